@@ -1,0 +1,301 @@
+/* gpu_model.c - load and validate the model files in models/gpu/ (see gpu_model.h).
+ * cJSON trees live only inside the loader: values are copied into plain
+ * structs and the tree is deleted at once.
+ * SPDX-License-Identifier: MIT */
+#include "gpu_model.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *read_file(const char *path, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gs_err(err, GS_EINPUT, "cannot open GPU model '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 65536, n = 0;
+    char *buf = xmalloc(cap);
+    size_t r;
+    while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0)
+            buf = xrealloc(buf, cap *= 2);
+    }
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+static int bad(gs_error *err, const char *path, const char *field, const char *want)
+{
+    return gs_err(err, GS_EINPUT, "GPU model '%s': field '%s': expected %s", path, field, want);
+}
+
+static int get_num(const cJSON *o, const char *key, double *out, bool required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || cJSON_IsNull(v))
+        return required ? -1 : 0;
+    if (!cJSON_IsNumber(v))
+        return -1;
+    *out = v->valuedouble;
+    return 1;
+}
+
+static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *err)
+{
+    mig_table *t = xcalloc(1, sizeof *t);
+    m->mig = t;
+    double v;
+    if (get_num(mj, "memory_slices", &v, true) < 0 || v < 1 || v > MIG_MAX_SLICES)
+        return bad(err, path, "mig.memory_slices", "an integer 1..8");
+    t->memory_slices = (int)v;
+    if (get_num(mj, "compute_slices", &v, true) < 0 || v < 1 || v > MIG_MAX_SLICES)
+        return bad(err, path, "mig.compute_slices", "an integer 1..8");
+    t->compute_slices = (int)v;
+    t->placements_verified = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(mj, "placements_verified"));
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(mj, "profiles");
+    if (!cJSON_IsArray(ps) || cJSON_GetArraySize(ps) < 1 || cJSON_GetArraySize(ps) > MIG_MAX_PROFILES)
+        return bad(err, path, "mig.profiles", "an array of 1..16 profiles");
+    const cJSON *p;
+    cJSON_ArrayForEach(p, ps)
+    {
+        mig_profile *pr = &t->profiles[t->nprofiles++];
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
+        if (!cJSON_IsString(nm) || strlen(nm->valuestring) >= sizeof pr->name)
+            return bad(err, path, "mig.profiles[].name", "a profile name such as \"1g.10gb\"");
+        strcpy(pr->name, nm->valuestring);
+        if (get_num(p, "compute_slices", &v, true) < 0 || v < 1 || v > t->compute_slices)
+            return bad(err, path, "mig.profiles[].compute_slices", "1..compute_slices");
+        pr->compute_slices = (int)v;
+        if (get_num(p, "size", &v, true) < 0 || v < 1 || v > t->memory_slices)
+            return bad(err, path, "mig.profiles[].size", "1..memory_slices");
+        pr->size = (int)v;
+        if (get_num(p, "memory_mib", &v, true) < 0 || v <= 0 || v > (double)m->memory_mib)
+            return bad(err, path, "mig.profiles[].memory_mib", "a positive number no larger than the card");
+        pr->memory_mib = (int64_t)v;
+        if (get_num(p, "sms", &v, false) < 0 || v < 0)
+            return bad(err, path, "mig.profiles[].sms", "a non-negative number");
+        pr->sms = (int)v;
+        if (get_num(p, "max_instances", &v, true) < 0 || v < 1 || v > t->memory_slices)
+            return bad(err, path, "mig.profiles[].max_instances", "1..memory_slices");
+        pr->max_instances = (int)v;
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(p, "placements");
+        if (!cJSON_IsArray(pl) || cJSON_GetArraySize(pl) < 1 || cJSON_GetArraySize(pl) > MIG_MAX_SLICES)
+            return bad(err, path, "mig.profiles[].placements", "an array of legal start slices");
+        const cJSON *s;
+        cJSON_ArrayForEach(s, pl)
+        {
+            if (!cJSON_IsNumber(s) || s->valuedouble < 0 || (int)s->valuedouble + pr->size > t->memory_slices)
+                return gs_err(err, GS_EINPUT,
+                              "GPU model '%s': profile '%s': placement start must lie in 0..%d so the "
+                              "instance fits in %d memory slices",
+                              path, pr->name, t->memory_slices - pr->size, t->memory_slices);
+            pr->placements[pr->nplacements++] = (int)s->valuedouble;
+        }
+        pr->unverified = cJSON_GetObjectItemCaseSensitive(p, "unverified") != NULL;
+    }
+    return 0;
+}
+
+static int load_one(gpu_model *m, const char *path, gs_error *err)
+{
+    char *text = read_file(path, err);
+    if (!text)
+        return GS_EINPUT;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!j)
+        return gs_err(err, GS_EINPUT, "GPU model '%s': not valid JSON", path);
+    int rc = 0;
+    double v;
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
+    if (!cJSON_IsString(nm) || !*nm->valuestring || strlen(nm->valuestring) >= sizeof m->name) {
+        rc = bad(err, path, "name", "a non-empty string");
+        goto out;
+    }
+    strcpy(m->name, nm->valuestring);
+    const cJSON *al = cJSON_GetObjectItemCaseSensitive(j, "aliases"), *a;
+    if (al && !cJSON_IsArray(al)) {
+        rc = bad(err, path, "aliases", "an array of strings");
+        goto out;
+    }
+    m->aliases = xcalloc((size_t)cJSON_GetArraySize(al) + 1, sizeof *m->aliases);
+    cJSON_ArrayForEach(a, al)
+    {
+        if (!cJSON_IsString(a)) {
+            rc = bad(err, path, "aliases", "an array of strings");
+            goto out;
+        }
+        m->aliases[m->naliases++] = xstrdup(a->valuestring);
+    }
+    const cJSON *ar = cJSON_GetObjectItemCaseSensitive(j, "architecture");
+    snprintf(m->architecture, sizeof m->architecture, "%s", cJSON_IsString(ar) ? ar->valuestring : "");
+    if (get_num(j, "memory_mib", &v, true) < 0 || v < 1) {
+        rc = bad(err, path, "memory_mib", "a positive number of MiB");
+        goto out;
+    }
+    m->memory_mib = (int64_t)v;
+    if (get_num(j, "sms", &v, true) < 0 || v < 1) {
+        rc = bad(err, path, "sms", "a positive integer");
+        goto out;
+    }
+    m->sms = (int)v;
+    const cJSON *hl = cJSON_GetObjectItemCaseSensitive(j, "host_link");
+    if (!cJSON_IsObject(hl) || get_num(hl, "gbps_per_dir", &v, true) < 0 || v <= 0) {
+        rc = bad(err, path, "host_link.gbps_per_dir", "a positive number of GB/s");
+        goto out;
+    }
+    m->host_link_gbps_per_dir = v;
+    const cJSON *hk = cJSON_GetObjectItemCaseSensitive(hl, "kind");
+    snprintf(m->host_link_kind, sizeof m->host_link_kind, "%s", cJSON_IsString(hk) ? hk->valuestring : "");
+    m->price_per_hour_usd = -1;
+    int pr = get_num(j, "price_per_hour_usd", &v, false);
+    if (pr < 0 || (pr > 0 && v < 0)) {
+        rc = bad(err, path, "price_per_hour_usd", "a non-negative number or null");
+        goto out;
+    }
+    if (pr > 0)
+        m->price_per_hour_usd = v;
+    const cJSON *uv = cJSON_GetObjectItemCaseSensitive(j, "unverified");
+    cJSON_ArrayForEach(a, uv)
+    {
+        if (cJSON_IsString(a) && strlen(m->unverified) + strlen(a->valuestring) + 2 < sizeof m->unverified) {
+            if (*m->unverified)
+                strcat(m->unverified, ",");
+            strcat(m->unverified, a->valuestring);
+        }
+    }
+    const cJSON *mj = cJSON_GetObjectItemCaseSensitive(j, "mig");
+    if (mj && !cJSON_IsNull(mj)) {
+        if (!cJSON_IsObject(mj)) {
+            rc = bad(err, path, "mig", "an object or null");
+            goto out;
+        }
+        rc = load_mig(m, mj, path, err);
+    }
+out:
+    cJSON_Delete(j);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int gpu_catalog_load(gpu_catalog *cat, const char *dir, gs_error *err)
+{
+    memset(cat, 0, sizeof *cat);
+    snprintf(cat->dir, sizeof cat->dir, "%s", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return gs_err(err, GS_EINPUT, "cannot open GPU model directory '%s': %s", dir, strerror(errno));
+    char **names = NULL;
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
+            names = xrealloc(names, (size_t)(nn + 1) * sizeof *names);
+            names[nn++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(d);
+    if (nn > 1)
+        qsort(names, (size_t)nn, sizeof *names, cmp_str); /* stable order, whatever readdir gives */
+    cat->models = xcalloc((size_t)nn, sizeof *cat->models);
+    int rc = 0;
+    for (int i = 0; i < nn && rc == 0; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        rc = load_one(&cat->models[cat->n++], path, err);
+        for (int k = 0; rc == 0 && k < cat->n - 1; k++)
+            if (gs_streq_ci(cat->models[k].name, cat->models[cat->n - 1].name))
+                rc = gs_err(err, GS_EINPUT, "GPU model '%s': duplicate model name '%s'", path,
+                            cat->models[k].name);
+    }
+    for (int i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    if (rc == 0 && cat->n == 0)
+        rc = gs_err(err, GS_EINPUT, "no GPU model files (*.json) in '%s'", dir);
+    if (rc)
+        gpu_catalog_free(cat);
+    return rc;
+}
+
+void gpu_catalog_free(gpu_catalog *cat)
+{
+    for (int i = 0; i < cat->n; i++) {
+        for (int k = 0; k < cat->models[i].naliases; k++)
+            free(cat->models[i].aliases[k]);
+        free(cat->models[i].aliases);
+        free(cat->models[i].mig);
+    }
+    free(cat->models);
+    cat->models = NULL;
+    cat->n = 0;
+}
+
+const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name)
+{
+    for (int i = 0; i < cat->n; i++) {
+        if (gs_streq_ci(cat->models[i].name, name))
+            return &cat->models[i];
+        for (int k = 0; k < cat->models[i].naliases; k++)
+            if (gs_streq_ci(cat->models[i].aliases[k], name))
+                return &cat->models[i];
+    }
+    return NULL;
+}
+
+void gpu_catalog_names(const gpu_catalog *cat, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < cat->n && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", cat->models[i].name);
+}
+
+/* A model directory holds *.json files; build/<config>/models/gpu holds
+ * objects only, so a name match alone is not enough. */
+static bool has_json(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    bool found = false;
+    while (!found && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        found = l > 5 && strcmp(e->d_name + l - 5, ".json") == 0;
+    }
+    closedir(d);
+    return found;
+}
+
+void gpu_catalog_default_dir(char *buf, size_t n)
+{
+    const char *env = getenv("GPUSIM_MODELS");
+    if (env && *env) {
+        snprintf(buf, n, "%s", env);
+        return;
+    }
+    char exe[512];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l > 0) {
+        exe[l] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(buf, n, "%s/models/gpu", exe);
+            if (has_json(buf))
+                return;
+        }
+    }
+    snprintf(buf, n, "models/gpu");
+}

@@ -1,0 +1,112 @@
+/* pol_whole.c - exclusive whole cards.
+ *
+ * Each request gets req.gpus whole cards on one node, whatever fraction of a
+ * card it asked for (gpumem/gpucores are ignored: a fractional request takes
+ * a whole card). Queue order is priority, then submit time. queue=skip (the
+ * default, as the Kubernetes scheduler does) lets later requests start past
+ * one that does not fit; queue=fifo is strict head-of-line. placement=binpack
+ * takes the node with the fewest free cards that fits, spread the most.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim.h"
+#include "../sim/sim_queue.h"
+#include "policy.h"
+
+typedef struct whole_state {
+    sim *s;
+    sim_queue q;
+    bool fifo, spread;
+} whole_state;
+
+static const pol_param params[] = {
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
+    {"placement", "binpack", "binpack: node with the fewest free cards that fits; spread: the most"},
+    {NULL, NULL, NULL},
+};
+
+static int whole_init(sim *s, void **state, gs_error *err)
+{
+    const char *q = sim_param(s, "queue"), *p = sim_param(s, "placement");
+    if (strcmp(q, "skip") && strcmp(q, "fifo"))
+        return gs_err(err, GS_EUSAGE, "--set queue='%s': expected skip or fifo", q);
+    if (strcmp(p, "binpack") && strcmp(p, "spread"))
+        return gs_err(err, GS_EUSAGE, "--set placement='%s': expected binpack or spread", p);
+    whole_state *w = xcalloc(1, sizeof *w);
+    w->s = s;
+    w->fifo = strcmp(q, "fifo") == 0;
+    w->spread = strcmp(p, "spread") == 0;
+    sq_init(&w->q);
+    *state = w;
+    return 0;
+}
+
+static void whole_fini(void *state)
+{
+    whole_state *w = state;
+    sq_free(&w->q);
+    free(w);
+}
+
+static bool try_start(void *ud, job *j)
+{
+    whole_state *w = ud;
+    int node = sim_cluster_find_node(w->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+    if (node < 0)
+        return false;
+    sim_place_whole(w->s, j, node);
+    sim_job_start(w->s, j, 1.0);
+    return true;
+}
+
+/* Requests of one shape share a queue class: a class whose head does not fit
+ * is skipped as a whole (see sim_queue.h). */
+static uint64_t shape_key(const job *j)
+{
+    uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t c, m;
+    memcpy(&c, &j->req.cpu, sizeof c);
+    memcpy(&m, &j->req.mem_gib, sizeof m);
+    return k ^ (c * 0x165667B19E3779F9ULL) ^ (m * 0x27D4EB2F165667C5ULL) ^ (m >> 17);
+}
+
+static void whole_arrive(void *state, sim *s, job *j)
+{
+    whole_state *w = state;
+    if (!sim_cluster_can_ever_fit(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib)) {
+        sim_job_reject(s, j);
+        return;
+    }
+    if (!w->fifo || sq_len(&w->q) == 0) {
+        /* every queued request was tried at the last release and did not fit,
+         * so a newcomer that fits may start at once */
+        if (try_start(w, j))
+            return;
+        sim_job_queued(s, j);
+        sq_push(&w->q, j, shape_key(j));
+        return;
+    }
+    sim_job_queued(s, j);
+    sq_push(&w->q, j, shape_key(j));
+    sq_dispatch(&w->q, true, try_start, w);
+}
+
+static void whole_finish(void *state, sim *s, job *j)
+{
+    whole_state *w = state;
+    sim_release_whole(s, j);
+    sq_dispatch(&w->q, w->fifo, try_start, w);
+}
+
+const pol_ops pol_whole = {
+    .abi = POL_ABI,
+    .name = "whole",
+    .summary = "exclusive whole cards; fractional requests take a whole card each",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = whole_init,
+    .fini = whole_fini,
+    .arrive = whole_arrive,
+    .finish = whole_finish,
+};

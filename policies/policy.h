@@ -1,0 +1,67 @@
+/* policy.h - the one interface between the simulation core and a policy.
+ *
+ * A policy is a `const pol_ops` record exported by policies/pol_<name>.c and
+ * listed once in policies/registry.c. The core never names a policy: it finds
+ * one through pol_find() and calls it only through the wrappers in sim.c.
+ *
+ * Kinds. A space policy (POL_SPACE) decides how cards are cut and where work
+ * goes: it gets every arrival and completion. A time policy (POL_TIME) decides
+ * when held resources are given back (hibernate, dual-pod sleep); a run is
+ * one space policy plus zero or more time policies, written "space+time".
+ *
+ * Versioning: members are only ever appended; `abi` says which were there
+ * when the policy was written (POL_ABI), and the core checks optional members
+ * for NULL before calling them.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_POLICY_H
+#define GPUSIM_POLICY_H
+
+#include <cJSON.h>
+
+#include "../sim/gs.h"
+#include "../sim/sim_job.h"
+
+#define POL_ABI 1
+
+typedef struct sim sim;
+
+enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
+
+/* A declared parameter: --set name=value; def is the default as text. */
+typedef struct pol_param {
+    const char *name;
+    const char *def;
+    const char *help;
+} pol_param;
+
+typedef struct pol_ops {
+    int abi;
+    const char *name;
+    const char *summary;
+    int kind;                /* POL_SPACE or POL_TIME */
+    const pol_param *params; /* terminated by {NULL} */
+
+    /* Reads parameters with sim_param(s, name) and builds the policy's state.
+     * Returns 0, or GS_EUSAGE with a message in err for a bad value. */
+    int (*init)(sim *s, void **state, gs_error *err);
+    /* Frees the state (NULL-safe). */
+    void (*fini)(void *state);
+    /* A request arrived: start it (sim_job_start), queue it
+     * (sim_job_queued) or reject it (sim_job_reject). */
+    void (*arrive)(void *state, sim *s, job *j);
+    /* A running job finished its work: release what it holds, start others.
+     * The core frees the job after this returns. */
+    void (*finish)(void *state, sim *s, job *j);
+    /* Optional: a timer set with sim_timer() fired. j is NULL for timers not
+     * tied to a job. */
+    void (*timer)(void *state, sim *s, job *j, uint32_t tag);
+    /* Optional: adds policy-specific figures to the report's "policy" object. */
+    void (*report)(const void *state, const sim *s, cJSON *out);
+} pol_ops;
+
+/* The registry (policies/registry.c). */
+const pol_ops *pol_find(const char *name);
+/* NULL-terminated array of every policy, in table order. */
+const pol_ops *const *pol_all(void);
+
+#endif

@@ -1,0 +1,24 @@
+/* registry.c - the only list of policies. Adding a policy is adding its file
+ * and one line here; `gpusim policies`, --policy lookup and the contract
+ * tests all iterate this table.
+ * SPDX-License-Identifier: MIT */
+#include "policy.h"
+
+#include <string.h>
+
+extern const pol_ops pol_whole;
+
+static const pol_ops *const registry[] = {
+    &pol_whole,
+    NULL,
+};
+
+const pol_ops *pol_find(const char *name)
+{
+    for (int i = 0; registry[i]; i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+const pol_ops *const *pol_all(void) { return registry; }

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""make_example_day.py - regenerate workloads/examples/day.csv, the shipped
+example day. Maintainer tool (the build never needs Python); seeded, so the
+file is reproducible. The mix is a modeling assumption shaped after the seed
+articles' clusters (training jobs of 4-8 cards, single-card batch and
+fine-tune jobs, interactive notebooks asking for a fraction of a card), with a
+diurnal arrival rate peaking in the afternoon."""
+import math, random
+
+rng = random.Random(20261129)
+DAY = 86400.0
+TARGET_GPU_S = 0.72 * 64 * DAY  # offered load ~72% of the 64-GPU example cluster
+
+kinds = [  # name, share, gpus choices, median_s, sigma, priority
+    ("train", 0.06, [8, 8, 4], 2 * 3600, 0.7, 0),
+    ("batch", 0.44, [1, 1, 2], 20 * 60, 0.8, 5),
+    ("notebook", 0.50, [1], 15 * 60, 0.7, 10),
+]
+
+def rate(t):  # relative arrival intensity, peak at 14:00, trough at 02:00
+    return 1.0 + 0.6 * math.sin(2 * math.pi * (t / DAY - 8 / 24))
+
+def job():
+    r = rng.random()
+    acc = 0
+    for name, share, gpus, med, sig, prio in kinds:
+        acc += share
+        if r <= acc:
+            break
+    g = rng.choice(gpus)
+    dur = med * math.exp(rng.gauss(0, sig))
+    row = {"kind": "job", "gpus": g, "duration": round(dur, 3), "priority": prio,
+           "tenant": rng.choice(["team-a", "team-b", "team-c"]), "cpu": 12 * g, "mem_gib": 64 * g,
+           "gpumem": "", "gpucores": "", "gpu_model": ""}
+    if name == "notebook":
+        row["gpumem"] = rng.choice([10240, 16384, 20480])
+        row["gpucores"] = rng.choice([20, 30, 50])
+        row["cpu"], row["mem_gib"] = 4, 32
+    if name == "train" and rng.random() < 0.5:
+        row["gpu_model"] = "H100-SXM5-80GB"
+    return name, row
+
+# mean GPU-seconds per job, estimated by sampling, sets the base rate
+sample = [job()[1] for _ in range(20000)]
+mean_gpu_s = sum(r["gpus"] * r["duration"] for r in sample) / len(sample)
+n_expected = TARGET_GPU_S / mean_gpu_s
+base = n_expected / DAY  # jobs per second at intensity 1
+
+rows, t, i = [], 0.0, 0
+while True:  # thinning of a Poisson process with intensity base * rate(t) <= base * 1.6
+    t += rng.expovariate(base * 1.6)
+    if t >= DAY:
+        break
+    if rng.random() <= rate(t) / 1.6:
+        name, r = job()
+        r["id"], r["submit"] = f"{name}-{i:05d}", round(t, 3)
+        rows.append(r)
+        i += 1
+
+cols = ["id", "submit", "duration", "gpus", "kind", "gpumem", "gpucores", "priority", "tenant", "gpu_model",
+        "cpu", "mem_gib"]
+with open("workloads/examples/day.csv", "w") as f:
+    f.write(",".join(cols) + "\n")
+    for r in rows:
+        f.write(",".join(str(r[c]) for c in cols) + "\n")
+print(len(rows), "jobs")

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""models_from_reference.py - regenerate models/gpu/*.json from the project's
+reference (../shared/reference/gpu-models.json). Maintainer tool, run by hand;
+the build never needs Python. Fields the reference marks unverified stay listed
+in "unverified"; a null memory_mib falls back to memory_mib_estimate (or the
+marketing size) and is marked unverified."""
+import json, os, sys
+
+ref_path = sys.argv[1] if len(sys.argv) > 1 else "../shared/reference/gpu-models.json"
+out_dir = sys.argv[2] if len(sys.argv) > 2 else "models/gpu"
+ref = json.load(open(ref_path))
+
+
+def one_slice_mib(profiles):
+    sizes = [p["memory_mib"] for p in profiles if p["size"] == 1 and p["memory_mib"]]
+    return min(sizes) if sizes else None
+
+
+def profile(p, per_slice_mib, card_mib):
+    """A profile with null memory or SMs takes the reference's estimate and is
+    marked unverified for that field."""
+    out = {k: p[k] for k in ("name", "compute_slices", "size", "memory_mib", "sms", "max_instances", "placements")}
+    unver = list(p.get("unverified") or [])
+    for k in ("memory_mib", "sms"):
+        if out[k] is None:
+            out[k] = p.get(k + "_estimate") or p.get(k + "_nominal") or 0
+            if k == "memory_mib" and not out[k] and per_slice_mib:
+                # no figure at all: size x the one-slice profile's memory (assumption)
+                out[k] = per_slice_mib * p["size"]
+            if k not in unver:
+                unver.append(k)
+    if "memory_mib" in unver and out["memory_mib"] > card_mib:
+        out["memory_mib"] = card_mib  # a nominal estimate above the card's real size: cap it
+    if unver:
+        out["unverified"] = unver
+    return out
+
+for m in ref["models"]:
+    unver = list(m.get("unverified") or [])
+    mem = m.get("memory_mib")
+    if mem is None:
+        mem = m.get("memory_mib_estimate") or m.get("memory_mib_nominal") or m["memory_gb_marketing"] * 1024
+        if "memory_mib" not in unver:
+            unver.append("memory_mib")
+    price = m.get("price_per_hour_usd")
+    out = {
+        "name": m["name"],
+        "aliases": m.get("aliases", []),
+        "architecture": m.get("architecture"),
+        "memory_mib": mem,
+        "sms": m["sms"],
+        "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
+        "price_per_hour_usd": price["value"] if price else None,
+        "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
+                       if price else "no public on-demand price per GPU"),
+        "unverified": unver,
+        "source": "shared/reference/gpu-models.json (compiled 2026-11-29); sources: " + ", ".join(m.get("source_ids", [])),
+        "mig": None,
+    }
+    if m.get("mig"):
+        g = m["mig"]
+        out["mig"] = {
+            "memory_slices": g["memory_slices"],
+            "compute_slices": g["compute_slices"],
+            "placements_verified": g.get("placements_verified", True),
+            "profiles": [profile(p, one_slice_mib(g["profiles"]), mem) for p in g["profiles"]],
+        }
+    path = os.path.join(out_dir, m["name"] + ".json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    print(path)

@@ -1,0 +1,445 @@
+/* sim.c - the event loop and the services it offers policies (see sim.h).
+ *
+ * Three event kinds drive a run: ARRIVAL (the next trace row; only one is
+ * pending at a time, so the trace is streamed), DONE (a job's work ran out at
+ * its current rate) and TIMER (a policy's own wake-up). Events for a job that
+ * has ended, or a DONE whose rate has since changed, are recognised by
+ * generation numbers and dropped when popped (lazy cancellation).
+ * SPDX-License-Identifier: MIT */
+#include "sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3 };
+#define JOB_CHUNK 1024u
+#define NO_SLOT UINT32_MAX
+
+/* {==== jobs slab ====} */
+
+static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK]; }
+
+static job *job_new(sim *s)
+{
+    if (s->nfree == 0) {
+        s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof *s->chunks);
+        job *c = xcalloc(JOB_CHUNK, sizeof *c);
+        s->chunks[s->nchunks++] = c;
+        if (s->free_cap < s->nslots + JOB_CHUNK) { /* every slot may be free at once */
+            s->free_cap = s->nslots + JOB_CHUNK;
+            s->free_slots = xrealloc(s->free_slots, s->free_cap * sizeof *s->free_slots);
+        }
+        /* push in reverse so the lowest slot is reused first */
+        for (uint32_t i = JOB_CHUNK; i-- > 0;) {
+            c[i].slot = s->nslots + i;
+            c[i].state = JOB_DONE;
+            s->free_slots[s->nfree++] = s->nslots + i;
+        }
+        s->nslots += JOB_CHUNK;
+    }
+    job *j = slot_job(s, s->free_slots[--s->nfree]);
+    uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
+    memset(j, 0, offsetof(job, req)); /* req is overwritten by the caller */
+    j->slot = slot;
+    j->gen = gen;
+    j->done_tok = tok;
+    j->state = JOB_NEW;
+    j->node = -1;
+    j->q_class = -1;
+    return j;
+}
+
+static void job_free(sim *s, job *j)
+{
+    free(j->gpu_ids);
+    j->gpu_ids = NULL;
+    j->gen++;
+    j->done_tok++;
+    j->state = JOB_DONE;
+    s->free_slots[s->nfree++] = j->slot;
+}
+
+/* {==== configuration ====} */
+
+const char *sim_param(const sim *s, const char *name)
+{
+    for (int i = s->cfg->nsets - 1; i >= 0; i--)
+        if (strcmp(s->cfg->sets[i].key, name) == 0)
+            return s->cfg->sets[i].value;
+    for (int p = 0; p < s->npol; p++)
+        for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+            if (strcmp(pp->name, name) == 0)
+                return pp->def;
+    GS_BUG("sim_param: parameter not declared by any running policy");
+}
+
+uint64_t sim_seed(const sim *s) { return s->cfg->seed; }
+
+static const pol_ops *find_policy(const sim *s, const char *name)
+{
+    if (!s->cfg->registry)
+        return pol_find(name);
+    for (const pol_ops *const *p = s->cfg->registry; *p; p++)
+        if (strcmp((*p)->name, name) == 0)
+            return *p;
+    return NULL;
+}
+
+static void list_policies(const sim *s, char *buf, size_t n, int kind)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (const pol_ops *const *p = s->cfg->registry ? s->cfg->registry : pol_all(); *p && used < n; p++)
+        if ((*p)->kind == kind)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", (*p)->name);
+    if (!buf[0])
+        snprintf(buf, n, "(none yet)");
+}
+
+static int resolve_policies(sim *s, const char *spec, gs_error *err)
+{
+    char *copy = xstrdup(spec), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, "+", &save); tok && rc == 0; tok = strtok_r(NULL, "+", &save)) {
+        const pol_ops *p = find_policy(s, tok);
+        int want = s->npol == 0 ? POL_SPACE : POL_TIME;
+        if (!p || p->kind != want) {
+            char names[512];
+            list_policies(s, names, sizeof names, want);
+            rc = gs_err(err, GS_EUSAGE, "unknown %s policy '%s' (valid: %s)",
+                        want == POL_SPACE ? "space" : "time", tok, names);
+        } else if (s->npol == SIM_MAX_POLICIES) {
+            rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
+        } else if (p->abi < 1 || !p->init || !p->fini || (p->kind == POL_SPACE && (!p->arrive || !p->finish))) {
+            GS_BUG("policy record misses a required member");
+        } else {
+            s->pol[s->npol++] = p;
+        }
+    }
+    free(copy);
+    if (rc == 0 && s->npol == 0)
+        rc = gs_err(err, GS_EUSAGE, "--policy is empty");
+    return rc;
+}
+
+static int check_sets(sim *s, gs_error *err)
+{
+    for (int i = 0; i < s->cfg->nsets; i++) {
+        bool found = false;
+        for (int p = 0; p < s->npol && !found; p++)
+            for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+                found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
+        if (!found) {
+            char names[512] = "";
+            size_t used = 0;
+            for (int p = 0; p < s->npol; p++)
+                for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+                    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                             pp->name);
+            return gs_err(err, GS_EUSAGE, "--set: policy '%s' has no parameter '%s' (parameters: %s)",
+                          s->cfg->policy, s->cfg->sets[i].key, used ? names : "none");
+        }
+    }
+    return 0;
+}
+
+static void schedule_arrival(sim *s)
+{
+    if (s->have_next)
+        sim_heap_push(&s->heap, (sim_event){.t_us = s->next_row.submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
+}
+
+static int read_next(sim *s)
+{
+    int rc = wl_trace_next(s->tr, &s->next_row, &s->err);
+    if (rc < 0)
+        return rc;
+    s->have_next = rc == 1;
+    return 0;
+}
+
+int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = cfg;
+    s->cat = cat;
+    s->cl = cl;
+    s->ts = ts;
+    sim_heap_init(&s->heap);
+    sim_sketch_init(&s->queue_s);
+    sim_sketch_init(&s->jct_s);
+    int rc = resolve_policies(s, cfg->policy, err);
+    if (rc == 0)
+        rc = check_sets(s, err);
+    if (rc)
+        return rc;
+    wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
+    s->tr = wl_trace_open(cfg->trace_path, &o, err);
+    if (!s->tr)
+        return GS_EINPUT;
+    for (int p = 0; p < s->npol; p++)
+        if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
+            return rc;
+    sim_set_timeseries(s, ts);
+    if ((rc = read_next(s)) != 0) {
+        *err = s->err;
+        return rc;
+    }
+    schedule_arrival(s);
+    return 0;
+}
+
+void sim_set_timeseries(sim *s, FILE *ts)
+{
+    s->ts = ts;
+    if (ts)
+        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running\n");
+}
+
+/* {==== services for policies ====} */
+
+static void schedule_done(sim *s, job *j)
+{
+    if (j->rate <= 0)
+        return; /* paused: no completion until the rate rises again */
+    double dt = j->work_left_us / j->rate;
+    gs_time_us at = s->now + (gs_time_us)ceil(dt - 1e-6);
+    sim_heap_push(&s->heap, (sim_event){.t_us = at, .type = EV_DONE, .slot = j->slot, .gen = j->gen,
+                                        .aux = j->done_tok});
+}
+
+void sim_job_start(sim *s, job *j, double rate)
+{
+    if (j->state != JOB_NEW && j->state != JOB_QUEUED)
+        GS_BUG("sim_job_start: job is not new or queued");
+    if (j->state == JOB_QUEUED) {
+        s->queued--;
+        sim_gauge_set(&s->g_queued, s->now, (double)s->queued);
+    }
+    j->state = JOB_RUNNING;
+    s->running++;
+    sim_gauge_set(&s->g_running, s->now, (double)s->running);
+    j->start_us = s->now;
+    sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
+    j->rate = rate;
+    j->rate_since_us = s->now;
+    schedule_done(s, j);
+}
+
+void sim_job_queued(sim *s, job *j)
+{
+    if (j->state != JOB_NEW)
+        GS_BUG("sim_job_queued: job is not new");
+    j->state = JOB_QUEUED;
+    s->queued++;
+    sim_gauge_set(&s->g_queued, s->now, (double)s->queued);
+}
+
+void sim_job_reject(sim *s, job *j)
+{
+    if (j->state != JOB_NEW)
+        GS_BUG("sim_job_reject: job is not new");
+    j->state = JOB_REJECTED;
+    s->rejected++;
+}
+
+void sim_job_set_rate(sim *s, job *j, double rate)
+{
+    if (j->state != JOB_RUNNING)
+        GS_BUG("sim_job_set_rate: job is not running");
+    j->work_left_us -= j->rate * (double)(s->now - j->rate_since_us);
+    if (j->work_left_us < 0)
+        j->work_left_us = 0;
+    j->rate = rate;
+    j->rate_since_us = s->now;
+    j->done_tok++; /* voids the pending DONE event */
+    schedule_done(s, j);
+}
+
+void sim_place_whole(sim *s, job *j, int node)
+{
+    j->node = node;
+    j->ngpu_ids = j->req.gpus;
+    j->gpu_ids = j->req.gpus ? xmalloc((size_t)j->req.gpus * sizeof *j->gpu_ids) : NULL;
+    sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, j->gpu_ids);
+    sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
+}
+
+void sim_release_whole(sim *s, job *j)
+{
+    if (j->node < 0)
+        GS_BUG("sim_release_whole: job holds no node");
+    sim_cluster_give(s->cl, j->node, j->gpu_ids, j->ngpu_ids, j->req.cpu, j->req.mem_gib);
+    sim_gauge_add(&s->g_alloc, s->now, -j->ngpu_ids);
+    free(j->gpu_ids);
+    j->gpu_ids = NULL;
+    j->ngpu_ids = 0;
+    j->node = -1;
+}
+
+void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
+
+void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_timer: scheduling into the past");
+    if (tag > 0xffffffu || pol_index < 0 || pol_index >= s->npol)
+        GS_BUG("sim_timer: tag or policy index out of range");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_TIMER, .slot = j ? j->slot : NO_SLOT,
+                                        .gen = j ? j->gen : 0, .aux = (uint32_t)pol_index << 24 | tag});
+}
+
+/* {==== the loop ====} */
+
+static void sample_until(sim *s, gs_time_us t, bool inclusive)
+{
+    if (!s->ts || s->cfg->sample_us <= 0)
+        return;
+    while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
+        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu\n", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
+                s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
+                (unsigned long long)s->running);
+        s->next_sample_us += s->cfg->sample_us;
+    }
+}
+
+/* gpu_model names must exist in the catalog (an input error otherwise); a
+ * known model absent from this cluster just leaves the job nowhere to go. */
+static int resolve_models(sim *s, job *j)
+{
+    if (!j->req.gpu_model[0]) {
+        j->pools = sim_cluster_all_pools(s->cl);
+        return 0;
+    }
+    char *copy = xstrdup(j->req.gpu_model), *save = NULL;
+    j->pools = 0;
+    for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+        const gpu_model *m = gpu_catalog_find(s->cat, tok);
+        if (!m) {
+            char names[2048];
+            gpu_catalog_names(s->cat, names, sizeof names);
+            gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('gpu_model'): expected known GPU "
+                   "models separated by '|' (%s), found '%s'", s->cfg->trace_path, j->req.line,
+                   j->req.gpu_model_col, names, tok);
+            free(copy);
+            return GS_EINPUT;
+        }
+        int p = sim_cluster_pool_of(s->cl, m);
+        if (p >= 0)
+            j->pools |= 1ULL << p;
+    }
+    free(copy);
+    return 0;
+}
+
+static int on_arrival(sim *s)
+{
+    job *j = job_new(s);
+    j->req = s->next_row;
+    j->arrival_no = s->arrived++;
+    j->work_left_us = (double)j->req.dur_us;
+    if (resolve_models(s, j) != 0) {
+        s->arrived--;
+        job_free(s, j);
+        return GS_EINPUT;
+    }
+    if (j->pools == 0)
+        sim_job_reject(s, j);
+    else
+        s->pol[0]->arrive(s->pst[0], s, j);
+    if (j->state == JOB_NEW)
+        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+    if (j->state == JOB_REJECTED)
+        job_free(s, j);
+    int rc = read_next(s);
+    if (rc == 0)
+        schedule_arrival(s);
+    return rc;
+}
+
+static void on_done(sim *s, job *j)
+{
+    j->work_left_us = 0;
+    j->state = JOB_DONE;
+    s->running--;
+    sim_gauge_set(&s->g_running, s->now, (double)s->running);
+    s->completed++;
+    sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    if (s->on_done) /* before finish(), while the job still holds its placement */
+        s->on_done(s->on_done_ud, j);
+    s->pol[0]->finish(s->pst[0], s, j);
+    job_free(s, j);
+}
+
+int sim_run(sim *s)
+{
+    sim_event ev;
+    gs_time_us until = s->cfg->until_us > 0 ? s->cfg->until_us : GS_TIME_MAX;
+    bool stopped = false;
+    while (sim_heap_len(&s->heap)) {
+        if (sim_heap_peek(&s->heap)->t_us > until) {
+            stopped = true;
+            break;
+        }
+        sim_heap_pop(&s->heap, &ev);
+        if (ev.type != EV_ARRIVAL) {
+            job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
+            if (j && j->gen != ev.gen)
+                continue; /* the job ended: stale event */
+            if (ev.type == EV_DONE && ev.aux != j->done_tok)
+                continue; /* rate changed since: stale completion */
+        }
+        sample_until(s, ev.t_us, false);
+        s->now = ev.t_us;
+        s->events++;
+        if (ev.type == EV_ARRIVAL) {
+            if (on_arrival(s) != 0)
+                return s->err.code;
+        } else if (ev.type == EV_DONE) {
+            on_done(s, slot_job(s, ev.slot));
+        } else {
+            int p = (int)(ev.aux >> 24);
+            if (s->pol[p]->timer)
+                s->pol[p]->timer(s->pst[p], s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot),
+                                 ev.aux & 0xffffffu);
+        }
+    }
+    if (stopped) {
+        s->now = until;
+        /* account for the rows the run never reached (validated all the same) */
+        while (s->have_next) {
+            s->not_arrived++;
+            if (read_next(s) != 0)
+                return s->err.code;
+        }
+    }
+    sample_until(s, s->now, true);
+    /* close the gauges at the end time */
+    sim_gauge_add(&s->g_alloc, s->now, 0);
+    sim_gauge_add(&s->g_queued, s->now, 0);
+    sim_gauge_add(&s->g_running, s->now, 0);
+    if (s->arrived != s->completed + s->running + s->queued + s->rejected)
+        GS_BUG("job accounting does not add up");
+    return 0;
+}
+
+void sim_free(sim *s)
+{
+    for (int p = 0; p < s->npol; p++)
+        if (s->pst[p])
+            s->pol[p]->fini(s->pst[p]);
+    for (uint32_t c = 0; c < s->nchunks; c++) {
+        for (uint32_t i = 0; i < JOB_CHUNK; i++)
+            free(s->chunks[c][i].gpu_ids);
+        free(s->chunks[c]);
+    }
+    free(s->chunks);
+    free(s->free_slots);
+    sim_heap_free(&s->heap);
+    sim_sketch_free(&s->queue_s);
+    sim_sketch_free(&s->jct_s);
+    wl_trace_close(s->tr);
+    s->tr = NULL;
+}

@@ -1,0 +1,118 @@
+/* sim.h - the simulation: clock, future events, jobs in flight, the cluster
+ * ledger, the policies in force and the metrics, all in one struct sim so
+ * that two simulations can run side by side in one process.
+ *
+ * Time is gs_time_us. Events are ordered by (time, sequence number). A job's
+ * work is measured in microseconds at full speed and drains at its current
+ * rate (0..1): a policy that shares a card changes the rate while the job runs
+ * (sim_job_set_rate) and the core reschedules its completion, so per-event
+ * work stays independent of cluster size.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_H
+#define GPUSIM_SIM_H
+
+#include <stdio.h>
+
+#include "../policies/policy.h"
+#include "sim_cluster.h"
+#include "sim_event.h"
+#include "sim_job.h"
+#include "sim_metrics.h"
+
+#define SIM_MAX_POLICIES 4
+#define SIM_MAX_SETS 64
+
+typedef struct sim_set {
+    char *key, *value;
+    bool used;
+} sim_set;
+
+typedef struct sim_config {
+    const char *trace_path;
+    const char *policy; /* "space[+time...]" */
+    sim_set sets[SIM_MAX_SETS];
+    int nsets;
+    uint64_t seed;
+    gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
+    gs_time_us sample_us; /* timeseries step; 0: no timeseries */
+    bool allow_extra_columns;
+    const pol_ops *const *registry; /* NULL: the built-in registry (tests pass their own) */
+} sim_config;
+
+struct sim {
+    gs_time_us now;
+    sim_heap heap;
+    uint64_t events;
+    const sim_config *cfg;
+    const gpu_catalog *cat;
+    sim_cluster *cl;
+
+    /* jobs in flight: slab of chunks, free slots reused */
+    job **chunks;
+    uint32_t nchunks, nslots;
+    uint32_t *free_slots;
+    uint32_t nfree, free_cap;
+
+    /* trace: one row read ahead */
+    struct wl_trace *tr;
+    wl_row next_row;
+    bool have_next;
+
+    /* policies: [0] is the space policy */
+    const pol_ops *pol[SIM_MAX_POLICIES];
+    void *pst[SIM_MAX_POLICIES];
+    int npol;
+
+    /* accounting: arrived = completed + running + queued + rejected */
+    uint64_t arrived, completed, running, queued, rejected, not_arrived;
+    sim_sketch queue_s, jct_s;
+    sim_gauge g_alloc, g_queued, g_running;
+
+    /* timeseries */
+    FILE *ts;
+    gs_time_us next_sample_us;
+
+    gs_error err; /* first error raised inside the run */
+
+    /* test hook: called for each completed job, before the policy releases it */
+    void (*on_done)(void *ud, const job *j);
+    void *on_done_ud;
+};
+
+/* Sets up a run: opens the trace, resolves and initialises the policies,
+ * checks every --set key is a declared parameter. ts (may be NULL) receives
+ * the timeseries CSV. Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
+int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
+/* Sends the timeseries CSV (header written now) to ts; NULL: none. */
+void sim_set_timeseries(sim *s, FILE *ts);
+/* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code
+ * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
+int sim_run(sim *s);
+void sim_free(sim *s);
+
+/* {==== for policies ====} */
+
+static inline gs_time_us sim_now(const sim *s) { return s->now; }
+/* Value in force of a declared parameter of the running policies. */
+const char *sim_param(const sim *s, const char *name);
+uint64_t sim_seed(const sim *s);
+
+/* Job lifecycle. start: placed, begins draining its work at `rate`.
+ * queued: waits in the policy's queue. reject: can never run; freed by the
+ * core after arrive() returns. */
+void sim_job_start(sim *s, job *j, double rate);
+void sim_job_queued(sim *s, job *j);
+void sim_job_reject(sim *s, job *j);
+/* Changes a running job's progress rate from now on (0 pauses it). */
+void sim_job_set_rate(sim *s, job *j, double rate);
+/* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
+void sim_place_whole(sim *s, job *j, int node);
+/* Returns what sim_place_whole took. */
+void sim_release_whole(sim *s, job *j);
+/* Adds dv GPUs of allocated capacity (fractional shares) to the gauge. */
+void sim_alloc_add(sim *s, double dv);
+/* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
+ * NULL). A timer for a job that ends first is dropped. */
+void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
+
+#endif

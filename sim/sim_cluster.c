@@ -1,0 +1,401 @@
+/* sim_cluster.c - cluster ledger and cluster file loader (see sim_cluster.h).
+ * SPDX-License-Identifier: MIT */
+#include "sim_cluster.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== building ====} */
+
+typedef struct node_group {
+    const gpu_model *model;
+    int count, gpus;
+    double cpu, mem_gib;
+    char prefix[24];
+} node_group;
+
+static int pool_for(sim_cluster *c, const gpu_model *m)
+{
+    for (int i = 0; i < c->npools; i++)
+        if (c->pools[i].model == m)
+            return i;
+    if (c->npools == CL_MAX_POOLS)
+        return -1;
+    memset(&c->pools[c->npools], 0, sizeof c->pools[0]);
+    c->pools[c->npools].model = m;
+    return c->npools++;
+}
+
+static void bucket_unlink(sim_cluster *c, sim_node *n)
+{
+    sim_pool *p = &c->pools[n->pool];
+    if (n->prev >= 0)
+        c->nodes[n->prev].next = n->next;
+    else
+        p->head[n->free_gpus] = n->next;
+    if (n->next >= 0)
+        c->nodes[n->next].prev = n->prev;
+    n->prev = n->next = -1;
+}
+
+static void bucket_link(sim_cluster *c, sim_node *n)
+{
+    sim_pool *p = &c->pools[n->pool];
+    int h = p->head[n->free_gpus];
+    n->prev = -1;
+    n->next = h;
+    if (h >= 0)
+        c->nodes[h].prev = n->id;
+    p->head[n->free_gpus] = n->id;
+}
+
+static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
+{
+    int total_nodes = 0, total_gpus = 0;
+    for (int i = 0; i < ng; i++) {
+        total_nodes += g[i].count;
+        total_gpus += g[i].count * g[i].gpus;
+    }
+    if (total_nodes == 0)
+        return gs_err(err, GS_EINPUT, "cluster '%s' has no nodes", c->name);
+    c->nodes = xcalloc((size_t)total_nodes, sizeof *c->nodes);
+    c->gpu_node = xcalloc((size_t)total_gpus + 1, sizeof *c->gpu_node);
+    for (int i = 0; i < ng; i++) {
+        int pi = pool_for(c, g[i].model);
+        if (pi < 0)
+            return gs_err(err, GS_EINPUT, "cluster '%s': more than %d GPU models", c->name, CL_MAX_POOLS);
+        sim_pool *p = &c->pools[pi];
+        if (g[i].gpus > p->max_node_gpus)
+            p->max_node_gpus = g[i].gpus;
+        bool seen = false;
+        for (int s = 0; s < p->nshapes; s++)
+            seen |= p->shapes[s].ngpus == g[i].gpus && p->shapes[s].cpu == g[i].cpu &&
+                    p->shapes[s].mem_gib == g[i].mem_gib;
+        if (!seen) {
+            p->shapes = xrealloc(p->shapes, (size_t)(p->nshapes + 1) * sizeof *p->shapes);
+            p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib};
+        }
+        for (int k = 0; k < g[i].count; k++) {
+            sim_node *n = &c->nodes[c->nnodes];
+            n->id = c->nnodes++;
+            n->pool = pi;
+            n->ngpus = n->free_gpus = g[i].gpus;
+            n->gpu0 = c->ngpus;
+            n->free_mask = g[i].gpus == 64 ? ~0ULL : ((1ULL << g[i].gpus) - 1);
+            n->cpu_total = g[i].cpu;
+            n->mem_total_gib = g[i].mem_gib;
+            snprintf(n->name, sizeof n->name, "%s%d", g[i].prefix, k);
+            for (int q = 0; q < g[i].gpus; q++)
+                c->gpu_node[c->ngpus++] = n->id;
+            p->nnodes++;
+            p->ngpus += g[i].gpus;
+            p->free_gpus += g[i].gpus;
+        }
+    }
+    for (int pi = 0; pi < c->npools; pi++) {
+        sim_pool *p = &c->pools[pi];
+        p->head = xmalloc((size_t)(p->max_node_gpus + 1) * sizeof *p->head);
+        for (int k = 0; k <= p->max_node_gpus; k++)
+            p->head[k] = -1;
+    }
+    /* link in reverse so that bucket order starts at the lowest node id */
+    for (int i = c->nnodes - 1; i >= 0; i--)
+        bucket_link(c, &c->nodes[i]);
+    return 0;
+}
+
+static int bad_field(gs_error *err, const char *path, int idx, const char *field, const char *want)
+{
+    return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
+}
+
+int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
+    size_t cap = 65536, n = 0, r;
+    char *text = xmalloc(cap);
+    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
+        if ((n += r) == cap - 1)
+            text = xrealloc(text, cap *= 2);
+    fclose(f);
+    text[n] = 0;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return gs_err(err, GS_EINPUT, "cluster '%s': not a JSON object", path);
+    }
+    int rc = 0;
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
+    snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(j, "nodes"), *it;
+    int ng = cJSON_GetArraySize(nodes);
+    node_group *g = xcalloc((size_t)ng + 1, sizeof *g);
+    if (!cJSON_IsArray(nodes) || ng == 0) {
+        rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
+        goto out;
+    }
+    cJSON_ArrayForEach(it, j)
+    {
+        if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment")) {
+            rc = gs_err(err, GS_EINPUT, "cluster '%s': unknown key '%s' (expected name, nodes, comment)", path,
+                        it->string);
+            goto out;
+        }
+    }
+    int i = 0;
+    cJSON_ArrayForEach(it, nodes)
+    {
+        const cJSON *k;
+        cJSON_ArrayForEach(k, it)
+        {
+            static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", NULL};
+            bool ok = false;
+            for (int q = 0; known[q]; q++)
+                ok |= strcmp(k->string, known[q]) == 0;
+            if (!ok) {
+                rc = gs_err(err, GS_EINPUT,
+                            "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
+                            "mem_gib, name)",
+                            path, i, k->string);
+                goto out;
+            }
+        }
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(it, "model");
+        if (!cJSON_IsString(m)) {
+            rc = bad_field(err, path, i, "model", "a GPU model name");
+            goto out;
+        }
+        g[i].model = gpu_catalog_find(cat, m->valuestring);
+        if (!g[i].model) {
+            char names[2048];
+            gpu_catalog_names(cat, names, sizeof names);
+            rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].model: unknown GPU model '%s' (known: %s)", path,
+                        i, m->valuestring, names);
+            goto out;
+        }
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "count");
+        g[i].count = 1;
+        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
+                  v->valuedouble > 1e7)) {
+            rc = bad_field(err, path, i, "count", "an integer >= 1");
+            goto out;
+        }
+        if (v)
+            g[i].count = (int)v->valuedouble;
+        v = cJSON_GetObjectItemCaseSensitive(it, "gpus");
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > CL_MAX_NODE_GPUS ||
+            v->valuedouble != floor(v->valuedouble)) {
+            rc = bad_field(err, path, i, "gpus", "an integer 0..64");
+            goto out;
+        }
+        g[i].gpus = (int)v->valuedouble;
+        g[i].cpu = g[i].mem_gib = -1;
+        v = cJSON_GetObjectItemCaseSensitive(it, "cpu");
+        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
+            rc = bad_field(err, path, i, "cpu", "a number of cores >= 0");
+            goto out;
+        }
+        if (v)
+            g[i].cpu = v->valuedouble;
+        v = cJSON_GetObjectItemCaseSensitive(it, "mem_gib");
+        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
+            rc = bad_field(err, path, i, "mem_gib", "a number of GiB >= 0");
+            goto out;
+        }
+        if (v)
+            g[i].mem_gib = v->valuedouble;
+        v = cJSON_GetObjectItemCaseSensitive(it, "name");
+        snprintf(g[i].prefix, sizeof g[i].prefix, "%s-%d-", cJSON_IsString(v) ? v->valuestring : "node", i);
+        i++;
+    }
+    snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
+    rc = build(c, g, ng, err);
+out:
+    free(g);
+    cJSON_Delete(j);
+    if (rc)
+        sim_cluster_free(c);
+    return rc;
+}
+
+int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, const gpu_catalog *cat,
+                          gs_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (gpus_per_node < 1 || gpus_per_node > CL_MAX_NODE_GPUS)
+        return gs_err(err, GS_EUSAGE, "--gpus-per-node must be 1..%d", CL_MAX_NODE_GPUS);
+    snprintf(c->name, sizeof c->name, "%s", spec);
+    char *copy = xstrdup(spec), *save = NULL;
+    node_group *g = NULL;
+    int ng = 0, rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strrchr(tok, ':');
+        char *end = NULL;
+        long count = colon ? strtol(colon + 1, &end, 10) : 0;
+        if (!colon || end == colon + 1 || *end || count < 1 || count > 100000000) {
+            rc = gs_err(err, GS_EUSAGE, "--gpus '%s': expected MODEL:COUNT[,MODEL:COUNT] with COUNT >= 1", spec);
+            break;
+        }
+        *colon = 0;
+        const gpu_model *m = gpu_catalog_find(cat, tok);
+        if (!m) {
+            char names[2048];
+            gpu_catalog_names(cat, names, sizeof names);
+            rc = gs_err(err, GS_EUSAGE, "--gpus: unknown GPU model '%s' (known: %s)", tok, names);
+            break;
+        }
+        long full = count / gpus_per_node, rest = count % gpus_per_node;
+        g = xrealloc(g, (size_t)(ng + 2) * sizeof *g);
+        if (full > 0) {
+            g[ng] = (node_group){m, (int)full, gpus_per_node, -1, -1, ""};
+            snprintf(g[ng].prefix, sizeof g[ng].prefix, "%.16s-", m->name);
+            ng++;
+        }
+        if (rest > 0) {
+            g[ng] = (node_group){m, 1, (int)rest, -1, -1, ""};
+            snprintf(g[ng].prefix, sizeof g[ng].prefix, "%.14s-r", m->name);
+            ng++;
+        }
+    }
+    if (rc == 0)
+        rc = build(c, g, ng, err);
+    free(g);
+    free(copy);
+    if (rc)
+        sim_cluster_free(c);
+    return rc;
+}
+
+void sim_cluster_free(sim_cluster *c)
+{
+    for (int i = 0; i < c->npools; i++) {
+        free(c->pools[i].head);
+        free(c->pools[i].shapes);
+    }
+    free(c->nodes);
+    free(c->gpu_node);
+    memset(c, 0, sizeof *c);
+}
+
+/* {==== queries and allocation ====} */
+
+int sim_cluster_pool_of(const sim_cluster *c, const gpu_model *m)
+{
+    for (int i = 0; i < c->npools; i++)
+        if (c->pools[i].model == m)
+            return i;
+    return -1;
+}
+
+uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, const char *list, gs_error *err)
+{
+    if (!list || !*list)
+        return sim_cluster_all_pools(c);
+    uint64_t mask = 0;
+    char *copy = xstrdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+        const gpu_model *m = gpu_catalog_find(cat, tok);
+        if (!m) {
+            char names[2048];
+            gpu_catalog_names(cat, names, sizeof names);
+            gs_err(err, GS_EINPUT, "unknown GPU model '%s' (known: %s)", tok, names);
+            free(copy);
+            return 0;
+        }
+        int p = sim_cluster_pool_of(c, m);
+        if (p >= 0)
+            mask |= 1ULL << p;
+    }
+    free(copy);
+    if (!mask)
+        gs_err(err, GS_EINPUT, "none of the GPU models '%s' is in this cluster", list);
+    return mask;
+}
+
+static inline bool fits_host(const sim_node *n, double cpu, double mem)
+{
+    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9);
+}
+
+bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib)
+{
+    for (int pi = 0; pi < c->npools; pi++) {
+        if (!(pools >> pi & 1))
+            continue;
+        const sim_pool *p = &c->pools[pi];
+        for (int s = 0; s < p->nshapes; s++)
+            if (p->shapes[s].ngpus >= ngpus && (p->shapes[s].cpu < 0 || p->shapes[s].cpu >= cpu) &&
+                (p->shapes[s].mem_gib < 0 || p->shapes[s].mem_gib >= mem_gib))
+                return true;
+    }
+    return false;
+}
+
+int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
+                          bool spread)
+{
+    int maxk = 0;
+    for (int pi = 0; pi < c->npools; pi++)
+        if ((pools >> pi & 1) && c->pools[pi].max_node_gpus > maxk)
+            maxk = c->pools[pi].max_node_gpus;
+    for (int step = 0; step <= maxk - ngpus; step++) {
+        int k = spread ? maxk - step : ngpus + step;
+        for (int pi = 0; pi < c->npools; pi++) {
+            const sim_pool *p = &c->pools[pi];
+            if (!(pools >> pi & 1) || k > p->max_node_gpus || p->free_gpus < ngpus)
+                continue;
+            for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
+                if (fits_host(&c->nodes[id], cpu, mem_gib))
+                    return id;
+        }
+    }
+    return -1;
+}
+
+void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids)
+{
+    sim_node *n = &c->nodes[node];
+    if (ngpus > n->free_gpus || !fits_host(n, cpu, mem_gib))
+        GS_BUG("sim_cluster_take: over-allocation");
+    bucket_unlink(c, n);
+    for (int i = 0; i < ngpus; i++) {
+        int b = __builtin_ctzll(n->free_mask);
+        n->free_mask &= n->free_mask - 1;
+        ids[i] = n->gpu0 + b;
+    }
+    n->free_gpus -= ngpus;
+    c->pools[n->pool].free_gpus -= ngpus;
+    n->cpu_used += cpu;
+    n->mem_used_gib += mem_gib;
+    bucket_link(c, n);
+}
+
+void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib)
+{
+    sim_node *n = &c->nodes[node];
+    bucket_unlink(c, n);
+    for (int i = 0; i < ngpus; i++) {
+        int b = ids[i] - n->gpu0;
+        if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1))
+            GS_BUG("sim_cluster_give: GPU not allocated on this node");
+        n->free_mask |= 1ULL << b;
+    }
+    n->free_gpus += ngpus;
+    c->pools[n->pool].free_gpus += ngpus;
+    n->cpu_used -= cpu;
+    n->mem_used_gib -= mem_gib;
+    if (n->cpu_used < 1e-9)
+        n->cpu_used = 0;
+    if (n->mem_used_gib < 1e-9)
+        n->mem_used_gib = 0;
+    bucket_link(c, n);
+}

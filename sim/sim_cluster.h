@@ -1,0 +1,91 @@
+/* sim_cluster.h - the cluster ledger: nodes, their GPUs, CPU and memory, and
+ * what is allocated on each.
+ *
+ * Nodes are grouped in pools, one per GPU model. Within a pool every node sits
+ * in a bucket keyed by its number of free whole GPUs (intrusive doubly linked
+ * lists), so finding the tightest (binpack) or emptiest (spread) node that
+ * fits k GPUs costs O(GPUs per node) bucket probes, not a scan of the cluster.
+ * A node has at most 64 GPUs (one bit each in free_mask).
+ * CPU cores and memory are enforced per node; a total < 0 means unlimited.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_CLUSTER_H
+#define GPUSIM_SIM_CLUSTER_H
+
+#include "../models/gpu/gpu_model.h"
+#include "gs.h"
+
+#define CL_MAX_NODE_GPUS 64
+#define CL_MAX_POOLS 64
+
+typedef struct sim_node {
+    int id, pool;
+    int ngpus, gpu0; /* GPUs are gpu0 .. gpu0+ngpus-1 in cluster order */
+    int free_gpus;
+    uint64_t free_mask;
+    double cpu_total, cpu_used;         /* cores; total < 0: unlimited */
+    double mem_total_gib, mem_used_gib; /* GiB;   total < 0: unlimited */
+    int prev, next;                     /* bucket links (node ids, -1 = none) */
+    char name[40];
+} sim_node;
+
+typedef struct node_shape {
+    int ngpus;
+    double cpu, mem_gib;
+} node_shape;
+
+typedef struct sim_pool {
+    const gpu_model *model;
+    int nnodes, ngpus, free_gpus;
+    int max_node_gpus;
+    int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
+    node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
+    int nshapes;
+} sim_pool;
+
+typedef struct sim_cluster {
+    char name[128];
+    sim_node *nodes;
+    int nnodes;
+    sim_pool pools[CL_MAX_POOLS];
+    int npools;
+    int ngpus;
+    int *gpu_node; /* node id of each GPU */
+} sim_cluster;
+
+/* A cluster file (JSON): {"name": "...", "nodes": [{"model": M, "count": N,
+ * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix}, ...]}. See
+ * workloads/README.md. Returns 0 or GS_EINPUT naming the file and field. */
+int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err);
+/* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the
+ * last node of a model takes the remainder); CPU and memory unlimited.
+ * Returns 0 or GS_EUSAGE. */
+int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, const gpu_catalog *cat,
+                          gs_error *err);
+void sim_cluster_free(sim_cluster *c);
+
+/* Pool index of a model, or -1. */
+int sim_cluster_pool_of(const sim_cluster *c, const gpu_model *m);
+/* Bit mask of pools allowed by a '|'-separated list of model names ("" or
+ * NULL: all pools). An unknown name, or one not in this cluster, gives 0 and
+ * a message in err. */
+uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, const char *list, gs_error *err);
+static inline uint64_t sim_cluster_all_pools(const sim_cluster *c)
+{
+    return c->npools >= 64 ? ~0ULL : ((1ULL << c->npools) - 1);
+}
+
+/* Could a request of ngpus whole GPUs, cpu cores and mem GiB fit on some
+ * empty node of the allowed pools? */
+bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);
+/* A node with >= ngpus free GPUs and room for cpu/mem: the one with the
+ * fewest free GPUs (binpack) or the most (spread). -1 when none. Cost is
+ * O(GPUs per node x pools) bucket probes plus nodes skipped for CPU/memory. */
+int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
+                          bool spread);
+/* Takes ngpus free GPUs (lowest indices first) and cpu/mem on node; writes the
+ * global GPU indices into ids. The caller has checked that they fit. */
+void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids);
+/* Returns GPUs (global indices) and cpu/mem to node. */
+void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib);
+
+#endif

@@ -1,0 +1,41 @@
+/* sim_job.h - a unit of work in flight (a trace row after it arrives).
+ *
+ * Jobs live in a slab of fixed-size chunks, so pointers stay valid while the
+ * slab grows, and slots are reused after a job ends: memory follows the work
+ * in flight, not the trace length. Each slot has a generation, bumped when
+ * the job is freed, so an event scheduled for an earlier occupant of the slot
+ * is recognised and dropped. done_tok is bumped whenever the job's pending
+ * completion event becomes void (its progress rate changed).
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_JOB_H
+#define GPUSIM_SIM_JOB_H
+
+#include "../workloads/wl_trace.h"
+#include "gs.h"
+
+typedef enum job_state { JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_REJECTED } job_state;
+
+typedef struct job {
+    uint32_t slot, gen, done_tok;
+    job_state state;
+    uint64_t arrival_no; /* 0-based order of arrival: the last tie-break */
+    uint64_t pools;      /* GPU models this job may use (bit per cluster pool) */
+    gs_time_us start_us; /* first start */
+    /* progress: work is measured in microseconds at full speed */
+    double work_left_us;
+    double rate; /* fraction of full speed, 0..1 */
+    gs_time_us rate_since_us;
+    /* placement (owned by the core; set through sim_place_whole) */
+    int node;
+    int *gpu_ids;
+    int ngpu_ids;
+    /* queue bookkeeping (owned by sim_queue) */
+    int q_class;
+    /* policy's private per-job data (owned by the policy) */
+    void *pol;
+    /* the request as read (id, submit, duration, sizes); last, so that
+     * resetting a reused slot can stop short of it (it is overwritten) */
+    wl_row req;
+} job;
+
+#endif

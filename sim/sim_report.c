@@ -1,0 +1,204 @@
+/* sim_report.c - report.json, summary table, atomic writes.
+ * Every figure here is computed from the run's counters, gauges and
+ * sketches; nothing is filled in from parameters.
+ * SPDX-License-Identifier: MIT */
+#include "sim_report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../workloads/wl_trace.h"
+
+void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
+{
+    cJSON *o = cJSON_AddObjectToObject(obj, key);
+    cJSON_AddNumberToObject(o, "count", (double)sk->n);
+    cJSON_AddNumberToObject(o, "mean", sim_sketch_mean(sk));
+    cJSON_AddNumberToObject(o, "p50", sim_sketch_quantile(sk, 0.50));
+    cJSON_AddNumberToObject(o, "p95", sim_sketch_quantile(sk, 0.95));
+    cJSON_AddNumberToObject(o, "p99", sim_sketch_quantile(sk, 0.99));
+    cJSON_AddNumberToObject(o, "max", sk->n ? sk->max : 0.0);
+}
+
+static void add_inputs(cJSON *r, const sim *s)
+{
+    cJSON *in = cJSON_AddObjectToObject(r, "inputs");
+    cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
+    cJSON_AddStringToObject(in, "trace", s->cfg->trace_path);
+    cJSON_AddNumberToObject(in, "trace_rows", (double)(s->arrived + s->not_arrived));
+    cJSON_AddStringToObject(in, "policy", s->cfg->policy);
+    cJSON *params = cJSON_AddObjectToObject(in, "params");
+    for (int p = 0; p < s->npol; p++)
+        for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+            cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
+    cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
+    if (s->cfg->until_us > 0)
+        cJSON_AddNumberToObject(in, "until_s", gs_us_to_s(s->cfg->until_us));
+    else
+        cJSON_AddNullToObject(in, "until_s");
+    cJSON_AddNumberToObject(in, "sample_s", gs_us_to_s(s->cfg->sample_us));
+    cJSON *cl = cJSON_AddObjectToObject(in, "cluster");
+    cJSON_AddStringToObject(cl, "name", s->cl->name);
+    cJSON_AddNumberToObject(cl, "nodes", s->cl->nnodes);
+    cJSON_AddNumberToObject(cl, "gpus", s->cl->ngpus);
+    cJSON *models = cJSON_AddArrayToObject(cl, "models");
+    double usd = 0;
+    bool priced = true;
+    for (int i = 0; i < s->cl->npools; i++) {
+        const sim_pool *p = &s->cl->pools[i];
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "model", p->model->name);
+        cJSON_AddNumberToObject(m, "nodes", p->nnodes);
+        cJSON_AddNumberToObject(m, "gpus", p->ngpus);
+        if (p->model->price_per_hour_usd >= 0) {
+            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->model->price_per_hour_usd);
+            usd += p->ngpus * p->model->price_per_hour_usd;
+        } else {
+            cJSON_AddNullToObject(m, "price_per_gpu_hour_usd");
+            priced = false;
+        }
+        cJSON_AddItemToArray(models, m);
+    }
+    if (priced)
+        cJSON_AddNumberToObject(cl, "cost_per_hour_usd", usd);
+    else
+        cJSON_AddNullToObject(cl, "cost_per_hour_usd");
+}
+
+cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
+{
+    cJSON *r = cJSON_CreateObject();
+    add_inputs(r, s);
+    double end_s = gs_us_to_s(s->now);
+
+    cJSON *jobs = cJSON_AddObjectToObject(r, "jobs");
+    cJSON_AddNumberToObject(jobs, "arrived", (double)s->arrived);
+    cJSON_AddNumberToObject(jobs, "completed", (double)s->completed);
+    cJSON_AddNumberToObject(jobs, "running", (double)s->running);
+    cJSON_AddNumberToObject(jobs, "queued", (double)s->queued);
+    cJSON_AddNumberToObject(jobs, "rejected", (double)s->rejected);
+    cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
+    sim_report_add_stats(jobs, "queue_s", &s->queue_s);
+    sim_report_add_stats(jobs, "jct_s", &s->jct_s);
+    cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
+    cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+
+    cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
+    double cap_gpu_s = s->cl->ngpus * end_s;
+    cJSON_AddNumberToObject(gpu, "count", s->cl->ngpus);
+    cJSON_AddNumberToObject(gpu, "alloc_ratio", cap_gpu_s > 0 ? s->g_alloc.area / cap_gpu_s : 0.0);
+    cJSON_AddNumberToObject(gpu, "gpu_hours", s->g_alloc.area / 3600.0);
+    cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
+    cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
+
+    cJSON *pol = cJSON_AddObjectToObject(r, "policy");
+    for (int p = 0; p < s->npol; p++)
+        if (s->pol[p]->report)
+            s->pol[p]->report(s->pst[p], s, pol);
+
+    cJSON *sm = cJSON_AddObjectToObject(r, "sim");
+    cJSON_AddNumberToObject(sm, "events", (double)s->events);
+    cJSON_AddNumberToObject(sm, "end_s", end_s);
+    cJSON_AddNumberToObject(sm, "wall_s", wall_s);
+    cJSON_AddNumberToObject(sm, "events_per_s", wall_s > 0 ? (double)s->events / wall_s : 0.0);
+    cJSON_AddNumberToObject(sm, "peak_rss_mib", peak_rss_mib);
+    return r;
+}
+
+static double num(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, a);
+    if (b)
+        x = cJSON_GetObjectItemCaseSensitive(x, b);
+    return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+}
+
+void sim_report_summary(FILE *out, const cJSON *r)
+{
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(r, "inputs");
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(r, "jobs");
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(r, "gpu");
+    const cJSON *sm = cJSON_GetObjectItemCaseSensitive(r, "sim");
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(jobs, "queue_s");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(jobs, "jct_s");
+    fprintf(out, "policy %-24s cluster %s (%g GPUs)\n",
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(in, "policy")),
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name")),
+            num(gpu, "count", NULL));
+    fprintf(out, "  jobs      arrived %.0f  completed %.0f  running %.0f  queued %.0f  rejected %.0f\n",
+            num(jobs, "arrived", NULL), num(jobs, "completed", NULL), num(jobs, "running", NULL),
+            num(jobs, "queued", NULL), num(jobs, "rejected", NULL));
+    fprintf(out, "  %-9s %10s %10s %10s %10s %10s\n", "seconds", "mean", "p50", "p95", "p99", "max");
+    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "queue", num(q, "mean", NULL),
+            num(q, "p50", NULL), num(q, "p95", NULL), num(q, "p99", NULL), num(q, "max", NULL));
+    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "jct", num(c, "mean", NULL), num(c, "p50", NULL),
+            num(c, "p95", NULL), num(c, "p99", NULL), num(c, "max", NULL));
+    fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
+            num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
+    fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",
+            num(sm, "events", NULL), num(sm, "end_s", NULL), num(sm, "wall_s", NULL),
+            num(sm, "events_per_s", NULL));
+}
+
+int gs_mkdirs(const char *dir, gs_error *err)
+{
+    char *p = xstrdup(dir);
+    for (char *q = p + 1; ; q++) {
+        if (*q == '/' || *q == 0) {
+            char saved = *q;
+            *q = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                gs_err(err, GS_EWRITE, "cannot create directory '%s': %s", p, strerror(e));
+                free(p);
+                return GS_EWRITE;
+            }
+            *q = saved;
+            if (!saved)
+                break;
+        }
+    }
+    free(p);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gs_err(err, GS_EWRITE, "cannot use '%s' as an output directory", dir);
+    return 0;
+}
+
+int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
+{
+    size_t l = strlen(path) + 32;
+    char *tmp = xmalloc(l);
+    snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int rc = 0;
+    if (fd < 0) {
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0 && rc == 0)
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

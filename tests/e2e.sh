@@ -1,0 +1,97 @@
+#!/bin/sh
+# e2e.sh - the command line end to end, as a user runs it: the example, bad
+# input, bad usage, determinism of the written report, atomic output.
+# Usage: tests/e2e.sh [GPUSIM]   (default build/test/gpusim, the sanitized build)
+# Prints [ok]/[FAIL] per check and ends with "N passed, N failed".
+G=${1:-build/test/gpusim}
+T=$(mktemp -d /tmp/gpusim-e2e-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "[ok]   e2e/$1"; }
+no() { fail=$((fail + 1)); echo "[FAIL] e2e/$1"; [ -n "$2" ] && sed 's/^/    /' "$2" | head -20; }
+# check NAME EXPECTED_RC CMD... : runs CMD, output in $T/out, compares rc
+check_rc() {
+  name=$1; want=$2; shift 2
+  "$@" >"$T/out" 2>&1; rc=$?
+  if [ "$rc" -eq "$want" ]; then return 0; fi
+  echo "    exit $rc, expected $want: $*" >>"$T/out"; no "$name" "$T/out"; return 1
+}
+has() { grep -q -- "$2" "$1"; }
+
+# 1. the example runs and every row is accounted for
+if check_rc example_run 0 "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/ex" --json; then
+  rows=$(grep -c . workloads/examples/day.csv); rows=$((rows - 1))
+  r="$T/ex/report.json"
+  get() { grep "\"$1\":" "$r" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+  a=$(get arrived); c=$(get completed); ru=$(get running); q=$(get queued); rj=$(get rejected)
+  if [ -s "$r" ] && [ -s "$T/ex/timeseries.csv" ] && [ "$a" = "$rows" ] && [ $((c + ru + q + rj)) -eq "$a" ] &&
+     has "$T/out" '"alloc_ratio"' && has "$r" '"p99"'; then ok example_run_accounts_every_row
+  else echo "    arrived=$a rows=$rows completed=$c running=$ru queued=$q rejected=$rj" >"$T/msg"; no example_run_accounts_every_row "$T/msg"; fi
+fi
+
+# 2. same inputs, same report, byte for byte (timing fields aside)
+"$G" run --trace workloads/examples/day.csv --policy whole --out "$T/ex2" >/dev/null 2>&1
+strip() { grep -v -e '"wall_s"' -e '"events_per_s"' -e '"peak_rss_mib"' "$1"; }
+if strip "$T/ex/report.json" >"$T/a" && strip "$T/ex2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   cmp -s "$T/ex/timeseries.csv" "$T/ex2/timeseries.csv"; then ok report_byte_identical
+else diff "$T/a" "$T/b" >"$T/msg"; no report_byte_identical "$T/msg"; fi
+
+# 3. malformed trace: exit 3, names file, line and column, writes nothing
+printf 'id,submit,duration,gpus\na,0,10,1\nb,1,ten,1\n' >"$T/bad.csv"
+if check_rc malformed_trace 3 "$G" run --trace "$T/bad.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/bad"; then
+  if has "$T/out" "bad.csv' line 3, column 3 ('duration')" && [ ! -e "$T/bad/report.json" ] &&
+     [ -z "$(ls "$T/bad" 2>/dev/null)" ]; then ok malformed_trace_exit3_line_column_no_output
+  else no malformed_trace_exit3_line_column_no_output "$T/out"; fi
+fi
+
+# 4. an error late in the trace (after much work was simulated) leaves no report and no temp files
+"$G" gen mmc --jobs 2000 --servers 8 --util 0.8 --out "$T/late.csv" >/dev/null
+printf 'x1,99999,1,99\n' >>"$T/late.csv"
+if check_rc late_error 3 "$G" run --trace "$T/late.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/late"; then
+  if has "$T/out" "line 2002, column 4 ('gpus')" && [ -z "$(ls -A "$T/late" 2>/dev/null)" ]; then ok late_error_leaves_nothing
+  else ls -A "$T/late" >>"$T/out"; no late_error_leaves_nothing "$T/out"; fi
+fi
+
+# 5. unknown policy: exit 2 and the valid names
+if check_rc unknown_policy 2 "$G" run --trace workloads/examples/day.csv --policy nosuch; then
+  if has "$T/out" "unknown space policy 'nosuch' (valid: whole" ; then ok unknown_policy_exit2_lists_valid
+  else no unknown_policy_exit2_lists_valid "$T/out"; fi
+fi
+
+# 6. unknown model, unknown --set key, bad option: exit 2
+if check_rc unknown_model 2 "$G" run --trace workloads/examples/day.csv --policy whole --gpus V100:8; then
+  if has "$T/out" "unknown GPU model 'V100' (known: A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
+  else no unknown_model_exit2_lists_known "$T/out"; fi
+fi
+check_rc unknown_set 2 "$G" run --trace workloads/examples/day.csv --policy whole --set colour=red && ok unknown_set_key_exit2
+check_rc bad_option 2 "$G" run --trace workloads/examples/day.csv --policy whole --frobnicate && ok unknown_option_exit2
+check_rc no_command 2 "$G" && ok no_command_exit2
+
+# 7. missing trace file and bad cluster file: exit 3
+check_rc missing_trace 3 "$G" run --trace "$T/none.csv" --policy whole && ok missing_trace_exit3
+printf '{"nodes":[{"model":"H100-SXM5-80GB","gpus":"eight"}]}' >"$T/cl.json"
+if check_rc bad_cluster 3 "$G" run --trace workloads/examples/day.csv --policy whole --cluster "$T/cl.json"; then
+  has "$T/out" "nodes\[0\].gpus" && ok bad_cluster_exit3 || no bad_cluster_exit3 "$T/out"
+fi
+
+# 8. unwritable output: exit 4
+if check_rc unwritable 4 "$G" run --trace workloads/examples/day.csv --policy whole --out /proc/gpusim-cannot; then ok unwritable_output_exit4; fi
+
+# 9. help, policies, models
+check_rc help 0 "$G" --help && has "$T/out" "run" && ok help_exit0
+check_rc run_help 0 "$G" run --help && has "$T/out" "--gpus-per-node" && ok run_help_exit0
+check_rc policies 0 "$G" policies && has "$T/out" "queue=skip" && ok policies_list_params
+check_rc models 0 "$G" models && has "$T/out" "H200-SXM5-141GB" && ok models_list
+
+# 10. gen mmc is deterministic, and --until accounts rows never reached
+"$G" gen mmc --jobs 500 --servers 4 --util 0.9 --seed 3 --out "$T/g1.csv"
+"$G" gen mmc --jobs 500 --servers 4 --util 0.9 --seed 3 >"$T/g2.csv"
+cmp -s "$T/g1.csv" "$T/g2.csv" && [ "$(wc -l <"$T/g1.csv")" -eq 501 ] && ok gen_mmc_deterministic || no gen_mmc_deterministic
+if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5-80GB:4 --until 50 --json; then
+  n=$(grep '"not_arrived"' "$T/out" | sed 's/[^0-9]//g'); a=$(grep '"arrived"' "$T/out" | sed 's/[^0-9]//g')
+  [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

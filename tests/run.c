@@ -1,0 +1,45 @@
+/* run.c - the unit and validation test runner: runs every case of every
+ * table (or those whose name contains argv[1]), prints [ok]/[FAIL] per case
+ * and ends with "N passed, N failed"; exits 1 on any failure.
+ * SPDX-License-Identifier: MIT */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "testutil.h"
+
+int check_failures;
+
+extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
+    tests_whole[], tests_erlang[], tests_determinism[];
+
+static const test_case *const tables[] = {
+    tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
+    tests_determinism, NULL,
+};
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    int passed = 0, failed = 0;
+    for (int t = 0; tables[t]; t++) {
+        for (const test_case *c = tables[t]; c->name; c++) {
+            if (argc > 1 && !strstr(c->name, argv[1]))
+                continue;
+            check_failures = 0;
+            c->fn();
+            if (check_failures) {
+                failed++;
+                printf("[FAIL] %s\n", c->name);
+            } else {
+                passed++;
+                printf("[ok]   %s\n", c->name);
+            }
+            fflush(stdout);
+        }
+    }
+    tu_catalog_free();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

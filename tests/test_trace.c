@@ -1,0 +1,152 @@
+/* test_trace.c - trace reader: every malformed case names file, line and
+ * column; valid rows parse exactly.
+ * SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "../workloads/wl_trace.h"
+#include "check.h"
+#include "testutil.h"
+
+/* Reads the whole text; returns the first error message (or "" if none) and
+ * the rows read in *rows. */
+static const char *read_all(const char *text, bool extra, long *rows, int *code)
+{
+    static gs_error err;
+    memset(&err, 0, sizeof err);
+    const char *path = tu_write_tmp(text);
+    wl_opts o = {.allow_extra_columns = extra};
+    wl_trace *t = wl_trace_open(path, &o, &err);
+    *rows = 0;
+    *code = 0;
+    if (!t) {
+        *code = err.code;
+        return err.msg;
+    }
+    wl_row row;
+    int rc;
+    while ((rc = wl_trace_next(t, &row, &err)) == 1)
+        (*rows)++;
+    wl_trace_close(t);
+    *code = rc < 0 ? rc : 0;
+    return rc < 0 ? err.msg : "";
+}
+
+static void seconds(void)
+{
+    gs_time_us us;
+    CHECK(wl_parse_seconds("0", &us) && us == 0);
+    CHECK(wl_parse_seconds("12", &us) && us == 12000000);
+    CHECK(wl_parse_seconds("0.5", &us) && us == 500000);
+    CHECK(wl_parse_seconds("3.000001", &us) && us == 3000001);
+    CHECK(wl_parse_seconds("3.0000005", &us) && us == 3000001); /* half up */
+    CHECK(wl_parse_seconds("3.0000004", &us) && us == 3000000);
+    CHECK(wl_parse_seconds("7.", &us) && us == 7000000);
+    CHECK(!wl_parse_seconds("-1", &us));
+    CHECK(!wl_parse_seconds("1e3", &us));
+    CHECK(!wl_parse_seconds(".5", &us));
+    CHECK(!wl_parse_seconds("", &us));
+    CHECK(!wl_parse_seconds("1.2.3", &us));
+}
+
+static const struct {
+    const char *text;
+    const char *want[3]; /* substrings the message must hold */
+} bad[] = {
+    {"id,submit,duration,gpus\na,0,abc,1\n", {"line 2, column 3 ('duration')", "decimal number of seconds", "abc"}},
+    {"id,submit,duration,gpus\na,0,1,1\nb,-1,1,1\n", {"line 3, column 2 ('submit')", "'-1'", NULL}},
+    {"id,submit,duration\na,0,1\n", {"line 1", "missing required column 'gpus'", NULL}},
+    {"id,submit,duration,gpus,colour\na,0,1,1,red\n", {"line 1, column 5", "unknown column 'colour'", NULL}},
+    {"id,submit,duration,gpus\na,0,1,1\nb,0,1\n", {"line 3", "expected 4 fields", "found 3"}},
+    {"id,submit,duration,gpus\na,5,1,1\nb,4,1,1\n", {"line 3, column 2 ('submit')", "non-decreasing", NULL}},
+    {"id,submit,duration,gpus\na,0,1,65\n", {"line 2, column 4 ('gpus')", "0..64", NULL}},
+    {"id,submit,duration,gpus\n,0,1,1\n", {"line 2, column 1 ('id')", "required", NULL}},
+    {"id,submit,duration,gpus,kind\na,0,1,1,service\n", {"line 2, column 5 ('kind')", "'service'", NULL}},
+    {"gpucores,id,submit,duration,gpus\n101,a,0,1,1\n", {"line 2, column 1 ('gpucores')", "1..100", NULL}},
+    {"id,submit,duration,gpus\na,0,1,1\n\"b,0,1,1\n", {"line 3", "malformed CSV", NULL}},
+    /* a quoted newline spans lines 2-3; the bad row after it is on line 5 (line 4 is blank) */
+    {"id,submit,duration,gpus\n\"a\nx\",0,1,1\n\nb,0,zz,1\n", {"line 5, column 3 ('duration')", NULL, NULL}},
+    {"id,submit,duration,gpus,gpumem\na,0,1,0,1000\n", {"line 2, column 4 ('gpus')", "gpus >= 1", NULL}},
+    {"id,submit,duration,gpus,preemptible\na,0,1,1,yes\n", {"line 2, column 5 ('preemptible')", "0 or 1", NULL}},
+    {"id,submit,submit,duration,gpus\n", {"line 1, column 3", "duplicate column 'submit'", NULL}},
+    {"", {"line 1", "header", NULL}},
+};
+
+static void malformed(void)
+{
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        long rows;
+        int code;
+        const char *msg = read_all(bad[i].text, false, &rows, &code);
+        CHECK_EQ_INT(code, GS_EINPUT);
+        CHECK_STR_HAS(msg, "trace '/tmp/gpusim-test-");
+        for (int k = 0; k < 3 && bad[i].want[k]; k++)
+            CHECK_STR_HAS(msg, bad[i].want[k]);
+    }
+}
+
+static void extra_columns_allowed(void)
+{
+    long rows;
+    int code;
+    read_all("id,submit,duration,gpus,colour\na,0,1,1,red\nb,1,1,1,blue\n", true, &rows, &code);
+    CHECK_EQ_INT(code, 0);
+    CHECK_EQ_INT(rows, 2);
+}
+
+static void full_row(void)
+{
+    const char *path = tu_write_tmp(
+        "mem_gib,cpu,gpu_model,tenant,checkpoint_gib,preemptible,priority,mig,gpucores,gpumem,kind,gpus,"
+        "duration,submit,id\n"
+        "64.5,12,H100-SXM5-80GB|A100-SXM4-80GB,team-a,140,1,-3,1g.10gb,30,10240,job,2,3600.25,10.000001,\"x,y\"\n"
+        "\n"
+        ",,,,,,,,,,,0,0,10.000001,z\n");
+    gs_error err;
+    wl_trace *t = wl_trace_open(path, NULL, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    wl_row r;
+    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK(strcmp(r.id, "x,y") == 0);
+    CHECK_EQ_INT(r.submit_us, 10000001);
+    CHECK_EQ_INT(r.dur_us, 3600250000LL);
+    CHECK_EQ_INT(r.gpus, 2);
+    CHECK_EQ_INT(r.gpumem_mib, 10240);
+    CHECK_EQ_INT(r.gpucores, 30);
+    CHECK(strcmp(r.mig, "1g.10gb") == 0);
+    CHECK_EQ_INT(r.priority, -3);
+    CHECK_EQ_INT(r.preemptible, 1);
+    CHECK_NEAR(r.checkpoint_gib, 140, 0, 0);
+    CHECK(strcmp(r.tenant, "team-a") == 0);
+    CHECK(strcmp(r.gpu_model, "H100-SXM5-80GB|A100-SXM4-80GB") == 0);
+    CHECK_EQ_INT(r.gpu_model_col, 3);
+    CHECK_NEAR(r.cpu, 12, 0, 0);
+    CHECK_NEAR(r.mem_gib, 64.5, 0, 0);
+    CHECK_EQ_INT(r.line, 2);
+    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK(strcmp(r.id, "z") == 0);
+    CHECK_EQ_INT(r.line, 4);
+    CHECK_EQ_INT(r.gpus, 0);
+    CHECK(r.checkpoint_gib < 0);
+    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 0);
+    CHECK_EQ_INT(wl_trace_rows(t), 2);
+    wl_trace_close(t);
+}
+
+static void missing_file(void)
+{
+    gs_error err;
+    CHECK(wl_trace_open("/nonexistent/x.csv", NULL, &err) == NULL);
+    CHECK_EQ_INT(err.code, GS_EINPUT);
+    CHECK_STR_HAS(err.msg, "cannot open trace '/nonexistent/x.csv'");
+}
+
+const test_case tests_trace[] = {
+    {"trace/parse_seconds_exact_microseconds", seconds},
+    {"trace/malformed_rows_name_line_and_column", malformed},
+    {"trace/extra_columns_allowed_by_option", extra_columns_allowed},
+    {"trace/full_row_any_column_order", full_row},
+    {"trace/missing_file", missing_file},
+    {NULL, NULL},
+};

@@ -1,0 +1,228 @@
+/* test_whole.c - policy `whole` and the core's job lifecycle on hand-made
+ * traces whose timelines are worked out by hand, plus the rate-change API
+ * through a test-only policy.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "testutil.h"
+
+typedef struct rec {
+    int n;
+    char id[16][16];
+    double start_s[16], end_s[16];
+    int node[16];
+} rec;
+
+static void record(void *ud, const job *j)
+{
+    rec *r = ud;
+    if (r->n >= 16)
+        return;
+    snprintf(r->id[r->n], 16, "%.15s", j->req.id);
+    r->start_s[r->n] = gs_us_to_s(j->start_us);
+    r->end_s[r->n] = gs_us_to_s(j->start_us) + gs_us_to_s(j->req.dur_us);
+    r->node[r->n] = j->node;
+    r->n++;
+}
+
+static int find(const rec *r, const char *id)
+{
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->id[i], id))
+            return i;
+    return -1;
+}
+
+/* One node of 8: A takes 4 for 10 s; B wants 8 at t=1; C wants 2 at t=2 for 1 s.
+ * skip: C starts at once (t=2), B at 10. fifo: C waits behind B: B 10..20, C 20. */
+static const char *hol_trace = "id,submit,duration,gpus\nA,0,10,4\nB,1,10,8\nC,2,1,2\n";
+
+static void skip_vs_fifo(void)
+{
+    const char *path = tu_write_tmp(hol_trace);
+    tu_run r;
+    rec rc = {0};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", NULL, record, &rc), 0);
+    CHECK_NEAR(rc.start_s[find(&rc, "C")], 2, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "B")], 10, 0, 1e-9);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 20, 0, 1e-9);
+    CHECK_NEAR(sim_sketch_mean(&r.s.queue_s), (0 + 9 + 0) / 3.0, 1e-9, 0);
+    tu_run_free(&r);
+
+    const char *fifo[] = {"queue=fifo", NULL};
+    rec rf = {0};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", fifo, record, &rf), 0);
+    CHECK_NEAR(rf.start_s[find(&rf, "B")], 10, 0, 1e-9);
+    CHECK_NEAR(rf.start_s[find(&rf, "C")], 20, 0, 1e-9);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 21, 0, 1e-9);
+    CHECK_NEAR(sim_sketch_mean(&r.s.jct_s), (10 + 19 + 19) / 3.0, 1e-9, 0);
+    /* allocated GPU-seconds: 4*10 + 8*10 + 2*1 over 8 GPUs x 21 s */
+    CHECK_NEAR(r.s.g_alloc.area, 122, 1e-9, 0);
+    tu_run_free(&r);
+}
+
+/* Higher priority goes first; equal priority by submit time. */
+static void priority_order(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus,priority\n"
+                                    "A,0,10,8,0\nlow,1,5,8,0\nhigh,2,5,8,5\nmid,3,5,8,1\n");
+    tu_run r;
+    rec rc = {0};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "A100-SXM4-80GB:8", 8, "whole", NULL, record, &rc), 0);
+    CHECK_NEAR(rc.start_s[find(&rc, "high")], 10, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "mid")], 15, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "low")], 20, 0, 1e-9);
+    tu_run_free(&r);
+}
+
+/* A request larger than any node is rejected and counted, not queued. */
+static void reject_and_account(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus,gpu_model\n"
+                                    "big,0,10,16,\nok,0,10,8,\nl4only,1,1,1,L4-24GB\nzero,2,0,0,\n");
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:16", 8, "whole", NULL, NULL, NULL), 0);
+    CHECK_EQ_INT(r.s.arrived, 4);
+    CHECK_EQ_INT(r.s.rejected, 2); /* 16 GPUs on 8-GPU nodes; L4 not in this cluster */
+    CHECK_EQ_INT(r.s.completed, 2);
+    CHECK_EQ_INT(r.s.arrived, r.s.completed + r.s.running + r.s.queued + r.s.rejected);
+    tu_run_free(&r);
+}
+
+static void unknown_model_is_input_error(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus,gpu_model\na,0,1,1,\nb,1,1,1,V100\n");
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", NULL, NULL, NULL), GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "line 3, column 5 ('gpu_model')");
+    CHECK_STR_HAS(r.err.msg, "V100");
+    tu_run_free(&r);
+}
+
+static void binpack_vs_spread(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus\na,0,10,2\nb,1,10,2\n");
+    tu_run r;
+    rec rb = {0}, rs = {0};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:16", 8, "whole", NULL, record, &rb), 0);
+    CHECK_EQ_INT(rb.node[0], rb.node[1]);
+    tu_run_free(&r);
+    const char *spread[] = {"placement=spread", NULL};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:16", 8, "whole", spread, record, &rs), 0);
+    CHECK(rs.node[0] != rs.node[1]);
+    tu_run_free(&r);
+}
+
+static void bad_params(void)
+{
+    const char *path = tu_write_tmp(hol_trace);
+    tu_run r;
+    const char *bad1[] = {"queue=lifo", NULL}, *bad2[] = {"colour=red", NULL};
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", bad1, NULL, NULL), GS_EUSAGE);
+    CHECK_STR_HAS(r.err.msg, "expected skip or fifo");
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", bad2, NULL, NULL), GS_EUSAGE);
+    CHECK_STR_HAS(r.err.msg, "no parameter 'colour'");
+    CHECK_STR_HAS(r.err.msg, "queue, placement");
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "nosuch", NULL, NULL, NULL), GS_EUSAGE);
+    CHECK_STR_HAS(r.err.msg, "valid: whole");
+    tu_run_free(&r);
+}
+
+/* --until: jobs still running or queued at the stop are counted, rows not yet
+ * reached are not_arrived, and nothing is lost. */
+static void until_accounting(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus\nA,0,10,8\nB,1,10,8\nC,2,1,8\nD,50,1,1\nE,60,1,1\n");
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = path;
+    r.cfg.policy = "whole";
+    r.cfg.until_us = 15 * GS_US_PER_S;
+    CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    CHECK_EQ_INT(r.s.arrived, 3);
+    CHECK_EQ_INT(r.s.completed, 1);
+    CHECK_EQ_INT(r.s.running, 1);
+    CHECK_EQ_INT(r.s.queued, 1);
+    CHECK_EQ_INT(r.s.not_arrived, 2);
+    CHECK_EQ_INT(r.s.now, 15 * GS_US_PER_S);
+    CHECK_NEAR(r.s.g_alloc.area, 8 * 15, 1e-9, 0);
+    tu_run_free(&r);
+}
+
+/* {==== rate changes, through a test-only policy ====}
+ * "slowstart" runs each job at half speed for its first second, then at full
+ * speed: a job of duration d ends at start + 1 + (d - 0.5). */
+static void ss_arrive(void *st, sim *s, job *j)
+{
+    (void)st;
+    sim_job_start(s, j, 0.5);
+    sim_timer(s, 0, j, sim_now(s) + GS_US_PER_S, 1);
+}
+static void ss_finish(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
+static void ss_timer(void *st, sim *s, job *j, uint32_t tag)
+{
+    (void)st;
+    if (j && tag == 1)
+        sim_job_set_rate(s, j, 1.0);
+}
+static int ss_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *state = malloc(1); return 0; }
+static const pol_param ss_params[] = {{NULL, NULL, NULL}};
+static const pol_ops pol_slowstart = {
+    .abi = POL_ABI, .name = "slowstart", .summary = "test", .kind = POL_SPACE, .params = ss_params,
+    .init = ss_init, .fini = free, .arrive = ss_arrive, .finish = ss_finish, .timer = ss_timer,
+};
+
+typedef struct ends {
+    int n;
+    double end_s[8];
+} ends;
+static void rec_end(void *ud, const job *j)
+{
+    ends *e = ud;
+    (void)j;
+    if (e->n < 8)
+        e->end_s[e->n++] = -1;
+}
+
+static void rate_change(void)
+{
+    /* a: 10 s of work -> ends at 10.5; b: 0.2 s of work finishes within the
+     * slow second at 0.4 s after start (its timer then finds it gone). */
+    const char *path = tu_write_tmp("id,submit,duration,gpus\na,0,10,1\nb,3,0.2,1\n");
+    static const pol_ops *const reg[] = {&pol_slowstart, NULL};
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = path;
+    r.cfg.policy = "slowstart";
+    r.cfg.registry = reg;
+    ends e = {0};
+    CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    r.s.on_done = rec_end;
+    r.s.on_done_ud = &e;
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    CHECK_EQ_INT(e.n, 2);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 10.5, 0, 1e-6);
+    /* jct: a 10.5, b 0.4 */
+    CHECK_NEAR(sim_sketch_mean(&r.s.jct_s), (10.5 + 0.4) / 2, 1e-9, 1e-6);
+    CHECK_NEAR(r.s.jct_s.max, 10.5, 0, 1e-6);
+    tu_run_free(&r);
+}
+
+const test_case tests_whole[] = {
+    {"whole/skip_vs_fifo_hand_timeline", skip_vs_fifo},
+    {"whole/priority_then_submit_order", priority_order},
+    {"whole/reject_oversize_and_account_every_row", reject_and_account},
+    {"whole/unknown_gpu_model_is_input_error", unknown_model_is_input_error},
+    {"whole/binpack_vs_spread", binpack_vs_spread},
+    {"whole/bad_params_and_unknown_policy", bad_params},
+    {"whole/until_accounting", until_accounting},
+    {"core/rate_change_reschedules_completion", rate_change},
+    {NULL, NULL},
+};

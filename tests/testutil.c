@@ -1,0 +1,84 @@
+/* testutil.c - see testutil.h.
+ * SPDX-License-Identifier: MIT */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *tu_write_tmp(const char *text)
+{
+    static char paths[8][64];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, 64, "/tmp/gpusim-test-XXXXXX");
+    int fd = mkstemp(p);
+    if (fd < 0) {
+        perror("mkstemp");
+        abort();
+    }
+    size_t n = strlen(text);
+    if (write(fd, text, n) != (ssize_t)n)
+        abort();
+    close(fd);
+    return p;
+}
+
+static gpu_catalog cat;
+static bool cat_loaded;
+
+const gpu_catalog *tu_catalog(void)
+{
+    if (!cat_loaded) {
+        gs_error err;
+        if (gpu_catalog_load(&cat, "models/gpu", &err) != 0) {
+            fprintf(stderr, "cannot load models/gpu: %s\n", err.msg);
+            abort();
+        }
+        cat_loaded = true;
+    }
+    return &cat;
+}
+
+void tu_catalog_free(void)
+{
+    if (cat_loaded)
+        gpu_catalog_free(&cat);
+    cat_loaded = false;
+}
+
+int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int gpus_per_node, const char *policy,
+                 const char *const *sets, void (*on_done)(void *, const job *), void *ud)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg.trace_path = trace_path;
+    r->cfg.policy = policy;
+    r->cfg.seed = 1;
+    for (int i = 0; sets && sets[i]; i++) {
+        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
+        *eq = 0;
+        r->cfg.sets[r->cfg.nsets].key = kv;
+        r->cfg.sets[r->cfg.nsets++].value = eq + 1;
+    }
+    r->rc = sim_cluster_from_spec(&r->cl, gpus_spec, gpus_per_node, tu_catalog(), &r->err);
+    if (r->rc)
+        return r->rc;
+    r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
+    if (r->rc)
+        return r->rc;
+    r->s.on_done = on_done;
+    r->s.on_done_ud = ud;
+    r->rc = sim_run(&r->s);
+    if (r->rc)
+        r->err = r->s.err;
+    return r->rc;
+}
+
+void tu_run_free(tu_run *r)
+{
+    sim_free(&r->s);
+    sim_cluster_free(&r->cl);
+    for (int i = 0; i < r->cfg.nsets; i++)
+        free(r->cfg.sets[i].key);
+}

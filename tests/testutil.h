@@ -1,0 +1,33 @@
+/* testutil.h - helpers shared by the test files: temporary files, running a
+ * simulation in-process on a trace and a cluster spec.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_TESTUTIL_H
+#define GPUSIM_TESTUTIL_H
+
+#include <cJSON.h>
+
+#include "../sim/sim.h"
+
+/* Writes text to a new temporary file; returns its path (static buffer
+ * rotation of 8). */
+const char *tu_write_tmp(const char *text);
+/* Loads the catalog from models/gpu (tests run from the repo root). */
+const gpu_catalog *tu_catalog(void);
+void tu_catalog_free(void);
+
+typedef struct tu_run {
+    sim s;
+    sim_cluster cl;
+    sim_config cfg;
+    gs_error err;
+    int rc;
+} tu_run;
+
+/* Runs trace_path on the cluster "--gpus" spec under policy with the given
+ * sets ("k=v" strings, NULL-terminated; may be NULL). on_done may be NULL.
+ * The caller inspects r->s and calls tu_run_free. */
+int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int gpus_per_node, const char *policy,
+                 const char *const *sets, void (*on_done)(void *, const job *), void *ud);
+void tu_run_free(tu_run *r);
+
+#endif

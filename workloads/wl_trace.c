@@ -1,0 +1,378 @@
+/* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h).
+ *
+ * The file is read one physical line at a time (getline) and each line is fed
+ * to csv_parse, so the reader always knows the line number a record starts
+ * on, even when quoted fields span lines. Fields are copied out of libcsv's
+ * buffer inside the callback (libcsv reuses it).
+ * SPDX-License-Identifier: MIT */
+#include "wl_trace.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum col_id {
+    C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
+    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_NCOLS
+};
+
+static const struct {
+    const char *name;
+    bool required;
+} cols[C_NCOLS] = {
+    [C_ID] = {"id", true},         [C_SUBMIT] = {"submit", true},   [C_DURATION] = {"duration", true},
+    [C_GPUS] = {"gpus", true},     [C_KIND] = {"kind", false},      [C_GPUMEM] = {"gpumem", false},
+    [C_GPUCORES] = {"gpucores", false}, [C_MIG] = {"mig", false},   [C_PRIORITY] = {"priority", false},
+    [C_PREEMPTIBLE] = {"preemptible", false}, [C_CHECKPOINT_GIB] = {"checkpoint_gib", false},
+    [C_TENANT] = {"tenant", false}, [C_GPU_MODEL] = {"gpu_model", false}, [C_CPU] = {"cpu", false},
+    [C_MEM_GIB] = {"mem_gib", false},
+};
+
+struct wl_trace {
+    FILE *f;
+    char *path;
+    struct csv_parser csv;
+    char *line;
+    size_t line_cap;
+    long lineno;     /* physical lines read */
+    long rec_start;  /* line where the current record started */
+    bool in_record;
+    /* the record being assembled: fields in one growing buffer */
+    char *buf;
+    size_t buf_len, buf_cap;
+    size_t *off;
+    int nfields, fields_cap;
+    bool record_done;
+    /* header mapping: col_of[field index] = col_id or -1 (ignored extra) */
+    int *col_of;
+    int ncols_header;
+    int has[C_NCOLS];
+    long rows;
+    gs_time_us last_submit_us;
+    bool eof;
+};
+
+static void cb_field(void *s, size_t len, void *data)
+{
+    wl_trace *t = data;
+    if (t->nfields == t->fields_cap) {
+        t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 32;
+        t->off = xrealloc(t->off, (size_t)t->fields_cap * sizeof *t->off);
+    }
+    if (t->buf_len + len + 1 > t->buf_cap) {
+        while (t->buf_len + len + 1 > t->buf_cap)
+            t->buf_cap = t->buf_cap ? t->buf_cap * 2 : 1024;
+        t->buf = xrealloc(t->buf, t->buf_cap);
+    }
+    t->off[t->nfields++] = t->buf_len;
+    if (len)
+        memcpy(t->buf + t->buf_len, s, len);
+    t->buf[t->buf_len + len] = 0;
+    t->buf_len += len + 1;
+}
+
+static void cb_row(int c, void *data)
+{
+    (void)c;
+    ((wl_trace *)data)->record_done = true;
+}
+
+static const char *field(const wl_trace *t, int i) { return t->buf + t->off[i]; }
+
+/* Reads lines until one whole record is assembled. 1 = record, 0 = EOF. */
+static int read_record(wl_trace *t, gs_error *err)
+{
+    t->nfields = 0;
+    t->buf_len = 0;
+    t->record_done = false;
+    t->in_record = false;
+    while (!t->record_done) {
+        if (t->eof)
+            return 0;
+        ssize_t n = getline(&t->line, &t->line_cap, t->f);
+        if (n < 0) {
+            t->eof = true;
+            if (csv_fini(&t->csv, cb_field, cb_row, t) != 0)
+                return gs_err(err, GS_EINPUT, "trace '%s' line %ld: malformed CSV: %s (unterminated quote?)",
+                              t->path, t->rec_start, csv_strerror(csv_error(&t->csv)));
+            return t->record_done ? 1 : 0;
+        }
+        t->lineno++;
+        if (!t->in_record) {
+            t->rec_start = t->lineno;
+            t->in_record = true;
+        }
+        if (csv_parse(&t->csv, t->line, (size_t)n, cb_field, cb_row, t) != (size_t)n)
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: malformed CSV: %s", t->path, t->lineno,
+                          csv_strerror(csv_error(&t->csv)));
+        /* libcsv's pstate 0 is "row not begun": a blank line gave no record */
+        if (!t->record_done && t->nfields == 0 && t->csv.pstate == 0)
+            t->in_record = false;
+    }
+    return 1;
+}
+
+bool wl_parse_seconds(const char *s, gs_time_us *out_us)
+{
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return false;
+    int64_t whole = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (whole > (INT64_MAX / GS_US_PER_S - 10) / 10)
+            return false;
+        whole = whole * 10 + (*p - '0');
+    }
+    int64_t frac = 0;
+    int digits = 0;
+    bool round_up = false;
+    if (*p == '.') {
+        p++;
+        for (; *p >= '0' && *p <= '9'; p++, digits++) {
+            if (digits < 6)
+                frac = frac * 10 + (*p - '0');
+            else if (digits == 6)
+                round_up = *p >= '5';
+        }
+    }
+    if (*p)
+        return false;
+    for (int d = digits; d < 6; d++)
+        frac *= 10;
+    *out_us = whole * GS_US_PER_S + frac + (round_up ? 1 : 0);
+    return true;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int col_err(wl_trace *t, gs_error *err, int fi, const char *want)
+{
+    return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('%s'): expected %s, found '%s'", t->path,
+                  t->rec_start, fi + 1, cols[t->col_of[fi]].name, want, field(t, fi));
+}
+
+static bool copy_str(char *dst, size_t n, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= n)
+        return false;
+    memcpy(dst, src, l + 1);
+    return true;
+}
+
+wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gs_err(err, GS_EINPUT, "cannot open trace '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    wl_trace *t = xcalloc(1, sizeof *t);
+    t->f = f;
+    t->path = xstrdup(path);
+    if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+        GS_BUG("csv_init failed");
+    int rc = read_record(t, err);
+    if (rc <= 0) {
+        if (rc == 0)
+            gs_err(err, GS_EINPUT, "trace '%s' line 1: expected a header row (id,submit,duration,gpus,...), "
+                                   "found an empty file", path);
+        wl_trace_close(t);
+        return NULL;
+    }
+    t->ncols_header = t->nfields;
+    t->col_of = xmalloc((size_t)t->nfields * sizeof *t->col_of);
+    for (int i = 0; i < t->nfields; i++) {
+        const char *name = field(t, i);
+        int id = -1;
+        for (int c = 0; c < C_NCOLS; c++)
+            if (strcmp(name, cols[c].name) == 0)
+                id = c;
+        if (id < 0 && !(opts && opts->allow_extra_columns)) {
+            gs_err(err, GS_EINPUT,
+                   "trace '%s' line %ld, column %d: unknown column '%s' (known: id, submit, duration, gpus, "
+                   "kind, gpumem, gpucores, mig, priority, preemptible, checkpoint_gib, tenant, gpu_model, cpu, "
+                   "mem_gib; --allow-extra-columns ignores others)",
+                   path, t->rec_start, i + 1, name);
+            wl_trace_close(t);
+            return NULL;
+        }
+        if (id >= 0 && t->has[id]) {
+            gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d: duplicate column '%s'", path, t->rec_start,
+                   i + 1, name);
+            wl_trace_close(t);
+            return NULL;
+        }
+        if (id >= 0)
+            t->has[id] = i + 1;
+        t->col_of[i] = id;
+    }
+    for (int c = 0; c < C_NCOLS; c++) {
+        if (cols[c].required && !t->has[c]) {
+            gs_err(err, GS_EINPUT, "trace '%s' line 1: missing required column '%s' (required: id, submit, "
+                                   "duration, gpus)", path, cols[c].name);
+            wl_trace_close(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
+{
+    int rc = read_record(t, err);
+    if (rc <= 0)
+        return rc;
+    if (t->nfields != t->ncols_header)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
+                      t->path, t->rec_start, t->ncols_header, t->nfields);
+    /* reset field by field: a memset of the whole row (strings included)
+     * showed up in profiles of million-row traces */
+    row->line = t->rec_start;
+    row->kind = WL_KIND_JOB;
+    row->id[0] = row->mig[0] = row->tenant[0] = row->gpu_model[0] = 0;
+    row->submit_us = row->dur_us = 0;
+    row->gpus = row->gpucores = row->priority = row->preemptible = row->gpu_model_col = 0;
+    row->gpumem_mib = 0;
+    row->checkpoint_gib = -1;
+    row->cpu = row->mem_gib = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        const char *v = field(t, i);
+        long l;
+        double d;
+        int c = t->col_of[i];
+        if (c < 0)
+            continue;
+        if (!*v) { /* empty: only optional columns may be empty */
+            if (cols[c].required)
+                return col_err(t, err, i, "a value (required column)");
+            continue;
+        }
+        switch (c) {
+        case C_ID:
+            if (!copy_str(row->id, sizeof row->id, v))
+                return col_err(t, err, i, "an id shorter than 128 characters");
+            break;
+        case C_SUBMIT:
+            if (!wl_parse_seconds(v, &row->submit_us))
+                return col_err(t, err, i, "a non-negative decimal number of seconds");
+            break;
+        case C_DURATION:
+            if (!wl_parse_seconds(v, &row->dur_us))
+                return col_err(t, err, i, "a non-negative decimal number of seconds");
+            break;
+        case C_GPUS:
+            if (!parse_int(v, 0, 64, &l))
+                return col_err(t, err, i, "an integer 0..64");
+            row->gpus = (int)l;
+            break;
+        case C_KIND:
+            if (strcmp(v, "job") != 0)
+                return col_err(t, err, i, "'job' (the only row kind of trace format v1)");
+            row->kind = WL_KIND_JOB;
+            break;
+        case C_GPUMEM:
+            if (!parse_int(v, 1, 1L << 40, &l))
+                return col_err(t, err, i, "an integer number of MiB >= 1");
+            row->gpumem_mib = l;
+            break;
+        case C_GPUCORES:
+            if (!parse_int(v, 1, 100, &l))
+                return col_err(t, err, i, "an integer percent 1..100");
+            row->gpucores = (int)l;
+            break;
+        case C_MIG:
+            if (!copy_str(row->mig, sizeof row->mig, v))
+                return col_err(t, err, i, "a MIG profile name such as '1g.10gb'");
+            break;
+        case C_PRIORITY:
+            if (!parse_int(v, -2000000000L, 2000000000L, &l))
+                return col_err(t, err, i, "an integer priority");
+            row->priority = (int)l;
+            break;
+        case C_PREEMPTIBLE:
+            if (strcmp(v, "0") && strcmp(v, "1"))
+                return col_err(t, err, i, "0 or 1");
+            row->preemptible = v[0] == '1';
+            break;
+        case C_CHECKPOINT_GIB:
+            if (!parse_num(v, 0, 1e9, &d))
+                return col_err(t, err, i, "a non-negative number of GiB");
+            row->checkpoint_gib = d;
+            break;
+        case C_TENANT:
+            if (!copy_str(row->tenant, sizeof row->tenant, v))
+                return col_err(t, err, i, "a tenant name shorter than 64 characters");
+            break;
+        case C_GPU_MODEL:
+            if (!copy_str(row->gpu_model, sizeof row->gpu_model, v))
+                return col_err(t, err, i, "'|'-separated GPU model names");
+            row->gpu_model_col = i + 1;
+            break;
+        case C_CPU:
+            if (!parse_num(v, 0, 1e6, &d))
+                return col_err(t, err, i, "a non-negative number of cores");
+            row->cpu = d;
+            break;
+        case C_MEM_GIB:
+            if (!parse_num(v, 0, 1e9, &d))
+                return col_err(t, err, i, "a non-negative number of GiB");
+            row->mem_gib = d;
+            break;
+        }
+    }
+    if ((row->gpumem_mib || row->gpucores || row->mig[0]) && row->gpus == 0)
+        return gs_err(err, GS_EINPUT,
+                      "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpucores or mig "
+                      "is given, found '0'",
+                      t->path, t->rec_start, t->has[C_GPUS]);
+    if (row->submit_us < t->last_submit_us)
+        return gs_err(err, GS_EINPUT,
+                      "trace '%s' line %ld, column %d ('submit'): rows must be in non-decreasing submit order; "
+                      "%.6f comes after %.6f",
+                      t->path, t->rec_start, t->has[C_SUBMIT], gs_us_to_s(row->submit_us),
+                      gs_us_to_s(t->last_submit_us));
+    t->last_submit_us = row->submit_us;
+    t->rows++;
+    return 1;
+}
+
+long wl_trace_rows(const wl_trace *t) { return t->rows; }
+const char *wl_trace_path(const wl_trace *t) { return t->path; }
+
+void wl_trace_close(wl_trace *t)
+{
+    if (!t)
+        return;
+    csv_free(&t->csv);
+    if (t->f)
+        fclose(t->f);
+    free(t->path);
+    free(t->line);
+    free(t->buf);
+    free(t->off);
+    free(t->col_of);
+    free(t);
+}

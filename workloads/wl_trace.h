@@ -1,0 +1,63 @@
+/* wl_trace.h - streaming reader for trace format version 1 (CSV, documented
+ * in workloads/README.md).
+ *
+ * The reader holds one record at a time: memory is O(longest record), not
+ * O(trace length). Columns are found by header name, in any order. Every error
+ * names the file, the line, the column (number and name) and what was
+ * expected. Lines are physical lines of the file (the header is line 1); a
+ * record with a quoted newline is reported at the line where it starts.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_WL_TRACE_H
+#define GPUSIM_WL_TRACE_H
+
+#include "../sim/gs.h"
+
+/* Row kinds. Version 1 defines `job`; the others are reserved for the
+ * inference, agent and model-service issues and rejected for now. */
+enum { WL_KIND_JOB = 0 };
+
+#define WL_ID_MAX 128
+
+typedef struct wl_row {
+    long line;
+    int kind;
+    char id[WL_ID_MAX];
+    gs_time_us submit_us;
+    gs_time_us dur_us;   /* work at full speed on the requested resources */
+    int gpus;            /* whole GPUs (or vGPUs), all on one node */
+    int64_t gpumem_mib;  /* per GPU; 0 = not given */
+    int gpucores;        /* percent of one GPU, 1..100; 0 = not given */
+    char mig[32];        /* MIG profile name; "" = not given */
+    int priority;        /* higher wins; default 0 */
+    int preemptible;     /* 0/1, default 0 */
+    double checkpoint_gib; /* < 0 = not given */
+    char tenant[64];     /* "" = default tenant */
+    char gpu_model[256]; /* '|'-separated allowed models; "" = any */
+    int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
+    double cpu;          /* cores, default 0 */
+    double mem_gib;      /* host memory GiB, default 0 */
+} wl_row;
+
+typedef struct wl_trace wl_trace;
+
+typedef struct wl_opts {
+    bool allow_extra_columns; /* ignore unknown columns instead of failing */
+} wl_opts;
+
+/* Opens path and reads its header. NULL on error (GS_EINPUT in err). */
+wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err);
+/* Reads the next row into *row: 1 = a row, 0 = end of file, < 0 = error
+ * (GS_EINPUT, message in err naming file, line and column). Rows must come in
+ * non-decreasing submit order; a row that goes back in time is an error. */
+int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err);
+/* Rows returned so far. */
+long wl_trace_rows(const wl_trace *t);
+const char *wl_trace_path(const wl_trace *t);
+void wl_trace_close(wl_trace *t);
+
+/* Parses a non-negative decimal number of seconds ("12", "0.5", "3.000001")
+ * into microseconds, rounding half up past the sixth decimal. Returns false
+ * on anything else. Exposed for tests and other readers. */
+bool wl_parse_seconds(const char *s, gs_time_us *out_us);
+
+#endif
