@@ -55,8 +55,10 @@ typedef struct pol_ops {
     /* Optional: a timer set with sim_timer() fired. j is NULL for timers not
      * tied to a job. */
     void (*timer)(void *state, sim *s, job *j, uint32_t tag);
-    /* Optional: adds policy-specific figures to the report's "policy" object. */
-    void (*report)(const void *state, const sim *s, cJSON *out);
+    /* Optional: adds the policy's figures to the report. root is the whole
+     * report; a policy adds its own object under root's "policy" and may add
+     * fields to "gpu" and "jobs" (never change ones the core wrote). */
+    void (*report)(const void *state, const sim *s, cJSON *root);
 } pol_ops;
 
 /* The registry (policies/registry.c). */

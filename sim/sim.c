@@ -170,6 +170,7 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     sim_heap_init(&s->heap);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
+    sim_sketch_init(&s->slowdown);
     int rc = resolve_policies(s, cfg->policy, err);
     if (rc == 0)
         rc = check_sets(s, err);
@@ -367,6 +368,8 @@ static void on_done(sim *s, job *j)
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     s->completed++;
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
+        sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
     s->pol[0]->finish(s->pst[0], s, j);
@@ -440,6 +443,7 @@ void sim_free(sim *s)
     sim_heap_free(&s->heap);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
+    sim_sketch_free(&s->slowdown);
     wl_trace_close(s->tr);
     s->tr = NULL;
 }

@@ -66,6 +66,7 @@ struct sim {
     /* accounting: arrived = completed + running + queued + rejected */
     uint64_t arrived, completed, running, queued, rejected, not_arrived;
     sim_sketch queue_s, jct_s;
+    sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
 
     /* timeseries */

@@ -84,6 +84,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
     sim_report_add_stats(jobs, "queue_s", &s->queue_s);
     sim_report_add_stats(jobs, "jct_s", &s->jct_s);
+    sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
 
@@ -95,10 +96,10 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
     cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
 
-    cJSON *pol = cJSON_AddObjectToObject(r, "policy");
+    cJSON_AddObjectToObject(r, "policy");
     for (int p = 0; p < s->npol; p++)
         if (s->pol[p]->report)
-            s->pol[p]->report(s->pst[p], s, pol);
+            s->pol[p]->report(s->pst[p], s, r);
 
     cJSON *sm = cJSON_AddObjectToObject(r, "sim");
     cJSON_AddNumberToObject(sm, "events", (double)s->events);

@@ -49,6 +49,8 @@ static void skip_vs_fifo(void)
     CHECK_NEAR(rc.start_s[find(&rc, "B")], 10, 0, 1e-9);
     CHECK_NEAR(gs_us_to_s(r.s.now), 20, 0, 1e-9);
     CHECK_NEAR(sim_sketch_mean(&r.s.queue_s), (0 + 9 + 0) / 3.0, 1e-9, 0);
+    CHECK_EQ_INT(r.s.slowdown.n, 3);
+    CHECK_NEAR(r.s.slowdown.max, 1.0, 1e-12, 0); /* whole cards: nobody slows anybody */
     tu_run_free(&r);
 
     const char *fifo[] = {"queue=fifo", NULL};
@@ -212,6 +214,8 @@ static void rate_change(void)
     /* jct: a 10.5, b 0.4 */
     CHECK_NEAR(sim_sketch_mean(&r.s.jct_s), (10.5 + 0.4) / 2, 1e-9, 1e-6);
     CHECK_NEAR(r.s.jct_s.max, 10.5, 0, 1e-6);
+    CHECK_NEAR(r.s.slowdown.min, 10.5 / 10.0, 1e-6, 0); /* a: half speed for the first second */
+    CHECK_NEAR(r.s.slowdown.max, 2.0, 1e-6, 0);         /* b: half speed throughout */
     tu_run_free(&r);
 }
 
