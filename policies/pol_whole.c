@@ -92,7 +92,7 @@ static void whole_arrive(void *state, sim *s, job *j)
     sq_dispatch(&w->q, true, try_start, w);
 }
 
-static void whole_finish(void *state, sim *s, job *j)
+static void whole_release(void *state, sim *s, job *j)
 {
     whole_state *w = state;
     sim_release_whole(s, j);
@@ -108,5 +108,5 @@ const pol_ops pol_whole = {
     .init = whole_init,
     .fini = whole_fini,
     .arrive = whole_arrive,
-    .finish = whole_finish,
+    .release = whole_release,
 };

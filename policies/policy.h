@@ -49,9 +49,12 @@ typedef struct pol_ops {
     /* A request arrived: start it (sim_job_start), queue it
      * (sim_job_queued) or reject it (sim_job_reject). */
     void (*arrive)(void *state, sim *s, job *j);
-    /* A running job finished its work: release what it holds, start others.
-     * The core frees the job after this returns. */
-    void (*finish)(void *state, sim *s, job *j);
+    /* A running job stops running here: its work is done (state JOB_DONE;
+     * the core frees it after this returns) or the core suspended it
+     * (JOB_SUSPENDED: preemption, hibernation; it keeps its remaining work
+     * and may be resumed, i.e. arrive()d again). Either way: give back what
+     * it holds, then start others that now fit. */
+    void (*release)(void *state, sim *s, job *j);
     /* Optional: a timer set with sim_timer() fired. j is NULL for timers not
      * tied to a job. */
     void (*timer)(void *state, sim *s, job *j, uint32_t tag);

@@ -112,7 +112,7 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
                         want == POL_SPACE ? "space" : "time", tok, names);
         } else if (s->npol == SIM_MAX_POLICIES) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
-        } else if (p->abi < 1 || !p->init || !p->fini || (p->kind == POL_SPACE && (!p->arrive || !p->finish))) {
+        } else if (p->abi < 1 || !p->init || !p->fini || (p->kind == POL_SPACE && (!p->arrive || !p->release))) {
             GS_BUG("policy record misses a required member");
         } else {
             s->pol[s->npol++] = p;
@@ -222,8 +222,12 @@ void sim_job_start(sim *s, job *j, double rate)
     j->state = JOB_RUNNING;
     s->running++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
-    j->start_us = s->now;
-    sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
+    j->starts++;
+    if (!j->started) { /* queue time is submit to first start */
+        j->started = true;
+        j->start_us = s->now;
+        sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
+    }
     j->rate = rate;
     j->rate_since_us = s->now;
     schedule_done(s, j);
@@ -246,15 +250,50 @@ void sim_job_reject(sim *s, job *j)
     s->rejected++;
 }
 
+static void drain_progress(sim *s, job *j)
+{
+    j->work_left_us -= j->rate * (double)(s->now - j->rate_since_us);
+    if (j->work_left_us < 0)
+        j->work_left_us = 0;
+    j->rate_since_us = s->now;
+}
+
+void sim_job_suspend(sim *s, job *j)
+{
+    if (j->state != JOB_RUNNING)
+        GS_BUG("sim_job_suspend: job is not running");
+    drain_progress(s, j);
+    j->rate = 0;
+    j->done_tok++; /* voids the pending DONE event */
+    j->state = JOB_SUSPENDED;
+    s->running--;
+    s->suspended++;
+    sim_gauge_set(&s->g_running, s->now, (double)s->running);
+    s->pol[0]->release(s->pst[0], s, j);
+}
+
+bool sim_job_resume(sim *s, job *j)
+{
+    if (j->state != JOB_SUSPENDED)
+        GS_BUG("sim_job_resume: job is not suspended");
+    s->suspended--;
+    j->state = JOB_NEW;
+    s->pol[0]->arrive(s->pst[0], s, j);
+    if (j->state == JOB_NEW)
+        GS_BUG("policy arrive() left a resumed job neither started, queued nor rejected");
+    if (j->state == JOB_REJECTED) {
+        job_free(s, j);
+        return false;
+    }
+    return true;
+}
+
 void sim_job_set_rate(sim *s, job *j, double rate)
 {
     if (j->state != JOB_RUNNING)
         GS_BUG("sim_job_set_rate: job is not running");
-    j->work_left_us -= j->rate * (double)(s->now - j->rate_since_us);
-    if (j->work_left_us < 0)
-        j->work_left_us = 0;
+    drain_progress(s, j);
     j->rate = rate;
-    j->rate_since_us = s->now;
     j->done_tok++; /* voids the pending DONE event */
     schedule_done(s, j);
 }
@@ -372,7 +411,7 @@ static void on_done(sim *s, job *j)
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
-    s->pol[0]->finish(s->pst[0], s, j);
+    s->pol[0]->release(s->pst[0], s, j);
     job_free(s, j);
 }
 
@@ -423,7 +462,7 @@ int sim_run(sim *s)
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
     sim_gauge_add(&s->g_running, s->now, 0);
-    if (s->arrived != s->completed + s->running + s->queued + s->rejected)
+    if (s->arrived != s->completed + s->running + s->queued + s->rejected + s->suspended)
         GS_BUG("job accounting does not add up");
     return 0;
 }

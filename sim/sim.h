@@ -63,8 +63,8 @@ struct sim {
     void *pst[SIM_MAX_POLICIES];
     int npol;
 
-    /* accounting: arrived = completed + running + queued + rejected */
-    uint64_t arrived, completed, running, queued, rejected, not_arrived;
+    /* accounting: arrived = completed + running + queued + rejected + suspended */
+    uint64_t arrived, completed, running, queued, rejected, suspended, not_arrived;
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
@@ -104,6 +104,14 @@ uint64_t sim_seed(const sim *s);
 void sim_job_start(sim *s, job *j, double rate);
 void sim_job_queued(sim *s, job *j);
 void sim_job_reject(sim *s, job *j);
+/* Stops a running job with its remaining work kept: the space policy's
+ * release() gives back what it held; the job is JOB_SUSPENDED until
+ * sim_job_resume. Its completion event is voided. */
+void sim_job_suspend(sim *s, job *j);
+/* Hands a suspended job back to the space policy as a new arrival (it may
+ * start at once, queue, or be rejected and freed). Returns false if it was
+ * rejected (j is then gone). */
+bool sim_job_resume(sim *s, job *j);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

@@ -13,7 +13,11 @@
 #include "../workloads/wl_trace.h"
 #include "gs.h"
 
-typedef enum job_state { JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_REJECTED } job_state;
+/* NEW: arrived, not yet placed. QUEUED: waiting in a policy's queue.
+ * RUNNING: placed, draining work. SUSPENDED: stopped with work left, holding
+ * nothing (preempted, hibernated); resumed by sim_job_resume. DONE/REJECTED:
+ * ended (the slot is free). */
+typedef enum job_state { JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_SUSPENDED, JOB_DONE, JOB_REJECTED } job_state;
 
 typedef struct job {
     uint32_t slot, gen, done_tok;
@@ -21,6 +25,8 @@ typedef struct job {
     uint64_t arrival_no; /* 0-based order of arrival: the last tie-break */
     uint64_t pools;      /* GPU models this job may use (bit per cluster pool) */
     gs_time_us start_us; /* first start */
+    bool started;        /* has started at least once */
+    uint32_t starts;     /* times started (> 1 after a suspension) */
     /* progress: work is measured in microseconds at full speed */
     double work_left_us;
     double rate; /* fraction of full speed, 0..1 */

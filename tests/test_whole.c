@@ -166,7 +166,7 @@ static void ss_arrive(void *st, sim *s, job *j)
     sim_job_start(s, j, 0.5);
     sim_timer(s, 0, j, sim_now(s) + GS_US_PER_S, 1);
 }
-static void ss_finish(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
+static void ss_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
 static void ss_timer(void *st, sim *s, job *j, uint32_t tag)
 {
     (void)st;
@@ -177,7 +177,7 @@ static int ss_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *s
 static const pol_param ss_params[] = {{NULL, NULL, NULL}};
 static const pol_ops pol_slowstart = {
     .abi = POL_ABI, .name = "slowstart", .summary = "test", .kind = POL_SPACE, .params = ss_params,
-    .init = ss_init, .fini = free, .arrive = ss_arrive, .finish = ss_finish, .timer = ss_timer,
+    .init = ss_init, .fini = free, .arrive = ss_arrive, .release = ss_release, .timer = ss_timer,
 };
 
 typedef struct ends {
@@ -219,7 +219,59 @@ static void rate_change(void)
     tu_run_free(&r);
 }
 
+/* {==== suspend and resume, through a test-only policy ====}
+ * "pausing" starts each job, suspends it 2 s after its first start and
+ * resumes it 3 s later: a 10 s job runs 0-2, waits 2-5, runs 5-13. */
+static int pause_releases;
+static void pz_arrive(void *st, sim *s, job *j)
+{
+    (void)st;
+    sim_job_start(s, j, 1.0);
+    if (j->starts == 1)
+        sim_timer(s, 0, j, sim_now(s) + 2 * GS_US_PER_S, 1);
+}
+static void pz_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; pause_releases++; }
+static void pz_timer(void *st, sim *s, job *j, uint32_t tag)
+{
+    (void)st;
+    if (tag == 1) {
+        sim_job_suspend(s, j);
+        CHECK_EQ_INT(s->suspended, 1);
+        CHECK_NEAR(j->work_left_us, 8e6, 0, 1e-6);
+        sim_timer(s, 0, j, sim_now(s) + 3 * GS_US_PER_S, 2);
+    } else {
+        CHECK(sim_job_resume(s, j));
+    }
+}
+static const pol_ops pol_pausing = {
+    .abi = POL_ABI, .name = "pausing", .summary = "test", .kind = POL_SPACE, .params = ss_params,
+    .init = ss_init, .fini = free, .arrive = pz_arrive, .release = pz_release, .timer = pz_timer,
+};
+
+static void suspend_resume(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus\na,0,10,1\n");
+    static const pol_ops *const reg[] = {&pol_pausing, NULL};
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = path;
+    r.cfg.policy = "pausing";
+    r.cfg.registry = reg;
+    pause_releases = 0;
+    CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 13, 0, 1e-9);
+    CHECK_EQ_INT(r.s.completed, 1);
+    CHECK_EQ_INT(r.s.suspended, 0);
+    CHECK_EQ_INT(pause_releases, 2); /* at the suspension and at the end */
+    CHECK_EQ_INT(r.s.queue_s.n, 1);  /* queue time counts the first start only */
+    CHECK_NEAR(r.s.slowdown.max, 1.3, 1e-9, 0);
+    tu_run_free(&r);
+}
+
 const test_case tests_whole[] = {
+    {"core/suspend_resume_keeps_work_left", suspend_resume},
     {"whole/skip_vs_fifo_hand_timeline", skip_vs_fifo},
     {"whole/priority_then_submit_order", priority_order},
     {"whole/reject_oversize_and_account_every_row", reject_and_account},
