@@ -272,6 +272,31 @@ void sim_job_suspend(sim *s, job *j)
     s->pol[0]->release(s->pst[0], s, j);
 }
 
+void sim_job_fail(sim *s, job *j)
+{
+    switch (j->state) {
+    case JOB_RUNNING:
+        drain_progress(s, j);
+        j->state = JOB_FAILED;
+        s->running--;
+        sim_gauge_set(&s->g_running, s->now, (double)s->running);
+        s->pol[0]->release(s->pst[0], s, j);
+        break;
+    case JOB_QUEUED:
+        s->queued--;
+        sim_gauge_set(&s->g_queued, s->now, (double)s->queued);
+        break;
+    case JOB_SUSPENDED:
+        s->suspended--;
+        break;
+    default:
+        GS_BUG("sim_job_fail: job is not running, queued or suspended");
+    }
+    j->state = JOB_FAILED;
+    s->failed++;
+    job_free(s, j);
+}
+
 bool sim_job_resume(sim *s, job *j)
 {
     if (j->state != JOB_SUSPENDED)
@@ -462,7 +487,7 @@ int sim_run(sim *s)
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
     sim_gauge_add(&s->g_running, s->now, 0);
-    if (s->arrived != s->completed + s->running + s->queued + s->rejected + s->suspended)
+    if (s->arrived != s->completed + s->running + s->queued + s->rejected + s->suspended + s->failed)
         GS_BUG("job accounting does not add up");
     return 0;
 }

@@ -63,8 +63,8 @@ struct sim {
     void *pst[SIM_MAX_POLICIES];
     int npol;
 
-    /* accounting: arrived = completed + running + queued + rejected + suspended */
-    uint64_t arrived, completed, running, queued, rejected, suspended, not_arrived;
+    /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
+    uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
@@ -112,6 +112,10 @@ void sim_job_suspend(sim *s, job *j);
  * start at once, queue, or be rejected and freed). Returns false if it was
  * rejected (j is then gone). */
 bool sim_job_resume(sim *s, job *j);
+/* Ends a job that will never complete (killed by OOM, a wake that timed
+ * out). A running job is first released by the space policy. A queued job
+ * must already be out of the policy's queue. The job is freed. */
+void sim_job_fail(sim *s, job *j);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

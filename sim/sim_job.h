@@ -15,9 +15,12 @@
 
 /* NEW: arrived, not yet placed. QUEUED: waiting in a policy's queue.
  * RUNNING: placed, draining work. SUSPENDED: stopped with work left, holding
- * nothing (preempted, hibernated); resumed by sim_job_resume. DONE/REJECTED:
- * ended (the slot is free). */
-typedef enum job_state { JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_SUSPENDED, JOB_DONE, JOB_REJECTED } job_state;
+ * nothing (preempted, hibernated); resumed by sim_job_resume. DONE/REJECTED/
+ * FAILED: ended (the slot is free); FAILED = killed while running or waiting
+ * (OOM, a wake that timed out), with its work not done. */
+typedef enum job_state {
+    JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_SUSPENDED, JOB_DONE, JOB_REJECTED, JOB_FAILED
+} job_state;
 
 typedef struct job {
     uint32_t slot, gen, done_tok;

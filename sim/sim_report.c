@@ -82,6 +82,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(jobs, "queued", (double)s->queued);
     cJSON_AddNumberToObject(jobs, "rejected", (double)s->rejected);
     cJSON_AddNumberToObject(jobs, "suspended", (double)s->suspended);
+    cJSON_AddNumberToObject(jobs, "failed", (double)s->failed);
     cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
     sim_report_add_stats(jobs, "queue_s", &s->queue_s);
     sim_report_add_stats(jobs, "jct_s", &s->jct_s);

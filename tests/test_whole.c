@@ -234,6 +234,10 @@ static void pz_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; p
 static void pz_timer(void *st, sim *s, job *j, uint32_t tag)
 {
     (void)st;
+    if (!strcmp(j->req.id, "doomed")) { /* killed while running: never completes */
+        sim_job_fail(s, j);
+        return;
+    }
     if (tag == 1) {
         sim_job_suspend(s, j);
         CHECK_EQ_INT(s->suspended, 1);
@@ -250,7 +254,7 @@ static const pol_ops pol_pausing = {
 
 static void suspend_resume(void)
 {
-    const char *path = tu_write_tmp("id,submit,duration,gpus\na,0,10,1\n");
+    const char *path = tu_write_tmp("id,submit,duration,gpus\na,0,10,1\ndoomed,1,10,1\n");
     static const pol_ops *const reg[] = {&pol_pausing, NULL};
     tu_run r;
     memset(&r, 0, sizeof r);
@@ -263,9 +267,11 @@ static void suspend_resume(void)
     CHECK_EQ_INT(sim_run(&r.s), 0);
     CHECK_NEAR(gs_us_to_s(r.s.now), 13, 0, 1e-9);
     CHECK_EQ_INT(r.s.completed, 1);
+    CHECK_EQ_INT(r.s.failed, 1);
     CHECK_EQ_INT(r.s.suspended, 0);
-    CHECK_EQ_INT(pause_releases, 2); /* at the suspension and at the end */
-    CHECK_EQ_INT(r.s.queue_s.n, 1);  /* queue time counts the first start only */
+    CHECK_EQ_INT(r.s.jct_s.n, 1);
+    CHECK_EQ_INT(pause_releases, 3); /* a: suspension and end; doomed: killed at 3 s */
+    CHECK_EQ_INT(r.s.queue_s.n, 2);  /* queue time counts the first start only */
     CHECK_NEAR(r.s.slowdown.max, 1.3, 1e-9, 0);
     tu_run_free(&r);
 }
