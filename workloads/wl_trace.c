@@ -16,7 +16,7 @@
 
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
-    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_NCOLS
+    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL, C_NCOLS
 };
 
 static const struct {
@@ -28,7 +28,7 @@ static const struct {
     [C_GPUCORES] = {"gpucores", false}, [C_MIG] = {"mig", false},   [C_PRIORITY] = {"priority", false},
     [C_PREEMPTIBLE] = {"preemptible", false}, [C_CHECKPOINT_GIB] = {"checkpoint_gib", false},
     [C_TENANT] = {"tenant", false}, [C_GPU_MODEL] = {"gpu_model", false}, [C_CPU] = {"cpu", false},
-    [C_MEM_GIB] = {"mem_gib", false},
+    [C_MEM_GIB] = {"mem_gib", false}, [C_GPUMEM_PCT] = {"gpumem_pct", false}, [C_UTIL] = {"util", false},
 };
 
 struct wl_trace {
@@ -214,7 +214,7 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
             gs_err(err, GS_EINPUT,
                    "trace '%s' line %ld, column %d: unknown column '%s' (known: id, submit, duration, gpus, "
                    "kind, gpumem, gpucores, mig, priority, preemptible, checkpoint_gib, tenant, gpu_model, cpu, "
-                   "mem_gib; --allow-extra-columns ignores others)",
+                   "mem_gib, gpumem_pct, util; --allow-extra-columns ignores others)",
                    path, t->rec_start, i + 1, name);
             wl_trace_close(t);
             return NULL;
@@ -258,6 +258,8 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->gpumem_mib = 0;
     row->checkpoint_gib = -1;
     row->cpu = row->mem_gib = 0;
+    row->gpumem_pct = 0;
+    row->util = 0;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
         long l;
@@ -341,12 +343,22 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->mem_gib = d;
             break;
+        case C_GPUMEM_PCT:
+            if (!parse_int(v, 1, 100, &l))
+                return col_err(t, err, i, "an integer percent 1..100");
+            row->gpumem_pct = (int)l;
+            break;
+        case C_UTIL:
+            if (!parse_num(v, 0, 1, &d) || d <= 0)
+                return col_err(t, err, i, "a demand 0 < util <= 1");
+            row->util = d;
+            break;
         }
     }
-    if ((row->gpumem_mib || row->gpucores || row->mig[0]) && row->gpus == 0)
+    if ((row->gpumem_mib || row->gpucores || row->mig[0] || row->gpumem_pct || row->util > 0) && row->gpus == 0)
         return gs_err(err, GS_EINPUT,
-                      "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpucores or mig "
-                      "is given, found '0'",
+                      "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpumem_pct, "
+                      "gpucores, util or mig is given, found '0'",
                       t->path, t->rec_start, t->has[C_GPUS]);
     if (row->submit_us < t->last_submit_us)
         return gs_err(err, GS_EINPUT,

@@ -36,6 +36,9 @@ typedef struct wl_row {
     int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
+    /* sharing policies (issue 3); appended so earlier fields keep their place */
+    int gpumem_pct;      /* percent of the card's memory, 1..100; 0 = not given (gpumem wins) */
+    double util;         /* demand: fraction of a card's time the task keeps busy alone, (0,1]; 0 = not given */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
