@@ -96,7 +96,11 @@ static void card_update(sc_state *st, int g)
     }
     double eff = efficiency(cfg, k);
 
-    bound *bs = st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)(c->n + 1) * sizeof *bs);
+    if (c->n >= st->scratch_cap) {
+        st->scratch_cap = 2 * c->n + 8;
+        st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
+    }
+    bound *bs = st->scratch_bounds;
     int m = 0;
     for (int i = 0; i < c->n; i++) {
         sc_task *t = c->t[i];

@@ -93,6 +93,7 @@ typedef struct sc_state {
     uint64_t oom_killed, placements;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
+    int scratch_cap;
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */

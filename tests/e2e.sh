@@ -93,5 +93,28 @@ if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5
   [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
 fi
 
+# 11. shared cards (issue 3): vgpu and timeslice on the example day, the same
+# report twice (swap mode, so the swap figures are exercised), bad parameters
+for p in vgpu timeslice; do
+  if check_rc "share_$p" 0 "$G" run --trace workloads/examples/day.csv --policy $p --set oom_retry=1 \
+      --out "$T/$p" --json; then
+    has "$T/out" '"busy_ratio"' && has "$T/out" '"mem_alloc_ratio"' && has "$T/out" '"oom_killed"' &&
+      ok "share_${p}_reports_sharing_fields" || no "share_${p}_reports_sharing_fields" "$T/out"
+  fi
+done
+S="--trace workloads/examples/day.csv --policy vgpu --set mem_scaling=1.5 --set oversub=swap"
+"$G" run $S --out "$T/sw1" >/dev/null 2>&1
+"$G" run $S --out "$T/sw2" >/dev/null 2>&1
+if strip "$T/sw1/report.json" >"$T/a" && strip "$T/sw2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"swap"' && has "$T/a" '"thrash_s"'; then ok share_vgpu_swap_report_byte_identical
+else diff "$T/a" "$T/b" >"$T/msg" 2>&1; no share_vgpu_swap_report_byte_identical "$T/msg"; fi
+if check_rc share_bad_param 2 "$G" run --trace workloads/examples/day.csv --policy vgpu --set core_policy=sometimes; then
+  has "$T/out" "expected default, force or disable" && ok share_bad_core_policy_exit2 || no share_bad_core_policy_exit2 "$T/out"
+fi
+printf 'id,submit,duration,gpus,util\na,0,1,1,1.5\n' >"$T/u.csv"
+if check_rc share_bad_util 3 "$G" run --trace "$T/u.csv" --policy timeslice; then
+  has "$T/out" "line 2, column 5 ('util')" && ok share_bad_util_exit3 || no share_bad_util_exit3 "$T/out"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
