@@ -12,3 +12,28 @@ echo
 echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
 echo "report: results/day.whole-fifo/report.json"
+
+# --- shared cards (issue 3): whole cards vs HAMi-style vgpu on the same day ---
+# flat KEY VALUE pairs (jobs.queue_s.p99 0.5) from a report.json as cJSON
+# prints it (one key per line, objects opened by "key": {)
+flat() {
+  awk '{ line = $0; gsub(/[[:space:]"]/, "", line) }
+       line ~ /^[^:{}]+:\{$/ { sub(/:\{$/, "", line); k[++n] = line; next }
+       line ~ /^[^:{}]+:[^{}]*$/ { sub(/,$/, "", line); split(line, kv, ":"); p = ""
+         for (i = 1; i <= n; i++) if (k[i] != "") p = p k[i] "."; print p kv[1], kv[2]; next }
+       { for (i = 1; i <= length(line); i++) { c = substr(line, i, 1)
+           if (c == "{") k[++n] = ""; else if (c == "}") n-- } }' "$1"
+}
+echo
+echo "== shared cards: the same day under whole and vgpu (HAMi defaults: split_count=10, node binpack, card spread)"
+./gpusim run --trace workloads/examples/day.csv --policy vgpu --out results/day.vgpu >/dev/null
+flat results/day.whole/report.json >results/day.whole/flat.txt
+flat results/day.vgpu/report.json >results/day.vgpu/flat.txt
+printf '%-24s %12s %12s\n' figure whole vgpu
+for k in jobs.completed jobs.failed jobs.oom_killed jobs.queue_s.mean jobs.queue_s.p99 jobs.jct_s.mean \
+         jobs.slowdown.mean jobs.slowdown.p99 gpu.alloc_ratio gpu.gpu_hours gpu.mem_alloc_ratio gpu.busy_ratio; do
+  w=$(awk -v k="$k" '$1 == k { print $2 }' results/day.whole/flat.txt)
+  v=$(awk -v k="$k" '$1 == k { print $2 }' results/day.vgpu/flat.txt)
+  printf '%-24s %12.4g %12.4g\n' "$k" "${w:-0}" "${v:-0}"
+done
+echo "(whole has no sharing fields: shown as 0; reports: results/day.whole, results/day.vgpu)"
