@@ -12,3 +12,8 @@ echo
 echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
 echo "report: results/day.whole-fifo/report.json"
+
+echo
+echo "== inference services: a day of two model deployments (workloads/examples/inference.csv), policy whole"
+./gpusim run --trace workloads/examples/inference.csv --policy whole --out results/inference.whole | sed -n '6,10p'
+echo "report: results/inference.whole/report.json (per service under \"services\")"

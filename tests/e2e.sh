@@ -93,5 +93,20 @@ if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5
   [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
 fi
 
+# 11. inference: a request to an undeclared service is bad input; the azure importer streams a real trace
+printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.csv"
+if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
+  has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
+fi
+AZ=../shared/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
+if [ -f "$AZ" ]; then
+  if check_rc import_azure 0 "$G" import azure-llm "$AZ" --limit 500 --out-trace "$T/az.csv"; then
+    if has "$T/out" "500 requests converted" && [ "$(grep -c ',request,llm,' "$T/az.csv")" -eq 500 ] &&
+       "$G" run --trace "$T/az.csv" --policy whole --gpus H100-SXM5-80GB:32 --json >"$T/azr" 2>&1 &&
+       grep -q '"served":[[:space:]]*500' "$T/azr"; then ok import_azure_and_serve
+    else no import_azure_and_serve "$T/out"; fi
+  fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
