@@ -37,3 +37,19 @@ for k in jobs.completed jobs.failed jobs.oom_killed jobs.queue_s.mean jobs.queue
   printf '%-24s %12.4g %12.4g\n' "$k" "${w:-0}" "${v:-0}"
 done
 echo "(whole has no sharing fields: shown as 0; reports: results/day.whole, results/day.vgpu)"
+echo
+echo "== inference services: a day of two model deployments (workloads/examples/inference.csv), policy whole"
+./gpusim run --trace workloads/examples/inference.csv --policy whole --out results/inference.whole | sed -n '6,10p'
+echo "report: results/inference.whole/report.json (per service under \"services\")"
+
+echo
+echo "== inference next to training on one shared card (vgpu): the seed article's P99 claim"
+W="--set svc_pod_start_s=0 --set svc_import_s=0 --set svc_compile_s=0 --set svc_graph_s=0"
+./gpusim run --trace workloads/examples/contention-alone.csv --policy vgpu --gpus A100-SXM4-80GB:1 $W \
+  --out results/contention-alone.vgpu >/dev/null
+./gpusim run --trace workloads/examples/contention.csv --policy vgpu --gpus A100-SXM4-80GB:1 $W \
+  --out results/contention.vgpu >/dev/null
+p99() { awk '/"latency_s"/ {f=1} f && /"p99"/ {gsub(/[^0-9.e+-]/, "", $2); print $2; exit}' "$1"; }
+a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.vgpu/report.json)
+awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
+echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"

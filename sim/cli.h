@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Maps a GS_E* status to the exit code. */
 int cli_exit_code(int status);

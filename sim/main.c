@@ -18,6 +18,7 @@ static const struct {
     {"gen", cmd_gen, "generate a synthetic trace (mmc: Poisson arrivals, exponential durations)"},
     {"policies", cmd_policies, "list the policies, their parameters and defaults"},
     {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
+    {"import", cmd_import, "convert a public trace (azure-llm) to the trace format"},
 };
 
 static void usage(FILE *out)
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "gpusim: error: unknown command '%s' (commands: run, gen, policies, models)\n", argv[1]);
+    fprintf(stderr, "gpusim: error: unknown command '%s' (commands: run, gen, policies, models, import)\n", argv[1]);
     fprintf(stderr, "try 'gpusim --help'\n");
     return 2;
 }

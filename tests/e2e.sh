@@ -116,5 +116,20 @@ if check_rc share_bad_util 3 "$G" run --trace "$T/u.csv" --policy timeslice; the
   has "$T/out" "line 2, column 5 ('util')" && ok share_bad_util_exit3 || no share_bad_util_exit3 "$T/out"
 fi
 
+# 12. inference: a request to an undeclared service is bad input; the azure importer streams a real trace
+printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.csv"
+if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
+  has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
+fi
+AZ=../shared/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
+if [ -f "$AZ" ]; then
+  if check_rc import_azure 0 "$G" import azure-llm "$AZ" --limit 500 --out-trace "$T/az.csv"; then
+    if has "$T/out" "500 requests converted" && [ "$(grep -c ',request,llm,' "$T/az.csv")" -eq 500 ] &&
+       "$G" run --trace "$T/az.csv" --policy whole --gpus H100-SXM5-80GB:32 --json >"$T/azr" 2>&1 &&
+       grep -q '"served":[[:space:]]*500' "$T/azr"; then ok import_azure_and_serve
+    else no import_azure_and_serve "$T/out"; fi
+  fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

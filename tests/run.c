@@ -12,12 +12,12 @@
 int check_failures;
 
 extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
-    tests_whole[], tests_erlang[], tests_determinism[];
+    tests_whole[], tests_erlang[], tests_determinism[], tests_service[];
 extern const test_case tests_share[]; /* issue 3: vgpu, timeslice */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
-    tests_determinism, tests_share, NULL,
+    tests_determinism, tests_share, tests_service, NULL,
 };
 
 int main(int argc, char **argv)
