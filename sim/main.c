@@ -51,19 +51,8 @@ int cli_fail(const gs_error *err)
 
 void cli_shipped_path(char *buf, size_t n, const char *rel)
 {
-    char exe[512];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(buf, n, "%s/%s", exe, rel);
-            if (access(buf, R_OK) == 0)
-                return;
-        }
-    }
-    snprintf(buf, n, "%s", rel);
+    if (!gs_exe_relative(buf, n, rel))
+        snprintf(buf, n, "%s", rel);
 }
 
 int main(int argc, char **argv)

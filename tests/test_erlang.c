@@ -63,22 +63,11 @@ static void check_mmc(int c, double rho, long jobs)
     CHECK_EQ_INT(r.s.completed, jobs);
     tu_run_free(&r);
 
-    long warm = jobs / 10, n = jobs - warm, nb = 30, per = n / nb;
-    double mean = 0, pwait = 0, bm[30];
-    for (long b = 0; b < nb; b++) {
-        double s = 0;
-        for (long i = 0; i < per; i++)
-            s += w.w[warm + b * per + i];
-        bm[b] = s / per;
-        mean += bm[b] / nb;
-    }
-    for (long i = warm; i < warm + nb * per; i++)
+    double se, mean = tu_batch_means(w.w, jobs, &se), pwait = 0;
+    long warm = jobs / 10;
+    for (long i = warm; i < jobs; i++)
         pwait += w.w[i] > 0;
-    pwait /= (double)(nb * per);
-    double var = 0;
-    for (long b = 0; b < nb; b++)
-        var += (bm[b] - mean) * (bm[b] - mean);
-    double se = sqrt(var / (nb - 1) / nb);
+    pwait /= (double)(jobs - warm);
 
     double a = rho * c, pc = erlang_c(c, a), wq = pc / (c * 1.0 - a);
     printf("    M/M/%d rho=%.1f: mean wait %.5f s (Erlang C %.5f, SE %.5f), P(wait) %.4f (Erlang C %.4f)\n", c, rho,
@@ -86,7 +75,7 @@ static void check_mmc(int c, double rho, long jobs)
     CHECK_NEAR(mean, wq, 0, 4 * se + 1e-4);
     /* P(wait) per-job indicator: its batch SE is at most ~ the mean-wait one
      * scaled; use a binomial bound inflated 5x for autocorrelation */
-    double se_p = 5 * sqrt(pc * (1 - pc) / (double)(nb * per));
+    double se_p = 5 * sqrt(pc * (1 - pc) / (double)(jobs - warm));
     CHECK_NEAR(pwait, pc, 0, 4 * se_p + 1e-3);
     free(w.w);
 }
