@@ -73,6 +73,29 @@ static void tsv_text(FILE *f, const char *s)
         fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
+/* A figure script: beside the executable (./gpusim in the source tree),
+ * else two levels up (the sanitized build/test/gpusim), else as given
+ * (relative to the working directory). */
+static void script_path(char *buf, size_t n, const char *rel)
+{
+    cli_shipped_path(buf, n, rel);
+    if (access(buf, R_OK) == 0 && buf[0] == '/')
+        return;
+    char exe[512];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l > 0) {
+        exe[l] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(buf, n, "%s/../../%s", exe, rel);
+            if (access(buf, R_OK) == 0)
+                return;
+        }
+    }
+    snprintf(buf, n, "%s", rel);
+}
+
 /* Runs gnuplot on scripts/<script> for one format. defs holds only numbers
  * formatted here; every text goes as a -c argument (ARG1..ARG9, string
  * values gnuplot never parses; see scripts/fig_common.gp). */
@@ -80,8 +103,8 @@ static int gnuplot(const char *script, const char *defs, const char *in, const c
                    const char *title, const char *const *panels, gs_error *err)
 {
     char sp[1024], common[1024];
-    cli_shipped_path(sp, sizeof sp, script);
-    cli_shipped_path(common, sizeof common, "scripts/fig_common.gp");
+    script_path(sp, sizeof sp, script);
+    script_path(common, sizeof common, "scripts/fig_common.gp");
     const char *args[16] = {"gnuplot", "-e", defs, "-c", sp, common, out, term, title, in};
     int n = 10;
     for (int i = 0; panels && panels[i] && i < 4; i++)

@@ -82,3 +82,16 @@ void tu_run_free(tu_run *r)
     for (int i = 0; i < r->cfg.nsets; i++)
         free(r->cfg.sets[i].key);
 }
+
+double tu_erlang_c(int c, double a)
+{
+    double term = 1.0, sum = 1.0; /* sum_{k<c} a^k/k!, computed stably */
+    for (int k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    double last = term * a / c; /* a^c/c! */
+    double rho = a / c;
+    double top = last / (1 - rho);
+    return top / (sum + top);
+}

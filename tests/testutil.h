@@ -30,4 +30,8 @@ int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int g
                  const char *const *sets, void (*on_done)(void *, const job *), void *ud);
 void tu_run_free(tu_run *r);
 
+/* Erlang C: probability an arrival waits in M/M/c with offered load
+ * a = lambda/mu (shared by test_erlang.c and test_plan.c). */
+double tu_erlang_c(int c, double a);
+
 #endif
