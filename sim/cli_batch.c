@@ -436,4 +436,6 @@ void cb_interval(const double *v, int n, double *mean, double *half)
     *mean = n ? m : NAN;
     /* Student t: seeds are few, so the normal 1.96 would understate it */
     *half = n >= 2 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1) / n) : 0.0;
+    if (*half < 1e-9 * fabs(m)) /* equal values summed in another order: rounding, not spread */
+        *half = 0;
 }

@@ -508,6 +508,51 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
         h_raw(&pl->h, "</td></tr>\n");
     }
     h_raw(&pl->h, "</table>\n");
+    /* the evidence: every count tried, the worst seed's figure per term */
+    cJSON_ArrayForEach(po, pa)
+    {
+        h_raw(&pl->h, "<p>evidence for ");
+        h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "label")) ?: "?");
+        h_raw(&pl->h, " (worst seed per term)</p><table><tr><th>cards</th><th>met</th><th>seeds met</th>");
+        const cJSON *to;
+        cJSON_ArrayForEach(to, sa)
+        {
+            h_raw(&pl->h, "<th>");
+            h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(to, "path")) ?: "?");
+            h_raw(&pl->h, " ");
+            h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(to, "op")) ?: "?");
+            double v = NAN;
+            cb_metric(to, "value", &v);
+            h_raw(&pl->h, " ");
+            h_num(&pl->h, v);
+            h_raw(&pl->h, "</th>");
+        }
+        h_raw(&pl->h, "</tr>\n");
+        const cJSON *pt;
+        cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(po, "points"))
+        {
+            double g = NAN, sm = NAN;
+            cb_metric(pt, "gpus", &g);
+            cb_metric(pt, "seeds_met", &sm);
+            h_raw(&pl->h, "<tr><td>");
+            h_num(&pl->h, g);
+            h_raw(&pl->h, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met")) ? "</td><td>yes</td><td>"
+                                                                                      : "</td><td>no</td><td>");
+            h_num(&pl->h, sm);
+            h_raw(&pl->h, "</td>");
+            const cJSON *tv;
+            cJSON_ArrayForEach(tv, cJSON_GetObjectItemCaseSensitive(pt, "terms"))
+            {
+                double w = NAN;
+                cb_metric(tv, "worst", &w);
+                h_raw(&pl->h, "<td>");
+                h_num(&pl->h, w);
+                h_raw(&pl->h, "</td>");
+            }
+            h_raw(&pl->h, "</tr>\n");
+        }
+        h_raw(&pl->h, "</table>\n");
+    }
     h_json(&pl->h, "plan.json (SLO terms and every point tried)", doc);
     cJSON_Delete(doc);
     return rc;
