@@ -269,7 +269,7 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
                            : runs[i].exit_code == 4 ? GS_EWRITE
                                                     : GS_EFAIL;
                 const char *msg = strncmp(line, "gpusim: error: ", 15) == 0 ? line + 15 : line;
-                rc = gs_err(err, code, "run %s --policy %s (seed in %s) exited %d: %s", runs[i].argv[2] + 8,
+                rc = gs_err(err, code, "run --trace %s --policy %s --out %s exited %d: %s", runs[i].argv[2] + 8,
                             runs[i].argv[3] + 9, runs[i].out_dir, runs[i].exit_code, msg);
             }
         }

@@ -24,8 +24,6 @@ static const struct {
     {"queue_p50_s", "jobs.queue_s.p50"},
     {"queue_p99_s", "jobs.queue_s.p99"},
     {"jct_p99_s", "jobs.jct_s.p99"},
-    {"latency_p99_s", "services.latency_s.p99"}, /* inference services, when present */
-    {"slo_attainment", "services.slo_attainment"},
     {"slowdown_mean", "jobs.slowdown.mean"},
     {"completed", "jobs.completed"},
     {"rejected", "jobs.rejected"},
@@ -38,7 +36,26 @@ static const struct {
 typedef struct row {
     const char *key;
     char path[128];
+    char *owned; /* key made here (per service), freed at the end */
 } row;
+
+/* Per service in the report (services.<id>, the layout `gpusim plot` also
+ * reads): its latency p99 and SLO attainment, when the policy reports them. */
+static int add_service_rows(row *rows, int nrows, const cJSON *rep)
+{
+    const cJSON *sv;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(rep, "services"))
+    {
+        static const char *what[][2] = {{"latency_p99_s", "latency_s.p99"}, {"slo_attainment", "slo_attainment"}};
+        for (int w = 0; w < 2 && sv->string && nrows < MAX_ROWS; w++) {
+            rows[nrows].owned = cb_fmt("%s.%s", sv->string, what[w][0]);
+            rows[nrows].key = rows[nrows].owned;
+            snprintf(rows[nrows].path, sizeof rows[0].path, "services.%s.%s", sv->string, what[w][1]);
+            nrows++;
+        }
+    }
+    return nrows;
+}
 
 static void compare_usage(FILE *out)
 {
@@ -160,7 +177,7 @@ int cmd_compare(int argc, char **argv)
         cb_policies_free(pol, npol);
         return cli_fail(&err);
     }
-    row rows[MAX_ROWS];
+    row rows[MAX_ROWS] = {0};
     int nrows = 0;
     for (size_t i = 0; i < NBASE; i++) {
         rows[nrows].key = base_rows[i].key;
@@ -199,6 +216,7 @@ int cmd_compare(int argc, char **argv)
     /* the table: every (row, policy) cell over the seeds */
     cJSON *doc = NULL;
     if (rc == 0) {
+        nrows = add_service_rows(rows, nrows, runs[0].report);
         doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "kind", "compare");
         cJSON_AddStringToObject(doc, "trace", com.trace);
@@ -335,6 +353,8 @@ int cmd_compare(int argc, char **argv)
         cb_run_free(&runs[i]);
     free(runs);
     free(mcopy);
+    for (int r = 0; r < nrows; r++)
+        free(rows[r].owned);
     free(slo);
     cb_policies_free(pol, npol);
     return rc ? cli_fail(&err) : 0;

@@ -148,6 +148,15 @@ if check_rc plot 0 "$G" plot "$T/ex" "$T/cmp" "$T/plan" --out "$T/html"; then
   [ "$good" = 1 ] && ok plot_png_svg_html || no plot_png_svg_html "$T/out"
 fi
 
+# 14b. a report with services gets a latency CDF per service (ids read as data, never as code)
+mkdir -p "$T/svc"
+awk 'NR == 1 { print; print "\t\"services\": {\"chat `touch SV`\": {\"latency_s\": {\"p50\": 0.1, \"p95\": 0.3, \"p99\": 0.5}},"; print "\t\t\"batch\": {\"latency_s\": {\"p50\": 1, \"p99\": 4}}},"; next } { print }' \
+  "$T/ex/report.json" >"$T/svc/report.json"
+if check_rc plot_services 0 "$G" plot "$T/svc" --no-svg; then
+  [ "$(png_size "$T/svc/fig_latency_cdf.png")" = 900x500 ] && [ ! -e SV ] && [ ! -e "$T/svc/SV" ] &&
+    [ "$(wc -l <"$T/svc/fig_latency_cdf.svc0.tsv")" -eq 4 ] && ok plot_latency_cdf_per_service || no plot_latency_cdf_per_service "$T/out"
+fi
+
 # 15. names from user input never run in gnuplot: a trace named with quotes, backquotes and system()
 mkdir -p "$T/inj" && cd "$T/inj" || exit 1
 evil='q'\''"`touch BQ`$(touch SH)system("touch SY")'\''.csv'
