@@ -2,7 +2,7 @@
  * gate. Compares every number of a report with a baseline report and exits 1
  * when one moved past its tolerance in the bad direction.
  *
- * Which direction is bad comes from the metric's name (cb_direction below,
+ * Which direction is bad comes from the metric's name (check_direction below,
  * documented in the README): waits, latencies, slowdowns, rejections,
  * failures and cost are bad when they rise; utilization, busy ratio, SLO
  * attainment, completions and throughput are bad when they fall; anything
@@ -24,7 +24,7 @@ enum { DIR_EITHER = 0, DIR_UP_BAD = 1, DIR_DOWN_BAD = -1 };
 
 static bool has(const char *path, const char *word) { return strstr(path, word) != NULL; }
 
-static int cb_direction(const char *path)
+static int check_direction(const char *path)
 {
     const char *last = strrchr(path, '.');
     last = last ? last + 1 : path;
@@ -101,7 +101,7 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
             }
             double rel = tolerance_for(path, ck->tols, ck->ntol);
             double allow = rel * fabs(b) + 1e-12 * (fabs(b) > 1 ? fabs(b) : 1); /* float print round-trip */
-            int dir = cb_direction(path);
+            int dir = check_direction(path);
             double d = v - b;
             bool bad = dir == DIR_UP_BAD ? d > allow : dir == DIR_DOWN_BAD ? -d > allow : fabs(d) > allow;
             bool better = !bad && fabs(d) > allow;

@@ -221,10 +221,10 @@ static void h_metrics_table(html *h, const cJSON *rep)
     h_raw(h, "</table>\n");
 }
 
-static void h_json(html *h, const char *caption, const cJSON *j)
+static void h_json(html *h, const char *caption, const cJSON *j, bool open)
 {
     char *t = cJSON_Print(j);
-    h_raw(h, "<details><summary>");
+    h_raw(h, open ? "<details open><summary>" : "<details><summary>");
     h_esc(h, caption);
     h_raw(h, "</summary><pre>");
     h_esc(h, t);
@@ -311,8 +311,8 @@ static int plot_run(plotter *pl, const char *dir)
         printf("note: %s has no services: latency CDF skipped\n", dir);
     }
     h_metrics_table(&pl->h, rep);
-    h_json(&pl->h, "inputs", in);
-    h_json(&pl->h, "policy", cJSON_GetObjectItemCaseSensitive(rep, "policy"));
+    h_json(&pl->h, "inputs", in, true);
+    h_json(&pl->h, "policy", cJSON_GetObjectItemCaseSensitive(rep, "policy"), false);
     cJSON_Delete(rep);
     return rc;
 }
@@ -402,7 +402,7 @@ static int plot_compare(plotter *pl, const char *dir, const char *path)
     h_raw(&pl->h, "</table>\n");
     if (seeds > 1)
         h_raw(&pl->h, "<p class=note>mean over seeds [95% Student-t interval]</p>\n");
-    h_json(&pl->h, "cluster", cJSON_GetObjectItemCaseSensitive(doc, "cluster"));
+    h_json(&pl->h, "cluster", cJSON_GetObjectItemCaseSensitive(doc, "cluster"), true);
     cJSON_Delete(doc);
     return rc;
 }
@@ -553,7 +553,7 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
         }
         h_raw(&pl->h, "</table>\n");
     }
-    h_json(&pl->h, "plan.json (SLO terms and every point tried)", doc);
+    h_json(&pl->h, "plan.json (SLO terms and every point tried)", doc, false);
     cJSON_Delete(doc);
     return rc;
 }
