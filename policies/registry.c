@@ -7,9 +7,12 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
+extern const pol_ops pol_vgpu, pol_timeslice; /* issue 3: shared cards */
 
 static const pol_ops *const registry[] = {
     &pol_whole,
+    &pol_vgpu,
+    &pol_timeslice,
     NULL,
 };
 

@@ -4,7 +4,7 @@
  *
  * Which direction is bad comes from the metric's name (check_direction below,
  * documented in the README): waits, latencies, slowdowns, rejections,
- * failures and cost are bad when they rise; utilization, busy ratio, SLO
+ * failures, drops and cost are bad when they rise; utilization, busy ratio, SLO
  * attainment, completions and throughput are bad when they fall; anything
  * else (counts, event totals, end time) must stay equal within tolerance,
  * either way. Timing fields (sim.wall_s, events_per_s, peak_rss_mib) and the
@@ -31,9 +31,9 @@ static int check_direction(const char *path)
     if (!strcmp(last, "count"))
         return DIR_EITHER; /* how many samples a statistic has */
     static const char *down_bad[] = {"alloc_ratio", "busy", "util", "attainment", "completed", "goodput",
-                                     "throughput", "slo_met"};
+                                     "throughput", "slo_met", "served"};
     static const char *up_bad[] = {"queue", "wait", "jct", "latency", "slowdown", "ttft", "tpot", "rejected",
-                                   "failed", "suspended", "preempt", "evict", "oom", "cost", "queued"};
+                                   "failed", "suspended", "preempt", "evict", "oom", "cost", "queued", "dropped"};
     for (size_t i = 0; i < sizeof down_bad / sizeof *down_bad; i++)
         if (has(path, down_bad[i]))
             return DIR_DOWN_BAD;
@@ -78,15 +78,16 @@ typedef struct checker {
 static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
 {
     const cJSON *it;
+    int index = 0;
     cJSON_ArrayForEach(it, base)
     {
         size_t l = plen;
-        if (!it->string)
-            continue; /* array elements: not metrics */
-        l += (size_t)snprintf(path + plen, 512 - plen, "%s%s", plen ? "." : "", it->string);
+        char key[32];
+        snprintf(key, sizeof key, "%d", index++); /* array element (services.0): its index */
+        l += (size_t)snprintf(path + plen, 512 - plen, "%s%s", plen ? "." : "", it->string ? it->string : key);
         if (l >= 511)
             continue;
-        if (cJSON_IsObject(it)) {
+        if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
             walk(ck, it, path, l);
         } else if (cJSON_IsNumber(it)) {
             if (!strncmp(path, "inputs.", 7) || !strcmp(path, "sim.wall_s") || !strcmp(path, "sim.events_per_s") ||
@@ -95,7 +96,7 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
             double b = it->valuedouble, v;
             ck->checked++;
             if (!cb_metric(ck->now, path, &v)) {
-                printf("%-32s %14.6g %14s  MISSING\n", path, b, "-");
+                printf("%-40s %14.6g %14s  MISSING\n", path, b, "-");
                 ck->regressed++;
                 continue;
             }
@@ -109,7 +110,7 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
                                   : better ? "better"
                                   : d != 0 ? "ok (within tolerance)"
                                            : "ok";
-            printf("%-32s %14.6g %14.6g  %s\n", path, b, v, verdict);
+            printf("%-40s %14.6g %14.6g  %s\n", path, b, v, verdict);
             ck->regressed += bad;
         }
     }
@@ -198,7 +199,7 @@ int cmd_check(int argc, char **argv)
             printf("inputs differ: policy or its parameters\n");
             differ++;
         }
-        printf("%-32s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");
+        printf("%-40s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");
         checker ck = {now, tols, ntol, 0, 0};
         char path[512] = "";
         walk(&ck, base, path, 0);

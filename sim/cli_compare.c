@@ -24,6 +24,9 @@ static const struct {
     {"queue_p50_s", "jobs.queue_s.p50"},
     {"queue_p99_s", "jobs.queue_s.p99"},
     {"jct_p99_s", "jobs.jct_s.p99"},
+    {"latency_p99_s", "requests.latency_s.p99"}, /* inference requests, all services */
+    {"ttft_p99_s", "requests.ttft_s.p99"},
+    {"slo_attainment", "requests.slo_attainment"},
     {"slowdown_mean", "jobs.slowdown.mean"},
     {"completed", "jobs.completed"},
     {"rejected", "jobs.rejected"},
@@ -39,20 +42,24 @@ typedef struct row {
     char *owned; /* key made here (per service), freed at the end */
 } row;
 
-/* Per service in the report (services.<id>, the layout `gpusim plot` also
- * reads): its latency p99 and SLO attainment, when the policy reports them. */
+/* Per service in the report (services[i] with its "id"): its latency p99
+ * and SLO attainment. Services come from the trace, so every run of one
+ * compare lists them in the same order. */
 static int add_service_rows(row *rows, int nrows, const cJSON *rep)
 {
     const cJSON *sv;
+    int i = 0;
     cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(rep, "services"))
     {
         static const char *what[][2] = {{"latency_p99_s", "latency_s.p99"}, {"slo_attainment", "slo_attainment"}};
-        for (int w = 0; w < 2 && sv->string && nrows < MAX_ROWS; w++) {
-            rows[nrows].owned = cb_fmt("%s.%s", sv->string, what[w][0]);
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
+        for (int w = 0; w < 2 && nrows < MAX_ROWS; w++) {
+            rows[nrows].owned = id ? cb_fmt("%s.%s", id, what[w][0]) : cb_fmt("service%d.%s", i, what[w][0]);
             rows[nrows].key = rows[nrows].owned;
-            snprintf(rows[nrows].path, sizeof rows[0].path, "services.%s.%s", sv->string, what[w][1]);
+            snprintf(rows[nrows].path, sizeof rows[0].path, "services.%d.%s", i, what[w][1]);
             nrows++;
         }
+        i++;
     }
     return nrows;
 }
@@ -292,7 +299,7 @@ int cmd_compare(int argc, char **argv)
         if (txt)
             printf("compare: %s, %ld seed%s%s\n", com.trace, seeds, seeds > 1 ? "s" : "",
                    seeds > 1 ? " (mean ±95% interval)" : "");
-        printf(md ? "| metric |" : csv ? "metric" : "%-16s", md || csv ? "" : "metric");
+        printf(md ? "| metric |" : csv ? "metric" : "%-26s", md || csv ? "" : "metric");
         const cJSON *po;
         cJSON_ArrayForEach(po, pa)
         {
@@ -324,7 +331,7 @@ int cmd_compare(int argc, char **argv)
         cJSON_ArrayForEach(ro, ra)
         {
             const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ro, "key"));
-            printf(md ? "| %s |" : csv ? "%s" : "%-16s", key);
+            printf(md ? "| %s |" : csv ? "%s" : "%-26s", key);
             cJSON_ArrayForEach(po, pa)
             {
                 const cJSON *cell =

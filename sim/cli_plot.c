@@ -206,6 +206,8 @@ static void h_metrics_table(html *h, const cJSON *rep)
                                  "jobs.queue_s.p50", "jobs.queue_s.p99", "jobs.jct_s.p50", "jobs.jct_s.p99",
                                  "jobs.slowdown.mean", "jobs.mean_queued", "jobs.peak_queued", "gpu.count",
                                  "gpu.alloc_ratio", "gpu.busy_ratio", "gpu.gpu_hours", "derived.cost_usd",
+                                 "requests.arrived", "requests.served", "requests.latency_s.p50",
+                                 "requests.latency_s.p99", "requests.ttft_s.p99", "requests.slo_attainment",
                                  "sim.end_s", "sim.events"};
     h_raw(h, "<table><tr><th>metric</th><th>value</th></tr>\n");
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -266,21 +268,27 @@ static int plot_run(plotter *pl, const char *dir)
             rc = figure(pl, dir, "fig_gpus", "scripts/fig_gpus.gp", defs, ts, title, NULL);
         }
         if (rc == 0 && qc) {
-            snprintf(defs, sizeof defs, "queued_col=%d", qc);
+            double peak = 0;
+            cb_metric(rep, "jobs.peak_queued", &peak);
+            snprintf(defs, sizeof defs, "queued_col=%d; peak_queued=%.17g", qc, peak);
             rc = figure(pl, dir, "fig_queue", "scripts/fig_queue.gp", defs, ts, title, NULL);
         }
     } else {
         h_raw(&pl->h, "<p class=note>no timeseries.csv: time figures skipped</p>\n");
     }
-    /* Latency CDF per service: drawn from each service's latency quantiles
-     * (services.<id>.latency_s.pNN) when a policy reports services. */
+    /* Latency CDF per service: drawn through each service's latency quantiles
+     * (services[i].latency_s.pNN, the id in services[i].id) when the run
+     * had services. */
     const cJSON *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
     int nsvc = 0;
     const cJSON *sv;
     cJSON_ArrayForEach(sv, svcs)
     {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(sv, "latency_s");
-        if (rc || !sv->string || !cJSON_IsObject(lat))
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
+        if (!id)
+            id = sv->string ? sv->string : "?";
+        if (rc || !cJSON_IsObject(lat))
             continue;
         char p[1200];
         snprintf(p, sizeof p, "%s/fig_latency_cdf.svc%d.tsv", dir, nsvc);
@@ -290,14 +298,17 @@ static int plot_run(plotter *pl, const char *dir)
             break;
         }
         fprintf(f, "latency_s\t");
-        tsv_text(f, sv->string);
+        tsv_text(f, id);
         fprintf(f, "\n");
         const cJSON *q;
+        double mx;
         cJSON_ArrayForEach(q, lat)
         {
             if (q->string && q->string[0] == 'p' && cJSON_IsNumber(q) && atof(q->string + 1) > 0)
                 fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(q->string + 1) / 100.0);
         }
+        if (cb_metric(lat, "max", &mx) && mx > 0) /* the slowest request closes the curve */
+            fprintf(f, "%.9g\t1\n", mx);
         fclose(f);
         nsvc++;
     }
