@@ -140,6 +140,13 @@ if check_rc check_baseline_whole 0 "$G" check "$T/ex" --baseline results/baselin
     no check_baseline_whole_equal "$T/out"
 fi
 check_rc check_baseline_fifo 0 "$G" check "$T/exf" --baseline results/baseline/day.whole-fifo.json && ok check_baseline_fifo_equal
+"$G" run --trace workloads/examples/day.csv --policy vgpu --out "$T/exv" >/dev/null 2>&1
+check_rc check_baseline_vgpu 0 "$G" check "$T/exv" --baseline results/baseline/day.vgpu.json && ok check_baseline_vgpu_equal
+"$G" run --trace workloads/examples/inference.csv --policy whole --out "$T/exi" >/dev/null 2>&1
+if check_rc check_baseline_inference 0 "$G" check "$T/exi" --baseline results/baseline/inference.whole.json; then
+  has "$T/out" "services.1.latency_s.p99 .* ok" && ok check_baseline_inference_equal_per_service ||
+    no check_baseline_inference_equal_per_service "$T/out"
+fi
 
 # 14. check fails on a regressed metric (queue p99 doubled), names it; a tolerance or an improvement passes
 mkdir -p "$T/reg"
