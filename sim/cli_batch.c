@@ -382,6 +382,17 @@ bool cb_slo_holds(const cb_slo *t, double v)
 
 bool cb_slo_worse(const cb_slo *t, double a, double b) { return t->op <= CB_LT ? a > b : a < b; }
 
+/* Short names for the metrics planners ask about most (the issue's own
+ * example reads 'queue_p99<=600,latency_p99<=0.2'); any other term is a
+ * report path as written. */
+static const char *const slo_alias[][2] = {
+    {"queue_p50", "jobs.queue_s.p50"},         {"queue_p99", "jobs.queue_s.p99"},
+    {"queue_mean", "jobs.queue_s.mean"},       {"jct_p99", "jobs.jct_s.p99"},
+    {"latency_p99", "requests.latency_s.p99"}, {"ttft_p99", "requests.ttft_s.p99"},
+    {"slo_attainment", "requests.slo_attainment"}, {"utilization", "gpu.alloc_ratio"},
+    {"busy_ratio", "gpu.busy_ratio"},          {"cost_usd", "derived.cost_usd"},
+};
+
 int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
 {
     *out = NULL;
@@ -400,6 +411,9 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
         }
         memcpy(t.path, tok, (size_t)(op - tok));
         t.path[strcspn(t.path, " ")] = 0;
+        for (size_t a = 0; a < sizeof slo_alias / sizeof *slo_alias; a++)
+            if (!strcmp(t.path, slo_alias[a][0]))
+                snprintf(t.path, sizeof t.path, "%s", slo_alias[a][1]);
         bool eq = op[1] == '=';
         t.op = op[0] == '<' ? (eq ? CB_LE : CB_LT) : (eq ? CB_GE : CB_GT);
         char *end;

@@ -77,7 +77,9 @@ typedef struct cb_slo {
     cb_op op;
     double value;
 } cb_slo;
-/* "jobs.queue_s.p99<=600,jobs.jct_s.p99<=3600". Returns 0 or GS_EUSAGE. */
+/* "jobs.queue_s.p99<=600,jobs.jct_s.p99<=3600"; short names queue_p99,
+ * latency_p99, ... stand for their paths (list in cli_batch.c and the
+ * README). Returns 0 or GS_EUSAGE. */
 int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err);
 bool cb_slo_holds(const cb_slo *t, double v);
 const char *cb_op_str(cb_op op);

@@ -181,7 +181,8 @@ check_rc compare_bad_policy 2 "$G" compare --trace workloads/examples/day.csv --
 # 16. plot: every figure as a 900x500 PNG and an SVG, report.html self-contained
 "$G" gen mmc --jobs 3000 --servers 6 --util 0.7 --seed 2 --out "$T/mmc.csv" >/dev/null
 "$G" plan --trace "$T/mmc.csv" --policies 'whole,whole[queue=fifo]' --gpu H100-SXM5-80GB --gpus-per-node 2 \
-  --slo 'jobs.queue_s.mean<=0.2,jobs.queue_s.p99<=3' --out "$T/plan" >"$T/plan.out" 2>&1 || no plan_runs "$T/plan.out"
+  --slo 'queue_mean<=0.2,jobs.queue_s.p99<=3' --out "$T/plan" >"$T/plan.out" 2>&1 || no plan_runs "$T/plan.out"
+has "$T/plan/plan.json" '"path":[[:space:]]*"jobs.queue_s.mean"' && ok plan_slo_short_names || no plan_slo_short_names "$T/plan.out"
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
 if check_rc plot 0 "$G" plot "$T/ex" "$T/cmp" "$T/plan" --out "$T/html"; then
   good=1
