@@ -1,13 +1,13 @@
 #!/bin/sh
-# demo.sh - `make demo`: run the main job on the shipped example day and say
-# where the report and the plot are.
+# demo.sh - `make demo`: run the main job on the shipped example day, compare
+# the policies, and end with the plots and the HTML report.
+#
+# Sections comparing further policies go above the last section; the last
+# section (plots and report) stays last. POLICIES lists what the compare at
+# the end runs: add a policy (or a parameter variant NAME[key=value]) there.
 set -e
 echo "== gpusim run --trace workloads/examples/day.csv --policy whole (cluster: workloads/examples/cluster.json)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --out results/day.whole
-gpus=$(grep -m1 '"gpus"' results/day.whole/report.json | sed 's/[^0-9]//g')
-if sh scripts/plot.sh results/day.whole "$gpus"; then
-  echo "plot: results/day.whole/timeseries.png"
-fi
 echo
 echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
@@ -53,3 +53,21 @@ p99() { awk '/"latency_s"/ {f=1} f && /"p99"/ {gsub(/[^0-9.e+-]/, "", $2); print
 a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.vgpu/report.json)
 awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
 echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"
+
+# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
+echo
+echo "== gpusim compare --policies '$POLICIES'"
+./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
+echo
+echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
+./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
+echo
+echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
+./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
+echo
+echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
+./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
+echo
+echo "open in a browser: results/day.report/report.html"

@@ -550,6 +550,8 @@ int sim_run(sim *s)
         sample_until(s, ev.t_us, false);
         s->now = ev.t_us;
         s->events++;
+        if (s->progress && (s->events & (SIM_PROGRESS_EVENTS - 1)) == 0)
+            s->progress(s->progress_ud, s);
         if (ev.type == EV_ARRIVAL) {
             if (on_arrival(s) != 0)
                 return s->err.code;

@@ -22,6 +22,7 @@
 
 #define SIM_MAX_POLICIES 4
 #define SIM_MAX_SETS 64
+#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
 typedef struct sim_set {
     char *key, *value;
@@ -77,6 +78,12 @@ struct sim {
     gs_error err; /* first error raised inside the run */
 
     svc_layer *svc; /* inference services and their requests */
+
+    /* progress hook (issue 6): when set, called every SIM_PROGRESS_EVENTS
+     * events from sim_run; the CLI shows simulated time and events/s on a
+     * terminal. Never changes the run. */
+    void (*progress)(void *ud, const sim *s);
+    void *progress_ud;
 
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);

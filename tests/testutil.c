@@ -106,3 +106,16 @@ double tu_batch_means(const double *x, long n, double *se)
     *se = sqrt(var / (NB - 1) / NB);
     return mean;
 }
+
+double tu_erlang_c(int c, double a)
+{
+    double term = 1.0, sum = 1.0; /* sum_{k<c} a^k/k!, computed stably */
+    for (int k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    double last = term * a / c; /* a^c/c! */
+    double rho = a / c;
+    double top = last / (1 - rho);
+    return top / (sum + top);
+}

@@ -37,4 +37,8 @@ void tu_add_sets(sim_config *cfg, const char *const *sets);
  * output such as successive waits in a queue). */
 double tu_batch_means(const double *x, long n, double *se);
 
+/* Erlang C: probability an arrival waits in M/M/c with offered load
+ * a = lambda/mu (shared by test_erlang.c and test_plan.c). */
+double tu_erlang_c(int c, double a);
+
 #endif
