@@ -7,9 +7,11 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
+extern const pol_ops pol_hibernate; /* issue 8: time policy */
 
 static const pol_ops *const registry[] = {
     &pol_whole,
+    &pol_hibernate,
     NULL,
 };
 

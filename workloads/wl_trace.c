@@ -16,7 +16,7 @@
 
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
-    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_NCOLS
+    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_SESSION, C_WAKE, C_DUE, C_NCOLS
 };
 
 static const struct {
@@ -29,6 +29,7 @@ static const struct {
     [C_PREEMPTIBLE] = {"preemptible", false}, [C_CHECKPOINT_GIB] = {"checkpoint_gib", false},
     [C_TENANT] = {"tenant", false}, [C_GPU_MODEL] = {"gpu_model", false}, [C_CPU] = {"cpu", false},
     [C_MEM_GIB] = {"mem_gib", false},
+    [C_SESSION] = {"session", false}, [C_WAKE] = {"wake", false}, [C_DUE] = {"due", false},
 };
 
 struct wl_trace {
@@ -214,7 +215,7 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
             gs_err(err, GS_EINPUT,
                    "trace '%s' line %ld, column %d: unknown column '%s' (known: id, submit, duration, gpus, "
                    "kind, gpumem, gpucores, mig, priority, preemptible, checkpoint_gib, tenant, gpu_model, cpu, "
-                   "mem_gib; --allow-extra-columns ignores others)",
+                   "mem_gib, session, wake, due; --allow-extra-columns ignores others)",
                    path, t->rec_start, i + 1, name);
             wl_trace_close(t);
             return NULL;
@@ -240,6 +241,38 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
     return t;
 }
 
+/* Cross-field rules of session and burst rows (workloads/README.md): a
+ * burst names its session, asks for no resources of its own, and a scheduled
+ * burst has a due time >= its submit; the session columns belong to bursts. */
+static int check_session_fields(wl_trace *t, const wl_row *row, bool gpus_empty, gs_error *err)
+{
+    const char *f = t->path;
+    long ln = t->rec_start;
+    if (row->kind != WL_KIND_BURST) {
+        if (gpus_empty)
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('gpus'): expected a value (required "
+                          "column), found ''", f, ln, t->has[C_GPUS]);
+        if (row->session[0] || row->due_us >= 0 || (t->has[C_WAKE] && field(t, t->has[C_WAKE] - 1)[0]))
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: columns 'session', 'wake' and 'due' are for "
+                          "rows of kind 'burst' only", f, ln);
+        return 0;
+    }
+    if (!row->session[0])
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('session'): expected the id of the "
+                      "burst's session, found nothing", f, ln, t->has[C_SESSION]);
+    if (row->gpus || row->cpu > 0 || row->mem_gib > 0 || row->gpumem_mib || row->gpucores || row->mig[0])
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a burst uses its session's sandbox; expected "
+                      "empty or zero gpus, cpu, mem_gib, gpumem, gpucores, mig", f, ln);
+    if (row->wake == WL_WAKE_SCHEDULED && row->due_us < row->submit_us)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): expected the due time (seconds "
+                      ">= submit) of a scheduled burst, found '%s'", f, ln, t->has[C_DUE],
+                      t->has[C_DUE] ? field(t, t->has[C_DUE] - 1) : "");
+    if (row->wake == WL_WAKE_USER && row->due_us >= 0)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): a user-driven burst runs at "
+                      "its submit time; expected no due", f, ln, t->has[C_DUE]);
+    return 0;
+}
+
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
 {
     int rc = read_record(t, err);
@@ -258,6 +291,10 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->gpumem_mib = 0;
     row->checkpoint_gib = -1;
     row->cpu = row->mem_gib = 0;
+    row->session[0] = 0;
+    row->wake = WL_WAKE_USER;
+    row->due_us = -1;
+    bool gpus_empty = false;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
         long l;
@@ -266,6 +303,10 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         if (c < 0)
             continue;
         if (!*v) { /* empty: only optional columns may be empty */
+            if (c == C_GPUS) { /* except gpus on a burst row: checked below once the kind is known */
+                gpus_empty = true;
+                continue;
+            }
             if (cols[c].required)
                 return col_err(t, err, i, "a value (required column)");
             continue;
@@ -289,9 +330,14 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             row->gpus = (int)l;
             break;
         case C_KIND:
-            if (strcmp(v, "job") != 0)
-                return col_err(t, err, i, "'job' (the only row kind of trace format v1)");
-            row->kind = WL_KIND_JOB;
+            if (!strcmp(v, "job"))
+                row->kind = WL_KIND_JOB;
+            else if (!strcmp(v, "session"))
+                row->kind = WL_KIND_SESSION;
+            else if (!strcmp(v, "burst"))
+                row->kind = WL_KIND_BURST;
+            else
+                return col_err(t, err, i, "a row kind: job, session or burst");
             break;
         case C_GPUMEM:
             if (!parse_int(v, 1, 1L << 40, &l))
@@ -341,8 +387,27 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->mem_gib = d;
             break;
+        case C_SESSION:
+            if (!copy_str(row->session, sizeof row->session, v))
+                return col_err(t, err, i, "a session id shorter than 128 characters");
+            break;
+        case C_WAKE:
+            if (!strcmp(v, "user"))
+                row->wake = WL_WAKE_USER;
+            else if (!strcmp(v, "scheduled"))
+                row->wake = WL_WAKE_SCHEDULED;
+            else
+                return col_err(t, err, i, "user or scheduled");
+            break;
+        case C_DUE:
+            if (!wl_parse_seconds(v, &row->due_us))
+                return col_err(t, err, i, "a non-negative decimal number of seconds");
+            break;
         }
     }
+    rc = check_session_fields(t, row, gpus_empty, err);
+    if (rc)
+        return rc;
     if ((row->gpumem_mib || row->gpucores || row->mig[0]) && row->gpus == 0)
         return gs_err(err, GS_EINPUT,
                       "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpucores or mig "

@@ -12,9 +12,15 @@
 
 #include "../sim/gs.h"
 
-/* Row kinds. Version 1 defines `job`; the others are reserved for the
- * inference, agent and model-service issues and rejected for now. */
-enum { WL_KIND_JOB = 0 };
+/* Row kinds. `job` is run by the core; `session` is a sandbox the core runs
+ * like a job (held from its start for `duration`, see workloads/README.md);
+ * `burst` is activity inside a session: the core never runs it as a job but
+ * hands it to the time policies (pol_ops.row). Other kinds are reserved for
+ * the inference and model-service issues and rejected for now. */
+enum { WL_KIND_JOB = 0, WL_KIND_SESSION = 1, WL_KIND_BURST = 2 };
+/* Who wakes a burst: the user (unpredictable, at `submit`) or a schedule
+ * known in advance (the burst is due at `due`, registered at `submit`). */
+enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
 
 #define WL_ID_MAX 128
 
@@ -36,6 +42,10 @@ typedef struct wl_row {
     int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
+    /* agent sessions (issue 8): burst rows only */
+    char session[WL_ID_MAX]; /* the session this burst belongs to */
+    int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
+    gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
