@@ -93,5 +93,25 @@ if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5
   [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
 fi
 
+# 11. issue 8: gen agents is deterministic and streams rows in submit order;
+# whole+hibernate on it gives back resources and accounts every row
+"$G" gen agents --sessions 60 --hours 2 --seed 5 --out "$T/ag1.csv"
+"$G" gen agents --sessions 60 --hours 2 --seed 5 >"$T/ag2.csv"
+if cmp -s "$T/ag1.csv" "$T/ag2.csv" && [ "$(grep -c ',session,,,$' "$T/ag1.csv")" -eq 60 ] &&
+   grep -q ',scheduled,' "$T/ag1.csv" && grep -q ',user,' "$T/ag1.csv"; then ok gen_agents_deterministic
+else no gen_agents_deterministic "$T/ag1.csv"; fi
+if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --json; then
+  rows=$(($(wc -l <"$T/ag1.csv") - 1))
+  tr=$(grep '"trace_rows"' "$T/out" | sed 's/[^0-9]//g')
+  if [ "$tr" = "$rows" ] && has "$T/out" '"given_back"' && has "$T/out" '"wake_latency_s"' &&
+     has "$T/out" '"peak_sandboxes_per_node"'; then ok agents_hibernate_report
+  else no agents_hibernate_report "$T/out"; fi
+fi
+check_rc agents_bad_set 2 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon &&
+  has "$T/out" "probe_period" && ok hibernate_bad_param_exit2
+check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch && has "$T/out" "valid: hibernate" &&
+  ok unknown_time_policy_exit2
+check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
