@@ -514,10 +514,13 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     hib *h = state;
     int kind = (int)(tag & 15u);
-    if (kind == T_REFILL) {
+    if (kind == T_REFILL) { /* one timer per empty slot: fill one, or try again later */
         for (int i = 0; i < h->pool_n; i++)
-            if (h->pool[i].node < 0 && !pool_fill(h, &h->pool[i]))
-                timer(h, NULL, sim_now(s) + h->refill_us, T_REFILL); /* full: try again later */
+            if (h->pool[i].node < 0) {
+                if (!pool_fill(h, &h->pool[i]))
+                    timer(h, NULL, sim_now(s) + h->refill_us, T_REFILL);
+                break;
+            }
         return;
     }
     hsess *e = sess_of(h, j);

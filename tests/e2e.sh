@@ -107,6 +107,11 @@ if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate 
      has "$T/out" '"peak_sandboxes_per_node"'; then ok agents_hibernate_report
   else no agents_hibernate_report "$T/out"; fi
 fi
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h1" >/dev/null 2>&1
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h2" >/dev/null 2>&1
+if strip "$T/h1/report.json" >"$T/a" && strip "$T/h2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"hibernate"'; then ok hibernate_report_byte_identical
+else no hibernate_report_byte_identical "$T/a"; fi
 check_rc agents_bad_set 2 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon &&
   has "$T/out" "probe_period" && ok hibernate_bad_param_exit2
 check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch && has "$T/out" "valid: hibernate" &&

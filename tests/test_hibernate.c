@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/sim_queue.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
@@ -278,7 +279,58 @@ static void baseline_and_bad_rows(void)
     hrun_free(&h);
 }
 
+/* A burst that arrives while the sandbox is still pausing waits for the pause
+ * to finish and then for the resume: pause 450..460 (pause_s 10), burst at
+ * 455 -> wake at 460, ready 461: latency 6 s. */
+static void burst_during_pause(void)
+{
+    const char *tr = HDR "S,0,3600,1,4,8,session,,,\n"
+                         "b1,100,50,,,,burst,S,user,\n"
+                         "b2,455,10,,,,burst,S,user,\n";
+    const char *sets[] = {"pause_after=300", "probe_period=30", "pause_s=10", "resume_s=1", NULL};
+    hrun h;
+    CHECK_EQ_INT(hrun_go(&h, tr, "H100-SXM5-80GB:8", sets, -1), 0);
+    CHECK_NEAR(hv(&h, "wake_latency_s", "max"), 6, 0, 1e-9);
+    CHECK_EQ_INT(hv(&h, "pauses", NULL), 2);
+    hrun_free(&h);
+}
+
+/* sq_remove (a wait given up) keeps the heap order of the others. */
+static bool take_all(void *ud, job *j)
+{
+    int *out = ud;
+    out[out[0]++ + 1] = (int)j->arrival_no;
+    return true;
+}
+
+static void queue_remove(void)
+{
+    sim_queue q;
+    sq_init(&q);
+    job js[7];
+    memset(js, 0, sizeof js);
+    const int prio[7] = {3, 1, 4, 1, 5, 9, 2};
+    for (int i = 0; i < 7; i++) {
+        js[i].arrival_no = (uint64_t)i;
+        js[i].req.priority = prio[i];
+        sq_push(&q, &js[i], 42);
+    }
+    CHECK(sq_remove(&q, &js[2])); /* priority 4: mid-heap */
+    CHECK(sq_remove(&q, &js[5])); /* priority 9: the head */
+    CHECK(!sq_remove(&q, &js[5]));
+    CHECK_EQ_INT(sq_len(&q), 5);
+    int out[8] = {0};
+    sq_dispatch(&q, false, take_all, out);
+    const int want[5] = {4, 0, 6, 1, 3}; /* priorities 5, 3, 2, 1, 1 (ties by arrival) */
+    CHECK_EQ_INT(out[0], 5);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ_INT(out[i + 1], want[i]);
+    sq_free(&q);
+}
+
 const test_case tests_hibernate[] = {
+    {"hibernate: burst while pausing waits for pause + resume", burst_during_pause},
+    {"hibernate: sq_remove keeps queue order", queue_remove},
     {"hibernate: probe trigger timeline", probe_timeline},
     {"hibernate: deadline trigger timeline", deadline_timeline},
     {"hibernate: full cluster, wake waits / fails", full_cluster_wait_and_fail},
