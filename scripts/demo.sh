@@ -71,3 +71,21 @@ echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
 ./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
 echo
 echo "open in a browser: results/day.report/report.html"
+echo
+# issue 8: agent sessions, with and without the hibernate time policy
+echo "== agent sessions (workloads/examples/agents.csv): whole vs whole+hibernate"
+./gpusim run --trace workloads/examples/agents.csv --policy whole --out results/agents.whole | sed -n '2,6p'
+./gpusim run --trace workloads/examples/agents.csv --policy whole+hibernate --out results/agents.hibernate | sed -n '2,6p'
+python3 - <<'PY' 2>/dev/null || grep -A4 '"given_back"' results/agents.hibernate/report.json
+import json
+h = json.load(open("results/agents.hibernate/report.json"))["policy"]["hibernate"]
+for k in ("held_without_policy", "held", "used", "given_back"):
+    v = h[k]
+    print(f"  {k:<20} {v['cpu_core_hours']:10.0f} core-h {v['mem_gib_hours']:10.0f} GiB-h {v['gpu_hours']:8.1f} GPU-h")
+w = h["wake_latency_s"]
+print(f"  pauses {h['pauses']:.0f}  wakes {h['wakes']:.0f} (waited {h['wakes_waited']:.0f}, failed {h['wakes_failed']:.0f})"
+      f"  wake latency mean {w['mean']:.2f} s  p99 {w['p99']:.2f} s  max {w['max']:.2f} s")
+d = h["density"]
+print(f"  sandboxes per node: peak {d['peak_sandboxes_per_node']:.0f}, mean {d['mean_sandboxes_per_node']:.2f}")
+PY
+echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"

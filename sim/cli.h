@@ -8,6 +8,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_gen_agents(int argc, char **argv); /* issue 8: `gen agents` (cli_gen_agents.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_import(int argc, char **argv);

@@ -216,6 +216,14 @@ void sim_set_timeseries(sim *s, FILE *ts)
 
 /* {==== services for policies ====} */
 
+/* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
+static void notify_time(sim *s, job *j, int ev)
+{
+    for (int p = 1; p < s->npol; p++)
+        if (s->pol[p]->job_event)
+            s->pol[p]->job_event(s->pst[p], s, j, ev);
+}
+
 static void schedule_done(sim *s, job *j)
 {
     if (j->rate <= 0 || isinf(j->work_left_us))
@@ -252,6 +260,7 @@ void sim_job_start(sim *s, job *j, double rate)
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
     }
     schedule_done(s, j);
+    notify_time(s, j, POL_JOB_STARTED); /* issue 8: time policies see every (re)start */
 }
 
 void sim_job_queued(sim *s, job *j)
@@ -321,6 +330,28 @@ void sim_job_fail(sim *s, job *j)
     }
     j->state = JOB_FAILED;
     s->failed++;
+    notify_time(s, j, POL_JOB_ENDING);
+    job_free(s, j);
+}
+
+/* issue 8: services a time policy needs to end sessions and give up waits. */
+bool sim_job_withdraw(sim *s, job *j)
+{
+    if (j->state != JOB_QUEUED)
+        GS_BUG("sim_job_withdraw: job is not queued");
+    return s->pol[0]->withdraw && s->pol[0]->withdraw(s->pst[0], s, j);
+}
+
+void sim_job_complete(sim *s, job *j)
+{
+    if (j->state != JOB_SUSPENDED)
+        GS_BUG("sim_job_complete: job is not suspended");
+    s->suspended--;
+    j->work_left_us = 0;
+    j->state = JOB_DONE;
+    s->completed++;
+    sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
 
@@ -470,9 +501,26 @@ static int resolve_models(sim *s, job *j)
     return 0;
 }
 
+/* issue 8: a row that is not a job (a burst of a session) goes to the time
+ * policies; without one it is only counted. */
+static int on_side_row(sim *s)
+{
+    s->bursts++;
+    for (int p = 1; p < s->npol; p++)
+        if (s->pol[p]->row)
+            s->pol[p]->row(s->pst[p], s, &s->next_row);
+    int rc = read_next(s);
+    if (rc == 0)
+        schedule_arrival(s);
+    return rc;
+}
+
 static int on_arrival(sim *s)
 {
-    if (s->next_row.kind != WL_KIND_JOB) { /* services and requests go to the service layer */
+    if (s->next_row.kind == WL_KIND_BURST)
+        return on_side_row(s);
+    if (s->next_row.kind == WL_KIND_SERVICE || s->next_row.kind == WL_KIND_REQUEST) {
+        /* services and requests go to the service layer */
         int rc = 0;
         if (s->next_row.kind == WL_KIND_SERVICE && s->next_row.gpu_model[0]) {
             job probe; /* check the model names first, with the row's line and column */
@@ -503,6 +551,7 @@ static int on_arrival(sim *s)
         s->pol[0]->arrive(s->pst[0], s, j);
     if (j->state == JOB_NEW)
         GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+    notify_time(s, j, POL_JOB_ARRIVED);
     if (j->state == JOB_REJECTED)
         job_free(s, j);
     int rc = read_next(s);
@@ -524,6 +573,7 @@ static void on_done(sim *s, job *j)
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
     s->pol[0]->release(s->pst[0], s, j);
+    notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
 

@@ -67,6 +67,7 @@ struct sim {
 
     /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
     uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
+    uint64_t bursts; /* issue 8: rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
@@ -133,6 +134,13 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
+/* issue 8. Asks the space policy to take queued job j out of its queue
+ * (pol_ops.withdraw); false if it cannot. j stays JOB_QUEUED: the caller
+ * then ends it with sim_job_fail. */
+bool sim_job_withdraw(sim *s, job *j);
+/* Ends a suspended job as completed (a hibernated session that reached its
+ * end time while paused): counted in jobs.completed, freed. */
+void sim_job_complete(sim *s, job *j);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

@@ -231,6 +231,30 @@ if command -v script >/dev/null 2>&1; then
   grep -q 'simulated [0-9.]* h, [0-9]* events, [0-9]* events/s' "$T/tty" && ok progress_on_a_terminal ||
     no progress_on_a_terminal "$T/tty"
 fi
+# 11. issue 8: gen agents is deterministic and streams rows in submit order;
+# whole+hibernate on it gives back resources and accounts every row
+"$G" gen agents --sessions 60 --hours 2 --seed 5 --out "$T/ag1.csv"
+"$G" gen agents --sessions 60 --hours 2 --seed 5 >"$T/ag2.csv"
+if cmp -s "$T/ag1.csv" "$T/ag2.csv" && [ "$(grep -c ',session,,,$' "$T/ag1.csv")" -eq 60 ] &&
+   grep -q ',scheduled,' "$T/ag1.csv" && grep -q ',user,' "$T/ag1.csv"; then ok gen_agents_deterministic
+else no gen_agents_deterministic "$T/ag1.csv"; fi
+if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --json; then
+  rows=$(($(wc -l <"$T/ag1.csv") - 1))
+  tr=$(grep '"trace_rows"' "$T/out" | sed 's/[^0-9]//g')
+  if [ "$tr" = "$rows" ] && has "$T/out" '"given_back"' && has "$T/out" '"wake_latency_s"' &&
+     has "$T/out" '"peak_sandboxes_per_node"'; then ok agents_hibernate_report
+  else no agents_hibernate_report "$T/out"; fi
+fi
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h1" >/dev/null 2>&1
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h2" >/dev/null 2>&1
+if strip "$T/h1/report.json" >"$T/a" && strip "$T/h2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"hibernate"'; then ok hibernate_report_byte_identical
+else no hibernate_report_byte_identical "$T/a"; fi
+check_rc agents_bad_set 2 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon &&
+  has "$T/out" "probe_period" && ok hibernate_bad_param_exit2
+check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch && has "$T/out" "valid: hibernate" &&
+  ok unknown_time_policy_exit2
+check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
