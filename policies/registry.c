@@ -7,9 +7,12 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
+extern const pol_ops pol_mig, pol_dynmig; /* issue 4 */
 
 static const pol_ops *const registry[] = {
     &pol_whole,
+    &pol_mig,
+    &pol_dynmig,
     NULL,
 };
 
