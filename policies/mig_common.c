@@ -594,4 +594,9 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     cJSON_AddNumberToObject(ins, "placed_requests", (double)b->placed_mig);
     cJSON_AddNumberToObject(ins, "created", (double)b->creations);
     cJSON_AddNumberToObject(ins, "destroyed", (double)b->destructions);
+    int live = 0; /* at the end (dynmig: destructions after the last job are not simulated) */
+    for (int i = 0; i < b->ngpus; i++)
+        for (int q = 0; q < MIG_MAX_SLICES; q++)
+            live += b->gpus[i].inst[q].state != MI_NONE;
+    cJSON_AddNumberToObject(ins, "live_at_end", live);
 }

@@ -123,7 +123,8 @@ static void dyn_unplaced(mig_base *b, mig_gpu *g, int slot)
     dyn_state *d = b->owner;
     g->inst[slot].state = MI_DESTROYING;
     int id = (int)(g - b->gpus) * MIG_MAX_SLICES + slot;
-    sim_timer(b->s, b->pol_index, NULL, b->s->now + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
+    /* weak: a destruction nobody waits for does not extend the run */
+    sim_timer_weak(b->s, b->pol_index, b->s->now + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
 }
 
 static const mig_hooks hooks = {

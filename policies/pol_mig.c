@@ -134,7 +134,7 @@ static void begin_reconfig(static_state *st, mig_gpu *g)
         }
     g->reconfiguring = true;
     g->layout_cur = -1;
-    sim_timer(s, st->b.pol_index, NULL, s->now + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
+    sim_timer_weak(s, st->b.pol_index, s->now + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
 }
 
 static void st_unplaced(mig_base *b, mig_gpu *g, int slot)
@@ -184,8 +184,8 @@ static int st_init(sim *s, void **state, gs_error *err)
     }
     for (int gi = 0; gi < st->b.ngroups; gi++) {
         gs_time_us t = st->b.groups[gi].mig ? next_switch(&st->b.groups[gi], 0) : -1;
-        if (t >= 0)
-            sim_timer(s, st->b.pol_index, NULL, t, TAG(TAG_SWITCH, gi));
+        if (t >= 0) /* weak: switches alone do not keep the run going */
+            sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
     }
     return 0;
 }
@@ -240,13 +240,11 @@ static void on_switch(static_state *st, int gi)
         if (g->nheld == 0)
             begin_reconfig(st, g);
     }
-    /* keep switching while anything can still happen; the run ends when the
-     * trace is drained and no work is left */
-    if (s->have_next || s->running > 0 || s->queued > 0) {
-        gs_time_us t = next_switch(gr, s->now);
-        if (t >= 0)
-            sim_timer(s, st->b.pol_index, NULL, t, TAG(TAG_SWITCH, gi));
-    }
+    /* the next switch; weak, so the run still ends when the trace is drained
+     * and no work is left */
+    gs_time_us t = next_switch(gr, s->now);
+    if (t >= 0)
+        sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
     mig_base_dispatch(&st->b); /* cards back in service */
 }
 

@@ -74,6 +74,7 @@ struct sim {
     gs_time_us next_sample_us;
 
     gs_error err; /* first error raised inside the run */
+    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
 
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
@@ -127,5 +128,10 @@ void sim_alloc_add(sim *s, double dv);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
+/* A timer (not tied to a job) that does not by itself keep the run going:
+ * the run ends when only weak timers are pending and no request is queued or
+ * running (a periodic layout switch, the destruction of an idle MIG
+ * instance). Added for issue 4. */
+void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag);
 
 #endif

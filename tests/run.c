@@ -13,11 +13,11 @@ int check_failures;
 
 extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
     tests_whole[], tests_erlang[], tests_determinism[];
-extern const test_case tests_mig_layout[]; /* issue 4 */
+extern const test_case tests_mig_layout[], tests_mig[]; /* issue 4 */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
-    tests_determinism, tests_mig_layout, NULL,
+    tests_determinism, tests_mig_layout, tests_mig, NULL,
 };
 
 int main(int argc, char **argv)
