@@ -514,7 +514,8 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     if (j->req.gpumem_mib > 0) {
         int64_t w = pr->memory_mib - j->req.gpumem_mib;
         sim_gauge_add(&b->waste_mib, now, (double)w);
-        mig_info(b, j)->waste_mib = w;
+        b->waste_sum_mib += (double)w;
+        b->waste_n++;
     }
     sim_alloc_add(b->s, card_frac(g, in->prof)); /* allocated capacity: compute slices / card's total */
 }
@@ -582,7 +583,9 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     cJSON_AddNumberToObject(sl, "memory_slices_total", b->total_mem_slices);
     cJSON_AddNumberToObject(sl, "compute_slices_total", b->total_compute_slices);
     cJSON *w = cJSON_AddObjectToObject(pol, "internal_waste");
-    cJSON_AddNumberToObject(w, "mean_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, s->now) / end_s : 0);
+    cJSON_AddNumberToObject(w, "per_instance_mib", b->waste_n ? b->waste_sum_mib / (double)b->waste_n : 0);
+    cJSON_AddNumberToObject(w, "instances", (double)b->waste_n);
+    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, s->now) / end_s : 0);
     cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, s->now) / 1024.0 / 3600.0);
     cJSON *bl = cJSON_AddObjectToObject(pol, "blocked_by_layout");
     cJSON_AddNumberToObject(bl, "requests", (double)b->blocked_requests);

@@ -71,7 +71,6 @@ typedef struct mig_jobinfo {
     int node;       /* -1: none; the job's GPUs are MIG cards of this node */
     bool on_ledger; /* placed on whole cards through the ledger */
     bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
-    int64_t waste_mib;        /* per card: profile memory - requested memory */
     gs_time_us ready_us;      /* dynmig: when its last instance is created */
 } mig_jobinfo;
 
@@ -116,6 +115,8 @@ struct mig_base {
     int total_mem_slices, total_compute_slices;
     sim_gauge mem_held, compute_held, mem_occupied, waste_mib;
     uint64_t placed_mig, creations, destructions;
+    double waste_sum_mib; /* over instances held for memory requests */
+    uint64_t waste_n;
     uint64_t blocked_requests, other_idle_waits;
     double blocked_wait_s, other_idle_wait_s;
     double demand[CL_MAX_POOLS][MIG_MAX_PROFILES]; /* requests seen per profile */

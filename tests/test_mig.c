@@ -105,7 +105,8 @@ static void static_layout_timeline(void)
     CHECK_NEAR(num(rep, "slice_util", "compute"), 50.0 / 140, 1e-12, 0);
     CHECK_NEAR(num(rep, "slice_util", "memory_occupied"), 3.0 / 8, 1e-12, 0);
     /* b: 4864 - 4000 for 10 s, c: 9856 - 9000 for 10 s, over 20 s */
-    CHECK_NEAR(num(rep, "internal_waste", "mean_mib"), (864.0 * 10 + 856.0 * 10) / 20, 1e-12, 0);
+    CHECK_NEAR(num(rep, "internal_waste", "mean_concurrent_mib"), (864.0 * 10 + 856.0 * 10) / 20, 1e-12, 0);
+    CHECK_NEAR(num(rep, "internal_waste", "per_instance_mib"), (864.0 + 856.0) / 2, 1e-12, 0);
     CHECK_EQ_INT(num(rep, "instances", "created"), 0); /* the layout existed before the run */
     /* allocated capacity: MIG instances as compute slices / 7, plus whole cards:
      * a 2/7 x 10 + b 1/7 x 10 + c 2/7 x 10 + d 5 + e 2 x 5 */
