@@ -181,6 +181,7 @@ static int st_init(sim *s, void **state, gs_error *err)
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
         apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);
+        g->layout_want = g->layout_cur;
     }
     for (int gi = 0; gi < st->b.ngroups; gi++) {
         gs_time_us t = st->b.groups[gi].mig ? next_switch(&st->b.groups[gi], 0) : -1;

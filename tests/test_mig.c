@@ -330,6 +330,32 @@ static void named_layouts(void)
     tu_run_free(&r);
 }
 
+/* gpus = 2 takes one instance on each of two cards of one node; creations
+ * are serialized per card, not per node. One node of 2 empty A100-40GB
+ * cards under dynmig: P (2 x 3g.20gb) created 0..2 on both cards, runs
+ * 2..12; Q (2 whole cards -> 7g.40gb each) waits for both 3g's slices:
+ * freed at 12 + 6 = 18, created 18..20. R (3 cards) can never fit: rejected.
+ * Z (gpus 0) needs no card and starts at once. */
+static void dynmig_multi_card(void)
+{
+    const char *cl = "{\"name\": \"t\", \"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"gpus\": 2, \"mig\": \"whole\"}]}";
+    const char *tr = "id,submit,duration,gpus,mig\nP,0,10,2,3g.20gb\nQ,1,10,2,\nR,1,10,3,1g.5gb\nZ,1,5,0,\n";
+    tu_run r;
+    rec rc = {0};
+    cJSON *rep = NULL;
+    CHECK_EQ_INT(run_cluster(&r, tu_write_tmp(tr), cl, "dynmig", NULL, &rc, &rep), 0);
+    CHECK_NEAR(start_of(&rc, "P"), 2, 0, 1e-9);
+    CHECK_NEAR(start_of(&rc, "Q"), 20, 0, 1e-9);
+    CHECK_NEAR(start_of(&rc, "Z"), 1, 0, 1e-9);
+    CHECK_EQ_INT(r.s.rejected, 1);
+    CHECK_EQ_INT(num(rep, "instances", "created"), 4);
+    CHECK_EQ_INT(num(rep, "instances", "placed_requests"), 3);
+    /* allocated: P 2 x 3/7 over 0..12, Q 2 x 1 over 18..30 */
+    CHECK_NEAR(r.s.g_alloc.area, 2 * 3.0 / 7 * 12 + 2 * 12, 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 const test_case tests_mig[] = {
     {"mig/static_layout_timeline", static_layout_timeline},
     {"mig/waits_beside_idle_instance", waits_beside_idle_instance},
@@ -340,5 +366,6 @@ const test_case tests_mig[] = {
     {"dynmig/creation_timeline", dynmig_creation_timeline},
     {"dynmig/reconcile_delay", dynmig_reconcile_delay},
     {"dynmig/blocked_by_layout_per_strategy", blocked_by_layout_per_strategy},
+    {"dynmig/multi_card", dynmig_multi_card},
     {NULL, NULL},
 };
