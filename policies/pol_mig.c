@@ -89,8 +89,9 @@ static bool st_ever(const mig_base *b, const mig_group *gr, const job *j)
     return false;
 }
 
-/* Counts a request that waits while a card it may use has an idle instance
- * of a profile other than the one it maps to there (once per request).
+/* Counts a request that waits while a card it may use, whose layout offers
+ * the profile it maps to there, has an idle instance of another profile
+ * (once per request).
  * Cost: O(MIG cards x instances). */
 static void st_blocked(mig_base *b, job *j)
 {
@@ -102,6 +103,8 @@ static void st_blocked(mig_base *b, job *j)
         if (g->draining || g->reconfiguring || !(j->pools >> b->groups[g->group].pool & 1))
             continue;
         int p = mapped_profile(g->lay.t, &b->groups[g->group].layout[g->layout_cur], j);
+        if (p < 0)
+            continue; /* this card offers nothing that holds the request */
         for (int q = 0; q < MIG_MAX_SLICES; q++)
             if (g->inst[q].state == MI_IDLE && g->inst[q].prof != p) {
                 in->other_idle = true;
