@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../policies/mig_common.h"
+#include "../workloads/wl_gen.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -356,6 +357,94 @@ static void dynmig_multi_card(void)
     tu_run_free(&r);
 }
 
+/* Queueing theory through MIG: 2 A100-80GB cards and requests for 1g.10gb
+ * only are an M/M/14 queue, under `mig` with all-1g.10gb (7 instances per
+ * card) and under `dynmig` with zero creation, reconcile and destroy time.
+ * The mean wait must lie within 4 batch-means standard errors (30 batches,
+ * first 10% discarded) of the Erlang C value. A card that hosted fewer or
+ * more instances, or a slice freed late, is off by far more. */
+typedef struct waits {
+    double *w;
+} waits;
+
+static void collect_wait(void *ud, const job *j)
+{
+    ((waits *)ud)->w[j->arrival_no] = gs_us_to_s(j->start_us - j->req.submit_us);
+}
+
+static double erlang_c_wait(int c, double a) /* mean wait in M/M/c, service rate 1 */
+{
+    double term = 1.0, sum = 1.0;
+    for (int k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    double top = term * a / c / (1 - a / c);
+    return top / (sum + top) / (c - a);
+}
+
+static void mmc_through_mig(const char *policy, const char *const *sets)
+{
+    const long jobs = 60000;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    wl_mmc_opts o = {.jobs = jobs, .servers = 14, .util = 0.8, .mean_s = 1.0, .gpus_per_job = 1, .seed = 77};
+    gs_error err;
+    CHECK_EQ_INT(wl_gen_mmc(mem, &o, &err), 0);
+    fclose(mem);
+    /* add a mig column: every request is a 1g.10gb */
+    char *out = xmalloc(len + (size_t)jobs * 9 + 64), *w = out;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        w += sprintf(w, "%s,%s\n", line, w == out ? "mig" : "1g.10gb");
+    free(buf);
+    const char *cl = "{\"name\": \"t\", \"nodes\": [{\"model\": \"A100-SXM4-80GB\", \"gpus\": 2, \"mig\": "
+                     "\"all-1g.10gb\"}]}";
+    waits wt = {xcalloc((size_t)jobs, sizeof(double))};
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = tu_write_tmp(out);
+    free(out);
+    r.cfg.policy = policy;
+    r.cfg.seed = 1;
+    for (int i = 0; sets && sets[i]; i++) {
+        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
+        *eq = 0;
+        r.cfg.sets[r.cfg.nsets].key = kv;
+        r.cfg.sets[r.cfg.nsets++].value = eq + 1;
+    }
+    CHECK_EQ_INT(sim_cluster_load(&r.cl, tu_write_tmp(cl), tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    r.s.on_done = collect_wait;
+    r.s.on_done_ud = &wt;
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    CHECK_EQ_INT(r.s.completed, jobs);
+    tu_run_free(&r);
+    long warm = jobs / 10, per = (jobs - warm) / 30;
+    double mean = 0, bm[30], var = 0;
+    for (int b = 0; b < 30; b++) {
+        double sum = 0;
+        for (long i = 0; i < per; i++)
+            sum += wt.w[warm + b * per + i];
+        bm[b] = sum / per;
+        mean += bm[b] / 30;
+    }
+    for (int b = 0; b < 30; b++)
+        var += (bm[b] - mean) * (bm[b] - mean);
+    double se = sqrt(var / 29 / 30), wq = erlang_c_wait(14, 0.8 * 14);
+    printf("    %s M/M/14 rho=0.8 on 2 cards x 7 x 1g.10gb: mean wait %.4f s (Erlang C %.4f, SE %.4f)\n", policy,
+           mean, wq, se);
+    CHECK_NEAR(mean, wq, 0, 4 * se);
+    free(wt.w);
+}
+
+static void mmc_static(void) { mmc_through_mig("mig", NULL); }
+static void mmc_dynamic(void)
+{
+    const char *zero[] = {"create_s=0", "reconcile_s=0", "destroy_s=0", NULL};
+    mmc_through_mig("dynmig", zero);
+}
+
 const test_case tests_mig[] = {
     {"mig/static_layout_timeline", static_layout_timeline},
     {"mig/waits_beside_idle_instance", waits_beside_idle_instance},
@@ -367,5 +456,7 @@ const test_case tests_mig[] = {
     {"dynmig/reconcile_delay", dynmig_reconcile_delay},
     {"dynmig/blocked_by_layout_per_strategy", blocked_by_layout_per_strategy},
     {"dynmig/multi_card", dynmig_multi_card},
+    {"mig/erlang_c_m_m_14", mmc_static},
+    {"dynmig/erlang_c_m_m_14_zero_latency", mmc_dynamic},
     {NULL, NULL},
 };
