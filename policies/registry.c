@@ -7,10 +7,13 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
-extern const pol_ops pol_mig, pol_dynmig; /* issue 4 */
+extern const pol_ops pol_vgpu, pol_timeslice; /* issue 3: shared cards */
+extern const pol_ops pol_mig, pol_dynmig;     /* issue 4: MIG */
 
 static const pol_ops *const registry[] = {
     &pol_whole,
+    &pol_vgpu,
+    &pol_timeslice,
     &pol_mig,
     &pol_dynmig,
     NULL,

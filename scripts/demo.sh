@@ -1,17 +1,58 @@
 #!/bin/sh
-# demo.sh - `make demo`: run the main job on the shipped example day and say
-# where the report and the plot are.
+# demo.sh - `make demo`: run the main job on the shipped example day, compare
+# the policies, and end with the plots and the HTML report.
+#
+# Sections comparing further policies go above the last section; the last
+# section (plots and report) stays last. POLICIES lists what the compare at
+# the end runs: add a policy (or a parameter variant NAME[key=value]) there.
 set -e
 echo "== gpusim run --trace workloads/examples/day.csv --policy whole (cluster: workloads/examples/cluster.json)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --out results/day.whole
-gpus=$(grep -m1 '"gpus"' results/day.whole/report.json | sed 's/[^0-9]//g')
-if sh scripts/plot.sh results/day.whole "$gpus"; then
-  echo "plot: results/day.whole/timeseries.png"
-fi
 echo
 echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
 echo "report: results/day.whole-fifo/report.json"
+
+# --- shared cards (issue 3): whole cards vs HAMi-style vgpu on the same day ---
+# flat KEY VALUE pairs (jobs.queue_s.p99 0.5) from a report.json as cJSON
+# prints it (one key per line, objects opened by "key": {)
+flat() {
+  awk '{ line = $0; gsub(/[[:space:]"]/, "", line) }
+       line ~ /^[^:{}]+:\{$/ { sub(/:\{$/, "", line); k[++n] = line; next }
+       line ~ /^[^:{}]+:[^{}]*$/ { sub(/,$/, "", line); split(line, kv, ":"); p = ""
+         for (i = 1; i <= n; i++) if (k[i] != "") p = p k[i] "."; print p kv[1], kv[2]; next }
+       { for (i = 1; i <= length(line); i++) { c = substr(line, i, 1)
+           if (c == "{") k[++n] = ""; else if (c == "}") n-- } }' "$1"
+}
+echo
+echo "== shared cards: the same day under whole and vgpu (HAMi defaults: split_count=10, node binpack, card spread)"
+./gpusim run --trace workloads/examples/day.csv --policy vgpu --out results/day.vgpu >/dev/null
+flat results/day.whole/report.json >results/day.whole/flat.txt
+flat results/day.vgpu/report.json >results/day.vgpu/flat.txt
+printf '%-24s %12s %12s\n' figure whole vgpu
+for k in jobs.completed jobs.failed jobs.oom_killed jobs.queue_s.mean jobs.queue_s.p99 jobs.jct_s.mean \
+         jobs.slowdown.mean jobs.slowdown.p99 gpu.alloc_ratio gpu.gpu_hours gpu.mem_alloc_ratio gpu.busy_ratio; do
+  w=$(awk -v k="$k" '$1 == k { print $2 }' results/day.whole/flat.txt)
+  v=$(awk -v k="$k" '$1 == k { print $2 }' results/day.vgpu/flat.txt)
+  printf '%-24s %12.4g %12.4g\n' "$k" "${w:-0}" "${v:-0}"
+done
+echo "(whole has no sharing fields: shown as 0; reports: results/day.whole, results/day.vgpu)"
+echo
+echo "== inference services: a day of two model deployments (workloads/examples/inference.csv), policy whole"
+./gpusim run --trace workloads/examples/inference.csv --policy whole --out results/inference.whole | sed -n '6,10p'
+echo "report: results/inference.whole/report.json (per service under \"services\")"
+
+echo
+echo "== inference next to training on one shared card (vgpu): the seed article's P99 claim"
+W="--set svc_pod_start_s=0 --set svc_import_s=0 --set svc_compile_s=0 --set svc_graph_s=0"
+./gpusim run --trace workloads/examples/contention-alone.csv --policy vgpu --gpus A100-SXM4-80GB:1 $W \
+  --out results/contention-alone.vgpu >/dev/null
+./gpusim run --trace workloads/examples/contention.csv --policy vgpu --gpus A100-SXM4-80GB:1 $W \
+  --out results/contention.vgpu >/dev/null
+p99() { awk '/"latency_s"/ {f=1} f && /"p99"/ {gsub(/[^0-9.e+-]/, "", $2); print $2; exit}' "$1"; }
+a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.vgpu/report.json)
+awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
+echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"
 
 # issue 4: MIG. The same trace under whole, mig (static layouts stated in the
 # cluster file) and dynmig (HAMi dynamic MIG, three start strategies), side by side.
@@ -49,3 +90,21 @@ echo "== MIG layout schedule (workloads/examples/cluster-mig-schedule.json) unde
 tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches":\({[^}]*}\).*/  layout switches: \1/'
 echo
 echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
+
+# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
+echo
+echo "== gpusim compare --policies '$POLICIES'"
+./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
+echo
+echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
+./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
+echo
+echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
+./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
+echo
+echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
+./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
+echo
+echo "open in a browser: results/day.report/report.html"

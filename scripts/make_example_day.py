@@ -46,6 +46,10 @@ mean_gpu_s = sum(r["gpus"] * r["duration"] for r in sample) / len(sample)
 n_expected = TARGET_GPU_S / mean_gpu_s
 base = n_expected / DAY  # jobs per second at intensity 1
 
+# the shared-card columns (issue 3) draw from their own stream, so the rows
+# above keep the values they had before the columns existed
+rng_share = random.Random(20261130)
+
 rows, t, i = [], 0.0, 0
 while True:  # thinning of a Poisson process with intensity base * rate(t) <= base * 1.6
     t += rng.expovariate(base * 1.6)
@@ -54,11 +58,30 @@ while True:  # thinning of a Poisson process with intensity base * rate(t) <= ba
     if rng.random() <= rate(t) / 1.6:
         name, r = job()
         r["id"], r["submit"] = f"{name}-{i:05d}", round(t, 3)
+        r["gpumem_pct"], r["util"] = "", ""
+        if name == "notebook":  # interactive: the card is mostly idle (assumption)
+            r["util"] = round(rng_share.uniform(0.05, 0.4), 3)
         rows.append(r)
         i += 1
 
+# Shared-card section: short evaluation / small-inference jobs on working
+# hours (09:00-18:00), each asking a quarter of a card's memory (gpumem_pct)
+# and cores, busy 40-100% of the time alone. Under `whole` each takes a whole
+# card; under `vgpu` up to four share one. Mix and sizes are assumptions.
+t, k = 9 * 3600.0, 0
+while True:
+    t += rng_share.expovariate(1 / 180.0)  # one every 3 minutes on average
+    if t >= 18 * 3600.0:
+        break
+    rows.append({"kind": "job", "gpus": 1, "duration": round(600 * math.exp(rng_share.gauss(0, 0.6)), 3),
+                 "priority": 5, "tenant": rng_share.choice(["team-a", "team-b", "team-c"]), "cpu": 4,
+                 "mem_gib": 16, "gpumem": "", "gpucores": 25, "gpu_model": "", "gpumem_pct": 25,
+                 "util": round(rng_share.uniform(0.4, 1.0), 3), "id": f"share-{k:05d}", "submit": round(t, 3)})
+    k += 1
+rows.sort(key=lambda r: r["submit"])  # stable: ties keep generation order
+
 cols = ["id", "submit", "duration", "gpus", "kind", "gpumem", "gpucores", "priority", "tenant", "gpu_model",
-        "cpu", "mem_gib"]
+        "cpu", "mem_gib", "gpumem_pct", "util"]
 with open("workloads/examples/day.csv", "w") as f:
     f.write(",".join(cols) + "\n")
     for r in rows:

@@ -10,6 +10,12 @@ int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+/* capacity planning workflow (issue 6) */
+int cmd_compare(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Maps a GS_E* status to the exit code. */
 int cli_exit_code(int status);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 4 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5 };
 #define JOB_CHUNK 1024u
 #define NO_SLOT UINT32_MAX
 
@@ -63,11 +63,20 @@ static void job_free(sim *s, job *j)
 
 /* {==== configuration ====} */
 
+/* Parameters of the core itself (not of one policy), --set like any other. */
+static const pol_param *const core_param_tables[] = {svc_params, NULL};
+
+const pol_param *const *sim_core_params(void) { return core_param_tables; }
+
 const char *sim_param(const sim *s, const char *name)
 {
     for (int i = s->cfg->nsets - 1; i >= 0; i--)
         if (strcmp(s->cfg->sets[i].key, name) == 0)
             return s->cfg->sets[i].value;
+    for (int t = 0; core_param_tables[t]; t++)
+        for (const pol_param *pp = core_param_tables[t]; pp->name; pp++)
+            if (strcmp(pp->name, name) == 0)
+                return pp->def;
     for (int p = 0; p < s->npol; p++)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             if (strcmp(pp->name, name) == 0)
@@ -128,6 +137,9 @@ static int check_sets(sim *s, gs_error *err)
 {
     for (int i = 0; i < s->cfg->nsets; i++) {
         bool found = false;
+        for (int t = 0; core_param_tables[t] && !found; t++)
+            for (const pol_param *pp = core_param_tables[t]; pp->name; pp++)
+                found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
         for (int p = 0; p < s->npol && !found; p++)
             for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
                 found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
@@ -138,7 +150,8 @@ static int check_sets(sim *s, gs_error *err)
                 for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
                     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
                                              pp->name);
-            return gs_err(err, GS_EUSAGE, "--set: policy '%s' has no parameter '%s' (parameters: %s)",
+            return gs_err(err, GS_EUSAGE, "--set: policy '%s' has no parameter '%s' (parameters: %s; and the "
+                          "core's svc_* parameters, see 'gpusim policies')",
                           s->cfg->policy, s->cfg->sets[i].key, used ? names : "none");
         }
     }
@@ -183,6 +196,8 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
+    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
+        return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -196,15 +211,15 @@ void sim_set_timeseries(sim *s, FILE *ts)
 {
     s->ts = ts;
     if (ts)
-        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running\n");
+        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas\n");
 }
 
 /* {==== services for policies ====} */
 
 static void schedule_done(sim *s, job *j)
 {
-    if (j->rate <= 0)
-        return; /* paused: no completion until the rate rises again */
+    if (j->rate <= 0 || isinf(j->work_left_us))
+        return; /* paused, or a task with no end of its own (a service replica) */
     double dt = j->work_left_us / j->rate;
     gs_time_us at = s->now + (gs_time_us)ceil(dt - 1e-6);
     sim_heap_push(&s->heap, (sim_event){.t_us = at, .type = EV_DONE, .slot = j->slot, .gen = j->gen,
@@ -215,21 +230,27 @@ void sim_job_start(sim *s, job *j, double rate)
 {
     if (j->state != JOB_NEW && j->state != JOB_QUEUED)
         GS_BUG("sim_job_start: job is not new or queued");
-    if (j->state == JOB_QUEUED) {
+    if (j->state == JOB_QUEUED && !j->internal) {
         s->queued--;
         sim_gauge_set(&s->g_queued, s->now, (double)s->queued);
     }
     j->state = JOB_RUNNING;
+    j->starts++;
+    j->rate = rate;
+    j->rate_since_us = s->now;
+    if (j->internal) {
+        j->started = true;
+        j->start_us = s->now;
+        svc_task_started(s, j);
+        return;
+    }
     s->running++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
-    j->starts++;
     if (!j->started) { /* queue time is submit to first start */
         j->started = true;
         j->start_us = s->now;
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
     }
-    j->rate = rate;
-    j->rate_since_us = s->now;
     schedule_done(s, j);
 }
 
@@ -238,6 +259,8 @@ void sim_job_queued(sim *s, job *j)
     if (j->state != JOB_NEW)
         GS_BUG("sim_job_queued: job is not new");
     j->state = JOB_QUEUED;
+    if (j->internal)
+        return;
     s->queued++;
     sim_gauge_set(&s->g_queued, s->now, (double)s->queued);
 }
@@ -247,6 +270,10 @@ void sim_job_reject(sim *s, job *j)
     if (j->state != JOB_NEW)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
+    if (j->internal) {
+        svc_task_rejected(s, j);
+        return;
+    }
     s->rejected++;
 }
 
@@ -321,6 +348,8 @@ void sim_job_set_rate(sim *s, job *j, double rate)
     j->rate = rate;
     j->done_tok++; /* voids the pending DONE event */
     schedule_done(s, j);
+    if (j->owner)
+        svc_task_rate_changed(s, j);
 }
 
 void sim_place_whole(sim *s, job *j, int node)
@@ -342,6 +371,48 @@ void sim_release_whole(sim *s, job *j)
     j->gpu_ids = NULL;
     j->ngpu_ids = 0;
     j->node = -1;
+}
+
+job *sim_task_new(sim *s)
+{
+    job *j = job_new(s);
+    j->internal = true;
+    j->work_left_us = INFINITY;
+    return j;
+}
+
+void sim_task_submit(sim *s, job *j)
+{
+    j->pools = sim_cluster_all_pools(s->cl);
+    if (j->req.gpu_model[0]) { /* names were checked when the service row was read */
+        uint64_t m = sim_cluster_model_mask(s->cl, s->cat, j->req.gpu_model, NULL);
+        j->pools = m;
+    }
+    if (j->pools == 0)
+        sim_job_reject(s, j);
+    else
+        s->pol[0]->arrive(s->pst[0], s, j);
+    if (j->state == JOB_NEW)
+        GS_BUG("policy arrive() left a task neither started, queued nor rejected");
+    if (j->state == JOB_REJECTED)
+        job_free(s, j);
+}
+
+void sim_task_end(sim *s, job *j)
+{
+    if (j->state != JOB_RUNNING || !j->internal)
+        GS_BUG("sim_task_end: not a running internal task");
+    drain_progress(s, j);
+    j->state = JOB_DONE;
+    s->pol[0]->release(s->pst[0], s, j);
+    job_free(s, j);
+}
+
+void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t kind)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_event_svc: scheduling into the past");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_SVC, .slot = slot, .gen = gen, .aux = kind});
 }
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
@@ -374,9 +445,9 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
     if (!s->ts || s->cfg->sample_us <= 0)
         return;
     while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
-        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu\n", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
+        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d\n", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
                 s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
-                (unsigned long long)s->running);
+                (unsigned long long)s->running, svc_replicas(s->svc));
         s->next_sample_us += s->cfg->sample_us;
     }
 }
@@ -412,6 +483,22 @@ static int resolve_models(sim *s, job *j)
 
 static int on_arrival(sim *s)
 {
+    if (s->next_row.kind != WL_KIND_JOB) { /* services and requests go to the service layer */
+        int rc = 0;
+        if (s->next_row.kind == WL_KIND_SERVICE && s->next_row.gpu_model[0]) {
+            job probe; /* check the model names first, with the row's line and column */
+            memset(&probe, 0, offsetof(job, req));
+            probe.req = s->next_row;
+            rc = resolve_models(s, &probe);
+        }
+        if (rc == 0)
+            rc = svc_on_row(s, &s->next_row);
+        if (rc == 0)
+            rc = read_next(s);
+        if (rc == 0)
+            schedule_arrival(s);
+        return rc;
+    }
     job *j = job_new(s);
     j->req = s->next_row;
     j->arrival_no = s->arrived++;
@@ -466,7 +553,9 @@ int sim_run(sim *s)
         sim_heap_pop(&s->heap, &ev);
         if (ev.type == EV_TIMER_WEAK)
             s->weak_pending--;
-        if (ev.type != EV_ARRIVAL) {
+        if (ev.type == EV_SVC && !svc_event_live(s, ev.slot, ev.gen, ev.aux))
+            continue;
+        if (ev.type != EV_ARRIVAL && ev.type != EV_SVC) {
             job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
             if (j && j->gen != ev.gen)
                 continue; /* the job ended: stale event */
@@ -476,11 +565,17 @@ int sim_run(sim *s)
         sample_until(s, ev.t_us, false);
         s->now = ev.t_us;
         s->events++;
+        if (s->progress && (s->events & (SIM_PROGRESS_EVENTS - 1)) == 0)
+            s->progress(s->progress_ud, s);
         if (ev.type == EV_ARRIVAL) {
             if (on_arrival(s) != 0)
                 return s->err.code;
         } else if (ev.type == EV_DONE) {
             on_done(s, slot_job(s, ev.slot));
+        } else if (ev.type == EV_SVC) {
+            svc_on_event(s, ev.slot, ev.gen, ev.aux);
+            if (s->err.code)
+                return s->err.code;
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)
@@ -525,4 +620,6 @@ void sim_free(sim *s)
     sim_sketch_free(&s->slowdown);
     wl_trace_close(s->tr);
     s->tr = NULL;
+    svc_layer_free(s->svc);
+    s->svc = NULL;
 }

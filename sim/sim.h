@@ -18,9 +18,11 @@
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
+#include "sim_service.h"
 
 #define SIM_MAX_POLICIES 4
 #define SIM_MAX_SETS 64
+#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
 typedef struct sim_set {
     char *key, *value;
@@ -76,9 +78,22 @@ struct sim {
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
 
+    svc_layer *svc; /* inference services and their requests */
+
+    /* progress hook (issue 6): when set, called every SIM_PROGRESS_EVENTS
+     * events from sim_run; the CLI shows simulated time and events/s on a
+     * terminal. Never changes the run. */
+    void (*progress)(void *ud, const sim *s);
+    void *progress_ud;
+
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
     void *on_done_ud;
+    /* test hooks: each served request; each replica scaling step */
+    void (*on_request_done)(void *ud, const char *service, double latency_s);
+    void *on_request_ud;
+    void (*on_svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
+    void *on_svc_ud;
 };
 
 /* Sets up a run: opens the trace, resolves and initialises the policies,
@@ -95,7 +110,9 @@ void sim_free(sim *s);
 /* {==== for policies ====} */
 
 static inline gs_time_us sim_now(const sim *s) { return s->now; }
-/* Value in force of a declared parameter of the running policies. */
+/* NULL-terminated list of the core's own parameter tables (svc_*). */
+const pol_param *const *sim_core_params(void);
+/* Value in force of a declared parameter of the running policies or the core. */
 const char *sim_param(const sim *s, const char *name);
 uint64_t sim_seed(const sim *s);
 
@@ -125,6 +142,14 @@ void sim_place_whole(sim *s, job *j, int node);
 void sim_release_whole(sim *s, job *j);
 /* Adds dv GPUs of allocated capacity (fractional shares) to the gauge. */
 void sim_alloc_add(sim *s, double dv);
+/* Internal tasks (service replicas): a new job slot the caller fills (req,
+ * owner), then hands to the space policy like an arrival; sim_task_end takes
+ * a running task back (the policy releases it) and frees it. */
+job *sim_task_new(sim *s);
+void sim_task_submit(sim *s, job *j);
+void sim_task_end(sim *s, job *j);
+/* A service-layer event (see sim_service.c) at at_us. */
+void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t kind);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);

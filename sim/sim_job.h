@@ -42,6 +42,10 @@ typedef struct job {
     int q_class;
     /* policy's private per-job data (owned by the policy) */
     void *pol;
+    /* internal tasks (service replicas) are placed like jobs but are not
+     * trace rows: they stay out of the job counts and statistics */
+    bool internal;
+    void *owner; /* the service replica an internal task runs, or NULL */
     /* the request as read (id, submit, duration, sizes); last, so that
      * resetting a reused slot can stop short of it (it is overwritten) */
     wl_row req;

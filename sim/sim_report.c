@@ -29,11 +29,14 @@ static void add_inputs(cJSON *r, const sim *s)
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
     cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
     cJSON_AddStringToObject(in, "trace", s->cfg->trace_path);
-    cJSON_AddNumberToObject(in, "trace_rows", (double)(s->arrived + s->not_arrived));
+    cJSON_AddNumberToObject(in, "trace_rows", (double)(s->arrived + s->not_arrived + svc_rows(s->svc)));
     cJSON_AddStringToObject(in, "policy", s->cfg->policy);
     cJSON *params = cJSON_AddObjectToObject(in, "params");
     for (int p = 0; p < s->npol; p++)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+            cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
+    for (const pol_param *const *t = sim_core_params(); *t; t++)
+        for (const pol_param *pp = *t; pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
     if (s->cfg->until_us > 0)
@@ -98,6 +101,8 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
     cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
 
+    if (s->svc)
+        svc_report(s->svc, s, r);
     cJSON_AddObjectToObject(r, "policy");
     for (int p = 0; p < s->npol; p++)
         if (s->pol[p]->report)
@@ -141,6 +146,23 @@ void sim_report_summary(FILE *out, const cJSON *r)
             num(q, "p50", NULL), num(q, "p95", NULL), num(q, "p99", NULL), num(q, "max", NULL));
     fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "jct", num(c, "mean", NULL), num(c, "p50", NULL),
             num(c, "p95", NULL), num(c, "p99", NULL), num(c, "max", NULL));
+    const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
+    if (rq) {
+        const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rq, "latency_s");
+        const cJSON *tt = cJSON_GetObjectItemCaseSensitive(rq, "ttft_s");
+        fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
+                num(rq, "arrived", NULL), num(rq, "served", NULL),
+                num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
+                    num(rq, "dropped_after_end", NULL),
+                num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
+        fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
+                num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));
+        if (tt)
+            fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "ttft", num(tt, "mean", NULL),
+                    num(tt, "p50", NULL), num(tt, "p95", NULL), num(tt, "p99", NULL), num(tt, "max", NULL));
+        fprintf(out, "  replicas  %.1f replica-hours, %.1f GPU-hours, %.0f cold starts\n",
+                num(rq, "replica_hours", NULL), num(rq, "gpu_hours", NULL), num(rq, "cold_starts", NULL));
+    }
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
     fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",

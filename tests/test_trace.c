@@ -54,13 +54,16 @@ static const struct {
 } bad[] = {
     {"id,submit,duration,gpus\na,0,abc,1\n", {"line 2, column 3 ('duration')", "decimal number of seconds", "abc"}},
     {"id,submit,duration,gpus\na,0,1,1\nb,-1,1,1\n", {"line 3, column 2 ('submit')", "'-1'", NULL}},
-    {"id,submit,duration\na,0,1\n", {"line 1", "missing required column 'gpus'", NULL}},
+    {"id,submit,duration\na,0,1\n", {"line 2", "a job row needs 'duration' and 'gpus'", NULL}},
+    {"id,duration,gpus\na,0,1\n", {"line 1", "missing required column 'submit'", NULL}},
+    {"id,submit,kind,service\nr,0,request,\n", {"line 2", "a request row needs 'service'", NULL}},
+    {"id,submit,kind,input_tokens,service\nr,0,request,-4,s\n", {"line 2, column 4 ('input_tokens')", NULL, NULL}},
     {"id,submit,duration,gpus,colour\na,0,1,1,red\n", {"line 1, column 5", "unknown column 'colour'", NULL}},
     {"id,submit,duration,gpus\na,0,1,1\nb,0,1\n", {"line 3", "expected 4 fields", "found 3"}},
     {"id,submit,duration,gpus\na,5,1,1\nb,4,1,1\n", {"line 3, column 2 ('submit')", "non-decreasing", NULL}},
     {"id,submit,duration,gpus\na,0,1,65\n", {"line 2, column 4 ('gpus')", "0..64", NULL}},
     {"id,submit,duration,gpus\n,0,1,1\n", {"line 2, column 1 ('id')", "required", NULL}},
-    {"id,submit,duration,gpus,kind\na,0,1,1,service\n", {"line 2, column 5 ('kind')", "'service'", NULL}},
+    {"id,submit,duration,gpus,kind\na,0,1,1,sevice\n", {"line 2, column 5 ('kind')", "'sevice'", NULL}},
     {"gpucores,id,submit,duration,gpus\n101,a,0,1,1\n", {"line 2, column 1 ('gpucores')", "1..100", NULL}},
     {"id,submit,duration,gpus\na,0,1,1\n\"b,0,1,1\n", {"line 3", "malformed CSV", NULL}},
     /* a quoted newline spans lines 2-3; the bad row after it is on line 5 (line 4 is blank) */

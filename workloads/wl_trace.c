@@ -16,19 +16,30 @@
 
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
-    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_NCOLS
+    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL,
+    C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
+    C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
+    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_NCOLS
 };
 
 static const struct {
     const char *name;
     bool required;
 } cols[C_NCOLS] = {
-    [C_ID] = {"id", true},         [C_SUBMIT] = {"submit", true},   [C_DURATION] = {"duration", true},
-    [C_GPUS] = {"gpus", true},     [C_KIND] = {"kind", false},      [C_GPUMEM] = {"gpumem", false},
+    [C_ID] = {"id", true},         [C_SUBMIT] = {"submit", true},   [C_DURATION] = {"duration", false},
+    [C_GPUS] = {"gpus", false},     [C_KIND] = {"kind", false},      [C_GPUMEM] = {"gpumem", false},
     [C_GPUCORES] = {"gpucores", false}, [C_MIG] = {"mig", false},   [C_PRIORITY] = {"priority", false},
     [C_PREEMPTIBLE] = {"preemptible", false}, [C_CHECKPOINT_GIB] = {"checkpoint_gib", false},
     [C_TENANT] = {"tenant", false}, [C_GPU_MODEL] = {"gpu_model", false}, [C_CPU] = {"cpu", false},
-    [C_MEM_GIB] = {"mem_gib", false},
+    [C_MEM_GIB] = {"mem_gib", false}, [C_GPUMEM_PCT] = {"gpumem_pct", false}, [C_UTIL] = {"util", false},
+    [C_SERVICE] = {"service", false},
+    [C_INPUT_TOKENS] = {"input_tokens", false}, [C_OUTPUT_TOKENS] = {"output_tokens", false},
+    [C_REPLICAS_MIN] = {"replicas_min", false}, [C_REPLICAS_MAX] = {"replicas_max", false},
+    [C_REPLICAS_INIT] = {"replicas_init", false}, [C_MAX_BATCH] = {"max_batch", false},
+    [C_SLO_MS] = {"slo_ms", false}, [C_WEIGHTS_GIB] = {"weights_gib", false}, [C_RATE] = {"rate", false},
+    [C_PATTERN] = {"pattern", false}, [C_SVC_MEAN_MS] = {"svc_mean_ms", false},
+    [C_PREFILL_MS] = {"prefill_ms_per_token", false}, [C_DECODE_BASE_MS] = {"decode_ms_base", false},
+    [C_DECODE_SEQ_MS] = {"decode_ms_per_seq", false},
 };
 
 struct wl_trace {
@@ -212,9 +223,8 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
                 id = c;
         if (id < 0 && !(opts && opts->allow_extra_columns)) {
             gs_err(err, GS_EINPUT,
-                   "trace '%s' line %ld, column %d: unknown column '%s' (known: id, submit, duration, gpus, "
-                   "kind, gpumem, gpucores, mig, priority, preemptible, checkpoint_gib, tenant, gpu_model, cpu, "
-                   "mem_gib; --allow-extra-columns ignores others)",
+                   "trace '%s' line %ld, column %d: unknown column '%s' (see workloads/README.md for the "
+                   "columns; --allow-extra-columns ignores others)",
                    path, t->rec_start, i + 1, name);
             wl_trace_close(t);
             return NULL;
@@ -231,8 +241,8 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
     }
     for (int c = 0; c < C_NCOLS; c++) {
         if (cols[c].required && !t->has[c]) {
-            gs_err(err, GS_EINPUT, "trace '%s' line 1: missing required column '%s' (required: id, submit, "
-                                   "duration, gpus)", path, cols[c].name);
+            gs_err(err, GS_EINPUT, "trace '%s' line 1: missing required column '%s' (required: id, submit; "
+                                   "job rows also need duration and gpus)", path, cols[c].name);
             wl_trace_close(t);
             return NULL;
         }
@@ -258,6 +268,17 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->gpumem_mib = 0;
     row->checkpoint_gib = -1;
     row->cpu = row->mem_gib = 0;
+    row->gpumem_pct = 0;
+    row->util = 0;
+    row->has_duration = false;
+    int has_gpus = 0;
+    row->service[0] = row->pattern[0] = 0;
+    row->input_tokens = row->output_tokens = -1;
+    row->replicas_min = row->replicas_max = row->replicas_init = -1;
+    row->max_batch = 0;
+    row->slo_ms = row->weights_gib = row->svc_mean_ms = -1;
+    row->prefill_ms_per_token = row->decode_ms_base = row->decode_ms_per_seq = -1;
+    row->rate = 0;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
         long l;
@@ -282,16 +303,69 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         case C_DURATION:
             if (!wl_parse_seconds(v, &row->dur_us))
                 return col_err(t, err, i, "a non-negative decimal number of seconds");
+            row->has_duration = true;
             break;
         case C_GPUS:
             if (!parse_int(v, 0, 64, &l))
                 return col_err(t, err, i, "an integer 0..64");
             row->gpus = (int)l;
+            has_gpus = 1;
             break;
         case C_KIND:
-            if (strcmp(v, "job") != 0)
-                return col_err(t, err, i, "'job' (the only row kind of trace format v1)");
-            row->kind = WL_KIND_JOB;
+            if (!strcmp(v, "job"))
+                row->kind = WL_KIND_JOB;
+            else if (!strcmp(v, "service"))
+                row->kind = WL_KIND_SERVICE;
+            else if (!strcmp(v, "request"))
+                row->kind = WL_KIND_REQUEST;
+            else
+                return col_err(t, err, i, "a row kind: job, service or request");
+            break;
+        case C_SERVICE:
+            if (!copy_str(row->service, sizeof row->service, v))
+                return col_err(t, err, i, "a service id shorter than 64 characters");
+            break;
+        case C_INPUT_TOKENS:
+        case C_OUTPUT_TOKENS:
+            if (!parse_int(v, c == C_INPUT_TOKENS ? 0 : 1, 10000000L, &l))
+                return col_err(t, err, i, c == C_INPUT_TOKENS ? "an integer number of tokens >= 0"
+                                                              : "an integer number of tokens >= 1");
+            *(c == C_INPUT_TOKENS ? &row->input_tokens : &row->output_tokens) = l;
+            break;
+        case C_REPLICAS_MIN:
+        case C_REPLICAS_MAX:
+        case C_REPLICAS_INIT:
+            if (!parse_int(v, c == C_REPLICAS_MAX ? 1 : 0, 100000L, &l))
+                return col_err(t, err, i, c == C_REPLICAS_MAX ? "an integer >= 1" : "an integer >= 0");
+            *(c == C_REPLICAS_MIN ? &row->replicas_min : c == C_REPLICAS_MAX ? &row->replicas_max
+                                                                             : &row->replicas_init) = (int)l;
+            break;
+        case C_MAX_BATCH:
+            if (!parse_int(v, 1, 4096, &l))
+                return col_err(t, err, i, "an integer batch size 1..4096");
+            row->max_batch = (int)l;
+            break;
+        case C_SLO_MS:
+        case C_WEIGHTS_GIB:
+        case C_SVC_MEAN_MS:
+        case C_PREFILL_MS:
+        case C_DECODE_BASE_MS:
+        case C_DECODE_SEQ_MS:
+            if (!parse_num(v, 0, 1e12, &d) || (c == C_SVC_MEAN_MS && d <= 0))
+                return col_err(t, err, i, c == C_SVC_MEAN_MS ? "a positive number" : "a non-negative number");
+            *(c == C_SLO_MS ? &row->slo_ms : c == C_WEIGHTS_GIB ? &row->weights_gib
+                : c == C_SVC_MEAN_MS ? &row->svc_mean_ms : c == C_PREFILL_MS ? &row->prefill_ms_per_token
+                : c == C_DECODE_BASE_MS ? &row->decode_ms_base : &row->decode_ms_per_seq) = d;
+            break;
+        case C_RATE:
+            if (!parse_num(v, 0, 1e9, &d))
+                return col_err(t, err, i, "a non-negative number of requests per second");
+            row->rate = d;
+            break;
+        case C_PATTERN:
+            if (strcmp(v, "poisson") && strcmp(v, "diurnal"))
+                return col_err(t, err, i, "poisson or diurnal");
+            snprintf(row->pattern, sizeof row->pattern, "%s", v);
             break;
         case C_GPUMEM:
             if (!parse_int(v, 1, 1L << 40, &l))
@@ -341,12 +415,36 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->mem_gib = d;
             break;
+        case C_GPUMEM_PCT:
+            if (!parse_int(v, 1, 100, &l))
+                return col_err(t, err, i, "an integer percent 1..100");
+            row->gpumem_pct = (int)l;
+            break;
+        case C_UTIL:
+            if (!parse_num(v, 0, 1, &d) || d <= 0)
+                return col_err(t, err, i, "a demand 0 < util <= 1");
+            row->util = d;
+            break;
         }
     }
-    if ((row->gpumem_mib || row->gpucores || row->mig[0]) && row->gpus == 0)
+    /* what each kind needs beyond id and submit */
+    if (row->kind == WL_KIND_JOB && (!row->has_duration || !has_gpus))
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a job row needs 'duration' and 'gpus'", t->path,
+                      t->rec_start);
+    if (row->kind == WL_KIND_SERVICE && !has_gpus)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica)", t->path,
+                      t->rec_start);
+    if (row->kind == WL_KIND_REQUEST && !row->service[0])
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request row needs 'service'", t->path,
+                      t->rec_start);
+    if (row->kind == WL_KIND_SERVICE && row->replicas_min >= 0 && row->replicas_max >= 0 &&
+        row->replicas_min > row->replicas_max)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: replicas_min %d exceeds replicas_max %d", t->path,
+                      t->rec_start, row->replicas_min, row->replicas_max);
+    if ((row->gpumem_mib || row->gpucores || row->mig[0] || row->gpumem_pct || row->util > 0) && row->gpus == 0)
         return gs_err(err, GS_EINPUT,
-                      "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpucores or mig "
-                      "is given, found '0'",
+                      "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, gpumem_pct, "
+                      "gpucores, util or mig is given, found '0'",
                       t->path, t->rec_start, t->has[C_GPUS]);
     if (row->submit_us < t->last_submit_us)
         return gs_err(err, GS_EINPUT,

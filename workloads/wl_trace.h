@@ -12,9 +12,10 @@
 
 #include "../sim/gs.h"
 
-/* Row kinds. Version 1 defines `job`; the others are reserved for the
- * inference, agent and model-service issues and rejected for now. */
-enum { WL_KIND_JOB = 0 };
+/* Row kinds: `job` (a batch or training job), `service` (a model deployment
+ * whose replicas serve requests) and `request` (one inference request to a
+ * service). */
+enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2 };
 
 #define WL_ID_MAX 128
 
@@ -36,6 +37,21 @@ typedef struct wl_row {
     int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
+    /* sharing policies (issue 3); appended so earlier fields keep their place */
+    int gpumem_pct;      /* percent of the card's memory, 1..100; 0 = not given (gpumem wins) */
+    double util;         /* demand: fraction of a card's time the task keeps busy alone, (0,1]; 0 = not given */
+    bool has_duration;   /* duration was given (a service row's lifetime is optional) */
+    /* inference: service rows declare a deployment, request rows name one */
+    char service[64];    /* request: the service it goes to */
+    int64_t input_tokens, output_tokens; /* request; -1 = not given */
+    int replicas_min, replicas_max, replicas_init; /* service; -1 = not given */
+    int max_batch;       /* service; 0 = not given */
+    double slo_ms;       /* service latency SLO; < 0 = not given */
+    double weights_gib;  /* service model weights to load at cold start; < 0 = not given */
+    double rate;         /* service: generated requests per second; 0 = none */
+    char pattern[16];    /* service: poisson (default) or diurnal */
+    double svc_mean_ms;  /* service: mean of exponential service times for token-less requests; < 0 = not given */
+    double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq; /* service perf model; < 0 = default */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

@@ -1,0 +1,59 @@
+/* pol_timeslice.c - NVIDIA device-plugin time-slicing (mechanics.md section
+ * 2): each card is advertised as `replicas` copies; tasks on a card share
+ * its time equally (no caps), pay a context-switch cost, and have no memory
+ * isolation: the task whose memory takes the card past physical is OOM
+ * killed. The mechanics live in share_card.h; this file reads parameters.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "share_card.h"
+
+static const pol_param params[] = {
+    {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, mechanics.md 2b); "
+                      "0 = unlimited"},
+    {"node_policy", "binpack", "binpack: busiest fitting node (tasks per card); spread: least busy"},
+    {"card_policy", "spread", "spread: card with the fewest tasks; binpack: the most"},
+    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
+    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
+    {NULL, NULL, NULL},
+};
+
+static int ts_init(sim *s, void **state, gs_error *err)
+{
+    sc_config c = {.name = "timeslice", .hami = false, .throttle = SC_THROTTLE_NEVER, .swap_turn_s = 1};
+    double replicas, retry, backoff;
+    int rc = 0;
+    if ((rc = sc_param_num(s, "replicas", 0, 100000, &replicas, err)) ||
+        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
+        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
+        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
+        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
+        (rc = sc_param_num(s, "switch_cost", 0, 1, &c.switch_cost, err)) ||
+        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)) ||
+        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        return rc;
+    if (replicas != floor(replicas) || retry != floor(retry))
+        return gs_err(err, GS_EUSAGE, "--set replicas and oom_retry take whole numbers");
+    c.split_count = (int)replicas;
+    c.oom_retry = (int)retry;
+    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
+    *state = sc_new(s, &c, 0);
+    return 0;
+}
+
+const pol_ops pol_timeslice = {
+    .abi = POL_ABI,
+    .name = "timeslice",
+    .summary = "NVIDIA time-slicing: replicas per card, equal turns, switch cost, OOM without isolation",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = ts_init,
+    .fini = sc_fini,
+    .arrive = sc_arrive,
+    .release = sc_release,
+    .timer = sc_timer,
+    .report = sc_report,
+};

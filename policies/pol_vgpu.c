@@ -1,0 +1,78 @@
+/* pol_vgpu.c - HAMi-style vGPU sharing (mechanics.md section 1): a card
+ * holds up to split_count tasks, each with a memory and a cores share;
+ * memory and cores may be overcommitted by scaling; contention, memory in
+ * use, OOM and swap follow share_card.h. This file only reads parameters.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <string.h>
+
+#include "share_card.h"
+
+static const pol_param params[] = {
+    {"split_count", "10", "tasks per card (HAMi deviceSplitCount; mechanics.md 1b)"},
+    {"mem_scaling", "1.0", "card admits physical memory x this (HAMi deviceMemoryScaling; > 1 overcommits)"},
+    {"core_scaling", "1.0", "card has 100 x this cores (HAMi deviceCoreScaling; 1.2 = 120 shares)"},
+    {"node_policy", "binpack", "binpack: busiest fitting node by HAMi's node score; spread: least busy"},
+    {"card_policy", "spread", "spread: least used fitting cards by HAMi's card score; binpack: most used"},
+    {"core_policy", "default", "default: cap at gpucores only while another task is on the card; force: always; "
+                               "disable: never"},
+    {"oversub", "oom", "memory in use past the physical card: oom (the task that crosses fails) or swap (to host)"},
+    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
+    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
+    {"swap_turn_s", "1", "oversub=swap: compute time a tenant gets per turn while the card thrashes [U]"},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
+    {NULL, NULL, NULL},
+};
+
+static int vgpu_init(sim *s, void **state, gs_error *err)
+{
+    sc_config c = {.name = "vgpu", .hami = true};
+    double split, cores, retry, backoff;
+    const char *cp = sim_param(s, "core_policy");
+    int rc = 0;
+    if ((rc = sc_param_num(s, "split_count", 1, 1000, &split, err)) ||
+        (rc = sc_param_num(s, "mem_scaling", 0.1, 100, &c.mem_scaling, err)) ||
+        (rc = sc_param_num(s, "core_scaling", 1, 100, &cores, err)) ||
+        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
+        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
+        (rc = sc_param_pick(s, "oversub", "oom", "swap", &c.swap, err)) ||
+        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
+        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
+        (rc = sc_param_num(s, "swap_turn_s", 1e-3, 1e6, &c.swap_turn_s, err)) ||
+        (rc = sc_param_num(s, "switch_cost", 0, 1, &c.switch_cost, err)) ||
+        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)) ||
+        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        return rc;
+    if (!strcmp(cp, "default"))
+        c.throttle = SC_THROTTLE_CONTENDED;
+    else if (!strcmp(cp, "force"))
+        c.throttle = SC_THROTTLE_ALWAYS;
+    else if (!strcmp(cp, "disable"))
+        c.throttle = SC_THROTTLE_NEVER;
+    else
+        return gs_err(err, GS_EUSAGE, "--set core_policy='%s': expected default, force or disable", cp);
+    if (split != floor(split) || retry != floor(retry))
+        return gs_err(err, GS_EUSAGE, "--set split_count and oom_retry take whole numbers");
+    c.split_count = (int)split;
+    c.total_cores = (int)floor(100 * cores + 0.5);
+    c.oom_retry = (int)retry;
+    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
+    *state = sc_new(s, &c, 0);
+    return 0;
+}
+
+const pol_ops pol_vgpu = {
+    .abi = POL_ABI,
+    .name = "vgpu",
+    .summary = "HAMi-style vGPU: memory and core shares per card, overcommit, contention, OOM or swap",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = vgpu_init,
+    .fini = sc_fini,
+    .arrive = sc_arrive,
+    .release = sc_release,
+    .timer = sc_timer,
+    .report = sc_report,
+};

@@ -1,0 +1,217 @@
+/* share_card.c - per-card tenants, the contention rule and memory/swap
+ * accounting (see share_card.h and policies/README.md).
+ *
+ * Every change to a card (a tenant joins or leaves) recomputes the rates of
+ * that card's tenants only, and moves the policy's time-integrated gauges by
+ * the card's change in contribution: O(k log k) for k tenants on the card,
+ * independent of the cluster size.
+ * SPDX-License-Identifier: MIT */
+#include "share_card.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB 1048576.0
+
+double sc_card_total_mem(const sc_state *st, const sc_card *c)
+{
+    return (double)c->phys_mib * (st->cfg.hami ? st->cfg.mem_scaling : 1.0);
+}
+
+int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
+{
+    if (j->req.gpumem_mib > 0)
+        return j->req.gpumem_mib;
+    if (j->req.gpumem_pct > 0) /* HAMi: percentage of the card's memory, rounded down */
+        return phys_mib * j->req.gpumem_pct / 100;
+    /* HAMi: no memory asked = the whole card; time-slicing has no memory
+     * accounting, so memory not stated is not modeled (0) */
+    return st->cfg.hami ? phys_mib : 0;
+}
+
+typedef struct bound {
+    double b;
+    int i;
+} bound;
+
+static int cmp_bound(const void *pa, const void *pb)
+{
+    const bound *a = pa, *b = pb;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Efficiency of a card with k running tenants: one context-switch cost per
+ * extra tenant, floored (mechanics.md section 2, [U]). */
+static double efficiency(const sc_config *cfg, int k)
+{
+    double e = 1.0 - cfg->switch_cost * (k - 1);
+    return k <= 1 ? 1.0 : (e < cfg->eff_floor ? cfg->eff_floor : e);
+}
+
+double sc_task_rate(const sc_task *t)
+{
+    double r = 1.0;
+    for (int i = 0; i < t->ncards; i++) /* a task on several cards runs at its slowest card's pace */
+        if (t->card_rate[i] < r)
+            r = t->card_rate[i];
+    return t->doomed ? 0 : r;
+}
+
+static void set_task_rate(sc_state *st, sc_task *t)
+{
+    double r = sc_task_rate(t);
+    if (t->j->state == JOB_RUNNING && r != t->j->rate)
+        sim_job_set_rate(st->s, t->j, r);
+}
+
+static int card_slot_of(const sc_task *t, int g)
+{
+    for (int i = 0; i < t->ncards; i++)
+        if (t->cards[i] == g)
+            return i;
+    GS_BUG("share_card: task is not on this card");
+}
+
+/* Recomputes card g: water-filling of its time, each tenant's rate there,
+ * swap state and the gauge contributions. */
+static void card_update(sc_state *st, int g)
+{
+    sc_card *c = &st->cards[g];
+    const sc_config *cfg = &st->cfg;
+    gs_time_us now = sim_now(st->s);
+    int k = c->n - c->ndoomed;
+
+    /* swap: the excess over physical lives in host memory; while every
+     * running tenant is active (the fluid model has no idle phases) the
+     * tenants take turns of swap_turn_s and each turn brings the excess back
+     * in (and another tenant's out) at host-link speed: thrashing. */
+    double host_mib = 0, f_swap = 1, swap_s = 0;
+    if (cfg->swap && c->mem_used > c->phys_mib && k > 0) {
+        host_mib = (double)(c->mem_used - c->phys_mib);
+        swap_s = host_mib * MIB / c->link_bps;
+        f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + swap_s);
+    }
+    double eff = efficiency(cfg, k);
+
+    if (c->n >= st->scratch_cap) {
+        st->scratch_cap = 2 * c->n + 8;
+        st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
+    }
+    bound *bs = st->scratch_bounds;
+    int m = 0;
+    for (int i = 0; i < c->n; i++) {
+        sc_task *t = c->t[i];
+        if (t->doomed)
+            continue;
+        bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
+        double b = t->demand;
+        if (capped && t->cap < b)
+            b = t->cap;
+        bs[m++] = (bound){b, i};
+    }
+    /* water-filling: ascending bounds; each takes its bound if it is below
+     * an equal split of what is left, else everyone left gets that split */
+    qsort(bs, (size_t)m, sizeof *bs, cmp_bound);
+    double left = 1.0, busy = 0;
+    for (int r = 0; r < m; r++) {
+        int i = bs[r].i;
+        double share = left / (m - r), x = bs[r].b < share ? bs[r].b : share;
+        left -= x;
+        busy += x;
+        sc_task *t = c->t[i];
+        t->card_rate[card_slot_of(t, g)] = eff * f_swap * x / t->demand;
+    }
+    for (int i = 0; i < c->n; i++)
+        set_task_rate(st, c->t[i]);
+
+    /* gauges: move each by this card's change in contribution */
+    double alloc = 0;
+    if (c->n > 0) {
+        alloc = cfg->split_count > 0 ? (double)c->n / cfg->split_count : 1.0;
+        if (cfg->hami) {
+            double mem = (double)c->mem_committed / sc_card_total_mem(st, c);
+            double cores = (double)c->cores_used / cfg->total_cores;
+            alloc = alloc > mem ? alloc : mem;
+            alloc = alloc > cores ? alloc : cores;
+        }
+        alloc = alloc > 1 ? 1 : alloc;
+    }
+    busy *= f_swap;
+    double swap_bps = swap_s > 0 ? host_mib * MIB / (cfg->swap_turn_s + swap_s) : 0;
+    double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
+    sim_alloc_add(st->s, alloc - c->alloc);
+    sim_gauge_add(&st->g_busy, now, busy - c->busy);
+    sim_gauge_add(&st->g_host_mib, now, host_mib - c->host_mib);
+    sim_gauge_add(&st->g_swap_bps, now, swap_bps - c->swap_bps);
+    sim_gauge_add(&st->g_thrash, now, thrash - c->thrash);
+    sim_gauge_add(&st->g_wait, now, thrash * k - c->wait);
+    c->alloc = alloc;
+    c->busy = busy;
+    c->host_mib = host_mib;
+    c->swap_bps = swap_bps;
+    c->thrash = thrash;
+    c->wait = thrash * k;
+}
+
+void sc_join(sc_state *st, sc_task *t)
+{
+    gs_time_us now = sim_now(st->s);
+    for (int i = 0; i < t->ncards; i++) {
+        sc_card *c = &st->cards[t->cards[i]];
+        if (c->n == c->cap) {
+            c->cap = c->cap ? c->cap * 2 : 4;
+            c->t = xrealloc(c->t, (size_t)c->cap * sizeof *c->t);
+        }
+        c->t[c->n++] = t;
+        if (c->n > st->peak_tenants)
+            st->peak_tenants = c->n;
+        c->cores_used += t->cores;
+        c->mem_committed += t->mem_mib;
+        sim_gauge_add(&st->g_mem_alloc, now, (double)t->mem_mib);
+        if (t->doomed) {
+            c->ndoomed++;
+        } else {
+            c->mem_used += t->mem_mib;
+            int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+            int64_t before = c->mem_used - t->mem_mib;
+            before = before < c->phys_mib ? before : c->phys_mib;
+            sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
+        }
+        t->card_rate[i] = 1.0;
+    }
+    for (int i = 0; i < t->ncards; i++)
+        card_update(st, t->cards[i]);
+}
+
+void sc_leave(sc_state *st, sc_task *t)
+{
+    gs_time_us now = sim_now(st->s);
+    for (int i = 0; i < t->ncards; i++) {
+        sc_card *c = &st->cards[t->cards[i]];
+        int at = -1;
+        for (int k = 0; k < c->n && at < 0; k++)
+            if (c->t[k] == t)
+                at = k;
+        if (at < 0)
+            GS_BUG("share_card: leaving a card the task is not on");
+        c->t[at] = c->t[--c->n]; /* order on a card does not matter: rates are symmetric */
+        c->cores_used -= t->cores;
+        c->mem_committed -= t->mem_mib;
+        sim_gauge_add(&st->g_mem_alloc, now, -(double)t->mem_mib);
+        if (t->doomed) {
+            c->ndoomed--;
+        } else {
+            int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+            c->mem_used -= t->mem_mib;
+            int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+            sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
+        }
+    }
+    for (int i = 0; i < t->ncards; i++)
+        card_update(st, t->cards[i]);
+}
+
+const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }

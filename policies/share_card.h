@@ -1,0 +1,139 @@
+/* share_card.h - cards shared by several tasks: the state both software
+ * sharing policies (`vgpu`, `timeslice`) keep per card, the contention rule
+ * that turns a card's tenants into progress rates, memory in use and swap,
+ * HAMi-style placement, and the lifecycle (queue, OOM kill and retry, report)
+ * the two policies have in common. pol_vgpu.c and pol_timeslice.c only read
+ * their parameters into an sc_config.
+ *
+ * Contention rule (documented with a worked example in policies/README.md):
+ * on a card with k running tenants, tenant i has demand d_i (fraction of the
+ * card's time it keeps busy alone) and a bound b_i = d_i, or min(d_i, cap_i)
+ * while its core cap is enforced. Card time (1) is divided max-min fairly
+ * under those bounds (water-filling): x_i = min(b_i, L) with L the level at
+ * which the x_i sum to 1, or x_i = b_i when the bounds sum to at most 1. The
+ * tenant progresses at rate eff(k) * f_swap * x_i / d_i, with eff(k) =
+ * max(eff_floor, 1 - switch_cost * (k - 1)) and f_swap the share of time the
+ * card is not waiting on swap. A task on several cards runs at the minimum
+ * of its cards' rates.
+ *
+ * Cost: a task starting or leaving touches only the tenants of its cards
+ * (O(k log k) per card); placement scans the nodes of the cluster once per
+ * attempt (O(nodes x cards per node)).
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SHARE_CARD_H
+#define GPUSIM_SHARE_CARD_H
+
+#include "../sim/sim.h"
+#include "../sim/sim_queue.h"
+
+enum sc_throttle {
+    SC_THROTTLE_NEVER = 0,   /* timeslice; vgpu core_policy=disable */
+    SC_THROTTLE_CONTENDED,   /* vgpu core_policy=default: cap only while another tenant runs */
+    SC_THROTTLE_ALWAYS,      /* vgpu core_policy=force */
+};
+
+typedef struct sc_config {
+    const char *name;       /* policy name, for the report */
+    bool hami;              /* vgpu: memory and cores are admission limits; timeslice: slots only */
+    int split_count;        /* tenants per card; 0 = unlimited */
+    double mem_scaling;     /* vgpu: card admits physical x this */
+    int total_cores;        /* vgpu: 100 x core_scaling */
+    bool node_spread, card_spread;
+    int throttle;           /* enum sc_throttle */
+    bool swap;              /* memory above physical goes to host (else: OOM kill) */
+    double swap_turn_s;     /* compute time a tenant gets per turn while thrashing */
+    int oom_retry;          /* times an OOM-killed task is resubmitted */
+    gs_time_us oom_backoff_us;
+    double switch_cost, eff_floor;
+    bool fifo;              /* strict head-of-line queue */
+} sc_config;
+
+/* A task's share of cards (j->pol). It outlives a suspension (an OOM kill
+ * waiting for its retry) so that the kill count carries over. */
+typedef struct sc_task {
+    job *j;
+    int ncards;
+    int *cards;        /* global GPU indices */
+    double *card_rate; /* the rate each of its cards gives it */
+    double demand;     /* (0, 1] */
+    double cap;        /* core cap as a fraction of the card; 1 = none */
+    int cores;         /* gpucores reserved per card (vgpu admission) */
+    int64_t mem_mib;   /* per card, on the card it is placed on */
+    bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
+    int ooms;          /* OOM kills so far */
+    struct sc_task *prev, *next;
+} sc_task;
+
+typedef struct sc_card {
+    sc_task **t; /* tenants */
+    int n, cap;
+    int ndoomed;           /* tenants admitted but about to be OOM-killed: not running */
+    int cores_used;        /* gpucores reserved (vgpu) */
+    int64_t mem_committed; /* MiB asked by the tenants (admission) */
+    int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
+    int64_t phys_mib;
+    double link_bps;       /* host link bytes/s per direction */
+    /* current contributions to the policy's gauges, so a change adds a delta */
+    double busy, alloc, host_mib, swap_bps, thrash, wait;
+} sc_card;
+
+typedef struct sc_state {
+    sim *s;
+    sc_config cfg;
+    int pol_index;
+    sc_card *cards; /* one per GPU of the cluster */
+    int ncards;
+    double total_phys_mib;
+    sim_queue q;
+    sc_task *live; /* every task struct alive, freed in sc_fini */
+    /* time integrals: committed and used MiB, busy card-time, MiB in host
+     * memory, swap bytes/s each way, card-seconds swapping, task-seconds
+     * waiting on swap */
+    sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
+    uint64_t oom_killed, placements;
+    int peak_tenants;
+    void *scratch_bounds; /* water-filling scratch, grown as needed */
+    int scratch_cap;
+} sc_state;
+
+/* {==== share_card.c: cards, tenants, rates, memory ====} */
+
+/* Adds t (its cards, mem_mib and doomed set) to its cards, then recomputes
+ * the rates of every tenant of those cards. */
+void sc_join(sc_state *st, sc_task *t);
+/* The rate t runs at: the minimum over its cards (0 while doomed). */
+double sc_task_rate(const sc_task *t);
+/* Removes t from its cards and recomputes their tenants' rates. */
+void sc_leave(sc_state *st, sc_task *t);
+/* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
+ * the card, else the whole card under vgpu and 0 under timeslice). */
+int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
+double sc_card_total_mem(const sc_state *st, const sc_card *c);
+
+/* {==== share_place.c: HAMi scoring ====} */
+
+/* Chooses a node and req.gpus cards for t's job (t->mem_mib is set per the
+ * chosen model). Returns the node, or -1 when nothing fits now. */
+int sc_place(sc_state *st, sc_task *t);
+/* Could the request ever fit on an empty node of its allowed models? */
+bool sc_can_ever_fit(const sc_state *st, const job *j);
+
+/* {==== share_sched.c: the policy lifecycle ====} */
+
+/* Builds the state for cfg. */
+sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index);
+void sc_fini(void *state);
+void sc_arrive(void *state, sim *s, job *j);
+void sc_release(void *state, sim *s, job *j);
+void sc_timer(void *state, sim *s, job *j, uint32_t tag);
+void sc_report(const void *state, const sim *s, cJSON *root);
+
+/* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
+int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);
+/* Parses one of two words: *out = false for a, true for b. */
+int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err);
+
+/* For tests: the card state of GPU g, and a job's current card count. */
+const sc_card *sc_card_of(const sc_state *st, int g);
+
+#endif

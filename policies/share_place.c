@@ -1,0 +1,133 @@
+/* share_place.c - where a shared-card task goes: HAMi's admission test per
+ * card and its node and card scores (mechanics.md section 1a, "Scheduling").
+ *
+ * A card admits a request iff it has a slot left (split_count; 0 =
+ * unlimited), and under vgpu: memory left (physical x mem_scaling minus what
+ * its tenants asked) >= the request, cores left >= the request, not (a
+ * 100-core request on a card that has a user while the card has exactly 100
+ * cores), not (a 0-core request on a card whose cores are all reserved).
+ * Card score = 10 x (slots + cores + memory usage fractions, request
+ * included); node score = 10 x the same fractions summed over its cards,
+ * before the request. binpack takes the highest, spread the lowest; ties go
+ * to the lower node or card index.
+ *
+ * Cost: one scan of every node and its cards per placement attempt,
+ * O(nodes x cards per node). HAMi's scheduler does the same per pod; a
+ * bucketed index like the whole-card ledger's would not carry three
+ * fractional dimensions.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+
+#include "share_card.h"
+
+static bool card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+{
+    const sc_config *cfg = &st->cfg;
+    if (cfg->split_count > 0 && c->n >= cfg->split_count)
+        return false;
+    if (!cfg->hami)
+        return true;
+    if (sc_card_total_mem(st, c) - (double)c->mem_committed < (double)mem)
+        return false;
+    if (cfg->total_cores - c->cores_used < cores)
+        return false;
+    if (cores == 100 && c->n > 0 && cfg->total_cores == 100)
+        return false;
+    if (cores == 0 && c->cores_used >= cfg->total_cores)
+        return false;
+    return true;
+}
+
+/* HAMi's usage fractions of a card with a request of (slots, mem, cores) added. */
+static double card_score(const sc_state *st, const sc_card *c, int slots, int64_t mem, int cores)
+{
+    const sc_config *cfg = &st->cfg;
+    double used = cfg->split_count > 0 ? (double)(c->n + slots) / cfg->split_count : (double)(c->n + slots);
+    if (cfg->hami)
+        used += (double)(cores + c->cores_used) / cfg->total_cores +
+                (double)(mem + c->mem_committed) / sc_card_total_mem(st, c);
+    return 10.0 * used;
+}
+
+static bool host_fits(const sim_node *n, double cpu, double mem_gib)
+{
+    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem_gib - 1e-9);
+}
+
+typedef struct ranked {
+    double score;
+    int g;
+} ranked;
+
+static int by_score_asc(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score < b->score ? -1 : 1;
+    return a->g < b->g ? -1 : a->g > b->g;
+}
+
+static int by_score_desc(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return a->g < b->g ? -1 : a->g > b->g;
+}
+
+int sc_place(sc_state *st, sc_task *t)
+{
+    const sim_cluster *cl = st->s->cl;
+    const job *j = t->j;
+    int want = j->req.gpus, best = -1;
+    double best_score = 0;
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        const sim_node *n = &cl->nodes[ni];
+        if (!(j->pools >> n->pool & 1) || n->ngpus < want || !host_fits(n, j->req.cpu, j->req.mem_gib))
+            continue;
+        int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+        int fit = 0;
+        double score = 0;
+        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
+            fit += card_fits(st, &st->cards[g], mem, t->cores);
+            score += card_score(st, &st->cards[g], 0, 0, 0);
+        }
+        if (fit < want)
+            continue;
+        if (best < 0 || (st->cfg.node_spread ? score < best_score : score > best_score)) {
+            best = ni;
+            best_score = score;
+        }
+    }
+    if (best < 0)
+        return -1;
+    const sim_node *n = &cl->nodes[best];
+    int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+    ranked *r = xmalloc((size_t)(n->ngpus + 1) * sizeof *r);
+    int m = 0;
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
+        if (card_fits(st, &st->cards[g], mem, t->cores))
+            r[m++] = (ranked){card_score(st, &st->cards[g], 1, mem, t->cores), g};
+    qsort(r, (size_t)m, sizeof *r, st->cfg.card_spread ? by_score_asc : by_score_desc);
+    for (int i = 0; i < want; i++)
+        t->cards[i] = r[i].g;
+    free(r);
+    t->mem_mib = mem;
+    return best;
+}
+
+bool sc_can_ever_fit(const sc_state *st, const job *j)
+{
+    const sim_cluster *cl = st->s->cl;
+    for (int p = 0; p < cl->npools; p++) {
+        if (!(j->pools >> p & 1) || !sim_cluster_can_ever_fit(cl, 1ULL << p, j->req.gpus, j->req.cpu, j->req.mem_gib))
+            continue;
+        int64_t phys = cl->pools[p].model->memory_mib;
+        if (st->cfg.hami && ((double)sc_mem_of(st, j, phys) > (double)phys * st->cfg.mem_scaling ||
+                             j->req.gpucores > st->cfg.total_cores))
+            continue;
+        return true;
+    }
+    return false;
+}

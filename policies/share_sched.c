@@ -1,0 +1,240 @@
+/* share_sched.c - the lifecycle both shared-card policies run: queue,
+ * placement, OOM kill and retry, release and the report (see share_card.h).
+ *
+ * OOM: a task whose memory would take the card's memory in use past the
+ * physical card (timeslice always; vgpu with oversub=oom) is admitted, then
+ * killed by a timer at the same instant (a kill inside a placement pass
+ * would re-enter the queue dispatch). It is counted in jobs.oom_killed; with
+ * oom_retry = N it is resubmitted from scratch (all its work again) up to N
+ * times, each after oom_backoff_s, waiting as a suspended job in between.
+ * SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "share_card.h"
+
+#define MIB 1048576.0
+
+enum { TAG_OOM = 1, TAG_RETRY = 2 };
+
+int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
+{
+    const char *v = sim_param(s, name);
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno || !(d >= lo && d <= hi))
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, v, lo, hi);
+    *out = d;
+    return 0;
+}
+
+int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err)
+{
+    const char *v = sim_param(s, name);
+    if (strcmp(v, a) && strcmp(v, b))
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected %s or %s", name, v, a, b);
+    *out = strcmp(v, b) == 0;
+    return 0;
+}
+
+sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
+{
+    sc_state *st = xcalloc(1, sizeof *st);
+    st->s = s;
+    st->cfg = *cfg;
+    st->pol_index = pol_index;
+    st->ncards = s->cl->ngpus;
+    st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
+    for (int ni = 0; ni < s->cl->nnodes; ni++) {
+        const sim_node *n = &s->cl->nodes[ni];
+        const gpu_model *m = s->cl->pools[n->pool].model;
+        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
+            st->cards[g].phys_mib = m->memory_mib;
+            /* a model without a host-link figure falls back to PCIe Gen4
+             * achievable bandwidth (mechanics.md section 8) */
+            st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
+            st->total_phys_mib += (double)m->memory_mib;
+        }
+    }
+    sq_init(&st->q);
+    return st;
+}
+
+static void task_free(sc_state *st, sc_task *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        st->live = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    free(t->cards);
+    free(t->card_rate);
+    free(t);
+}
+
+void sc_fini(void *state)
+{
+    sc_state *st = state;
+    if (!st)
+        return;
+    while (st->live)
+        task_free(st, st->live);
+    for (int g = 0; g < st->ncards; g++)
+        free(st->cards[g].t);
+    free(st->cards);
+    free(st->scratch_bounds);
+    sq_free(&st->q);
+    free(st);
+}
+
+static sc_task *task_of(sc_state *st, job *j)
+{
+    if (j->pol)
+        return j->pol;
+    sc_task *t = xcalloc(1, sizeof *t);
+    t->j = j;
+    t->ncards = j->req.gpus;
+    t->cards = xcalloc((size_t)t->ncards + 1, sizeof *t->cards);
+    t->card_rate = xcalloc((size_t)t->ncards + 1, sizeof *t->card_rate);
+    bool cores = st->cfg.hami && j->req.gpucores > 0;
+    t->cores = st->cfg.hami ? j->req.gpucores : 0;
+    t->cap = cores ? j->req.gpucores / 100.0 : 1.0;
+    /* demand: the util column, else (vgpu) the cores asked, else a busy card */
+    t->demand = j->req.util > 0 ? j->req.util : (cores ? j->req.gpucores / 100.0 : 1.0);
+    t->next = st->live;
+    if (st->live)
+        st->live->prev = t;
+    st->live = t;
+    j->pol = t;
+    return t;
+}
+
+static bool try_start(void *ud, job *j)
+{
+    sc_state *st = ud;
+    sim *s = st->s;
+    sc_task *t = j->pol;
+    int node = sc_place(st, t);
+    if (node < 0)
+        return false;
+    sim_cluster_take(s->cl, node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
+    j->node = node;
+    j->ngpu_ids = t->ncards;
+    j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
+    memcpy(j->gpu_ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
+    t->doomed = false;
+    if (!st->cfg.swap)
+        for (int i = 0; i < t->ncards; i++)
+            if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
+                t->doomed = true; /* its allocation crosses the physical card */
+    sc_join(st, t);
+    st->placements++;
+    sim_job_start(s, j, sc_task_rate(t));
+    if (t->doomed)
+        sim_timer(s, st->pol_index, j, sim_now(s), TAG_OOM);
+    return true;
+}
+
+/* Requests of one shape share a queue class (see sim_queue.h). */
+static uint64_t shape_key(const job *j)
+{
+    uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
+    k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
+    k ^= (uint64_t)j->req.gpucores * 0x94D049BB133111EBULL;
+    uint64_t c, m;
+    memcpy(&c, &j->req.cpu, sizeof c);
+    memcpy(&m, &j->req.mem_gib, sizeof m);
+    return k ^ (c * 0xBF58476D1CE4E5B9ULL) ^ (m * 0x2545F4914F6CDD1DULL) ^ (m >> 17);
+}
+
+void sc_arrive(void *state, sim *s, job *j)
+{
+    sc_state *st = state;
+    sc_task *t = task_of(st, j);
+    if (!sc_can_ever_fit(st, j)) {
+        task_free(st, t);
+        j->pol = NULL;
+        sim_job_reject(s, j);
+        return;
+    }
+    if (!st->cfg.fifo || sq_len(&st->q) == 0) {
+        if (try_start(st, j))
+            return;
+        sim_job_queued(s, j);
+        sq_push(&st->q, j, shape_key(j));
+        return;
+    }
+    sim_job_queued(s, j);
+    sq_push(&st->q, j, shape_key(j));
+    sq_dispatch(&st->q, true, try_start, st);
+}
+
+void sc_release(void *state, sim *s, job *j)
+{
+    sc_state *st = state;
+    sc_task *t = j->pol;
+    sc_leave(st, t);
+    sim_cluster_give(s->cl, j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    free(j->gpu_ids);
+    j->gpu_ids = NULL;
+    j->ngpu_ids = 0;
+    j->node = -1;
+    t->doomed = false;
+    if (j->state != JOB_SUSPENDED) { /* done or failed: the task ends here */
+        task_free(st, t);
+        j->pol = NULL;
+    }
+    sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
+}
+
+void sc_timer(void *state, sim *s, job *j, uint32_t tag)
+{
+    sc_state *st = state;
+    sc_task *t = j ? j->pol : NULL;
+    if (!t)
+        GS_BUG("share_sched: timer without a task");
+    if (tag == TAG_OOM) {
+        st->oom_killed++;
+        t->ooms++;
+        if (t->ooms <= st->cfg.oom_retry) {
+            sim_job_suspend(s, j);
+            sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
+        } else {
+            sim_job_fail(s, j);
+        }
+    } else if (tag == TAG_RETRY) {
+        j->work_left_us = (double)j->req.dur_us; /* resubmitted from scratch: all its work again */
+        sim_job_resume(s, j);
+    }
+}
+
+void sc_report(const void *state, const sim *s, cJSON *root)
+{
+    const sc_state *st = state;
+    gs_time_us now = sim_now(s);
+    double end_s = gs_us_to_s(now);
+    double mem_cap = st->total_phys_mib * end_s, card_s = (double)st->ncards * end_s;
+    cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "gpu");
+    cJSON_AddNumberToObject(gpu, "mem_alloc_ratio", mem_cap > 0 ? sim_gauge_area(&st->g_mem_alloc, now) / mem_cap : 0);
+    cJSON_AddNumberToObject(gpu, "mem_used_ratio", mem_cap > 0 ? sim_gauge_area(&st->g_mem_used, now) / mem_cap : 0);
+    cJSON_AddNumberToObject(gpu, "busy_ratio", card_s > 0 ? sim_gauge_area(&st->g_busy, now) / card_s : 0);
+    cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
+    cJSON_AddNumberToObject(jobs, "oom_killed", (double)st->oom_killed);
+    if (st->cfg.hami) {
+        double bytes = sim_gauge_area(&st->g_swap_bps, now);
+        cJSON *sw = cJSON_AddObjectToObject(root, "swap");
+        cJSON_AddStringToObject(sw, "mode", st->cfg.swap ? "swap" : "oom");
+        cJSON_AddNumberToObject(sw, "bytes_in", bytes);
+        cJSON_AddNumberToObject(sw, "bytes_out", bytes); /* each turn moves as much out as in */
+        cJSON_AddNumberToObject(sw, "wait_s", sim_gauge_area(&st->g_wait, now));
+        cJSON_AddNumberToObject(sw, "thrash_s", sim_gauge_area(&st->g_thrash, now));
+        cJSON_AddNumberToObject(sw, "host_mib_peak", st->g_host_mib.peak);
+        cJSON_AddNumberToObject(sw, "host_mib_mean", end_s > 0 ? sim_gauge_area(&st->g_host_mib, now) / end_s : 0);
+    }
+    cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
+    cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
+    cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
+}

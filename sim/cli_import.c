@@ -1,0 +1,88 @@
+/* cli_import.c - `gpusim import FORMAT FILE`: convert public traces.
+ * SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../workloads/wl_import.h"
+#include "cli.h"
+#include "sim_report.h"
+
+static void import_usage(FILE *out)
+{
+    fprintf(out, "usage: gpusim import azure-llm FILE [--service NAME] [--gpus N] [--replicas MIN:MAX]\n"
+                 "                       [--limit N] [--out-trace T.csv]\n"
+                 "\n"
+                 "  azure-llm: the Azure LLM inference trace 2023 (TIMESTAMP,ContextTokens,GeneratedTokens)\n"
+                 "             -> one service row (default 'llm', 8 GPUs per replica, replicas 1:4) and one\n"
+                 "             request row per input row. Without --out-trace the trace goes to stdout.\n");
+}
+
+int cmd_import(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        import_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "azure-llm") != 0) {
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm)\n", argv[1]);
+        return 2;
+    }
+    static const struct option opts[] = {
+        {"service", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
+        {"replicas", required_argument, 0, 'r'}, {"limit", required_argument, 0, 'l'},
+        {"out-trace", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    };
+    wl_azure_opts o = {.service = "llm", .gpus = 8, .replicas_min = 1, .replicas_max = 4};
+    const char *out_path = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': o.service = optarg; break;
+        case 'g': o.gpus = atoi(optarg); break;
+        case 'r':
+            if (sscanf(optarg, "%d:%d", &o.replicas_min, &o.replicas_max) != 2) {
+                fprintf(stderr, "gpusim: error: --replicas: expected MIN:MAX\n");
+                return 2;
+            }
+            break;
+        case 'l': o.limit = atol(optarg); break;
+        case 'o': out_path = optarg; break;
+        case 'h': import_usage(stdout); return 0;
+        default:
+            fprintf(stderr, "gpusim: error: import: unknown or incomplete option\ntry 'gpusim import --help'\n");
+            return 2;
+        }
+    }
+    if (optind + 1 >= argc) {
+        fprintf(stderr, "gpusim: error: import azure-llm: give the input FILE\n");
+        return 2;
+    }
+    if (o.gpus < 1 || o.gpus > 64 || o.replicas_min < 0 || o.replicas_max < 1 || o.replicas_min > o.replicas_max ||
+        !*o.service || strpbrk(o.service, ",\"\n")) {
+        fprintf(stderr, "gpusim: error: import: --gpus 1..64, --replicas MIN:MAX with 0 <= MIN <= MAX, MAX >= 1, "
+                        "and a service name without commas or quotes\n");
+        return 2;
+    }
+    const char *in = argv[optind + 1];
+    gs_error err = {0};
+    wl_import_counts n;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = out_path ? open_memstream(&buf, &len) : stdout;
+    int rc = wl_import_azure(in, mem, &o, &n, &err);
+    if (out_path) {
+        fclose(mem);
+        if (rc == 0)
+            rc = gs_write_atomic(out_path, buf, len, &err);
+        free(buf);
+    }
+    if (rc)
+        return cli_fail(&err);
+    fprintf(stderr, "import azure-llm: %ld rows read, %ld requests converted, %ld skipped (out of order)%s%s\n",
+            n.rows_in, n.converted, n.skipped, out_path ? ", written to " : "", out_path ? out_path : "");
+    return 0;
+}

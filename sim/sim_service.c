@@ -1,0 +1,969 @@
+/* sim_service.c - inference services (see sim_service.h).
+ *
+ * Continuous batching, event-efficient. A replica runs "blocks" of identical
+ * decode iterations: a block starts at t0 with its batch fixed; its first
+ * iteration also does the prefill of the requests admitted at t0:
+ *     d1 = (sum of new input tokens x prefill_ms_per_token
+ *           + decode_ms_base + decode_ms_per_seq x b) / rate
+ *     d  = (decode_ms_base + decode_ms_per_seq x b) / rate
+ * Every request in the batch gains one output token per iteration (the first
+ * one at t0 + d1: its time to first token). The block ends after K = the
+ * fewest tokens any request in it still needs, at t0 + d1 + (K - 1) d: one
+ * event per block, not per iteration. A request routed to a busy replica
+ * joins at the next iteration boundary, so the block is cut there. A change
+ * of the replica's rate (contention on a shared card) also cuts the block at
+ * the next boundary: the iteration in flight finishes at its old speed.
+ *
+ * Requests without token counts ("token-less") instead hold one batch slot
+ * each for their own service time (duration, or exponential with the
+ * service's svc_mean_ms) scaled by the replica's rate: batch slots are then
+ * independent servers, and max_batch = 1 makes a replica an M/M/1 server.
+ * SPDX-License-Identifier: MIT */
+#include "sim_service.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../policies/policy.h"
+#include "sim.h"
+#include "sim_report.h"
+#include "sim_rng.h"
+
+/* {==== parameters ====} */
+
+const pol_param svc_params[] = {
+    {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption"},
+    {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption"},
+    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption"},
+    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (seed 001)"},
+    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (seed 001)"},
+    {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (seed 001), for a service "
+                               "without slo_ms; one with slo_ms scales on its SLO"},
+    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (mechanics 6)"},
+    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (mechanics 6)"},
+    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (mechanics 6)"},
+    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (mechanics 4)"},
+    {"svc_import_s", "10", "cold start: Python imports [U] (mechanics 4)"},
+    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (mechanics 4)"},
+    {"svc_compile_s", "20", "cold start: torch.compile without cache (mechanics 4)"},
+    {"svc_graph_s", "10", "cold start: CUDA graph capture (mechanics 4)"},
+    {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
+    {NULL, NULL, NULL},
+};
+
+/* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
+ * (shared/traces/splitwise-perf-model): token_time 29.8 ms at batch 1 and
+ * 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
+ * tokens at batch 1 and 2914 ms for 64 x 512 -> ~0.1 ms per prompt token. */
+#define PERF_PREFILL_MS 0.10
+#define PERF_DECODE_BASE_MS 29.5
+#define PERF_DECODE_SEQ_MS 0.32
+
+enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
+enum { R_PLACING, R_STARTING, R_READY, R_GONE };
+enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
+#define NONE UINT32_MAX
+#define REQ_CHUNK 4096u
+
+typedef struct svc_req {
+    uint32_t gen;
+    bool live, queued;
+    struct service *svc;
+    gs_time_us arrive_us;
+    int64_t in_tok, tok_left; /* tokens mode */
+    bool first_done;
+    double work_left_us; /* time mode */
+    uint32_t next;       /* service queue link */
+} svc_req;
+
+typedef struct replica {
+    uint32_t idx, gen;
+    int state;
+    struct service *svc;
+    job *task;
+    uint32_t *active, *pending;
+    int nactive, npending;
+    /* current block (tokens mode) or last drain (time mode) */
+    bool in_block;
+    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
+    long k_iters;
+    uint32_t ev_gen;
+    gs_time_us idle_since_us, busy_since_us, ready_us;
+    double rate_used; /* time mode: the rate the active requests drained at since last_us */
+    bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
+                           every arrival of the same instant has joined (a zero-delay event) */
+} replica;
+
+typedef struct service {
+    uint32_t idx;
+    char id[64];
+    wl_row cfg;
+    int mode;
+    int min, max, max_batch;
+    double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
+    double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
+    gs_time_us start_us, end_us;
+    bool ended;
+    /* queue: FIFO with lazy removal of timed-out requests */
+    uint32_t qhead, qtail;
+    long qlen;
+    replica **reps;
+    int nreps, cap_reps;
+    int nlive, nready, nstarting; /* live = placing + starting + ready */
+    long in_flight;               /* requests arrived and not yet served or dropped */
+    bool tick_pending;
+    gsl_rng *rng;
+    /* autoscaler window */
+    gs_time_us win_start_us;
+    double win_busy_s;
+    sim_gauge g_slots;      /* batch slots in use over all replicas (KV-cache occupancy proxy) */
+    double win_slots_area0; /* g_slots area at the window start */
+    sim_sketch win_lat;
+    /* figures */
+    uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
+    uint64_t cold_starts, scale_outs, scale_ins, unplaceable;
+    sim_sketch lat_s, ttft_s;
+    sim_gauge g_reps; /* replicas holding resources (starting + ready) */
+} service;
+
+struct svc_layer {
+    service **svcs;
+    uint32_t nsvcs, cap_svcs;
+    replica **reps; /* every replica ever made, by idx (events name them) */
+    uint32_t nreps, cap_reps;
+    svc_req **chunks;
+    uint32_t nchunks, nslots, *free_req, nfree, cap_free;
+    uint64_t rows;
+    sim_sketch all_lat, all_ttft;
+    int max_batch_def;
+    double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
+    long queue_max;
+    double pod_s, import_s, load_gbps, compile_s, graph_s;
+};
+
+static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
+
+int svc_layer_new(sim *s, svc_layer **out, gs_error *err)
+{
+    svc_layer *L = xcalloc(1, sizeof *L);
+    L->max_batch_def = atoi(sim_param(s, "svc_max_batch"));
+    L->slo_def = num_param(s, "svc_slo_ms");
+    L->period_s = num_param(s, "svc_scale_period_s");
+    L->util_high = num_param(s, "svc_util_high");
+    L->mem_high = num_param(s, "svc_mem_high");
+    L->p99_high_ms = num_param(s, "svc_p99_high_ms");
+    L->idle_s = num_param(s, "svc_idle_s");
+    L->queue_max = atol(sim_param(s, "svc_queue_max"));
+    L->timeout_s = num_param(s, "svc_timeout_s");
+    L->pod_s = num_param(s, "svc_pod_start_s");
+    L->import_s = num_param(s, "svc_import_s");
+    L->load_gbps = num_param(s, "svc_load_gbps");
+    L->compile_s = num_param(s, "svc_compile_s");
+    L->graph_s = num_param(s, "svc_graph_s");
+    L->weights_def = num_param(s, "svc_weights_gib");
+    sim_sketch_init(&L->all_lat);
+    sim_sketch_init(&L->all_ttft);
+    *out = L;
+    if (L->max_batch_def < 1 || L->period_s <= 0 || L->queue_max < 0 || L->timeout_s <= 0 || L->load_gbps <= 0 ||
+        L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
+        return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
+                                      "times non-negative");
+    return 0;
+}
+
+void svc_layer_free(svc_layer *L)
+{
+    if (!L)
+        return;
+    for (uint32_t i = 0; i < L->nsvcs; i++) {
+        service *v = L->svcs[i];
+        sim_rng_free(v->rng);
+        sim_sketch_free(&v->win_lat);
+        sim_sketch_free(&v->lat_s);
+        sim_sketch_free(&v->ttft_s);
+        free(v->reps);
+        free(v);
+    }
+    for (uint32_t i = 0; i < L->nreps; i++) {
+        free(L->reps[i]->active);
+        free(L->reps[i]->pending);
+        free(L->reps[i]);
+    }
+    for (uint32_t c = 0; c < L->nchunks; c++)
+        free(L->chunks[c]);
+    free(L->chunks);
+    free(L->free_req);
+    free(L->svcs);
+    free(L->reps);
+    sim_sketch_free(&L->all_lat);
+    sim_sketch_free(&L->all_ttft);
+    free(L);
+}
+
+/* {==== requests slab ====} */
+
+static svc_req *req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
+
+static uint32_t req_new(svc_layer *L)
+{
+    if (L->nfree == 0) {
+        L->chunks = xrealloc(L->chunks, (L->nchunks + 1) * sizeof *L->chunks);
+        L->chunks[L->nchunks++] = xcalloc(REQ_CHUNK, sizeof(svc_req));
+        if (L->cap_free < L->nslots + REQ_CHUNK) {
+            L->cap_free = L->nslots + REQ_CHUNK;
+            L->free_req = xrealloc(L->free_req, L->cap_free * sizeof *L->free_req);
+        }
+        for (uint32_t i = REQ_CHUNK; i-- > 0;)
+            L->free_req[L->nfree++] = L->nslots + i;
+        L->nslots += REQ_CHUNK;
+    }
+    uint32_t i = L->free_req[--L->nfree];
+    svc_req *r = req_at(L, i);
+    uint32_t gen = r->gen;
+    memset(r, 0, sizeof *r);
+    r->gen = gen;
+    r->live = true;
+    r->next = NONE;
+    return i;
+}
+
+static void req_free(svc_layer *L, uint32_t i)
+{
+    svc_req *r = req_at(L, i);
+    r->live = false;
+    r->gen++;
+    L->free_req[L->nfree++] = i;
+}
+
+/* {==== events ====} */
+
+static void svc_event(sim *s, gs_time_us at, uint32_t slot, uint32_t gen, int kind)
+{
+    sim_event_svc(s, at, slot, gen, (uint32_t)kind);
+}
+
+/* A tick matters while something can still change: requests in flight,
+ * replicas above the minimum, or replicas starting. */
+static bool tick_needed(const service *v) { return v->in_flight > 0 || v->nlive > v->min || v->nstarting > 0; }
+
+static void schedule_tick(sim *s, service *v)
+{
+    if (v->tick_pending)
+        return;
+    gs_time_us period = (gs_time_us)(s->svc->period_s * 1e6);
+    gs_time_us k = (s->now - v->start_us) / period + 1;
+    v->tick_pending = true;
+    svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);
+}
+
+/* {==== serving ====} */
+
+static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
+{
+    svc_layer *L = s->svc;
+    svc_req *r = req_at(L, ri);
+    double lat = gs_us_to_s(t - r->arrive_us);
+    sim_sketch_add(&v->lat_s, lat);
+    sim_sketch_add(&v->win_lat, lat);
+    sim_sketch_add(&L->all_lat, lat);
+    v->served++;
+    v->in_flight--;
+    if (lat * 1000.0 <= v->slo_ms + 1e-9)
+        v->slo_ok++;
+    if (s->on_request_done)
+        s->on_request_done(s->on_request_ud, v->id, lat);
+    req_free(L, ri);
+}
+
+static void set_busy(sim *s, replica *p, bool busy)
+{
+    service *v = p->svc;
+    int used = 0;
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state == R_READY)
+            used += v->reps[i]->nactive + v->reps[i]->npending;
+    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
+    if (busy && !p->in_block) {
+        p->busy_since_us = s->now;
+    } else if (!busy && p->in_block) {
+        gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+        v->win_busy_s += gs_us_to_s(s->now - from);
+        p->idle_since_us = s->now;
+    }
+    p->in_block = busy;
+}
+
+static void replica_remove(sim *s, replica *p);
+
+static void pull_queue(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    while (p->nactive + p->npending < v->max_batch && v->qhead != NONE) {
+        uint32_t ri = v->qhead;
+        svc_req *r = req_at(L, ri);
+        v->qhead = r->next;
+        if (v->qhead == NONE)
+            v->qtail = NONE;
+        if (!r->queued) { /* timed out while queued: dropped then, freed now */
+            req_free(L, ri);
+            continue;
+        }
+        r->queued = false;
+        v->qlen--;
+        p->pending[p->npending++] = ri;
+    }
+}
+
+static double rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; }
+
+/* Starts the next block (tokens) or reschedules the next completion (time)
+ * at the current instant, admitting pending requests. */
+static void replica_run(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    double rate = rate_of(p);
+    if (v->mode == MODE_TIME) {
+        /* drain the work of every active request up to now, finish the done */
+        double dt = (double)(s->now - p->last_us);
+        for (int i = 0; i < p->nactive;) {
+            svc_req *r = req_at(L, p->active[i]);
+            r->work_left_us -= dt * p->rate_used;
+            if (r->work_left_us <= 0.5) { /* within half a tick: done */
+                done_request(s, v, p->active[i], s->now);
+                p->active[i] = p->active[--p->nactive];
+            } else {
+                i++;
+            }
+        }
+        p->last_us = s->now;
+        p->rate_used = rate;
+        pull_queue(s, p);
+        for (int i = 0; i < p->npending; i++)
+            p->active[p->nactive++] = p->pending[i];
+        p->npending = 0;
+        set_busy(s, p, p->nactive > 0);
+        p->ev_gen++;
+        if (p->nactive == 0 || rate <= 0) {
+            if (p->nactive == 0 && v->ended)
+                replica_remove(s, p);
+            return;
+        }
+        double min_w = INFINITY;
+        for (int i = 0; i < p->nactive; i++)
+            if (req_at(L, p->active[i])->work_left_us < min_w)
+                min_w = req_at(L, p->active[i])->work_left_us;
+        p->t_end_us = s->now + (gs_time_us)ceil(min_w / rate - 1e-6);
+        svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+        return;
+    }
+    pull_queue(s, p);
+    int64_t new_tok = 0;
+    for (int i = 0; i < p->npending; i++) {
+        new_tok += req_at(L, p->pending[i])->in_tok;
+        p->active[p->nactive++] = p->pending[i];
+    }
+    p->npending = 0;
+    set_busy(s, p, p->nactive > 0);
+    p->ev_gen++;
+    if (p->nactive == 0) {
+        if (v->ended)
+            replica_remove(s, p);
+        return;
+    }
+    long k = LONG_MAX;
+    for (int i = 0; i < p->nactive; i++)
+        if (req_at(L, p->active[i])->tok_left < k)
+            k = (long)req_at(L, p->active[i])->tok_left;
+    double step_ms = v->dec_base_ms + v->dec_seq_ms * p->nactive;
+    p->t0_us = s->now;
+    p->k_iters = k;
+    if (rate <= 0) { /* stalled until the rate rises: no event */
+        p->d1_us = p->d_us = 0;
+        p->t_end_us = GS_TIME_MAX;
+        return;
+    }
+    p->d1_us = (gs_time_us)llround(((double)new_tok * v->prefill_ms + step_ms) * 1000.0 / rate);
+    p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
+    p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
+    svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+}
+
+/* A block ends (or was cut) at t_end after k_iters iterations. */
+static void block_end(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    if (v->mode == MODE_TIME) {
+        replica_run(s, p);
+        return;
+    }
+    if (p->start_pending) {
+        if (s->have_next && s->next_row.submit_us == s->now) {
+            /* more rows arrive at this instant: their arrival event is already
+             * queued, so going to the back of the instant lets them join */
+            svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
+            return;
+        }
+        p->start_pending = false;
+        replica_run(s, p);
+        return;
+    }
+    for (int i = 0; i < p->nactive;) {
+        svc_req *r = req_at(L, p->active[i]);
+        r->tok_left -= p->k_iters;
+        if (!r->first_done) {
+            r->first_done = true;
+            double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
+            sim_sketch_add(&v->ttft_s, ttft);
+            sim_sketch_add(&L->all_ttft, ttft);
+        }
+        if (r->tok_left <= 0) {
+            done_request(s, v, p->active[i], s->now);
+            p->active[i] = p->active[--p->nactive];
+        } else {
+            i++;
+        }
+    }
+    replica_run(s, p);
+}
+
+/* Cuts a running block at the first iteration boundary after now, so that
+ * pending requests (or a new rate) take effect there. */
+static void cut_block(sim *s, replica *p)
+{
+    if (p->svc->mode == MODE_TIME) {
+        replica_run(s, p); /* drains at the old rate up to now, then reschedules */
+        return;
+    }
+    if (p->t_end_us == GS_TIME_MAX) { /* stalled (rate 0): restart now */
+        p->k_iters = 0;
+        replica_run(s, p);
+        return;
+    }
+    gs_time_us first_end = p->t0_us + p->d1_us, b;
+    long n;
+    if (s->now < first_end) {
+        b = first_end;
+        n = 1;
+    } else {
+        long m = (long)((s->now - first_end) / p->d_us) + 1;
+        b = first_end + (gs_time_us)m * p->d_us;
+        n = m + 1;
+    }
+    if (b >= p->t_end_us)
+        return; /* the block ends there anyway */
+    p->ev_gen++;
+    p->t_end_us = b;
+    p->k_iters = n;
+    svc_event(s, b, p->idx, p->ev_gen, EVK_BLOCK);
+}
+
+static void assign(sim *s, replica *p, uint32_t ri)
+{
+    p->pending[p->npending++] = ri;
+    if (p->svc->mode == MODE_TIME) {
+        replica_run(s, p);
+    } else if (p->start_pending) {
+        /* joins the block that starts at this instant */
+    } else if (!p->in_block) {
+        p->start_pending = true;
+        p->ev_gen++;
+        svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
+    } else {
+        cut_block(s, p);
+    }
+}
+
+/* {==== replicas ====} */
+
+static void scale_out(sim *s, service *v);
+
+static replica *least_loaded(const service *v)
+{
+    replica *best = NULL;
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+            continue;
+        if (!best || p->nactive + p->npending < best->nactive + best->npending)
+            best = p;
+    }
+    return best;
+}
+
+static void note_scale(sim *s, service *v, const char *what)
+{
+    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
+    if (s->on_svc_scale)
+        s->on_svc_scale(s->on_svc_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+}
+
+static void scale_out(sim *s, service *v)
+{
+    svc_layer *L = s->svc;
+    replica *p = xcalloc(1, sizeof *p);
+    p->idx = L->nreps;
+    p->svc = v;
+    p->state = R_PLACING;
+    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
+    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
+    if (L->nreps == L->cap_reps) {
+        L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
+        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
+    }
+    L->reps[L->nreps++] = p;
+    if (v->nreps == v->cap_reps) {
+        v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
+        v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
+    }
+    v->reps[v->nreps++] = p;
+    v->nlive++;
+    v->scale_outs++;
+    job *t = sim_task_new(s);
+    t->req = v->cfg;
+    t->req.kind = WL_KIND_JOB;
+    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
+    t->req.submit_us = s->now;
+    t->owner = p;
+    p->task = t;
+    sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
+}
+
+static void replica_remove(sim *s, replica *p)
+{
+    service *v = p->svc;
+    if (p->state != R_READY || p->nactive || p->npending)
+        GS_BUG("replica_remove: replica busy or not ready");
+    set_busy(s, p, false);
+    p->state = R_GONE;
+    p->gen++;
+    v->nready--;
+    v->nlive--;
+    v->scale_ins++;
+    job *t = p->task;
+    p->task = NULL;
+    sim_task_end(s, t);
+    note_scale(s, v, "scale_in");
+}
+
+void svc_task_started(sim *s, job *j)
+{
+    replica *p = j->owner;
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    if (p->state != R_PLACING)
+        return; /* a restart after a suspension: cold start again below */
+    p->state = R_STARTING;
+    v->nstarting++;
+    v->cold_starts++;
+    double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
+                    L->graph_s;
+    svc_event(s, s->now + (gs_time_us)llround(cold_s * 1e6), p->idx, p->gen, EVK_READY);
+    note_scale(s, v, "cold_start");
+}
+
+void svc_task_rate_changed(sim *s, job *j)
+{
+    replica *p = j->owner;
+    if (p->state == R_READY && (p->in_block || p->nactive))
+        cut_block(s, p);
+}
+
+void svc_task_rejected(sim *s, job *j)
+{
+    replica *p = j->owner;
+    service *v = p->svc;
+    (void)s;
+    p->state = R_GONE;
+    p->task = NULL;
+    v->nlive--;
+    v->unplaceable++;
+}
+
+int svc_replicas(const svc_layer *L)
+{
+    int n = 0;
+    for (uint32_t i = 0; L && i < L->nsvcs; i++)
+        n += L->svcs[i]->nready + L->svcs[i]->nstarting;
+    return n;
+}
+
+uint64_t svc_rows(const svc_layer *L) { return L ? L->rows : 0; }
+
+/* {==== arrivals, ticks, generator ====} */
+
+static void route(sim *s, service *v, uint32_t ri)
+{
+    svc_layer *L = s->svc;
+    svc_req *r = req_at(L, ri);
+    v->arrived++;
+    v->in_flight++;
+    if (v->ended) {
+        v->drop_ended++;
+        v->in_flight--;
+        req_free(L, ri);
+        return;
+    }
+    replica *p = least_loaded(v);
+    if (p) {
+        assign(s, p, ri);
+    } else {
+        if (v->nlive == 0)
+            scale_out(s, v); /* scale from zero: the request waits for the cold start */
+        if (v->qlen >= L->queue_max) {
+            v->drop_full++;
+            v->in_flight--;
+            req_free(L, ri);
+        } else {
+            r->queued = true;
+            if (v->qtail == NONE)
+                v->qhead = ri;
+            else
+                req_at(L, v->qtail)->next = ri;
+            v->qtail = ri;
+            v->qlen++;
+            svc_event(s, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
+        }
+    }
+    schedule_tick(s, v);
+}
+
+static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
+{
+    svc_layer *L = s->svc;
+    int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
+    if (!row && v->cfg.output_tokens >= 1)
+        mode = MODE_TOKENS;
+    if (v->mode == MODE_UNSET)
+        v->mode = mode;
+    else if (v->mode != mode && row)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
+                      "output_tokens", s->cfg->trace_path, row->line, v->id);
+    uint32_t ri = req_new(L);
+    svc_req *r = req_at(L, ri);
+    r->svc = v;
+    r->arrive_us = s->now;
+    if (mode == MODE_TOKENS) {
+        const wl_row *src = row ? row : &v->cfg;
+        r->in_tok = src->input_tokens > 0 ? src->input_tokens : 0;
+        r->tok_left = src->output_tokens;
+    } else if (row && row->has_duration) {
+        r->work_left_us = (double)row->dur_us;
+    } else if (v->svc_mean_ms > 0) {
+        r->work_left_us = sim_rng_exp(v->rng, v->svc_mean_ms * 1000.0);
+    } else {
+        req_free(L, ri);
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
+                      "duration, or the service needs svc_mean_ms", s->cfg->trace_path, row ? row->line : 0L,
+                      v->id);
+    }
+    route(s, v, ri);
+    return 0;
+}
+
+static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 86400.0 - 8.0 / 24.0)); }
+
+/* Next generated arrival after now (thinning for the diurnal pattern, whose
+ * intensity peaks at 1.6 x rate at 14:00 and bottoms at 0.4 x at 02:00). */
+static void schedule_gen(sim *s, service *v)
+{
+    double rate = v->cfg.rate, t = gs_us_to_s(s->now);
+    bool di = !strcmp(v->cfg.pattern, "diurnal");
+    double lmax = di ? 1.6 * rate : rate;
+    for (;;) {
+        t += sim_rng_exp(v->rng, 1.0 / lmax);
+        if (!di || gsl_rng_uniform(v->rng) * 1.6 <= diurnal(t))
+            break;
+    }
+    gs_time_us at = (gs_time_us)llround(t * 1e6);
+    if (at <= s->now)
+        at = s->now + 1;
+    if (at < v->end_us)
+        svc_event(s, at, v->idx, 0, EVK_GEN);
+}
+
+static void tick(sim *s, service *v)
+{
+    svc_layer *L = s->svc;
+    v->tick_pending = false;
+    double window_s = gs_us_to_s(s->now - v->win_start_us);
+    double busy = v->win_busy_s, ready_s = 0;
+    int slots_used = 0;
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state != R_READY)
+            continue;
+        gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
+        ready_s += gs_us_to_s(s->now - from);
+        if (p->in_block) {
+            gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+            busy += gs_us_to_s(s->now - bf);
+        }
+        slots_used += p->nactive + p->npending;
+    }
+    double util = ready_s > 0 ? busy / ready_s : 0;
+    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
+    double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
+    (void)slots_used;
+    double p99_ms = v->win_lat.n ? sim_sketch_quantile(&v->win_lat, 0.99) * 1000.0 : 0;
+    (void)window_s;
+    if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
+        (util > L->util_high || mem > L->mem_high || p99_ms > v->p99_high_ms)) {
+        scale_out(s, v);
+    } else if (v->nlive > v->min) {
+        replica *idle = NULL;
+        for (int i = 0; i < v->nreps; i++) {
+            replica *p = v->reps[i];
+            if (p->state == R_READY && !p->in_block && !p->npending &&
+                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
+                (!idle || p->idle_since_us < idle->idle_since_us))
+                idle = p;
+        }
+        if (idle)
+            replica_remove(s, idle);
+    }
+    /* new window */
+    v->win_start_us = s->now;
+    v->win_busy_s = 0;
+    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
+    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
+    v->win_lat.n = v->win_lat.zeros = 0;
+    v->win_lat.sum = 0;
+    v->win_lat.min = INFINITY;
+    v->win_lat.max = -INFINITY;
+    if (tick_needed(v))
+        schedule_tick(s, v);
+}
+
+static service *find_service(const svc_layer *L, const char *id)
+{
+    for (uint32_t i = 0; i < L->nsvcs; i++) /* O(services): a handful per trace */
+        if (!strcmp(L->svcs[i]->id, id))
+            return L->svcs[i];
+    return NULL;
+}
+
+static int declare(sim *s, const wl_row *row)
+{
+    svc_layer *L = s->svc;
+    if (find_service(L, row->id))
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", s->cfg->trace_path,
+                      row->line, row->id);
+    if (row->rate > 0 && !row->has_duration)
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests (rate) and so "
+                      "needs a duration (how long it runs)", s->cfg->trace_path, row->line, row->id);
+    if (row->rate > 0 && row->output_tokens < 1 && row->svc_mean_ms <= 0)
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
+                      "output_tokens (and input_tokens) or svc_mean_ms", s->cfg->trace_path, row->line, row->id);
+    service *v = xcalloc(1, sizeof *v);
+    v->idx = L->nsvcs;
+    snprintf(v->id, sizeof v->id, "%.63s", row->id);
+    v->cfg = *row;
+    v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
+    int init = row->replicas_init >= 0 ? row->replicas_init : v->min;
+    v->max = row->replicas_max >= 0 ? row->replicas_max : (init > v->min ? init : (v->min > 1 ? v->min : 1));
+    if (init > v->max || v->min > v->max) {
+        free(v);
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s': need replicas_min <= replicas_init "
+                      "<= replicas_max", s->cfg->trace_path, row->line, row->id);
+    }
+    v->max_batch = row->max_batch > 0 ? row->max_batch : L->max_batch_def;
+    v->slo_ms = row->slo_ms >= 0 ? row->slo_ms : L->slo_def;
+    /* the seed's 200 ms P99 rule suits short requests; a service that states
+     * its own SLO (a 7 s chat completion) scales on that instead */
+    v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
+    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib : L->weights_def;
+    v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
+    v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
+    v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
+    v->svc_mean_ms = row->svc_mean_ms;
+    v->start_us = s->now;
+    v->end_us = row->has_duration ? s->now + row->dur_us : GS_TIME_MAX;
+    v->qhead = v->qtail = NONE;
+    v->win_start_us = s->now;
+    v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
+    sim_sketch_init(&v->win_lat);
+    sim_sketch_init(&v->lat_s);
+    sim_sketch_init(&v->ttft_s);
+    v->g_reps.since = s->now;
+    v->g_slots.since = s->now;
+    if (L->nsvcs == L->cap_svcs) {
+        L->cap_svcs = L->cap_svcs ? L->cap_svcs * 2 : 8;
+        L->svcs = xrealloc(L->svcs, L->cap_svcs * sizeof *L->svcs);
+    }
+    L->svcs[L->nsvcs++] = v;
+    for (int i = 0; i < init; i++)
+        scale_out(s, v);
+    if (row->rate > 0)
+        schedule_gen(s, v);
+    if (v->end_us != GS_TIME_MAX)
+        svc_event(s, v->end_us, v->idx, 0, EVK_END);
+    return 0;
+}
+
+int svc_on_row(sim *s, const wl_row *row)
+{
+    svc_layer *L = s->svc;
+    L->rows++;
+    if (row->kind == WL_KIND_SERVICE)
+        return declare(s, row);
+    service *v = find_service(L, row->service);
+    if (!v)
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
+                      "earlier service row declares", s->cfg->trace_path, row->line, row->id, row->service);
+    return new_request(s, v, row, &s->err);
+}
+
+bool svc_event_live(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    svc_layer *L = s->svc;
+    switch (aux) {
+    case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
+    case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
+    case EVK_TIMEOUT: {
+        const svc_req *r = req_at(L, slot);
+        return r->live && r->gen == gen && r->queued;
+    }
+    case EVK_GEN: return !L->svcs[slot]->ended;
+    case EVK_TICK:
+        if (tick_needed(L->svcs[slot]))
+            return true;
+        L->svcs[slot]->tick_pending = false; /* nothing to evaluate: the run may end without it */
+        return false;
+    default: return true;
+    }
+}
+
+void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    svc_layer *L = s->svc;
+    switch (aux) {
+    case EVK_BLOCK: {
+        replica *p = L->reps[slot];
+        if (p->ev_gen != gen || p->state != R_READY)
+            return;
+        block_end(s, p);
+        return;
+    }
+    case EVK_READY: {
+        replica *p = L->reps[slot];
+        if (p->gen != gen || p->state != R_STARTING)
+            return;
+        p->state = R_READY;
+        p->ready_us = s->now;
+        p->idle_since_us = s->now;
+        p->last_us = s->now;
+        p->svc->nstarting--;
+        p->svc->nready++;
+        note_scale(s, p->svc, "ready");
+        replica_run(s, p);
+        schedule_tick(s, p->svc);
+        return;
+    }
+    case EVK_TIMEOUT: {
+        svc_req *r = req_at(L, slot);
+        if (!r->live || r->gen != gen || !r->queued)
+            return;
+        service *v = r->svc;
+        r->queued = false; /* stays linked until pull_queue passes it and frees it */
+        v->qlen--;
+        v->drop_timeout++;
+        v->in_flight--;
+        return;
+    }
+    case EVK_TICK:
+        tick(s, L->svcs[slot]);
+        return;
+    case EVK_GEN: {
+        service *v = L->svcs[slot];
+        if (v->ended)
+            return;
+        v->generated++;
+        new_request(s, v, NULL, &s->err);
+        schedule_gen(s, v);
+        return;
+    }
+    case EVK_END: {
+        service *v = L->svcs[slot];
+        v->ended = true;
+        v->min = 0;
+        for (int i = 0; i < v->nreps; i++) {
+            replica *p = v->reps[i];
+            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive)
+                replica_remove(s, p);
+        }
+        return;
+    }
+    default:
+        GS_BUG("svc_on_event: unknown kind");
+    }
+}
+
+/* {==== report ====} */
+
+static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
+                       uint64_t timeout, uint64_t ended, long in_service, long queued)
+{
+    cJSON_AddNumberToObject(o, "arrived", (double)arrived);
+    cJSON_AddNumberToObject(o, "generated", (double)generated);
+    cJSON_AddNumberToObject(o, "served", (double)served);
+    cJSON_AddNumberToObject(o, "dropped_queue_full", (double)full);
+    cJSON_AddNumberToObject(o, "dropped_timeout", (double)timeout);
+    cJSON_AddNumberToObject(o, "dropped_after_end", (double)ended);
+    cJSON_AddNumberToObject(o, "in_service", (double)in_service);
+    cJSON_AddNumberToObject(o, "queued", (double)queued);
+}
+
+void svc_report(const svc_layer *L, const sim *s, cJSON *root)
+{
+    if (L->nsvcs == 0)
+        return;
+    cJSON *arr = cJSON_AddArrayToObject(root, "services");
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, ok = 0, cold = 0;
+    long ins = 0, q = 0;
+    double rep_h = 0, gpu_h = 0;
+    for (uint32_t i = 0; i < L->nsvcs; i++) {
+        const service *v = L->svcs[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", v->id);
+        long queued = v->qlen, in_service = v->in_flight - v->qlen;
+        add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
+                   in_service, queued);
+        sim_report_add_stats(o, "latency_s", &v->lat_s);
+        if (v->mode == MODE_TOKENS)
+            sim_report_add_stats(o, "ttft_s", &v->ttft_s);
+        cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
+        cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
+        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.gpus;
+        cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
+        cJSON_AddNumberToObject(rp, "min", v->min);
+        cJSON_AddNumberToObject(rp, "max", v->max);
+        cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
+        cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
+        cJSON_AddNumberToObject(rp, "cold_starts", (double)v->cold_starts);
+        cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
+        cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
+        cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
+        cJSON_AddNumberToObject(o, "replica_hours", rh);
+        cJSON_AddNumberToObject(o, "gpu_hours", gh);
+        cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
+        cJSON_AddItemToArray(arr, o);
+        a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
+        en += v->drop_ended, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        rep_h += rh, gpu_h += gh;
+    }
+    cJSON *o = cJSON_AddObjectToObject(root, "requests");
+    add_counts(o, a, g, sv, f, to, en, ins, q);
+    sim_report_add_stats(o, "latency_s", &L->all_lat);
+    if (L->all_ttft.n)
+        sim_report_add_stats(o, "ttft_s", &L->all_ttft);
+    cJSON_AddNumberToObject(o, "slo_attainment", sv ? (double)ok / (double)sv : 0.0);
+    cJSON_AddNumberToObject(o, "replica_hours", rep_h);
+    cJSON_AddNumberToObject(o, "gpu_hours", gpu_h);
+    cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", sv ? gpu_h / (double)sv * 1e6 : 0);
+    cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
+}

@@ -1,0 +1,147 @@
+/* wl_import_azure.c - Azure LLM inference trace 2023 to trace format v1.
+ *
+ * Source: ../shared/traces/azure-llm-inference-2023/README.md (CC-BY-4.0,
+ * Patel et al., Splitwise, ISCA 2024). Rows are sorted by TIMESTAMP, which is
+ * a wall-clock string with 7 fractional digits; submit = seconds since the
+ * first row, kept to the microsecond. ContextTokens become input_tokens and
+ * GeneratedTokens output_tokens. The declared service uses the default
+ * performance model (Splitwise Llama2-70B on H100, TP8: 8 GPUs per replica).
+ * SPDX-License-Identifier: MIT */
+#include "wl_import.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* "YYYY-MM-DD HH:MM:SS.fffffff" -> microseconds since the epoch (UTC; the
+ * trace states no zone, and only differences matter). */
+static bool parse_stamp(const char *s, int64_t *us)
+{
+    int Y, M, D, h, m, sec, n = 0;
+    if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sec, &n) != 6)
+        return false;
+    struct tm tm = {.tm_year = Y - 1900, .tm_mon = M - 1, .tm_mday = D, .tm_hour = h, .tm_min = m, .tm_sec = sec};
+    int64_t frac = 0;
+    const char *p = s + n;
+    if (*p == '.') {
+        int digits = 0;
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+            if (digits < 6)
+                frac = frac * 10 + (*p - '0');
+        for (; digits < 6; digits++)
+            frac *= 10;
+    }
+    if (*p)
+        return false;
+    *us = (int64_t)timegm(&tm) * 1000000 + frac;
+    return true;
+}
+
+typedef struct row_buf {
+    char f[3][64];
+    int nf;
+    bool done, too_long;
+} row_buf;
+
+static void cb_field(void *s, size_t len, void *data)
+{
+    row_buf *r = data;
+    if (r->nf < 3) {
+        if (len >= sizeof r->f[0])
+            r->too_long = true;
+        size_t l = len < sizeof r->f[0] - 1 ? len : sizeof r->f[0] - 1;
+        memcpy(r->f[r->nf], s, l);
+        r->f[r->nf][l] = 0;
+    }
+    r->nf++;
+}
+
+static void cb_row(int c, void *data)
+{
+    (void)c;
+    ((row_buf *)data)->done = true;
+}
+
+static bool parse_tokens(const char *s, long lo, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > 10000000)
+        return false;
+    *out = v;
+    return true;
+}
+
+int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_import_counts *counts, gs_error *err)
+{
+    memset(counts, 0, sizeof *counts);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+    struct csv_parser p;
+    csv_init(&p, CSV_STRICT | CSV_APPEND_NULL);
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int64_t t0 = 0, last = 0;
+    int rc = 0;
+    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max\n");
+    fprintf(out, "%s,0,%d,service,,,,%d,%d\n", o->service, o->gpus, o->replicas_min, o->replicas_max);
+    ssize_t n;
+    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        row_buf r = {0};
+        if (csv_parse(&p, line, (size_t)n, cb_field, cb_row, &r) != (size_t)n) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld: malformed CSV", path, lineno);
+            break;
+        }
+        if (!r.done)
+            continue; /* blank line */
+        if (lineno == 1) {
+            if (r.nf != 3 || strcmp(r.f[0], "TIMESTAMP") || strcmp(r.f[1], "ContextTokens") ||
+                strcmp(r.f[2], "GeneratedTokens"))
+                rc = gs_err(err, GS_EINPUT, "'%s' line 1: expected the header TIMESTAMP,ContextTokens,"
+                            "GeneratedTokens", path);
+            continue;
+        }
+        counts->rows_in++;
+        int64_t us = 0;
+        long in_tok = 0, out_tok = 0;
+        if (r.nf != 3)
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld: expected 3 fields, found %d", path, lineno, r.nf);
+        else if (r.too_long || !parse_stamp(r.f[0], &us))
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 1 ('TIMESTAMP'): expected YYYY-MM-DD HH:MM:SS.f, "
+                        "found '%s'", path, lineno, r.f[0]);
+        else if (!parse_tokens(r.f[1], 0, &in_tok))
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 2 ('ContextTokens'): expected an integer >= 0, "
+                        "found '%s'", path, lineno, r.f[1]);
+        else if (!parse_tokens(r.f[2], 1, &out_tok))
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 3 ('GeneratedTokens'): expected an integer >= 1, "
+                        "found '%s'", path, lineno, r.f[2]);
+        if (rc)
+            break;
+        if (counts->converted == 0)
+            t0 = last = us;
+        if (us < last) { /* the README says sorted; a row that is not is reported, not reordered */
+            counts->skipped++;
+            fprintf(stderr, "gpusim: warning: '%s' line %ld: timestamp goes back in time; row skipped\n", path,
+                    lineno);
+            continue;
+        }
+        last = us;
+        int64_t rel = us - t0;
+        fprintf(out, "q%ld,%lld.%06lld,,request,%s,%ld,%ld,,\n", counts->converted, (long long)(rel / 1000000),
+                (long long)(rel % 1000000), o->service, in_tok, out_tok);
+        counts->converted++;
+        if (o->limit > 0 && counts->converted >= o->limit)
+            break;
+    }
+    free(line);
+    csv_free(&p);
+    fclose(f);
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+        rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
+    return rc;
+}
