@@ -292,8 +292,18 @@ void mig_base_free(mig_base *b)
 
 /* {==== requests ====} */
 
-int mig_candidates(const mig_table *t, const wl_row *r, int *out, char *kind)
+int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
 {
+    if (r->gpumem_mib > 0)
+        return r->gpumem_mib;
+    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, mechanics.md s1) */
+    return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
+}
+
+int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
+{
+    const mig_table *t = m->mig;
+    int64_t mem_mib = mig_req_mem_mib(m, r);
     int n = 0;
     if (r->mig[0]) {
         *kind = 'n';
@@ -302,7 +312,7 @@ int mig_candidates(const mig_table *t, const wl_row *r, int *out, char *kind)
             out[n++] = p;
         return n;
     }
-    if (r->gpumem_mib <= 0) { /* no memory asked: the whole card (HAMi: 100 % of memory, mechanics.md s1) */
+    if (mem_mib <= 0) { /* no memory asked: the whole card (HAMi: 100 % of memory, mechanics.md s1) */
         *kind = 'w';
         int p = mig_full_profile(t);
         if (p >= 0)
@@ -312,7 +322,7 @@ int mig_candidates(const mig_table *t, const wl_row *r, int *out, char *kind)
     *kind = 'm';
     for (int p = 0; p < t->nprofiles; p++) {
         const mig_profile *pr = &t->profiles[p];
-        if (strstr(pr->name, "+me") || pr->memory_mib < r->gpumem_mib ||
+        if (strstr(pr->name, "+me") || pr->memory_mib < mem_mib ||
             (r->gpucores > 0 && pr->compute_slices * 100 < r->gpucores * t->compute_slices))
             continue;
         /* insertion by (memory, compute slices): HAMi's candidate order */
@@ -354,7 +364,8 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
         else
             whole_cards = true;
     }
-    char kind = j->req.mig[0] ? 'n' : j->req.gpumem_mib > 0 ? 'm' : 'w'; /* as mig_candidates */
+    /* as mig_candidates */
+    char kind = j->req.mig[0] ? 'n' : (j->req.gpumem_mib > 0 || j->req.gpumem_pct > 0) ? 'm' : 'w';
     /* a named profile needs MIG; a memory request takes a whole card only
      * when no MIG card could ever hold it */
     *whole_ok = whole_cards && (kind == 'w' || (kind == 'm' && !*mig_ok));
@@ -367,7 +378,8 @@ static uint64_t shape_key(const job *j)
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);
     k ^= c * 0x165667B19E3779F9ULL ^ (m * 0x27D4EB2F165667C5ULL) ^ (m >> 17);
-    k ^= (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL ^ (uint64_t)j->req.gpucores * 0xC4CEB9FE1A85EC53ULL;
+    k ^= (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL ^ (uint64_t)j->req.gpucores * 0xC4CEB9FE1A85EC53ULL ^
+         (uint64_t)j->req.gpumem_pct * 0x9FB21C651E98DF25ULL;
     for (const char *p = j->req.mig; *p; p++)
         k = (k ^ (uint8_t)*p) * 0x100000001B3ULL;
     return k;
@@ -458,7 +470,7 @@ void mig_base_arrive(mig_base *b, job *j)
         int cand[MIG_MAX_PROFILES];
         char kind;
         if (gr->mig && (j->pools >> gr->pool & 1) && !(done >> gr->pool & 1) &&
-            mig_candidates(gr->model->mig, &j->req, cand, &kind) > 0) {
+            mig_candidates(gr->model, &j->req, cand, &kind) > 0) {
             b->demand[gr->pool][cand[0]] += 1.0;
             done |= 1ULL << gr->pool;
         }
@@ -511,8 +523,9 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     gs_time_us now = b->s->now;
     sim_gauge_add(&b->mem_held, now, pr->size);
     sim_gauge_add(&b->compute_held, now, pr->compute_slices);
-    if (j->req.gpumem_mib > 0) {
-        int64_t w = pr->memory_mib - j->req.gpumem_mib;
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
+    if (mem_mib > 0) {
+        int64_t w = pr->memory_mib - mem_mib;
         sim_gauge_add(&b->waste_mib, now, (double)w);
         b->waste_sum_mib += (double)w;
         b->waste_n++;
@@ -527,8 +540,9 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
     gs_time_us now = b->s->now;
     sim_gauge_add(&b->mem_held, now, -pr->size);
     sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
-    if (in->j->req.gpumem_mib > 0)
-        sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - in->j->req.gpumem_mib));
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &in->j->req);
+    if (mem_mib > 0)
+        sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - mem_mib));
     sim_alloc_add(b->s, -card_frac(g, in->prof));
     g->nheld--;
     in->j = NULL;

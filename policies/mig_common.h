@@ -9,7 +9,8 @@
  * ledger only ever offers cards without MIG; the policies place MIG work on
  * those cards themselves (a job's CPU and memory still go through the ledger).
  *
- * Requests (wl_row): `mig` names a profile; else `gpumem` maps to profiles
+ * Requests (wl_row): `mig` names a profile; else `gpumem` (or `gpumem_pct`
+ * of the card) maps to profiles
  * that hold it (memory_mib >= gpumem) and whose compute covers `gpucores`
  * when given, smallest memory first, then fewest compute slices (+me
  * profiles only when named); else the request is for whole cards: a card
@@ -130,9 +131,12 @@ int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error
 void mig_base_free(mig_base *b);
 mig_jobinfo *mig_info(mig_base *b, const job *j);
 
-/* Candidate profiles of j on table t, in the order to try; returns their
+/* Memory a request asks per card on model m: gpumem, else gpumem_pct of the
+ * card's memory (rounded down); 0 when neither is given. */
+int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
+/* Candidate profiles of r on MIG model m, in the order to try; returns their
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
-int mig_candidates(const mig_table *t, const wl_row *r, int *out, char *kind);
+int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
 
 /* arrive/release as the policies' hooks call them. */
 void mig_base_arrive(mig_base *b, job *j);

@@ -48,7 +48,7 @@ static bool dyn_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
     dyn_state *d = b->owner;
     int cand[MIG_MAX_PROFILES];
     char kind;
-    int n = mig_candidates(g->lay.t, &j->req, cand, &kind);
+    int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
     const double *w = b->demand[b->groups[g->group].pool];
     for (int i = 0; i < n; i++) {
         int st = mig_choose_start(&g->lay, cand[i], d->strategy, w);
@@ -91,7 +91,7 @@ static bool dyn_ever(const mig_base *b, const mig_group *gr, const job *j)
     (void)b;
     int cand[MIG_MAX_PROFILES];
     char kind;
-    return mig_candidates(gr->model->mig, &j->req, cand, &kind) > 0;
+    return mig_candidates(gr->model, &j->req, cand, &kind) > 0;
 }
 
 /* Blocked by layout: some card the request may use has enough free memory
@@ -108,7 +108,7 @@ static void dyn_blocked(mig_base *b, job *j)
             continue;
         int cand[MIG_MAX_PROFILES];
         char kind;
-        int n = mig_candidates(g->lay.t, &j->req, cand, &kind);
+        int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
         for (int k = 0; k < n; k++)
             if (mig_blocked_by_layout(&g->lay, cand[k])) {
                 in->blocked = true;
@@ -144,7 +144,8 @@ static int dyn_init(sim *s, void **state, gs_error *err)
     if (mig_strategy_parse(d->strategy_name, &d->strategy) != 0)
         return gs_err(err, GS_EUSAGE, "--set strategy='%s': expected first, bestfit or demand", d->strategy_name);
     int rc;
-    if ((rc = get_seconds(s, "create_s", &d->create_us, err)) || (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
+    if ((rc = get_seconds(s, "create_s", &d->create_us, err)) ||
+        (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
         (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
         return rc;
     if ((rc = mig_base_init(&d->b, s, &hooks, d, err)) != 0)

@@ -445,6 +445,32 @@ static void mmc_dynamic(void)
     mmc_through_mig("dynmig", zero);
 }
 
+/* gpumem_pct is a share of the card's memory: 20 % of an A100-40GB is 8192
+ * MiB, held by 1g.10gb (9856 MiB; 1g.5gb holds 4864), so 1664 MiB are
+ * wasted; 25 % (10240 MiB) needs 3g.20gb, the next profile that holds it. */
+static void gpumem_pct_maps_by_card_memory(void)
+{
+    const char *cl = "{\"name\": \"t\", \"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"gpus\": 1, \"mig\": \"whole\"}]}";
+    const char *tr = "id,submit,duration,gpus,gpumem_pct\np20,0,10,1,20\np25,0,10,1,25\n";
+    tu_run r;
+    rec rc = {0};
+    cJSON *rep = NULL;
+    CHECK_EQ_INT(run_cluster(&r, tu_write_tmp(tr), cl, "dynmig", NULL, &rc, &rep), 0);
+    const mig_table *t = gpu_catalog_find(tu_catalog(), "A100-SXM4-40GB")->mig;
+    int cand[MIG_MAX_PROFILES];
+    char kind;
+    wl_row row = {.gpumem_pct = 20, .gpus = 1};
+    const gpu_model *m = gpu_catalog_find(tu_catalog(), "A100-SXM4-40GB");
+    CHECK_EQ_INT(mig_req_mem_mib(m, &row), 8192);
+    CHECK(mig_candidates(m, &row, cand, &kind) > 0 && cand[0] == mig_profile_find(t, "1g.10gb") && kind == 'm');
+    row.gpumem_pct = 25;
+    CHECK(mig_candidates(m, &row, cand, &kind) > 0 && cand[0] == mig_profile_find(t, "3g.20gb"));
+    CHECK_NEAR(num(rep, "internal_waste", "per_instance_mib"), ((9856 - 8192) + (19968 - 10240)) / 2.0, 1e-12, 0);
+    CHECK_EQ_INT(r.s.completed, 2);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 const test_case tests_mig[] = {
     {"mig/static_layout_timeline", static_layout_timeline},
     {"mig/waits_beside_idle_instance", waits_beside_idle_instance},
@@ -456,6 +482,7 @@ const test_case tests_mig[] = {
     {"dynmig/reconcile_delay", dynmig_reconcile_delay},
     {"dynmig/blocked_by_layout_per_strategy", blocked_by_layout_per_strategy},
     {"dynmig/multi_card", dynmig_multi_card},
+    {"dynmig/gpumem_pct_maps_by_card_memory", gpumem_pct_maps_by_card_memory},
     {"mig/erlang_c_m_m_14", mmc_static},
     {"dynmig/erlang_c_m_m_14_zero_latency", mmc_dynamic},
     {NULL, NULL},
