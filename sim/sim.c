@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5 };
 #define JOB_CHUNK 1024u
 #define NO_SLOT UINT32_MAX
 
@@ -448,14 +448,25 @@ void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
 
-void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
+static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
 {
     if (at_us < s->now)
         GS_BUG("sim_timer: scheduling into the past");
     if (tag > 0xffffffu || pol_index < 0 || pol_index >= s->npol)
         GS_BUG("sim_timer: tag or policy index out of range");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_TIMER, .slot = j ? j->slot : NO_SLOT,
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = type, .slot = j ? j->slot : NO_SLOT,
                                         .gen = j ? j->gen : 0, .aux = (uint32_t)pol_index << 24 | tag});
+}
+
+void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
+{
+    push_timer(s, pol_index, j, at_us, tag, EV_TIMER);
+}
+
+void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag)
+{
+    push_timer(s, pol_index, NULL, at_us, tag, EV_TIMER_WEAK);
+    s->weak_pending++;
 }
 
 /* {==== the loop ====} */
@@ -582,12 +593,16 @@ int sim_run(sim *s)
     sim_event ev;
     gs_time_us until = s->cfg->until_us > 0 ? s->cfg->until_us : GS_TIME_MAX;
     bool stopped = false;
-    while (sim_heap_len(&s->heap)) {
+    /* weak timers alone keep the run going only while work is queued or running */
+    while (sim_heap_len(&s->heap) > s->weak_pending ||
+           (sim_heap_len(&s->heap) > 0 && (s->queued > 0 || s->running > 0))) {
         if (sim_heap_peek(&s->heap)->t_us > until) {
             stopped = true;
             break;
         }
         sim_heap_pop(&s->heap, &ev);
+        if (ev.type == EV_TIMER_WEAK)
+            s->weak_pending--;
         if (ev.type == EV_SVC && !svc_event_live(s, ev.slot, ev.gen, ev.aux))
             continue;
         if (ev.type != EV_ARRIVAL && ev.type != EV_SVC) {

@@ -77,6 +77,7 @@ struct sim {
     gs_time_us next_sample_us;
 
     gs_error err; /* first error raised inside the run */
+    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
 
     svc_layer *svc; /* inference services and their requests */
 
@@ -160,5 +161,10 @@ void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
+/* A timer (not tied to a job) that does not by itself keep the run going:
+ * the run ends when only weak timers are pending and no request is queued or
+ * running (a periodic layout switch, the destruction of an idle MIG
+ * instance). Added for issue 4. */
+void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag);
 
 #endif

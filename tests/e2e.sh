@@ -256,5 +256,21 @@ check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch &
   ok unknown_time_policy_exit2
 check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
 
+# 19. issue 4: MIG. A bad layout is exit 3 naming the file and node group;
+# the MIG example runs under mig and dynmig, deterministic, every row accounted
+printf '{"nodes":[{"model":"A100-SXM4-40GB","gpus":1,"mig":[{"profile":"3g.20gb","start":2}]}]}' >"$T/mig.json"
+if check_rc bad_mig_layout 3 "$G" run --trace workloads/examples/mig-mix.csv --policy mig --cluster "$T/mig.json"; then
+  has "$T/out" "mig.json': nodes\[0\].mig (A100-SXM4-40GB): \[0\]: 3g.20gb cannot start at slice 2 (legal starts: 0,4)" &&
+    ok bad_mig_layout_exit3_names_group || no bad_mig_layout_exit3_names_group "$T/out"
+fi
+for p in mig dynmig; do
+  "$G" run --trace workloads/examples/mig-mix.csv --cluster workloads/examples/cluster-mig.json --policy $p --out "$T/m1" >/dev/null 2>&1
+  "$G" run --trace workloads/examples/mig-mix.csv --cluster workloads/examples/cluster-mig.json --policy $p --out "$T/m2" >"$T/out" 2>&1
+  rows=$(($(grep -c . workloads/examples/mig-mix.csv) - 1))
+  if strip "$T/m1/report.json" >"$T/a" && strip "$T/m2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+     grep -q "arrived $rows  completed $rows" "$T/out" && has "$T/a" '"slice_util"'; then ok "mig_example_${p}_deterministic_all_done"
+  else no "mig_example_${p}_deterministic_all_done" "$T/out"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
