@@ -450,6 +450,8 @@ static bool dispatch_one(void *ud, job *j)
     return false;
 }
 
+bool mig_base_withdraw(mig_base *b, job *j) { return sq_remove(&b->q, j); }
+
 void mig_base_dispatch(mig_base *b) { sq_dispatch(&b->q, false, dispatch_one, b); }
 
 void mig_base_arrive(mig_base *b, job *j)

@@ -141,6 +141,8 @@ int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
 /* arrive/release as the policies' hooks call them. */
 void mig_base_arrive(mig_base *b, job *j);
 void mig_base_release(mig_base *b, job *j);
+/* Takes a queued job out of the queue (a time policy gave up its wait). */
+bool mig_base_withdraw(mig_base *b, job *j);
 /* Starts queued requests that now fit (after capacity came back). */
 void mig_base_dispatch(mig_base *b);
 /* Instance bookkeeping that keeps the gauges right. */

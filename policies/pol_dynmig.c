@@ -177,6 +177,12 @@ static void dyn_release(void *state, sim *s, job *j)
     mig_base_release(&((dyn_state *)state)->b, j);
 }
 
+static bool dyn_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_withdraw(&((dyn_state *)state)->b, j);
+}
+
 static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     dyn_state *d = state;
@@ -210,6 +216,7 @@ const pol_ops pol_dynmig = {
     .fini = dyn_fini,
     .arrive = dyn_arrive,
     .release = dyn_release,
+    .withdraw = dyn_withdraw,
     .timer = dyn_timer,
     .report = dyn_report,
 };

@@ -215,6 +215,12 @@ static void st_release(void *state, sim *s, job *j)
     mig_base_release(&((static_state *)state)->b, j);
 }
 
+static bool st_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_withdraw(&((static_state *)state)->b, j);
+}
+
 /* A group's switch time: its cards start draining toward the entry now in
  * force. O(MIG cards) per switch. */
 static void on_switch(static_state *st, int gi)
@@ -296,6 +302,7 @@ const pol_ops pol_mig = {
     .fini = st_fini,
     .arrive = st_arrive,
     .release = st_release,
+    .withdraw = st_withdraw,
     .timer = st_timer,
     .report = st_report,
 };

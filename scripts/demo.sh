@@ -91,23 +91,6 @@ tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches"
 echo
 echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
 
-# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
-POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
-echo
-echo "== gpusim compare --policies '$POLICIES'"
-./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
-echo
-echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
-./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
-  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
-echo
-echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
-./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
-echo
-echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
-./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
-echo
-echo "open in a browser: results/day.report/report.html"
 echo
 # issue 8: agent sessions, with and without the hibernate time policy
 echo "== agent sessions (workloads/examples/agents.csv): whole vs whole+hibernate"
@@ -126,3 +109,21 @@ d = h["density"]
 print(f"  sandboxes per node: peak {d['peak_sandboxes_per_node']:.0f}, mean {d['mean_sandboxes_per_node']:.2f}")
 PY
 echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"
+
+# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
+echo
+echo "== gpusim compare --policies '$POLICIES'"
+./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
+echo
+echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
+./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
+echo
+echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
+./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
+echo
+echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
+./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
+echo
+echo "open in a browser: results/day.report/report.html"

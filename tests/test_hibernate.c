@@ -15,23 +15,21 @@ typedef struct hrun {
     cJSON *rep;
 } hrun;
 
-/* Runs trace (text) under whole+hibernate on `gpus` with sets, stopping at
+/* The composed policy hrun_go runs (whole+hibernate unless a test says). */
+static const char *hpolicy = "whole+hibernate";
+
+/* Runs trace (text) under hpolicy on `gpus` with sets, stopping at
  * until_s (< 0: run to the end), and builds the report. */
 static int hrun_go(hrun *h, const char *trace, const char *gpus, const char *const *sets, double until_s)
 {
     tu_run *r = &h->r;
     memset(h, 0, sizeof *h);
     r->cfg.trace_path = tu_write_tmp(trace);
-    r->cfg.policy = "whole+hibernate";
+    r->cfg.policy = hpolicy;
     r->cfg.seed = 1;
     if (until_s >= 0)
         r->cfg.until_us = (gs_time_us)(until_s * GS_US_PER_S);
-    for (int i = 0; sets && sets[i]; i++) {
-        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
-        *eq = 0;
-        r->cfg.sets[r->cfg.nsets].key = kv;
-        r->cfg.sets[r->cfg.nsets++].value = eq + 1;
-    }
+    tu_add_sets(&r->cfg, sets);
     if ((r->rc = sim_cluster_from_spec(&r->cl, gpus, 8, tu_catalog(), &r->err)) != 0)
         return r->rc;
     if ((r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
@@ -193,6 +191,30 @@ static void full_cluster_wait_and_fail(void)
     hrun_free(&h);
 }
 
+/* The same wake timeout under the sharing and MIG space policies: each takes
+ * the waiting session out of its queue (withdraw) at 800 s. Without gpumem a
+ * vgpu/timeslice... request takes the whole card's memory, so A and B cannot
+ * share the single card and the timeline is the same. */
+static void wake_timeout_under_other_space_policies(void)
+{
+    const char *fail[] = {"pause_after=100", "probe_period=10", "pause_s=0", "resume_s=1", "wake_timeout=300", NULL};
+    const char *pols[] = {"vgpu+hibernate", "dynmig+hibernate"};
+    for (int i = 0; i < 2; i++) {
+        hpolicy = pols[i];
+        hrun h;
+        CHECK_EQ_INT(hrun_go(&h, full_trace, "H100-SXM5-80GB:1", fail, -1), 0);
+        CHECK_EQ_INT(hv(&h, "wakes_failed", NULL), 1);
+        CHECK_EQ_INT(h.r.s.failed, 1);
+        CHECK_EQ_INT(h.r.s.completed, 1);
+        hrun_free(&h);
+        CHECK_EQ_INT(hrun_go(&h, full_trace, "H100-SXM5-80GB:1", fail, 800.0), 0);
+        CHECK_EQ_INT(h.r.s.queued, 0);
+        CHECK_EQ_INT(h.r.s.failed, 1);
+        hrun_free(&h);
+    }
+    hpolicy = "whole+hibernate";
+}
+
 /* Scheduled wake: busy 0..10, paused at 410 (pause_after 400, probe 10).
  * A burst registered at 20 is due at 1000 for 30 s. lead_time=300: resumed at
  * 700, ready 705 (resume_s 5); the burst starts on time: latency 0.
@@ -329,6 +351,7 @@ static void queue_remove(void)
 }
 
 const test_case tests_hibernate[] = {
+    {"hibernate: wake timeout under vgpu and dynmig (withdraw)", wake_timeout_under_other_space_policies},
     {"hibernate: burst while pausing waits for pause + resume", burst_during_pause},
     {"hibernate: sq_remove keeps queue order", queue_remove},
     {"hibernate: probe trigger timeline", probe_timeline},
