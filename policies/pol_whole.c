@@ -52,7 +52,9 @@ static void whole_fini(void *state)
 static bool try_start(void *ud, job *j)
 {
     whole_state *w = ud;
-    int node = sim_cluster_find_node(w->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+    uint64_t pools = sim_admit_pools(w->s, j); /* quotas, preemption hand-over */
+    int node = pools ? sim_cluster_find_node(w->s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread)
+                     : -1;
     if (node < 0)
         return false;
     sim_place_whole(w->s, j, node);
@@ -99,6 +101,33 @@ static void whole_release(void *state, sim *s, job *j)
     sq_dispatch(&w->q, w->fifo, try_start, w);
 }
 
+/* Preemption dry run: node n's free cards, CPU and memory plus what the
+ * victims hold there. Cost O(victims). */
+static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
+{
+    (void)state;
+    const sim_node *nd = &s->cl->nodes[n];
+    if (!(j->pools >> nd->pool & 1))
+        return false;
+    double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
+    for (int i = 0; i < nv; i++) {
+        if (v[i]->node != n)
+            return false;
+        gpus += v[i]->ngpu_ids;
+        cpu += v[i]->req.cpu;
+        mem += v[i]->req.mem_gib;
+    }
+    return gpus >= j->req.gpus && (nd->cpu_total < 0 || cpu >= j->req.cpu - 1e-9) &&
+           (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
+}
+
+static void whole_dispatch(void *state, sim *s)
+{
+    whole_state *w = state;
+    (void)s;
+    sq_dispatch(&w->q, w->fifo, try_start, w);
+}
+
 const pol_ops pol_whole = {
     .abi = POL_ABI,
     .name = "whole",
@@ -109,4 +138,7 @@ const pol_ops pol_whole = {
     .fini = whole_fini,
     .arrive = whole_arrive,
     .release = whole_release,
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = whole_fits_if_released,
+    .dispatch = whole_dispatch,
 };

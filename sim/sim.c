@@ -8,12 +8,14 @@
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
 
+#include "sim_preempt.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_CORE = 4 /* sim_preempt.c */ };
 #define JOB_CHUNK 1024u
 #define NO_SLOT UINT32_MAX
 
@@ -72,6 +74,9 @@ const char *sim_param(const sim *s, const char *name)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             if (strcmp(pp->name, name) == 0)
                 return pp->def;
+    for (const pol_param *pp = sim_core_params; pp->name; pp++) /* the core's own (sim_preempt.c) */
+        if (strcmp(pp->name, name) == 0)
+            return pp->def;
     GS_BUG("sim_param: parameter not declared by any running policy");
 }
 
@@ -128,6 +133,8 @@ static int check_sets(sim *s, gs_error *err)
 {
     for (int i = 0; i < s->cfg->nsets; i++) {
         bool found = false;
+        for (const pol_param *pp = sim_core_params; pp->name; pp++) /* core parameters apply to any policy */
+            found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
         for (int p = 0; p < s->npol && !found; p++)
             for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
                 found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
@@ -183,6 +190,8 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
+    if ((rc = sim_ext_init(s, err)) != 0)
+        return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -231,6 +240,7 @@ void sim_job_start(sim *s, job *j, double rate)
     j->rate = rate;
     j->rate_since_us = s->now;
     schedule_done(s, j);
+    sim_ext_started(s, j);
 }
 
 void sim_job_queued(sim *s, job *j)
@@ -269,6 +279,7 @@ void sim_job_suspend(sim *s, job *j)
     s->running--;
     s->suspended++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
+    sim_ext_stopped(s, j);
     s->pol[0]->release(s->pst[0], s, j);
 }
 
@@ -280,6 +291,7 @@ void sim_job_fail(sim *s, job *j)
         j->state = JOB_FAILED;
         s->running--;
         sim_gauge_set(&s->g_running, s->now, (double)s->running);
+        sim_ext_stopped(s, j);
         s->pol[0]->release(s->pst[0], s, j);
         break;
     case JOB_QUEUED:
@@ -310,6 +322,7 @@ bool sim_job_resume(sim *s, job *j)
         job_free(s, j);
         return false;
     }
+    sim_ext_after_arrive(s, j); /* a resumed job left queued may preempt too */
     return true;
 }
 
@@ -342,6 +355,14 @@ void sim_release_whole(sim *s, job *j)
     j->gpu_ids = NULL;
     j->ngpu_ids = 0;
     j->node = -1;
+}
+
+void sim_core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_core_timer: scheduling into the past");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_CORE, .slot = j ? j->slot : NO_SLOT,
+                                        .gen = j ? j->gen : 0, .aux = aux});
 }
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
@@ -410,7 +431,7 @@ static int on_arrival(sim *s)
         job_free(s, j);
         return GS_EINPUT;
     }
-    if (j->pools == 0)
+    if (j->pools == 0 || !sim_ext_arrival(s, j)) /* no allowed model, or over its tenant's quota for good */
         sim_job_reject(s, j);
     else
         s->pol[0]->arrive(s->pst[0], s, j);
@@ -418,6 +439,8 @@ static int on_arrival(sim *s)
         GS_BUG("policy arrive() left the job neither started, queued nor rejected");
     if (j->state == JOB_REJECTED)
         job_free(s, j);
+    else
+        sim_ext_after_arrive(s, j);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);
@@ -436,6 +459,7 @@ static void on_done(sim *s, job *j)
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
+    sim_ext_stopped(s, j);
     s->pol[0]->release(s->pst[0], s, j);
     job_free(s, j);
 }
@@ -466,6 +490,8 @@ int sim_run(sim *s)
                 return s->err.code;
         } else if (ev.type == EV_DONE) {
             on_done(s, slot_job(s, ev.slot));
+        } else if (ev.type == EV_CORE) {
+            sim_ext_event(s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot), ev.aux);
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)
@@ -508,6 +534,7 @@ void sim_free(sim *s)
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);
+    sim_ext_free(s);
     wl_trace_close(s->tr);
     s->tr = NULL;
 }

@@ -75,6 +75,9 @@ struct sim {
 
     gs_error err; /* first error raised inside the run */
 
+    /* priorities, quotas, preemption (sim_preempt.c) */
+    struct sim_ext *ext;
+
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
     void *on_done_ud;
@@ -116,6 +119,11 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
+/* The cluster pools j may be placed in now: j->pools less the models where
+ * its tenant's quota would be exceeded, or 0 while the core hands resources
+ * freed by preemption to another job. A policy with POL_CAP_ADMIT narrows
+ * every placement to this mask (policies/README.md). */
+uint64_t sim_admit_pools(sim *s, job *j);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../workloads/wl_trace.h"
+#include "sim_preempt.h"
 
 void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
 {
@@ -35,6 +36,8 @@ static void add_inputs(cJSON *r, const sim *s)
     for (int p = 0; p < s->npol; p++)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
+    for (const pol_param *pp = sim_core_params; pp->name; pp++) /* the core's own: preemption */
+        cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
     if (s->cfg->until_us > 0)
         cJSON_AddNumberToObject(in, "until_s", gs_us_to_s(s->cfg->until_us));
@@ -89,6 +92,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    sim_ext_report(s, r); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
     double cap_gpu_s = s->cl->ngpus * end_s;
