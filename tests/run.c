@@ -12,11 +12,11 @@
 int check_failures;
 
 extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
-    tests_whole[], tests_erlang[], tests_determinism[];
+    tests_whole[], tests_erlang[], tests_determinism[], tests_preempt[];
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
-    tests_determinism, NULL,
+    tests_determinism, tests_preempt, NULL,
 };
 
 int main(int argc, char **argv)
