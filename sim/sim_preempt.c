@@ -39,6 +39,7 @@ const pol_param sim_core_params[] = {
     {"checkpoint_every", "3600", "seconds between periodic checkpoints of a running job; 0: none (assumption)"},
     {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, mechanics.md 7 [U])"},
     {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, mechanics.md 4)"},
+    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, mechanics.md 7)"},
     {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, mechanics.md 7)"},
     {NULL, NULL, NULL},
 };
@@ -62,7 +63,7 @@ typedef struct prio_class {
 typedef struct sim_ext {
     bool preempt;
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
-    double write_gbps, read_gbps;
+    double write_gbps, read_gbps, bytes_per_param;
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
     job **wait;     /* queued jobs that found no victims (lazily compacted) */
     uint32_t *wait_gen;
@@ -104,6 +105,7 @@ int sim_ext_init(sim *s, gs_error *err)
     x->grace_us = (gs_time_us)llround(num_param(s, "grace_period", 0, err, &rc) * 1e6);
     x->write_gbps = num_param(s, "ckpt_write_gbps", 1e-9, err, &rc);
     x->read_gbps = num_param(s, "ckpt_read_gbps", 1e-9, err, &rc);
+    x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
     if (rc)
         return rc;
     const pol_ops *sp = s->pol[0];
@@ -322,7 +324,15 @@ void sim_ext_stopped(sim *s, job *j)
 
 /* {==== preemption ====} */
 
-static double ckpt_bytes(const job *j) { return j->req.checkpoint_gib > 0 ? j->req.checkpoint_gib * 1073741824.0 : 0; }
+/* checkpoint_gib if given, else params_b x ckpt_bytes_per_param, else none */
+static double ckpt_bytes(const sim *s, const job *j)
+{
+    if (j->req.checkpoint_gib >= 0)
+        return j->req.checkpoint_gib * 1073741824.0;
+    if (j->req.params_b > 0)
+        return j->req.params_b * 1e9 * s->ext->bytes_per_param;
+    return 0;
+}
 
 /* The victim's resume point if it were stopped now: work left at its latest
  * durable checkpoint. Periodic checkpoints fall every checkpoint_every of
@@ -336,7 +346,7 @@ static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
     if (done_now < 0)
         done_now = 0;
     *has_ckpt = false;
-    if (ckpt_bytes(j) <= 0)
+    if (ckpt_bytes(s, j) <= 0)
         return (double)j->req.dur_us;
     gs_time_us ran = s->now - j->run_since_us;
     double point = (j->core_flags & JF_HAS_CKPT) ? j->resume_work_us : (double)j->req.dur_us;
@@ -452,7 +462,7 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
             v[i]->core_flags |= JF_HAS_CKPT;
         else
             v[i]->core_flags &= ~JF_HAS_CKPT;
-        bytes += ckpt_bytes(v[i]);
+        bytes += ckpt_bytes(s, v[i]);
     }
     gs_time_us write_us = (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
     for (int i = 0; i < nv; i++) {
@@ -598,7 +608,7 @@ static void on_op(sim *s, uint32_t oi)
         if (!has)
             x->lost_all++;
         sim_job_suspend(s, vi);
-        double read_us = has ? ckpt_bytes(vi) / (x->read_gbps * 1e9) * 1e6 : 0;
+        double read_us = has ? ckpt_bytes(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
         vi->work_left_us = vi->resume_work_us + read_us;
         x->read_gpu_s += g * read_us / 1e6;
         vi->preemptions++;

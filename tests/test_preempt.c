@@ -225,6 +225,27 @@ static void no_checkpoint_loses_all(void)
     tu_run_free(&r);
 }
 
+/* Checkpoint size from a parameter count: 1e9 params x 14 B = 14e9 B, 7 s to
+ * write at 2 GB/s, 3.5 s to read at 4 GB/s. H starts at 150 + 30 + 7 = 187,
+ * ends 237; V restarts then with 880 + 3.5 s and ends at 1120.5. */
+static void checkpoint_from_params(void)
+{
+    tu_run r;
+    static rec rc;
+    memset(&rc, 0, sizeof rc);
+    cJSON *rep = run(&r,
+                     "id,submit,duration,gpus,priority,preemptible,params_b\n"
+                     "V,0,1000,8,0,1,1\nH,150,50,8,10,0,\n",
+                     "H100-SXM5-80GB:8", base_sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep)
+        return;
+    CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 187, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1120.5, 0, 1e-6);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 /* Two 4-GPU victims on one node; H wants 4. A (start 0) last checkpointed at
  * 120 and would lose 30 s; B (start 10) at 130 and would lose 20 s: B is
  * chosen. B holds until 200 (grace 30 + write 20), H runs 200..250, B
@@ -387,6 +408,7 @@ const test_case tests_preempt[] = {
     {"preempt/no_equal_higher_or_non_preemptible_victim", no_ineligible_victims},
     {"preempt/no_checkpoint_loses_everything", no_checkpoint_loses_all},
     {"preempt/victim_with_least_lost_work", least_lost_work_victim},
+    {"preempt/checkpoint_size_from_params_b", checkpoint_from_params},
     {"quota/hand_timeline_block_reject_cards_memory", quota_hand_timeline},
     {"quota/randomized_never_exceeded", quota_never_exceeded},
     {"quota/bad_params_and_cluster_file", bad_inputs},

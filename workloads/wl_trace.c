@@ -16,7 +16,7 @@
 
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
-    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_NCOLS
+    C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_PARAMS_B, C_NCOLS
 };
 
 static const struct {
@@ -28,7 +28,7 @@ static const struct {
     [C_GPUCORES] = {"gpucores", false}, [C_MIG] = {"mig", false},   [C_PRIORITY] = {"priority", false},
     [C_PREEMPTIBLE] = {"preemptible", false}, [C_CHECKPOINT_GIB] = {"checkpoint_gib", false},
     [C_TENANT] = {"tenant", false}, [C_GPU_MODEL] = {"gpu_model", false}, [C_CPU] = {"cpu", false},
-    [C_MEM_GIB] = {"mem_gib", false},
+    [C_MEM_GIB] = {"mem_gib", false}, [C_PARAMS_B] = {"params_b", false},
 };
 
 struct wl_trace {
@@ -214,7 +214,7 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
             gs_err(err, GS_EINPUT,
                    "trace '%s' line %ld, column %d: unknown column '%s' (known: id, submit, duration, gpus, "
                    "kind, gpumem, gpucores, mig, priority, preemptible, checkpoint_gib, tenant, gpu_model, cpu, "
-                   "mem_gib; --allow-extra-columns ignores others)",
+                   "mem_gib, params_b; --allow-extra-columns ignores others)",
                    path, t->rec_start, i + 1, name);
             wl_trace_close(t);
             return NULL;
@@ -256,7 +256,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->submit_us = row->dur_us = 0;
     row->gpus = row->gpucores = row->priority = row->preemptible = row->gpu_model_col = 0;
     row->gpumem_mib = 0;
-    row->checkpoint_gib = -1;
+    row->checkpoint_gib = row->params_b = -1;
     row->cpu = row->mem_gib = 0;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
@@ -321,6 +321,11 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             if (!parse_num(v, 0, 1e9, &d))
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->checkpoint_gib = d;
+            break;
+        case C_PARAMS_B:
+            if (!parse_num(v, 0, 1e6, &d))
+                return col_err(t, err, i, "a non-negative number of billions of parameters");
+            row->params_b = d;
             break;
         case C_TENANT:
             if (!copy_str(row->tenant, sizeof row->tenant, v))

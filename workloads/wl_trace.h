@@ -36,6 +36,7 @@ typedef struct wl_row {
     int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
+    double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
