@@ -67,6 +67,8 @@ static bool try_start(void *ud, job *j)
 static uint64_t shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
+    /* a tenant's quota admits by gpus, gpumem and model: same shape, same answer */
+    k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL ^ (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL;
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);
@@ -98,6 +100,12 @@ static void whole_release(void *state, sim *s, job *j)
 {
     whole_state *w = state;
     sim_release_whole(s, j);
+    job *n = sim_nominee(s);
+    if (n) { /* a preemption hand-over: the freed cards are the preemptor's */
+        if (try_start(w, n))
+            sq_remove(&w->q, n);
+        return;
+    }
     sq_dispatch(&w->q, w->fifo, try_start, w);
 }
 

@@ -124,6 +124,11 @@ void sim_job_fail(sim *s, job *j);
  * freed by preemption to another job. A policy with POL_CAP_ADMIT narrows
  * every placement to this mask (policies/README.md). */
 uint64_t sim_admit_pools(sim *s, job *j);
+/* During a preemption hand-over (the victims are being suspended), the
+ * queued job that must get what they free; NULL otherwise. A space policy's
+ * release() then tries to start this job, out of queue order, and nothing
+ * else (policies/README.md). */
+job *sim_nominee(const sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

@@ -65,12 +65,13 @@ typedef struct sim_ext {
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
     double write_gbps, read_gbps, bytes_per_param;
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
+    uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
     job **wait;     /* queued jobs that found no victims (lazily compacted) */
     uint32_t *wait_gen;
     size_t nwait, wait_cap;
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
-    const job *nominee; /* during a hand-over: the only job that may be placed */
+    job *nominee; /* during a hand-over: the only job that may be placed */
     bool handing_over;
     /* figures */
     uint64_t preemptions, decisions, misses, lost_all;
@@ -224,6 +225,12 @@ uint64_t sim_admit_pools(sim *s, job *j)
     return pools;
 }
 
+job *sim_nominee(const sim *s)
+{
+    const sim_ext *x = s->ext;
+    return x->handing_over && x->nominee && x->nominee->state == JOB_QUEUED ? x->nominee : NULL;
+}
+
 static int pool_of_job(const sim *s, const job *j)
 {
     if (j->node >= 0)
@@ -275,6 +282,7 @@ static void list_add(sim_ext *x, job *j)
         (*head)->run_prev = j;
     *head = j;
     j->core_flags |= JF_LISTED;
+    x->nlisted++;
 }
 
 static void list_del(sim_ext *x, job *j)
@@ -287,6 +295,7 @@ static void list_del(sim_ext *x, job *j)
         j->run_next->run_prev = j->run_prev;
     j->run_prev = j->run_next = NULL;
     j->core_flags &= ~JF_LISTED;
+    x->nlisted--;
 }
 
 void sim_ext_started(sim *s, job *j)
@@ -482,7 +491,7 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = s->ext;
-    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & JF_PREEMPTOR))
+    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & JF_PREEMPTOR) || x->nlisted == 0)
         return false;
     uint64_t pools = quota_pools(s, p, false); /* preemption never lifts a quota */
     if (!pools)
@@ -521,11 +530,27 @@ static bool try_preempt(sim *s, job *p, int only_node)
     return best_n >= 0;
 }
 
+/* Drops entries of jobs no longer queued and waiting. O(entries). */
+static void wait_compact(sim_ext *x)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < x->nwait; i++) {
+        job *p = x->wait[i];
+        if (p->gen == x->wait_gen[i] && p->state == JOB_QUEUED && (p->core_flags & JF_WAITING)) {
+            x->wait[k] = p;
+            x->wait_gen[k++] = x->wait_gen[i];
+        }
+    }
+    x->nwait = k;
+}
+
 static void wait_add(sim_ext *x, job *j)
 {
     if (j->core_flags & JF_WAITING)
         return;
-    if (x->nwait == x->wait_cap) {
+    if (x->nwait == x->wait_cap)
+        wait_compact(x); /* grows only when more than half is live: amortized O(1), memory O(queue) */
+    if (x->nwait * 2 >= x->wait_cap) {
         x->wait_cap = x->wait_cap ? x->wait_cap * 2 : 64;
         x->wait = xrealloc(x->wait, x->wait_cap * sizeof *x->wait);
         x->wait_gen = xrealloc(x->wait_gen, x->wait_cap * sizeof *x->wait_gen);
@@ -552,15 +577,7 @@ static void on_eligible(sim *s, job *v)
     sim_ext *x = s->ext;
     if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->run_since_us < x->min_runtime_us)
         return; /* an event from an earlier run of this job */
-    size_t k = 0;
-    for (size_t i = 0; i < x->nwait; i++) { /* compact: keep the ones still queued and waiting */
-        job *p = x->wait[i];
-        if (p->gen == x->wait_gen[i] && p->state == JOB_QUEUED && (p->core_flags & JF_WAITING)) {
-            x->wait[k] = p;
-            x->wait_gen[k++] = x->wait_gen[i];
-        }
-    }
-    x->nwait = k;
+    wait_compact(x);
     for (;;) { /* highest priority first, then submit, then arrival */
         job *best = NULL;
         for (size_t i = 0; i < x->nwait; i++) {

@@ -119,6 +119,43 @@ static void pop_head(sim_queue *q, sq_class *c)
     }
 }
 
+void sq_remove(sim_queue *q, job *j)
+{
+    if (j->q_class < 0 || j->q_class >= q->ncls)
+        GS_BUG("sq_remove: job is not queued here");
+    sq_class *c = &q->cls[j->q_class];
+    size_t i = 0;
+    while (i < c->n && c->heap[i] != j) /* linear: rare (a preemption hand-over) */
+        i++;
+    if (i == c->n)
+        GS_BUG("sq_remove: job is not in its class");
+    if (i == 0) {
+        pop_head(q, c);
+        return;
+    }
+    /* move the last entry into the hole, then restore the heap order around it */
+    job *last = c->heap[--c->n];
+    q->len--;
+    if (i == c->n)
+        return;
+    while (i > 0 && before(last, c->heap[(i - 1) / 2])) {
+        c->heap[i] = c->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= c->n)
+            break;
+        if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
+            k++;
+        if (!before(c->heap[k], last))
+            break;
+        c->heap[i] = c->heap[k];
+        i = k;
+    }
+    c->heap[i] = last;
+}
+
 void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j), void *ud)
 {
     uint64_t pass = ++q->pass;

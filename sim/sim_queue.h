@@ -37,6 +37,9 @@ void sq_init(sim_queue *q);
 void sq_free(sim_queue *q);
 void sq_push(sim_queue *q, job *j, uint64_t key);
 static inline size_t sq_len(const sim_queue *q) { return q->len; }
+/* Takes j out of the queue (it was started out of order, e.g. as the
+ * preemptor at a hand-over). Cost O(size of j's class). */
+void sq_remove(sim_queue *q, job *j);
 /* Starts queued requests in order. try_start(ud, j) must either start j and
  * return true, or change nothing and return false. strict: stop at the first
  * request that does not fit (head-of-line); otherwise skip it and go on. */

@@ -225,6 +225,31 @@ static void no_checkpoint_loses_all(void)
     tu_run_free(&r);
 }
 
+/* The preemptor gets what its victims free: Y (priority 20, 8 GPUs) arrives
+ * at 160 while V is being evicted for H (V is no longer a candidate, so Y
+ * queues). At the hand-over (200) the room is reserved for H although Y
+ * ranks higher; Y starts when H ends at 250. */
+static void freed_resources_go_to_preemptor(void)
+{
+    tu_run r;
+    static rec rc;
+    memset(&rc, 0, sizeof rc);
+    cJSON *rep = run(&r,
+                     "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,8,0,1," CKPT "\nH,150,50,8,10,0,\nY,160,10,8,20,0,\n",
+                     "H100-SXM5-80GB:8", base_sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep)
+        return;
+    CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 200, 0, 1e-9);
+    CHECK_NEAR(rc.first_start_s[find(&rc, "Y")], 250, 0, 1e-9);
+    CHECK_NEAR(rc.first_start_s[find(&rc, "V")], 0, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 260 + 890, 0, 1e-6); /* restarts after Y */
+    CHECK_NEAR(jnum(cJSON_GetObjectItemCaseSensitive(rep, "preemption"), "preemptor_misses", NULL), 0, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 /* Checkpoint size from a parameter count: 1e9 params x 14 B = 14e9 B, 7 s to
  * write at 2 GB/s, 3.5 s to read at 4 GB/s. H starts at 150 + 30 + 7 = 187,
  * ends 237; V restarts then with 880 + 3.5 s and ends at 1120.5. */
@@ -312,6 +337,28 @@ static void quota_hand_timeline(void)
     CHECK_NEAR(jnum(c, "quota_blocked", NULL), 1, 0, 0);
     /* a whole H100 card as the catalog gives it (81559 MiB) outweighs c1's 40000 MiB */
     CHECK_NEAR(jnum(c, "peak_gpu_mem_gib", NULL), 81559 / 1024.0, 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* A request blocked by its tenant's quota does not hold back another
+ * tenant's request of the same shape behind it: a2 (tenant a, capped at 2)
+ * and b2 queue while f fills the node; when f ends at 5, b2 starts at once
+ * and a2 waits for a1 (10). */
+static void quota_blocked_does_not_block_others(void)
+{
+    tu_run r;
+    static rec rc;
+    memset(&rc, 0, sizeof rc);
+    const char *cl = "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 8}], \"tenants\": [{\"name\": \"a\", "
+                     "\"gpus\": 2}]}";
+    cJSON *rep = run(&r, "id,submit,duration,gpus,tenant\na1,0,10,2,a\nf,0,5,6,f\na2,1,1,2,a\nb2,2,1,2,b\n", cl, NULL,
+                     &rc);
+    CHECK(rep != NULL);
+    if (!rep)
+        return;
+    CHECK_NEAR(rc.first_start_s[find(&rc, "b2")], 5, 0, 1e-9);
+    CHECK_NEAR(rc.first_start_s[find(&rc, "a2")], 10, 0, 1e-9);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }
@@ -409,8 +456,10 @@ const test_case tests_preempt[] = {
     {"preempt/no_checkpoint_loses_everything", no_checkpoint_loses_all},
     {"preempt/victim_with_least_lost_work", least_lost_work_victim},
     {"preempt/checkpoint_size_from_params_b", checkpoint_from_params},
+    {"preempt/freed_resources_reserved_for_preemptor", freed_resources_go_to_preemptor},
     {"quota/hand_timeline_block_reject_cards_memory", quota_hand_timeline},
     {"quota/randomized_never_exceeded", quota_never_exceeded},
+    {"quota/blocked_request_does_not_hold_back_other_tenants", quota_blocked_does_not_block_others},
     {"quota/bad_params_and_cluster_file", bad_inputs},
     {NULL, NULL},
 };
