@@ -40,6 +40,7 @@ const pol_param sim_core_params[] = {
     {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, mechanics.md 7 [U])"},
     {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, mechanics.md 4)"},
     {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, mechanics.md 7)"},
+    {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag"},
     {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, mechanics.md 7)"},
     {NULL, NULL, NULL},
 };
@@ -85,6 +86,8 @@ typedef struct sim_ext {
     bool preempt;
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
     double write_gbps, read_gbps, bytes_per_param;
+    bool protect;
+    long protect_priority; /* with protect: priorities >= this are never victims */
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
     uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
     wait_cls *wc; /* queued jobs that found no victims, by request shape */
@@ -127,6 +130,14 @@ int sim_ext_init(sim *s, gs_error *err)
     x->write_gbps = num_param(s, "ckpt_write_gbps", 1e-9, err, &rc);
     x->read_gbps = num_param(s, "ckpt_read_gbps", 1e-9, err, &rc);
     x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
+    const char *pp = sim_param(s, "protect_priority");
+    if (rc == 0 && strcmp(pp, "none")) {
+        char *end;
+        x->protect_priority = strtol(pp, &end, 10);
+        x->protect = true;
+        if (end == pp || *end)
+            rc = gs_err(err, GS_EUSAGE, "--set protect_priority='%s': expected an integer or none", pp);
+    }
     if (rc)
         return rc;
     const pol_ops *sp = s->pol[0];
@@ -336,7 +347,7 @@ void sim_ext_started(sim *s, job *j)
     j->run_since_us = s->now;
     j->run_start_work_us = j->work_left_us;
     charge(s, j, +1);
-    if (x->preempt && j->req.preemptible && j->node >= 0) {
+    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
         list_add(x, j);
         sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }

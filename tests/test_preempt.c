@@ -170,8 +170,9 @@ static void not_before_min_runtime(void)
     tu_run_free(&r);
 }
 
-/* No victim of equal or higher priority, none that is not preemptible, and
- * nothing with preempt=off: H waits for V to finish at 1000. */
+/* No victim of equal or higher priority, none that is not preemptible, none
+ * at a protected priority, and nothing with preempt=off: H waits for V to
+ * finish at 1000. */
 static void no_ineligible_victims(void)
 {
     static const char *const traces[] = {
@@ -180,18 +181,17 @@ static void no_ineligible_victims(void)
         "id,submit,duration,gpus,priority,preemptible\nV,0,1000,8,0,0\nH,150,50,8,10,0\n",
     };
     static const char *const off[] = {"preempt=off", NULL};
-    for (int t = 0; t < 4; t++) {
+    static const char *const prot[] = {"preempt=on", "min_runtime=100", "protect_priority=0", NULL};
+    for (int t = 0; t < 5; t++) {
         tu_run r;
         static rec rc;
         memset(&rc, 0, sizeof rc);
-        cJSON *rep = run(&r, traces[t < 3 ? t : 0] + 0, "H100-SXM5-80GB:8", t < 3 ? base_sets : off, &rc);
-        if (t == 3) { /* preempt=off, on a trace that would preempt */
-            cJSON_Delete(rep);
-            tu_run_free(&r);
-            memset(&rc, 0, sizeof rc);
+        cJSON *rep;
+        if (t < 3)
+            rep = run(&r, traces[t], "H100-SXM5-80GB:8", base_sets, &rc);
+        else /* preempt=off, then a protected priority, on a trace that would preempt */
             rep = run(&r, "id,submit,duration,gpus,priority,preemptible\nV,0,1000,8,0,1\nH,150,50,8,10,0\n",
-                      "H100-SXM5-80GB:8", off, &rc);
-        }
+                      "H100-SXM5-80GB:8", t == 3 ? off : prot, &rc);
         CHECK(rep != NULL);
         if (!rep)
             continue;
@@ -433,6 +433,10 @@ static void bad_inputs(void)
     tu_run_free(&r);
     CHECK(run(&r, "id,submit,duration,gpus\na,0,1,1\n", "H100-SXM5-80GB:8", bad2, &rc) == NULL);
     CHECK_STR_HAS(r.err.msg, "min_runtime");
+    tu_run_free(&r);
+    CHECK(run(&r, "id,submit,duration,gpus,params_b\na,0,1,1,-3\n", "H100-SXM5-80GB:8", NULL, &rc) == NULL);
+    CHECK_EQ_INT(r.rc, GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "line 2, column 5 ('params_b')");
     tu_run_free(&r);
     CHECK(run(&r, "id,submit,duration,gpus\na,0,1,1\n",
               "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 8}], \"tenants\": [{\"name\": \"a\", "
