@@ -358,6 +358,7 @@ void sim_ext_stopped(sim *s, job *j)
     sim_ext *x = s->ext;
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
+    j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
     charge(s, j, -1);
     if (j->state == JOB_DONE)
         sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
@@ -724,7 +725,7 @@ static void on_op(sim *s, uint32_t oi)
     for (int i = 0; i < op.nv; i++) {
         job *vi = v[i];
         if (vi->gen != op.v_gen[i] || vi->state != JOB_RUNNING || !(vi->core_flags & JF_VICTIM))
-            continue; /* ended meanwhile (killed by its policy) */
+            continue; /* stopped meanwhile (killed or suspended by a policy) */
         bool has = (vi->core_flags & JF_HAS_CKPT) != 0;
         double g = vi->req.gpus;
         x->lost_gpu_s += g * (vi->resume_work_us - vi->work_left_us) / 1e6;
