@@ -151,14 +151,7 @@ int sim_ext_init(sim *s, gs_error *err)
     if (x->preempt)
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
     if (s->cl->quota) /* usage starts from zero in every run */
-        for (int i = 0; i < s->cl->quota->n; i++) {
-            sim_tenant *t = &s->cl->quota->t[i];
-            t->gpus_used = t->gpumem_used_gib = t->peak_gpus = t->peak_gpumem_gib = 0;
-            memset(t->cards_used, 0, sizeof t->cards_used);
-            t->arrived = t->blocked = t->rejected = 0;
-            sim_sketch_free(&t->blocked_queue_s);
-            sim_sketch_init(&t->blocked_queue_s);
-        }
+        sim_quota_reset(s->cl->quota);
     return 0;
 }
 
@@ -206,50 +199,16 @@ static prio_class *class_of(sim_ext *x, int priority)
     return c;
 }
 
-/* {==== quotas ====} */
+/* {==== quotas (accounting in sim_quota.c) ====} */
 
-static sim_tenant *tenant_of(const sim *s, const job *j)
-{
-    return j->tenant_ix ? &s->cl->quota->t[j->tenant_ix - 1] : NULL;
-}
-
-static double mem_per_gpu_gib(const sim *s, const job *j, int pool)
-{
-    if (j->req.gpumem_mib > 0)
-        return (double)j->req.gpumem_mib / 1024.0;
-    return (double)s->cl->pools[pool].model->memory_mib / 1024.0;
-}
-
-/* Would charging j on pool p keep tenant t within its caps (with `extra`
- * already used: 0 for "now", or -used for "ever, on an empty cluster")? */
-static bool quota_fits(const sim *s, const sim_tenant *t, const job *j, int p, bool ever)
-{
-    double g = j->req.gpus, m = g * mem_per_gpu_gib(s, j, p);
-    double gu = ever ? 0 : t->gpus_used, mu = ever ? 0 : t->gpumem_used_gib;
-    int cu = ever ? 0 : t->cards_used[p];
-    return (t->gpus_max < 0 || gu + g <= t->gpus_max + 1e-9) &&
-           (t->gpumem_max_gib < 0 || mu + m <= t->gpumem_max_gib + 1e-9) &&
-           (t->cards_max[p] < 0 || cu + j->req.gpus <= t->cards_max[p]);
-}
-
-static uint64_t quota_pools(const sim *s, const job *j, bool ever)
-{
-    const sim_tenant *t = tenant_of(s, j);
-    if (!t)
-        return j->pools;
-    uint64_t out = 0;
-    for (int p = 0; p < s->cl->npools; p++)
-        if ((j->pools >> p & 1) && quota_fits(s, t, j, p, ever))
-            out |= 1ULL << p;
-    return out;
-}
+static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tenant(s->cl, j); }
 
 uint64_t sim_admit_pools(sim *s, job *j)
 {
     sim_ext *x = s->ext;
     if (x->handing_over && j != x->nominee)
         return 0; /* what the victims free is reserved for the preemptor */
-    uint64_t pools = quota_pools(s, j, false);
+    uint64_t pools = sim_quota_pools(s->cl, j, false);
     if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
         j->core_flags |= JF_QBLOCKED;
         tenant_of(s, j)->blocked++;
@@ -263,30 +222,6 @@ job *sim_nominee(const sim *s)
     return x->handing_over && x->nominee && x->nominee->state == JOB_QUEUED ? x->nominee : NULL;
 }
 
-static int pool_of_job(const sim *s, const job *j)
-{
-    if (j->node >= 0)
-        return s->cl->nodes[j->node].pool;
-    return j->pools ? __builtin_ctzll(j->pools) : 0; /* a policy that sets no node: its first pool */
-}
-
-static void charge(sim *s, job *j, int sign)
-{
-    sim_tenant *t = tenant_of(s, j);
-    if (!t)
-        return;
-    int p = pool_of_job(s, j);
-    if (sign > 0 && !quota_fits(s, t, j, p, false))
-        GS_BUG("a space policy started a job over its tenant's quota (it must use sim_admit_pools)");
-    t->gpus_used += sign * j->req.gpus;
-    t->gpumem_used_gib += sign * j->req.gpus * mem_per_gpu_gib(s, j, p);
-    t->cards_used[p] += sign * j->req.gpus;
-    if (t->gpus_used > t->peak_gpus)
-        t->peak_gpus = t->gpus_used;
-    if (t->gpumem_used_gib > t->peak_gpumem_gib)
-        t->peak_gpumem_gib = t->gpumem_used_gib;
-}
-
 bool sim_ext_arrival(sim *s, job *j)
 {
     class_of(s->ext, j->req.priority)->arrived++;
@@ -295,7 +230,7 @@ bool sim_ext_arrival(sim *s, job *j)
     if (!t)
         return true;
     t->arrived++;
-    j->pools = quota_pools(s, j, true);
+    j->pools = sim_quota_pools(s->cl, j, true);
     if (j->pools == 0) {
         t->rejected++;
         return false;
@@ -346,7 +281,7 @@ void sim_ext_started(sim *s, job *j)
     j->core_flags &= ~JF_WAITING; /* its entry in the wait list is dropped lazily */
     j->run_since_us = s->now;
     j->run_start_work_us = j->work_left_us;
-    charge(s, j, +1);
+    sim_quota_charge(s->cl, j, +1);
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
         list_add(x, j);
         sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
@@ -359,7 +294,7 @@ void sim_ext_stopped(sim *s, job *j)
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
-    charge(s, j, -1);
+    sim_quota_charge(s->cl, j, -1);
     if (j->state == JOB_DONE)
         sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
 }
@@ -526,7 +461,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
     sim_ext *x = s->ext;
     if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & JF_PREEMPTOR) || x->nlisted == 0)
         return false;
-    uint64_t pools = quota_pools(s, p, false); /* preemption never lifts a quota */
+    uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
     if (!pools)
         return false;
     int best_n = -1, best_nv = 0, lo = only_node >= 0 ? only_node : 0;
@@ -789,25 +724,5 @@ void sim_ext_report(const sim *s, cJSON *root)
     cJSON_AddNumberToObject(pr, "eviction_hold_gpu_hours", x->hold_gpu_s / 3600.0);
     cJSON_AddNumberToObject(pr, "checkpoint_read_gpu_hours", x->read_gpu_s / 3600.0);
     sim_report_add_stats(pr, "preemptor_wait_s", &x->wait_s);
-    cJSON *tn = cJSON_AddArrayToObject(root, "tenants");
-    for (int i = 0; s->cl->quota && i < s->cl->quota->n; i++) {
-        const sim_tenant *t = &s->cl->quota->t[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", t->name);
-        if (t->gpus_max >= 0)
-            cJSON_AddNumberToObject(o, "quota_gpus", t->gpus_max);
-        if (t->gpumem_max_gib >= 0)
-            cJSON_AddNumberToObject(o, "quota_gpu_mem_gib", t->gpumem_max_gib);
-        cJSON *cards = cJSON_AddObjectToObject(o, "quota_cards");
-        for (int p = 0; p < s->cl->npools; p++)
-            if (t->cards_max[p] >= 0)
-                cJSON_AddNumberToObject(cards, s->cl->pools[p].model->name, t->cards_max[p]);
-        cJSON_AddNumberToObject(o, "peak_gpus", t->peak_gpus);
-        cJSON_AddNumberToObject(o, "peak_gpu_mem_gib", t->peak_gpumem_gib);
-        cJSON_AddNumberToObject(o, "arrivals", (double)t->arrived);
-        cJSON_AddNumberToObject(o, "quota_blocked", (double)t->blocked);
-        cJSON_AddNumberToObject(o, "quota_rejected", (double)t->rejected);
-        sim_report_add_stats(o, "quota_blocked_queue_s", &t->blocked_queue_s);
-        cJSON_AddItemToArray(tn, o);
-    }
+    sim_quota_report(s->cl, root);
 }

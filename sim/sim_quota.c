@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_quota.h"
 
+#include "sim_report.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,4 +96,96 @@ int sim_quota_find(const sim_quota *q, const char *name)
         if (!strcmp(q->t[i].name, name))
             return i + 1;
     return 0;
+}
+
+void sim_quota_reset(sim_quota *q)
+{
+    for (int i = 0; i < q->n; i++) {
+        sim_tenant *t = &q->t[i];
+        t->gpus_used = t->gpumem_used_gib = t->peak_gpus = t->peak_gpumem_gib = 0;
+        memset(t->cards_used, 0, sizeof t->cards_used);
+        t->arrived = t->blocked = t->rejected = 0;
+        sim_sketch_free(&t->blocked_queue_s);
+        sim_sketch_init(&t->blocked_queue_s);
+    }
+}
+
+sim_tenant *sim_quota_tenant(const sim_cluster *c, const job *j)
+{
+    return j->tenant_ix ? &c->quota->t[j->tenant_ix - 1] : NULL;
+}
+
+/* GPU memory a job requests per GPU on pool p: gpumem, or the card's. */
+static double mem_per_gpu_gib(const sim_cluster *c, const job *j, int pool)
+{
+    if (j->req.gpumem_mib > 0)
+        return (double)j->req.gpumem_mib / 1024.0;
+    return (double)c->pools[pool].model->memory_mib / 1024.0;
+}
+
+/* Would charging j on pool p keep t within its caps, given its usage now
+ * (ever: on an empty cluster)? */
+static bool fits(const sim_cluster *c, const sim_tenant *t, const job *j, int p, bool ever)
+{
+    double g = j->req.gpus, m = g * mem_per_gpu_gib(c, j, p);
+    double gu = ever ? 0 : t->gpus_used, mu = ever ? 0 : t->gpumem_used_gib;
+    int cu = ever ? 0 : t->cards_used[p];
+    return (t->gpus_max < 0 || gu + g <= t->gpus_max + 1e-9) &&
+           (t->gpumem_max_gib < 0 || mu + m <= t->gpumem_max_gib + 1e-9) &&
+           (t->cards_max[p] < 0 || cu + j->req.gpus <= t->cards_max[p]);
+}
+
+uint64_t sim_quota_pools(const sim_cluster *c, const job *j, bool ever)
+{
+    const sim_tenant *t = sim_quota_tenant(c, j);
+    if (!t)
+        return j->pools;
+    uint64_t out = 0;
+    for (int p = 0; p < c->npools; p++)
+        if ((j->pools >> p & 1) && fits(c, t, j, p, ever))
+            out |= 1ULL << p;
+    return out;
+}
+
+void sim_quota_charge(sim_cluster *c, const job *j, int sign)
+{
+    sim_tenant *t = sim_quota_tenant(c, j);
+    if (!t)
+        return;
+    /* the model of the node it runs on; a policy that sets no node: its first allowed model */
+    int p = j->node >= 0 ? c->nodes[j->node].pool : (j->pools ? __builtin_ctzll(j->pools) : 0);
+    if (sign > 0 && !fits(c, t, j, p, false))
+        GS_BUG("a space policy started a job over its tenant's quota (it must use sim_admit_pools)");
+    t->gpus_used += sign * j->req.gpus;
+    t->gpumem_used_gib += sign * j->req.gpus * mem_per_gpu_gib(c, j, p);
+    t->cards_used[p] += sign * j->req.gpus;
+    if (t->gpus_used > t->peak_gpus)
+        t->peak_gpus = t->gpus_used;
+    if (t->gpumem_used_gib > t->peak_gpumem_gib)
+        t->peak_gpumem_gib = t->gpumem_used_gib;
+}
+
+void sim_quota_report(const sim_cluster *c, cJSON *root)
+{
+    cJSON *tn = cJSON_AddArrayToObject(root, "tenants");
+    for (int i = 0; c->quota && i < c->quota->n; i++) {
+        const sim_tenant *t = &c->quota->t[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", t->name);
+        if (t->gpus_max >= 0)
+            cJSON_AddNumberToObject(o, "quota_gpus", t->gpus_max);
+        if (t->gpumem_max_gib >= 0)
+            cJSON_AddNumberToObject(o, "quota_gpu_mem_gib", t->gpumem_max_gib);
+        cJSON *cards = cJSON_AddObjectToObject(o, "quota_cards");
+        for (int p = 0; p < c->npools; p++)
+            if (t->cards_max[p] >= 0)
+                cJSON_AddNumberToObject(cards, c->pools[p].model->name, t->cards_max[p]);
+        cJSON_AddNumberToObject(o, "peak_gpus", t->peak_gpus);
+        cJSON_AddNumberToObject(o, "peak_gpu_mem_gib", t->peak_gpumem_gib);
+        cJSON_AddNumberToObject(o, "arrivals", (double)t->arrived);
+        cJSON_AddNumberToObject(o, "quota_blocked", (double)t->blocked);
+        cJSON_AddNumberToObject(o, "quota_rejected", (double)t->rejected);
+        sim_report_add_stats(o, "quota_blocked_queue_s", &t->blocked_queue_s);
+        cJSON_AddItemToArray(tn, o);
+    }
 }

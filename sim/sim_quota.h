@@ -10,6 +10,7 @@
 #include <cJSON.h>
 
 #include "sim_cluster.h"
+#include "sim_job.h"
 #include "sim_metrics.h"
 
 typedef struct sim_tenant {
@@ -38,5 +39,21 @@ int sim_quota_parse(sim_quota *q, const cJSON *arr, const char *path, const sim_
 void sim_quota_free(sim_quota *q);
 /* 1 + index of tenant `name`, 0 if it has no quota. Cost O(tenants). */
 int sim_quota_find(const sim_quota *q, const char *name);
+
+/* {==== run-time accounting (called by the core, sim_preempt.c) ====}
+ * A job's charge: GPUs; GPU memory = gpus x gpumem, or x the card's memory
+ * when gpumem is not given; cards of its node's model. */
+/* Usage and counters back to zero (each run starts afresh). */
+void sim_quota_reset(sim_quota *q);
+/* j's tenant (j->tenant_ix set), or NULL when it has no quota. */
+sim_tenant *sim_quota_tenant(const sim_cluster *c, const job *j);
+/* j->pools less the models where charging j would exceed a cap, given the
+ * usage now, or (ever) on an empty cluster. Cost O(pools). */
+uint64_t sim_quota_pools(const sim_cluster *c, const job *j, bool ever);
+/* Charges (sign +1, at start) or refunds (-1, at stop) j; a charge over a
+ * cap is a bug (the policy ignored sim_admit_pools) and aborts. */
+void sim_quota_charge(sim_cluster *c, const job *j, int sign);
+/* Adds the "tenants" array (caps, peaks, quota-blocked counts and waits). */
+void sim_quota_report(const sim_cluster *c, cJSON *root);
 
 #endif
