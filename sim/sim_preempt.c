@@ -32,6 +32,7 @@
 
 #include "sim_quota.h"
 #include "sim_report.h"
+#include "sim_waitset.h"
 
 const pol_param sim_core_params[] = {
     {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)"},
@@ -55,27 +56,6 @@ typedef struct pre_op {
     uint32_t *v_gen;
 } pre_op;
 
-/* Queued requests that found no victims, one heap per request shape, best
- * rank (priority, submit, arrival) on top. Within a shape a lower-ranked
- * request sees a subset of the victims the head sees, so when the head
- * cannot preempt on a node none of its class can: a retry looks at one head
- * per shape. Entries of jobs that started meanwhile are dropped lazily. */
-typedef struct wait_ent {
-    job *j;
-    uint32_t gen;
-} wait_ent;
-
-typedef struct wait_cls {
-    int gpus, gpucores, tenant_ix;
-    int64_t gpumem_mib;
-    uint64_t pools;
-    double cpu, mem_gib;
-    char mig[32];
-    wait_ent *h;
-    size_t n, cap;
-    bool failed; /* scratch: failed in the current retry */
-} wait_cls;
-
 typedef struct prio_class {
     int priority;
     uint64_t arrived;
@@ -90,8 +70,7 @@ typedef struct sim_ext {
     long protect_priority; /* with protect: priorities >= this are never victims */
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
     uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
-    wait_cls *wc; /* queued jobs that found no victims, by request shape */
-    int nwc;
+    sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
     job *nominee; /* during a hand-over: the only job that may be placed */
@@ -171,9 +150,7 @@ void sim_ext_free(sim *s)
     }
     free(x->cls);
     free(x->node_run);
-    for (int i = 0; i < x->nwc; i++)
-        free(x->wc[i].h);
-    free(x->wc);
+    ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     free(x);
     s->ext = NULL;
@@ -498,116 +475,13 @@ static bool try_preempt(sim *s, job *p, int only_node)
     return best_n >= 0;
 }
 
-static bool ranks_before(const job *a, const job *b)
-{
-    if (a->req.priority != b->req.priority)
-        return a->req.priority > b->req.priority;
-    if (a->req.submit_us != b->req.submit_us)
-        return a->req.submit_us < b->req.submit_us;
-    return a->arrival_no < b->arrival_no;
-}
-
-static bool live(const wait_ent *e)
-{
-    return e->j->gen == e->gen && e->j->state == JOB_QUEUED && (e->j->core_flags & JF_WAITING);
-}
-
-static void heap_up(wait_cls *c, size_t i)
-{
-    wait_ent e = c->h[i];
-    while (i > 0 && ranks_before(e.j, c->h[(i - 1) / 2].j)) {
-        c->h[i] = c->h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    c->h[i] = e;
-}
-
-static void heap_down(wait_cls *c, size_t i)
-{
-    wait_ent e = c->h[i];
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= c->n)
-            break;
-        if (k + 1 < c->n && ranks_before(c->h[k + 1].j, c->h[k].j))
-            k++;
-        if (!ranks_before(c->h[k].j, e.j))
-            break;
-        c->h[i] = c->h[k];
-        i = k;
-    }
-    c->h[i] = e;
-}
-
-static void heap_pop(wait_cls *c)
-{
-    c->h[0] = c->h[--c->n];
-    if (c->n)
-        heap_down(c, 0);
-}
-
-/* The best live entry of c, or NULL (stale heads are popped). */
-static job *wait_head(wait_cls *c)
-{
-    while (c->n && !live(&c->h[0]))
-        heap_pop(c);
-    return c->n ? c->h[0].j : NULL;
-}
-
-/* O(shapes) to find the class: traces have few request shapes. */
-static wait_cls *wait_class(sim_ext *x, const job *j)
-{
-    for (int i = 0; i < x->nwc; i++) {
-        wait_cls *c = &x->wc[i];
-        if (c->gpus == j->req.gpus && c->gpucores == j->req.gpucores && c->tenant_ix == j->tenant_ix &&
-            c->gpumem_mib == j->req.gpumem_mib && c->pools == j->pools && c->cpu == j->req.cpu &&
-            c->mem_gib == j->req.mem_gib && !strcmp(c->mig, j->req.mig))
-            return c;
-    }
-    x->wc = xrealloc(x->wc, (size_t)(x->nwc + 1) * sizeof *x->wc);
-    wait_cls *c = &x->wc[x->nwc++];
-    memset(c, 0, sizeof *c);
-    c->gpus = j->req.gpus;
-    c->gpucores = j->req.gpucores;
-    c->tenant_ix = j->tenant_ix;
-    c->gpumem_mib = j->req.gpumem_mib;
-    c->pools = j->pools;
-    c->cpu = j->req.cpu;
-    c->mem_gib = j->req.mem_gib;
-    snprintf(c->mig, sizeof c->mig, "%s", j->req.mig);
-    return c;
-}
-
-static void wait_add(sim_ext *x, job *j)
-{
-    if (j->core_flags & JF_WAITING)
-        return;
-    wait_cls *c = wait_class(x, j);
-    if (c->n == c->cap) { /* drop stale entries first; grow only if more than half are live */
-        size_t k = 0;
-        for (size_t i = 0; i < c->n; i++)
-            if (live(&c->h[i]))
-                c->h[k++] = c->h[i];
-        c->n = k;
-        for (size_t i = k / 2; i-- > 0;)
-            heap_down(c, i);
-        if (c->n * 2 >= c->cap) {
-            c->cap = c->cap ? c->cap * 2 : 16;
-            c->h = xrealloc(c->h, c->cap * sizeof *c->h);
-        }
-    }
-    c->h[c->n++] = (wait_ent){j, j->gen};
-    heap_up(c, c->n - 1);
-    j->core_flags |= JF_WAITING;
-}
-
 void sim_ext_after_arrive(sim *s, job *j)
 {
     sim_ext *x = s->ext;
     if (!x->preempt || j->state != JOB_QUEUED)
         return;
     if (!try_preempt(s, j, -1))
-        wait_add(x, j);
+        ws_add(&x->wait, j);
 }
 
 /* Running job v reached min_runtime: the waiting requests that outrank it
@@ -620,15 +494,15 @@ static void on_eligible(sim *s, job *v)
     sim_ext *x = s->ext;
     if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->run_since_us < x->min_runtime_us)
         return; /* an event from an earlier run of this job */
-    for (int i = 0; i < x->nwc; i++)
-        x->wc[i].failed = false;
+    for (int i = 0; i < x->wait.n; i++)
+        x->wait.c[i].failed = false;
     while ((v->core_flags & JF_LISTED) && !(v->core_flags & JF_VICTIM)) {
-        wait_cls *best = NULL;
+        ws_class *best = NULL;
         job *bj = NULL;
-        for (int i = 0; i < x->nwc; i++) {
-            job *h = x->wc[i].failed ? NULL : wait_head(&x->wc[i]);
-            if (h && h->req.priority > v->req.priority && (!bj || ranks_before(h, bj))) {
-                best = &x->wc[i];
+        for (int i = 0; i < x->wait.n; i++) {
+            job *h = x->wait.c[i].failed ? NULL : ws_head(&x->wait.c[i]);
+            if (h && h->req.priority > v->req.priority && (!bj || ws_ranks_before(h, bj))) {
+                best = &x->wait.c[i];
                 bj = h;
             }
         }
@@ -636,7 +510,7 @@ static void on_eligible(sim *s, job *v)
             return;
         if (try_preempt(s, bj, v->node)) {
             bj->core_flags &= ~JF_WAITING;
-            heap_pop(best);
+            ws_pop(best);
         } else {
             best->failed = true;
         }
@@ -680,7 +554,7 @@ static void on_op(sim *s, uint32_t oi)
     if (p_waits && p->state == JOB_QUEUED) { /* its room went elsewhere (a rare race): it may try again */
         x->misses++;
         p->core_flags &= ~JF_PREEMPTOR;
-        wait_add(x, p);
+        ws_add(&x->wait, p);
     }
     for (int i = 0; i < nv; i++) { /* suspended jobs cannot end, so v[] is still valid */
         v[i]->core_flags &= ~JF_VICTIM;
