@@ -27,7 +27,7 @@ TST_LIB_OBJ := $(patsubst %.c,$(TST)/%.o,$(LIB_SRC))
 TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
-.PHONY: all deps demo test bench clean build-release build-test run-tests run-demo run-bench
+.PHONY: all deps demo test bench clean baseline-update build-release build-test run-tests run-demo run-bench
 
 all: deps
 	@$(MAKE) --no-print-directory build-release
@@ -78,6 +78,9 @@ run-bench: gpusim $(REL)/bench_heap
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $< -lm
+
+baseline-update: gpusim
+	@sh scripts/update_baselines.sh ./gpusim
 
 clean:
 	rm -rf build gpusim

@@ -52,7 +52,9 @@ static void whole_fini(void *state)
 static bool try_start(void *ud, job *j)
 {
     whole_state *w = ud;
-    int node = sim_cluster_find_node(w->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+    uint64_t pools = sim_admit_pools(w->s, j); /* quotas, preemption hand-over */
+    int node = pools ? sim_cluster_find_node(w->s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread)
+                     : -1;
     if (node < 0)
         return false;
     sim_place_whole(w->s, j, node);
@@ -65,6 +67,8 @@ static bool try_start(void *ud, job *j)
 static uint64_t shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
+    /* a tenant's quota admits by gpus, gpumem and model: same shape, same answer */
+    k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL ^ (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL;
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);
@@ -96,6 +100,39 @@ static void whole_release(void *state, sim *s, job *j)
 {
     whole_state *w = state;
     sim_release_whole(s, j);
+    job *n = sim_nominee(s);
+    if (n) { /* a preemption hand-over: the freed cards are the preemptor's */
+        if (try_start(w, n))
+            sq_remove(&w->q, n);
+        return;
+    }
+    sq_dispatch(&w->q, w->fifo, try_start, w);
+}
+
+/* Preemption dry run: node n's free cards, CPU and memory plus what the
+ * victims hold there. Cost O(victims). */
+static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
+{
+    (void)state;
+    const sim_node *nd = &s->cl->nodes[n];
+    if (!(j->pools >> nd->pool & 1))
+        return false;
+    double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
+    for (int i = 0; i < nv; i++) {
+        if (v[i]->node != n)
+            return false;
+        gpus += v[i]->ngpu_ids;
+        cpu += v[i]->req.cpu;
+        mem += v[i]->req.mem_gib;
+    }
+    return gpus >= j->req.gpus && (nd->cpu_total < 0 || cpu >= j->req.cpu - 1e-9) &&
+           (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
+}
+
+static void whole_dispatch(void *state, sim *s)
+{
+    whole_state *w = state;
+    (void)s;
     sq_dispatch(&w->q, w->fifo, try_start, w);
 }
 
@@ -117,4 +154,7 @@ const pol_ops pol_whole = {
     .arrive = whole_arrive,
     .release = whole_release,
     .withdraw = whole_withdraw,
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = whole_fits_if_released,
+    .dispatch = whole_dispatch,
 };

@@ -21,7 +21,15 @@
 #include "../sim/gs.h"
 #include "../sim/sim_job.h"
 
-#define POL_ABI 1
+/* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
+ * quotas and preemption, sim/sim_preempt.c). */
+#define POL_ABI 2
+
+/* caps bits (ABI >= 2). POL_CAP_ADMIT: the policy narrows every placement
+ * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
+ * resources freed by preemption for the preemptor). Quotas and
+ * preempt=on are refused for a space policy without it. */
+#define POL_CAP_ADMIT 1u
 
 typedef struct sim sim;
 
@@ -79,6 +87,18 @@ typedef struct pol_ops {
      * out) and return true; the caller then fails or completes it. NULL or
      * false: the policy cannot. */
     bool (*withdraw)(void *state, sim *s, job *j);
+
+    /* {==== ABI 2: core quotas and preemption (see policies/README.md) ====} */
+    unsigned caps; /* POL_CAP_* */
+    /* Optional (needed for preempt=on): a dry run. Would queued request j be
+     * placed on node `node` if the running jobs victims[0..nvictims) released
+     * what they hold (and with j's pools narrowed to sim_admit_pools)? Must
+     * change nothing. */
+    bool (*fits_if_released)(const void *state, const sim *s, const job *j, int node, job *const *victims,
+                             int nvictims);
+    /* Optional (needed for preempt=on): start queued requests that fit now
+     * (the core calls it after a reservation for a preemptor ends). */
+    void (*dispatch)(void *state, sim *s);
 } pol_ops;
 
 enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };

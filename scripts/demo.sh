@@ -127,3 +127,20 @@ echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
 ./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
 echo
 echo "open in a browser: results/day.report/report.html"
+# Priorities and preemption (issue 10): the seed article's 70B training job
+# (140 GB checkpoint) and a 13B one against four "inference surges", which
+# stand in as bursts of short high-priority non-preemptible jobs until
+# inference services exist. Same trace with preemption off and on.
+echo
+echo "== preemption: workloads/examples/preempt.csv on workloads/examples/cluster-preempt.json (16 GPUs)"
+for p in off on; do
+  echo "-- --set preempt=$p"
+  ./gpusim run --trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json \
+    --policy whole --set preempt=$p --out results/preempt.$p | grep -E '^  (prio|preempt|tenant)'
+done
+# the 13B job made non-preemptible, so that every preemption hits the 70B job
+sed 's/^\(train-13b,[^,]*,[^,]*,[^,]*,[^,]*\),1,/\1,0,/' workloads/examples/preempt.csv >results/preempt-70b-only.csv
+echo "-- only the 70B job preemptible (preempt=on): what it paid (prio 0 = both training jobs)"
+./gpusim run --trace results/preempt-70b-only.csv --cluster workloads/examples/cluster-preempt.json \
+  --policy whole --set preempt=on --out results/preempt.70b | grep -E '^  (prio 0|preempt)'
+echo "reports: results/preempt.off/report.json results/preempt.on/report.json results/preempt.70b/report.json"

@@ -7,6 +7,7 @@
 #include "../models/gpu/gpu_model.h"
 #include "../policies/policy.h"
 #include "cli.h"
+#include "sim_preempt.h"
 
 int cmd_policies(int argc, char **argv)
 {
@@ -20,6 +21,11 @@ int cmd_policies(int argc, char **argv)
         for (const pol_param *pp = (*p)->params; pp && pp->name; pp++)
             printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
     }
+    printf("core (any policy): inference services (svc_*), priorities, tenant quotas (cluster file 'tenants'), "
+           "preemption\n");
+    for (const pol_param *const *t = sim_core_params(); *t; t++)
+        for (const pol_param *pp = *t; pp->name; pp++)
+            printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
     printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate).\n");
     return 0;
 }

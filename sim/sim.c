@@ -8,12 +8,14 @@
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
 
+#include "sim_preempt.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5, EV_CORE = 6 /* sim_preempt.c */ };
 #define JOB_CHUNK 1024u
 #define NO_SLOT UINT32_MAX
 
@@ -64,7 +66,7 @@ static void job_free(sim *s, job *j)
 /* {==== configuration ====} */
 
 /* Parameters of the core itself (not of one policy), --set like any other. */
-static const pol_param *const core_param_tables[] = {svc_params, NULL};
+static const pol_param *const core_param_tables[] = {svc_params, preempt_params, NULL};
 
 const pol_param *const *sim_core_params(void) { return core_param_tables; }
 
@@ -198,6 +200,8 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
             return rc;
     if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
         return rc;
+    if ((rc = sim_ext_init(s, err)) != 0)
+        return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -260,6 +264,7 @@ void sim_job_start(sim *s, job *j, double rate)
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
     }
     schedule_done(s, j);
+    sim_ext_started(s, j);
     notify_time(s, j, POL_JOB_STARTED); /* issue 8: time policies see every (re)start */
 }
 
@@ -305,6 +310,7 @@ void sim_job_suspend(sim *s, job *j)
     s->running--;
     s->suspended++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
+    sim_ext_stopped(s, j);
     s->pol[0]->release(s->pst[0], s, j);
 }
 
@@ -316,6 +322,7 @@ void sim_job_fail(sim *s, job *j)
         j->state = JOB_FAILED;
         s->running--;
         sim_gauge_set(&s->g_running, s->now, (double)s->running);
+        sim_ext_stopped(s, j);
         s->pol[0]->release(s->pst[0], s, j);
         break;
     case JOB_QUEUED:
@@ -368,6 +375,7 @@ bool sim_job_resume(sim *s, job *j)
         job_free(s, j);
         return false;
     }
+    sim_ext_after_arrive(s, j); /* a resumed job left queued may preempt too */
     return true;
 }
 
@@ -444,6 +452,14 @@ void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32
     if (at_us < s->now)
         GS_BUG("sim_event_svc: scheduling into the past");
     sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_SVC, .slot = slot, .gen = gen, .aux = kind});
+}
+
+void sim_core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_core_timer: scheduling into the past");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_CORE, .slot = j ? j->slot : NO_SLOT,
+                                        .gen = j ? j->gen : 0, .aux = aux});
 }
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
@@ -556,7 +572,7 @@ static int on_arrival(sim *s)
         job_free(s, j);
         return GS_EINPUT;
     }
-    if (j->pools == 0)
+    if (j->pools == 0 || !sim_ext_arrival(s, j)) /* no allowed model, or over its tenant's quota for good */
         sim_job_reject(s, j);
     else
         s->pol[0]->arrive(s->pst[0], s, j);
@@ -565,6 +581,8 @@ static int on_arrival(sim *s)
     notify_time(s, j, POL_JOB_ARRIVED);
     if (j->state == JOB_REJECTED)
         job_free(s, j);
+    else
+        sim_ext_after_arrive(s, j);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);
@@ -583,6 +601,7 @@ static void on_done(sim *s, job *j)
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
+    sim_ext_stopped(s, j);
     s->pol[0]->release(s->pst[0], s, j);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
@@ -626,6 +645,8 @@ int sim_run(sim *s)
             svc_on_event(s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
+        } else if (ev.type == EV_CORE) {
+            sim_ext_event(s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot), ev.aux);
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)
@@ -668,6 +689,7 @@ void sim_free(sim *s)
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);
+    sim_ext_free(s);
     wl_trace_close(s->tr);
     s->tr = NULL;
     svc_layer_free(s->svc);

@@ -87,6 +87,9 @@ struct sim {
     void (*progress)(void *ud, const sim *s);
     void *progress_ud;
 
+    /* priorities, quotas, preemption (sim_preempt.c) */
+    struct sim_ext *ext;
+
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
     void *on_done_ud;
@@ -142,6 +145,16 @@ bool sim_job_withdraw(sim *s, job *j);
 /* Ends a suspended job as completed (a hibernated session that reached its
  * end time while paused): counted in jobs.completed, freed. */
 void sim_job_complete(sim *s, job *j);
+/* The cluster pools j may be placed in now: j->pools less the models where
+ * its tenant's quota would be exceeded, or 0 while the core hands resources
+ * freed by preemption to another job. A policy with POL_CAP_ADMIT narrows
+ * every placement to this mask (policies/README.md). */
+uint64_t sim_admit_pools(sim *s, job *j);
+/* During a preemption hand-over (the victims are being suspended), the
+ * queued job that must get what they free; NULL otherwise. A space policy's
+ * release() then tries to start this job, out of queue order, and nothing
+ * else (policies/README.md). */
+job *sim_nominee(const sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

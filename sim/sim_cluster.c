@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_cluster.h"
 
+#include "sim_quota.h"
+
 #include <cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -148,8 +150,10 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     }
     cJSON_ArrayForEach(it, j)
     {
-        if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment")) {
-            rc = gs_err(err, GS_EINPUT, "cluster '%s': unknown key '%s' (expected name, nodes, comment)", path,
+        if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment") &&
+            strcmp(it->string, "tenants")) {
+            rc = gs_err(err, GS_EINPUT, "cluster '%s': unknown key '%s' (expected name, nodes, tenants, comment)",
+                        path,
                         it->string);
             goto out;
         }
@@ -227,6 +231,11 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     }
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
     rc = build(c, g, ng, err);
+    const cJSON *tenants = cJSON_GetObjectItemCaseSensitive(j, "tenants");
+    if (rc == 0 && tenants) { /* after build: quotas per model need the pools */
+        c->quota = xcalloc(1, sizeof *c->quota);
+        rc = sim_quota_parse(c->quota, tenants, path, c, cat, err);
+    }
 out:
     free(g);
     cJSON_Delete(j);
@@ -294,6 +303,9 @@ void sim_cluster_free(sim_cluster *c)
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
+    if (c->quota)
+        sim_quota_free(c->quota);
+    free(c->quota);
     memset(c, 0, sizeof *c);
 }
 

@@ -56,10 +56,12 @@ typedef struct sim_cluster {
     char path[256]; /* the cluster file ("" for --gpus) */
     char **group_mig;
     int ngroups;
+    struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
 } sim_cluster;
 
 /* A cluster file (JSON): {"name": "...", "nodes": [{"model": M, "count": N,
- * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig": ...}, ...]}. See
+ * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig": ...}, ...],
+ * "tenants": [...]} ("tenants": quotas, see sim_quota.h). See
  * workloads/README.md. Returns 0 or GS_EINPUT naming the file and field. */
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err);
 /* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the

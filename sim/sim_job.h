@@ -40,6 +40,15 @@ typedef struct job {
     int ngpu_ids;
     /* queue bookkeeping (owned by sim_queue) */
     int q_class;
+    /* priorities, quotas, preemption (owned by the core, sim_preempt.c) */
+    int tenant_ix;             /* 1 + index in the cluster's quota table; 0: no quota */
+    uint32_t core_flags;       /* JF_* in sim_preempt.h */
+    uint32_t preemptions;      /* times this job was preempted */
+    gs_time_us run_since_us;   /* latest (re)start */
+    double run_start_work_us;  /* work_left_us at that start */
+    gs_time_us pre_wait_since_us; /* preemptor: when its victims were chosen */
+    double resume_work_us;     /* victim: work left at its resume point */
+    struct job *run_prev, *run_next; /* running preemptible jobs of one node */
     /* policy's private per-job data (owned by the policy) */
     void *pol;
     /* internal tasks (service replicas) are placed like jobs but are not

@@ -142,9 +142,9 @@ void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j),
     }
 }
 
-/* issue 8: removes j from its class heap (a wait given up). Finding j is a
- * scan of its class, O(requests of that shape); removal is O(log n). Rare
- * (timeouts), so the queue keeps no per-job heap index. */
+/* Removes j from its class heap (a wait given up, or a preemptor started out
+ * of order). Finding j is a scan of its class, O(requests of that shape);
+ * removal is O(log n). Rare, so the queue keeps no per-job heap index. */
 bool sq_remove(sim_queue *q, job *j)
 {
     if (j->q_class < 0 || j->q_class >= q->ncls)

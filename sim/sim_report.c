@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../workloads/wl_trace.h"
+#include "sim_preempt.h"
 
 void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
 {
@@ -94,6 +95,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    sim_ext_report(s, r); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
     double cap_gpu_s = s->cl->ngpus * end_s;
@@ -170,6 +172,28 @@ void sim_report_summary(FILE *out, const cJSON *r)
     fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",
             num(sm, "events", NULL), num(sm, "end_s", NULL), num(sm, "wall_s", NULL),
             num(sm, "events_per_s", NULL));
+    /* priorities and preemption (sim_preempt.c): only when there is something to say */
+    const cJSON *bp = cJSON_GetObjectItemCaseSensitive(jobs, "by_priority"), *cls;
+    if (cJSON_GetArraySize(bp) > 1)
+        cJSON_ArrayForEach(cls, bp)
+        {
+            fprintf(out, "  prio %-4.0f queue mean %.1f p99 %.1f s, jct mean %.1f p99 %.1f s (%.0f jobs)\n",
+                    num(cls, "priority", NULL), num(cls, "queue_s", "mean"), num(cls, "queue_s", "p99"),
+                    num(cls, "jct_s", "mean"), num(cls, "jct_s", "p99"), num(cls, "arrivals", NULL));
+        }
+    const cJSON *pr = cJSON_GetObjectItemCaseSensitive(r, "preemption");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pr, "enabled")))
+        fprintf(out, "  preempt   %.0f preemptions, lost %.2f GPU-h, ckpt write %.2f read %.2f GPU-h, "
+                "preemptor wait mean %.1f s\n", num(pr, "preemptions", NULL), num(pr, "lost_gpu_hours", NULL),
+                num(pr, "checkpoint_write_gpu_hours", NULL), num(pr, "checkpoint_read_gpu_hours", NULL),
+                num(pr, "preemptor_wait_s", "mean"));
+    const cJSON *tn = cJSON_GetObjectItemCaseSensitive(r, "tenants"), *t;
+    cJSON_ArrayForEach(t, tn)
+    {
+        fprintf(out, "  tenant %-12s quota-blocked %.0f (queue mean %.1f s), rejected %.0f, peak %.0f GPUs\n",
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), num(t, "quota_blocked", NULL),
+                num(t, "quota_blocked_queue_s", "mean"), num(t, "quota_rejected", NULL), num(t, "peak_gpus", NULL));
+    }
 }
 
 int gs_mkdirs(const char *dir, gs_error *err)

@@ -271,6 +271,23 @@ for p in mig dynmig; do
      grep -q "arrived $rows  completed $rows" "$T/out" && has "$T/a" '"slice_util"'; then ok "mig_example_${p}_deterministic_all_done"
   else no "mig_example_${p}_deterministic_all_done" "$T/out"; fi
 done
+# 11. preemption scenario (issue 10): inference-like jobs wait less with
+# preempt=on, the training class pays lost work; reports are deterministic;
+# core parameters are validated and listed in inputs.params.
+PA="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --policy whole"
+if check_rc preempt_on 0 "$G" run $PA --set preempt=on --out "$T/pon" && check_rc preempt_off 0 "$G" run $PA --out "$T/poff"; then
+  "$G" run $PA --set preempt=on --out "$T/pon2" >/dev/null 2>&1
+  sed '/"wall_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon/report.json" >"$T/a.json"
+  sed '/"wall_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon2/report.json" >"$T/b.json"
+  cmp -s "$T/a.json" "$T/b.json" && ok preempt_report_deterministic || no preempt_report_deterministic
+  has "$T/pon/report.json" '"preempt":[[:space:]]*"on"' && has "$T/pon/report.json" '"min_runtime":[[:space:]]*"1800"' &&
+    has "$T/pon/report.json" '"lost_gpu_hours"' && has "$T/pon/report.json" '"quota_blocked"' &&
+    ok preempt_report_fields || no preempt_report_fields "$T/pon/report.json"
+fi
+check_rc preempt_bad 2 "$G" run $PA --set preempt=yes && has "$T/out" "expected on or off" && ok preempt_bad_value_exit2
+printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8}], "tenants": [{"name": "a", "gpux": 1}]}' >"$T/tq.json"
+check_rc quota_bad_key 3 "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" &&
+  has "$T/out" "tenants\[0\]: unknown key 'gpux'" && ok quota_bad_key_exit3
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

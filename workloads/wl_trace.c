@@ -19,7 +19,7 @@ enum col_id {
     C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL,
     C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
-    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_NCOLS
+    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B, C_NCOLS
 };
 
 static const struct {
@@ -41,6 +41,7 @@ static const struct {
     [C_PREFILL_MS] = {"prefill_ms_per_token", false}, [C_DECODE_BASE_MS] = {"decode_ms_base", false},
     [C_DECODE_SEQ_MS] = {"decode_ms_per_seq", false},
     [C_SESSION] = {"session", false}, [C_WAKE] = {"wake", false}, [C_DUE] = {"due", false},
+    [C_PARAMS_B] = {"params_b", false},
 };
 
 struct wl_trace {
@@ -296,7 +297,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->submit_us = row->dur_us = 0;
     row->gpus = row->gpucores = row->priority = row->preemptible = row->gpu_model_col = 0;
     row->gpumem_mib = 0;
-    row->checkpoint_gib = -1;
+    row->checkpoint_gib = row->params_b = -1;
     row->cpu = row->mem_gib = 0;
     row->gpumem_pct = 0;
     row->util = 0;
@@ -432,6 +433,11 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             if (!parse_num(v, 0, 1e9, &d))
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->checkpoint_gib = d;
+            break;
+        case C_PARAMS_B:
+            if (!parse_num(v, 0, 1e6, &d))
+                return col_err(t, err, i, "a non-negative number of billions of parameters");
+            row->params_b = d;
             break;
         case C_TENANT:
             if (!copy_str(row->tenant, sizeof row->tenant, v))

@@ -61,6 +61,7 @@ typedef struct wl_row {
     char session[WL_ID_MAX]; /* the session this burst belongs to */
     int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
     gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
+    double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

@@ -1,0 +1,602 @@
+/* sim_preempt.c - priorities, tenant quotas, preemption and checkpoint costs,
+ * as core mechanisms under every space policy (semantics and defaults:
+ * ../shared/reference/mechanics.md section 7; policies/README.md).
+ *
+ * Quotas. A tenant's running jobs are charged their request when they start
+ * (GPUs; GPU memory = gpus x gpumem, or x the card's memory when gpumem is
+ * not given; cards of the node's model) and refunded when they stop. A space
+ * policy with POL_CAP_ADMIT narrows every placement to sim_admit_pools(),
+ * which drops the models where the charge would exceed a cap, so a quota is
+ * never exceeded (checked again at each charge).
+ *
+ * Preemption (preempt=on). When a request is left queued, the core looks per
+ * node for victims: running, preemptible, strictly lower priority, running
+ * for at least min_runtime since their latest start, not already victims.
+ * On each node they are taken in order of least lost work (work since their
+ * resume point x GPUs), until the space policy's fits_if_released() says the
+ * request would fit; victims that turn out unnecessary are dropped again.
+ * The node whose set loses least wins (ties: fewer victims, lower node id).
+ * The victims pause (rate 0) and hold their resources for grace_period +
+ * (sum of their checkpoint sizes) / ckpt_write_gbps, then are suspended while
+ * the core reserves what they free for the preemptor (sim_admit_pools gives
+ * nothing to anyone else during the hand-over), the space policy dispatches,
+ * and the victims are resumed (requeued) with their work reset to their
+ * resume point plus the read-back time. A queued request that found no
+ * victims is retried when some running job reaches min_runtime.
+ * SPDX-License-Identifier: MIT */
+#include "sim_preempt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_quota.h"
+#include "sim_report.h"
+#include "sim_waitset.h"
+
+const pol_param preempt_params[] = {
+    {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)"},
+    {"min_runtime", "1800", "seconds a job runs before it may be preempted (seed article 001, mechanics.md 7)"},
+    {"checkpoint_every", "3600", "seconds between periodic checkpoints of a running job; 0: none (assumption)"},
+    {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, mechanics.md 7 [U])"},
+    {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, mechanics.md 4)"},
+    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, mechanics.md 7)"},
+    {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag"},
+    {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, mechanics.md 7)"},
+    {NULL, NULL, NULL},
+};
+
+enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
+
+typedef struct pre_op {
+    job *p;
+    uint32_t p_gen;
+    int nv;
+    job **v;
+    uint32_t *v_gen;
+} pre_op;
+
+typedef struct prio_class {
+    int priority;
+    uint64_t arrived;
+    sim_sketch queue_s, jct_s;
+} prio_class;
+
+typedef struct sim_ext {
+    bool preempt;
+    gs_time_us min_runtime_us, ckpt_every_us, grace_us;
+    double write_gbps, read_gbps, bytes_per_param;
+    bool protect;
+    long protect_priority; /* with protect: priorities >= this are never victims */
+    job **node_run; /* per node: running preemptible jobs (intrusive list) */
+    uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
+    sim_waitset wait; /* queued jobs that found no victims */
+    pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
+    int nops;
+    job *nominee; /* during a hand-over: the only job that may be placed */
+    bool handing_over;
+    /* figures */
+    uint64_t preemptions, decisions, misses, lost_all;
+    double lost_gpu_s, write_gpu_s, hold_gpu_s, read_gpu_s;
+    sim_sketch wait_s;
+    prio_class *cls; /* sorted by priority, highest first */
+    int ncls;
+} sim_ext;
+
+static double num_param(const sim *s, const char *name, double lo, gs_error *err, int *rc)
+{
+    const char *v = sim_param(s, name);
+    char *end;
+    double d = strtod(v, &end);
+    if (*rc == 0 && (end == v || *end || !(d >= lo) || d > 1e12))
+        *rc = gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number >= %g", name, v, lo);
+    return d;
+}
+
+int sim_ext_init(sim *s, gs_error *err)
+{
+    sim_ext *x = xcalloc(1, sizeof *x);
+    s->ext = x;
+    sim_sketch_init(&x->wait_s);
+    const char *pv = sim_param(s, "preempt");
+    if (strcmp(pv, "on") && strcmp(pv, "off"))
+        return gs_err(err, GS_EUSAGE, "--set preempt='%s': expected on or off", pv);
+    x->preempt = strcmp(pv, "on") == 0;
+    int rc = 0;
+    x->min_runtime_us = (gs_time_us)llround(num_param(s, "min_runtime", 0, err, &rc) * 1e6);
+    x->ckpt_every_us = (gs_time_us)llround(num_param(s, "checkpoint_every", 0, err, &rc) * 1e6);
+    x->grace_us = (gs_time_us)llround(num_param(s, "grace_period", 0, err, &rc) * 1e6);
+    x->write_gbps = num_param(s, "ckpt_write_gbps", 1e-9, err, &rc);
+    x->read_gbps = num_param(s, "ckpt_read_gbps", 1e-9, err, &rc);
+    x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
+    const char *pp = sim_param(s, "protect_priority");
+    if (rc == 0 && strcmp(pp, "none")) {
+        char *end;
+        x->protect_priority = strtol(pp, &end, 10);
+        x->protect = true;
+        if (end == pp || *end)
+            rc = gs_err(err, GS_EUSAGE, "--set protect_priority='%s': expected an integer or none", pp);
+    }
+    if (rc)
+        return rc;
+    const pol_ops *sp = s->pol[0];
+    bool admit = sp->abi >= 2 && (sp->caps & POL_CAP_ADMIT);
+    if (x->preempt && (!admit || !sp->fits_if_released || !sp->dispatch))
+        return gs_err(err, GS_EUSAGE, "--set preempt=on: space policy '%s' does not support preemption "
+                      "(see policies/README.md)", sp->name);
+    if (s->cl->quota && s->cl->quota->n && !admit)
+        return gs_err(err, GS_EUSAGE, "the cluster sets tenant quotas but space policy '%s' does not enforce "
+                      "them (see policies/README.md)", sp->name);
+    if (x->preempt)
+        x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
+    if (s->cl->quota) /* usage starts from zero in every run */
+        sim_quota_reset(s->cl->quota);
+    return 0;
+}
+
+void sim_ext_free(sim *s)
+{
+    sim_ext *x = s->ext;
+    if (!x)
+        return;
+    for (int i = 0; i < x->nops; i++) {
+        free(x->ops[i].v);
+        free(x->ops[i].v_gen);
+    }
+    free(x->ops);
+    for (int i = 0; i < x->ncls; i++) {
+        sim_sketch_free(&x->cls[i].queue_s);
+        sim_sketch_free(&x->cls[i].jct_s);
+    }
+    free(x->cls);
+    free(x->node_run);
+    ws_free(&x->wait);
+    sim_sketch_free(&x->wait_s);
+    free(x);
+    s->ext = NULL;
+}
+
+/* {==== priority classes ====} cost O(classes) per lookup; traces use few. */
+
+static prio_class *class_of(sim_ext *x, int priority)
+{
+    int i = 0;
+    while (i < x->ncls && x->cls[i].priority > priority)
+        i++;
+    if (i < x->ncls && x->cls[i].priority == priority)
+        return &x->cls[i];
+    x->cls = xrealloc(x->cls, (size_t)(x->ncls + 1) * sizeof *x->cls);
+    memmove(&x->cls[i + 1], &x->cls[i], (size_t)(x->ncls - i) * sizeof *x->cls);
+    x->ncls++;
+    prio_class *c = &x->cls[i];
+    memset(c, 0, sizeof *c);
+    c->priority = priority;
+    sim_sketch_init(&c->queue_s);
+    sim_sketch_init(&c->jct_s);
+    return c;
+}
+
+/* {==== quotas (accounting in sim_quota.c) ====} */
+
+static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tenant(s->cl, j); }
+
+uint64_t sim_admit_pools(sim *s, job *j)
+{
+    sim_ext *x = s->ext;
+    if (x->handing_over && j != x->nominee)
+        return 0; /* what the victims free is reserved for the preemptor */
+    uint64_t pools = sim_quota_pools(s->cl, j, false);
+    if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
+        j->core_flags |= JF_QBLOCKED;
+        tenant_of(s, j)->blocked++;
+    }
+    return pools;
+}
+
+job *sim_nominee(const sim *s)
+{
+    const sim_ext *x = s->ext;
+    return x->handing_over && x->nominee && x->nominee->state == JOB_QUEUED ? x->nominee : NULL;
+}
+
+bool sim_ext_arrival(sim *s, job *j)
+{
+    class_of(s->ext, j->req.priority)->arrived++;
+    j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
+    sim_tenant *t = tenant_of(s, j);
+    if (!t)
+        return true;
+    t->arrived++;
+    j->pools = sim_quota_pools(s->cl, j, true);
+    if (j->pools == 0) {
+        t->rejected++;
+        return false;
+    }
+    return true;
+}
+
+/* {==== running jobs per node ====} */
+
+static void list_add(sim_ext *x, job *j)
+{
+    job **head = &x->node_run[j->node];
+    j->run_prev = NULL;
+    j->run_next = *head;
+    if (*head)
+        (*head)->run_prev = j;
+    *head = j;
+    j->core_flags |= JF_LISTED;
+    x->nlisted++;
+}
+
+static void list_del(sim_ext *x, job *j)
+{
+    if (j->run_prev)
+        j->run_prev->run_next = j->run_next;
+    else
+        x->node_run[j->node] = j->run_next;
+    if (j->run_next)
+        j->run_next->run_prev = j->run_prev;
+    j->run_prev = j->run_next = NULL;
+    j->core_flags &= ~JF_LISTED;
+    x->nlisted--;
+}
+
+void sim_ext_started(sim *s, job *j)
+{
+    sim_ext *x = s->ext;
+    if (j->starts == 1) {
+        double q_s = gs_us_to_s(s->now - j->req.submit_us);
+        sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
+        if (j->core_flags & JF_QBLOCKED)
+            sim_sketch_add(&tenant_of(s, j)->blocked_queue_s, q_s);
+    }
+    if (j->core_flags & JF_PREEMPTOR) {
+        sim_sketch_add(&x->wait_s, gs_us_to_s(s->now - j->pre_wait_since_us));
+        j->core_flags &= ~JF_PREEMPTOR;
+    }
+    j->core_flags &= ~JF_WAITING; /* its entry in the wait list is dropped lazily */
+    j->run_since_us = s->now;
+    j->run_start_work_us = j->work_left_us;
+    sim_quota_charge(s->cl, j, +1);
+    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
+        list_add(x, j);
+        sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
+    }
+}
+
+void sim_ext_stopped(sim *s, job *j)
+{
+    sim_ext *x = s->ext;
+    if (j->core_flags & JF_LISTED)
+        list_del(x, j);
+    j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
+    sim_quota_charge(s->cl, j, -1);
+    if (j->state == JOB_DONE)
+        sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+}
+
+/* {==== preemption ====} */
+
+/* checkpoint_gib if given, else params_b x ckpt_bytes_per_param, else none */
+static double ckpt_bytes(const sim *s, const job *j)
+{
+    if (j->req.checkpoint_gib >= 0)
+        return j->req.checkpoint_gib * 1073741824.0;
+    if (j->req.params_b > 0)
+        return j->req.params_b * 1e9 * s->ext->bytes_per_param;
+    return 0;
+}
+
+/* The victim's resume point if it were stopped now: work left at its latest
+ * durable checkpoint. Periodic checkpoints fall every checkpoint_every of
+ * running since its latest start; the work done by then is interpolated
+ * linearly over the run (exact at a constant rate, as on whole cards). A job
+ * without a checkpoint size has no checkpoints and restarts from scratch. */
+static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
+{
+    const sim_ext *x = s->ext;
+    double done_now = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    if (done_now < 0)
+        done_now = 0;
+    *has_ckpt = false;
+    if (ckpt_bytes(s, j) <= 0)
+        return (double)j->req.dur_us;
+    gs_time_us ran = s->now - j->run_since_us;
+    double point = (j->core_flags & JF_HAS_CKPT) ? j->resume_work_us : (double)j->req.dur_us;
+    *has_ckpt = (j->core_flags & JF_HAS_CKPT) != 0;
+    if (x->ckpt_every_us > 0 && ran >= x->ckpt_every_us) {
+        gs_time_us k_us = ran / x->ckpt_every_us * x->ckpt_every_us;
+        point = j->run_start_work_us - (j->run_start_work_us - done_now) * ((double)k_us / (double)ran);
+        *has_ckpt = true;
+    }
+    return point;
+}
+
+static double lost_work_us(const sim *s, const job *j)
+{
+    bool has;
+    double left = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double lost = resume_point_us(s, j, &has) - (left < 0 ? 0 : left);
+    return lost > 0 ? lost : 0;
+}
+
+typedef struct cand {
+    job *j;
+    double cost; /* lost work x GPUs */
+} cand;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *p = a, *q = b;
+    if (p->cost != q->cost)
+        return p->cost < q->cost ? -1 : 1;
+    if (p->j->req.priority != q->j->req.priority)
+        return p->j->req.priority < q->j->req.priority ? -1 : 1;
+    return p->j->arrival_no > q->j->arrival_no ? -1 : 1; /* the newest goes first */
+}
+
+static bool eligible(const sim *s, const job *v, const job *p)
+{
+    return !(v->core_flags & JF_VICTIM) && v->req.priority < p->req.priority && v->state == JOB_RUNNING &&
+           s->now - v->run_since_us >= s->ext->min_runtime_us;
+}
+
+/* Best victim set on node n for p into out (returns its size, 0: none);
+ * *cost its lost work. Cost: O(k log k) for the k preemptible jobs running
+ * on n, plus up to 2k dry runs of the space policy. */
+static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf, size_t *cap)
+{
+    sim_ext *x = s->ext;
+    size_t k = 0;
+    for (job *v = x->node_run[n]; v; v = v->run_next) {
+        if (!eligible(s, v, p))
+            continue;
+        if (k == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *buf = xrealloc(*buf, *cap * sizeof **buf);
+        }
+        (*buf)[k++] = (cand){v, lost_work_us(s, v) * (v->req.gpus > 0 ? v->req.gpus : 1)};
+    }
+    if (k == 0)
+        return 0;
+    qsort(*buf, k, sizeof **buf, cand_cmp);
+    const pol_ops *sp = s->pol[0];
+    int nv = 0;
+    bool fits = false;
+    for (size_t i = 0; i < k && !fits; i++) {
+        out[nv++] = (*buf)[i].j;
+        fits = sp->fits_if_released(s->pst[0], s, p, n, out, nv);
+    }
+    if (!fits)
+        return 0;
+    /* drop victims that are not needed after all, costliest first */
+    for (int i = nv - 1; i >= 0 && nv > 1; i--) {
+        job *keep = out[i];
+        out[i] = out[nv - 1];
+        if (sp->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
+            nv--;
+        } else {
+            out[nv - 1] = out[i];
+            out[i] = keep;
+        }
+    }
+    *cost = 0;
+    for (int i = 0; i < nv; i++)
+        *cost += lost_work_us(s, out[i]) * (out[i]->req.gpus > 0 ? out[i]->req.gpus : 1);
+    return nv;
+}
+
+static void commit(sim *s, job *p, int node, job **v, int nv)
+{
+    sim_ext *x = s->ext;
+    int oi = 0;
+    while (oi < x->nops && x->ops[oi].p)
+        oi++;
+    if (oi == x->nops) {
+        x->ops = xrealloc(x->ops, (size_t)(x->nops + 1) * sizeof *x->ops);
+        memset(&x->ops[x->nops++], 0, sizeof *x->ops);
+    }
+    pre_op *op = &x->ops[oi];
+    op->p = p;
+    op->p_gen = p->gen;
+    op->nv = nv;
+    op->v = xrealloc(op->v, (size_t)nv * sizeof *op->v);
+    op->v_gen = xrealloc(op->v_gen, (size_t)nv * sizeof *op->v_gen);
+    double bytes = 0;
+    for (int i = 0; i < nv; i++) {
+        bool has;
+        op->v[i] = v[i];
+        op->v_gen[i] = v[i]->gen;
+        double point = resume_point_us(s, v[i], &has);
+        sim_job_set_rate(s, v[i], 0); /* stops to write: no progress while it holds on */
+        v[i]->core_flags |= JF_VICTIM;
+        v[i]->resume_work_us = point;
+        if (has)
+            v[i]->core_flags |= JF_HAS_CKPT;
+        else
+            v[i]->core_flags &= ~JF_HAS_CKPT;
+        bytes += ckpt_bytes(s, v[i]);
+    }
+    gs_time_us write_us = (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
+    for (int i = 0; i < nv; i++) {
+        double g = v[i]->req.gpus;
+        x->write_gpu_s += g * gs_us_to_s(write_us);
+        x->hold_gpu_s += g * gs_us_to_s(write_us + x->grace_us);
+    }
+    (void)node;
+    p->core_flags |= JF_PREEMPTOR;
+    p->pre_wait_since_us = s->now;
+    x->decisions++;
+    sim_core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
+}
+
+/* Tries to preempt for queued job p on node only_node (-1: every node; cost
+ * O(nodes) plus plan_node per node with candidates). */
+static bool try_preempt(sim *s, job *p, int only_node)
+{
+    sim_ext *x = s->ext;
+    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & JF_PREEMPTOR) || x->nlisted == 0)
+        return false;
+    uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
+    if (!pools)
+        return false;
+    int best_n = -1, best_nv = 0, lo = only_node >= 0 ? only_node : 0;
+    int hi = only_node >= 0 ? only_node + 1 : s->cl->nnodes;
+    double best_cost = 0;
+    size_t cap = 0, vcap = 16;
+    cand *buf = NULL;
+    job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
+    for (int n = lo; n < hi; n++) {
+        if (!(pools >> s->cl->nodes[n].pool & 1) || !x->node_run[n])
+            continue;
+        size_t cnt = 0;
+        for (job *v = x->node_run[n]; v; v = v->run_next)
+            cnt++;
+        if (cnt > vcap) {
+            vcap = cnt;
+            cur = xrealloc(cur, vcap * sizeof *cur);
+            best = xrealloc(best, vcap * sizeof *best);
+        }
+        double cost;
+        int nv = plan_node(s, p, n, cur, &cost, &buf, &cap);
+        if (nv > 0 && (best_n < 0 || cost < best_cost || (cost == best_cost && nv < best_nv))) {
+            best_n = n;
+            best_nv = nv;
+            best_cost = cost;
+            memcpy(best, cur, (size_t)nv * sizeof *best);
+        }
+    }
+    if (best_n >= 0)
+        commit(s, p, best_n, best, best_nv);
+    free(buf);
+    free(cur);
+    free(best);
+    return best_n >= 0;
+}
+
+void sim_ext_after_arrive(sim *s, job *j)
+{
+    sim_ext *x = s->ext;
+    if (!x->preempt || j->state != JOB_QUEUED)
+        return;
+    if (!try_preempt(s, j, -1))
+        ws_add(&x->wait, j);
+}
+
+/* Running job v reached min_runtime: the waiting requests that outrank it
+ * may now preempt it (on its node only; nothing else changed). Heads are
+ * tried best rank first; a head that fails closes its shape class for this
+ * event. Cost O(shapes) per try plus one plan per try; tries <= shapes +
+ * successes. */
+static void on_eligible(sim *s, job *v)
+{
+    sim_ext *x = s->ext;
+    if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->run_since_us < x->min_runtime_us)
+        return; /* an event from an earlier run of this job */
+    for (int i = 0; i < x->wait.n; i++)
+        x->wait.c[i].failed = false;
+    while ((v->core_flags & JF_LISTED) && !(v->core_flags & JF_VICTIM)) {
+        ws_class *best = NULL;
+        job *bj = NULL;
+        for (int i = 0; i < x->wait.n; i++) {
+            job *h = x->wait.c[i].failed ? NULL : ws_head(&x->wait.c[i]);
+            if (h && h->req.priority > v->req.priority && (!bj || ws_ranks_before(h, bj))) {
+                best = &x->wait.c[i];
+                bj = h;
+            }
+        }
+        if (!best)
+            return;
+        if (try_preempt(s, bj, v->node)) {
+            bj->core_flags &= ~JF_WAITING;
+            ws_pop(best);
+        } else {
+            best->failed = true;
+        }
+    }
+}
+
+static void on_op(sim *s, uint32_t oi)
+{
+    sim_ext *x = s->ext;
+    /* copy out and free the slot first: resuming victims may start new
+     * preemptions, which reuse slots and move the array */
+    pre_op op = x->ops[oi];
+    job **v = xmalloc((size_t)op.nv * sizeof *v);
+    memcpy(v, op.v, (size_t)op.nv * sizeof *v);
+    x->ops[oi].p = NULL;
+    job *p = op.p;
+    bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR);
+    x->nominee = p_waits ? p : NULL;
+    x->handing_over = true;
+    int nv = 0;
+    for (int i = 0; i < op.nv; i++) {
+        job *vi = v[i];
+        if (vi->gen != op.v_gen[i] || vi->state != JOB_RUNNING || !(vi->core_flags & JF_VICTIM))
+            continue; /* stopped meanwhile (killed or suspended by a policy) */
+        bool has = (vi->core_flags & JF_HAS_CKPT) != 0;
+        double g = vi->req.gpus;
+        x->lost_gpu_s += g * (vi->resume_work_us - vi->work_left_us) / 1e6;
+        x->preemptions++;
+        if (!has)
+            x->lost_all++;
+        sim_job_suspend(s, vi);
+        double read_us = has ? ckpt_bytes(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
+        vi->work_left_us = vi->resume_work_us + read_us;
+        x->read_gpu_s += g * read_us / 1e6;
+        vi->preemptions++;
+        v[nv++] = vi;
+    }
+    x->handing_over = false;
+    x->nominee = NULL;
+    s->pol[0]->dispatch(s->pst[0], s);
+    if (p_waits && p->state == JOB_QUEUED) { /* its room went elsewhere (a rare race): it may try again */
+        x->misses++;
+        p->core_flags &= ~JF_PREEMPTOR;
+        ws_add(&x->wait, p);
+    }
+    for (int i = 0; i < nv; i++) { /* suspended jobs cannot end, so v[] is still valid */
+        v[i]->core_flags &= ~JF_VICTIM;
+        sim_job_resume(s, v[i]); /* back to the space policy; it may preempt in turn */
+    }
+    free(v);
+}
+
+void sim_ext_event(sim *s, job *j, uint32_t aux)
+{
+    uint32_t tag = aux >> 24, arg = aux & 0xffffffu;
+    if (tag == TAG_OP)
+        on_op(s, arg);
+    else if (tag == TAG_ELIGIBLE && j)
+        on_eligible(s, j);
+}
+
+/* {==== report ====} */
+
+void sim_ext_report(const sim *s, cJSON *root)
+{
+    const sim_ext *x = s->ext;
+    cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
+    cJSON *bp = cJSON_AddArrayToObject(jobs, "by_priority");
+    for (int i = 0; i < x->ncls; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "priority", x->cls[i].priority);
+        cJSON_AddNumberToObject(c, "arrivals", (double)x->cls[i].arrived);
+        sim_report_add_stats(c, "queue_s", &x->cls[i].queue_s);
+        sim_report_add_stats(c, "jct_s", &x->cls[i].jct_s);
+        cJSON_AddItemToArray(bp, c);
+    }
+    cJSON *pr = cJSON_AddObjectToObject(root, "preemption");
+    cJSON_AddBoolToObject(pr, "enabled", x->preempt);
+    cJSON_AddNumberToObject(pr, "preemptions", (double)x->preemptions);
+    cJSON_AddNumberToObject(pr, "decisions", (double)x->decisions);
+    cJSON_AddNumberToObject(pr, "restarts_from_scratch", (double)x->lost_all);
+    cJSON_AddNumberToObject(pr, "preemptor_misses", (double)x->misses);
+    cJSON_AddNumberToObject(pr, "lost_gpu_hours", x->lost_gpu_s / 3600.0);
+    cJSON_AddNumberToObject(pr, "checkpoint_write_gpu_hours", x->write_gpu_s / 3600.0);
+    cJSON_AddNumberToObject(pr, "eviction_hold_gpu_hours", x->hold_gpu_s / 3600.0);
+    cJSON_AddNumberToObject(pr, "checkpoint_read_gpu_hours", x->read_gpu_s / 3600.0);
+    sim_report_add_stats(pr, "preemptor_wait_s", &x->wait_s);
+    sim_quota_report(s->cl, root);
+}
