@@ -205,7 +205,9 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
     if (tag == TAG_OOM) {
         st->oom_killed++;
         t->ooms++;
-        if (t->ooms <= st->cfg.oom_retry) {
+        if (t->ooms <= st->cfg.oom_retry && !j->internal) {
+            /* a service replica is not retried here: the service layer
+             * replaces a lost replica itself (sim_service.c) */
             sim_job_suspend(s, j);
             sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
         } else {

@@ -316,6 +316,16 @@ void sim_job_suspend(sim *s, job *j)
 
 void sim_job_fail(sim *s, job *j)
 {
+    if (j->internal) { /* a service replica killed (OOM on a card without memory isolation) */
+        if (j->state != JOB_RUNNING)
+            GS_BUG("sim_job_fail: internal task is not running");
+        drain_progress(s, j);
+        j->state = JOB_FAILED;
+        s->pol[0]->release(s->pst[0], s, j);
+        svc_task_lost(s, j);
+        job_free(s, j);
+        return;
+    }
     switch (j->state) {
     case JOB_RUNNING:
         drain_progress(s, j);

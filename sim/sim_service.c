@@ -123,7 +123,7 @@ typedef struct service {
     sim_sketch win_lat;
     /* figures */
     uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
-    uint64_t cold_starts, scale_outs, scale_ins, unplaceable;
+    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
     sim_sketch lat_s, ttft_s;
     sim_gauge g_reps; /* replicas holding resources (starting + ready) */
 } service;
@@ -573,6 +573,40 @@ void svc_task_rate_changed(sim *s, job *j)
         cut_block(s, p);
 }
 
+void svc_task_lost(sim *s, job *j)
+{
+    replica *p = j->owner;
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    if (p->state == R_READY)
+        set_busy(s, p, false);
+    long lost = p->nactive + p->npending;
+    for (int i = 0; i < p->nactive; i++)
+        req_free(L, p->active[i]);
+    for (int i = 0; i < p->npending; i++)
+        req_free(L, p->pending[i]);
+    p->nactive = p->npending = 0;
+    v->drop_lost += (uint64_t)lost;
+    v->in_flight -= lost;
+    if (p->state == R_READY)
+        v->nready--;
+    else if (p->state == R_STARTING)
+        v->nstarting--;
+    p->state = R_GONE;
+    p->gen++;
+    p->ev_gen++;
+    p->task = NULL;
+    v->nlive--;
+    v->replicas_lost++;
+    note_scale(s, v, "lost");
+    if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
+        scale_out(s, v);
+    /* the other replicas keep serving; their idle slots take queued requests */
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state == R_READY && !v->reps[i]->in_block && !v->reps[i]->start_pending)
+            replica_run(s, v->reps[i]);
+}
+
 void svc_task_rejected(sim *s, job *j)
 {
     replica *p = j->owner;
@@ -906,8 +940,9 @@ void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 /* {==== report ====} */
 
 static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, long in_service, long queued)
+                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
 {
+    cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
     cJSON_AddNumberToObject(o, "arrived", (double)arrived);
     cJSON_AddNumberToObject(o, "generated", (double)generated);
     cJSON_AddNumberToObject(o, "served", (double)served);
@@ -923,7 +958,7 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
     if (L->nsvcs == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, ok = 0, cold = 0;
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
     long ins = 0, q = 0;
     double rep_h = 0, gpu_h = 0;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
@@ -932,7 +967,7 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
         cJSON_AddStringToObject(o, "id", v->id);
         long queued = v->qlen, in_service = v->in_flight - v->qlen;
         add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   in_service, queued);
+                   v->drop_lost, in_service, queued);
         sim_report_add_stats(o, "latency_s", &v->lat_s);
         if (v->mode == MODE_TOKENS)
             sim_report_add_stats(o, "ttft_s", &v->ttft_s);
@@ -948,16 +983,17 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
         cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
         cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
+        cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
         cJSON_AddNumberToObject(o, "replica_hours", rh);
         cJSON_AddNumberToObject(o, "gpu_hours", gh);
         cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
         cJSON_AddItemToArray(arr, o);
         a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
-        en += v->drop_ended, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
         rep_h += rh, gpu_h += gh;
     }
     cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, ins, q);
+    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
     sim_report_add_stats(o, "latency_s", &L->all_lat);
     if (L->all_ttft.n)
         sim_report_add_stats(o, "ttft_s", &L->all_ttft);

@@ -37,6 +37,10 @@ void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
 void svc_task_started(sim *s, job *j);
 void svc_task_rate_changed(sim *s, job *j);
 void svc_task_rejected(sim *s, job *j);
+/* The replica's task was killed (its card ran out of memory): the requests
+ * it held are dropped and counted, and a replacement starts if the service
+ * is below its minimum. */
+void svc_task_lost(sim *s, job *j);
 /* Replicas ready or starting (for the timeseries). */
 int svc_replicas(const svc_layer *L);
 /* Trace rows consumed by the layer (service + request rows). */
