@@ -62,6 +62,10 @@ typedef struct pol_ops {
      * report; a policy adds its own object under root's "policy" and may add
      * fields to "gpu" and "jobs" (never change ones the core wrote). */
     void (*report)(const void *state, const sim *s, cJSON *root);
+    /* Optional (issue 7): the cluster's fragmented GPUs now, as FGD measures
+     * it, or < 0 when this run does not measure it. The timeseries gains a
+     * frag_gpus column when it is measured; `run --mode fill` samples it. */
+    double (*frag_gpus)(const void *state);
 } pol_ops;
 
 /* The registry (policies/registry.c). */

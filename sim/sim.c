@@ -207,11 +207,17 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     return 0;
 }
 
+double sim_frag_gpus(const sim *s)
+{
+    return s->npol > 0 && s->pol[0]->frag_gpus ? s->pol[0]->frag_gpus(s->pst[0]) : -1;
+}
+
 void sim_set_timeseries(sim *s, FILE *ts)
 {
     s->ts = ts;
     if (ts)
-        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas\n");
+        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n",
+                sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* issue 7: only when the policy measures it */
 }
 
 /* {==== services for policies ====} */
@@ -434,9 +440,13 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
     if (!s->ts || s->cfg->sample_us <= 0)
         return;
     while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
-        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d\n", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
+        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
                 s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
                 (unsigned long long)s->running, svc_replicas(s->svc));
+        double frag = sim_frag_gpus(s);
+        if (frag >= 0)
+            fprintf(s->ts, ",%.6g", frag);
+        fputc('\n', s->ts);
         s->next_sample_us += s->cfg->sample_us;
     }
 }

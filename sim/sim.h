@@ -92,6 +92,8 @@ struct sim {
  * checks every --set key is a declared parameter. ts (may be NULL) receives
  * the timeseries CSV. Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
 int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
+/* The space policy's fragmentation measure now (GPUs), < 0 if none (issue 7). */
+double sim_frag_gpus(const sim *s);
 /* Sends the timeseries CSV (header written now) to ts; NULL: none. */
 void sim_set_timeseries(sim *s, FILE *ts);
 /* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code

@@ -60,8 +60,9 @@ if check_rc unknown_policy 2 "$G" run --trace workloads/examples/day.csv --polic
 fi
 
 # 6. unknown model, unknown --set key, bad option: exit 2
+# (issue 7 added A10-24GB, which sorts first)
 if check_rc unknown_model 2 "$G" run --trace workloads/examples/day.csv --policy whole --gpus V100:8; then
-  if has "$T/out" "unknown GPU model 'V100' (known: A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
+  if has "$T/out" "unknown GPU model 'V100' (known: A10-24GB, A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
   else no unknown_model_exit2_lists_known "$T/out"; fi
 fi
 check_rc unknown_set 2 "$G" run --trace workloads/examples/day.csv --policy whole --set colour=red && ok unknown_set_key_exit2
