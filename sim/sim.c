@@ -480,6 +480,29 @@ static int resolve_models(sim *s, job *j)
     return 0;
 }
 
+int sim_submit_row(sim *s, const wl_row *row)
+{
+    job *j = job_new(s);
+    j->req = *row;
+    j->arrival_no = s->arrived++;
+    j->work_left_us = (double)j->req.dur_us;
+    if (resolve_models(s, j) != 0) {
+        s->arrived--;
+        job_free(s, j);
+        return -1;
+    }
+    if (j->pools == 0)
+        sim_job_reject(s, j);
+    else
+        s->pol[0]->arrive(s->pst[0], s, j);
+    int state = j->state;
+    if (state == JOB_NEW)
+        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+    if (state == JOB_REJECTED)
+        job_free(s, j);
+    return state;
+}
+
 static int on_arrival(sim *s)
 {
     if (s->next_row.kind != WL_KIND_JOB) { /* services and requests go to the service layer */
@@ -498,23 +521,8 @@ static int on_arrival(sim *s)
             schedule_arrival(s);
         return rc;
     }
-    job *j = job_new(s);
-    j->req = s->next_row;
-    j->arrival_no = s->arrived++;
-    j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, j) != 0) {
-        s->arrived--;
-        job_free(s, j);
+    if (sim_submit_row(s, &s->next_row) < 0)
         return GS_EINPUT;
-    }
-    if (j->pools == 0)
-        sim_job_reject(s, j);
-    else
-        s->pol[0]->arrive(s->pst[0], s, j);
-    if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
-    if (j->state == JOB_REJECTED)
-        job_free(s, j);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);

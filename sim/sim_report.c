@@ -24,7 +24,7 @@ void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
     cJSON_AddNumberToObject(o, "max", sk->n ? sk->max : 0.0);
 }
 
-static void add_inputs(cJSON *r, const sim *s)
+void sim_report_add_inputs(cJSON *r, const sim *s)
 {
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
     cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
@@ -75,7 +75,7 @@ static void add_inputs(cJSON *r, const sim *s)
 cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
 {
     cJSON *r = cJSON_CreateObject();
-    add_inputs(r, s);
+    sim_report_add_inputs(r, s);
     double end_s = gs_us_to_s(s->now);
 
     cJSON *jobs = cJSON_AddObjectToObject(r, "jobs");
