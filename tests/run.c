@@ -14,10 +14,11 @@ int check_failures;
 extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
     tests_whole[], tests_erlang[], tests_determinism[], tests_service[];
 extern const test_case tests_share[]; /* issue 3: vgpu, timeslice */
+extern const test_case tests_select[]; /* issue 7: gpu_select strategies, fragmentation, fill-up */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
-    tests_determinism, tests_share, tests_service, NULL,
+    tests_determinism, tests_share, tests_service, tests_select, NULL,
 };
 
 int main(int argc, char **argv)
