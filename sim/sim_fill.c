@@ -101,14 +101,17 @@ int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *
     }
     double arrived = 0, alloc = 0;
     int next_p = 0, rc = 0;
+    bool at_target = false;
     sample(s, res, next_p++, 0);
     /* the shuffled originals first (pruned where the total would pass the
      * target), then draws with replacement until the next one would */
     for (size_t i = 0;; i++) {
         const wl_row *r = i < n ? &rows[order[i]] : &rows[gsl_rng_uniform_int(rng, (unsigned long)n)];
         double req = fill_req_gpus(r);
-        if (arrived + req > target + 1e-9)
+        if (arrived + req > target + 1e-9) {
+            at_target = true;
             break;
+        }
         if (i >= n && req <= 0 && arrived >= target - 1e-9)
             break; /* only CPU tasks could still come: the GPU target is reached */
         if (i > 64 * n + 1000000)
@@ -130,6 +133,11 @@ int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *
         while (next_p < res->npts && next_p <= arrived / cap * 100.0 + 1e-9)
             sample(s, res, next_p++, alloc);
     }
+    /* The sequence stops where the next task would pass the target, a
+     * little short of it: the points within that last percent (the target
+     * itself) take the final state, since nothing more arrives. */
+    while (rc == 0 && at_target && next_p < res->npts && next_p < arrived / cap * 100.0 + 1.0)
+        sample(s, res, next_p++, alloc);
     res->arrived_pct_end = 100.0 * arrived / cap;
     res->alloc_pct_end = 100.0 * alloc / cap;
     double frag = sim_frag_gpus(s);
