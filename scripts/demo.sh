@@ -53,3 +53,19 @@ p99() { awk '/"latency_s"/ {f=1} f && /"p99"/ {gsub(/[^0-9.e+-]/, "", $2); print
 a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.vgpu/report.json)
 awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
 echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"
+
+echo
+echo "== issue 7: Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
+OB=../shared/traces/alibaba-openb-gpu-v2023
+if [ -d "$OB" ]; then
+  ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --out-trace results/openb.csv --out-cluster results/openb.json
+  for sel in fgd bestfit dotprod random; do
+    ./gpusim run --mode fill --fill-to 1.3 --seeds 42..44 --trace results/openb.csv --cluster results/openb.json \
+      --policy vgpu --set split_count=20 --set gpu_select=$sel --out results/openb.fill.$sel | sed -n '3,4p' |
+      sed "s/^/  $sel: /"
+  done
+  echo "  (curves: results/openb.fill.<strategy>/fill.csv)"
+else
+  echo "  (../shared/traces/alibaba-openb-gpu-v2023 not found: skipped)"
+fi
