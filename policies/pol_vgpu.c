@@ -29,7 +29,7 @@ static const pol_param params[] = {
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
                            "(fragmentation gradient descent, ATC'23); policies/README.md"},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off (needed by gpu_select=fgd)"},
+                   "off: skip it (gpu_select=fgd needs it on)"},
     {NULL, NULL, NULL},
 };
 

@@ -22,7 +22,7 @@
  * it or leaves it, O(shapes x cards per node); the cluster sum and its time
  * integral move by the difference, so per-event work does not grow with the
  * cluster. Memory: one double per node, plus for gpu_select=fgd a cache of
- * nodes x shapes entries (12 bytes each).
+ * nodes x shapes entries (16 bytes each).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ typedef struct fshape {
 
 typedef struct fcache {
     uint32_t ver; /* node version it was computed at; 0 = empty */
-    float delta;
+    double delta; /* exact, so that cached and fresh values compare alike */
     int card; /* first card chosen, -1 none fits */
 } fcache;
 
@@ -155,10 +155,11 @@ int sc_frag_init(sc_state *st, gs_error *err)
         wl_trace *tr = wl_trace_open(s->cfg->trace_path, &o, err);
         if (!tr)
             return GS_EINPUT;
-        static wl_row r; /* large; read one at a time */
+        wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
         int got;
         job probe;
-        while ((got = wl_trace_next(tr, &r, err)) > 0) {
+        while ((got = wl_trace_next(tr, rp, err)) > 0) {
+            const wl_row r = *rp;
             if (r.kind != WL_KIND_JOB)
                 continue;
             uint64_t pools = sim_cluster_all_pools(s->cl);
@@ -183,6 +184,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
                                        r.gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
         }
         wl_trace_close(tr);
+        free(rp);
         if (got < 0)
             return GS_EINPUT;
     }
@@ -312,7 +314,7 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
     }
     if (ce && want <= 1) {
         ce->ver = f->node_ver[ni];
-        ce->delta = (float)best;
+        ce->delta = best;
         ce->card = ok ? (best_k >= 0 ? n->gpu0 + best_k : -1) : -2;
     }
     if (!ok)

@@ -264,10 +264,10 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
         for (size_t i = 0; i < npods; i++) {
             const pod *p = pods[i];
             if (p->gpus > 0)
-                fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%s,%g,%g\n", p->id, p->submit_s, p->dur_s, p->gpus, p->milli / 10,
+                fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->gpus, p->milli / 10,
                         p->milli / 10, p->spec, (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
             else
-                fprintf(out, "%s,%ld,%ld,0,,,%s,%g,%g\n", p->id, p->submit_s, p->dur_s, p->spec,
+                fprintf(out, "%s,%ld,%ld,0,,,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->spec,
                         (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
         }
         n->pods_converted = (long)npods;
