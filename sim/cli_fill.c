@@ -88,7 +88,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
     if (rc)
         return cli_fail(&err);
     int nseeds = (int)(fo->seed_hi - fo->seed_lo + 1), npts = 0;
-    acc *a_alloc = NULL, *a_frag = NULL, *a_idle = NULL;
+    acc *a_alloc = NULL, *a_frag = NULL, *a_idle = NULL, *a_held = NULL;
     acc tasks = {0}, placed = {0}, failed = {0}, arr_end = {0}, alloc_end = {0}, frag_end = {0};
     double place_s = 0, cap = 0;
     cJSON *rep = cJSON_CreateObject();
@@ -115,11 +115,13 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
                 a_alloc = xcalloc((size_t)npts, sizeof *a_alloc);
                 a_frag = xcalloc((size_t)npts, sizeof *a_frag);
                 a_idle = xcalloc((size_t)npts, sizeof *a_idle);
+                a_held = xcalloc((size_t)npts, sizeof *a_held);
             }
             for (int p = 0; p < npts; p++) {
                 acc_add(&a_alloc[p], res.alloc_pct[p]);
                 acc_add(&a_frag[p], res.frag_pct[p]);
                 acc_add(&a_idle[p], res.frag_idle_pct[p]);
+                acc_add(&a_held[p], res.held_pct[p]);
             }
             acc_add(&tasks, (double)res.tasks);
             acc_add(&placed, (double)res.placed);
@@ -160,7 +162,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         add_num(f, "frag_pct_end", acc_mean(&frag_end));
         cJSON *curve = cJSON_AddArrayToObject(f, "curve");
         FILE *m = open_memstream(&csv, &csv_len);
-        fprintf(m, "arrived_pct,alloc_pct,alloc_pct_sd,unalloc_pct,frag_pct,frag_of_idle_pct,seeds\n");
+        fprintf(m, "arrived_pct,alloc_pct,alloc_pct_sd,unalloc_pct,frag_pct,frag_of_idle_pct,held_pct,seeds\n");
         for (int p = 0; p < npts; p++) {
             double al = acc_mean(&a_alloc[p]);
             cJSON *pt = cJSON_CreateObject();
@@ -169,6 +171,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
             add_num(pt, "alloc_pct_sd", acc_sd(&a_alloc[p]));
             add_num(pt, "frag_pct", acc_mean(&a_frag[p]));
             add_num(pt, "frag_of_idle_pct", acc_mean(&a_idle[p]));
+            add_num(pt, "held_pct", acc_mean(&a_held[p]));
             cJSON_AddNumberToObject(pt, "seeds", a_alloc[p].n);
             cJSON_AddItemToArray(curve, pt);
             fprintf(m, "%d,", p);
@@ -177,6 +180,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
             csv_num(m, 100 - al, false);
             csv_num(m, acc_mean(&a_frag[p]), false);
             csv_num(m, acc_mean(&a_idle[p]), false);
+            csv_num(m, acc_mean(&a_held[p]), false);
             fprintf(m, "%d\n", a_alloc[p].n);
         }
         fclose(m);
@@ -206,11 +210,17 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
                    (unsigned long long)fo->seed_lo, 100 * fo->fill_to, cap);
             printf("  tasks     %.1f per seed, placed %.1f, failed %.1f\n", acc_mean(&tasks), acc_mean(&placed),
                    acc_mean(&failed));
-            if (p100 >= 0)
+            if (p100 >= 0 && !isnan(acc_mean(&a_frag[p100])))
                 printf("  at 100%%   alloc %.2f%% (sd %.2f), frag %.2f%% of capacity\n", acc_mean(&a_alloc[p100]),
                        acc_sd(&a_alloc[p100]), acc_mean(&a_frag[p100]));
-            printf("  at end    arrived %.2f%%, alloc %.2f%% (sd %.2f), frag %.2f%%\n", acc_mean(&arr_end),
-                   acc_mean(&alloc_end), acc_sd(&alloc_end), acc_mean(&frag_end));
+            else if (p100 >= 0)
+                printf("  at 100%%   alloc %.2f%% (sd %.2f), held %.2f%% (fragmentation not measured by %s)\n",
+                       acc_mean(&a_alloc[p100]), acc_sd(&a_alloc[p100]), acc_mean(&a_held[p100]), cfg->policy);
+            printf("  at end    arrived %.2f%%, alloc %.2f%% (sd %.2f)", acc_mean(&arr_end), acc_mean(&alloc_end),
+                   acc_sd(&alloc_end));
+            if (!isnan(acc_mean(&frag_end)))
+                printf(", frag %.2f%%", acc_mean(&frag_end));
+            printf("\n");
             printf("  sim       %.0f placements in %.3f s (%.0f placements/s)\n", tasks.sum, place_s,
                    place_s > 0 ? tasks.sum / place_s : 0);
             printf("report: %s/report.json\ncurve: %s/fill.csv\n", odir, odir);
@@ -221,6 +231,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
     free(a_alloc);
     free(a_frag);
     free(a_idle);
+    free(a_held);
     cJSON_Delete(rep);
     return rc ? cli_fail(&err) : 0;
 }

@@ -66,6 +66,7 @@ void fill_result_free(fill_result *res)
     free(res->alloc_pct);
     free(res->frag_pct);
     free(res->frag_idle_pct);
+    free(res->held_pct);
     memset(res, 0, sizeof *res);
 }
 
@@ -73,6 +74,7 @@ static void sample(const sim *s, fill_result *res, int p, double alloc_gpus)
 {
     double cap = s->cl->ngpus, frag = sim_frag_gpus(s);
     res->alloc_pct[p] = 100.0 * alloc_gpus / cap;
+    res->held_pct[p] = 100.0 * s->g_alloc.value / cap;
     res->frag_pct[p] = frag >= 0 ? 100.0 * frag / cap : NAN;
     res->frag_idle_pct[p] = frag >= 0 && cap - alloc_gpus > 1e-9 ? 100.0 * frag / (cap - alloc_gpus) : NAN;
 }
@@ -85,8 +87,9 @@ int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *
     res->alloc_pct = xmalloc((size_t)res->npts * sizeof *res->alloc_pct);
     res->frag_pct = xmalloc((size_t)res->npts * sizeof *res->frag_pct);
     res->frag_idle_pct = xmalloc((size_t)res->npts * sizeof *res->frag_idle_pct);
+    res->held_pct = xmalloc((size_t)res->npts * sizeof *res->held_pct);
     for (int p = 0; p < res->npts; p++)
-        res->alloc_pct[p] = res->frag_pct[p] = res->frag_idle_pct[p] = NAN;
+        res->alloc_pct[p] = res->frag_pct[p] = res->frag_idle_pct[p] = res->held_pct[p] = NAN;
     if (n == 0 || cap <= 0)
         return 0;
     gsl_rng *rng = sim_rng_new(sim_seed(s), RNG_FILL);

@@ -19,6 +19,8 @@ typedef struct fill_result {
     double *alloc_pct;         /* allocated GPUs / capacity x 100, NaN where not reached */
     double *frag_pct;          /* fragmented GPUs / capacity x 100, NaN where not measured */
     double *frag_idle_pct;     /* fragmented / idle GPUs x 100 */
+    double *held_pct;          /* GPUs the policy holds (its alloc gauge) / capacity x 100: more than
+                                * alloc_pct where a share takes a whole card (whole) */
     long tasks, placed, failed;
     double arrived_pct_end, alloc_pct_end, frag_pct_end;
 } fill_result;
