@@ -54,6 +54,7 @@ const pol_ops pol_timeslice = {
     .fini = sc_fini,
     .arrive = sc_arrive,
     .release = sc_release,
+    .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
 };

@@ -101,6 +101,7 @@ const pol_ops pol_vgpu = {
     .fini = sc_fini,
     .arrive = sc_arrive,
     .release = sc_release,
+    .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
     .frag_gpus = vgpu_frag,

@@ -99,6 +99,13 @@ static void whole_release(void *state, sim *s, job *j)
     sq_dispatch(&w->q, w->fifo, try_start, w);
 }
 
+/* issue 8: a time policy gives up a queued wait (a wake that timed out). */
+static bool whole_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return sq_remove(&((whole_state *)state)->q, j);
+}
+
 const pol_ops pol_whole = {
     .abi = POL_ABI,
     .name = "whole",
@@ -109,4 +116,5 @@ const pol_ops pol_whole = {
     .fini = whole_fini,
     .arrive = whole_arrive,
     .release = whole_release,
+    .withdraw = whole_withdraw,
 };

@@ -62,11 +62,33 @@ typedef struct pol_ops {
      * report; a policy adds its own object under root's "policy" and may add
      * fields to "gpu" and "jobs" (never change ones the core wrote). */
     void (*report)(const void *state, const sim *s, cJSON *root);
+
+    /* {==== appended for time policies (issue 8); all optional ====} */
+
+    /* Time policies: something happened to job j (see enum pol_job_event).
+     * Called after the space policy acted, for every time policy in order.
+     * ARRIVED: a trace row became a job (state tells whether the space
+     * policy started, queued or rejected it; a rejected job is freed right
+     * after). STARTED: j was just placed and started (first start or after a
+     * resume). ENDING: j is about to be freed (done, failed): last look. */
+    void (*job_event)(void *state, sim *s, job *j, int ev);
+    /* Time policies: a trace row that is not a job (kind burst: activity of
+     * a session) arrived at its submit time. */
+    void (*row)(void *state, sim *s, const wl_row *r);
+    /* Space policies: take a queued job j out of the queue (a wait that timed
+     * out) and return true; the caller then fails or completes it. NULL or
+     * false: the policy cannot. */
+    bool (*withdraw)(void *state, sim *s, job *j);
+
+    /* {==== appended for issue 7; optional ====} */
+
     /* Optional (issue 7): the cluster's fragmented GPUs now, as FGD measures
      * it, or < 0 when this run does not measure it. The timeseries gains a
      * frag_gpus column when it is measured; `run --mode fill` samples it. */
     double (*frag_gpus)(const void *state);
 } pol_ops;
+
+enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };
 
 /* The registry (policies/registry.c). */
 const pol_ops *pol_find(const char *name);

@@ -8,11 +8,16 @@
 
 extern const pol_ops pol_whole;
 extern const pol_ops pol_vgpu, pol_timeslice; /* issue 3: shared cards */
+extern const pol_ops pol_hibernate;            /* issue 8: time policy */
+extern const pol_ops pol_mig, pol_dynmig;     /* issue 4: MIG */
 
 static const pol_ops *const registry[] = {
     &pol_whole,
     &pol_vgpu,
     &pol_timeslice,
+    &pol_hibernate,
+    &pol_mig,
+    &pol_dynmig,
     NULL,
 };
 

@@ -176,6 +176,8 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index);
 void sc_fini(void *state);
 void sc_arrive(void *state, sim *s, job *j);
 void sc_release(void *state, sim *s, job *j);
+/* Takes a queued job out of the queue (a time policy gave up its wait). */
+bool sc_withdraw(void *state, sim *s, job *j);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

@@ -197,6 +197,12 @@ void sc_release(void *state, sim *s, job *j)
     sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
 }
 
+bool sc_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return sq_remove(&((sc_state *)state)->q, j);
+}
+
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;

@@ -1,13 +1,13 @@
 #!/bin/sh
-# demo.sh - `make demo`: run the main job on the shipped example day and say
-# where the report and the plot are.
+# demo.sh - `make demo`: run the main job on the shipped example day, compare
+# the policies, and end with the plots and the HTML report.
+#
+# Sections comparing further policies go above the last section; the last
+# section (plots and report) stays last. POLICIES lists what the compare at
+# the end runs: add a policy (or a parameter variant NAME[key=value]) there.
 set -e
 echo "== gpusim run --trace workloads/examples/day.csv --policy whole (cluster: workloads/examples/cluster.json)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --out results/day.whole
-gpus=$(grep -m1 '"gpus"' results/day.whole/report.json | sed 's/[^0-9]//g')
-if sh scripts/plot.sh results/day.whole "$gpus"; then
-  echo "plot: results/day.whole/timeseries.png"
-fi
 echo
 echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
@@ -54,6 +54,62 @@ a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.v
 awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
 echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"
 
+# issue 4: MIG. The same trace under whole, mig (static layouts stated in the
+# cluster file) and dynmig (HAMi dynamic MIG, three start strategies), side by side.
+mig_row() { # LABEL TRACE CLUSTER OUT POLICY [--set K=V]
+  label=$1; trace=$2; cluster=$3; out=$4; shift 4
+  ./gpusim run --trace "$trace" --cluster "$cluster" --policy "$@" --out "$out" >"$out.txt" || return 1
+  awk -v l="$label" '$1 == "queue" { qm = $2; qp = $5 } $1 == "gpu" { ar = $3 }
+    END { printf "  %-22s %10s %10s %8s", l, qm, qp, ar }' "$out.txt"
+  r="$out/report.json"
+  if grep -q '"slice_util"' "$r"; then
+    tr -d ' \t\n' <"$r" | sed 's/.*"slice_util":{"memory":\([^,]*\),"compute":\([^,]*\),.*"blocked_by_layout":{"requests":\([^,]*\),.*"waited_beside_idle_instances":{"requests":\([^,]*\),.*/\1 \2 \3 \4/' |
+      awk '{ printf " %8.3f %8.3f %8s %8s", $1, $2, $3, $4 }'
+  fi
+  echo
+  rm -f "$out.txt"
+}
+mig_table() { # TRACE CLUSTER TAG
+  echo "  policy                 queue mean  queue p99    alloc  slice-mem slice-cmp blocked  beside-idle"
+  mig_row whole "$1" "$2" "results/$3.whole" whole
+  mig_row mig "$1" "$2" "results/$3.mig" mig
+  for st in first bestfit demand; do
+    mig_row "dynmig strategy=$st" "$1" "$2" "results/$3.dynmig-$st" dynmig --set strategy=$st
+  done
+}
+echo
+echo "== MIG: workloads/examples/day.csv on workloads/examples/cluster-mig.json (3 of the 8 A100 nodes MIG-enabled)"
+mig_table workloads/examples/day.csv workloads/examples/cluster-mig.json day-mig
+echo
+echo "== MIG: workloads/examples/mig-mix.csv (single-card MIG requests on the A100s), same cluster"
+mig_table workloads/examples/mig-mix.csv workloads/examples/cluster-mig.json mig-mix
+echo
+echo "== MIG layout schedule (workloads/examples/cluster-mig-schedule.json) under mig, the example day"
+./gpusim run --trace workloads/examples/day.csv --cluster workloads/examples/cluster-mig-schedule.json --policy mig \
+  --out results/day.mig-schedule | sed -n '2,6p'
+tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches":\({[^}]*}\).*/  layout switches: \1/'
+echo
+echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
+
+echo
+# issue 8: agent sessions, with and without the hibernate time policy
+echo "== agent sessions (workloads/examples/agents.csv): whole vs whole+hibernate"
+./gpusim run --trace workloads/examples/agents.csv --policy whole --out results/agents.whole | sed -n '2,6p'
+./gpusim run --trace workloads/examples/agents.csv --policy whole+hibernate --out results/agents.hibernate | sed -n '2,6p'
+python3 - <<'PY' 2>/dev/null || grep -A4 '"given_back"' results/agents.hibernate/report.json
+import json
+h = json.load(open("results/agents.hibernate/report.json"))["policy"]["hibernate"]
+for k in ("held_without_policy", "held", "used", "given_back"):
+    v = h[k]
+    print(f"  {k:<20} {v['cpu_core_hours']:10.0f} core-h {v['mem_gib_hours']:10.0f} GiB-h {v['gpu_hours']:8.1f} GPU-h")
+w = h["wake_latency_s"]
+print(f"  pauses {h['pauses']:.0f}  wakes {h['wakes']:.0f} (waited {h['wakes_waited']:.0f}, failed {h['wakes_failed']:.0f})"
+      f"  wake latency mean {w['mean']:.2f} s  p99 {w['p99']:.2f} s  max {w['max']:.2f} s")
+d = h["density"]
+print(f"  sandboxes per node: peak {d['peak_sandboxes_per_node']:.0f}, mean {d['mean_sandboxes_per_node']:.2f}")
+PY
+echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"
+
 echo
 echo "== issue 7: Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
 OB=../shared/traces/alibaba-openb-gpu-v2023
@@ -69,3 +125,21 @@ if [ -d "$OB" ]; then
 else
   echo "  (../shared/traces/alibaba-openb-gpu-v2023 not found: skipped)"
 fi
+
+# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
+echo
+echo "== gpusim compare --policies '$POLICIES'"
+./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
+echo
+echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
+./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
+echo
+echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
+./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
+echo
+echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
+./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
+echo
+echo "open in a browser: results/day.report/report.html"

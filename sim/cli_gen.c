@@ -18,7 +18,8 @@ static void gen_usage(FILE *out)
                  "  mmc: Poisson arrivals at rate util * (servers / gpus-per-job) / mean-s and exponential\n"
                  "       durations of mean mean-s (default 1) seconds; G GPUs per job (default 1).\n"
                  "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
-                 "  --out FILE writes atomically; without it the trace goes to stdout.\n");
+                 "  --out FILE writes atomically; without it the trace goes to stdout.\n"
+                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n");
 }
 
 int cmd_gen(int argc, char **argv)
@@ -27,8 +28,10 @@ int cmd_gen(int argc, char **argv)
         gen_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "agents")) /* issue 8 */
+        return cmd_gen_agents(argc, argv);
     if (strcmp(argv[1], "mmc") != 0) {
-        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {

@@ -20,8 +20,7 @@ int cmd_policies(int argc, char **argv)
         for (const pol_param *pp = (*p)->params; pp && pp->name; pp++)
             printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
     }
-    printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate, once time "
-           "policies exist).\n");
+    printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate).\n");
     return 0;
 }
 

@@ -48,6 +48,33 @@ static double peak_rss_mib(void)
     return (double)ru.ru_maxrss / 1024.0; /* ru_maxrss is KiB on Linux */
 }
 
+/* Progress on a terminal (issue 6): simulated time reached and events/s,
+ * at most 4 lines a second, rewritten in place with \r and erased at the
+ * end. Not shown when stderr is not a terminal (CI logs, compare's runs). */
+typedef struct progress {
+    struct timespec t0, last;
+    bool shown;
+} progress;
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void show_progress(void *ud, const sim *s)
+{
+    progress *p = ud;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (p->shown && since(&p->last, &now) < 0.25)
+        return;
+    double wall = since(&p->t0, &now);
+    fprintf(stderr, "\rgpusim: simulated %.2f h, %llu events, %.0f events/s ", gs_us_to_s(sim_now(s)) / 3600.0,
+            (unsigned long long)s->events, wall > 0 ? (double)s->events / wall : 0.0);
+    p->last = now;
+    p->shown = true;
+}
+
 static bool parse_seconds_arg(const char *s, gs_time_us *out)
 {
     char *end;
@@ -235,8 +262,15 @@ int cmd_run(int argc, char **argv)
             rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
         sim_set_timeseries(&s, ts);
     }
+    progress prog = {.t0 = t0};
+    if (rc == 0 && isatty(STDERR_FILENO)) {
+        s.progress = show_progress;
+        s.progress_ud = &prog;
+    }
     if (rc == 0 && (rc = sim_run(&s)) != 0)
         err = s.err;
+    if (prog.shown)
+        fprintf(stderr, "\r\033[K"); /* erase the progress line */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     if (ts && (fclose(ts) != 0) && rc == 0)

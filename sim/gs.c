@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int gs_err(gs_error *err, int code, const char *fmt, ...)
 {
@@ -70,4 +71,19 @@ bool gs_streq_ci(const char *a, const char *b)
         if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
             return false;
     return *a == *b;
+}
+
+bool gs_exe_relative(char *buf, size_t n, const char *rel)
+{
+    char exe[512];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l <= 0)
+        return false;
+    exe[l] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    *slash = 0;
+    snprintf(buf, n, "%s/%s", exe, rel);
+    return access(buf, F_OK) == 0;
 }

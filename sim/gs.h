@@ -50,6 +50,10 @@ char *xstrdup(const char *s);
 #define GS_BUG(msg) gs_bug(__FILE__, __LINE__, (msg))
 void gs_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
 
+/* Writes <directory of the running executable>/rel into buf and returns
+ * true if that path exists; false (buf undefined) otherwise. */
+bool gs_exe_relative(char *buf, size_t n, const char *rel);
+
 /* Case-insensitive ASCII string equality. */
 bool gs_streq_ci(const char *a, const char *b);
 

@@ -19,6 +19,11 @@ static const struct {
     {"policies", cmd_policies, "list the policies, their parameters and defaults"},
     {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
     {"import", cmd_import, "convert a public trace (azure-llm) to the trace format"},
+    /* capacity planning workflow (issue 6): sim/cli_{compare,plan,plot,check}.c */
+    {"compare", cmd_compare, "run several policies on the same trace and seeds, print them side by side"},
+    {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},
+    {"plot", cmd_plot, "draw figures (gnuplot) and a self-contained report.html for result directories"},
+    {"check", cmd_check, "CI gate: exit 1 when a report regressed against a baseline report"},
 };
 
 static void usage(FILE *out)
@@ -51,19 +56,8 @@ int cli_fail(const gs_error *err)
 
 void cli_shipped_path(char *buf, size_t n, const char *rel)
 {
-    char exe[512];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(buf, n, "%s/%s", exe, rel);
-            if (access(buf, R_OK) == 0)
-                return;
-        }
-    }
-    snprintf(buf, n, "%s", rel);
+    if (!gs_exe_relative(buf, n, rel))
+        snprintf(buf, n, "%s", rel);
 }
 
 int main(int argc, char **argv)
@@ -91,7 +85,10 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "gpusim: error: unknown command '%s' (commands: run, gen, policies, models, import)\n", argv[1]);
+    fprintf(stderr, "gpusim: error: unknown command '%s' (commands:", argv[1]);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+    fprintf(stderr, ")\n");
     fprintf(stderr, "try 'gpusim --help'\n");
     return 2;
 }

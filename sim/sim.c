@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5 };
 #define JOB_CHUNK 1024u
 #define NO_SLOT UINT32_MAX
 
@@ -222,6 +222,14 @@ void sim_set_timeseries(sim *s, FILE *ts)
 
 /* {==== services for policies ====} */
 
+/* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
+static void notify_time(sim *s, job *j, int ev)
+{
+    for (int p = 1; p < s->npol; p++)
+        if (s->pol[p]->job_event)
+            s->pol[p]->job_event(s->pst[p], s, j, ev);
+}
+
 static void schedule_done(sim *s, job *j)
 {
     if (j->rate <= 0 || isinf(j->work_left_us))
@@ -258,6 +266,7 @@ void sim_job_start(sim *s, job *j, double rate)
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
     }
     schedule_done(s, j);
+    notify_time(s, j, POL_JOB_STARTED); /* issue 8: time policies see every (re)start */
 }
 
 void sim_job_queued(sim *s, job *j)
@@ -327,6 +336,28 @@ void sim_job_fail(sim *s, job *j)
     }
     j->state = JOB_FAILED;
     s->failed++;
+    notify_time(s, j, POL_JOB_ENDING);
+    job_free(s, j);
+}
+
+/* issue 8: services a time policy needs to end sessions and give up waits. */
+bool sim_job_withdraw(sim *s, job *j)
+{
+    if (j->state != JOB_QUEUED)
+        GS_BUG("sim_job_withdraw: job is not queued");
+    return s->pol[0]->withdraw && s->pol[0]->withdraw(s->pst[0], s, j);
+}
+
+void sim_job_complete(sim *s, job *j)
+{
+    if (j->state != JOB_SUSPENDED)
+        GS_BUG("sim_job_complete: job is not suspended");
+    s->suspended--;
+    j->work_left_us = 0;
+    j->state = JOB_DONE;
+    s->completed++;
+    sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
 
@@ -423,14 +454,25 @@ void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
 
-void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
+static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
 {
     if (at_us < s->now)
         GS_BUG("sim_timer: scheduling into the past");
     if (tag > 0xffffffu || pol_index < 0 || pol_index >= s->npol)
         GS_BUG("sim_timer: tag or policy index out of range");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_TIMER, .slot = j ? j->slot : NO_SLOT,
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = type, .slot = j ? j->slot : NO_SLOT,
                                         .gen = j ? j->gen : 0, .aux = (uint32_t)pol_index << 24 | tag});
+}
+
+void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
+{
+    push_timer(s, pol_index, j, at_us, tag, EV_TIMER);
+}
+
+void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag)
+{
+    push_timer(s, pol_index, NULL, at_us, tag, EV_TIMER_WEAK);
+    s->weak_pending++;
 }
 
 /* {==== the loop ====} */
@@ -498,14 +540,33 @@ int sim_submit_row(sim *s, const wl_row *row)
     int state = j->state;
     if (state == JOB_NEW)
         GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+    notify_time(s, j, POL_JOB_ARRIVED);
+    state = j->state;
     if (state == JOB_REJECTED)
         job_free(s, j);
     return state;
 }
 
+/* issue 8: a row that is not a job (a burst of a session) goes to the time
+ * policies; without one it is only counted. */
+static int on_side_row(sim *s)
+{
+    s->bursts++;
+    for (int p = 1; p < s->npol; p++)
+        if (s->pol[p]->row)
+            s->pol[p]->row(s->pst[p], s, &s->next_row);
+    int rc = read_next(s);
+    if (rc == 0)
+        schedule_arrival(s);
+    return rc;
+}
+
 static int on_arrival(sim *s)
 {
-    if (s->next_row.kind != WL_KIND_JOB) { /* services and requests go to the service layer */
+    if (s->next_row.kind == WL_KIND_BURST)
+        return on_side_row(s);
+    if (s->next_row.kind == WL_KIND_SERVICE || s->next_row.kind == WL_KIND_REQUEST) {
+        /* services and requests go to the service layer */
         int rc = 0;
         if (s->next_row.kind == WL_KIND_SERVICE && s->next_row.gpu_model[0]) {
             job probe; /* check the model names first, with the row's line and column */
@@ -542,6 +603,7 @@ static void on_done(sim *s, job *j)
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
     s->pol[0]->release(s->pst[0], s, j);
+    notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
 
@@ -550,12 +612,16 @@ int sim_run(sim *s)
     sim_event ev;
     gs_time_us until = s->cfg->until_us > 0 ? s->cfg->until_us : GS_TIME_MAX;
     bool stopped = false;
-    while (sim_heap_len(&s->heap)) {
+    /* weak timers alone keep the run going only while work is queued or running */
+    while (sim_heap_len(&s->heap) > s->weak_pending ||
+           (sim_heap_len(&s->heap) > 0 && (s->queued > 0 || s->running > 0))) {
         if (sim_heap_peek(&s->heap)->t_us > until) {
             stopped = true;
             break;
         }
         sim_heap_pop(&s->heap, &ev);
+        if (ev.type == EV_TIMER_WEAK)
+            s->weak_pending--;
         if (ev.type == EV_SVC && !svc_event_live(s, ev.slot, ev.gen, ev.aux))
             continue;
         if (ev.type != EV_ARRIVAL && ev.type != EV_SVC) {
@@ -568,6 +634,8 @@ int sim_run(sim *s)
         sample_until(s, ev.t_us, false);
         s->now = ev.t_us;
         s->events++;
+        if (s->progress && (s->events & (SIM_PROGRESS_EVENTS - 1)) == 0)
+            s->progress(s->progress_ud, s);
         if (ev.type == EV_ARRIVAL) {
             if (on_arrival(s) != 0)
                 return s->err.code;

@@ -22,6 +22,7 @@
 
 #define SIM_MAX_POLICIES 4
 #define SIM_MAX_SETS 64
+#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
 typedef struct sim_set {
     char *key, *value;
@@ -66,6 +67,7 @@ struct sim {
 
     /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
     uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
+    uint64_t bursts; /* issue 8: rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
@@ -75,8 +77,15 @@ struct sim {
     gs_time_us next_sample_us;
 
     gs_error err; /* first error raised inside the run */
+    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
 
     svc_layer *svc; /* inference services and their requests */
+
+    /* progress hook (issue 6): when set, called every SIM_PROGRESS_EVENTS
+     * events from sim_run; the CLI shows simulated time and events/s on a
+     * terminal. Never changes the run. */
+    void (*progress)(void *ud, const sim *s);
+    void *progress_ud;
 
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
@@ -134,6 +143,13 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
+/* issue 8. Asks the space policy to take queued job j out of its queue
+ * (pol_ops.withdraw); false if it cannot. j stays JOB_QUEUED: the caller
+ * then ends it with sim_job_fail. */
+bool sim_job_withdraw(sim *s, job *j);
+/* Ends a suspended job as completed (a hibernated session that reached its
+ * end time while paused): counted in jobs.completed, freed. */
+void sim_job_complete(sim *s, job *j);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
@@ -153,5 +169,10 @@ void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
+/* A timer (not tied to a job) that does not by itself keep the run going:
+ * the run ends when only weak timers are pending and no request is queued or
+ * running (a periodic layout switch, the destruction of an idle MIG
+ * instance). Added for issue 4. */
+void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag);
 
 #endif

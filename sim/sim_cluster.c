@@ -82,6 +82,7 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         for (int k = 0; k < g[i].count; k++) {
             sim_node *n = &c->nodes[c->nnodes];
             n->id = c->nnodes++;
+            n->group = i;
             n->pool = pi;
             n->ngpus = n->free_gpus = g[i].gpus;
             n->gpu0 = c->ngpus;
@@ -116,6 +117,7 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
 {
     memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
@@ -138,6 +140,8 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(j, "nodes"), *it;
     int ng = cJSON_GetArraySize(nodes);
     node_group *g = xcalloc((size_t)ng + 1, sizeof *g);
+    c->group_mig = xcalloc((size_t)ng + 1, sizeof *c->group_mig);
+    c->ngroups = ng;
     if (!cJSON_IsArray(nodes) || ng == 0) {
         rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
         goto out;
@@ -156,14 +160,15 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         const cJSON *k;
         cJSON_ArrayForEach(k, it)
         {
-            static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", NULL};
+            static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
+                                          NULL};
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name)",
+                            "mem_gib, name, mig)",
                             path, i, k->string);
                 goto out;
             }
@@ -212,6 +217,10 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         }
         if (v)
             g[i].mem_gib = v->valuedouble;
+        /* issue 4: MIG configuration, validated by the MIG policies at init */
+        v = cJSON_GetObjectItemCaseSensitive(it, "mig");
+        if (v)
+            c->group_mig[i] = cJSON_PrintUnformatted(v);
         v = cJSON_GetObjectItemCaseSensitive(it, "name");
         snprintf(g[i].prefix, sizeof g[i].prefix, "%s-%d-", cJSON_IsString(v) ? v->valuestring : "node", i);
         i++;
@@ -282,6 +291,9 @@ void sim_cluster_free(sim_cluster *c)
     }
     free(c->nodes);
     free(c->gpu_node);
+    for (int i = 0; c->group_mig && i < c->ngroups; i++)
+        cJSON_free(c->group_mig[i]);
+    free(c->group_mig);
     memset(c, 0, sizeof *c);
 }
 

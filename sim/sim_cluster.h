@@ -26,6 +26,7 @@ typedef struct sim_node {
     double mem_total_gib, mem_used_gib; /* GiB;   total < 0: unlimited */
     int prev, next;                     /* bucket links (node ids, -1 = none) */
     char name[40];
+    int group; /* index of its entry in the cluster file's "nodes" (issue 4) */
 } sim_node;
 
 typedef struct node_shape {
@@ -50,10 +51,15 @@ typedef struct sim_cluster {
     int npools;
     int ngpus;
     int *gpu_node; /* node id of each GPU */
+    /* issue 4: a node group's "mig" value, kept as raw JSON text for the MIG
+     * policies to parse (the core does not interpret it); NULL when absent */
+    char path[256]; /* the cluster file ("" for --gpus) */
+    char **group_mig;
+    int ngroups;
 } sim_cluster;
 
 /* A cluster file (JSON): {"name": "...", "nodes": [{"model": M, "count": N,
- * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix}, ...]}. See
+ * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig": ...}, ...]}. See
  * workloads/README.md. Returns 0 or GS_EINPUT naming the file and field. */
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err);
 /* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the
@@ -62,6 +68,11 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
 int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, const gpu_catalog *cat,
                           gs_error *err);
 void sim_cluster_free(sim_cluster *c);
+/* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
+static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
+{
+    return c->group_mig ? c->group_mig[c->nodes[node].group] : NULL;
+}
 
 /* Pool index of a model, or -1. */
 int sim_cluster_pool_of(const sim_cluster *c, const gpu_model *m);

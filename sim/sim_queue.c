@@ -141,3 +141,45 @@ void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j),
         }
     }
 }
+
+/* issue 8: removes j from its class heap (a wait given up). Finding j is a
+ * scan of its class, O(requests of that shape); removal is O(log n). Rare
+ * (timeouts), so the queue keeps no per-job heap index. */
+bool sq_remove(sim_queue *q, job *j)
+{
+    if (j->q_class < 0 || j->q_class >= q->ncls)
+        return false;
+    sq_class *c = &q->cls[j->q_class];
+    size_t i = 0;
+    while (i < c->n && c->heap[i] != j)
+        i++;
+    if (i == c->n)
+        return false;
+    if (i == 0) {
+        pop_head(q, c);
+        j->q_class = -1;
+        return true;
+    }
+    job *last = c->heap[--c->n];
+    q->len--;
+    if (i < c->n) { /* put last at i and restore the heap both ways */
+        while (i > 0 && before(last, c->heap[(i - 1) / 2])) {
+            c->heap[i] = c->heap[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+        for (;;) {
+            size_t k = 2 * i + 1;
+            if (k >= c->n)
+                break;
+            if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
+                k++;
+            if (!before(c->heap[k], last))
+                break;
+            c->heap[i] = c->heap[k];
+            i = k;
+        }
+        c->heap[i] = last;
+    }
+    j->q_class = -1;
+    return true;
+}

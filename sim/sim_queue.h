@@ -40,6 +40,9 @@ static inline size_t sq_len(const sim_queue *q) { return q->len; }
 /* Starts queued requests in order. try_start(ud, j) must either start j and
  * return true, or change nothing and return false. strict: stop at the first
  * request that does not fit (head-of-line); otherwise skip it and go on. */
+/* issue 8: takes j out of the queue (a wait that timed out). false if j is
+ * not in it. Cost O(requests of j's shape) to find it. */
+bool sq_remove(sim_queue *q, job *j);
 void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j), void *ud);
 
 #endif

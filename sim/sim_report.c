@@ -29,7 +29,8 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
     cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
     cJSON_AddStringToObject(in, "trace", s->cfg->trace_path);
-    cJSON_AddNumberToObject(in, "trace_rows", (double)(s->arrived + s->not_arrived + svc_rows(s->svc)));
+    cJSON_AddNumberToObject(in, "trace_rows",
+                            (double)(s->arrived + s->bursts + s->not_arrived + svc_rows(s->svc)));
     cJSON_AddStringToObject(in, "policy", s->cfg->policy);
     cJSON *params = cJSON_AddObjectToObject(in, "params");
     for (int p = 0; p < s->npol; p++)
@@ -87,6 +88,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(jobs, "suspended", (double)s->suspended);
     cJSON_AddNumberToObject(jobs, "failed", (double)s->failed);
     cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
+    cJSON_AddNumberToObject(jobs, "bursts", (double)s->bursts); /* issue 8: session activity rows, not jobs */
     sim_report_add_stats(jobs, "queue_s", &s->queue_s);
     sim_report_add_stats(jobs, "jct_s", &s->jct_s);
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);

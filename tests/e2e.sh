@@ -132,7 +132,148 @@ if [ -f "$AZ" ]; then
   fi
 fi
 
-# 13. openb (issue 7): every shipped pod and node list imports, with row accounting that adds up
+# {==== capacity planning workflow (issue 6): compare, plan, plot, check, progress ====}
+
+# 13. check passes on the committed baselines of the example runs (deterministic: equal)
+"$G" run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out "$T/exf" >/dev/null 2>&1
+if check_rc check_baseline_whole 0 "$G" check "$T/ex" --baseline results/baseline/day.whole.json; then
+  has "$T/out" "check: [0-9]* metrics, 0 regressed" && has "$T/out" "jobs.queue_s.p99 .* ok" && ok check_baseline_whole_equal ||
+    no check_baseline_whole_equal "$T/out"
+fi
+check_rc check_baseline_fifo 0 "$G" check "$T/exf" --baseline results/baseline/day.whole-fifo.json && ok check_baseline_fifo_equal
+"$G" run --trace workloads/examples/day.csv --policy vgpu --out "$T/exv" >/dev/null 2>&1
+check_rc check_baseline_vgpu 0 "$G" check "$T/exv" --baseline results/baseline/day.vgpu.json && ok check_baseline_vgpu_equal
+"$G" run --trace workloads/examples/inference.csv --policy whole --out "$T/exi" >/dev/null 2>&1
+if check_rc check_baseline_inference 0 "$G" check "$T/exi" --baseline results/baseline/inference.whole.json; then
+  has "$T/out" "services.1.latency_s.p99 .* ok" && ok check_baseline_inference_equal_per_service ||
+    no check_baseline_inference_equal_per_service "$T/out"
+fi
+
+# 14. check fails on a regressed metric (queue p99 doubled), names it; a tolerance or an improvement passes
+mkdir -p "$T/reg"
+awk '/"p99":/ && !done { sub(/[0-9.e+]+,$/, ($2 * 2) ","); done = 1 } { print }' "$T/ex/report.json" >"$T/reg/report.json"
+if check_rc check_regressed 1 "$G" check "$T/reg" --baseline results/baseline/day.whole.json; then
+  has "$T/out" "jobs.queue_s.p99 .*REGRESSED" && has "$T/out" "1 regressed" && ok check_regressed_metric_exit1 ||
+    no check_regressed_metric_exit1 "$T/out"
+fi
+check_rc check_tolerance 0 "$G" check "$T/reg" --baseline results/baseline/day.whole.json --tolerance jobs.queue_s.p99=1.5 &&
+  ok check_tolerance_allows
+# the baseline itself is the "now" and the regressed one the baseline: p99 halved is better, not a regression
+if check_rc check_better 0 "$G" check "$T/ex" --baseline "$T/reg/report.json"; then
+  has "$T/out" "jobs.queue_s.p99 .* better" && ok check_improvement_passes || no check_improvement_passes "$T/out"
+fi
+check_rc check_other_inputs 1 "$G" check "$T/exf" --baseline results/baseline/day.whole.json && has "$T/out" "inputs differ" &&
+  ok check_different_inputs_fail
+check_rc check_usage 2 "$G" check "$T/ex" && ok check_without_baseline_exit2
+
+# 15. compare: both entries, 2 seeds (interval columns); its runs are the real runs (equal to the baseline)
+if check_rc compare 0 "$G" compare --trace workloads/examples/day.csv --policies 'whole,whole[queue=fifo]' --seeds 2 \
+    --format csv --out "$T/cmp"; then
+  q99=$(awk '/"p99":/ { gsub(/[^0-9.e+-]/, "", $2); printf "%.6g", $2; exit }' "$T/ex/report.json")
+  if has "$T/out" '^metric,"whole",lo,hi,"whole\[queue=fifo\]",lo,hi$' && has "$T/out" "^queue_p99_s,$q99,$q99,$q99," &&
+     [ -s "$T/cmp/compare.json" ] &&
+     "$G" check "$T/cmp/runs/p1-whole_queue_fifo.s1" --baseline results/baseline/day.whole-fifo.json >/dev/null; then
+    ok compare_table_and_runs
+  else no compare_table_and_runs "$T/out"; fi
+fi
+check_rc compare_bad_policy 2 "$G" compare --trace workloads/examples/day.csv --policies 'whole,nosuch' --out "$T/cmpbad" &&
+  has "$T/out" "unknown space policy 'nosuch'" && ok compare_unknown_policy_exit2
+
+# 16. plot: every figure as a 900x500 PNG and an SVG, report.html self-contained
+"$G" gen mmc --jobs 3000 --servers 6 --util 0.7 --seed 2 --out "$T/mmc.csv" >/dev/null
+"$G" plan --trace "$T/mmc.csv" --policies 'whole,whole[queue=fifo]' --gpu H100-SXM5-80GB --gpus-per-node 2 \
+  --slo 'queue_mean<=0.2,jobs.queue_s.p99<=3' --out "$T/plan" >"$T/plan.out" 2>&1 || no plan_runs "$T/plan.out"
+has "$T/plan/plan.json" '"path":[[:space:]]*"jobs.queue_s.mean"' && ok plan_slo_short_names || no plan_slo_short_names "$T/plan.out"
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
+if check_rc plot 0 "$G" plot "$T/ex" "$T/cmp" "$T/plan" --out "$T/html"; then
+  good=1
+  for f in "$T/ex/fig_gpus" "$T/ex/fig_queue" "$T/cmp/fig_compare" "$T/plan/fig_plan"; do
+    [ "$(png_size "$f.png")" = 900x500 ] && [ "$(head -c 4 "$f.png" | od -An -c | tr -d ' ')" = '211PNG' ] &&
+      grep -q '<svg' "$f.svg" || { good=0; echo "    bad figure $f: $(png_size "$f.png")" >>"$T/out"; }
+  done
+  n=$(grep -o 'data:image/png;base64,' "$T/html/report.html" | wc -l)
+  [ "$n" -eq 4 ] && has "$T/html/report.html" 'latency CDF skipped' && ! grep -q 'src="[^d]' "$T/html/report.html" || good=0
+  [ "$good" = 1 ] && ok plot_png_svg_html || no plot_png_svg_html "$T/out"
+fi
+
+# 16b. a report with services gets a latency CDF per service (ids read as data, never as code)
+mkdir -p "$T/svc"
+awk 'NR == 1 { print; print "\t\"services\": [{\"id\": \"chat `touch SV`\", \"latency_s\": {\"p50\": 0.1, \"p95\": 0.3, \"p99\": 0.5}},"; print "\t\t{\"id\": \"batch\", \"latency_s\": {\"p50\": 1, \"p99\": 4, \"max\": 9}}],"; next } { print }' \
+  "$T/ex/report.json" >"$T/svc/report.json"
+if check_rc plot_services 0 "$G" plot "$T/svc" --no-svg; then
+  [ "$(png_size "$T/svc/fig_latency_cdf.png")" = 900x500 ] && [ ! -e SV ] && [ ! -e "$T/svc/SV" ] &&
+    [ "$(wc -l <"$T/svc/fig_latency_cdf.svc0.tsv")" -eq 4 ] && [ "$(tail -1 "$T/svc/fig_latency_cdf.svc1.tsv")" = "$(printf '9\t1')" ] &&
+    has "$T/svc/fig_latency_cdf.svc0.tsv" 'chat `touch SV`' && ok plot_latency_cdf_per_service || no plot_latency_cdf_per_service "$T/out"
+fi
+
+# 17. names from user input never run in gnuplot: a trace named with quotes, backquotes and system()
+mkdir -p "$T/inj" && cd "$T/inj" || exit 1
+evil='q'\''"`touch BQ`$(touch SH)system("touch SY")'\''.csv'
+cp "$OLDPWD/workloads/examples/day.csv" "$evil"
+"$OLDPWD/$G" run --trace "$evil" --policy whole --cluster "$OLDPWD/workloads/examples/cluster.json" \
+  --models "$OLDPWD/models/gpu" --out run >/dev/null 2>&1
+"$OLDPWD/$G" compare --trace "$evil" --policies 'whole,whole[queue=fifo]' --cluster "$OLDPWD/workloads/examples/cluster.json" \
+  --models "$OLDPWD/models/gpu" --out cmp >/dev/null 2>&1
+"$OLDPWD/$G" plot run cmp >"$T/out" 2>&1; rc=$?
+cd "$OLDPWD" || exit 1
+if [ "$rc" -eq 0 ] && [ -s "$T/inj/run/fig_gpus.png" ] && [ -s "$T/inj/cmp/fig_compare.png" ] &&
+   [ -z "$(find "$T/inj" . -maxdepth 2 \( -name BQ -o -name SH -o -name SY \) 2>/dev/null)" ] &&
+   has "$T/inj/run/report.html" 'q&#39;&quot;`touch BQ`' && ! has "$T/inj/run/report.html" 'system("touch'; then
+  ok plot_hostile_names_run_nothing
+else no plot_hostile_names_run_nothing "$T/out"; fi
+
+# 18. progress: on stderr when it is a terminal (via script(1)), nothing when it is not
+"$G" gen mmc --jobs 140000 --servers 16 --util 0.8 --out "$T/long.csv" >/dev/null
+"$G" run --trace "$T/long.csv" --policy whole --gpus H100-SXM5-80GB:16 --out "$T/long" >/dev/null 2>"$T/err"
+if [ ! -s "$T/err" ]; then ok no_progress_when_not_a_terminal; else no no_progress_when_not_a_terminal "$T/err"; fi
+if command -v script >/dev/null 2>&1; then
+  script -qc "$G run --trace $T/long.csv --policy whole --gpus H100-SXM5-80GB:16 --out $T/long >/dev/null" "$T/tty" \
+    >/dev/null 2>&1 </dev/null
+  grep -q 'simulated [0-9.]* h, [0-9]* events, [0-9]* events/s' "$T/tty" && ok progress_on_a_terminal ||
+    no progress_on_a_terminal "$T/tty"
+fi
+# 11. issue 8: gen agents is deterministic and streams rows in submit order;
+# whole+hibernate on it gives back resources and accounts every row
+"$G" gen agents --sessions 60 --hours 2 --seed 5 --out "$T/ag1.csv"
+"$G" gen agents --sessions 60 --hours 2 --seed 5 >"$T/ag2.csv"
+if cmp -s "$T/ag1.csv" "$T/ag2.csv" && [ "$(grep -c ',session,,,$' "$T/ag1.csv")" -eq 60 ] &&
+   grep -q ',scheduled,' "$T/ag1.csv" && grep -q ',user,' "$T/ag1.csv"; then ok gen_agents_deterministic
+else no gen_agents_deterministic "$T/ag1.csv"; fi
+if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --json; then
+  rows=$(($(wc -l <"$T/ag1.csv") - 1))
+  tr=$(grep '"trace_rows"' "$T/out" | sed 's/[^0-9]//g')
+  if [ "$tr" = "$rows" ] && has "$T/out" '"given_back"' && has "$T/out" '"wake_latency_s"' &&
+     has "$T/out" '"peak_sandboxes_per_node"'; then ok agents_hibernate_report
+  else no agents_hibernate_report "$T/out"; fi
+fi
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h1" >/dev/null 2>&1
+"$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set warm_pool=1 --out "$T/h2" >/dev/null 2>&1
+if strip "$T/h1/report.json" >"$T/a" && strip "$T/h2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"hibernate"'; then ok hibernate_report_byte_identical
+else no hibernate_report_byte_identical "$T/a"; fi
+check_rc agents_bad_set 2 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon &&
+  has "$T/out" "probe_period" && ok hibernate_bad_param_exit2
+check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch && has "$T/out" "valid: hibernate" &&
+  ok unknown_time_policy_exit2
+check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
+
+# 19. issue 4: MIG. A bad layout is exit 3 naming the file and node group;
+# the MIG example runs under mig and dynmig, deterministic, every row accounted
+printf '{"nodes":[{"model":"A100-SXM4-40GB","gpus":1,"mig":[{"profile":"3g.20gb","start":2}]}]}' >"$T/mig.json"
+if check_rc bad_mig_layout 3 "$G" run --trace workloads/examples/mig-mix.csv --policy mig --cluster "$T/mig.json"; then
+  has "$T/out" "mig.json': nodes\[0\].mig (A100-SXM4-40GB): \[0\]: 3g.20gb cannot start at slice 2 (legal starts: 0,4)" &&
+    ok bad_mig_layout_exit3_names_group || no bad_mig_layout_exit3_names_group "$T/out"
+fi
+for p in mig dynmig; do
+  "$G" run --trace workloads/examples/mig-mix.csv --cluster workloads/examples/cluster-mig.json --policy $p --out "$T/m1" >/dev/null 2>&1
+  "$G" run --trace workloads/examples/mig-mix.csv --cluster workloads/examples/cluster-mig.json --policy $p --out "$T/m2" >"$T/out" 2>&1
+  rows=$(($(grep -c . workloads/examples/mig-mix.csv) - 1))
+  if strip "$T/m1/report.json" >"$T/a" && strip "$T/m2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+     grep -q "arrived $rows  completed $rows" "$T/out" && has "$T/a" '"slice_util"'; then ok "mig_example_${p}_deterministic_all_done"
+  else no "mig_example_${p}_deterministic_all_done" "$T/out"; fi
+done
+
+# 20. openb (issue 7): every shipped pod and node list imports, with row accounting that adds up
 OB=../shared/traces/alibaba-openb-gpu-v2023
 if [ -d "$OB" ]; then
   bad=""

@@ -17,20 +17,6 @@
 #include "check.h"
 #include "testutil.h"
 
-/* Erlang C: probability an arrival waits in M/M/c with offered load a = lambda/mu. */
-static double erlang_c(int c, double a)
-{
-    double term = 1.0, sum = 1.0; /* sum_{k<c} a^k/k!, computed stably */
-    for (int k = 1; k < c; k++) {
-        term *= a / k;
-        sum += term;
-    }
-    double last = term * a / c; /* a^c/c! */
-    double rho = a / c;
-    double top = last / (1 - rho);
-    return top / (sum + top);
-}
-
 typedef struct waits {
     double *w;
     long n;
@@ -63,30 +49,19 @@ static void check_mmc(int c, double rho, long jobs)
     CHECK_EQ_INT(r.s.completed, jobs);
     tu_run_free(&r);
 
-    long warm = jobs / 10, n = jobs - warm, nb = 30, per = n / nb;
-    double mean = 0, pwait = 0, bm[30];
-    for (long b = 0; b < nb; b++) {
-        double s = 0;
-        for (long i = 0; i < per; i++)
-            s += w.w[warm + b * per + i];
-        bm[b] = s / per;
-        mean += bm[b] / nb;
-    }
-    for (long i = warm; i < warm + nb * per; i++)
+    double se, mean = tu_batch_means(w.w, jobs, &se), pwait = 0;
+    long warm = jobs / 10;
+    for (long i = warm; i < jobs; i++)
         pwait += w.w[i] > 0;
-    pwait /= (double)(nb * per);
-    double var = 0;
-    for (long b = 0; b < nb; b++)
-        var += (bm[b] - mean) * (bm[b] - mean);
-    double se = sqrt(var / (nb - 1) / nb);
+    pwait /= (double)(jobs - warm);
 
-    double a = rho * c, pc = erlang_c(c, a), wq = pc / (c * 1.0 - a);
+    double a = rho * c, pc = tu_erlang_c(c, a), wq = pc / (c * 1.0 - a);
     printf("    M/M/%d rho=%.1f: mean wait %.5f s (Erlang C %.5f, SE %.5f), P(wait) %.4f (Erlang C %.4f)\n", c, rho,
            mean, wq, se, pwait, pc);
     CHECK_NEAR(mean, wq, 0, 4 * se + 1e-4);
     /* P(wait) per-job indicator: its batch SE is at most ~ the mean-wait one
      * scaled; use a binomial bound inflated 5x for autocorrelation */
-    double se_p = 5 * sqrt(pc * (1 - pc) / (double)(nb * per));
+    double se_p = 5 * sqrt(pc * (1 - pc) / (double)(jobs - warm));
     CHECK_NEAR(pwait, pc, 0, 4 * se_p + 1e-3);
     free(w.w);
 }
@@ -99,8 +74,8 @@ static void c64_rho09(void) { check_mmc(64, 0.9, 300000); }
 static void formula_sanity(void)
 {
     /* textbook values: M/M/1 P(wait) = rho; M/M/2 with a=1: C = 1/3 */
-    CHECK_NEAR(erlang_c(1, 0.7), 0.7, 1e-12, 0);
-    CHECK_NEAR(erlang_c(2, 1.0), 1.0 / 3.0, 1e-12, 0);
+    CHECK_NEAR(tu_erlang_c(1, 0.7), 0.7, 1e-12, 0);
+    CHECK_NEAR(tu_erlang_c(2, 1.0), 1.0 / 3.0, 1e-12, 0);
 }
 
 const test_case tests_erlang[] = {

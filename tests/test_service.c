@@ -38,12 +38,7 @@ static int run_svc(tu_run *r, const char *trace, const char *const *sets, const 
     r->cfg.trace_path = tu_write_tmp(trace);
     r->cfg.policy = policy_reg_name;
     r->cfg.registry = reg;
-    for (int i = 0; sets && sets[i]; i++) {
-        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
-        *eq = 0;
-        r->cfg.sets[r->cfg.nsets].key = kv;
-        r->cfg.sets[r->cfg.nsets++].value = eq + 1;
-    }
+    tu_add_sets(&r->cfg, sets);
     if ((r->rc = sim_cluster_from_spec(&r->cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r->err)))
         return r->rc;
     if ((r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
@@ -280,29 +275,13 @@ static void contention_next_to_training(void)
     memset(&r, 0, sizeof r);
     r.cfg.trace_path = tu_write_tmp(trace);
     r.cfg.policy = "vgpu";
-    for (int i = 0; no_cold[i]; i++) {
-        char *kv = xstrdup(no_cold[i]), *eq = strchr(kv, '=');
-        *eq = 0;
-        r.cfg.sets[r.cfg.nsets].key = kv;
-        r.cfg.sets[r.cfg.nsets++].value = eq + 1;
-    }
+    tu_add_sets(&r.cfg, no_cold);
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "A100-SXM4-80GB:1", 8, tu_catalog(), &r.err), 0);
     CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     r.s.on_request_done = on_req;
     r.s.on_request_ud = &l;
     CHECK_EQ_INT(sim_run(&r.s), 0);
-    long warm = l.n / 10, nb = 30, per = (l.n - warm) / nb;
-    double mean = 0, bm[30], var = 0;
-    for (long b = 0; b < nb; b++) {
-        double sum = 0;
-        for (long i = 0; i < per; i++)
-            sum += l.v[warm + b * per + i];
-        bm[b] = sum / per;
-        mean += bm[b] / nb;
-    }
-    for (long b = 0; b < nb; b++)
-        var += (bm[b] - mean) * (bm[b] - mean);
-    double se = sqrt(var / (nb - 1) / nb), rate = 0.95 * 0.5 / 0.6, want = 1 / (10 * rate - 6);
+    double se, mean = tu_batch_means(l.v, l.n, &se), rate = 0.95 * 0.5 / 0.6, want = 1 / (10 * rate - 6);
     printf("    inference next to training: mean latency %.4f s (theory %.4f, SE %.4f; alone 0.25)\n", mean, want,
            se);
     CHECK_NEAR(mean, want, 0, 4 * se);

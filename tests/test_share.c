@@ -351,18 +351,7 @@ static void mm1_ps(void)
     CHECK_EQ_INT(tu_run_trace(&r, path, "A10G:1", 1, "timeslice", sets, rec_soj, &s), 0);
     CHECK_EQ_INT(r.s.completed, jobs);
     tu_run_free(&r);
-    long warm = jobs / 10, nb = 30, per = (jobs - warm) / nb;
-    double mean = 0, bm[30], var = 0;
-    for (long b = 0; b < nb; b++) {
-        double sum = 0;
-        for (long i = 0; i < per; i++)
-            sum += s.t[warm + b * per + i];
-        bm[b] = sum / per;
-        mean += bm[b] / nb;
-    }
-    for (long b = 0; b < nb; b++)
-        var += (bm[b] - mean) * (bm[b] - mean);
-    double se = sqrt(var / (nb - 1) / nb), want = 1.0 / (1 - rho);
+    double se, mean = tu_batch_means(s.t, jobs, &se), want = 1.0 / (1 - rho);
     printf("    M/M/1-PS rho=%.1f: mean time in system %.4f s (theory %.4f, SE %.4f)\n", rho, mean, want, se);
     CHECK_NEAR(mean, want, 0, 4 * se);
     free(s.t);

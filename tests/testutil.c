@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +56,7 @@ int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int g
     r->cfg.trace_path = trace_path;
     r->cfg.policy = policy;
     r->cfg.seed = 1;
-    for (int i = 0; sets && sets[i]; i++) {
-        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
-        *eq = 0;
-        r->cfg.sets[r->cfg.nsets].key = kv;
-        r->cfg.sets[r->cfg.nsets++].value = eq + 1;
-    }
+    tu_add_sets(&r->cfg, sets);
     r->rc = sim_cluster_from_spec(&r->cl, gpus_spec, gpus_per_node, tu_catalog(), &r->err);
     if (r->rc)
         return r->rc;
@@ -81,4 +77,45 @@ void tu_run_free(tu_run *r)
     sim_cluster_free(&r->cl);
     for (int i = 0; i < r->cfg.nsets; i++)
         free(r->cfg.sets[i].key);
+}
+
+void tu_add_sets(sim_config *cfg, const char *const *sets)
+{
+    for (int i = 0; sets && sets[i]; i++) {
+        char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
+        *eq = 0;
+        cfg->sets[cfg->nsets].key = kv;
+        cfg->sets[cfg->nsets++].value = eq + 1;
+    }
+}
+
+double tu_batch_means(const double *x, long n, double *se)
+{
+    enum { NB = 30 };
+    long warm = n / 10, per = (n - warm) / NB;
+    double mean = 0, bm[NB], var = 0;
+    for (long b = 0; b < NB; b++) {
+        double sum = 0;
+        for (long i = 0; i < per; i++)
+            sum += x[warm + b * per + i];
+        bm[b] = sum / (double)per;
+        mean += bm[b] / NB;
+    }
+    for (long b = 0; b < NB; b++)
+        var += (bm[b] - mean) * (bm[b] - mean);
+    *se = sqrt(var / (NB - 1) / NB);
+    return mean;
+}
+
+double tu_erlang_c(int c, double a)
+{
+    double term = 1.0, sum = 1.0; /* sum_{k<c} a^k/k!, computed stably */
+    for (int k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    double last = term * a / c; /* a^c/c! */
+    double rho = a / c;
+    double top = last / (1 - rho);
+    return top / (sum + top);
 }

@@ -29,5 +29,16 @@ typedef struct tu_run {
 int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int gpus_per_node, const char *policy,
                  const char *const *sets, void (*on_done)(void *, const job *), void *ud);
 void tu_run_free(tu_run *r);
+/* Appends "k=v" strings (NULL-terminated) to cfg's --set list; tu_run_free
+ * frees them. */
+void tu_add_sets(sim_config *cfg, const char *const *sets);
+/* Mean of x[0..n) after discarding the first 10% as warm-up, and in *se its
+ * standard error estimated by 30 batch means (honest for autocorrelated
+ * output such as successive waits in a queue). */
+double tu_batch_means(const double *x, long n, double *se);
+
+/* Erlang C: probability an arrival waits in M/M/c with offered load
+ * a = lambda/mu (shared by test_erlang.c and test_plan.c). */
+double tu_erlang_c(int c, double a);
 
 #endif

@@ -22,4 +22,25 @@ typedef struct wl_mmc_opts {
 /* Writes a v1 trace (id,submit,duration,gpus) to out. 0 or GS_EWRITE. */
 int wl_gen_mmc(FILE *out, const wl_mmc_opts *o, gs_error *err);
 
+/* Agent sessions (issue 8; workloads/wl_gen_agents.c). Sessions arrive as a
+ * Poisson process over `hours` (sessions / hours per hour); a session lasts
+ * session_min_s + Exp(session_mean_s - session_min_s), asks for cpu cores,
+ * mem_gib and, with probability gpu_share, one GPU. Its first burst starts
+ * with it; then idle gaps Exp(gap_mean_s) and bursts Exp(burst_mean_s)
+ * alternate until the session's end. Each later burst is scheduled (a known
+ * wake, registered when the previous burst ends) with probability
+ * scheduled_share, else user-driven. */
+typedef struct wl_agents_opts {
+    long sessions;
+    double hours;
+    double session_mean_s, session_min_s;
+    double burst_mean_s, gap_mean_s;
+    double scheduled_share, gpu_share;
+    double cpu, mem_gib;
+    uint64_t seed;
+} wl_agents_opts;
+
+/* Writes a trace of session and burst rows to out. 0 or GS_EWRITE. */
+int wl_gen_agents(FILE *out, const wl_agents_opts *o, gs_error *err);
+
 #endif

@@ -19,7 +19,7 @@ enum col_id {
     C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL,
     C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
-    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_NCOLS
+    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_NCOLS
 };
 
 static const struct {
@@ -40,6 +40,7 @@ static const struct {
     [C_PATTERN] = {"pattern", false}, [C_SVC_MEAN_MS] = {"svc_mean_ms", false},
     [C_PREFILL_MS] = {"prefill_ms_per_token", false}, [C_DECODE_BASE_MS] = {"decode_ms_base", false},
     [C_DECODE_SEQ_MS] = {"decode_ms_per_seq", false},
+    [C_SESSION] = {"session", false}, [C_WAKE] = {"wake", false}, [C_DUE] = {"due", false},
 };
 
 struct wl_trace {
@@ -250,6 +251,35 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
     return t;
 }
 
+/* Cross-field rules of session and burst rows (workloads/README.md): a
+ * burst names its session, asks for no resources of its own, and a scheduled
+ * burst has a due time >= its submit; the session columns belong to bursts. */
+static int check_session_fields(wl_trace *t, const wl_row *row, gs_error *err)
+{
+    const char *f = t->path;
+    long ln = t->rec_start;
+    if (row->kind != WL_KIND_BURST) {
+        if (row->session[0] || row->due_us >= 0 || (t->has[C_WAKE] && field(t, t->has[C_WAKE] - 1)[0]))
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: columns 'session', 'wake' and 'due' are for "
+                          "rows of kind 'burst' only", f, ln);
+        return 0;
+    }
+    if (!row->session[0])
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('session'): expected the id of the "
+                      "burst's session, found nothing", f, ln, t->has[C_SESSION]);
+    if (row->gpus || row->cpu > 0 || row->mem_gib > 0 || row->gpumem_mib || row->gpucores || row->mig[0])
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a burst uses its session's sandbox; expected "
+                      "empty or zero gpus, cpu, mem_gib, gpumem, gpucores, mig", f, ln);
+    if (row->wake == WL_WAKE_SCHEDULED && row->due_us < row->submit_us)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): expected the due time (seconds "
+                      ">= submit) of a scheduled burst, found '%s'", f, ln, t->has[C_DUE],
+                      t->has[C_DUE] ? field(t, t->has[C_DUE] - 1) : "");
+    if (row->wake == WL_WAKE_USER && row->due_us >= 0)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): a user-driven burst runs at "
+                      "its submit time; expected no due", f, ln, t->has[C_DUE]);
+    return 0;
+}
+
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
 {
     int rc = read_record(t, err);
@@ -279,6 +309,9 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->slo_ms = row->weights_gib = row->svc_mean_ms = -1;
     row->prefill_ms_per_token = row->decode_ms_base = row->decode_ms_per_seq = -1;
     row->rate = 0;
+    row->session[0] = 0;
+    row->wake = WL_WAKE_USER;
+    row->due_us = -1;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
         long l;
@@ -286,7 +319,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         int c = t->col_of[i];
         if (c < 0)
             continue;
-        if (!*v) { /* empty: only optional columns may be empty */
+        if (!*v) { /* empty: only optional columns may be empty (per-kind needs are checked below) */
             if (cols[c].required)
                 return col_err(t, err, i, "a value (required column)");
             continue;
@@ -318,8 +351,12 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 row->kind = WL_KIND_SERVICE;
             else if (!strcmp(v, "request"))
                 row->kind = WL_KIND_REQUEST;
+            else if (!strcmp(v, "session"))
+                row->kind = WL_KIND_SESSION;
+            else if (!strcmp(v, "burst"))
+                row->kind = WL_KIND_BURST;
             else
-                return col_err(t, err, i, "a row kind: job, service or request");
+                return col_err(t, err, i, "a row kind: job, service, request, session or burst");
             break;
         case C_SERVICE:
             if (!copy_str(row->service, sizeof row->service, v))
@@ -425,12 +462,39 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a demand 0 < util <= 1");
             row->util = d;
             break;
+        case C_SESSION:
+            if (!copy_str(row->session, sizeof row->session, v))
+                return col_err(t, err, i, "a session id shorter than 128 characters");
+            break;
+        case C_WAKE:
+            if (!strcmp(v, "user"))
+                row->wake = WL_WAKE_USER;
+            else if (!strcmp(v, "scheduled"))
+                row->wake = WL_WAKE_SCHEDULED;
+            else
+                return col_err(t, err, i, "user or scheduled");
+            break;
+        case C_DUE:
+            if (!wl_parse_seconds(v, &row->due_us))
+                return col_err(t, err, i, "a non-negative decimal number of seconds");
+            break;
         }
     }
     /* what each kind needs beyond id and submit */
-    if (row->kind == WL_KIND_JOB && (!row->has_duration || !has_gpus))
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a job row needs 'duration' and 'gpus'", t->path,
-                      t->rec_start);
+    if (row->kind == WL_KIND_JOB || row->kind == WL_KIND_SESSION) {
+        const char *kind = row->kind == WL_KIND_JOB ? "job" : "session";
+        int missing = !row->has_duration ? C_DURATION : !has_gpus ? C_GPUS : -1;
+        if (missing >= 0 && t->has[missing])
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('%s'): expected a value (a %s row "
+                          "needs 'duration' and 'gpus'), found ''", t->path, t->rec_start, t->has[missing],
+                          cols[missing].name, kind);
+        if (missing >= 0)
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a %s row needs 'duration' and 'gpus'; the "
+                          "header has no column '%s'", t->path, t->rec_start, kind, cols[missing].name);
+    }
+    rc = check_session_fields(t, row, err);
+    if (rc)
+        return rc;
     if (row->kind == WL_KIND_SERVICE && !has_gpus)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica)", t->path,
                       t->rec_start);

@@ -12,10 +12,15 @@
 
 #include "../sim/gs.h"
 
-/* Row kinds: `job` (a batch or training job), `service` (a model deployment
- * whose replicas serve requests) and `request` (one inference request to a
- * service). */
-enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2 };
+/* Row kinds: `job` (a batch or training job, run by the core), `service` (a
+ * model deployment whose replicas serve requests), `request` (one inference
+ * request to a service), `session` (an agent sandbox the core runs like a job,
+ * held from its start for `duration`) and `burst` (activity inside a session:
+ * never run as a job, handed to the time policies via pol_ops.row). */
+enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2, WL_KIND_SESSION = 3, WL_KIND_BURST = 4 };
+/* Who wakes a burst: the user (unpredictable, at `submit`) or a schedule
+ * known in advance (the burst is due at `due`, registered at `submit`). */
+enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
 
 #define WL_ID_MAX 128
 
@@ -52,6 +57,10 @@ typedef struct wl_row {
     char pattern[16];    /* service: poisson (default) or diurnal */
     double svc_mean_ms;  /* service: mean of exponential service times for token-less requests; < 0 = not given */
     double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq; /* service perf model; < 0 = default */
+    /* agent sessions (issue 8): burst rows only */
+    char session[WL_ID_MAX]; /* the session this burst belongs to */
+    int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
+    gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

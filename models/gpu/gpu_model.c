@@ -285,17 +285,7 @@ void gpu_catalog_default_dir(char *buf, size_t n)
         snprintf(buf, n, "%s", env);
         return;
     }
-    char exe[512];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(buf, n, "%s/models/gpu", exe);
-            if (has_json(buf))
-                return;
-        }
-    }
+    if (gs_exe_relative(buf, n, "models/gpu") && has_json(buf))
+        return;
     snprintf(buf, n, "models/gpu");
 }

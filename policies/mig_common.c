@@ -1,0 +1,621 @@
+/* mig_common.c - MIG cards, layouts, request mapping and placement shared by
+ * the `mig` and `dynmig` policies (see mig_common.h).
+ * SPDX-License-Identifier: MIT */
+#include "mig_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== layouts from the cluster file ====} */
+
+/* Places one instance of p at the start strategy st picks; false if none. */
+static bool add_one(mig_card *c, mig_layout_spec *l, int p, mig_strategy st)
+{
+    int s = mig_choose_start(c, p, st, NULL);
+    if (s < 0)
+        return false;
+    mig_place(c, p, s);
+    l->prof[l->n] = (int8_t)p;
+    l->start[l->n++] = (int8_t)s;
+    return true;
+}
+
+/* The first profile (table order) whose name starts with prefix and that is
+ * not a +me variant, with the fewest memory slices. */
+static int profile_by_prefix(const mig_table *t, const char *prefix)
+{
+    int best = -1;
+    for (int i = 0; i < t->nprofiles; i++)
+        if (!strncmp(t->profiles[i].name, prefix, strlen(prefix)) && !strstr(t->profiles[i].name, "+me") &&
+            (best < 0 || t->profiles[i].size < t->profiles[best].size))
+            best = i;
+    return best;
+}
+
+static void list_profiles(const mig_table *t, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < t->nprofiles && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", t->profiles[i].name);
+}
+
+/* Resolves one layout value: "whole" (the full-card profile), "balanced"
+ * (mig-parted's all-balanced mix: one 3g, one 2g, the rest in 1g instances of
+ * one slice, placed largest first with the bestfit rule), "all-<profile>"
+ * (as many of that profile as fit, lowest starts first) or an explicit list
+ * [{"profile": P, "start": S}, ...] checked against the placement rule. */
+static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, char *why, size_t n)
+{
+    mig_card c;
+    mig_card_init(&c, t);
+    memset(l, 0, sizeof *l);
+    char names[512];
+    if (cJSON_IsString(v)) {
+        const char *nm = v->valuestring;
+        if (!strcmp(nm, "whole")) {
+            int p = mig_full_profile(t);
+            if (p < 0 || !add_one(&c, l, p, MIG_BESTFIT))
+                return snprintf(why, n, "this model has no full-card profile"), -1;
+            return 0;
+        }
+        if (!strcmp(nm, "balanced")) {
+            int p3 = profile_by_prefix(t, "3g."), p2 = profile_by_prefix(t, "2g."), p1 = profile_by_prefix(t, "1g.");
+            if (p2 < 0 || p1 < 0)
+                return snprintf(why, n, "'balanced' needs 2g and 1g profiles"), -1;
+            if (p3 >= 0)
+                add_one(&c, l, p3, MIG_BESTFIT);
+            add_one(&c, l, p2, MIG_BESTFIT);
+            while (t->profiles[p1].size == 1 && add_one(&c, l, p1, MIG_BESTFIT))
+                ;
+            return 0;
+        }
+        if (!strncmp(nm, "all-", 4)) {
+            int p = mig_profile_find(t, nm + 4);
+            if (p < 0) {
+                list_profiles(t, names, sizeof names);
+                return snprintf(why, n, "unknown profile '%s' (profiles: %s)", nm + 4, names), -1;
+            }
+            while (l->n < MIG_MAX_SLICES) {
+                int st[MIG_MAX_SLICES];
+                if (mig_free_starts(&c, p, st) == 0)
+                    break;
+                mig_place(&c, p, st[0]);
+                l->prof[l->n] = (int8_t)p;
+                l->start[l->n++] = (int8_t)st[0];
+            }
+            return 0;
+        }
+        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, all-<profile> or a list of "
+                        "{\"profile\", \"start\"})", nm), -1;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > MIG_MAX_SLICES)
+        return snprintf(why, n, "expected a layout name or a list of at most 8 {\"profile\", \"start\"}"), -1;
+    const cJSON *it;
+    int k = 0;
+    cJSON_ArrayForEach(it, v)
+    {
+        const cJSON *pn = cJSON_GetObjectItemCaseSensitive(it, "profile"),
+                    *ps = cJSON_GetObjectItemCaseSensitive(it, "start");
+        if (!cJSON_IsString(pn) || !cJSON_IsNumber(ps) || ps->valuedouble < 0 || ps->valuedouble > 7 ||
+            ps->valuedouble != (int)ps->valuedouble || cJSON_GetArraySize(it) != 2)
+            return snprintf(why, n, "[%d]: expected {\"profile\": NAME, \"start\": SLICE}", k), -1;
+        int p = mig_profile_find(t, pn->valuestring), s = (int)ps->valuedouble;
+        if (p < 0) {
+            list_profiles(t, names, sizeof names);
+            return snprintf(why, n, "[%d]: unknown profile '%s' (profiles: %s)", k, pn->valuestring, names), -1;
+        }
+        const mig_profile *pr = &t->profiles[p];
+        if (!mig_can_place(&c, p, s)) {
+            char legal[64] = "";
+            size_t u = 0;
+            for (int q = 0; q < pr->nplacements; q++)
+                u += (size_t)snprintf(legal + u, sizeof legal - u, "%s%d", q ? "," : "", pr->placements[q]);
+            bool is_legal = false;
+            for (int q = 0; q < pr->nplacements; q++)
+                is_legal |= pr->placements[q] == s;
+            if (!is_legal)
+                return snprintf(why, n, "[%d]: %s cannot start at slice %d (legal starts: %s)", k, pr->name, s,
+                                legal), -1;
+            if (c.count[p] >= pr->max_instances)
+                return snprintf(why, n, "[%d]: more than %d instance(s) of %s", k, pr->max_instances, pr->name),
+                       -1;
+            return snprintf(why, n, "[%d]: %s at slice %d overlaps an earlier instance (slices %d..%d taken)", k,
+                            pr->name, s, s, s + pr->size - 1), -1;
+        }
+        mig_place(&c, p, s);
+        l->prof[l->n] = (int8_t)p;
+        l->start[l->n++] = (int8_t)s;
+        k++;
+    }
+    return 0;
+}
+
+static bool parse_hhmm(const char *s, gs_time_us *out)
+{
+    int h, m;
+    char tail;
+    if (sscanf(s, "%d:%d%c", &h, &m, &tail) != 2 || h < 0 || h > 23 || m < 0 || m > 59 || strlen(s) != 5)
+        return false;
+    *out = ((gs_time_us)h * 3600 + m * 60) * GS_US_PER_S;
+    return true;
+}
+
+/* The group's "mig" value: a layout, or {"schedule": [{"at": "HH:MM",
+ * "layout": L}, ...]} with "at" strictly increasing. */
+static int parse_group(mig_group *gr, const char *text, char *why, size_t n)
+{
+    cJSON *v = cJSON_Parse(text);
+    int rc = 0;
+    const cJSON *sch = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "schedule") : NULL;
+    if (cJSON_IsObject(v)) {
+        int ns = cJSON_GetArraySize(sch);
+        if (!cJSON_IsArray(sch) || ns < 1 || ns > MIG_MAX_SCHED || cJSON_GetArraySize(v) != 1) {
+            snprintf(why, n, "expected a layout or {\"schedule\": [{\"at\": \"HH:MM\", \"layout\": L}, ...]} "
+                     "with 1..%d entries", MIG_MAX_SCHED);
+            rc = -1;
+            goto out;
+        }
+        const cJSON *e;
+        cJSON_ArrayForEach(e, sch)
+        {
+            const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "at"),
+                        *lay = cJSON_GetObjectItemCaseSensitive(e, "layout");
+            int k = gr->nsched;
+            if (!cJSON_IsString(at) || !parse_hhmm(at->valuestring, &gr->at_us[k]) || !lay) {
+                snprintf(why, n, "schedule[%d]: expected {\"at\": \"HH:MM\", \"layout\": L}", k);
+                rc = -1;
+                goto out;
+            }
+            if (k > 0 && gr->at_us[k] <= gr->at_us[k - 1]) {
+                snprintf(why, n, "schedule[%d]: \"at\" must be later than the entry before", k);
+                rc = -1;
+                goto out;
+            }
+            char sub[400];
+            if (parse_layout(lay, gr->model->mig, &gr->layout[k], sub, sizeof sub) != 0) {
+                snprintf(why, n, "schedule[%d].layout: %s", k, sub);
+                rc = -1;
+                goto out;
+            }
+            gr->nsched++;
+        }
+    } else {
+        gr->nsched = 1;
+        gr->at_us[0] = 0;
+        rc = parse_layout(v, gr->model->mig, &gr->layout[0], why, n);
+    }
+out:
+    cJSON_Delete(v);
+    return rc;
+}
+
+int mig_sched_entry(const mig_group *gr, gs_time_us t_us)
+{
+    gs_time_us tod = t_us % (24 * 3600 * GS_US_PER_S);
+    int e = gr->nsched - 1; /* before the first "at": the last entry, from the day before */
+    for (int k = 0; k < gr->nsched; k++)
+        if (gr->at_us[k] <= tod)
+            e = k;
+    return e;
+}
+
+/* {==== setup ====} */
+
+mig_jobinfo *mig_info(mig_base *b, const job *j)
+{
+    if (j->slot >= b->info_cap) {
+        uint32_t cap = b->s->nslots > j->slot ? b->s->nslots : j->slot + 1;
+        b->info = xrealloc(b->info, cap * sizeof *b->info);
+        memset(b->info + b->info_cap, 0, (cap - b->info_cap) * sizeof *b->info);
+        b->info_cap = cap;
+    }
+    return &b->info[j->slot];
+}
+
+int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->s = s;
+    b->h = h;
+    b->owner = owner;
+    sq_init(&b->q);
+    sim_cluster *cl = s->cl;
+    for (int i = 0; i < cl->nnodes; i++)
+        if (cl->nodes[i].group + 1 > b->ngroups)
+            b->ngroups = cl->nodes[i].group + 1;
+    b->groups = xcalloc((size_t)b->ngroups + 1, sizeof *b->groups);
+    b->node_first = xcalloc((size_t)cl->nnodes + 1, sizeof *b->node_first);
+    b->node_count = xcalloc((size_t)cl->nnodes + 1, sizeof *b->node_count);
+    b->mig_nodes = xcalloc((size_t)cl->nnodes + 1, sizeof *b->mig_nodes);
+    b->taken_ids = xcalloc(CL_MAX_NODE_GPUS, sizeof *b->taken_ids);
+    bool *seen = xcalloc((size_t)b->ngroups + 1, sizeof *seen);
+    int rc = 0;
+    /* one pass over the nodes at init: O(nodes + GPUs) */
+    for (int i = 0; i < cl->nnodes && rc == 0; i++) {
+        const sim_node *nd = &cl->nodes[i];
+        mig_group *gr = &b->groups[nd->group];
+        if (!seen[nd->group]) {
+            seen[nd->group] = true;
+            gr->model = cl->pools[nd->pool].model;
+            gr->pool = nd->pool;
+            gr->ngpus = nd->ngpus;
+            gr->cpu = nd->cpu_total;
+            gr->mem_gib = nd->mem_total_gib;
+            const char *text = sim_cluster_node_mig(cl, i);
+            if (text) {
+                char why[600];
+                gr->mig = true;
+                if (!gr->model->mig)
+                    rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig: model %s has no MIG", cl->path,
+                                nd->group, gr->model->name);
+                else if (parse_group(gr, text, why, sizeof why) != 0)
+                    rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig (%s): %s", cl->path, nd->group,
+                                gr->model->name, why);
+            }
+        }
+        if (!gr->mig || rc)
+            continue;
+        b->node_first[i] = b->ngpus;
+        b->node_count[i] = nd->ngpus;
+        b->mig_nodes[b->nmig_nodes++] = i;
+        b->gpus = xrealloc(b->gpus, (size_t)(b->ngpus + nd->ngpus) * sizeof *b->gpus);
+        for (int k = 0; k < nd->ngpus; k++) {
+            mig_gpu *g = &b->gpus[b->ngpus++];
+            memset(g, 0, sizeof *g);
+            g->node = i;
+            g->group = nd->group;
+            g->layout_cur = g->layout_want = -1;
+            mig_card_init(&g->lay, gr->model->mig);
+            b->total_mem_slices += gr->model->mig->memory_slices;
+            b->total_compute_slices += gr->model->mig->compute_slices;
+        }
+        /* the ledger keeps only cards without MIG for whole-card work */
+        if (nd->ngpus > 0)
+            sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
+    }
+    free(seen);
+    return rc;
+}
+
+void mig_base_free(mig_base *b)
+{
+    sq_free(&b->q);
+    free(b->groups);
+    free(b->gpus);
+    free(b->node_first);
+    free(b->node_count);
+    free(b->mig_nodes);
+    free(b->taken_ids);
+    free(b->info);
+}
+
+/* {==== requests ====} */
+
+int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
+{
+    if (r->gpumem_mib > 0)
+        return r->gpumem_mib;
+    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, mechanics.md s1) */
+    return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
+}
+
+int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
+{
+    const mig_table *t = m->mig;
+    int64_t mem_mib = mig_req_mem_mib(m, r);
+    int n = 0;
+    if (r->mig[0]) {
+        *kind = 'n';
+        int p = mig_profile_find(t, r->mig);
+        if (p >= 0)
+            out[n++] = p;
+        return n;
+    }
+    if (mem_mib <= 0) { /* no memory asked: the whole card (HAMi: 100 % of memory, mechanics.md s1) */
+        *kind = 'w';
+        int p = mig_full_profile(t);
+        if (p >= 0)
+            out[n++] = p;
+        return n;
+    }
+    *kind = 'm';
+    for (int p = 0; p < t->nprofiles; p++) {
+        const mig_profile *pr = &t->profiles[p];
+        if (strstr(pr->name, "+me") || pr->memory_mib < mem_mib ||
+            (r->gpucores > 0 && pr->compute_slices * 100 < r->gpucores * t->compute_slices))
+            continue;
+        /* insertion by (memory, compute slices): HAMi's candidate order */
+        int k = n++;
+        while (k > 0 && (t->profiles[out[k - 1]].memory_mib > pr->memory_mib ||
+                         (t->profiles[out[k - 1]].memory_mib == pr->memory_mib &&
+                          t->profiles[out[k - 1]].compute_slices > pr->compute_slices))) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        out[k] = p;
+    }
+    return n;
+}
+
+static bool host_fits(const sim_node *n, double cpu, double mem)
+{
+    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9);
+}
+
+static bool group_host_fits(const mig_group *gr, const job *j)
+{
+    return gr->ngpus >= j->req.gpus && (gr->cpu < 0 || gr->cpu >= j->req.cpu) &&
+           (gr->mem_gib < 0 || gr->mem_gib >= j->req.mem_gib);
+}
+
+/* Where j may ever go, over the node groups: O(groups). */
+static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok)
+{
+    *mig_ok = *whole_ok = false;
+    bool whole_cards = false;
+    for (int g = 0; g < b->ngroups; g++) {
+        const mig_group *gr = &b->groups[g];
+        if (!gr->model || !(j->pools >> gr->pool & 1) || !group_host_fits(gr, j))
+            continue;
+        if (gr->mig)
+            *mig_ok |= b->h->ever(b, gr, j);
+        else
+            whole_cards = true;
+    }
+    /* as mig_candidates */
+    char kind = j->req.mig[0] ? 'n' : (j->req.gpumem_mib > 0 || j->req.gpumem_pct > 0) ? 'm' : 'w';
+    /* a named profile needs MIG; a memory request takes a whole card only
+     * when no MIG card could ever hold it */
+    *whole_ok = whole_cards && (kind == 'w' || (kind == 'm' && !*mig_ok));
+}
+
+static uint64_t shape_key(const job *j)
+{
+    uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t c, m;
+    memcpy(&c, &j->req.cpu, sizeof c);
+    memcpy(&m, &j->req.mem_gib, sizeof m);
+    k ^= c * 0x165667B19E3779F9ULL ^ (m * 0x27D4EB2F165667C5ULL) ^ (m >> 17);
+    k ^= (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL ^ (uint64_t)j->req.gpucores * 0xC4CEB9FE1A85EC53ULL ^
+         (uint64_t)j->req.gpumem_pct * 0x9FB21C651E98DF25ULL;
+    for (const char *p = j->req.mig; *p; p++)
+        k = (k ^ (uint8_t)*p) * 0x100000001B3ULL;
+    return k;
+}
+
+/* Tries to start j now: whole cards through the ledger, or one instance on
+ * each of gpus MIG cards of one node. Cost: O(MIG nodes x cards per node x
+ * the policy's pick), first fit by node id and card index. */
+static bool try_place(mig_base *b, job *j)
+{
+    sim *s = b->s;
+    mig_jobinfo *in = mig_info(b, j);
+    bool mig_ok, whole_ok;
+    routes(b, j, &mig_ok, &whole_ok);
+    if (whole_ok) {
+        int node = sim_cluster_find_node(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        if (node >= 0) {
+            sim_place_whole(s, j, node);
+            in->on_ledger = true;
+            sim_job_start(s, j, 1.0);
+            return true;
+        }
+    }
+    if (!mig_ok)
+        return false;
+    int k = j->req.gpus;
+    mig_pick picks[CL_MAX_NODE_GPUS];
+    int cards[CL_MAX_NODE_GPUS];
+    for (int a = 0; a < b->nmig_nodes; a++) {
+        int node = b->mig_nodes[a];
+        const sim_node *nd = &s->cl->nodes[node];
+        if (!(j->pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib))
+            continue;
+        int got = 0;
+        for (int c = 0; c < b->node_count[node] && got < k; c++) {
+            mig_gpu *g = &b->gpus[b->node_first[node] + c];
+            if (b->h->pick(b, g, j, &picks[got]))
+                cards[got++] = c;
+        }
+        if (got < k)
+            continue;
+        in->node = node;
+        in->cards = 0;
+        for (int q = 0; q < k; q++) {
+            in->cards |= 1ULL << cards[q];
+            b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
+        }
+        sim_cluster_take(s->cl, node, 0, j->req.cpu, j->req.mem_gib, NULL);
+        b->placed_mig++;
+        gs_time_us waited = s->now - j->req.submit_us;
+        if (in->blocked)
+            b->blocked_wait_s += gs_us_to_s(waited);
+        if (in->other_idle)
+            b->other_idle_wait_s += gs_us_to_s(waited);
+        b->h->placed(b, j);
+        return true;
+    }
+    return false;
+}
+
+static bool dispatch_one(void *ud, job *j)
+{
+    mig_base *b = ud;
+    if (try_place(b, j))
+        return true;
+    if (b->h->blocked)
+        b->h->blocked(b, j);
+    return false;
+}
+
+bool mig_base_withdraw(mig_base *b, job *j) { return sq_remove(&b->q, j); }
+
+void mig_base_dispatch(mig_base *b) { sq_dispatch(&b->q, false, dispatch_one, b); }
+
+void mig_base_arrive(mig_base *b, job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    memset(in, 0, sizeof *in);
+    in->node = -1;
+    bool mig_ok, whole_ok;
+    routes(b, j, &mig_ok, &whole_ok);
+    if (!mig_ok && !whole_ok) {
+        sim_job_reject(b->s, j);
+        return;
+    }
+    /* demand seen per profile (the dynmig 'demand' strategy's weights) */
+    uint64_t done = 0; /* once per GPU model: several groups may share one */
+    for (int g = 0; g < b->ngroups; g++) {
+        const mig_group *gr = &b->groups[g];
+        int cand[MIG_MAX_PROFILES];
+        char kind;
+        if (gr->mig && (j->pools >> gr->pool & 1) && !(done >> gr->pool & 1) &&
+            mig_candidates(gr->model, &j->req, cand, &kind) > 0) {
+            b->demand[gr->pool][cand[0]] += 1.0;
+            done |= 1ULL << gr->pool;
+        }
+    }
+    /* every queued request was tried at the last change and did not fit, so
+     * a newcomer that fits may start at once (as under `whole`) */
+    if (dispatch_one(b, j))
+        return;
+    sim_job_queued(b->s, j);
+    sq_push(&b->q, j, shape_key(j));
+}
+
+void mig_base_release(mig_base *b, job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    if (in->on_ledger) {
+        sim_release_whole(b->s, j);
+    } else if (in->node >= 0) {
+        for (uint64_t m = in->cards; m; m &= m - 1) {
+            mig_gpu *g = &b->gpus[b->node_first[in->node] + __builtin_ctzll(m)];
+            int slot = -1;
+            for (int q = 0; q < MIG_MAX_SLICES; q++)
+                if (g->inst[q].state == MI_HELD && g->inst[q].j == j)
+                    slot = q;
+            if (slot < 0)
+                GS_BUG("mig release: job holds no instance on its card");
+            mig_inst_unhold(b, g, slot);
+        }
+        sim_cluster_give(b->s->cl, in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    }
+    memset(in, 0, sizeof *in);
+    in->node = -1;
+    mig_base_dispatch(b);
+}
+
+/* {==== instances ====} */
+
+static double card_frac(const mig_gpu *g, int p)
+{
+    return (double)g->lay.t->profiles[p].compute_slices / g->lay.t->compute_slices;
+}
+
+void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
+{
+    mig_inst *in = &g->inst[slot];
+    const mig_profile *pr = &g->lay.t->profiles[in->prof];
+    in->state = MI_HELD;
+    in->j = j;
+    g->nheld++;
+    gs_time_us now = b->s->now;
+    sim_gauge_add(&b->mem_held, now, pr->size);
+    sim_gauge_add(&b->compute_held, now, pr->compute_slices);
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
+    if (mem_mib > 0) {
+        int64_t w = pr->memory_mib - mem_mib;
+        sim_gauge_add(&b->waste_mib, now, (double)w);
+        b->waste_sum_mib += (double)w;
+        b->waste_n++;
+    }
+    sim_alloc_add(b->s, card_frac(g, in->prof)); /* allocated capacity: compute slices / card's total */
+}
+
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
+{
+    mig_inst *in = &g->inst[slot];
+    const mig_profile *pr = &g->lay.t->profiles[in->prof];
+    gs_time_us now = b->s->now;
+    sim_gauge_add(&b->mem_held, now, -pr->size);
+    sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &in->j->req);
+    if (mem_mib > 0)
+        sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - mem_mib));
+    sim_alloc_add(b->s, -card_frac(g, in->prof));
+    g->nheld--;
+    in->j = NULL;
+    in->state = MI_IDLE;
+    b->h->unplaced(b, g, slot);
+}
+
+int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
+{
+    int slot = 0;
+    while (slot < MIG_MAX_SLICES && g->inst[slot].state != MI_NONE)
+        slot++;
+    if (slot == MIG_MAX_SLICES)
+        GS_BUG("mig_inst_create: no free instance slot");
+    mig_place(&g->lay, prof, start);
+    g->inst[slot] = (mig_inst){.prof = (int8_t)prof, .start = (int8_t)start, .state = state};
+    sim_gauge_add(&b->mem_occupied, b->s->now, g->lay.t->profiles[prof].size);
+    return slot;
+}
+
+void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
+{
+    mig_inst *in = &g->inst[slot];
+    mig_remove(&g->lay, in->prof, in->start);
+    sim_gauge_add(&b->mem_occupied, b->s->now, -g->lay.t->profiles[in->prof].size);
+    memset(in, 0, sizeof *in);
+}
+
+/* {==== report ====} */
+
+void mig_base_report(const mig_base *b, cJSON *pol)
+{
+    const sim *s = b->s;
+    double end_s = gs_us_to_s(s->now);
+    double wait_s = b->blocked_wait_s, idle_wait_s = b->other_idle_wait_s;
+    /* requests still waiting at the end: their wait so far */
+    for (int c = 0; c < b->q.ncls; c++)
+        for (size_t k = 0; k < b->q.cls[c].n; k++) {
+            const job *j = b->q.cls[c].heap[k];
+            const mig_jobinfo *in = j->slot < b->info_cap ? &b->info[j->slot] : NULL;
+            if (in && in->blocked)
+                wait_s += gs_us_to_s(s->now - j->req.submit_us);
+            if (in && in->other_idle)
+                idle_wait_s += gs_us_to_s(s->now - j->req.submit_us);
+        }
+    cJSON_AddNumberToObject(pol, "mig_cards", b->ngpus);
+    cJSON *sl = cJSON_AddObjectToObject(pol, "slice_util");
+    double mt = b->total_mem_slices * end_s, ct = b->total_compute_slices * end_s;
+    cJSON_AddNumberToObject(sl, "memory", mt > 0 ? sim_gauge_area(&b->mem_held, s->now) / mt : 0);
+    cJSON_AddNumberToObject(sl, "compute", ct > 0 ? sim_gauge_area(&b->compute_held, s->now) / ct : 0);
+    cJSON_AddNumberToObject(sl, "memory_occupied", mt > 0 ? sim_gauge_area(&b->mem_occupied, s->now) / mt : 0);
+    cJSON_AddNumberToObject(sl, "memory_slices_total", b->total_mem_slices);
+    cJSON_AddNumberToObject(sl, "compute_slices_total", b->total_compute_slices);
+    cJSON *w = cJSON_AddObjectToObject(pol, "internal_waste");
+    cJSON_AddNumberToObject(w, "per_instance_mib", b->waste_n ? b->waste_sum_mib / (double)b->waste_n : 0);
+    cJSON_AddNumberToObject(w, "instances", (double)b->waste_n);
+    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, s->now) / end_s : 0);
+    cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, s->now) / 1024.0 / 3600.0);
+    cJSON *bl = cJSON_AddObjectToObject(pol, "blocked_by_layout");
+    cJSON_AddNumberToObject(bl, "requests", (double)b->blocked_requests);
+    cJSON_AddNumberToObject(bl, "wait_s", wait_s);
+    cJSON *oi = cJSON_AddObjectToObject(pol, "waited_beside_idle_instances");
+    cJSON_AddNumberToObject(oi, "requests", (double)b->other_idle_waits);
+    cJSON_AddNumberToObject(oi, "wait_s", idle_wait_s);
+    cJSON *ins = cJSON_AddObjectToObject(pol, "instances");
+    cJSON_AddNumberToObject(ins, "placed_requests", (double)b->placed_mig);
+    cJSON_AddNumberToObject(ins, "created", (double)b->creations);
+    cJSON_AddNumberToObject(ins, "destroyed", (double)b->destructions);
+    int live = 0; /* at the end (dynmig: destructions after the last job are not simulated) */
+    for (int i = 0; i < b->ngpus; i++)
+        for (int q = 0; q < MIG_MAX_SLICES; q++)
+            live += b->gpus[i].inst[q].state != MI_NONE;
+    cJSON_AddNumberToObject(ins, "live_at_end", live);
+}

@@ -1,0 +1,158 @@
+/* mig_common.h - what the `mig` (static partitions) and `dynmig` (HAMi
+ * dynamic MIG) policies share: the MIG cards of the cluster and their
+ * instances, the cluster file's "mig" key (layouts and schedules), the
+ * request-to-profile mapping, placement over the nodes, whole-card requests on
+ * cards without MIG, the pending queue and the report figures.
+ *
+ * Cards. A node group of the cluster file with a "mig" key is MIG-enabled:
+ * its GPUs are taken out of the core's whole-card ledger at init, so the
+ * ledger only ever offers cards without MIG; the policies place MIG work on
+ * those cards themselves (a job's CPU and memory still go through the ledger).
+ *
+ * Requests (wl_row): `mig` names a profile; else `gpumem` (or `gpumem_pct`
+ * of the card) maps to profiles
+ * that hold it (memory_mib >= gpumem) and whose compute covers `gpucores`
+ * when given, smallest memory first, then fewest compute slices (+me
+ * profiles only when named); else the request is for whole cards: a card
+ * without MIG, or the full-card profile (e.g. 7g.80gb) on a MIG card.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_MIG_COMMON_H
+#define GPUSIM_MIG_COMMON_H
+
+#include <cJSON.h>
+
+#include "../sim/sim.h"
+#include "../sim/sim_queue.h"
+#include "mig_layout.h"
+
+#define MIG_MAX_SCHED 16
+
+/* An instance slot on a card. IDLE: exists, no job (static layouts). HELD:
+ * a job holds it (dynmig: being created or running). DESTROYING: the job
+ * left; its slices return when the reconcile loop has destroyed it. */
+enum { MI_NONE = 0, MI_IDLE, MI_HELD, MI_DESTROYING };
+
+typedef struct mig_inst {
+    int8_t prof, start;
+    uint8_t state;
+    job *j;
+} mig_inst;
+
+/* A layout resolved against a model's table: n instances (profile, start). */
+typedef struct mig_layout_spec {
+    int n;
+    int8_t prof[MIG_MAX_SLICES], start[MIG_MAX_SLICES];
+} mig_layout_spec;
+
+/* One node group of the cluster file. */
+typedef struct mig_group {
+    const gpu_model *model;
+    int pool, ngpus;
+    double cpu, mem_gib; /* per node; < 0 unlimited */
+    bool mig;            /* has a "mig" key */
+    int nsched;          /* layouts in force by time of day (1: all day) */
+    gs_time_us at_us[MIG_MAX_SCHED]; /* start time of day of each */
+    mig_layout_spec layout[MIG_MAX_SCHED];
+} mig_group;
+
+typedef struct mig_gpu {
+    int node, group;
+    mig_card lay;
+    mig_inst inst[MIG_MAX_SLICES];
+    int nheld;                  /* instances held by jobs */
+    gs_time_us create_free_us;  /* dynmig: creations on a card are serialized */
+    int layout_cur, layout_want; /* static: schedule entries (-1: none, while reconfiguring) */
+    bool draining, reconfiguring;
+    gs_time_us drain_since_us;
+} mig_gpu;
+
+/* Per-job facts, indexed by job slot (no allocation per job). */
+typedef struct mig_jobinfo {
+    uint64_t cards; /* bit i: card node_first[node] + i holds an instance of this job */
+    int node;       /* -1: none; the job's GPUs are MIG cards of this node */
+    bool on_ledger; /* placed on whole cards through the ledger */
+    bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
+    gs_time_us ready_us;      /* dynmig: when its last instance is created */
+} mig_jobinfo;
+
+/* What a policy decides on one card for a job: a profile and a start
+ * (dynmig), or an existing instance slot (mig: start = slot index). */
+typedef struct mig_pick {
+    int prof, start;
+} mig_pick;
+
+typedef struct mig_base mig_base;
+typedef struct mig_hooks {
+    /* Can card g host one GPU of j now? Fills *pk. */
+    bool (*pick)(mig_base *b, mig_gpu *g, job *j, mig_pick *pk);
+    /* Takes what pick chose on card g for j. */
+    void (*commit)(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk);
+    /* All of j's cards are committed: start it (now or after creation). */
+    void (*placed)(mig_base *b, job *j);
+    /* Could group gr ever host one GPU of j (any layout it will have)? */
+    bool (*ever)(const mig_base *b, const mig_group *gr, const job *j);
+    /* j did not fit anywhere: count layout blocking (may be NULL). */
+    void (*blocked)(mig_base *b, job *j);
+    /* The job on card g's instance `slot` left (the instance is IDLE now). */
+    void (*unplaced)(mig_base *b, mig_gpu *g, int slot);
+} mig_hooks;
+
+struct mig_base {
+    sim *s;
+    int pol_index;
+    const mig_hooks *h;
+    void *owner; /* the policy's state */
+    sim_queue q;
+    mig_group *groups;
+    int ngroups;
+    mig_gpu *gpus;
+    int ngpus;
+    int *node_first, *node_count; /* per node: its MIG cards in gpus[] */
+    int *mig_nodes, nmig_nodes;   /* nodes with MIG cards, ascending id */
+    int *taken_ids;               /* scratch for ledger take/give */
+    mig_jobinfo *info;
+    uint32_t info_cap;
+    /* figures */
+    int total_mem_slices, total_compute_slices;
+    sim_gauge mem_held, compute_held, mem_occupied, waste_mib;
+    uint64_t placed_mig, creations, destructions;
+    double waste_sum_mib; /* over instances held for memory requests */
+    uint64_t waste_n;
+    uint64_t blocked_requests, other_idle_waits;
+    double blocked_wait_s, other_idle_wait_s;
+    double demand[CL_MAX_POOLS][MIG_MAX_PROFILES]; /* requests seen per profile */
+};
+
+/* Builds the cards from the cluster (each group's "mig" key parsed and
+ * validated against its model), takes MIG cards out of the ledger and sets
+ * up the queue. A bad key is GS_EINPUT naming the cluster file and the node
+ * group. */
+int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err);
+void mig_base_free(mig_base *b);
+mig_jobinfo *mig_info(mig_base *b, const job *j);
+
+/* Memory a request asks per card on model m: gpumem, else gpumem_pct of the
+ * card's memory (rounded down); 0 when neither is given. */
+int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
+/* Candidate profiles of r on MIG model m, in the order to try; returns their
+ * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
+int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
+
+/* arrive/release as the policies' hooks call them. */
+void mig_base_arrive(mig_base *b, job *j);
+void mig_base_release(mig_base *b, job *j);
+/* Takes a queued job out of the queue (a time policy gave up its wait). */
+bool mig_base_withdraw(mig_base *b, job *j);
+/* Starts queued requests that now fit (after capacity came back). */
+void mig_base_dispatch(mig_base *b);
+/* Instance bookkeeping that keeps the gauges right. */
+void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j);
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot);
+int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state); /* returns the slot */
+void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot);
+/* Time of day (0 = midnight of the trace's first day) to the schedule entry in force. */
+int mig_sched_entry(const mig_group *gr, gs_time_us t_us);
+/* Adds the shared figures to the report object pol. */
+void mig_base_report(const mig_base *b, cJSON *pol);
+
+#endif

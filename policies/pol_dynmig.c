@@ -1,0 +1,222 @@
+/* pol_dynmig.c - HAMi dynamic MIG (mechanics.md section 1): MIG-enabled
+ * cards start with no instances; a request gets, on a card of its node, the
+ * smallest allowed profile that holds it and has a legal start free; the
+ * instance (GI+CI) is created before the task starts and destroyed after the
+ * job ends, once the reconcile loop has seen it, when its slices return.
+ *
+ * Which free legal start to take is --set strategy: first (HAMi's rule),
+ * bestfit, demand (see mig_layout.h). Layout values in the cluster file are
+ * validated but not applied: dynamic mode owns the layout.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mig_common.h"
+
+enum { TAG_CREATED = 1, TAG_DESTROYED = 2 };
+#define TAG(kind, id) ((uint32_t)(kind) << 20 | (uint32_t)(id))
+
+typedef struct dyn_state {
+    mig_base b;
+    mig_strategy strategy;
+    const char *strategy_name;
+    gs_time_us create_us, destroy_us, reconcile_us;
+} dyn_state;
+
+static const pol_param params[] = {
+    {"strategy", "first",
+     "legal start to take: first (HAMi: 1g/3g highest free start, others lowest), bestfit (keep the largest "
+     "profile creatable), demand (keep creatable what requests so far asked for)"},
+    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (mechanics.md s3 [U])"},
+    {"destroy_s", "1", "GI+CI destruction (mechanics.md s3 [U])"},
+    {"reconcile_s", "5", "delay from job end until the device plugin's reconcile loop destroys the instance "
+                         "(mechanics.md s1)"},
+    {NULL, NULL, NULL},
+};
+
+static int get_seconds(sim *s, const char *name, gs_time_us *out, gs_error *err)
+{
+    const char *v = sim_param(s, name);
+    if (!wl_parse_seconds(v, out))
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected seconds >= 0", name, v);
+    return 0;
+}
+
+static bool dyn_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
+{
+    dyn_state *d = b->owner;
+    int cand[MIG_MAX_PROFILES];
+    char kind;
+    int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
+    const double *w = b->demand[b->groups[g->group].pool];
+    for (int i = 0; i < n; i++) {
+        int st = mig_choose_start(&g->lay, cand[i], d->strategy, w);
+        if (st >= 0) {
+            *pk = (mig_pick){cand[i], st};
+            return true;
+        }
+    }
+    return false;
+}
+
+static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
+{
+    dyn_state *d = b->owner;
+    int slot = mig_inst_create(b, g, pk->prof, pk->start, MI_IDLE);
+    b->creations++;
+    mig_inst_hold(b, g, slot, j);
+    /* creations on one card are serialized (HAMi creates at kubelet Allocate, one GPU at a time) */
+    gs_time_us from = g->create_free_us > b->s->now ? g->create_free_us : b->s->now;
+    g->create_free_us = from + d->create_us;
+    mig_jobinfo *in = mig_info(b, j);
+    if (g->create_free_us > in->ready_us)
+        in->ready_us = g->create_free_us;
+}
+
+static void dyn_placed(mig_base *b, job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    if (in->ready_us <= b->s->now) {
+        sim_job_start(b->s, j, 1.0);
+        return;
+    }
+    if (j->state == JOB_NEW) /* waits for its instances: queued from the core's view */
+        sim_job_queued(b->s, j);
+    sim_timer(b->s, b->pol_index, j, in->ready_us, TAG(TAG_CREATED, 0));
+}
+
+static bool dyn_ever(const mig_base *b, const mig_group *gr, const job *j)
+{
+    (void)b;
+    int cand[MIG_MAX_PROFILES];
+    char kind;
+    return mig_candidates(gr->model, &j->req, cand, &kind) > 0;
+}
+
+/* Blocked by layout: some card the request may use has enough free memory
+ * and compute slices for a candidate profile but no legal start for it.
+ * Counted once per request. Cost: O(MIG cards x candidates). */
+static void dyn_blocked(mig_base *b, job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    if (in->blocked)
+        return;
+    for (int i = 0; i < b->ngpus; i++) {
+        mig_gpu *g = &b->gpus[i];
+        if (!(j->pools >> b->groups[g->group].pool & 1))
+            continue;
+        int cand[MIG_MAX_PROFILES];
+        char kind;
+        int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
+        for (int k = 0; k < n; k++)
+            if (mig_blocked_by_layout(&g->lay, cand[k])) {
+                in->blocked = true;
+                b->blocked_requests++;
+                return;
+            }
+    }
+}
+
+static void dyn_unplaced(mig_base *b, mig_gpu *g, int slot)
+{
+    dyn_state *d = b->owner;
+    g->inst[slot].state = MI_DESTROYING;
+    int id = (int)(g - b->gpus) * MIG_MAX_SLICES + slot;
+    /* weak: a destruction nobody waits for does not extend the run */
+    sim_timer_weak(b->s, b->pol_index, b->s->now + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
+}
+
+static const mig_hooks hooks = {
+    .pick = dyn_pick,
+    .commit = dyn_commit,
+    .placed = dyn_placed,
+    .ever = dyn_ever,
+    .blocked = dyn_blocked,
+    .unplaced = dyn_unplaced,
+};
+
+static int dyn_init(sim *s, void **state, gs_error *err)
+{
+    dyn_state *d = xcalloc(1, sizeof *d);
+    *state = d;
+    d->strategy_name = sim_param(s, "strategy");
+    if (mig_strategy_parse(d->strategy_name, &d->strategy) != 0)
+        return gs_err(err, GS_EUSAGE, "--set strategy='%s': expected first, bestfit or demand", d->strategy_name);
+    int rc;
+    if ((rc = get_seconds(s, "create_s", &d->create_us, err)) ||
+        (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
+        (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
+        return rc;
+    if ((rc = mig_base_init(&d->b, s, &hooks, d, err)) != 0)
+        return rc;
+    if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
+        return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,
+                      (1 << 20) / MIG_MAX_SLICES - 1);
+    return 0;
+}
+
+static void dyn_fini(void *state)
+{
+    dyn_state *d = state;
+    if (!d)
+        return;
+    mig_base_free(&d->b);
+    free(d);
+}
+
+static void dyn_arrive(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_arrive(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_release(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_release(&((dyn_state *)state)->b, j);
+}
+
+static bool dyn_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_withdraw(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
+{
+    dyn_state *d = state;
+    uint32_t kind = tag >> 20, id = tag & 0xfffffu;
+    if (kind == TAG_CREATED) {
+        sim_job_start(s, j, 1.0);
+    } else if (kind == TAG_DESTROYED) {
+        mig_gpu *g = &d->b.gpus[id / MIG_MAX_SLICES];
+        mig_inst_destroy(&d->b, g, (int)(id % MIG_MAX_SLICES));
+        d->b.destructions++;
+        mig_base_dispatch(&d->b);
+    }
+}
+
+static void dyn_report(const void *state, const sim *s, cJSON *root)
+{
+    (void)s;
+    const dyn_state *d = state;
+    cJSON *pol = cJSON_GetObjectItemCaseSensitive(root, "policy");
+    cJSON_AddStringToObject(pol, "strategy", d->strategy_name);
+    mig_base_report(&d->b, pol);
+}
+
+const pol_ops pol_dynmig = {
+    .abi = POL_ABI,
+    .name = "dynmig",
+    .summary = "HAMi dynamic MIG: instances created per request on MIG-enabled cards, destroyed after",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = dyn_init,
+    .fini = dyn_fini,
+    .arrive = dyn_arrive,
+    .release = dyn_release,
+    .withdraw = dyn_withdraw,
+    .timer = dyn_timer,
+    .report = dyn_report,
+};

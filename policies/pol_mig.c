@@ -1,0 +1,308 @@
+/* pol_mig.c - static MIG partitions (NVIDIA device plugin, mixed strategy).
+ *
+ * Each MIG-enabled card carries the layout of its node group in the cluster
+ * file (see workloads/README.md), configured before the run. A request takes
+ * an idle instance of its profile; a memory request maps, per card, to the
+ * smallest profile the card's layout offers that holds it, and waits for an
+ * instance of that profile even while instances of other profiles are idle.
+ *
+ * Layout schedules switch a group's cards by time of day. When a switch is
+ * due a card takes no new work (draining); once its last job has left, its
+ * instances are destroyed and the new layout applied, which takes reconfig_s
+ * (mechanics.md section 3: the mig-manager relabel cycle, 120 s, marked
+ * unverified there). Drain and reconfiguration time are reported.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mig_common.h"
+
+enum { TAG_SWITCH = 1, TAG_RECONF = 2 };
+#define TAG(kind, id) ((uint32_t)(kind) << 20 | (uint32_t)(id))
+#define DAY_US (24LL * 3600 * GS_US_PER_S)
+
+typedef struct static_state {
+    mig_base b;
+    gs_time_us reconfig_us;
+    double drain_s, reconfig_s;
+    uint64_t switches, reconfigs;
+} static_state;
+
+static const pol_param params[] = {
+    {"reconfig_s", "120",
+     "time to apply a new layout on a drained card (mechanics.md s3: mig-manager relabel cycle, 120 s [U])"},
+    {NULL, NULL, NULL},
+};
+
+/* The slot of an idle instance of profile p on g, or -1. */
+static int idle_instance(const mig_gpu *g, int p)
+{
+    for (int q = 0; q < MIG_MAX_SLICES; q++)
+        if (g->inst[q].state == MI_IDLE && g->inst[q].prof == p)
+            return q;
+    return -1;
+}
+
+static bool layout_has(const mig_layout_spec *l, int p)
+{
+    for (int k = 0; k < l->n; k++)
+        if (l->prof[k] == p)
+            return true;
+    return false;
+}
+
+/* The profile the request maps to on a card with layout l: the first
+ * candidate (smallest that holds it) the layout offers; -1 if none. */
+static int mapped_profile(const gpu_model *m, const mig_layout_spec *l, const job *j)
+{
+    int cand[MIG_MAX_PROFILES];
+    char kind;
+    int n = mig_candidates(m, &j->req, cand, &kind);
+    for (int i = 0; i < n; i++)
+        if (layout_has(l, cand[i]))
+            return cand[i];
+    return -1;
+}
+
+static bool st_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
+{
+    if (g->draining || g->reconfiguring)
+        return false; /* a switch is due: no new work */
+    int p = mapped_profile(b->groups[g->group].model, &b->groups[g->group].layout[g->layout_cur], j);
+    int slot = p >= 0 ? idle_instance(g, p) : -1;
+    if (slot < 0)
+        return false;
+    *pk = (mig_pick){p, slot};
+    return true;
+}
+
+static void st_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk) { mig_inst_hold(b, g, pk->start, j); }
+
+static void st_placed(mig_base *b, job *j) { sim_job_start(b->s, j, 1.0); }
+
+static bool st_ever(const mig_base *b, const mig_group *gr, const job *j)
+{
+    (void)b;
+    for (int e = 0; e < gr->nsched; e++)
+        if (mapped_profile(gr->model, &gr->layout[e], j) >= 0)
+            return true;
+    return false;
+}
+
+/* Counts a request that waits while a card it may use, whose layout offers
+ * the profile it maps to there, has an idle instance of another profile
+ * (once per request).
+ * Cost: O(MIG cards x instances). */
+static void st_blocked(mig_base *b, job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    if (in->other_idle)
+        return;
+    for (int i = 0; i < b->ngpus; i++) {
+        mig_gpu *g = &b->gpus[i];
+        if (g->draining || g->reconfiguring || !(j->pools >> b->groups[g->group].pool & 1))
+            continue;
+        int p = mapped_profile(b->groups[g->group].model, &b->groups[g->group].layout[g->layout_cur], j);
+        if (p < 0)
+            continue; /* this card offers nothing that holds the request */
+        for (int q = 0; q < MIG_MAX_SLICES; q++)
+            if (g->inst[q].state == MI_IDLE && g->inst[q].prof != p) {
+                in->other_idle = true;
+                b->other_idle_waits++;
+                return;
+            }
+    }
+}
+
+static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
+{
+    const mig_layout_spec *l = &st->b.groups[g->group].layout[entry];
+    for (int k = 0; k < l->n; k++)
+        mig_inst_create(&st->b, g, l->prof[k], l->start[k], MI_IDLE);
+    if (count)
+        st->b.creations += (uint64_t)l->n;
+    g->layout_cur = entry;
+}
+
+/* A drained card: destroy its instances and apply the wanted layout after
+ * reconfig_s. */
+static void begin_reconfig(static_state *st, mig_gpu *g)
+{
+    sim *s = st->b.s;
+    st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+    for (int q = 0; q < MIG_MAX_SLICES; q++)
+        if (g->inst[q].state != MI_NONE) {
+            mig_inst_destroy(&st->b, g, q);
+            st->b.destructions++;
+        }
+    g->reconfiguring = true;
+    g->layout_cur = -1;
+    sim_timer_weak(s, st->b.pol_index, s->now + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
+}
+
+static void st_unplaced(mig_base *b, mig_gpu *g, int slot)
+{
+    (void)slot;
+    if (g->draining && !g->reconfiguring && g->nheld == 0)
+        begin_reconfig(b->owner, g);
+}
+
+static const mig_hooks hooks = {
+    .pick = st_pick,
+    .commit = st_commit,
+    .placed = st_placed,
+    .ever = st_ever,
+    .blocked = st_blocked,
+    .unplaced = st_unplaced,
+};
+
+/* The next switch of gr strictly after now, or -1 when it has one layout. */
+static gs_time_us next_switch(const mig_group *gr, gs_time_us now)
+{
+    if (gr->nsched < 2)
+        return -1;
+    gs_time_us day0 = now - now % DAY_US;
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < gr->nsched; k++)
+            if (day0 + d * DAY_US + gr->at_us[k] > now)
+                return day0 + d * DAY_US + gr->at_us[k];
+    return -1;
+}
+
+static int st_init(sim *s, void **state, gs_error *err)
+{
+    static_state *st = xcalloc(1, sizeof *st);
+    *state = st;
+    const char *v = sim_param(s, "reconfig_s");
+    if (!wl_parse_seconds(v, &st->reconfig_us))
+        return gs_err(err, GS_EUSAGE, "--set reconfig_s='%s': expected seconds >= 0", v);
+    int rc = mig_base_init(&st->b, s, &hooks, st, err);
+    if (rc)
+        return rc;
+    if (st->b.ngpus >= (1 << 20))
+        return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", s->cl->path);
+    for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
+        mig_gpu *g = &st->b.gpus[i];
+        apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);
+        g->layout_want = g->layout_cur;
+    }
+    for (int gi = 0; gi < st->b.ngroups; gi++) {
+        gs_time_us t = st->b.groups[gi].mig ? next_switch(&st->b.groups[gi], 0) : -1;
+        if (t >= 0) /* weak: switches alone do not keep the run going */
+            sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
+    }
+    return 0;
+}
+
+static void st_fini(void *state)
+{
+    static_state *st = state;
+    if (!st)
+        return;
+    mig_base_free(&st->b);
+    free(st);
+}
+
+static void st_arrive(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_arrive(&((static_state *)state)->b, j);
+}
+
+static void st_release(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_release(&((static_state *)state)->b, j);
+}
+
+static bool st_withdraw(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_withdraw(&((static_state *)state)->b, j);
+}
+
+/* A group's switch time: its cards start draining toward the entry now in
+ * force. O(MIG cards) per switch. */
+static void on_switch(static_state *st, int gi)
+{
+    sim *s = st->b.s;
+    const mig_group *gr = &st->b.groups[gi];
+    int want = mig_sched_entry(gr, s->now);
+    for (int i = 0; i < st->b.ngpus; i++) {
+        mig_gpu *g = &st->b.gpus[i];
+        if (g->group != gi)
+            continue;
+        g->layout_want = want;
+        if (g->reconfiguring)
+            continue; /* applies the latest wanted layout when done */
+        if (want == g->layout_cur) {
+            if (g->draining) { /* switched back before it drained */
+                st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+                g->draining = false;
+            }
+            continue;
+        }
+        st->switches++;
+        if (!g->draining) {
+            g->draining = true;
+            g->drain_since_us = s->now;
+        }
+        if (g->nheld == 0)
+            begin_reconfig(st, g);
+    }
+    /* the next switch; weak, so the run still ends when the trace is drained
+     * and no work is left */
+    gs_time_us t = next_switch(gr, s->now);
+    if (t >= 0)
+        sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
+    mig_base_dispatch(&st->b); /* cards back in service */
+}
+
+static void st_timer(void *state, sim *s, job *j, uint32_t tag)
+{
+    (void)j;
+    static_state *st = state;
+    uint32_t kind = tag >> 20, id = tag & 0xfffffu;
+    if (kind == TAG_SWITCH) {
+        on_switch(st, (int)id);
+    } else if (kind == TAG_RECONF) {
+        mig_gpu *g = &st->b.gpus[id];
+        apply_layout(st, g, g->layout_want, true);
+        g->reconfiguring = g->draining = false;
+        st->reconfig_s += gs_us_to_s(st->reconfig_us);
+        st->reconfigs++;
+        (void)s;
+        mig_base_dispatch(&st->b);
+    }
+}
+
+static void st_report(const void *state, const sim *s, cJSON *root)
+{
+    const static_state *st = state;
+    cJSON *pol = cJSON_GetObjectItemCaseSensitive(root, "policy");
+    mig_base_report(&st->b, pol);
+    double drain_s = st->drain_s;
+    for (int i = 0; i < st->b.ngpus; i++) /* still draining at the end */
+        if (st->b.gpus[i].draining && !st->b.gpus[i].reconfiguring)
+            drain_s += gs_us_to_s(s->now - st->b.gpus[i].drain_since_us);
+    cJSON *r = cJSON_AddObjectToObject(pol, "layout_switches");
+    cJSON_AddNumberToObject(r, "card_switches", (double)st->switches);
+    cJSON_AddNumberToObject(r, "reconfigurations", (double)st->reconfigs);
+    cJSON_AddNumberToObject(r, "drain_card_s", drain_s);
+    cJSON_AddNumberToObject(r, "reconfig_card_s", st->reconfig_s);
+}
+
+const pol_ops pol_mig = {
+    .abi = POL_ABI,
+    .name = "mig",
+    .summary = "static MIG layouts from the cluster file (device plugin, mixed); whole cards elsewhere",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = st_init,
+    .fini = st_fini,
+    .arrive = st_arrive,
+    .release = st_release,
+    .withdraw = st_withdraw,
+    .timer = st_timer,
+    .report = st_report,
+};
