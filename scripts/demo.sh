@@ -110,6 +110,22 @@ print(f"  sandboxes per node: peak {d['peak_sandboxes_per_node']:.0f}, mean {d['
 PY
 echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"
 
+echo
+echo "== issue 7: Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
+OB=../shared/traces/alibaba-openb-gpu-v2023
+if [ -d "$OB" ]; then
+  ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --out-trace results/openb.csv --out-cluster results/openb.json
+  for sel in fgd bestfit dotprod random; do
+    ./gpusim run --mode fill --fill-to 1.3 --seeds 42..44 --trace results/openb.csv --cluster results/openb.json \
+      --policy vgpu --set split_count=20 --set gpu_select=$sel --out results/openb.fill.$sel | sed -n '3,4p' |
+      sed "s/^/  $sel: /"
+  done
+  echo "  (curves: results/openb.fill.<strategy>/fill.csv)"
+else
+  echo "  (../shared/traces/alibaba-openb-gpu-v2023 not found: skipped)"
+fi
+
 # {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
 POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
 echo
