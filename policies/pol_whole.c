@@ -52,7 +52,14 @@ static void whole_fini(void *state)
 static bool try_start(void *ud, job *j)
 {
     whole_state *w = ud;
-    int node = sim_cluster_find_node(w->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+    int node = -1;
+    /* issue 9: an internal task's preferred node (a sleeping model instance
+     * there) wins when it fits now; O(1) */
+    if (j->prefer_node >= 0 &&
+        sim_cluster_node_fits(w->s->cl, j->prefer_node, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        node = j->prefer_node;
+    else
+        node = sim_cluster_find_node(w->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(w->s, j, node);
