@@ -17,10 +17,12 @@ extern const test_case tests_share[];                   /* issue 3: vgpu, timesl
 extern const test_case tests_plan[];                    /* issue 6: plan vs Erlang C */
 extern const test_case tests_hibernate[];               /* issue 8: agent sessions */
 extern const test_case tests_mig_layout[], tests_mig[]; /* issue 4: MIG */
+extern const test_case tests_dualpod[];                 /* issue 9: dual-pod actuation */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
     tests_determinism, tests_share, tests_service, tests_plan, tests_hibernate, tests_mig_layout, tests_mig,
+    tests_dualpod,
     NULL,
 };
 
