@@ -91,6 +91,25 @@ tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches"
 echo
 echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
 
+# issue 9: dual-pod model actuation. Sixteen long-tail models (a request every
+# minute down to one every three hours) on 8 H100s (2 nodes x 4) for 8 hours,
+# under the three modes of whole+dualpod side by side (flat: the issue 3 helper above).
+echo
+echo "== dual-pod actuation: workloads/examples/longtail.csv (16 long-tail models) on 8 H100s, whole+dualpod"
+echo "  mode           served dropped  GPU-h held  always-on  first p50 s  first p99 s  hot rate  evictions  host peak GiB"
+for m in always-on scale-to-zero dualpod; do
+  ./gpusim run --trace workloads/examples/longtail.csv --gpus H100-SXM5-80GB:8 --gpus-per-node 4 --policy whole+dualpod \
+    --set dualpod_mode=$m --out results/longtail.$m >/dev/null
+  flat results/longtail.$m/report.json | awk -v m=$m '{ v[$1] = $2 }
+    END { D = "policy.dualpod."; F = D "first_request_latency_s.all."
+      printf "  %-14s %6d %7d %11.1f %10.1f %12.2f %12.2f %9.2f %10d %14.0f\n", m, v["requests.served"],
+        v["requests.dropped_timeout"] + v["requests.dropped_queue_full"], v[D "gpu_hours.held"], v[D "gpu_hours.always_on"],
+        v[F "p50"], v[F "p99"], v[D "activations.hot_hit_rate"], v[D "evictions.total"], v[D "host_memory.sleeping_weights_gib_peak"] }'
+done
+echo "  (always-on keeps one replica per model: 8 cards host 8 of the 16 models, the others' requests time out;"
+echo "   always-on column: GPU-hours if every model held its card all day)"
+echo "reports: results/longtail.{always-on,scale-to-zero,dualpod}/ (policy.dualpod: activations and latency by path)"
+
 # {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
 POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
 echo
