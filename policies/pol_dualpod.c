@@ -606,7 +606,7 @@ int dualpod_audit(const void *state, const sim *s, char *why, size_t n)
 const pol_ops pol_dualpod = {
     .abi = POL_ABI,
     .name = "dualpod",
-    .summary = "time policy: idle model replicas sleep and free their GPU; wake hot, warm or cold (llm-d FMA)",
+    .summary = "idle model replicas sleep and free their GPU; wake hot, warm or cold (llm-d FMA)",
     .kind = POL_TIME,
     .params = params,
     .init = dp_init,
