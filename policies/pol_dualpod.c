@@ -281,8 +281,10 @@ static int dp_activate(void *ud, sim *s, job *j, int svc, double cold_s, double 
     int node = j->node, path = SVC_PATH_COLD, id = -1;
     double load_s = v.weights_gib / gib_of_gb(d->load_gbps);
     *ready_s = cold_s;
-    if (d->mode != MODE_DUALPOD) {
-        id = inst_new(d, svc, node, -1, j);
+    if (d->mode != MODE_DUALPOD || node < 0) { /* node < 0: a space policy that records none */
+        if (d->mode == MODE_DUALPOD)
+            d->unmanaged++;
+        id = inst_new(d, svc, node < 0 ? 0 : node, -1, j);
     } else {
         /* hot: a sleeping instance of the model on this node */
         const svc_list *sl = &d->per_svc[svc];
