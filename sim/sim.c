@@ -49,6 +49,7 @@ static job *job_new(sim *s)
     j->done_tok = tok;
     j->state = JOB_NEW;
     j->node = -1;
+    j->prefer_node = -1; /* issue 9 */
     j->q_class = -1;
     return j;
 }
@@ -195,11 +196,13 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
+    /* the service layer first: a time policy may install an actuator in it
+     * from init() (issue 9) */
+    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
+        return rc;
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
-    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
-        return rc;
     if ((rc = sim_ext_init(s, err)) != 0)
         return rc;
     sim_set_timeseries(s, ts);

@@ -358,5 +358,23 @@ if check_rc import_openb_bad 3 "$G" import openb "$T/badpods.csv"; then
     no import_openb_bad_row_exit3_line_column "$T/out"
 fi
 
+# issue 9: the long-tail example under whole+dualpod: deterministic, reports
+# activations by path and first-request latency; the three modes run; a bad
+# mode is a usage error naming the key
+LT="--trace workloads/examples/longtail.csv --gpus H100-SXM5-80GB:8 --gpus-per-node 4 --policy whole+dualpod"
+"$G" run $LT --out "$T/d1" >/dev/null 2>&1
+"$G" run $LT --out "$T/d2" >"$T/out" 2>&1
+if strip "$T/d1/report.json" >"$T/a" && strip "$T/d2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"hot_hit_rate"' && has "$T/a" '"first_request_latency_s"' && has "$T/a" '"sleeping_weights_gib_peak"'; then
+  ok dualpod_longtail_deterministic
+else no dualpod_longtail_deterministic "$T/out"; fi
+for m in always-on scale-to-zero; do
+  if check_rc "dualpod_$m" 0 "$G" run $LT --set dualpod_mode=$m --json; then
+    grep -q "\"mode\":[[:space:]]*\"$m\"" "$T/out" && ok "dualpod_mode_$m" || no "dualpod_mode_$m" "$T/out"
+  fi
+done
+check_rc dualpod_bad_mode 2 "$G" run $LT --set dualpod_mode=never &&
+  has "$T/out" "dualpod_mode" && ok dualpod_bad_mode_exit2
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
