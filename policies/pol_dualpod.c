@@ -439,7 +439,7 @@ static int dp_init(sim *s, void **state, gs_error *err)
     if (strcmp(hf, "level2") && strcmp(hf, "evict"))
         return gs_err(err, GS_EUSAGE, "--set host_full='%s': expected level2 or evict", hf);
     d->host_evict = !strcmp(hf, "evict");
-    double lvl, mi, lpn = -1;
+    double lvl = 1, mi = 1, lpn = -1;
     int rc;
     const char *lp = sim_param(s, "launchers_per_node");
     if ((rc = num(s, "sleep_level", 1, 2, &lvl, err)) || (rc = num(s, "max_instances", 1, 64, &mi, err)) ||

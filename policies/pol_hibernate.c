@@ -598,7 +598,7 @@ static int hib_init(sim *s, void **state, gs_error *err)
     for (int p = 0; p < s->npol; p++)
         if (s->pol[p]->params == params)
             h->self = p;
-    double km, pool_n, pool_gpus;
+    double km = 0, pool_n = 0, pool_gpus = 0;
     int rc = 0;
     if ((rc = param_s(s, "pause_after", true, &h->pause_after_us, err)) ||
         (rc = param_s(s, "probe_period", false, &h->probe_us, err)) ||

@@ -164,12 +164,15 @@ static int check_sets(sim *s, gs_error *err)
 static void schedule_arrival(sim *s)
 {
     if (s->have_next)
-        sim_heap_push(&s->heap, (sim_event){.t_us = s->next_row.submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
+        sim_heap_push(&s->heap, (sim_event){.t_us = s->next_row->submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
 }
 
 static int read_next(sim *s)
 {
-    int rc = wl_trace_next(s->tr, &s->next_row, &s->err);
+    if (!s->next_job) /* parse the row into the job slot it will use: no copy on arrival */
+        s->next_job = job_new(s);
+    s->next_row = &s->next_job->req;
+    int rc = wl_trace_next(s->tr, s->next_row, &s->err);
     if (rc < 0)
         return rc;
     s->have_next = rc == 1;
@@ -553,8 +556,14 @@ static int resolve_models(sim *s, job *j)
 
 int sim_submit_row(sim *s, const wl_row *row)
 {
-    job *j = job_new(s);
-    j->req = *row;
+    job *j;
+    if (s->next_job && row == &s->next_job->req) { /* the read-ahead row: already in its slot */
+        j = s->next_job;
+        s->next_job = NULL;
+    } else {
+        j = job_new(s);
+        j->req = *row;
+    }
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
     if (resolve_models(s, j) != 0) {
@@ -585,7 +594,7 @@ static int on_side_row(sim *s)
     s->bursts++;
     for (int p = 1; p < s->npol; p++)
         if (s->pol[p]->row)
-            s->pol[p]->row(s->pst[p], s, &s->next_row);
+            s->pol[p]->row(s->pst[p], s, s->next_row);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);
@@ -594,26 +603,26 @@ static int on_side_row(sim *s)
 
 static int on_arrival(sim *s)
 {
-    if (s->next_row.kind == WL_KIND_BURST)
+    if (s->next_row->kind == WL_KIND_BURST)
         return on_side_row(s);
-    if (s->next_row.kind == WL_KIND_SERVICE || s->next_row.kind == WL_KIND_REQUEST) {
+    if (s->next_row->kind == WL_KIND_SERVICE || s->next_row->kind == WL_KIND_REQUEST) {
         /* services and requests go to the service layer */
         int rc = 0;
-        if (s->next_row.kind == WL_KIND_SERVICE && s->next_row.gpu_model[0]) {
+        if (s->next_row->kind == WL_KIND_SERVICE && s->next_row->gpu_model[0]) {
             job probe; /* check the model names first, with the row's line and column */
             memset(&probe, 0, offsetof(job, req));
-            probe.req = s->next_row;
+            probe.req = *s->next_row;
             rc = resolve_models(s, &probe);
         }
         if (rc == 0)
-            rc = svc_on_row(s, &s->next_row);
+            rc = svc_on_row(s, s->next_row);
         if (rc == 0)
             rc = read_next(s);
         if (rc == 0)
             schedule_arrival(s);
         return rc;
     }
-    if (sim_submit_row(s, &s->next_row) < 0)
+    if (sim_submit_row(s, s->next_row) < 0)
         return GS_EINPUT;
     int rc = read_next(s);
     if (rc == 0)

@@ -57,7 +57,8 @@ struct sim {
 
     /* trace: one row read ahead */
     struct wl_trace *tr;
-    wl_row next_row;
+    wl_row *next_row; /* the read-ahead row: parsed straight into next_job->req */
+    job *next_job;    /* a free job slot the next row is read into (no copy on arrival) */
     bool have_next;
 
     /* policies: [0] is the space policy */

@@ -413,7 +413,7 @@ static void block_end(sim *s, replica *p)
         return;
     }
     if (p->start_pending) {
-        if (s->have_next && s->next_row.submit_us == s->now) {
+        if (s->have_next && s->next_row->submit_us == s->now) {
             /* more rows arrive at this instant: their arrival event is already
              * queued, so going to the back of the instant lets them join */
             svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
