@@ -117,6 +117,9 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c);
 int sc_place(sc_state *st, sc_task *t);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
+/* HAMi's admission test of one card (slot, memory, cores) for a request
+ * of mem MiB and cores per card. */
+bool sc_card_admits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
 
 /* {==== share_sched.c: the policy lifecycle ====} */
 
@@ -129,6 +132,13 @@ void sc_release(void *state, sim *s, job *j);
 bool sc_withdraw(void *state, sim *s, job *j);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
+
+/* {==== share_preempt.c: core preemption hooks (issue 10) ====} */
+
+/* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
+bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);
+/* Starts queued requests that fit now. */
+void sc_dispatch(void *state, sim *s);
 
 /* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);

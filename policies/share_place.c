@@ -82,9 +82,10 @@ int sc_place(sc_state *st, sc_task *t)
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
     double best_score = 0;
-    for (int ni = 0; ni < cl->nnodes; ni++) {
+    uint64_t pools = sim_admit_pools(st->s, t->j); /* issue 10: quotas, preemption hand-over */
+    for (int ni = 0; ni < cl->nnodes && pools; ni++) {
         const sim_node *n = &cl->nodes[ni];
-        if (!(j->pools >> n->pool & 1) || n->ngpus < want || !host_fits(n, j->req.cpu, j->req.mem_gib))
+        if (!(pools >> n->pool & 1) || n->ngpus < want || !host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
         int fit = 0;
@@ -115,6 +116,13 @@ int sc_place(sc_state *st, sc_task *t)
     free(r);
     t->mem_mib = mem;
     return best;
+}
+
+/* issue 10: HAMi's admission test on card c (used for preemption dry runs on
+ * a copy of a card with the victims' shares taken out). */
+bool sc_card_admits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+{
+    return card_fits(st, c, mem, cores);
 }
 
 bool sc_can_ever_fit(const sc_state *st, const job *j)

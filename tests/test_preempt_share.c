@@ -1,0 +1,259 @@
+/* test_preempt_share.c - the core's preemption and tenant quotas (issue 10)
+ * under the sharing policies vgpu and timeslice and the MIG policies mig and
+ * dynmig, on hand-computed timelines (policy `whole` is covered by
+ * test_preempt.c).
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim_report.h"
+#include "check.h"
+#include "testutil.h"
+
+#define MAXJ 32
+
+typedef struct rec {
+    sim *s;
+    int n;
+    char id[MAXJ][16];
+    double start_s[MAXJ], end_s[MAXJ]; /* first start, completion */
+    int starts[MAXJ];
+} rec;
+
+static void on_done(void *ud, const job *j)
+{
+    rec *r = ud;
+    if (r->n >= MAXJ)
+        return;
+    snprintf(r->id[r->n], 16, "%.15s", j->req.id);
+    r->start_s[r->n] = gs_us_to_s(j->start_us);
+    r->end_s[r->n] = gs_us_to_s(sim_now(r->s)); /* on_done runs at the completion instant */
+    r->starts[r->n] = (int)j->starts;
+    r->n++;
+}
+
+static int find(const rec *r, const char *id)
+{
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->id[i], id))
+            return i;
+    return MAXJ - 1; /* not completed: a slot that stays zero */
+}
+
+/* Runs trace text under policy on a cluster (a --gpus spec with 8 GPUs per
+ * node, or cluster JSON text when it starts with '{'); the report (caller
+ * frees) or NULL. */
+static cJSON *run(tu_run *r, const char *policy, const char *trace, const char *cluster, const char *const *sets,
+                  rec *rc)
+{
+    memset(r, 0, sizeof *r);
+    memset(rc, 0, sizeof *rc);
+    r->cfg.trace_path = tu_write_tmp(trace);
+    r->cfg.policy = policy;
+    r->cfg.seed = 1;
+    tu_add_sets(&r->cfg, sets);
+    if (cluster[0] == '{')
+        r->rc = sim_cluster_load(&r->cl, tu_write_tmp(cluster), tu_catalog(), &r->err);
+    else
+        r->rc = sim_cluster_from_spec(&r->cl, cluster, 8, tu_catalog(), &r->err);
+    if (r->rc == 0)
+        r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
+    if (r->rc)
+        return NULL;
+    rc->s = &r->s;
+    r->s.on_done = on_done;
+    r->s.on_done_ud = rc;
+    if ((r->rc = sim_run(&r->s)) != 0)
+        return NULL;
+    return sim_report_build(&r->s, 0, 0);
+}
+
+static double pnum(const cJSON *rep, const char *obj, const char *key, const char *sub)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, obj), key);
+    if (sub)
+        x = cJSON_GetObjectItemCaseSensitive(x, sub);
+    return cJSON_IsNumber(x) ? x->valuedouble : -1e300;
+}
+
+static double tenant_num(const cJSON *rep, int k, const char *key)
+{
+    const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "tenants"), k);
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(t, key);
+    return cJSON_IsNumber(x) ? x->valuedouble : -1e300;
+}
+
+/* 40e9 bytes exactly: 20 s to write at 2 GB/s, 10 s to read at 4 GB/s (as
+ * in test_preempt.c). min_runtime 100 s, periodic checkpoints every 60 s,
+ * grace 30 s; no context-switch cost, so rates are pure shares. */
+#define CKPT "37.252902984619140625"
+#define PRE_SETS "preempt=on", "min_runtime=100", "checkpoint_every=60", "ckpt_write_gbps=2", "ckpt_read_gbps=4", \
+                 "grace_period=30"
+
+/* vgpu, one H100 (81559 MiB). V (170 s, 40000 MiB, util 0.5, preemptible)
+ * and B (10000 MiB, util 0.5) share the card from 0, each at rate 1
+ * (demands sum to 1). H (40000 MiB, priority 10) arrives at 150: 31559 MiB
+ * free, so it preempts V (ran 150 >= 100; 20 s of work left; last
+ * checkpoint at 120: resume with 50 s, 30 s lost). V holds its share until
+ * 200 (grace 30 + write 20).
+ * C (1000 MiB, util 0.5) arrives at 160 and joins the card while V writes:
+ * the card's rates are recomputed with V still a tenant (it keeps its share
+ * of the card's time): B and C get 1/3 of the card each, rate 2/3, and V
+ * stays at rate 0. (Were V set back to 2/3 it would finish its 20 s at 190,
+ * before its eviction, and H would start at 190.)
+ * At 200 V leaves and H starts: B, C, H at 2/3 each. C had 100 - 40 x 2/3 =
+ * 73.33 s left; H needs 75 s: ends 275. V (requeued with 50 + 10 read)
+ * finds 30559 MiB free and waits for H; it restarts at 275 (B, C, V at
+ * 2/3); C ends at 275 + 23.33 / (2/3) = 310; V has 60 - 23.33 left and runs
+ * at 1 beside B: ends at 346.67. */
+static void vgpu_timeline(void)
+{
+    static const char *const sets[] = {PRE_SETS, "switch_cost=0", NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "vgpu",
+                     "id,submit,duration,gpus,gpumem,util,priority,preemptible,checkpoint_gib\n"
+                     "V,0,170,1,40000,0.5,0,1," CKPT "\nB,0,2000,1,10000,0.5,0,0,\n"
+                     "H,150,50,1,40000,0.5,10,0,\nC,160,100,1,1000,0.5,0,0,\n",
+                     "H100-SXM5-80GB:1", sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    int h = find(&rc, "H"), v = find(&rc, "V"), c = find(&rc, "C");
+    CHECK_NEAR(rc.start_s[h], 200, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[h], 275, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[c], 310, 0, 1e-6);
+    CHECK_EQ_INT(rc.starts[v], 2);
+    CHECK_NEAR(rc.end_s[v], 310 + 60 - 35 * 2.0 / 3, 0, 1e-6);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "checkpoint_read_gpu_hours", NULL), 10.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 50, 0.03, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* timeslice, replicas=2, one card: V and B (no util: demand 1 each) share
+ * it at rate 0.5. H (priority 10) at 150 finds no replica free and preempts
+ * V: V has done 75 s of work; its last checkpoint (run time 120) had 60, so
+ * it resumes with 940 s and loses 15 s. H starts at 200 beside B (rate 0.5,
+ * ends 300); V restarts at 300 with 950 s at rate 0.5: ends 2200. B did 150
+ * s by 300 and 950 more by 2200, then runs alone: ends 3100. */
+static void timeslice_timeline(void)
+{
+    static const char *const sets[] = {PRE_SETS, "switch_cost=0", "replicas=2", NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "timeslice",
+                     "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,1,0,1," CKPT "\nB,0,2000,1,0,0,\nH,150,50,1,10,0,\n",
+                     "H100-SXM5-80GB:1", sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "H")], 200, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "H")], 300, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 2200, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "B")], 3100, 0, 1e-6);
+    CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 15.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "eviction_hold_gpu_hours", NULL), 50.0 / 3600, 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* No preemption on a shared card before min_runtime, nor of an equal
+ * priority: H waits for V to end (timeslice, replicas=1). */
+static void share_no_ineligible_victim(void)
+{
+    static const char *const traces[] = {
+        "id,submit,duration,gpus,priority,preemptible\nV,0,1000,1,0,1\nH,50,50,1,10,0\n",
+        "id,submit,duration,gpus,priority,preemptible\nV,0,1000,1,10,1\nH,150,50,1,10,0\n",
+    };
+    static const char *const sets[] = {"preempt=on", "min_runtime=2000", "replicas=1", NULL};
+    static const char *const sets2[] = {"preempt=on", "min_runtime=100", "replicas=1", NULL};
+    for (int t = 0; t < 2; t++) {
+        tu_run r;
+        rec rc;
+        cJSON *rep = run(&r, "timeslice", traces[t], "H100-SXM5-80GB:1", t ? sets2 : sets, &rc);
+        CHECK(rep != NULL);
+        if (rep) {
+            CHECK_NEAR(rc.start_s[find(&rc, "H")], 1000, 0, 1e-9);
+            CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 0, 0, 0);
+        }
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
+/* vgpu quota on GPU memory: tenant a may hold 20 GiB (20480 MiB). a1 (20000
+ * MiB, 0..10) and f (61559 MiB, tenant f, 0..5) fill the card. a2 (20000,
+ * at 1) is quota-blocked; b2 (20000, tenant b, at 2) only lacks room. At 5
+ * f ends: b2 starts although a2 (same shape, earlier) is still blocked; a2
+ * starts at 10 when a1 ends. a3 (30000 MiB) can never fit the quota. Demands
+ * (util 0.4) never exceed the card, so every task runs at rate 1. */
+static void vgpu_quota(void)
+{
+    const char *cl = "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 1}], \"tenants\": [{\"name\": \"a\", "
+                     "\"gpu_mem_gib\": 20}]}";
+    tu_run r;
+    rec rc;
+    static const char *const sets[] = {"switch_cost=0", NULL};
+    cJSON *rep = run(&r, "vgpu",
+                     "id,submit,duration,gpus,gpumem,util,tenant\na1,0,10,1,20000,0.4,a\nf,0,5,1,61559,0.4,f\n"
+                     "a2,1,1,1,20000,0.4,a\nb2,2,1,1,20000,0.4,b\na3,3,1,1,30000,0.4,a\n",
+                     cl, sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "b2")], 5, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "a2")], 10, 0, 1e-9);
+    CHECK_EQ_INT(r.s.rejected, 1);
+    CHECK_NEAR(tenant_num(rep, 0, "quota_blocked"), 1, 0, 0);
+    CHECK_NEAR(tenant_num(rep, 0, "quota_rejected"), 1, 0, 0);
+    CHECK_NEAR(tenant_num(rep, 0, "peak_gpu_mem_gib"), 20000 / 1024.0, 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* timeslice quota on GPUs (tenant a: 1) with replicas=4 on one card: a1
+ * (0..10) holds it; a2 (at 1) waits until 10 beside free replicas; b1 (at 2)
+ * starts at once. */
+static void timeslice_quota(void)
+{
+    const char *cl = "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 1}], \"tenants\": [{\"name\": \"a\", "
+                     "\"gpus\": 1}]}";
+    static const char *const sets[] = {"switch_cost=0", NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "timeslice", "id,submit,duration,gpus,util,tenant\na1,0,5,1,0.25,a\na2,1,1,1,0.25,a\n"
+                                      "b1,2,1,1,0.25,b\n",
+                     cl, sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "a2")], 5, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "b1")], 2, 0, 1e-9);
+    CHECK_NEAR(tenant_num(rep, 0, "peak_gpus"), 1, 0, 0);
+    CHECK_NEAR(tenant_num(rep, 0, "quota_blocked"), 1, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+const test_case tests_preempt_share[] = {
+    {"preempt_share/vgpu_timeline_victim_rate_held_at_zero", vgpu_timeline},
+    {"preempt_share/timeslice_timeline_lost_work_at_half_rate", timeslice_timeline},
+    {"preempt_share/timeslice_no_early_or_equal_priority_victim", share_no_ineligible_victim},
+    {"preempt_share/vgpu_quota_gpu_memory", vgpu_quota},
+    {"preempt_share/timeslice_quota_gpus", timeslice_quota},
+    {NULL, NULL},
+};
