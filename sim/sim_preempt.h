@@ -18,7 +18,15 @@ enum {
     JF_LISTED = 8u,     /* in its node's list of running preemptible jobs */
     JF_WAITING = 16u,   /* in the list of queued jobs that found no victims yet */
     JF_HAS_CKPT = 32u,  /* a durable checkpoint exists: a restart reads it back */
+    JF_PLACED = 64u,    /* queued, but the space policy will start it by itself (sim_job_placed) */
 };
+
+/* issue 10b: a space policy has given queued job j its place and starts it
+ * later by itself (dynmig: its MIG instances are being created, or the
+ * slices its victims freed are being destroyed first). Until j starts the
+ * core looks for no victims for it, and a preemptor placed so is not a
+ * "miss" at its hand-over; its preemptor wait runs until it starts. */
+void sim_job_placed(sim *s, job *j);
 
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];

@@ -249,11 +249,143 @@ static void timeslice_quota(void)
     tu_run_free(&r);
 }
 
+
+/* One A100-40GB with MIG: under mig the layout is two 3g.20gb instances
+ * (starts 0 and 4); dynmig creates instances on demand (the layout key is
+ * validated, not applied). */
+static const char *mig_cluster =
+    "{\"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"gpus\": 1, \"mig\": "
+    "[{\"profile\": \"3g.20gb\", \"start\": 0}, {\"profile\": \"3g.20gb\", \"start\": 4}]}]}";
+
+/* mig: V and B hold the two 3g instances from 0; H (3g, priority 10) at 150
+ * preempts V as on whole cards (resume 880 s, 30 s lost) and takes V's
+ * instance, now idle, at 200 (grace 30 + write 20); H ends at 250 and V,
+ * requeued with 880 + 10 s, gets the instance back: ends 1140. */
+static void mig_timeline(void)
+{
+    static const char *const sets[] = {PRE_SETS, NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "mig",
+                     "id,submit,duration,gpus,mig,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,1,3g.20gb,0,1," CKPT "\nB,0,2000,1,3g.20gb,0,0,\nH,150,50,1,3g.20gb,10,0,\n",
+                     mig_cluster, sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "H")], 200, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "H")], 250, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1140, 0, 1e-6);
+    CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
+    CHECK_NEAR(rc.end_s[find(&rc, "B")], 2000, 0, 1e-9);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 50, 0.03, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* dynmig (create 2 s, serialized per card; reconcile 5 + destroy 1 s): V's
+ * 3g instance is created 0..2, B's 2..4. H (priority 10) arrives at 152,
+ * when V has run 150 s: V resumes with 880 s (30 lost) and holds its
+ * instance until 202. Its slices come back only at 202 + 5 + 1 = 208: the
+ * node is held for H, which is placed then and starts at 210 (wait 58 s),
+ * ends 260. V (890 s) waits for H's slices: destroyed at 266, V's instance
+ * created 266..268, V ends at 1158. Not a preemptor miss. */
+static void dynmig_timeline(void)
+{
+    static const char *const sets[] = {PRE_SETS, "create_s=2", "destroy_s=1", "reconcile_s=5", NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "dynmig",
+                     "id,submit,duration,gpus,mig,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,1,3g.20gb,0,1," CKPT "\nB,0,2000,1,3g.20gb,0,0,\nH,152,50,1,3g.20gb,10,0,\n",
+                     mig_cluster, sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "V")], 2, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "H")], 210, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "H")], 260, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1158, 0, 1e-6);
+    CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
+    CHECK_NEAR(rc.end_s[find(&rc, "B")], 2004, 0, 1e-9);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 58, 0.03, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* As dynmig_timeline, plus Y (3g, priority 20, 10 s) at 205, while V's
+ * slices are being destroyed: the room is held for H, so H still starts at
+ * 210 although Y ranks higher; Y gets H's slices (destroyed at 266, created
+ * by 268, ends 278), V Y's (284, created by 286): V ends at 1176. */
+static void dynmig_reservation(void)
+{
+    static const char *const sets[] = {PRE_SETS, "create_s=2", "destroy_s=1", "reconcile_s=5", NULL};
+    tu_run r;
+    rec rc;
+    cJSON *rep = run(&r, "dynmig",
+                     "id,submit,duration,gpus,mig,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,1,3g.20gb,0,1," CKPT "\nB,0,2000,1,3g.20gb,0,0,\nH,152,50,1,3g.20gb,10,0,\n"
+                     "Y,205,10,1,3g.20gb,20,0,\n",
+                     mig_cluster, sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep) {
+        tu_run_free(&r);
+        return;
+    }
+    CHECK_NEAR(rc.start_s[find(&rc, "H")], 210, 0, 1e-9);
+    CHECK_NEAR(rc.start_s[find(&rc, "Y")], 268, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1176, 0, 1e-6);
+    CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* mig quota on cards of a model (tenant a: 1 A100): a1 holds one 3g
+ * instance 0..10; a2 (at 1) waits beside the idle one until 10; b1 (at 2)
+ * takes it at once. Under dynmig (no creation delay) the same. */
+static void mig_quota(void)
+{
+    const char *cl = "{\"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"gpus\": 1, \"mig\": "
+                     "[{\"profile\": \"3g.20gb\", \"start\": 0}, {\"profile\": \"3g.20gb\", \"start\": 4}]}],"
+                     " \"tenants\": [{\"name\": \"a\", \"cards\": {\"A100-SXM4-40GB\": 1}}]}";
+    static const char *const sets[] = {"create_s=0", "destroy_s=0", "reconcile_s=0", NULL};
+    for (int k = 0; k < 2; k++) {
+        tu_run r;
+        rec rc;
+        cJSON *rep = run(&r, k ? "dynmig" : "mig",
+                         "id,submit,duration,gpus,mig,tenant\na1,0,10,1,3g.20gb,a\na2,1,1,1,3g.20gb,a\n"
+                         "b1,2,1,1,3g.20gb,b\n",
+                         cl, k ? sets : NULL, &rc);
+        CHECK(rep != NULL);
+        if (rep) {
+            CHECK_NEAR(rc.start_s[find(&rc, "a2")], 10, 0, 1e-9);
+            CHECK_NEAR(rc.start_s[find(&rc, "b1")], 2, 0, 1e-9);
+            CHECK_NEAR(tenant_num(rep, 0, "peak_gpus"), 1, 0, 0);
+            CHECK_NEAR(tenant_num(rep, 0, "quota_blocked"), 1, 0, 0);
+        }
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
 const test_case tests_preempt_share[] = {
     {"preempt_share/vgpu_timeline_victim_rate_held_at_zero", vgpu_timeline},
     {"preempt_share/timeslice_timeline_lost_work_at_half_rate", timeslice_timeline},
     {"preempt_share/timeslice_no_early_or_equal_priority_victim", share_no_ineligible_victim},
     {"preempt_share/vgpu_quota_gpu_memory", vgpu_quota},
     {"preempt_share/timeslice_quota_gpus", timeslice_quota},
+    {"preempt_share/mig_timeline_victim_instance_goes_to_preemptor", mig_timeline},
+    {"preempt_share/dynmig_timeline_preemptor_waits_for_destroyed_slices", dynmig_timeline},
+    {"preempt_share/dynmig_freed_slices_held_for_preemptor", dynmig_reservation},
+    {"preempt_share/mig_dynmig_quota_cards", mig_quota},
     {NULL, NULL},
 };
