@@ -550,14 +550,13 @@ void mig_base_release(mig_base *b, job *j)
     if (p) { /* issue 10: a preemption hand-over; what the victims free is p's */
         if (try_place(b, p)) {
             sq_remove(&b->q, p);
-            sim_job_placed(b->s, p); /* no-op if it started; else it waits for creation */
         } else if (node >= 0 && node_destroying(b, node)) {
             /* dynmig: the victims' slices come back after reconcile + destroy;
              * the node is held for p until then (mig_base_dispatch) */
             b->resv = p;
             b->resv_gen = p->gen;
             b->resv_node = node;
-            sim_job_placed(b->s, p);
+            sim_preemptor_held(b->s, p);
         }
         return;
     }

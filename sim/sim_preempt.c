@@ -258,18 +258,31 @@ void sim_ext_started(sim *s, job *j)
     j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
     j->run_since_us = s->now;
     j->run_start_work_us = j->work_left_us;
-    sim_quota_charge(s->cl, j, +1);
+    if (!(j->core_flags & JF_CHARGED)) /* else charged when it was placed (sim_job_placed) */
+        sim_quota_charge(s->cl, j, +1);
+    j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
         list_add(x, j);
         sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
 }
 
-void sim_job_placed(sim *s, job *j)
+void sim_preemptor_held(sim *s, job *j)
 {
     (void)s;
     if (j->state == JOB_QUEUED)
         j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+}
+
+void sim_job_placed(sim *s, job *j)
+{
+    if (j->state != JOB_QUEUED)
+        return;
+    sim_preemptor_held(s, j);
+    if (!(j->core_flags & JF_CHARGED)) {
+        sim_quota_charge(s->cl, j, +1);
+        j->core_flags |= JF_CHARGED;
+    }
 }
 
 void sim_ext_stopped(sim *s, job *j)
@@ -278,7 +291,9 @@ void sim_ext_stopped(sim *s, job *j)
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
-    sim_quota_charge(s->cl, j, -1);
+    if (j->core_flags & JF_CHARGED)
+        sim_quota_charge(s->cl, j, -1);
+    j->core_flags &= ~JF_CHARGED;
     if (j->state == JOB_DONE)
         sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
 }

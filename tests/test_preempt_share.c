@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "../sim/sim_report.h"
+#include "../sim/sim_rng.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -377,6 +380,70 @@ static void mig_quota(void)
     }
 }
 
+/* Randomized, under each policy: 200 jobs of 3 tenants (x capped at 3 GPUs,
+ * y at 30 GiB of GPU memory), priorities 0..2, half preemptible, on 2 nodes
+ * of 4 cards (H100 shared; A100-40GB with the balanced MIG layout, or
+ * dynamic MIG). The core aborts on any charge over a cap (this caught
+ * dynmig admitting at placement but charging only at start); here every job
+ * completes except those that can never fit y's cap, the peaks stay within
+ * the caps, the caps bind (jobs blocked) and preemption happens. */
+static void quota_never_exceeded_all(void)
+{
+    static const char *const pols[] = {"vgpu", "timeslice", "mig", "dynmig"};
+    static const char *const names[] = {"x", "y", "z"};
+    static const int mem_mib[] = {5000, 9000, 19000};
+    static const char *const sets[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", NULL};
+    for (int k = 0; k < 4; k++) {
+        gsl_rng *g = sim_rng_new(42, 11);
+        size_t cap = 96 * 200, n = 0;
+        char *t = xmalloc(cap);
+        n += (size_t)snprintf(t + n, cap - n, "id,submit,duration,gpus,gpumem,tenant,priority,preemptible,"
+                                              "checkpoint_gib\n");
+        double at = 0;
+        int never = 0; /* tenant y, 2 x 19000 MiB = 37.1 GiB > 30: rejected at arrival */
+        for (int i = 0; i < 200; i++) {
+            at += gsl_rng_uniform(g) * 0.5;
+            double dur = 5 + gsl_rng_uniform(g) * 95;
+            int gpus = 1 + (gsl_rng_uniform(g) < 0.2), mem = mem_mib[(int)(gsl_rng_uniform(g) * 3)];
+            never += i % 3 == 1 && gpus == 2 && mem == 19000;
+            n += (size_t)snprintf(t + n, cap - n, "j%d,%.3f,%.3f,%d,%d,%s,%d,%d,%s\n", i, at, dur, gpus, mem,
+                                  names[i % 3], (int)(gsl_rng_uniform(g) * 3), gsl_rng_uniform(g) < 0.5,
+                                  gsl_rng_uniform(g) < 0.5 ? "1" : "");
+        }
+        sim_rng_free(g);
+        const char *cl = k < 2 ? "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 2, \"gpus\": 4}], "
+                                 "\"tenants\": [{\"name\": \"x\", \"gpus\": 3}, {\"name\": \"y\", \"gpu_mem_gib\": 30}]}"
+                               : "{\"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"count\": 2, \"gpus\": 4, \"mig\": "
+                                 "\"balanced\"}], \"tenants\": [{\"name\": \"x\", \"gpus\": 3}, {\"name\": \"y\", "
+                                 "\"gpu_mem_gib\": 30}]}";
+        tu_run r;
+        rec rc;
+        cJSON *rep = run(&r, pols[k], t, cl, sets, &rc);
+        free(t);
+        CHECK(rep != NULL);
+        if (!rep) {
+            printf("    %s: %s\n", pols[k], r.err.msg);
+            tu_run_free(&r);
+            continue;
+        }
+        double pre = pnum(rep, "preemption", "preemptions", NULL);
+        printf("    %s: %.0f preemptions, x peak %.0f GPUs, y peak %.2f GiB, blocked %.0f + %.0f\n", pols[k], pre,
+               tenant_num(rep, 0, "peak_gpus"), tenant_num(rep, 1, "peak_gpu_mem_gib"),
+               tenant_num(rep, 0, "quota_blocked"), tenant_num(rep, 1, "quota_blocked"));
+        CHECK_EQ_INT((int)r.s.completed, 200 - never);
+        CHECK_EQ_INT((int)r.s.rejected, never);
+        CHECK(never > 0);
+        CHECK(pre > 0);
+        CHECK(tenant_num(rep, 0, "peak_gpus") <= 3);
+        CHECK(tenant_num(rep, 0, "peak_gpus") >= 2);
+        CHECK(tenant_num(rep, 1, "peak_gpu_mem_gib") <= 30);
+        CHECK(tenant_num(rep, 0, "quota_blocked") > 0);
+        CHECK(tenant_num(rep, 1, "quota_blocked") > 0);
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
 const test_case tests_preempt_share[] = {
     {"preempt_share/vgpu_timeline_victim_rate_held_at_zero", vgpu_timeline},
     {"preempt_share/timeslice_timeline_lost_work_at_half_rate", timeslice_timeline},
@@ -387,5 +454,6 @@ const test_case tests_preempt_share[] = {
     {"preempt_share/dynmig_timeline_preemptor_waits_for_destroyed_slices", dynmig_timeline},
     {"preempt_share/dynmig_freed_slices_held_for_preemptor", dynmig_reservation},
     {"preempt_share/mig_dynmig_quota_cards", mig_quota},
+    {"preempt_share/randomized_quotas_never_exceeded_all_policies", quota_never_exceeded_all},
     {NULL, NULL},
 };
