@@ -6,7 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "../sim/sim_rng.h"
 #include "share_card.h"
+
+static double vgpu_frag(const void *state) { return sc_frag_gpus(state); }
 
 static const pol_param params[] = {
     {"split_count", "10", "tasks per card (HAMi deviceSplitCount; mechanics.md 1b)"},
@@ -23,6 +26,10 @@ static const pol_param params[] = {
     {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
     {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
+    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
+                           "(fragmentation gradient descent, ATC'23); policies/README.md"},
+    {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
+                   "off: skip it (gpu_select=fgd needs it on)"},
     {NULL, NULL, NULL},
 };
 
@@ -59,7 +66,28 @@ static int vgpu_init(sim *s, void **state, gs_error *err)
     c.total_cores = (int)floor(100 * cores + 0.5);
     c.oom_retry = (int)retry;
     c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
-    *state = sc_new(s, &c, 0);
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd"};
+    const char *gs = sim_param(s, "gpu_select");
+    c.select = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(gs, sel[i]))
+            c.select = i;
+    if (c.select < 0)
+        return gs_err(err, GS_EUSAGE, "--set gpu_select='%s': expected hami, bestfit, dotprod, random or fgd", gs);
+    bool off;
+    if ((rc = sc_param_pick(s, "frag", "on", "off", &off, err)))
+        return rc;
+    c.frag = !off;
+    if (c.select == SC_SEL_FGD && !c.frag)
+        return gs_err(err, GS_EUSAGE, "--set gpu_select=fgd needs frag=on");
+    sc_state *st = sc_new(s, &c, 0);
+    if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
+        st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
+    if (c.frag && (rc = sc_frag_init(st, err))) {
+        sc_fini(st);
+        return rc;
+    }
+    *state = st;
     return 0;
 }
 
@@ -76,6 +104,7 @@ const pol_ops pol_vgpu = {
     .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
+    .frag_gpus = vgpu_frag,
     .caps = POL_CAP_ADMIT, /* issue 10: quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
     .dispatch = sc_dispatch,

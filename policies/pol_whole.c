@@ -53,8 +53,14 @@ static bool try_start(void *ud, job *j)
 {
     whole_state *w = ud;
     uint64_t pools = sim_admit_pools(w->s, j); /* quotas, preemption hand-over */
-    int node = pools ? sim_cluster_find_node(w->s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread)
-                     : -1;
+    int node = -1;
+    /* issue 9: an internal task's preferred node (a sleeping model instance
+     * there) wins when it fits now; O(1) */
+    if (pools && j->prefer_node >= 0 &&
+        sim_cluster_node_fits(w->s->cl, j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        node = j->prefer_node;
+    else if (pools)
+        node = sim_cluster_find_node(w->s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(w->s, j, node);

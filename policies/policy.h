@@ -99,6 +99,13 @@ typedef struct pol_ops {
     /* Optional (needed for preempt=on): start queued requests that fit now
      * (the core calls it after a reservation for a preemptor ends). */
     void (*dispatch)(void *state, sim *s);
+
+    /* {==== appended for issue 7; optional ====} */
+
+    /* Optional (issue 7): the cluster's fragmented GPUs now, as FGD measures
+     * it, or < 0 when this run does not measure it. The timeseries gains a
+     * frag_gpus column when it is measured; `run --mode fill` samples it. */
+    double (*frag_gpus)(const void *state);
 } pol_ops;
 
 enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };

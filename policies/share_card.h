@@ -46,7 +46,21 @@ typedef struct sc_config {
     gs_time_us oom_backoff_us;
     double switch_cost, eff_floor;
     bool fifo;              /* strict head-of-line queue */
+    /* issue 7: where a task goes (share_select.c) and fragmentation
+     * measured against the trace's request shapes (share_frag.c) */
+    int select;             /* enum sc_select */
+    bool frag;              /* measure fragmentation (report, timeseries) */
 } sc_config;
+
+enum sc_select {
+    SC_SEL_HAMI = 0, /* node_policy / card_policy with HAMi's scores (share_place.c) */
+    SC_SEL_BESTFIT,  /* least free resources left on the node, tightest card */
+    SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
+    SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
+    SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
+};
+
+struct sc_frag;
 
 /* A task's share of cards (j->pol). It outlives a suspension (an OOM kill
  * waiting for its retry) so that the kill count carries over. */
@@ -61,6 +75,7 @@ typedef struct sc_task {
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
     int ooms;          /* OOM kills so far */
+    int shape;         /* issue 7: index in the fragmentation shape table; -2 not looked up, -1 none */
     struct sc_task *prev, *next;
 } sc_task;
 
@@ -94,6 +109,8 @@ typedef struct sc_state {
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
     int scratch_cap;
+    struct sc_frag *frag;  /* issue 7: shapes, per-node fragmentation (NULL: not measured) */
+    void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -117,9 +134,41 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c);
 int sc_place(sc_state *st, sc_task *t);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
-/* HAMi's admission test of one card (slot, memory, cores) for a request
- * of mem MiB and cores per card. */
-bool sc_card_admits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
+/* HAMi's admission test of one card, and the node's free CPU and memory. */
+bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
+bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
+
+/* {==== share_select.c: bestfit, dotprod, random, fgd (issue 7) ====} */
+
+/* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
+ * (sim_admit_pools: quotas, preemption hand-over; issue 10). */
+int sc_place_select(sc_state *st, sc_task *t, uint64_t pools);
+
+/* {==== share_frag.c: fragmentation as FGD defines it (issue 7) ====} */
+
+/* Reads the request shapes of the run's trace (job rows) and computes every
+ * node's fragmentation. Returns 0 or GS_EINPUT. */
+int sc_frag_init(sc_state *st, gs_error *err);
+void sc_frag_free(sc_state *st);
+/* Node ni changed (a task placed or gone): recompute its fragmentation,
+ * move the cluster sum and the gauge. O(shapes x cards per node). */
+void sc_node_changed(sc_state *st, int ni);
+/* Fragmented GPUs of the whole cluster now (sum over nodes). */
+double sc_frag_gpus(const sc_state *st);
+/* Free share of card g in percent of a card (0..100): the smaller of free
+ * cores and free memory, 0 when its slots are full. */
+double sc_card_free_pct(const sc_state *st, int g);
+/* A request's share of one card in percent (gpucores, else gpumem_pct,
+ * else 100: a whole card). */
+double sc_req_pct(const job *j);
+/* Expected fragmentation (GPUs) of node ni if its cards had free shares
+ * free_pct[] and its host cpu_free / mem_free: the FGD measure. */
+double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free);
+/* FGD's choice for t on node ni: the growth of the node's fragmentation and
+ * the cards; false when t does not fit there. Cached per (node, shape). */
+bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
+/* Report fields (gpu.frag_*) */
+void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
 
 /* {==== share_sched.c: the policy lifecycle ====} */
 

@@ -20,7 +20,7 @@
 
 #include "share_card.h"
 
-static bool card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
 {
     const sc_config *cfg = &st->cfg;
     if (cfg->split_count > 0 && c->n >= cfg->split_count)
@@ -49,7 +49,7 @@ static double card_score(const sc_state *st, const sc_card *c, int slots, int64_
     return 10.0 * used;
 }
 
-static bool host_fits(const sim_node *n, double cpu, double mem_gib)
+bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)
 {
     return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
            (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem_gib - 1e-9);
@@ -83,15 +83,19 @@ int sc_place(sc_state *st, sc_task *t)
     int want = j->req.gpus, best = -1;
     double best_score = 0;
     uint64_t pools = sim_admit_pools(st->s, t->j); /* issue 10: quotas, preemption hand-over */
-    for (int ni = 0; ni < cl->nnodes && pools; ni++) {
+    if (!pools)
+        return -1;
+    if (st->cfg.select != SC_SEL_HAMI)
+        return sc_place_select(st, t, pools); /* issue 7 strategies */
+    for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
-        if (!(pools >> n->pool & 1) || n->ngpus < want || !host_fits(n, j->req.cpu, j->req.mem_gib))
+        if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
         int fit = 0;
         double score = 0;
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            fit += card_fits(st, &st->cards[g], mem, t->cores);
+            fit += sc_card_fits(st, &st->cards[g], mem, t->cores);
             score += card_score(st, &st->cards[g], 0, 0, 0);
         }
         if (fit < want)
@@ -108,7 +112,7 @@ int sc_place(sc_state *st, sc_task *t)
     ranked *r = xmalloc((size_t)(n->ngpus + 1) * sizeof *r);
     int m = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        if (card_fits(st, &st->cards[g], mem, t->cores))
+        if (sc_card_fits(st, &st->cards[g], mem, t->cores))
             r[m++] = (ranked){card_score(st, &st->cards[g], 1, mem, t->cores), g};
     qsort(r, (size_t)m, sizeof *r, st->cfg.card_spread ? by_score_asc : by_score_desc);
     for (int i = 0; i < want; i++)
@@ -116,13 +120,6 @@ int sc_place(sc_state *st, sc_task *t)
     free(r);
     t->mem_mib = mem;
     return best;
-}
-
-/* issue 10: HAMi's admission test on card c (used for preemption dry runs on
- * a copy of a card with the victims' shares taken out). */
-bool sc_card_admits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
-{
-    return card_fits(st, c, mem, cores);
 }
 
 bool sc_can_ever_fit(const sc_state *st, const job *j)

@@ -42,7 +42,7 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
                     c.mem_committed -= t->mem_mib;
                 }
         }
-        fit += sc_card_admits(st, &c, mem, cores);
+        fit += sc_card_fits(st, &c, mem, cores);
     }
     return fit >= j->req.gpus;
 }

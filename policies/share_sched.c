@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/sim_rng.h"
 #include "share_card.h"
 
 #define MIB 1048576.0
@@ -86,6 +87,9 @@ void sc_fini(void *state)
         free(st->cards[g].t);
     free(st->cards);
     free(st->scratch_bounds);
+    sc_frag_free(st);
+    if (st->rng)
+        sim_rng_free(st->rng);
     sq_free(&st->q);
     free(st);
 }
@@ -96,6 +100,7 @@ static sc_task *task_of(sc_state *st, job *j)
         return j->pol;
     sc_task *t = xcalloc(1, sizeof *t);
     t->j = j;
+    t->shape = -2;
     t->ncards = j->req.gpus;
     t->cards = xcalloc((size_t)t->ncards + 1, sizeof *t->cards);
     t->card_rate = xcalloc((size_t)t->ncards + 1, sizeof *t->card_rate);
@@ -131,6 +136,7 @@ static bool try_start(void *ud, job *j)
             if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
                 t->doomed = true; /* its allocation crosses the physical card */
     sc_join(st, t);
+    sc_node_changed(st, node);
     st->placements++;
     sim_job_start(s, j, sc_task_rate(t));
     if (t->doomed)
@@ -179,6 +185,7 @@ void sc_release(void *state, sim *s, job *j)
     sc_task *t = j->pol;
     sc_leave(st, t);
     sim_cluster_give(s->cl, j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    sc_node_changed(st, j->node);
     free(j->gpu_ids);
     j->gpu_ids = NULL;
     j->ngpu_ids = 0;
@@ -219,7 +226,9 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
     if (tag == TAG_OOM) {
         st->oom_killed++;
         t->ooms++;
-        if (t->ooms <= st->cfg.oom_retry) {
+        if (t->ooms <= st->cfg.oom_retry && !j->internal) {
+            /* a service replica is not retried here: the service layer
+             * replaces a lost replica itself (sim_service.c) */
             sim_job_suspend(s, j);
             sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
         } else {
@@ -257,4 +266,8 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd"};
+    if (st->cfg.hami)
+        cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
+    sc_frag_report(st, s, root);
 }

@@ -37,3 +37,23 @@ awk -v e="$events" -v w="$wall" -v eps="$best" -v fl="$best_floor" -v rss="$rss"
   printf "  ratio        gpusim / floor = %.1f%%  (goal >= 25%%: %s)\n", 100 * r, (r >= 0.25 ? "met" : "MISSED")
   printf "  memory       peak RSS %.1f MiB (goal < 100 MiB: %s)\n", rss, (rss < 100 ? "met" : "MISSED")
 }'
+
+# --- issue 7: the fill-up experiment on the default openb trace (FGD protocol) ---
+# Placements per second per gpu_select strategy of vgpu: the default pod list on the 1,213-node GPU
+# node list, fill to 1.3 x 6,212 GPUs (about 10,800 placements), seeds 42..44, wall time of the
+# placement loop only (import and setup excluded).
+OB=../shared/traces/alibaba-openb-gpu-v2023
+if [ -d "$OB" ]; then
+  ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --out-trace "$D/openb.csv" --out-cluster "$D/openb.json" 2>/dev/null
+  echo "bench: fill-up, openb default trace, 6212 GPUs, fill to 130%, seeds 42..44, policy vgpu split_count=20"
+  for sel in hami bestfit dotprod random fgd; do
+    ./gpusim run --mode fill --fill-to 1.3 --seeds 42..44 --trace "$D/openb.csv" --cluster "$D/openb.json" \
+      --policy vgpu --set split_count=20 --set gpu_select=$sel --out "$D/fill-$sel" --json >"$D/fill.json"
+    awk -v sel="$sel" -F: '
+      /"placements_per_s"/ { gsub(/[ ,]/, "", $2); pps = $2 }
+      /"alloc_pct_at_100"/ { gsub(/[ ,]/, "", $2); a100 = $2 }
+      /"alloc_pct_end"/    { gsub(/[ ,]/, "", $2); aend = $2 }
+      END { printf "  %-8s %8.0f placements/s   alloc at 100%% arrived %.2f%%, at 130%% %.2f%%\n", sel, pps, a100, aend }' "$D/fill.json"
+  done
+fi

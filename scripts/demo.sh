@@ -32,8 +32,8 @@ flat results/day.vgpu/report.json >results/day.vgpu/flat.txt
 printf '%-24s %12s %12s\n' figure whole vgpu
 for k in jobs.completed jobs.failed jobs.oom_killed jobs.queue_s.mean jobs.queue_s.p99 jobs.jct_s.mean \
          jobs.slowdown.mean jobs.slowdown.p99 gpu.alloc_ratio gpu.gpu_hours gpu.mem_alloc_ratio gpu.busy_ratio; do
-  w=$(awk -v k="$k" '$1 == k { print $2 }' results/day.whole/flat.txt)
-  v=$(awk -v k="$k" '$1 == k { print $2 }' results/day.vgpu/flat.txt)
+  w=$(awk -v k="$k" '$1 == k { print $2; exit }' results/day.whole/flat.txt)
+  v=$(awk -v k="$k" '$1 == k { print $2; exit }' results/day.vgpu/flat.txt)
   printf '%-24s %12.4g %12.4g\n' "$k" "${w:-0}" "${v:-0}"
 done
 echo "(whole has no sharing fields: shown as 0; reports: results/day.whole, results/day.vgpu)"
@@ -91,6 +91,25 @@ tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches"
 echo
 echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
 
+# issue 9: dual-pod model actuation. Sixteen long-tail models (a request every
+# minute down to one every three hours) on 8 H100s (2 nodes x 4) for 8 hours,
+# under the three modes of whole+dualpod side by side (flat: the issue 3 helper above).
+echo
+echo "== dual-pod actuation: workloads/examples/longtail.csv (16 long-tail models) on 8 H100s, whole+dualpod"
+echo "  mode           served dropped  GPU-h held  always-on  first p50 s  first p99 s  hot rate  evictions  host peak GiB"
+for m in always-on scale-to-zero dualpod; do
+  ./gpusim run --trace workloads/examples/longtail.csv --gpus H100-SXM5-80GB:8 --gpus-per-node 4 --policy whole+dualpod \
+    --set dualpod_mode=$m --out results/longtail.$m >/dev/null
+  flat results/longtail.$m/report.json | awk -v m=$m '{ v[$1] = $2 }
+    END { D = "policy.dualpod."; F = D "first_request_latency_s.all."
+      printf "  %-14s %6d %7d %11.1f %10.1f %12.2f %12.2f %9.2f %10d %14.0f\n", m, v["requests.served"],
+        v["requests.dropped_timeout"] + v["requests.dropped_queue_full"], v[D "gpu_hours.held"], v[D "gpu_hours.always_on"],
+        v[F "p50"], v[F "p99"], v[D "activations.hot_hit_rate"], v[D "evictions.total"], v[D "host_memory.sleeping_weights_gib_peak"] }'
+done
+echo "  (always-on keeps one replica per model: 8 cards host 8 of the 16 models, the others' requests time out;"
+echo "   always-on column: GPU-hours if every model held its card all day)"
+echo "reports: results/longtail.{always-on,scale-to-zero,dualpod}/ (policy.dualpod: activations and latency by path)"
+
 echo
 # issue 8: agent sessions, with and without the hibernate time policy
 echo "== agent sessions (workloads/examples/agents.csv): whole vs whole+hibernate"
@@ -110,23 +129,22 @@ print(f"  sandboxes per node: peak {d['peak_sandboxes_per_node']:.0f}, mean {d['
 PY
 echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"
 
-# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
-POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
 echo
-echo "== gpusim compare --policies '$POLICIES'"
-./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
-echo
-echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
-./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
-  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
-echo
-echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
-./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
-echo
-echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
-./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
-echo
-echo "open in a browser: results/day.report/report.html"
+echo "== issue 7: Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
+OB=../shared/traces/alibaba-openb-gpu-v2023
+if [ -d "$OB" ]; then
+  ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --out-trace results/openb.csv --out-cluster results/openb.json
+  for sel in fgd bestfit dotprod random; do
+    ./gpusim run --mode fill --fill-to 1.3 --seeds 42..44 --trace results/openb.csv --cluster results/openb.json \
+      --policy vgpu --set split_count=20 --set gpu_select=$sel --out results/openb.fill.$sel | sed -n '3,4p' |
+      sed "s/^/  $sel: /"
+  done
+  echo "  (curves: results/openb.fill.<strategy>/fill.csv)"
+else
+  echo "  (../shared/traces/alibaba-openb-gpu-v2023 not found: skipped)"
+fi
+
 # Priorities and preemption (issue 10): the seed article's 70B training job
 # (140 GB checkpoint) and a 13B one against four "inference surges", which
 # stand in as bursts of short high-priority non-preemptible jobs until
@@ -144,3 +162,21 @@ echo "-- only the 70B job preemptible (preempt=on): what it paid (prio 0 = both 
 ./gpusim run --trace results/preempt-70b-only.csv --cluster workloads/examples/cluster-preempt.json \
   --policy whole --set preempt=on --out results/preempt.70b | grep -E '^  (prio 0|preempt)'
 echo "reports: results/preempt.off/report.json results/preempt.on/report.json results/preempt.70b/report.json"
+
+# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
+echo
+echo "== gpusim compare --policies '$POLICIES'"
+./gpusim compare --trace workloads/examples/day.csv --policies "$POLICIES" --out results/day.compare
+echo
+echo "== gpusim plan: fewest H100s for queue p99 <= 30 min on the example day (cards per policy)"
+./gpusim plan --trace workloads/examples/day.csv --policies "$POLICIES" --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.plan | sed '/^evidence/,$d'
+echo
+echo "== gpusim check results/day.whole --baseline results/baseline/day.whole.json (the CI gate)"
+./gpusim check results/day.whole --baseline results/baseline/day.whole.json | tail -1
+echo
+echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
+./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
+echo
+echo "open in a browser: results/day.report/report.html"

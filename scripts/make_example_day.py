@@ -80,10 +80,32 @@ while True:
     k += 1
 rows.sort(key=lambda r: r["submit"])  # stable: ties keep generation order
 
+# Inference section (issue 5): two model deployments serving generated traffic
+# all day (diurnal, peak 14:00), declared at time 0 so they come first.
+# chat-8b: an 8B model on one card; its decode step (15 ms + 0.2 ms x batch)
+# and prefill (0.05 ms/token) are an assumption scaled from Splitwise's
+# Llama2-70B-on-8-H100 figures (29.5 + 0.32 x batch, 0.1 ms/token).
+# embed: a small encoder, token-less, exponential 20 ms per request.
+services = [
+    {"id": "chat-8b", "submit": 0, "duration": 86400, "gpus": 1, "kind": "service", "gpumem": 40960,
+     "priority": 20, "tenant": "serving", "cpu": 8, "mem_gib": 64, "replicas_min": 1, "replicas_max": 4,
+     "max_batch": 16, "slo_ms": 6000, "weights_gib": 16, "rate": 0.5, "pattern": "diurnal",
+     "input_tokens": 500, "output_tokens": 150, "decode_ms_base": 15, "decode_ms_per_seq": 0.2,
+     "prefill_ms_per_token": 0.05},
+    {"id": "embed", "submit": 0, "duration": 86400, "gpus": 1, "kind": "service", "gpumem": 10240,
+     "priority": 20, "tenant": "serving", "cpu": 4, "mem_gib": 16, "replicas_min": 1, "replicas_max": 3,
+     "max_batch": 8, "slo_ms": 200, "weights_gib": 1, "rate": 2, "pattern": "diurnal", "svc_mean_ms": 20,
+     "util": 0.3},
+]
+rows = services + rows
+svc_cols = ["replicas_min", "replicas_max", "max_batch", "slo_ms", "weights_gib", "rate", "pattern",
+            "input_tokens", "output_tokens", "svc_mean_ms", "decode_ms_base", "decode_ms_per_seq",
+            "prefill_ms_per_token"]
+
 cols = ["id", "submit", "duration", "gpus", "kind", "gpumem", "gpucores", "priority", "tenant", "gpu_model",
-        "cpu", "mem_gib", "gpumem_pct", "util"]
+        "cpu", "mem_gib", "gpumem_pct", "util"] + svc_cols
 with open("workloads/examples/day.csv", "w") as f:
     f.write(",".join(cols) + "\n")
     for r in rows:
-        f.write(",".join(str(r[c]) for c in cols) + "\n")
-print(len(rows), "jobs")
+        f.write(",".join(str(r.get(c, "")) for c in cols) + "\n")
+print(len(rows), "rows")

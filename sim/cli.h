@@ -5,6 +5,7 @@
 #define GPUSIM_CLI_H
 
 #include "gs.h"
+#include "sim.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
@@ -17,6 +18,25 @@ int cmd_compare(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+
+/* {==== run --mode fill (issue 7, cli_fill.c) ====} */
+
+/* Where the cluster comes from: a file, or the --gpus shorthand (path NULL
+ * and gpus_spec NULL: the shipped example cluster). */
+typedef struct cli_cluster_src {
+    const char *path, *gpus_spec;
+    int gpus_per_node;
+} cli_cluster_src;
+int cli_load_cluster(sim_cluster *cl, const cli_cluster_src *src, const gpu_catalog *cat, gs_error *err);
+
+typedef struct cli_fill_opts {
+    double fill_to;           /* multiple of the cluster's GPUs to fill to */
+    uint64_t seed_lo, seed_hi; /* seeds averaged over */
+} cli_fill_opts;
+/* Runs the fill-up experiment for each seed (a fresh cluster each), writes
+ * odir/report.json and odir/fill.csv, prints the summary. Exit code. */
+int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src *src, const char *odir,
+                 const cli_fill_opts *fo, bool json);
 
 /* Maps a GS_E* status to the exit code. */
 int cli_exit_code(int status);

@@ -16,7 +16,85 @@ static void import_usage(FILE *out)
                  "\n"
                  "  azure-llm: the Azure LLM inference trace 2023 (TIMESTAMP,ContextTokens,GeneratedTokens)\n"
                  "             -> one service row (default 'llm', 8 GPUs per replica, replicas 1:4) and one\n"
-                 "             request row per input row. Without --out-trace the trace goes to stdout.\n");
+                 "             request row per input row. Without --out-trace the trace goes to stdout.\n"
+                 "\n"
+                 "       gpusim import openb PODS.csv [--nodes NODES.csv] [--out-trace T.csv] [--out-cluster C.json]\n"
+                 "\n"
+                 "  openb: Alibaba cluster-trace-gpu-v2023 pod list -> trace (gpu_milli/10 -> gpucores and gpumem_pct,\n"
+                 "         num_gpu -> gpus, gpu_spec -> gpu_model, cpu_milli, memory_mib, creation/deletion times), rows\n"
+                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n");
+}
+
+/* Writes the output of conv(in) to path atomically, or to stdout. */
+static int to_file(const char *path, const char *in, wl_openb_counts *n, gs_error *err,
+                   int (*conv)(const char *, FILE *, FILE *, wl_openb_counts *, gs_error *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = path ? open_memstream(&buf, &len) : stdout;
+    int rc = conv(in, mem, stderr, n, err);
+    if (path) {
+        fclose(mem);
+        if (rc == 0)
+            rc = gs_write_atomic(path, buf, len, err);
+        free(buf);
+    }
+    return rc;
+}
+
+/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]` (issue 7). */
+static int import_openb(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"nodes", required_argument, 0, 'n'}, {"out-trace", required_argument, 0, 'o'},
+        {"out-cluster", required_argument, 0, 'c'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    };
+    const char *nodes = NULL, *out_trace = NULL, *out_cluster = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': nodes = optarg; break;
+        case 'o': out_trace = optarg; break;
+        case 'c': out_cluster = optarg; break;
+        case 'h': import_usage(stdout); return 0;
+        default:
+            fprintf(stderr, "gpusim: error: import: unknown or incomplete option\ntry 'gpusim import --help'\n");
+            return 2;
+        }
+    }
+    if (optind + 1 >= argc || optind + 2 < argc) {
+        fprintf(stderr, "gpusim: error: import openb: give one pod list PODS.csv\n");
+        return 2;
+    }
+    if (out_cluster && !nodes) {
+        fprintf(stderr, "gpusim: error: import openb: --out-cluster needs --nodes NODES.csv\n");
+        return 2;
+    }
+    if (nodes && !out_cluster && !out_trace) {
+        fprintf(stderr, "gpusim: error: import openb: with --nodes, give --out-trace or --out-cluster "
+                        "(both cannot go to stdout)\n");
+        return 2;
+    }
+    gs_error err = {0};
+    wl_openb_counts n = {0};
+    int rc = to_file(out_trace, argv[optind + 1], &n, &err, wl_import_openb_pods);
+    if (rc == 0 && nodes)
+        rc = to_file(out_cluster, nodes, &n, &err, wl_import_openb_nodes);
+    if (rc)
+        return cli_fail(&err);
+    fprintf(stderr, "import openb: %ld pod rows read, %ld converted (%ld never scheduled, %ld without times), "
+                    "%ld skipped%s%s\n", n.pods_in, n.pods_converted, n.pending, n.timeless, n.pods_skipped,
+            out_trace ? ", written to " : "", out_trace ? out_trace : "");
+    for (int i = 0; i < WL_OPENB_NREASONS; i++)
+        if (n.skipped[i])
+            fprintf(stderr, "  skipped: %ld x %s\n", n.skipped[i], wl_openb_reason[i]);
+    if (nodes)
+        fprintf(stderr, "import openb: %ld node rows read, %ld converted (%ld GPUs, %ld CPU-only nodes), "
+                        "%ld skipped%s%s\n", n.nodes_in, n.nodes_converted, n.gpus, n.cpu_only_nodes,
+                n.nodes_skipped, out_cluster ? ", written to " : "", out_cluster ? out_cluster : "");
+    return 0;
 }
 
 int cmd_import(int argc, char **argv)
@@ -25,8 +103,10 @@ int cmd_import(int argc, char **argv)
         import_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "openb"))
+        return import_openb(argc, argv);
     if (strcmp(argv[1], "azure-llm") != 0) {
-        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {

@@ -33,7 +33,12 @@ static void run_usage(FILE *out)
             "  --until SECONDS         stop the simulation at this time\n"
             "  --sample-s SECONDS      timeseries step (default 60; 0 = no timeseries)\n"
             "  --allow-extra-columns   ignore unknown trace columns\n"
-            "  --models DIR            GPU model directory (default models/gpu beside the binary)\n");
+            "  --models DIR            GPU model directory (default models/gpu beside the binary)\n"
+            "  --mode run|fill         fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
+            "                          never departing, until --fill-to x the cluster's GPUs were requested;\n"
+            "                          writes report.json and fill.csv (default out results/<trace>.<policy>.fill/)\n"
+            "  --fill-to X             fill mode: multiple of capacity to request (default 1.3)\n"
+            "  --seeds A..B            fill mode: average seeds A to B (default: --seed)\n");
 }
 
 static double peak_rss_mib(void)
@@ -100,6 +105,8 @@ int cmd_run(int argc, char **argv)
         {"json", no_argument, 0, 'j'},          {"until", required_argument, 0, 'u'},
         {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
+        {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'}, /* issue 7 */
+        {"seeds", required_argument, 0, 'D'},
         {0, 0, 0, 0},
     };
     static sim_config cfg;
@@ -108,7 +115,8 @@ int cmd_run(int argc, char **argv)
     cfg.sample_us = 60 * GS_US_PER_S;
     const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;
     long gpn = 8;
-    bool json = false;
+    bool json = false, fill = false, seeds_given = false;
+    cli_fill_opts fo = {.fill_to = 1.3};
     gs_error err = {0};
     int c;
     optind = 1;
@@ -153,6 +161,30 @@ int cmd_run(int argc, char **argv)
             break;
         case 'x': cfg.allow_extra_columns = true; break;
         case 'm': models_dir = optarg; break;
+        case 'M':
+            if (strcmp(optarg, "run") && strcmp(optarg, "fill"))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--mode: expected run or fill"});
+            fill = !strcmp(optarg, "fill");
+            break;
+        case 'F':
+            fo.fill_to = strtod(optarg, &end);
+            if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
+            break;
+        case 'D': {
+            unsigned long long a, b;
+            int used = 0;
+            if (sscanf(optarg, "%llu..%llu%n", &a, &b, &used) == 2 && !optarg[used] && a <= b && b - a < 1000) {
+                fo.seed_lo = a;
+                fo.seed_hi = b;
+            } else if (sscanf(optarg, "%llu%n", &a, &used) == 1 && !optarg[used]) {
+                fo.seed_lo = fo.seed_hi = a;
+            } else {
+                return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});
+            }
+            seeds_given = true;
+            break;
+        }
         case 'h': run_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "run: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -197,6 +229,21 @@ int cmd_run(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
         default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
+    if (fill || seeds_given || fo.fill_to != 1.3) { /* issue 7: the fill-up experiment (cli_fill.c) */
+        sim_cluster_free(&cl);
+        if (!fill) {
+            gpu_catalog_free(&cat);
+            return cli_fail(&(gs_error){GS_EUSAGE, "--seeds and --fill-to need --mode fill"});
+        }
+        if (!seeds_given)
+            fo.seed_lo = fo.seed_hi = cfg.seed;
+        if (!out_dir)
+            strncat(odir, ".fill", sizeof odir - strlen(odir) - 1);
+        cli_cluster_src src = {cluster_path, gpus_spec, (int)gpn};
+        rc = cli_run_fill(&cfg, &cat, &src, odir, &fo, json);
+        gpu_catalog_free(&cat);
+        return rc;
+    }
 
     /* The timeseries goes to a temporary file first: a run that fails midway
      * leaves no partial result behind. */

@@ -49,6 +49,7 @@ static job *job_new(sim *s)
     j->done_tok = tok;
     j->state = JOB_NEW;
     j->node = -1;
+    j->prefer_node = -1; /* issue 9 */
     j->q_class = -1;
     return j;
 }
@@ -195,11 +196,13 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
+    /* the service layer first: a time policy may install an actuator in it
+     * from init() (issue 9) */
+    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
+        return rc;
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
-    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
-        return rc;
     if ((rc = sim_ext_init(s, err)) != 0)
         return rc;
     sim_set_timeseries(s, ts);
@@ -211,11 +214,17 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     return 0;
 }
 
+double sim_frag_gpus(const sim *s)
+{
+    return s->npol > 0 && s->pol[0]->frag_gpus ? s->pol[0]->frag_gpus(s->pst[0]) : -1;
+}
+
 void sim_set_timeseries(sim *s, FILE *ts)
 {
     s->ts = ts;
     if (ts)
-        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas\n");
+        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n",
+                sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* issue 7: only when the policy measures it */
 }
 
 /* {==== services for policies ====} */
@@ -316,6 +325,16 @@ void sim_job_suspend(sim *s, job *j)
 
 void sim_job_fail(sim *s, job *j)
 {
+    if (j->internal) { /* a service replica killed (OOM on a card without memory isolation) */
+        if (j->state != JOB_RUNNING)
+            GS_BUG("sim_job_fail: internal task is not running");
+        drain_progress(s, j);
+        j->state = JOB_FAILED;
+        s->pol[0]->release(s->pst[0], s, j);
+        svc_task_lost(s, j);
+        job_free(s, j);
+        return;
+    }
     switch (j->state) {
     case JOB_RUNNING:
         drain_progress(s, j);
@@ -492,9 +511,13 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
     if (!s->ts || s->cfg->sample_us <= 0)
         return;
     while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
-        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d\n", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
+        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
                 s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
                 (unsigned long long)s->running, svc_replicas(s->svc));
+        double frag = sim_frag_gpus(s);
+        if (frag >= 0)
+            fprintf(s->ts, ",%.6g", frag);
+        fputc('\n', s->ts);
         s->next_sample_us += s->cfg->sample_us;
     }
 }
@@ -526,6 +549,33 @@ static int resolve_models(sim *s, job *j)
     }
     free(copy);
     return 0;
+}
+
+int sim_submit_row(sim *s, const wl_row *row)
+{
+    job *j = job_new(s);
+    j->req = *row;
+    j->arrival_no = s->arrived++;
+    j->work_left_us = (double)j->req.dur_us;
+    if (resolve_models(s, j) != 0) {
+        s->arrived--;
+        job_free(s, j);
+        return -1;
+    }
+    if (j->pools == 0 || !sim_ext_arrival(s, j)) /* no allowed model, or over its tenant's quota for good */
+        sim_job_reject(s, j);
+    else
+        s->pol[0]->arrive(s->pst[0], s, j);
+    int state = j->state;
+    if (state == JOB_NEW)
+        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+    notify_time(s, j, POL_JOB_ARRIVED);
+    state = j->state;
+    if (state == JOB_REJECTED)
+        job_free(s, j);
+    else
+        sim_ext_after_arrive(s, j); /* a request left queued may preempt */
+    return state;
 }
 
 /* issue 8: a row that is not a job (a burst of a session) goes to the time
@@ -563,26 +613,8 @@ static int on_arrival(sim *s)
             schedule_arrival(s);
         return rc;
     }
-    job *j = job_new(s);
-    j->req = s->next_row;
-    j->arrival_no = s->arrived++;
-    j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, j) != 0) {
-        s->arrived--;
-        job_free(s, j);
+    if (sim_submit_row(s, &s->next_row) < 0)
         return GS_EINPUT;
-    }
-    if (j->pools == 0 || !sim_ext_arrival(s, j)) /* no allowed model, or over its tenant's quota for good */
-        sim_job_reject(s, j);
-    else
-        s->pol[0]->arrive(s->pst[0], s, j);
-    if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
-    notify_time(s, j, POL_JOB_ARRIVED);
-    if (j->state == JOB_REJECTED)
-        job_free(s, j);
-    else
-        sim_ext_after_arrive(s, j);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);

@@ -104,6 +104,14 @@ struct sim {
  * checks every --set key is a declared parameter. ts (may be NULL) receives
  * the timeseries CSV. Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
 int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
+/* The space policy's fragmentation measure now (GPUs), < 0 if none (issue 7). */
+double sim_frag_gpus(const sim *s);
+/* Hands a job row to the space policy as an arrival now, outside the event
+ * loop (the arrival step of sim_run; `run --mode fill` calls it directly).
+ * Returns the job's state after arrive(): JOB_RUNNING, JOB_QUEUED, or
+ * JOB_REJECTED (then freed); -1 for an unknown model name (GS_EINPUT in
+ * s->err). */
+int sim_submit_row(sim *s, const wl_row *row);
 /* Sends the timeseries CSV (header written now) to ts; NULL: none. */
 void sim_set_timeseries(sim *s, FILE *ts);
 /* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code

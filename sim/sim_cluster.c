@@ -385,6 +385,14 @@ int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, doubl
     return -1;
 }
 
+bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int ngpus, double cpu, double mem_gib)
+{
+    if (node < 0 || node >= c->nnodes)
+        return false;
+    const sim_node *n = &c->nodes[node];
+    return (pools >> n->pool & 1) && n->free_gpus >= ngpus && fits_host(n, cpu, mem_gib);
+}
+
 void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids)
 {
     sim_node *n = &c->nodes[node];

@@ -95,6 +95,9 @@ bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, d
  * O(GPUs per node x pools) bucket probes plus nodes skipped for CPU/memory. */
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread);
+/* Whether node (of an allowed pool) has >= ngpus free GPUs and room for
+ * cpu/mem now. O(1). Added for issue 9 (a preferred node). */
+bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int ngpus, double cpu, double mem_gib);
 /* Takes ngpus free GPUs (lowest indices first) and cpu/mem on node; writes the
  * global GPU indices into ids. The caller has checked that they fit. */
 void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids);

@@ -3,7 +3,44 @@
 #include "sim_metrics.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+
+/* Bucket upper bounds in units of SK_MIN: bucket i holds (g^(i-1), g^i].
+ * Computed once per process (read-only afterwards), so adding a sample
+ * costs a cheap logarithm estimate and a comparison or two, not a libm log:
+ * sketches are updated several times per job on the hot path. */
+static double sk_bound[SK_NBUCKETS];
+static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
+
+static void sk_bound_init(void)
+{
+    for (int i = 0; i < SK_NBUCKETS; i++)
+        sk_bound[i] = pow(SK_GAMMA, (double)i);
+}
+
+/* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
+ * r <= g^i. ln r comes from frexp plus three terms of the atanh series
+ * (|error| < 2e-4, under 1% of a bucket), then the exact bounds settle it. */
+static long sk_index(double r)
+{
+    if (r <= 1.0)
+        return 0;
+    int e;
+    double m = frexp(r, &e); /* r = m 2^e, m in [0.5, 1) */
+    double t = (m - 1.0) / (m + 1.0), t2 = t * t;
+    double ln_r = e * M_LN2 + 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * 0.2));
+    long i = (long)ceil(ln_r / 0.019802627296179712); /* ln(SK_GAMMA) */
+    if (i < 1)
+        i = 1;
+    if (i > SK_NBUCKETS - 1)
+        i = SK_NBUCKETS - 1;
+    while (i > 0 && r <= sk_bound[i - 1])
+        i--;
+    while (i < SK_NBUCKETS - 1 && r > sk_bound[i])
+        i++;
+    return i;
+}
 
 void sim_sketch_init(sim_sketch *s)
 {
@@ -12,6 +49,7 @@ void sim_sketch_init(sim_sketch *s)
     s->min = INFINITY;
     s->max = -INFINITY;
     s->count = xcalloc(SK_NBUCKETS, sizeof *s->count);
+    pthread_once(&sk_bound_once, sk_bound_init);
 }
 
 void sim_sketch_free(sim_sketch *s)
@@ -32,11 +70,7 @@ void sim_sketch_add(sim_sketch *s, double x)
         s->zeros++;
         return;
     }
-    double r = ceil(log(x / SK_MIN) / log(SK_GAMMA));
-    long i = r < 0 ? 0 : (long)r;
-    if (i >= SK_NBUCKETS)
-        i = SK_NBUCKETS - 1;
-    s->count[i]++;
+    s->count[sk_index(x / SK_MIN)]++;
 }
 
 double sim_sketch_quantile(const sim_sketch *s, double q)

@@ -25,7 +25,7 @@ void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
     cJSON_AddNumberToObject(o, "max", sk->n ? sk->max : 0.0);
 }
 
-static void add_inputs(cJSON *r, const sim *s)
+void sim_report_add_inputs(cJSON *r, const sim *s)
 {
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
     cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
@@ -77,7 +77,7 @@ static void add_inputs(cJSON *r, const sim *s)
 cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
 {
     cJSON *r = cJSON_CreateObject();
-    add_inputs(r, s);
+    sim_report_add_inputs(r, s);
     double end_s = gs_us_to_s(s->now);
 
     cJSON *jobs = cJSON_AddObjectToObject(r, "jobs");
@@ -169,6 +169,9 @@ void sim_report_summary(FILE *out, const cJSON *r)
     }
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
+    if (cJSON_GetObjectItemCaseSensitive(gpu, "frag_pct_mean")) /* issue 7: a policy that measures fragmentation */
+        fprintf(out, "  frag      mean %.2f%% of capacity, at end %.2f%% (%.2f%% of idle)\n", num(gpu, "frag_pct_mean", NULL),
+                num(gpu, "frag_pct_end", NULL), num(gpu, "frag_of_idle_pct_end", NULL));
     fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",
             num(sm, "events", NULL), num(sm, "end_s", NULL), num(sm, "wall_s", NULL),
             num(sm, "events_per_s", NULL));

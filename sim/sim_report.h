@@ -23,4 +23,8 @@ int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
 /* Adds {"mean","p50","p95","p99","max","count"} of a sketch under key. */
 void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk);
 
+/* Adds the "inputs" object (version, trace, policy, parameters, seed,
+ * cluster) to r; `run --mode fill` writes it in its own report (issue 7). */
+void sim_report_add_inputs(cJSON *r, const sim *s);
+
 #endif

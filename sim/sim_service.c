@@ -76,6 +76,10 @@ typedef struct svc_req {
     bool first_done;
     double work_left_us; /* time mode */
     uint32_t next;       /* service queue link */
+    /* issue 9, only with an actuator: a first request (see svc_actuator)
+     * and the replica whose activation it waited for (NONE: found one ready) */
+    bool first;
+    uint32_t first_rep;
 } svc_req;
 
 typedef struct replica {
@@ -94,6 +98,7 @@ typedef struct replica {
     double rate_used; /* time mode: the rate the active requests drained at since last_us */
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
+    int path; /* issue 9: how it was activated (enum svc_path); COLD without an actuator */
 } replica;
 
 typedef struct service {
@@ -106,6 +111,7 @@ typedef struct service {
     double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
     gs_time_us start_us, end_us;
     bool ended;
+    gs_time_us last_arrival_us; /* issue 9: -1 before the first request */
     /* queue: FIFO with lazy removal of timed-out requests */
     uint32_t qhead, qtail;
     long qlen;
@@ -123,7 +129,7 @@ typedef struct service {
     sim_sketch win_lat;
     /* figures */
     uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
-    uint64_t cold_starts, scale_outs, scale_ins, unplaceable;
+    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
     sim_sketch lat_s, ttft_s;
     sim_gauge g_reps; /* replicas holding resources (starting + ready) */
 } service;
@@ -141,6 +147,8 @@ struct svc_layer {
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
+    svc_actuator act; /* issue 9: all NULL/0 without one */
+    bool has_act;
 };
 
 static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
@@ -274,6 +282,9 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
         v->slo_ok++;
     if (s->on_request_done)
         s->on_request_done(s->on_request_ud, v->id, lat);
+    if (r->first && L->act.first_served)
+        L->act.first_served(L->act.ud, s, (int)v->idx,
+                            r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
     req_free(L, ri);
 }
 
@@ -509,6 +520,7 @@ static void scale_out(sim *s, service *v)
     p->idx = L->nreps;
     p->svc = v;
     p->state = R_PLACING;
+    p->path = SVC_PATH_COLD;
     p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
     p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
     if (L->nreps == L->cap_reps) {
@@ -530,12 +542,15 @@ static void scale_out(sim *s, service *v)
     t->req.submit_us = s->now;
     t->owner = p;
     p->task = t;
+    if (L->act.placing) /* issue 9: a preferred node */
+        L->act.placing(L->act.ud, s, t, (int)v->idx);
     sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
 }
 
 static void replica_remove(sim *s, replica *p)
 {
     service *v = p->svc;
+    svc_layer *L = s->svc;
     if (p->state != R_READY || p->nactive || p->npending)
         GS_BUG("replica_remove: replica busy or not ready");
     set_busy(s, p, false);
@@ -546,7 +561,9 @@ static void replica_remove(sim *s, replica *p)
     v->scale_ins++;
     job *t = p->task;
     p->task = NULL;
-    sim_task_end(s, t);
+    /* issue 9: an actuator may keep the task (its GPU) until the instance slept */
+    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+        sim_task_end(s, t);
     note_scale(s, v, "scale_in");
 }
 
@@ -559,11 +576,14 @@ void svc_task_started(sim *s, job *j)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
     v->nstarting++;
-    v->cold_starts++;
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
-                    L->graph_s;
-    svc_event(s, s->now + (gs_time_us)llround(cold_s * 1e6), p->idx, p->gen, EVK_READY);
-    note_scale(s, v, "cold_start");
+                    L->graph_s, ready_s = cold_s;
+    if (L->act.activate) /* issue 9: hot, warm or cold, chosen by the actuator */
+        p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
+    if (p->path == SVC_PATH_COLD)
+        v->cold_starts++;
+    svc_event(s, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
+    note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
 }
 
 void svc_task_rate_changed(sim *s, job *j)
@@ -571,6 +591,40 @@ void svc_task_rate_changed(sim *s, job *j)
     replica *p = j->owner;
     if (p->state == R_READY && (p->in_block || p->nactive))
         cut_block(s, p);
+}
+
+void svc_task_lost(sim *s, job *j)
+{
+    replica *p = j->owner;
+    service *v = p->svc;
+    svc_layer *L = s->svc;
+    if (p->state == R_READY)
+        set_busy(s, p, false);
+    long lost = p->nactive + p->npending;
+    for (int i = 0; i < p->nactive; i++)
+        req_free(L, p->active[i]);
+    for (int i = 0; i < p->npending; i++)
+        req_free(L, p->pending[i]);
+    p->nactive = p->npending = 0;
+    v->drop_lost += (uint64_t)lost;
+    v->in_flight -= lost;
+    if (p->state == R_READY)
+        v->nready--;
+    else if (p->state == R_STARTING)
+        v->nstarting--;
+    p->state = R_GONE;
+    p->gen++;
+    p->ev_gen++;
+    p->task = NULL;
+    v->nlive--;
+    v->replicas_lost++;
+    note_scale(s, v, "lost");
+    if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
+        scale_out(s, v);
+    /* the other replicas keep serving; their idle slots take queued requests */
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state == R_READY && !v->reps[i]->in_block && !v->reps[i]->start_pending)
+            replica_run(s, v->reps[i]);
 }
 
 void svc_task_rejected(sim *s, job *j)
@@ -596,6 +650,15 @@ uint64_t svc_rows(const svc_layer *L) { return L ? L->rows : 0; }
 
 /* {==== arrivals, ticks, generator ====} */
 
+/* Whether some replica of v is ready (O(replicas of the service)). */
+static bool ready_replica(const service *v)
+{
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state == R_READY)
+            return true;
+    return false;
+}
+
 static void route(sim *s, service *v, uint32_t ri)
 {
     svc_layer *L = s->svc;
@@ -609,11 +672,20 @@ static void route(sim *s, service *v, uint32_t ri)
         return;
     }
     replica *p = least_loaded(v);
+    /* issue 9: a first request (see svc_actuator), tracked only for an actuator */
+    r->first_rep = NONE;
+    if (L->has_act)
+        r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
+    v->last_arrival_us = s->now;
     if (p) {
         assign(s, p, ri);
     } else {
         if (v->nlive == 0)
             scale_out(s, v); /* scale from zero: the request waits for the cold start */
+        if (r->first && !ready_replica(v)) /* the newest activation in flight (O(replicas)) */
+            for (int i = v->nreps; i-- > 0 && r->first_rep == NONE;)
+                if (v->reps[i]->state == R_PLACING || v->reps[i]->state == R_STARTING)
+                    r->first_rep = v->reps[i]->idx;
         if (v->qlen >= L->queue_max) {
             v->drop_full++;
             v->in_flight--;
@@ -764,7 +836,12 @@ static int declare(sim *s, const wl_row *row)
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
+    bool floor = L->act.min_replicas > v->min;
+    if (floor) /* issue 9: always-on keeps one awake from the start */
+        v->min = L->act.min_replicas;
     int init = row->replicas_init >= 0 ? row->replicas_init : v->min;
+    if (floor && init < v->min)
+        init = v->min;
     v->max = row->replicas_max >= 0 ? row->replicas_max : (init > v->min ? init : (v->min > 1 ? v->min : 1));
     if (init > v->max || v->min > v->max) {
         free(v);
@@ -784,6 +861,7 @@ static int declare(sim *s, const wl_row *row)
     v->start_us = s->now;
     v->end_us = row->has_duration ? s->now + row->dur_us : GS_TIME_MAX;
     v->qhead = v->qtail = NONE;
+    v->last_arrival_us = -1;
     v->win_start_us = s->now;
     v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
     sim_sketch_init(&v->win_lat);
@@ -906,8 +984,9 @@ void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 /* {==== report ====} */
 
 static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, long in_service, long queued)
+                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
 {
+    cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
     cJSON_AddNumberToObject(o, "arrived", (double)arrived);
     cJSON_AddNumberToObject(o, "generated", (double)generated);
     cJSON_AddNumberToObject(o, "served", (double)served);
@@ -923,7 +1002,7 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
     if (L->nsvcs == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, ok = 0, cold = 0;
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
     long ins = 0, q = 0;
     double rep_h = 0, gpu_h = 0;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
@@ -932,7 +1011,7 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
         cJSON_AddStringToObject(o, "id", v->id);
         long queued = v->qlen, in_service = v->in_flight - v->qlen;
         add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   in_service, queued);
+                   v->drop_lost, in_service, queued);
         sim_report_add_stats(o, "latency_s", &v->lat_s);
         if (v->mode == MODE_TOKENS)
             sim_report_add_stats(o, "ttft_s", &v->ttft_s);
@@ -948,16 +1027,17 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
         cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
         cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
+        cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
         cJSON_AddNumberToObject(o, "replica_hours", rh);
         cJSON_AddNumberToObject(o, "gpu_hours", gh);
         cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
         cJSON_AddItemToArray(arr, o);
         a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
-        en += v->drop_ended, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
         rep_h += rh, gpu_h += gh;
     }
     cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, ins, q);
+    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
     sim_report_add_stats(o, "latency_s", &L->all_lat);
     if (L->all_ttft.n)
         sim_report_add_stats(o, "ttft_s", &L->all_ttft);
@@ -966,4 +1046,27 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(o, "gpu_hours", gpu_h);
     cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", sv ? gpu_h / (double)sv * 1e6 : 0);
     cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
+}
+
+/* {==== actuation hooks (issue 9) ====} */
+
+void svc_set_actuator(sim *s, const svc_actuator *a)
+{
+    svc_layer *L = s->svc;
+    memset(&L->act, 0, sizeof L->act);
+    L->has_act = a != NULL;
+    if (a)
+        L->act = *a;
+}
+
+int svc_count(const sim *s) { return s->svc ? (int)s->svc->nsvcs : 0; }
+
+void svc_describe(const sim *s, int svc, svc_desc *out)
+{
+    const service *v = s->svc->svcs[svc];
+    out->id = v->id;
+    out->weights_gib = v->weights_gib;
+    out->gpus = v->cfg.gpus;
+    out->start_us = v->start_us;
+    out->end_us = v->end_us;
 }

@@ -24,8 +24,11 @@ if check_rc example_run 0 "$G" run --trace workloads/examples/day.csv --policy w
   rows=$(grep -c . workloads/examples/day.csv); rows=$((rows - 1))
   r="$T/ex/report.json"
   get() { grep "\"$1\":" "$r" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
-  a=$(get arrived); c=$(get completed); ru=$(get running); q=$(get queued); rj=$(get rejected)
-  if [ -s "$r" ] && [ -s "$T/ex/timeseries.csv" ] && [ "$a" = "$rows" ] && [ $((c + ru + q + rj)) -eq "$a" ] &&
+  a=$(get arrived); c=$(get completed); ru=$(get running); q=$(get queued); rj=$(get rejected); tr=$(get trace_rows)
+  svc=$(grep -c ',service,' workloads/examples/day.csv)
+  # every row: job rows arrived (and ended somewhere), service rows declared the services
+  if [ -s "$r" ] && [ -s "$T/ex/timeseries.csv" ] && [ "$tr" = "$rows" ] && [ $((a + svc)) -eq "$rows" ] &&
+     [ $((c + ru + q + rj)) -eq "$a" ] && has "$r" '"services":' &&
      has "$T/out" '"alloc_ratio"' && has "$r" '"p99"'; then ok example_run_accounts_every_row
   else echo "    arrived=$a rows=$rows completed=$c running=$ru queued=$q rejected=$rj" >"$T/msg"; no example_run_accounts_every_row "$T/msg"; fi
 fi
@@ -60,8 +63,9 @@ if check_rc unknown_policy 2 "$G" run --trace workloads/examples/day.csv --polic
 fi
 
 # 6. unknown model, unknown --set key, bad option: exit 2
+# (issue 7 added A10-24GB, which sorts first)
 if check_rc unknown_model 2 "$G" run --trace workloads/examples/day.csv --policy whole --gpus V100:8; then
-  if has "$T/out" "unknown GPU model 'V100' (known: A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
+  if has "$T/out" "unknown GPU model 'V100' (known: A10-24GB, A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
   else no unknown_model_exit2_lists_known "$T/out"; fi
 fi
 check_rc unknown_set 2 "$G" run --trace workloads/examples/day.csv --policy whole --set colour=red && ok unknown_set_key_exit2
@@ -165,13 +169,17 @@ check_rc check_other_inputs 1 "$G" check "$T/exf" --baseline results/baseline/da
   ok check_different_inputs_fail
 check_rc check_usage 2 "$G" check "$T/ex" && ok check_without_baseline_exit2
 
-# 15. compare: both entries, 2 seeds (interval columns); its runs are the real runs (equal to the baseline)
-if check_rc compare 0 "$G" compare --trace workloads/examples/day.csv --policies 'whole,whole[queue=fifo]' --seeds 2 \
+# 15. compare: both entries, 2 seeds (interval columns); its runs are the real runs. The day's jobs only:
+# their figures do not depend on the seed (the services' generated traffic does), so every seed agrees
+grep -v ',service,' workloads/examples/day.csv >"$T/dayjobs.csv"
+"$G" run --trace "$T/dayjobs.csv" --policy whole --out "$T/exj" >/dev/null 2>&1
+"$G" run --trace "$T/dayjobs.csv" --policy whole --set queue=fifo --out "$T/exjf" >/dev/null 2>&1
+if check_rc compare 0 "$G" compare --trace "$T/dayjobs.csv" --policies 'whole,whole[queue=fifo]' --seeds 2 \
     --format csv --out "$T/cmp"; then
-  q99=$(awk '/"p99":/ { gsub(/[^0-9.e+-]/, "", $2); printf "%.6g", $2; exit }' "$T/ex/report.json")
+  q99=$(awk '/"p99":/ { gsub(/[^0-9.e+-]/, "", $2); printf "%.6g", $2; exit }' "$T/exj/report.json")
   if has "$T/out" '^metric,"whole",lo,hi,"whole\[queue=fifo\]",lo,hi$' && has "$T/out" "^queue_p99_s,$q99,$q99,$q99," &&
      [ -s "$T/cmp/compare.json" ] &&
-     "$G" check "$T/cmp/runs/p1-whole_queue_fifo.s1" --baseline results/baseline/day.whole-fifo.json >/dev/null; then
+     "$G" check "$T/cmp/runs/p1-whole_queue_fifo.s1" --baseline "$T/exjf/report.json" >/dev/null; then
     ok compare_table_and_runs
   else no compare_table_and_runs "$T/out"; fi
 fi
@@ -186,12 +194,13 @@ has "$T/plan/plan.json" '"path":[[:space:]]*"jobs.queue_s.mean"' && ok plan_slo_
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
 if check_rc plot 0 "$G" plot "$T/ex" "$T/cmp" "$T/plan" --out "$T/html"; then
   good=1
-  for f in "$T/ex/fig_gpus" "$T/ex/fig_queue" "$T/cmp/fig_compare" "$T/plan/fig_plan"; do
+  for f in "$T/ex/fig_gpus" "$T/ex/fig_queue" "$T/ex/fig_latency_cdf" "$T/cmp/fig_compare" "$T/plan/fig_plan"; do
     [ "$(png_size "$f.png")" = 900x500 ] && [ "$(head -c 4 "$f.png" | od -An -c | tr -d ' ')" = '211PNG' ] &&
       grep -q '<svg' "$f.svg" || { good=0; echo "    bad figure $f: $(png_size "$f.png")" >>"$T/out"; }
   done
   n=$(grep -o 'data:image/png;base64,' "$T/html/report.html" | wc -l)
-  [ "$n" -eq 4 ] && has "$T/html/report.html" 'latency CDF skipped' && ! grep -q 'src="[^d]' "$T/html/report.html" || good=0
+  # the example day has services: its latency CDF is drawn (the compare and plan dirs have none)
+  [ "$n" -eq 5 ] && ! grep -q 'src="[^d]' "$T/html/report.html" || good=0
   [ "$good" = 1 ] && ok plot_png_svg_html || no plot_png_svg_html "$T/out"
 fi
 
@@ -303,6 +312,84 @@ done
 printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8}], "tenants": [{"name": "a", "gpux": 1}]}' >"$T/tq.json"
 check_rc quota_bad_key 3 "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" &&
   has "$T/out" "tenants\[0\]: unknown key 'gpux'" && ok quota_bad_key_exit3
+
+# 20. openb (issue 7): every shipped pod and node list imports, with row accounting that adds up
+OB=../shared/traces/alibaba-openb-gpu-v2023
+if [ -d "$OB" ]; then
+  bad=""
+  for f in "$OB"/openb_pod_list_*.csv; do
+    rows=$(($(grep -c . "$f") - 1))
+    if "$G" import openb "$f" --out-trace "$T/ob.csv" >"$T/out" 2>&1; then
+      set -- $(sed -n 's/^import openb: \([0-9]*\) pod rows read, \([0-9]*\) converted.*, \([0-9]*\) skipped.*/\1 \2 \3/p' "$T/out")
+      out=$(($(grep -c . "$T/ob.csv") - 1))
+      [ "${1:-x}" = "$rows" ] && [ $(($2 + $3)) -eq "$rows" ] && [ "$out" -eq "$2" ] || bad="$bad $(basename "$f")"
+    else bad="$bad $(basename "$f")"; fi
+  done
+  for f in "$OB"/openb_node_list_*.csv; do
+    rows=$(($(grep -c . "$f") - 1))
+    gpus=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$f")
+    if "$G" import openb "$OB/openb_pod_list_default.csv" --nodes "$f" --out-trace "$T/ob.csv" \
+         --out-cluster "$T/ob.json" >"$T/out" 2>&1 &&
+       has "$T/out" "$rows node rows read, $rows converted ($gpus GPUs" &&
+       "$G" run --trace "$T/ob.csv" --cluster "$T/ob.json" --policy vgpu --set split_count=20 --until 1 \
+         --sample-s 0 --out "$T/obr" >/dev/null 2>&1; then :
+    else bad="$bad $(basename "$f")"; fi
+  done
+  [ -z "$bad" ] && ok import_openb_every_file_rows_add_up || { echo "failed:$bad" >"$T/msg"; no import_openb_every_file_rows_add_up "$T/msg"; }
+
+  # the fill-up experiment on the default trace (FGD protocol): allocation at 100% arrived per
+  # strategy, fgd >= bestfit > random (measured 94.4 / 91.6 / 86.1 with seed 42)
+  "$G" import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --out-trace "$T/ob.csv" --out-cluster "$T/ob.json" >/dev/null 2>&1
+  for sel in fgd bestfit random; do
+    "$G" run --mode fill --fill-to 1.0 --seeds 42 --trace "$T/ob.csv" --cluster "$T/ob.json" --policy vgpu \
+      --set split_count=20 --set gpu_select=$sel --out "$T/fill-$sel" >"$T/fill-$sel.out" 2>&1
+    eval "a_$sel=\$(awk -F, '\$1 == 100 { print \$2 }' \"\$T/fill-$sel/fill.csv\")"
+  done
+  echo "    fill-up at 100% arrived, seed 42: fgd ${a_fgd:-?}% bestfit ${a_bestfit:-?}% random ${a_random:-?}%"
+  if [ -n "$a_fgd" ] && [ -n "$a_bestfit" ] && [ -n "$a_random" ] &&
+     awk -v f="$a_fgd" -v b="$a_bestfit" -v r="$a_random" 'BEGIN { exit !(f >= b && b > r + 1 && f < 100) }'; then
+    ok fill_openb_fgd_ge_bestfit_gt_random
+  else cat "$T/fill-fgd.out" >"$T/msg"; no fill_openb_fgd_ge_bestfit_gt_random "$T/msg"; fi
+  # same seed, same report (wall time aside); --seeds average and bad usage
+  "$G" run --mode fill --fill-to 1.0 --seeds 42 --trace "$T/ob.csv" --cluster "$T/ob.json" --policy vgpu \
+    --set split_count=20 --set gpu_select=fgd --out "$T/fill-fgd2" >/dev/null 2>&1
+  if strip "$T/fill-fgd/report.json" | grep -v placements_per_s >"$T/a" &&
+     strip "$T/fill-fgd2/report.json" | grep -v placements_per_s >"$T/b" && cmp -s "$T/a" "$T/b" &&
+     cmp -s "$T/fill-fgd/fill.csv" "$T/fill-fgd2/fill.csv" && has "$T/a" '"alloc_pct_at_100"'; then
+    ok fill_report_byte_identical
+  else diff "$T/a" "$T/b" >"$T/msg" 2>&1; no fill_report_byte_identical "$T/msg"; fi
+fi
+if check_rc fill_bad_seeds 2 "$G" run --mode fill --seeds 9..3 --trace workloads/examples/day.csv --policy vgpu; then
+  has "$T/out" "expected A..B" && ok fill_bad_seeds_exit2 || no fill_bad_seeds_exit2 "$T/out"
+fi
+if check_rc fill_without_mode 2 "$G" run --fill-to 1.2 --trace workloads/examples/day.csv --policy vgpu; then
+  has "$T/out" "need --mode fill" && ok fill_options_need_mode_exit2 || no fill_options_need_mode_exit2 "$T/out"
+fi
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1024,1,1500\np2,x,1,1,100\n' >"$T/badpods.csv"
+if check_rc import_openb_bad 3 "$G" import openb "$T/badpods.csv"; then
+  has "$T/out" "line 3, column 2 ('cpu_milli'): expected an integer >= 0, found 'x'" &&
+    has "$T/out" "line 2: num_gpu and gpu_milli inconsistent" && ok import_openb_bad_row_exit3_line_column ||
+    no import_openb_bad_row_exit3_line_column "$T/out"
+fi
+
+# issue 9: the long-tail example under whole+dualpod: deterministic, reports
+# activations by path and first-request latency; the three modes run; a bad
+# mode is a usage error naming the key
+LT="--trace workloads/examples/longtail.csv --gpus H100-SXM5-80GB:8 --gpus-per-node 4 --policy whole+dualpod"
+"$G" run $LT --out "$T/d1" >/dev/null 2>&1
+"$G" run $LT --out "$T/d2" >"$T/out" 2>&1
+if strip "$T/d1/report.json" >"$T/a" && strip "$T/d2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
+   has "$T/a" '"hot_hit_rate"' && has "$T/a" '"first_request_latency_s"' && has "$T/a" '"sleeping_weights_gib_peak"'; then
+  ok dualpod_longtail_deterministic
+else no dualpod_longtail_deterministic "$T/out"; fi
+for m in always-on scale-to-zero; do
+  if check_rc "dualpod_$m" 0 "$G" run $LT --set dualpod_mode=$m --json; then
+    grep -q "\"mode\":[[:space:]]*\"$m\"" "$T/out" && ok "dualpod_mode_$m" || no "dualpod_mode_$m" "$T/out"
+  fi
+done
+check_rc dualpod_bad_mode 2 "$G" run $LT --set dualpod_mode=never &&
+  has "$T/out" "dualpod_mode" && ok dualpod_bad_mode_exit2
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -382,18 +382,19 @@ static void mig_quota(void)
 
 /* Randomized, under each policy: 200 jobs of 3 tenants (x capped at 3 GPUs,
  * y at 30 GiB of GPU memory), priorities 0..2, half preemptible, on 2 nodes
- * of 4 cards (H100 shared; A100-40GB with the balanced MIG layout, or
- * dynamic MIG). The core aborts on any charge over a cap (this caught
+ * of 4 cards (H100 shared, also with issue 7's gpu_select=fgd; A100-40GB
+ * with the balanced MIG layout, or dynamic MIG). The core aborts on any charge over a cap (this caught
  * dynmig admitting at placement but charging only at start); here every job
  * completes except those that can never fit y's cap, the peaks stay within
  * the caps, the caps bind (jobs blocked) and preemption happens. */
 static void quota_never_exceeded_all(void)
 {
-    static const char *const pols[] = {"vgpu", "timeslice", "mig", "dynmig"};
+    static const char *const pols[] = {"vgpu", "timeslice", "mig", "dynmig", "vgpu"}; /* the last: gpu_select=fgd */
     static const char *const names[] = {"x", "y", "z"};
     static const int mem_mib[] = {5000, 9000, 19000};
     static const char *const sets[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", NULL};
-    for (int k = 0; k < 4; k++) {
+    static const char *const fgd[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", "gpu_select=fgd", NULL};
+    for (int k = 0; k < 5; k++) {
         gsl_rng *g = sim_rng_new(42, 11);
         size_t cap = 96 * 200, n = 0;
         char *t = xmalloc(cap);
@@ -411,14 +412,14 @@ static void quota_never_exceeded_all(void)
                                   gsl_rng_uniform(g) < 0.5 ? "1" : "");
         }
         sim_rng_free(g);
-        const char *cl = k < 2 ? "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 2, \"gpus\": 4}], "
+        const char *cl = k < 2 || k == 4 ? "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 2, \"gpus\": 4}], "
                                  "\"tenants\": [{\"name\": \"x\", \"gpus\": 3}, {\"name\": \"y\", \"gpu_mem_gib\": 30}]}"
                                : "{\"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"count\": 2, \"gpus\": 4, \"mig\": "
                                  "\"balanced\"}], \"tenants\": [{\"name\": \"x\", \"gpus\": 3}, {\"name\": \"y\", "
                                  "\"gpu_mem_gib\": 30}]}";
         tu_run r;
         rec rc;
-        cJSON *rep = run(&r, pols[k], t, cl, sets, &rc);
+        cJSON *rep = run(&r, pols[k], t, cl, k == 4 ? fgd : sets, &rc);
         free(t);
         CHECK(rep != NULL);
         if (!rep) {

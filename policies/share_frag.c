@@ -1,0 +1,344 @@
+/* share_frag.c - GPU fragmentation as FGD defines it (Weng et al., "Beware
+ * of Fragmentation", USENIX ATC'23, Sec. 4; protocol in
+ * ../shared/reference/fill-up-protocol.md, step 7), for shared cards.
+ *
+ * The workload is the distribution of request shapes of the run's trace
+ * (job rows, counted once each when the policy starts; a shape is gpus,
+ * gpucores, gpumem, gpumem_pct, cpu, mem_gib and the allowed models). For a
+ * node n and a shape m: if m cannot be placed on n now (model not allowed,
+ * CPU or memory short, not enough cards with room), all of n's free GPU
+ * share is fragment for m; otherwise the free share of each card that has
+ * less room than m asks per card is. The node's fragmentation is the
+ * expectation over shapes (weights = their frequency in the trace), the
+ * cluster's the sum over nodes, in GPUs.
+ *
+ * Modeling assumption [U]: a card's room is one number, the smaller of its
+ * free cores and free memory as percents of the card (0 when its slots are
+ * full), and a request's size the percent it asks (gpucores, else
+ * gpumem_pct, else a whole card). Openb traces ask the same percent of both
+ * (import openb), so there it is exact.
+ *
+ * Cost: a node's fragmentation is recomputed only when a task is placed on
+ * it or leaves it, O(shapes x cards per node); the cluster sum and its time
+ * integral move by the difference, so per-event work does not grow with the
+ * cluster. Memory: one double per node, plus for gpu_select=fgd a cache of
+ * nodes x shapes entries (16 bytes each).
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "share_card.h"
+
+typedef struct fshape {
+    int gpus, gpucores, gpumem_pct;
+    int64_t gpumem_mib;
+    double cpu, mem_gib, r_pct, w;
+    uint64_t pools;
+} fshape;
+
+typedef struct fcache {
+    uint32_t ver; /* node version it was computed at; 0 = empty */
+    double delta; /* exact, so that cached and fresh values compare alike */
+    int card; /* first card chosen, -1 none fits */
+} fcache;
+
+struct sc_frag {
+    fshape *sh;
+    int nsh;
+    double *node_frag, sum; /* GPUs */
+    uint32_t *node_ver;
+    fcache *cache; /* [node * nsh + shape], gpu_select=fgd only */
+    sim_gauge g;
+};
+
+double sc_req_pct(const job *j)
+{
+    if (j->req.gpucores > 0)
+        return j->req.gpucores;
+    if (j->req.gpumem_pct > 0)
+        return j->req.gpumem_pct;
+    return 100;
+}
+
+double sc_card_free_pct(const sc_state *st, int g)
+{
+    const sc_card *c = &st->cards[g];
+    if (st->cfg.split_count > 0 && c->n >= st->cfg.split_count)
+        return 0;
+    double cores = st->cfg.hami ? 100.0 * (st->cfg.total_cores - c->cores_used) / st->cfg.total_cores
+                                : (c->n > 0 ? 0 : 100); /* timeslice: a used card has no room to measure */
+    double mem = st->cfg.hami ? 100.0 * (sc_card_total_mem(st, c) - (double)c->mem_committed) / sc_card_total_mem(st, c)
+                              : cores;
+    double f = cores < mem ? cores : mem;
+    return f < 0 ? 0 : f;
+}
+
+static bool same_shape(const fshape *a, const job *j)
+{
+    return a->gpus == j->req.gpus && a->gpucores == j->req.gpucores && a->gpumem_pct == j->req.gpumem_pct &&
+           a->gpumem_mib == j->req.gpumem_mib && a->cpu == j->req.cpu && a->mem_gib == j->req.mem_gib &&
+           a->pools == j->pools;
+}
+
+/* Shape index of j, or -1 (not in the trace's table: a service replica). */
+static int shape_of(const struct sc_frag *f, const job *j)
+{
+    for (int i = 0; i < f->nsh; i++)
+        if (same_shape(&f->sh[i], j))
+            return i;
+    return -1;
+}
+
+/* t's shape index, looked up once per task (-1: none). */
+static int task_shape(const struct sc_frag *f, sc_task *t)
+{
+    if (t->shape == -2)
+        t->shape = shape_of(f, t->j);
+    return t->shape;
+}
+
+double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free)
+{
+    const struct sc_frag *f = st->frag;
+    const sim_node *n = &st->s->cl->nodes[ni];
+    double total = 0;
+    for (int k = 0; k < n->ngpus; k++)
+        total += free_pct[k];
+    if (total <= 0)
+        return 0;
+    double frag = 0;
+    for (int s = 0; s < f->nsh; s++) {
+        const fshape *m = &f->sh[s];
+        double part = total; /* m cannot go here: all free share is fragment */
+        if ((m->pools >> n->pool & 1) && cpu_free >= m->cpu - 1e-9 && mem_free >= m->mem_gib - 1e-9 &&
+            n->ngpus >= m->gpus) {
+            int room = 0;
+            double small = 0;
+            for (int k = 0; k < n->ngpus; k++) {
+                if (free_pct[k] >= m->r_pct - 1e-9)
+                    room++;
+                else
+                    small += free_pct[k];
+            }
+            if (m->gpus == 0)
+                part = 0;
+            else if (room >= m->gpus)
+                part = small;
+        }
+        frag += m->w * part;
+    }
+    return frag / 100.0; /* percents of a card -> GPUs */
+}
+
+static double host_free(double total, double used) { return total < 0 ? INFINITY : total - used; }
+
+static double node_frag_now(const sc_state *st, int ni)
+{
+    const sim_node *n = &st->s->cl->nodes[ni];
+    double freev[CL_MAX_NODE_GPUS];
+    for (int k = 0; k < n->ngpus; k++)
+        freev[k] = sc_card_free_pct(st, n->gpu0 + k);
+    return sc_node_frag(st, ni, freev, host_free(n->cpu_total, n->cpu_used),
+                        host_free(n->mem_total_gib, n->mem_used_gib));
+}
+
+int sc_frag_init(sc_state *st, gs_error *err)
+{
+    sim *s = st->s;
+    struct sc_frag *f = xcalloc(1, sizeof *f);
+    st->frag = f;
+    int cap = 0;
+    double total = 0;
+    if (s->cfg && s->cfg->trace_path) {
+        wl_opts o = {.allow_extra_columns = s->cfg->allow_extra_columns};
+        wl_trace *tr = wl_trace_open(s->cfg->trace_path, &o, err);
+        if (!tr)
+            return GS_EINPUT;
+        wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
+        int got;
+        job probe;
+        while ((got = wl_trace_next(tr, rp, err)) > 0) {
+            const wl_row r = *rp;
+            if (r.kind != WL_KIND_JOB)
+                continue;
+            uint64_t pools = sim_cluster_all_pools(s->cl);
+            if (r.gpu_model[0])
+                pools = sim_cluster_model_mask(s->cl, s->cat, r.gpu_model, NULL);
+            if (!pools)
+                continue; /* nowhere to go: rejected by the run, not part of the mix */
+            memset(&probe, 0, sizeof probe);
+            probe.req = r;
+            probe.pools = pools;
+            total += 1;
+            int i = shape_of(f, &probe);
+            if (i >= 0) {
+                f->sh[i].w += 1;
+                continue;
+            }
+            if (f->nsh == cap) {
+                cap = cap ? 2 * cap : 64;
+                f->sh = xrealloc(f->sh, (size_t)cap * sizeof *f->sh);
+            }
+            f->sh[f->nsh++] = (fshape){r.gpus, r.gpucores, r.gpumem_pct, r.gpumem_mib, r.cpu, r.mem_gib,
+                                       r.gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
+        }
+        wl_trace_close(tr);
+        free(rp);
+        if (got < 0)
+            return GS_EINPUT;
+    }
+    for (int i = 0; i < f->nsh; i++)
+        f->sh[i].w /= total;
+    const sim_cluster *cl = s->cl;
+    f->node_frag = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_frag);
+    f->node_ver = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_ver);
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        f->node_ver[ni] = 1;
+        f->node_frag[ni] = node_frag_now(st, ni);
+        f->sum += f->node_frag[ni];
+    }
+    sim_gauge_set(&f->g, sim_now(s), f->sum);
+    f->g.peak = f->sum;
+    if (st->cfg.select == SC_SEL_FGD)
+        f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
+    return 0;
+}
+
+void sc_frag_free(sc_state *st)
+{
+    struct sc_frag *f = st->frag;
+    if (!f)
+        return;
+    free(f->sh);
+    free(f->node_frag);
+    free(f->node_ver);
+    free(f->cache);
+    free(f);
+    st->frag = NULL;
+}
+
+void sc_node_changed(sc_state *st, int ni)
+{
+    struct sc_frag *f = st->frag;
+    if (!f || ni < 0)
+        return;
+    double v = node_frag_now(st, ni);
+    f->sum += v - f->node_frag[ni];
+    f->node_frag[ni] = v;
+    if (++f->node_ver[ni] == 0)
+        f->node_ver[ni] = 1; /* 0 marks an empty cache entry */
+    sim_gauge_set(&f->g, sim_now(st->s), f->sum);
+}
+
+double sc_frag_gpus(const sc_state *st) { return st->frag ? st->frag->sum : -1; }
+
+/* Ascending free share, then card index: the tightest cards first. */
+static int by_free(const void *pa, const void *pb, const double *freev)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    if (freev[a] != freev[b])
+        return freev[a] < freev[b] ? -1 : 1;
+    return a - b;
+}
+
+bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
+{
+    struct sc_frag *f = st->frag;
+    const sim_cluster *cl = st->s->cl;
+    const sim_node *n = &cl->nodes[ni];
+    const job *j = t->j;
+    int want = j->req.gpus;
+    int si = f->cache ? task_shape(f, t) : -1;
+    fcache *ce = si >= 0 ? &f->cache[(size_t)ni * (size_t)f->nsh + (size_t)si] : NULL;
+    if (ce && ce->ver == f->node_ver[ni] && want <= 1) {
+        if (ce->card < -1)
+            return false;
+        *delta = ce->delta;
+        if (want == 1)
+            cards[0] = ce->card;
+        return true;
+    }
+    bool ok = (j->pools >> n->pool & 1) && n->ngpus >= want && sc_host_fits(n, j->req.cpu, j->req.mem_gib);
+    double freev[CL_MAX_NODE_GPUS];
+    int fit[CL_MAX_NODE_GPUS], nfit = 0;
+    double r = sc_req_pct(j);
+    if (ok) {
+        int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+        for (int k = 0; k < n->ngpus; k++) {
+            freev[k] = sc_card_free_pct(st, n->gpu0 + k);
+            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores))
+                fit[nfit++] = k;
+        }
+        ok = nfit >= want;
+    }
+    double cpu_after = host_free(n->cpu_total, n->cpu_used) - j->req.cpu;
+    double mem_after = host_free(n->mem_total_gib, n->mem_used_gib) - j->req.mem_gib;
+    double best = INFINITY;
+    int best_k = -1;
+    if (ok && want <= 1) {
+        /* each distinct room a fitting card has is one candidate */
+        for (int i = 0; i < (want == 0 ? 1 : nfit); i++) {
+            int k = want == 0 ? -1 : fit[i];
+            bool dup = false;
+            for (int p = 0; p < i && !dup; p++)
+                dup = freev[fit[p]] == freev[k];
+            if (dup)
+                continue;
+            double save = 0;
+            if (k >= 0) {
+                save = freev[k];
+                freev[k] = save - r < 0 ? 0 : save - r;
+            }
+            double d = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
+            if (k >= 0)
+                freev[k] = save;
+            if (d < best - 1e-12) {
+                best = d;
+                best_k = k;
+            }
+        }
+    } else if (ok) {
+        /* several cards: the tightest `want` fitting ones (one candidate) */
+        for (int a = 1; a < nfit; a++)
+            for (int b = a; b > 0 && by_free(&fit[b], &fit[b - 1], freev) < 0; b--) {
+                int x = fit[b];
+                fit[b] = fit[b - 1];
+                fit[b - 1] = x;
+            }
+        for (int i = 0; i < want; i++)
+            freev[fit[i]] = freev[fit[i]] - r < 0 ? 0 : freev[fit[i]] - r;
+        best = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
+        for (int i = 0; i < want; i++)
+            cards[i] = n->gpu0 + fit[i];
+    }
+    if (ce && want <= 1) {
+        ce->ver = f->node_ver[ni];
+        ce->delta = best;
+        ce->card = ok ? (best_k >= 0 ? n->gpu0 + best_k : -1) : -2;
+    }
+    if (!ok)
+        return false;
+    *delta = best;
+    if (want == 1)
+        cards[0] = n->gpu0 + best_k;
+    return true;
+}
+
+void sc_frag_report(const sc_state *st, const sim *s, cJSON *root)
+{
+    const struct sc_frag *f = st->frag;
+    if (!f)
+        return;
+    gs_time_us now = sim_now(s);
+    double end_s = gs_us_to_s(now), cap = st->ncards, idle = 0;
+    for (int g = 0; g < st->ncards; g++)
+        idle += sc_card_free_pct(st, g) / 100.0;
+    cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "gpu");
+    cJSON_AddNumberToObject(gpu, "frag_gpus_end", f->sum);
+    cJSON_AddNumberToObject(gpu, "frag_pct_end", cap > 0 ? 100.0 * f->sum / cap : 0);
+    cJSON_AddNumberToObject(gpu, "frag_of_idle_pct_end", idle > 0 ? 100.0 * f->sum / idle : 0);
+    cJSON_AddNumberToObject(gpu, "frag_pct_mean", cap > 0 && end_s > 0 ? 100.0 * sim_gauge_area(&f->g, now) / end_s / cap : 0);
+    cJSON_AddNumberToObject(gpu, "frag_pct_peak", cap > 0 ? 100.0 * f->g.peak / cap : 0);
+    cJSON_AddNumberToObject(gpu, "frag_shapes", f->nsh);
+}

@@ -1,0 +1,388 @@
+/* wl_import_openb.c - Alibaba cluster-trace-gpu-v2023 ("openb") pod and node
+ * lists to trace format v1 and the cluster JSON.
+ *
+ * Source and quirks: ../shared/traces/alibaba-openb-gpu-v2023/README.md
+ * (the FGD paper's traces, USENIX ATC'23). Mapping, per that README:
+ *   pod: num_gpu -> gpus; gpu_milli (1000 = one card) -> gpucores and
+ *   gpumem_pct = gpu_milli / 10 (a share of one card in both dimensions, so
+ *   vgpu admits exactly what the trace's milli-GPU accounting admits);
+ *   gpu_spec -> gpu_model (model names, resolved by the catalog's aliases);
+ *   cpu_milli / 1000 -> cpu cores; memory_mib / 1024 -> mem_gib;
+ *   creation_time -> submit; deletion_time - creation_time -> duration.
+ *   qos, pod_phase and scheduled_time are not replayed (counted only).
+ * Quirks handled: rows not sorted by creation time (sorted here, stably);
+ * Pending pods (never scheduled) are converted like the FGD simulator does
+ * and counted; the 5-column multigpu files have no times: their rows get
+ * submit 0 and duration 0 (usable by `run --mode fill`, which ignores time)
+ * and are counted as timeless.
+ * SPDX-License-Identifier: MIT */
+#include "wl_import.h"
+
+#include <cJSON.h>
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const wl_openb_reason[WL_OPENB_NREASONS] = {
+    "num_gpu and gpu_milli inconsistent or out of range",
+    "gpu_milli not a multiple of 10",
+    "deletion_time before creation_time, or only one of them given",
+    "more than 64 cards, or cards without a model",
+};
+
+#define NF 11
+#define FW 256
+
+typedef struct row_buf {
+    char f[NF][FW];
+    int nf;
+    bool done, too_long;
+} row_buf;
+
+static void cb_field(void *s, size_t len, void *data)
+{
+    row_buf *r = data;
+    if (r->nf < NF) {
+        if (len >= FW)
+            r->too_long = true;
+        size_t l = len < FW - 1 ? len : FW - 1;
+        memcpy(r->f[r->nf], s, l);
+        r->f[r->nf][l] = 0;
+    }
+    r->nf++;
+}
+
+static void cb_row(int c, void *data)
+{
+    (void)c;
+    ((row_buf *)data)->done = true;
+}
+
+/* A CSV file read one record at a time, with its header's column names. */
+typedef struct csv_in {
+    const char *path;
+    FILE *f;
+    struct csv_parser p;
+    char *line;
+    size_t cap;
+    long lineno;
+    char hdr[NF][FW];
+    int nhdr;
+} csv_in;
+
+static int csv_in_open(csv_in *c, const char *path, gs_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->f = fopen(path, "rb");
+    if (!c->f)
+        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+    csv_init(&c->p, CSV_STRICT | CSV_APPEND_NULL);
+    return 0;
+}
+
+static void csv_in_close(csv_in *c)
+{
+    free(c->line);
+    csv_free(&c->p);
+    if (c->f)
+        fclose(c->f);
+}
+
+/* Next record into r: 1, 0 at the end, or < 0 on error. */
+static int csv_in_next(csv_in *c, row_buf *r, gs_error *err)
+{
+    ssize_t n;
+    while ((n = getline(&c->line, &c->cap, c->f)) >= 0) {
+        c->lineno++;
+        memset(r, 0, sizeof *r);
+        if (csv_parse(&c->p, c->line, (size_t)n, cb_field, cb_row, r) != (size_t)n)
+            return gs_err(err, GS_EINPUT, "'%s' line %ld: malformed CSV", c->path, c->lineno), -1;
+        if (r->done)
+            return 1;
+    }
+    return 0;
+}
+
+static int col_of(const csv_in *c, const char *name)
+{
+    for (int i = 0; i < c->nhdr; i++)
+        if (!strcmp(c->hdr[i], name))
+            return i;
+    return -1;
+}
+
+/* Reads the header; every name in `need` must be there. */
+static int read_header(csv_in *c, const char *const *need, int nneed, gs_error *err)
+{
+    row_buf r;
+    int got = csv_in_next(c, &r, err);
+    if (got < 0)
+        return GS_EINPUT;
+    if (got == 0)
+        return gs_err(err, GS_EINPUT, "'%s': empty file (expected a header)", c->path);
+    if (r.nf > NF)
+        return gs_err(err, GS_EINPUT, "'%s' line %ld: %d columns, at most %d expected", c->path, c->lineno, r.nf, NF);
+    c->nhdr = r.nf;
+    memcpy(c->hdr, r.f, sizeof c->hdr);
+    for (int i = 0; i < nneed; i++)
+        if (col_of(c, need[i]) < 0)
+            return gs_err(err, GS_EINPUT, "'%s' line 1: no column '%s'", c->path, need[i]);
+    return 0;
+}
+
+/* A non-negative integer field, or GS_EINPUT naming line and column. An
+ * empty field is allowed only when `opt` (then *out = -1). */
+static int get_int(const csv_in *c, const row_buf *r, int col, bool opt, long *out, gs_error *err)
+{
+    const char *s = r->f[col];
+    if (!*s && opt) {
+        *out = -1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 0)
+        return gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('%s'): expected an integer >= 0, found '%s'",
+                      c->path, c->lineno, col + 1, c->hdr[col], s);
+    *out = v;
+    return 0;
+}
+
+typedef struct pod {
+    char id[64];
+    char spec[FW];
+    long submit_s, dur_s, gpus, milli, cpu_milli, mem_mib;
+} pod;
+
+static int by_submit(const void *pa, const void *pb)
+{
+    const pod *a = *(pod *const *)pa, *b = *(pod *const *)pb;
+    if (a->submit_s != b->submit_s)
+        return a->submit_s < b->submit_s ? -1 : 1;
+    return a < b ? -1 : a > b; /* stable: file order among equal times */
+}
+
+static void skip(wl_openb_counts *n, FILE *warn, const csv_in *c, int reason, bool node)
+{
+    n->skipped[reason]++;
+    if (node)
+        n->nodes_skipped++;
+    else
+        n->pods_skipped++;
+    if (warn)
+        fprintf(warn, "gpusim: warning: '%s' line %ld: %s; row skipped\n", c->path, c->lineno, wl_openb_reason[reason]);
+}
+
+int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
+{
+    static const char *const need[] = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
+    csv_in c;
+    int rc = csv_in_open(&c, path, err);
+    if (rc == 0)
+        rc = read_header(&c, need, 5, err);
+    if (rc) {
+        csv_in_close(&c);
+        return rc;
+    }
+    int ci[5];
+    for (int i = 0; i < 5; i++)
+        ci[i] = col_of(&c, need[i]);
+    int c_spec = col_of(&c, "gpu_spec"), c_phase = col_of(&c, "pod_phase");
+    int c_create = col_of(&c, "creation_time"), c_delete = col_of(&c, "deletion_time");
+    bool timed = c_create >= 0 && c_delete >= 0;
+    pod **pods = NULL;
+    size_t npods = 0, cap = 0;
+    row_buf r;
+    int got;
+    while ((got = csv_in_next(&c, &r, err)) > 0) {
+        n->pods_in++;
+        if (r.nf != c.nhdr) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld: expected %d fields, found %d", path, c.lineno, c.nhdr, r.nf);
+            break;
+        }
+        if (r.too_long || strlen(r.f[ci[0]]) >= sizeof pods[0]->id || !r.f[ci[0]][0] ||
+            strpbrk(r.f[ci[0]], ",\"\n")) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('name'): expected a name under 64 characters "
+                        "without commas or quotes", path, c.lineno, ci[0] + 1);
+            break;
+        }
+        pod p = {0};
+        long create = -1, del = -1;
+        snprintf(p.id, sizeof p.id, "%s", r.f[ci[0]]);
+        if ((rc = get_int(&c, &r, ci[1], false, &p.cpu_milli, err)) || (rc = get_int(&c, &r, ci[2], false, &p.mem_mib, err)) ||
+            (rc = get_int(&c, &r, ci[3], false, &p.gpus, err)) || (rc = get_int(&c, &r, ci[4], false, &p.milli, err)) ||
+            (timed && ((rc = get_int(&c, &r, c_create, true, &create, err)) ||
+                       (rc = get_int(&c, &r, c_delete, true, &del, err)))))
+            break;
+        if (c_spec >= 0)
+            snprintf(p.spec, sizeof p.spec, "%s", r.f[c_spec]);
+        if (strpbrk(p.spec, ",\"\n")) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
+                        path, c.lineno, c_spec + 1);
+            break;
+        }
+        /* num_gpu 0 takes no card (gpu_milli 0); 1 takes a share of one card
+         * (1..1000 milli); more than one take whole cards (README, schema) */
+        bool shape_ok = p.gpus == 0 ? p.milli == 0
+                                    : p.gpus <= 64 && p.milli >= 1 && p.milli <= 1000 && (p.gpus == 1 || p.milli == 1000);
+        if (!shape_ok) {
+            skip(n, warn, &c, WL_OPENB_SKIP_GPU_SHAPE, false);
+            continue;
+        }
+        if (p.milli % 10) {
+            skip(n, warn, &c, WL_OPENB_SKIP_MILLI_10, false);
+            continue;
+        }
+        if ((create < 0) != (del < 0) || (create >= 0 && del < create)) {
+            skip(n, warn, &c, WL_OPENB_SKIP_LIFETIME, false);
+            continue;
+        }
+        if (create < 0) {
+            n->timeless++;
+            create = del = 0;
+        }
+        p.submit_s = create;
+        p.dur_s = del - create;
+        if (c_phase >= 0 && !strcmp(r.f[c_phase], "Pending"))
+            n->pending++;
+        if (npods == cap) {
+            cap = cap ? 2 * cap : 1024;
+            pods = xrealloc(pods, cap * sizeof *pods);
+        }
+        pods[npods] = xmalloc(sizeof **pods);
+        *pods[npods++] = p;
+    }
+    if (got < 0)
+        rc = GS_EINPUT;
+    csv_in_close(&c);
+    if (rc == 0) {
+        qsort(pods, npods, sizeof *pods, by_submit);
+        fprintf(out, "id,submit,duration,gpus,gpucores,gpumem_pct,gpu_model,cpu,mem_gib\n");
+        for (size_t i = 0; i < npods; i++) {
+            const pod *p = pods[i];
+            if (p->gpus > 0)
+                fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->gpus, p->milli / 10,
+                        p->milli / 10, p->spec, (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
+            else
+                fprintf(out, "%s,%ld,%ld,0,,,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->spec,
+                        (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
+        }
+        n->pods_converted = (long)npods;
+        if (fflush(out) != 0 || ferror(out))
+            rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
+    }
+    for (size_t i = 0; i < npods; i++)
+        free(pods[i]);
+    free(pods);
+    return rc;
+}
+
+typedef struct node_grp {
+    char model[64];
+    long gpus, cpu_milli, mem_mib, count;
+} node_grp;
+
+int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
+{
+    static const char *const need[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
+    csv_in c;
+    int rc = csv_in_open(&c, path, err);
+    if (rc == 0)
+        rc = read_header(&c, need, 5, err);
+    if (rc) {
+        csv_in_close(&c);
+        return rc;
+    }
+    int ci[5];
+    for (int i = 0; i < 5; i++)
+        ci[i] = col_of(&c, need[i]);
+    node_grp *g = NULL;
+    size_t ng = 0, cap = 0;
+    row_buf r;
+    int got;
+    while ((got = csv_in_next(&c, &r, err)) > 0) {
+        n->nodes_in++;
+        if (r.nf != c.nhdr) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld: expected %d fields, found %d", path, c.lineno, c.nhdr, r.nf);
+            break;
+        }
+        node_grp x = {.count = 1};
+        if ((rc = get_int(&c, &r, ci[1], false, &x.cpu_milli, err)) || (rc = get_int(&c, &r, ci[2], false, &x.mem_mib, err)) ||
+            (rc = get_int(&c, &r, ci[3], false, &x.gpus, err)))
+            break;
+        if (strlen(r.f[ci[4]]) >= sizeof x.model || strpbrk(r.f[ci[4]], "|\"\\")) {
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('model'): expected a model name", path, c.lineno,
+                        ci[4] + 1);
+            break;
+        }
+        snprintf(x.model, sizeof x.model, "%s", r.f[ci[4]]);
+        if (x.gpus > 64 || (x.gpus > 0 && !x.model[0])) {
+            skip(n, warn, &c, WL_OPENB_SKIP_NODE, true);
+            continue;
+        }
+        n->nodes_converted++;
+        n->gpus += x.gpus;
+        if (x.gpus == 0)
+            n->cpu_only_nodes++;
+        if (ng > 0 && !strcmp(g[ng - 1].model, x.model) && g[ng - 1].gpus == x.gpus &&
+            g[ng - 1].cpu_milli == x.cpu_milli && g[ng - 1].mem_mib == x.mem_mib) {
+            g[ng - 1].count++;
+            continue;
+        }
+        if (ng == cap) {
+            cap = cap ? 2 * cap : 64;
+            g = xrealloc(g, cap * sizeof *g);
+        }
+        g[ng++] = x;
+    }
+    if (got < 0)
+        rc = GS_EINPUT;
+    csv_in_close(&c);
+    if (rc == 0) {
+        /* The cluster format wants a model per node group: CPU-only nodes
+         * (gpu 0, model empty) join the pool of the most common GPU model,
+         * with no cards (a modeling choice; they still host CPU-only pods). */
+        const char *common = "";
+        long best = 0;
+        for (size_t i = 0; i < ng; i++) {
+            long cnt = 0;
+            for (size_t k = 0; k < ng; k++)
+                if (!strcmp(g[k].model, g[i].model))
+                    cnt += g[k].count;
+            if (g[i].model[0] && cnt > best) {
+                best = cnt;
+                common = g[i].model;
+            }
+        }
+        cJSON *root = cJSON_CreateObject(), *arr;
+        cJSON_AddStringToObject(root, "name", "openb");
+        cJSON_AddStringToObject(root, "comment", "converted by gpusim import openb from an Alibaba "
+                                                 "cluster-trace-gpu-v2023 node list");
+        arr = cJSON_AddArrayToObject(root, "nodes");
+        for (size_t i = 0; i < ng; i++) {
+            cJSON *o = cJSON_CreateObject();
+            char name[32];
+            snprintf(name, sizeof name, "g%zu-", i);
+            cJSON_AddStringToObject(o, "name", name);
+            cJSON_AddStringToObject(o, "model", g[i].model[0] ? g[i].model : common);
+            cJSON_AddNumberToObject(o, "count", (double)g[i].count);
+            cJSON_AddNumberToObject(o, "gpus", (double)g[i].gpus);
+            cJSON_AddNumberToObject(o, "cpu", (double)g[i].cpu_milli / 1000.0);
+            cJSON_AddNumberToObject(o, "mem_gib", (double)g[i].mem_mib / 1024.0);
+            cJSON_AddItemToArray(arr, o);
+        }
+        char *text = cJSON_Print(root);
+        fprintf(out, "%s\n", text);
+        free(text);
+        cJSON_Delete(root);
+        if (!common[0] && n->cpu_only_nodes > 0)
+            rc = gs_err(err, GS_EINPUT, "'%s': only CPU nodes; no GPU model to put them under", path);
+        else if (fflush(out) != 0 || ferror(out))
+            rc = gs_err(err, GS_EWRITE, "cannot write the cluster");
+    }
+    free(g);
+    return rc;
+}
