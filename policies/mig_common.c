@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: MIT */
 #include "mig_common.h"
 
+#include "../sim/sim_preempt.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,7 +384,28 @@ static uint64_t shape_key(const job *j)
          (uint64_t)j->req.gpumem_pct * 0x9FB21C651E98DF25ULL;
     for (const char *p = j->req.mig; *p; p++)
         k = (k ^ (uint8_t)*p) * 0x100000001B3ULL;
-    return k;
+    return k ^ (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant (issue 10) */
+}
+
+/* issue 10: the reservation of a node for a preemptor (see mig_common.h),
+ * or NULL once that job has started, been placed or gone. */
+static job *resv_live(mig_base *b)
+{
+    job *p = b->resv;
+    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !(p->core_flags & JF_PLACED) ||
+              mig_info(b, p)->node >= 0 || mig_info(b, p)->on_ledger))
+        b->resv = p = NULL;
+    return p;
+}
+
+/* Does node n have instances whose slices are still to come back? */
+static bool node_destroying(const mig_base *b, int n)
+{
+    for (int c = 0; c < b->node_count[n]; c++)
+        for (int q = 0; q < MIG_MAX_SLICES; q++)
+            if (b->gpus[b->node_first[n] + c].inst[q].state == MI_DESTROYING)
+                return true;
+    return false;
 }
 
 /* Tries to start j now: whole cards through the ledger, or one instance on
@@ -394,8 +417,12 @@ static bool try_place(mig_base *b, job *j)
     mig_jobinfo *in = mig_info(b, j);
     bool mig_ok, whole_ok;
     routes(b, j, &mig_ok, &whole_ok);
+    uint64_t pools = sim_admit_pools(s, j); /* issue 10: quotas, preemption hand-over */
+    if (!pools)
+        return false;
+    job *resv = resv_live(b);
     if (whole_ok) {
-        int node = sim_cluster_find_node(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
@@ -411,7 +438,8 @@ static bool try_place(mig_base *b, job *j)
     for (int a = 0; a < b->nmig_nodes; a++) {
         int node = b->mig_nodes[a];
         const sim_node *nd = &s->cl->nodes[node];
-        if (!(j->pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib))
+        if (!(pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib) ||
+            (resv && resv != j && node == b->resv_node))
             continue;
         int got = 0;
         for (int c = 0; c < b->node_count[node] && got < k; c++) {
@@ -422,6 +450,7 @@ static bool try_place(mig_base *b, job *j)
         if (got < k)
             continue;
         in->node = node;
+        j->node = node; /* the core lists running preemptible jobs per node */
         in->cards = 0;
         for (int q = 0; q < k; q++) {
             in->cards |= 1ULL << cards[q];
@@ -452,7 +481,17 @@ static bool dispatch_one(void *ud, job *j)
 
 bool mig_base_withdraw(mig_base *b, job *j) { return sq_remove(&b->q, j); }
 
-void mig_base_dispatch(mig_base *b) { sq_dispatch(&b->q, false, dispatch_one, b); }
+void mig_base_dispatch(mig_base *b)
+{
+    job *p = resv_live(b);
+    if (p) { /* the reserved preemptor first, out of queue order */
+        if (try_place(b, p))
+            sq_remove(&b->q, p);
+        else if (!node_destroying(b, b->resv_node))
+            b->resv = NULL; /* nothing more comes back there: it waits as any request */
+    }
+    sq_dispatch(&b->q, false, dispatch_one, b);
+}
 
 void mig_base_arrive(mig_base *b, job *j)
 {
@@ -502,10 +541,75 @@ void mig_base_release(mig_base *b, job *j)
             mig_inst_unhold(b, g, slot);
         }
         sim_cluster_give(b->s->cl, in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+        j->node = -1;
     }
+    int node = in->node;
     memset(in, 0, sizeof *in);
     in->node = -1;
+    job *p = sim_nominee(b->s);
+    if (p) { /* issue 10: a preemption hand-over; what the victims free is p's */
+        if (try_place(b, p)) {
+            sq_remove(&b->q, p);
+        } else if (node >= 0 && node_destroying(b, node)) {
+            /* dynmig: the victims' slices come back after reconcile + destroy;
+             * the node is held for p until then (mig_base_dispatch) */
+            b->resv = p;
+            b->resv_gen = p->gen;
+            b->resv_node = node;
+            sim_preemptor_held(b->s, p);
+        }
+        return;
+    }
     mig_base_dispatch(b);
+}
+
+bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv)
+{
+    const sim *s = b->s;
+    const sim_node *nd = &s->cl->nodes[n];
+    if (!(j->pools >> nd->pool & 1))
+        return false;
+    double cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
+    int ledger = nd->free_gpus;
+    for (int i = 0; i < nv; i++) {
+        if (v[i]->node != n)
+            return false;
+        cpu += v[i]->req.cpu;
+        mem += v[i]->req.mem_gib;
+        if (v[i]->slot < b->info_cap && b->info[v[i]->slot].on_ledger)
+            ledger += v[i]->ngpu_ids;
+    }
+    if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem < j->req.mem_gib - 1e-9))
+        return false;
+    bool mig_ok, whole_ok;
+    routes(b, j, &mig_ok, &whole_ok);
+    if (b->node_count[n] == 0) /* a node without MIG: whole cards of the ledger */
+        return whole_ok && ledger >= j->req.gpus;
+    if (!mig_ok || b->node_count[n] < j->req.gpus)
+        return false;
+    int got = 0;
+    for (int c = 0; c < b->node_count[n] && got < j->req.gpus; c++) {
+        mig_gpu g = b->gpus[b->node_first[n] + c]; /* a copy: the dry run changes only it */
+        for (int q = 0; q < MIG_MAX_SLICES; q++) {
+            mig_inst *in = &g.inst[q];
+            bool victim = false;
+            for (int i = 0; i < nv && in->state == MI_HELD; i++)
+                victim |= in->j == v[i];
+            if (!victim)
+                continue;
+            if (b->h->frees_slices) { /* dynmig: its slices come back (after the destroy delay) */
+                mig_remove(&g.lay, in->prof, in->start);
+                memset(in, 0, sizeof *in);
+            } else { /* mig: it stays as an idle instance of its profile */
+                in->state = MI_IDLE;
+                in->j = NULL;
+            }
+        }
+        mig_pick pk;
+        /* pick only reads (both policies'); the casts are for its signature */
+        got += b->h->pick((mig_base *)b, &g, (job *)j, &pk);
+    }
+    return got >= j->req.gpus;
 }
 
 /* {==== instances ====} */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/sim_preempt.h"
 #include "mig_common.h"
 
 enum { TAG_CREATED = 1, TAG_DESTROYED = 2 };
@@ -83,6 +84,7 @@ static void dyn_placed(mig_base *b, job *j)
     }
     if (j->state == JOB_NEW) /* waits for its instances: queued from the core's view */
         sim_job_queued(b->s, j);
+    sim_job_placed(b->s, j); /* issue 10: placed, it preempts no one while created */
     sim_timer(b->s, b->pol_index, j, in->ready_us, TAG(TAG_CREATED, 0));
 }
 
@@ -134,6 +136,7 @@ static const mig_hooks hooks = {
     .ever = dyn_ever,
     .blocked = dyn_blocked,
     .unplaced = dyn_unplaced,
+    .frees_slices = true,
 };
 
 static int dyn_init(sim *s, void **state, gs_error *err)
@@ -206,6 +209,19 @@ static void dyn_report(const void *state, const sim *s, cJSON *root)
     mig_base_report(&d->b, pol);
 }
 
+/* issue 10: core preemption hooks (mig_common.c) */
+static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
+{
+    (void)s;
+    return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
+}
+
+static void dyn_dispatch(void *state, sim *s)
+{
+    (void)s;
+    mig_base_dispatch(&((dyn_state *)state)->b);
+}
+
 const pol_ops pol_dynmig = {
     .abi = POL_ABI,
     .name = "dynmig",
@@ -219,4 +235,7 @@ const pol_ops pol_dynmig = {
     .withdraw = dyn_withdraw,
     .timer = dyn_timer,
     .report = dyn_report,
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = dyn_fits_if_released,
+    .dispatch = dyn_dispatch,
 };

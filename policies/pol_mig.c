@@ -154,6 +154,7 @@ static const mig_hooks hooks = {
     .ever = st_ever,
     .blocked = st_blocked,
     .unplaced = st_unplaced,
+    .frees_slices = false,
 };
 
 /* The next switch of gr strictly after now, or -1 when it has one layout. */
@@ -292,6 +293,19 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(r, "reconfig_card_s", st->reconfig_s);
 }
 
+/* issue 10: core preemption hooks (mig_common.c) */
+static bool st_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
+{
+    (void)s;
+    return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
+}
+
+static void st_dispatch(void *state, sim *s)
+{
+    (void)s;
+    mig_base_dispatch(&((static_state *)state)->b);
+}
+
 const pol_ops pol_mig = {
     .abi = POL_ABI,
     .name = "mig",
@@ -305,4 +319,7 @@ const pol_ops pol_mig = {
     .withdraw = st_withdraw,
     .timer = st_timer,
     .report = st_report,
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = st_fits_if_released,
+    .dispatch = st_dispatch,
 };

@@ -57,4 +57,7 @@ const pol_ops pol_timeslice = {
     .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
+    .caps = POL_CAP_ADMIT, /* issue 10: quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .dispatch = sc_dispatch,
 };

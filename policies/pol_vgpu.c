@@ -105,4 +105,7 @@ const pol_ops pol_vgpu = {
     .timer = sc_timer,
     .report = sc_report,
     .frag_gpus = vgpu_frag,
+    .caps = POL_CAP_ADMIT, /* issue 10: quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .dispatch = sc_dispatch,
 };

@@ -140,8 +140,9 @@ bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
 /* {==== share_select.c: bestfit, dotprod, random, fgd (issue 7) ====} */
 
-/* Like sc_place, for cfg.select != SC_SEL_HAMI. */
-int sc_place_select(sc_state *st, sc_task *t);
+/* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
+ * (sim_admit_pools: quotas, preemption hand-over; issue 10). */
+int sc_place_select(sc_state *st, sc_task *t, uint64_t pools);
 
 /* {==== share_frag.c: fragmentation as FGD defines it (issue 7) ====} */
 
@@ -180,6 +181,13 @@ void sc_release(void *state, sim *s, job *j);
 bool sc_withdraw(void *state, sim *s, job *j);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
+
+/* {==== share_preempt.c: core preemption hooks (issue 10) ====} */
+
+/* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
+bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);
+/* Starts queued requests that fit now. */
+void sc_dispatch(void *state, sim *s);
 
 /* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);

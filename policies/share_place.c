@@ -82,11 +82,14 @@ int sc_place(sc_state *st, sc_task *t)
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
     double best_score = 0;
+    uint64_t pools = sim_admit_pools(st->s, t->j); /* issue 10: quotas, preemption hand-over */
+    if (!pools)
+        return -1;
     if (st->cfg.select != SC_SEL_HAMI)
-        return sc_place_select(st, t); /* issue 7 strategies */
+        return sc_place_select(st, t, pools); /* issue 7 strategies */
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
-        if (!(j->pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
+        if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
         int fit = 0;

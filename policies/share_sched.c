@@ -150,6 +150,7 @@ static uint64_t shape_key(const job *j)
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
     k ^= (uint64_t)j->req.gpucores * 0x94D049BB133111EBULL;
+    k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant (issue 10) */
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);
@@ -194,6 +195,19 @@ void sc_release(void *state, sim *s, job *j)
         task_free(st, t);
         j->pol = NULL;
     }
+    job *n = sim_nominee(s);
+    if (n) { /* a preemption hand-over: what the victims free is the preemptor's */
+        if (try_start(st, n))
+            sq_remove(&st->q, n);
+        return;
+    }
+    sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
+}
+
+void sc_dispatch(void *state, sim *s)
+{
+    sc_state *st = state;
+    (void)s;
     sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
 }
 

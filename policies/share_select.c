@@ -46,7 +46,7 @@ static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n
 
 static double frac(double part, double total) { return total > 0 ? part / total : 0; }
 
-int sc_place_select(sc_state *st, sc_task *t)
+int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
     const sim_cluster *cl = st->s->cl;
     const job *j = t->j;
@@ -56,7 +56,7 @@ int sc_place_select(sc_state *st, sc_task *t)
     int *feas = st->cfg.select == SC_SEL_RANDOM ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
-        if (!(j->pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
+        if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         double score;
         if (st->cfg.select == SC_SEL_FGD) {

@@ -255,13 +255,33 @@ void sim_ext_started(sim *s, job *j)
         sim_sketch_add(&x->wait_s, gs_us_to_s(s->now - j->pre_wait_since_us));
         j->core_flags &= ~JF_PREEMPTOR;
     }
-    j->core_flags &= ~JF_WAITING; /* its entry in the wait list is dropped lazily */
+    j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
     j->run_since_us = s->now;
     j->run_start_work_us = j->work_left_us;
-    sim_quota_charge(s->cl, j, +1);
+    if (!(j->core_flags & JF_CHARGED)) /* else charged when it was placed (sim_job_placed) */
+        sim_quota_charge(s->cl, j, +1);
+    j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
         list_add(x, j);
         sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
+    }
+}
+
+void sim_preemptor_held(sim *s, job *j)
+{
+    (void)s;
+    if (j->state == JOB_QUEUED)
+        j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+}
+
+void sim_job_placed(sim *s, job *j)
+{
+    if (j->state != JOB_QUEUED)
+        return;
+    sim_preemptor_held(s, j);
+    if (!(j->core_flags & JF_CHARGED)) {
+        sim_quota_charge(s->cl, j, +1);
+        j->core_flags |= JF_CHARGED;
     }
 }
 
@@ -271,7 +291,9 @@ void sim_ext_stopped(sim *s, job *j)
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
-    sim_quota_charge(s->cl, j, -1);
+    if (j->core_flags & JF_CHARGED)
+        sim_quota_charge(s->cl, j, -1);
+    j->core_flags &= ~JF_CHARGED;
     if (j->state == JOB_DONE)
         sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
 }
@@ -436,7 +458,7 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = s->ext;
-    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & JF_PREEMPTOR) || x->nlisted == 0)
+    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0)
         return false;
     uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
     if (!pools)
@@ -478,8 +500,8 @@ static bool try_preempt(sim *s, job *p, int only_node)
 void sim_ext_after_arrive(sim *s, job *j)
 {
     sim_ext *x = s->ext;
-    if (!x->preempt || j->state != JOB_QUEUED)
-        return;
+    if (!x->preempt || j->state != JOB_QUEUED || (j->core_flags & JF_PLACED))
+        return; /* JF_PLACED: the policy starts it later (dynmig creation) */
     if (!try_preempt(s, j, -1))
         ws_add(&x->wait, j);
 }
@@ -551,7 +573,8 @@ static void on_op(sim *s, uint32_t oi)
     x->handing_over = false;
     x->nominee = NULL;
     s->pol[0]->dispatch(s->pst[0], s);
-    if (p_waits && p->state == JOB_QUEUED) { /* its room went elsewhere (a rare race): it may try again */
+    if (p_waits && p->state == JOB_QUEUED && !(p->core_flags & JF_PLACED)) { /* its room went elsewhere (a rare
+                                                                                 * race): it may try again */
         x->misses++;
         p->core_flags &= ~JF_PREEMPTOR;
         ws_add(&x->wait, p);

@@ -18,7 +18,22 @@ enum {
     JF_LISTED = 8u,     /* in its node's list of running preemptible jobs */
     JF_WAITING = 16u,   /* in the list of queued jobs that found no victims yet */
     JF_HAS_CKPT = 32u,  /* a durable checkpoint exists: a restart reads it back */
+    JF_PLACED = 64u,    /* queued, but the space policy will start it by itself (sim_job_placed/held) */
+    JF_CHARGED = 128u,  /* its tenant's quota is charged (from its placement or start to its stop) */
 };
+
+/* issue 10b: a space policy has placed queued job j (j->node set) and
+ * starts it later by itself (dynmig: its MIG instances are being created).
+ * Its tenant's quota is charged now, as admission was checked now (else a
+ * second request could pass the same quota before the first starts). Until
+ * j starts the core looks for no victims for it, and a preemptor placed so
+ * is not a "miss" at its hand-over; its preemptor wait runs to its start. */
+void sim_job_placed(sim *s, job *j);
+/* issue 10b: at a hand-over, the space policy holds room for preemptor j
+ * that will be free only later (dynmig: the victims' slices come back when
+ * their instances are destroyed) and will place it itself: no miss, no
+ * further victims for it; nothing is charged until it is placed. */
+void sim_preemptor_held(sim *s, job *j);
 
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];

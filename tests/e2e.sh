@@ -294,6 +294,21 @@ if check_rc preempt_on 0 "$G" run $PA --set preempt=on --out "$T/pon" && check_r
     ok preempt_report_fields || no preempt_report_fields "$T/pon/report.json"
 fi
 check_rc preempt_bad 2 "$G" run $PA --set preempt=yes && has "$T/out" "expected on or off" && ok preempt_bad_value_exit2
+# issue 10b: every space policy takes preempt=on and the cluster's tenant
+# quotas; on this whole-card scenario each preempts exactly as whole does
+# (timeslice with one task per card).
+PB="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --set preempt=on --json"
+"$G" run $PB --policy whole >"$T/pw.json" 2>/dev/null
+for p in vgpu "timeslice --set replicas=1" mig dynmig; do
+  n=$(echo "$p" | cut -d' ' -f1)
+  if check_rc "preempt_under_$n" 0 "$G" run $PB --policy $p; then
+    for k in preemptions lost_gpu_hours quota_blocked; do
+      a=$(grep -m1 "\"$k\"" "$T/pw.json"); b=$(grep -m1 "\"$k\"" "$T/out")
+      [ -n "$a" ] && [ "$a" = "$b" ] || { no "preempt_under_${n}_same_as_whole" "$T/out"; continue 2; }
+    done
+    ok "preempt_under_${n}_same_as_whole"
+  fi
+done
 printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8}], "tenants": [{"name": "a", "gpux": 1}]}' >"$T/tq.json"
 check_rc quota_bad_key 3 "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" &&
   has "$T/out" "tenants\[0\]: unknown key 'gpux'" && ok quota_bad_key_exit3

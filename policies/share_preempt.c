@@ -1,0 +1,48 @@
+/* share_preempt.c - the core preemption dry run for shared cards (`vgpu`,
+ * `timeslice`; issue 10, policies/README.md "Priorities, quotas and
+ * preemption").
+ *
+ * Would a queued request be admitted on a node if some running tasks there
+ * (the victims) left? Each card of the node is looked at as a copy with the
+ * victims' shares taken out (their slots, reserved cores and committed
+ * memory), and HAMi's admission test (share_place.c) is run on the copy:
+ * the request fits when at least `gpus` cards admit it and the node's CPU
+ * and memory, plus what the victims hold, cover its host request. This is
+ * the same test sc_place() runs, so a "yes" here means the hand-over can
+ * place it (unless room was taken meanwhile, which the core counts as a
+ * miss). Cost: O(cards on the node x victims x cards per victim).
+ * SPDX-License-Identifier: MIT */
+#include "share_card.h"
+
+bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
+{
+    const sc_state *st = state;
+    const sim_node *nd = &s->cl->nodes[n];
+    if (!(j->pools >> nd->pool & 1) || nd->ngpus < j->req.gpus)
+        return false;
+    double cpu = nd->cpu_total - nd->cpu_used, mem_gib = nd->mem_total_gib - nd->mem_used_gib;
+    for (int i = 0; i < nv; i++) {
+        if (v[i]->node != n || !v[i]->pol)
+            return false;
+        cpu += v[i]->req.cpu;
+        mem_gib += v[i]->req.mem_gib;
+    }
+    if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem_gib < j->req.mem_gib - 1e-9))
+        return false;
+    int64_t mem = sc_mem_of(st, j, s->cl->pools[nd->pool].model->memory_mib);
+    int cores = st->cfg.hami ? j->req.gpucores : 0, fit = 0;
+    for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus && fit < j->req.gpus; g++) {
+        sc_card c = st->cards[g]; /* a copy: only its counters are changed */
+        for (int i = 0; i < nv; i++) {
+            const sc_task *t = v[i]->pol;
+            for (int k = 0; k < t->ncards; k++)
+                if (t->cards[k] == g) {
+                    c.n--;
+                    c.cores_used -= t->cores;
+                    c.mem_committed -= t->mem_mib;
+                }
+        }
+        fit += sc_card_fits(st, &c, mem, cores);
+    }
+    return fit >= j->req.gpus;
+}
