@@ -4,6 +4,8 @@
 #ifndef GPUSIM_CLI_H
 #define GPUSIM_CLI_H
 
+#include <stdio.h>
+
 #include "gs.h"
 #include "sim.h"
 
@@ -42,6 +44,10 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
 int cli_exit_code(int status);
 /* Prints "gpusim: error: <msg>" to stderr and returns the exit code. */
 int cli_fail(const gs_error *err);
+/* Runs emit(out, ud, err) and sends what it writes to path atomically (in
+ * memory first, then a temporary file renamed over path), or straight to
+ * stdout when path is NULL. Returns emit's status, or GS_EWRITE. */
+int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err);
 /* Path of a file shipped beside the executable (e.g. the example cluster). */
 void cli_shipped_path(char *buf, size_t n, const char *rel);
 

@@ -22,6 +22,8 @@ static void gen_usage(FILE *out)
                  "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n");
 }
 
+static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
+
 int cmd_gen(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -74,16 +76,6 @@ int cmd_gen(int argc, char **argv)
         return 2;
     }
     gs_error err = {0};
-    if (!out_path)
-        return cli_exit_code(wl_gen_mmc(stdout, &o, &err));
-    /* generate into memory, then write atomically */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    int rc = wl_gen_mmc(mem, &o, &err);
-    fclose(mem);
-    if (rc == 0)
-        rc = gs_write_atomic(out_path, buf, len, &err);
-    free(buf);
+    int rc = cli_emit(out_path, emit_mmc, &o, &err);
     return rc ? cli_fail(&err) : 0;
 }

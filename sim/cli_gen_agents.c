@@ -25,6 +25,8 @@ static void usage(FILE *out)
             "  the first are scheduled wakes. --out FILE writes atomically; without it, stdout.\n");
 }
 
+static int emit_agents(FILE *out, void *ud, gs_error *err) { return wl_gen_agents(out, ud, err); }
+
 int cmd_gen_agents(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -78,15 +80,6 @@ int cmd_gen_agents(int argc, char **argv)
         return 2;
     }
     gs_error err = {0};
-    if (!out_path)
-        return cli_exit_code(wl_gen_agents(stdout, &o, &err));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    int rc = wl_gen_agents(mem, &o, &err);
-    fclose(mem);
-    if (rc == 0)
-        rc = gs_write_atomic(out_path, buf, len, &err);
-    free(buf);
+    int rc = cli_emit(out_path, emit_agents, &o, &err);
     return rc ? cli_fail(&err) : 0;
 }

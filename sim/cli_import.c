@@ -25,21 +25,36 @@ static void import_usage(FILE *out)
                  "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n");
 }
 
+typedef struct openb_job {
+    const char *in;
+    wl_openb_counts *n;
+    int (*conv)(const char *, FILE *, FILE *, wl_openb_counts *, gs_error *);
+} openb_job;
+
+static int emit_openb(FILE *out, void *ud, gs_error *err)
+{
+    openb_job *o = ud;
+    return o->conv(o->in, out, stderr, o->n, err);
+}
+
 /* Writes the output of conv(in) to path atomically, or to stdout. */
 static int to_file(const char *path, const char *in, wl_openb_counts *n, gs_error *err,
                    int (*conv)(const char *, FILE *, FILE *, wl_openb_counts *, gs_error *))
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = path ? open_memstream(&buf, &len) : stdout;
-    int rc = conv(in, mem, stderr, n, err);
-    if (path) {
-        fclose(mem);
-        if (rc == 0)
-            rc = gs_write_atomic(path, buf, len, err);
-        free(buf);
-    }
-    return rc;
+    openb_job o = {in, n, conv};
+    return cli_emit(path, emit_openb, &o, err);
+}
+
+typedef struct azure_job {
+    const char *in;
+    const wl_azure_opts *o;
+    wl_import_counts *n;
+} azure_job;
+
+static int emit_azure(FILE *out, void *ud, gs_error *err)
+{
+    azure_job *a = ud;
+    return wl_import_azure(a->in, out, a->o, a->n, err);
 }
 
 /* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]` (issue 7). */
@@ -150,16 +165,8 @@ int cmd_import(int argc, char **argv)
     const char *in = argv[optind + 1];
     gs_error err = {0};
     wl_import_counts n;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = out_path ? open_memstream(&buf, &len) : stdout;
-    int rc = wl_import_azure(in, mem, &o, &n, &err);
-    if (out_path) {
-        fclose(mem);
-        if (rc == 0)
-            rc = gs_write_atomic(out_path, buf, len, &err);
-        free(buf);
-    }
+    azure_job aj = {in, &o, &n};
+    int rc = cli_emit(out_path, emit_azure, &aj, &err);
     if (rc)
         return cli_fail(&err);
     fprintf(stderr, "import azure-llm: %ld rows read, %ld requests converted, %ld skipped (out of order)%s%s\n",

@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: MIT */
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "sim_report.h"
 
 static const struct {
     const char *name;
@@ -52,6 +54,23 @@ int cli_fail(const gs_error *err)
     if (err->code == GS_EUSAGE)
         fprintf(stderr, "try 'gpusim --help'\n");
     return cli_exit_code(err->code);
+}
+
+int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err)
+{
+    if (!path)
+        return emit(stdout, ud, err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return gs_err(err, GS_EWRITE, "cannot write '%s': out of memory", path);
+    int rc = emit(mem, ud, err);
+    fclose(mem);
+    if (rc == 0)
+        rc = gs_write_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
 }
 
 void cli_shipped_path(char *buf, size_t n, const char *rel)
