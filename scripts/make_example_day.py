@@ -89,7 +89,7 @@ rows.sort(key=lambda r: r["submit"])  # stable: ties keep generation order
 services = [
     {"id": "chat-8b", "submit": 0, "duration": 86400, "gpus": 1, "kind": "service", "gpumem": 40960,
      "priority": 20, "tenant": "serving", "cpu": 8, "mem_gib": 64, "replicas_min": 1, "replicas_max": 4,
-     "max_batch": 16, "slo_ms": 6000, "weights_gib": 16, "rate": 0.5, "pattern": "diurnal",
+     "max_batch": 16, "slo_ms": 20000, "weights_gib": 16, "rate": 0.5, "pattern": "diurnal",
      "input_tokens": 500, "output_tokens": 150, "decode_ms_base": 15, "decode_ms_per_seq": 0.2,
      "prefill_ms_per_token": 0.05},
     {"id": "embed", "submit": 0, "duration": 86400, "gpus": 1, "kind": "service", "gpumem": 10240,

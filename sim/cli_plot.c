@@ -277,14 +277,15 @@ static int plot_run(plotter *pl, const char *dir)
         h_raw(&pl->h, "<p class=note>no timeseries.csv: time figures skipped</p>\n");
     }
     /* Latency CDF per service: drawn through each service's latency quantiles
-     * (services[i].latency_s.pNN, the id in services[i].id) when the run
-     * had services. */
+     * (services[i].latency_cdf_s, 16 points, else latency_s.pNN; the id in
+     * services[i].id) when the run had services. */
     const cJSON *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
     int nsvc = 0;
     const cJSON *sv;
     cJSON_ArrayForEach(sv, svcs)
     {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(sv, "latency_s");
+        const cJSON *cdf = cJSON_GetObjectItemCaseSensitive(sv, "latency_cdf_s");
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
         if (!id)
             id = sv->string ? sv->string : "?";
@@ -302,10 +303,18 @@ static int plot_run(plotter *pl, const char *dir)
         fprintf(f, "\n");
         const cJSON *q;
         double mx;
-        cJSON_ArrayForEach(q, lat)
+        const cJSON *pts = cJSON_IsObject(cdf) ? cdf : lat;
+        cJSON_ArrayForEach(q, pts)
         {
-            if (q->string && q->string[0] == 'p' && cJSON_IsNumber(q) && atof(q->string + 1) > 0)
-                fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(q->string + 1) / 100.0);
+            if (q->string && q->string[0] == 'p' && cJSON_IsNumber(q)) {
+                char pct[32]; /* "p99_9" -> 99.9 (latency_cdf_s writes the point as '_') */
+                snprintf(pct, sizeof pct, "%s", q->string + 1);
+                for (char *c2 = pct; *c2; c2++)
+                    if (*c2 == '_')
+                        *c2 = '.';
+                if (atof(pct) > 0)
+                    fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(pct) / 100.0);
+            }
         }
         if (cb_metric(lat, "max", &mx) && mx > 0) /* the slowest request closes the curve */
             fprintf(f, "%.9g\t1\n", mx);
