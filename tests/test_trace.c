@@ -137,6 +137,44 @@ static void full_row(void)
     wl_trace_close(t);
 }
 
+/* The plain-line fast path and libcsv must read a row the same way: each
+ * row below appears twice, once plain (fast path) and once with its id
+ * quoted (which sends the line through libcsv); spaces and tabs around
+ * unquoted fields are trimmed either way, CRLF endings and empty fields too. */
+static void fast_path_matches_libcsv(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus,tenant,cpu\r\n"
+                                    "a , 1.5 ,\t2\t, 3 , team x ,\r\n"
+                                    "\"a\", 1.5 ,\t2\t, 3 , team x ,\r\n"
+                                    "b,2,0,0,,4\n"
+                                    "\"b\",2,0,0,,4\n"
+                                    "c,3,1,1,t,");
+    gs_error err;
+    wl_trace *t = wl_trace_open(path, NULL, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    wl_row r[5];
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ_INT(wl_trace_next(t, &r[i], &err), 1);
+    CHECK_EQ_INT(wl_trace_next(t, &r[0], &err), 0); /* r[0] is overwritten only on success */
+    wl_trace_close(t);
+    for (int i = 0; i < 4; i += 2) {
+        CHECK(strcmp(r[i].id, r[i + 1].id) == 0);
+        CHECK_EQ_INT(r[i].submit_us, r[i + 1].submit_us);
+        CHECK_EQ_INT(r[i].dur_us, r[i + 1].dur_us);
+        CHECK_EQ_INT(r[i].gpus, r[i + 1].gpus);
+        CHECK(strcmp(r[i].tenant, r[i + 1].tenant) == 0);
+        CHECK_NEAR(r[i].cpu, r[i + 1].cpu, 0, 0);
+    }
+    CHECK(strcmp(r[1].id, "a") == 0 && strcmp(r[1].tenant, "team x") == 0);
+    CHECK_EQ_INT(r[1].submit_us, 1500000);
+    CHECK_EQ_INT(r[1].dur_us, 2000000);
+    CHECK_EQ_INT(r[1].gpus, 3);
+    CHECK_NEAR(r[3].cpu, 4, 0, 0);
+    CHECK(strcmp(r[4].id, "c") == 0 && r[4].line == 6); /* last line without a newline */
+}
+
 static void missing_file(void)
 {
     gs_error err;
@@ -150,6 +188,7 @@ const test_case tests_trace[] = {
     {"trace/malformed_rows_name_line_and_column", malformed},
     {"trace/extra_columns_allowed_by_option", extra_columns_allowed},
     {"trace/full_row_any_column_order", full_row},
+    {"trace/fast_path_matches_libcsv", fast_path_matches_libcsv},
     {"trace/missing_file", missing_file},
     {NULL, NULL},
 };
