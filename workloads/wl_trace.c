@@ -1,9 +1,10 @@
 /* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h).
  *
- * The file is read one physical line at a time (getline) and each line is fed
- * to csv_parse, so the reader always knows the line number a record starts
- * on, even when quoted fields span lines. Fields are copied out of libcsv's
- * buffer inside the callback (libcsv reuses it).
+ * The file is read one physical line at a time (getline), so the reader
+ * always knows the line number a record starts on, even when quoted fields
+ * span lines. A line with no quote character is split on commas directly
+ * (split_plain); any other line is fed to csv_parse. Fields are copied out of
+ * libcsv's buffer inside the callback (libcsv reuses it).
  * SPDX-License-Identifier: MIT */
 #include "wl_trace.h"
 
