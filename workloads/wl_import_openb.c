@@ -176,20 +176,30 @@ static void skip(wl_openb_counts *n, FILE *warn, const csv_in *c, int reason, bo
         fprintf(warn, "gpusim: warning: '%s' line %ld: %s; row skipped\n", c->path, c->lineno, wl_openb_reason[reason]);
 }
 
+/* Opens path, checks its header holds the five columns `need` and puts
+ * their indices in ci. On error nothing stays open. */
+static int open_with_header(csv_in *c, const char *path, const char *const need[5], int ci[5], gs_error *err)
+{
+    int rc = csv_in_open(c, path, err);
+    if (rc == 0)
+        rc = read_header(c, need, 5, err);
+    if (rc) {
+        csv_in_close(c);
+        return rc;
+    }
+    for (int i = 0; i < 5; i++)
+        ci[i] = col_of(c, need[i]);
+    return 0;
+}
+
 int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
 {
     static const char *const need[] = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
     csv_in c;
-    int rc = csv_in_open(&c, path, err);
-    if (rc == 0)
-        rc = read_header(&c, need, 5, err);
-    if (rc) {
-        csv_in_close(&c);
-        return rc;
-    }
     int ci[5];
-    for (int i = 0; i < 5; i++)
-        ci[i] = col_of(&c, need[i]);
+    int rc = open_with_header(&c, path, need, ci, err);
+    if (rc)
+        return rc;
     int c_spec = col_of(&c, "gpu_spec"), c_phase = col_of(&c, "pod_phase");
     int c_create = col_of(&c, "creation_time"), c_delete = col_of(&c, "deletion_time");
     bool timed = c_create >= 0 && c_delete >= 0;
@@ -289,16 +299,10 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
 {
     static const char *const need[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
     csv_in c;
-    int rc = csv_in_open(&c, path, err);
-    if (rc == 0)
-        rc = read_header(&c, need, 5, err);
-    if (rc) {
-        csv_in_close(&c);
-        return rc;
-    }
     int ci[5];
-    for (int i = 0; i < 5; i++)
-        ci[i] = col_of(&c, need[i]);
+    int rc = open_with_header(&c, path, need, ci, err);
+    if (rc)
+        return rc;
     node_grp *g = NULL;
     size_t ng = 0, cap = 0;
     row_buf r;
