@@ -4,8 +4,9 @@
 # own checks. Ends with the total line "N passed, N failed" and exits
 # non-zero on any failure.
 #
-# Each suite's output goes to a file, never through a pipe (a pipe's status
-# is its last command's, and a crash upstream would pass). A suite that exits
+# Suites run two at a time (TEST_JOBS), each one's output to a file, never
+# through a pipe (a pipe's status is its last command's, and a crash
+# upstream would pass). A suite that exits
 # non-zero without counting a failure, or ends without its closing
 # "N passed, N failed" line (a crash, an abort, a sanitizer report), counts
 # as one failure more. Everything runs with TMPDIR pointed at a scratch
@@ -23,12 +24,26 @@ trap 'exit 130' INT TERM
 total_pass=0
 total_fail=0
 
-# suite NAME CMD... : runs one suite, prints its output, adds its counts
-suite() {
+# launch NAME CMD... : starts one suite in the background, its output and
+# exit status into files (the suites run side by side: two cores, two at once)
+launch() {
   name=$1; shift
+  names="$names $name"
+  (
+    TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$@" >"$scratch/$name.log" 2>&1
+    echo $? >"$scratch/$name.rc"
+  ) &
+  running=$((running + 1))
+  if [ "$running" -ge "${TEST_JOBS:-2}" ]; then wait_one; fi
+}
+# waits for every suite started so far (POSIX sh has no wait -n)
+wait_one() { wait; running=0; }
+
+# collect NAME : prints one suite's output and adds its counts
+collect() {
+  name=$1
   log="$scratch/$name.log"
-  TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$@" >"$log" 2>&1
-  rc=$?
+  rc=$(cat "$scratch/$name.rc" 2>/dev/null || echo 255)
   cat "$log"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
   if [ -z "$line" ]; then
@@ -55,14 +70,18 @@ harness_check() {
 
 before_results=$(ls -A results 2>/dev/null)
 
+names=""
+running=0
 if [ -x "$RUN_TESTS" ]; then
-  suite unit "$RUN_TESTS"
+  launch unit "$RUN_TESTS"
 else
   harness_check unit_runner_built 1 "no executable $RUN_TESTS"
 fi
 for s in $E2E_SCRIPTS; do
-  suite "$(basename "$s" .sh)" sh "$s" "$B/gpusim"
+  launch "$(basename "$s" .sh)" sh "$s" "$B/gpusim"
 done
+wait_one
+for n in $names; do collect "$n"; done
 
 after_results=$(ls -A results 2>/dev/null)
 [ "$before_results" = "$after_results" ]; harness_check results_untouched $? "tests wrote into results/"
