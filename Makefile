@@ -15,9 +15,9 @@ BASE_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP $(shell pkg-config --cflag
 LIBS = $(shell pkg-config --libs $(PKGS)) -lcsv -lm
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(wildcard sim/*.c) $(wildcard policies/*.c) $(wildcard workloads/*.c) models/gpu/gpu_model.c
-LIB_SRC := $(filter-out sim/main.c sim/cli_%.c,$(LIB_SRC))
-CLI_SRC := sim/main.c $(wildcard sim/cli_*.c)
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
+           $(wildcard policies/*.c) cli/fill.c
+CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/testutil.c
 
 REL := build/release
