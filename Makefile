@@ -23,9 +23,9 @@ PREFIX ?= /usr/local
 # make demo and make test build with two jobs (the CI machine's cores).
 JOBS ?= -j2
 
-LIB_SRC := $(wildcard sim/*.c) $(wildcard policies/*.c) $(wildcard workloads/*.c) models/gpu/gpu_model.c
-LIB_SRC := $(filter-out sim/main.c sim/cli_%.c,$(LIB_SRC))
-CLI_SRC := sim/main.c $(wildcard sim/cli_*.c)
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
+           $(wildcard policies/*.c) cli/fill.c
+CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
 
 REL := build/release

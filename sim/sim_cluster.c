@@ -1,8 +1,6 @@
-/* sim_cluster.c - cluster ledger and cluster file loader (see sim_cluster.h).
+/* sim_cluster.c - cluster ledger and the nodes of a cluster file (see sim_cluster.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_cluster.h"
-
-#include "sim_quota.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -120,9 +118,10 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
     return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
 }
 
-int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
+int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *cat, cJSON **tenants, gs_error *err)
 {
     memset(c, 0, sizeof *c);
+    *tenants = NULL;
     snprintf(c->path, sizeof c->path, "%s", path);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -235,16 +234,13 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     }
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
     rc = build(c, g, ng, err);
-    const cJSON *tenants = cJSON_GetObjectItemCaseSensitive(j, "tenants");
-    if (rc == 0 && tenants) { /* after build: quotas per model need the pools */
-        c->quota = xcalloc(1, sizeof *c->quota);
-        rc = sim_quota_parse(c->quota, tenants, path, c, cat, err);
-    }
+    if (rc == 0) /* the caller parses it once the pools exist (quotas per model) */
+        *tenants = cJSON_DetachItemFromObjectCaseSensitive(j, "tenants");
 out:
     free(g);
     cJSON_Delete(j);
     if (rc)
-        sim_cluster_free(c);
+        sim_cluster_free_nodes(c);
     return rc;
 }
 
@@ -292,11 +288,11 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
     free(g);
     free(copy);
     if (rc)
-        sim_cluster_free(c);
+        sim_cluster_free_nodes(c);
     return rc;
 }
 
-void sim_cluster_free(sim_cluster *c)
+void sim_cluster_free_nodes(sim_cluster *c)
 {
     for (int i = 0; i < c->npools; i++) {
         free(c->pools[i].head);
@@ -308,8 +304,7 @@ void sim_cluster_free(sim_cluster *c)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
     if (c->quota)
-        sim_quota_free(c->quota);
-    free(c->quota);
+        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
     memset(c, 0, sizeof *c);
 }
 

@@ -82,6 +82,13 @@ void tu_catalog_free(void)
     cat_loaded = false;
 }
 
+int tu_sim_init(sim *s, sim_config *cfg, const gpu_catalog *catalog, sim_cluster *cl, FILE *ts, gs_error *err)
+{
+    if (!cfg->registry)
+        cfg->registry = pol_all();
+    return sim_init(s, cfg, catalog, cl, ts, err);
+}
+
 int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int gpus_per_node, const char *policy,
                  const char *const *sets, void (*on_done)(void *, const job *), void *ud)
 {
@@ -93,7 +100,7 @@ int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int g
     r->rc = sim_cluster_from_spec(&r->cl, gpus_spec, gpus_per_node, tu_catalog(), &r->err);
     if (r->rc)
         return r->rc;
-    r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
+    r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
     if (r->rc)
         return r->rc;
     r->s.on_done = on_done;

@@ -6,6 +6,7 @@
 
 #include <cJSON.h>
 
+#include "../policies/registry.h"
 #include "../sim/sim.h"
 
 /* This process's scratch directory (created on first use, under $TMPDIR);
@@ -18,6 +19,10 @@ const char *tu_write_tmp(const char *text);
 /* Loads the catalog from models/gpu (tests run from the repo root). */
 const gpu_catalog *tu_catalog(void);
 void tu_catalog_free(void);
+
+/* sim_init with the shipped policy table when cfg->registry is NULL (a test
+ * that checks the contract passes its own table). */
+int tu_sim_init(sim *s, sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
 
 typedef struct tu_run {
     sim s;

@@ -12,9 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/gs_file.h"
 #include "cli.h"
-#include "sim.h"
-#include "sim_report.h"
+#include "../sim/sim.h"
+#include "../policies/registry.h"
+#include "../sim/sim_report.h"
 
 static void run_usage(FILE *out)
 {
@@ -111,6 +113,7 @@ int cmd_run(int argc, char **argv)
     };
     static sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.registry = pol_all();
     cfg.seed = 1;
     cfg.sample_us = 60 * GS_US_PER_S;
     const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;

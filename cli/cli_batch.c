@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/gs_file.h"
 #include "cli.h"
-#include "sim_report.h"
+#include "../sim/sim_report.h"
 
 char *cb_fmt(const char *fmt, ...)
 {

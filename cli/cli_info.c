@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "../models/gpu/gpu_model.h"
-#include "../policies/policy.h"
+#include "../policies/registry.h"
 #include "cli.h"
-#include "sim_preempt.h"
+#include "../sim/sim_preempt.h"
 
 int cmd_policies(int argc, char **argv)
 {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "gs.h"
+#include "../base/gs.h"
 
 #define CB_MAX_SETS 16
 

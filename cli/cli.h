@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "gs.h"
-#include "sim.h"
+#include "../base/gs.h"
+#include "../sim/sim.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -1,17 +1,17 @@
-/* sim_fill.c - the fill-up experiment (see sim_fill.h).
+/* fill.c - the fill-up experiment (see fill.h).
  *
  * Cost: O(n log n) to sort the rows once; per task, one placement by the
  * policy (its own cost, e.g. one scan of the nodes) plus O(1) here; the
  * fragmentation is read from the policy's running sum at each whole percent.
  * SPDX-License-Identifier: MIT */
-#include "sim_fill.h"
+#include "fill.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_rng.h"
+#include "../base/sim_rng.h"
 
 double fill_req_gpus(const wl_row *r)
 {

@@ -1,8 +1,9 @@
-/* policy.h - the one interface between the simulation core and a policy.
+/* sim_policy.h - the one interface between the simulation core and a policy.
  *
  * A policy is a `const pol_ops` record exported by policies/pol_<name>.c and
- * listed once in policies/registry.c. The core never names a policy: it finds
- * one through pol_find() and calls it only through the wrappers in sim.c.
+ * listed once in policies/registry.c. The engine never names a policy: the
+ * caller hands it the table (sim_config.registry) and the engine calls a
+ * policy only through the wrappers in sim.c.
  *
  * Kinds. A space policy (POL_SPACE) decides how cards are cut and where work
  * goes: it gets every arrival and completion. A time policy (POL_TIME) decides
@@ -18,8 +19,8 @@
 
 #include <cJSON.h>
 
-#include "../sim/gs.h"
-#include "../sim/sim_job.h"
+#include "../base/gs.h"
+#include "sim_job.h"
 
 /* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
  * quotas and preemption, sim/sim_preempt.c). */
@@ -110,9 +111,5 @@ typedef struct pol_ops {
 
 enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };
 
-/* The registry (policies/registry.c). */
-const pol_ops *pol_find(const char *name);
-/* NULL-terminated array of every policy, in table order. */
-const pol_ops *const *pol_all(void);
 
 #endif

@@ -1,5 +1,5 @@
 /* cli_fill.c - `gpusim run --mode fill`: the fill-up experiment over one or
- * more seeds (sim_fill.h), averaged per whole percent of arrived workload.
+ * more seeds (fill.h), averaged per whole percent of arrived workload.
  * Writes DIR/report.json ("fill" object) and DIR/fill.csv, atomically.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
@@ -8,9 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/gs_file.h"
 #include "cli.h"
-#include "sim_fill.h"
-#include "sim_report.h"
+#include "fill.h"
+#include "../sim/sim_report.h"
 
 int cli_load_cluster(sim_cluster *cl, const cli_cluster_src *src, const gpu_catalog *cat, gs_error *err)
 {

@@ -7,7 +7,7 @@
 
 #include "../workloads/wl_import.h"
 #include "cli.h"
-#include "sim_report.h"
+#include "../sim/sim_report.h"
 
 static void import_usage(FILE *out)
 {

@@ -8,7 +8,7 @@
 
 #include "../workloads/wl_gen.h"
 #include "cli.h"
-#include "sim_report.h"
+#include "../sim/sim_report.h"
 
 static void gen_usage(FILE *out)
 {

@@ -1,4 +1,4 @@
-/* sim_fill.h - the fill-up experiment (`gpusim run --mode fill`, issue 7):
+/* fill.h - the fill-up experiment (`gpusim run --mode fill`, issue 7):
  * the protocol of Weng et al., "Beware of Fragmentation" (USENIX ATC'23),
  * written out in ../shared/reference/fill-up-protocol.md. Timestamps are
  * ignored and tasks never depart: the trace's job rows, sorted by id and
@@ -9,10 +9,10 @@
  * fits nowhere fails (it stays in the policy's queue, never retried since
  * nothing departs) and is counted.
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SIM_FILL_H
-#define GPUSIM_SIM_FILL_H
+#ifndef GPUSIM_CLI_FILL_H
+#define GPUSIM_CLI_FILL_H
 
-#include "sim.h"
+#include "../sim/sim.h"
 
 typedef struct fill_result {
     int npts;                  /* arrived 0 .. npts-1 percent of capacity */
