@@ -84,6 +84,14 @@ bool gs_exe_relative(char *buf, size_t n, const char *rel)
     if (!slash)
         return false;
     *slash = 0;
-    snprintf(buf, n, "%s/%s", exe, rel);
-    return access(buf, F_OK) == 0;
+    /* Where the data lies relative to the binary: beside it (./gpusim in a
+     * checkout), installed (PREFIX/bin/gpusim with PREFIX/share/gpusim, see
+     * `make install`), or two levels up (the sanitized build/test/gpusim). */
+    static const char *const roots[] = {"", "../share/gpusim/", "../../"};
+    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+        snprintf(buf, n, "%s/%s%s", exe, roots[i], rel);
+        if (access(buf, F_OK) == 0)
+            return true;
+    }
+    return false;
 }

@@ -50,8 +50,10 @@ char *xstrdup(const char *s);
 #define GS_BUG(msg) gs_bug(__FILE__, __LINE__, (msg))
 void gs_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
 
-/* Writes <directory of the running executable>/rel into buf and returns
- * true if that path exists; false (buf undefined) otherwise. */
+/* Finds rel among the data shipped with the running executable (beside it,
+ * in ../share/gpusim/ as `make install` lays it out, or in the source tree
+ * above build/<config>/); writes the first that exists into buf and returns
+ * true, or false (buf undefined). */
 bool gs_exe_relative(char *buf, size_t n, const char *rel);
 
 /* Case-insensitive ASCII string equality. */

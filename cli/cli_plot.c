@@ -73,28 +73,10 @@ static void tsv_text(FILE *f, const char *s)
         fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-/* A figure script: beside the executable (./gpusim in the source tree),
- * else two levels up (the sanitized build/test/gpusim), else as given
+/* A figure script: where the binary's data lies (gs_exe_relative: beside
+ * it, installed, or the source tree above build/test/), else as given
  * (relative to the working directory). */
-static void script_path(char *buf, size_t n, const char *rel)
-{
-    cli_shipped_path(buf, n, rel);
-    if (access(buf, R_OK) == 0 && buf[0] == '/')
-        return;
-    char exe[512];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(buf, n, "%s/../../%s", exe, rel);
-            if (access(buf, R_OK) == 0)
-                return;
-        }
-    }
-    snprintf(buf, n, "%s", rel);
-}
+static void script_path(char *buf, size_t n, const char *rel) { cli_shipped_path(buf, n, rel); }
 
 /* Runs gnuplot on scripts/<script> for one format. defs holds only numbers
  * formatted here; every text goes as a -c argument (ARG1..ARG9, string

@@ -259,6 +259,7 @@ int cmd_run(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
+    bool made_odir = access(odir, F_OK) != 0; /* a failed run removes the directory it made */
     if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
         ts = fopen(ts_tmp, "w");
         if (!ts)
@@ -294,6 +295,8 @@ int cmd_run(int argc, char **argv)
     if (rc != 0) {
         if (ts)
             unlink(ts_tmp);
+        if (made_odir)
+            rmdir(odir); /* only if empty: never anything the user put there */
     } else if (json) {
         fputs(text, stdout);
     } else {

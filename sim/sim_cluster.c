@@ -55,11 +55,15 @@ static void bucket_link(sim_cluster *c, sim_node *n)
 
 static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
 {
-    int total_nodes = 0, total_gpus = 0;
+    int64_t nodes64 = 0, gpus64 = 0; /* summed wide: the limits are checked before any int holds them */
     for (int i = 0; i < ng; i++) {
-        total_nodes += g[i].count;
-        total_gpus += g[i].count * g[i].gpus;
+        nodes64 += g[i].count;
+        gpus64 += (int64_t)g[i].count * g[i].gpus;
     }
+    if (nodes64 > CL_MAX_NODES || gpus64 > CL_MAX_GPUS)
+        return gs_err(err, GS_EINPUT, "cluster '%s': %lld nodes and %lld GPUs exceed the limit of %d nodes and %d GPUs",
+                      c->name, (long long)nodes64, (long long)gpus64, CL_MAX_NODES, CL_MAX_GPUS);
+    int total_nodes = (int)nodes64, total_gpus = (int)gpus64;
     if (total_nodes == 0)
         return gs_err(err, GS_EINPUT, "cluster '%s' has no nodes", c->name);
     c->nodes = xcalloc((size_t)total_nodes, sizeof *c->nodes);
@@ -193,7 +197,7 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         g[i].count = 1;
         if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
                   v->valuedouble > 1e7)) {
-            rc = bad_field(err, path, i, "count", "an integer >= 1");
+            rc = bad_field(err, path, i, "count", "an integer from 1 to 1e7");
             goto out;
         }
         if (v)
@@ -207,15 +211,15 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         g[i].gpus = (int)v->valuedouble;
         g[i].cpu = g[i].mem_gib = -1;
         v = cJSON_GetObjectItemCaseSensitive(it, "cpu");
-        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
-            rc = bad_field(err, path, i, "cpu", "a number of cores >= 0");
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_CPU))) {
+            rc = bad_field(err, path, i, "cpu", "a number of cores from 0 to 1e6");
             goto out;
         }
         if (v)
             g[i].cpu = v->valuedouble;
         v = cJSON_GetObjectItemCaseSensitive(it, "mem_gib");
-        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
-            rc = bad_field(err, path, i, "mem_gib", "a number of GiB >= 0");
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_MEM_GIB))) {
+            rc = bad_field(err, path, i, "mem_gib", "a number of GiB from 0 to 1e9");
             goto out;
         }
         if (v)

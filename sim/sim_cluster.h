@@ -18,6 +18,12 @@
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
+/* Whole-cluster limits, checked before any count is held in an int: far
+ * above any cluster a planner sizes, far below what would overflow. */
+#define CL_MAX_NODES 4000000
+#define CL_MAX_GPUS 16000000
+#define CL_MAX_NODE_CPU 1e6
+#define CL_MAX_NODE_MEM_GIB 1e9
 
 typedef struct sim_node {
     int id, pool;
