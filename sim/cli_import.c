@@ -22,7 +22,10 @@ static void import_usage(FILE *out)
                  "\n"
                  "  openb: Alibaba cluster-trace-gpu-v2023 pod list -> trace (gpu_milli/10 -> gpucores and gpumem_pct,\n"
                  "         num_gpu -> gpus, gpu_spec -> gpu_model, cpu_milli, memory_mib, creation/deletion times), rows\n"
-                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n");
+                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n"
+                 "\n"
+                 "       gpusim import sd FILE.csv ...     Alibaba GenAI Stable Diffusion requests (gpusim import sd --help)\n"
+                 "       gpusim import dlrm FILE.csv ...   Alibaba DLRM inference instances (gpusim import dlrm --help)\n");
 }
 
 typedef struct openb_job {
@@ -112,16 +115,27 @@ static int import_openb(int argc, char **argv)
     return 0;
 }
 
+/* The formats: one line per trace family (azure-llm is handled below). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} importers[] = {
+    {"openb", import_openb},
+    {"sd", cli_import_sd},
+    {"dlrm", cli_import_dlrm},
+};
+
 int cmd_import(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         import_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "openb"))
-        return import_openb(argc, argv);
+    for (size_t i = 0; i < sizeof importers / sizeof *importers; i++)
+        if (!strcmp(argv[1], importers[i].name))
+            return importers[i].run(argc, argv);
     if (strcmp(argv[1], "azure-llm") != 0) {
-        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb, sd, dlrm)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {

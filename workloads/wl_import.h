@@ -55,4 +55,73 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
  * identical consecutive nodes become one group, so node order is kept). */
 int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_counts *counts, gs_error *err);
 
+/* Alibaba cluster-trace-v2026-GenAI Stable Diffusion request log
+ * (gmt_create, predict_status, exec_time_seconds, groupId, num_lora,
+ * checkpoint_model_version_id, ...). Reasons a row is not converted: */
+enum {
+    WL_SD_SKIP_FAILED = 0, /* predict_status FAILED */
+    WL_SD_SKIP_PENDING,    /* PENDING (never ran: exec time 0) */
+    WL_SD_SKIP_PROCESSING, /* PROCESSING (still running when logged) */
+    WL_SD_SKIP_STATUS,     /* any other status */
+    WL_SD_SKIP_NO_MODEL,   /* no checkpoint_model_version_id */
+    WL_SD_SKIP_BACKWARDS,  /* gmt_create earlier than the row before */
+    WL_SD_NREASONS
+};
+extern const char *const wl_sd_reason[WL_SD_NREASONS];
+
+typedef struct wl_sd_opts {
+    int gpus;                       /* GPUs per replica */
+    int replicas_min, replicas_max; /* per model */
+    double weights_gib;             /* checkpoint loaded at each cold start */
+    double lora_load_s;             /* added to a request's service time per LoRA adapter */
+    double slo_ms;                  /* latency SLO of every model service */
+    long limit;                     /* at most this many requests (0: all) */
+} wl_sd_opts;
+
+typedef struct wl_sd_counts {
+    long rows_in, converted, skipped, services, with_lora, adapters;
+    long skipped_by[WL_SD_NREASONS];
+} wl_sd_counts;
+
+/* One `service` row per base model (all at submit 0, in order of first use),
+ * then one token-less `request` row per converted input row: service =
+ * checkpoint_model_version_id, tenant = groupId, duration =
+ * exec_time_seconds + num_lora x lora_load_s, submit = seconds since the
+ * first converted row. Two passes over the file (models first), memory
+ * O(distinct models). Each skipped row is reported on `warn` (may be NULL).
+ * Returns 0, GS_EINPUT naming file, line and column, or GS_EWRITE. */
+int wl_import_sd(const char *path, FILE *out, FILE *warn, const wl_sd_opts *o, wl_sd_counts *n, gs_error *err);
+
+/* Alibaba cluster-trace-gpu-v2025 (DLRM inference instances, Prism, NSDI
+ * '25). Reasons an instance row is not converted: */
+enum {
+    WL_DLRM_SKIP_ROLE = 0, /* role not selected (--roles) */
+    WL_DLRM_SKIP_LIFETIME, /* deletion_time before creation_time */
+    WL_DLRM_SKIP_GPUS,     /* gpu_request above 64, or fractional above 1 */
+    WL_DLRM_NREASONS
+};
+extern const char *const wl_dlrm_reason[WL_DLRM_NREASONS];
+
+typedef struct wl_dlrm_opts {
+    bool cn, hn;       /* convert CPU-node (CN) and/or GPU-node (HN) instances */
+    double end_s;      /* instances alive at the end run until here; <= 0: the latest time in the file */
+    size_t sort_lines; /* rows sorted in memory at once (external merge sort beyond) */
+} wl_dlrm_opts;
+
+typedef struct wl_dlrm_counts {
+    long rows_in, converted, skipped, cn, hn, gpus;
+    long pre_existing, alive_at_end; /* no creation_time (placed at 0); no deletion_time (run to the end) */
+    long rdma, per_node_limit;       /* rows whose RDMA share / instances-per-node cap is not modeled */
+    double end_s;                    /* the end used */
+    int runs;                        /* sorted runs spilled to temporary files */
+    long skipped_by[WL_DLRM_NREASONS];
+} wl_dlrm_counts;
+
+/* Instance rows -> `job` rows sorted by submit (stably): submit =
+ * creation_time (empty: 0), duration = deletion_time (empty: the end) -
+ * submit, gpus = gpu_request (CN rows: 0), cpu = cpu_request, mem_gib =
+ * memory_request, tenant = app_name. Memory O(sort_lines). Returns 0,
+ * GS_EINPUT naming file, line and column, or GS_EWRITE. */
+int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *o, wl_dlrm_counts *n, gs_error *err);
+
 #endif
