@@ -25,7 +25,8 @@ static void import_usage(FILE *out)
                  "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n"
                  "\n"
                  "       gpusim import sd FILE.csv ...     Alibaba GenAI Stable Diffusion requests (gpusim import sd --help)\n"
-                 "       gpusim import dlrm FILE.csv ...   Alibaba DLRM inference instances (gpusim import dlrm --help)\n");
+                 "       gpusim import dlrm FILE.csv ...   Alibaba DLRM inference instances (gpusim import dlrm --help)\n"
+                 "       gpusim import mooncake F.jsonl .. Mooncake requests with prefix-block ids (gpusim import mooncake --help)\n");
 }
 
 typedef struct openb_job {
@@ -123,6 +124,7 @@ static const struct {
     {"openb", import_openb},
     {"sd", cli_import_sd},
     {"dlrm", cli_import_dlrm},
+    {"mooncake", cli_import_mooncake},
 };
 
 int cmd_import(int argc, char **argv)
@@ -135,7 +137,7 @@ int cmd_import(int argc, char **argv)
         if (!strcmp(argv[1], importers[i].name))
             return importers[i].run(argc, argv);
     if (strcmp(argv[1], "azure-llm") != 0) {
-        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb, sd, dlrm)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb, sd, dlrm, mooncake)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {

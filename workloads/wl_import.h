@@ -124,4 +124,37 @@ typedef struct wl_dlrm_counts {
  * GS_EINPUT naming file, line and column, or GS_EWRITE. */
 int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *o, wl_dlrm_counts *n, gs_error *err);
 
+/* Mooncake (Kimi) FAST '25 traces, JSON Lines: {"timestamp": ms,
+ * "input_length", "output_length", "hash_ids": [...]} per request. */
+enum {
+    WL_MC_SKIP_BACKWARDS = 0, /* timestamp earlier than the row before */
+    WL_MC_SKIP_HASH_COUNT,    /* len(hash_ids) != ceil(input_length / block) */
+    WL_MC_NREASONS
+};
+extern const char *const wl_mc_reason[WL_MC_NREASONS];
+
+typedef struct wl_mc_opts {
+    const char *service;
+    int gpus, replicas_min, replicas_max;
+    double weights_gib, slo_ttft_ms, slo_tpot_ms, kv_kib_per_token;
+    int block_tokens;  /* tokens per hash id (512) */
+    bool bursts;       /* keep the quantized timestamps (else spread within their bucket) */
+    double bucket_ms;  /* the quantum the timestamps were rounded to (3000) */
+    uint64_t seed;     /* of the spreading */
+    long limit;
+} wl_mc_opts;
+
+typedef struct wl_mc_counts {
+    long rows_in, converted, skipped, blocks, buckets, largest_bucket;
+    long skipped_by[WL_MC_NREASONS];
+} wl_mc_counts;
+
+/* One `service` row, then one request row per input line with
+ * input_tokens, output_tokens and hash_ids ('|'-joined). Rows sharing a
+ * timestamp (the trace rounds them to ~3 s) are spread uniformly over
+ * [t, min(t + bucket_ms, next t)), sorted, file order kept, from a seeded
+ * stream; with `bursts` they keep t. Memory O(the largest bucket). Returns
+ * 0, GS_EINPUT naming file, line, column and field, or GS_EWRITE. */
+int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts *o, wl_mc_counts *n, gs_error *err);
+
 #endif

@@ -582,6 +582,9 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     if (row->kind == WL_KIND_SERVICE && !has_gpus)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica)", t->path,
                       t->rec_start);
+    if (row->hash_ids && row->kind != WL_KIND_REQUEST)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('hash_ids'): only request rows carry "
+                      "prefix-block ids", t->path, t->rec_start, t->has[C_HASH_IDS]);
     if (row->kind == WL_KIND_REQUEST && !row->service[0])
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request row needs 'service'", t->path,
                       t->rec_start);
