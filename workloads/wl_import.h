@@ -12,6 +12,11 @@ typedef struct wl_azure_opts {
     int gpus;             /* GPUs per replica of the declared service */
     int replicas_min, replicas_max;
     long limit;           /* at most this many requests (0: all) */
+    /* the served model's facts and LLM-serving SLOs, written on the service row */
+    double weights_gib;   /* weights loaded at each cold start */
+    double slo_ttft_ms, slo_tpot_ms; /* time to first token, time per output token */
+    int max_batch;        /* requests a replica serves at once */
+    double warmup_s;      /* the service is declared this long before the first request */
 } wl_azure_opts;
 
 typedef struct wl_import_counts {
@@ -19,8 +24,9 @@ typedef struct wl_import_counts {
 } wl_import_counts;
 
 /* Azure LLM inference trace 2023 (TIMESTAMP,ContextTokens,GeneratedTokens)
- * -> one `service` row and one `request` row per input row, submit times in
- * seconds from the first row. Streams in constant memory. Returns 0, or
+ * -> one `service` row (gpus, replicas, weights_gib, slo_ttft_ms,
+ * slo_tpot_ms, max_batch from o) at 0 and one `request` row per input row,
+ * submit = warmup_s + seconds since the first row. Streams in constant memory. Returns 0, or
  * GS_EINPUT naming the line and column of a bad row, or GS_EWRITE. */
 int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_import_counts *counts, gs_error *err);
 
