@@ -14,13 +14,14 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim import mooncake FILE.jsonl [--service NAME] [--gpus N] [--replicas MIN:MAX]\n"
             "                       [--weights-gib G] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--kv-kib-per-token K]\n"
-            "                       [--block-tokens N] [--bursts] [--bucket-ms MS] [--seed N] [--limit N]\n"
-            "                       [--out-trace T.csv]\n"
+            "                       [--block-tokens N] [--bursts] [--bucket-ms MS] [--seed N] [--warmup-s S]\n"
+            "                       [--limit N] [--out-trace T.csv]\n"
             "\n"
             "  Mooncake (Kimi, FAST '25) JSON Lines -> one service (default 'llm': Llama2-70B on 8 GPUs, weights\n"
             "  70e9 x 2 bytes = 130.4 GiB, KV 320 KiB/token, TTFT/TPOT SLOs 2000/200 ms, replicas 8:8) and one\n"
             "  request per line with input/output tokens and its hash_ids (one per 512-token prefix block).\n"
-            "  Timestamps share ~3 s buckets: spread uniformly in their bucket (seeded), or kept with --bursts.\n");
+            "  Timestamps share ~3 s buckets: spread uniformly in their bucket (seeded), or kept with --bursts.\n"
+            "  The service is declared --warmup-s (180) before the first request, so its replicas are ready.\n");
 }
 
 typedef struct mc_job {
@@ -44,12 +45,13 @@ int cli_import_mooncake(int argc, char **argv)
         {"kv-kib-per-token", required_argument, 0, 'k'}, {"block-tokens", required_argument, 0, 'b'},
         {"bursts", no_argument, 0, 'B'}, {"bucket-ms", required_argument, 0, 'm'},
         {"seed", required_argument, 0, 's'}, {"limit", required_argument, 0, 'l'},
+        {"warmup-s", required_argument, 0, 'W'},
         {"out-trace", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
     /* defaults: workloads/README.md ("Mooncake") gives their sources */
     wl_mc_opts o = {.service = "llm", .gpus = 8, .replicas_min = 8, .replicas_max = 8,
                     .weights_gib = 70e9 * 2 / 1073741824.0, .slo_ttft_ms = 2000, .slo_tpot_ms = 200,
-                    .kv_kib_per_token = 320, .block_tokens = 512, .bucket_ms = 3000, .seed = 1};
+                    .kv_kib_per_token = 320, .block_tokens = 512, .bucket_ms = 3000, .seed = 1, .warmup_s = 180};
     const char *out_path = NULL;
     double d;
     int c;
@@ -108,6 +110,10 @@ int cli_import_mooncake(int argc, char **argv)
             if (!cli_opt_num("--limit", optarg, 0, 1e12, &d))
                 return 2;
             o.limit = (long)d;
+            break;
+        case 'W':
+            if (!cli_opt_num("--warmup-s", optarg, 0, 1e6, &o.warmup_s))
+                return 2;
             break;
         case 'o': out_path = optarg; break;
         case 'h': usage(stdout); return 0;

@@ -58,6 +58,9 @@ const pol_param svc_params[] = {
     {"prefix_block_tokens", "512", "tokens per prefix block named by a hash id (Mooncake's traces: 512)"},
     {"svc_kv_kib_per_token", "320", "KV-cache KiB per token when a service row gives none: Llama2-70B, 80 layers x "
                                     "8 KV heads x 128 dims x 2 (K, V) x 2 bytes"},
+    {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
+                                  "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
+                                  "routers' cache_aware policy)"},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)"},
     {NULL, NULL, NULL},
@@ -176,6 +179,7 @@ struct svc_layer {
     bool has_act;
     bool pc_on;
     int block_tok;
+    double route_share;
     double kv_kib_def, kv_util;
 };
 
@@ -201,6 +205,7 @@ int svc_layer_new(sim *s, svc_layer **out, gs_error *err)
     L->weights_def = num_param(s, "svc_weights_gib");
     L->pc_on = strcmp(sim_param(s, "prefix_cache"), "off") != 0;
     L->block_tok = atoi(sim_param(s, "prefix_block_tokens"));
+    L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
     sim_sketch_init(&L->all_lat);
@@ -212,9 +217,9 @@ int svc_layer_new(sim *s, svc_layer **out, gs_error *err)
                                       "times non-negative");
     const char *pcv = sim_param(s, "prefix_cache");
     if ((strcmp(pcv, "on") && strcmp(pcv, "off")) || L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
-        L->kv_util > 1)
+        L->kv_util > 1 || L->route_share < 0 || L->route_share > 1)
         return gs_err(err, GS_EUSAGE, "--set prefix_cache=on|off, prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
-                                      "0 < svc_kv_mem_util <= 1");
+                                      "0 < svc_kv_mem_util <= 1, 0 <= prefix_route_share <= 1");
     return 0;
 }
 
@@ -411,9 +416,11 @@ static int64_t prefix_prefill(svc_layer *L, replica *p, svc_req *r)
 }
 
 /* Cache-aware routing: the ready replica holding the longest prefix of r,
- * if it has a free batch slot; NULL (least-loaded routing) when it has none
- * or no replica holds any of it. Ties go to the less loaded. O(replicas x
- * prefix). */
+ * if that prefix is more than prefix_route_share of r's blocks and the
+ * replica has a free batch slot; NULL (least-loaded routing) otherwise. Ties
+ * go to the less loaded. Without the share threshold, a block every prompt
+ * shares (a system prompt) would pull all traffic to one replica. O(replicas
+ * x prefix). */
 static replica *prefix_route(const svc_layer *L, const service *v, const svc_req *r)
 {
     if (!L->pc_on || !r->nhash)
@@ -431,7 +438,9 @@ static replica *prefix_route(const svc_layer *L, const service *v, const svc_req
             best_m = m;
         }
     }
-    return best && best->nactive + best->npending < v->max_batch ? best : NULL;
+    if (!best || (double)best_m <= L->route_share * r->nhash)
+        return NULL;
+    return best->nactive + best->npending < v->max_batch ? best : NULL;
 }
 
 /* Blocks of KV cache beside the weights on the replica's cards: GPUs x

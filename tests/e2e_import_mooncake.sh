@@ -12,7 +12,7 @@ if need_file import_mooncake "$MC"; then
   if check_rc import_mooncake 0 "$G" import mooncake "$MC" --out-trace "$T/mc.csv"; then
     if has "$T/out" "300 lines read, 300 requests converted (8490 prefix blocks; 35 timestamps, at most 16 requests at one" &&
        grep -q '^llm,0,8,service,,,,8,8,130.385,2000,200,320,$' "$T/mc.csv" &&
-       grep -q '^mc1,0\.[0-9]*,,request,llm,6758,500,,,,,,,0|1|2|3|4|5|6|7|8|9|10|11|12|13$' "$T/mc.csv"; then
+       grep -q '^mc1,180\.[0-9]*,,request,llm,6758,500,,,,,,,0|1|2|3|4|5|6|7|8|9|10|11|12|13$' "$T/mc.csv"; then
       ok import_mooncake_counts_and_rows
     else no import_mooncake_counts_and_rows "$T/out"; fi
   fi

@@ -25,9 +25,9 @@ static void on_req(void *ud, const char *svc, double lat)
 
 /* Runs trace on one 8-GPU H100 node with no cold start but the weight load;
  * the service report of the run in *rep (caller frees). */
-static int run(tu_run *r, const char *trace, const char *pc, lats *l, cJSON **rep)
+static int run2(tu_run *r, const char *trace, const char *pc, const char *more, lats *l, cJSON **rep)
 {
-    const char *sets[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0", "svc_graph_s=0", pc, NULL};
+    const char *sets[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0", "svc_graph_s=0", pc, more, NULL};
     memset(r, 0, sizeof *r);
     r->cfg.trace_path = tu_write_tmp(trace);
     r->cfg.policy = "whole";
@@ -43,6 +43,11 @@ static int run(tu_run *r, const char *trace, const char *pc, lats *l, cJSON **re
     *rep = cJSON_CreateObject();
     svc_report(r->s.svc, &r->s, *rep);
     return r->rc;
+}
+
+static int run(tu_run *r, const char *trace, const char *pc, lats *l, cJSON **rep)
+{
+    return run2(r, trace, pc, NULL, l, rep);
 }
 
 static double num(const cJSON *o, const char *a, const char *b)
@@ -99,7 +104,8 @@ static void three_requests_by_hand(void)
  * sends it to replica 1. C (blocks 5 6 7) arrives with both idle: the
  * cache-aware router sends it to replica 1, which holds 5 6 (hits 2,
  * prefill 512 -> TTFT 0.522 s); least-loaded alone would pick replica 0 (the
- * first of two idle ones) and prefill all 1536 tokens (1.546 s). */
+ * first of two idle ones) and prefill all 1536 tokens (1.546 s): as it does
+ * when prefix_route_share is 0.9 (2 of 3 blocks is 0.67, not more). */
 static void routing_follows_the_prefix(void)
 {
     const char *trace =
@@ -119,6 +125,15 @@ static void routing_follows_the_prefix(void)
     const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
     CHECK_NEAR(num(v, "prefix_cache", "hit_blocks"), 2, 0, 0);
     CHECK_NEAR(num(v, "prefix_cache", "requests_with_hits"), 1, 0, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    lats l2 = {0};
+    CHECK_EQ_INT(run2(&r, trace, "prefix_cache=on", "prefix_route_share=0.9", &l2, &rep), 0);
+    CHECK_EQ_INT(l2.n, 3);
+    if (l2.n == 3)
+        CHECK_NEAR(l2.v[2], 1.546, 0, 1e-9);
+    v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
+    CHECK_NEAR(num(v, "prefix_cache", "hit_blocks"), 0, 0, 0);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }

@@ -147,6 +147,7 @@ typedef struct wl_mc_opts {
     bool bursts;       /* keep the quantized timestamps (else spread within their bucket) */
     double bucket_ms;  /* the quantum the timestamps were rounded to (3000) */
     uint64_t seed;     /* of the spreading */
+    double warmup_s;   /* the service is declared this long before the first request */
     long limit;
 } wl_mc_opts;
 
@@ -160,7 +161,8 @@ typedef struct wl_mc_counts {
  * timestamp (the trace rounds them to ~3 s) are spread uniformly over
  * [t, min(t + bucket_ms, next t)), sorted, file order kept, from a seeded
  * stream; with `bursts` they keep t. Memory O(the largest bucket). Returns
- * 0, GS_EINPUT naming file, line, column and field, or GS_EWRITE. */
+ * 0, GS_EINPUT naming file, line, column and field, or GS_EWRITE. Submit
+ * times are shifted by warmup_s. */
 int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts *o, wl_mc_counts *n, gs_error *err);
 
 #endif

@@ -46,7 +46,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Writes the bucket's rows: submit t (bursts) or t + sorted uniform offsets
  * in [0, width), in microseconds. */
-static void flush(bucket *b, FILE *out, gsl_rng *rng, double width_ms, bool bursts)
+static void flush(bucket *b, FILE *out, gsl_rng *rng, double width_ms, bool bursts, int64_t warm_us)
 {
     if (b->n == 0)
         return;
@@ -55,7 +55,7 @@ static void flush(bucket *b, FILE *out, gsl_rng *rng, double width_ms, bool burs
         b->u[i] = bursts ? 0 : gsl_rng_uniform(rng) * width_ms * 1000.0;
     qsort(b->u, (size_t)b->n, sizeof *b->u, cmp_double);
     for (long i = 0; i < b->n; i++) {
-        int64_t us = b->t_ms * 1000 + (int64_t)floor(b->u[i]);
+        int64_t us = warm_us + b->t_ms * 1000 + (int64_t)floor(b->u[i]);
         fprintf(out, "mc%ld,%lld.%06lld%s\n", b->rows[i].line, (long long)(us / 1000000), (long long)(us % 1000000),
                 b->rows[i].tail);
         free(b->rows[i].tail);
@@ -100,6 +100,7 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
     fprintf(out, "%s,0,%d,service,,,,%d,%d,%g,%g,%g,%g,\n", o->service, o->gpus, o->replicas_min, o->replicas_max,
             o->weights_gib, o->slo_ttft_ms, o->slo_tpot_ms, o->kv_kib_per_token);
     bucket b = {.t_ms = -1};
+    int64_t warm_us = (int64_t)llround(o->warmup_s * 1e6); /* as for Azure: the first replicas are ready */
     char *line = NULL, *ids = NULL;
     size_t cap = 0, ids_cap = 0;
     ssize_t len;
@@ -169,7 +170,7 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
         last = ts;
         if (ts != b.t_ms) { /* a new bucket: the last one spreads up to here at most */
             if (b.n)
-                flush(&b, out, rng, fmin(o->bucket_ms, (double)(ts - b.t_ms)), o->bursts);
+                flush(&b, out, rng, fmin(o->bucket_ms, (double)(ts - b.t_ms)), o->bursts, warm_us);
             b.t_ms = ts;
             n->buckets++;
         }
@@ -189,7 +190,7 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
     if (rc == 0 && ferror(f))
         rc = gs_err(err, GS_EINPUT, "'%s': read error: %s", path, strerror(errno));
     if (rc == 0)
-        flush(&b, out, rng, o->bucket_ms, o->bursts);
+        flush(&b, out, rng, o->bucket_ms, o->bursts, warm_us);
     for (long i = 0; i < b.n; i++)
         free(b.rows[i].tail);
     free(b.rows);
