@@ -1241,8 +1241,8 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
             for (int k = 0; k < v->nreps; k++)
                 ev += v->reps[k]->pc ? spc_evictions(v->reps[k]->pc) : 0;
             cJSON *pc = cJSON_AddObjectToObject(o, "prefix_cache");
-            cJSON_AddBoolToObject(pc, "enabled", s->svc->pc_on);
-            cJSON_AddNumberToObject(pc, "block_tokens", s->svc->block_tok);
+            cJSON_AddBoolToObject(pc, "enabled", L->pc_on);
+            cJSON_AddNumberToObject(pc, "block_tokens", L->block_tok);
             cJSON_AddNumberToObject(pc, "capacity_blocks_per_replica", (double)v->pc_cap);
             cJSON_AddNumberToObject(pc, "requests", (double)v->pc_reqs);
             cJSON_AddNumberToObject(pc, "requests_with_hits", (double)v->pc_reqs_hit);
