@@ -51,4 +51,12 @@ expect trace_hash_ids_only_on_requests 3 "column 6 ('hash_ids'): only request ro
 printf 'id,submit,gpus,kind,service,output_tokens,hash_ids\nm,0,8,service,,,\nr,1,,request,m,5,1|x\n' >"$T/h2.csv"
 expect trace_hash_ids_checked 3 "line 3, column 7 ('hash_ids'): expected prefix-block ids" \
   "$G" run --trace "$T/h2.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/h2"
+# gpusim check: a baseline recorded before the prefix-cache parameters existed still matches a run
+# with them at their defaults; a run that changes one differs in its inputs
+"$G" run --trace workloads/examples/inference.csv --policy whole --set prefix_cache=on --out "$T/exn" >/dev/null 2>&1
+expect check_new_param_at_default_no_difference 0 "check: [0-9]* metrics, 0 regressed$" \
+  "$G" check "$T/exn" --baseline results/baseline/inference.whole.json
+"$G" run --trace workloads/examples/inference.csv --policy whole --set prefix_cache=off --out "$T/exo" >/dev/null 2>&1
+expect check_new_param_changed_inputs_differ 1 "0 regressed, inputs differ" \
+  "$G" check "$T/exo" --baseline results/baseline/inference.whole.json
 finish
