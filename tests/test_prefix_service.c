@@ -165,7 +165,36 @@ static void token_slo_attainment(void)
     tu_run_free(&r);
 }
 
+/* A replica kept busy (a request every second, each decoding 200 tokens at
+ * 10 ms: 2 s, so one or two always in the batch of 16, TTFT 20 ms) for 10
+ * minutes: with only an end-to-end SLO it scales out on busy time (> 0.85);
+ * with token SLOs it stays at one replica (TTFT far below 1 s, slots at most
+ * 2 of 16). */
+static void token_slo_scales_on_ttft_not_busy_time(void)
+{
+    char trace[40000];
+    for (int k = 0; k < 2; k++) {
+        int n = snprintf(trace, sizeof trace,
+                         "id,submit,gpus,kind,service,input_tokens,output_tokens,max_batch,replicas_min,replicas_max,"
+                         "decode_ms_base,decode_ms_per_seq,prefill_ms_per_token,weights_gib,slo_ms,slo_ttft_ms,"
+                         "slo_tpot_ms\nm,0,1,service,,,,16,1,2,10,0,0.01,0,%s\n",
+                         k ? ",1000,100" : "100000,,");
+        for (int i = 0; i < 600; i++)
+            n += snprintf(trace + n, sizeof trace - (size_t)n, "r%d,%d,,request,m,1000,200,,,,,,,,,,\n", i, 10 + i);
+        tu_run r;
+        lats l = {0};
+        cJSON *rep = NULL;
+        CHECK_EQ_INT(run(&r, trace, "prefix_cache=on", &l, &rep), 0);
+        const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
+        CHECK_NEAR(num(v, "served", NULL), 600, 0, 0);
+        CHECK_NEAR(num(v, "replicas", "scale_outs"), k ? 1 : 2, 0, 0);
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
 const test_case tests_prefix_service[] = {
+    {"prefix_service_token_slo_scales_on_ttft_not_busy_time", token_slo_scales_on_ttft_not_busy_time},
     {"prefix_service_three_requests_by_hand", three_requests_by_hand},
     {"prefix_service_routing_follows_the_prefix", routing_follows_the_prefix},
     {"prefix_service_token_slo_attainment", token_slo_attainment},
