@@ -110,7 +110,7 @@ fi
 
 # 12. inference: a request to an undeclared service is bad input; the azure importer streams a real trace
 printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.csv"
-if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
+if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/req"; then
   has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
 fi
 AZ=workloads/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
