@@ -296,10 +296,7 @@ void mig_base_free(mig_base *b)
 
 int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
 {
-    if (r->gpumem_mib > 0)
-        return r->gpumem_mib;
-    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, reference/mechanics.md 1) */
-    return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
+    return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)

@@ -23,10 +23,9 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c)
 
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
-    if (j->req.gpumem_mib > 0)
-        return j->req.gpumem_mib;
-    if (j->req.gpumem_pct > 0) /* HAMi: percentage of the card's memory, rounded down */
-        return phys_mib * j->req.gpumem_pct / 100;
+    int64_t m = wl_row_gpumem_mib(&j->req, phys_mib);
+    if (m > 0)
+        return m;
     /* HAMi: no memory asked = the whole card; time-slicing has no memory
      * accounting, so memory not stated is not modeled (0) */
     return st->cfg.hami ? phys_mib : 0;

@@ -177,10 +177,10 @@ static int read_next(sim *s)
     return 0;
 }
 
-static int init_modules(sim *s, bool after_policies, gs_error *err)
+static int init_modules(sim *s, gs_error *err)
 {
     for (int m = 0; m < s->nmod; m++)
-        if (s->mod[m]->init_after_policies == after_policies && s->mod[m]->init) {
+        if (s->mod[m]->init) {
             int rc = s->mod[m]->init(s, m, &s->mst[m], err);
             if (rc)
                 return rc;
@@ -216,15 +216,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
-    /* modules such as the service layer first: a time policy may install an
-     * actuator in one from its init() */
-    if ((rc = init_modules(s, false, err)) != 0)
+    /* the modules first: a time policy may install an actuator in the
+     * service layer, or place a task (sim_admit_pools), from its init() */
+    if ((rc = init_modules(s, err)) != 0)
         return rc;
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
-    if ((rc = init_modules(s, true, err)) != 0)
-        return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -280,6 +278,29 @@ job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen)
     return j->gen == gen ? j : NULL;
 }
 
+/* Tells the owner of internal task j (a module or a time policy) that it
+ * started, changed rate, was rejected or was killed. */
+enum { TASK_STARTED, TASK_RATE, TASK_REJECTED, TASK_LOST };
+static void task_event(sim *s, job *j, int what)
+{
+    int o = j->task_owner;
+    if (o >= 0 && o < SIM_MAX_MODS) {
+        const sim_module *m = s->mod[o];
+        void (*f)(void *, sim *, job *) = what == TASK_STARTED    ? m->task_started
+                                          : what == TASK_RATE     ? m->task_rate_changed
+                                          : what == TASK_REJECTED ? m->task_rejected
+                                                                  : m->task_lost;
+        if (f)
+            f(s->mst[o], s, j);
+    } else if (o >= SIM_MAX_MODS && o - SIM_MAX_MODS < s->npol && what != TASK_RATE) {
+        int p = o - SIM_MAX_MODS;
+        if (s->pol[p]->job_event)
+            s->pol[p]->job_event(s->pst[p], s, j,
+                                 what == TASK_STARTED ? POL_TASK_STARTED
+                                 : what == TASK_REJECTED ? POL_TASK_REJECTED : POL_TASK_LOST);
+    }
+}
+
 /* {==== services for policies ====} */
 
 /* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
@@ -315,7 +336,7 @@ void sim_job_start(sim *s, job *j, double rate)
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
-        EACH_MODULE(s, task_started, s, j);
+        task_event(s, j, TASK_STARTED);
         return;
     }
     s->running++;
@@ -347,7 +368,7 @@ void sim_job_reject(sim *s, job *j)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
     if (j->internal) {
-        EACH_MODULE(s, task_rejected, s, j);
+        task_event(s, j, TASK_REJECTED);
         return;
     }
     s->rejected++;
@@ -384,7 +405,7 @@ void sim_job_fail(sim *s, job *j)
         drain_progress(s, j);
         j->state = JOB_FAILED;
         s->pol[0]->release(s->pst[0], s, j);
-        EACH_MODULE(s, task_lost, s, j);
+        task_event(s, j, TASK_LOST);
         job_free(s, j);
         return;
     }
@@ -459,8 +480,8 @@ void sim_job_set_rate(sim *s, job *j, double rate)
     j->rate = rate;
     j->done_tok++; /* voids the pending DONE event */
     schedule_done(s, j);
-    if (j->owner)
-        EACH_MODULE(s, task_rate_changed, s, j);
+    if (j->internal)
+        task_event(s, j, TASK_RATE);
 }
 
 void sim_place_whole(sim *s, job *j, int node)
@@ -484,10 +505,11 @@ void sim_release_whole(sim *s, job *j)
     j->node = -1;
 }
 
-job *sim_task_new(sim *s)
+job *sim_task_new(sim *s, int owner)
 {
     job *j = job_new(s);
     j->internal = true;
+    j->task_owner = owner;
     j->work_left_us = INFINITY;
     return j;
 }
@@ -517,6 +539,12 @@ void sim_task_end(sim *s, job *j)
     j->state = JOB_DONE;
     s->pol[0]->release(s->pst[0], s, j);
     job_free(s, j);
+}
+
+void sim_dispatch(sim *s)
+{
+    if (s->pol[0]->dispatch)
+        s->pol[0]->dispatch(s->pst[0], s);
 }
 
 void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)

@@ -182,12 +182,26 @@ void sim_job_set_rate(sim *s, job *j, double rate);
 void sim_place_whole(sim *s, job *j, int node);
 /* Returns what sim_place_whole took. */
 void sim_release_whole(sim *s, job *j);
+/* Asks the space policy to start the queued requests that fit now. */
+void sim_dispatch(sim *s);
+/* Ends running task t while no queued request may take what it frees: the
+ * caller then places the one that claims it (a session taking over a
+ * warm-pool sandbox) and calls sim_dispatch. */
+void sim_task_end_reserved(sim *s, job *t);
 /* Adds dv GPUs of allocated capacity (fractional shares) to the gauge. */
 void sim_alloc_add(sim *s, double dv);
-/* Internal tasks (service replicas): a new job slot the caller fills (req,
- * owner), then hands to the space policy like an arrival; sim_task_end takes
- * a running task back (the policy releases it) and frees it. */
-job *sim_task_new(sim *s);
+/* Internal tasks: capacity held by something other than a trace job (a
+ * service replica, a warm-pool sandbox). Every holder of capacity gets it
+ * through the space policy, so one owner keeps each card's books.
+ * sim_task_new: a new job slot the caller fills (req, owner), then hands to
+ * the space policy like an arrival (sim_task_submit); `owner` says who is
+ * told when it starts, is rejected, is killed or changes rate: a module
+ * (SIM_OWNER_MODULE, its task_* members) or a time policy
+ * (SIM_OWNER_POLICY, pol_ops.job_event with POL_TASK_*). sim_task_end
+ * takes a running task back (the policy releases it) and frees it. */
+#define SIM_OWNER_MODULE(index) (index)
+#define SIM_OWNER_POLICY(pol_index) (SIM_MAX_MODS + (pol_index))
+job *sim_task_new(sim *s, int owner);
 void sim_task_submit(sim *s, job *j);
 void sim_task_end(sim *s, job *j);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be

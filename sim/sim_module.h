@@ -25,11 +25,9 @@ typedef struct sim_module {
     /* Parameters it reads (--set, sim_param), {NULL}-terminated: the core's
      * own, listed by `gpusim policies` and in inputs.params. */
     const pol_param *params;
-    /* Before the policies' init() (a time policy may talk to the module from
-     * its init), or after them (the module checks what the space policy
-     * supports). */
-    bool init_after_policies;
-    /* Builds the module's state; index is its place in the run's list (for
+    /* Builds the module's state, before any policy's init() (a policy may
+     * use a module from its init: an actuator, a task placed at once). The
+     * policies are resolved by then (s->pol[]), not initialised; index is its place in the run's list (for
      * sim_module_event). 0, or GS_EUSAGE with the message in err. */
     int (*init)(sim *s, int index, void **state, gs_error *err);
     void (*fini)(void *state);

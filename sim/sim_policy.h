@@ -109,7 +109,14 @@ typedef struct pol_ops {
     double (*frag_gpus)(const void *state);
 } pol_ops;
 
-enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };
+/* POL_TASK_*: an internal task the time policy made (sim_task_new with
+ * SIM_OWNER_POLICY) was started by the space policy, rejected (it can never
+ * fit; freed right after), or killed (freed right after); told to its owner
+ * only. */
+enum pol_job_event {
+    POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3,
+    POL_TASK_STARTED = 4, POL_TASK_REJECTED = 5, POL_TASK_LOST = 6
+};
 
 
 #endif

@@ -202,6 +202,22 @@ uint64_t sim_admit_pools(sim *s, job *j)
     return pools;
 }
 
+void sim_task_end_reserved(sim *s, job *t)
+{
+    sim_ext *x = ext_of(s);
+    if (!x) { /* a run without this layer: nothing reserves */
+        sim_task_end(s, t);
+        return;
+    }
+    bool was = x->handing_over;
+    job *nominee = x->nominee;
+    x->handing_over = true; /* sim_admit_pools gives 0 to every request */
+    x->nominee = NULL;
+    sim_task_end(s, t);
+    x->handing_over = was;
+    x->nominee = nominee;
+}
+
 job *sim_nominee(const sim *s)
 {
     const sim_ext *x = ext_of(s);
@@ -651,7 +667,6 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
 const sim_module preempt_module = {
     .name = "priorities, quotas and preemption",
     .params = preempt_params,
-    .init_after_policies = true, /* checks what the space policy supports */
     .init = ext_init,
     .fini = ext_free,
     .admit = ext_admit,

@@ -539,7 +539,7 @@ static void scale_out(sim *s, service *v)
     v->reps[v->nreps++] = p;
     v->nlive++;
     v->scale_outs++;
-    job *t = sim_task_new(s);
+    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
     t->req = v->cfg;
     t->req.kind = WL_KIND_JOB;
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
