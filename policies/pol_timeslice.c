@@ -52,12 +52,13 @@ const pol_ops pol_timeslice = {
     .params = params,
     .init = ts_init,
     .fini = sc_fini,
-    .arrive = sc_arrive,
-    .release = sc_release,
-    .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
     .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
-    .dispatch = sc_dispatch,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
 };

@@ -19,6 +19,7 @@
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
+#include "sim_queue.h"
 
 #define SIM_MAX_POLICIES 4
 #define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
@@ -67,6 +68,12 @@ struct sim {
     const pol_ops *pol[SIM_MAX_POLICIES];
     void *pst[SIM_MAX_POLICIES];
     int npol;
+
+    /* the space policy's queue, when the core runs it (pol_ops.place) */
+    sim_queue queue;
+    /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
+    job *nominee;
+    bool handing_over;
 
     /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
     uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
@@ -174,8 +181,14 @@ uint64_t sim_admit_pools(sim *s, job *j);
 /* During a preemption hand-over (the victims are being suspended), the
  * queued job that must get what they free; NULL otherwise. A space policy's
  * release() then tries to start this job, out of queue order, and nothing
- * else (policies/README.md). */
+ * else (policies/README.md); the core does so itself for a policy with
+ * pol_ops.place. */
 job *sim_nominee(const sim *s);
+/* Opens a hand-over: until sim_hand_over_end, sim_admit_pools gives no pool
+ * to any request but the nominee (NULL: to none), so what is freed meanwhile
+ * is kept for it. The caller then calls sim_dispatch. */
+void sim_hand_over_begin(sim *s, job *nominee);
+void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */

@@ -44,6 +44,9 @@ typedef struct sim_module {
      * starts (first start or resume) / stops running (done, suspended,
      * failed), before the space policy's release(). */
     bool (*admit)(void *state, sim *s, job *j);
+    /* The pools j may be placed in now, narrowed from `pools` (a tenant's
+     * quota); part of sim_admit_pools. */
+    uint64_t (*narrow_pools)(void *state, sim *s, job *j, uint64_t pools);
     void (*arrived)(void *state, sim *s, job *j);
     void (*started)(void *state, sim *s, job *j);
     void (*stopped)(void *state, sim *s, job *j);

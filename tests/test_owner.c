@@ -84,6 +84,17 @@ static int audit_now(const sim *s)
 
 static int w_init(sim *s, void **state, gs_error *err) { return audited->init(s, state, err); }
 static void w_fini(void *state) { audited->fini(state); }
+static bool w_place(void *st, sim *s, job *j)
+{
+    bool r = audited->place(st, s, j);
+    audit_now(s);
+    return r;
+}
+static void w_unplace(void *st, sim *s, job *j)
+{
+    audited->unplace(st, s, j);
+    audit_now(s);
+}
 static void w_arrive(void *st, sim *s, job *j)
 {
     audited->arrive(st, s, j);
@@ -132,11 +143,13 @@ static const pol_ops *const *audit_registry(const pol_ops *space)
     w = *space; /* name, kind, params, caps: the real one's */
     w.init = w_init;
     w.fini = w_fini;
-    w.arrive = w_arrive;
-    w.release = w_release;
+    w.arrive = space->arrive ? w_arrive : NULL;
+    w.release = space->release ? w_release : NULL;
+    w.place = space->place ? w_place : NULL; /* the core runs the queue: audit each placement and release */
+    w.unplace = space->unplace ? w_unplace : NULL;
     w.timer = w_timer;
     w.report = w_report;
-    w.withdraw = w_withdraw;
+    w.withdraw = space->withdraw ? w_withdraw : NULL;
     w.fits_if_released = space->fits_if_released ? w_fits : NULL;
     w.dispatch = space->dispatch ? w_dispatch : NULL;
     w.frag_gpus = space->frag_gpus ? w_frag : NULL;
