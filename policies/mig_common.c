@@ -215,10 +215,11 @@ mig_jobinfo *mig_info(mig_base *b, const job *j)
     return &b->info[j->slot];
 }
 
-int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err)
+int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err)
 {
     memset(b, 0, sizeof *b);
     b->s = s;
+    b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
     sq_init(&b->q);

@@ -622,15 +622,12 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
 
 /* {==== life cycle and report ====} */
 
-static int hib_init(sim *s, void **state, gs_error *err)
+static int hib_init(sim *s, int index, void **state, gs_error *err)
 {
     hib *h = xcalloc(1, sizeof *h);
     *state = h;
     h->s = s;
-    h->self = -1;
-    for (int p = 0; p < s->npol; p++)
-        if (s->pol[p]->params == params)
-            h->self = p;
+    h->self = index;
     double km = 0, pool_n = 0, pool_gpus = 0;
     int rc = 0;
     if ((rc = param_s(s, "pause_after", true, &h->pause_after_us, err)) ||

@@ -21,7 +21,7 @@ static const pol_param params[] = {
     {NULL, NULL, NULL},
 };
 
-static int ts_init(sim *s, void **state, gs_error *err)
+static int ts_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "timeslice", .hami = false, .throttle = SC_THROTTLE_NEVER, .swap_turn_s = 1};
     double replicas, retry, backoff;
@@ -40,7 +40,7 @@ static int ts_init(sim *s, void **state, gs_error *err)
     c.split_count = (int)replicas;
     c.oom_retry = (int)retry;
     c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
-    *state = sc_new(s, &c, 0);
+    *state = sc_new(s, &c, index);
     return 0;
 }
 

@@ -33,7 +33,7 @@ static const pol_param params[] = {
     {NULL, NULL, NULL},
 };
 
-static int vgpu_init(sim *s, void **state, gs_error *err)
+static int vgpu_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "vgpu", .hami = true};
     double split, cores, retry, backoff;
@@ -80,7 +80,7 @@ static int vgpu_init(sim *s, void **state, gs_error *err)
     c.frag = !off;
     if (c.select == SC_SEL_FGD && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=fgd needs frag=on");
-    sc_state *st = sc_new(s, &c, 0);
+    sc_state *st = sc_new(s, &c, index);
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.frag && (rc = sc_frag_init(st, err))) {

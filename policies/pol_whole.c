@@ -26,13 +26,14 @@ static const pol_param params[] = {
     {NULL, NULL, NULL},
 };
 
-static int whole_init(sim *s, void **state, gs_error *err)
+static int whole_init(sim *s, int index, void **state, gs_error *err)
 {
     const char *q = sim_param(s, "queue"), *p = sim_param(s, "placement");
     if (strcmp(q, "skip") && strcmp(q, "fifo"))
         return gs_err(err, GS_EUSAGE, "--set queue='%s': expected skip or fifo", q);
     if (strcmp(p, "binpack") && strcmp(p, "spread"))
         return gs_err(err, GS_EUSAGE, "--set placement='%s': expected binpack or spread", p);
+    (void)index; /* no timers */
     whole_state *w = xcalloc(1, sizeof *w);
     w->s = s;
     w->fifo = strcmp(q, "fifo") == 0;

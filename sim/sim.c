@@ -225,7 +225,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     if ((rc = init_modules(s, err)) != 0)
         return rc;
     for (int p = 0; p < s->npol; p++)
-        if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
+        if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {

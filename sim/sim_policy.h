@@ -52,8 +52,10 @@ typedef struct pol_ops {
     const pol_param *params; /* terminated by {NULL} */
 
     /* Reads parameters with sim_param(s, name) and builds the policy's state.
-     * Returns 0, or GS_EUSAGE with a message in err for a bad value. */
-    int (*init)(sim *s, void **state, gs_error *err);
+     * index is the policy's place in the run (0: the space policy), the one
+     * sim_timer and sim_task_new's SIM_OWNER_POLICY take. Returns 0, or
+     * GS_EUSAGE with a message in err for a bad value. */
+    int (*init)(sim *s, int index, void **state, gs_error *err);
     /* Frees the state (NULL-safe). */
     void (*fini)(void *state);
     /* A request arrived: start it (sim_job_start), queue it

@@ -82,7 +82,7 @@ static int audit_now(const sim *s)
     return audit_fail - before;
 }
 
-static int w_init(sim *s, void **state, gs_error *err) { return audited->init(s, state, err); }
+static int w_init(sim *s, int index, void **state, gs_error *err) { return audited->init(s, index, state, err); }
 static void w_fini(void *state) { audited->fini(state); }
 static bool w_place(void *st, sim *s, job *j)
 {

@@ -229,7 +229,12 @@ static void scale_to_zero(void)
  * both a time-mode request (0.4 s of work -> 0.8 s) and token iterations. */
 static void half_arrive(void *st, sim *s, job *j) { (void)st; sim_job_start(s, j, 0.5); }
 static void half_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
-static int half_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *state = malloc(1); return 0; }
+static int half_init(sim *s, int index, void **state, gs_error *err)
+{
+    (void)s, (void)index, (void)err;
+    *state = malloc(1);
+    return 0;
+}
 static const pol_param no_params[] = {{NULL, NULL, NULL}};
 static const pol_ops pol_half = {
     .abi = POL_ABI, .name = "half", .summary = "test", .kind = POL_SPACE, .params = no_params,
