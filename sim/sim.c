@@ -835,8 +835,8 @@ static void on_done(sim *s, job *j)
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
-    if (s->on_done) /* before finish(), while the job still holds its placement */
-        s->on_done(s->on_done_ud, j);
+    if (s->obs && s->obs->job_done) /* while the job still holds its placement */
+        s->obs->job_done(s->obs->job_done_ud, j);
     EACH_MODULE(s, stopped, s, j);
     space_release(s, j);
     notify_time(s, j, POL_JOB_ENDING);
@@ -908,8 +908,19 @@ int sim_run(sim *s)
     return 0;
 }
 
+void sim_observe(sim *s, const sim_observer *o)
+{
+    free(s->obs);
+    s->obs = NULL;
+    if (o) {
+        s->obs = xmalloc(sizeof *s->obs);
+        *s->obs = *o;
+    }
+}
+
 void sim_free(sim *s)
 {
+    sim_observe(s, NULL);
     for (int p = 0; p < s->npol; p++)
         if (s->pst[p])
             s->pol[p]->fini(s->pst[p]);

@@ -102,15 +102,23 @@ struct sim {
     void (*progress)(void *ud, const sim *s);
     void *progress_ud;
 
-    /* test hook: called for each completed job, before the policy releases it */
-    void (*on_done)(void *ud, const job *j);
-    void *on_done_ud;
-    /* test hooks: each served request; each replica scaling step */
-    void (*on_request_done)(void *ud, const char *service, double latency_s);
-    void *on_request_ud;
-    void (*on_svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
-    void *on_svc_ud;
+    struct sim_observer *obs; /* NULL but in tests (sim_observe) */
 };
+
+/* Observers of a run (tests): called at fixed points, they never change it.
+ * job_done: each completed trace job, at its completion instant, before the
+ * space policy takes back what it held. request_done: each served request.
+ * svc_scale: each replica scaling step of a service. Any may be NULL. */
+typedef struct sim_observer {
+    void (*job_done)(void *ud, const job *j);
+    void *job_done_ud;
+    void (*request_done)(void *ud, const char *service, double latency_s);
+    void *request_ud;
+    void (*svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
+    void *svc_scale_ud;
+} sim_observer;
+/* Installs a copy of o (NULL: none) for the rest of the run. */
+void sim_observe(sim *s, const sim_observer *o);
 
 /* Sets up a run with the engine's standard modules (sim_engine.c): opens
  * the trace, resolves and initialises the policies, checks every --set key

@@ -284,8 +284,8 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     v->in_flight--;
     if (lat * 1000.0 <= v->slo_ms + 1e-9)
         v->slo_ok++;
-    if (s->on_request_done)
-        s->on_request_done(s->on_request_ud, v->id, lat);
+    if (s->obs && s->obs->request_done)
+        s->obs->request_done(s->obs->request_ud, v->id, lat);
     if (r->first && L->act.first_served)
         L->act.first_served(L->act.ud, s, (int)v->idx,
                             r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
@@ -513,8 +513,8 @@ static replica *least_loaded(const service *v)
 static void note_scale(sim *s, service *v, const char *what)
 {
     sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
-    if (s->on_svc_scale)
-        s->on_svc_scale(s->on_svc_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+    if (s->obs && s->obs->svc_scale)
+        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
 }
 
 static void scale_out(sim *s, service *v)

@@ -43,8 +43,7 @@ static cJSON *run_dp(const char *trace, int gpus, const char *policy, const pol_
     cJSON *rep = NULL;
     if ((r.rc = sim_cluster_from_spec(&r.cl, spec, gpus, tu_catalog(), &r.err)) == 0 &&
         (r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err)) == 0) {
-        r.s.on_request_done = l ? on_req : NULL;
-        r.s.on_request_ud = l;
+        sim_observe(&r.s, &(sim_observer){.request_done = l ? on_req : NULL, .request_ud = l});
         if ((r.rc = sim_run(&r.s)) == 0)
             rep = sim_report_build(&r.s, 0, 0);
         else
