@@ -390,7 +390,7 @@ static uint64_t shape_key(const job *j)
 static job *resv_live(mig_base *b)
 {
     job *p = b->resv;
-    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !(p->core_flags & JF_PLACED) ||
+    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !sim_job_is_placed(p) ||
               mig_info(b, p)->node >= 0 || mig_info(b, p)->on_ledger))
         b->resv = p = NULL;
     return p;

@@ -54,7 +54,8 @@ const pol_param svc_params[] = {
 };
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
- * (shared/traces/splitwise-perf-model): token_time 29.8 ms at batch 1 and
+ * (the SplitwiseSim perf model, github.com/Mutinifni/splitwise-sim
+ * data/perf_model.csv, MIT; Patel et al., ISCA '24): token_time 29.8 ms at batch 1 and
  * 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
  * tokens at batch 1 and 2914 ms for 64 x 512 -> ~0.1 ms per prompt token. */
 #define PERF_PREFILL_MS 0.10
