@@ -20,6 +20,7 @@
  * independent servers, and max_batch = 1 makes a replica an M/M/1 server.
  * SPDX-License-Identifier: MIT */
 #include "sim_service.h"
+#include "sim_service_types.h"
 
 #include <limits.h>
 #include <math.h>
@@ -55,102 +56,12 @@ const pol_param svc_params[] = {
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
  * (the SplitwiseSim perf model, github.com/Mutinifni/splitwise-sim
- * data/perf_model.csv, MIT; Patel et al., ISCA '24): token_time 29.8 ms at batch 1 and
- * 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
+ * data/perf_model.csv, MIT; Patel et al., ISCA '24): token_time 29.8 ms
+ * at batch 1 and 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
  * tokens at batch 1 and 2914 ms for 64 x 512 -> ~0.1 ms per prompt token. */
 #define PERF_PREFILL_MS 0.10
 #define PERF_DECODE_BASE_MS 29.5
 #define PERF_DECODE_SEQ_MS 0.32
-
-enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
-enum { R_PLACING, R_STARTING, R_READY, R_GONE };
-enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
-#define NONE UINT32_MAX
-#define REQ_CHUNK 4096u
-
-typedef struct svc_req {
-    uint32_t gen;
-    bool live, queued;
-    struct service *svc;
-    gs_time_us arrive_us;
-    int64_t in_tok, tok_left; /* tokens mode */
-    bool first_done;
-    double work_left_us; /* time mode */
-    uint32_t next;       /* service queue link */
-    /* only with an actuator: a first request (see svc_actuator)
-     * and the replica whose activation it waited for (NONE: found one ready) */
-    bool first;
-    uint32_t first_rep;
-} svc_req;
-
-typedef struct replica {
-    uint32_t idx, gen;
-    int state;
-    struct service *svc;
-    job *task;
-    uint32_t *active, *pending;
-    int nactive, npending;
-    /* current block (tokens mode) or last drain (time mode) */
-    bool in_block;
-    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
-    long k_iters;
-    uint32_t ev_gen;
-    gs_time_us idle_since_us, busy_since_us, ready_us;
-    double rate_used; /* time mode: the rate the active requests drained at since last_us */
-    bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
-                           every arrival of the same instant has joined (a zero-delay event) */
-    int path; /* how it was activated (enum svc_path); COLD without an actuator */
-} replica;
-
-typedef struct service {
-    uint32_t idx;
-    char id[64];
-    wl_row cfg;
-    int mode;
-    int min, max, max_batch;
-    double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
-    double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
-    gs_time_us start_us, end_us;
-    bool ended;
-    gs_time_us last_arrival_us; /* -1 before the first request */
-    /* queue: FIFO with lazy removal of timed-out requests */
-    uint32_t qhead, qtail;
-    long qlen;
-    replica **reps;
-    int nreps, cap_reps;
-    int nlive, nready, nstarting; /* live = placing + starting + ready */
-    long in_flight;               /* requests arrived and not yet served or dropped */
-    bool tick_pending;
-    gsl_rng *rng;
-    /* autoscaler window */
-    gs_time_us win_start_us;
-    double win_busy_s;
-    sim_gauge g_slots;      /* batch slots in use over all replicas (KV-cache occupancy proxy) */
-    double win_slots_area0; /* g_slots area at the window start */
-    sim_sketch win_lat;
-    /* figures */
-    uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
-    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
-    sim_sketch lat_s, ttft_s;
-    sim_gauge g_reps; /* replicas holding resources (starting + ready) */
-} service;
-
-struct svc_layer {
-    service **svcs;
-    uint32_t nsvcs, cap_svcs;
-    replica **reps; /* every replica ever made, by idx (events name them) */
-    uint32_t nreps, cap_reps;
-    svc_req **chunks;
-    uint32_t nchunks, nslots, *free_req, nfree, cap_free;
-    int index; /* the layer's place among the run's modules (its events) */
-    sim_sketch all_lat, all_ttft;
-    int max_batch_def;
-    double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
-    long queue_max;
-    double pod_s, import_s, load_gbps, compile_s, graph_s;
-    svc_actuator act; /* all NULL/0 without one */
-    bool has_act;
-};
 
 static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
 
@@ -999,94 +910,6 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     default:
         GS_BUG("svc_on_event: unknown kind");
     }
-}
-
-/* {==== report ====} */
-
-/* A finer latency distribution than the p50/p95/p99 of the stats object,
- * for CDF plots: quantile key "pQ" -> seconds (sketch: <= 0.99% error), the
- * decimal point of Q written '_' ("p99_9") so that report paths, which use
- * '.', stay unambiguous for `gpusim check` and `compare`. */
-static void add_cdf(cJSON *o, const char *key, const sim_sketch *sk)
-{
-    static const double qs[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97.5, 99, 99.5, 99.9};
-    cJSON *c = cJSON_AddObjectToObject(o, key);
-    for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "p%g", qs[i]);
-        for (char *c2 = name; *c2; c2++)
-            if (*c2 == '.')
-                *c2 = '_';
-        cJSON_AddNumberToObject(c, name, sim_sketch_quantile(sk, qs[i] / 100.0));
-    }
-}
-
-static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
-{
-    cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
-    cJSON_AddNumberToObject(o, "arrived", (double)arrived);
-    cJSON_AddNumberToObject(o, "generated", (double)generated);
-    cJSON_AddNumberToObject(o, "served", (double)served);
-    cJSON_AddNumberToObject(o, "dropped_queue_full", (double)full);
-    cJSON_AddNumberToObject(o, "dropped_timeout", (double)timeout);
-    cJSON_AddNumberToObject(o, "dropped_after_end", (double)ended);
-    cJSON_AddNumberToObject(o, "in_service", (double)in_service);
-    cJSON_AddNumberToObject(o, "queued", (double)queued);
-}
-
-static void svc_report(const void *state, const sim *s, cJSON *root, int section)
-{
-    const svc_layer *L = state;
-    if (section != SIM_REPORT_GPU || L->nsvcs == 0)
-        return;
-    cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
-    long ins = 0, q = 0;
-    double rep_h = 0, gpu_h = 0;
-    for (uint32_t i = 0; i < L->nsvcs; i++) {
-        const service *v = L->svcs[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", v->id);
-        long queued = v->qlen, in_service = v->in_flight - v->qlen;
-        add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   v->drop_lost, in_service, queued);
-        sim_report_add_stats(o, "latency_s", &v->lat_s);
-        if (v->lat_s.n)
-            add_cdf(o, "latency_cdf_s", &v->lat_s);
-        if (v->mode == MODE_TOKENS)
-            sim_report_add_stats(o, "ttft_s", &v->ttft_s);
-        cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
-        cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
-        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.gpus;
-        cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
-        cJSON_AddNumberToObject(rp, "min", v->min);
-        cJSON_AddNumberToObject(rp, "max", v->max);
-        cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
-        cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
-        cJSON_AddNumberToObject(rp, "cold_starts", (double)v->cold_starts);
-        cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
-        cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
-        cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
-        cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
-        cJSON_AddNumberToObject(o, "replica_hours", rh);
-        cJSON_AddNumberToObject(o, "gpu_hours", gh);
-        cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
-        cJSON_AddItemToArray(arr, o);
-        a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
-        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
-        rep_h += rh, gpu_h += gh;
-    }
-    cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
-    sim_report_add_stats(o, "latency_s", &L->all_lat);
-    if (L->all_ttft.n)
-        sim_report_add_stats(o, "ttft_s", &L->all_ttft);
-    cJSON_AddNumberToObject(o, "slo_attainment", sv ? (double)ok / (double)sv : 0.0);
-    cJSON_AddNumberToObject(o, "replica_hours", rep_h);
-    cJSON_AddNumberToObject(o, "gpu_hours", gpu_h);
-    cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", sv ? gpu_h / (double)sv * 1e6 : 0);
-    cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
 }
 
 /* {==== actuation hooks ====} */
