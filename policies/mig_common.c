@@ -55,6 +55,9 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
     char names[512];
     if (cJSON_IsString(v)) {
         const char *nm = v->valuestring;
+        if (!strcmp(nm, "dynamic")) { /* no instances: dynmig creates them per request */
+            return 0;
+        }
         if (!strcmp(nm, "whole")) {
             int p = mig_full_profile(t);
             if (p < 0 || !add_one(&c, l, p, MIG_BESTFIT))
@@ -88,7 +91,7 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
             }
             return 0;
         }
-        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, all-<profile> or a list of "
+        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, dynamic, all-<profile> or a list of "
                         "{\"profile\", \"start\"})", nm), -1;
     }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > MIG_MAX_SLICES)
@@ -277,6 +280,10 @@ int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error
             sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
     }
     free(seen);
+    if (rc == 0 && b->ngpus == 0)
+        sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
+                 "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
+                 "key in the cluster file", s->cfg->policy, cl->name);
     return rc;
 }
 

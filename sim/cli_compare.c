@@ -30,8 +30,14 @@ static const struct {
     {"slowdown_mean", "jobs.slowdown.mean"},
     {"completed", "jobs.completed"},
     {"rejected", "jobs.rejected"},
+    {"failed", "jobs.failed"},       /* killed before completing: OOM under sharing, timed out */
+    {"suspended", "jobs.suspended"}, /* stopped with work left at the end */
+    {"dropped_requests", "derived.requests_dropped"},
     {"gpu_hours", "gpu.gpu_hours"},
-    {"cost_usd", "derived.cost_usd"},
+    /* the cluster as configured is paid for the whole window, however soon a policy drains */
+    {"cost_per_day_usd", "derived.cost_per_day_usd"},
+    {"cost_per_completed_job_usd", "derived.cost_per_completed_job_usd"},
+    {"cost_per_million_requests_usd", "derived.cost_per_million_requests_usd"},
 };
 #define NBASE (sizeof base_rows / sizeof *base_rows)
 #define MAX_ROWS 48
@@ -71,7 +77,7 @@ static void compare_usage(FILE *out)
             "\n"
             "  --policies LIST       policies to compare; an entry may carry its own parameters:\n"
             "                        whole,whole[queue=fifo]  (brackets: --set for that entry only)\n"
-            "  --cluster FILE | --gpus MODEL:N[,...] [--gpus-per-node N]   as for 'gpusim run'\n"
+            "  --cluster FILE | --gpus MODEL:N[,...] [--gpus-per-node N] [--mig LAYOUT]   as for 'gpusim run'\n"
             "  --seeds N             run seeds 1..N (default 1); figures carry a 95%% t-interval\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
             "  --set KEY=VALUE       parameter for every entry (repeatable)\n"
@@ -117,7 +123,8 @@ int cmd_compare(int argc, char **argv)
         {"format", required_argument, 0, 'f'},   {"out", required_argument, 0, 'o'},
         {"until", required_argument, 0, 'u'},    {"models", required_argument, 0, 'm'},
         {"slo", required_argument, 0, 'L'},      {"metrics", required_argument, 0, 'M'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+        {"mig", required_argument, 0, 'G'},      {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     cb_common com = {0};
     const char *policies = NULL, *format = "text", *out = NULL, *slo_spec = NULL, *metrics = NULL;
@@ -133,6 +140,7 @@ int cmd_compare(int argc, char **argv)
         case 'P': policies = optarg; break;
         case 'c': com.cluster = optarg; break;
         case 'g': com.gpus = optarg; break;
+        case 'G': com.mig = optarg; break;
         case 'n':
             com.gpus_per_node = strtol(optarg, &end, 10);
             if (*end || com.gpus_per_node < 1)
@@ -219,6 +227,8 @@ int cmd_compare(int argc, char **argv)
             cb_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
         }
     int rc = cb_run_all(runs, nruns, (int)jobs, "compare", &err);
+    if (rc == 0)
+        cb_add_unit_costs(runs, nruns);
 
     /* the table: every (row, policy) cell over the seeds */
     cJSON *doc = NULL;

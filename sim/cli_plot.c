@@ -342,7 +342,7 @@ static int plot_compare(plotter *pl, const char *dir, const char *path)
         cJSON_Delete(doc);
         return gs_err(err, GS_EWRITE, "cannot write '%s'", tsv);
     }
-    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_usd"};
+    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_per_completed_job_usd"};
     fprintf(f, "policy");
     for (int k = 0; k < 4; k++)
         fprintf(f, "\t%s\tlo\thi", keys[k]);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ static void run_usage(FILE *out)
             "  --cluster FILE          cluster JSON (default: workloads/examples/cluster.json)\n"
             "  --gpus MODEL:N[,...]    cluster shorthand instead of --cluster ('gpusim models')\n"
             "  --gpus-per-node N       GPUs per node for --gpus (default 8)\n"
+            "  --mig LAYOUT            with --gpus: MIG on every card that has it: all-<profile>, balanced, whole,\n"
+            "                          dynamic (empty cards, for dynmig), or the JSON of a cluster file's \"mig\"\n"
             "  --seed N                run seed (default 1)\n"
             "  --set KEY=VALUE         policy parameter (repeatable)\n"
             "  --out DIR               output directory (default results/<trace>.<policy>/)\n"
@@ -106,14 +109,14 @@ int cmd_run(int argc, char **argv)
         {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
         {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'}, /* issue 7 */
-        {"seeds", required_argument, 0, 'D'},
+        {"seeds", required_argument, 0, 'D'},   {"mig", required_argument, 0, 'G'},
         {0, 0, 0, 0},
     };
     static sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.seed = 1;
     cfg.sample_us = 60 * GS_US_PER_S;
-    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;
+    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
     long gpn = 8;
     bool json = false, fill = false, seeds_given = false;
     cli_fill_opts fo = {.fill_to = 1.3};
@@ -128,6 +131,7 @@ int cmd_run(int argc, char **argv)
         case 'p': cfg.policy = optarg; break;
         case 'c': cluster_path = optarg; break;
         case 'g': gpus_spec = optarg; break;
+        case 'G': mig = optarg; break;
         case 'n':
             gpn = strtol(optarg, &end, 10);
             if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
@@ -203,6 +207,10 @@ int cmd_run(int argc, char **argv)
         gs_err(&err, GS_EUSAGE, "run: give --cluster or --gpus, not both");
         return cli_fail(&err);
     }
+    if (mig && !gpus_spec) {
+        gs_err(&err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
+        return cli_fail(&err);
+    }
 
     char mdir[512], cpath[512], odir[1024];
     if (models_dir)
@@ -216,6 +224,8 @@ int cmd_run(int argc, char **argv)
     sim_cluster cl;
     if (gpus_spec) {
         rc = sim_cluster_from_spec(&cl, gpus_spec, (int)gpn, &cat, &err);
+        if (rc == 0 && mig && (rc = sim_cluster_set_mig(&cl, mig, &err)) != 0)
+            sim_cluster_free(&cl);
     } else {
         if (!cluster_path)
             cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
@@ -256,6 +266,8 @@ int cmd_run(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
+    struct stat od;
+    bool made_dir = stat(odir, &od) != 0; /* removed again if the run fails: no partial result */
     if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
         ts = fopen(ts_tmp, "w");
         if (!ts)
@@ -267,6 +279,8 @@ int cmd_run(int argc, char **argv)
         s.progress = show_progress;
         s.progress_ud = &prog;
     }
+    for (int w = 0; rc == 0 && w < s.nwarnings; w++)
+        fprintf(stderr, "gpusim: warning: %s\n", s.warnings[w]);
     if (rc == 0 && (rc = sim_run(&s)) != 0)
         err = s.err;
     if (prog.shown)
@@ -291,6 +305,8 @@ int cmd_run(int argc, char **argv)
     if (rc != 0) {
         if (ts)
             unlink(ts_tmp);
+        if (made_dir)
+            rmdir(odir); /* only when empty: never what someone else put there */
     } else if (json) {
         fputs(text, stdout);
     } else {

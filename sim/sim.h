@@ -99,6 +99,11 @@ struct sim {
     void *on_request_ud;
     void (*on_svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
     void *on_svc_ud;
+
+    /* what a user must know about this run's setup (e.g. a MIG policy on a
+     * cluster without MIG cards): report "warnings", and stderr from `run` */
+    char **warnings;
+    int nwarnings;
 };
 
 /* Sets up a run: opens the trace, resolves and initialises the policies,
@@ -119,6 +124,8 @@ void sim_set_timeseries(sim *s, FILE *ts);
  * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
 int sim_run(sim *s);
 void sim_free(sim *s);
+/* Records a warning about the run's setup (kept once; at most 16). */
+void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* {==== for policies ====} */
 

@@ -123,7 +123,6 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->path, sizeof c->path, "%s", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
@@ -136,10 +135,17 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     text[n] = 0;
     cJSON *j = cJSON_Parse(text);
     free(text);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
+    int rc = sim_cluster_from_json(c, j, path, cat, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+int sim_cluster_from_json(sim_cluster *c, const cJSON *j, const char *path, const gpu_catalog *cat, gs_error *err)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    if (!cJSON_IsObject(j))
         return gs_err(err, GS_EINPUT, "cluster '%s': not a JSON object", path);
-    }
     int rc = 0;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
@@ -147,6 +153,7 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     int ng = cJSON_GetArraySize(nodes);
     node_group *g = xcalloc((size_t)ng + 1, sizeof *g);
     c->group_mig = xcalloc((size_t)ng + 1, sizeof *c->group_mig);
+    c->group_price = xcalloc((size_t)ng + 1, sizeof *c->group_price);
     c->ngroups = ng;
     if (!cJSON_IsArray(nodes) || ng == 0) {
         rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
@@ -169,14 +176,14 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         cJSON_ArrayForEach(k, it)
         {
             static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
-                                          NULL};
+                                          "price_per_gpu_hour_usd", NULL};
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd)",
                             path, i, k->string);
                 goto out;
             }
@@ -196,6 +203,13 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         }
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "count");
         g[i].count = 1;
+        if (cJSON_IsString(v)) { /* "N", "N/4": a template, sized by plan */
+            rc = gs_err(err, GS_EINPUT,
+                        "cluster '%s': nodes[%d].count '%s' scales: this is a cluster template, sized by "
+                        "'gpusim plan --cluster-template %s'; a cluster file needs an integer count",
+                        path, i, v->valuestring, path);
+            goto out;
+        }
         if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
                   v->valuedouble > 1e7)) {
             rc = bad_field(err, path, i, "count", "an integer from 1 to 1e7");
@@ -225,6 +239,15 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         }
         if (v)
             g[i].mem_gib = v->valuedouble;
+        /* a negotiated price overrides the model file's list price for this group's cards */
+        v = cJSON_GetObjectItemCaseSensitive(it, "price_per_gpu_hour_usd");
+        c->group_price[i] = -1;
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e4))) {
+            rc = bad_field(err, path, i, "price_per_gpu_hour_usd", "US dollars per GPU-hour from 0 to 1e4");
+            goto out;
+        }
+        if (v)
+            c->group_price[i] = v->valuedouble;
         /* issue 4: MIG configuration, validated by the MIG policies at init */
         v = cJSON_GetObjectItemCaseSensitive(it, "mig");
         if (v)
@@ -242,7 +265,6 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     }
 out:
     free(g);
-    cJSON_Delete(j);
     if (rc)
         sim_cluster_free(c);
     return rc;
@@ -289,6 +311,7 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
     }
     if (rc == 0)
         rc = build(c, g, ng, err);
+    c->ngroups = rc == 0 ? ng : 0;
     free(g);
     free(copy);
     if (rc)
@@ -307,6 +330,7 @@ void sim_cluster_free(sim_cluster *c)
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
+    free(c->group_price);
     if (c->quota)
         sim_quota_free(c->quota);
     free(c->quota);
@@ -434,4 +458,44 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
     if (n->mem_used_gib < 1e-9)
         n->mem_used_gib = 0;
     bucket_link(c, n);
+}
+
+int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
+{
+    /* a layout name is a JSON string; a list or a schedule is JSON as written */
+    char *text = layout[0] == '[' || layout[0] == '{' ? xstrdup(layout) : NULL;
+    if (!text) {
+        cJSON *str = cJSON_CreateString(layout);
+        text = cJSON_PrintUnformatted(str);
+        cJSON_Delete(str);
+    } else {
+        cJSON *chk = cJSON_Parse(text);
+        bool ok = chk != NULL;
+        cJSON_Delete(chk);
+        if (!ok) {
+            free(text);
+            return gs_err(err, GS_EUSAGE, "--mig '%s': expected a layout name (all-1g.10gb, balanced, whole, "
+                          "dynamic) or JSON as in a cluster file's \"mig\" key", layout);
+        }
+    }
+    if (!c->group_mig)
+        c->group_mig = xcalloc((size_t)c->ngroups + 1, sizeof *c->group_mig);
+    int set = 0;
+    for (int n = 0; n < c->nnodes; n++) {
+        int g = c->nodes[n].group;
+        if (c->pools[c->nodes[n].pool].model->mig && !c->group_mig[g]) {
+            c->group_mig[g] = cJSON_malloc(strlen(text) + 1);
+            strcpy(c->group_mig[g], text);
+            set++;
+        }
+    }
+    free(text);
+    if (set == 0) {
+        char names[512] = "";
+        for (int p = 0; p < c->npools; p++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", p ? ", " : "",
+                     c->pools[p].model->name);
+        return gs_err(err, GS_EUSAGE, "--mig: none of the cards (%s) has MIG", names);
+    }
+    return 0;
 }

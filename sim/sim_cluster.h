@@ -61,6 +61,7 @@ typedef struct sim_cluster {
      * policies to parse (the core does not interpret it); NULL when absent */
     char path[256]; /* the cluster file ("" for --gpus) */
     char **group_mig;
+    double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
 } sim_cluster;
@@ -70,12 +71,21 @@ typedef struct sim_cluster {
  * "tenants": [...]} ("tenants": quotas, see sim_quota.h). See
  * workloads/README.md. Returns 0 or GS_EINPUT naming the file and field. */
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err);
+/* The same from a parsed document; path names it in messages (a cluster
+ * template instantiated by plan is checked this way). */
+struct cJSON;
+int sim_cluster_from_json(sim_cluster *c, const struct cJSON *j, const char *path, const gpu_catalog *cat,
+                          gs_error *err);
 /* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the
  * last node of a model takes the remainder); CPU and memory unlimited.
  * Returns 0 or GS_EUSAGE. */
 int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, const gpu_catalog *cat,
                           gs_error *err);
 void sim_cluster_free(sim_cluster *c);
+/* `--mig LAYOUT`: every node group whose model has MIG gets LAYOUT as its
+ * "mig" value (a name such as all-1g.10gb, balanced, whole, dynamic, or the
+ * JSON of a cluster file's "mig" key). GS_EUSAGE when no card has MIG. */
+int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err);
 /* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {
