@@ -5,6 +5,7 @@
  * Writes OUT/compare.json (what `gpusim plot` draws the bar chart from) and
  * keeps every run in OUT/runs/<policy slug>.s<seed>/.
  * SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +219,17 @@ int cmd_compare(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out);
     else
         cb_default_out(odir, sizeof odir, "compare", com.trace);
+    if (!out && (com.cluster || com.gpus)) { /* names the cluster: two clusters do not overwrite each other */
+        const char *cn = com.gpus ? com.gpus : strrchr(com.cluster, '/') ? strrchr(com.cluster, '/') + 1 : com.cluster;
+        size_t l = strlen(odir), k = strlen(cn);
+        if (!com.gpus && k > 5 && !strcmp(cn + k - 5, ".json"))
+            k -= 5;
+        if (l + 1 < sizeof odir)
+            odir[l++] = '.';
+        for (size_t i = 0; i < k && l + 1 < sizeof odir; i++)
+            odir[l++] = (char)(isalnum((unsigned char)cn[i]) || cn[i] == '-' || cn[i] == '.' ? cn[i] : '_');
+        odir[l] = 0;
+    }
     int nruns = npol * (int)seeds;
     cb_run *runs = xcalloc((size_t)nruns, sizeof *runs);
     for (int p = 0; p < npol; p++)

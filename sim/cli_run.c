@@ -4,6 +4,7 @@
  * report.json and timeseries.csv, each written to a temporary file and
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,14 +89,26 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
-static void default_out(char *buf, size_t n, const char *trace, const char *policy)
+/* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
+ * cluster but the shipped example (cluster: its name, or the --gpus spec),
+ * so two runs of one trace on two clusters do not overwrite each other. */
+static void default_out(char *buf, size_t n, const char *trace, const char *cluster, const char *policy)
 {
     const char *base = strrchr(trace, '/');
     base = base ? base + 1 : trace;
     size_t l = strlen(base);
     if (l > 4 && strcmp(base + l - 4, ".csv") == 0)
         l -= 4;
-    snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+    if (!cluster) {
+        snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+        return;
+    }
+    char slug[100];
+    size_t k = 0;
+    for (const char *c = cluster; *c && k + 1 < sizeof slug; c++)
+        slug[k++] = (char)(isalnum((unsigned char)*c) || *c == '-' || *c == '.' ? *c : '_');
+    slug[k] = 0;
+    snprintf(buf, n, "results/%.*s.%s.%s", (int)l, base, slug, policy);
 }
 
 int cmd_run(int argc, char **argv)
@@ -238,7 +251,7 @@ int cmd_run(int argc, char **argv)
     if (out_dir)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
-        default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
+        default_out(odir, sizeof odir, cfg.trace_path, gpus_spec || cluster_path ? cl.name : NULL, cfg.policy);
     if (fill || seeds_given || fo.fill_to != 1.3) { /* issue 7: the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
