@@ -181,8 +181,8 @@ typedef struct point {
     int seeds_met;
     bool met;
     bool absent_only;  /* a user term was measured on no seed although every implicit term held */
-    bool user_ok;      /* every user term held on every seed (only implicit terms failed) */
-    char implicit_sig[200]; /* the implicit terms' worst figures, to see a plateau */
+    char term_sig[600]; /* every term's worst figure, to see a plateau */
+    bool starved;       /* a job rejected or a replica unplaceable: too small to judge a plateau */
     cJSON *obj;
 } point;
 
@@ -193,7 +193,7 @@ typedef struct planner {
     point *pts;
     int npts;
     char absent_path[128]; /* set when the search stopped on a metric the report never has */
-    bool plateau;          /* stopped: only implicit terms failed, with the same figures, over 3 doublings */
+    bool plateau;          /* stopped: every term's figure stayed the same over 3 doublings */
 } planner;
 
 /* The child runs' cluster for count x: a --gpus spec, or the template's
@@ -263,7 +263,7 @@ static int try_count(planner *pl, long x, bool *met, gs_error *err)
         bool *ok = xcalloc((size_t)cx->seeds, sizeof *ok);
         for (long s = 0; s < cx->seeds; s++)
             ok[s] = true;
-        bool implicit_all = true, user_absent = false, user_all = true;
+        bool implicit_all = true, user_absent = false;
         for (int t = 0; t < cx->nslo; t++) {
             double worst = NAN, sum = 0, v;
             long absent = 0, held = 0;
@@ -282,11 +282,8 @@ static int try_count(planner *pl, long x, bool *met, gs_error *err)
             }
             if (t >= cx->nuser && held < cx->seeds)
                 implicit_all = false;
-            if (t < cx->nuser && held < cx->seeds)
-                user_all = false;
-            if (t >= cx->nuser)
-                snprintf(pt.implicit_sig + strlen(pt.implicit_sig), sizeof pt.implicit_sig - strlen(pt.implicit_sig),
-                         "%.17g;", worst);
+            snprintf(pt.term_sig + strlen(pt.term_sig), sizeof pt.term_sig - strlen(pt.term_sig),
+                     "%.17g;", worst);
             if (t < cx->nuser && absent == cx->seeds)
                 user_absent = true;
             cJSON *to = cJSON_CreateObject();
@@ -300,13 +297,21 @@ static int try_count(planner *pl, long x, bool *met, gs_error *err)
             cJSON_AddItemToArray(terms, to);
         }
         pt.absent_only = user_absent && implicit_all;
-        pt.user_ok = user_all;
+        for (long s = 0; s < cx->seeds; s++) {
+            double rj = 0, up = 0;
+            cb_metric(runs[s].report, "jobs.rejected", &rj);
+            cb_metric(runs[s].report, "derived.replicas_unplaceable", &up);
+            pt.starved |= rj > 0 || up > 0;
+        }
         for (long s = 0; s < cx->seeds; s++)
             pt.seeds_met += ok[s];
         free(ok);
         pt.met = pt.seeds_met >= cx->need;
         cJSON_AddNumberToObject(pt.obj, "seeds_met", pt.seeds_met);
         cJSON_AddBoolToObject(pt.obj, "met", pt.met);
+        const cJSON *wn = cJSON_GetObjectItemCaseSensitive(runs[0].report, "warnings");
+        if (wn) /* e.g. a MIG policy on cards without MIG: the buyer must see it beside the answer */
+            cJSON_AddItemToObject(pt.obj, "warnings", cJSON_Duplicate(wn, 1));
         cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
         for (long s = 0; s < cx->seeds; s++)
             cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
@@ -349,14 +354,16 @@ static int search(planner *pl, long min_x, long max_x, long *answer, gs_error *e
             break;
         }
         bad = c;
-        /* more cards stopped helping: the user's terms hold and the implicit
-         * ones fail with the same figures at c/4, c/2 and c (e.g. jobs a
-         * sharing policy OOM-kills at any size); doubling on to --max-gpus
-         * would only burn runs */
+        /* more cards stopped helping: every term's worst figure is the same
+         * at c/4, c/2 and c (e.g. jobs a sharing policy OOM-kills at any
+         * size, or a fixed node group of a template that the pinned rows
+         * queue for); doubling on to --max-gpus would only burn runs. Not
+         * while anything is rejected or unplaceable: a cluster smaller than
+         * one job or replica shows the same figures until it is big enough */
         int k = pl->npts - 1;
-        pl->plateau = k >= 2 && pl->pts[k].x == c && pl->pts[k].user_ok && pl->pts[k - 1].user_ok &&
-                      pl->pts[k - 2].user_ok && !strcmp(pl->pts[k].implicit_sig, pl->pts[k - 1].implicit_sig) &&
-                      !strcmp(pl->pts[k].implicit_sig, pl->pts[k - 2].implicit_sig);
+        pl->plateau = k >= 2 && pl->pts[k].x == c && !pl->pts[k].starved && !pl->pts[k - 1].starved &&
+                      !pl->pts[k - 2].starved && !strcmp(pl->pts[k].term_sig, pl->pts[k - 1].term_sig) &&
+                      !strcmp(pl->pts[k].term_sig, pl->pts[k - 2].term_sig);
         if (c >= max_x || pl->absent_path[0] || pl->plateau) {
             *answer = 0;
             return 0;
@@ -823,7 +830,7 @@ int cmd_plan(int argc, char **argv)
                 } else {
                     cJSON_AddNullToObject(e->obj, "gpus");
                     cJSON_AddStringToObject(e->obj, "verdict", pl.absent_path[0] ? "metric absent"
-                                                               : pl.plateau    ? "not met: implicit terms plateau"
+                                                               : pl.plateau    ? "not met: plateau"
                                                                                : "not met");
                     if (pl.absent_path[0])
                         cJSON_AddStringToObject(e->obj, "absent_metric", pl.absent_path);
@@ -886,8 +893,8 @@ int cmd_plan(int argc, char **argv)
                 const char *am = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "absent_metric"));
                 const char *vd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "verdict"));
                 if (vd && strstr(vd, "plateau"))
-                    printf("%-24s %-26s %7s %6s   not met: the SLO holds but implicit terms fail alike at every size "
-                           "tried from %ld cards (see evidence)\n", e->pol->label, e->cand->label, "-", "-",
+                    printf("%-24s %-26s %7s %6s   not met: the figures stay the same from %ld cards on (more "
+                           "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-",
                            first_gpus(e->obj));
                 else if (am)
                     printf("%-24s %-26s %7s %6s   metric absent: '%s' was never measured although every job and "
@@ -913,6 +920,14 @@ int cmd_plan(int argc, char **argv)
                        e->usd_h, e->usd_h * HOURS_PER_MONTH, srcs);
         }
         free(rk);
+        for (int i = 0; i < nents; i++) { /* the runs' warnings, once per entry */
+            const cJSON *pt0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(ents[i].obj, "points"), 0);
+            const cJSON *w;
+            cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(pt0, "warnings"))
+            {
+                printf("warning (%s on %s): %s\n", ents[i].pol->label, ents[i].cand->label, cJSON_GetStringValue(w));
+            }
+        }
         for (int i = 0; i < nents; i++) {
             const entry *e = &ents[i];
             if (e->impossible)
