@@ -769,6 +769,8 @@ int cmd_plan(int argc, char **argv)
         }
     }
     cJSON *pa = cJSON_AddArrayToObject(doc, "policies");
+    plan_feasibility(*fcache)[2] = xcalloc(MAX_CANDS, sizeof *fcache);
+    bool fdone[MAX_CANDS][2] = {{0}};
     for (int ci = 0; ci < ncands && rc == 0; ci++)
         for (int p = 0; p < npol && rc == 0; p++) {
             candidate *cd = &cands[ci];
@@ -785,9 +787,13 @@ int cmd_plan(int argc, char **argv)
             cJSON_AddStringToObject(e->obj, "policy", pol[p].name);
             cJSON_AddStringToObject(e->obj, "candidate", cd->label);
             cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
-            plan_feasibility f;
-            if ((rc = plan_feasible_check(&cd->unit, &cat, com.trace, is_mig_policy(&pol[p]), false, &f, &err)) != 0)
+            /* the trace is read once per candidate and kind of policy (MIG or not) */
+            int mk = is_mig_policy(&pol[p]);
+            if (!fdone[ci][mk] &&
+                (rc = plan_feasible_check(&cd->unit, &cat, com.trace, mk, false, &fcache[ci][mk], &err)) != 0)
                 break;
+            fdone[ci][mk] = true;
+            const plan_feasibility f = fcache[ci][mk];
             cJSON_AddItemToObject(e->obj, "feasibility", feasibility_json(&f));
             cJSON *ev = NULL;
             if (f.bad > 0 && !allow[0]) {
@@ -966,6 +972,7 @@ int cmd_plan(int argc, char **argv)
     free(text);
     free(withnl);
     free(ents);
+    free(fcache);
     cJSON_Delete(doc);
     free(slo);
     cb_policies_free(pol, npol);
