@@ -147,6 +147,18 @@ if check_rc compare_rows 0 "$G" compare --trace $DAY --policies whole,timeslice 
   then ok compare_failed_dropped_unit_costs; else no compare_failed_dropped_unit_costs "$T/out"; fi
 fi
 
+# the cluster as configured costs the same per day under every policy: 24 x its cost per hour
+cph=$(jkey "$T/cmp/runs/p0-whole.s1/report.json" cost_per_hour_usd)
+day=$(awk -v c="$cph" 'BEGIN { printf "%.4g", c * 24 }')
+if grep -q "^cost_per_day_usd  *$day  *$day\$" "$T/out"; then ok compare_cost_per_day_is_the_clusters
+else echo "    expected $day for both entries" >>"$T/out"; no compare_cost_per_day_is_the_clusters "$T/out"; fi
+# the default --out names the cluster: two clusters of one trace do not overwrite each other
+R=$(pwd); case $G in /*) GA=$G ;; *) GA=$R/$G ;; esac
+if (cd "$T" && "$GA" run --trace "$R/$DAY" --policy whole --gpus H100-SXM5-80GB:64 --models "$R/models/gpu" >/dev/null 2>&1 &&
+    "$GA" run --trace "$R/$DAY" --policy whole --gpus H100-SXM5-80GB:72 --models "$R/models/gpu" >/dev/null 2>&1) &&
+   [ -s "$T/results/day.H100-SXM5-80GB_64.whole/report.json" ] && [ -s "$T/results/day.H100-SXM5-80GB_72.whole/report.json" ]
+then ok run_default_out_names_the_cluster; else ls -R "$T/results" >"$T/msg" 2>&1; no run_default_out_names_the_cluster "$T/msg"; fi
+
 # {==== dynmig uses the whole cluster ====}
 # one whole A100 and one MIG A100; three 40,000 MiB requests of 1000 s: the MIG card holds two
 # 3g.40gb instances, the third runs at once on the card without MIG (mig-only: waits ~1000 s)
