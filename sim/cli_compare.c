@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_batch.h"
+#include "cli_plan_terms.h"
 
 /* The rows, in the order a planner reads them. A path absent from every
  * report (e.g. no price known) is left out of the table. */
@@ -96,7 +97,7 @@ static double value_of(const cJSON *rep, const char *path, const cb_slo *slo, in
     if (strcmp(path, "slo_met") == 0) {
         bool met = true;
         for (int t = 0; t < nslo; t++)
-            met &= cb_metric(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v);
+            met &= plan_metric_measured(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v); /* unmeasured: not met */
         *ok = true;
         return met ? 1.0 : 0.0;
     }
@@ -180,6 +181,9 @@ int cmd_compare(int argc, char **argv)
     }
     if (!com.trace || !policies)
         return cli_fail(&(gs_error){GS_EUSAGE, "compare: --trace and --policies are required"});
+    if (com.mig && !com.gpus)
+        return cli_fail(&(gs_error){GS_EUSAGE, "compare: --mig goes with --gpus (a cluster file says \"mig\" per "
+                                               "node group)"});
     if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json"))
         return cli_fail(&(gs_error){GS_EUSAGE, "--format: expected text, markdown, csv or json"});
 

@@ -258,6 +258,10 @@ int cmd_run(int argc, char **argv)
             gpu_catalog_free(&cat);
             return cli_fail(&(gs_error){GS_EUSAGE, "--seeds and --fill-to need --mode fill"});
         }
+        if (mig) { /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
+            gpu_catalog_free(&cat);
+            return cli_fail(&(gs_error){GS_EUSAGE, "--mig is not used by --mode fill"});
+        }
         if (!seeds_given)
             fo.seed_lo = fo.seed_hi = cfg.seed;
         if (!out_dir)
