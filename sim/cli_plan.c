@@ -891,8 +891,8 @@ int cmd_plan(int argc, char **argv)
             if (e->impossible) {
                 double nb = 0;
                 cb_metric(e->obj, "feasibility.rows_impossible", &nb);
-                printf("%-24s %-26s %7s %6s   impossible: %.0f rows no count of it can serve (listed on stderr)\n",
-                       e->pol->label, e->cand->label, "-", "-", nb);
+                printf("%-24s %-26s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
+                       e->pol->label, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
                 continue;
             }
             if (!e->gpus) {

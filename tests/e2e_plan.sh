@@ -40,6 +40,13 @@ else no plan_impossible_runs_nothing "$T/out"; fi
 expect plan_allow_rejected_sets_aside 0 '18 of 905 rows.*set aside' \
   "$G" plan --trace $DAY --policy whole --gpu A100-SXM4-80GB --slo 'queue_p99<=1800' --allow-rejected \
   --min-gpus 64 --max-gpus 64 --out "$T/imp2" --jobs 2
+# several candidates: one impossible, one answering: exit 0, both in the table
+printf 'id,submit,duration,gpus,gpu_model\np,0,10,1,H100-SXM5-80GB\nq,1,10,1,\n' >"$T/pin.csv"
+if check_rc plan_some_impossible 0 "$G" plan --trace "$T/pin.csv" --policy whole --gpu A100-SXM4-80GB,H100-SXM5-80GB \
+     --slo 'queue_p99<=1' --out "$T/pin"; then
+  if grep -q '^whole  *A100-SXM4-80GB  *-  *-  *impossible: 1 row no count' "$T/out" && grep -q '^whole  *H100-SXM5-80GB  *2  *1 ' "$T/out"
+  then ok plan_some_impossible_others_answer; else no plan_some_impossible_others_answer "$T/out"; fi
+fi
 # a job wider than a node
 printf 'id,submit,duration,gpus\nwide,0,10,8\n' >"$T/wide.csv"
 expect plan_job_wider_than_node 1 'needs 8 GPUs on one node; the largest node has 4' \
