@@ -158,6 +158,8 @@ void cb_run_init(cb_run *r, const cb_common *c, const cb_policy *p, const char *
         push(r, cb_fmt("--gpus-per-node=%ld", c->gpus_per_node));
     if (c->mig && (gpus || c->gpus))
         push(r, cb_fmt("--mig=%s", c->mig));
+    for (int i = 0; i < c->nprices; i++)
+        push(r, cb_fmt("--price=%s", c->prices[i]));
     if (c->models)
         push(r, cb_fmt("--models=%s", c->models));
     if (c->until)

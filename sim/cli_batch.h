@@ -35,6 +35,8 @@ void cb_policies_free(cb_policy *p, int n);
 typedef struct cb_common {
     const char *trace, *cluster, *gpus, *models, *until;
     const char *mig; /* --mig LAYOUT with --gpus; NULL: none */
+    const char *prices[CB_MAX_SETS]; /* --price MODEL=USD, passed to every run */
+    int nprices;
     long gpus_per_node; /* 0: not given */
     const char *sets[CB_MAX_SETS];
     int nsets;

@@ -80,6 +80,7 @@ static void compare_usage(FILE *out)
             "  --policies LIST       policies to compare; an entry may carry its own parameters:\n"
             "                        whole,whole[queue=fifo]  (brackets: --set for that entry only)\n"
             "  --cluster FILE | --gpus MODEL:N[,...] [--gpus-per-node N] [--mig LAYOUT]   as for 'gpusim run'\n"
+            "  --price MODEL=USD     price per GPU-hour of a model's cards (repeatable), for the cost rows\n"
             "  --seeds N             run seeds 1..N (default 1); figures carry a 95%% t-interval\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
             "  --set KEY=VALUE       parameter for every entry (repeatable)\n"
@@ -126,6 +127,7 @@ int cmd_compare(int argc, char **argv)
         {"until", required_argument, 0, 'u'},    {"models", required_argument, 0, 'm'},
         {"slo", required_argument, 0, 'L'},      {"metrics", required_argument, 0, 'M'},
         {"mig", required_argument, 0, 'G'},      {"help", no_argument, 0, 'h'},
+        {"price", required_argument, 0, '$'},
         {0, 0, 0, 0},
     };
     cb_common com = {0};
@@ -143,6 +145,11 @@ int cmd_compare(int argc, char **argv)
         case 'c': com.cluster = optarg; break;
         case 'g': com.gpus = optarg; break;
         case 'G': com.mig = optarg; break;
+        case '$':
+            if (com.nprices == CB_MAX_SETS)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
+            com.prices[com.nprices++] = optarg;
+            break;
         case 'n':
             com.gpus_per_node = strtol(optarg, &end, 10);
             if (*end || com.gpus_per_node < 1)

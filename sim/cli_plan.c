@@ -658,6 +658,8 @@ int cmd_plan(int argc, char **argv)
     int rc = 0;
     for (int i = 0; i < nprice_args && rc == 0; i++)
         rc = add_price(&cx, &cat, price_args[i], &err);
+    for (int i = 0; i < nprice_args; i++) /* the runs' reports then carry the same prices */
+        com.prices[com.nprices++] = price_args[i];
 
     candidate *cands = xcalloc(MAX_CANDS, sizeof *cands);
     int ncands = 0;

@@ -28,6 +28,8 @@ static void run_usage(FILE *out)
             "  --cluster FILE          cluster JSON (default: workloads/examples/cluster.json)\n"
             "  --gpus MODEL:N[,...]    cluster shorthand instead of --cluster ('gpusim models')\n"
             "  --gpus-per-node N       GPUs per node for --gpus (default 8)\n"
+            "  --price MODEL=USD       price per GPU-hour of a model's cards (repeatable; wins over the cluster\n"
+            "                          file's price_per_gpu_hour_usd and the model file's list price)\n"
             "  --mig LAYOUT            with --gpus: MIG on every card that has it: all-<profile>, balanced, whole,\n"
             "                          dynamic (empty cards, for dynmig), or the JSON of a cluster file's \"mig\"\n"
             "  --seed N                run seed (default 1)\n"
@@ -123,6 +125,7 @@ int cmd_run(int argc, char **argv)
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
         {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'}, /* issue 7 */
         {"seeds", required_argument, 0, 'D'},   {"mig", required_argument, 0, 'G'},
+        {"price", required_argument, 0, '$'},
         {0, 0, 0, 0},
     };
     static sim_config cfg;
@@ -132,6 +135,8 @@ int cmd_run(int argc, char **argv)
     const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
     long gpn = 8;
     bool json = false, fill = false, seeds_given = false;
+    const char *prices[16];
+    int nprices = 0;
     cli_fill_opts fo = {.fill_to = 1.3};
     gs_error err = {0};
     int c;
@@ -145,6 +150,11 @@ int cmd_run(int argc, char **argv)
         case 'c': cluster_path = optarg; break;
         case 'g': gpus_spec = optarg; break;
         case 'G': mig = optarg; break;
+        case '$':
+            if (nprices == 16)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
+            prices[nprices++] = optarg;
+            break;
         case 'n':
             gpn = strtol(optarg, &end, 10);
             if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
@@ -244,6 +254,9 @@ int cmd_run(int argc, char **argv)
             cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
         rc = sim_cluster_load(&cl, cluster_path ? cluster_path : cpath, &cat, &err);
     }
+    for (int i = 0; rc == 0 && i < nprices; i++)
+        if ((rc = sim_cluster_set_price(&cl, &cat, prices[i], &err)) != 0)
+            sim_cluster_free(&cl);
     if (rc) {
         gpu_catalog_free(&cat);
         return cli_fail(&err);

@@ -29,6 +29,7 @@ static int pool_for(sim_cluster *c, const gpu_model *m)
         return -1;
     memset(&c->pools[c->npools], 0, sizeof c->pools[0]);
     c->pools[c->npools].model = m;
+    c->pools[c->npools].price_override = -1;
     return c->npools++;
 }
 
@@ -497,5 +498,28 @@ int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
                      c->pools[p].model->name);
         return gs_err(err, GS_EUSAGE, "--mig: none of the cards (%s) has MIG", names);
     }
+    return 0;
+}
+
+int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err)
+{
+    const char *eq = strchr(arg, '=');
+    char name[200], *end;
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name)
+        return gs_err(err, GS_EUSAGE, "--price '%s': expected MODEL=USD_PER_GPU_HOUR", arg);
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = 0;
+    double usd = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(usd >= 0 && usd <= 1e4))
+        return gs_err(err, GS_EUSAGE, "--price '%s': expected US dollars per GPU-hour from 0 to 1e4", arg);
+    const gpu_model *m = gpu_catalog_find(cat, name);
+    if (!m) {
+        char names[2048];
+        gpu_catalog_names(cat, names, sizeof names);
+        return gs_err(err, GS_EUSAGE, "--price: unknown GPU model '%s' (known: %s)", name, names);
+    }
+    int p = sim_cluster_pool_of(c, m);
+    if (p >= 0)
+        c->pools[p].price_override = usd;
     return 0;
 }

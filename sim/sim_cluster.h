@@ -47,6 +47,7 @@ typedef struct sim_pool {
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
+    double price_override; /* USD per GPU-hour from --price (wins over any other); < 0: none */
 } sim_pool;
 
 typedef struct sim_cluster {
@@ -86,6 +87,11 @@ void sim_cluster_free(sim_cluster *c);
  * "mig" value (a name such as all-1g.10gb, balanced, whole, dynamic, or the
  * JSON of a cluster file's "mig" key). GS_EUSAGE when no card has MIG. */
 int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err);
+/* `--price MODEL=USD_PER_GPU_HOUR`: the price of every card of that model in
+ * this cluster (the report's price_source says "--price"). GS_EUSAGE for a
+ * malformed value or an unknown model; a model the cluster lacks is left
+ * alone (a price list may name more models than one cluster has). */
+int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err);
 /* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {

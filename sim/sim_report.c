@@ -69,7 +69,11 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
                 group_gpus += nd->ngpus;
             }
         }
-        if (group_gpus > 0 && (group_gpus == p->ngpus || p->model->price_per_hour_usd >= 0)) {
+        if (p->price_override >= 0) {
+            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->price_override);
+            cJSON_AddStringToObject(m, "price_source", "--price");
+            usd += p->ngpus * p->price_override;
+        } else if (group_gpus > 0 && (group_gpus == p->ngpus || p->model->price_per_hour_usd >= 0)) {
             double pool_usd = group_usd + (p->ngpus - group_gpus) * (group_gpus < p->ngpus ? p->model->price_per_hour_usd : 0);
             cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->ngpus ? pool_usd / p->ngpus : 0);
             cJSON_AddStringToObject(m, "price_source", group_gpus == p->ngpus ? "cluster file" : "cluster file and model file");

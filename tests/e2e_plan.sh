@@ -159,6 +159,12 @@ cph=$(jkey "$T/cmp/runs/p0-whole.s1/report.json" cost_per_hour_usd)
 day=$(awk -v c="$cph" 'BEGIN { printf "%.4g", c * 24 }')
 if grep -q "^cost_per_day_usd  *$day  *$day\$" "$T/out"; then ok compare_cost_per_day_is_the_clusters
 else echo "    expected $day for both entries" >>"$T/out"; no compare_cost_per_day_is_the_clusters "$T/out"; fi
+# --price sets a model's price for the cost rows, and the report says where it came from
+if check_rc compare_price 0 "$G" compare --trace "$T/two.csv" --policies whole --gpus H100-SXM5-80GB:8 \
+     --price H100-SXM5-80GB=2.5 --out "$T/cp"; then
+  if grep -q '^cost_per_day_usd  *480$' "$T/out" && has "$T/cp/runs/p0-whole.s1/report.json" '"price_source":[[:space:]]*"--price"'
+  then ok compare_price_flag_and_source; else no compare_price_flag_and_source "$T/out"; fi
+fi
 # the default --out names the cluster: two clusters of one trace do not overwrite each other
 R=$(pwd); case $G in /*) GA=$G ;; *) GA=$R/$G ;; esac
 if (cd "$T" && "$GA" run --trace "$R/$DAY" --policy whole --gpus H100-SXM5-80GB:64 --models "$R/models/gpu" >/dev/null 2>&1 &&
