@@ -449,22 +449,11 @@ static void print_impossible(FILE *out, const char *what, const plan_feasibility
 
 static int add_price(plan_ctx *cx, const gpu_catalog *cat, const char *arg, gs_error *err)
 {
-    const char *eq = strchr(arg, '=');
-    char name[200];
-    char *end;
-    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name)
-        return gs_err(err, GS_EUSAGE, "--price '%s': expected MODEL=USD_PER_GPU_HOUR", arg);
-    memcpy(name, arg, (size_t)(eq - arg));
-    name[eq - arg] = 0;
-    double usd = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !(usd >= 0 && usd <= 1e4))
-        return gs_err(err, GS_EUSAGE, "--price '%s': expected US dollars per GPU-hour from 0 to 1e4", arg);
-    const gpu_model *m = gpu_catalog_find(cat, name);
-    if (!m) {
-        char names[2048];
-        gpu_catalog_names(cat, names, sizeof names);
-        return gs_err(err, GS_EUSAGE, "--price: unknown GPU model '%s' (known: %s)", name, names);
-    }
+    const gpu_model *m;
+    double usd;
+    int rc = sim_price_parse(cat, arg, &m, &usd, err);
+    if (rc)
+        return rc;
     if (cx->nprices == MAX_PRICES)
         return gs_err(err, GS_EUSAGE, "--price: at most %d models", MAX_PRICES);
     cx->prices[cx->nprices++] = (price_override){m, usd};
@@ -481,7 +470,8 @@ static void slugify(char *dst, size_t n, const char *src)
     dst[l] = 0;
 }
 
-/* Cards of the first point that tried (for messages). */
+/* Cards of the first of the plateau's points: the last three of the sorted
+ * evidence (for the table's message). */
 static long first_gpus(const cJSON *entry_obj)
 {
     double g = 0;

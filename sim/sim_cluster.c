@@ -501,7 +501,7 @@ int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
     return 0;
 }
 
-int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err)
+int sim_price_parse(const gpu_catalog *cat, const char *arg, const gpu_model **model, double *usd, gs_error *err)
 {
     const char *eq = strchr(arg, '=');
     char name[200], *end;
@@ -509,17 +509,25 @@ int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *ar
         return gs_err(err, GS_EUSAGE, "--price '%s': expected MODEL=USD_PER_GPU_HOUR", arg);
     memcpy(name, arg, (size_t)(eq - arg));
     name[eq - arg] = 0;
-    double usd = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !(usd >= 0 && usd <= 1e4))
+    *usd = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(*usd >= 0 && *usd <= 1e4))
         return gs_err(err, GS_EUSAGE, "--price '%s': expected US dollars per GPU-hour from 0 to 1e4", arg);
-    const gpu_model *m = gpu_catalog_find(cat, name);
-    if (!m) {
+    *model = gpu_catalog_find(cat, name);
+    if (!*model) {
         char names[2048];
         gpu_catalog_names(cat, names, sizeof names);
         return gs_err(err, GS_EUSAGE, "--price: unknown GPU model '%s' (known: %s)", name, names);
     }
-    int p = sim_cluster_pool_of(c, m);
+    return 0;
+}
+
+int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err)
+{
+    const gpu_model *m;
+    double usd;
+    int rc = sim_price_parse(cat, arg, &m, &usd, err);
+    int p = rc == 0 ? sim_cluster_pool_of(c, m) : -1;
     if (p >= 0)
         c->pools[p].price_override = usd;
-    return 0;
+    return rc;
 }

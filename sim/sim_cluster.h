@@ -92,6 +92,8 @@ int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err);
  * malformed value or an unknown model; a model the cluster lacks is left
  * alone (a price list may name more models than one cluster has). */
 int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err);
+/* Parses "MODEL=USD_PER_GPU_HOUR" (0..1e4). 0 or GS_EUSAGE naming the value. */
+int sim_price_parse(const gpu_catalog *cat, const char *arg, const gpu_model **model, double *usd, gs_error *err);
 /* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {
