@@ -491,6 +491,10 @@ int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
         }
     }
     free(text);
+    if (set > 0) { /* the name says so: reports and default output directories tell the clusters apart */
+        size_t l = strlen(c->name);
+        snprintf(c->name + l, sizeof c->name - l, " mig=%s", layout[0] == '[' || layout[0] == '{' ? "custom" : layout);
+    }
     if (set == 0) {
         char names[512] = "";
         for (int p = 0; p < c->npools; p++)
