@@ -13,6 +13,8 @@
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -918,9 +920,30 @@ void sim_observe(sim *s, const sim_observer *o)
     }
 }
 
+void sim_warn(sim *s, const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < s->nwarnings; i++)
+        if (!strcmp(s->warnings[i], buf))
+            return;
+    if (s->nwarnings == 16)
+        return;
+    s->warnings = xrealloc(s->warnings, (size_t)(s->nwarnings + 1) * sizeof *s->warnings);
+    s->warnings[s->nwarnings++] = xstrdup(buf);
+}
+
 void sim_free(sim *s)
 {
     sim_observe(s, NULL);
+    for (int i = 0; i < s->nwarnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
+    s->warnings = NULL;
+    s->nwarnings = 0;
     for (int p = 0; p < s->npol; p++)
         if (s->pst[p])
             s->pol[p]->fini(s->pst[p]);

@@ -103,6 +103,11 @@ struct sim {
     void *progress_ud;
 
     struct sim_observer *obs; /* NULL but in tests (sim_observe) */
+
+    /* what a user must know about this run's setup (e.g. a MIG policy on a
+     * cluster without MIG cards): report "warnings", and stderr from `run` */
+    char **warnings;
+    int nwarnings;
 };
 
 /* Observers of a run (tests): called at fixed points, they never change it.
@@ -142,6 +147,8 @@ void sim_set_timeseries(sim *s, FILE *ts);
  * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
 int sim_run(sim *s);
 void sim_free(sim *s);
+/* Records a warning about the run's setup (kept once; at most 16). */
+void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* {==== for policies ====} */
 
