@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "cli_batch.h"
 
@@ -282,8 +283,8 @@ int cmd_compare(int argc, char **argv)
             cJSON_AddStringToObject(ro, "path", rows[r].path);
             cJSON_AddItemToArray(ra, ro);
         }
-        char *text = cJSON_Print(doc);
-        char *withnl = cb_fmt("%s\n", text);
+        char *text = NULL;
+        char *withnl = gs_json_print(doc, NULL);
         char path[1000];
         snprintf(path, sizeof path, "%s/compare.json", odir);
         rc = cb_write_text(path, withnl, &err);

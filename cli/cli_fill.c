@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "fill.h"
 #include "../sim/sim_report.h"
@@ -188,11 +189,8 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         cJSON *sm = cJSON_AddObjectToObject(rep, "sim");
         cJSON_AddNumberToObject(sm, "wall_s", place_s);
         cJSON_AddNumberToObject(sm, "placements_per_s", place_s > 0 ? tasks.sum / place_s : 0);
-        text = cJSON_Print(rep);
-        size_t tl = strlen(text);
-        text = xrealloc(text, tl + 2);
-        text[tl] = '\n';
-        text[tl + 1] = 0;
+        size_t tl;
+        text = gs_json_print(rep, &tl);
         char path[1200];
         if ((rc = gs_mkdirs(odir, &err)) == 0) {
             snprintf(path, sizeof path, "%s/fill.csv", odir);
@@ -200,7 +198,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         }
         if (rc == 0) {
             snprintf(path, sizeof path, "%s/report.json", odir);
-            rc = gs_write_atomic(path, text, tl + 1, &err);
+            rc = gs_write_atomic(path, text, tl, &err);
         }
         if (rc == 0 && json) {
             fputs(text, stdout);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
@@ -283,12 +284,9 @@ int cmd_run(int argc, char **argv)
     char *text = NULL;
     if (rc == 0) {
         rep = sim_report_build(&s, wall_s, peak_rss_mib());
-        text = cJSON_Print(rep);
-        size_t n = strlen(text);
-        text = xrealloc(text, n + 2);
-        text[n] = '\n';
-        text[n + 1] = 0;
-        rc = gs_write_atomic(rep_path, text, n + 1, &err);
+        size_t n;
+        text = gs_json_print(rep, &n);
+        rc = gs_write_atomic(rep_path, text, n, &err);
     }
     if (rc == 0 && ts && rename(ts_tmp, ts_path) != 0)
         rc = gs_err(&err, GS_EWRITE, "cannot rename '%s' to '%s'", ts_tmp, ts_path);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
+
 /* {==== building ====} */
 
 typedef struct node_group {
@@ -123,21 +125,12 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
     memset(c, 0, sizeof *c);
     *tenants = NULL;
     snprintf(c->path, sizeof c->path, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
-    size_t cap = 65536, n = 0, r;
-    char *text = xmalloc(cap);
-    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
-        if ((n += r) == cap - 1)
-            text = xrealloc(text, cap *= 2);
-    fclose(f);
-    text[n] = 0;
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = gs_json_read(path, "cluster", err);
+    if (!j)
+        return GS_EINPUT;
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
-        return gs_err(err, GS_EINPUT, "cluster '%s': not a JSON object", path);
+        return gs_err(err, GS_EINPUT, "cluster '%s': expected a JSON object with 'nodes'", path);
     }
     int rc = 0;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
