@@ -68,3 +68,19 @@ int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
     free(tmp);
     return rc;
 }
+
+FILE *gs_open_input(const char *path, const char *what, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gs_err(err, GS_EINPUT, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        gs_err(err, GS_EINPUT, "%s '%s' is a directory, expected a file", what, path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}

@@ -220,6 +220,14 @@ int cmd_compare(int argc, char **argv)
             cb_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
         }
     int rc = cb_run_all(runs, nruns, (int)jobs, "compare", &err);
+    /* An SLO term naming no number of the report would read as never met
+     * (slo_met 0); it is a usage error, as in 'plan'. */
+    for (int t = 0; rc == 0 && t < nslo; t++) {
+        double v;
+        if (!cb_metric(runs[0].report, slo[t].path, &v))
+            rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
+                        "gpu.alloc_ratio; see README 'The report')", slo[t].path);
+    }
 
     /* the table: every (row, policy) cell over the seeds */
     cJSON *doc = NULL;

@@ -370,7 +370,10 @@ int cmd_plan(int argc, char **argv)
             }
             cb_metric(po, "cost_per_hour_usd", &h);
             cb_metric(po, "cost_per_month_usd", &m);
-            printf("%-24s %8.0f %14.2f %16.0f\n", l, g, h, m);
+            if (isnan(h)) /* the model file has no price: say so, never "nan" */
+                printf("%-24s %8.0f %14s %16s\n", l, g, "no price", "no price");
+            else
+                printf("%-24s %8.0f %14.2f %16.0f\n", l, g, h, m);
         }
         cJSON_ArrayForEach(po, pa)
         {

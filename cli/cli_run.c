@@ -5,6 +5,7 @@
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,25 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
+/* The n bytes at s as a whole decimal integer that fits 64 bits (strtoull
+ * wraps "-1" and saturates on overflow without saying so). */
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    if (n == 0 || n > 20)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
 static void default_out(char *buf, size_t n, const char *trace, const char *policy)
 {
     const char *base = strrchr(trace, '/');
@@ -119,7 +139,7 @@ int cmd_run(int argc, char **argv)
     cfg.sample_us = 60 * GS_US_PER_S;
     const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;
     long gpn = 8;
-    bool json = false, fill = false, seeds_given = false;
+    bool json = false, fill = false, seeds_given = false, fill_to_given = false;
     cli_fill_opts fo = {.fill_to = 1.3};
     gs_error err = {0};
     int c;
@@ -138,9 +158,8 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
         case 's':
-            cfg.seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || *optarg == '-')
-                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected a non-negative integer"});
+            if (!parse_u64(optarg, strlen(optarg), &cfg.seed))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected an integer 0..18446744073709551615"});
             break;
         case 'S': {
             char *eq = strchr(optarg, '=');
@@ -171,17 +190,19 @@ int cmd_run(int argc, char **argv)
             fill = !strcmp(optarg, "fill");
             break;
         case 'F':
+            fill_to_given = true;
             fo.fill_to = strtod(optarg, &end);
             if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
             break;
         case 'D': {
-            unsigned long long a, b;
-            int used = 0;
-            if (sscanf(optarg, "%llu..%llu%n", &a, &b, &used) == 2 && !optarg[used] && a <= b && b - a < 1000) {
+            uint64_t a, b;
+            const char *dots = strstr(optarg, "..");
+            if (dots && parse_u64(optarg, (size_t)(dots - optarg), &a) && parse_u64(dots + 2, strlen(dots + 2), &b) &&
+                a <= b && b - a < 1000) {
                 fo.seed_lo = a;
                 fo.seed_hi = b;
-            } else if (sscanf(optarg, "%llu%n", &a, &used) == 1 && !optarg[used]) {
+            } else if (!dots && parse_u64(optarg, strlen(optarg), &a)) {
                 fo.seed_lo = fo.seed_hi = a;
             } else {
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});
@@ -233,7 +254,7 @@ int cmd_run(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
         default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
-    if (fill || seeds_given || fo.fill_to != 1.3) { /* issue 7: the fill-up experiment (cli_fill.c) */
+    if (fill || seeds_given || fill_to_given) { /* issue 7: the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
             gpu_catalog_free(&cat);

@@ -61,4 +61,54 @@ printf '{"kind":"compare",\n"trace": "t" "x"}' >"$T/cmp/compare.json"
 expect plot_compare_syntax_line_column 3 "line 2, column 14: unexpected '\"': expected ',' or '}'" \
   "$G" plot --no-svg "$T/cmp"
 
+# {==== traces ====}
+printf '\357\273\277id,submit,duration,gpus\nj1,0,10,1\n' >"$T/bom.csv"
+expect trace_bom_accepted 0 "arrived 1" "$G" run --trace "$T/bom.csv" --policy whole --out "$T/t1"
+printf 'id,submit,duration,gpus\nj1,0,1\00000,1\n' >"$T/nul.csv"
+expect trace_nul_byte_line_column 3 "trace '$T/nul.csv' line 2, column 3: NUL byte" \
+  "$G" run --trace "$T/nul.csv" --policy whole --out "$T/t2"
+printf 'id,submit,duration,gpus,cpu\nj1,0,10,1,0x10\n' >"$T/hex.csv"
+expect trace_hex_number 3 "line 2, column 5 ('cpu'): expected a non-negative number of cores, found '0x10'" \
+  "$G" run --trace "$T/hex.csv" --policy whole --out "$T/t3"
+printf 'id,submit,duration,gpus,util\nj1,0,10,1,nan\n' >"$T/nan.csv"
+expect trace_nan_number 3 "line 2, column 5 ('util')" "$G" run --trace "$T/nan.csv" --policy whole --out "$T/t4"
+expect trace_directory_named 3 "trace '$T' is a directory" "$G" run --trace "$T" --policy whole --out "$T/t5"
+
+# {==== importers: nothing to convert is an error, never an empty success ====}
+FXO=tests/fixtures/openb/openb_pod_list_default.csv
+if need_file openb_pods "$FXO"; then
+  head -1 "$FXO" >"$T/pods_header.csv"
+  expect import_openb_header_only 3 "'$T/pods_header.csv': no pod rows after the header" \
+    "$G" import openb "$T/pods_header.csv" --out-trace "$T/i1.csv"
+fi
+expect import_openb_directory 3 "'$T' is a directory" "$G" import openb "$T" --out-trace "$T/i2.csv"
+: >"$T/empty.csv"
+expect import_azure_empty 3 "'$T/empty.csv': empty file (expected the header TIMESTAMP" \
+  "$G" import azure-llm "$T/empty.csv" --out-trace "$T/i3.csv"
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n' >"$T/az_header.csv"
+expect import_azure_header_only 3 "no request rows after the header" \
+  "$G" import azure-llm "$T/az_header.csv" --out-trace "$T/i4.csv"
+expect import_azure_directory 3 "'$T' is a directory" "$G" import azure-llm "$T" --out-trace "$T/i5.csv"
+if [ ! -e "$T/i1.csv" ] && [ ! -e "$T/i3.csv" ] && [ ! -e "$T/i4.csv" ]; then ok import_failure_writes_nothing
+else ls "$T" >"$T/msg"; no import_failure_writes_nothing "$T/msg"; fi
+expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'banana'" \
+  "$G" import azure-llm "$T/az_header.csv" --gpus banana
+
+# {==== flags ====}
+expect seed_overflow 2 "--seed: expected an integer 0..18446744073709551615" \
+  "$G" run --trace "$T/small.csv" --policy whole --seed 99999999999999999999999 --out "$T/f1"
+expect seed_negative 2 "--seed: expected" "$G" run --trace "$T/small.csv" --policy whole --seed -1 --out "$T/f2"
+expect seed_max_accepted 0 "report:" \
+  "$G" run --trace "$T/small.csv" --policy whole --seed 18446744073709551615 --out "$T/f3"
+expect seeds_overflow 2 "--seeds: expected A..B" \
+  "$G" run --trace "$T/small.csv" --policy whole --mode fill --seeds 1..99999999999999999999 --out "$T/f4"
+expect fill_to_needs_fill_mode 2 "--fill-to need --mode fill" \
+  "$G" run --trace "$T/small.csv" --policy whole --fill-to 1.3 --out "$T/f5"
+expect compare_slo_unknown_metric 2 "--slo: the report has no number at 'nosuch'" \
+  "$G" compare --trace "$T/small.csv" --policies whole --slo 'nosuch<=1' --jobs 1 --out "$T/f6"
+if check_rc plan_no_price 0 "$G" plan --trace "$T/small.csv" --policy whole --gpu A10-24GB \
+     --slo 'jobs.queue_s.p99<=600' --jobs 1 --out "$T/f7"; then
+  if has "$T/out" "no price" && ! has "$T/out" nan; then ok plan_no_price; else no plan_no_price "$T/out"; fi
+fi
+
 finish
