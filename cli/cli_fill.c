@@ -10,6 +10,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "fill.h"
 #include "../sim/sim_report.h"
@@ -191,14 +192,21 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         cJSON_AddNumberToObject(sm, "placements_per_s", place_s > 0 ? tasks.sum / place_s : 0);
         size_t tl;
         text = gs_json_print(rep, &tl);
-        char path[1200];
-        if ((rc = gs_mkdirs(odir, &err)) == 0) {
-            snprintf(path, sizeof path, "%s/fill.csv", odir);
+        /* both files in place as one unit (gs_outdir.h) */
+        static const char *const owned[] = {"fill.csv", "report.json", NULL};
+        char path[1300];
+        gs_outdir od;
+        if ((rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+            gs_outdir_file(&od, "fill.csv", path, sizeof path);
             rc = gs_write_atomic(path, csv, csv_len, &err);
-        }
-        if (rc == 0) {
-            snprintf(path, sizeof path, "%s/report.json", odir);
-            rc = gs_write_atomic(path, text, tl, &err);
+            if (rc == 0) {
+                gs_outdir_file(&od, "report.json", path, sizeof path);
+                rc = gs_write_atomic(path, text, tl, &err);
+            }
+            if (rc == 0)
+                rc = gs_outdir_commit(&od, &err);
+            if (rc)
+                gs_outdir_abort(&od);
         }
         if (rc == 0 && json) {
             fputs(text, stdout);

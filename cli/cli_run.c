@@ -4,6 +4,7 @@
  * report.json and timeseries.csv, each written to a temporary file and
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
@@ -270,23 +272,31 @@ int cmd_run(int argc, char **argv)
         return rc;
     }
 
-    /* The timeseries goes to a temporary file first: a run that fails midway
-     * leaves no partial result behind. */
-    char ts_tmp[1300], ts_path[1200], rep_path[1200];
+    /* Both files go to a temporary directory beside odir, put in place as
+     * one unit at the end (gs_outdir.h): a failed or interrupted run leaves
+     * nothing, and no reader sees the new report beside an old timeseries
+     * (with --sample-s 0 an old timeseries.csv in odir is removed). */
+    static const char *const owned[] = {"timeseries.csv", "report.json", NULL};
+    char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300];
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
-    snprintf(ts_tmp, sizeof ts_tmp, "%s.tmp.%ld", ts_path, (long)getpid());
     FILE *ts = NULL;
     sim s;
+    gs_outdir od;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
-    bool made_odir = access(odir, F_OK) != 0; /* a failed run removes the directory it made */
-    if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
-        ts = fopen(ts_tmp, "w");
-        if (!ts)
-            rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
-        sim_set_timeseries(&s, ts);
+    bool begun = false;
+    if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+        begun = true;
+        gs_outdir_file(&od, "timeseries.csv", ts_tmp, sizeof ts_tmp);
+        gs_outdir_file(&od, "report.json", rep_tmp, sizeof rep_tmp);
+        if (cfg.sample_us > 0) {
+            ts = fopen(ts_tmp, "w");
+            if (!ts)
+                rc = gs_err(&err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
+            sim_set_timeseries(&s, ts);
+        }
     }
     progress prog = {.t0 = t0};
     if (rc == 0 && isatty(STDERR_FILENO)) {
@@ -307,15 +317,13 @@ int cmd_run(int argc, char **argv)
         rep = sim_report_build(&s, wall_s, peak_rss_mib());
         size_t n;
         text = gs_json_print(rep, &n);
-        rc = gs_write_atomic(rep_path, text, n, &err);
+        rc = gs_write_atomic(rep_tmp, text, n, &err);
     }
-    if (rc == 0 && ts && rename(ts_tmp, ts_path) != 0)
-        rc = gs_err(&err, GS_EWRITE, "cannot rename '%s' to '%s'", ts_tmp, ts_path);
+    if (rc == 0)
+        rc = gs_outdir_commit(&od, &err);
     if (rc != 0) {
-        if (ts)
-            unlink(ts_tmp);
-        if (made_odir)
-            rmdir(odir); /* only if empty: never anything the user put there */
+        if (begun)
+            gs_outdir_abort(&od);
     } else if (json) {
         fputs(text, stdout);
     } else {

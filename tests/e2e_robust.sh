@@ -111,4 +111,33 @@ if check_rc plan_no_price 0 "$G" plan --trace "$T/small.csv" --policy whole --gp
   if has "$T/out" "no price" && ! has "$T/out" nan; then ok plan_no_price; else no plan_no_price "$T/out"; fi
 fi
 
+# {==== outputs committed as one unit ====}
+"$G" run --trace "$T/small.csv" --policy whole --out "$T/unit" >/dev/null 2>&1
+echo mine >"$T/unit/notes.txt"
+if check_rc sample0_removes_stale_timeseries 0 "$G" run --trace "$T/small.csv" --policy whole --sample-s 0 --out "$T/unit"; then
+  if [ ! -e "$T/unit/timeseries.csv" ] && [ -s "$T/unit/report.json" ] && [ "$(cat "$T/unit/notes.txt")" = mine ] &&
+     [ -z "$(ls -d "$T"/unit.tmp.* 2>/dev/null)" ]; then ok sample0_removes_stale_timeseries
+  else ls -la "$T" "$T/unit" >"$T/msg"; no sample0_removes_stale_timeseries "$T/msg"; fi
+fi
+cp "$T/unit/report.json" "$T/unit.before"
+expect failed_run_keeps_old_output 3 "column 5 ('cpu')" "$G" run --trace "$T/hex.csv" --policy whole --out "$T/unit"
+if cmp -s "$T/unit/report.json" "$T/unit.before" && [ -z "$(ls -d "$T"/unit.tmp.* 2>/dev/null)" ]; then
+  ok failed_run_leaves_old_report_and_no_temporary
+else ls -la "$T" >"$T/msg"; no failed_run_leaves_old_report_and_no_temporary "$T/msg"; fi
+expect failed_run_makes_no_directory 3 "NUL byte" "$G" run --trace "$T/nul.csv" --policy whole --out "$T/never/made"
+if [ ! -e "$T/never/made" ] && [ -z "$(ls -d "$T"/never/made.tmp.* 2>/dev/null)" ]; then ok failed_run_no_output_dir
+else ls -laR "$T/never" >"$T/msg"; no failed_run_no_output_dir "$T/msg"; fi
+# a signal while the run waits on its trace (a FIFO whose writer stays open)
+for sig in TERM INT; do
+  mkdir -p "$T/sig$sig" && mkfifo "$T/sig$sig/f"
+  ( printf 'id,submit,duration,gpus\nj1,0,10,1\n'; sleep 3 ) >"$T/sig$sig/f" &
+  wpid=$!
+  "$G" run --trace "$T/sig$sig/f" --policy whole --out "$T/sig$sig/out" >/dev/null 2>&1 &
+  pid=$!
+  n=0; while [ -z "$(ls -d "$T/sig$sig"/out.tmp.* 2>/dev/null)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+  kill -$sig $pid; wait $pid 2>/dev/null; rc=$?; kill $wpid 2>/dev/null
+  if [ $n -lt 100 ] && [ "$(ls "$T/sig$sig")" = f ] && [ $rc -gt 128 ]; then ok "signal_${sig}_removes_temporaries"
+  else { echo "rc $rc waited $n"; ls -laR "$T/sig$sig"; } >"$T/msg"; no "signal_${sig}_removes_temporaries" "$T/msg"; fi
+done
+
 finish
