@@ -37,7 +37,8 @@ static void run_usage(FILE *out)
             "  --out DIR               output directory (default results/<trace>.<policy>/)\n"
             "  --json                  also print report.json to stdout (instead of the summary)\n"
             "  --until SECONDS         stop the simulation at this time\n"
-            "  --sample-s SECONDS      timeseries step (default 60; 0 = no timeseries)\n"
+            "  --sample-s SECONDS      timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
+            "                          100000 rows: at the cap the step doubles and every second row is dropped\n"
             "  --allow-extra-columns   ignore unknown trace columns\n"
             "  --models DIR            GPU model directory (default models/gpu beside the binary)\n"
             "  --mode run|fill         fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
@@ -181,8 +182,11 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--until: expected a positive number of seconds"});
             break;
         case 'i':
-            if (!parse_seconds_arg(optarg, &cfg.sample_us))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected a non-negative number of seconds"});
+            /* below a millisecond a row per step says nothing the events do not;
+             * the row cap (sim_timeseries.h) bounds the file either way */
+            if (!parse_seconds_arg(optarg, &cfg.sample_us) || (cfg.sample_us > 0 && cfg.sample_us < 1000))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected 0 (no timeseries) or seconds "
+                                                       "from 0.001 to 9e12"});
             break;
         case 'x': cfg.allow_extra_columns = true; break;
         case 'm': models_dir = optarg; break;

@@ -34,23 +34,23 @@
 /* {==== parameters ====} */
 
 const pol_param svc_params[] = {
-    {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption"},
-    {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption"},
-    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption"},
-    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)"},
-    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)"},
+    {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption", P_INT(1, 4096)},
+    {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption", P_NUM(0, 1e15, "ms")},
+    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption", P_DURATION(0.1, 86400)},
+    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
+    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
     {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (assumption: a common rule of thumb), for a service "
-                               "without slo_ms; one with slo_ms scales on its SLO"},
-    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (reference/mechanics.md 6)"},
-    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (reference/mechanics.md 6)"},
-    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (reference/mechanics.md 6)"},
-    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (reference/mechanics.md 4)"},
-    {"svc_import_s", "10", "cold start: Python imports [U] (reference/mechanics.md 4)"},
-    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (reference/mechanics.md 4)"},
-    {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)"},
-    {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)"},
-    {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
-    {NULL, NULL, NULL},
+                               "without slo_ms; one with slo_ms scales on its SLO", P_NUM(0, 1e15, "ms")},
+    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (reference/mechanics.md 6)", P_DURATION(0, 1e9)},
+    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (reference/mechanics.md 6)", P_INT(0, 1e9)},
+    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (reference/mechanics.md 6)", P_DURATION(0.001, 1e9)},
+    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_import_s", "10", "cold start: Python imports [U] (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (reference/mechanics.md 4)", P_NUM(1e-6, 1e6, "GB/s")},
+    {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption", P_NUM(0, 1e6, "GiB")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
@@ -151,7 +151,8 @@ struct svc_layer {
     bool has_act;
 };
 
-static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
+/* Values are typed and range-checked by the core (svc_params' specs, base/gs_param.h). */
+static double num_param(const sim *s, const char *name) { return sim_param_number(s, name); }
 
 static svc_layer *svc_of(const sim *s) { return sim_module_state(s, &svc_module); }
 
@@ -159,14 +160,14 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
 {
     svc_layer *L = xcalloc(1, sizeof *L);
     L->index = index;
-    L->max_batch_def = atoi(sim_param(s, "svc_max_batch"));
+    L->max_batch_def = (int)sim_param_int(s, "svc_max_batch");
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
     L->util_high = num_param(s, "svc_util_high");
     L->mem_high = num_param(s, "svc_mem_high");
     L->p99_high_ms = num_param(s, "svc_p99_high_ms");
     L->idle_s = num_param(s, "svc_idle_s");
-    L->queue_max = atol(sim_param(s, "svc_queue_max"));
+    L->queue_max = (long)sim_param_int(s, "svc_queue_max");
     L->timeout_s = num_param(s, "svc_timeout_s");
     L->pod_s = num_param(s, "svc_pod_start_s");
     L->import_s = num_param(s, "svc_import_s");
@@ -264,7 +265,10 @@ static void schedule_tick(sim *s, service *v)
 {
     if (v->tick_pending)
         return;
-    gs_time_us period = (gs_time_us)(svc_of(s)->period_s * 1e6);
+    /* the declared floor (0.1 s) keeps the period a positive number of microseconds */
+    gs_time_us period = (gs_time_us)llround(svc_of(s)->period_s * 1e6);
+    if (period < 1)
+        GS_BUG("schedule_tick: autoscaler period below a microsecond");
     gs_time_us k = (s->now - v->start_us) / period + 1;
     v->tick_pending = true;
     svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);

@@ -140,4 +140,32 @@ for sig in TERM INT; do
   else { echo "rc $rc waited $n"; ls -laR "$T/sig$sig"; } >"$T/msg"; no "signal_${sig}_removes_temporaries" "$T/msg"; fi
 done
 
+# {==== typed parameters ====}
+expect set_banana 2 "--set svc_util_high='banana': expected number 0..1e+06" \
+  "$G" run --trace "$DAY" --policy whole --set svc_util_high=banana --out "$T/p1"
+expect set_abc 2 "--set svc_slo_ms='abc': expected number" \
+  "$G" run --trace "$DAY" --policy whole --set svc_slo_ms=abc --out "$T/p2"
+expect scale_period_floor 2 "svc_scale_period_s='1e-9': expected duration 0.1..86400 s" \
+  "$G" run --trace "$DAY" --policy whole --set svc_scale_period_s=1e-9 --out "$T/p3"
+if [ -z "$(ls -d "$T"/p3* 2>/dev/null)" ]; then ok scale_period_no_temporary
+else ls -la "$T" >"$T/msg"; no scale_period_no_temporary "$T/msg"; fi
+expect scale_period_units 0 "report:" \
+  "$G" run --trace "$T/small.csv" --policy whole --set svc_scale_period_s=500ms --out "$T/p4"
+if check_rc policies_show_types 0 "$G" policies; then
+  if has "$T/out" 'svc_scale_period_s=15.\[duration 0.1..86400 s' && has "$T/out" 'queue=skip.\[skip or fifo\]' &&
+     has "$T/out" 'pause_after=900.\[duration 0..1e+09 s (units us, ms, s, m, h) or off\]'; then ok policies_show_types
+  else no policies_show_types "$T/out"; fi
+fi
+
+# {==== bounded work ====}
+expect sample_s_floor 2 "--sample-s: expected 0 (no timeseries) or seconds from 0.001" \
+  "$G" run --trace "$T/small.csv" --policy whole --sample-s 0.000001 --out "$T/b1"
+printf 'id,submit,duration,gpus\nj1,0,10,1\nj2,9000000000000,10,1\n' >"$T/far.csv"
+if check_rc far_submit_bounded 0 "$G" run --trace "$T/far.csv" --policy whole --out "$T/b2"; then
+  rows=$(($(wc -l <"$T/b2/timeseries.csv") - 1))
+  if [ "$rows" -le 100000 ] && has "$T/b2/report.json" '"timeseries_step_s"' &&
+     grep -q "\"timeseries_rows\":.*$rows," "$T/b2/report.json"; then ok far_submit_bounded
+  else echo "rows $rows" >"$T/msg"; grep timeseries "$T/b2/report.json" >>"$T/msg"; no far_submit_bounded "$T/msg"; fi
+fi
+
 finish

@@ -230,7 +230,7 @@ static void scale_to_zero(void)
 static void half_arrive(void *st, sim *s, job *j) { (void)st; sim_job_start(s, j, 0.5); }
 static void half_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
 static int half_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *state = malloc(1); return 0; }
-static const pol_param no_params[] = {{NULL, NULL, NULL}};
+static const pol_param no_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
 static const pol_ops pol_half = {
     .abi = POL_ABI, .name = "half", .summary = "test", .kind = POL_SPACE, .params = no_params,
     .init = half_init, .fini = free, .arrive = half_arrive, .release = half_release,
