@@ -75,7 +75,7 @@ expect trace_nan_number 3 "line 2, column 5 ('util')" "$G" run --trace "$T/nan.c
 expect trace_directory_named 3 "trace '$T' is a directory" "$G" run --trace "$T" --policy whole --out "$T/t5"
 
 # {==== importers: nothing to convert is an error, never an empty success ====}
-FXO=tests/fixtures/openb/openb_pod_list_default.csv
+FXO=workloads/traces/alibaba-openb-gpu-v2023/openb_pod_list_default.csv
 if need_file openb_pods "$FXO"; then
   head -1 "$FXO" >"$T/pods_header.csv"
   expect import_openb_header_only 3 "'$T/pods_header.csv': no pod rows after the header" \
