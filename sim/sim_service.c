@@ -117,6 +117,7 @@ typedef struct replica {
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
 } replica;
@@ -138,6 +139,12 @@ typedef struct service {
     replica **reps;
     int nreps, cap_reps;
     int nlive, nready, nstarting; /* live = placing + starting + ready */
+    /* the nready ready replicas in creation order (that of reps, which breaks
+     * ties): the per-request loops (routing, slot gauge) walk only these,
+     * at most what the cluster can hold, never the replicas still waiting
+     * for GPUs */
+    replica **rdy;
+    int cap_rdy;
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
     gsl_rng *rng;
@@ -240,6 +247,7 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->ttft_s);
         sim_sketch_free(&v->win_ttft);
         free(v->reps);
+        free(v->rdy);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
@@ -355,14 +363,39 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     req_free(L, ri);
 }
 
+static void ready_add(service *v, replica *p)
+{
+    if (v->nready == v->cap_rdy) {
+        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
+        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
+    }
+    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
+    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
+        v->rdy[k] = v->rdy[k - 1];
+        k--;
+    }
+    v->rdy[k] = p;
+    v->nready++;
+}
+
+static void ready_del(service *v, replica *p)
+{
+    int k = 0;
+    while (k < v->nready && v->rdy[k] != p)
+        k++;
+    if (k == v->nready)
+        GS_BUG("ready_del: replica not in the ready list");
+    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
+    v->nready--;
+}
+
 static void set_busy(sim *s, replica *p, bool busy)
 {
     service *v = p->svc;
     int used = 0;
-    for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            used += v->reps[i]->nactive + v->reps[i]->npending;
-    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
+    for (int i = 0; i < v->nready; i++)
+        used += v->rdy[i]->nactive + v->rdy[i]->npending;
+    sim_gauge_set(&v->g_slots, s->now, used); /* O(ready replicas of the service) */
     if (busy && !p->in_block) {
         p->busy_since_us = s->now;
     } else if (!busy && p->in_block) {
@@ -435,9 +468,9 @@ static replica *prefix_route(const svc_layer *L, const service *v, const svc_req
         return NULL;
     replica *best = NULL;
     int best_m = 0;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || !p->pc)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (!p->pc)
             continue;
         int m = spc_match(p->pc, r->hash, r->nhash);
         int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;
@@ -649,9 +682,9 @@ static void scale_out(sim *s, service *v);
 static replica *least_loaded(const service *v)
 {
     replica *best = NULL;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (p->nactive + p->npending >= v->max_batch)
             continue;
         if (!best || p->nactive + p->npending < best->nactive + best->npending)
             best = p;
@@ -710,13 +743,13 @@ static void replica_remove(sim *s, replica *p)
     prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    v->nready--;
+    ready_del(v, p);
     v->nlive--;
     v->scale_ins++;
     job *t = p->task;
     p->task = NULL;
     /* an actuator may keep the task (its GPU) until the instance slept */
-    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
         sim_task_end(s, t);
     note_scale(s, v, "scale_in");
 }
@@ -732,6 +765,14 @@ static void svc_task_started(void *state, sim *s, job *j)
     p->state = R_STARTING;
     v->nstarting++;
     p->pc_cap = v->pc_cap = prefix_capacity(L, s, v, j); /* prefix cache hook */
+    if (v->ended) {
+        /* The service ended while this replica waited for its GPUs: no
+         * cold start; it is handed back at once, through a zero-delay event
+         * (never from inside the space policy's own start). */
+        p->unactivated = true;
+        svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+        return;
+    }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
     if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
@@ -768,7 +809,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
     if (p->state == R_READY)
-        v->nready--;
+        ready_del(v, p);
     else if (p->state == R_STARTING)
         v->nstarting--;
     p->state = R_GONE;
@@ -810,19 +851,47 @@ static int svc_replicas(const void *state)
 
 /* {==== arrivals, ticks, generator ====} */
 
-/* Whether some replica of v is ready (O(replicas of the service)). */
-static bool ready_replica(const service *v)
+/* Whether some replica of v is ready. */
+static bool ready_replica(const service *v) { return v->nready > 0; }
+
+/* Replicas that are gone stay in v->reps until they are more than half of
+ * it; then the live ones are packed, in order (the order decides ties, so
+ * results do not change). Without this every loop over a service's
+ * replicas grew with every replica it ever had. */
+static void compact_reps(service *v)
 {
+    if ((v->nreps - v->nlive) * 2 <= v->nreps)
+        return;
+    int k = 0;
     for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            return true;
-    return false;
+        if (v->reps[i]->state != R_GONE)
+            v->reps[k++] = v->reps[i];
+    v->nreps = k;
+}
+
+/* At the service's end the requests still queued are dropped (counted with
+ * those that arrive after the end): no replica starts to serve them. */
+static void drop_queue(service *v, svc_layer *L)
+{
+    while (v->qhead != NONE) {
+        uint32_t ri = v->qhead;
+        svc_req *r = req_at(L, ri);
+        v->qhead = r->next;
+        if (r->queued) {
+            v->qlen--;
+            v->drop_ended++;
+            v->in_flight--;
+        }
+        req_free(L, ri);
+    }
+    v->qtail = NONE;
 }
 
 static void route(sim *s, service *v, uint32_t ri)
 {
     svc_layer *L = svc_of(s);
     svc_req *r = req_at(L, ri);
+    compact_reps(v);
     v->arrived++;
     v->in_flight++;
     if (v->ended) {
@@ -944,6 +1013,7 @@ static void tick(sim *s, service *v)
 {
     svc_layer *L = svc_of(s);
     v->tick_pending = false;
+    compact_reps(v);
     double window_s = gs_us_to_s(s->now - v->win_start_us);
     double busy = v->win_busy_s, ready_s = 0;
     int slots_used = 0;
@@ -1138,7 +1208,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->idle_since_us = s->now;
         p->last_us = s->now;
         p->svc->nstarting--;
-        p->svc->nready++;
+        ready_add(p->svc, p);
         note_scale(s, p->svc, "ready");
         replica_run(s, p);
         schedule_tick(s, p->svc);
@@ -1171,11 +1241,21 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         service *v = L->svcs[slot];
         v->ended = true;
         v->min = 0;
+        drop_queue(v, L);
+        compact_reps(v);
         for (int i = 0; i < v->nreps; i++) {
             replica *p = v->reps[i];
-            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive)
+            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive) {
                 replica_remove(s, p);
+            } else if (p->state == R_STARTING) {
+                /* its cold start is cut short: ready now (a new generation
+                 * drops the pending READY), then removed as idle */
+                p->gen++;
+                svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+            }
         }
+        /* replicas still waiting for GPUs are handed back when they get
+         * them (svc_task_started); busy ones finish their batch and go */
         return;
     }
     default:

@@ -168,4 +168,23 @@ if check_rc far_submit_bounded 0 "$G" run --trace "$T/far.csv" --policy whole --
   else echo "rows $rows" >"$T/msg"; grep timeseries "$T/b2/report.json" >>"$T/msg"; no far_submit_bounded "$T/msg"; fi
 fi
 
+# a 100 s service asking 5000 (and 100,000) replicas of 16 GPUs: the replicas
+# stop at its end (those busy finish the batch in hand, well under a second
+# here): 16 cold starts, about 100 s simulated, at most 16 GPUs x that in
+# GPU-hours (0.44; it was 74.6, with 5000 cold starts and 16,820 s); and the
+# work does not grow with the replicas still waiting for GPUs
+for n in 5000 100000; do
+  printf 'id,submit,duration,gpus,kind,replicas_min,replicas_max,rate,svc_mean_ms\nsvc,0,100,1,service,%d,%d,1000,50\n' \
+    "$n" "$n" >"$T/rep$n.csv"
+  if check_rc "replicas_${n}_stop_at_end" 0 timeout 60 "$G" run --trace "$T/rep$n.csv" --policy whole \
+       --gpus H100-SXM5-80GB:16 --sample-s 0 --out "$T/rep$n"; then
+    if python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+gh, cold, end = r["gpu"]["gpu_hours"], r["services"][0]["replicas"]["cold_starts"], r["sim"]["end_s"]
+print("gpu_hours", gh, "cold_starts", cold, "end_s", end)
+sys.exit(0 if gh <= 16 * end / 3600 + 1e-9 and cold == 16 and 100 <= end < 101 else 1)' "$T/rep$n/report.json" >"$T/msg" 2>&1
+    then ok "replicas_${n}_stop_at_end"; else no "replicas_${n}_stop_at_end" "$T/msg"; fi
+  fi
+done
+
 finish
