@@ -12,25 +12,25 @@
 static double vgpu_frag(const void *state) { return sc_frag_gpus(state); }
 
 static const pol_param params[] = {
-    {"split_count", "10", "tasks per card (HAMi deviceSplitCount; reference/mechanics.md 1b)"},
-    {"mem_scaling", "1.0", "card admits physical memory x this (HAMi deviceMemoryScaling; > 1 overcommits)"},
-    {"core_scaling", "1.0", "card has 100 x this cores (HAMi deviceCoreScaling; 1.2 = 120 shares)"},
-    {"node_policy", "binpack", "binpack: busiest fitting node by HAMi's node score; spread: least busy"},
-    {"card_policy", "spread", "spread: least used fitting cards by HAMi's card score; binpack: most used"},
+    {"split_count", "10", "tasks per card (HAMi deviceSplitCount; reference/mechanics.md 1b)", P_INT(1, 1000)},
+    {"mem_scaling", "1.0", "card admits physical memory x this (HAMi deviceMemoryScaling; > 1 overcommits)", P_NUM(0.1, 100, NULL)},
+    {"core_scaling", "1.0", "card has 100 x this cores (HAMi deviceCoreScaling; 1.2 = 120 shares)", P_NUM(1, 100, NULL)},
+    {"node_policy", "binpack", "binpack: busiest fitting node by HAMi's node score; spread: least busy", P_ENUM("binpack|spread")},
+    {"card_policy", "spread", "spread: least used fitting cards by HAMi's card score; binpack: most used", P_ENUM("binpack|spread")},
     {"core_policy", "default", "default: cap at gpucores only while another task is on the card; force: always; "
-                               "disable: never"},
-    {"oversub", "oom", "memory in use past the physical card: oom (the task that crosses fails) or swap (to host)"},
-    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
-    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
-    {"swap_turn_s", "1", "oversub=swap: compute time a tenant gets per turn while the card thrashes [U]"},
-    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])"},
-    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])"},
-    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
+                               "disable: never", P_ENUM("default|force|disable")},
+    {"oversub", "oom", "memory in use past the physical card: oom (the task that crosses fails) or swap (to host)", P_ENUM("oom|swap")},
+    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch", P_INT(0, 1000)},
+    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)", P_DURATION(0, 1e9)},
+    {"swap_turn_s", "1", "oversub=swap: compute time a tenant gets per turn while the card thrashes [U]", P_DURATION(1e-3, 1e6)},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])", P_NUM(0, 1, NULL)},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
-                           "(fragmentation gradient descent, ATC'23); policies/README.md"},
+                           "(fragmentation gradient descent, ATC'23); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd")},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off: skip it (gpu_select=fgd needs it on)"},
-    {NULL, NULL, NULL},
+                   "off: skip it (gpu_select=fgd needs it on)", P_ONOFF},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 static int vgpu_init(sim *s, int index, void **state, gs_error *err)

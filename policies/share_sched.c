@@ -24,12 +24,10 @@ enum { TAG_OOM = 1, TAG_RETRY = 2 };
 
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !(d >= lo && d <= hi))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, v, lo, hi);
+    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
+    if (!(d >= lo && d <= hi))
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, sim_param(s, name),
+                      lo, hi);
     *out = d;
     return 0;
 }
