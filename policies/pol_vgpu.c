@@ -28,6 +28,9 @@ static const pol_param params[] = {
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
                            "(fragmentation gradient descent, ATC'23); policies/README.md"},
+    {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
+                            "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
+                            "(reproduces the published fill-up figures; policies/README.md)"},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
                    "off: skip it (gpu_select=fgd needs it on)"},
     {NULL, NULL, NULL},
@@ -78,11 +81,17 @@ static int vgpu_init(sim *s, void **state, gs_error *err)
     if ((rc = sc_param_pick(s, "frag", "on", "off", &off, err)))
         return rc;
     c.frag = !off;
+    if ((rc = sc_param_pick(s, "frag_model", "exact", "paper", &c.paper, err)))
+        return rc;
+    if (c.paper && !c.frag)
+        return gs_err(err, GS_EUSAGE, "--set frag_model=paper needs frag=on");
     if (c.select == SC_SEL_FGD && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=fgd needs frag=on");
     sc_state *st = sc_new(s, &c, 0);
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
+    if (c.paper)
+        st->rank = sc_paper_rank_new(sim_seed(s), s->cl->nnodes);
     if (c.frag && (rc = sc_frag_init(st, err))) {
         sc_fini(st);
         return rc;

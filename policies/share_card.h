@@ -50,6 +50,7 @@ typedef struct sc_config {
      * measured against the trace's request shapes (share_frag.c) */
     int select;             /* enum sc_select */
     bool frag;              /* measure fragmentation (report, timeseries) */
+    bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
 } sc_config;
 
 enum sc_select {
@@ -111,6 +112,7 @@ typedef struct sc_state {
     int scratch_cap;
     struct sc_frag *frag;  /* issue 7: shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
+    int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -169,6 +171,20 @@ double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double c
 bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
 /* Report fields (gpu.frag_*) */
 void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
+
+/* {==== share_paper.c: frag_model=paper, the FGD artifact's scores ====} */
+
+/* FGD's integer node score for a growth of delta_gpus in the node's
+ * fragmentation: 100 x sigmoid(decrease), cut (higher is better). */
+double sc_paper_fgd_score(double delta_gpus);
+/* bestfit's (before normalization) or dotprod's integer node score for a
+ * request of cpu_req cores and gpu_req GPUs on a node with cpu_free, gpu_free
+ * left (higher is better). */
+int64_t sc_paper_node_score(int select, double cpu_free, double gpu_free, double cpu_req, double gpu_req);
+/* Min-max normalization of an integer score to 0..100 (integer division). */
+int64_t sc_paper_normalize(int64_t score, int64_t lo, int64_t hi);
+/* One random node order per seed: rank[node], lower wins a tie. */
+int *sc_paper_rank_new(uint64_t seed, int nnodes);
 
 /* {==== share_sched.c: the policy lifecycle ====} */
 

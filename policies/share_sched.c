@@ -88,6 +88,7 @@ void sc_fini(void *state)
     free(st->cards);
     free(st->scratch_bounds);
     sc_frag_free(st);
+    free(st->rank);
     if (st->rng)
         sim_rng_free(st->rng);
     sq_free(&st->q);

@@ -23,6 +23,7 @@
  * SPDX-License-Identifier: MIT */
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "share_card.h"
@@ -53,7 +54,9 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
     double freev[CL_MAX_NODE_GPUS], best_score = 0, r = want > 0 ? sc_req_pct(j) : 0;
-    int *feas = st->cfg.select == SC_SEL_RANDOM ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
+    bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
+    int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
+    int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
@@ -75,7 +78,17 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
                 gfree += freev[k] / 100.0;
             double cpu_free = n->cpu_total - n->cpu_used, mem_free = n->mem_total_gib - n->mem_used_gib;
             double greq = want * r / 100.0;
-            if (st->cfg.select == SC_SEL_BESTFIT)
+            if (paper) { /* the artifact's integer scores, higher is better (share_paper.c) */
+                int64_t v = sc_paper_node_score(st->cfg.select, cpu_free, gfree, j->req.cpu, greq);
+                if (normalize) {
+                    raw[nfeas] = v;
+                    feas[nfeas++] = ni;
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                    continue;
+                }
+                score = -(double)v;
+            } else if (st->cfg.select == SC_SEL_BESTFIT)
                 score = frac(cpu_free - j->req.cpu, n->cpu_total) + frac(mem_free - j->req.mem_gib, n->mem_total_gib) +
                         frac(gfree - greq, n->ngpus);
             else /* dotprod: maximized, so negated to share the min rule */
@@ -85,14 +98,32 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
             for (int i = 0; i < want; i++)
                 cards[i] = n->gpu0 + fit[i];
         }
-        if (best < 0 || score < best_score - 1e-12) {
+        /* paper: equal scores go to the seed's node order, else the lower index */
+        if (best < 0 || score < best_score - 1e-12 ||
+            (paper && score <= best_score + 1e-12 && st->rank[ni] < st->rank[best])) {
             best = ni;
             best_score = score;
             for (int i = 0; i < want; i++)
                 best_cards[i] = cards[i];
         }
     }
-    if (st->cfg.select == SC_SEL_RANDOM) {
+    if (normalize) {
+        int64_t best_v = -1;
+        for (int i = 0; i < nfeas; i++) {
+            int64_t v = sc_paper_normalize(raw[i], lo, hi);
+            if (best < 0 || v > best_v || (v == best_v && st->rank[feas[i]] < st->rank[best])) {
+                best = feas[i];
+                best_v = v;
+            }
+        }
+        if (best >= 0) {
+            fitting_cards(st, t, &cl->nodes[best], fit, freev);
+            for (int i = 0; i < want; i++)
+                best_cards[i] = cl->nodes[best].gpu0 + fit[i];
+        }
+        free(feas);
+        free(raw);
+    } else if (st->cfg.select == SC_SEL_RANDOM) {
         if (nfeas > 0) {
             best = feas[gsl_rng_uniform_int(st->rng, (unsigned long)nfeas)];
             const sim_node *n = &cl->nodes[best];
