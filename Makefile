@@ -27,7 +27,7 @@ TST_LIB_OBJ := $(patsubst %.c,$(TST)/%.o,$(LIB_SRC))
 TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
-.PHONY: all deps demo test bench clean baseline-update build-release build-test run-tests run-demo run-bench
+.PHONY: all deps demo test bench clean baseline-update build-release build-test run-tests run-demo run-bench fgd-table
 
 all: deps
 	@$(MAKE) --no-print-directory build-release
@@ -71,6 +71,12 @@ run-tests: build-test gpusim
 
 bench: deps
 	@$(MAKE) --no-print-directory run-bench
+
+# The FGD fill-up table on the paper's 17 openb traces (minutes):
+#   make fgd-table TRACES=folder-with-the-openb-csv-files
+fgd-table: gpusim
+	@if [ -z "$(TRACES)" ]; then echo "usage: make fgd-table TRACES=DIR (the openb_*.csv files of Alibaba clusterdata cluster-trace-gpu-v2023)" >&2; exit 2; fi
+	@sh scripts/fgd_table.sh "$(TRACES)" $(OUT)
 
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh

@@ -59,6 +59,7 @@ enum sc_select {
     SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
+    SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
 struct sc_frag;
@@ -169,6 +170,12 @@ double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double c
 /* FGD's choice for t on node ni: the growth of the node's fragmentation and
  * the cards; false when t does not fit there. Cached per (node, shape). */
 bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
+/* The smallest share of one card (percent) a task of the run's trace asks:
+ * room below it on a card is never used (gpu_select=fgdfit). */
+double sc_min_share_pct(const sc_state *st);
+/* gpu_select=fgdfit: every card's free share (percent), kept current by
+ * sc_node_changed (NULL under other strategies). */
+const double *sc_card_free_cached(const sc_state *st);
 /* Report fields (gpu.frag_*) */
 void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
 

@@ -58,7 +58,9 @@ struct sc_frag {
     int ntyp;
     double *node_frag, sum; /* GPUs */
     uint32_t *node_ver;
-    fcache *cache; /* [node * nsh + shape], gpu_select=fgd only */
+    fcache *cache; /* [node * nsh + shape], gpu_select=fgd and fgdfit only */
+    double min_share; /* the smallest share of one card a task of the trace asks (percent) */
+    double *card_free; /* fgdfit: each card's free share (percent) as of its node's last change */
     sim_gauge g;
 };
 
@@ -185,6 +187,10 @@ static double node_frag_now(const sc_state *st, int ni)
                         host_free(n->mem_total_gib, n->mem_used_gib));
 }
 
+double sc_min_share_pct(const sc_state *st) { return st->frag ? st->frag->min_share : 100; }
+
+const double *sc_card_free_cached(const sc_state *st) { return st->frag ? st->frag->card_free : NULL; }
+
 /* Counts one row of shape (gpus, r_pct, cpu, pools) in the typical table. */
 static void typ_count(struct sc_frag *f, int *cap, int gpus, double r_pct, double cpu, uint64_t pools, uint64_t key)
 {
@@ -296,8 +302,17 @@ int sc_frag_init(sc_state *st, gs_error *err)
     }
     sim_gauge_set(&f->g, sim_now(s), f->sum);
     f->g.peak = f->sum;
-    if (st->cfg.select == SC_SEL_FGD)
+    if (st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT)
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
+    if (st->cfg.select == SC_SEL_FGDFIT) {
+        f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
+        for (int g = 0; g < st->ncards; g++)
+            f->card_free[g] = sc_card_free_pct(st, g);
+    }
+    f->min_share = 100;
+    for (int i = 0; i < f->nsh; i++)
+        if (f->sh[i].gpus == 1 && f->sh[i].r_pct < f->min_share)
+            f->min_share = f->sh[i].r_pct;
     return 0;
 }
 
@@ -311,6 +326,7 @@ void sc_frag_free(sc_state *st)
     free(f->node_frag);
     free(f->node_ver);
     free(f->cache);
+    free(f->card_free);
     free(f);
     st->frag = NULL;
 }
@@ -320,6 +336,11 @@ void sc_node_changed(sc_state *st, int ni)
     struct sc_frag *f = st->frag;
     if (!f || ni < 0)
         return;
+    if (f->card_free) {
+        const sim_node *n = &st->s->cl->nodes[ni];
+        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
+            f->card_free[g] = sc_card_free_pct(st, g);
+    }
     double v = node_frag_now(st, ni);
     f->sum += v - f->node_frag[ni];
     f->node_frag[ni] = v;
@@ -369,6 +390,8 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
         }
         ok = nfit >= want;
     }
+    /* under the artifact's measure, its integer score (fgd and fgdfit) */
+    bool quant = st->cfg.paper;
     double cpu_after = host_free(n->cpu_total, n->cpu_used) - j->req.cpu;
     double mem_after = host_free(n->mem_total_gib, n->mem_used_gib) - j->req.mem_gib;
     double best = INFINITY;
@@ -388,7 +411,7 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
                 freev[k] = save - r < 0 ? 0 : save - r;
             }
             double d = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
-            if (st->cfg.paper)
+            if (quant)
                 d = -sc_paper_fgd_score(d);
             if (k >= 0)
                 freev[k] = save;
@@ -408,7 +431,7 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
         for (int i = 0; i < want; i++)
             freev[fit[i]] = freev[fit[i]] - r < 0 ? 0 : freev[fit[i]] - r;
         best = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
-        if (st->cfg.paper)
+        if (quant)
             best = -sc_paper_fgd_score(best);
         for (int i = 0; i < want; i++)
             cards[i] = n->gpu0 + fit[i];

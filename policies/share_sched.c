@@ -267,7 +267,7 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
-    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd"};
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
     sc_frag_report(st, s, root);

@@ -47,13 +47,67 @@ static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n
 
 static double frac(double part, double total) { return total > 0 ? part / total : 0; }
 
+/* gpu_select=fgdfit's keys for placing t on node n, where fgd scores it
+ * `score` (lower is better) on cards[] (the third key, the node's rank, is
+ * the caller's; lower keys win, in order):
+ *   a share of one card: first the room its tightest fitting card would keep,
+ *     when that room is below the smallest share the trace asks (an exact
+ *     fit: room no task could use later is closed now; that card replaces
+ *     fgd's), else "no exact fit"; then fgd's score;
+ *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
+ *     where the fewest cards are left without it;
+ *   whole cards: fgd's score alone. */
+static void fgdfit_keys(const sc_state *st, const sc_task *t, const sim_node *n, double score, int *cards,
+                        double *key)
+{
+    const job *j = t->j;
+    int want = j->req.gpus;
+    double r = want > 0 ? sc_req_pct(j) : 0;
+    key[0] = score;
+    key[1] = 0;
+    if (want == 1 && r < 100) {
+        /* only cards whose room would fall below the smallest share are
+         * candidates: test admission for those alone (a plain scan, no sort) */
+        double dead = sc_min_share_pct(st), room = INFINITY;
+        const double *fr = sc_card_free_cached(st);
+        int64_t mem = -1;
+        key[0] = 1000; /* no exact fit */
+        key[1] = score;
+        for (int k = 0; k < n->ngpus; k++) {
+            double left = fr[n->gpu0 + k] - r;
+            if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
+                continue;
+            if (mem < 0)
+                mem = sc_mem_of(st, j, st->s->cl->pools[n->pool].model->memory_mib);
+            if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores)) {
+                room = left;
+                key[0] = left;
+                cards[0] = n->gpu0 + k;
+            }
+        }
+    } else if (want == 0) {
+        for (int k = 0; k < n->ngpus; k++)
+            key[1] += sc_card_free_cached(st)[n->gpu0 + k];
+    }
+}
+
+static bool keys_before(const double *a, const double *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a[i] < b[i] - 1e-9 || a[i] > b[i] + 1e-9)
+            return a[i] < b[i];
+    return false;
+}
+
+
+
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
     const sim_cluster *cl = st->s->cl;
     const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
-    double freev[CL_MAX_NODE_GPUS], best_score = 0, r = want > 0 ? sc_req_pct(j) : 0;
+    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[3] = {0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
     int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
@@ -65,6 +119,20 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
         if (st->cfg.select == SC_SEL_FGD) {
             if (!sc_fgd_node(st, t, ni, &score, cards))
                 continue;
+        } else if (st->cfg.select == SC_SEL_FGDFIT) {
+            if (!sc_fgd_node(st, t, ni, &score, cards))
+                continue;
+            double key[3];
+            fgdfit_keys(st, t, n, score, cards, key);
+            key[2] = st->rank[ni];
+            if (best < 0 || keys_before(key, best_key)) {
+                best = ni;
+                for (int i = 0; i < 3; i++)
+                    best_key[i] = key[i];
+                for (int i = 0; i < want; i++)
+                    best_cards[i] = cards[i];
+            }
+            continue;
         } else {
             int m = fitting_cards(st, t, n, fit, freev);
             if (m < want)
