@@ -141,7 +141,7 @@ bool sc_can_ever_fit(const sc_state *st, const job *j);
 bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
-/* {==== share_select.c: bestfit, dotprod, random, fgd (issue 7) ====} */
+/* {==== share_select.c: bestfit, dotprod, random, fgd, fgdfit ====} */
 
 /* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
  * (sim_admit_pools: quotas, preemption hand-over; issue 10). */

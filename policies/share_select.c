@@ -1,7 +1,7 @@
-/* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores (issue
- * 7): bestfit, dotprod, random and fgd, the policies compared in Weng et
- * al., "Beware of Fragmentation" (USENIX ATC'23, Sec. 6; summarized in
- * ../shared/reference/fill-up-protocol.md, "The compared strategies").
+/* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores:
+ * bestfit, dotprod, random and fgd, the policies compared in Weng et al.,
+ * "Beware of Fragmentation" (USENIX ATC'23, Sec. 6), and fgdfit, gpusim's
+ * own (policies/README.md argues it).
  * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
  * node only with room for the task's CPU and memory (sc_host_fits).
  *
@@ -15,7 +15,12 @@
  *            uniformly among its fitting cards (seeded stream).
  *   fgd      the node and card whose placement grows the node's expected
  *            fragmentation (share_frag.c) least.
- * Ties go to the lower node index, then the lower card index.
+ *   fgdfit   fgd's score; a share of a card goes first to an exact fit
+ *            (room left below the trace's smallest share); a CPU task
+ *            breaks fgd's ties toward the node with the least idle GPU.
+ * Ties go to the lower node index, then the lower card index; under
+ * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
+ * dotprod and fgd score as the FGD artifact does (share_paper.c).
  *
  * Cost: one scan of the nodes and their cards per placement, O(nodes x
  * cards per node); fgd adds O(shapes x cards per node) per node whose state

@@ -19,13 +19,14 @@ extern const test_case tests_hibernate[];               /* issue 8: agent sessio
 extern const test_case tests_mig_layout[], tests_mig[]; /* issue 4: MIG */
 extern const test_case tests_preempt[];                 /* issue 10: priorities, quotas, preemption */
 extern const test_case tests_preempt_share[];           /* issue 10: the same under vgpu, timeslice, MIG */
+extern const test_case tests_paper[];                   /* frag_model=paper scores and ties, gpu_select=fgdfit */
 extern const test_case tests_select[];                  /* issue 7: gpu_select strategies, fragmentation, fill-up */
 extern const test_case tests_dualpod[];                 /* issue 9: dual-pod actuation */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
     tests_determinism, tests_share, tests_service, tests_plan, tests_hibernate, tests_mig_layout, tests_mig,
-    tests_preempt, tests_preempt_share, tests_select, tests_dualpod, NULL,
+    tests_preempt, tests_preempt_share, tests_select, tests_paper, tests_dualpod, NULL,
 };
 
 int main(int argc, char **argv)
