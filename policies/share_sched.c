@@ -88,6 +88,7 @@ void sc_fini(void *state)
     free(st->cards);
     free(st->scratch_bounds);
     sc_frag_free(st);
+    free(st->rank);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);
@@ -230,7 +231,7 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
-    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd"};
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
     sc_frag_report(st, s, root);
