@@ -26,6 +26,15 @@ expect cluster_bom_accepted 0 "report:" \
   "$G" run --trace "$T/small.csv" --policy whole --cluster "$T/bom.json" --out "$T/o4"
 expect cluster_directory_named 3 "cluster '$T' is a directory" \
   "$G" run --trace "$T/small.csv" --policy whole --cluster "$T" --out "$T/o5"
+# a GPU total past the limits (once a signed overflow and an 18 EB allocation)
+printf '{"nodes": [' >"$T/huge.json"
+for i in 1 2 3; do printf '{"model": "H100-SXM5-80GB", "count": 10000000, "gpus": 64},' >>"$T/huge.json"; done
+printf '{"model": "H100-SXM5-80GB", "count": 10000000, "gpus": 64}]}\n' >>"$T/huge.json"
+expect cluster_gpu_total_limit 3 "exceed the limit of 4000000 nodes and 16000000 GPUs" \
+  "$G" run --trace "$T/small.csv" --policy whole --cluster "$T/huge.json" --out "$T/o6"
+spec=H100-SXM5-80GB:100000000; for i in $(seq 21); do spec="$spec,H100-SXM5-80GB:100000000"; done
+expect gpus_spec_total_limit 3 "exceed the limit of" \
+  "$G" run --trace "$T/small.csv" --policy whole --gpus "$spec" --out "$T/o7"
 
 # {==== report.json is valid UTF-8 whatever the trace holds ====}
 printf 'id,submit,duration,gpus\nj\377\351x,0,10,1\n' >"$T/latin1.csv"
