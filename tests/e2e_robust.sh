@@ -35,6 +35,10 @@ expect cluster_gpu_total_limit 3 "exceed the limit of 4000000 nodes and 16000000
 spec=H100-SXM5-80GB:100000000; for i in $(seq 21); do spec="$spec,H100-SXM5-80GB:100000000"; done
 expect gpus_spec_total_limit 3 "exceed the limit of" \
   "$G" run --trace "$T/small.csv" --policy whole --gpus "$spec" --out "$T/o7"
+printf '{"nodes": [\n {"model": "H100-SXM5-80GB", "count": "N",}]}' >"$T/tpl.json"
+expect cluster_template_syntax_line_column 3 "cluster template '$T/tpl.json' line 2, column 43: unexpected '}'" \
+  "$G" plan --trace "$T/small.csv" --policy whole --cluster-template "$T/tpl.json" --slo 'jobs.queue_s.p99<=600' \
+  --out "$T/o8"
 
 # {==== report.json is valid UTF-8 whatever the trace holds ====}
 printf 'id,submit,duration,gpus\nj\377\351x,0,10,1\n' >"$T/latin1.csv"
