@@ -110,6 +110,9 @@ expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'ban
 # {==== flags ====}
 expect seed_overflow 2 "--seed: expected an integer 0..18446744073709551615" \
   "$G" run --trace "$T/small.csv" --policy whole --seed 99999999999999999999999 --out "$T/f1"
+expect gen_seed_overflow 2 "--seed: expected an integer 0..18446744073709551615" \
+  "$G" gen mmc --jobs 10 --servers 2 --util 0.5 --seed 99999999999999999999999
+expect gen_agents_seed_overflow 2 "--seed: expected an integer" "$G" gen agents --sessions 2 --seed -1
 expect seed_negative 2 "--seed: expected" "$G" run --trace "$T/small.csv" --policy whole --seed -1 --out "$T/f2"
 expect seed_max_accepted 0 "report:" \
   "$G" run --trace "$T/small.csv" --policy whole --seed 18446744073709551615 --out "$T/f3"
