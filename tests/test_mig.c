@@ -45,6 +45,13 @@ static int run_cluster(tu_run *r, const char *trace, const char *cluster_json, c
     r->cfg.trace_path = trace;
     r->cfg.policy = policy;
     r->cfg.seed = 1;
+    /* these timelines check layouts and placement, worked out with every
+     * instance running at its card's speed: they opt out of the slice-share
+     * speed model (its own figures are checked in test_hw.c) */
+    char *card = xstrdup("mig_speed=card");
+    card[9] = 0;
+    r->cfg.sets[r->cfg.nsets].key = card;
+    r->cfg.sets[r->cfg.nsets++].value = card + 10;
     for (int i = 0; sets && sets[i]; i++) {
         char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
         *eq = 0;
@@ -87,8 +94,11 @@ static const char *frag_cluster =
     "{\"name\": \"a\", \"model\": \"A100-SXM4-40GB\", \"gpus\": 1, \"mig\": "
     "[{\"profile\": \"2g.10gb\", \"start\": 0}, {\"profile\": \"1g.5gb\", \"start\": 4}]},"
     "{\"name\": \"h\", \"model\": \"H100-SXM5-80GB\", \"gpus\": 2}]}";
-static const char *mix_trace = "id,submit,duration,gpus,gpumem,mig\n"
-                               "a,0,10,1,,2g.10gb\nb,0,10,1,4000,\nc,1,10,1,9000,\nd,2,5,1,,\ne,3,5,2,,\n";
+/* d and e give their durations on the H100s they run on (ref_gpu); a, b, c
+ * on the cluster's first model, the A100-40GB */
+static const char *mix_trace = "id,submit,duration,gpus,gpumem,mig,ref_gpu\n"
+                               "a,0,10,1,,2g.10gb,\nb,0,10,1,4000,,\nc,1,10,1,9000,,\n"
+                               "d,2,5,1,,,H100-SXM5-80GB\ne,3,5,2,,,H100-SXM5-80GB\n";
 
 static void static_layout_timeline(void)
 {
@@ -389,7 +399,13 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    wl_mmc_opts o = {.jobs = jobs, .servers = 14, .util = 0.8, .mean_s = 1.0, .gpus_per_job = 1, .seed = 77};
+    /* a 1g.10gb instance of an A100-80GB (the reference card: the cluster's
+     * model) holds 1/7 of its SMs and 1/8 of its bandwidth, so a job takes
+     * k = 0.7 x 7 + 0.3 x 8 = 7.3 times its duration there (mem_bound_job
+     * 0.3). Durations of mean 1/k and the arrival rate of load 0.8 at the
+     * scaled mean of 1 s make it M/M/14 with the scaled service times. */
+    const double k = 0.7 * 7 + 0.3 * 8;
+    wl_mmc_opts o = {.jobs = jobs, .servers = 14, .util = 0.8 / k, .mean_s = 1.0 / k, .gpus_per_job = 1, .seed = 77};
     gs_error err;
     CHECK_EQ_INT(wl_gen_mmc(mem, &o, &err), 0);
     fclose(mem);
@@ -432,7 +448,8 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
     for (int b = 0; b < 30; b++)
         var += (bm[b] - mean) * (bm[b] - mean);
     double se = sqrt(var / 29 / 30), wq = erlang_c_wait(14, 0.8 * 14);
-    printf("    %s M/M/14 rho=0.8 on 2 cards x 7 x 1g.10gb: mean wait %.4f s (Erlang C %.4f, SE %.4f)\n", policy,
+    printf("    %s M/M/14 rho=0.8 on 2 cards x 7 x 1g.10gb (service times x 7.3): mean wait %.4f s (Erlang C %.4f, "
+           "SE %.4f)\n", policy,
            mean, wq, se);
     CHECK_NEAR(mean, wq, 0, 4 * se);
     free(wt.w);
