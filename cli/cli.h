@@ -11,17 +11,17 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
-int cmd_gen_agents(int argc, char **argv); /* issue 8: `gen agents` (cli_gen_agents.c) */
+int cmd_gen_agents(int argc, char **argv); /* `gen agents` (cli_gen_agents.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-/* capacity planning workflow (issue 6) */
+/* capacity planning workflow */
 int cmd_compare(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
-/* {==== run --mode fill (issue 7, cli_fill.c) ====} */
+/* {==== run --mode fill (cli_fill.c) ====} */
 
 /* Where the cluster comes from: a file, or the --gpus shorthand (path NULL
  * and gpus_spec NULL: the shipped example cluster). */

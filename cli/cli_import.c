@@ -57,7 +57,7 @@ static int emit_azure(FILE *out, void *ud, gs_error *err)
     return wl_import_azure(a->in, out, a->o, a->n, err);
 }
 
-/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]` (issue 7). */
+/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]`. */
 static int import_openb(int argc, char **argv)
 {
     static const struct option opts[] = {

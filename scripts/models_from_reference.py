@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """models_from_reference.py - regenerate models/gpu/*.json from the project's
-GPU reference (gpu-models.json, compiled 2026-11-29 from public sources; give
-its path as the first argument). Maintainer tool, run by hand; the build never
+GPU reference (reference/gpu-models.json, compiled 2026-11-29 from public
+sources). Maintainer tool, run by hand; the build never
 needs Python. Fields the reference marks unverified stay listed in
 "unverified"; a null memory_mib falls back to memory_mib_estimate (or the
 marketing size) and is marked unverified.
@@ -13,9 +13,7 @@ pages), never a local path. A model with no BF16 figure takes its FP16 tensor
 peak (Turing has no BF16) and says so; one with neither keeps a null."""
 import json, os, sys
 
-if len(sys.argv) < 2:
-    sys.exit("usage: models_from_reference.py GPU-MODELS.JSON [OUT_DIR]")
-ref_path = sys.argv[1]
+ref_path = sys.argv[1] if len(sys.argv) > 1 else "reference/gpu-models.json"
 out_dir = sys.argv[2] if len(sys.argv) > 2 else "models/gpu"
 ref = json.load(open(ref_path))
 sources = {x["id"]: x["ref"] for x in ref["sources"]}
@@ -101,7 +99,7 @@ for m in ref["models"]:
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),
         "unverified": unver,
-        "source": "gpusim GPU reference (compiled 2026-11-29 from public sources): "
+        "source": "reference/gpu-models.json (compiled 2026-11-29 from public sources): "
                   + " ; ".join(sources[i] for i in m.get("source_ids", [])),
         "figure_sources": figs,
         "mig": None,

@@ -37,18 +37,18 @@ const pol_param svc_params[] = {
     {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption"},
     {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption"},
     {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption"},
-    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (seed 001)"},
-    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (seed 001)"},
-    {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (seed 001), for a service "
+    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)"},
+    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)"},
+    {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (assumption: a common rule of thumb), for a service "
                                "without slo_ms; one with slo_ms scales on its SLO"},
-    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (mechanics 6)"},
-    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (mechanics 6)"},
-    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (mechanics 6)"},
-    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (mechanics 4)"},
-    {"svc_import_s", "10", "cold start: Python imports [U] (mechanics 4)"},
-    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (mechanics 4)"},
-    {"svc_compile_s", "20", "cold start: torch.compile without cache (mechanics 4)"},
-    {"svc_graph_s", "10", "cold start: CUDA graph capture (mechanics 4)"},
+    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (reference/mechanics.md 6)"},
+    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (reference/mechanics.md 6)"},
+    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (reference/mechanics.md 6)"},
+    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (reference/mechanics.md 4)"},
+    {"svc_import_s", "10", "cold start: Python imports [U] (reference/mechanics.md 4)"},
+    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (reference/mechanics.md 4)"},
+    {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)"},
+    {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)"},
     {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
     {NULL, NULL, NULL},
 };
@@ -76,7 +76,7 @@ typedef struct svc_req {
     bool first_done;
     double work_left_us; /* time mode */
     uint32_t next;       /* service queue link */
-    /* issue 9, only with an actuator: a first request (see svc_actuator)
+    /* only with an actuator: a first request (see svc_actuator)
      * and the replica whose activation it waited for (NONE: found one ready) */
     bool first;
     uint32_t first_rep;
@@ -98,7 +98,7 @@ typedef struct replica {
     double rate_used; /* time mode: the rate the active requests drained at since last_us */
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
-    int path; /* issue 9: how it was activated (enum svc_path); COLD without an actuator */
+    int path; /* how it was activated (enum svc_path); COLD without an actuator */
 } replica;
 
 typedef struct service {
@@ -111,7 +111,7 @@ typedef struct service {
     double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
     gs_time_us start_us, end_us;
     bool ended;
-    gs_time_us last_arrival_us; /* issue 9: -1 before the first request */
+    gs_time_us last_arrival_us; /* -1 before the first request */
     /* queue: FIFO with lazy removal of timed-out requests */
     uint32_t qhead, qtail;
     long qlen;
@@ -147,7 +147,7 @@ struct svc_layer {
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
-    svc_actuator act; /* issue 9: all NULL/0 without one */
+    svc_actuator act; /* all NULL/0 without one */
     bool has_act;
 };
 
@@ -546,7 +546,7 @@ static void scale_out(sim *s, service *v)
     t->req.submit_us = s->now;
     t->owner = p;
     p->task = t;
-    if (L->act.placing) /* issue 9: a preferred node */
+    if (L->act.placing) /* a preferred node */
         L->act.placing(L->act.ud, s, t, (int)v->idx);
     sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
 }
@@ -565,7 +565,7 @@ static void replica_remove(sim *s, replica *p)
     v->scale_ins++;
     job *t = p->task;
     p->task = NULL;
-    /* issue 9: an actuator may keep the task (its GPU) until the instance slept */
+    /* an actuator may keep the task (its GPU) until the instance slept */
     if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
         sim_task_end(s, t);
     note_scale(s, v, "scale_in");
@@ -583,7 +583,7 @@ static void svc_task_started(void *state, sim *s, job *j)
     v->nstarting++;
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
-    if (L->act.activate) /* issue 9: hot, warm or cold, chosen by the actuator */
+    if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
         p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
@@ -680,7 +680,7 @@ static void route(sim *s, service *v, uint32_t ri)
         return;
     }
     replica *p = least_loaded(v);
-    /* issue 9: a first request (see svc_actuator), tracked only for an actuator */
+    /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
         r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
@@ -854,7 +854,7 @@ static int declare(sim *s, const wl_row *row)
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
     bool floor = L->act.min_replicas > v->min;
-    if (floor) /* issue 9: always-on keeps one awake from the start */
+    if (floor) /* always-on keeps one awake from the start */
         v->min = L->act.min_replicas;
     int init = row->replicas_init >= 0 ? row->replicas_init : v->min;
     if (floor && init < v->min)
@@ -867,7 +867,7 @@ static int declare(sim *s, const wl_row *row)
     }
     v->max_batch = row->max_batch > 0 ? row->max_batch : L->max_batch_def;
     v->slo_ms = row->slo_ms >= 0 ? row->slo_ms : L->slo_def;
-    /* the seed's 200 ms P99 rule suits short requests; a service that states
+    /* the 200 ms P99 rule suits short requests; a service that states
      * its own SLO (a 7 s chat completion) scales on that instead */
     v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
     v->weights_gib = row->weights_gib >= 0 ? row->weights_gib : L->weights_def;
@@ -1088,7 +1088,7 @@ static void svc_report(const void *state, const sim *s, cJSON *root, int section
     cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
 }
 
-/* {==== actuation hooks (issue 9) ====} */
+/* {==== actuation hooks ====} */
 
 void svc_set_actuator(sim *s, const svc_actuator *a)
 {

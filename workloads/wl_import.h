@@ -24,7 +24,7 @@ typedef struct wl_import_counts {
  * GS_EINPUT naming the line and column of a bad row, or GS_EWRITE. */
 int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_import_counts *counts, gs_error *err);
 
-/* Alibaba cluster-trace-gpu-v2023 ("openb", issue 7). Reasons a pod or node
+/* Alibaba cluster-trace-gpu-v2023 ("openb"). Reasons a pod or node
  * row is not converted; each has a count in wl_openb_counts. */
 enum {
     WL_OPENB_SKIP_GPU_SHAPE = 0, /* num_gpu / gpu_milli inconsistent or out of range */

@@ -1,6 +1,6 @@
 /* wl_import_azure.c - Azure LLM inference trace 2023 to trace format v1.
  *
- * Source: ../shared/traces/azure-llm-inference-2023/README.md (CC-BY-4.0,
+ * Source: workloads/traces/azure-llm-inference-2023/README.md (CC-BY-4.0,
  * Patel et al., Splitwise, ISCA 2024). Rows are sorted by TIMESTAMP, which is
  * a wall-clock string with 7 fractional digits; submit = seconds since the
  * first row, kept to the microsecond. ContextTokens become input_tokens and
