@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 # make demo and make test build with two jobs (the CI machine's cores).
 JOBS ?= -j2
 
-LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/perf/perf_profile.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
            $(wildcard policies/*.c) cli/fill.c
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
@@ -102,9 +102,11 @@ baseline-update: gpusim
 SHARE = $(DESTDIR)$(PREFIX)/share/gpusim
 install: check-deps
 	@$(MAKE) --no-print-directory $(JOBS) gpusim
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/models/gpu $(SHARE)/scripts $(SHARE)/workloads/examples
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/models/gpu $(SHARE)/models/perf/splitwise $(SHARE)/scripts \
+		$(SHARE)/workloads/examples
 	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
 	install -m 644 models/gpu/*.json $(SHARE)/models/gpu/
+	install -m 644 models/perf/splitwise/perf_model.csv models/perf/splitwise/LICENSE $(SHARE)/models/perf/splitwise/
 	install -m 644 scripts/fig_*.gp $(SHARE)/scripts/
 	install -m 644 workloads/examples/*.csv workloads/examples/*.json $(SHARE)/workloads/examples/
 

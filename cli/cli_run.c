@@ -289,6 +289,16 @@ int cmd_run(int argc, char **argv)
         text[n] = '\n';
         text[n + 1] = 0;
         rc = gs_write_atomic(rep_path, text, n + 1, &err);
+        /* a service whose replica fits no card is never served: say so
+         * even when the summary is not printed */
+        const cJSON *sv, *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
+        cJSON_ArrayForEach(sv, svcs)
+        {
+            const cJSON *why = cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason");
+            if (cJSON_IsString(why))
+                fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
+                        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
+        }
     }
     if (rc == 0 && ts && rename(ts_tmp, ts_path) != 0)
         rc = gs_err(&err, GS_EWRITE, "cannot rename '%s' to '%s'", ts_tmp, ts_path);

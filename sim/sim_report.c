@@ -148,7 +148,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
         fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
                 num(rq, "arrived", NULL), num(rq, "served", NULL),
                 num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
-                    num(rq, "dropped_after_end", NULL),
+                    num(rq, "dropped_after_end", NULL) + num(rq, "dropped_unplaceable", NULL),
                 num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
         fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
                 num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));

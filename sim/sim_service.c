@@ -29,6 +29,7 @@
 #include "sim_policy.h"
 #include "sim.h"
 #include "sim_report.h"
+#include "sim_svc_hw.h"
 #include "../base/sim_rng.h"
 
 /* {==== parameters ====} */
@@ -50,11 +51,21 @@ const pol_param svc_params[] = {
     {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)"},
     {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)"},
     {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
+    {"svc_bytes_per_param", "2", "bytes per parameter of a service's weights when the row gives params_b but not "
+                                 "weights_gib (bf16/fp16)"},
+    {"svc_mem_util", "0.9", "share of a replica's memory its weights and KV cache may use (vLLM's "
+                            "gpu_memory_utilization default)"},
+    {"svc_kv_reserve_tokens", "4096", "KV-cache tokens a replica must have room for beside its weights to be "
+                                      "placed (one 4k-token request); assumption"},
+    {"svc_decode_mem_bound", "0.95", "share of decode time bound by memory bandwidth when a service's times are "
+                                     "scaled to another card (fitted on Splitwise H100 figures, models/perf/README.md)"},
+    {"svc_prefill_mem_bound", "0.1", "share of prefill time bound by memory bandwidth (the rest by tensor "
+                                     "throughput), fitted likewise"},
     {NULL, NULL, NULL},
 };
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
- * (shared/traces/splitwise-perf-model): token_time 29.8 ms at batch 1 and
+ * (models/perf/splitwise/perf_model.csv): token_time 29.8 ms at batch 1 and
  * 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
  * tokens at batch 1 and 2914 ms for 64 x 512 -> ~0.1 ms per prompt token. */
 #define PERF_PREFILL_MS 0.10
@@ -75,6 +86,7 @@ typedef struct svc_req {
     int64_t in_tok, tok_left; /* tokens mode */
     bool first_done;
     double work_left_us; /* time mode */
+    double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
     uint32_t next;       /* service queue link */
     /* only with an actuator: a first request (see svc_actuator)
      * and the replica whose activation it waited for (NONE: found one ready) */
@@ -99,6 +111,8 @@ typedef struct replica {
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    svc_place hw;   /* its card: speed factors, measured profile, KV capacity */
+    double kv_used; /* KV tokens held by its active and pending requests */
 } replica;
 
 typedef struct service {
@@ -130,6 +144,8 @@ typedef struct service {
     /* figures */
     uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
     uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
+    svc_shape hw;               /* fit over the cluster's cards, KV bytes per token, reference card */
+    uint64_t drop_unplaceable;  /* requests to a service whose replica fits no card */
     sim_sketch lat_s, ttft_s;
     sim_gauge g_reps; /* replicas holding resources (starting + ready) */
 } service;
@@ -149,6 +165,8 @@ struct svc_layer {
     double pod_s, import_s, load_gbps, compile_s, graph_s;
     svc_actuator act; /* all NULL/0 without one */
     bool has_act;
+    perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
+    bool perf_loaded;
 };
 
 static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
@@ -189,6 +207,7 @@ static void svc_layer_free(void *state)
     svc_layer *L = state;
     if (!L)
         return;
+    perf_set_free(&L->perf);
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
         sim_rng_free(v->rng);
@@ -312,13 +331,24 @@ static void set_busy(sim *s, replica *p, bool busy)
 
 static void replica_remove(sim *s, replica *p);
 
+/* Whether replica p has a batch slot and KV-cache room for a request of
+ * kv_tok tokens, as vLLM admits: an empty replica always takes one (a
+ * request longer than the cache then runs alone). */
+static bool has_room(const replica *p, double kv_tok)
+{
+    int n = p->nactive + p->npending;
+    return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
+}
+
 static void pull_queue(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = svc_of(s);
-    while (p->nactive + p->npending < v->max_batch && v->qhead != NONE) {
+    while (v->qhead != NONE) {
         uint32_t ri = v->qhead;
         svc_req *r = req_at(L, ri);
+        if (r->queued && !has_room(p, r->kv_tok))
+            break; /* FIFO: the head waits for room */
         v->qhead = r->next;
         if (v->qhead == NONE)
             v->qtail = NONE;
@@ -329,6 +359,7 @@ static void pull_queue(sim *s, replica *p)
         r->queued = false;
         v->qlen--;
         p->pending[p->npending++] = ri;
+        p->kv_used += r->kv_tok;
     }
 }
 
@@ -342,12 +373,14 @@ static void replica_run(sim *s, replica *p)
     svc_layer *L = svc_of(s);
     double rate = rate_of(p);
     if (v->mode == MODE_TIME) {
+        rate /= p->hw.decode_x; /* token-less work runs at the decode pace of its card */
         /* drain the work of every active request up to now, finish the done */
         double dt = (double)(s->now - p->last_us);
         for (int i = 0; i < p->nactive;) {
             svc_req *r = req_at(L, p->active[i]);
             r->work_left_us -= dt * p->rate_used;
             if (r->work_left_us <= 0.5) { /* within half a tick: done */
+                p->kv_used -= r->kv_tok;
                 done_request(s, v, p->active[i], s->now);
                 p->active[i] = p->active[--p->nactive];
             } else {
@@ -393,7 +426,17 @@ static void replica_run(sim *s, replica *p)
     for (int i = 0; i < p->nactive; i++)
         if (req_at(L, p->active[i])->tok_left < k)
             k = (long)req_at(L, p->active[i])->tok_left;
-    double step_ms = v->dec_base_ms + v->dec_seq_ms * p->nactive;
+    /* per-iteration times on this card: a measured profile (prefill over
+     * the batch's new prompt tokens, decode over its sequences), else the
+     * service's stated times; each x the card's factor (sim_svc_hw.c) */
+    double step_ms, prefill_ms;
+    if (p->hw.prof) {
+        step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
+        prefill_ms = new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0;
+    } else {
+        step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
+        prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
+    }
     p->t0_us = s->now;
     p->k_iters = k;
     if (rate <= 0) { /* stalled until the rate rises: no event */
@@ -401,7 +444,7 @@ static void replica_run(sim *s, replica *p)
         p->t_end_us = GS_TIME_MAX;
         return;
     }
-    p->d1_us = (gs_time_us)llround(((double)new_tok * v->prefill_ms + step_ms) * 1000.0 / rate);
+    p->d1_us = (gs_time_us)llround((prefill_ms + step_ms) * 1000.0 / rate);
     p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
     svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
@@ -437,6 +480,7 @@ static void block_end(sim *s, replica *p)
             sim_sketch_add(&L->all_ttft, ttft);
         }
         if (r->tok_left <= 0) {
+            p->kv_used -= r->kv_tok;
             done_request(s, v, p->active[i], s->now);
             p->active[i] = p->active[--p->nactive];
         } else {
@@ -480,6 +524,7 @@ static void cut_block(sim *s, replica *p)
 static void assign(sim *s, replica *p, uint32_t ri)
 {
     p->pending[p->npending++] = ri;
+    p->kv_used += req_at(svc_of(s), ri)->kv_tok;
     if (p->svc->mode == MODE_TIME) {
         replica_run(s, p);
     } else if (p->start_pending) {
@@ -497,12 +542,12 @@ static void assign(sim *s, replica *p, uint32_t ri)
 
 static void scale_out(sim *s, service *v);
 
-static replica *least_loaded(const service *v)
+static replica *least_loaded(const service *v, double kv_tok)
 {
     replica *best = NULL;
     for (int i = 0; i < v->nreps; i++) {
         replica *p = v->reps[i];
-        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+        if (p->state != R_READY || !has_room(p, kv_tok))
             continue;
         if (!best || p->nactive + p->npending < best->nactive + best->npending)
             best = p;
@@ -520,6 +565,8 @@ static void note_scale(sim *s, service *v, const char *what)
 static void scale_out(sim *s, service *v)
 {
     svc_layer *L = svc_of(s);
+    if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
+        return;
     replica *p = xcalloc(1, sizeof *p);
     p->idx = L->nreps;
     p->svc = v;
@@ -577,6 +624,7 @@ static void svc_task_started(void *state, sim *s, job *j)
     replica *p = j->owner;
     service *v = p->svc;
     svc_layer *L = svc_of(s);
+    svc_hw_place(s, &v->hw, &v->cfg, &L->perf, j, &p->hw); /* once per placement */
     if (p->state != R_PLACING)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
@@ -613,6 +661,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     for (int i = 0; i < p->npending; i++)
         req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
+    p->kv_used = 0;
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
     if (p->state == R_READY)
@@ -679,7 +728,13 @@ static void route(sim *s, service *v, uint32_t ri)
         req_free(L, ri);
         return;
     }
-    replica *p = least_loaded(v);
+    if (v->hw.reason[0]) { /* fits no card: never served */
+        v->drop_unplaceable++;
+        v->in_flight--;
+        req_free(L, ri);
+        return;
+    }
+    replica *p = least_loaded(v, r->kv_tok);
     /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
@@ -740,6 +795,7 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
             if (r->tok_left < 1)
                 r->tok_left = 1;
         }
+        r->kv_tok = (double)(r->in_tok + r->tok_left);
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
@@ -870,7 +926,26 @@ static int declare(sim *s, const wl_row *row)
     /* the 200 ms P99 rule suits short requests; a service that states
      * its own SLO (a 7 s chat completion) scales on that instead */
     v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
-    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib : L->weights_def;
+    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
+                     : row->params_b > 0 ? row->params_b * atof(sim_param(s, "svc_bytes_per_param")) / 1.073741824
+                                         : L->weights_def;
+    if (row->profile[0] && !L->perf_loaded) { /* models/perf beside models/gpu */
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/../perf", s->cat->dir);
+        L->perf_loaded = true;
+        int prc = perf_set_load(&L->perf, dir, s->cat, &s->err);
+        if (prc) {
+            free(v);
+            return prc;
+        }
+    }
+    int hrc = svc_hw_shape(s, row, v->weights_gib, &L->perf, &v->hw, &s->err);
+    if (hrc) {
+        free(v);
+        return hrc;
+    }
+    if (!v->hw.reason[0]) /* replicas go only where they fit */
+        snprintf(v->cfg.gpu_model, sizeof v->cfg.gpu_model, "%s", v->hw.fit_models);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
@@ -1021,8 +1096,10 @@ static void add_cdf(cJSON *o, const char *key, const sim_sketch *sk)
 }
 
 static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
+                       uint64_t timeout, uint64_t ended, uint64_t lost, uint64_t unplaceable, long in_service,
+                       long queued)
 {
+    cJSON_AddNumberToObject(o, "dropped_unplaceable", (double)unplaceable);
     cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
     cJSON_AddNumberToObject(o, "arrived", (double)arrived);
     cJSON_AddNumberToObject(o, "generated", (double)generated);
@@ -1040,7 +1117,7 @@ static void svc_report(const void *state, const sim *s, cJSON *root, int section
     if (section != SIM_REPORT_GPU || L->nsvcs == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0, un = 0, nun = 0;
     long ins = 0, q = 0;
     double rep_h = 0, gpu_h = 0;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
@@ -1049,7 +1126,14 @@ static void svc_report(const void *state, const sim *s, cJSON *root, int section
         cJSON_AddStringToObject(o, "id", v->id);
         long queued = v->qlen, in_service = v->in_flight - v->qlen;
         add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   v->drop_lost, in_service, queued);
+                   v->drop_lost, v->drop_unplaceable, in_service, queued);
+        if (v->hw.reason[0])
+            cJSON_AddStringToObject(o, "unplaceable_reason", v->hw.reason);
+        else
+            cJSON_AddNullToObject(o, "unplaceable_reason");
+        cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
+        cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
+        cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
         sim_report_add_stats(o, "latency_s", &v->lat_s);
         if (v->lat_s.n)
             add_cdf(o, "latency_cdf_s", &v->lat_s);
@@ -1074,10 +1158,12 @@ static void svc_report(const void *state, const sim *s, cJSON *root, int section
         cJSON_AddItemToArray(arr, o);
         a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
         en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        un += v->drop_unplaceable, nun += v->hw.reason[0] != 0;
         rep_h += rh, gpu_h += gh;
     }
     cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
+    add_counts(o, a, g, sv, f, to, en, lo, un, ins, q);
+    cJSON_AddNumberToObject(o, "services_unplaceable", (double)nun);
     sim_report_add_stats(o, "latency_s", &L->all_lat);
     if (L->all_ttft.n)
         sim_report_add_stats(o, "ttft_s", &L->all_ttft);
