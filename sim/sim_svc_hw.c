@@ -12,16 +12,6 @@
 
 static double num(const sim *s, const char *name) { return atof(sim_param(s, name)); }
 
-/* KV bytes per token from the model size, when the row gives none: a
- * Llama-3-style shape (grouped-query attention with 8 KV heads of 128 dims,
- * 16-bit cache; layers ~ 16 x params_b^(1/3): 32 at 8B, 66 at 70B (the real
- * model has 80), 118 at 405B (126)): 2 x layers x 8 x 128 x 2 bytes. An
- * assumption: older multi-head models (Llama-2-7B) hold 4x more. */
-static double kv_bytes_default(double params_b)
-{
-    double layers = 16.0 * cbrt(params_b > 0 ? params_b : 1);
-    return 2.0 * layers * 8 * 128 * 2;
-}
 
 double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row)
 {
@@ -47,21 +37,20 @@ double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row)
     return per * gpus;
 }
 
-int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, const perf_set *perf, svc_shape *out,
-                 gs_error *err)
+int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+                 svc_shape *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     double bpp = num(s, "svc_bytes_per_param");
     out->weights_gib = weights_gib;
-    double params_b = row->params_b > 0 ? row->params_b : weights_gib * 1.073741824 / (bpp > 0 ? bpp : 2);
-    out->kv_bytes_tok = row->kv_kib_per_token > 0 ? row->kv_kib_per_token * 1024 : kv_bytes_default(params_b);
+    out->kv_bytes_tok = kv_kib_per_token * 1024;
     out->reserve_tok = num(s, "svc_kv_reserve_tokens");
-    out->mem_util = num(s, "svc_mem_util");
+    out->mem_util = num(s, "svc_kv_mem_util");
     out->decode_share = num(s, "svc_decode_mem_bound");
     out->prefill_share = num(s, "svc_prefill_mem_bound");
     if (!(bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
         !(out->decode_share >= 0 && out->decode_share <= 1) || !(out->prefill_share >= 0 && out->prefill_share <= 1))
-        return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_mem_util in (0, 1], "
+        return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "
                                       "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
     out->ref = sim_hw_ref(s);
     if (row->ref_gpu[0])

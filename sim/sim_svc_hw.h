@@ -13,7 +13,7 @@
 
 typedef struct svc_shape {
     double weights_gib;
-    double kv_bytes_tok;  /* KV-cache bytes per token (column, else derived from the model size) */
+    double kv_bytes_tok;  /* KV-cache bytes per token (column, else svc_kv_kib_per_token) */
     double reserve_tok;   /* KV tokens a replica must have room for to be placed */
     double mem_util;      /* share of the memory given that weights + KV may use (vLLM's 0.9) */
     double decode_share, prefill_share; /* per-phase bandwidth shares of the roofline fallback */
@@ -31,8 +31,8 @@ typedef struct svc_place {
 /* The service row's shape and fit over the cluster's models under the run's
  * space policy. perf: the loaded profiles (may be NULL when the row names
  * none). GS_EINPUT for a profile name no table has. */
-int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, const perf_set *perf, svc_shape *out,
-                 gs_error *err);
+int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+                 svc_shape *out, gs_error *err);
 /* The replica task t has just started on its placement: its speed factors,
  * profile entry and KV capacity. */
 void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set *perf, const job *t,

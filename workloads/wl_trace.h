@@ -72,9 +72,14 @@ typedef struct wl_row {
     char speedup[160];
     int speedup_col;
     /* service: a shipped performance profile ("" = scale the row's own
-     * reference times), KV-cache KiB per token (< 0 = derived) */
+     * reference times) */
     char profile[32];
-    double kv_kib_per_token;
+    /* token SLOs and the prefix cache; appended */
+    double slo_ttft_ms, slo_tpot_ms; /* service: time-to-first-token and time-per-output-token SLOs; < 0 = not given */
+    double kv_kib_per_token;         /* service: KV-cache bytes of one token, KiB; < 0 = not given */
+    const char *hash_ids; /* request: '|'-separated prefix-block ids (checked: integers 0..2^63-1);
+                             points into the reader's buffer, valid until the next wl_trace_next; NULL = none */
+    int nhash;            /* how many ids hash_ids holds */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
