@@ -51,6 +51,16 @@ static void roofline_ratios(void)
     /* shared cards keep their contention rule, applied to the card's own
      * speed: alone under timeslice it runs at the card's full speed */
     CHECK_NEAR(alone(",mem_bound", ",0", "A100-SXM4-80GB:1", "timeslice", ref_h100), 100 * 989.4 / 312, 0, 1e-6);
+    /* two busy tasks share the card under timeslice at 0.475 each (the
+     * contention rule, test_share.c), of the card's own speed */
+    static const char *const ts[] = {"ref_gpu=H100-SXM5-80GB", "switch_cost=0.05", NULL};
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,mem_bound\na,0,10,1,0\nb,0,10,1,0\n"),
+                              "A100-SXM4-80GB:1", 8, "timeslice", ts, NULL, NULL),
+                 0);
+    CHECK_EQ_INT(r.s.completed, 2);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 10 / 0.475 * 989.4 / 312, 0, 2e-6);
+    tu_run_free(&r);
 }
 
 /* A measured throughput table overrides the roofline (Gavel's form). */
