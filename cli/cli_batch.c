@@ -157,6 +157,10 @@ void cb_run_init(cb_run *r, const cb_common *c, const cb_policy *p, const char *
         push(r, cb_fmt("--cluster=%s", c->cluster));
     if (c->gpus_per_node)
         push(r, cb_fmt("--gpus-per-node=%ld", c->gpus_per_node));
+    if (c->mig && (gpus || c->gpus))
+        push(r, cb_fmt("--mig=%s", c->mig));
+    for (int i = 0; i < c->nprices; i++)
+        push(r, cb_fmt("--price=%s", c->prices[i]));
     if (c->models)
         push(r, cb_fmt("--models=%s", c->models));
     if (c->until)
@@ -332,9 +336,49 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     }
     cJSON_DeleteItemFromObjectCaseSensitive(r, "derived");
     cJSON *d = cJSON_AddObjectToObject(r, "derived");
-    if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph))
+    if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
         cJSON_AddNumberToObject(d, "cost_usd", cph * end_s / 3600.0);
+        /* the cluster as configured is paid by the day, however soon a policy drains its backlog */
+        cJSON_AddNumberToObject(d, "cost_per_day_usd", cph * 24.0);
+    }
+    /* what plan's implicit terms read: 0 when the trace has no services */
+    static const char *const drops[] = {"dropped_queue_full", "dropped_timeout", "dropped_after_end",
+                                        "dropped_replica_lost"};
+    const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
+    double dropped = 0, unplaceable = 0, x;
+    for (size_t i = 0; i < sizeof drops / sizeof *drops; i++)
+        if (cb_metric(rq, drops[i], &x))
+            dropped += x;
+    const cJSON *sv;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(r, "services"))
+    {
+        if (cb_metric(sv, "replicas.unplaceable", &x))
+            unplaceable += x;
+    }
+    cJSON_AddNumberToObject(d, "requests_dropped", dropped);
+    cJSON_AddNumberToObject(d, "replicas_unplaceable", unplaceable);
     return r;
+}
+
+void cb_add_unit_costs(cb_run *runs, int n)
+{
+    double window_s = 0, v;
+    for (int i = 0; i < n; i++)
+        if (runs[i].report && cb_metric(runs[i].report, "sim.end_s", &v) && v > window_s)
+            window_s = v;
+    for (int i = 0; i < n; i++) {
+        cJSON *d = cJSON_GetObjectItemCaseSensitive(runs[i].report, "derived");
+        double cph, done, served;
+        if (!d || !cb_metric(runs[i].report, "inputs.cluster.cost_per_hour_usd", &cph))
+            continue;
+        double usd = cph * window_s / 3600.0;
+        cJSON_DeleteItemFromObjectCaseSensitive(d, "window_s");
+        cJSON_AddNumberToObject(d, "window_s", window_s);
+        if (cb_metric(runs[i].report, "jobs.completed", &done) && done > 0)
+            cJSON_AddNumberToObject(d, "cost_per_completed_job_usd", usd / done);
+        if (cb_metric(runs[i].report, "requests.served", &served) && served > 0)
+            cJSON_AddNumberToObject(d, "cost_per_million_requests_usd", usd / served * 1e6);
+    }
 }
 
 bool cb_metric(const cJSON *root, const char *path, double *v)

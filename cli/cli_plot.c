@@ -342,7 +342,7 @@ static int plot_compare(plotter *pl, const char *dir, const char *path)
         cJSON_Delete(doc);
         return gs_err(err, GS_EWRITE, "cannot write '%s'", tsv);
     }
-    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_usd"};
+    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_per_completed_job_usd"};
     fprintf(f, "policy");
     for (int k = 0; k < 4; k++)
         fprintf(f, "\t%s\tlo\thi", keys[k]);
@@ -432,6 +432,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
     const cJSON *po;
     cJSON_ArrayForEach(po, pa)
     {
+        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(po, "points")) == 0)
+            continue; /* an impossible candidate: nothing was run */
         char p[1300];
         snprintf(p, sizeof p, "%s%d.tsv", prefix, np);
         FILE *f = fopen(p, "w");
@@ -492,7 +494,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
     h_raw(&pl->h, "</h3>\n");
     if (rc == 0 && np > 0 && nterm > 0)
         rc = figure(pl, dir, "fig_plan", "scripts/fig_plan.gp", defs, prefix, title, panels);
-    h_raw(&pl->h, "<table><tr><th>policy</th><th>cards</th><th>$/hour</th><th>$/month (730 h)</th></tr>\n");
+    h_raw(&pl->h, "<table><tr><th>policy</th><th>cards</th><th>$/hour</th><th>$/month (730 h)</th>"
+                  "<th>verdict</th></tr>\n");
     cJSON_ArrayForEach(po, pa)
     {
         double g = NAN, ch = NAN, cm = NAN;
@@ -507,6 +510,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
         h_num(&pl->h, ch);
         h_raw(&pl->h, "</td><td>");
         h_num(&pl->h, cm);
+        h_raw(&pl->h, "</td><td>");
+        h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "verdict")) ?: "");
         h_raw(&pl->h, "</td></tr>\n");
     }
     h_raw(&pl->h, "</table>\n");

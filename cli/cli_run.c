@@ -4,11 +4,13 @@
  * report.json and timeseries.csv, each written to a temporary file and
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,9 +30,14 @@ static void run_usage(FILE *out)
             "  --cluster FILE          cluster JSON (default: workloads/examples/cluster.json)\n"
             "  --gpus MODEL:N[,...]    cluster shorthand instead of --cluster ('gpusim models')\n"
             "  --gpus-per-node N       GPUs per node for --gpus (default 8)\n"
+            "  --price MODEL=USD       price per GPU-hour of a model's cards (repeatable; wins over the cluster\n"
+            "                          file's price_per_gpu_hour_usd and the model file's list price)\n"
+            "  --mig LAYOUT            with --gpus: MIG on every card that has it: all-<profile>, balanced, whole,\n"
+            "                          dynamic (empty cards, for dynmig), or the JSON of a cluster file's \"mig\"\n"
             "  --seed N                run seed (default 1)\n"
             "  --set KEY=VALUE         policy parameter (repeatable)\n"
-            "  --out DIR               output directory (default results/<trace>.<policy>/)\n"
+            "  --out DIR               output directory (default results/<trace>.<policy>/, on another cluster\n"
+            "                          than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)\n"
             "  --json                  also print report.json to stdout (instead of the summary)\n"
             "  --until SECONDS         stop the simulation at this time\n"
             "  --sample-s SECONDS      timeseries step (default 60; 0 = no timeseries)\n"
@@ -87,14 +94,26 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
-static void default_out(char *buf, size_t n, const char *trace, const char *policy)
+/* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
+ * cluster but the shipped example (cluster: its name, or the --gpus spec),
+ * so two runs of one trace on two clusters do not overwrite each other. */
+static void default_out(char *buf, size_t n, const char *trace, const char *cluster, const char *policy)
 {
     const char *base = strrchr(trace, '/');
     base = base ? base + 1 : trace;
     size_t l = strlen(base);
     if (l > 4 && strcmp(base + l - 4, ".csv") == 0)
         l -= 4;
-    snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+    if (!cluster) {
+        snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+        return;
+    }
+    char slug[100];
+    size_t k = 0;
+    for (const char *c = cluster; *c && k + 1 < sizeof slug; c++)
+        slug[k++] = (char)(isalnum((unsigned char)*c) || *c == '-' || *c == '.' ? *c : '_');
+    slug[k] = 0;
+    snprintf(buf, n, "results/%.*s.%s.%s", (int)l, base, slug, policy);
 }
 
 int cmd_run(int argc, char **argv)
@@ -108,7 +127,8 @@ int cmd_run(int argc, char **argv)
         {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
         {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'},
-        {"seeds", required_argument, 0, 'D'},
+        {"seeds", required_argument, 0, 'D'},   {"mig", required_argument, 0, 'G'},
+        {"price", required_argument, 0, '$'},
         {0, 0, 0, 0},
     };
     static sim_config cfg;
@@ -116,9 +136,11 @@ int cmd_run(int argc, char **argv)
     cfg.registry = pol_all();
     cfg.seed = 1;
     cfg.sample_us = 60 * GS_US_PER_S;
-    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;
+    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
     long gpn = 8;
     bool json = false, fill = false, seeds_given = false;
+    const char *prices[16];
+    int nprices = 0;
     cli_fill_opts fo = {.fill_to = 1.3};
     gs_error err = {0};
     int c;
@@ -131,6 +153,12 @@ int cmd_run(int argc, char **argv)
         case 'p': cfg.policy = optarg; break;
         case 'c': cluster_path = optarg; break;
         case 'g': gpus_spec = optarg; break;
+        case 'G': mig = optarg; break;
+        case '$':
+            if (nprices == 16)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
+            prices[nprices++] = optarg;
+            break;
         case 'n':
             gpn = strtol(optarg, &end, 10);
             if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
@@ -206,6 +234,10 @@ int cmd_run(int argc, char **argv)
         gs_err(&err, GS_EUSAGE, "run: give --cluster or --gpus, not both");
         return cli_fail(&err);
     }
+    if (mig && !gpus_spec) {
+        gs_err(&err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
+        return cli_fail(&err);
+    }
 
     char mdir[512], cpath[512], odir[1024];
     if (models_dir)
@@ -219,11 +251,16 @@ int cmd_run(int argc, char **argv)
     sim_cluster cl;
     if (gpus_spec) {
         rc = sim_cluster_from_spec(&cl, gpus_spec, (int)gpn, &cat, &err);
+        if (rc == 0 && mig && (rc = sim_cluster_set_mig(&cl, mig, &err)) != 0)
+            sim_cluster_free(&cl);
     } else {
         if (!cluster_path)
             cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
         rc = sim_cluster_load(&cl, cluster_path ? cluster_path : cpath, &cat, &err);
     }
+    for (int i = 0; rc == 0 && i < nprices; i++)
+        if ((rc = sim_cluster_set_price(&cl, &cat, prices[i], &err)) != 0)
+            sim_cluster_free(&cl);
     if (rc) {
         gpu_catalog_free(&cat);
         return cli_fail(&err);
@@ -231,12 +268,16 @@ int cmd_run(int argc, char **argv)
     if (out_dir)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
-        default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
+        default_out(odir, sizeof odir, cfg.trace_path, gpus_spec || cluster_path ? cl.name : NULL, cfg.policy);
     if (fill || seeds_given || fo.fill_to != 1.3) { /* the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
             gpu_catalog_free(&cat);
             return cli_fail(&(gs_error){GS_EUSAGE, "--seeds and --fill-to need --mode fill"});
+        }
+        if (mig) { /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
+            gpu_catalog_free(&cat);
+            return cli_fail(&(gs_error){GS_EUSAGE, "--mig is not used by --mode fill"});
         }
         if (!seeds_given)
             fo.seed_lo = fo.seed_hi = cfg.seed;
@@ -271,6 +312,8 @@ int cmd_run(int argc, char **argv)
         s.progress = show_progress;
         s.progress_ud = &prog;
     }
+    for (int w = 0; rc == 0 && w < s.nwarnings; w++)
+        fprintf(stderr, "gpusim: warning: %s\n", s.warnings[w]);
     if (rc == 0 && (rc = sim_run(&s)) != 0)
         err = s.err;
     if (prog.shown)

@@ -56,6 +56,9 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
     char names[512];
     if (cJSON_IsString(v)) {
         const char *nm = v->valuestring;
+        if (!strcmp(nm, "dynamic")) { /* no instances: dynmig creates them per request */
+            return 0;
+        }
         if (!strcmp(nm, "whole")) {
             int p = mig_full_profile(t);
             if (p < 0 || !add_one(&c, l, p, MIG_BESTFIT))
@@ -89,7 +92,7 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
             }
             return 0;
         }
-        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, all-<profile> or a list of "
+        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, dynamic, all-<profile> or a list of "
                         "{\"profile\", \"start\"})", nm), -1;
     }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > MIG_MAX_SLICES)
@@ -216,10 +219,11 @@ mig_jobinfo *mig_info(mig_base *b, const job *j)
     return &b->info[j->slot];
 }
 
-int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err)
+int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err)
 {
     memset(b, 0, sizeof *b);
     b->s = s;
+    b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
     sq_init(&b->q);
@@ -278,6 +282,10 @@ int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error
             sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
     }
     free(seen);
+    if (rc == 0 && b->ngpus == 0)
+        sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
+                 "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
+                 "key in the cluster file", s->cfg->policy, cl->name);
     return rc;
 }
 
@@ -297,10 +305,7 @@ void mig_base_free(mig_base *b)
 
 int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
 {
-    if (r->gpumem_mib > 0)
-        return r->gpumem_mib;
-    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, reference/mechanics.md 1) */
-    return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
+    return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
@@ -354,9 +359,9 @@ static bool group_host_fits(const mig_group *gr, const job *j)
 }
 
 /* Where j may ever go, over the node groups: O(groups). */
-static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok)
+static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok, bool *fallback_ok)
 {
-    *mig_ok = *whole_ok = false;
+    *mig_ok = *whole_ok = *fallback_ok = false;
     bool whole_cards = false;
     for (int g = 0; g < b->ngroups; g++) {
         const mig_group *gr = &b->groups[g];
@@ -372,6 +377,9 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
     /* a named profile needs MIG; a memory request takes a whole card only
      * when no MIG card could ever hold it */
     *whole_ok = whole_cards && (kind == 'w' || (kind == 'm' && !*mig_ok));
+    /* HAMi pools MIG and non-MIG cards: a memory request that no MIG card
+     * can take now may run on a card without MIG (mem_route=mig-first) */
+    *fallback_ok = whole_cards && kind == 'm' && *mig_ok && b->mem_fallback;
 }
 
 static uint64_t shape_key(const job *j)
@@ -393,7 +401,7 @@ static uint64_t shape_key(const job *j)
 static job *resv_live(mig_base *b)
 {
     job *p = b->resv;
-    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !(p->core_flags & JF_PLACED) ||
+    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !sim_job_is_placed(p) ||
               mig_info(b, p)->node >= 0 || mig_info(b, p)->on_ledger))
         b->resv = p = NULL;
     return p;
@@ -416,8 +424,8 @@ static bool try_place(mig_base *b, job *j)
 {
     sim *s = b->s;
     mig_jobinfo *in = mig_info(b, j);
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools)
         return false;
@@ -478,6 +486,16 @@ static bool try_place(mig_base *b, job *j)
         b->h->placed(b, j);
         return true;
     }
+    if (fallback_ok) { /* no MIG card could take it now: a card without MIG */
+        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        if (node >= 0) {
+            sim_place_whole(s, j, node);
+            in->on_ledger = true;
+            b->placed_fallback++;
+            sim_job_start(s, j, 1.0);
+            return true;
+        }
+    }
     return false;
 }
 
@@ -510,8 +528,8 @@ void mig_base_arrive(mig_base *b, job *j)
     mig_jobinfo *in = mig_info(b, j);
     memset(in, 0, sizeof *in);
     in->node = -1;
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (!mig_ok && !whole_ok) {
         sim_job_reject(b->s, j);
         return;
@@ -593,10 +611,10 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
     }
     if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem < j->req.mem_gib - 1e-9))
         return false;
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (b->node_count[n] == 0) /* a node without MIG: whole cards of the ledger */
-        return whole_ok && ledger >= j->req.gpus;
+        return (whole_ok || fallback_ok) && ledger >= j->req.gpus;
     if (!mig_ok || b->node_count[n] < j->req.gpus)
         return false;
     int got = 0;
@@ -725,6 +743,8 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     cJSON *oi = cJSON_AddObjectToObject(pol, "waited_beside_idle_instances");
     cJSON_AddNumberToObject(oi, "requests", (double)b->other_idle_waits);
     cJSON_AddNumberToObject(oi, "wait_s", idle_wait_s);
+    if (b->mem_fallback) /* memory requests a MIG card could hold that ran on a card without MIG */
+        cJSON_AddNumberToObject(pol, "placed_without_mig", (double)b->placed_fallback);
     cJSON *ins = cJSON_AddObjectToObject(pol, "instances");
     cJSON_AddNumberToObject(ins, "placed_requests", (double)b->placed_mig);
     cJSON_AddNumberToObject(ins, "created", (double)b->creations);

@@ -7,6 +7,14 @@
  * Which free legal start to take is --set strategy: first (HAMi's rule),
  * bestfit, demand (see mig_layout.h). Layout values in the cluster file are
  * validated but not applied: dynamic mode owns the layout.
+ *
+ * Mixed clusters: HAMi manages "a unified GPU pool of HAMi-core node and mig
+ * node"; a task "can be scheduled to either node if not appointed manually"
+ * by the nvidia.com/vgpu-mode annotation (Project-HAMi/HAMi,
+ * docs/dynamic-mig-support.md). So a request by memory goes to a MIG card
+ * when one can take it now, else to a card without MIG (mem_route=mig-first);
+ * a row naming a MIG profile is the annotated case and waits for MIG.
+ * mem_route=mig-only keeps every request a MIG card could hold on MIG.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +39,9 @@ static const pol_param params[] = {
      "profile creatable), demand (keep creatable what requests so far asked for)"},
     {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])"},
     {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])"},
+    {"mem_route", "mig-first",
+     "a request by memory that a MIG profile holds: mig-first (HAMi's pooled MIG and non-MIG cards: a MIG card "
+     "when one can take it now, else a card without MIG) or mig-only (it waits for a MIG card)"},
     {"reconcile_s", "5", "delay from job end until the device plugin's reconcile loop destroys the instance "
                          "(reference/mechanics.md 1)"},
     {NULL, NULL, NULL},
@@ -139,7 +150,7 @@ static const mig_hooks hooks = {
     .frees_slices = true,
 };
 
-static int dyn_init(sim *s, void **state, gs_error *err)
+static int dyn_init(sim *s, int index, void **state, gs_error *err)
 {
     dyn_state *d = xcalloc(1, sizeof *d);
     *state = d;
@@ -151,8 +162,12 @@ static int dyn_init(sim *s, void **state, gs_error *err)
         (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
         (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
         return rc;
-    if ((rc = mig_base_init(&d->b, s, &hooks, d, err)) != 0)
+    const char *route = sim_param(s, "mem_route");
+    if (strcmp(route, "mig-first") && strcmp(route, "mig-only"))
+        return gs_err(err, GS_EUSAGE, "--set mem_route='%s': expected mig-first or mig-only", route);
+    if ((rc = mig_base_init(&d->b, s, index, &hooks, d, err)) != 0)
         return rc;
+    d->b.mem_fallback = !strcmp(route, "mig-first");
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
         return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,
                       (1 << 20) / MIG_MAX_SLICES - 1);

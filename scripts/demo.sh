@@ -163,52 +163,6 @@ echo "-- only the 70B job preemptible (preempt=on): what it paid (prio 0 = both 
   --policy whole --set preempt=on --out results/preempt.70b | grep -E '^  (prio 0|preempt)'
 echo "reports: results/preempt.off/report.json results/preempt.on/report.json results/preempt.70b/report.json"
 
-# The card decides: the same day on H100s or on A100s, under whole and dynmig.
-# Durations and service times are stated on the H100 (ref_gpu), so an A100
-# runs the work at its roofline speed. The smallest number of 8-card nodes
-# whose run meets queue p99 <= 30 min with no rejected job, found by a scan
-# here (the request SLO attainment that size reaches is shown beside it: on
-# MIG slices the services run at the slice's share of the card, which more
-# cards do not change): `plan --gpu` builds clusters without
-# MIG, so it sizes `whole` but not `dynmig` (the planning work covers that).
-# The 18 H100-pinned jobs of the day are unpinned for this comparison.
-echo
-echo "== the card decides: the example day on H100 vs A100, whole vs dynmig (ref_gpu=H100-SXM5-80GB)"
-awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_model") g = i } NR > 1 && g { $g = "" } { print }' \
-  workloads/examples/day.csv >results/day-unpinned.csv
-meets() { # MODEL POLICY NODES: exit 0 when the run meets the terms; prints "nodes cards queue_p99 attainment"
-  mig=; [ "$2" = dynmig ] && mig=', "mig": "whole"'
-  printf '{"name": "%s-x%d", "nodes": [{"model": "%s", "count": %d, "gpus": 8, "cpu": 192, "mem_gib": 2048%s}]}\n' \
-    "$1" "$3" "$1" "$3" "$mig" >"results/card.$1.$2.json"
-  ./gpusim run --trace results/day-unpinned.csv --cluster "results/card.$1.$2.json" --policy "$2" \
-    --set ref_gpu=H100-SXM5-80GB --out "results/card.$1.$2.n$3" >/dev/null 2>&1 || return 1
-  flat "results/card.$1.$2.n$3/report.json" | awk -v n="$3" '{ v[$1] = $2 }
-    END { printf "%d %d %.0f %.3f\n", n, 8 * n, v["jobs.queue_s.p99"], v["requests.slo_attainment"]
-          exit !(v["jobs.queue_s.p99"] <= 1800 && v["jobs.rejected"] == 0) }'
-}
-cards_needed() { # MODEL POLICY: doubling from 4 nodes, then bisection (monotone in the node count, as plan assumes)
-  lo=0; hi=4
-  until meets "$1" "$2" $hi >/dev/null; do lo=$hi; hi=$((hi * 2)); [ $hi -gt 64 ] && { echo "- - - -"; return; }; done
-  while [ $((hi - lo)) -gt 1 ]; do
-    mid=$(((lo + hi) / 2))
-    if meets "$1" "$2" $mid >/dev/null; then hi=$mid; else lo=$mid; fi
-  done
-  meets "$1" "$2" $hi
-}
-{
-printf '  %-16s %-7s %6s %10s %12s %12s %14s\n' card policy cards 'usd/hour' 'usd/month' 'queue p99 s' 'SLO attained'
-for model in H100-SXM5-80GB A100-SXM4-80GB; do
-  price=$(awk -F: '/"price_per_hour_usd"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "models/gpu/$model.json")
-  for pol in whole dynmig; do
-    set -- $(cards_needed "$model" "$pol")
-    awk -v m="$model" -v p="$pol" -v c="$2" -v q="$3" -v a="$4" -v pr="$price" 'BEGIN {
-      if (c == "-") { printf "  %-16s %-7s %6s (not met up to 512 cards)\n", m, p, "-"; exit }
-      printf "  %-16s %-7s %6d %10.2f %12.0f %12s %14s\n", m, p, c, c * pr, c * pr * 730, q, a }'
-  done
-done
-echo "  (smallest multiple of 8 cards; usd at the model file's on-demand price per GPU-hour, 730 h a month;"
-echo "   runs: results/card.<model>.<policy>.n<nodes>/)"
-} | tee results/card-table.txt
 
 # {==== last section: compare, plan, plots and the HTML report ====}
 POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
@@ -227,6 +181,20 @@ echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
 ./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
 echo
 echo "open in a browser: results/day.report/report.html"
+
+# {==== the buyer's table: H100 vs A100, whole cards vs dynamic MIG with MIG nodes ====}
 echo
-echo "== the card decides (from above): cards needed for the example day, H100 vs A100, whole vs dynmig"
-cat results/card-table.txt
+echo "== gpusim plan: the buyer's table for the example day plus the agent sessions (queue p99 <= 30 min;"
+echo "   cheapest first). Candidates: H100 and A100 cards (CPU and memory unlimited), and two cluster"
+echo "   templates (workloads/examples/cluster-template-*.json, CPU and memory per node): H100 nodes a"
+echo "   quarter MIG, and A100 nodes a quarter MIG beside a fixed pod of 4 H100 nodes."
+echo "   The day's durations and service times are stated on the H100 (--set ref_gpu): an A100 runs them at"
+echo "   its roofline speed (policies/README.md, \"The card decides\"), a MIG instance at its share of the card."
+sh scripts/merge_traces.sh workloads/examples/day.csv workloads/examples/agents.csv results/day-agents.csv
+./gpusim plan --trace results/day-agents.csv --policies 'whole,dynmig+hibernate' \
+  --gpu H100-SXM5-80GB,A100-SXM4-80GB \
+  --cluster-template workloads/examples/cluster-template-h100-mig.json \
+  --cluster-template workloads/examples/cluster-template-a100-h100pod.json \
+  --set ref_gpu=H100-SXM5-80GB --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.buyer 2>results/day.buyer.impossible.txt |
+  sed '/^evidence/,$d'
+echo "(why A100 alone is impossible: results/day.buyer.impossible.txt; evidence: results/day.buyer/plan.json)"

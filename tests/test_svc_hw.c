@@ -41,8 +41,7 @@ static int run(tu_run *r, const char *trace, const char *gpus, const char *const
         return r->rc;
     if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
         return r->rc;
-    r->s.on_request_done = on_req;
-    r->s.on_request_ud = l;
+    sim_observe(&r->s, &(sim_observer){.request_done = on_req, .request_ud = l});
     if ((r->rc = sim_run(&r->s)))
         r->err = r->s.err;
     return r->rc;
