@@ -32,6 +32,8 @@ typedef struct hw_state {
     const gpu_catalog *cat;
     uint8_t *used; /* per catalog model: 1 tensor figure, 2 bandwidth figure relied on */
     uint64_t placements, scaled, by_table;
+    uint64_t *starts;   /* per catalog model: job starts placed on it */
+    double *speed_sum;  /* and the sum of their speed factors (the report's mean) */
 } hw_state;
 
 static int hw_init(sim *s, int index, void **state, gs_error *err)
@@ -41,6 +43,8 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
     *state = h;
     h->cat = s->cat;
     h->used = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), 1);
+    h->starts = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->starts);
+    h->speed_sum = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->speed_sum);
     const char *ref = sim_param(s, "ref_gpu");
     h->ref = !strcmp(ref, "cluster") ? (s->cl->npools ? s->cl->pools[0].model : NULL) : gpu_catalog_find(s->cat, ref);
     if (!h->ref) {
@@ -67,6 +71,8 @@ static void hw_fini(void *state)
     if (!h)
         return;
     free(h->used);
+    free(h->starts);
+    free(h->speed_sum);
     free(h);
 }
 
@@ -78,6 +84,12 @@ void sim_hw_note(sim *s, const gpu_model *m, bool tflops, bool bw)
     ptrdiff_t i = m - h->cat->models;
     if (i >= 0 && i < h->cat->n)
         h->used[i] |= (uint8_t)((tflops ? 1 : 0) | (bw ? 2 : 0));
+}
+
+bool sim_hw_slice_share(const sim *s)
+{
+    const hw_state *h = sim_module_state(s, &hw_module);
+    return !h || h->slice_share;
 }
 
 const gpu_model *sim_hw_ref(const sim *s)
@@ -158,11 +170,8 @@ double sim_hw_time_ratio(const gpu_model *ref, const gpu_model *m, double b, dou
     return (1 - b) * tc + b * tb;
 }
 
-double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
 {
-    hw_state *h = sim_module_state(s, &hw_module);
-    if (!h || !m)
-        return 1.0;
     const gpu_model *ref = j->ref ? j->ref : h->ref;
     double b = j->mem_bound;
     h->placements++;
@@ -185,6 +194,20 @@ double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double m
     sim_hw_note(s, m, b < 1, b > 0);
     sim_hw_note(s, ref, b < 1, b > 0);
     return 1.0 / sim_hw_time_ratio(ref, m, b, c, mb);
+}
+
+double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+{
+    hw_state *h = sim_module_state(s, &hw_module);
+    if (!h || !m)
+        return 1.0;
+    double v = speed_of(s, h, j, m, c, mb);
+    ptrdiff_t i = m - h->cat->models;
+    if (i >= 0 && i < h->cat->n) {
+        h->starts[i]++;
+        h->speed_sum[i] += v;
+    }
+    return v;
 }
 
 double sim_hw_place_speed(sim *s, job *j)
@@ -223,6 +246,16 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
     cJSON_AddNumberToObject(hw, "placements", (double)h->placements);
     cJSON_AddNumberToObject(hw, "placements_scaled", (double)h->scaled);
     cJSON_AddNumberToObject(hw, "placements_by_speedup_table", (double)h->by_table);
+    cJSON *by = cJSON_AddArrayToObject(hw, "by_model");
+    for (int i = 0; i < h->cat->n; i++) {
+        if (!h->starts[i])
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "model", h->cat->models[i].name);
+        cJSON_AddNumberToObject(o, "starts", (double)h->starts[i]);
+        cJSON_AddNumberToObject(o, "mean_speed", h->speed_sum[i] / (double)h->starts[i]);
+        cJSON_AddItemToArray(by, o);
+    }
     cJSON *figs = cJSON_AddArrayToObject(hw, "figures_relied_on");
     for (int i = 0; i < h->cat->n; i++) {
         if (!h->used[i])

@@ -38,6 +38,9 @@ double sim_hw_place_speed(sim *s, job *j);
  * compute slices' share where SMs are unknown) and bandwidth share (memory
  * slices over the card's). */
 void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb);
+/* Whether MIG instances run at their share of the card (mig_speed=share,
+ * the default; also true without the layer). */
+bool sim_hw_slice_share(const sim *s);
 /* The run's default reference model (ref_gpu); NULL without the layer. */
 const gpu_model *sim_hw_ref(const sim *s);
 /* Marks model m's speed figures as relied on (the report lists them). */

@@ -100,13 +100,14 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set
     if (t->node < 0)
         return;
     const gpu_model *m = s->cl->pools[s->cl->nodes[t->node].pool].model;
-    double c = t->slice_c, mb = t->slice_m;
+    bool share = sim_hw_slice_share(s);
+    double c = share ? t->slice_c : 1, mb = share ? t->slice_m : 1;
     int tp = row->gpus > 0 ? row->gpus : 1;
     /* KV capacity in the memory this placement gives (a MIG instance: its
      * share of the card's memory slices) */
     double mem_mib = svc_hw_mem_given_mib(s, m, row);
-    if (mb < 1 && !row->mig[0]) /* an instance chosen by the policy: its memory slices' share */
-        mem_mib = (double)m->memory_mib * mb * tp;
+    if (t->slice_m < 1 && !row->mig[0]) /* an instance chosen by the policy: its memory slices' share */
+        mem_mib = (double)m->memory_mib * t->slice_m * tp;
     double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
     out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;
     const perf_entry *own = perf && row->profile[0] ? perf_find(perf, row->profile, m, tp) : NULL;

@@ -25,6 +25,10 @@ if check_rc a100_compute_bound_ratio 0 "$G" run --trace "$T/job.csv" --gpus A100
   else no a100_compute_bound_ratio "$T/out"; fi
 fi
 
+# the example day on its mixed cluster: A100-placed jobs run slower than on the H100 reference
+expect day_a100_jobs_slower 0 'speed     vs H100-SXM5-80GB: A100-SXM4-80GB 0.369x' \
+  "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/day"
+
 printf 'id,submit,duration,gpus,kind,weights_gib,rate,output_tokens,input_tokens\nbig,0,100,1,service,140,1,50,100\n' \
   >"$T/svc.csv"
 if check_rc unplaceable_service_warned 0 "$G" run --trace "$T/svc.csv" --gpus T4-16GB:2 --policy whole --out "$T/r3"; then
