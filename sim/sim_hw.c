@@ -98,9 +98,11 @@ const gpu_model *sim_hw_ref(const sim *s)
     return h ? h->ref : NULL;
 }
 
-/* The factor of model `name` in a speedup table "MODEL:f|MODEL:f"; -1 when
- * the table does not list it; -2 for a malformed entry. */
-static double table_factor(const gpu_catalog *cat, const char *table, const gpu_model *want, const gpu_model **bad)
+/* The factor of model `want` in a speedup table "MODEL:f|MODEL:f": -1 when
+ * the table does not list it, -2 for a malformed entry, -3 for a name the
+ * catalog does not know. Parsed at each placement of a job that has one
+ * (rare; never per event). */
+static double table_factor(const gpu_catalog *cat, const char *table, const gpu_model *want)
 {
     double found = -1;
     const char *p = table;
@@ -121,10 +123,8 @@ static double table_factor(const gpu_catalog *cat, const char *table, const gpu_
         if (end == colon + 1 || *end || !(f > 0 && f < 1e9))
             return -2;
         const gpu_model *m = gpu_catalog_find(cat, item);
-        if (!m) {
-            *bad = NULL;
+        if (!m)
             return -3;
-        }
         if (m == want)
             found = f;
         p = bar ? bar + 1 : p + len;
@@ -150,13 +150,16 @@ static bool hw_admit(void *state, sim *s, job *j)
         }
     }
     if (j->req.speedup[0]) {
-        const gpu_model *bad = NULL;
-        double f = table_factor(h->cat, j->req.speedup, j->ref, &bad);
+        double f = table_factor(h->cat, j->req.speedup, j->ref);
         if (f <= -2) {
             gpu_catalog_names(h->cat, names, sizeof names);
-            gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
-                   "separated by '|', known models (%s) and factors > 0, found '%s'", s->cfg->trace_path,
-                   j->req.line, j->req.speedup_col, f == -3 ? names : "...", j->req.speedup);
+            if (f == -3)
+                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
+                       "(%s), found '%s'", s->cfg->trace_path, j->req.line, j->req.speedup_col, names, j->req.speedup);
+            else
+                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
+                       "separated by '|' with factors > 0, found '%s'", s->cfg->trace_path, j->req.line,
+                       j->req.speedup_col, j->req.speedup);
             return false;
         }
     }
@@ -176,9 +179,8 @@ static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, do
     double b = j->mem_bound;
     h->placements++;
     if (j->req.speedup[0]) {
-        const gpu_model *bad;
-        double fr = table_factor(h->cat, j->req.speedup, ref, &bad);
-        double fm = table_factor(h->cat, j->req.speedup, m, &bad);
+        double fr = table_factor(h->cat, j->req.speedup, ref);
+        double fm = table_factor(h->cat, j->req.speedup, m);
         if (fr > 0 && fm > 0) {
             h->by_table++;
             h->scaled += fm != fr || c != 1 || mb != 1;

@@ -178,6 +178,11 @@ static void bad_names_and_report(void)
                  GS_EINPUT);
     CHECK_STR_HAS(r.err.msg, "column 5 ('speedup')");
     tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,speedup\nj,0,1,1,Z80:3\n"), "L4-24GB:1", 8,
+                              "whole", NULL, NULL, NULL),
+                 GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "expected known GPU models");
+    tu_run_free(&r);
     static const char *const bad_ref[] = {"ref_gpu=Z80", NULL};
     CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus\nj,0,1,1\n"), "L4-24GB:1", 8, "whole",
                               bad_ref, NULL, NULL),
