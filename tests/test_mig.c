@@ -125,6 +125,34 @@ static void static_layout_timeline(void)
     tu_run_free(&r);
 }
 
+/* The same timeline at the instances' own speed (mig_speed=share, the
+ * default): on the A100-40GB (the reference: the cluster's first model) a
+ * 2g.10gb holds 28 of the 7g's 98 SMs and 2 of 8 memory slices, so 10 s of
+ * work (mem_bound 0.3) take 10 x (0.7 x 3.5 + 0.3 x 4) = 36.5 s; a 1g.5gb
+ * 10 x (0.7 x 7 + 0.3 x 8) = 73 s. a 0..36.5, b 0..73, c waits for a:
+ * 36.5..73; d and e on the H100s as before (durations given there). Slices
+ * held: 2 x 36.5 + 1 x 73 + 2 x 36.5 = 219 of 8 x 73 (memory) and of 7 x 73
+ * (compute); waste b 864 MiB x 73 + c 856 x 36.5 over 73 s; allocated
+ * 219/7 + 5 + 2 x 5 GPU-seconds. */
+static void static_layout_timeline_slice_speed(void)
+{
+    static const char *const share[] = {"mig_speed=share", NULL};
+    tu_run r;
+    rec rc = {0};
+    cJSON *rep = NULL;
+    CHECK_EQ_INT(run_cluster(&r, tu_write_tmp(mix_trace), frag_cluster, "mig", share, &rc, &rep), 0);
+    CHECK_NEAR(start_of(&rc, "c"), 36.5, 0, 2e-6);
+    CHECK_NEAR(start_of(&rc, "d"), 2, 0, 1e-9);
+    CHECK_NEAR(start_of(&rc, "e"), 7, 0, 1e-9);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 73, 0, 4e-6);
+    CHECK_NEAR(num(rep, "slice_util", "memory"), 219.0 / (8 * 73), 1e-6, 0);
+    CHECK_NEAR(num(rep, "slice_util", "compute"), 219.0 / (7 * 73), 1e-6, 0);
+    CHECK_NEAR(num(rep, "internal_waste", "mean_concurrent_mib"), (864.0 * 73 + 856.0 * 36.5) / 73, 1e-6, 0);
+    CHECK_NEAR(r.s.g_alloc.area, 219.0 / 7 + 15, 1e-6, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 /* A request waits for its profile while an instance of another is idle. One
  * A100-40GB with 3g.20gb@4 + 1g.5gb@0..3: x1..x4 (1g.5gb) hold the four 1g
  * instances 0..10; y (1g.5gb) at 1 waits until 10 while the 3g is idle:
@@ -488,6 +516,7 @@ static void gpumem_pct_maps_by_card_memory(void)
 
 const test_case tests_mig[] = {
     {"mig/static_layout_timeline", static_layout_timeline},
+    {"mig/static_layout_timeline_at_slice_speed", static_layout_timeline_slice_speed},
     {"mig/waits_beside_idle_instance", waits_beside_idle_instance},
     {"mig/schedule_drain_and_reconfigure", schedule_drain_and_reconfigure},
     {"mig/reject_unservable", reject_unservable},
