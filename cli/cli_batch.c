@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
+#include "cli_docs.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
 
@@ -290,31 +292,7 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
 
 cJSON *cb_read_json(const char *path, gs_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gs_err(err, GS_EINPUT, "cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 65536, len = 0;
-    char *buf = xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2)
-            buf = xrealloc(buf, cap *= 2);
-    }
-    fclose(f);
-    buf[len] = 0;
-    const char *end = NULL;
-    cJSON *j = cJSON_ParseWithOpts(buf, &end, 0);
-    if (!j) {
-        int line = 1;
-        for (const char *c = buf; end && c < end; c++)
-            line += *c == '\n';
-        gs_err(err, GS_EINPUT, "'%s' line %d: not valid JSON", path, line);
-    }
-    free(buf);
-    return j;
+    return gs_json_read(path, "file", err);
 }
 
 cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
@@ -328,12 +306,12 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     cJSON *r = cb_read_json(path, err);
     if (!r)
         return NULL;
-    double cph, end_s;
-    if (!cb_metric(r, "jobs.arrived", &end_s) || !cb_metric(r, "sim.end_s", &end_s)) {
-        gs_err(err, GS_EINPUT, "'%s': not a gpusim report (no jobs.arrived or sim.end_s)", path);
+    double cph, end_s = 0;
+    if (cd_check_report(r, path, err)) {
         cJSON_Delete(r);
         return NULL;
     }
+    cb_metric(r, "sim.end_s", &end_s);
     cJSON_DeleteItemFromObjectCaseSensitive(r, "derived");
     cJSON *d = cJSON_AddObjectToObject(r, "derived");
     if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph)) {

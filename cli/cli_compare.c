@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "cli_batch.h"
 #include "cli_plan_terms.h"
@@ -250,6 +251,14 @@ int cmd_compare(int argc, char **argv)
             cb_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
         }
     int rc = cb_run_all(runs, nruns, (int)jobs, "compare", &err);
+    /* An SLO term naming no number of the report would read as never met
+     * (slo_met 0); it is a usage error, as in 'plan'. */
+    for (int t = 0; rc == 0 && t < nslo; t++) {
+        double v;
+        if (!cb_metric(runs[0].report, slo[t].path, &v))
+            rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
+                        "gpu.alloc_ratio; see README 'The report')", slo[t].path);
+    }
     if (rc == 0)
         cb_add_unit_costs(runs, nruns);
 
@@ -315,8 +324,8 @@ int cmd_compare(int argc, char **argv)
             cJSON_AddStringToObject(ro, "path", rows[r].path);
             cJSON_AddItemToArray(ra, ro);
         }
-        char *text = cJSON_Print(doc);
-        char *withnl = cb_fmt("%s\n", text);
+        char *text = NULL;
+        char *withnl = gs_json_print(doc, NULL);
         char path[1000];
         snprintf(path, sizeof path, "%s/compare.json", odir);
         rc = cb_write_text(path, withnl, &err);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "cli_batch.h"
 #include "cli_plan_terms.h"
@@ -852,8 +853,8 @@ int cmd_plan(int argc, char **argv)
         }
     char *text = NULL, *withnl = NULL;
     if (rc == 0) {
-        text = cJSON_Print(doc);
-        withnl = cb_fmt("%s\n", text);
+        text = NULL;
+        withnl = gs_json_print(doc, NULL);
         char path[1000];
         snprintf(path, sizeof path, "%s/plan.json", odir);
         if ((rc = cb_mkdirs(odir, &err)) == 0)

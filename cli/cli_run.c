@@ -5,7 +5,9 @@
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
@@ -40,7 +44,8 @@ static void run_usage(FILE *out)
             "                          than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)\n"
             "  --json                  also print report.json to stdout (instead of the summary)\n"
             "  --until SECONDS         stop the simulation at this time\n"
-            "  --sample-s SECONDS      timeseries step (default 60; 0 = no timeseries)\n"
+            "  --sample-s SECONDS      timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
+            "                          100000 rows: at the cap the step doubles and every second row is dropped\n"
             "  --allow-extra-columns   ignore unknown trace columns\n"
             "  --models DIR            GPU model directory (default models/gpu beside the binary)\n"
             "  --mode run|fill         fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
@@ -94,6 +99,25 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
+/* The n bytes at s as a whole decimal integer that fits 64 bits (strtoull
+ * wraps "-1" and saturates on overflow without saying so). */
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    if (n == 0 || n > 20)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
 /* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
  * cluster but the shipped example (cluster: its name, or the --gpus spec),
  * so two runs of one trace on two clusters do not overwrite each other. */
@@ -138,7 +162,7 @@ int cmd_run(int argc, char **argv)
     cfg.sample_us = 60 * GS_US_PER_S;
     const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
     long gpn = 8;
-    bool json = false, fill = false, seeds_given = false;
+    bool json = false, fill = false, seeds_given = false, fill_to_given = false;
     const char *prices[16];
     int nprices = 0;
     cli_fill_opts fo = {.fill_to = 1.3};
@@ -165,9 +189,8 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
         case 's':
-            cfg.seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || *optarg == '-')
-                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected a non-negative integer"});
+            if (!parse_u64(optarg, strlen(optarg), &cfg.seed))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected an integer 0..18446744073709551615"});
             break;
         case 'S': {
             char *eq = strchr(optarg, '=');
@@ -187,8 +210,11 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--until: expected a positive number of seconds"});
             break;
         case 'i':
-            if (!parse_seconds_arg(optarg, &cfg.sample_us))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected a non-negative number of seconds"});
+            /* below a millisecond a row per step says nothing the events do not;
+             * the row cap (sim_timeseries.h) bounds the file either way */
+            if (!parse_seconds_arg(optarg, &cfg.sample_us) || (cfg.sample_us > 0 && cfg.sample_us < 1000))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected 0 (no timeseries) or seconds "
+                                                       "from 0.001 to 9e12"});
             break;
         case 'x': cfg.allow_extra_columns = true; break;
         case 'm': models_dir = optarg; break;
@@ -198,17 +224,19 @@ int cmd_run(int argc, char **argv)
             fill = !strcmp(optarg, "fill");
             break;
         case 'F':
+            fill_to_given = true;
             fo.fill_to = strtod(optarg, &end);
             if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
             break;
         case 'D': {
-            unsigned long long a, b;
-            int used = 0;
-            if (sscanf(optarg, "%llu..%llu%n", &a, &b, &used) == 2 && !optarg[used] && a <= b && b - a < 1000) {
+            uint64_t a, b;
+            const char *dots = strstr(optarg, "..");
+            if (dots && parse_u64(optarg, (size_t)(dots - optarg), &a) && parse_u64(dots + 2, strlen(dots + 2), &b) &&
+                a <= b && b - a < 1000) {
                 fo.seed_lo = a;
                 fo.seed_hi = b;
-            } else if (sscanf(optarg, "%llu%n", &a, &used) == 1 && !optarg[used]) {
+            } else if (!dots && parse_u64(optarg, strlen(optarg), &a)) {
                 fo.seed_lo = fo.seed_hi = a;
             } else {
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});
@@ -269,7 +297,7 @@ int cmd_run(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
         default_out(odir, sizeof odir, cfg.trace_path, gpus_spec || cluster_path ? cl.name : NULL, cfg.policy);
-    if (fill || seeds_given || fo.fill_to != 1.3) { /* the fill-up experiment (cli_fill.c) */
+    if (fill || seeds_given || fill_to_given) { /* the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
             gpu_catalog_free(&cat);
@@ -289,23 +317,31 @@ int cmd_run(int argc, char **argv)
         return rc;
     }
 
-    /* The timeseries goes to a temporary file first: a run that fails midway
-     * leaves no partial result behind. */
-    char ts_tmp[1300], ts_path[1200], rep_path[1200];
+    /* Both files go to a temporary directory beside odir, put in place as
+     * one unit at the end (gs_outdir.h): a failed or interrupted run leaves
+     * nothing, and no reader sees the new report beside an old timeseries
+     * (with --sample-s 0 an old timeseries.csv in odir is removed). */
+    static const char *const owned[] = {"timeseries.csv", "report.json", NULL};
+    char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300];
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
-    snprintf(ts_tmp, sizeof ts_tmp, "%s.tmp.%ld", ts_path, (long)getpid());
     FILE *ts = NULL;
     sim s;
+    gs_outdir od;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
-    bool made_odir = access(odir, F_OK) != 0; /* a failed run removes the directory it made */
-    if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
-        ts = fopen(ts_tmp, "w");
-        if (!ts)
-            rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
-        sim_set_timeseries(&s, ts);
+    bool begun = false;
+    if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+        begun = true;
+        gs_outdir_file(&od, "timeseries.csv", ts_tmp, sizeof ts_tmp);
+        gs_outdir_file(&od, "report.json", rep_tmp, sizeof rep_tmp);
+        if (cfg.sample_us > 0) {
+            ts = fopen(ts_tmp, "w");
+            if (!ts)
+                rc = gs_err(&err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
+            sim_set_timeseries(&s, ts);
+        }
     }
     progress prog = {.t0 = t0};
     if (rc == 0 && isatty(STDERR_FILENO)) {
@@ -326,12 +362,9 @@ int cmd_run(int argc, char **argv)
     char *text = NULL;
     if (rc == 0) {
         rep = sim_report_build(&s, wall_s, peak_rss_mib());
-        text = cJSON_Print(rep);
-        size_t n = strlen(text);
-        text = xrealloc(text, n + 2);
-        text[n] = '\n';
-        text[n + 1] = 0;
-        rc = gs_write_atomic(rep_path, text, n + 1, &err);
+        size_t n;
+        text = gs_json_print(rep, &n);
+        rc = gs_write_atomic(rep_tmp, text, n, &err);
         /* a service whose replica fits no card is never served: say so
          * even when the summary is not printed */
         const cJSON *sv, *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
@@ -343,13 +376,11 @@ int cmd_run(int argc, char **argv)
                         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
         }
     }
-    if (rc == 0 && ts && rename(ts_tmp, ts_path) != 0)
-        rc = gs_err(&err, GS_EWRITE, "cannot rename '%s' to '%s'", ts_tmp, ts_path);
+    if (rc == 0)
+        rc = gs_outdir_commit(&od, &err);
     if (rc != 0) {
-        if (ts)
-            unlink(ts_tmp);
-        if (made_odir)
-            rmdir(odir); /* only if empty: never anything the user put there */
+        if (begun)
+            gs_outdir_abort(&od);
     } else if (json) {
         fputs(text, stdout);
     } else {

@@ -36,22 +36,22 @@ typedef struct dyn_state {
 static const pol_param params[] = {
     {"strategy", "first",
      "legal start to take: first (HAMi: 1g/3g highest free start, others lowest), bestfit (keep the largest "
-     "profile creatable), demand (keep creatable what requests so far asked for)"},
-    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])"},
-    {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])"},
+     "profile creatable), demand (keep creatable what requests so far asked for)", P_ENUM("first|bestfit|demand")},
+    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
+    {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
     {"mem_route", "mig-first",
      "a request by memory that a MIG profile holds: mig-first (HAMi's pooled MIG and non-MIG cards: a MIG card "
-     "when one can take it now, else a card without MIG) or mig-only (it waits for a MIG card)"},
+     "when one can take it now, else a card without MIG) or mig-only (it waits for a MIG card)",
+     P_ENUM("mig-first|mig-only")},
     {"reconcile_s", "5", "delay from job end until the device plugin's reconcile loop destroys the instance "
-                         "(reference/mechanics.md 1)"},
-    {NULL, NULL, NULL},
+                         "(reference/mechanics.md 1)", P_DURATION(0, 1e9)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 static int get_seconds(sim *s, const char *name, gs_time_us *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    if (!wl_parse_seconds(v, out))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected seconds >= 0", name, v);
+    (void)err; /* typed and range-checked by the core (params' specs) */
+    *out = sim_param_us(s, name);
     return 0;
 }
 

@@ -30,8 +30,8 @@ typedef struct static_state {
 
 static const pol_param params[] = {
     {"reconfig_s", "120",
-     "time to apply a new layout on a drained card (reference/mechanics.md 3: mig-manager relabel cycle, 120 s [U])"},
-    {NULL, NULL, NULL},
+     "time to apply a new layout on a drained card (reference/mechanics.md 3: mig-manager relabel cycle, 120 s [U])", P_DURATION(0, 1e9)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* The slot of an idle instance of profile p on g, or -1. */
@@ -174,9 +174,7 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
 {
     static_state *st = xcalloc(1, sizeof *st);
     *state = st;
-    const char *v = sim_param(s, "reconfig_s");
-    if (!wl_parse_seconds(v, &st->reconfig_us))
-        return gs_err(err, GS_EUSAGE, "--set reconfig_s='%s': expected seconds >= 0", v);
+    st->reconfig_us = sim_param_us(s, "reconfig_s"); /* typed and range-checked by the core */
     int rc = mig_base_init(&st->b, s, index, &hooks, st, err);
     if (rc)
         return rc;

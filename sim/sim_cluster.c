@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
+
 /* {==== building ====} */
 
 typedef struct node_group {
@@ -125,7 +127,7 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
     if (!cJSON_IsObject(j))
-        return gs_err(err, GS_EINPUT, "cluster '%s': not a JSON object", path);
+        return gs_err(err, GS_EINPUT, "cluster '%s': expected a JSON object with 'nodes'", path);
     int rc = 0;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);

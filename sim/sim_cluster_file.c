@@ -3,28 +3,18 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_cluster_file.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
 #include "sim_quota.h"
 
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
-    size_t cap = 65536, n = 0, r;
-    char *text = xmalloc(cap);
-    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
-        if ((n += r) == cap - 1)
-            text = xrealloc(text, cap *= 2);
-    fclose(f);
-    text[n] = 0;
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = gs_json_read(path, "cluster", err); /* syntax errors with line and column */
+    if (!j)
+        return GS_EINPUT;
     int rc = sim_cluster_from_json(c, j, path, cat, err);
     cJSON_Delete(j);
     return rc;

@@ -15,14 +15,14 @@ const pol_param hw_params[] = {
      "GPU model a job's duration (and a service's stated per-token times) is measured on, unless its row "
      "names one (ref_gpu column); a placement on another card runs at its speed relative to this one. "
      "cluster: the cluster's first model (first node group of the cluster file, first MODEL of --gpus), so "
-     "a one-model cluster runs every job at its stated duration; set a model to compare card types"},
+     "a one-model cluster runs every job at its stated duration; set a model to compare card types", P_NAME},
     {"mem_bound_job", "0.3",
      "share of a job's time bound by memory bandwidth (the rest by tensor throughput) when its row has no "
-     "mem_bound; assumption: training and batch jobs are mostly dense matrix work"},
+     "mem_bound; assumption: training and batch jobs are mostly dense matrix work", P_NUM(0, 1, NULL)},
     {"mig_speed", "share",
      "share: a MIG instance runs at its share of the card (SMs for compute, memory slices for bandwidth); "
-     "card: at the whole card's speed (placement studies that leave speed out)"},
-    {NULL, NULL, NULL},
+     "card: at the whole card's speed (placement studies that leave speed out)", P_ENUM("share|card")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 typedef struct hw_state {
@@ -239,8 +239,8 @@ void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, doub
 static void hw_report(const void *state, const sim *s, cJSON *root, int section)
 {
     const hw_state *h = state;
-    if (section != SIM_REPORT_GPU)
-        return;
+    if (section != SIM_REPORT_GPU || !h || !h->ref)
+        return; /* a run that never started */
     (void)s;
     cJSON *hw = cJSON_AddObjectToObject(root, "hardware");
     cJSON_AddStringToObject(hw, "ref_gpu", h->ref->name);

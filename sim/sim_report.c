@@ -134,6 +134,13 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(sm, "wall_s", wall_s);
     cJSON_AddNumberToObject(sm, "events_per_s", wall_s > 0 ? (double)s->events / wall_s : 0.0);
     cJSON_AddNumberToObject(sm, "peak_rss_mib", peak_rss_mib);
+    /* the timeseries step in force at the end: the requested sample_s,
+     * doubled each time the row cap was reached (sim_timeseries.h) */
+    if (s->ts.out) {
+        cJSON_AddNumberToObject(sm, "timeseries_step_s", gs_us_to_s(s->ts.step_us));
+        cJSON_AddNumberToObject(sm, "timeseries_rows", (double)s->ts.n);
+        cJSON_AddNumberToObject(sm, "timeseries_max_rows", (double)s->ts.max_rows);
+    }
     return r;
 }
 

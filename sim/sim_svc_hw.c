@@ -10,7 +10,7 @@
 #include "sim_hw.h"
 
 
-static double num(const sim *s, const char *name) { return atof(sim_param(s, name)); }
+static double num(const sim *s, const char *name) { return sim_param_number(s, name); }
 
 
 double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row)

@@ -26,7 +26,7 @@ static void on_req(void *ud, const char *svc, double lat)
 }
 
 static const char *const base_sets[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0",
-                                        "svc_graph_s=0", "svc_load_gbps=1e9", NULL};
+                                        "svc_graph_s=0", "svc_load_gbps=1e6", NULL};
 
 static int run(tu_run *r, const char *trace, const char *gpus, const char *const *sets, lats *l)
 {
