@@ -28,12 +28,13 @@ static void on_req(void *ud, const char *svc, double lat)
 static const char *const base_sets[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0",
                                         "svc_graph_s=0", "svc_load_gbps=1e6", NULL};
 
-static int run(tu_run *r, const char *trace, const char *gpus, const char *const *sets, lats *l)
+static int run_pol(tu_run *r, const char *policy, const char *trace, const char *gpus, const char *const *sets,
+                   lats *l)
 {
     memset(r, 0, sizeof *r);
     memset(l, 0, sizeof *l);
     r->cfg.trace_path = tu_write_tmp(trace);
-    r->cfg.policy = "whole";
+    r->cfg.policy = policy;
     r->cfg.seed = 1;
     tu_add_sets(&r->cfg, base_sets);
     tu_add_sets(&r->cfg, sets);
@@ -45,6 +46,11 @@ static int run(tu_run *r, const char *trace, const char *gpus, const char *const
     if ((r->rc = sim_run(&r->s)))
         r->err = r->s.err;
     return r->rc;
+}
+
+static int run(tu_run *r, const char *trace, const char *gpus, const char *const *sets, lats *l)
+{
+    return run_pol(r, "whole", trace, gpus, sets, l);
 }
 
 static double report_num(tu_run *r, const char *svc_key)
@@ -89,6 +95,32 @@ static void unplaceable_service(void)
     CHECK_EQ_INT(run(&r, tr, "T4-16GB:8,H100-SXM5-80GB:2", NULL, &l), 0);
     CHECK_EQ_INT(l.n, 2);
     CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 0);
+    tu_run_free(&r);
+}
+
+/* The memory given follows the policy: 16 GiB of weights + 4096 tokens x
+ * 320 KiB = 17.25 GiB. Under vgpu with gpumem 16384 MiB a replica gets 16 GiB
+ * x 0.9 = 14.4 GiB: never served; with gpumem 20480 (18 GiB) it fits. Under
+ * whole the same row gets the whole 80 GB card. */
+static void fit_follows_the_share(void)
+{
+    const char *small = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                        "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                        "m,0,100,1,16384,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,m,10,5,,,\n";
+    const char *big = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                      "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                      "m,0,100,1,20480,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,m,10,5,,,\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run_pol(&r, "vgpu", small, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 1);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "vgpu", big, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "whole", small, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
     tu_run_free(&r);
 }
 
@@ -192,6 +224,7 @@ static void roofline_scaled_times(void)
 
 const test_case tests_svc_hw[] = {
     {"svc_hw/weights_fit_no_card_reported_never_served", unplaceable_service},
+    {"svc_hw/fit_follows_the_memory_the_policy_gives", fit_follows_the_share},
     {"svc_hw/batch_bounded_by_kv_cache", kv_bounded_batch},
     {"svc_hw/measured_profile_per_card", measured_profile},
     {"svc_hw/stated_times_scaled_by_roofline", roofline_scaled_times},
