@@ -25,7 +25,10 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* median of the ms values of rows[lo..hi) whose x equals x */
+/* Entry `entry`'s curve: for each distinct x among its rows (prefill: batch
+ * prompt tokens; decode: sequences), the median of their times. The
+ * Splitwise table has 105 rows per entry; rows past 4096 per entry, or x
+ * values past PERF_MAX_POINTS, would be left out. */
 static void build_curve(perf_curve *c, raw *rows, int nrows, int entry, bool prefill)
 {
     double xs[4096], vals[4096];
