@@ -520,7 +520,7 @@ void mig_base_dispatch(mig_base *b)
         else if (!node_destroying(b, b->resv_node))
             b->resv = NULL; /* nothing more comes back there: it waits as any request */
     }
-    sq_dispatch(&b->q, false, dispatch_one, b);
+    sq_dispatch(&b->q, false, NULL, dispatch_one, b);
 }
 
 void mig_base_arrive(mig_base *b, job *j)
@@ -551,7 +551,7 @@ void mig_base_arrive(mig_base *b, job *j)
     if (dispatch_one(b, j))
         return;
     sim_job_queued(b->s, j);
-    sq_push(&b->q, j, shape_key(j));
+    sq_push(&b->q, j, shape_key(j), 0);
 }
 
 void mig_base_release(mig_base *b, job *j)

@@ -119,4 +119,6 @@ const pol_ops pol_vgpu = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
 };

@@ -189,6 +189,8 @@ void sc_join(sc_state *st, sc_task *t)
     }
     for (int i = 0; i < t->ncards; i++)
         card_update(st, t->cards[i]);
+    for (int i = 0; i < t->ncards; i++)
+        sc_room_card(st, t->cards[i]);
 }
 
 void sc_leave(sc_state *st, sc_task *t)
@@ -217,6 +219,8 @@ void sc_leave(sc_state *st, sc_task *t)
     }
     for (int i = 0; i < t->ncards; i++)
         card_update(st, t->cards[i]);
+    for (int i = 0; i < t->ncards; i++)
+        sc_room_card(st, t->cards[i]);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }

@@ -91,6 +91,7 @@ typedef struct sc_card {
     double link_bps;       /* host link bytes/s per direction */
     /* current contributions to the policy's gauges, so a change adds a delta */
     double busy, alloc, host_mib, swap_bps, thrash, wait;
+    bool open; /* could take some task (share_room.c) */
 } sc_card;
 
 typedef struct sc_state {
@@ -112,6 +113,8 @@ typedef struct sc_state {
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
+    int *node_open;        /* per node: its open cards (share_room.c) */
+    int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -208,6 +211,14 @@ bool sc_place_start(void *state, sim *s, job *j);
 void sc_unplace(void *state, sim *s, job *j);
 uint64_t sc_shape_key(const job *j);
 bool sc_fifo(const void *state);
+/* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
+ * a request's vGPU count against the most open cards on any node;
+ * sc_room_card after any change to card g's tenants. */
+void sc_room_init(sc_state *st);
+void sc_room_free(sc_state *st);
+void sc_room_card(sc_state *st, int g);
+uint32_t sc_queue_demand(const void *state, const job *j);
+uint32_t sc_queue_room(const void *state, const sim *s);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

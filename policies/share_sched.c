@@ -60,6 +60,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
+    sc_room_init(st);
     return st;
 }
 
@@ -89,6 +90,7 @@ void sc_fini(void *state)
     free(st->scratch_bounds);
     sc_frag_free(st);
     free(st->rank);
+    sc_room_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);

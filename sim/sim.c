@@ -382,10 +382,30 @@ static bool place_cb(void *ud, job *j)
 
 static bool space_fifo(const sim *s) { return s->pol[0]->fifo && s->pol[0]->fifo(s->pst[0]); }
 
+/* The demand index is used only where a skipped try changes nothing: a
+ * refused try under tenant quotas counts the request as quota-blocked. */
+static bool demand_index(const sim *s)
+{
+    const pol_ops *p = s->pol[0];
+    return p->abi >= 4 && p->queue_demand && p->queue_room && !s->cl->quota;
+}
+
+static uint32_t room_cb(void *ud)
+{
+    sim *s = ud;
+    return s->pol[0]->queue_room(s->pst[0], s);
+}
+
+static void space_dispatch(sim *s, bool strict)
+{
+    sq_dispatch(&s->queue, strict, demand_index(s) ? room_cb : NULL, place_cb, s);
+}
+
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    sq_push(&s->queue, j, s->pol[0]->shape_key(j));
+    uint32_t demand = demand_index(s) ? s->pol[0]->queue_demand(s->pst[0], j) : 0;
+    sq_push(&s->queue, j, s->pol[0]->shape_key(j), demand);
 }
 
 static void space_arrive(sim *s, job *j)
@@ -407,7 +427,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sq_dispatch(&s->queue, true, place_cb, s);
+    space_dispatch(s, true);
 }
 
 static void space_release(sim *s, job *j)
@@ -424,7 +444,7 @@ static void space_release(sim *s, job *j)
             sq_remove(&s->queue, n);
         return;
     }
-    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+    space_dispatch(s, space_fifo(s));
 }
 
 uint64_t sim_admit_pools(sim *s, job *j)
@@ -701,7 +721,7 @@ void sim_task_end(sim *s, job *j)
 void sim_dispatch(sim *s)
 {
     if (core_queue(s->pol[0]))
-        sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+        space_dispatch(s, space_fifo(s));
     else if (s->pol[0]->dispatch)
         s->pol[0]->dispatch(s->pst[0], s);
 }

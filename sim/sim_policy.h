@@ -25,8 +25,9 @@
 
 /* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
  * quotas and preemption, sim/sim_preempt.c). 3: can_ever_fit, place,
- * unplace, shape_key, fifo (the core runs the queue). */
-#define POL_ABI 3
+ * unplace, shape_key, fifo (the core runs the queue). 4: queue_demand,
+ * queue_room (the queue's demand index). */
+#define POL_ABI 4
 
 /* caps bits (ABI >= 2). POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -148,6 +149,17 @@ typedef struct pol_ops {
     /* Optional: strict head-of-line order (nothing passes a request that
      * does not fit) instead of skipping; NULL: skipping. */
     bool (*fifo)(const void *state);
+
+    /* {==== ABI 4: the queue's demand index (sim/sim_queue.h); optional,
+     * both or neither ====}
+     * A request's demand (one shape key, one demand) and the room now: a
+     * request whose demand exceeds the room cannot be placed, so the core
+     * does not try it. A pure speed-up: it must only ever skip requests
+     * whose place would fail (e.g. demand: cards on one node; room: the
+     * most cards that could take anything on any node). O(1) or O(cards
+     * per node) for room. */
+    uint32_t (*queue_demand)(const void *state, const job *j);
+    uint32_t (*queue_room)(const void *state, const sim *s);
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with
