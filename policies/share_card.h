@@ -115,6 +115,10 @@ typedef struct sc_state {
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
     int *node_open;        /* per node: its open cards (share_room.c) */
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
+    /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
+    int *nh, *nh_pos, nh_n;
+    double *node_score;
+    int *frontier, frontier_cap;
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -219,6 +223,15 @@ void sc_room_free(sc_state *st);
 void sc_room_card(sc_state *st, int g);
 uint32_t sc_queue_demand(const void *state, const job *j);
 uint32_t sc_queue_room(const void *state, const sim *s);
+/* HAMi's node order (gpu_select=hami): sc_order_init builds it,
+ * sc_room_node after a task joined or left node ni, sc_order_first the
+ * first node in order that admits(st, ni, ud) says yes to, or -1. */
+void sc_order_init(sc_state *st);
+void sc_order_free(sc_state *st);
+void sc_room_node(sc_state *st, int ni);
+int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
+/* HAMi's node score before a request (share_place.c). */
+double sc_node_score(const sc_state *st, int ni);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

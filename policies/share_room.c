@@ -76,3 +76,149 @@ uint32_t sc_queue_room(const void *state, const sim *s)
             return (uint32_t)k;
     return 0;
 }
+
+/* ---- HAMi's node order (gpu_select=hami): the nodes with an open card in a
+ * heap by node score (binpack: highest first, spread: lowest), ties to the
+ * lower node index, exactly sc_place's order. A placement walks the heap
+ * best-first (a small frontier heap of positions) and stops at the first
+ * node that admits the task: O(k log k) for k nodes looked at, instead of
+ * every node. A node's score is recomputed when a task joins or leaves it. */
+
+static bool node_before(const sc_state *st, int a, int b)
+{
+    double sa = st->node_score[a], sb = st->node_score[b];
+    if (sa != sb)
+        return st->cfg.node_spread ? sa < sb : sa > sb;
+    return a < b;
+}
+
+static void nh_set(sc_state *st, int i, int ni)
+{
+    st->nh[i] = ni;
+    st->nh_pos[ni] = i;
+}
+
+static void nh_up(sc_state *st, int i)
+{
+    int ni = st->nh[i];
+    while (i > 0 && node_before(st, ni, st->nh[(i - 1) / 2])) {
+        nh_set(st, i, st->nh[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    nh_set(st, i, ni);
+}
+
+static void nh_down(sc_state *st, int i)
+{
+    int ni = st->nh[i];
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= st->nh_n)
+            break;
+        if (k + 1 < st->nh_n && node_before(st, st->nh[k + 1], st->nh[k]))
+            k++;
+        if (!node_before(st, st->nh[k], ni))
+            break;
+        nh_set(st, i, st->nh[k]);
+        i = k;
+    }
+    nh_set(st, i, ni);
+}
+
+void sc_room_node(sc_state *st, int ni)
+{
+    if (!st->nh)
+        return;
+    st->node_score[ni] = sc_node_score(st, ni);
+    int i = st->nh_pos[ni];
+    bool in = st->node_open[ni] > 0;
+    if (i < 0 && in) {
+        st->nh[st->nh_n++] = ni;
+        nh_up(st, st->nh_n - 1);
+    } else if (i >= 0 && !in) {
+        int last = st->nh[--st->nh_n];
+        st->nh_pos[ni] = -1;
+        if (i < st->nh_n) {
+            nh_set(st, i, last);
+            nh_up(st, i);
+            nh_down(st, st->nh_pos[last]);
+        }
+    } else if (i >= 0) {
+        nh_up(st, i);
+        nh_down(st, st->nh_pos[ni]);
+    }
+}
+
+void sc_order_init(sc_state *st)
+{
+    const sim_cluster *cl = st->s->cl;
+    st->nh = xmalloc(((size_t)cl->nnodes + 1) * sizeof *st->nh);
+    st->nh_pos = xmalloc(((size_t)cl->nnodes + 1) * sizeof *st->nh_pos);
+    st->node_score = xcalloc((size_t)cl->nnodes + 1, sizeof *st->node_score);
+    st->nh_n = 0;
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        st->nh_pos[ni] = -1;
+        sc_room_node(st, ni);
+    }
+}
+
+void sc_order_free(sc_state *st)
+{
+    free(st->nh);
+    free(st->nh_pos);
+    free(st->node_score);
+    free(st->frontier);
+}
+
+/* The frontier: heap positions of st->nh, ordered by their nodes. */
+static bool fr_before(const sc_state *st, int a, int b) { return node_before(st, st->nh[a], st->nh[b]); }
+
+static void fr_push(sc_state *st, int *n, int pos)
+{
+    if (*n == st->frontier_cap) {
+        st->frontier_cap = st->frontier_cap ? st->frontier_cap * 2 : 64;
+        st->frontier = xrealloc(st->frontier, (size_t)st->frontier_cap * sizeof *st->frontier);
+    }
+    int i = (*n)++;
+    while (i > 0 && fr_before(st, pos, st->frontier[(i - 1) / 2])) {
+        st->frontier[i] = st->frontier[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    st->frontier[i] = pos;
+}
+
+static int fr_pop(sc_state *st, int *n)
+{
+    int top = st->frontier[0], last = st->frontier[--*n], i = 0;
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= *n)
+            break;
+        if (k + 1 < *n && fr_before(st, st->frontier[k + 1], st->frontier[k]))
+            k++;
+        if (!fr_before(st, st->frontier[k], last))
+            break;
+        st->frontier[i] = st->frontier[k];
+        i = k;
+    }
+    if (*n)
+        st->frontier[i] = last;
+    return top;
+}
+
+int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud)
+{
+    int n = 0;
+    if (st->nh_n)
+        fr_push(st, &n, 0);
+    while (n) {
+        int pos = fr_pop(st, &n);
+        if (admits(st, st->nh[pos], ud))
+            return st->nh[pos];
+        if (2 * pos + 1 < st->nh_n)
+            fr_push(st, &n, 2 * pos + 1);
+        if (2 * pos + 2 < st->nh_n)
+            fr_push(st, &n, 2 * pos + 2);
+    }
+    return -1;
+}

@@ -61,6 +61,8 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         }
     }
     sc_room_init(st);
+    if (cfg->select == SC_SEL_HAMI)
+        sc_order_init(st);
     return st;
 }
 
@@ -91,6 +93,7 @@ void sc_fini(void *state)
     sc_frag_free(st);
     free(st->rank);
     sc_room_free(st);
+    sc_order_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);
