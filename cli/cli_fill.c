@@ -10,6 +10,7 @@
 
 #include "../base/gs_file.h"
 #include "cli.h"
+#include "../sim/sim_cluster_file.h"
 #include "fill.h"
 #include "../sim/sim_report.h"
 

@@ -14,6 +14,7 @@
 
 #include "../base/gs_file.h"
 #include "cli.h"
+#include "../sim/sim_cluster_file.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
 #include "../sim/sim_report.h"

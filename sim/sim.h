@@ -15,7 +15,6 @@
 
 #include "sim_policy.h"
 #include "sim_cluster.h"
-#include "sim_cluster_file.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"

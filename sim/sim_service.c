@@ -128,360 +128,28 @@ static void svc_layer_free(void *state)
 
 /* {==== requests slab ====} */
 
-static svc_req *req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 
-static uint32_t req_new(svc_layer *L)
-{
-    if (L->nfree == 0) {
-        L->chunks = xrealloc(L->chunks, (L->nchunks + 1) * sizeof *L->chunks);
-        L->chunks[L->nchunks++] = xcalloc(REQ_CHUNK, sizeof(svc_req));
-        if (L->cap_free < L->nslots + REQ_CHUNK) {
-            L->cap_free = L->nslots + REQ_CHUNK;
-            L->free_req = xrealloc(L->free_req, L->cap_free * sizeof *L->free_req);
-        }
-        for (uint32_t i = REQ_CHUNK; i-- > 0;)
-            L->free_req[L->nfree++] = L->nslots + i;
-        L->nslots += REQ_CHUNK;
-    }
-    uint32_t i = L->free_req[--L->nfree];
-    svc_req *r = req_at(L, i);
-    uint32_t gen = r->gen;
-    memset(r, 0, sizeof *r);
-    r->gen = gen;
-    r->live = true;
-    r->next = NONE;
-    return i;
-}
-
-static void req_free(svc_layer *L, uint32_t i)
-{
-    svc_req *r = req_at(L, i);
-    r->live = false;
-    r->gen++;
-    L->free_req[L->nfree++] = i;
-}
 
 /* {==== events ====} */
 
-static void svc_event(sim *s, gs_time_us at, uint32_t slot, uint32_t gen, int kind)
-{
-    sim_module_event(s, svc_of(s)->index, at, slot, gen, (uint32_t)kind);
-}
 
-/* A tick matters while something can still change: requests in flight,
- * replicas above the minimum, or replicas starting. */
-static bool tick_needed(const service *v) { return v->in_flight > 0 || v->nlive > v->min || v->nstarting > 0; }
 
-static void schedule_tick(sim *s, service *v)
-{
-    if (v->tick_pending)
-        return;
-    gs_time_us period = (gs_time_us)(svc_of(s)->period_s * 1e6);
-    gs_time_us k = (s->now - v->start_us) / period + 1;
-    v->tick_pending = true;
-    svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);
-}
 
 /* {==== serving ====} */
 
-static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
-{
-    svc_layer *L = svc_of(s);
-    svc_req *r = req_at(L, ri);
-    double lat = gs_us_to_s(t - r->arrive_us);
-    sim_sketch_add(&v->lat_s, lat);
-    sim_sketch_add(&v->win_lat, lat);
-    sim_sketch_add(&L->all_lat, lat);
-    v->served++;
-    v->in_flight--;
-    if (lat * 1000.0 <= v->slo_ms + 1e-9)
-        v->slo_ok++;
-    if (s->obs && s->obs->request_done)
-        s->obs->request_done(s->obs->request_ud, v->id, lat);
-    if (r->first && L->act.first_served)
-        L->act.first_served(L->act.ud, s, (int)v->idx,
-                            r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
-    req_free(L, ri);
-}
 
-static void set_busy(sim *s, replica *p, bool busy)
-{
-    service *v = p->svc;
-    int used = 0;
-    for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            used += v->reps[i]->nactive + v->reps[i]->npending;
-    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
-    if (busy && !p->in_block) {
-        p->busy_since_us = s->now;
-    } else if (!busy && p->in_block) {
-        gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-        v->win_busy_s += gs_us_to_s(s->now - from);
-        p->idle_since_us = s->now;
-    }
-    p->in_block = busy;
-}
 
-static void replica_remove(sim *s, replica *p);
 
-static void pull_queue(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    while (p->nactive + p->npending < v->max_batch && v->qhead != NONE) {
-        uint32_t ri = v->qhead;
-        svc_req *r = req_at(L, ri);
-        v->qhead = r->next;
-        if (v->qhead == NONE)
-            v->qtail = NONE;
-        if (!r->queued) { /* timed out while queued: dropped then, freed now */
-            req_free(L, ri);
-            continue;
-        }
-        r->queued = false;
-        v->qlen--;
-        p->pending[p->npending++] = ri;
-    }
-}
 
-static double rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; }
 
-/* Starts the next block (tokens) or reschedules the next completion (time)
- * at the current instant, admitting pending requests. */
-static void replica_run(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    double rate = rate_of(p);
-    if (v->mode == MODE_TIME) {
-        /* drain the work of every active request up to now, finish the done */
-        double dt = (double)(s->now - p->last_us);
-        for (int i = 0; i < p->nactive;) {
-            svc_req *r = req_at(L, p->active[i]);
-            r->work_left_us -= dt * p->rate_used;
-            if (r->work_left_us <= 0.5) { /* within half a tick: done */
-                done_request(s, v, p->active[i], s->now);
-                p->active[i] = p->active[--p->nactive];
-            } else {
-                i++;
-            }
-        }
-        p->last_us = s->now;
-        p->rate_used = rate;
-        pull_queue(s, p);
-        for (int i = 0; i < p->npending; i++)
-            p->active[p->nactive++] = p->pending[i];
-        p->npending = 0;
-        set_busy(s, p, p->nactive > 0);
-        p->ev_gen++;
-        if (p->nactive == 0 || rate <= 0) {
-            if (p->nactive == 0 && v->ended)
-                replica_remove(s, p);
-            return;
-        }
-        double min_w = INFINITY;
-        for (int i = 0; i < p->nactive; i++)
-            if (req_at(L, p->active[i])->work_left_us < min_w)
-                min_w = req_at(L, p->active[i])->work_left_us;
-        p->t_end_us = s->now + (gs_time_us)ceil(min_w / rate - 1e-6);
-        svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
-        return;
-    }
-    pull_queue(s, p);
-    int64_t new_tok = 0;
-    for (int i = 0; i < p->npending; i++) {
-        new_tok += req_at(L, p->pending[i])->in_tok;
-        p->active[p->nactive++] = p->pending[i];
-    }
-    p->npending = 0;
-    set_busy(s, p, p->nactive > 0);
-    p->ev_gen++;
-    if (p->nactive == 0) {
-        if (v->ended)
-            replica_remove(s, p);
-        return;
-    }
-    long k = LONG_MAX;
-    for (int i = 0; i < p->nactive; i++)
-        if (req_at(L, p->active[i])->tok_left < k)
-            k = (long)req_at(L, p->active[i])->tok_left;
-    double step_ms = v->dec_base_ms + v->dec_seq_ms * p->nactive;
-    p->t0_us = s->now;
-    p->k_iters = k;
-    if (rate <= 0) { /* stalled until the rate rises: no event */
-        p->d1_us = p->d_us = 0;
-        p->t_end_us = GS_TIME_MAX;
-        return;
-    }
-    p->d1_us = (gs_time_us)llround(((double)new_tok * v->prefill_ms + step_ms) * 1000.0 / rate);
-    p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
-    p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
-    svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
-}
 
-/* A block ends (or was cut) at t_end after k_iters iterations. */
-static void block_end(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    if (v->mode == MODE_TIME) {
-        replica_run(s, p);
-        return;
-    }
-    if (p->start_pending) {
-        if (sim_rows_pending_at(s, s->now)) {
-            /* more rows arrive at this instant: their arrival event is already
-             * queued, so going to the back of the instant lets them join */
-            svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
-            return;
-        }
-        p->start_pending = false;
-        replica_run(s, p);
-        return;
-    }
-    for (int i = 0; i < p->nactive;) {
-        svc_req *r = req_at(L, p->active[i]);
-        r->tok_left -= p->k_iters;
-        if (!r->first_done) {
-            r->first_done = true;
-            double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
-            sim_sketch_add(&v->ttft_s, ttft);
-            sim_sketch_add(&L->all_ttft, ttft);
-        }
-        if (r->tok_left <= 0) {
-            done_request(s, v, p->active[i], s->now);
-            p->active[i] = p->active[--p->nactive];
-        } else {
-            i++;
-        }
-    }
-    replica_run(s, p);
-}
 
-/* Cuts a running block at the first iteration boundary after now, so that
- * pending requests (or a new rate) take effect there. */
-static void cut_block(sim *s, replica *p)
-{
-    if (p->svc->mode == MODE_TIME) {
-        replica_run(s, p); /* drains at the old rate up to now, then reschedules */
-        return;
-    }
-    if (p->t_end_us == GS_TIME_MAX) { /* stalled (rate 0): restart now */
-        p->k_iters = 0;
-        replica_run(s, p);
-        return;
-    }
-    gs_time_us first_end = p->t0_us + p->d1_us, b;
-    long n;
-    if (s->now < first_end) {
-        b = first_end;
-        n = 1;
-    } else {
-        long m = (long)((s->now - first_end) / p->d_us) + 1;
-        b = first_end + (gs_time_us)m * p->d_us;
-        n = m + 1;
-    }
-    if (b >= p->t_end_us)
-        return; /* the block ends there anyway */
-    p->ev_gen++;
-    p->t_end_us = b;
-    p->k_iters = n;
-    svc_event(s, b, p->idx, p->ev_gen, EVK_BLOCK);
-}
-
-static void assign(sim *s, replica *p, uint32_t ri)
-{
-    p->pending[p->npending++] = ri;
-    if (p->svc->mode == MODE_TIME) {
-        replica_run(s, p);
-    } else if (p->start_pending) {
-        /* joins the block that starts at this instant */
-    } else if (!p->in_block) {
-        p->start_pending = true;
-        p->ev_gen++;
-        svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
-    } else {
-        cut_block(s, p);
-    }
-}
 
 /* {==== replicas ====} */
 
-static void scale_out(sim *s, service *v);
 
-static replica *least_loaded(const service *v)
-{
-    replica *best = NULL;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
-            continue;
-        if (!best || p->nactive + p->npending < best->nactive + best->npending)
-            best = p;
-    }
-    return best;
-}
 
-static void note_scale(sim *s, service *v, const char *what)
-{
-    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
-    if (s->obs && s->obs->svc_scale)
-        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
-}
 
-static void scale_out(sim *s, service *v)
-{
-    svc_layer *L = svc_of(s);
-    replica *p = xcalloc(1, sizeof *p);
-    p->idx = L->nreps;
-    p->svc = v;
-    p->state = R_PLACING;
-    p->path = SVC_PATH_COLD;
-    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
-    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
-    if (L->nreps == L->cap_reps) {
-        L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
-        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
-    }
-    L->reps[L->nreps++] = p;
-    if (v->nreps == v->cap_reps) {
-        v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
-        v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
-    }
-    v->reps[v->nreps++] = p;
-    v->nlive++;
-    v->scale_outs++;
-    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    t->req = v->cfg;
-    t->req.kind = WL_KIND_JOB;
-    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
-    t->req.submit_us = s->now;
-    t->owner = p;
-    p->task = t;
-    if (L->act.placing) /* a preferred node */
-        L->act.placing(L->act.ud, s, t, (int)v->idx);
-    sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
-}
-
-static void replica_remove(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    if (p->state != R_READY || p->nactive || p->npending)
-        GS_BUG("replica_remove: replica busy or not ready");
-    set_busy(s, p, false);
-    p->state = R_GONE;
-    p->gen++;
-    v->nready--;
-    v->nlive--;
-    v->scale_ins++;
-    job *t = p->task;
-    p->task = NULL;
-    /* an actuator may keep the task (its GPU) until the instance slept */
-    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
-        sim_task_end(s, t);
-    note_scale(s, v, "scale_in");
-}
 
 static void svc_task_started(void *state, sim *s, job *j)
 {
@@ -499,8 +167,8 @@ static void svc_task_started(void *state, sim *s, job *j)
         p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
-    svc_event(s, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
-    note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
+    svc_emit(s, p->svc, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
+    svc_note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
 }
 
 static void svc_task_rate_changed(void *state, sim *s, job *j)
@@ -508,7 +176,7 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
     (void)state;
     replica *p = j->owner;
     if (p->state == R_READY && (p->in_block || p->nactive))
-        cut_block(s, p);
+        svc_cut_block(s, p);
 }
 
 static void svc_task_lost(void *state, sim *s, job *j)
@@ -518,12 +186,12 @@ static void svc_task_lost(void *state, sim *s, job *j)
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     if (p->state == R_READY)
-        set_busy(s, p, false);
+        svc_set_busy(s, p, false);
     long lost = p->nactive + p->npending;
     for (int i = 0; i < p->nactive; i++)
-        req_free(L, p->active[i]);
+        svc_req_free(L, p->active[i]);
     for (int i = 0; i < p->npending; i++)
-        req_free(L, p->pending[i]);
+        svc_req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
@@ -537,13 +205,13 @@ static void svc_task_lost(void *state, sim *s, job *j)
     p->task = NULL;
     v->nlive--;
     v->replicas_lost++;
-    note_scale(s, v, "lost");
+    svc_note_scale(s, v, "lost");
     if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
-        scale_out(s, v);
+        svc_scale_out(s, v);
     /* the other replicas keep serving; their idle slots take queued requests */
     for (int i = 0; i < v->nreps; i++)
         if (v->reps[i]->state == R_READY && !v->reps[i]->in_block && !v->reps[i]->start_pending)
-            replica_run(s, v->reps[i]);
+            svc_replica_run(s, v->reps[i]);
 }
 
 static void svc_task_rejected(void *state, sim *s, job *j)
@@ -582,26 +250,26 @@ static bool ready_replica(const service *v)
 static void route(sim *s, service *v, uint32_t ri)
 {
     svc_layer *L = svc_of(s);
-    svc_req *r = req_at(L, ri);
+    svc_req *r = svc_req_at(L, ri);
     v->arrived++;
     v->in_flight++;
     if (v->ended) {
         v->drop_ended++;
         v->in_flight--;
-        req_free(L, ri);
+        svc_req_free(L, ri);
         return;
     }
-    replica *p = least_loaded(v);
+    replica *p = svc_least_loaded(v);
     /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
         r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
     v->last_arrival_us = s->now;
     if (p) {
-        assign(s, p, ri);
+        svc_assign(s, p, ri);
     } else {
         if (v->nlive == 0)
-            scale_out(s, v); /* scale from zero: the request waits for the cold start */
+            svc_scale_out(s, v); /* scale from zero: the request waits for the cold start */
         if (r->first && !ready_replica(v)) /* the newest activation in flight (O(replicas)) */
             for (int i = v->nreps; i-- > 0 && r->first_rep == NONE;)
                 if (v->reps[i]->state == R_PLACING || v->reps[i]->state == R_STARTING)
@@ -609,19 +277,19 @@ static void route(sim *s, service *v, uint32_t ri)
         if (v->qlen >= L->queue_max) {
             v->drop_full++;
             v->in_flight--;
-            req_free(L, ri);
+            svc_req_free(L, ri);
         } else {
             r->queued = true;
             if (v->qtail == NONE)
                 v->qhead = ri;
             else
-                req_at(L, v->qtail)->next = ri;
+                svc_req_at(L, v->qtail)->next = ri;
             v->qtail = ri;
             v->qlen++;
-            svc_event(s, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
+            svc_emit(s, v, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
         }
     }
-    schedule_tick(s, v);
+    svc_schedule_tick(s, v);
 }
 
 static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
@@ -635,8 +303,8 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
     else if (v->mode != mode && row)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
                       "output_tokens", s->cfg->trace_path, row->line, v->id);
-    uint32_t ri = req_new(L);
-    svc_req *r = req_at(L, ri);
+    uint32_t ri = svc_req_new(L);
+    svc_req *r = svc_req_at(L, ri);
     r->svc = v;
     r->arrive_us = s->now;
     if (mode == MODE_TOKENS) {
@@ -657,7 +325,7 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
     } else if (v->svc_mean_ms > 0) {
         r->work_left_us = sim_rng_exp(v->rng, v->svc_mean_ms * 1000.0);
     } else {
-        req_free(L, ri);
+        svc_req_free(L, ri);
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
                       "duration, or the service needs svc_mean_ms", s->cfg->trace_path, row ? row->line : 0L,
                       v->id);
@@ -684,61 +352,9 @@ static void schedule_gen(sim *s, service *v)
     if (at <= s->now)
         at = s->now + 1;
     if (at < v->end_us)
-        svc_event(s, at, v->idx, 0, EVK_GEN);
+        svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
-static void tick(sim *s, service *v)
-{
-    svc_layer *L = svc_of(s);
-    v->tick_pending = false;
-    double window_s = gs_us_to_s(s->now - v->win_start_us);
-    double busy = v->win_busy_s, ready_s = 0;
-    int slots_used = 0;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY)
-            continue;
-        gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
-        ready_s += gs_us_to_s(s->now - from);
-        if (p->in_block) {
-            gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-            busy += gs_us_to_s(s->now - bf);
-        }
-        slots_used += p->nactive + p->npending;
-    }
-    double util = ready_s > 0 ? busy / ready_s : 0;
-    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
-    double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
-    (void)slots_used;
-    double p99_ms = v->win_lat.n ? sim_sketch_quantile(&v->win_lat, 0.99) * 1000.0 : 0;
-    (void)window_s;
-    if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
-        (util > L->util_high || mem > L->mem_high || p99_ms > v->p99_high_ms)) {
-        scale_out(s, v);
-    } else if (v->nlive > v->min) {
-        replica *idle = NULL;
-        for (int i = 0; i < v->nreps; i++) {
-            replica *p = v->reps[i];
-            if (p->state == R_READY && !p->in_block && !p->npending &&
-                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
-                (!idle || p->idle_since_us < idle->idle_since_us))
-                idle = p;
-        }
-        if (idle)
-            replica_remove(s, idle);
-    }
-    /* new window */
-    v->win_start_us = s->now;
-    v->win_busy_s = 0;
-    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
-    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
-    v->win_lat.n = v->win_lat.zeros = 0;
-    v->win_lat.sum = 0;
-    v->win_lat.min = INFINITY;
-    v->win_lat.max = -INFINITY;
-    if (tick_needed(v))
-        schedule_tick(s, v);
-}
 
 static service *find_service(const svc_layer *L, const char *id)
 {
@@ -761,6 +377,7 @@ static int declare(sim *s, const wl_row *row)
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
                       "output_tokens (and input_tokens) or svc_mean_ms", s->cfg->trace_path, row->line, row->id);
     service *v = xcalloc(1, sizeof *v);
+    v->L = L;
     v->idx = L->nsvcs;
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
@@ -804,11 +421,11 @@ static int declare(sim *s, const wl_row *row)
     }
     L->svcs[L->nsvcs++] = v;
     for (int i = 0; i < init; i++)
-        scale_out(s, v);
+        svc_scale_out(s, v);
     if (row->rate > 0)
         schedule_gen(s, v);
     if (v->end_us != GS_TIME_MAX)
-        svc_event(s, v->end_us, v->idx, 0, EVK_END);
+        svc_emit(s, v, v->end_us, v->idx, 0, EVK_END);
     return 0;
 }
 
@@ -833,12 +450,12 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
     case EVK_TIMEOUT: {
-        const svc_req *r = req_at(L, slot);
+        const svc_req *r = svc_req_at(L, slot);
         return r->live && r->gen == gen && r->queued;
     }
     case EVK_GEN: return !L->svcs[slot]->ended;
     case EVK_TICK:
-        if (tick_needed(L->svcs[slot]))
+        if (svc_tick_needed(L->svcs[slot]))
             return true;
         L->svcs[slot]->tick_pending = false; /* nothing to evaluate: the run may end without it */
         return false;
@@ -855,7 +472,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         replica *p = L->reps[slot];
         if (p->ev_gen != gen || p->state != R_READY)
             return;
-        block_end(s, p);
+        svc_block_end(s, p);
         return;
     }
     case EVK_READY: {
@@ -868,13 +485,13 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->last_us = s->now;
         p->svc->nstarting--;
         p->svc->nready++;
-        note_scale(s, p->svc, "ready");
-        replica_run(s, p);
-        schedule_tick(s, p->svc);
+        svc_note_scale(s, p->svc, "ready");
+        svc_replica_run(s, p);
+        svc_schedule_tick(s, p->svc);
         return;
     }
     case EVK_TIMEOUT: {
-        svc_req *r = req_at(L, slot);
+        svc_req *r = svc_req_at(L, slot);
         if (!r->live || r->gen != gen || !r->queued)
             return;
         service *v = r->svc;
@@ -885,7 +502,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         return;
     }
     case EVK_TICK:
-        tick(s, L->svcs[slot]);
+        svc_tick(s, L->svcs[slot]);
         return;
     case EVK_GEN: {
         service *v = L->svcs[slot];
@@ -903,7 +520,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         for (int i = 0; i < v->nreps; i++) {
             replica *p = v->reps[i];
             if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive)
-                replica_remove(s, p);
+                svc_replica_remove(s, p);
         }
         return;
     }

@@ -1,0 +1,158 @@
+/* sim_service_scale.c - how many replicas a service runs: scale out (a new
+ * replica task handed to the space policy), scale in (an idle replica
+ * retired, or handed to an actuator), the autoscaler's evaluation every
+ * svc_scale_period_s over the window's busy fraction, batch-slot occupancy
+ * and P99, and the busy accounting those read. Below the batching
+ * (sim_service_batch.c), which calls it; it calls nothing above.
+ * SPDX-License-Identifier: MIT */
+#include "sim_service_types.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void svc_set_busy(sim *s, replica *p, bool busy)
+{
+    service *v = p->svc;
+    int used = 0;
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state == R_READY)
+            used += v->reps[i]->nactive + v->reps[i]->npending;
+    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
+    if (busy && !p->in_block) {
+        p->busy_since_us = s->now;
+    } else if (!busy && p->in_block) {
+        gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+        v->win_busy_s += gs_us_to_s(s->now - from);
+        p->idle_since_us = s->now;
+    }
+    p->in_block = busy;
+}
+
+replica *svc_least_loaded(const service *v)
+{
+    replica *best = NULL;
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+            continue;
+        if (!best || p->nactive + p->npending < best->nactive + best->npending)
+            best = p;
+    }
+    return best;
+}
+
+void svc_note_scale(sim *s, service *v, const char *what)
+{
+    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
+    if (s->obs && s->obs->svc_scale)
+        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+}
+
+void svc_scale_out(sim *s, service *v)
+{
+    svc_layer *L = v->L;
+    replica *p = xcalloc(1, sizeof *p);
+    p->idx = L->nreps;
+    p->svc = v;
+    p->state = R_PLACING;
+    p->path = SVC_PATH_COLD;
+    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
+    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
+    if (L->nreps == L->cap_reps) {
+        L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
+        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
+    }
+    L->reps[L->nreps++] = p;
+    if (v->nreps == v->cap_reps) {
+        v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
+        v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
+    }
+    v->reps[v->nreps++] = p;
+    v->nlive++;
+    v->scale_outs++;
+    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
+    t->req = v->cfg;
+    t->req.kind = WL_KIND_JOB;
+    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
+    t->req.submit_us = s->now;
+    t->owner = p;
+    p->task = t;
+    if (L->act.placing) /* a preferred node */
+        L->act.placing(L->act.ud, s, t, (int)v->idx);
+    sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
+}
+
+void svc_replica_remove(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = p->svc->L;
+    if (p->state != R_READY || p->nactive || p->npending)
+        GS_BUG("replica_remove: replica busy or not ready");
+    svc_set_busy(s, p, false);
+    p->state = R_GONE;
+    p->gen++;
+    v->nready--;
+    v->nlive--;
+    v->scale_ins++;
+    job *t = p->task;
+    p->task = NULL;
+    /* an actuator may keep the task (its GPU) until the instance slept */
+    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+        sim_task_end(s, t);
+    svc_note_scale(s, v, "scale_in");
+}
+
+void svc_tick(sim *s, service *v)
+{
+    svc_layer *L = v->L;
+    v->tick_pending = false;
+    double window_s = gs_us_to_s(s->now - v->win_start_us);
+    double busy = v->win_busy_s, ready_s = 0;
+    int slots_used = 0;
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state != R_READY)
+            continue;
+        gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
+        ready_s += gs_us_to_s(s->now - from);
+        if (p->in_block) {
+            gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+            busy += gs_us_to_s(s->now - bf);
+        }
+        slots_used += p->nactive + p->npending;
+    }
+    double util = ready_s > 0 ? busy / ready_s : 0;
+    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
+    double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
+    (void)slots_used;
+    double p99_ms = v->win_lat.n ? sim_sketch_quantile(&v->win_lat, 0.99) * 1000.0 : 0;
+    (void)window_s;
+    if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
+        (util > L->util_high || mem > L->mem_high || p99_ms > v->p99_high_ms)) {
+        svc_scale_out(s, v);
+    } else if (v->nlive > v->min) {
+        replica *idle = NULL;
+        for (int i = 0; i < v->nreps; i++) {
+            replica *p = v->reps[i];
+            if (p->state == R_READY && !p->in_block && !p->npending &&
+                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
+                (!idle || p->idle_since_us < idle->idle_since_us))
+                idle = p;
+        }
+        if (idle)
+            svc_replica_remove(s, idle);
+    }
+    /* new window */
+    v->win_start_us = s->now;
+    v->win_busy_s = 0;
+    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
+    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
+    v->win_lat.n = v->win_lat.zeros = 0;
+    v->win_lat.sum = 0;
+    v->win_lat.min = INFINITY;
+    v->win_lat.max = -INFINITY;
+    if (svc_tick_needed(v))
+        svc_schedule_tick(s, v);
+}
