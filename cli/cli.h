@@ -48,6 +48,14 @@ int cli_fail(const gs_error *err);
  * memory first, then a temporary file renamed over path), or straight to
  * stdout when path is NULL. Returns emit's status, or GS_EWRITE. */
 int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err);
+/* Importer options: a number in [lo, hi], or MIN:MAX replicas; false after
+ * printing what was expected (the caller exits 2). */
+bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *out);
+bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
+/* `gpusim import FORMAT ...` of each family (cli_import_<family>.c) */
+int cli_import_sd(int argc, char **argv);
+int cli_import_dlrm(int argc, char **argv);
+int cli_import_mooncake(int argc, char **argv);
 /* Path of a file shipped beside the executable (e.g. the example cluster). */
 void cli_shipped_path(char *buf, size_t n, const char *rel);
 

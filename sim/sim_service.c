@@ -31,6 +31,7 @@
 #include "sim.h"
 #include "sim_report.h"
 #include "../base/sim_rng.h"
+#include "svc_prefix_cache.h"
 
 /* {==== parameters ====} */
 
@@ -51,6 +52,18 @@ const pol_param svc_params[] = {
     {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)"},
     {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)"},
     {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
+    /* prefix cache (requests with hash_ids; svc_prefix_cache.h) */
+    {"prefix_cache", "on", "on: replicas keep the KV-cache blocks of earlier prompts and a request skips the prefill "
+                           "of its cached leading blocks, routed to the replica holding most of its prefix; off: "
+                           "no reuse (the baseline)"},
+    {"prefix_block_tokens", "512", "tokens per prefix block named by a hash id (Mooncake's traces: 512)"},
+    {"svc_kv_kib_per_token", "320", "KV-cache KiB per token when a service row gives none: Llama2-70B, 80 layers x "
+                                    "8 KV heads x 128 dims x 2 (K, V) x 2 bytes"},
+    {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
+                                  "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
+                                  "routers' cache_aware policy)"},
+    {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
+                               "gpu_memory_utilization default)"},
     {NULL, NULL, NULL},
 };
 
@@ -86,6 +99,11 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->compile_s = num_param(s, "svc_compile_s");
     L->graph_s = num_param(s, "svc_graph_s");
     L->weights_def = num_param(s, "svc_weights_gib");
+    L->pc_on = strcmp(sim_param(s, "prefix_cache"), "off") != 0;
+    L->block_tok = atoi(sim_param(s, "prefix_block_tokens"));
+    L->route_share = num_param(s, "prefix_route_share");
+    L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
+    L->kv_util = num_param(s, "svc_kv_mem_util");
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
@@ -93,6 +111,11 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
         L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
         return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
                                       "times non-negative");
+    const char *pcv = sim_param(s, "prefix_cache");
+    if ((strcmp(pcv, "on") && strcmp(pcv, "off")) || L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
+        L->kv_util > 1 || L->route_share < 0 || L->route_share > 1)
+        return gs_err(err, GS_EUSAGE, "--set prefix_cache=on|off, prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
+                                      "0 < svc_kv_mem_util <= 1, 0 <= prefix_route_share <= 1");
     return 0;
 }
 
@@ -107,16 +130,21 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->win_lat);
         sim_sketch_free(&v->lat_s);
         sim_sketch_free(&v->ttft_s);
+        sim_sketch_free(&v->win_ttft);
         free(v->reps);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
         free(L->reps[i]->active);
         free(L->reps[i]->pending);
+        spc_free(L->reps[i]->pc);
         free(L->reps[i]);
     }
-    for (uint32_t c = 0; c < L->nchunks; c++)
+    for (uint32_t c = 0; c < L->nchunks; c++) {
+        for (uint32_t i = 0; i < REQ_CHUNK; i++)
+            free(L->chunks[c][i].hash); /* requests in flight at the end */
         free(L->chunks[c]);
+    }
     free(L->chunks);
     free(L->free_req);
     free(L->svcs);
@@ -126,7 +154,7 @@ static void svc_layer_free(void *state)
     free(L);
 }
 
-/* {==== requests slab ====} */
+
 
 
 
@@ -139,6 +167,13 @@ static void svc_layer_free(void *state)
 
 
 
+
+
+
+
+
+
+/* {==== serving ====} */
 
 
 
@@ -161,6 +196,7 @@ static void svc_task_started(void *state, sim *s, job *j)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
     v->nstarting++;
+    p->pc_cap = v->pc_cap = svc_prefix_capacity(L, s, v, j); /* prefix cache hook */
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
     if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
@@ -193,6 +229,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     for (int i = 0; i < p->npending; i++)
         svc_req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
+    svc_prefix_drop(p); /* prefix cache hook */
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
     if (p->state == R_READY)
@@ -259,7 +296,9 @@ static void route(sim *s, service *v, uint32_t ri)
         svc_req_free(L, ri);
         return;
     }
-    replica *p = svc_least_loaded(v);
+    replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
+    if (!p)
+        p = svc_least_loaded(v);
     /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
@@ -311,6 +350,16 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
         if (row) { /* a request row: its own token counts */
             r->in_tok = row->input_tokens > 0 ? row->input_tokens : 0;
             r->tok_left = row->output_tokens;
+            if (row->nhash > 0) { /* prefix cache hook: the ids, checked by the reader */
+                r->hash = xmalloc((size_t)row->nhash * sizeof *r->hash);
+                const char *h = row->hash_ids;
+                for (int i = 0; i < row->nhash; i++) {
+                    char *end;
+                    r->hash[i] = strtoull(h, &end, 10);
+                    h = end + 1; /* past the '|' */
+                }
+                r->nhash = row->nhash;
+            }
         } else { /* generated: exponential token counts with the service row's means
                   * (real prompt and output lengths are skewed: the Azure trace's output
                   * p50 is 129 against a mean of 211) -- a modeling assumption */
@@ -320,6 +369,7 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
             if (r->tok_left < 1)
                 r->tok_left = 1;
         }
+        r->out_tok = r->tok_left;
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
@@ -403,6 +453,11 @@ static int declare(sim *s, const wl_row *row)
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
+    v->slo_ttft_ms = row->slo_ttft_ms;
+    v->slo_tpot_ms = row->slo_tpot_ms;
+    if (row->slo_ttft_ms >= 0 && row->slo_ms < 0) /* a service with a TTFT SLO scales on it (tick) */
+        v->p99_high_ms = row->slo_ttft_ms;
+    v->kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
     v->svc_mean_ms = row->svc_mean_ms;
     v->start_us = s->now;
     v->end_us = row->has_duration ? s->now + row->dur_us : GS_TIME_MAX;
@@ -413,6 +468,7 @@ static int declare(sim *s, const wl_row *row)
     sim_sketch_init(&v->win_lat);
     sim_sketch_init(&v->lat_s);
     sim_sketch_init(&v->ttft_s);
+    sim_sketch_init(&v->win_ttft);
     v->g_reps.since = s->now;
     v->g_slots.since = s->now;
     if (L->nsvcs == L->cap_svcs) {

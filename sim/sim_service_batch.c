@@ -1,8 +1,9 @@
 /* sim_service_batch.c - continuous batching on one replica (the model in
  * sim_service.c's header): blocks of identical decode iterations, requests
  * joining at iteration boundaries, token-less requests holding a slot for
- * their own service time, and a request served. Calls the scaling below it
- * (a drained replica retired, a replica started for a request).
+ * their own service time, and a request served (latency, token SLOs). Calls
+ * the scaling below it (a drained replica retired, a replica started for a
+ * request).
  * SPDX-License-Identifier: MIT */
 #include "sim_service_types.h"
 
@@ -20,8 +21,17 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     sim_sketch_add(&L->all_lat, lat);
     v->served++;
     v->in_flight--;
-    if (lat * 1000.0 <= v->slo_ms + 1e-9)
+    if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs: TTFT and TPOT */
+        double ttft_ms = (double)(r->ttft_at_us - r->arrive_us) / 1000.0;
+        double tpot_ms = r->out_tok > 1 ? (double)(t - r->ttft_at_us) / 1000.0 / (double)(r->out_tok - 1) : 0;
+        bool a = v->slo_ttft_ms < 0 || ttft_ms <= v->slo_ttft_ms + 1e-9;
+        bool b = v->slo_tpot_ms < 0 || tpot_ms <= v->slo_tpot_ms + 1e-9;
+        v->ok_ttft += a;
+        v->ok_tpot += b;
+        v->slo_ok += a && b;
+    } else if (lat * 1000.0 <= v->slo_ms + 1e-9) {
         v->slo_ok++;
+    }
     if (s->obs && s->obs->request_done)
         s->obs->request_done(s->obs->request_ud, v->id, lat);
     if (r->first && L->act.first_served)
@@ -96,7 +106,7 @@ void svc_replica_run(sim *s, replica *p)
     svc_pull_queue(p);
     int64_t new_tok = 0;
     for (int i = 0; i < p->npending; i++) {
-        new_tok += svc_req_at(L, p->pending[i])->in_tok;
+        new_tok += svc_prefix_prefill(L, p, svc_req_at(L, p->pending[i])); /* prefix cache hook */
         p->active[p->nactive++] = p->pending[i];
     }
     p->npending = 0;
@@ -150,7 +160,10 @@ void svc_block_end(sim *s, replica *p)
         r->tok_left -= p->k_iters;
         if (!r->first_done) {
             r->first_done = true;
+            r->ttft_at_us = p->t0_us + p->d1_us;
             double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
+            if (v->slo_ttft_ms >= 0)
+                sim_sketch_add(&v->win_ttft, ttft);
             sim_sketch_add(&v->ttft_s, ttft);
             sim_sketch_add(&L->all_ttft, ttft);
         }

@@ -39,6 +39,27 @@ static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t 
     cJSON_AddNumberToObject(o, "queued", (double)queued);
 }
 
+/* Prefix cache figures of one service (requests with hash ids). */
+static void add_prefix_cache(cJSON *o, const svc_layer *L, const service *v)
+{
+    uint64_t ev = v->pc_evicted;
+    for (int k = 0; k < v->nreps; k++)
+        ev += v->reps[k]->pc ? spc_evictions(v->reps[k]->pc) : 0;
+    cJSON *pc = cJSON_AddObjectToObject(o, "prefix_cache");
+    cJSON_AddBoolToObject(pc, "enabled", L->pc_on);
+    cJSON_AddNumberToObject(pc, "block_tokens", L->block_tok);
+    cJSON_AddNumberToObject(pc, "capacity_blocks_per_replica", (double)v->pc_cap);
+    cJSON_AddNumberToObject(pc, "requests", (double)v->pc_reqs);
+    cJSON_AddNumberToObject(pc, "requests_with_hits", (double)v->pc_reqs_hit);
+    cJSON_AddNumberToObject(pc, "blocks", (double)v->pc_blocks);
+    cJSON_AddNumberToObject(pc, "hit_blocks", (double)v->pc_hit_blocks);
+    cJSON_AddNumberToObject(pc, "block_hit_rate", (double)v->pc_hit_blocks / (double)v->pc_blocks);
+    cJSON_AddNumberToObject(pc, "prompt_tokens", (double)v->pc_tokens);
+    cJSON_AddNumberToObject(pc, "prefill_tokens_saved", (double)v->pc_saved);
+    cJSON_AddNumberToObject(pc, "token_hit_rate", v->pc_tokens ? (double)v->pc_saved / (double)v->pc_tokens : 0.0);
+    cJSON_AddNumberToObject(pc, "evictions", (double)ev);
+}
+
 void svc_report(const void *state, const sim *s, cJSON *root, int section)
 {
     const svc_layer *L = state;
@@ -60,8 +81,21 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
             add_cdf(o, "latency_cdf_s", &v->lat_s);
         if (v->mode == MODE_TOKENS)
             sim_report_add_stats(o, "ttft_s", &v->ttft_s);
-        cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
+        double sv_n = v->served ? (double)v->served : 1.0;
+        if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs */
+            if (v->slo_ttft_ms >= 0)
+                cJSON_AddNumberToObject(o, "slo_ttft_ms", v->slo_ttft_ms);
+            if (v->slo_tpot_ms >= 0)
+                cJSON_AddNumberToObject(o, "slo_tpot_ms", v->slo_tpot_ms);
+            cJSON_AddNumberToObject(o, "slo_attainment_ttft", (double)v->ok_ttft / sv_n);
+            cJSON_AddNumberToObject(o, "slo_attainment_tpot", (double)v->ok_tpot / sv_n);
+            cJSON_AddNumberToObject(o, "slo_attainment_both", (double)v->slo_ok / sv_n);
+        } else {
+            cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
+        }
         cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
+        if (v->pc_reqs)
+            add_prefix_cache(o, L, v);
         double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.gpus;
         cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
         cJSON_AddNumberToObject(rp, "min", v->min);

@@ -34,6 +34,9 @@ uint32_t svc_req_new(svc_layer *L)
 void svc_req_free(svc_layer *L, uint32_t i)
 {
     svc_req *r = svc_req_at(L, i);
+    free(r->hash);
+    r->hash = NULL;
+    r->nhash = 0;
     r->live = false;
     r->gen++;
     L->free_req[L->nfree++] = i;

@@ -1,10 +1,10 @@
 /* sim_service_types.h - the service layer's own records and the calls its
  * files make to each other, bottom up: sim_service_req.c (requests slab,
- * events) <- sim_service_scale.c (replicas, autoscaler) <-
- * sim_service_batch.c (continuous batching) <- sim_service.c (the module:
- * rows, routing, event dispatch, replica tasks, actuation);
- * sim_service_report.c (figures). Private to the layer: nothing outside
- * sim_service*.c includes it.
+ * events) <- sim_service_prefix.c (prefix-cache hooks) <-
+ * sim_service_scale.c (replicas, autoscaler) <- sim_service_batch.c
+ * (continuous batching) <- sim_service.c (the module: rows, routing, event
+ * dispatch, replica tasks, actuation); sim_service_report.c (figures).
+ * Private to the layer: nothing outside sim_service*.c includes it.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_SERVICE_TYPES_H
 #define GPUSIM_SIM_SERVICE_TYPES_H
@@ -14,6 +14,7 @@
 #include "sim.h"
 #include "sim_module.h"
 #include "sim_service_actuator.h"
+#include "svc_prefix_cache.h"
 
 typedef struct svc_layer svc_layer;
 
@@ -36,6 +37,11 @@ typedef struct svc_req {
      * and the replica whose activation it waited for (NONE: found one ready) */
     bool first;
     uint32_t first_rep;
+    /* token SLOs and prefix cache */
+    int64_t out_tok;       /* output tokens asked for (TPOT) */
+    gs_time_us ttft_at_us; /* when its first token came */
+    uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned */
+    int nhash;
 } svc_req;
 
 typedef struct replica {
@@ -55,6 +61,8 @@ typedef struct replica {
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
+    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
 } replica;
 
 typedef struct service {
@@ -89,6 +97,14 @@ typedef struct service {
     uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
     sim_sketch lat_s, ttft_s;
     sim_gauge g_reps; /* replicas holding resources (starting + ready) */
+    /* token SLOs: slo_ok then counts requests meeting every token SLO given */
+    double slo_ttft_ms, slo_tpot_ms; /* < 0: not given */
+    uint64_t ok_ttft, ok_tpot;
+    sim_sketch win_ttft; /* the autoscaler's window, when slo_ttft_ms is given */
+    /* prefix cache figures, over requests with hash ids */
+    double kv_kib;
+    long pc_cap;
+    uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
 } service;
 
 struct svc_layer {
@@ -106,6 +122,10 @@ struct svc_layer {
     double pod_s, import_s, load_gbps, compile_s, graph_s;
     svc_actuator act; /* all NULL/0 without one */
     bool has_act;
+    bool pc_on;
+    int block_tok;
+    double route_share;
+    double kv_kib_def, kv_util;
 };
 
 static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
@@ -116,6 +136,12 @@ void svc_req_free(svc_layer *L, uint32_t i);
 void svc_emit(sim *s, const service *v, gs_time_us at, uint32_t slot, uint32_t gen, int kind);
 bool svc_tick_needed(const service *v);
 void svc_schedule_tick(sim *s, service *v);
+
+/* sim_service_prefix.c: prefix-cache hooks */
+int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r);
+replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r);
+long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j);
+void svc_prefix_drop(replica *p);
 
 /* sim_service_scale.c: replicas in and out, the autoscaler */
 void svc_set_busy(sim *s, replica *p, bool busy);

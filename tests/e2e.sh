@@ -110,10 +110,10 @@ fi
 
 # 12. inference: a request to an undeclared service is bad input; the azure importer streams a real trace
 printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.csv"
-if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
+if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/req"; then
   has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
 fi
-AZ=$FX/azure-llm/AzureLLMInferenceTrace_conv.head600.csv
+AZ=workloads/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
 if need_file import_azure_and_serve "$AZ"; then
   if check_rc import_azure 0 "$G" import azure-llm "$AZ" --limit 500 --out-trace "$T/az.csv"; then
     if has "$T/out" "500 requests converted" && [ "$(grep -c ',request,llm,' "$T/az.csv")" -eq 500 ] &&
@@ -303,13 +303,15 @@ expect quota_bad_key_exit3 3 "tenants\[0\]: unknown key 'gpux'" \
   "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" --out "$T/o"
 
 # 20. openb: every shipped pod and node list imports, with row accounting that adds up
-OB=$FX/openb
+# the default pod list and the paper's node list ship in workloads/traces/; the
+# other pod lists' heads and the all-nodes list are test fixtures
+OB=workloads/traces/alibaba-openb-gpu-v2023
 if need_file import_openb_every_file_rows_add_up "$OB/openb_pod_list_default.csv" &&
    need_file import_openb_every_file_rows_add_up "$OB/openb_node_list_gpu_node.csv"; then
   bad=""
-  n=$(ls "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv | wc -l)
+  n=$(ls "$OB"/openb_pod_list_*.csv "$FX"/openb/head300/openb_pod_list_*.csv | wc -l)
   [ "$n" -eq 20 ] || bad="$bad (found $n of the 20 pod lists)"
-  for f in "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv; do
+  for f in "$OB"/openb_pod_list_*.csv "$FX"/openb/head300/openb_pod_list_*.csv; do
     rows=$(($(grep -c . "$f") - 1))
     if "$G" import openb "$f" --out-trace "$T/ob.csv" >"$T/out" 2>&1; then
       set -- $(sed -n 's/^import openb: \([0-9]*\) pod rows read, \([0-9]*\) converted.*, \([0-9]*\) skipped.*/\1 \2 \3/p' "$T/out")
@@ -317,7 +319,7 @@ if need_file import_openb_every_file_rows_add_up "$OB/openb_pod_list_default.csv
       [ "${1:-x}" = "$rows" ] && [ $(($2 + $3)) -eq "$rows" ] && [ "$out" -eq "$2" ] || bad="$bad $(basename "$f")"
     else bad="$bad $(basename "$f")"; fi
   done
-  for f in "$OB"/openb_node_list_*.csv; do
+  for f in "$OB"/openb_node_list_*.csv "$FX"/openb/openb_node_list_*.csv; do
     rows=$(($(grep -c . "$f") - 1))
     gpus=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$f")
     if "$G" import openb "$OB/openb_pod_list_default.csv" --nodes "$f" --out-trace "$T/ob.csv" \

@@ -62,6 +62,12 @@ typedef struct wl_row {
     int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
     gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
     double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
+    /* token SLOs and the prefix cache; appended */
+    double slo_ttft_ms, slo_tpot_ms; /* service: time-to-first-token and time-per-output-token SLOs; < 0 = not given */
+    double kv_kib_per_token;         /* service: KV-cache bytes of one token, KiB; < 0 = not given */
+    const char *hash_ids; /* request: '|'-separated prefix-block ids (checked: integers 0..2^63-1);
+                             points into the reader's buffer, valid until the next wl_trace_next; NULL = none */
+    int nhash;            /* how many ids hash_ids holds */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
