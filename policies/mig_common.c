@@ -222,7 +222,6 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
-    sq_init(&b->q);
     sim_cluster *cl = s->cl;
     for (int i = 0; i < cl->nnodes; i++)
         if (cl->nodes[i].group + 1 > b->ngroups)
@@ -283,7 +282,6 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
 
 void mig_base_free(mig_base *b)
 {
-    sq_free(&b->q);
     free(b->groups);
     free(b->gpus);
     free(b->node_first);
@@ -371,7 +369,7 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
     *whole_ok = whole_cards && (kind == 'w' || (kind == 'm' && !*mig_ok));
 }
 
-static uint64_t shape_key(const job *j)
+uint64_t mig_base_shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     uint64_t c, m;
@@ -467,42 +465,39 @@ static bool try_place(mig_base *b, job *j)
     return false;
 }
 
-static bool dispatch_one(void *ud, job *j)
+bool mig_base_place(mig_base *b, job *j)
 {
-    mig_base *b = ud;
     if (try_place(b, j))
         return true;
-    if (b->h->blocked)
+    /* a nominee tried at a hand-over is not a request refused in a pass */
+    if (b->h->blocked && sim_nominee(b->s) != j)
         b->h->blocked(b, j);
     return false;
 }
 
-bool mig_base_withdraw(mig_base *b, job *j) { return sq_remove(&b->q, j); }
-
-void mig_base_dispatch(mig_base *b)
+job *mig_base_dispatch_held(mig_base *b)
 {
     job *p = resv_live(b);
     if (p) { /* the reserved preemptor first, out of queue order */
         if (try_place(b, p))
-            sq_remove(&b->q, p);
-        else if (!node_destroying(b, b->resv_node))
+            return p;
+        if (!node_destroying(b, b->resv_node))
             b->resv = NULL; /* nothing more comes back there: it waits as any request */
     }
-    sq_dispatch(&b->q, false, dispatch_one, b);
+    return NULL;
 }
 
-void mig_base_arrive(mig_base *b, job *j)
+bool mig_base_can_ever_fit(mig_base *b, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     memset(in, 0, sizeof *in);
     in->node = -1;
     bool mig_ok, whole_ok;
     routes(b, j, &mig_ok, &whole_ok);
-    if (!mig_ok && !whole_ok) {
-        sim_job_reject(b->s, j);
-        return;
-    }
-    /* demand seen per profile (the dynmig 'demand' strategy's weights) */
+    if (!mig_ok && !whole_ok)
+        return false;
+    /* demand seen per profile (the dynmig 'demand' strategy's weights),
+     * counted once per arrival: the core asks this once before placing */
     uint64_t done = 0; /* once per GPU model: several groups may share one */
     for (int g = 0; g < b->ngroups; g++) {
         const mig_group *gr = &b->groups[g];
@@ -514,15 +509,10 @@ void mig_base_arrive(mig_base *b, job *j)
             done |= 1ULL << gr->pool;
         }
     }
-    /* every queued request was tried at the last change and did not fit, so
-     * a newcomer that fits may start at once (as under `whole`) */
-    if (dispatch_one(b, j))
-        return;
-    sim_job_queued(b->s, j);
-    sq_push(&b->q, j, shape_key(j));
+    return true;
 }
 
-void mig_base_release(mig_base *b, job *j)
+void mig_base_unplace(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     if (in->on_ledger) {
@@ -541,24 +531,22 @@ void mig_base_release(mig_base *b, job *j)
         sim_cluster_give(b->s->cl, in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
         j->node = -1;
     }
-    int node = in->node;
+    b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
     memset(in, 0, sizeof *in);
     in->node = -1;
-    job *p = sim_nominee(b->s);
-    if (p) { /* a preemption hand-over; what the victims free is p's */
-        if (try_place(b, p)) {
-            sq_remove(&b->q, p);
-        } else if (node >= 0 && node_destroying(b, node)) {
-            /* dynmig: the victims' slices come back after reconcile + destroy;
-             * the node is held for p until then (mig_base_dispatch) */
-            b->resv = p;
-            b->resv_gen = p->gen;
-            b->resv_node = node;
-            sim_preemptor_held(b->s, p);
-        }
-        return;
+}
+
+void mig_base_nominee_missed(mig_base *b, job *p)
+{
+    int node = b->released_node;
+    if (node >= 0 && node_destroying(b, node)) {
+        /* dynmig: the victims' slices come back after reconcile + destroy;
+         * the node is held for p until then (mig_base_dispatch_held) */
+        b->resv = p;
+        b->resv_gen = p->gen;
+        b->resv_node = node;
+        sim_preemptor_held(b->s, p);
     }
-    mig_base_dispatch(b);
 }
 
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv)
@@ -683,9 +671,10 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     double end_s = gs_us_to_s(s->now);
     double wait_s = b->blocked_wait_s, idle_wait_s = b->other_idle_wait_s;
     /* requests still waiting at the end: their wait so far */
-    for (int c = 0; c < b->q.ncls; c++)
-        for (size_t k = 0; k < b->q.cls[c].n; k++) {
-            const job *j = b->q.cls[c].heap[k];
+    const sim_queue *queue = sim_space_queue(s);
+    for (int c = 0; c < queue->ncls; c++)
+        for (size_t k = 0; k < queue->cls[c].n; k++) {
+            const job *j = queue->cls[c].heap[k];
             const mig_jobinfo *in = j->slot < b->info_cap ? &b->info[j->slot] : NULL;
             if (in && in->blocked)
                 wait_s += gs_us_to_s(s->now - j->req.submit_us);

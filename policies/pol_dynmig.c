@@ -168,24 +168,6 @@ static void dyn_fini(void *state)
     free(d);
 }
 
-static void dyn_arrive(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_arrive(&((dyn_state *)state)->b, j);
-}
-
-static void dyn_release(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_release(&((dyn_state *)state)->b, j);
-}
-
-static bool dyn_withdraw(void *state, sim *s, job *j)
-{
-    (void)s;
-    return mig_base_withdraw(&((dyn_state *)state)->b, j);
-}
-
 static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     dyn_state *d = state;
@@ -196,7 +178,7 @@ static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
         mig_gpu *g = &d->b.gpus[id / MIG_MAX_SLICES];
         mig_inst_destroy(&d->b, g, (int)(id % MIG_MAX_SLICES));
         d->b.destructions++;
-        mig_base_dispatch(&d->b);
+        sim_dispatch(s);
     }
 }
 
@@ -209,17 +191,42 @@ static void dyn_report(const void *state, const sim *s, cJSON *root)
     mig_base_report(&d->b, pol);
 }
 
+/* the questions the core's queue asks (mig_common.c) */
+static bool dyn_can_ever_fit(void *state, const sim *s, const job *j)
+{
+    (void)s;
+    return mig_base_can_ever_fit(&((dyn_state *)state)->b, j);
+}
+
+static bool dyn_place(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_place(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_unplace(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_unplace(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_nominee_missed(void *state, sim *s, job *n)
+{
+    (void)s;
+    mig_base_nominee_missed(&((dyn_state *)state)->b, n);
+}
+
+static job *dyn_dispatch_held(void *state, sim *s)
+{
+    (void)s;
+    return mig_base_dispatch_held(&((dyn_state *)state)->b);
+}
+
 /* core preemption hooks (mig_common.c) */
 static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)s;
     return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
-}
-
-static void dyn_dispatch(void *state, sim *s)
-{
-    (void)s;
-    mig_base_dispatch(&((dyn_state *)state)->b);
 }
 
 const pol_ops pol_dynmig = {
@@ -230,12 +237,14 @@ const pol_ops pol_dynmig = {
     .params = params,
     .init = dyn_init,
     .fini = dyn_fini,
-    .arrive = dyn_arrive,
-    .release = dyn_release,
-    .withdraw = dyn_withdraw,
     .timer = dyn_timer,
     .report = dyn_report,
     .caps = POL_CAP_ADMIT,
     .fits_if_released = dyn_fits_if_released,
-    .dispatch = dyn_dispatch,
+    .can_ever_fit = dyn_can_ever_fit,
+    .place = dyn_place,
+    .unplace = dyn_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = dyn_nominee_missed,
+    .dispatch_held = dyn_dispatch_held,
 };

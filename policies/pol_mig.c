@@ -204,24 +204,6 @@ static void st_fini(void *state)
     free(st);
 }
 
-static void st_arrive(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_arrive(&((static_state *)state)->b, j);
-}
-
-static void st_release(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_release(&((static_state *)state)->b, j);
-}
-
-static bool st_withdraw(void *state, sim *s, job *j)
-{
-    (void)s;
-    return mig_base_withdraw(&((static_state *)state)->b, j);
-}
-
 /* A group's switch time: its cards start draining toward the entry now in
  * force. O(MIG cards) per switch. */
 static void on_switch(static_state *st, int gi)
@@ -256,7 +238,7 @@ static void on_switch(static_state *st, int gi)
     gs_time_us t = next_switch(gr, s->now);
     if (t >= 0)
         sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
-    mig_base_dispatch(&st->b); /* cards back in service */
+    sim_dispatch(s); /* cards back in service */
 }
 
 static void st_timer(void *state, sim *s, job *j, uint32_t tag)
@@ -273,7 +255,7 @@ static void st_timer(void *state, sim *s, job *j, uint32_t tag)
         st->reconfig_s += gs_us_to_s(st->reconfig_us);
         st->reconfigs++;
         (void)s;
-        mig_base_dispatch(&st->b);
+        sim_dispatch(s);
     }
 }
 
@@ -293,17 +275,42 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(r, "reconfig_card_s", st->reconfig_s);
 }
 
+/* the questions the core's queue asks (mig_common.c) */
+static bool st_can_ever_fit(void *state, const sim *s, const job *j)
+{
+    (void)s;
+    return mig_base_can_ever_fit(&((static_state *)state)->b, j);
+}
+
+static bool st_place(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_place(&((static_state *)state)->b, j);
+}
+
+static void st_unplace(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_unplace(&((static_state *)state)->b, j);
+}
+
+static void st_nominee_missed(void *state, sim *s, job *n)
+{
+    (void)s;
+    mig_base_nominee_missed(&((static_state *)state)->b, n);
+}
+
+static job *st_dispatch_held(void *state, sim *s)
+{
+    (void)s;
+    return mig_base_dispatch_held(&((static_state *)state)->b);
+}
+
 /* core preemption hooks (mig_common.c) */
 static bool st_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)s;
     return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
-}
-
-static void st_dispatch(void *state, sim *s)
-{
-    (void)s;
-    mig_base_dispatch(&((static_state *)state)->b);
 }
 
 const pol_ops pol_mig = {
@@ -314,12 +321,14 @@ const pol_ops pol_mig = {
     .params = params,
     .init = st_init,
     .fini = st_fini,
-    .arrive = st_arrive,
-    .release = st_release,
-    .withdraw = st_withdraw,
     .timer = st_timer,
     .report = st_report,
     .caps = POL_CAP_ADMIT,
     .fits_if_released = st_fits_if_released,
-    .dispatch = st_dispatch,
+    .can_ever_fit = st_can_ever_fit,
+    .place = st_place,
+    .unplace = st_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = st_nominee_missed,
+    .dispatch_held = st_dispatch_held,
 };

@@ -323,6 +323,19 @@ static bool place_cb(void *ud, job *j)
 
 static bool space_fifo(const sim *s) { return s->pol[0]->fifo && s->pol[0]->fifo(s->pst[0]); }
 
+/* A dispatch pass: the request the policy holds room for first, then the
+ * queue in order. */
+static void space_dispatch(sim *s)
+{
+    const pol_ops *p = s->pol[0];
+    if (p->dispatch_held) {
+        job *h = p->dispatch_held(s->pst[0], s);
+        if (h)
+            sq_remove(&s->queue, h);
+    }
+    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+}
+
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
@@ -363,9 +376,11 @@ static void space_release(sim *s, job *j)
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (p->place(s->pst[0], s, n))
             sq_remove(&s->queue, n);
+        else if (p->nominee_missed)
+            p->nominee_missed(s->pst[0], s, n);
         return;
     }
-    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+    space_dispatch(s);
 }
 
 uint64_t sim_admit_pools(sim *s, job *j)
@@ -641,10 +656,12 @@ void sim_task_end(sim *s, job *j)
 void sim_dispatch(sim *s)
 {
     if (core_queue(s->pol[0]))
-        sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+        space_dispatch(s);
     else if (s->pol[0]->dispatch)
         s->pol[0]->dispatch(s->pst[0], s);
 }
+
+const sim_queue *sim_space_queue(const sim *s) { return &s->queue; }
 
 void sim_task_end_reserved(sim *s, job *t)
 {

@@ -204,6 +204,9 @@ void sim_place_whole(sim *s, job *j, int node);
 void sim_release_whole(sim *s, job *j);
 /* Asks the space policy to start the queued requests that fit now. */
 void sim_dispatch(sim *s);
+/* The space policy's queue when the core runs it (pol_ops.place): read only
+ * (a report of the requests still waiting). */
+const sim_queue *sim_space_queue(const sim *s);
 /* Ends running task t while no queued request may take what it frees: the
  * caller then places the one that claims it (a session taking over a
  * warm-pool sandbox) and calls sim_dispatch. */

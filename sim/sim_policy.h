@@ -24,7 +24,8 @@
 
 /* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
  * quotas and preemption, sim/sim_preempt.c). 3: can_ever_fit, place,
- * unplace, shape_key, fifo (the core runs the queue). */
+ * unplace, shape_key, fifo, nominee_missed, dispatch_held (the core runs
+ * the queue). */
 #define POL_ABI 3
 
 /* caps bits (ABI >= 2). POL_CAP_ADMIT: the policy narrows every placement
@@ -131,6 +132,15 @@ typedef struct pol_ops {
     /* Optional: strict head-of-line order (nothing passes a request that
      * does not fit) instead of skipping; NULL: skipping. */
     bool (*fifo)(const void *state);
+    /* Optional: at a hand-over the nominee did not fit in what was freed
+     * (place returned false); the policy may hold room for it that comes
+     * back later (dynmig: the victims' slices after their destruction) and
+     * say so with sim_preemptor_held. */
+    void (*nominee_missed)(void *state, sim *s, job *nominee);
+    /* Optional: before a dispatch pass, start the request the policy holds
+     * room for if it fits now, and return it (the core takes it out of the
+     * queue); NULL when there is none or it does not fit yet. */
+    job *(*dispatch_held)(void *state, sim *s);
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with
