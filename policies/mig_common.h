@@ -147,7 +147,7 @@ int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
 
-/* The questions the core's queue asks (pol_ops.place and beside it).
+/* The questions the core's queue asks (pol_space.place and beside it).
  * can_ever_fit: also resets j's record and counts its profile demand (the
  * core asks once per arrival). place: start j now (whole cards through the
  * ledger, or instances), else count layout blocking. unplace: give back

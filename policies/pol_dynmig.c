@@ -229,6 +229,17 @@ static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, 
     return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = dyn_fits_if_released,
+    .can_ever_fit = dyn_can_ever_fit,
+    .place = dyn_place,
+    .unplace = dyn_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = dyn_nominee_missed,
+    .dispatch_held = dyn_dispatch_held,
+};
+
 const pol_ops pol_dynmig = {
     .abi = POL_ABI,
     .name = "dynmig",
@@ -239,12 +250,5 @@ const pol_ops pol_dynmig = {
     .fini = dyn_fini,
     .timer = dyn_timer,
     .report = dyn_report,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = dyn_fits_if_released,
-    .can_ever_fit = dyn_can_ever_fit,
-    .place = dyn_place,
-    .unplace = dyn_unplace,
-    .shape_key = mig_base_shape_key,
-    .nominee_missed = dyn_nominee_missed,
-    .dispatch_held = dyn_dispatch_held,
+    .space = &space,
 };

@@ -3,7 +3,7 @@
  * reference/mechanics.md section 6; exact rules in policies/README.md).
  *
  * A session (trace kind `session`) is a job the space policy places; its
- * bursts (kind `burst`) reach this policy through pol_ops.row. A pause
+ * bursts (kind `burst`) reach this policy through pol_time.row. A pause
  * suspends the session's job (the space policy gives back its CPU, memory and
  * GPUs); a wake hands it back to the space policy (sim_job_resume), which may
  * start it, queue it (the wake waits; past wake_timeout it fails) or reject
@@ -743,6 +743,11 @@ static void hib_report(const void *state, const sim *s, cJSON *root)
     add_triple(p, "reserved", res);
 }
 
+static const pol_time time_hooks = {
+    .job_event = hib_job_event,
+    .row = hib_row,
+};
+
 const pol_ops pol_hibernate = {
     .abi = POL_ABI,
     .name = "hibernate",
@@ -753,6 +758,5 @@ const pol_ops pol_hibernate = {
     .fini = hib_fini,
     .timer = hib_timer,
     .report = hib_report,
-    .job_event = hib_job_event,
-    .row = hib_row,
+    .time = &time_hooks,
 };

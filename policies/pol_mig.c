@@ -313,6 +313,17 @@ static bool st_fits_if_released(const void *state, const sim *s, const job *j, i
     return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = st_fits_if_released,
+    .can_ever_fit = st_can_ever_fit,
+    .place = st_place,
+    .unplace = st_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = st_nominee_missed,
+    .dispatch_held = st_dispatch_held,
+};
+
 const pol_ops pol_mig = {
     .abi = POL_ABI,
     .name = "mig",
@@ -323,12 +334,5 @@ const pol_ops pol_mig = {
     .fini = st_fini,
     .timer = st_timer,
     .report = st_report,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = st_fits_if_released,
-    .can_ever_fit = st_can_ever_fit,
-    .place = st_place,
-    .unplace = st_unplace,
-    .shape_key = mig_base_shape_key,
-    .nominee_missed = st_nominee_missed,
-    .dispatch_held = st_dispatch_held,
+    .space = &space,
 };

@@ -91,6 +91,17 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 
+static const pol_space space = {
+    .frag_gpus = vgpu_frag,
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+};
+
 const pol_ops pol_vgpu = {
     .abi = POL_ABI,
     .name = "vgpu",
@@ -101,12 +112,5 @@ const pol_ops pol_vgpu = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .frag_gpus = vgpu_frag,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
+    .space = &space,
 };

@@ -6,7 +6,7 @@
  * default, as the Kubernetes scheduler does) lets later requests start past
  * one that does not fit; queue=fifo is strict head-of-line. placement=binpack
  * takes the node with the fewest free cards that fits, spread the most. The
- * queue itself is the core's (pol_ops.place): this file answers where a
+ * queue itself is the core's (pol_space.place): this file answers where a
  * request goes and what it gives back.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
@@ -110,6 +110,16 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
            (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = whole_fits_if_released,
+    .can_ever_fit = whole_can_ever_fit,
+    .place = whole_place,
+    .unplace = whole_unplace,
+    .shape_key = shape_key,
+    .fifo = whole_fifo,
+};
+
 const pol_ops pol_whole = {
     .abi = POL_ABI,
     .name = "whole",
@@ -118,11 +128,5 @@ const pol_ops pol_whole = {
     .params = params,
     .init = whole_init,
     .fini = whole_fini,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = whole_fits_if_released,
-    .can_ever_fit = whole_can_ever_fit,
-    .place = whole_place,
-    .unplace = whole_unplace,
-    .shape_key = shape_key,
-    .fifo = whole_fifo,
+    .space = &space,
 };

@@ -8,7 +8,7 @@
  * oom_retry = N it is resubmitted from scratch (all its work again) up to N
  * times, each after oom_backoff_s, waiting as a suspended job in between.
  *
- * The queue is the core's (pol_ops.place): this file answers whether a task
+ * The queue is the core's (pol_space.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>

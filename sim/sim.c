@@ -23,6 +23,9 @@ enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE =
 #define JOB_CHUNK 1024u
 #define NO_SLOT SIM_NO_SLOT
 
+/* The run's space policy's questions (pol_space). */
+static const pol_space *space_of(const sim *s) { return s->pol[0]->space; }
+
 /* {==== jobs slab ====} */
 
 static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK]; }
@@ -123,9 +126,9 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
                         want == POL_SPACE ? "space" : "time", tok, names);
         } else if (s->npol == SIM_MAX_POLICIES) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
-        } else if (p->abi < 1 || !p->init || !p->fini ||
-                   (p->kind == POL_SPACE && !(p->arrive && p->release) &&
-                    !(p->abi >= 3 && p->place && p->can_ever_fit && p->unplace && p->shape_key))) {
+        } else if (p->abi != POL_ABI || !p->init || !p->fini ||
+                   (p->kind == POL_SPACE && (!p->space || !p->space->place || !p->space->can_ever_fit ||
+                                             !p->space->unplace || !p->space->shape_key))) {
             GS_BUG("policy record misses a required member");
         } else {
             s->pol[s->npol++] = p;
@@ -238,7 +241,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 
 double sim_frag_gpus(const sim *s)
 {
-    return s->npol > 0 && s->pol[0]->frag_gpus ? s->pol[0]->frag_gpus(s->pst[0]) : -1;
+    return s->npol > 0 && space_of(s)->frag_gpus ? space_of(s)->frag_gpus(s->pst[0]) : -1;
 }
 
 void sim_set_timeseries(sim *s, FILE *ts)
@@ -298,36 +301,33 @@ static void task_event(sim *s, job *j, int what)
             f(s->mst[o], s, j);
     } else if (o >= SIM_MAX_MODS && o - SIM_MAX_MODS < s->npol && what != TASK_RATE) {
         int p = o - SIM_MAX_MODS;
-        if (s->pol[p]->job_event)
-            s->pol[p]->job_event(s->pst[p], s, j,
+        if (s->pol[p]->time && s->pol[p]->time->job_event)
+            s->pol[p]->time->job_event(s->pst[p], s, j,
                                  what == TASK_STARTED ? POL_TASK_STARTED
                                  : what == TASK_REJECTED ? POL_TASK_REJECTED : POL_TASK_LOST);
     }
 }
 
 /* {==== the space policy: queue, admission, hand-over ====}
- * A space policy that answers the questions (pol_ops.place and the members
- * beside it) leaves the queue to the core: reject what can never fit, start
- * what fits in priority and submit order (strict FIFO, or skipping a shape
- * whose head does not fit), queue the rest, and during a hand-over start the
- * nominee and nothing else. A policy without place runs its own (arrive,
- * release, dispatch, withdraw). */
-
-static bool core_queue(const pol_ops *p) { return p->abi >= 3 && p->place; }
+ * The space policy answers questions (pol_space); the core runs the queue
+ * once for every policy: reject what can never fit, start what fits in
+ * priority and submit order (strict FIFO, or skipping a shape whose head
+ * does not fit), queue the rest, dispatch after every release, start only
+ * the nominee during a hand-over, and withdraw waits given up. */
 
 static bool place_cb(void *ud, job *j)
 {
     sim *s = ud;
-    return s->pol[0]->place(s->pst[0], s, j);
+    return space_of(s)->place(s->pst[0], s, j);
 }
 
-static bool space_fifo(const sim *s) { return s->pol[0]->fifo && s->pol[0]->fifo(s->pst[0]); }
+static bool space_fifo(const sim *s) { return space_of(s)->fifo && space_of(s)->fifo(s->pst[0]); }
 
 /* A dispatch pass: the request the policy holds room for first, then the
  * queue in order. */
 static void space_dispatch(sim *s)
 {
-    const pol_ops *p = s->pol[0];
+    const pol_space *p = space_of(s);
     if (p->dispatch_held) {
         job *h = p->dispatch_held(s->pst[0], s);
         if (h)
@@ -339,16 +339,12 @@ static void space_dispatch(sim *s)
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    sq_push(&s->queue, j, s->pol[0]->shape_key(j));
+    sq_push(&s->queue, j, space_of(s)->shape_key(j));
 }
 
 static void space_arrive(sim *s, job *j)
 {
-    const pol_ops *p = s->pol[0];
-    if (!core_queue(p)) {
-        p->arrive(s->pst[0], s, j);
-        return;
-    }
+    const pol_space *p = space_of(s);
     if (!p->can_ever_fit(s->pst[0], s, j)) {
         sim_job_reject(s, j);
         return;
@@ -366,11 +362,7 @@ static void space_arrive(sim *s, job *j)
 
 static void space_release(sim *s, job *j)
 {
-    const pol_ops *p = s->pol[0];
-    if (!core_queue(p)) {
-        p->release(s->pst[0], s, j);
-        return;
-    }
+    const pol_space *p = space_of(s);
     p->unplace(s->pst[0], s, j);
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
@@ -413,12 +405,12 @@ void sim_hand_over_end(sim *s)
 
 /* {==== services for policies ====} */
 
-/* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
+/* Tells the time policies (pol[1..]) what happened to j (pol_time.job_event). */
 static void notify_time(sim *s, job *j, int ev)
 {
     for (int p = 1; p < s->npol; p++)
-        if (s->pol[p]->job_event)
-            s->pol[p]->job_event(s->pst[p], s, j, ev);
+        if (s->pol[p]->time && s->pol[p]->time->job_event)
+            s->pol[p]->time->job_event(s->pst[p], s, j, ev);
 }
 
 static void schedule_done(sim *s, job *j)
@@ -549,9 +541,7 @@ bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
         GS_BUG("sim_job_withdraw: job is not queued");
-    if (core_queue(s->pol[0])) /* the core's queue */
-        return sq_remove(&s->queue, j);
-    return s->pol[0]->withdraw && s->pol[0]->withdraw(s->pst[0], s, j);
+    return sq_remove(&s->queue, j);
 }
 
 void sim_job_complete(sim *s, job *j)
@@ -653,13 +643,7 @@ void sim_task_end(sim *s, job *j)
     job_free(s, j);
 }
 
-void sim_dispatch(sim *s)
-{
-    if (core_queue(s->pol[0]))
-        space_dispatch(s);
-    else if (s->pol[0]->dispatch)
-        s->pol[0]->dispatch(s->pst[0], s);
-}
+void sim_dispatch(sim *s) { space_dispatch(s); }
 
 const sim_queue *sim_space_queue(const sim *s) { return &s->queue; }
 
@@ -801,8 +785,8 @@ static int on_side_row(sim *s)
 {
     s->bursts++;
     for (int p = 1; p < s->npol; p++)
-        if (s->pol[p]->row)
-            s->pol[p]->row(s->pst[p], s, s->next_row);
+        if (s->pol[p]->time && s->pol[p]->time->row)
+            s->pol[p]->time->row(s->pst[p], s, s->next_row);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);

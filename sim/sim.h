@@ -68,7 +68,7 @@ struct sim {
     void *pst[SIM_MAX_POLICIES];
     int npol;
 
-    /* the space policy's queue, when the core runs it (pol_ops.place) */
+    /* the space policy's queue: the core runs it (pol_space) */
     sim_queue queue;
     /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
     job *nominee;
@@ -131,7 +131,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
  * loop (the arrival step of sim_run; `run --mode fill` calls it directly).
- * Returns the job's state after arrive(): JOB_RUNNING, JOB_QUEUED, or
+ * Returns the job's state after its arrival: JOB_RUNNING, JOB_QUEUED, or
  * JOB_REJECTED (then freed); -1 for an unknown model name (GS_EINPUT in
  * s->err). */
 int sim_submit_row(sim *s, const wl_row *row);
@@ -157,12 +157,12 @@ uint64_t sim_seed(const sim *s);
 
 /* Job lifecycle. start: placed, begins draining its work at `rate`.
  * queued: waits in the policy's queue. reject: can never run; freed by the
- * core after arrive() returns. */
+ * core (the space policy's place() starts, the core queues or rejects). */
 void sim_job_start(sim *s, job *j, double rate);
 void sim_job_queued(sim *s, job *j);
 void sim_job_reject(sim *s, job *j);
 /* Stops a running job with its remaining work kept: the space policy's
- * release() gives back what it held; the job is JOB_SUSPENDED until
+ * unplace() gives back what it held; the job is JOB_SUSPENDED until
  * sim_job_resume. Its completion event is voided. */
 void sim_job_suspend(sim *s, job *j);
 /* Hands a suspended job back to the space policy as a new arrival (it may
@@ -173,8 +173,8 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
-/* Asks the space policy to take queued job j out of its queue
- * (pol_ops.withdraw); false if it cannot. j stays JOB_QUEUED: the caller
+/* Takes queued job j out of the core's queue (a wait given up); false if it
+ * is not there. j stays JOB_QUEUED: the caller
  * then ends it with sim_job_fail. */
 bool sim_job_withdraw(sim *s, job *j);
 /* Ends a suspended job as completed (a hibernated session that reached its
@@ -186,10 +186,9 @@ void sim_job_complete(sim *s, job *j);
  * every placement to this mask (policies/README.md). */
 uint64_t sim_admit_pools(sim *s, job *j);
 /* During a preemption hand-over (the victims are being suspended), the
- * queued job that must get what they free; NULL otherwise. A space policy's
- * release() then tries to start this job, out of queue order, and nothing
- * else (policies/README.md); the core does so itself for a policy with
- * pol_ops.place. */
+ * queued job that must get what they free; NULL otherwise. The core then
+ * tries to start this job, out of queue order, and nothing else
+ * (policies/README.md). */
 job *sim_nominee(const sim *s);
 /* Opens a hand-over: until sim_hand_over_end, sim_admit_pools gives no pool
  * to any request but the nominee (NULL: to none), so what is freed meanwhile
@@ -204,7 +203,7 @@ void sim_place_whole(sim *s, job *j, int node);
 void sim_release_whole(sim *s, job *j);
 /* Asks the space policy to start the queued requests that fit now. */
 void sim_dispatch(sim *s);
-/* The space policy's queue when the core runs it (pol_ops.place): read only
+/* The space policy's queue (the core runs it): read only
  * (a report of the requests still waiting). */
 const sim_queue *sim_space_queue(const sim *s);
 /* Ends running task t while no queued request may take what it frees: the
@@ -220,7 +219,7 @@ void sim_alloc_add(sim *s, double dv);
  * the space policy like an arrival (sim_task_submit); `owner` says who is
  * told when it starts, is rejected, is killed or changes rate: a module
  * (SIM_OWNER_MODULE, its task_* members) or a time policy
- * (SIM_OWNER_POLICY, pol_ops.job_event with POL_TASK_*). sim_task_end
+ * (SIM_OWNER_POLICY, pol_time.job_event with POL_TASK_*). sim_task_end
  * takes a running task back (the policy releases it) and frees it. */
 #define SIM_OWNER_MODULE(index) (index)
 #define SIM_OWNER_POLICY(pol_index) (SIM_MAX_MODS + (pol_index))
