@@ -565,7 +565,7 @@ bool sim_job_resume(sim *s, job *j)
     j->state = JOB_NEW;
     space_arrive(s, j);
     if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left a resumed job neither started, queued nor rejected");
+        GS_BUG("the space policy left a resumed job neither started, queued nor rejected");
     if (j->state == JOB_REJECTED) {
         job_free(s, j);
         return false;
@@ -628,7 +628,7 @@ void sim_task_submit(sim *s, job *j)
     else
         space_arrive(s, j);
     if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left a task neither started, queued nor rejected");
+        GS_BUG("the space policy left a task neither started, queued nor rejected");
     if (j->state == JOB_REJECTED)
         job_free(s, j);
 }
@@ -769,7 +769,7 @@ int sim_submit_row(sim *s, const wl_row *row)
         space_arrive(s, j);
     int state = j->state;
     if (state == JOB_NEW)
-        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+        GS_BUG("the space policy left the job neither started, queued nor rejected");
     notify_time(s, j, POL_JOB_ARRIVED);
     state = j->state;
     if (state == JOB_REJECTED)
