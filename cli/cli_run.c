@@ -73,7 +73,7 @@ static void show_progress(void *ud, const sim *s)
         return;
     double wall = since(&p->t0, &now);
     fprintf(stderr, "\rgpusim: simulated %.2f h, %llu events, %.0f events/s ", gs_us_to_s(sim_now(s)) / 3600.0,
-            (unsigned long long)s->events, wall > 0 ? (double)s->events / wall : 0.0);
+            (unsigned long long)sim_events(s), wall > 0 ? (double)sim_events(s) / wall : 0.0);
     p->last = now;
     p->shown = true;
 }
@@ -256,24 +256,23 @@ int cmd_run(int argc, char **argv)
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
     snprintf(ts_tmp, sizeof ts_tmp, "%s.tmp.%ld", ts_path, (long)getpid());
     FILE *ts = NULL;
-    sim s;
+    sim *s = sim_create();
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
+    rc = sim_init(s, &cfg, &cat, &cl, NULL, &err);
     bool made_odir = access(odir, F_OK) != 0; /* a failed run removes the directory it made */
     if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
         ts = fopen(ts_tmp, "w");
         if (!ts)
             rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
-        sim_set_timeseries(&s, ts);
+        sim_set_timeseries(s, ts);
     }
     progress prog = {.t0 = t0};
     if (rc == 0 && isatty(STDERR_FILENO)) {
-        s.progress = show_progress;
-        s.progress_ud = &prog;
+        sim_set_progress(s, show_progress, &prog);
     }
-    if (rc == 0 && (rc = sim_run(&s)) != 0)
-        err = s.err;
+    if (rc == 0 && (rc = sim_run(s)) != 0)
+        err = *sim_error(s);
     if (prog.shown)
         fprintf(stderr, "\r\033[K"); /* erase the progress line */
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -283,7 +282,7 @@ int cmd_run(int argc, char **argv)
     cJSON *rep = NULL;
     char *text = NULL;
     if (rc == 0) {
-        rep = sim_report_build(&s, wall_s, peak_rss_mib());
+        rep = sim_report_build(s, wall_s, peak_rss_mib());
         text = cJSON_Print(rep);
         size_t n = strlen(text);
         text = xrealloc(text, n + 2);
@@ -308,7 +307,7 @@ int cmd_run(int argc, char **argv)
     }
     free(text);
     cJSON_Delete(rep);
-    sim_free(&s);
+    sim_destroy(s);
     sim_cluster_free(&cl);
     gpu_catalog_free(&cat);
     return rc ? cli_fail(&err) : 0;

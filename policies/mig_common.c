@@ -207,7 +207,7 @@ int mig_sched_entry(const mig_group *gr, gs_time_us t_us)
 mig_jobinfo *mig_info(mig_base *b, const job *j)
 {
     if (j->slot >= b->info_cap) {
-        uint32_t cap = b->s->nslots > j->slot ? b->s->nslots : j->slot + 1;
+        uint32_t cap = sim_job_slots(b->s) > j->slot ? sim_job_slots(b->s) : j->slot + 1;
         b->info = xrealloc(b->info, cap * sizeof *b->info);
         memset(b->info + b->info_cap, 0, (cap - b->info_cap) * sizeof *b->info);
         b->info_cap = cap;
@@ -222,7 +222,7 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
-    sim_cluster *cl = s->cl;
+    sim_cluster *cl = sim_cluster_of(s);
     for (int i = 0; i < cl->nnodes; i++)
         if (cl->nodes[i].group + 1 > b->ngroups)
             b->ngroups = cl->nodes[i].group + 1;
@@ -418,7 +418,7 @@ static bool try_place(mig_base *b, job *j)
         return false;
     job *resv = resv_live(b);
     if (whole_ok) {
-        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
@@ -433,7 +433,7 @@ static bool try_place(mig_base *b, job *j)
     int cards[CL_MAX_NODE_GPUS];
     for (int a = 0; a < b->nmig_nodes; a++) {
         int node = b->mig_nodes[a];
-        const sim_node *nd = &s->cl->nodes[node];
+        const sim_node *nd = &sim_cluster_of(s)->nodes[node];
         if (!(pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib) ||
             (resv && resv != j && node == b->resv_node))
             continue;
@@ -452,9 +452,9 @@ static bool try_place(mig_base *b, job *j)
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
         }
-        sim_cluster_take(s->cl, node, 0, j->req.cpu, j->req.mem_gib, NULL);
+        sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
         b->placed_mig++;
-        gs_time_us waited = s->now - j->req.submit_us;
+        gs_time_us waited = sim_now(s) - j->req.submit_us;
         if (in->blocked)
             b->blocked_wait_s += gs_us_to_s(waited);
         if (in->other_idle)
@@ -528,7 +528,7 @@ void mig_base_unplace(mig_base *b, job *j)
                 GS_BUG("mig release: job holds no instance on its card");
             mig_inst_unhold(b, g, slot);
         }
-        sim_cluster_give(b->s->cl, in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+        sim_cluster_give(sim_cluster_of(b->s), in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
         j->node = -1;
     }
     b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
@@ -552,7 +552,7 @@ void mig_base_nominee_missed(mig_base *b, job *p)
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv)
 {
     const sim *s = b->s;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1))
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
@@ -612,7 +612,7 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     in->state = MI_HELD;
     in->j = j;
     g->nheld++;
-    gs_time_us now = b->s->now;
+    gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, pr->size);
     sim_gauge_add(&b->compute_held, now, pr->compute_slices);
     int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
@@ -629,7 +629,7 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
 {
     mig_inst *in = &g->inst[slot];
     const mig_profile *pr = &g->lay.t->profiles[in->prof];
-    gs_time_us now = b->s->now;
+    gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, -pr->size);
     sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
     int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &in->j->req);
@@ -651,7 +651,7 @@ int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
         GS_BUG("mig_inst_create: no free instance slot");
     mig_place(&g->lay, prof, start);
     g->inst[slot] = (mig_inst){.prof = (int8_t)prof, .start = (int8_t)start, .state = state};
-    sim_gauge_add(&b->mem_occupied, b->s->now, g->lay.t->profiles[prof].size);
+    sim_gauge_add(&b->mem_occupied, sim_now(b->s), g->lay.t->profiles[prof].size);
     return slot;
 }
 
@@ -659,7 +659,7 @@ void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
 {
     mig_inst *in = &g->inst[slot];
     mig_remove(&g->lay, in->prof, in->start);
-    sim_gauge_add(&b->mem_occupied, b->s->now, -g->lay.t->profiles[in->prof].size);
+    sim_gauge_add(&b->mem_occupied, sim_now(b->s), -g->lay.t->profiles[in->prof].size);
     memset(in, 0, sizeof *in);
 }
 
@@ -668,7 +668,7 @@ void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
 void mig_base_report(const mig_base *b, cJSON *pol)
 {
     const sim *s = b->s;
-    double end_s = gs_us_to_s(s->now);
+    double end_s = gs_us_to_s(sim_now(s));
     double wait_s = b->blocked_wait_s, idle_wait_s = b->other_idle_wait_s;
     /* requests still waiting at the end: their wait so far */
     const sim_queue *queue = sim_space_queue(s);
@@ -677,23 +677,23 @@ void mig_base_report(const mig_base *b, cJSON *pol)
             const job *j = queue->cls[c].heap[k];
             const mig_jobinfo *in = j->slot < b->info_cap ? &b->info[j->slot] : NULL;
             if (in && in->blocked)
-                wait_s += gs_us_to_s(s->now - j->req.submit_us);
+                wait_s += gs_us_to_s(sim_now(s) - j->req.submit_us);
             if (in && in->other_idle)
-                idle_wait_s += gs_us_to_s(s->now - j->req.submit_us);
+                idle_wait_s += gs_us_to_s(sim_now(s) - j->req.submit_us);
         }
     cJSON_AddNumberToObject(pol, "mig_cards", b->ngpus);
     cJSON *sl = cJSON_AddObjectToObject(pol, "slice_util");
     double mt = b->total_mem_slices * end_s, ct = b->total_compute_slices * end_s;
-    cJSON_AddNumberToObject(sl, "memory", mt > 0 ? sim_gauge_area(&b->mem_held, s->now) / mt : 0);
-    cJSON_AddNumberToObject(sl, "compute", ct > 0 ? sim_gauge_area(&b->compute_held, s->now) / ct : 0);
-    cJSON_AddNumberToObject(sl, "memory_occupied", mt > 0 ? sim_gauge_area(&b->mem_occupied, s->now) / mt : 0);
+    cJSON_AddNumberToObject(sl, "memory", mt > 0 ? sim_gauge_area(&b->mem_held, sim_now(s)) / mt : 0);
+    cJSON_AddNumberToObject(sl, "compute", ct > 0 ? sim_gauge_area(&b->compute_held, sim_now(s)) / ct : 0);
+    cJSON_AddNumberToObject(sl, "memory_occupied", mt > 0 ? sim_gauge_area(&b->mem_occupied, sim_now(s)) / mt : 0);
     cJSON_AddNumberToObject(sl, "memory_slices_total", b->total_mem_slices);
     cJSON_AddNumberToObject(sl, "compute_slices_total", b->total_compute_slices);
     cJSON *w = cJSON_AddObjectToObject(pol, "internal_waste");
     cJSON_AddNumberToObject(w, "per_instance_mib", b->waste_n ? b->waste_sum_mib / (double)b->waste_n : 0);
     cJSON_AddNumberToObject(w, "instances", (double)b->waste_n);
-    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, s->now) / end_s : 0);
-    cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, s->now) / 1024.0 / 3600.0);
+    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, sim_now(s)) / end_s : 0);
+    cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, sim_now(s)) / 1024.0 / 3600.0);
     cJSON *bl = cJSON_AddObjectToObject(pol, "blocked_by_layout");
     cJSON_AddNumberToObject(bl, "requests", (double)b->blocked_requests);
     cJSON_AddNumberToObject(bl, "wait_s", wait_s);

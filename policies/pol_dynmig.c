@@ -68,7 +68,7 @@ static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
     b->creations++;
     mig_inst_hold(b, g, slot, j);
     /* creations on one card are serialized (HAMi creates at kubelet Allocate, one GPU at a time) */
-    gs_time_us from = g->create_free_us > b->s->now ? g->create_free_us : b->s->now;
+    gs_time_us from = g->create_free_us > sim_now(b->s) ? g->create_free_us : sim_now(b->s);
     g->create_free_us = from + d->create_us;
     mig_jobinfo *in = mig_info(b, j);
     if (g->create_free_us > in->ready_us)
@@ -78,7 +78,7 @@ static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
 static void dyn_placed(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
-    if (in->ready_us <= b->s->now) {
+    if (in->ready_us <= sim_now(b->s)) {
         sim_job_start(b->s, j, 1.0);
         return;
     }
@@ -126,7 +126,7 @@ static void dyn_unplaced(mig_base *b, mig_gpu *g, int slot)
     g->inst[slot].state = MI_DESTROYING;
     int id = (int)(g - b->gpus) * MIG_MAX_SLICES + slot;
     /* weak: a destruction nobody waits for does not extend the run */
-    sim_timer_weak(b->s, b->pol_index, b->s->now + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
+    sim_timer_weak(b->s, b->pol_index, sim_now(b->s) + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
 }
 
 static const mig_hooks hooks = {
@@ -154,7 +154,7 @@ static int dyn_init(sim *s, int index, void **state, gs_error *err)
     if ((rc = mig_base_init(&d->b, s, index, &hooks, d, err)) != 0)
         return rc;
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
-        return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,
+        return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", sim_cluster_of(s)->path,
                       (1 << 20) / MIG_MAX_SLICES - 1);
     return 0;
 }

@@ -654,7 +654,7 @@ static int hib_init(sim *s, int index, void **state, gs_error *err)
     h->pool_n = (int)pool_n;
     h->pool_gpus = (int)pool_gpus;
     sim_sketch_init(&h->wake_s);
-    h->per_node = xcalloc((size_t)s->cl->nnodes + 1, sizeof *h->per_node);
+    h->per_node = xcalloc((size_t)sim_cluster_of(s)->nnodes + 1, sizeof *h->per_node);
     h->pool = xcalloc((size_t)h->pool_n + 1, sizeof *h->pool);
     for (int i = 0; i < h->pool_n; i++) {
         if (!pool_fill(h, &h->pool[i]) || !h->pool[i].ready) /* the cluster is empty: it starts or never fits */
@@ -733,7 +733,7 @@ static void hib_report(const void *state, const sim *s, cJSON *root)
     double end_s = gs_us_to_s(now);
     cJSON_AddNumberToObject(d, "peak_sandboxes_per_node", h->peak_per_node);
     cJSON_AddNumberToObject(d, "mean_sandboxes_per_node",
-                            end_s > 0 && s->cl->nnodes ? sim_gauge_area(&h->g_placed, now) / end_s / s->cl->nnodes
+                            end_s > 0 && sim_cluster_of(s)->nnodes ? sim_gauge_area(&h->g_placed, now) / end_s / sim_cluster_of(s)->nnodes
                                                        : 0.0);
     cJSON *p = cJSON_AddObjectToObject(o, "warm_pool");
     double pool_s = sim_gauge_area(&h->g_pool, now);

@@ -129,7 +129,7 @@ static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
 static void begin_reconfig(static_state *st, mig_gpu *g)
 {
     sim *s = st->b.s;
-    st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+    st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
     for (int q = 0; q < MIG_MAX_SLICES; q++)
         if (g->inst[q].state != MI_NONE) {
             mig_inst_destroy(&st->b, g, q);
@@ -137,7 +137,7 @@ static void begin_reconfig(static_state *st, mig_gpu *g)
         }
     g->reconfiguring = true;
     g->layout_cur = -1;
-    sim_timer_weak(s, st->b.pol_index, s->now + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
+    sim_timer_weak(s, st->b.pol_index, sim_now(s) + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
 }
 
 static void st_unplaced(mig_base *b, mig_gpu *g, int slot)
@@ -181,7 +181,7 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
     if (rc)
         return rc;
     if (st->b.ngpus >= (1 << 20))
-        return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", s->cl->path);
+        return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", sim_cluster_of(s)->path);
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
         apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);
@@ -210,7 +210,7 @@ static void on_switch(static_state *st, int gi)
 {
     sim *s = st->b.s;
     const mig_group *gr = &st->b.groups[gi];
-    int want = mig_sched_entry(gr, s->now);
+    int want = mig_sched_entry(gr, sim_now(s));
     for (int i = 0; i < st->b.ngpus; i++) {
         mig_gpu *g = &st->b.gpus[i];
         if (g->group != gi)
@@ -220,7 +220,7 @@ static void on_switch(static_state *st, int gi)
             continue; /* applies the latest wanted layout when done */
         if (want == g->layout_cur) {
             if (g->draining) { /* switched back before it drained */
-                st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+                st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
                 g->draining = false;
             }
             continue;
@@ -228,14 +228,14 @@ static void on_switch(static_state *st, int gi)
         st->switches++;
         if (!g->draining) {
             g->draining = true;
-            g->drain_since_us = s->now;
+            g->drain_since_us = sim_now(s);
         }
         if (g->nheld == 0)
             begin_reconfig(st, g);
     }
     /* the next switch; weak, so the run still ends when the trace is drained
      * and no work is left */
-    gs_time_us t = next_switch(gr, s->now);
+    gs_time_us t = next_switch(gr, sim_now(s));
     if (t >= 0)
         sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
     sim_dispatch(s); /* cards back in service */
@@ -267,7 +267,7 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     double drain_s = st->drain_s;
     for (int i = 0; i < st->b.ngpus; i++) /* still draining at the end */
         if (st->b.gpus[i].draining && !st->b.gpus[i].reconfiguring)
-            drain_s += gs_us_to_s(s->now - st->b.gpus[i].drain_since_us);
+            drain_s += gs_us_to_s(sim_now(s) - st->b.gpus[i].drain_since_us);
     cJSON *r = cJSON_AddObjectToObject(pol, "layout_switches");
     cJSON_AddNumberToObject(r, "card_switches", (double)st->switches);
     cJSON_AddNumberToObject(r, "reconfigurations", (double)st->reconfigs);

@@ -49,7 +49,7 @@ static bool whole_fifo(const void *state) { return ((const whole_state *)state)-
 static bool whole_can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)state;
-    return sim_cluster_can_ever_fit(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
+    return sim_cluster_can_ever_fit(sim_cluster_of(s), j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
 }
 
 static bool whole_place(void *state, sim *s, job *j)
@@ -60,10 +60,10 @@ static bool whole_place(void *state, sim *s, job *j)
     /* an internal task's preferred node (a sleeping model instance
      * there) wins when it fits now; O(1) */
     if (pools && j->prefer_node >= 0 &&
-        sim_cluster_node_fits(s->cl, j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        sim_cluster_node_fits(sim_cluster_of(s), j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
         node = j->prefer_node;
     else if (pools)
-        node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+        node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(s, j, node);
@@ -95,7 +95,7 @@ static uint64_t shape_key(const job *j)
 static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)state;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1))
         return false;
     double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;

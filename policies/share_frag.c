@@ -101,7 +101,7 @@ static int task_shape(const struct sc_frag *f, sc_task *t)
 double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free)
 {
     const struct sc_frag *f = st->frag;
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double total = 0;
     for (int k = 0; k < n->ngpus; k++)
         total += free_pct[k];
@@ -135,7 +135,7 @@ static double host_free(double total, double used) { return total < 0 ? INFINITY
 
 static double node_frag_now(const sc_state *st, int ni)
 {
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double freev[CL_MAX_NODE_GPUS];
     for (int k = 0; k < n->ngpus; k++)
         freev[k] = sc_card_free_pct(st, n->gpu0 + k);
@@ -150,9 +150,10 @@ int sc_frag_init(sc_state *st, gs_error *err)
     st->frag = f;
     int cap = 0;
     double total = 0;
-    if (s->cfg && s->cfg->trace_path) {
-        wl_opts o = {.allow_extra_columns = s->cfg->allow_extra_columns};
-        wl_trace *tr = wl_trace_open(s->cfg->trace_path, &o, err);
+    const sim_config *cfg = sim_config_of(s);
+    if (cfg && cfg->trace_path) {
+        wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
+        wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
         if (!tr)
             return GS_EINPUT;
         wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
@@ -162,9 +163,9 @@ int sc_frag_init(sc_state *st, gs_error *err)
             const wl_row r = *rp;
             if (r.kind != WL_KIND_JOB)
                 continue;
-            uint64_t pools = sim_cluster_all_pools(s->cl);
+            uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
             if (r.gpu_model[0])
-                pools = sim_cluster_model_mask(s->cl, s->cat, r.gpu_model, NULL);
+                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r.gpu_model, NULL);
             if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
@@ -190,7 +191,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
     }
     for (int i = 0; i < f->nsh; i++)
         f->sh[i].w /= total;
-    const sim_cluster *cl = s->cl;
+    const sim_cluster *cl = sim_cluster_of(s);
     f->node_frag = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_frag);
     f->node_ver = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_ver);
     for (int ni = 0; ni < cl->nnodes; ni++) {
@@ -245,7 +246,7 @@ static int by_free(const void *pa, const void *pb, const double *freev)
 bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
 {
     struct sc_frag *f = st->frag;
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
     const job *j = t->j;
     int want = j->req.gpus;

@@ -30,7 +30,7 @@
 /* The node's fitting cards, tightest first; returns how many. */
 static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n, int *fit, double *freev)
 {
-    int64_t mem = sc_mem_of(st, t->j, st->s->cl->pools[n->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, t->j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
     int m = 0;
     for (int k = 0; k < n->ngpus; k++) {
         freev[k] = sc_card_free_pct(st, n->gpu0 + k);
@@ -48,7 +48,7 @@ static double frac(double part, double total) { return total > 0 ? part / total 
 
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];

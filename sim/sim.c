@@ -6,7 +6,7 @@
  * has ended, or a DONE whose rate has since changed, are recognised by
  * generation numbers and dropped when popped (lazy cancellation).
  * SPDX-License-Identifier: MIT */
-#include "sim.h"
+#include "sim_struct.h"
 
 #include "sim_module.h"
 #include "sim_queue.h"
@@ -90,6 +90,33 @@ const char *sim_param(const sim *s, const char *name)
 }
 
 uint64_t sim_seed(const sim *s) { return s->cfg->seed; }
+
+/* {==== the run as seen from outside the engine ====} */
+
+sim *sim_create(void) { return xcalloc(1, sizeof(sim)); }
+
+void sim_set_progress(sim *s, void (*progress)(void *ud, const sim *s), void *ud)
+{
+    s->progress = progress;
+    s->progress_ud = ud;
+}
+
+void sim_destroy(sim *s)
+{
+    if (!s)
+        return;
+    sim_free(s);
+    free(s);
+}
+
+gs_time_us sim_now(const sim *s) { return s->now; }
+sim_cluster *sim_cluster_of(const sim *s) { return s->cl; }
+const gpu_catalog *sim_catalog(const sim *s) { return s->cat; }
+const sim_config *sim_config_of(const sim *s) { return s->cfg; }
+uint64_t sim_events(const sim *s) { return s->events; }
+uint32_t sim_job_slots(const sim *s) { return s->nslots; }
+double sim_alloc_gpus(const sim *s) { return s->g_alloc.value; }
+const gs_error *sim_error(const sim *s) { return &s->err; }
 
 bool sim_rows_pending_at(const sim *s, gs_time_us t) { return s->have_next && s->next_row->submit_us == t; }
 

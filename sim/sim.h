@@ -43,66 +43,13 @@ typedef struct sim_config {
     const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
 } sim_config;
 
-struct sim {
-    gs_time_us now;
-    sim_heap heap;
-    uint64_t events;
-    const sim_config *cfg;
-    const gpu_catalog *cat;
-    sim_cluster *cl;
+struct sim_module; /* sim_module.h */
+struct sim_observer;
 
-    /* jobs in flight: slab of chunks, free slots reused */
-    job **chunks;
-    uint32_t nchunks, nslots;
-    uint32_t *free_slots;
-    uint32_t nfree, free_cap;
-
-    /* trace: one row read ahead */
-    struct wl_trace *tr;
-    wl_row *next_row; /* the read-ahead row: parsed straight into next_job->req */
-    job *next_job;    /* a free job slot the next row is read into (no copy on arrival) */
-    bool have_next;
-
-    /* policies: [0] is the space policy */
-    const pol_ops *pol[SIM_MAX_POLICIES];
-    void *pst[SIM_MAX_POLICIES];
-    int npol;
-
-    /* the space policy's queue: the core runs it (pol_space) */
-    sim_queue queue;
-    /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
-    job *nominee;
-    bool handing_over;
-
-    /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
-    uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
-    uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
-    sim_sketch queue_s, jct_s;
-    sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
-    sim_gauge g_alloc, g_queued, g_running;
-
-    /* timeseries */
-    FILE *ts;
-    gs_time_us next_sample_us;
-
-    gs_error err; /* first error raised inside the run */
-    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
-
-    /* the layers above the loop (sim_module.h): services; priorities,
-     * quotas and preemption */
-    const struct sim_module *mod[SIM_MAX_MODS];
-    void *mst[SIM_MAX_MODS];
-    int nmod;
-    uint64_t module_rows; /* trace rows handed to a module (service, request) */
-
-    /* progress hook: when set, called every SIM_PROGRESS_EVENTS
-     * events from sim_run; the CLI shows simulated time and events/s on a
-     * terminal. Never changes the run. */
-    void (*progress)(void *ud, const sim *s);
-    void *progress_ud;
-
-    struct sim_observer *obs; /* NULL but in tests (sim_observe) */
-};
+/* struct sim is the engine's own (sim_struct.h): outside sim/ a run is
+ * reached through the functions below. */
+sim *sim_create(void);   /* an empty run for sim_init; never NULL */
+void sim_destroy(sim *s); /* sim_free, then the struct itself (NULL-safe) */
 
 /* Observers of a run (tests): called at fixed points, they never change it.
  * job_done: each completed trace job, at its completion instant, before the
@@ -135,6 +82,9 @@ double sim_frag_gpus(const sim *s);
  * JOB_REJECTED (then freed); -1 for an unknown model name (GS_EINPUT in
  * s->err). */
 int sim_submit_row(sim *s, const wl_row *row);
+/* Calls progress(ud, s) every SIM_PROGRESS_EVENTS events of sim_run (a
+ * terminal's progress line); never changes the run. */
+void sim_set_progress(sim *s, void (*progress)(void *ud, const sim *s), void *ud);
 /* Sends the timeseries CSV (header written now) to ts; NULL: none. */
 void sim_set_timeseries(sim *s, FILE *ts);
 /* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code
@@ -144,7 +94,18 @@ void sim_free(sim *s);
 
 /* {==== for policies ====} */
 
-static inline gs_time_us sim_now(const sim *s) { return s->now; }
+gs_time_us sim_now(const sim *s);
+/* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
+sim_cluster *sim_cluster_of(const sim *s);
+const gpu_catalog *sim_catalog(const sim *s);
+const sim_config *sim_config_of(const sim *s);
+/* Events processed so far; GPUs allocated now (the gauge behind
+ * gpu.alloc_ratio); the first error raised inside the run. */
+uint64_t sim_events(const sim *s);
+/* Job slots so far: every job's slot is below it (a policy's per-job array). */
+uint32_t sim_job_slots(const sim *s);
+double sim_alloc_gpus(const sim *s);
+const gs_error *sim_error(const sim *s);
 /* NULL-terminated list of the core's own parameter tables (its standard
  * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);

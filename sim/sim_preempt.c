@@ -25,6 +25,7 @@
  * victims is retried when some running job reaches min_runtime.
  * SPDX-License-Identifier: MIT */
 #include "sim_preempt.h"
+#include "sim_struct.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,6 +20,7 @@
  * independent servers, and max_batch = 1 makes a replica an M/M/1 server.
  * SPDX-License-Identifier: MIT */
 #include "sim_service.h"
+#include "sim_struct.h"
 #include "sim_service_types.h"
 
 #include <limits.h>

@@ -12,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim.h"
+#include "sim_struct.h"
 #include "sim_module.h"
 #include "sim_service_actuator.h"
 #include "svc_prefix_cache.h"
