@@ -15,33 +15,13 @@
 
 #include "sim_policy.h"
 #include "sim_cluster.h"
+#include "sim_timeseries.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
 #include "sim_queue.h"
+#include "sim_config.h"
 
-#define SIM_MAX_POLICIES 4
-#define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
-#define SIM_NO_SLOT UINT32_MAX /* an event about no job */
-#define SIM_MAX_SETS 64
-#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
-
-typedef struct sim_set {
-    char *key, *value;
-    bool used;
-} sim_set;
-
-typedef struct sim_config {
-    const char *trace_path;
-    const char *policy; /* "space[+time...]" */
-    sim_set sets[SIM_MAX_SETS];
-    int nsets;
-    uint64_t seed;
-    gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
-    gs_time_us sample_us; /* timeseries step; 0: no timeseries */
-    bool allow_extra_columns;
-    const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
-} sim_config;
 
 struct sim_module; /* sim_module.h */
 struct sim_observer;
@@ -91,6 +71,11 @@ void sim_set_timeseries(sim *s, FILE *ts);
  * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
 int sim_run(sim *s);
 void sim_free(sim *s);
+/* Records a warning about the run's setup (kept once; at most 16). */
+void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The warnings recorded so far, and the i-th (i < sim_nwarnings). */
+int sim_nwarnings(const sim *s);
+const char *sim_warning(const sim *s, int i);
 
 /* {==== for policies ====} */
 
@@ -114,6 +99,15 @@ const pol_param *const *sim_core_params(void);
 bool sim_rows_pending_at(const sim *s, gs_time_us t);
 /* Value in force of a declared parameter of the running policies or the core. */
 const char *sim_param(const sim *s, const char *name);
+/* A typed parameter's value (its pol_param.spec; checked at sim_init, so
+ * always in range). Asking for the wrong type is a programming error. */
+double sim_param_num(const sim *s, const char *name);
+/* A number, an integer or a duration (in seconds) as a double. */
+double sim_param_number(const sim *s, const char *name);
+long long sim_param_int(const sim *s, const char *name);
+int sim_param_choice(const sim *s, const char *name); /* index into the enum's choices */
+bool sim_param_on(const sim *s, const char *name);
+gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
 uint64_t sim_seed(const sim *s);
 
 /* Job lifecycle. start: placed, begins draining its work at `rate`.

@@ -46,9 +46,9 @@ replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r
         return NULL;
     replica *best = NULL;
     int best_m = 0;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || !p->pc)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (!p->pc)
             continue;
         int m = spc_match(p->pc, r->hash, r->nhash);
         int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_service_types.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,10 @@ void svc_schedule_tick(sim *s, service *v)
 {
     if (v->tick_pending)
         return;
-    gs_time_us period = (gs_time_us)(v->L->period_s * 1e6);
+    /* the declared floor (0.1 s) keeps the period a positive number of microseconds */
+    gs_time_us period = (gs_time_us)llround(v->L->period_s * 1e6);
+    if (period < 1)
+        GS_BUG("schedule_tick: autoscaler period below a microsecond");
     gs_time_us k = (s->now - v->start_us) / period + 1;
     v->tick_pending = true;
     svc_emit(s, v, v->start_us + k * period, v->idx, 0, EVK_TICK);

@@ -12,14 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+void svc_ready_add(service *v, replica *p)
+{
+    if (v->nready == v->cap_rdy) {
+        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
+        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
+    }
+    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
+    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
+        v->rdy[k] = v->rdy[k - 1];
+        k--;
+    }
+    v->rdy[k] = p;
+    v->nready++;
+}
+
+void svc_ready_del(service *v, replica *p)
+{
+    int k = 0;
+    while (k < v->nready && v->rdy[k] != p)
+        k++;
+    if (k == v->nready)
+        GS_BUG("ready_del: replica not in the ready list");
+    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
+    v->nready--;
+}
+
 void svc_set_busy(sim *s, replica *p, bool busy)
 {
     service *v = p->svc;
     int used = 0;
-    for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            used += v->reps[i]->nactive + v->reps[i]->npending;
-    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
+    for (int i = 0; i < v->nready; i++)
+        used += v->rdy[i]->nactive + v->rdy[i]->npending;
+    sim_gauge_set(&v->g_slots, s->now, used); /* O(ready replicas of the service) */
     if (busy && !p->in_block) {
         p->busy_since_us = s->now;
     } else if (!busy && p->in_block) {
@@ -33,9 +58,9 @@ void svc_set_busy(sim *s, replica *p, bool busy)
 replica *svc_least_loaded(const service *v)
 {
     replica *best = NULL;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (p->nactive + p->npending >= v->max_batch)
             continue;
         if (!best || p->nactive + p->npending < best->nactive + best->npending)
             best = p;
@@ -94,21 +119,37 @@ void svc_replica_remove(sim *s, replica *p)
     svc_prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    v->nready--;
+    svc_ready_del(v, p);
     v->nlive--;
     v->scale_ins++;
     job *t = p->task;
     p->task = NULL;
     /* an actuator may keep the task (its GPU) until the instance slept */
-    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
         sim_task_end(s, t);
     svc_note_scale(s, v, "scale_in");
+}
+
+/* Replicas that are gone stay in v->reps until they are more than half of
+ * it; then the live ones are packed, in order (the order decides ties, so
+ * results do not change). Without this every loop over a service's
+ * replicas grew with every replica it ever had. */
+void svc_compact_reps(service *v)
+{
+    if ((v->nreps - v->nlive) * 2 <= v->nreps)
+        return;
+    int k = 0;
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state != R_GONE)
+            v->reps[k++] = v->reps[i];
+    v->nreps = k;
 }
 
 void svc_tick(sim *s, service *v)
 {
     svc_layer *L = v->L;
     v->tick_pending = false;
+    svc_compact_reps(v);
     double window_s = gs_us_to_s(s->now - v->win_start_us);
     double busy = v->win_busy_s, ready_s = 0;
     int slots_used = 0;

@@ -62,6 +62,7 @@ typedef struct replica {
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
 } replica;
@@ -84,6 +85,12 @@ typedef struct service {
     replica **reps;
     int nreps, cap_reps;
     int nlive, nready, nstarting; /* live = placing + starting + ready */
+    /* the nready ready replicas in creation order (that of reps, which breaks
+     * ties): the per-request loops (routing, slot gauge) walk only these,
+     * at most what the cluster can hold, never the replicas still waiting
+     * for GPUs */
+    replica **rdy;
+    int cap_rdy;
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
     gsl_rng *rng;
@@ -145,11 +152,14 @@ long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, con
 void svc_prefix_drop(replica *p);
 
 /* sim_service_scale.c: replicas in and out, the autoscaler */
+void svc_ready_add(service *v, replica *p);
+void svc_ready_del(service *v, replica *p);
 void svc_set_busy(sim *s, replica *p, bool busy);
 replica *svc_least_loaded(const service *v);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
 void svc_replica_remove(sim *s, replica *p);
+void svc_compact_reps(service *v);
 void svc_tick(sim *s, service *v);
 
 /* sim_service_batch.c: continuous batching on a replica */

@@ -8,7 +8,14 @@
 
 #include <stdio.h>
 
-#include "sim.h"
+#include "sim_cluster.h"
+#include "sim_config.h"
+#include "sim_event.h"
+#include "sim_job.h"
+#include "sim_metrics.h"
+#include "sim_policy.h"
+#include "sim_queue.h"
+#include "sim_timeseries.h"
 
 struct sim {
     gs_time_us now;
@@ -35,7 +42,7 @@ struct sim {
     void *pst[SIM_MAX_POLICIES];
     int npol;
 
-    /* the space policy's queue: the core runs it (pol_space) */
+    /* the space policy's queue, when the core runs it (pol_ops.place) */
     sim_queue queue;
     /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
     job *nominee;
@@ -48,9 +55,8 @@ struct sim {
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
 
-    /* timeseries */
-    FILE *ts;
-    gs_time_us next_sample_us;
+    /* timeseries, bounded (sim_timeseries.h) */
+    sim_timeseries ts;
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
@@ -69,6 +75,11 @@ struct sim {
     void *progress_ud;
 
     struct sim_observer *obs; /* NULL but in tests (sim_observe) */
+
+    /* what a user must know about this run's setup (e.g. a MIG policy on a
+     * cluster without MIG cards): report "warnings", and stderr from `run` */
+    char **warnings;
+    int nwarnings;
 };
 
 #endif

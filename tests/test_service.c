@@ -240,7 +240,7 @@ static int half_init(sim *s, int index, void **state, gs_error *err)
     *state = malloc(1);
     return 0;
 }
-static const pol_param no_params[] = {{NULL, NULL, NULL}};
+static const pol_param no_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
 static const pol_space half_space = {
     .can_ever_fit = half_fits, .place = half_place, .unplace = half_unplace, .shape_key = one_shape,
 };

@@ -182,7 +182,7 @@ static int ss_init(sim *s, int index, void **state, gs_error *err)
     *state = malloc(1);
     return 0;
 }
-static const pol_param ss_params[] = {{NULL, NULL, NULL}};
+static const pol_param ss_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
 static const pol_space ss_space = {.can_ever_fit = any_fits, .place = ss_place, .unplace = ss_unplace,
                                    .shape_key = one_shape};
 static const pol_ops pol_slowstart = {
