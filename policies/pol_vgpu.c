@@ -26,13 +26,14 @@ static const pol_param params[] = {
     {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
     {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
-    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
-                           "(fragmentation gradient descent, ATC'23); policies/README.md"},
+    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded), fgd "
+                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with exact "
+                           "fits first); policies/README.md"},
     {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
                             "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
                             "(reproduces the published fill-up figures; policies/README.md)"},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off: skip it (gpu_select=fgd needs it on)"},
+                   "off: skip it (gpu_select=fgd and fgdfit and frag_model=paper need it on)"},
     {NULL, NULL, NULL},
 };
 
@@ -87,7 +88,6 @@ static int vgpu_init(sim *s, void **state, gs_error *err)
         return gs_err(err, GS_EUSAGE, "--set frag_model=paper needs frag=on");
     if ((c.select == SC_SEL_FGD || c.select == SC_SEL_FGDFIT) && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=%s needs frag=on", gs);
-
     sc_state *st = sc_new(s, &c, 0);
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);

@@ -105,8 +105,6 @@ static bool keys_before(const double *a, const double *b)
     return false;
 }
 
-
-
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
     const sim_cluster *cl = st->s->cl;
