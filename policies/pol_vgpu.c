@@ -26,13 +26,14 @@ static const pol_param params[] = {
     {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])", P_NUM(0, 1, NULL)},
     {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
-    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
-                           "(fragmentation gradient descent, ATC'23); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd|fgdfit")},
+    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded), fgd "
+                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with exact "
+                           "fits first); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd|fgdfit")},
     {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
                             "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
                             "(reproduces the published fill-up figures; policies/README.md)", P_ENUM("exact|paper")},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off: skip it (gpu_select=fgd needs it on)", P_ONOFF},
+                   "off: skip it (gpu_select=fgd and fgdfit and frag_model=paper need it on)", P_ONOFF},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
@@ -92,7 +93,7 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.paper || c.select == SC_SEL_FGDFIT)
-        st->rank = sc_paper_rank_new(sim_seed(s), s->cl->nnodes);
+        st->rank = sc_paper_rank_new(sim_seed(s), sim_cluster_of(s)->nnodes);
     if (c.frag && (rc = sc_frag_init(st, err))) {
         sc_fini(st);
         return rc;
@@ -100,6 +101,19 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     *state = st;
     return 0;
 }
+
+static const pol_space space = {
+    .frag_gpus = vgpu_frag,
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
+};
 
 const pol_ops pol_vgpu = {
     .abi = POL_ABI,
@@ -111,14 +125,5 @@ const pol_ops pol_vgpu = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .frag_gpus = vgpu_frag,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .queue_demand = sc_queue_demand,
-    .queue_room = sc_queue_room,
+    .space = &space,
 };

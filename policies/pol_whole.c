@@ -6,7 +6,7 @@
  * default, as the Kubernetes scheduler does) lets later requests start past
  * one that does not fit; queue=fifo is strict head-of-line. placement=binpack
  * takes the node with the fewest free cards that fits, spread the most. The
- * queue itself is the core's (pol_ops.place): this file answers where a
+ * queue itself is the core's (pol_space.place): this file answers where a
  * request goes and what it gives back.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static bool whole_fifo(const void *state) { return ((const whole_state *)state)-
 static bool whole_can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)state;
-    return sim_cluster_can_ever_fit(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
+    return sim_cluster_can_ever_fit(sim_cluster_of(s), j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
 }
 
 static bool whole_place(void *state, sim *s, job *j)
@@ -60,10 +60,10 @@ static bool whole_place(void *state, sim *s, job *j)
     /* an internal task's preferred node (a sleeping model instance
      * there) wins when it fits now; O(1) */
     if (pools && j->prefer_node >= 0 &&
-        sim_cluster_node_fits(s->cl, j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        sim_cluster_node_fits(sim_cluster_of(s), j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
         node = j->prefer_node;
     else if (pools)
-        node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+        node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(s, j, node);
@@ -102,9 +102,10 @@ static uint32_t whole_demand(const void *state, const job *j)
 static uint32_t whole_room(const void *state, const sim *s)
 {
     (void)state;
+    const sim_cluster *cl = sim_cluster_of(s);
     int room = 0;
-    for (int p = 0; p < s->cl->npools; p++) {
-        const sim_pool *pl = &s->cl->pools[p];
+    for (int p = 0; p < cl->npools; p++) {
+        const sim_pool *pl = &cl->pools[p];
         for (int k = pl->max_node_gpus; k > room; k--)
             if (pl->head[k] >= 0) {
                 room = k;
@@ -119,7 +120,7 @@ static uint32_t whole_room(const void *state, const sim *s)
 static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)state;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1))
         return false;
     double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
@@ -134,14 +135,7 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
            (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
 }
 
-const pol_ops pol_whole = {
-    .abi = POL_ABI,
-    .name = "whole",
-    .summary = "exclusive whole cards; fractional requests take a whole card each",
-    .kind = POL_SPACE,
-    .params = params,
-    .init = whole_init,
-    .fini = whole_fini,
+static const pol_space space = {
     .caps = POL_CAP_ADMIT,
     .fits_if_released = whole_fits_if_released,
     .can_ever_fit = whole_can_ever_fit,
@@ -151,4 +145,15 @@ const pol_ops pol_whole = {
     .fifo = whole_fifo,
     .queue_demand = whole_demand,
     .queue_room = whole_room,
+};
+
+const pol_ops pol_whole = {
+    .abi = POL_ABI,
+    .name = "whole",
+    .summary = "exclusive whole cards; fractional requests take a whole card each",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = whole_init,
+    .fini = whole_fini,
+    .space = &space,
 };

@@ -192,7 +192,7 @@ void sc_join(sc_state *st, sc_task *t)
     for (int i = 0; i < t->ncards; i++)
         sc_room_card(st, t->cards[i]);
     if (t->ncards > 0)
-        sc_room_node(st, st->s->cl->gpu_node[t->cards[0]]);
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
 }
 
 void sc_leave(sc_state *st, sc_task *t)
@@ -224,7 +224,7 @@ void sc_leave(sc_state *st, sc_task *t)
     for (int i = 0; i < t->ncards; i++)
         sc_room_card(st, t->cards[i]);
     if (t->ncards > 0)
-        sc_room_node(st, st->s->cl->gpu_node[t->cards[0]]);
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }

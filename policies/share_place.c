@@ -52,7 +52,7 @@ static int by_score_desc(const void *pa, const void *pb)
 
 double sc_node_score(const sc_state *st, int ni)
 {
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double score = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
         score += card_score(st, &st->cards[g], 0, 0, 0);
@@ -70,7 +70,7 @@ typedef struct place_ask {
 static bool node_admits(sc_state *st, int ni, void *ud)
 {
     const place_ask *a = ud;
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
     const job *j = a->t->j;
     if (!(a->pools >> n->pool & 1) || n->ngpus < a->want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
@@ -86,7 +86,7 @@ static bool node_admits(sc_state *st, int ni, void *ud)
 
 int sc_place(sc_state *st, sc_task *t)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
     uint64_t pools = sim_admit_pools(st->s, t->j); /* quotas, preemption hand-over */
@@ -131,7 +131,7 @@ int sc_place(sc_state *st, sc_task *t)
 
 bool sc_can_ever_fit(const sc_state *st, const job *j)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     for (int p = 0; p < cl->npools; p++) {
         if (!(j->pools >> p & 1) || !sim_cluster_can_ever_fit(cl, 1ULL << p, j->req.gpus, j->req.cpu, j->req.mem_gib))
             continue;

@@ -29,7 +29,7 @@ static bool card_open(const sc_state *st, const sc_card *c)
 
 void sc_room_init(sc_state *st)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     st->node_open = xcalloc((size_t)cl->nnodes + 1, sizeof *st->node_open);
     st->open_hist = xcalloc(CL_MAX_NODE_GPUS + 1, sizeof *st->open_hist);
     for (int ni = 0; ni < cl->nnodes; ni++) {
@@ -55,7 +55,7 @@ void sc_room_card(sc_state *st, int g)
     if (now == c->open)
         return;
     c->open = now;
-    int ni = st->s->cl->gpu_node[g];
+    int ni = sim_cluster_of(st->s)->gpu_node[g];
     st->open_hist[st->node_open[ni]]--;
     st->node_open[ni] += now ? 1 : -1;
     st->open_hist[st->node_open[ni]]++;
@@ -151,7 +151,7 @@ void sc_room_node(sc_state *st, int ni)
 
 void sc_order_init(sc_state *st)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     st->nh = xmalloc(((size_t)cl->nnodes + 1) * sizeof *st->nh);
     st->nh_pos = xmalloc(((size_t)cl->nnodes + 1) * sizeof *st->nh_pos);
     st->node_score = xcalloc((size_t)cl->nnodes + 1, sizeof *st->node_score);
