@@ -26,7 +26,7 @@ for pol in $POLICIES; do
     T="$D/scale-$JOBS-$g.csv"
     [ -s "$T" ] || ./gpusim gen mmc --jobs "$JOBS" --servers "$g" --util 0.75 --seed 1 --out "$T"
     mig=""
-    case $pol in mig) mig="--mig all-1g.10gb" ;; dynmig) mig="--mig dynamic" ;; esac
+    case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
     # shellcheck disable=SC2086
     if timeout "$TMO" ./gpusim run --trace "$T" --policy "$pol" --gpus "$MODEL:$g" $mig --sample-s 0 \
          --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null; then
