@@ -119,6 +119,11 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
+    for (int p = 0; p < s->npol; p++) /* the core allows at most one */
+        if (s->pol[p]->actuator) {
+            L->act = s->pol[p]->actuator;
+            L->act_pol = p;
+        }
     if (L->max_batch_def < 1 || L->period_s <= 0 || L->queue_max < 0 || L->timeout_s <= 0 || L->load_gbps <= 0 ||
         L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
         return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
@@ -225,8 +230,8 @@ static void svc_task_started(void *state, sim *s, job *j)
     }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
-    if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
-        p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
+    if (L->act) /* hot, warm or cold, chosen by the actuator */
+        p->path = L->act->activate(svc_act_state(s, L), s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
     svc_emit(s, p->svc, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
@@ -347,9 +352,9 @@ static void route(sim *s, service *v, uint32_t ri)
     replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
         p = svc_least_loaded(v, r->kv_tok);
-    /* a first request (see svc_actuator), tracked only for an actuator */
+    /* a first request (see svc_actuator_ops), tracked only for an actuator */
     r->first_rep = NONE;
-    if (L->has_act)
+    if (L->act)
         r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
     v->last_arrival_us = s->now;
     if (p) {
@@ -481,9 +486,10 @@ static int declare(sim *s, const wl_row *row)
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
-    bool floor = L->act.min_replicas > v->min;
+    int act_min = L->act ? L->act->min_replicas(svc_act_state(s, L)) : 0;
+    bool floor = act_min > v->min;
     if (floor) /* always-on keeps one awake from the start */
-        v->min = L->act.min_replicas;
+        v->min = act_min;
     int init = row->replicas_init >= 0 ? row->replicas_init : v->min;
     if (floor && init < v->min)
         init = v->min;
@@ -665,15 +671,6 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
 }
 
 /* {==== actuation hooks ====} */
-
-void svc_set_actuator(sim *s, const svc_actuator *a)
-{
-    svc_layer *L = svc_of(s);
-    memset(&L->act, 0, sizeof L->act);
-    L->has_act = a != NULL;
-    if (a)
-        L->act = *a;
-}
 
 int svc_count(const sim *s)
 {
