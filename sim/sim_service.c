@@ -174,39 +174,7 @@ static void svc_layer_free(void *state)
     free(L);
 }
 
-
-
-
-
-/* {==== events ====} */
-
-
-
-
-/* {==== serving ====} */
-
-
-
-
-
-
-
-
-
-
-
-/* {==== serving ====} */
-
-
-
-
-
-
-/* {==== replicas ====} */
-
-
-
-
+/* {==== replica tasks ====} */
 
 static void svc_task_started(void *state, sim *s, job *j)
 {
@@ -305,12 +273,10 @@ static int svc_replicas(const void *state)
     return n;
 }
 
-
 /* {==== arrivals, ticks, generator ====} */
 
 /* Whether some replica of v is ready. */
 static bool ready_replica(const service *v) { return v->nready > 0; }
-
 
 /* At the service's end the requests still queued are dropped (counted with
  * those that arrive after the end): no replica starts to serve them. */
@@ -384,7 +350,7 @@ static void route(sim *s, service *v, uint32_t ri)
     svc_schedule_tick(s, v);
 }
 
-static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
+static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
 {
     svc_layer *L = svc_of(s);
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
@@ -445,7 +411,7 @@ static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 864
 static void schedule_gen(sim *s, service *v)
 {
     double rate = v->cfg.rate, t = gs_us_to_s(s->now);
-    bool di = !strcmp(v->cfg.pattern, "diurnal");
+    bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
         t += sim_rng_exp(v->rng, 1.0 / lmax);
@@ -459,7 +425,6 @@ static void schedule_gen(sim *s, service *v)
         svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
-
 static service *find_service(const svc_layer *L, const char *id)
 {
     for (uint32_t i = 0; i < L->nsvcs; i++) /* O(services): a handful per trace */
@@ -468,7 +433,7 @@ static service *find_service(const svc_layer *L, const char *id)
     return NULL;
 }
 
-static int declare(sim *s, const wl_row *row)
+static int declare(sim *s, const wl_service *row)
 {
     svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
@@ -524,7 +489,7 @@ static int declare(sim *s, const wl_row *row)
         return hrc;
     }
     if (!v->hw.reason[0]) /* replicas go only where they fit */
-        snprintf(v->cfg.gpu_model, sizeof v->cfg.gpu_model, "%s", v->hw.fit_models);
+        snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
@@ -560,17 +525,24 @@ static int declare(sim *s, const wl_row *row)
     return 0;
 }
 
+/* The row is converted here, once, into the record of its kind: the layer
+ * keeps no all-kinds row. */
 static int svc_on_row(void *state, sim *s, const wl_row *row)
 {
     (void)state;
     svc_layer *L = svc_of(s);
-    if (row->kind == WL_KIND_SERVICE)
-        return declare(s, row);
-    service *v = find_service(L, row->service);
+    if (row->kind == WL_KIND_SERVICE) {
+        wl_service sv;
+        wl_service_of(row, &sv);
+        return declare(s, &sv);
+    }
+    wl_request rq;
+    wl_request_of(row, &rq);
+    service *v = find_service(L, rq.service);
     if (!v)
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
-                      "earlier service row declares", s->cfg->trace_path, row->line, row->id, row->service);
-    return new_request(s, v, row, &s->err);
+                      "earlier service row declares", s->cfg->trace_path, rq.line, rq.id, rq.service);
+    return new_request(s, v, &rq, &s->err);
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -670,7 +642,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     }
 }
 
-/* {==== actuation hooks ====} */
+/* {==== what an actuator may ask ====} */
 
 int svc_count(const sim *s)
 {
@@ -683,7 +655,7 @@ void svc_describe(const sim *s, int svc, svc_desc *out)
     const service *v = svc_of(s)->svcs[svc];
     out->id = v->id;
     out->weights_gib = v->weights_gib;
-    out->gpus = v->cfg.gpus;
+    out->gpus = v->cfg.ask.gpus;
     out->start_us = v->start_us;
     out->end_us = v->end_us;
 }

@@ -164,8 +164,7 @@ void svc_scale_out(sim *s, service *v)
     v->nlive++;
     v->scale_outs++;
     job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    t->req = v->cfg;
-    t->req.kind = WL_KIND_JOB;
+    wl_service_replica_row(&v->cfg, &t->req); /* a job row: the core places tasks by their row */
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
     t->req.submit_us = s->now;
     t->owner = p;

@@ -17,6 +17,7 @@
 #include "sim_service_actuator.h"
 #include "sim_svc_hw.h"
 #include "svc_prefix_cache.h"
+#include "../workloads/wl_svc_rows.h"
 
 typedef struct svc_layer svc_layer;
 
@@ -76,7 +77,7 @@ typedef struct service {
     struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
     uint32_t idx;
     char id[64];
-    wl_row cfg;
+    wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
     int mode;
     int min, max, max_batch;
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
