@@ -10,6 +10,10 @@ command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v pkg-config >/dev/null 2>&1 || need="pkg-config $need"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
+# the sweep tests run a one-node Slurm and GNU parallel (tests/e2e_sweep.sh)
+command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"
+command -v munged >/dev/null 2>&1 || need="$need munge"
+command -v parallel >/dev/null 2>&1 || need="$need parallel"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need" >&2
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

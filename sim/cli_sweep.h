@@ -57,6 +57,11 @@ void sw_run_free(sw_run *r);
 /* The id: SHA-256 over the trace's and cluster's bytes, policy, parameters,
  * seed, until, models and the gpusim version. */
 int sw_run_id(sw_run *r, gs_error *err);
+/* The same from hashes already made (init hashes each file once). */
+void sw_run_id_from(sw_run *r, const char *trace_sha, const char *cluster_sha, const char *models_sha);
+/* Hash of a GPU model directory: every *.json by name and content ("" when
+ * dir is NULL). */
+int sw_models_sha(const char *dir, char hex[65], gs_error *err);
 int sw_manifest_read(sw_manifest *m, const char *path, gs_error *err);
 void sw_manifest_free(sw_manifest *m);
 typedef enum { SW_MISSING, SW_DONE, SW_FAILED } sw_state;

@@ -2,6 +2,7 @@
  * ids, and where a run's result or failure lives.
  * SPDX-License-Identifier: MIT */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ void sw_run_free(sw_run *r)
  * their names, so moving a trace keeps its results), the policy and every
  * parameter in the order given (a later --set wins), the seed, --until,
  * --models and the version of gpusim. */
-static void id_from(sw_run *r, const char *trace_sha, const char *cluster_sha)
+static void id_from(sw_run *r, const char *trace_sha, const char *cluster_sha, const char *models_sha)
 {
     gs_sha256 s;
     gs_sha256_init(&s);
@@ -74,7 +75,7 @@ static void id_from(sw_run *r, const char *trace_sha, const char *cluster_sha)
         free(kv);
     }
     char *tail = cb_fmt("seed=%llu\nuntil=%s\nmodels=%s\n", (unsigned long long)r->seed, r->until ? r->until : "",
-                        r->models ? r->models : "");
+                        models_sha);
     gs_sha256_update(&s, tail, strlen(tail));
     free(tail);
     char hex[65];
@@ -83,19 +84,63 @@ static void id_from(sw_run *r, const char *trace_sha, const char *cluster_sha)
     r->id[SW_ID_HEX] = 0;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int sw_models_sha(const char *dir, char hex[65], gs_error *err)
+{
+    hex[0] = 0;
+    if (!dir)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return gs_err(err, GS_EINPUT, "cannot open GPU model directory '%s': %s", dir, strerror(errno));
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && !strcmp(e->d_name + l - 5, ".json")) {
+            names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+            names[n++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    gs_sha256 s;
+    gs_sha256_init(&s);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char *p = cb_fmt("%s/%s", dir, names[i]), fh[65];
+        if (rc == 0 && (rc = gs_sha256_file(p, fh, err)) == 0) {
+            char *line = cb_fmt("%s %s\n", names[i], fh);
+            gs_sha256_update(&s, line, strlen(line));
+            free(line);
+        }
+        free(p), free(names[i]);
+    }
+    free(names);
+    if (rc == 0)
+        gs_sha256_hex(&s, hex);
+    return rc;
+}
+
 int sw_run_id(sw_run *r, gs_error *err)
 {
-    char tsha[65], csha[65] = "";
+    char tsha[65], csha[65] = "", msha[65];
     if (gs_sha256_file(r->trace, tsha, err))
         return err->code;
     if (r->cluster && gs_sha256_file(r->cluster, csha, err))
         return err->code;
-    id_from(r, tsha, csha);
+    if (sw_models_sha(r->models, msha, err))
+        return err->code;
+    id_from(r, tsha, csha, msha);
     return 0;
 }
 
-void sw_run_id_from(sw_run *r, const char *trace_sha, const char *cluster_sha);
-void sw_run_id_from(sw_run *r, const char *trace_sha, const char *cluster_sha) { id_from(r, trace_sha, cluster_sha); }
+void sw_run_id_from(sw_run *r, const char *trace_sha, const char *cluster_sha, const char *models_sha)
+{
+    id_from(r, trace_sha, cluster_sha, models_sha);
+}
 
 static char *opt_str(const cJSON *o, const char *key)
 {

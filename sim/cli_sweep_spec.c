@@ -19,10 +19,9 @@
 #include "cli_sweep.h"
 #include "gs_jsonpos.h"
 #include "gs_sha256.h"
+#include "../models/gpu/gpu_model.h"
 #include "../policies/policy.h"
 #include "sim_report.h"
-
-void sw_run_id_from(sw_run *r, const char *trace_sha, const char *cluster_sha);
 
 typedef struct spec_ctx {
     const char *path; /* the spec file, as given */
@@ -129,6 +128,7 @@ typedef struct spec {
     char *sets[CB_MAX_SETS];
     int nsets;
     char *until, *models;
+    char models_sha[65];
 } spec;
 
 static void spec_free(spec *s)
@@ -438,8 +438,15 @@ static int parse_spec(spec_ctx *c, const cJSON *root, spec *s)
             return bad_at(c, false, (const char *[]){"models", NULL}, "\"models\": expected a directory");
         if (resolve(c, (const char *[]){"models", NULL}, md->valuestring, &s->models))
             return c->err->code;
+    } else { /* the directory `run` would use here, made absolute: a task's cwd may differ */
+        char d[PATH_MAX], abs[PATH_MAX];
+        gpu_catalog_default_dir(d, sizeof d);
+        if (!realpath(d, abs))
+            return gs_err(c->err, GS_EINPUT, "%s: no \"models\", and the GPU model directory '%s' is not there: %s",
+                          c->path, d, strerror(errno));
+        s->models = xstrdup(abs);
     }
-    return 0;
+    return sw_models_sha(s->models, s->models_sha, c->err);
 }
 
 static void init_usage(FILE *out)
@@ -525,7 +532,7 @@ int sw_cmd_init(int argc, char **argv)
                         for (int i = 0; i < s.pols[p].nsets; i++) /* the entry's own win */
                             r.sets[r.nsets++] = s.pols[p].sets[i];
                         r.until = s.until, r.models = s.models;
-                        sw_run_id_from(&r, s.traces[t].sha, s.clusters[k].sha ? s.clusters[k].sha : "");
+                        sw_run_id_from(&r, s.traces[t].sha, s.clusters[k].sha ? s.clusters[k].sha : "", s.models_sha);
                         cJSON *o = sw_run_json(&r);
                         char *line = cJSON_PrintUnformatted(o);
                         fprintf(mem, "%s\n", line);

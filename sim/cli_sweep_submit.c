@@ -236,7 +236,7 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
     FILE *to = o->run ? stderr : stdout;
     fprintf(to, "%s", o->run ? "sweep: " : "");
     for (int i = 0; i < argc; i++) {
-        char *q = strpbrk(argv[i], " '\"$`\\{}*?;&|<>()") ? shq(argv[i]) : xstrdup(argv[i]);
+        char *q = strpbrk(argv[i], " '\"$`\\*?;&|<>()") ? shq(argv[i]) : xstrdup(argv[i]);
         fprintf(to, "%s%s", i ? " " : "", q);
         free(q);
     }

@@ -21,11 +21,12 @@ extern const test_case tests_preempt[];                 /* issue 10: priorities,
 extern const test_case tests_preempt_share[];           /* issue 10: the same under vgpu, timeslice, MIG */
 extern const test_case tests_select[];                  /* issue 7: gpu_select strategies, fragmentation, fill-up */
 extern const test_case tests_dualpod[];                 /* issue 9: dual-pod actuation */
+extern const test_case tests_sweep[];                   /* sweep: run ids (SHA-256), spec positions */
 
 static const test_case *const tables[] = {
     tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
     tests_determinism, tests_share, tests_service, tests_plan, tests_hibernate, tests_mig_layout, tests_mig,
-    tests_preempt, tests_preempt_share, tests_select, tests_dualpod, NULL,
+    tests_preempt, tests_preempt_share, tests_select, tests_dualpod, tests_sweep, NULL,
 };
 
 int main(int argc, char **argv)

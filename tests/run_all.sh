@@ -7,6 +7,7 @@ trap 'rm -f "$log"' EXIT
 status=0
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ./build/test/run_tests | tee "$log" || status=1
 sh tests/e2e.sh build/test/gpusim | tee -a "$log" || status=1
+sh tests/e2e_sweep.sh build/test/gpusim | tee -a "$log" || status=1
 p=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | awk '{s+=$1} END {print s+0}')
 f=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | awk '{s+=$3} END {print s+0}')
 [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && f=1 # a crash (sanitizer, abort) counts as a failure
