@@ -4,6 +4,9 @@
  * Search: doubling from --min-gpus until a count meets the SLO, then
  * bisection between the last count that failed and the first that met, so
  * about 2 log2(answer) counts are run (each on every seed, in parallel).
+ * With --width K each round runs K counts at once (K doublings, then K
+ * points splitting the bracket into K+1 parts), so K times the workers
+ * finish in about log(answer)/log(K+1) rounds; K = 1 is the bisection.
  * ASSUMPTION (stated in the README): meeting the SLO is monotone in the card
  * count - more cards of the same model never make a queue or latency metric
  * worse. That holds for work-conserving placement of independent jobs in
@@ -44,6 +47,7 @@ static void plan_usage(FILE *out)
             "  --set KEY=VALUE       parameter for every policy; --policies entries may carry their own:\n"
             "                        whole,whole[queue=fifo]\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
+            "  --width K             card counts tried per round (default 1: bisection; K: K-ary search)\n"
             "  --format F            text (default) or json\n"
             "  --out DIR             runs and plan.json (default results/plan.<trace>)\n"
             "  --until S, --models DIR   passed to each run\n"
@@ -63,42 +67,63 @@ typedef struct planner {
     const char *model, *odir;
     const cb_slo *slo;
     int nslo;
-    long seeds, jobs, need;
+    long seeds, jobs, need, width;
     point *pts;
-    int npts;
+    int npts, rounds;
     double price; /* per GPU-hour, NAN when unknown */
 } planner;
 
-/* Runs one card count on every seed and records it as evidence. */
-static int try_count(planner *pl, long gpus, bool *met, gs_error *err)
+static const point *known(const planner *pl, long gpus)
 {
     for (int i = 0; i < pl->npts; i++)
-        if (pl->pts[i].gpus == gpus) {
-            *met = pl->pts[i].met;
-            return 0;
-        }
-    cb_run *runs = xcalloc((size_t)pl->seeds, sizeof *runs);
-    char spec[200];
-    snprintf(spec, sizeof spec, "%s:%ld", pl->model, gpus);
-    for (long s = 0; s < pl->seeds; s++) {
-        char rd[1250];
-        snprintf(rd, sizeof rd, "%s/runs/%s.g%ld.s%ld", pl->odir, pl->pol->slug, gpus, s + 1);
-        cb_run_init(&runs[s], pl->com, pl->pol, spec, (uint64_t)(s + 1), rd);
+        if (pl->pts[i].gpus == gpus)
+            return &pl->pts[i];
+    return NULL;
+}
+
+/* Runs card counts cnt[0..n-1] on every seed, all in one batch (one round),
+ * and records each as evidence; met[i] says whether cnt[i] met the SLO. */
+static int try_counts(planner *pl, const long *cnt, int n, bool *met, gs_error *err)
+{
+    long *todo = xcalloc((size_t)n, sizeof *todo);
+    int ntodo = 0;
+    for (int i = 0; i < n; i++) {
+        bool dup = known(pl, cnt[i]) != NULL;
+        for (int j = 0; j < ntodo; j++)
+            dup |= todo[j] == cnt[i];
+        if (!dup)
+            todo[ntodo++] = cnt[i];
     }
-    char what[300];
-    snprintf(what, sizeof what, "plan %s: %ld cards", pl->pol->label, gpus);
-    int rc = cb_run_all(runs, (int)pl->seeds, (int)pl->jobs, what, err);
-    if (rc == 0) {
-        point pt = {.gpus = gpus, .obj = cJSON_CreateObject()};
-        cJSON_AddNumberToObject(pt.obj, "gpus", (double)gpus);
+    int rc = 0;
+    long S = pl->seeds;
+    cb_run *runs = xcalloc((size_t)ntodo * (size_t)S + 1, sizeof *runs);
+    for (int c = 0; c < ntodo; c++) {
+        char spec[200];
+        snprintf(spec, sizeof spec, "%s:%ld", pl->model, todo[c]);
+        for (long s = 0; s < S; s++) {
+            char rd[1250];
+            snprintf(rd, sizeof rd, "%s/runs/%s.g%ld.s%ld", pl->odir, pl->pol->slug, todo[c], s + 1);
+            cb_run_init(&runs[c * S + s], pl->com, pl->pol, spec, (uint64_t)(s + 1), rd);
+        }
+    }
+    if (ntodo) {
+        char what[300];
+        snprintf(what, sizeof what, "plan %s: %ld%s cards", pl->pol->label, todo[0], ntodo > 1 ? ".." : "");
+        rc = cb_run_all(runs, ntodo * (int)S, (int)pl->jobs, what, err);
+        pl->rounds++;
+    }
+    for (int c = 0; c < ntodo && rc == 0; c++) {
+        cb_run *cr = runs + c * S;
+        point pt = {.gpus = todo[c], .obj = cJSON_CreateObject()};
+        cJSON_AddNumberToObject(pt.obj, "gpus", (double)todo[c]);
         cJSON *terms = cJSON_AddArrayToObject(pt.obj, "terms");
-        bool *ok = xcalloc((size_t)pl->seeds, sizeof *ok);
-        for (long s = 0; s < pl->seeds; s++)
+        bool *ok = xcalloc((size_t)S, sizeof *ok);
+        for (long s = 0; s < S; s++)
             ok[s] = true;
         for (int t = 0; t < pl->nslo && rc == 0; t++) {
             double worst = NAN, sum = 0, v;
-            for (long s = 0; s < pl->seeds; s++) {
-                if (!cb_metric(runs[s].report, pl->slo[t].path, &v)) {
+            for (long s = 0; s < S; s++) {
+                if (!cb_metric(cr[s].report, pl->slo[t].path, &v)) {
                     rc = gs_err(err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
                                 "gpu.alloc_ratio; see README 'The report')", pl->slo[t].path);
                     break;
@@ -111,30 +136,35 @@ static int try_count(planner *pl, long gpus, bool *met, gs_error *err)
             cJSON *to = cJSON_CreateObject();
             cJSON_AddStringToObject(to, "path", pl->slo[t].path);
             cJSON_AddNumberToObject(to, "worst", worst);
-            cJSON_AddNumberToObject(to, "mean", sum / (double)pl->seeds);
+            cJSON_AddNumberToObject(to, "mean", sum / (double)S);
             cJSON_AddItemToArray(terms, to);
         }
-        for (long s = 0; s < pl->seeds; s++)
+        for (long s = 0; s < S; s++)
             pt.seeds_met += ok[s];
         free(ok);
         pt.met = pt.seeds_met >= pl->need;
         cJSON_AddNumberToObject(pt.obj, "seeds_met", pt.seeds_met);
         cJSON_AddBoolToObject(pt.obj, "met", pt.met);
+        cJSON_AddNumberToObject(pt.obj, "round", pl->rounds);
         cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
-        for (long s = 0; s < pl->seeds; s++)
-            cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
+        for (long s = 0; s < S; s++)
+            cJSON_AddItemToArray(ru, cJSON_CreateString(cr[s].out_dir));
         double price;
-        if (isnan(pl->price) && cb_metric(runs[0].report, "inputs.cluster.models.0.price_per_gpu_hour_usd", &price))
+        if (isnan(pl->price) && cb_metric(cr[0].report, "inputs.cluster.models.0.price_per_gpu_hour_usd", &price))
             pl->price = price;
+        if (rc) {
+            cJSON_Delete(pt.obj);
+            break;
+        }
         pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
         pl->pts[pl->npts++] = pt;
-        *met = pt.met;
-        if (rc)
-            cJSON_Delete(pt.obj), pl->npts--;
     }
-    for (long s = 0; s < pl->seeds; s++)
-        cb_run_free(&runs[s]);
+    for (int i = 0; i < ntodo * (int)S; i++)
+        cb_run_free(&runs[i]);
     free(runs);
+    free(todo);
+    for (int i = 0; i < n && rc == 0; i++)
+        met[i] = known(pl, cnt[i])->met;
     return rc;
 }
 
@@ -144,38 +174,59 @@ static int cmp_point(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Doubling, then bisection. *answer = 0 when even max_gpus fails. */
+/* Doubling, then bisection; with width K, K doublings a round, then K
+ * points a round splitting the bracket (bad, good) evenly. *answer = 0
+ * when even max_gpus fails. */
 static int search(planner *pl, long min_gpus, long max_gpus, long *answer, gs_error *err)
 {
-    long bad = min_gpus - 1, good = 0, c = min_gpus;
-    bool met;
-    for (;;) {
-        int rc = try_count(pl, c, &met, err);
-        if (rc)
-            return rc;
-        if (met) {
-            good = c;
-            break;
+    long K = pl->width, bad = min_gpus - 1, good = 0, c = min_gpus;
+    long *cnt = xcalloc((size_t)K, sizeof *cnt);
+    bool *met = xcalloc((size_t)K, sizeof *met);
+    int rc = 0;
+    while (rc == 0 && !good) {
+        int n = 0;
+        for (long x = c; n < K; x = x * 2 > max_gpus ? max_gpus : x * 2) {
+            cnt[n++] = x;
+            if (x >= max_gpus)
+                break;
         }
-        bad = c;
-        if (c >= max_gpus) {
-            *answer = 0;
-            return 0;
+        rc = try_counts(pl, cnt, n, met, err);
+        for (int i = 0; i < n && rc == 0; i++) { /* counts ascend: the first met is the bracket's top */
+            if (met[i]) {
+                good = cnt[i];
+                break;
+            }
+            bad = cnt[i];
         }
-        c = c * 2 > max_gpus ? max_gpus : c * 2;
+        if (rc == 0 && !good) {
+            if (cnt[n - 1] >= max_gpus)
+                break;
+            c = cnt[n - 1] * 2 > max_gpus ? max_gpus : cnt[n - 1] * 2;
+        }
     }
-    while (good - bad > 1) {
-        long mid = bad + (good - bad) / 2;
-        int rc = try_count(pl, mid, &met, err);
-        if (rc)
-            return rc;
-        if (met)
-            good = mid;
-        else
-            bad = mid;
+    while (rc == 0 && good && good - bad > 1) {
+        int n = 0;
+        for (long j = 1; j <= K; j++) {
+            long x = bad + (long)((double)(good - bad) * (double)j / (double)(K + 1));
+            if (K == 1)
+                x = bad + (good - bad) / 2; /* the bisection, exactly as before */
+            if (x > bad && x < good && (n == 0 || x > cnt[n - 1]))
+                cnt[n++] = x;
+        }
+        rc = try_counts(pl, cnt, n, met, err);
+        long nb = bad, ng = good;
+        for (int i = 0; i < n && rc == 0; i++) {
+            if (met[i] && cnt[i] < ng)
+                ng = cnt[i];
+            if (!met[i] && cnt[i] > nb)
+                nb = cnt[i];
+        }
+        bad = nb, good = ng;
     }
+    free(cnt);
+    free(met);
     *answer = good;
-    return 0;
+    return rc;
 }
 
 int cmd_plan(int argc, char **argv)
@@ -190,11 +241,12 @@ int cmd_plan(int argc, char **argv)
         {"jobs", required_argument, 0, 'J'},     {"format", required_argument, 0, 'f'},
         {"out", required_argument, 0, 'o'},      {"until", required_argument, 0, 'u'},
         {"models", required_argument, 0, 'm'},   {"help", no_argument, 0, 'h'},
+        {"width", required_argument, 0, 'W'},
         {0, 0, 0, 0},
     };
     cb_common com = {.gpus_per_node = 8};
     const char *policies = NULL, *model = NULL, *slo_spec = NULL, *format = "text", *out = NULL;
-    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536;
+    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 1;
     double fraction = 1.0;
     bool allow_rejected = false;
     gs_error err = {0};
@@ -251,6 +303,11 @@ int cmd_plan(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'u': com.until = optarg; break;
         case 'm': com.models = optarg; break;
+        case 'W':
+            width = strtol(optarg, &end, 10);
+            if (*end || width < 1 || width > 64)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--width: expected an integer 1..64"});
+            break;
         case 'h': plan_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "plan: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -297,6 +354,7 @@ int cmd_plan(int argc, char **argv)
     cJSON_AddNumberToObject(doc, "gpus_per_node", (double)com.gpus_per_node);
     cJSON_AddNumberToObject(doc, "seeds", (double)seeds);
     cJSON_AddNumberToObject(doc, "fraction", fraction);
+    cJSON_AddNumberToObject(doc, "width", (double)width);
     cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
     for (int t = 0; t < nslo; t++) {
         cJSON *to = cJSON_CreateObject();
@@ -312,7 +370,7 @@ int cmd_plan(int argc, char **argv)
     long need = (long)ceil(fraction * (double)seeds - 1e-9);
     int rc = 0;
     for (int p = 0; p < npol && rc == 0; p++) {
-        planner pl = {&com, &pol[p], model, odir, slo, nslo, seeds, jobs, need, NULL, 0, NAN};
+        planner pl = {&com, &pol[p], model, odir, slo, nslo, seeds, jobs, need, width, NULL, 0, 0, NAN};
         long answer = 0;
         rc = search(&pl, min_gpus, max_gpus, &answer, &err);
         if (rc == 0) {
@@ -332,6 +390,7 @@ int cmd_plan(int argc, char **argv)
                 cJSON_AddNumberToObject(po, "cost_per_hour_usd", pl.price * (double)answer);
                 cJSON_AddNumberToObject(po, "cost_per_month_usd", pl.price * (double)answer * HOURS_PER_MONTH);
             }
+            cJSON_AddNumberToObject(po, "rounds", pl.rounds);
             cJSON *ev = cJSON_AddArrayToObject(po, "points");
             for (int i = 0; i < pl.npts; i++)
                 cJSON_AddItemToArray(ev, pl.pts[i].obj);

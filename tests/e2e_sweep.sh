@@ -125,7 +125,18 @@ if [ -s "$y" ] && has "$y" 'completionMode: Indexed' && has "$y" 'completions: 2
 else cat "$y" >>"$T/out" 2>/dev/null; no sweep_k8s_indexed_job "$T/out"; fi
 rm -rf sw/k8s
 
-# 7. Slurm, for real
+# 7. plan --width K: K card counts a round finds the bisection's answer in fewer rounds
+"$G" gen mmc --jobs 4000 --servers 10 --util 0.6 --mean-s 1 --seed 1 --out mmc.csv >/dev/null 2>&1
+for w in 1 3; do
+  "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \
+    --jobs 2 --width $w --out plan$w >"$T/out.$w" 2>&1
+done
+g1=$(grep -m1 '"gpus":' plan1/plan.json | tr -dc 0-9); r1=$(grep -m1 '"rounds":' plan1/plan.json | tr -dc 0-9)
+g3=$(grep -m1 '"gpus":' plan3/plan.json | tr -dc 0-9); r3=$(grep -m1 '"rounds":' plan3/plan.json | tr -dc 0-9)
+if [ -n "$g1" ] && [ "$g1" = "$g3" ] && [ -n "$r3" ] && [ "$r3" -lt "$r1" ]; then ok plan_width_fewer_rounds_same_answer
+else echo "    width 1: $g1 cards in $r1 rounds; width 3: $g3 cards in $r3 rounds" >>"$T/out.3"; no plan_width_fewer_rounds_same_answer "$T/out.3"; fi
+
+# 8. Slurm, for real
 start_slurm() {
   S=$T/slurm
   mkdir -p "$S/munge" "$S/state" "$S/spool" "$S/log" && chmod 700 "$S/munge"
@@ -219,7 +230,7 @@ else
   stop_daemons
 fi
 
-# 8. GNU parallel over shards
+# 9. GNU parallel over shards
 if ! command -v parallel >/dev/null 2>&1; then
   echo "SKIP: GNU parallel checks: parallel not installed (Debian: parallel; scripts/deps.sh)"
 else
