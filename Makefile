@@ -1,11 +1,14 @@
 # gpusim - discrete-event simulator for GPU cluster capacity planning.
 #
-#   make demo    install missing packages, build, run the example, print paths
-#   make test    install missing packages, build with ASan+UBSan, run all tests
+#   make         build ./gpusim (installs nothing; names any missing package)
+#   make deps    install the Debian packages gpusim needs (apt-get, sudo when not root)
+#   make demo    deps, build, run the example, print paths
+#   make test    deps, build with ASan+UBSan, run all tests
 #   make bench   performance figures (events/s vs a bare heap, peak RSS)
+#   make install PREFIX=/usr/local   the binary, model files, figure scripts, examples
 #
 # Objects go to build/<config>/ so sanitized and release objects never mix.
-# pkg-config runs in a sub-make, after deps.sh has installed what is missing.
+# pkg-config runs in a sub-make, after the package check (or deps.sh) ran.
 
 CC ?= cc
 PKGS := gsl libcjson
@@ -13,12 +16,17 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
         -Wwrite-strings -Wundef
 BASE_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP $(shell pkg-config --cflags $(PKGS))
 LIBS = $(shell pkg-config --libs $(PKGS)) -lcsv -lm
-SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow: GCC's "undefined" group leaves out float-to-integer
+# conversions out of range (1e300 into an int), which are undefined too.
+SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+PREFIX ?= /usr/local
+# make demo and make test build with two jobs (the CI machine's cores).
+JOBS ?= -j2
 
-LIB_SRC := $(wildcard sim/*.c) $(wildcard policies/*.c) $(wildcard workloads/*.c) models/gpu/gpu_model.c
-LIB_SRC := $(filter-out sim/main.c sim/cli_%.c,$(LIB_SRC))
-CLI_SRC := sim/main.c $(wildcard sim/cli_*.c)
-TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/testutil.c
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
+           $(wildcard policies/*.c) cli/fill.c
+CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
+TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
 
 REL := build/release
 TST := build/test
@@ -27,10 +35,14 @@ TST_LIB_OBJ := $(patsubst %.c,$(TST)/%.o,$(LIB_SRC))
 TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
-.PHONY: all deps demo test bench clean baseline-update build-release build-test run-tests run-demo run-bench
+.PHONY: all deps check-deps demo test bench clean install baseline-update build-release build-test run-tests \
+        run-demo run-bench
 
-all: deps
+all: check-deps
 	@$(MAKE) --no-print-directory build-release
+
+check-deps:
+	@sh scripts/deps.sh --check
 
 deps:
 	@sh scripts/deps.sh
@@ -58,18 +70,21 @@ $(TST)/run_tests: $(TST_LIB_OBJ) $(TST_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
 demo: deps
+	@$(MAKE) --no-print-directory $(JOBS) gpusim
 	@$(MAKE) --no-print-directory run-demo
 
 run-demo: gpusim
 	@sh scripts/demo.sh
 
 test: deps
+	@$(MAKE) --no-print-directory $(JOBS) build-test gpusim
 	@$(MAKE) --no-print-directory run-tests
 
 run-tests: build-test gpusim
-	@sh tests/run_all.sh
+	@sh tests/run_all.sh build/test
 
 bench: deps
+	@$(MAKE) --no-print-directory $(JOBS) gpusim $(REL)/bench_heap
 	@$(MAKE) --no-print-directory run-bench
 
 run-bench: gpusim $(REL)/bench_heap
@@ -81,6 +96,17 @@ $(REL)/bench_heap: scripts/bench_heap.c
 
 baseline-update: gpusim
 	@sh scripts/update_baselines.sh ./gpusim
+
+# The binary finds its data under ../share/gpusim beside its own directory
+# (gs_exe_relative), so an installed gpusim needs no checkout.
+SHARE = $(DESTDIR)$(PREFIX)/share/gpusim
+install: check-deps
+	@$(MAKE) --no-print-directory $(JOBS) gpusim
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/models/gpu $(SHARE)/scripts $(SHARE)/workloads/examples
+	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
+	install -m 644 models/gpu/*.json $(SHARE)/models/gpu/
+	install -m 644 scripts/fig_*.gp $(SHARE)/scripts/
+	install -m 644 workloads/examples/*.csv workloads/examples/*.json $(SHARE)/workloads/examples/
 
 clean:
 	rm -rf build gpusim

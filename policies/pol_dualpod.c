@@ -26,7 +26,8 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_report.h"
-#include "policy.h"
+#include "../sim/sim_service.h"
+#include "../sim/sim_policy.h"
 
 enum { MODE_DUALPOD, MODE_ALWAYS_ON, MODE_SCALE_TO_ZERO };
 

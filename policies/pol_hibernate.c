@@ -20,7 +20,7 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_report.h"
-#include "policy.h"
+#include "../sim/sim_policy.h"
 
 enum hs_state { HS_FIRST = 0, HS_READY, HS_PAUSING, HS_PAUSED, HS_PLACING, HS_RESUMING };
 enum { T_PROBE = 1, T_DEADLINE, T_PAUSED, T_READY, T_TIMEOUT, T_END, T_SCHED_WAKE, T_SCHED_DUE, T_REFILL };

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 #include "share_card.h"
 
 static double vgpu_frag(const void *state) { return sc_frag_gpus(state); }

@@ -12,7 +12,7 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_queue.h"
-#include "policy.h"
+#include "../sim/sim_policy.h"
 
 typedef struct whole_state {
     sim *s;

@@ -2,7 +2,7 @@
  * and one line here; `gpusim policies`, --policy lookup and the contract
  * tests all iterate this table.
  * SPDX-License-Identifier: MIT */
-#include "policy.h"
+#include "registry.h"
 
 #include <string.h>
 

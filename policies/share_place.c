@@ -1,11 +1,7 @@
-/* share_place.c - where a shared-card task goes: HAMi's admission test per
- * card and its node and card scores (mechanics.md section 1a, "Scheduling").
+/* share_place.c - where a shared-card task goes: among the cards that admit
+ * it (share_fit.c), HAMi's node and card scores (mechanics.md section 1a,
+ * "Scheduling").
  *
- * A card admits a request iff it has a slot left (split_count; 0 =
- * unlimited), and under vgpu: memory left (physical x mem_scaling minus what
- * its tenants asked) >= the request, cores left >= the request, not (a
- * 100-core request on a card that has a user while the card has exactly 100
- * cores), not (a 0-core request on a card whose cores are all reserved).
  * Card score = 10 x (slots + cores + memory usage fractions, request
  * included); node score = 10 x the same fractions summed over its cards,
  * before the request. binpack takes the highest, spread the lowest; ties go
@@ -20,24 +16,6 @@
 
 #include "share_card.h"
 
-bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
-{
-    const sc_config *cfg = &st->cfg;
-    if (cfg->split_count > 0 && c->n >= cfg->split_count)
-        return false;
-    if (!cfg->hami)
-        return true;
-    if (sc_card_total_mem(st, c) - (double)c->mem_committed < (double)mem)
-        return false;
-    if (cfg->total_cores - c->cores_used < cores)
-        return false;
-    if (cores == 100 && c->n > 0 && cfg->total_cores == 100)
-        return false;
-    if (cores == 0 && c->cores_used >= cfg->total_cores)
-        return false;
-    return true;
-}
-
 /* HAMi's usage fractions of a card with a request of (slots, mem, cores) added. */
 static double card_score(const sc_state *st, const sc_card *c, int slots, int64_t mem, int cores)
 {
@@ -47,12 +25,6 @@ static double card_score(const sc_state *st, const sc_card *c, int slots, int64_
         used += (double)(cores + c->cores_used) / cfg->total_cores +
                 (double)(mem + c->mem_committed) / sc_card_total_mem(st, c);
     return 10.0 * used;
-}
-
-bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)
-{
-    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
-           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem_gib - 1e-9);
 }
 
 typedef struct ranked {

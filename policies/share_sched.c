@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 #include "share_card.h"
 
 #define MIB 1048576.0

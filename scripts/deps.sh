@@ -1,20 +1,28 @@
 #!/bin/sh
 # deps.sh - install the Debian packages gpusim needs, only those missing.
 # Uses apt-get directly as root, through sudo otherwise.
+# deps.sh --check: install nothing; name what is missing and exit 1 (a plain
+# `make` runs this: a build target never installs system packages).
 set -e
 need=""
 pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev"
 pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
 [ -f /usr/include/csv.h ] || need="$need libcsv-dev"
-command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v pkg-config >/dev/null 2>&1 || need="pkg-config $need"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
-# the sweep tests run a one-node Slurm and GNU parallel (tests/e2e_sweep.sh)
-command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"
-command -v munged >/dev/null 2>&1 || need="$need munge"
-command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# gnuplot draws the figures (gpusim plot, make demo, make test); the build needs none of it
+[ "${1:-}" = "--check" ] || command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+# the sweep tests run a one-node Slurm and GNU parallel (tests/e2e_sweep.sh); the build needs none of it
+[ "${1:-}" = "--check" ] || command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"
+[ "${1:-}" = "--check" ] || command -v munged >/dev/null 2>&1 || need="$need munge"
+[ "${1:-}" = "--check" ] || command -v parallel >/dev/null 2>&1 || need="$need parallel"
 [ -z "$need" ] && exit 0
+if [ "${1:-}" = "--check" ]; then
+  echo "gpusim: missing Debian packages:$need" >&2
+  echo "gpusim: install them with 'make deps' (or: sudo apt-get install$need)" >&2
+  exit 1
+fi
 echo "deps: installing$need" >&2
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

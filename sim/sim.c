@@ -8,16 +8,19 @@
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
 
-#include "sim_preempt.h"
+#include "sim_module.h"
+
+_Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_SVC = 4, EV_TIMER_WEAK = 5, EV_CORE = 6 /* sim_preempt.c */ };
+/* EV_MODULE + i: an event of module i (sim_module.h) */
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16 };
 #define JOB_CHUNK 1024u
-#define NO_SLOT UINT32_MAX
+#define NO_SLOT SIM_NO_SLOT
 
 /* {==== jobs slab ====} */
 
@@ -66,18 +69,13 @@ static void job_free(sim *s, job *j)
 
 /* {==== configuration ====} */
 
-/* Parameters of the core itself (not of one policy), --set like any other. */
-static const pol_param *const core_param_tables[] = {svc_params, preempt_params, NULL};
-
-const pol_param *const *sim_core_params(void) { return core_param_tables; }
-
 const char *sim_param(const sim *s, const char *name)
 {
     for (int i = s->cfg->nsets - 1; i >= 0; i--)
         if (strcmp(s->cfg->sets[i].key, name) == 0)
             return s->cfg->sets[i].value;
-    for (int t = 0; core_param_tables[t]; t++)
-        for (const pol_param *pp = core_param_tables[t]; pp->name; pp++)
+    for (int m = 0; m < s->nmod; m++) /* the core's own parameters: its modules' */
+        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
             if (strcmp(pp->name, name) == 0)
                 return pp->def;
     for (int p = 0; p < s->npol; p++)
@@ -89,10 +87,10 @@ const char *sim_param(const sim *s, const char *name)
 
 uint64_t sim_seed(const sim *s) { return s->cfg->seed; }
 
+bool sim_rows_pending_at(const sim *s, gs_time_us t) { return s->have_next && s->next_row->submit_us == t; }
+
 static const pol_ops *find_policy(const sim *s, const char *name)
 {
-    if (!s->cfg->registry)
-        return pol_find(name);
     for (const pol_ops *const *p = s->cfg->registry; *p; p++)
         if (strcmp((*p)->name, name) == 0)
             return *p;
@@ -103,7 +101,7 @@ static void list_policies(const sim *s, char *buf, size_t n, int kind)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (const pol_ops *const *p = s->cfg->registry ? s->cfg->registry : pol_all(); *p && used < n; p++)
+    for (const pol_ops *const *p = s->cfg->registry; *p && used < n; p++)
         if ((*p)->kind == kind)
             used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", (*p)->name);
     if (!buf[0])
@@ -140,8 +138,8 @@ static int check_sets(sim *s, gs_error *err)
 {
     for (int i = 0; i < s->cfg->nsets; i++) {
         bool found = false;
-        for (int t = 0; core_param_tables[t] && !found; t++)
-            for (const pol_param *pp = core_param_tables[t]; pp->name; pp++)
+        for (int m = 0; m < s->nmod && !found; m++)
+            for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
                 found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
         for (int p = 0; p < s->npol && !found; p++)
             for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
@@ -179,13 +177,32 @@ static int read_next(sim *s)
     return 0;
 }
 
-int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err)
+static int init_modules(sim *s, bool after_policies, gs_error *err)
+{
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m]->init_after_policies == after_policies && s->mod[m]->init) {
+            int rc = s->mod[m]->init(s, m, &s->mst[m], err);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
+                  const sim_module *const *modules, gs_error *err)
 {
     memset(s, 0, sizeof *s);
+    if (!cfg->registry)
+        GS_BUG("sim_init: sim_config.registry is required (the caller's policy table)");
     s->cfg = cfg;
     s->cat = cat;
     s->cl = cl;
     s->ts = ts;
+    for (; modules && *modules; modules++) {
+        if (s->nmod == SIM_MAX_MODULES)
+            GS_BUG("sim_init_with: too many modules");
+        s->mod[s->nmod++] = *modules;
+    }
     sim_heap_init(&s->heap);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
@@ -199,14 +216,14 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
-    /* the service layer first: a time policy may install an actuator in it
-     * from init() (issue 9) */
-    if ((rc = svc_layer_new(s, &s->svc, err)) != 0)
+    /* modules such as the service layer first: a time policy may install an
+     * actuator in one from its init() */
+    if ((rc = init_modules(s, false, err)) != 0)
         return rc;
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
             return rc;
-    if ((rc = sim_ext_init(s, err)) != 0)
+    if ((rc = init_modules(s, true, err)) != 0)
         return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
@@ -228,6 +245,39 @@ void sim_set_timeseries(sim *s, FILE *ts)
     if (ts)
         fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n",
                 sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* issue 7: only when the policy measures it */
+}
+
+/* {==== calls into the modules ====} */
+
+#define EACH_MODULE(s, member, ...)                                                                       \
+    do {                                                                                                  \
+        for (int m_ = 0; m_ < (s)->nmod; m_++)                                                            \
+            if ((s)->mod[m_]->member)                                                                     \
+                (s)->mod[m_]->member((s)->mst[m_], __VA_ARGS__);                                          \
+    } while (0)
+
+static bool modules_admit(sim *s, job *j)
+{
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m]->admit && !s->mod[m]->admit(s->mst[m], s, j))
+            return false;
+    return true;
+}
+
+void *sim_module_state(const sim *s, const sim_module *mod)
+{
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m] == mod)
+            return s->mst[m];
+    return NULL;
+}
+
+job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen)
+{
+    if (slot == NO_SLOT)
+        return NULL;
+    job *j = slot_job(s, slot);
+    return j->gen == gen ? j : NULL;
 }
 
 /* {==== services for policies ====} */
@@ -265,7 +315,7 @@ void sim_job_start(sim *s, job *j, double rate)
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
-        svc_task_started(s, j);
+        EACH_MODULE(s, task_started, s, j);
         return;
     }
     s->running++;
@@ -276,7 +326,7 @@ void sim_job_start(sim *s, job *j, double rate)
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
     }
     schedule_done(s, j);
-    sim_ext_started(s, j);
+    EACH_MODULE(s, started, s, j);
     notify_time(s, j, POL_JOB_STARTED); /* issue 8: time policies see every (re)start */
 }
 
@@ -297,7 +347,7 @@ void sim_job_reject(sim *s, job *j)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
     if (j->internal) {
-        svc_task_rejected(s, j);
+        EACH_MODULE(s, task_rejected, s, j);
         return;
     }
     s->rejected++;
@@ -322,7 +372,7 @@ void sim_job_suspend(sim *s, job *j)
     s->running--;
     s->suspended++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
-    sim_ext_stopped(s, j);
+    EACH_MODULE(s, stopped, s, j);
     s->pol[0]->release(s->pst[0], s, j);
 }
 
@@ -334,7 +384,7 @@ void sim_job_fail(sim *s, job *j)
         drain_progress(s, j);
         j->state = JOB_FAILED;
         s->pol[0]->release(s->pst[0], s, j);
-        svc_task_lost(s, j);
+        EACH_MODULE(s, task_lost, s, j);
         job_free(s, j);
         return;
     }
@@ -344,7 +394,7 @@ void sim_job_fail(sim *s, job *j)
         j->state = JOB_FAILED;
         s->running--;
         sim_gauge_set(&s->g_running, s->now, (double)s->running);
-        sim_ext_stopped(s, j);
+        EACH_MODULE(s, stopped, s, j);
         s->pol[0]->release(s->pst[0], s, j);
         break;
     case JOB_QUEUED:
@@ -397,7 +447,7 @@ bool sim_job_resume(sim *s, job *j)
         job_free(s, j);
         return false;
     }
-    sim_ext_after_arrive(s, j); /* a resumed job left queued may preempt too */
+    EACH_MODULE(s, arrived, s, j); /* a resumed job left queued may preempt too */
     return true;
 }
 
@@ -410,7 +460,7 @@ void sim_job_set_rate(sim *s, job *j, double rate)
     j->done_tok++; /* voids the pending DONE event */
     schedule_done(s, j);
     if (j->owner)
-        svc_task_rate_changed(s, j);
+        EACH_MODULE(s, task_rate_changed, s, j);
 }
 
 void sim_place_whole(sim *s, job *j, int node)
@@ -469,19 +519,14 @@ void sim_task_end(sim *s, job *j)
     job_free(s, j);
 }
 
-void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t kind)
+void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     if (at_us < s->now)
-        GS_BUG("sim_event_svc: scheduling into the past");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_SVC, .slot = slot, .gen = gen, .aux = kind});
-}
-
-void sim_core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
-{
-    if (at_us < s->now)
-        GS_BUG("sim_core_timer: scheduling into the past");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_CORE, .slot = j ? j->slot : NO_SLOT,
-                                        .gen = j ? j->gen : 0, .aux = aux});
+        GS_BUG("sim_module_event: scheduling into the past");
+    if (index < 0 || index >= s->nmod)
+        GS_BUG("sim_module_event: no such module");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE + (uint32_t)index, .slot = slot,
+                                        .gen = gen, .aux = aux});
 }
 
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
@@ -509,6 +554,15 @@ void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag)
 
 /* {==== the loop ====} */
 
+static int module_replicas(const sim *s)
+{
+    int n = 0;
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m]->replicas)
+            n += s->mod[m]->replicas(s->mst[m]);
+    return n;
+}
+
 static void sample_until(sim *s, gs_time_us t, bool inclusive)
 {
     if (!s->ts || s->cfg->sample_us <= 0)
@@ -516,7 +570,7 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
     while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
         fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
                 s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
-                (unsigned long long)s->running, svc_replicas(s->svc));
+                (unsigned long long)s->running, module_replicas(s));
         double frag = sim_frag_gpus(s);
         if (frag >= 0)
             fprintf(s->ts, ",%.6g", frag);
@@ -571,7 +625,7 @@ int sim_submit_row(sim *s, const wl_row *row)
         job_free(s, j);
         return -1;
     }
-    if (j->pools == 0 || !sim_ext_arrival(s, j)) /* no allowed model, or over its tenant's quota for good */
+    if (j->pools == 0 || !modules_admit(s, j)) /* no allowed model, or over its tenant's quota for good */
         sim_job_reject(s, j);
     else
         s->pol[0]->arrive(s->pst[0], s, j);
@@ -583,7 +637,7 @@ int sim_submit_row(sim *s, const wl_row *row)
     if (state == JOB_REJECTED)
         job_free(s, j);
     else
-        sim_ext_after_arrive(s, j); /* a request left queued may preempt */
+        EACH_MODULE(s, arrived, s, j); /* a request left queued may preempt */
     return state;
 }
 
@@ -605,7 +659,9 @@ static int on_arrival(sim *s)
 {
     if (s->next_row->kind == WL_KIND_BURST)
         return on_side_row(s);
-    if (s->next_row->kind == WL_KIND_SERVICE || s->next_row->kind == WL_KIND_REQUEST) {
+    for (int m = 0; m < s->nmod; m++) {
+        if (!(s->mod[m]->row_kinds & (1u << s->next_row->kind)))
+            continue;
         /* services and requests go to the service layer */
         int rc = 0;
         if (s->next_row->kind == WL_KIND_SERVICE && s->next_row->gpu_model[0]) {
@@ -614,8 +670,10 @@ static int on_arrival(sim *s)
             probe.req = *s->next_row;
             rc = resolve_models(s, &probe);
         }
-        if (rc == 0)
-            rc = svc_on_row(s, s->next_row);
+        if (rc == 0) {
+            s->module_rows++;
+            rc = s->mod[m]->row(s->mst[m], s, s->next_row);
+        }
         if (rc == 0)
             rc = read_next(s);
         if (rc == 0)
@@ -642,7 +700,7 @@ static void on_done(sim *s, job *j)
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->on_done) /* before finish(), while the job still holds its placement */
         s->on_done(s->on_done_ud, j);
-    sim_ext_stopped(s, j);
+    EACH_MODULE(s, stopped, s, j);
     s->pol[0]->release(s->pst[0], s, j);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
@@ -663,9 +721,10 @@ int sim_run(sim *s)
         sim_heap_pop(&s->heap, &ev);
         if (ev.type == EV_TIMER_WEAK)
             s->weak_pending--;
-        if (ev.type == EV_SVC && !svc_event_live(s, ev.slot, ev.gen, ev.aux))
+        const sim_module *mod = ev.type >= EV_MODULE ? s->mod[ev.type - EV_MODULE] : NULL;
+        if (mod && mod->event_live && !mod->event_live(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux))
             continue;
-        if (ev.type != EV_ARRIVAL && ev.type != EV_SVC) {
+        if (ev.type != EV_ARRIVAL && !mod) {
             job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
             if (j && j->gen != ev.gen)
                 continue; /* the job ended: stale event */
@@ -682,12 +741,10 @@ int sim_run(sim *s)
                 return s->err.code;
         } else if (ev.type == EV_DONE) {
             on_done(s, slot_job(s, ev.slot));
-        } else if (ev.type == EV_SVC) {
-            svc_on_event(s, ev.slot, ev.gen, ev.aux);
+        } else if (mod) {
+            mod->event(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
-        } else if (ev.type == EV_CORE) {
-            sim_ext_event(s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot), ev.aux);
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)
@@ -730,9 +787,10 @@ void sim_free(sim *s)
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);
-    sim_ext_free(s);
+    for (int m = s->nmod; m-- > 0;)
+        if (s->mst[m] && s->mod[m]->fini)
+            s->mod[m]->fini(s->mst[m]);
+    memset(s->mst, 0, sizeof s->mst);
     wl_trace_close(s->tr);
     s->tr = NULL;
-    svc_layer_free(s->svc);
-    s->svc = NULL;
 }

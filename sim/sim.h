@@ -13,14 +13,16 @@
 
 #include <stdio.h>
 
-#include "../policies/policy.h"
+#include "sim_policy.h"
 #include "sim_cluster.h"
+#include "sim_cluster_file.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
-#include "sim_service.h"
 
 #define SIM_MAX_POLICIES 4
+#define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
+#define SIM_NO_SLOT UINT32_MAX /* an event about no job */
 #define SIM_MAX_SETS 64
 #define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
@@ -38,7 +40,7 @@ typedef struct sim_config {
     gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
     gs_time_us sample_us; /* timeseries step; 0: no timeseries */
     bool allow_extra_columns;
-    const pol_ops *const *registry; /* NULL: the built-in registry (tests pass their own) */
+    const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
 } sim_config;
 
 struct sim {
@@ -80,16 +82,18 @@ struct sim {
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
 
-    svc_layer *svc; /* inference services and their requests */
+    /* the layers above the loop (sim_module.h): services; priorities,
+     * quotas and preemption */
+    const struct sim_module *mod[SIM_MAX_MODS];
+    void *mst[SIM_MAX_MODS];
+    int nmod;
+    uint64_t module_rows; /* trace rows handed to a module (service, request) */
 
     /* progress hook (issue 6): when set, called every SIM_PROGRESS_EVENTS
      * events from sim_run; the CLI shows simulated time and events/s on a
      * terminal. Never changes the run. */
     void (*progress)(void *ud, const sim *s);
     void *progress_ud;
-
-    /* priorities, quotas, preemption (sim_preempt.c) */
-    struct sim_ext *ext;
 
     /* test hook: called for each completed job, before the policy releases it */
     void (*on_done)(void *ud, const job *j);
@@ -101,10 +105,14 @@ struct sim {
     void *on_svc_ud;
 };
 
-/* Sets up a run: opens the trace, resolves and initialises the policies,
- * checks every --set key is a declared parameter. ts (may be NULL) receives
- * the timeseries CSV. Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
+/* Sets up a run with the engine's standard modules (sim_engine.c): opens
+ * the trace, resolves and initialises the policies, checks every --set key
+ * is a declared parameter. ts (may be NULL) receives the timeseries CSV.
+ * Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
 int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
+/* sim_init with the given modules (NULL-terminated; sim_module.h). */
+int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
+                  const struct sim_module *const *modules, gs_error *err);
 /* The space policy's fragmentation measure now (GPUs), < 0 if none (issue 7). */
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
@@ -123,8 +131,12 @@ void sim_free(sim *s);
 /* {==== for policies ====} */
 
 static inline gs_time_us sim_now(const sim *s) { return s->now; }
-/* NULL-terminated list of the core's own parameter tables (svc_*). */
+/* NULL-terminated list of the core's own parameter tables (its standard
+ * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);
+/* Whether a trace row not yet handed out arrives at instant t (more rows of
+ * this instant are still to come). */
+bool sim_rows_pending_at(const sim *s, gs_time_us t);
 /* Value in force of a declared parameter of the running policies or the core. */
 const char *sim_param(const sim *s, const char *name);
 uint64_t sim_seed(const sim *s);
@@ -178,8 +190,6 @@ void sim_alloc_add(sim *s, double dv);
 job *sim_task_new(sim *s);
 void sim_task_submit(sim *s, job *j);
 void sim_task_end(sim *s, job *j);
-/* A service-layer event (see sim_service.c) at at_us. */
-void sim_event_svc(sim *s, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t kind);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);

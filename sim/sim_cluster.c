@@ -1,8 +1,6 @@
-/* sim_cluster.c - cluster ledger and cluster file loader (see sim_cluster.h).
+/* sim_cluster.c - cluster ledger and the nodes of a cluster file (see sim_cluster.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_cluster.h"
-
-#include "sim_quota.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -57,11 +55,15 @@ static void bucket_link(sim_cluster *c, sim_node *n)
 
 static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
 {
-    int total_nodes = 0, total_gpus = 0;
+    int64_t nodes64 = 0, gpus64 = 0; /* summed wide: the limits are checked before any int holds them */
     for (int i = 0; i < ng; i++) {
-        total_nodes += g[i].count;
-        total_gpus += g[i].count * g[i].gpus;
+        nodes64 += g[i].count;
+        gpus64 += (int64_t)g[i].count * g[i].gpus;
     }
+    if (nodes64 > CL_MAX_NODES || gpus64 > CL_MAX_GPUS)
+        return gs_err(err, GS_EINPUT, "cluster '%s': %lld nodes and %lld GPUs exceed the limit of %d nodes and %d GPUs",
+                      c->name, (long long)nodes64, (long long)gpus64, CL_MAX_NODES, CL_MAX_GPUS);
+    int total_nodes = (int)nodes64, total_gpus = (int)gpus64;
     if (total_nodes == 0)
         return gs_err(err, GS_EINPUT, "cluster '%s' has no nodes", c->name);
     c->nodes = xcalloc((size_t)total_nodes, sizeof *c->nodes);
@@ -116,9 +118,10 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
     return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
 }
 
-int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
+int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *cat, cJSON **tenants, gs_error *err)
 {
     memset(c, 0, sizeof *c);
+    *tenants = NULL;
     snprintf(c->path, sizeof c->path, "%s", path);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -194,7 +197,7 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         g[i].count = 1;
         if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
                   v->valuedouble > 1e7)) {
-            rc = bad_field(err, path, i, "count", "an integer >= 1");
+            rc = bad_field(err, path, i, "count", "an integer from 1 to 1e7");
             goto out;
         }
         if (v)
@@ -208,15 +211,15 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
         g[i].gpus = (int)v->valuedouble;
         g[i].cpu = g[i].mem_gib = -1;
         v = cJSON_GetObjectItemCaseSensitive(it, "cpu");
-        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
-            rc = bad_field(err, path, i, "cpu", "a number of cores >= 0");
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_CPU))) {
+            rc = bad_field(err, path, i, "cpu", "a number of cores from 0 to 1e6");
             goto out;
         }
         if (v)
             g[i].cpu = v->valuedouble;
         v = cJSON_GetObjectItemCaseSensitive(it, "mem_gib");
-        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0)) {
-            rc = bad_field(err, path, i, "mem_gib", "a number of GiB >= 0");
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_MEM_GIB))) {
+            rc = bad_field(err, path, i, "mem_gib", "a number of GiB from 0 to 1e9");
             goto out;
         }
         if (v)
@@ -231,16 +234,13 @@ int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, g
     }
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
     rc = build(c, g, ng, err);
-    const cJSON *tenants = cJSON_GetObjectItemCaseSensitive(j, "tenants");
-    if (rc == 0 && tenants) { /* after build: quotas per model need the pools */
-        c->quota = xcalloc(1, sizeof *c->quota);
-        rc = sim_quota_parse(c->quota, tenants, path, c, cat, err);
-    }
+    if (rc == 0) /* the caller parses it once the pools exist (quotas per model) */
+        *tenants = cJSON_DetachItemFromObjectCaseSensitive(j, "tenants");
 out:
     free(g);
     cJSON_Delete(j);
     if (rc)
-        sim_cluster_free(c);
+        sim_cluster_free_nodes(c);
     return rc;
 }
 
@@ -288,11 +288,11 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
     free(g);
     free(copy);
     if (rc)
-        sim_cluster_free(c);
+        sim_cluster_free_nodes(c);
     return rc;
 }
 
-void sim_cluster_free(sim_cluster *c)
+void sim_cluster_free_nodes(sim_cluster *c)
 {
     for (int i = 0; i < c->npools; i++) {
         free(c->pools[i].head);
@@ -304,8 +304,7 @@ void sim_cluster_free(sim_cluster *c)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
     if (c->quota)
-        sim_quota_free(c->quota);
-    free(c->quota);
+        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
     memset(c, 0, sizeof *c);
 }
 

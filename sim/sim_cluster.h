@@ -11,11 +11,19 @@
 #ifndef GPUSIM_SIM_CLUSTER_H
 #define GPUSIM_SIM_CLUSTER_H
 
+#include <cJSON.h>
+
 #include "../models/gpu/gpu_model.h"
-#include "gs.h"
+#include "../base/gs.h"
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
+/* Whole-cluster limits, checked before any count is held in an int: far
+ * above any cluster a planner sizes, far below what would overflow. */
+#define CL_MAX_NODES 4000000
+#define CL_MAX_GPUS 16000000
+#define CL_MAX_NODE_CPU 1e6
+#define CL_MAX_NODE_MEM_GIB 1e9
 
 typedef struct sim_node {
     int id, pool;
@@ -59,17 +67,21 @@ typedef struct sim_cluster {
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
 } sim_cluster;
 
-/* A cluster file (JSON): {"name": "...", "nodes": [{"model": M, "count": N,
- * "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig": ...}, ...],
- * "tenants": [...]} ("tenants": quotas, see sim_quota.h). See
- * workloads/README.md. Returns 0 or GS_EINPUT naming the file and field. */
-int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err);
+/* The nodes of a cluster file (JSON): {"name": "...", "nodes": [{"model": M,
+ * "count": N, "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig":
+ * ...}, ...], "tenants": [...]}. "tenants" is handed back unparsed in
+ * *tenants (NULL when absent; the caller deletes it): sim_cluster_load
+ * (sim_cluster_file.h) reads the whole file. Returns 0 or GS_EINPUT naming
+ * the file and field. */
+int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *cat, cJSON **tenants,
+                           gs_error *err);
 /* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the
  * last node of a model takes the remainder); CPU and memory unlimited.
  * Returns 0 or GS_EUSAGE. */
 int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, const gpu_catalog *cat,
                           gs_error *err);
-void sim_cluster_free(sim_cluster *c);
+/* Frees the ledger of a cluster that holds no quotas (sim_cluster_free frees both). */
+void sim_cluster_free_nodes(sim_cluster *c);
 /* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {

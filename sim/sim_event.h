@@ -10,7 +10,7 @@
 #ifndef GPUSIM_SIM_EVENT_H
 #define GPUSIM_SIM_EVENT_H
 
-#include "gs.h"
+#include "../base/gs.h"
 
 typedef struct sim_event {
     gs_time_us t_us;

@@ -11,7 +11,7 @@
 #define GPUSIM_SIM_JOB_H
 
 #include "../workloads/wl_trace.h"
-#include "gs.h"
+#include "../base/gs.h"
 
 /* NEW: arrived, not yet placed. QUEUED: waiting in a policy's queue.
  * RUNNING: placed, draining work. SUSPENDED: stopped with work left, holding
@@ -21,6 +21,19 @@
 typedef enum job_state {
     JOB_NEW = 0, JOB_QUEUED, JOB_RUNNING, JOB_SUSPENDED, JOB_DONE, JOB_REJECTED, JOB_FAILED
 } job_state;
+
+/* job.core_flags: set by the priority, quota and preemption layer
+ * (sim_preempt.c); space policies may read JF_VICTIM and JF_PLACED */
+enum {
+    JF_VICTIM = 1u,     /* writing its checkpoint before eviction (rate 0, still holds) */
+    JF_PREEMPTOR = 2u,  /* waiting for its victims to free their resources */
+    JF_QBLOCKED = 4u,   /* was refused by its tenant's quota at least once (counted once) */
+    JF_LISTED = 8u,     /* in its node's list of running preemptible jobs */
+    JF_WAITING = 16u,   /* in the list of queued jobs that found no victims yet */
+    JF_HAS_CKPT = 32u,  /* a durable checkpoint exists: a restart reads it back */
+    JF_PLACED = 64u,    /* queued, but the space policy will start it by itself (sim_job_placed/held) */
+    JF_CHARGED = 128u,  /* its tenant's quota is charged (from its placement or start to its stop) */
+};
 
 typedef struct job {
     uint32_t slot, gen, done_tok;
@@ -42,7 +55,7 @@ typedef struct job {
     int q_class;
     /* priorities, quotas, preemption (owned by the core, sim_preempt.c) */
     int tenant_ix;             /* 1 + index in the cluster's quota table; 0: no quota */
-    uint32_t core_flags;       /* JF_* in sim_preempt.h */
+    uint32_t core_flags;       /* JF_* above */
     uint32_t preemptions;      /* times this job was preempted */
     gs_time_us run_since_us;   /* latest (re)start */
     double run_start_work_us;  /* work_left_us at that start */

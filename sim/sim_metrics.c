@@ -100,3 +100,14 @@ double sim_sketch_quantile(const sim_sketch *s, double q)
     }
     return s->max;
 }
+
+void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
+{
+    cJSON *o = cJSON_AddObjectToObject(obj, key);
+    cJSON_AddNumberToObject(o, "count", (double)sk->n);
+    cJSON_AddNumberToObject(o, "mean", sim_sketch_mean(sk));
+    cJSON_AddNumberToObject(o, "p50", sim_sketch_quantile(sk, 0.50));
+    cJSON_AddNumberToObject(o, "p95", sim_sketch_quantile(sk, 0.95));
+    cJSON_AddNumberToObject(o, "p99", sim_sketch_quantile(sk, 0.99));
+    cJSON_AddNumberToObject(o, "max", sk->n ? sk->max : 0.0);
+}

@@ -12,7 +12,9 @@
 #ifndef GPUSIM_SIM_METRICS_H
 #define GPUSIM_SIM_METRICS_H
 
-#include "gs.h"
+#include <cJSON.h>
+
+#include "../base/gs.h"
 
 #define SK_GAMMA 1.02
 #define SK_MIN 1e-6
@@ -54,5 +56,8 @@ static inline double sim_gauge_area(const sim_gauge *g, gs_time_us now)
 {
     return g->area + g->value * gs_us_to_s(now - g->since);
 }
+
+/* Adds {"count","mean","p50","p95","p99","max"} of a sketch under key. */
+void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk);
 
 #endif

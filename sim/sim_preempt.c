@@ -31,7 +31,6 @@
 #include <string.h>
 
 #include "sim_quota.h"
-#include "sim_report.h"
 #include "sim_waitset.h"
 
 const pol_param preempt_params[] = {
@@ -81,7 +80,17 @@ typedef struct sim_ext {
     sim_sketch wait_s;
     prio_class *cls; /* sorted by priority, highest first */
     int ncls;
+    int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
+
+static sim_ext *ext_of(const sim *s) { return sim_module_state(s, &preempt_module); }
+
+/* An event of this layer at at_us (>= now) for j (NULL: none; dropped if j
+ * ends first), delivered to ext_event with aux (tag << 24 | arg). */
+static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
+{
+    sim_module_event(s, ext_of(s)->index, at_us, j ? j->slot : SIM_NO_SLOT, j ? j->gen : 0, aux);
+}
 
 static double num_param(const sim *s, const char *name, double lo, gs_error *err, int *rc)
 {
@@ -93,10 +102,11 @@ static double num_param(const sim *s, const char *name, double lo, gs_error *err
     return d;
 }
 
-int sim_ext_init(sim *s, gs_error *err)
+static int ext_init(sim *s, int index, void **state, gs_error *err)
 {
     sim_ext *x = xcalloc(1, sizeof *x);
-    s->ext = x;
+    *state = x;
+    x->index = index;
     sim_sketch_init(&x->wait_s);
     const char *pv = sim_param(s, "preempt");
     if (strcmp(pv, "on") && strcmp(pv, "off"))
@@ -134,9 +144,9 @@ int sim_ext_init(sim *s, gs_error *err)
     return 0;
 }
 
-void sim_ext_free(sim *s)
+static void ext_free(void *state)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = state;
     if (!x)
         return;
     for (int i = 0; i < x->nops; i++) {
@@ -153,7 +163,6 @@ void sim_ext_free(sim *s)
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     free(x);
-    s->ext = NULL;
 }
 
 /* {==== priority classes ====} cost O(classes) per lookup; traces use few. */
@@ -182,7 +191,7 @@ static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tena
 
 uint64_t sim_admit_pools(sim *s, job *j)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     if (x->handing_over && j != x->nominee)
         return 0; /* what the victims free is reserved for the preemptor */
     uint64_t pools = sim_quota_pools(s->cl, j, false);
@@ -195,13 +204,14 @@ uint64_t sim_admit_pools(sim *s, job *j)
 
 job *sim_nominee(const sim *s)
 {
-    const sim_ext *x = s->ext;
+    const sim_ext *x = ext_of(s);
     return x->handing_over && x->nominee && x->nominee->state == JOB_QUEUED ? x->nominee : NULL;
 }
 
-bool sim_ext_arrival(sim *s, job *j)
+static bool ext_admit(void *state, sim *s, job *j)
 {
-    class_of(s->ext, j->req.priority)->arrived++;
+    (void)state;
+    class_of(ext_of(s), j->req.priority)->arrived++;
     j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
     sim_tenant *t = tenant_of(s, j);
     if (!t)
@@ -242,9 +252,10 @@ static void list_del(sim_ext *x, job *j)
     x->nlisted--;
 }
 
-void sim_ext_started(sim *s, job *j)
+static void ext_started(void *state, sim *s, job *j)
 {
-    sim_ext *x = s->ext;
+    (void)state;
+    sim_ext *x = ext_of(s);
     if (j->starts == 1) {
         double q_s = gs_us_to_s(s->now - j->req.submit_us);
         sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
@@ -263,7 +274,7 @@ void sim_ext_started(sim *s, job *j)
     j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
         list_add(x, j);
-        sim_core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
+        core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
 }
 
@@ -285,9 +296,10 @@ void sim_job_placed(sim *s, job *j)
     }
 }
 
-void sim_ext_stopped(sim *s, job *j)
+static void ext_stopped(void *state, sim *s, job *j)
 {
-    sim_ext *x = s->ext;
+    (void)state;
+    sim_ext *x = ext_of(s);
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
@@ -306,7 +318,7 @@ static double ckpt_bytes(const sim *s, const job *j)
     if (j->req.checkpoint_gib >= 0)
         return j->req.checkpoint_gib * 1073741824.0;
     if (j->req.params_b > 0)
-        return j->req.params_b * 1e9 * s->ext->bytes_per_param;
+        return j->req.params_b * 1e9 * ext_of(s)->bytes_per_param;
     return 0;
 }
 
@@ -317,7 +329,7 @@ static double ckpt_bytes(const sim *s, const job *j)
  * without a checkpoint size has no checkpoints and restarts from scratch. */
 static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
 {
-    const sim_ext *x = s->ext;
+    const sim_ext *x = ext_of(s);
     double done_now = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
     if (done_now < 0)
         done_now = 0;
@@ -361,7 +373,7 @@ static int cand_cmp(const void *a, const void *b)
 static bool eligible(const sim *s, const job *v, const job *p)
 {
     return !(v->core_flags & JF_VICTIM) && v->req.priority < p->req.priority && v->state == JOB_RUNNING &&
-           s->now - v->run_since_us >= s->ext->min_runtime_us;
+           s->now - v->run_since_us >= ext_of(s)->min_runtime_us;
 }
 
 /* Best victim set on node n for p into out (returns its size, 0: none);
@@ -369,7 +381,7 @@ static bool eligible(const sim *s, const job *v, const job *p)
  * on n, plus up to 2k dry runs of the space policy. */
 static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf, size_t *cap)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     size_t k = 0;
     for (job *v = x->node_run[n]; v; v = v->run_next) {
         if (!eligible(s, v, p))
@@ -411,7 +423,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
 
 static void commit(sim *s, job *p, int node, job **v, int nv)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     int oi = 0;
     while (oi < x->nops && x->ops[oi].p)
         oi++;
@@ -450,14 +462,14 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     p->core_flags |= JF_PREEMPTOR;
     p->pre_wait_since_us = s->now;
     x->decisions++;
-    sim_core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
+    core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
 }
 
 /* Tries to preempt for queued job p on node only_node (-1: every node; cost
  * O(nodes) plus plan_node per node with candidates). */
 static bool try_preempt(sim *s, job *p, int only_node)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0)
         return false;
     uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
@@ -497,9 +509,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
     return best_n >= 0;
 }
 
-void sim_ext_after_arrive(sim *s, job *j)
+static void ext_after_arrive(void *state, sim *s, job *j)
 {
-    sim_ext *x = s->ext;
+    (void)state;
+    sim_ext *x = ext_of(s);
     if (!x->preempt || j->state != JOB_QUEUED || (j->core_flags & JF_PLACED))
         return; /* JF_PLACED: the policy starts it later (dynmig creation) */
     if (!try_preempt(s, j, -1))
@@ -513,7 +526,7 @@ void sim_ext_after_arrive(sim *s, job *j)
  * successes. */
 static void on_eligible(sim *s, job *v)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->run_since_us < x->min_runtime_us)
         return; /* an event from an earlier run of this job */
     for (int i = 0; i < x->wait.n; i++)
@@ -541,7 +554,7 @@ static void on_eligible(sim *s, job *v)
 
 static void on_op(sim *s, uint32_t oi)
 {
-    sim_ext *x = s->ext;
+    sim_ext *x = ext_of(s);
     /* copy out and free the slot first: resuming victims may start new
      * preemptions, which reuse slots and move the array */
     pre_op op = x->ops[oi];
@@ -586,8 +599,17 @@ static void on_op(sim *s, uint32_t oi)
     free(v);
 }
 
-void sim_ext_event(sim *s, job *j, uint32_t aux)
+static bool ext_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
+    (void)state;
+    (void)aux;
+    return slot == SIM_NO_SLOT || sim_job_at(s, slot, gen) != NULL;
+}
+
+static void ext_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    (void)state;
+    job *j = sim_job_at(s, slot, gen);
     uint32_t tag = aux >> 24, arg = aux & 0xffffffu;
     if (tag == TAG_OP)
         on_op(s, arg);
@@ -597,9 +619,11 @@ void sim_ext_event(sim *s, job *j, uint32_t aux)
 
 /* {==== report ====} */
 
-void sim_ext_report(const sim *s, cJSON *root)
+static void ext_report(const void *state, const sim *s, cJSON *root, int section)
 {
-    const sim_ext *x = s->ext;
+    const sim_ext *x = state;
+    if (section != SIM_REPORT_JOBS)
+        return;
     cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
     cJSON *bp = cJSON_AddArrayToObject(jobs, "by_priority");
     for (int i = 0; i < x->ncls; i++) {
@@ -623,3 +647,18 @@ void sim_ext_report(const sim *s, cJSON *root)
     sim_report_add_stats(pr, "preemptor_wait_s", &x->wait_s);
     sim_quota_report(s->cl, root);
 }
+
+const sim_module preempt_module = {
+    .name = "priorities, quotas and preemption",
+    .params = preempt_params,
+    .init_after_policies = true, /* checks what the space policy supports */
+    .init = ext_init,
+    .fini = ext_free,
+    .admit = ext_admit,
+    .arrived = ext_after_arrive,
+    .started = ext_started,
+    .stopped = ext_stopped,
+    .event_live = ext_event_live,
+    .event = ext_event,
+    .report = ext_report,
+};

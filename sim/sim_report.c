@@ -1,29 +1,14 @@
-/* sim_report.c - report.json, summary table, atomic writes.
+/* sim_report.c - report.json and the summary table.
  * Every figure here is computed from the run's counters, gauges and
  * sketches; nothing is filled in from parameters.
  * SPDX-License-Identifier: MIT */
 #include "sim_report.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../workloads/wl_trace.h"
-#include "sim_preempt.h"
-
-void sim_report_add_stats(cJSON *obj, const char *key, const sim_sketch *sk)
-{
-    cJSON *o = cJSON_AddObjectToObject(obj, key);
-    cJSON_AddNumberToObject(o, "count", (double)sk->n);
-    cJSON_AddNumberToObject(o, "mean", sim_sketch_mean(sk));
-    cJSON_AddNumberToObject(o, "p50", sim_sketch_quantile(sk, 0.50));
-    cJSON_AddNumberToObject(o, "p95", sim_sketch_quantile(sk, 0.95));
-    cJSON_AddNumberToObject(o, "p99", sim_sketch_quantile(sk, 0.99));
-    cJSON_AddNumberToObject(o, "max", sk->n ? sk->max : 0.0);
-}
+#include "sim_module.h"
 
 void sim_report_add_inputs(cJSON *r, const sim *s)
 {
@@ -31,14 +16,14 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
     cJSON_AddStringToObject(in, "gpusim_version", GPUSIM_VERSION);
     cJSON_AddStringToObject(in, "trace", s->cfg->trace_path);
     cJSON_AddNumberToObject(in, "trace_rows",
-                            (double)(s->arrived + s->bursts + s->not_arrived + svc_rows(s->svc)));
+                            (double)(s->arrived + s->bursts + s->not_arrived + s->module_rows));
     cJSON_AddStringToObject(in, "policy", s->cfg->policy);
     cJSON *params = cJSON_AddObjectToObject(in, "params");
     for (int p = 0; p < s->npol; p++)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
-    for (const pol_param *const *t = sim_core_params(); *t; t++)
-        for (const pol_param *pp = *t; pp->name; pp++)
+    for (int m = 0; m < s->nmod; m++) /* the core's own parameters */
+        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
     if (s->cfg->until_us > 0)
@@ -74,6 +59,13 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         cJSON_AddNullToObject(cl, "cost_per_hour_usd");
 }
 
+static void report_modules(const sim *s, cJSON *r, int section)
+{
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m]->report)
+            s->mod[m]->report(s->mst[m], s, r, section);
+}
+
 cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
 {
     cJSON *r = cJSON_CreateObject();
@@ -95,7 +87,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
-    sim_ext_report(s, r); /* jobs.by_priority, preemption, tenants */
+    report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
     double cap_gpu_s = s->cl->ngpus * end_s;
@@ -105,8 +97,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
     cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
 
-    if (s->svc)
-        svc_report(s->svc, s, r);
+    report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
     cJSON_AddObjectToObject(r, "policy");
     for (int p = 0; p < s->npol; p++)
         if (s->pol[p]->report)
@@ -197,62 +188,4 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), num(t, "quota_blocked", NULL),
                 num(t, "quota_blocked_queue_s", "mean"), num(t, "quota_rejected", NULL), num(t, "peak_gpus", NULL));
     }
-}
-
-int gs_mkdirs(const char *dir, gs_error *err)
-{
-    char *p = xstrdup(dir);
-    for (char *q = p + 1; ; q++) {
-        if (*q == '/' || *q == 0) {
-            char saved = *q;
-            *q = 0;
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                int e = errno;
-                gs_err(err, GS_EWRITE, "cannot create directory '%s': %s", p, strerror(e));
-                free(p);
-                return GS_EWRITE;
-            }
-            *q = saved;
-            if (!saved)
-                break;
-        }
-    }
-    free(p);
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return gs_err(err, GS_EWRITE, "cannot use '%s' as an output directory", dir);
-    return 0;
-}
-
-int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
-{
-    size_t l = strlen(path) + 32;
-    char *tmp = xmalloc(l);
-    snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    int rc = 0;
-    if (fd < 0) {
-        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    size_t off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, data + off, n - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (close(fd) != 0 && rc == 0)
-        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    free(tmp);
-    return rc;
 }

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../policies/policy.h"
+#include "sim_policy.h"
 #include "sim.h"
 #include "sim_report.h"
-#include "sim_rng.h"
+#include "../base/sim_rng.h"
 
 /* {==== parameters ====} */
 
@@ -141,7 +141,7 @@ struct svc_layer {
     uint32_t nreps, cap_reps;
     svc_req **chunks;
     uint32_t nchunks, nslots, *free_req, nfree, cap_free;
-    uint64_t rows;
+    int index; /* the layer's place among the run's modules (its events) */
     sim_sketch all_lat, all_ttft;
     int max_batch_def;
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
@@ -153,9 +153,12 @@ struct svc_layer {
 
 static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
 
-int svc_layer_new(sim *s, svc_layer **out, gs_error *err)
+static svc_layer *svc_of(const sim *s) { return sim_module_state(s, &svc_module); }
+
+static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
 {
     svc_layer *L = xcalloc(1, sizeof *L);
+    L->index = index;
     L->max_batch_def = atoi(sim_param(s, "svc_max_batch"));
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
@@ -181,8 +184,9 @@ int svc_layer_new(sim *s, svc_layer **out, gs_error *err)
     return 0;
 }
 
-void svc_layer_free(svc_layer *L)
+static void svc_layer_free(void *state)
 {
+    svc_layer *L = state;
     if (!L)
         return;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
@@ -249,7 +253,7 @@ static void req_free(svc_layer *L, uint32_t i)
 
 static void svc_event(sim *s, gs_time_us at, uint32_t slot, uint32_t gen, int kind)
 {
-    sim_event_svc(s, at, slot, gen, (uint32_t)kind);
+    sim_module_event(s, svc_of(s)->index, at, slot, gen, (uint32_t)kind);
 }
 
 /* A tick matters while something can still change: requests in flight,
@@ -260,7 +264,7 @@ static void schedule_tick(sim *s, service *v)
 {
     if (v->tick_pending)
         return;
-    gs_time_us period = (gs_time_us)(s->svc->period_s * 1e6);
+    gs_time_us period = (gs_time_us)(svc_of(s)->period_s * 1e6);
     gs_time_us k = (s->now - v->start_us) / period + 1;
     v->tick_pending = true;
     svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);
@@ -270,7 +274,7 @@ static void schedule_tick(sim *s, service *v)
 
 static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     svc_req *r = req_at(L, ri);
     double lat = gs_us_to_s(t - r->arrive_us);
     sim_sketch_add(&v->lat_s, lat);
@@ -311,7 +315,7 @@ static void replica_remove(sim *s, replica *p);
 static void pull_queue(sim *s, replica *p)
 {
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     while (p->nactive + p->npending < v->max_batch && v->qhead != NONE) {
         uint32_t ri = v->qhead;
         svc_req *r = req_at(L, ri);
@@ -335,7 +339,7 @@ static double rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; 
 static void replica_run(sim *s, replica *p)
 {
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     double rate = rate_of(p);
     if (v->mode == MODE_TIME) {
         /* drain the work of every active request up to now, finish the done */
@@ -407,13 +411,13 @@ static void replica_run(sim *s, replica *p)
 static void block_end(sim *s, replica *p)
 {
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     if (v->mode == MODE_TIME) {
         replica_run(s, p);
         return;
     }
     if (p->start_pending) {
-        if (s->have_next && s->next_row->submit_us == s->now) {
+        if (sim_rows_pending_at(s, s->now)) {
             /* more rows arrive at this instant: their arrival event is already
              * queued, so going to the back of the instant lets them join */
             svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
@@ -515,7 +519,7 @@ static void note_scale(sim *s, service *v, const char *what)
 
 static void scale_out(sim *s, service *v)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     replica *p = xcalloc(1, sizeof *p);
     p->idx = L->nreps;
     p->svc = v;
@@ -550,7 +554,7 @@ static void scale_out(sim *s, service *v)
 static void replica_remove(sim *s, replica *p)
 {
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     if (p->state != R_READY || p->nactive || p->npending)
         GS_BUG("replica_remove: replica busy or not ready");
     set_busy(s, p, false);
@@ -567,11 +571,12 @@ static void replica_remove(sim *s, replica *p)
     note_scale(s, v, "scale_in");
 }
 
-void svc_task_started(sim *s, job *j)
+static void svc_task_started(void *state, sim *s, job *j)
 {
+    (void)state;
     replica *p = j->owner;
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     if (p->state != R_PLACING)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
@@ -586,18 +591,20 @@ void svc_task_started(sim *s, job *j)
     note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
 }
 
-void svc_task_rate_changed(sim *s, job *j)
+static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
+    (void)state;
     replica *p = j->owner;
     if (p->state == R_READY && (p->in_block || p->nactive))
         cut_block(s, p);
 }
 
-void svc_task_lost(sim *s, job *j)
+static void svc_task_lost(void *state, sim *s, job *j)
 {
+    (void)state;
     replica *p = j->owner;
     service *v = p->svc;
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     if (p->state == R_READY)
         set_busy(s, p, false);
     long lost = p->nactive + p->npending;
@@ -627,8 +634,9 @@ void svc_task_lost(sim *s, job *j)
             replica_run(s, v->reps[i]);
 }
 
-void svc_task_rejected(sim *s, job *j)
+static void svc_task_rejected(void *state, sim *s, job *j)
 {
+    (void)state;
     replica *p = j->owner;
     service *v = p->svc;
     (void)s;
@@ -638,15 +646,15 @@ void svc_task_rejected(sim *s, job *j)
     v->unplaceable++;
 }
 
-int svc_replicas(const svc_layer *L)
+static int svc_replicas(const void *state)
 {
+    const svc_layer *L = state;
     int n = 0;
     for (uint32_t i = 0; L && i < L->nsvcs; i++)
         n += L->svcs[i]->nready + L->svcs[i]->nstarting;
     return n;
 }
 
-uint64_t svc_rows(const svc_layer *L) { return L ? L->rows : 0; }
 
 /* {==== arrivals, ticks, generator ====} */
 
@@ -661,7 +669,7 @@ static bool ready_replica(const service *v)
 
 static void route(sim *s, service *v, uint32_t ri)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     svc_req *r = req_at(L, ri);
     v->arrived++;
     v->in_flight++;
@@ -706,7 +714,7 @@ static void route(sim *s, service *v, uint32_t ri)
 
 static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
     if (!row && v->cfg.output_tokens >= 1)
         mode = MODE_TOKENS;
@@ -769,7 +777,7 @@ static void schedule_gen(sim *s, service *v)
 
 static void tick(sim *s, service *v)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     v->tick_pending = false;
     double window_s = gs_us_to_s(s->now - v->win_start_us);
     double busy = v->win_busy_s, ready_s = 0;
@@ -830,7 +838,7 @@ static service *find_service(const svc_layer *L, const char *id)
 
 static int declare(sim *s, const wl_row *row)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", s->cfg->trace_path,
                       row->line, row->id);
@@ -892,10 +900,10 @@ static int declare(sim *s, const wl_row *row)
     return 0;
 }
 
-int svc_on_row(sim *s, const wl_row *row)
+static int svc_on_row(void *state, sim *s, const wl_row *row)
 {
-    svc_layer *L = s->svc;
-    L->rows++;
+    (void)state;
+    svc_layer *L = svc_of(s);
     if (row->kind == WL_KIND_SERVICE)
         return declare(s, row);
     service *v = find_service(L, row->service);
@@ -905,9 +913,10 @@ int svc_on_row(sim *s, const wl_row *row)
     return new_request(s, v, row, &s->err);
 }
 
-bool svc_event_live(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    svc_layer *L = s->svc;
+    (void)state;
+    svc_layer *L = svc_of(s);
     switch (aux) {
     case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
@@ -925,9 +934,10 @@ bool svc_event_live(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
     }
 }
 
-void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    svc_layer *L = s->svc;
+    (void)state;
+    svc_layer *L = svc_of(s);
     switch (aux) {
     case EVK_BLOCK: {
         replica *p = L->reps[slot];
@@ -1024,9 +1034,10 @@ static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t 
     cJSON_AddNumberToObject(o, "queued", (double)queued);
 }
 
-void svc_report(const svc_layer *L, const sim *s, cJSON *root)
+static void svc_report(const void *state, const sim *s, cJSON *root, int section)
 {
-    if (L->nsvcs == 0)
+    const svc_layer *L = state;
+    if (section != SIM_REPORT_GPU || L->nsvcs == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
     uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
@@ -1081,21 +1092,42 @@ void svc_report(const svc_layer *L, const sim *s, cJSON *root)
 
 void svc_set_actuator(sim *s, const svc_actuator *a)
 {
-    svc_layer *L = s->svc;
+    svc_layer *L = svc_of(s);
     memset(&L->act, 0, sizeof L->act);
     L->has_act = a != NULL;
     if (a)
         L->act = *a;
 }
 
-int svc_count(const sim *s) { return s->svc ? (int)s->svc->nsvcs : 0; }
+int svc_count(const sim *s)
+{
+    const svc_layer *L = svc_of(s);
+    return L ? (int)L->nsvcs : 0;
+}
 
 void svc_describe(const sim *s, int svc, svc_desc *out)
 {
-    const service *v = s->svc->svcs[svc];
+    const service *v = svc_of(s)->svcs[svc];
     out->id = v->id;
     out->weights_gib = v->weights_gib;
     out->gpus = v->cfg.gpus;
     out->start_us = v->start_us;
     out->end_us = v->end_us;
 }
+
+const sim_module svc_module = {
+    .name = "services",
+    .params = svc_params,
+    .init = svc_layer_new,
+    .fini = svc_layer_free,
+    .row_kinds = 1u << WL_KIND_SERVICE | 1u << WL_KIND_REQUEST,
+    .row = svc_on_row,
+    .task_started = svc_task_started,
+    .task_rate_changed = svc_task_rate_changed,
+    .task_rejected = svc_task_rejected,
+    .task_lost = svc_task_lost,
+    .event_live = svc_event_live,
+    .event = svc_on_event,
+    .replicas = svc_replicas,
+    .report = svc_report,
+};

@@ -12,42 +12,17 @@
 
 #include <cJSON.h>
 
-#include "../policies/policy.h"
 #include "sim_job.h"
+#include "sim_module.h"
+#include "sim_policy.h"
 
 typedef struct sim sim;
 typedef struct svc_layer svc_layer;
-
-/* Core parameters of the service layer (--set), {NULL}-terminated. */
+/* The layer's parameters (--set), {NULL}-terminated. */
 extern const pol_param svc_params[];
-
-/* Reads the svc_* parameters; 0 or GS_EUSAGE. */
-int svc_layer_new(sim *s, svc_layer **out, gs_error *err);
-void svc_layer_free(svc_layer *L);
-/* A `service` row arrived: declare the service, start its initial replicas.
- * A `request` row arrived: route it. GS_EINPUT for a request to an unknown
- * service or a bad service row. */
-int svc_on_row(sim *s, const wl_row *row);
-/* Whether a popped service event still matters (stale ones are dropped
- * before the clock moves, like stale job events). */
-bool svc_event_live(sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
-/* A service event (EV_SVC) fired. */
-void svc_on_event(sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
-/* Hooks from the core for replica tasks (j->owner set). */
-void svc_task_started(sim *s, job *j);
-void svc_task_rate_changed(sim *s, job *j);
-void svc_task_rejected(sim *s, job *j);
-/* The replica's task was killed (its card ran out of memory): the requests
- * it held are dropped and counted, and a replacement starts if the service
- * is below its minimum. */
-void svc_task_lost(sim *s, job *j);
-/* Replicas ready or starting (for the timeseries). */
-int svc_replicas(const svc_layer *L);
-/* Trace rows consumed by the layer (service + request rows). */
-uint64_t svc_rows(const svc_layer *L);
-/* Adds "services" (per service and overall) and "requests" to the report. */
-void svc_report(const svc_layer *L, const sim *s, cJSON *root);
-
+/* The layer as an engine module (sim_module.h): service and request rows,
+ * replica tasks, its own events, "services" and "requests" in the report. */
+extern const sim_module svc_module;
 /* {==== actuation hooks (issue 9) ====}
  * A time policy may take over how a service's replicas come and go (dual-pod
  * actuation, policies/pol_dualpod.c). Without an actuator the layer behaves

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_preempt.h"
+#include "sim_job.h"
 
 void ws_free(sim_waitset *w)
 {

@@ -15,6 +15,14 @@ typedef struct test_case {
 
 extern int check_failures; /* failures in the current case */
 
+/* The cases the runner (run.c) runs: NULL-terminated array of tables, each
+ * ended by a {NULL} case; defined by tests/tables.c (or by a harness
+ * check's own table file). */
+extern const test_case *const test_tables[];
+/* Called after each case, in the case's process, before its exit: frees
+ * what the test helpers cached, so LeakSanitizer sees only real leaks. */
+void test_cleanup(void);
+
 #define CHECK(cond)                                                                                         \
     do {                                                                                                    \
         if (!(cond)) {                                                                                      \

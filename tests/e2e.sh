@@ -4,20 +4,8 @@
 # Usage: tests/e2e.sh [GPUSIM]   (default build/test/gpusim, the sanitized build)
 # Prints [ok]/[FAIL] per check and ends with "N passed, N failed".
 G=${1:-build/test/gpusim}
-T=$(mktemp -d /tmp/gpusim-e2e-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "[ok]   e2e/$1"; }
-no() { fail=$((fail + 1)); echo "[FAIL] e2e/$1"; [ -n "$2" ] && sed 's/^/    /' "$2" | head -20; }
-# check NAME EXPECTED_RC CMD... : runs CMD, output in $T/out, compares rc
-check_rc() {
-  name=$1; want=$2; shift 2
-  "$@" >"$T/out" 2>&1; rc=$?
-  if [ "$rc" -eq "$want" ]; then return 0; fi
-  echo "    exit $rc, expected $want: $*" >>"$T/out"; no "$name" "$T/out"; return 1
-}
-has() { grep -q -- "$2" "$1"; }
+. "$(dirname "$0")/lib_e2e.sh"
+FX=tests/fixtures
 
 # 1. the example runs and every row is accounted for
 if check_rc example_run 0 "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/ex" --json; then
@@ -52,7 +40,7 @@ fi
 "$G" gen mmc --jobs 2000 --servers 8 --util 0.8 --out "$T/late.csv" >/dev/null
 printf 'x1,99999,1,99\n' >>"$T/late.csv"
 if check_rc late_error 3 "$G" run --trace "$T/late.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/late"; then
-  if has "$T/out" "line 2002, column 4 ('gpus')" && [ -z "$(ls -A "$T/late" 2>/dev/null)" ]; then ok late_error_leaves_nothing
+  if has "$T/out" "line 2002, column 4 ('gpus')" && [ ! -e "$T/late" ]; then ok late_error_leaves_nothing
   else ls -A "$T/late" >>"$T/out"; no late_error_leaves_nothing "$T/out"; fi
 fi
 
@@ -76,23 +64,23 @@ check_rc no_command 2 "$G" && ok no_command_exit2
 check_rc missing_trace 3 "$G" run --trace "$T/none.csv" --policy whole && ok missing_trace_exit3
 printf '{"nodes":[{"model":"H100-SXM5-80GB","gpus":"eight"}]}' >"$T/cl.json"
 if check_rc bad_cluster 3 "$G" run --trace workloads/examples/day.csv --policy whole --cluster "$T/cl.json"; then
-  has "$T/out" "nodes\[0\].gpus" && ok bad_cluster_exit3 || no bad_cluster_exit3 "$T/out"
+  if has "$T/out" "nodes\[0\].gpus"; then ok bad_cluster_exit3; else no bad_cluster_exit3 "$T/out"; fi
 fi
 
 # 8. unwritable output: exit 4
 if check_rc unwritable 4 "$G" run --trace workloads/examples/day.csv --policy whole --out /proc/gpusim-cannot; then ok unwritable_output_exit4; fi
 
 # 9. help, policies, models
-check_rc help 0 "$G" --help && has "$T/out" "run" && ok help_exit0
-check_rc run_help 0 "$G" run --help && has "$T/out" "--gpus-per-node" && ok run_help_exit0
-check_rc policies 0 "$G" policies && has "$T/out" "queue=skip" && ok policies_list_params
-check_rc models 0 "$G" models && has "$T/out" "H200-SXM5-141GB" && ok models_list
+expect help_exit0 0 "run" "$G" --help
+expect run_help_exit0 0 "--gpus-per-node" "$G" run --help
+expect policies_list_params 0 "queue=skip" "$G" policies
+expect models_list 0 "H200-SXM5-141GB" "$G" models
 
 # 10. gen mmc is deterministic, and --until accounts rows never reached
 "$G" gen mmc --jobs 500 --servers 4 --util 0.9 --seed 3 --out "$T/g1.csv"
 "$G" gen mmc --jobs 500 --servers 4 --util 0.9 --seed 3 >"$T/g2.csv"
 cmp -s "$T/g1.csv" "$T/g2.csv" && [ "$(wc -l <"$T/g1.csv")" -eq 501 ] && ok gen_mmc_deterministic || no gen_mmc_deterministic
-if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5-80GB:4 --until 50 --json; then
+if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5-80GB:4 --until 50 --json --out "$T/o"; then
   n=$(grep '"not_arrived"' "$T/out" | sed 's/[^0-9]//g'); a=$(grep '"arrived"' "$T/out" | sed 's/[^0-9]//g')
   [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
 fi
@@ -125,11 +113,11 @@ printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.cs
 if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
   has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
 fi
-AZ=../shared/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
-if [ -f "$AZ" ]; then
+AZ=$FX/azure-llm/AzureLLMInferenceTrace_conv.head600.csv
+if need_file import_azure_and_serve "$AZ"; then
   if check_rc import_azure 0 "$G" import azure-llm "$AZ" --limit 500 --out-trace "$T/az.csv"; then
     if has "$T/out" "500 requests converted" && [ "$(grep -c ',request,llm,' "$T/az.csv")" -eq 500 ] &&
-       "$G" run --trace "$T/az.csv" --policy whole --gpus H100-SXM5-80GB:32 --json >"$T/azr" 2>&1 &&
+       "$G" run --trace "$T/az.csv" --policy whole --gpus H100-SXM5-80GB:32 --json --out "$T/o" >"$T/azr" 2>&1 &&
        grep -q '"served":[[:space:]]*500' "$T/azr"; then ok import_azure_and_serve
     else no import_azure_and_serve "$T/out"; fi
   fi
@@ -183,8 +171,8 @@ if check_rc compare 0 "$G" compare --trace "$T/dayjobs.csv" --policies 'whole,wh
     ok compare_table_and_runs
   else no compare_table_and_runs "$T/out"; fi
 fi
-check_rc compare_bad_policy 2 "$G" compare --trace workloads/examples/day.csv --policies 'whole,nosuch' --out "$T/cmpbad" &&
-  has "$T/out" "unknown space policy 'nosuch'" && ok compare_unknown_policy_exit2
+expect compare_unknown_policy_exit2 2 "unknown space policy 'nosuch'" \
+  "$G" compare --trace workloads/examples/day.csv --policies 'whole,nosuch' --out "$T/cmpbad"
 
 # 16. plot: every figure as a 900x500 PNG and an SVG, report.html self-contained
 "$G" gen mmc --jobs 3000 --servers 6 --util 0.7 --seed 2 --out "$T/mmc.csv" >/dev/null
@@ -234,7 +222,9 @@ else no plot_hostile_names_run_nothing "$T/out"; fi
 "$G" gen mmc --jobs 140000 --servers 16 --util 0.8 --out "$T/long.csv" >/dev/null
 "$G" run --trace "$T/long.csv" --policy whole --gpus H100-SXM5-80GB:16 --out "$T/long" >/dev/null 2>"$T/err"
 if [ ! -s "$T/err" ]; then ok no_progress_when_not_a_terminal; else no no_progress_when_not_a_terminal "$T/err"; fi
-if command -v script >/dev/null 2>&1; then
+if ! command -v script >/dev/null 2>&1; then
+  echo "    script(1) (Debian bsdutils) is missing" >"$T/msg"; no progress_on_a_terminal "$T/msg"
+else
   script -qc "$G run --trace $T/long.csv --policy whole --gpus H100-SXM5-80GB:16 --out $T/long >/dev/null" "$T/tty" \
     >/dev/null 2>&1 </dev/null
   grep -q 'simulated [0-9.]* h, [0-9]* events, [0-9]* events/s' "$T/tty" && ok progress_on_a_terminal ||
@@ -247,7 +237,7 @@ fi
 if cmp -s "$T/ag1.csv" "$T/ag2.csv" && [ "$(grep -c ',session,,,$' "$T/ag1.csv")" -eq 60 ] &&
    grep -q ',scheduled,' "$T/ag1.csv" && grep -q ',user,' "$T/ag1.csv"; then ok gen_agents_deterministic
 else no gen_agents_deterministic "$T/ag1.csv"; fi
-if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --json; then
+if check_rc agents_run 0 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --json --out "$T/o"; then
   rows=$(($(wc -l <"$T/ag1.csv") - 1))
   tr=$(grep '"trace_rows"' "$T/out" | sed 's/[^0-9]//g')
   if [ "$tr" = "$rows" ] && has "$T/out" '"given_back"' && has "$T/out" '"wake_latency_s"' &&
@@ -259,10 +249,9 @@ fi
 if strip "$T/h1/report.json" >"$T/a" && strip "$T/h2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
    has "$T/a" '"hibernate"'; then ok hibernate_report_byte_identical
 else no hibernate_report_byte_identical "$T/a"; fi
-check_rc agents_bad_set 2 "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon &&
-  has "$T/out" "probe_period" && ok hibernate_bad_param_exit2
-check_rc agents_bad_time 2 "$G" run --trace "$T/ag1.csv" --policy whole+nosuch && has "$T/out" "valid: hibernate" &&
-  ok unknown_time_policy_exit2
+expect hibernate_bad_param_exit2 2 "probe_period" \
+  "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon --out "$T/o"
+expect unknown_time_policy_exit2 2 "valid: hibernate" "$G" run --trace "$T/ag1.csv" --policy whole+nosuch --out "$T/o"
 check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
 
 # 19. issue 4: MIG. A bad layout is exit 3 naming the file and node group;
@@ -293,11 +282,11 @@ if check_rc preempt_on 0 "$G" run $PA --set preempt=on --out "$T/pon" && check_r
     has "$T/pon/report.json" '"lost_gpu_hours"' && has "$T/pon/report.json" '"quota_blocked"' &&
     ok preempt_report_fields || no preempt_report_fields "$T/pon/report.json"
 fi
-check_rc preempt_bad 2 "$G" run $PA --set preempt=yes && has "$T/out" "expected on or off" && ok preempt_bad_value_exit2
+expect preempt_bad_value_exit2 2 "expected on or off" "$G" run $PA --set preempt=yes --out "$T/o"
 # issue 10b: every space policy takes preempt=on and the cluster's tenant
 # quotas; on this whole-card scenario each preempts exactly as whole does
 # (timeslice with one task per card).
-PB="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --set preempt=on --json"
+PB="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --set preempt=on --json --out $T/o"
 "$G" run $PB --policy whole >"$T/pw.json" 2>/dev/null
 for p in vgpu "timeslice --set replicas=1" mig dynmig; do
   n=$(echo "$p" | cut -d' ' -f1)
@@ -310,14 +299,17 @@ for p in vgpu "timeslice --set replicas=1" mig dynmig; do
   fi
 done
 printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8}], "tenants": [{"name": "a", "gpux": 1}]}' >"$T/tq.json"
-check_rc quota_bad_key 3 "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" &&
-  has "$T/out" "tenants\[0\]: unknown key 'gpux'" && ok quota_bad_key_exit3
+expect quota_bad_key_exit3 3 "tenants\[0\]: unknown key 'gpux'" \
+  "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" --out "$T/o"
 
 # 20. openb (issue 7): every shipped pod and node list imports, with row accounting that adds up
-OB=../shared/traces/alibaba-openb-gpu-v2023
-if [ -d "$OB" ]; then
+OB=$FX/openb
+if need_file import_openb_every_file_rows_add_up "$OB/openb_pod_list_default.csv" &&
+   need_file import_openb_every_file_rows_add_up "$OB/openb_node_list_gpu_node.csv"; then
   bad=""
-  for f in "$OB"/openb_pod_list_*.csv; do
+  n=$(ls "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv | wc -l)
+  [ "$n" -eq 20 ] || bad="$bad (found $n of the 20 pod lists)"
+  for f in "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv; do
     rows=$(($(grep -c . "$f") - 1))
     if "$G" import openb "$f" --out-trace "$T/ob.csv" >"$T/out" 2>&1; then
       set -- $(sed -n 's/^import openb: \([0-9]*\) pod rows read, \([0-9]*\) converted.*, \([0-9]*\) skipped.*/\1 \2 \3/p' "$T/out")
@@ -384,12 +376,10 @@ if strip "$T/d1/report.json" >"$T/a" && strip "$T/d2/report.json" >"$T/b" && cmp
   ok dualpod_longtail_deterministic
 else no dualpod_longtail_deterministic "$T/out"; fi
 for m in always-on scale-to-zero; do
-  if check_rc "dualpod_$m" 0 "$G" run $LT --set dualpod_mode=$m --json; then
+  if check_rc "dualpod_$m" 0 "$G" run $LT --set dualpod_mode=$m --json --out "$T/o"; then
     grep -q "\"mode\":[[:space:]]*\"$m\"" "$T/out" && ok "dualpod_mode_$m" || no "dualpod_mode_$m" "$T/out"
   fi
 done
-check_rc dualpod_bad_mode 2 "$G" run $LT --set dualpod_mode=never &&
-  has "$T/out" "dualpod_mode" && ok dualpod_bad_mode_exit2
+expect dualpod_bad_mode_exit2 2 "dualpod_mode" "$G" run $LT --set dualpod_mode=never --out "$T/o"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

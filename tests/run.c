@@ -1,47 +1,86 @@
 /* run.c - the unit and validation test runner: runs every case of every
- * table (or those whose name contains argv[1]), prints [ok]/[FAIL] per case
- * and ends with "N passed, N failed"; exits 1 on any failure.
+ * table in test_tables[] (or those whose name contains argv[1]), each in a
+ * child process, prints [ok]/[FAIL] per case and ends with
+ * "N passed, N failed"; exits 1 on any failure.
+ *
+ * Why a child per case: a case that crashes, aborts (GS_BUG, a sanitizer
+ * report) or leaks (LeakSanitizer runs at the child's exit and makes it exit
+ * non-zero) is then counted as that case's failure, with its name, and the
+ * other cases still run. A runner that dies half-way would otherwise print
+ * no count at all, and a pipeline could report the run as green.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
-#include "testutil.h"
 
 int check_failures;
 
-extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_cluster[], tests_models[],
-    tests_whole[], tests_erlang[], tests_determinism[], tests_service[];
-extern const test_case tests_share[];                   /* issue 3: vgpu, timeslice */
-extern const test_case tests_plan[];                    /* issue 6: plan vs Erlang C */
-extern const test_case tests_hibernate[];               /* issue 8: agent sessions */
-extern const test_case tests_mig_layout[], tests_mig[]; /* issue 4: MIG */
-extern const test_case tests_preempt[];                 /* issue 10: priorities, quotas, preemption */
-extern const test_case tests_preempt_share[];           /* issue 10: the same under vgpu, timeslice, MIG */
-extern const test_case tests_select[];                  /* issue 7: gpu_select strategies, fragmentation, fill-up */
-extern const test_case tests_dualpod[];                 /* issue 9: dual-pod actuation */
-extern const test_case tests_sweep[];                   /* sweep: run ids (SHA-256), spec positions */
+/* Runs one case in this process; the exit status is the verdict. */
+static void run_case(const test_case *c)
+{
+    check_failures = 0;
+    c->fn();
+    test_cleanup();
+    fflush(stdout);
+    fflush(stderr);
+    exit(check_failures ? 1 : 0); /* exit, not _exit: LeakSanitizer checks here */
+}
 
-static const test_case *const tables[] = {
-    tests_event, tests_sketch, tests_trace, tests_cluster, tests_models, tests_whole, tests_erlang,
-    tests_determinism, tests_share, tests_service, tests_plan, tests_hibernate, tests_mig_layout, tests_mig,
-    tests_preempt, tests_preempt_share, tests_select, tests_dualpod, tests_sweep, NULL,
-};
+/* Returns NULL when the case passed, else why it failed. */
+static const char *verdict(int status, char *buf, size_t n)
+{
+    if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code == 0)
+            return NULL;
+        if (code == 1)
+            return "checks failed";
+        snprintf(buf, n, "exited with status %d (sanitizer report or leak: see above)", code);
+        return buf;
+    }
+    if (WIFSIGNALED(status)) {
+        snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return buf;
+    }
+    return "ended abnormally";
+}
 
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
     int passed = 0, failed = 0;
-    for (int t = 0; tables[t]; t++) {
-        for (const test_case *c = tables[t]; c->name; c++) {
+    for (int t = 0; test_tables[t]; t++) {
+        for (const test_case *c = test_tables[t]; c->name; c++) {
             if (argc > 1 && !strstr(c->name, argv[1]))
                 continue;
-            check_failures = 0;
-            c->fn();
-            if (check_failures) {
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid < 0) {
+                perror("fork");
+                return 1;
+            }
+            if (pid == 0)
+                run_case(c);
+            int status = 0;
+            while (waitpid(pid, &status, 0) < 0) {
+                if (errno != EINTR) {
+                    perror("waitpid");
+                    return 1;
+                }
+            }
+            char buf[160];
+            const char *why = verdict(status, buf, sizeof buf);
+            if (why) {
                 failed++;
-                printf("[FAIL] %s\n", c->name);
+                printf("[FAIL] %s: %s\n", c->name, why);
             } else {
                 passed++;
                 printf("[ok]   %s\n", c->name);
@@ -49,7 +88,6 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    tu_catalog_free();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

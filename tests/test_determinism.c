@@ -22,7 +22,7 @@ static char *report_text(const char *trace, const char *cluster_file)
     size_t ts_len = 0;
     FILE *ts = open_memstream(&ts_buf, &ts_len);
     char *out = NULL;
-    if (sim_init(&s, &cfg, tu_catalog(), &cl, ts, &err) == 0 && sim_run(&s) == 0) {
+    if (tu_sim_init(&s, &cfg, tu_catalog(), &cl, ts, &err) == 0 && sim_run(&s) == 0) {
         cJSON *r = sim_report_build(&s, 0.0, 0.0); /* timing fields fixed at 0 */
         char *text = cJSON_Print(r);
         fclose(ts);

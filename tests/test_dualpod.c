@@ -42,7 +42,7 @@ static cJSON *run_dp(const char *trace, int gpus, const char *policy, const pol_
     snprintf(spec, sizeof spec, "H100-SXM5-80GB:%d", gpus);
     cJSON *rep = NULL;
     if ((r.rc = sim_cluster_from_spec(&r.cl, spec, gpus, tu_catalog(), &r.err)) == 0 &&
-        (r.rc = sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err)) == 0) {
+        (r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err)) == 0) {
         r.s.on_request_done = l ? on_req : NULL;
         r.s.on_request_ud = l;
         if ((r.rc = sim_run(&r.s)) == 0)
@@ -348,7 +348,7 @@ static void randomized_invariant(void)
         r.cfg.seed = 11 + (uint64_t)k;
         tu_add_sets(&r.cfg, mixes[k]);
         CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:4", 2, tu_catalog(), &r.err), 0);
-        CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+        CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
         CHECK_EQ_INT(sim_run(&r.s), 0);
         cJSON *rep = sim_report_build(&r.s, 0, 0);
         CHECK_EQ_INT(audit_fail, 0);

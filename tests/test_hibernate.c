@@ -32,7 +32,7 @@ static int hrun_go(hrun *h, const char *trace, const char *gpus, const char *con
     tu_add_sets(&r->cfg, sets);
     if ((r->rc = sim_cluster_from_spec(&r->cl, gpus, 8, tu_catalog(), &r->err)) != 0)
         return r->rc;
-    if ((r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
+    if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
         return r->rc;
     if ((r->rc = sim_run(&r->s)) != 0) {
         r->err = r->s.err;

@@ -53,7 +53,7 @@ static int run_cluster(tu_run *r, const char *trace, const char *cluster_json, c
     }
     if ((r->rc = sim_cluster_load(&r->cl, tu_write_tmp(cluster_json), tu_catalog(), &r->err)) != 0)
         return r->rc;
-    if ((r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
+    if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
         return r->rc;
     r->s.on_done = record;
     r->s.on_done_ud = rc;
@@ -414,7 +414,7 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
         r.cfg.sets[r.cfg.nsets++].value = eq + 1;
     }
     CHECK_EQ_INT(sim_cluster_load(&r.cl, tu_write_tmp(cl), tu_catalog(), &r.err), 0);
-    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     r.s.on_done = collect_wait;
     r.s.on_done_ud = &wt;
     CHECK_EQ_INT(sim_run(&r.s), 0);

@@ -43,8 +43,7 @@ static void plan_vs_erlang(int servers, double util, double slo_wait_s)
     const char *trace = tu_write_tmp(buf);
     free(buf);
 
-    char dir[] = "/tmp/gpusim-plan-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
+    const char *dir = tu_tmp_dir();
     const char *g = getenv("GPUSIM") ? getenv("GPUSIM") : "build/test/gpusim";
     char cmd[2048];
     snprintf(cmd, sizeof cmd,

@@ -8,7 +8,7 @@
 #include "../sim/sim_report.h"
 #include <gsl/gsl_rng.h>
 
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -73,7 +73,7 @@ static cJSON *run(tu_run *r, const char *trace, const char *cluster, const char 
     else
         r->rc = sim_cluster_from_spec(&r->cl, cluster, 8, tu_catalog(), &r->err);
     if (r->rc == 0)
-        r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
+        r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
     if (r->rc)
         return NULL;
     cur_sim = &r->s;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../policies/share_card.h"
-#include "../sim/sim_fill.h"
+#include "../cli/fill.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -39,7 +39,7 @@ static int setup_init(setup *u, const char *cluster_json, const char *trace, con
     }
     if ((u->rc = sim_cluster_load(&u->cl, tu_write_tmp(cluster_json), tu_catalog(), &u->err)))
         return u->rc;
-    if ((u->rc = sim_init(&u->s, &u->cfg, tu_catalog(), &u->cl, NULL, &u->err)))
+    if ((u->rc = tu_sim_init(&u->s, &u->cfg, tu_catalog(), &u->cl, NULL, &u->err)))
         return u->rc;
     u->s.on_done = on_done;
     u->s.on_done_ud = ud;

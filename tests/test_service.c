@@ -41,7 +41,7 @@ static int run_svc(tu_run *r, const char *trace, const char *const *sets, const 
     tu_add_sets(&r->cfg, sets);
     if ((r->rc = sim_cluster_from_spec(&r->cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r->err)))
         return r->rc;
-    if ((r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
+    if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
         return r->rc;
     r->s.on_request_done = l ? on_req : NULL;
     r->s.on_request_ud = l;
@@ -277,7 +277,7 @@ static void contention_next_to_training(void)
     r.cfg.policy = "vgpu";
     tu_add_sets(&r.cfg, no_cold);
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "A100-SXM4-80GB:1", 8, tu_catalog(), &r.err), 0);
-    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     r.s.on_request_done = on_req;
     r.s.on_request_ud = &l;
     CHECK_EQ_INT(sim_run(&r.s), 0);

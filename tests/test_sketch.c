@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "../sim/sim_metrics.h"
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 #include "check.h"
 
 static int cmp_d(const void *a, const void *b)

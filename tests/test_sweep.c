@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/gs_jsonpos.h"
-#include "../sim/gs_sha256.h"
+#include "../base/gs_jsonpos.h"
+#include "../base/gs_sha256.h"
 #include "check.h"
 
 static void hex_of(const char *msg, size_t n, char out[65])

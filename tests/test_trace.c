@@ -81,7 +81,8 @@ static void malformed(void)
         int code;
         const char *msg = read_all(bad[i].text, false, &rows, &code);
         CHECK_EQ_INT(code, GS_EINPUT);
-        CHECK_STR_HAS(msg, "trace '/tmp/gpusim-test-");
+        CHECK_STR_HAS(msg, "trace '");
+        CHECK_STR_HAS(msg, tu_tmp_dir());
         for (int k = 0; k < 3 && bad[i].want[k]; k++)
             CHECK_STR_HAS(msg, bad[i].want[k]);
     }

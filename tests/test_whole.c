@@ -145,7 +145,7 @@ static void until_accounting(void)
     r.cfg.policy = "whole";
     r.cfg.until_us = 15 * GS_US_PER_S;
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
-    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     CHECK_EQ_INT(sim_run(&r.s), 0);
     CHECK_EQ_INT(r.s.arrived, 3);
     CHECK_EQ_INT(r.s.completed, 1);
@@ -205,7 +205,7 @@ static void rate_change(void)
     r.cfg.registry = reg;
     ends e = {0};
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
-    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     r.s.on_done = rec_end;
     r.s.on_done_ud = &e;
     CHECK_EQ_INT(sim_run(&r.s), 0);
@@ -263,7 +263,7 @@ static void suspend_resume(void)
     r.cfg.registry = reg;
     pause_releases = 0;
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
-    CHECK_EQ_INT(sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
     CHECK_EQ_INT(sim_run(&r.s), 0);
     CHECK_NEAR(gs_us_to_s(r.s.now), 13, 0, 1e-9);
     CHECK_EQ_INT(r.s.completed, 1);

@@ -6,14 +6,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* One scratch directory per process (each case runs in its own), under
+ * $TMPDIR when set (tests/run_all.sh points it at a directory it removes):
+ * a test never leaves files behind and never writes into the repository. */
+static char tmp_dir[512];
+
+const char *tu_tmp_dir(void)
+{
+    if (!tmp_dir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmp_dir, sizeof tmp_dir, "%s/gpusim-test-XXXXXX", base && *base ? base : P_tmpdir);
+        if (!mkdtemp(tmp_dir)) {
+            perror("mkdtemp");
+            abort();
+        }
+    }
+    return tmp_dir;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+void tu_tmp_cleanup(void)
+{
+    if (tmp_dir[0])
+        nftw(tmp_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tmp_dir[0] = 0;
+}
 
 const char *tu_write_tmp(const char *text)
 {
-    static char paths[8][64];
+    static char paths[8][600];
     static int next;
     char *p = paths[next++ % 8];
-    snprintf(p, 64, "/tmp/gpusim-test-XXXXXX");
+    snprintf(p, 600, "%s/file-XXXXXX", tu_tmp_dir());
     int fd = mkstemp(p);
     if (fd < 0) {
         perror("mkstemp");
@@ -49,6 +82,13 @@ void tu_catalog_free(void)
     cat_loaded = false;
 }
 
+int tu_sim_init(sim *s, sim_config *cfg, const gpu_catalog *catalog, sim_cluster *cl, FILE *ts, gs_error *err)
+{
+    if (!cfg->registry)
+        cfg->registry = pol_all();
+    return sim_init(s, cfg, catalog, cl, ts, err);
+}
+
 int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int gpus_per_node, const char *policy,
                  const char *const *sets, void (*on_done)(void *, const job *), void *ud)
 {
@@ -60,7 +100,7 @@ int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int g
     r->rc = sim_cluster_from_spec(&r->cl, gpus_spec, gpus_per_node, tu_catalog(), &r->err);
     if (r->rc)
         return r->rc;
-    r->rc = sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
+    r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
     if (r->rc)
         return r->rc;
     r->s.on_done = on_done;

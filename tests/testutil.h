@@ -6,14 +6,23 @@
 
 #include <cJSON.h>
 
+#include "../policies/registry.h"
 #include "../sim/sim.h"
 
-/* Writes text to a new temporary file; returns its path (static buffer
- * rotation of 8). */
+/* This process's scratch directory (created on first use, under $TMPDIR);
+ * tu_tmp_cleanup removes it with everything in it. */
+const char *tu_tmp_dir(void);
+void tu_tmp_cleanup(void);
+/* Writes text to a new file in tu_tmp_dir(); returns its path (static
+ * buffer rotation of 8). */
 const char *tu_write_tmp(const char *text);
 /* Loads the catalog from models/gpu (tests run from the repo root). */
 const gpu_catalog *tu_catalog(void);
 void tu_catalog_free(void);
+
+/* sim_init with the shipped policy table when cfg->registry is NULL (a test
+ * that checks the contract passes its own table). */
+int tu_sim_init(sim *s, sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
 
 typedef struct tu_run {
     sim s;

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: MIT */
 #include "wl_gen.h"
 
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 
 int wl_gen_mmc(FILE *out, const wl_mmc_opts *o, gs_error *err)
 {

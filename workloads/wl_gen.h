@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../sim/gs.h"
+#include "../base/gs.h"
 
 /* M/M/c: Poisson arrivals, exponential durations. `servers` is the number of
  * GPUs the trace is meant for and `util` the offered load per GPU, so the

@@ -9,7 +9,7 @@
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
-#include "../sim/sim_rng.h"
+#include "../base/sim_rng.h"
 #include "wl_gen.h"
 
 /* Streams of this generator (ids apart from sim_rng.h's shared ones). */

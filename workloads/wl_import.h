@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../sim/gs.h"
+#include "../base/gs.h"
 
 typedef struct wl_azure_opts {
     const char *service;  /* service id for the requests */

@@ -10,7 +10,7 @@
 #ifndef GPUSIM_WL_TRACE_H
 #define GPUSIM_WL_TRACE_H
 
-#include "../sim/gs.h"
+#include "../base/gs.h"
 
 /* Row kinds: `job` (a batch or training job, run by the core), `service` (a
  * model deployment whose replicas serve requests), `request` (one inference

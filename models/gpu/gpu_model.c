@@ -37,26 +37,38 @@ static int bad(gs_error *err, const char *path, const char *field, const char *w
     return gs_err(err, GS_EINPUT, "GPU model '%s': field '%s': expected %s", path, field, want);
 }
 
-static int get_num(const cJSON *o, const char *key, double *out, bool required)
+/* A number field within [lo, hi]: 1 found, 0 absent (and not required),
+ * -1 wrong type or out of range. Every caller converts to an integer type
+ * afterwards, so the range check comes first: a value such as 1e300 must be
+ * an input error, never an out-of-range conversion. */
+static int get_num(const cJSON *o, const char *key, double *out, bool required, double lo, double hi)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!v || cJSON_IsNull(v))
         return required ? -1 : 0;
-    if (!cJSON_IsNumber(v))
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi))
         return -1;
     *out = v->valuedouble;
     return 1;
 }
+
+/* Upper bounds that no real card reaches but that keep every conversion
+ * in range: 16 TiB of memory, a million SMs, 1 PB/s of host link, a
+ * million dollars an hour. */
+#define MAX_MEMORY_MIB (16.0 * 1024 * 1024)
+#define MAX_SMS 1e6
+#define MAX_GBPS 1e6
+#define MAX_PRICE 1e6
 
 static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *err)
 {
     mig_table *t = xcalloc(1, sizeof *t);
     m->mig = t;
     double v;
-    if (get_num(mj, "memory_slices", &v, true) < 0 || v < 1 || v > MIG_MAX_SLICES)
+    if (get_num(mj, "memory_slices", &v, true, 1, MIG_MAX_SLICES) < 0)
         return bad(err, path, "mig.memory_slices", "an integer 1..8");
     t->memory_slices = (int)v;
-    if (get_num(mj, "compute_slices", &v, true) < 0 || v < 1 || v > MIG_MAX_SLICES)
+    if (get_num(mj, "compute_slices", &v, true, 1, MIG_MAX_SLICES) < 0)
         return bad(err, path, "mig.compute_slices", "an integer 1..8");
     t->compute_slices = (int)v;
     t->placements_verified = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(mj, "placements_verified"));
@@ -71,19 +83,19 @@ static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *e
         if (!cJSON_IsString(nm) || strlen(nm->valuestring) >= sizeof pr->name)
             return bad(err, path, "mig.profiles[].name", "a profile name such as \"1g.10gb\"");
         strcpy(pr->name, nm->valuestring);
-        if (get_num(p, "compute_slices", &v, true) < 0 || v < 1 || v > t->compute_slices)
+        if (get_num(p, "compute_slices", &v, true, 1, t->compute_slices) < 0)
             return bad(err, path, "mig.profiles[].compute_slices", "1..compute_slices");
         pr->compute_slices = (int)v;
-        if (get_num(p, "size", &v, true) < 0 || v < 1 || v > t->memory_slices)
+        if (get_num(p, "size", &v, true, 1, t->memory_slices) < 0)
             return bad(err, path, "mig.profiles[].size", "1..memory_slices");
         pr->size = (int)v;
-        if (get_num(p, "memory_mib", &v, true) < 0 || v <= 0 || v > (double)m->memory_mib)
+        if (get_num(p, "memory_mib", &v, true, 1, (double)m->memory_mib) < 0)
             return bad(err, path, "mig.profiles[].memory_mib", "a positive number no larger than the card");
         pr->memory_mib = (int64_t)v;
-        if (get_num(p, "sms", &v, false) < 0 || v < 0)
-            return bad(err, path, "mig.profiles[].sms", "a non-negative number");
+        if (get_num(p, "sms", &v, false, 0, m->sms) < 0)
+            return bad(err, path, "mig.profiles[].sms", "a number from 0 to the card's sms");
         pr->sms = (int)v;
-        if (get_num(p, "max_instances", &v, true) < 0 || v < 1 || v > t->memory_slices)
+        if (get_num(p, "max_instances", &v, true, 1, t->memory_slices) < 0)
             return bad(err, path, "mig.profiles[].max_instances", "1..memory_slices");
         pr->max_instances = (int)v;
         const cJSON *pl = cJSON_GetObjectItemCaseSensitive(p, "placements");
@@ -92,7 +104,7 @@ static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *e
         const cJSON *s;
         cJSON_ArrayForEach(s, pl)
         {
-            if (!cJSON_IsNumber(s) || s->valuedouble < 0 || (int)s->valuedouble + pr->size > t->memory_slices)
+            if (!cJSON_IsNumber(s) || !(s->valuedouble >= 0 && s->valuedouble + pr->size <= t->memory_slices))
                 return gs_err(err, GS_EINPUT,
                               "GPU model '%s': profile '%s': placement start must lie in 0..%d so the "
                               "instance fits in %d memory slices",
@@ -137,28 +149,28 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
     }
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(j, "architecture");
     snprintf(m->architecture, sizeof m->architecture, "%s", cJSON_IsString(ar) ? ar->valuestring : "");
-    if (get_num(j, "memory_mib", &v, true) < 0 || v < 1) {
-        rc = bad(err, path, "memory_mib", "a positive number of MiB");
+    if (get_num(j, "memory_mib", &v, true, 1, MAX_MEMORY_MIB) < 0) {
+        rc = bad(err, path, "memory_mib", "a number of MiB from 1 to 16 TiB");
         goto out;
     }
     m->memory_mib = (int64_t)v;
-    if (get_num(j, "sms", &v, true) < 0 || v < 1) {
-        rc = bad(err, path, "sms", "a positive integer");
+    if (get_num(j, "sms", &v, true, 1, MAX_SMS) < 0) {
+        rc = bad(err, path, "sms", "an integer from 1 to 1e6");
         goto out;
     }
     m->sms = (int)v;
     const cJSON *hl = cJSON_GetObjectItemCaseSensitive(j, "host_link");
-    if (!cJSON_IsObject(hl) || get_num(hl, "gbps_per_dir", &v, true) < 0 || v <= 0) {
-        rc = bad(err, path, "host_link.gbps_per_dir", "a positive number of GB/s");
+    if (!cJSON_IsObject(hl) || get_num(hl, "gbps_per_dir", &v, true, 1e-9, MAX_GBPS) < 0) {
+        rc = bad(err, path, "host_link.gbps_per_dir", "a positive number of GB/s up to 1e6");
         goto out;
     }
     m->host_link_gbps_per_dir = v;
     const cJSON *hk = cJSON_GetObjectItemCaseSensitive(hl, "kind");
     snprintf(m->host_link_kind, sizeof m->host_link_kind, "%s", cJSON_IsString(hk) ? hk->valuestring : "");
     m->price_per_hour_usd = -1;
-    int pr = get_num(j, "price_per_hour_usd", &v, false);
-    if (pr < 0 || (pr > 0 && v < 0)) {
-        rc = bad(err, path, "price_per_hour_usd", "a non-negative number or null");
+    int pr = get_num(j, "price_per_hour_usd", &v, false, 0, MAX_PRICE);
+    if (pr < 0) {
+        rc = bad(err, path, "price_per_hour_usd", "a number from 0 to 1e6, or null");
         goto out;
     }
     if (pr > 0)

@@ -8,7 +8,7 @@
 #ifndef GPUSIM_GPU_MODEL_H
 #define GPUSIM_GPU_MODEL_H
 
-#include "../../sim/gs.h"
+#include "../../base/gs.h"
 
 #define MIG_MAX_PROFILES 16
 #define MIG_MAX_SLICES 8

@@ -1,0 +1,62 @@
+/* gs.h - common definitions for every gpusim module: time type, status codes,
+ * the error slot, and allocation helpers that abort on out-of-memory.
+ *
+ * Time is int64 microseconds (gs_time_us) everywhere in the core: integer
+ * ticks keep equal-time events exactly equal, so ties are broken only by the
+ * event sequence number and never by float rounding.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_GS_H
+#define GPUSIM_GS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPUSIM_VERSION "0.1.0"
+
+typedef int64_t gs_time_us;
+#define GS_US_PER_S 1000000LL
+#define GS_TIME_MAX INT64_MAX
+
+static inline double gs_us_to_s(gs_time_us t) { return (double)t / 1e6; }
+
+/* Status codes. Library code returns 0 or one of these (negative) and puts
+ * the context into a gs_error; only main.c maps them to exit codes. */
+enum {
+    GS_OK = 0,
+    GS_EFAIL = -1,  /* other failure                 -> exit 1 */
+    GS_EUSAGE = -2, /* bad flag, unknown name        -> exit 2 */
+    GS_EINPUT = -3, /* bad trace/cluster/model input -> exit 3 */
+    GS_EWRITE = -4  /* cannot write results          -> exit 4 */
+};
+
+typedef struct gs_error {
+    int code;
+    char msg[1024];
+} gs_error;
+
+/* Records code and a printf-style message in err (if non-NULL); returns code
+ * so callers can write `return gs_err(err, GS_EINPUT, ...)`. */
+int gs_err(gs_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Allocation helpers: never return NULL; print and abort on OOM. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Programmer error: prints file:line and aborts. */
+#define GS_BUG(msg) gs_bug(__FILE__, __LINE__, (msg))
+void gs_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
+
+/* Finds rel among the data shipped with the running executable (beside it,
+ * in ../share/gpusim/ as `make install` lays it out, or in the source tree
+ * above build/<config>/); writes the first that exists into buf and returns
+ * true, or false (buf undefined). */
+bool gs_exe_relative(char *buf, size_t n, const char *rel);
+
+/* Case-insensitive ASCII string equality. */
+bool gs_streq_ci(const char *a, const char *b);
+
+#endif

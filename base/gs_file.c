@@ -1,0 +1,70 @@
+/* gs_file.c - output files: a directory made on demand, and a file that
+ * appears whole or not at all (see gs_file.h).
+ * SPDX-License-Identifier: MIT */
+#include "gs_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int gs_mkdirs(const char *dir, gs_error *err)
+{
+    char *p = xstrdup(dir);
+    for (char *q = p + 1; ; q++) {
+        if (*q == '/' || *q == 0) {
+            char saved = *q;
+            *q = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                gs_err(err, GS_EWRITE, "cannot create directory '%s': %s", p, strerror(e));
+                free(p);
+                return GS_EWRITE;
+            }
+            *q = saved;
+            if (!saved)
+                break;
+        }
+    }
+    free(p);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gs_err(err, GS_EWRITE, "cannot use '%s' as an output directory", dir);
+    return 0;
+}
+
+int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
+{
+    size_t l = strlen(path) + 32;
+    char *tmp = xmalloc(l);
+    snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int rc = 0;
+    if (fd < 0) {
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0 && rc == 0)
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,16 @@
+/* gs_file.h - atomic file output: write a temporary file in the target
+ * directory, then rename, so a failed run never leaves a half-written result.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_GS_FILE_H
+#define GPUSIM_GS_FILE_H
+
+#include <stddef.h>
+
+#include "gs.h"
+
+/* mkdir -p. Returns 0 or GS_EWRITE. */
+int gs_mkdirs(const char *dir, gs_error *err);
+/* Writes data to path through path.tmp.<pid> + fsync + rename. 0 or GS_EWRITE. */
+int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err);
+
+#endif

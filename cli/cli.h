@@ -1,0 +1,55 @@
+/* cli.h - gpusim subcommands. Each returns an exit code:
+ * 0 ok, 1 other failure, 2 usage, 3 bad input, 4 cannot write output.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_CLI_H
+#define GPUSIM_CLI_H
+
+#include <stdio.h>
+
+#include "../base/gs.h"
+#include "../sim/sim.h"
+
+int cmd_run(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_gen_agents(int argc, char **argv); /* issue 8: `gen agents` (cli_gen_agents.c) */
+int cmd_policies(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+/* capacity planning workflow (issue 6) */
+int cmd_compare(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv); /* cli_sweep.c: grids run by Slurm, GNU parallel, k8s */
+
+/* {==== run --mode fill (issue 7, cli_fill.c) ====} */
+
+/* Where the cluster comes from: a file, or the --gpus shorthand (path NULL
+ * and gpus_spec NULL: the shipped example cluster). */
+typedef struct cli_cluster_src {
+    const char *path, *gpus_spec;
+    int gpus_per_node;
+} cli_cluster_src;
+int cli_load_cluster(sim_cluster *cl, const cli_cluster_src *src, const gpu_catalog *cat, gs_error *err);
+
+typedef struct cli_fill_opts {
+    double fill_to;           /* multiple of the cluster's GPUs to fill to */
+    uint64_t seed_lo, seed_hi; /* seeds averaged over */
+} cli_fill_opts;
+/* Runs the fill-up experiment for each seed (a fresh cluster each), writes
+ * odir/report.json and odir/fill.csv, prints the summary. Exit code. */
+int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src *src, const char *odir,
+                 const cli_fill_opts *fo, bool json);
+
+/* Maps a GS_E* status to the exit code. */
+int cli_exit_code(int status);
+/* Prints "gpusim: error: <msg>" to stderr and returns the exit code. */
+int cli_fail(const gs_error *err);
+/* Runs emit(out, ud, err) and sends what it writes to path atomically (in
+ * memory first, then a temporary file renamed over path), or straight to
+ * stdout when path is NULL. Returns emit's status, or GS_EWRITE. */
+int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err);
+/* Path of a file shipped beside the executable (e.g. the example cluster). */
+void cli_shipped_path(char *buf, size_t n, const char *rel);
+
+#endif

@@ -1,0 +1,238 @@
+/* cli_fill.c - `gpusim run --mode fill`: the fill-up experiment over one or
+ * more seeds (fill.h), averaged per whole percent of arrived workload.
+ * Writes DIR/report.json ("fill" object) and DIR/fill.csv, atomically.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/gs_file.h"
+#include "cli.h"
+#include "fill.h"
+#include "../sim/sim_report.h"
+
+int cli_load_cluster(sim_cluster *cl, const cli_cluster_src *src, const gpu_catalog *cat, gs_error *err)
+{
+    if (src->gpus_spec)
+        return sim_cluster_from_spec(cl, src->gpus_spec, src->gpus_per_node, cat, err);
+    char cpath[512];
+    if (!src->path)
+        cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
+    return sim_cluster_load(cl, src->path ? src->path : cpath, cat, err);
+}
+
+/* The value given with --set key=..., or NULL. */
+static const char *set_value(const sim_config *cfg, const char *key)
+{
+    for (int i = 0; i < cfg->nsets; i++)
+        if (!strcmp(cfg->sets[i].key, key))
+            return cfg->sets[i].value;
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Running mean and standard deviation over seeds, per point. */
+typedef struct acc {
+    double sum, sq;
+    int n;
+} acc;
+
+static void acc_add(acc *a, double v)
+{
+    if (isnan(v))
+        return;
+    a->sum += v;
+    a->sq += v * v;
+    a->n++;
+}
+static double acc_mean(const acc *a) { return a->n ? a->sum / a->n : NAN; }
+static double acc_sd(const acc *a)
+{
+    if (a->n < 2)
+        return 0;
+    double m = a->sum / a->n, v = (a->sq - a->n * m * m) / (a->n - 1);
+    return v > 0 ? sqrt(v) : 0;
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+/* "%.4f" or empty for NaN, for the CSV */
+static void csv_num(FILE *f, double v, bool last)
+{
+    if (!isnan(v))
+        fprintf(f, "%.4f", v);
+    fputc(last ? '\n' : ',', f);
+}
+
+int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src *src, const char *odir,
+                 const cli_fill_opts *fo, bool json)
+{
+    gs_error err = {0};
+    wl_row *rows = NULL;
+    size_t n = 0;
+    long other = 0;
+    int rc = fill_rows_load(cfg->trace_path, cfg->allow_extra_columns, &rows, &n, &other, &err);
+    if (rc)
+        return cli_fail(&err);
+    int nseeds = (int)(fo->seed_hi - fo->seed_lo + 1), npts = 0;
+    acc *a_alloc = NULL, *a_frag = NULL, *a_idle = NULL, *a_held = NULL;
+    acc tasks = {0}, placed = {0}, failed = {0}, arr_end = {0}, alloc_end = {0}, frag_end = {0};
+    double place_s = 0, cap = 0;
+    cJSON *rep = cJSON_CreateObject();
+    cJSON_AddStringToObject(rep, "mode", "fill");
+    for (int k = 0; k < nseeds && rc == 0; k++) {
+        cfg->seed = fo->seed_lo + (uint64_t)k;
+        sim_cluster cl;
+        if ((rc = cli_load_cluster(&cl, src, cat, &err)) != 0)
+            break;
+        sim s;
+        fill_result res = {0};
+        if ((rc = sim_init(&s, cfg, cat, &cl, NULL, &err)) == 0) {
+            double t0 = now_s();
+            rc = fill_run(&s, rows, n, fo->fill_to, &res, &err);
+            place_s += now_s() - t0;
+            if (k == 0) { /* the inputs of the first seed stand for all (the seed range is added below) */
+                sim_report_add_inputs(rep, &s);
+                cap = cl.ngpus;
+            }
+        }
+        if (rc == 0) {
+            if (!a_alloc) {
+                npts = res.npts;
+                a_alloc = xcalloc((size_t)npts, sizeof *a_alloc);
+                a_frag = xcalloc((size_t)npts, sizeof *a_frag);
+                a_idle = xcalloc((size_t)npts, sizeof *a_idle);
+                a_held = xcalloc((size_t)npts, sizeof *a_held);
+            }
+            for (int p = 0; p < npts; p++) {
+                acc_add(&a_alloc[p], res.alloc_pct[p]);
+                acc_add(&a_frag[p], res.frag_pct[p]);
+                acc_add(&a_idle[p], res.frag_idle_pct[p]);
+                acc_add(&a_held[p], res.held_pct[p]);
+            }
+            acc_add(&tasks, (double)res.tasks);
+            acc_add(&placed, (double)res.placed);
+            acc_add(&failed, (double)res.failed);
+            acc_add(&arr_end, res.arrived_pct_end);
+            acc_add(&alloc_end, res.alloc_pct_end);
+            acc_add(&frag_end, res.frag_pct_end);
+        }
+        fill_result_free(&res);
+        sim_free(&s);
+        sim_cluster_free(&cl);
+    }
+    free(rows);
+    char *csv = NULL, *text = NULL;
+    size_t csv_len = 0;
+    if (rc == 0) {
+        cJSON *in = cJSON_GetObjectItemCaseSensitive(rep, "inputs");
+        cJSON_DeleteItemFromObjectCaseSensitive(in, "seed");
+        cJSON *sd = cJSON_AddArrayToObject(in, "seeds");
+        cJSON_AddItemToArray(sd, cJSON_CreateNumber((double)fo->seed_lo));
+        cJSON_AddItemToArray(sd, cJSON_CreateNumber((double)fo->seed_hi));
+        cJSON_AddNumberToObject(in, "fill_to", fo->fill_to);
+        cJSON_AddNumberToObject(in, "trace_job_rows", (double)n);
+        cJSON_AddNumberToObject(in, "trace_other_rows", (double)other);
+        cJSON *f = cJSON_AddObjectToObject(rep, "fill");
+        cJSON_AddNumberToObject(f, "seeds", nseeds);
+        cJSON_AddNumberToObject(f, "capacity_gpus", cap);
+        add_num(f, "tasks_mean", acc_mean(&tasks));
+        add_num(f, "placed_mean", acc_mean(&placed));
+        add_num(f, "failed_mean", acc_mean(&failed));
+        int p100 = npts > 100 ? 100 : -1;
+        add_num(f, "alloc_pct_at_100", p100 >= 0 ? acc_mean(&a_alloc[p100]) : NAN);
+        add_num(f, "alloc_pct_at_100_sd", p100 >= 0 ? acc_sd(&a_alloc[p100]) : NAN);
+        add_num(f, "frag_pct_at_100", p100 >= 0 ? acc_mean(&a_frag[p100]) : NAN);
+        add_num(f, "arrived_pct_end", acc_mean(&arr_end));
+        add_num(f, "alloc_pct_end", acc_mean(&alloc_end));
+        add_num(f, "alloc_pct_end_sd", acc_sd(&alloc_end));
+        add_num(f, "frag_pct_end", acc_mean(&frag_end));
+        cJSON *curve = cJSON_AddArrayToObject(f, "curve");
+        FILE *m = open_memstream(&csv, &csv_len);
+        fprintf(m, "arrived_pct,alloc_pct,alloc_pct_sd,unalloc_pct,frag_pct,frag_of_idle_pct,held_pct,seeds\n");
+        for (int p = 0; p < npts; p++) {
+            double al = acc_mean(&a_alloc[p]);
+            cJSON *pt = cJSON_CreateObject();
+            cJSON_AddNumberToObject(pt, "arrived_pct", p);
+            add_num(pt, "alloc_pct", al);
+            add_num(pt, "alloc_pct_sd", acc_sd(&a_alloc[p]));
+            add_num(pt, "frag_pct", acc_mean(&a_frag[p]));
+            add_num(pt, "frag_of_idle_pct", acc_mean(&a_idle[p]));
+            add_num(pt, "held_pct", acc_mean(&a_held[p]));
+            cJSON_AddNumberToObject(pt, "seeds", a_alloc[p].n);
+            cJSON_AddItemToArray(curve, pt);
+            fprintf(m, "%d,", p);
+            csv_num(m, al, false);
+            csv_num(m, acc_sd(&a_alloc[p]), false);
+            csv_num(m, 100 - al, false);
+            csv_num(m, acc_mean(&a_frag[p]), false);
+            csv_num(m, acc_mean(&a_idle[p]), false);
+            csv_num(m, acc_mean(&a_held[p]), false);
+            fprintf(m, "%d\n", a_alloc[p].n);
+        }
+        fclose(m);
+        cJSON *sm = cJSON_AddObjectToObject(rep, "sim");
+        cJSON_AddNumberToObject(sm, "wall_s", place_s);
+        cJSON_AddNumberToObject(sm, "placements_per_s", place_s > 0 ? tasks.sum / place_s : 0);
+        text = cJSON_Print(rep);
+        size_t tl = strlen(text);
+        text = xrealloc(text, tl + 2);
+        text[tl] = '\n';
+        text[tl + 1] = 0;
+        char path[1200];
+        if ((rc = gs_mkdirs(odir, &err)) == 0) {
+            snprintf(path, sizeof path, "%s/fill.csv", odir);
+            rc = gs_write_atomic(path, csv, csv_len, &err);
+        }
+        if (rc == 0) {
+            snprintf(path, sizeof path, "%s/report.json", odir);
+            rc = gs_write_atomic(path, text, tl + 1, &err);
+        }
+        if (rc == 0 && json) {
+            fputs(text, stdout);
+        } else if (rc == 0) {
+            const char *sel = set_value(cfg, "gpu_select");
+            printf("fill      policy %s%s%s, %d seed%s from %llu, fill to %.0f%% of %.0f GPUs\n", cfg->policy,
+                   sel ? " gpu_select=" : "", sel ? sel : "", nseeds, nseeds > 1 ? "s" : "",
+                   (unsigned long long)fo->seed_lo, 100 * fo->fill_to, cap);
+            printf("  tasks     %.1f per seed, placed %.1f, failed %.1f\n", acc_mean(&tasks), acc_mean(&placed),
+                   acc_mean(&failed));
+            if (p100 >= 0 && !isnan(acc_mean(&a_frag[p100])))
+                printf("  at 100%%   alloc %.2f%% (sd %.2f), frag %.2f%% of capacity\n", acc_mean(&a_alloc[p100]),
+                       acc_sd(&a_alloc[p100]), acc_mean(&a_frag[p100]));
+            else if (p100 >= 0)
+                printf("  at 100%%   alloc %.2f%% (sd %.2f), held %.2f%% (fragmentation not measured by %s)\n",
+                       acc_mean(&a_alloc[p100]), acc_sd(&a_alloc[p100]), acc_mean(&a_held[p100]), cfg->policy);
+            printf("  at end    arrived %.2f%%, alloc %.2f%% (sd %.2f)", acc_mean(&arr_end), acc_mean(&alloc_end),
+                   acc_sd(&alloc_end));
+            if (!isnan(acc_mean(&frag_end)))
+                printf(", frag %.2f%%", acc_mean(&frag_end));
+            printf("\n");
+            printf("  sim       %.0f placements in %.3f s (%.0f placements/s)\n", tasks.sum, place_s,
+                   place_s > 0 ? tasks.sum / place_s : 0);
+            printf("report: %s/report.json\ncurve: %s/fill.csv\n", odir, odir);
+        }
+    }
+    free(csv);
+    free(text);
+    free(a_alloc);
+    free(a_frag);
+    free(a_idle);
+    free(a_held);
+    cJSON_Delete(rep);
+    return rc ? cli_fail(&err) : 0;
+}

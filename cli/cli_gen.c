@@ -1,0 +1,81 @@
+/* cli_gen.c - `gpusim gen KIND`: write a synthetic trace.
+ * SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../workloads/wl_gen.h"
+#include "cli.h"
+#include "../sim/sim_report.h"
+
+static void gen_usage(FILE *out)
+{
+    fprintf(out, "usage: gpusim gen mmc --jobs N --servers C --util RHO [--mean-s S] [--gpus-per-job G]\n"
+                 "                      [--seed N] [--out FILE]\n"
+                 "\n"
+                 "  mmc: Poisson arrivals at rate util * (servers / gpus-per-job) / mean-s and exponential\n"
+                 "       durations of mean mean-s (default 1) seconds; G GPUs per job (default 1).\n"
+                 "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
+                 "  --out FILE writes atomically; without it the trace goes to stdout.\n"
+                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n");
+}
+
+static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
+
+int cmd_gen(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        gen_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "agents")) /* issue 8 */
+        return cmd_gen_agents(argc, argv);
+    if (strcmp(argv[1], "mmc") != 0) {
+        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents)\n", argv[1]);
+        return 2;
+    }
+    static const struct option opts[] = {
+        {"jobs", required_argument, 0, 'n'}, {"servers", required_argument, 0, 'c'},
+        {"util", required_argument, 0, 'u'}, {"mean-s", required_argument, 0, 'm'},
+        {"gpus-per-job", required_argument, 0, 'g'}, {"seed", required_argument, 0, 's'},
+        {"out", required_argument, 0, 'o'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    wl_mmc_opts o = {.jobs = -1, .servers = -1, .util = -1, .mean_s = 1.0, .gpus_per_job = 1, .seed = 1};
+    const char *out_path = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 'n': o.jobs = strtol(optarg, &end, 10); break;
+        case 'c': o.servers = (int)strtol(optarg, &end, 10); break;
+        case 'u': o.util = strtod(optarg, &end); break;
+        case 'm': o.mean_s = strtod(optarg, &end); break;
+        case 'g': o.gpus_per_job = (int)strtol(optarg, &end, 10); break;
+        case 's': o.seed = strtoull(optarg, &end, 10); break;
+        case 'o': out_path = optarg; break;
+        case 'h': gen_usage(stdout); return 0;
+        default:
+            fprintf(stderr, "gpusim: error: gen: unknown or incomplete option '%s'\ntry 'gpusim gen --help'\n",
+                    argv[optind]);
+            return 2;
+        }
+        if (end && (*end || end == optarg)) {
+            fprintf(stderr, "gpusim: error: gen: '%s' is not a number\n", optarg);
+            return 2;
+        }
+    }
+    if (o.jobs < 0 || o.servers < 1 || !(o.util > 0) || !(o.mean_s > 0) || o.gpus_per_job < 1 ||
+        o.gpus_per_job > 64) {
+        fprintf(stderr, "gpusim: error: gen mmc: need --jobs >= 0, --servers >= 1, --util > 0, --mean-s > 0, "
+                        "--gpus-per-job 1..64\ntry 'gpusim gen --help'\n");
+        return 2;
+    }
+    gs_error err = {0};
+    int rc = cli_emit(out_path, emit_mmc, &o, &err);
+    return rc ? cli_fail(&err) : 0;
+}

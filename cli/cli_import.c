@@ -1,0 +1,175 @@
+/* cli_import.c - `gpusim import FORMAT FILE`: convert public traces.
+ * SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../workloads/wl_import.h"
+#include "cli.h"
+#include "../sim/sim_report.h"
+
+static void import_usage(FILE *out)
+{
+    fprintf(out, "usage: gpusim import azure-llm FILE [--service NAME] [--gpus N] [--replicas MIN:MAX]\n"
+                 "                       [--limit N] [--out-trace T.csv]\n"
+                 "\n"
+                 "  azure-llm: the Azure LLM inference trace 2023 (TIMESTAMP,ContextTokens,GeneratedTokens)\n"
+                 "             -> one service row (default 'llm', 8 GPUs per replica, replicas 1:4) and one\n"
+                 "             request row per input row. Without --out-trace the trace goes to stdout.\n"
+                 "\n"
+                 "       gpusim import openb PODS.csv [--nodes NODES.csv] [--out-trace T.csv] [--out-cluster C.json]\n"
+                 "\n"
+                 "  openb: Alibaba cluster-trace-gpu-v2023 pod list -> trace (gpu_milli/10 -> gpucores and gpumem_pct,\n"
+                 "         num_gpu -> gpus, gpu_spec -> gpu_model, cpu_milli, memory_mib, creation/deletion times), rows\n"
+                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n");
+}
+
+typedef struct openb_job {
+    const char *in;
+    wl_openb_counts *n;
+    int (*conv)(const char *, FILE *, FILE *, wl_openb_counts *, gs_error *);
+} openb_job;
+
+static int emit_openb(FILE *out, void *ud, gs_error *err)
+{
+    openb_job *o = ud;
+    return o->conv(o->in, out, stderr, o->n, err);
+}
+
+/* Writes the output of conv(in) to path atomically, or to stdout. */
+static int to_file(const char *path, const char *in, wl_openb_counts *n, gs_error *err,
+                   int (*conv)(const char *, FILE *, FILE *, wl_openb_counts *, gs_error *))
+{
+    openb_job o = {in, n, conv};
+    return cli_emit(path, emit_openb, &o, err);
+}
+
+typedef struct azure_job {
+    const char *in;
+    const wl_azure_opts *o;
+    wl_import_counts *n;
+} azure_job;
+
+static int emit_azure(FILE *out, void *ud, gs_error *err)
+{
+    azure_job *a = ud;
+    return wl_import_azure(a->in, out, a->o, a->n, err);
+}
+
+/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]` (issue 7). */
+static int import_openb(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"nodes", required_argument, 0, 'n'}, {"out-trace", required_argument, 0, 'o'},
+        {"out-cluster", required_argument, 0, 'c'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    };
+    const char *nodes = NULL, *out_trace = NULL, *out_cluster = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': nodes = optarg; break;
+        case 'o': out_trace = optarg; break;
+        case 'c': out_cluster = optarg; break;
+        case 'h': import_usage(stdout); return 0;
+        default:
+            fprintf(stderr, "gpusim: error: import: unknown or incomplete option\ntry 'gpusim import --help'\n");
+            return 2;
+        }
+    }
+    if (optind + 1 >= argc || optind + 2 < argc) {
+        fprintf(stderr, "gpusim: error: import openb: give one pod list PODS.csv\n");
+        return 2;
+    }
+    if (out_cluster && !nodes) {
+        fprintf(stderr, "gpusim: error: import openb: --out-cluster needs --nodes NODES.csv\n");
+        return 2;
+    }
+    if (nodes && !out_cluster && !out_trace) {
+        fprintf(stderr, "gpusim: error: import openb: with --nodes, give --out-trace or --out-cluster "
+                        "(both cannot go to stdout)\n");
+        return 2;
+    }
+    gs_error err = {0};
+    wl_openb_counts n = {0};
+    int rc = to_file(out_trace, argv[optind + 1], &n, &err, wl_import_openb_pods);
+    if (rc == 0 && nodes)
+        rc = to_file(out_cluster, nodes, &n, &err, wl_import_openb_nodes);
+    if (rc)
+        return cli_fail(&err);
+    fprintf(stderr, "import openb: %ld pod rows read, %ld converted (%ld never scheduled, %ld without times), "
+                    "%ld skipped%s%s\n", n.pods_in, n.pods_converted, n.pending, n.timeless, n.pods_skipped,
+            out_trace ? ", written to " : "", out_trace ? out_trace : "");
+    for (int i = 0; i < WL_OPENB_NREASONS; i++)
+        if (n.skipped[i])
+            fprintf(stderr, "  skipped: %ld x %s\n", n.skipped[i], wl_openb_reason[i]);
+    if (nodes)
+        fprintf(stderr, "import openb: %ld node rows read, %ld converted (%ld GPUs, %ld CPU-only nodes), "
+                        "%ld skipped%s%s\n", n.nodes_in, n.nodes_converted, n.gpus, n.cpu_only_nodes,
+                n.nodes_skipped, out_cluster ? ", written to " : "", out_cluster ? out_cluster : "");
+    return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        import_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "openb"))
+        return import_openb(argc, argv);
+    if (strcmp(argv[1], "azure-llm") != 0) {
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb)\n", argv[1]);
+        return 2;
+    }
+    static const struct option opts[] = {
+        {"service", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
+        {"replicas", required_argument, 0, 'r'}, {"limit", required_argument, 0, 'l'},
+        {"out-trace", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    };
+    wl_azure_opts o = {.service = "llm", .gpus = 8, .replicas_min = 1, .replicas_max = 4};
+    const char *out_path = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': o.service = optarg; break;
+        case 'g': o.gpus = atoi(optarg); break;
+        case 'r':
+            if (sscanf(optarg, "%d:%d", &o.replicas_min, &o.replicas_max) != 2) {
+                fprintf(stderr, "gpusim: error: --replicas: expected MIN:MAX\n");
+                return 2;
+            }
+            break;
+        case 'l': o.limit = atol(optarg); break;
+        case 'o': out_path = optarg; break;
+        case 'h': import_usage(stdout); return 0;
+        default:
+            fprintf(stderr, "gpusim: error: import: unknown or incomplete option\ntry 'gpusim import --help'\n");
+            return 2;
+        }
+    }
+    if (optind + 1 >= argc) {
+        fprintf(stderr, "gpusim: error: import azure-llm: give the input FILE\n");
+        return 2;
+    }
+    if (o.gpus < 1 || o.gpus > 64 || o.replicas_min < 0 || o.replicas_max < 1 || o.replicas_min > o.replicas_max ||
+        !*o.service || strpbrk(o.service, ",\"\n")) {
+        fprintf(stderr, "gpusim: error: import: --gpus 1..64, --replicas MIN:MAX with 0 <= MIN <= MAX, MAX >= 1, "
+                        "and a service name without commas or quotes\n");
+        return 2;
+    }
+    const char *in = argv[optind + 1];
+    gs_error err = {0};
+    wl_import_counts n;
+    azure_job aj = {in, &o, &n};
+    int rc = cli_emit(out_path, emit_azure, &aj, &err);
+    if (rc)
+        return cli_fail(&err);
+    fprintf(stderr, "import azure-llm: %ld rows read, %ld requests converted, %ld skipped (out of order)%s%s\n",
+            n.rows_in, n.converted, n.skipped, out_path ? ", written to " : "", out_path ? out_path : "");
+    return 0;
+}

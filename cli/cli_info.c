@@ -1,0 +1,59 @@
+/* cli_info.c - `gpusim policies` and `gpusim models`: what is available.
+ * Both read the same tables the run uses (the registry, the catalog).
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "../models/gpu/gpu_model.h"
+#include "../policies/registry.h"
+#include "cli.h"
+#include "../sim/sim_preempt.h"
+
+int cmd_policies(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stdout, "usage: gpusim policies\n");
+        return 0;
+    }
+    for (const pol_ops *const *p = pol_all(); *p; p++) {
+        printf("%-10s %s policy: %s\n", (*p)->name, (*p)->kind == POL_SPACE ? "space" : "time", (*p)->summary);
+        for (const pol_param *pp = (*p)->params; pp && pp->name; pp++)
+            printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
+    }
+    printf("core (any policy): inference services (svc_*), priorities, tenant quotas (cluster file 'tenants'), "
+           "preemption\n");
+    for (const pol_param *const *t = sim_core_params(); *t; t++)
+        for (const pol_param *pp = *t; pp->name; pp++)
+            printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
+    printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate).\n");
+    return 0;
+}
+
+int cmd_models(int argc, char **argv)
+{
+    char dir[512];
+    if (argc > 2 && !strcmp(argv[1], "--models"))
+        snprintf(dir, sizeof dir, "%s", argv[2]);
+    else
+        gpu_catalog_default_dir(dir, sizeof dir);
+    gpu_catalog cat;
+    gs_error err = {0};
+    if (gpu_catalog_load(&cat, dir, &err) != 0)
+        return cli_fail(&err);
+    printf("%-18s %10s %5s %-11s %8s %10s  %s\n", "model", "mem_mib", "sms", "host_link", "GB/s/dir", "usd/gpu-h",
+           "MIG profiles");
+    for (int i = 0; i < cat.n; i++) {
+        const gpu_model *m = &cat.models[i];
+        char price[32];
+        if (m->price_per_hour_usd >= 0)
+            snprintf(price, sizeof price, "%.3f", m->price_per_hour_usd);
+        else
+            snprintf(price, sizeof price, "-");
+        printf("%-18s %10lld %5d %-11s %8.0f %10s  %d%s%s\n", m->name, (long long)m->memory_mib, m->sms,
+               m->host_link_kind, m->host_link_gbps_per_dir, price, m->mig ? m->mig->nprofiles : 0,
+               *m->unverified ? "  unverified: " : "", m->unverified);
+    }
+    gpu_catalog_free(&cat);
+    return 0;
+}

@@ -1,0 +1,115 @@
+/* main.c - gpusim command line: dispatch to one subcommand from one table.
+ * The only file (with the cmd_* files it calls) that prints errors and picks
+ * exit codes; library code returns GS_E* codes.
+ * SPDX-License-Identifier: MIT */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/gs_file.h"
+#include "cli.h"
+#include "../sim/sim_report.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"run", cmd_run, "replay a trace on a cluster under a policy and write the report"},
+    {"gen", cmd_gen, "generate a synthetic trace (mmc: Poisson arrivals, exponential durations)"},
+    {"policies", cmd_policies, "list the policies, their parameters and defaults"},
+    {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
+    {"import", cmd_import, "convert a public trace (azure-llm, openb) to the trace format"},
+    /* capacity planning workflow (issue 6): cli/cli_{compare,plan,plot,check}.c */
+    {"compare", cmd_compare, "run several policies on the same trace and seeds, print them side by side"},
+    {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},
+    {"plot", cmd_plot, "draw figures (gnuplot) and a self-contained report.html for result directories"},
+    {"check", cmd_check, "CI gate: exit 1 when a report regressed against a baseline report"},
+    {"sweep", cmd_sweep, "a grid of runs as a file for Slurm, GNU parallel or k8s; resumable; collected"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gpusim <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'gpusim <command> --help' describes a command. Exit codes: 0 ok, 1 other failure, "
+                 "2 usage, 3 bad input, 4 cannot write output.\n");
+}
+
+int cli_exit_code(int status)
+{
+    switch (status) {
+    case GS_OK: return 0;
+    case GS_EUSAGE: return 2;
+    case GS_EINPUT: return 3;
+    case GS_EWRITE: return 4;
+    default: return 1;
+    }
+}
+
+int cli_fail(const gs_error *err)
+{
+    fprintf(stderr, "gpusim: error: %s\n", err->msg);
+    if (err->code == GS_EUSAGE)
+        fprintf(stderr, "try 'gpusim --help'\n");
+    return cli_exit_code(err->code);
+}
+
+int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err)
+{
+    if (!path)
+        return emit(stdout, ud, err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return gs_err(err, GS_EWRITE, "cannot write '%s': out of memory", path);
+    int rc = emit(mem, ud, err);
+    fclose(mem);
+    if (rc == 0)
+        rc = gs_write_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+void cli_shipped_path(char *buf, size_t n, const char *rel)
+{
+    if (!gs_exe_relative(buf, n, rel))
+        snprintf(buf, n, "%s", rel);
+}
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off(); /* GSL must never abort a run; we check returns */
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("gpusim %s\n", GPUSIM_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "gpusim: error: writing to standard output failed\n");
+                return 4;
+            }
+            return rc;
+        }
+    }
+    fprintf(stderr, "gpusim: error: unknown command '%s' (commands:", argv[1]);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+    fprintf(stderr, ")\n");
+    fprintf(stderr, "try 'gpusim --help'\n");
+    return 2;
+}

@@ -1,0 +1,36 @@
+/* share_fit.c - whether a shared card, and its node, admit a request now:
+ * HAMi's admission test (mechanics.md section 1a, "Scheduling"). Placement
+ * (share_place.c), GPU selection (share_select.c) and the fragmentation
+ * measure (share_frag.c) all ask it, so it sits below them.
+ *
+ * A card admits a request iff it has a slot left (split_count; 0 =
+ * unlimited), and under vgpu: memory left (physical x mem_scaling minus what
+ * its tenants asked) >= the request, cores left >= the request, not (a
+ * 100-core request on a card that has a user while the card has exactly 100
+ * cores), not (a 0-core request on a card whose cores are all reserved).
+ * SPDX-License-Identifier: MIT */
+#include "share_card.h"
+
+bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+{
+    const sc_config *cfg = &st->cfg;
+    if (cfg->split_count > 0 && c->n >= cfg->split_count)
+        return false;
+    if (!cfg->hami)
+        return true;
+    if (sc_card_total_mem(st, c) - (double)c->mem_committed < (double)mem)
+        return false;
+    if (cfg->total_cores - c->cores_used < cores)
+        return false;
+    if (cores == 100 && c->n > 0 && cfg->total_cores == 100)
+        return false;
+    if (cores == 0 && c->cores_used >= cfg->total_cores)
+        return false;
+    return true;
+}
+
+bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)
+{
+    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem_gib - 1e-9);
+}

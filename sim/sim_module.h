@@ -1,0 +1,82 @@
+/* sim_module.h - a layer above the event loop (inference services;
+ * priorities, quotas and preemption). The loop (sim.c) calls a module only
+ * through this record, at fixed points of a run; a module calls the loop back
+ * through sim.h. So the loop never names a layer above it, and a layer is
+ * added by listing its record once (sim_engine.c), not by editing the loop.
+ *
+ * Every member but name is optional (NULL). Modules are called in the order
+ * they were registered.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_MODULE_H
+#define GPUSIM_SIM_MODULE_H
+
+#include <cJSON.h>
+
+#include "sim_policy.h"
+
+/* Where in the report the core has got to when it calls report(). */
+enum sim_report_section {
+    SIM_REPORT_JOBS = 1, /* the "jobs" object is written; "gpu" is not yet */
+    SIM_REPORT_GPU = 2,  /* "gpu" is written; "policy" is not yet */
+};
+
+typedef struct sim_module {
+    const char *name;
+    /* Parameters it reads (--set, sim_param), {NULL}-terminated: the core's
+     * own, listed by `gpusim policies` and in inputs.params. */
+    const pol_param *params;
+    /* Before the policies' init() (a time policy may talk to the module from
+     * its init), or after them (the module checks what the space policy
+     * supports). */
+    bool init_after_policies;
+    /* Builds the module's state; index is its place in the run's list (for
+     * sim_module_event). 0, or GS_EUSAGE with the message in err. */
+    int (*init)(sim *s, int index, void **state, gs_error *err);
+    void (*fini)(void *state);
+
+    /* Trace rows of these kinds (bit 1u << WL_KIND_*) are the module's:
+     * row() gets them at their submit time; they never become jobs. 0, or
+     * GS_EINPUT with the message in the run's error (sim_fail). */
+    unsigned row_kinds;
+    int (*row)(void *state, sim *s, const wl_row *r);
+
+    /* Trace jobs. admit: a new arrival, before the space policy sees it;
+     * false rejects it for good. arrived: after the space policy's arrive()
+     * left it running or queued (new or resumed). started / stopped: it
+     * starts (first start or resume) / stops running (done, suspended,
+     * failed), before the space policy's release(). */
+    bool (*admit)(void *state, sim *s, job *j);
+    void (*arrived)(void *state, sim *s, job *j);
+    void (*started)(void *state, sim *s, job *j);
+    void (*stopped)(void *state, sim *s, job *j);
+
+    /* Internal tasks (j->internal, j->owner set by the module that made
+     * them): placed, rate changed, rejected by the space policy, killed. */
+    void (*task_started)(void *state, sim *s, job *j);
+    void (*task_rate_changed)(void *state, sim *s, job *j);
+    void (*task_rejected)(void *state, sim *s, job *j);
+    void (*task_lost)(void *state, sim *s, job *j);
+
+    /* The module's own events (sim_module_event). event_live: whether a
+     * popped one still matters (stale ones are dropped before the clock
+     * moves); NULL: all do. */
+    bool (*event_live)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
+    void (*event)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
+
+    /* Replicas ready or starting (the timeseries' replicas column). */
+    int (*replicas)(const void *state);
+    /* Adds the module's figures to the report at one section (see above). */
+    void (*report)(const void *state, const sim *s, cJSON *root, int section);
+} sim_module;
+
+#define SIM_MAX_MODULES 4
+
+/* The state of module m in this run, or NULL when it is not registered. */
+void *sim_module_state(const sim *s, const sim_module *m);
+/* Schedules event (slot, gen, aux) for module `index` at at_us >= now. */
+void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux);
+/* The job in slot with generation gen, or NULL when it has ended since (a
+ * module's event for a job that is gone). slot SIM_NO_SLOT gives NULL. */
+job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen);
+
+#endif
