@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cli_batch.h"
+#include "cli_plan_engine.h"
 
 #define HOURS_PER_MONTH 730.0 /* 8760 h / 12 */
 
@@ -48,6 +49,8 @@ static void plan_usage(FILE *out)
             "                        whole,whole[queue=fifo]\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
             "  --width K             card counts tried per round (default 1: bisection; K: K-ary search)\n"
+            "  --engine E            run each round as a sweep on slurm (sbatch --array, waited for),\n"
+            "                        parallel (GNU parallel) or local, in OUT/sweep.<policy>/ (see README)\n"
             "  --format F            text (default) or json\n"
             "  --out DIR             runs and plan.json (default results/plan.<trace>)\n"
             "  --until S, --models DIR   passed to each run\n"
@@ -68,6 +71,7 @@ typedef struct planner {
     const cb_slo *slo;
     int nslo;
     long seeds, jobs, need, width;
+    const char *engine; /* NULL: child processes here; else each round is a sweep on it */
     point *pts;
     int npts, rounds;
     double price; /* per GPU-hour, NAN when unknown */
@@ -97,7 +101,7 @@ static int try_counts(planner *pl, const long *cnt, int n, bool *met, gs_error *
     int rc = 0;
     long S = pl->seeds;
     cb_run *runs = xcalloc((size_t)ntodo * (size_t)S + 1, sizeof *runs);
-    for (int c = 0; c < ntodo; c++) {
+    for (int c = 0; c < ntodo && !pl->engine; c++) {
         char spec[200];
         snprintf(spec, sizeof spec, "%s:%ld", pl->model, todo[c]);
         for (long s = 0; s < S; s++) {
@@ -106,7 +110,19 @@ static int try_counts(planner *pl, const long *cnt, int n, bool *met, gs_error *
             cb_run_init(&runs[c * S + s], pl->com, pl->pol, spec, (uint64_t)(s + 1), rd);
         }
     }
-    if (ntodo) {
+    if (ntodo && pl->engine) {
+        long *g = xcalloc((size_t)ntodo * (size_t)S, sizeof *g);
+        uint64_t *sd = xcalloc((size_t)ntodo * (size_t)S, sizeof *sd);
+        for (int c = 0; c < ntodo; c++)
+            for (long s = 0; s < S; s++)
+                g[c * S + s] = todo[c], sd[c * S + s] = (uint64_t)(s + 1);
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/sweep.%s", pl->odir, pl->pol->slug);
+        rc = plan_round_engine(pl->engine, dir, pl->com, pl->pol, runs, g, sd, ntodo * (int)S, pl->model, err);
+        free(g);
+        free(sd);
+        pl->rounds++;
+    } else if (ntodo) {
         char what[300];
         snprintf(what, sizeof what, "plan %s: %ld%s cards", pl->pol->label, todo[0], ntodo > 1 ? ".." : "");
         rc = cb_run_all(runs, ntodo * (int)S, (int)pl->jobs, what, err);
@@ -241,13 +257,14 @@ int cmd_plan(int argc, char **argv)
         {"jobs", required_argument, 0, 'J'},     {"format", required_argument, 0, 'f'},
         {"out", required_argument, 0, 'o'},      {"until", required_argument, 0, 'u'},
         {"models", required_argument, 0, 'm'},   {"help", no_argument, 0, 'h'},
-        {"width", required_argument, 0, 'W'},
+        {"width", required_argument, 0, 'W'},   {"engine", required_argument, 0, 'E'},
         {0, 0, 0, 0},
     };
     cb_common com = {.gpus_per_node = 8};
     const char *policies = NULL, *model = NULL, *slo_spec = NULL, *format = "text", *out = NULL;
     long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 1;
     double fraction = 1.0;
+    const char *engine = NULL;
     bool allow_rejected = false;
     gs_error err = {0};
     int c;
@@ -307,6 +324,11 @@ int cmd_plan(int argc, char **argv)
             width = strtol(optarg, &end, 10);
             if (*end || width < 1 || width > 64)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--width: expected an integer 1..64"});
+            break;
+        case 'E':
+            if (strcmp(optarg, "slurm") && strcmp(optarg, "parallel") && strcmp(optarg, "local"))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--engine: expected slurm, parallel or local"});
+            engine = optarg;
             break;
         case 'h': plan_usage(stdout); return 0;
         default:
@@ -370,7 +392,7 @@ int cmd_plan(int argc, char **argv)
     long need = (long)ceil(fraction * (double)seeds - 1e-9);
     int rc = 0;
     for (int p = 0; p < npol && rc == 0; p++) {
-        planner pl = {&com, &pol[p], model, odir, slo, nslo, seeds, jobs, need, width, NULL, 0, 0, NAN};
+        planner pl = {&com, &pol[p], model, odir, slo, nslo, seeds, jobs, need, width, engine, NULL, 0, 0, NAN};
         long answer = 0;
         rc = search(&pl, min_gpus, max_gpus, &answer, &err);
         if (rc == 0) {

@@ -14,7 +14,7 @@ G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
 # the GPU models shipped in the repository (read only): the runs start in the temp dir
 GPUSIM_MODELS=$(cd "$(dirname "$0")/.." && pwd)/models/gpu
 export GPUSIM_MODELS
-T=$(mktemp -d /tmp/gpusim-e2e-sweep-XXXXXX)
+T=$(mktemp -d)
 PIDS=""
 stop_daemons() {
   # only the processes this test started, by their pid; jobs first
@@ -227,6 +227,15 @@ else
     ok sweep_slurm_resubmit_redoes_only_missing
   else echo "    redone: $(grep -c . redone.txt), task logs: $nout -> $nout2" >>"$T/out"
     cat sw/slurm/submit.sbatch >>"$T/out"; no sweep_slurm_resubmit_redoes_only_missing "$T/out"; fi
+
+  # plan --engine slurm: each round one array, waited for; the same answer in the same rounds as here
+  timeout 600 "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 \
+    --slo 'queue_mean<=0.04' --width 3 --engine slurm --out planS >"$T/out" 2>&1; prc=$?
+  gS=$(grep -m1 '"gpus":' planS/plan.json 2>/dev/null | tr -dc 0-9)
+  rS=$(grep -m1 '"rounds":' planS/plan.json 2>/dev/null | tr -dc 0-9)
+  if [ "$prc" -eq 0 ] && [ -n "$gS" ] && [ "$gS" = "$g3" ] && [ "$rS" = "$r3" ] &&
+     [ "$(ls planS/sweep.p0-whole/slurm/*.out | grep -c .)" -ge "$rS" ]; then ok plan_engine_slurm_same_answer
+  else echo "    slurm: $gS cards in $rS rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_slurm_same_answer "$T/out"; fi
   stop_daemons
 fi
 
@@ -242,6 +251,12 @@ else
   if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt '^parallel --jobs 2 .* --shard {}/5 ::: 1 2 3 4 5$' &&
      [ "$(ls sp/runs | grep -c .)" = 24 ]; then ok sweep_parallel_shards_equal_compare
   else cat cmd.txt >>"$T/out"; diff ref.md sp.md >>"$T/out" 2>&1; no sweep_parallel_shards_equal_compare "$T/out"; fi
+  "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \
+    --width 3 --engine parallel --out planP >"$T/out" 2>&1; prc=$?
+  gP=$(grep -m1 '"gpus":' planP/plan.json 2>/dev/null | tr -dc 0-9)
+  rP=$(grep -m1 '"rounds":' planP/plan.json 2>/dev/null | tr -dc 0-9)
+  if [ "$prc" -eq 0 ] && [ -n "$gP" ] && [ "$gP" = "$g3" ] && [ "$rP" = "$r3" ]; then ok plan_engine_parallel_same_answer
+  else echo "    parallel: $gP cards in $rP rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_parallel_same_answer "$T/out"; fi
 fi
 
 echo "$pass passed, $fail failed"
