@@ -80,8 +80,8 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
         return err->code;
     if (strcmp(now.id, r->id))
         return gs_err(err, GS_EINPUT,
-                      "%s:%d: the inputs of run %d changed since 'sweep init' (id %s, now %s): run 'gpusim sweep "
-                      "init' again",
+                      "%s:%d: the inputs of run %d (trace, cluster, GPU models or the gpusim version) changed "
+                      "since 'sweep init' (id %s, now %s): run 'gpusim sweep init' again",
                       m->path, i + 1, i, r->id, now.id);
     gethostname(host, sizeof host - 1);
     host[strcspn(host, "/ ")] = 0;

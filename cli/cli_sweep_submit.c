@@ -287,7 +287,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
          *mem = yq(o->mem ? o->mem : "1Gi");
     /* Every index runs: one already done exits at once (sweep run skips it). */
     char *text = cb_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
-                        "# (JOB_COMPLETION_INDEX). Apply with: kubectl apply -f %s\n"
+                        "# (JOB_COMPLETION_INDEX). Start it with: kubectl create -f %s (generateName: a new Job each time)\n"
                         "apiVersion: batch/v1\n"
                         "kind: Job\n"
                         "metadata:\n"
