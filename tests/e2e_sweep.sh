@@ -126,8 +126,22 @@ else no sweep_failed_runs_named "$T/out"; fi
 # 6. k8s: an Indexed Job over every line
 "$G" sweep submit sw/manifest.jsonl --engine k8s --max-parallel 4 --image reg/gpusim:1 >"$T/out" 2>&1
 y=sw/k8s/job.yaml
-if [ -s "$y" ] && has "$y" 'completionMode: Indexed' && has "$y" 'completions: 24' && has "$y" 'parallelism: 4' &&
-   has "$y" '"reg/gpusim:1"' && has "$y" '"sweep", "run", "/'; then ok sweep_k8s_indexed_job
+# parsed as YAML when PyYAML is there (kubectl needs a server even for a dry run)
+yaml_ok=0
+if python3 -c 'import yaml' 2>/dev/null; then
+  python3 - "$y" >>"$T/out" 2>&1 <<'EOP' || yaml_ok=1
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+s = d["spec"]; p = s["template"]["spec"]; c = p["containers"][0]
+assert d["apiVersion"] == "batch/v1" and d["kind"] == "Job", d
+assert s["completionMode"] == "Indexed" and s["completions"] == 24 and s["parallelism"] == 4, s
+assert p["restartPolicy"] == "Never" and c["image"] == "reg/gpusim:1", p
+assert c["command"][:3] == ["gpusim", "sweep", "run"] and c["command"][3].endswith("/sw/manifest.jsonl"), c
+assert c["volumeMounts"][0]["name"] == p["volumes"][0]["name"], p
+EOP
+fi
+if [ -s "$y" ] && [ "$yaml_ok" = 0 ] && has "$y" 'completionMode: Indexed' && has "$y" 'completions: 24' &&
+   has "$y" 'parallelism: 4' && has "$y" '"reg/gpusim:1"' && has "$y" '"sweep", "run", "/'; then ok sweep_k8s_indexed_job
 else cat "$y" >>"$T/out" 2>/dev/null; no sweep_k8s_indexed_job "$T/out"; fi
 rm -rf sw/k8s
 
