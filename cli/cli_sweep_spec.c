@@ -53,6 +53,33 @@ static int bad_at(spec_ctx *c, bool at_key, const char *const *path, const char 
     return gs_err(c->err, GS_EINPUT, "%s:%d:%d: %s", c->path, line, col, msg);
 }
 
+/* An object member not in allowed[] is a typo the user wants to hear about
+ * ("lable"), not a silently ignored key. where: the object's path. */
+static int check_keys(spec_ctx *c, const cJSON *o, const char *const *where, int nwhere,
+                      const char *const *allowed, const char *what)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, o)
+    {
+        bool ok = false;
+        for (int k = 0; allowed[k]; k++)
+            ok |= !strcmp(m->string, allowed[k]);
+        if (ok)
+            continue;
+        const char *path[8];
+        int n = 0;
+        for (; n < nwhere && n < 6; n++)
+            path[n] = where[n];
+        path[n++] = m->string;
+        path[n] = NULL;
+        char list[200] = "";
+        for (int k = 0; allowed[k]; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", allowed[k]);
+        return bad_at(c, true, path, "%s: unknown key '%s' (expected %s)", what, m->string, list);
+    }
+    return 0;
+}
+
 static char *read_text(const char *path, gs_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -176,6 +203,8 @@ static int parse_traces(spec_ctx *c, const cJSON *a, spec *s)
         const char *lab = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "label"));
         if (!p || !p[0])
             return bad_at(c, false, where, "traces[%d]: expected a file name, or {\"path\": FILE, \"label\": NAME}", i);
+        if (cJSON_IsObject(t) && check_keys(c, t, where, 2, (const char *[]){"path", "label", NULL}, "traces"))
+            return c->err->code;
         s->traces = xrealloc(s->traces, (size_t)(s->ntraces + 1) * sizeof *s->traces);
         axis_item *it = &s->traces[s->ntraces++];
         memset(it, 0, sizeof *it);
@@ -224,6 +253,9 @@ static int parse_clusters(spec_ctx *c, const cJSON *a, spec *s)
         const char *g = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "gpus"));
         const char *lab = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "label"));
         const cJSON *gpn = cJSON_GetObjectItemCaseSensitive(t, "gpus_per_node");
+        if (cJSON_IsObject(t) &&
+            check_keys(c, t, where, 2, (const char *[]){"path", "gpus", "gpus_per_node", "label", NULL}, "clusters"))
+            return c->err->code;
         if ((!p && !g) || (p && g) || (p && !p[0]) || (g && !g[0]))
             return bad_at(c, false, where,
                           "clusters[%d]: expected a cluster file, {\"path\": FILE} or {\"gpus\": \"MODEL:N[,...]\", "
@@ -282,6 +314,8 @@ static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
         } else if (cJSON_IsObject(t)) {
             const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
             const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+            if (check_keys(c, t, where, 2, (const char *[]){"name", "params", "label", NULL}, "policies"))
+                return c->err->code;
             if (!name || !name[0] || strpbrk(name, "[],") || (params && !cJSON_IsObject(params)))
                 return bad_at(c, false, where, "policies[%d]: expected {\"name\": POLICY, \"params\": {KEY: VALUE}}", i);
             entry = xstrdup(name);

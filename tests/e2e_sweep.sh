@@ -73,6 +73,8 @@ expect sweep_spec_missing_trace 3 "bad4.json:1:13: 'nothere.csv'" "$G" sweep ini
 printf '{"traces": ["day.csv"], "clusters": ["c.json"], "policies": ["whole"], "seeds": [1, 2, 1]}\n' >bad5.json
 echo '{}' >c.json
 expect sweep_spec_seed_twice 3 'bad5.json:1:88: seeds\[2\]: seed 1 is listed twice' "$G" sweep init bad5.json --out b5
+printf '{"traces": ["day.csv"], "clusters": ["c.json"],\n "policies": [{"name": "whole", "lable": "w"}]}\n' >bad6.json
+expect sweep_spec_nested_unknown_key 3 "bad6.json:2:33: policies: unknown key 'lable'" "$G" sweep init bad6.json --out b6
 expect sweep_usage_exit_2 2 'expected one SPEC' "$G" sweep init
 expect sweep_run_index_out_of_range_exit_2 2 'index 99' sh -c "'$G' sweep init spec.json --out sx >/dev/null &&
   '$G' sweep run sx/manifest.jsonl --index 99"
