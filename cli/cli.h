@@ -11,18 +11,18 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
-int cmd_gen_agents(int argc, char **argv); /* issue 8: `gen agents` (cli_gen_agents.c) */
+int cmd_gen_agents(int argc, char **argv); /* `gen agents` (cli_gen_agents.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-/* capacity planning workflow (issue 6) */
+/* capacity planning workflow */
 int cmd_compare(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sweep(int argc, char **argv); /* cli_sweep.c: grids run by Slurm, GNU parallel, k8s */
 
-/* {==== run --mode fill (issue 7, cli_fill.c) ====} */
+/* {==== run --mode fill (cli_fill.c) ====} */
 
 /* Where the cluster comes from: a file, or the --gpus shorthand (path NULL
  * and gpus_spec NULL: the shipped example cluster). */
@@ -49,6 +49,14 @@ int cli_fail(const gs_error *err);
  * memory first, then a temporary file renamed over path), or straight to
  * stdout when path is NULL. Returns emit's status, or GS_EWRITE. */
 int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err);
+/* Importer options: a number in [lo, hi], or MIN:MAX replicas; false after
+ * printing what was expected (the caller exits 2). */
+bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *out);
+bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
+/* `gpusim import FORMAT ...` of each family (cli_import_<family>.c) */
+int cli_import_sd(int argc, char **argv);
+int cli_import_dlrm(int argc, char **argv);
+int cli_import_mooncake(int argc, char **argv);
 /* Path of a file shipped beside the executable (e.g. the example cluster). */
 void cli_shipped_path(char *buf, size_t n, const char *rel);
 

@@ -30,7 +30,7 @@ int cmd_gen(int argc, char **argv)
         gen_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "agents")) /* issue 8 */
+    if (!strcmp(argv[1], "agents"))
         return cmd_gen_agents(argc, argv);
     if (strcmp(argv[1], "mmc") != 0) {
         fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents)\n", argv[1]);

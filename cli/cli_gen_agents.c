@@ -1,4 +1,4 @@
-/* cli_gen_agents.c - `gpusim gen agents`: agent sessions (issue 8).
+/* cli_gen_agents.c - `gpusim gen agents`: agent sessions.
  * SPDX-License-Identifier: MIT */
 #include <getopt.h>
 #include <math.h>

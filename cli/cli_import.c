@@ -12,17 +12,26 @@
 static void import_usage(FILE *out)
 {
     fprintf(out, "usage: gpusim import azure-llm FILE [--service NAME] [--gpus N] [--replicas MIN:MAX]\n"
+                 "                       [--weights-gib G] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--max-batch N]\n"
+                 "                       [--warmup-s S]\n"
                  "                       [--limit N] [--out-trace T.csv]\n"
                  "\n"
                  "  azure-llm: the Azure LLM inference trace 2023 (TIMESTAMP,ContextTokens,GeneratedTokens)\n"
-                 "             -> one service row (default 'llm', 8 GPUs per replica, replicas 1:4) and one\n"
-                 "             request row per input row. Without --out-trace the trace goes to stdout.\n"
+                 "             -> one service row (default 'llm': Llama2-70B, the performance model's, on 8 GPUs per\n"
+                 "             replica, replicas 2:4, max_batch 64, weights 70e9 x 2 bytes = 130.4 GiB, SLOs: TTFT\n"
+                 "             2000 ms and TPOT 200 ms, MLPerf's Llama2-70B server targets) declared 180 s (warm-up)\n"
+                 "             before the first of one request row per input row.\n"
+                 "             Without --out-trace the trace goes to stdout.\n"
                  "\n"
                  "       gpusim import openb PODS.csv [--nodes NODES.csv] [--out-trace T.csv] [--out-cluster C.json]\n"
                  "\n"
                  "  openb: Alibaba cluster-trace-gpu-v2023 pod list -> trace (gpu_milli/10 -> gpucores and gpumem_pct,\n"
                  "         num_gpu -> gpus, gpu_spec -> gpu_model, cpu_milli, memory_mib, creation/deletion times), rows\n"
-                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n");
+                 "         sorted by submit; the node list -> cluster JSON. Skipped rows are reported with their reason.\n"
+                 "\n"
+                 "       gpusim import sd FILE.csv ...     Alibaba GenAI Stable Diffusion requests (gpusim import sd --help)\n"
+                 "       gpusim import dlrm FILE.csv ...   Alibaba DLRM inference instances (gpusim import dlrm --help)\n"
+                 "       gpusim import mooncake F.jsonl .. Mooncake requests with prefix-block ids (gpusim import mooncake --help)\n");
 }
 
 typedef struct openb_job {
@@ -57,7 +66,7 @@ static int emit_azure(FILE *out, void *ud, gs_error *err)
     return wl_import_azure(a->in, out, a->o, a->n, err);
 }
 
-/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]` (issue 7). */
+/* `import openb PODS.csv [--nodes NODES.csv] [--out-trace T] [--out-cluster C]`. */
 static int import_openb(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -112,24 +121,44 @@ static int import_openb(int argc, char **argv)
     return 0;
 }
 
+/* The formats: one line per trace family (azure-llm is handled below). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} importers[] = {
+    {"openb", import_openb},
+    {"sd", cli_import_sd},
+    {"dlrm", cli_import_dlrm},
+    {"mooncake", cli_import_mooncake},
+};
+
 int cmd_import(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         import_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "openb"))
-        return import_openb(argc, argv);
+    for (size_t i = 0; i < sizeof importers / sizeof *importers; i++)
+        if (!strcmp(argv[1], importers[i].name))
+            return importers[i].run(argc, argv);
     if (strcmp(argv[1], "azure-llm") != 0) {
-        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb, sd, dlrm, mooncake)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {
         {"service", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
         {"replicas", required_argument, 0, 'r'}, {"limit", required_argument, 0, 'l'},
-        {"out-trace", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+        {"out-trace", required_argument, 0, 'o'}, {"weights-gib", required_argument, 0, 'w'},
+        {"slo-ttft-ms", required_argument, 0, 'T'}, {"slo-tpot-ms", required_argument, 0, 'P'},
+        {"max-batch", required_argument, 0, 'b'}, {"warmup-s", required_argument, 0, 'W'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
-    wl_azure_opts o = {.service = "llm", .gpus = 8, .replicas_min = 1, .replicas_max = 4};
+    /* Llama2-70B (the default performance model's): 70e9 parameters x 2 bytes
+     * (FP16); SLOs: MLPerf Inference's llama2-70b Server targets (loadgen
+     * mlperf.conf: ttft_latency 2000 ms, tpot_latency 200 ms) */
+    wl_azure_opts o = {.service = "llm", .gpus = 8, .replicas_min = 2, .replicas_max = 4,
+                       .weights_gib = 70e9 * 2 / 1073741824.0, .slo_ttft_ms = 2000, .slo_tpot_ms = 200,
+                       .max_batch = 64, .warmup_s = 180};
     const char *out_path = NULL;
     int c;
     optind = 1;
@@ -146,6 +175,29 @@ int cmd_import(int argc, char **argv)
             break;
         case 'l': o.limit = atol(optarg); break;
         case 'o': out_path = optarg; break;
+        case 'w':
+            if (!cli_opt_num("--weights-gib", optarg, 0, 1e5, &o.weights_gib))
+                return 2;
+            break;
+        case 'T':
+            if (!cli_opt_num("--slo-ttft-ms", optarg, 0, 1e9, &o.slo_ttft_ms))
+                return 2;
+            break;
+        case 'P':
+            if (!cli_opt_num("--slo-tpot-ms", optarg, 0, 1e9, &o.slo_tpot_ms))
+                return 2;
+            break;
+        case 'b': {
+            double d;
+            if (!cli_opt_num("--max-batch", optarg, 1, 4096, &d) || d != (int)d)
+                return 2;
+            o.max_batch = (int)d;
+            break;
+        }
+        case 'W':
+            if (!cli_opt_num("--warmup-s", optarg, 0, 1e6, &o.warmup_s))
+                return 2;
+            break;
         case 'h': import_usage(stdout); return 0;
         default:
             fprintf(stderr, "gpusim: error: import: unknown or incomplete option\ntry 'gpusim import --help'\n");

@@ -50,7 +50,7 @@ static double peak_rss_mib(void)
     return (double)ru.ru_maxrss / 1024.0; /* ru_maxrss is KiB on Linux */
 }
 
-/* Progress on a terminal (issue 6): simulated time reached and events/s,
+/* Progress on a terminal: simulated time reached and events/s,
  * at most 4 lines a second, rewritten in place with \r and erased at the
  * end. Not shown when stderr is not a terminal (CI logs, compare's runs). */
 typedef struct progress {
@@ -107,7 +107,7 @@ int cmd_run(int argc, char **argv)
         {"json", no_argument, 0, 'j'},          {"until", required_argument, 0, 'u'},
         {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
-        {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'}, /* issue 7 */
+        {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'},
         {"seeds", required_argument, 0, 'D'},
         {0, 0, 0, 0},
     };
@@ -232,7 +232,7 @@ int cmd_run(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
         default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
-    if (fill || seeds_given || fo.fill_to != 1.3) { /* issue 7: the fill-up experiment (cli_fill.c) */
+    if (fill || seeds_given || fo.fill_to != 1.3) { /* the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
             gpu_catalog_free(&cat);

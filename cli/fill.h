@@ -1,6 +1,6 @@
-/* fill.h - the fill-up experiment (`gpusim run --mode fill`, issue 7):
+/* fill.h - the fill-up experiment (`gpusim run --mode fill`):
  * the protocol of Weng et al., "Beware of Fragmentation" (USENIX ATC'23),
- * written out in ../shared/reference/fill-up-protocol.md. Timestamps are
+ * written out in reference/fill-up-protocol.md. Timestamps are
  * ignored and tasks never depart: the trace's job rows, sorted by id and
  * shuffled with the run seed, then rows drawn uniformly with replacement
  * until the next would take the GPU request past fill_to x the cluster's

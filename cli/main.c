@@ -2,6 +2,7 @@
  * The only file (with the cmd_* files it calls) that prints errors and picks
  * exit codes; library code returns GS_E* codes.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static const struct {
     {"policies", cmd_policies, "list the policies, their parameters and defaults"},
     {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
     {"import", cmd_import, "convert a public trace (azure-llm, openb) to the trace format"},
-    /* capacity planning workflow (issue 6): cli/cli_{compare,plan,plot,check}.c */
+    /* capacity planning workflow: cli/cli_{compare,plan,plot,check}.c */
     {"compare", cmd_compare, "run several policies on the same trace and seeds, print them side by side"},
     {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},
     {"plot", cmd_plot, "draw figures (gnuplot) and a self-contained report.html for result directories"},
@@ -62,16 +63,28 @@ int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), 
 {
     if (!path)
         return emit(stdout, ud, err);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return gs_err(err, GS_EWRITE, "cannot write '%s': out of memory", path);
-    int rc = emit(mem, ud, err);
-    fclose(mem);
-    if (rc == 0)
-        rc = gs_write_atomic(path, buf, len, err);
-    free(buf);
+    /* streamed into path.tmp.<pid> beside it, renamed over path only when
+     * emit succeeded: memory stays independent of the output's size (an
+     * importer's output grows with its input), and a failure leaves nothing */
+    size_t l = strlen(path) + 32;
+    char *tmp = xmalloc(l);
+    snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int rc;
+    if (!f) {
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    rc = emit(f, ud, err);
+    bool bad = fflush(f) != 0 || ferror(f) != 0;
+    if ((fclose(f) != 0 || bad) && rc == 0)
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    free(tmp);
     return rc;
 }
 

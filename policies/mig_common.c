@@ -298,7 +298,7 @@ int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
 {
     if (r->gpumem_mib > 0)
         return r->gpumem_mib;
-    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, mechanics.md s1) */
+    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, reference/mechanics.md 1) */
     return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
 }
 
@@ -314,7 +314,7 @@ int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
             out[n++] = p;
         return n;
     }
-    if (mem_mib <= 0) { /* no memory asked: the whole card (HAMi: 100 % of memory, mechanics.md s1) */
+    if (mem_mib <= 0) { /* no memory asked: the whole card (HAMi: 100 % of memory, reference/mechanics.md 1) */
         *kind = 'w';
         int p = mig_full_profile(t);
         if (p >= 0)
@@ -384,10 +384,10 @@ static uint64_t shape_key(const job *j)
          (uint64_t)j->req.gpumem_pct * 0x9FB21C651E98DF25ULL;
     for (const char *p = j->req.mig; *p; p++)
         k = (k ^ (uint8_t)*p) * 0x100000001B3ULL;
-    return k ^ (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant (issue 10) */
+    return k ^ (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant */
 }
 
-/* issue 10: the reservation of a node for a preemptor (see mig_common.h),
+/* the reservation of a node for a preemptor (see mig_common.h),
  * or NULL once that job has started, been placed or gone. */
 static job *resv_live(mig_base *b)
 {
@@ -417,7 +417,7 @@ static bool try_place(mig_base *b, job *j)
     mig_jobinfo *in = mig_info(b, j);
     bool mig_ok, whole_ok;
     routes(b, j, &mig_ok, &whole_ok);
-    uint64_t pools = sim_admit_pools(s, j); /* issue 10: quotas, preemption hand-over */
+    uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools)
         return false;
     job *resv = resv_live(b);
@@ -547,7 +547,7 @@ void mig_base_release(mig_base *b, job *j)
     memset(in, 0, sizeof *in);
     in->node = -1;
     job *p = sim_nominee(b->s);
-    if (p) { /* issue 10: a preemption hand-over; what the victims free is p's */
+    if (p) { /* a preemption hand-over; what the victims free is p's */
         if (try_place(b, p)) {
             sq_remove(&b->q, p);
         } else if (node >= 0 && node_destroying(b, node)) {

@@ -95,7 +95,7 @@ typedef struct mig_hooks {
     void (*blocked)(mig_base *b, job *j);
     /* The job on card g's instance `slot` left (the instance is IDLE now). */
     void (*unplaced)(mig_base *b, mig_gpu *g, int slot);
-    /* issue 10: true when a released instance is destroyed and its slices
+    /* true when a released instance is destroyed and its slices
      * come back (dynmig); false when it stays as an idle instance (mig).
      * The preemption dry run frees a victim's instance accordingly. */
     bool frees_slices;
@@ -125,7 +125,7 @@ struct mig_base {
     uint64_t blocked_requests, other_idle_waits;
     double blocked_wait_s, other_idle_wait_s;
     double demand[CL_MAX_POOLS][MIG_MAX_PROFILES]; /* requests seen per profile */
-    /* issue 10: a preemptor whose victims' instances are still being
+    /* a preemptor whose victims' instances are still being
      * destroyed (dynmig) holds node resv_node until it is placed there */
     job *resv;
     uint32_t resv_gen;
@@ -154,7 +154,7 @@ void mig_base_release(mig_base *b, job *j);
 bool mig_base_withdraw(mig_base *b, job *j);
 /* Starts queued requests that now fit (after capacity came back). */
 void mig_base_dispatch(mig_base *b);
-/* issue 10 (core preemption, policies/README.md): would queued j be placed
+/* Core preemption (policies/README.md): would queued j be placed
  * on node n if the running jobs v[0..nv) released what they hold there? A
  * dry run on copies of the node's cards; changes nothing. */
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv);

@@ -2,7 +2,7 @@
  * are occupied, whether an instance of a profile may start at a slice, and
  * which legal start to take. Used by the `mig` and `dynmig` policies.
  *
- * The rule (../shared/reference/gpu-models.md, "Placement rule"): an instance
+ * The rule (reference/gpu-models.md, "Placement rule"): an instance
  * of profile P started at s occupies memory slices [s, s + P.size); s must be
  * one of P.placements; no two instances share a slice; at most
  * P.max_instances instances of P (binding only for +me profiles). Compute
@@ -26,7 +26,7 @@ typedef struct mig_card {
 
 /* Start-choice strategies for a profile with several free legal starts. */
 typedef enum mig_strategy {
-    MIG_FIRST = 0, /* HAMi: 1g.* and 3g.* the highest free start, others the lowest (mechanics.md s1) */
+    MIG_FIRST = 0, /* HAMi: 1g.* and 3g.* the highest free start, others the lowest (reference/mechanics.md 1) */
     MIG_BESTFIT,   /* keep the largest profile creatable, then the most free legal starts */
     MIG_DEMAND     /* keep creatable what the requests seen so far asked for (weights) */
 } mig_strategy;

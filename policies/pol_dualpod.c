@@ -1,5 +1,5 @@
 /* pol_dualpod.c - time policy: dual-pod model actuation (llm-d Fast Model
- * Actuation with vLLM sleep mode; ../shared/reference/mechanics.md sections
+ * Actuation with vLLM sleep mode; reference/mechanics.md sections
  * 4-5; exact rules and defaults in policies/README.md).
  *
  * It drives the service layer through its actuator hooks (sim_service.h):
@@ -84,17 +84,17 @@ typedef struct dp {
 static const pol_param params[] = {
     {"dualpod_mode", "dualpod", "dualpod: sleep and wake; always-on: one replica per model never sleeps; "
                                 "scale-to-zero: every activation cold"},
-    {"sleep_level", "1", "1: weights to host RAM; 2: weights dropped (vLLM sleep levels, mechanics 4)"},
-    {"launchers_per_node", "gpus", "launchers a node may run; gpus: one per GPU of the node (mechanics 5)"},
-    {"max_instances", "2", "model instances per launcher, awake + asleep (LauncherConfig docs, mechanics 5)"},
+    {"sleep_level", "1", "1: weights to host RAM; 2: weights dropped (vLLM sleep levels, reference/mechanics.md 4)"},
+    {"launchers_per_node", "gpus", "launchers a node may run; gpus: one per GPU of the node (reference/mechanics.md 5)"},
+    {"max_instances", "2", "model instances per launcher, awake + asleep (LauncherConfig docs, reference/mechanics.md 5)"},
     {"host_sleep_gib", "512", "host RAM per node for level-1 sleeping weights, GiB; assumption"},
     {"host_full", "level2", "a level-1 sleep that does not fit host RAM: level2 (sleep at level 2) or evict "
                             "(evict LRU level-1 sleepers of the node, then level 2)"},
-    {"wake_l1_gibps", "20", "level-1 wake (and sleep) copy bandwidth GiB/s (mechanics 4, vllm.wake_l1_bw)"},
-    {"wake_l1_fixed_s", "0.2", "level-1 wake fixed cost s (mechanics 4, vllm.wake_l1_fixed)"},
-    {"wake_l2_fixed_s", "0.5", "level-2 wake: reload at svc_load_gbps plus this, s (mechanics 4, vllm.wake_l2)"},
-    {"sleep_fixed_s", "0.3", "sleep fixed cost s, after the weight copy (mechanics 4 [U])"},
-    {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (mechanics 4-5)"},
+    {"wake_l1_gibps", "20", "level-1 wake (and sleep) copy bandwidth GiB/s (reference/mechanics.md 4, vllm.wake_l1_bw)"},
+    {"wake_l1_fixed_s", "0.2", "level-1 wake fixed cost s (reference/mechanics.md 4, vllm.wake_l1_fixed)"},
+    {"wake_l2_fixed_s", "0.5", "level-2 wake: reload at svc_load_gbps plus this, s (reference/mechanics.md 4, vllm.wake_l2)"},
+    {"sleep_fixed_s", "0.3", "sleep fixed cost s, after the weight copy (reference/mechanics.md 4 [U])"},
+    {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (reference/mechanics.md 4-5)"},
     {NULL, NULL, NULL},
 };
 

@@ -1,4 +1,4 @@
-/* pol_dynmig.c - HAMi dynamic MIG (mechanics.md section 1): MIG-enabled
+/* pol_dynmig.c - HAMi dynamic MIG (reference/mechanics.md section 1): MIG-enabled
  * cards start with no instances; a request gets, on a card of its node, the
  * smallest allowed profile that holds it and has a legal start free; the
  * instance (GI+CI) is created before the task starts and destroyed after the
@@ -29,10 +29,10 @@ static const pol_param params[] = {
     {"strategy", "first",
      "legal start to take: first (HAMi: 1g/3g highest free start, others lowest), bestfit (keep the largest "
      "profile creatable), demand (keep creatable what requests so far asked for)"},
-    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (mechanics.md s3 [U])"},
-    {"destroy_s", "1", "GI+CI destruction (mechanics.md s3 [U])"},
+    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])"},
+    {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])"},
     {"reconcile_s", "5", "delay from job end until the device plugin's reconcile loop destroys the instance "
-                         "(mechanics.md s1)"},
+                         "(reference/mechanics.md 1)"},
     {NULL, NULL, NULL},
 };
 
@@ -84,7 +84,7 @@ static void dyn_placed(mig_base *b, job *j)
     }
     if (j->state == JOB_NEW) /* waits for its instances: queued from the core's view */
         sim_job_queued(b->s, j);
-    sim_job_placed(b->s, j); /* issue 10: placed, it preempts no one while created */
+    sim_job_placed(b->s, j); /* placed, it preempts no one while created */
     sim_timer(b->s, b->pol_index, j, in->ready_us, TAG(TAG_CREATED, 0));
 }
 
@@ -209,7 +209,7 @@ static void dyn_report(const void *state, const sim *s, cJSON *root)
     mig_base_report(&d->b, pol);
 }
 
-/* issue 10: core preemption hooks (mig_common.c) */
+/* core preemption hooks (mig_common.c) */
 static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)s;

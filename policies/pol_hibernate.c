@@ -1,6 +1,6 @@
 /* pol_hibernate.c - time policy: pause idle agent sandboxes, wake them on
  * demand (OpenKruise Agents auto-pause semantics,
- * ../shared/reference/mechanics.md section 6; exact rules in policies/README.md).
+ * reference/mechanics.md section 6; exact rules in policies/README.md).
  *
  * A session (trace kind `session`) is a job the space policy places; its
  * bursts (kind `burst`) reach this policy through pol_ops.row. A pause

@@ -9,7 +9,7 @@
  * Layout schedules switch a group's cards by time of day. When a switch is
  * due a card takes no new work (draining); once its last job has left, its
  * instances are destroyed and the new layout applied, which takes reconfig_s
- * (mechanics.md section 3: the mig-manager relabel cycle, 120 s, marked
+ * (reference/mechanics.md section 3: the mig-manager relabel cycle, 120 s, marked
  * unverified there). Drain and reconfiguration time are reported.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
@@ -30,7 +30,7 @@ typedef struct static_state {
 
 static const pol_param params[] = {
     {"reconfig_s", "120",
-     "time to apply a new layout on a drained card (mechanics.md s3: mig-manager relabel cycle, 120 s [U])"},
+     "time to apply a new layout on a drained card (reference/mechanics.md 3: mig-manager relabel cycle, 120 s [U])"},
     {NULL, NULL, NULL},
 };
 
@@ -293,7 +293,7 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(r, "reconfig_card_s", st->reconfig_s);
 }
 
-/* issue 10: core preemption hooks (mig_common.c) */
+/* core preemption hooks (mig_common.c) */
 static bool st_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)s;

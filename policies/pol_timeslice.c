@@ -9,14 +9,14 @@
 #include "share_card.h"
 
 static const pol_param params[] = {
-    {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, mechanics.md 2b); "
+    {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, reference/mechanics.md 2b); "
                       "0 = unlimited"},
     {"node_policy", "binpack", "binpack: busiest fitting node (tasks per card); spread: least busy"},
     {"card_policy", "spread", "spread: card with the fewest tasks; binpack: the most"},
     {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
     {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
-    {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
-    {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])"},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])"},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
     {NULL, NULL, NULL},
 };
@@ -57,7 +57,7 @@ const pol_ops pol_timeslice = {
     .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
-    .caps = POL_CAP_ADMIT, /* issue 10: quotas and preemption (share_preempt.c) */
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
     .dispatch = sc_dispatch,
 };

@@ -1,4 +1,4 @@
-/* pol_vgpu.c - HAMi-style vGPU sharing (mechanics.md section 1): a card
+/* pol_vgpu.c - HAMi-style vGPU sharing (reference/mechanics.md section 1): a card
  * holds up to split_count tasks, each with a memory and a cores share;
  * memory and cores may be overcommitted by scaling; contention, memory in
  * use, OOM and swap follow share_card.h. This file only reads parameters.
@@ -12,7 +12,7 @@
 static double vgpu_frag(const void *state) { return sc_frag_gpus(state); }
 
 static const pol_param params[] = {
-    {"split_count", "10", "tasks per card (HAMi deviceSplitCount; mechanics.md 1b)"},
+    {"split_count", "10", "tasks per card (HAMi deviceSplitCount; reference/mechanics.md 1b)"},
     {"mem_scaling", "1.0", "card admits physical memory x this (HAMi deviceMemoryScaling; > 1 overcommits)"},
     {"core_scaling", "1.0", "card has 100 x this cores (HAMi deviceCoreScaling; 1.2 = 120 shares)"},
     {"node_policy", "binpack", "binpack: busiest fitting node by HAMi's node score; spread: least busy"},
@@ -23,8 +23,8 @@ static const pol_param params[] = {
     {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
     {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
     {"swap_turn_s", "1", "oversub=swap: compute time a tenant gets per turn while the card thrashes [U]"},
-    {"switch_cost", "0.05", "efficiency lost per extra running tenant (mechanics.md 2, [U])"},
-    {"eff_floor", "0.75", "lowest efficiency however many tenants (mechanics.md 2, [U])"},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])"},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])"},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
                            "(fragmentation gradient descent, ATC'23); policies/README.md"},
@@ -105,7 +105,7 @@ const pol_ops pol_vgpu = {
     .timer = sc_timer,
     .report = sc_report,
     .frag_gpus = vgpu_frag,
-    .caps = POL_CAP_ADMIT, /* issue 10: quotas and preemption (share_preempt.c) */
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
     .dispatch = sc_dispatch,
 };

@@ -54,7 +54,7 @@ static bool try_start(void *ud, job *j)
     whole_state *w = ud;
     uint64_t pools = sim_admit_pools(w->s, j); /* quotas, preemption hand-over */
     int node = -1;
-    /* issue 9: an internal task's preferred node (a sleeping model instance
+    /* an internal task's preferred node (a sleeping model instance
      * there) wins when it fits now; O(1) */
     if (pools && j->prefer_node >= 0 &&
         sim_cluster_node_fits(w->s->cl, j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
@@ -142,7 +142,7 @@ static void whole_dispatch(void *state, sim *s)
     sq_dispatch(&w->q, w->fifo, try_start, w);
 }
 
-/* issue 8: a time policy gives up a queued wait (a wake that timed out). */
+/* a time policy gives up a queued wait (a wake that timed out). */
 static bool whole_withdraw(void *state, sim *s, job *j)
 {
     (void)s;

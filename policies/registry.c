@@ -7,10 +7,10 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
-extern const pol_ops pol_vgpu, pol_timeslice; /* issue 3: shared cards */
-extern const pol_ops pol_hibernate;            /* issue 8: time policy */
-extern const pol_ops pol_mig, pol_dynmig;     /* issue 4: MIG */
-extern const pol_ops pol_dualpod;              /* issue 9: time policy */
+extern const pol_ops pol_vgpu, pol_timeslice; /* shared cards */
+extern const pol_ops pol_hibernate;            /* time policy */
+extern const pol_ops pol_mig, pol_dynmig;     /* MIG */
+extern const pol_ops pol_dualpod;              /* time policy */
 
 static const pol_ops *const registry[] = {
     &pol_whole,

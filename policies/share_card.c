@@ -46,7 +46,7 @@ static int cmp_bound(const void *pa, const void *pb)
 }
 
 /* Efficiency of a card with k running tenants: one context-switch cost per
- * extra tenant, floored (mechanics.md section 2, [U]). */
+ * extra tenant, floored (reference/mechanics.md section 2, [U]). */
 static double efficiency(const sc_config *cfg, int k)
 {
     double e = 1.0 - cfg->switch_cost * (k - 1);

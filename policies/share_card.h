@@ -46,7 +46,7 @@ typedef struct sc_config {
     gs_time_us oom_backoff_us;
     double switch_cost, eff_floor;
     bool fifo;              /* strict head-of-line queue */
-    /* issue 7: where a task goes (share_select.c) and fragmentation
+    /* where a task goes (share_select.c) and fragmentation
      * measured against the trace's request shapes (share_frag.c) */
     int select;             /* enum sc_select */
     bool frag;              /* measure fragmentation (report, timeseries) */
@@ -75,7 +75,7 @@ typedef struct sc_task {
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
     int ooms;          /* OOM kills so far */
-    int shape;         /* issue 7: index in the fragmentation shape table; -2 not looked up, -1 none */
+    int shape;         /* index in the fragmentation shape table; -2 not looked up, -1 none */
     struct sc_task *prev, *next;
 } sc_task;
 
@@ -109,7 +109,7 @@ typedef struct sc_state {
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
     int scratch_cap;
-    struct sc_frag *frag;  /* issue 7: shapes, per-node fragmentation (NULL: not measured) */
+    struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
 } sc_state;
 
@@ -138,13 +138,13 @@ bool sc_can_ever_fit(const sc_state *st, const job *j);
 bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
-/* {==== share_select.c: bestfit, dotprod, random, fgd (issue 7) ====} */
+/* {==== share_select.c: bestfit, dotprod, random, fgd ====} */
 
 /* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
- * (sim_admit_pools: quotas, preemption hand-over; issue 10). */
+ * (sim_admit_pools: quotas, preemption hand-over). */
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools);
 
-/* {==== share_frag.c: fragmentation as FGD defines it (issue 7) ====} */
+/* {==== share_frag.c: fragmentation as FGD defines it ====} */
 
 /* Reads the request shapes of the run's trace (job rows) and computes every
  * node's fragmentation. Returns 0 or GS_EINPUT. */
@@ -182,7 +182,7 @@ bool sc_withdraw(void *state, sim *s, job *j);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 
-/* {==== share_preempt.c: core preemption hooks (issue 10) ====} */
+/* {==== share_preempt.c: core preemption hooks ====} */
 
 /* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
 bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);

@@ -1,5 +1,5 @@
 /* share_fit.c - whether a shared card, and its node, admit a request now:
- * HAMi's admission test (mechanics.md section 1a, "Scheduling"). Placement
+ * HAMi's admission test (reference/mechanics.md section 1a, "Scheduling"). Placement
  * (share_place.c), GPU selection (share_select.c) and the fragmentation
  * measure (share_frag.c) all ask it, so it sits below them.
  *

@@ -1,6 +1,6 @@
 /* share_frag.c - GPU fragmentation as FGD defines it (Weng et al., "Beware
  * of Fragmentation", USENIX ATC'23, Sec. 4; protocol in
- * ../shared/reference/fill-up-protocol.md, step 7), for shared cards.
+ * reference/fill-up-protocol.md, step 7), for shared cards.
  *
  * The workload is the distribution of request shapes of the run's trace
  * (job rows, counted once each when the policy starts; a shape is gpus,

@@ -1,5 +1,5 @@
 /* share_place.c - where a shared-card task goes: among the cards that admit
- * it (share_fit.c), HAMi's node and card scores (mechanics.md section 1a,
+ * it (share_fit.c), HAMi's node and card scores (reference/mechanics.md section 1a,
  * "Scheduling").
  *
  * Card score = 10 x (slots + cores + memory usage fractions, request
@@ -54,11 +54,11 @@ int sc_place(sc_state *st, sc_task *t)
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
     double best_score = 0;
-    uint64_t pools = sim_admit_pools(st->s, t->j); /* issue 10: quotas, preemption hand-over */
+    uint64_t pools = sim_admit_pools(st->s, t->j); /* quotas, preemption hand-over */
     if (!pools)
         return -1;
     if (st->cfg.select != SC_SEL_HAMI)
-        return sc_place_select(st, t, pools); /* issue 7 strategies */
+        return sc_place_select(st, t, pools); /* gpu_select strategies */
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))

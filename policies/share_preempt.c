@@ -1,5 +1,5 @@
 /* share_preempt.c - the core preemption dry run for shared cards (`vgpu`,
- * `timeslice`; issue 10, policies/README.md "Priorities, quotas and
+ * `timeslice`; policies/README.md "Priorities, quotas and
  * preemption").
  *
  * Would a queued request be admitted on a node if some running tasks there

@@ -54,7 +54,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
             st->cards[g].phys_mib = m->memory_mib;
             /* a model without a host-link figure falls back to PCIe Gen4
-             * achievable bandwidth (mechanics.md section 8) */
+             * achievable bandwidth (reference/mechanics.md section 8) */
             st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
             st->total_phys_mib += (double)m->memory_mib;
         }
@@ -150,7 +150,7 @@ static uint64_t shape_key(const job *j)
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
     k ^= (uint64_t)j->req.gpucores * 0x94D049BB133111EBULL;
-    k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant (issue 10) */
+    k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL; /* quotas admit per tenant */
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);

@@ -1,7 +1,7 @@
 /* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores (issue
  * 7): bestfit, dotprod, random and fgd, the policies compared in Weng et
  * al., "Beware of Fragmentation" (USENIX ATC'23, Sec. 6; summarized in
- * ../shared/reference/fill-up-protocol.md, "The compared strategies").
+ * reference/fill-up-protocol.md, "The compared strategies").
  * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
  * node only with room for the task's CPU and memory (sc_host_fits).
  *

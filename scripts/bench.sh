@@ -38,11 +38,11 @@ awk -v e="$events" -v w="$wall" -v eps="$best" -v fl="$best_floor" -v rss="$rss"
   printf "  memory       peak RSS %.1f MiB (goal < 100 MiB: %s)\n", rss, (rss < 100 ? "met" : "MISSED")
 }'
 
-# --- issue 7: the fill-up experiment on the default openb trace (FGD protocol) ---
+# --- the fill-up experiment on the default openb trace (FGD protocol) ---
 # Placements per second per gpu_select strategy of vgpu: the default pod list on the 1,213-node GPU
 # node list, fill to 1.3 x 6,212 GPUs (about 10,800 placements), seeds 42..44, wall time of the
 # placement loop only (import and setup excluded).
-OB=../shared/traces/alibaba-openb-gpu-v2023
+OB=workloads/traces/alibaba-openb-gpu-v2023
 if [ -d "$OB" ]; then
   ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
     --out-trace "$D/openb.csv" --out-cluster "$D/openb.json" 2>/dev/null

@@ -13,7 +13,7 @@ echo "== the same day with strict head-of-line order (--set queue=fifo)"
 ./gpusim run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out results/day.whole-fifo | sed -n '2,6p'
 echo "report: results/day.whole-fifo/report.json"
 
-# --- shared cards (issue 3): whole cards vs HAMi-style vgpu on the same day ---
+# --- shared cards: whole cards vs HAMi-style vgpu on the same day ---
 # flat KEY VALUE pairs (jobs.queue_s.p99 0.5) from a report.json as cJSON
 # prints it (one key per line, objects opened by "key": {)
 flat() {
@@ -54,7 +54,7 @@ a=$(p99 results/contention-alone.vgpu/report.json); b=$(p99 results/contention.v
 awk -v a="$a" -v b="$b" 'BEGIN { printf "  inference P99 alone %.3f s, next to a training task %.3f s: %+.0f%%\n", a, b, 100 * (b / a - 1) }'
 echo "  (reports: results/contention-alone.vgpu, results/contention.vgpu)"
 
-# issue 4: MIG. The same trace under whole, mig (static layouts stated in the
+# MIG. The same trace under whole, mig (static layouts stated in the
 # cluster file) and dynmig (HAMi dynamic MIG, three start strategies), side by side.
 mig_row() { # LABEL TRACE CLUSTER OUT POLICY [--set K=V]
   label=$1; trace=$2; cluster=$3; out=$4; shift 4
@@ -91,9 +91,9 @@ tr -d ' \t\n' <results/day.mig-schedule/report.json | sed 's/.*"layout_switches"
 echo
 echo "reports: results/day-mig.*/ results/mig-mix.*/ results/day.mig-schedule/"
 
-# issue 9: dual-pod model actuation. Sixteen long-tail models (a request every
+# dual-pod model actuation. Sixteen long-tail models (a request every
 # minute down to one every three hours) on 8 H100s (2 nodes x 4) for 8 hours,
-# under the three modes of whole+dualpod side by side (flat: the issue 3 helper above).
+# under the three modes of whole+dualpod side by side (flat: the helper above).
 echo
 echo "== dual-pod actuation: workloads/examples/longtail.csv (16 long-tail models) on 8 H100s, whole+dualpod"
 echo "  mode           served dropped  GPU-h held  always-on  first p50 s  first p99 s  hot rate  evictions  host peak GiB"
@@ -111,7 +111,7 @@ echo "   always-on column: GPU-hours if every model held its card all day)"
 echo "reports: results/longtail.{always-on,scale-to-zero,dualpod}/ (policy.dualpod: activations and latency by path)"
 
 echo
-# issue 8: agent sessions, with and without the hibernate time policy
+# agent sessions, with and without the hibernate time policy
 echo "== agent sessions (workloads/examples/agents.csv): whole vs whole+hibernate"
 ./gpusim run --trace workloads/examples/agents.csv --policy whole --out results/agents.whole | sed -n '2,6p'
 ./gpusim run --trace workloads/examples/agents.csv --policy whole+hibernate --out results/agents.hibernate | sed -n '2,6p'
@@ -130,8 +130,8 @@ PY
 echo "reports: results/agents.whole/report.json results/agents.hibernate/report.json"
 
 echo
-echo "== issue 7: Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
-OB=../shared/traces/alibaba-openb-gpu-v2023
+echo "== Alibaba openb (the FGD paper's traces): import, then the fill-up experiment per strategy"
+OB=workloads/traces/alibaba-openb-gpu-v2023
 if [ -d "$OB" ]; then
   ./gpusim import openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
     --out-trace results/openb.csv --out-cluster results/openb.json
@@ -142,10 +142,10 @@ if [ -d "$OB" ]; then
   done
   echo "  (curves: results/openb.fill.<strategy>/fill.csv)"
 else
-  echo "  (../shared/traces/alibaba-openb-gpu-v2023 not found: skipped)"
+  echo "  (workloads/traces/alibaba-openb-gpu-v2023 not found: skipped)"
 fi
 
-# Priorities and preemption (issue 10): the seed article's 70B training job
+# Priorities and preemption: the seed article's 70B training job
 # (140 GB checkpoint) and a 13B one against four "inference surges", which
 # stand in as bursts of short high-priority non-preemptible jobs until
 # inference services exist. Same trace with preemption off and on.
@@ -163,7 +163,7 @@ echo "-- only the 70B job preemptible (preempt=on): what it paid (prio 0 = both 
   --policy whole --set preempt=on --out results/preempt.70b | grep -E '^  (prio 0|preempt)'
 echo "reports: results/preempt.off/report.json results/preempt.on/report.json results/preempt.70b/report.json"
 
-# {==== last section: compare, plan, plots and the HTML report (issue 6) ====}
+# {==== last section: compare, plan, plots and the HTML report ====}
 POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
 echo
 echo "== gpusim compare --policies '$POLICIES'"

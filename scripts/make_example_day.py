@@ -46,7 +46,7 @@ mean_gpu_s = sum(r["gpus"] * r["duration"] for r in sample) / len(sample)
 n_expected = TARGET_GPU_S / mean_gpu_s
 base = n_expected / DAY  # jobs per second at intensity 1
 
-# the shared-card columns (issue 3) draw from their own stream, so the rows
+# the shared-card columns draw from their own stream, so the rows
 # above keep the values they had before the columns existed
 rng_share = random.Random(20261130)
 
@@ -80,7 +80,7 @@ while True:
     k += 1
 rows.sort(key=lambda r: r["submit"])  # stable: ties keep generation order
 
-# Inference section (issue 5): two model deployments serving generated traffic
+# Inference section: two model deployments serving generated traffic
 # all day (diurnal, peak 14:00), declared at time 0 so they come first.
 # chat-8b: an 8B model on one card; its decode step (15 ms + 0.2 ms x batch)
 # and prefill (0.05 ms/token) are an assumption scaled from Splitwise's

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_example_preempt.py - regenerate workloads/examples/preempt.csv, the
 preemption scenario of seed article 001: a 70B training job (140 GB
-checkpoint, mechanics.md section 7) and a 13B one share a 16-GPU cluster with
+checkpoint, reference/mechanics.md section 7) and a 13B one share a 16-GPU cluster with
 bursts of latency-critical work. Inference services are not modeled yet (a
 later issue), so each "inference surge" stands in as a burst of short,
 high-priority, non-preemptible jobs of 1-2 cards (a modeling assumption).

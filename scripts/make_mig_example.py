@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """make_mig_example.py - regenerate workloads/examples/mig-mix.csv, the MIG
-example trace (issue 4). Maintainer tool (the build never needs Python);
+example trace. Maintainer tool (the build never needs Python);
 seeded, so the file is reproducible. A modeling assumption, not a measured
 trace: 8 hours of single-card inference and notebook work on the A100-80GB
 cards of workloads/examples/cluster-mig.json, Poisson arrivals, lognormal

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """models_from_reference.py - regenerate models/gpu/*.json from the project's
-reference (../shared/reference/gpu-models.json). Maintainer tool, run by hand;
+reference (reference/gpu-models.json). Maintainer tool, run by hand;
 the build never needs Python. Fields the reference marks unverified stay listed
 in "unverified"; a null memory_mib falls back to memory_mib_estimate (or the
 marketing size) and is marked unverified."""
 import json, os, sys
 
-ref_path = sys.argv[1] if len(sys.argv) > 1 else "../shared/reference/gpu-models.json"
+ref_path = sys.argv[1] if len(sys.argv) > 1 else "reference/gpu-models.json"
 out_dir = sys.argv[2] if len(sys.argv) > 2 else "models/gpu"
 ref = json.load(open(ref_path))
 
@@ -54,7 +54,7 @@ for m in ref["models"]:
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),
         "unverified": unver,
-        "source": "shared/reference/gpu-models.json (compiled 2026-11-29); sources: " + ", ".join(m.get("source_ids", [])),
+        "source": "reference/gpu-models.json (compiled 2026-11-29); sources: " + ", ".join(m.get("source_ids", [])),
         "mig": None,
     }
     if m.get("mig"):

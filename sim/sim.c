@@ -52,7 +52,7 @@ static job *job_new(sim *s)
     j->done_tok = tok;
     j->state = JOB_NEW;
     j->node = -1;
-    j->prefer_node = -1; /* issue 9 */
+    j->prefer_node = -1; /* no preferred node */
     j->q_class = -1;
     return j;
 }
@@ -244,7 +244,7 @@ void sim_set_timeseries(sim *s, FILE *ts)
     s->ts = ts;
     if (ts)
         fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n",
-                sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* issue 7: only when the policy measures it */
+                sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* only when the policy measures it */
 }
 
 /* {==== calls into the modules ====} */
@@ -327,7 +327,7 @@ void sim_job_start(sim *s, job *j, double rate)
     }
     schedule_done(s, j);
     EACH_MODULE(s, started, s, j);
-    notify_time(s, j, POL_JOB_STARTED); /* issue 8: time policies see every (re)start */
+    notify_time(s, j, POL_JOB_STARTED); /* time policies see every (re)start */
 }
 
 void sim_job_queued(sim *s, job *j)
@@ -413,7 +413,7 @@ void sim_job_fail(sim *s, job *j)
     job_free(s, j);
 }
 
-/* issue 8: services a time policy needs to end sessions and give up waits. */
+/* services a time policy needs to end sessions and give up waits. */
 bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
@@ -641,7 +641,7 @@ int sim_submit_row(sim *s, const wl_row *row)
     return state;
 }
 
-/* issue 8: a row that is not a job (a burst of a session) goes to the time
+/* a row that is not a job (a burst of a session) goes to the time
  * policies; without one it is only counted. */
 static int on_side_row(sim *s)
 {

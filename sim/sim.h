@@ -70,7 +70,7 @@ struct sim {
 
     /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
     uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
-    uint64_t bursts; /* issue 8: rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
+    uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
@@ -89,7 +89,7 @@ struct sim {
     int nmod;
     uint64_t module_rows; /* trace rows handed to a module (service, request) */
 
-    /* progress hook (issue 6): when set, called every SIM_PROGRESS_EVENTS
+    /* progress hook: when set, called every SIM_PROGRESS_EVENTS
      * events from sim_run; the CLI shows simulated time and events/s on a
      * terminal. Never changes the run. */
     void (*progress)(void *ud, const sim *s);
@@ -113,7 +113,7 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
 /* sim_init with the given modules (NULL-terminated; sim_module.h). */
 int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
                   const struct sim_module *const *modules, gs_error *err);
-/* The space policy's fragmentation measure now (GPUs), < 0 if none (issue 7). */
+/* The space policy's fragmentation measure now (GPUs), < 0 if none. */
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
  * loop (the arrival step of sim_run; `run --mode fill` calls it directly).
@@ -159,7 +159,7 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
-/* issue 8. Asks the space policy to take queued job j out of its queue
+/* Asks the space policy to take queued job j out of its queue
  * (pol_ops.withdraw); false if it cannot. j stays JOB_QUEUED: the caller
  * then ends it with sim_job_fail. */
 bool sim_job_withdraw(sim *s, job *j);
@@ -196,7 +196,7 @@ void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
 /* A timer (not tied to a job) that does not by itself keep the run going:
  * the run ends when only weak timers are pending and no request is queued or
  * running (a periodic layout switch, the destruction of an idle MIG
- * instance). Added for issue 4. */
+ * instance). */
 void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag);
 
 #endif

@@ -224,7 +224,7 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         }
         if (v)
             g[i].mem_gib = v->valuedouble;
-        /* issue 4: MIG configuration, validated by the MIG policies at init */
+        /* MIG configuration, validated by the MIG policies at init */
         v = cJSON_GetObjectItemCaseSensitive(it, "mig");
         if (v)
             c->group_mig[i] = cJSON_PrintUnformatted(v);

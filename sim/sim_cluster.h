@@ -34,7 +34,7 @@ typedef struct sim_node {
     double mem_total_gib, mem_used_gib; /* GiB;   total < 0: unlimited */
     int prev, next;                     /* bucket links (node ids, -1 = none) */
     char name[40];
-    int group; /* index of its entry in the cluster file's "nodes" (issue 4) */
+    int group; /* index of its entry in the cluster file's "nodes" */
 } sim_node;
 
 typedef struct node_shape {
@@ -59,7 +59,7 @@ typedef struct sim_cluster {
     int npools;
     int ngpus;
     int *gpu_node; /* node id of each GPU */
-    /* issue 4: a node group's "mig" value, kept as raw JSON text for the MIG
+    /* a node group's "mig" value, kept as raw JSON text for the MIG
      * policies to parse (the core does not interpret it); NULL when absent */
     char path[256]; /* the cluster file ("" for --gpus) */
     char **group_mig;
@@ -82,7 +82,7 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
                           gs_error *err);
 /* Frees the ledger of a cluster that holds no quotas (sim_cluster_free frees both). */
 void sim_cluster_free_nodes(sim_cluster *c);
-/* The raw JSON text of node's group "mig" key, or NULL (issue 4). */
+/* The raw JSON text of node's group "mig" key, or NULL. */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {
     return c->group_mig ? c->group_mig[c->nodes[node].group] : NULL;
@@ -108,7 +108,7 @@ bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, d
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread);
 /* Whether node (of an allowed pool) has >= ngpus free GPUs and room for
- * cpu/mem now. O(1). Added for issue 9 (a preferred node). */
+ * cpu/mem now. O(1). (a preferred node). */
 bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int ngpus, double cpu, double mem_gib);
 /* Takes ngpus free GPUs (lowest indices first) and cpu/mem on node; writes the
  * global GPU indices into ids. The caller has checked that they fit. */

@@ -68,7 +68,7 @@ typedef struct job {
      * trace rows: they stay out of the job counts and statistics */
     bool internal;
     void *owner; /* the service replica an internal task runs, or NULL */
-    /* issue 9: a node the task's owner would like it placed on (a sleeping
+    /* a node the task's owner would like it placed on (a sleeping
      * model instance lives there), -1: none. A hint: a space policy places
      * the task there when it fits now, else as usual (pol_whole honours it) */
     int prefer_node;

@@ -72,7 +72,7 @@ typedef struct pol_ops {
      * fields to "gpu" and "jobs" (never change ones the core wrote). */
     void (*report)(const void *state, const sim *s, cJSON *root);
 
-    /* {==== appended for time policies (issue 8); all optional ====} */
+    /* {==== appended for time policies; all optional ====} */
 
     /* Time policies: something happened to job j (see enum pol_job_event).
      * Called after the space policy acted, for every time policy in order.
@@ -101,9 +101,9 @@ typedef struct pol_ops {
      * (the core calls it after a reservation for a preemptor ends). */
     void (*dispatch)(void *state, sim *s);
 
-    /* {==== appended for issue 7; optional ====} */
+    /* {==== appended for the fragmentation measure; optional ====} */
 
-    /* Optional (issue 7): the cluster's fragmented GPUs now, as FGD measures
+    /* Optional: the cluster's fragmented GPUs now, as FGD measures
      * it, or < 0 when this run does not measure it. The timeseries gains a
      * frag_gpus column when it is measured; `run --mode fill` samples it. */
     double (*frag_gpus)(const void *state);

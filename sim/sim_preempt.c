@@ -1,6 +1,6 @@
 /* sim_preempt.c - priorities, tenant quotas, preemption and checkpoint costs,
  * as core mechanisms under every space policy (semantics and defaults:
- * ../shared/reference/mechanics.md section 7; policies/README.md).
+ * reference/mechanics.md section 7; policies/README.md).
  *
  * Quotas. A tenant's running jobs are charged their request when they start
  * (GPUs; GPU memory = gpus x gpumem, or x the card's memory when gpumem is
@@ -35,13 +35,13 @@
 
 const pol_param preempt_params[] = {
     {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)"},
-    {"min_runtime", "1800", "seconds a job runs before it may be preempted (seed article 001, mechanics.md 7)"},
+    {"min_runtime", "1800", "seconds a job runs before it may be preempted (practitioners' advice; Slurm PreemptExemptTime; reference/mechanics.md 7)"},
     {"checkpoint_every", "3600", "seconds between periodic checkpoints of a running job; 0: none (assumption)"},
-    {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, mechanics.md 7 [U])"},
-    {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, mechanics.md 4)"},
-    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, mechanics.md 7)"},
+    {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, reference/mechanics.md 7 [U])"},
+    {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, reference/mechanics.md 4)"},
+    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, reference/mechanics.md 7)"},
     {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag"},
-    {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, mechanics.md 7)"},
+    {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, reference/mechanics.md 7)"},
     {NULL, NULL, NULL},
 };
 

@@ -12,14 +12,14 @@
 #include "sim.h"
 #include "sim_module.h"
 
-/* issue 10b: a space policy has placed queued job j (j->node set) and
+/* a space policy has placed queued job j (j->node set) and
  * starts it later by itself (dynmig: its MIG instances are being created).
  * Its tenant's quota is charged now, as admission was checked now (else a
  * second request could pass the same quota before the first starts). Until
  * j starts the core looks for no victims for it, and a preemptor placed so
  * is not a "miss" at its hand-over; its preemptor wait runs to its start. */
 void sim_job_placed(sim *s, job *j);
-/* issue 10b: at a hand-over, the space policy holds room for preemptor j
+/* at a hand-over, the space policy holds room for preemptor j
  * that will be free only later (dynmig: the victims' slices come back when
  * their instances are destroyed) and will place it itself: no miss, no
  * further victims for it; nothing is charged until it is placed. */

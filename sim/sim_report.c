@@ -81,7 +81,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(jobs, "suspended", (double)s->suspended);
     cJSON_AddNumberToObject(jobs, "failed", (double)s->failed);
     cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
-    cJSON_AddNumberToObject(jobs, "bursts", (double)s->bursts); /* issue 8: session activity rows, not jobs */
+    cJSON_AddNumberToObject(jobs, "bursts", (double)s->bursts); /* session activity rows, not jobs */
     sim_report_add_stats(jobs, "queue_s", &s->queue_s);
     sim_report_add_stats(jobs, "jct_s", &s->jct_s);
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
@@ -160,7 +160,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
     }
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
-    if (cJSON_GetObjectItemCaseSensitive(gpu, "frag_pct_mean")) /* issue 7: a policy that measures fragmentation */
+    if (cJSON_GetObjectItemCaseSensitive(gpu, "frag_pct_mean")) /* a policy that measures fragmentation */
         fprintf(out, "  frag      mean %.2f%% of capacity, at end %.2f%% (%.2f%% of idle)\n", num(gpu, "frag_pct_mean", NULL),
                 num(gpu, "frag_pct_end", NULL), num(gpu, "frag_of_idle_pct_end", NULL));
     fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",

@@ -16,7 +16,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib);
 void sim_report_summary(FILE *out, const cJSON *report);
 
 /* Adds the "inputs" object (version, trace, policy, parameters, seed,
- * cluster) to r; `run --mode fill` writes it in its own report (issue 7). */
+ * cluster) to r; `run --mode fill` writes it in its own report. */
 void sim_report_add_inputs(cJSON *r, const sim *s);
 
 #endif

@@ -23,7 +23,7 @@ extern const pol_param svc_params[];
 /* The layer as an engine module (sim_module.h): service and request rows,
  * replica tasks, its own events, "services" and "requests" in the report. */
 extern const sim_module svc_module;
-/* {==== actuation hooks (issue 9) ====}
+/* {==== actuation hooks ====}
  * A time policy may take over how a service's replicas come and go (dual-pod
  * actuation, policies/pol_dualpod.c). Without an actuator the layer behaves
  * exactly as before: every activation is a cold start and scale-in ends the

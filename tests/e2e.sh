@@ -51,7 +51,7 @@ if check_rc unknown_policy 2 "$G" run --trace workloads/examples/day.csv --polic
 fi
 
 # 6. unknown model, unknown --set key, bad option: exit 2
-# (issue 7 added A10-24GB, which sorts first)
+# (A10-24GB, added for openb, sorts first)
 if check_rc unknown_model 2 "$G" run --trace workloads/examples/day.csv --policy whole --gpus V100:8; then
   if has "$T/out" "unknown GPU model 'V100' (known: A10-24GB, A100-SXM4-40GB"; then ok unknown_model_exit2_lists_known
   else no unknown_model_exit2_lists_known "$T/out"; fi
@@ -85,7 +85,7 @@ if check_rc until 0 "$G" run --trace "$T/g1.csv" --policy whole --gpus H100-SXM5
   [ $((n + a)) -eq 500 ] && [ "$n" -gt 0 ] && has "$T/out" '"end_s":[[:space:]]*50' && ok until_accounts_not_arrived || no until_accounts_not_arrived "$T/out"
 fi
 
-# 11. shared cards (issue 3): vgpu and timeslice on the example day, the same
+# 11. shared cards: vgpu and timeslice on the example day, the same
 # report twice (swap mode, so the swap figures are exercised), bad parameters
 for p in vgpu timeslice; do
   if check_rc "share_$p" 0 "$G" run --trace workloads/examples/day.csv --policy $p --set oom_retry=1 \
@@ -110,10 +110,10 @@ fi
 
 # 12. inference: a request to an undeclared service is bad input; the azure importer streams a real trace
 printf 'id,submit,kind,service,output_tokens\nr,0,request,ghost,5\n' >"$T/req.csv"
-if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8; then
+if check_rc unknown_service 3 "$G" run --trace "$T/req.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/req"; then
   has "$T/out" "line 2: request 'r' names service 'ghost'" && ok unknown_service_exit3 || no unknown_service_exit3 "$T/out"
 fi
-AZ=$FX/azure-llm/AzureLLMInferenceTrace_conv.head600.csv
+AZ=workloads/traces/azure-llm-inference-2023/AzureLLMInferenceTrace_conv.csv
 if need_file import_azure_and_serve "$AZ"; then
   if check_rc import_azure 0 "$G" import azure-llm "$AZ" --limit 500 --out-trace "$T/az.csv"; then
     if has "$T/out" "500 requests converted" && [ "$(grep -c ',request,llm,' "$T/az.csv")" -eq 500 ] &&
@@ -123,7 +123,7 @@ if need_file import_azure_and_serve "$AZ"; then
   fi
 fi
 
-# {==== capacity planning workflow (issue 6): compare, plan, plot, check, progress ====}
+# {==== capacity planning workflow: compare, plan, plot, check, progress ====}
 
 # 13. check passes on the committed baselines of the example runs (deterministic: equal)
 "$G" run --trace workloads/examples/day.csv --policy whole --set queue=fifo --out "$T/exf" >/dev/null 2>&1
@@ -230,7 +230,7 @@ else
   grep -q 'simulated [0-9.]* h, [0-9]* events, [0-9]* events/s' "$T/tty" && ok progress_on_a_terminal ||
     no progress_on_a_terminal "$T/tty"
 fi
-# 11. issue 8: gen agents is deterministic and streams rows in submit order;
+# 11. gen agents is deterministic and streams rows in submit order;
 # whole+hibernate on it gives back resources and accounts every row
 "$G" gen agents --sessions 60 --hours 2 --seed 5 --out "$T/ag1.csv"
 "$G" gen agents --sessions 60 --hours 2 --seed 5 >"$T/ag2.csv"
@@ -254,7 +254,7 @@ expect hibernate_bad_param_exit2 2 "probe_period" \
 expect unknown_time_policy_exit2 2 "valid: hibernate" "$G" run --trace "$T/ag1.csv" --policy whole+nosuch --out "$T/o"
 check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
 
-# 19. issue 4: MIG. A bad layout is exit 3 naming the file and node group;
+# 19. MIG. A bad layout is exit 3 naming the file and node group;
 # the MIG example runs under mig and dynmig, deterministic, every row accounted
 printf '{"nodes":[{"model":"A100-SXM4-40GB","gpus":1,"mig":[{"profile":"3g.20gb","start":2}]}]}' >"$T/mig.json"
 if check_rc bad_mig_layout 3 "$G" run --trace workloads/examples/mig-mix.csv --policy mig --cluster "$T/mig.json"; then
@@ -269,7 +269,7 @@ for p in mig dynmig; do
      grep -q "arrived $rows  completed $rows" "$T/out" && has "$T/a" '"slice_util"'; then ok "mig_example_${p}_deterministic_all_done"
   else no "mig_example_${p}_deterministic_all_done" "$T/out"; fi
 done
-# 11. preemption scenario (issue 10): inference-like jobs wait less with
+# 11. preemption scenario: inference-like jobs wait less with
 # preempt=on, the training class pays lost work; reports are deterministic;
 # core parameters are validated and listed in inputs.params.
 PA="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --policy whole"
@@ -283,7 +283,7 @@ if check_rc preempt_on 0 "$G" run $PA --set preempt=on --out "$T/pon" && check_r
     ok preempt_report_fields || no preempt_report_fields "$T/pon/report.json"
 fi
 expect preempt_bad_value_exit2 2 "expected on or off" "$G" run $PA --set preempt=yes --out "$T/o"
-# issue 10b: every space policy takes preempt=on and the cluster's tenant
+# every space policy takes preempt=on and the cluster's tenant
 # quotas; on this whole-card scenario each preempts exactly as whole does
 # (timeslice with one task per card).
 PB="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --set preempt=on --json --out $T/o"
@@ -302,14 +302,16 @@ printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8}], "tenants": [{"name":
 expect quota_bad_key_exit3 3 "tenants\[0\]: unknown key 'gpux'" \
   "$G" run --trace workloads/examples/preempt.csv --policy whole --cluster "$T/tq.json" --out "$T/o"
 
-# 20. openb (issue 7): every shipped pod and node list imports, with row accounting that adds up
-OB=$FX/openb
+# 20. openb: every shipped pod and node list imports, with row accounting that adds up
+# the default pod list and the paper's node list ship in workloads/traces/; the
+# other pod lists' heads and the all-nodes list are test fixtures
+OB=workloads/traces/alibaba-openb-gpu-v2023
 if need_file import_openb_every_file_rows_add_up "$OB/openb_pod_list_default.csv" &&
    need_file import_openb_every_file_rows_add_up "$OB/openb_node_list_gpu_node.csv"; then
   bad=""
-  n=$(ls "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv | wc -l)
+  n=$(ls "$OB"/openb_pod_list_*.csv "$FX"/openb/head300/openb_pod_list_*.csv | wc -l)
   [ "$n" -eq 20 ] || bad="$bad (found $n of the 20 pod lists)"
-  for f in "$OB"/openb_pod_list_*.csv "$OB"/head300/openb_pod_list_*.csv; do
+  for f in "$OB"/openb_pod_list_*.csv "$FX"/openb/head300/openb_pod_list_*.csv; do
     rows=$(($(grep -c . "$f") - 1))
     if "$G" import openb "$f" --out-trace "$T/ob.csv" >"$T/out" 2>&1; then
       set -- $(sed -n 's/^import openb: \([0-9]*\) pod rows read, \([0-9]*\) converted.*, \([0-9]*\) skipped.*/\1 \2 \3/p' "$T/out")
@@ -317,7 +319,7 @@ if need_file import_openb_every_file_rows_add_up "$OB/openb_pod_list_default.csv
       [ "${1:-x}" = "$rows" ] && [ $(($2 + $3)) -eq "$rows" ] && [ "$out" -eq "$2" ] || bad="$bad $(basename "$f")"
     else bad="$bad $(basename "$f")"; fi
   done
-  for f in "$OB"/openb_node_list_*.csv; do
+  for f in "$OB"/openb_node_list_*.csv "$FX"/openb/openb_node_list_*.csv; do
     rows=$(($(grep -c . "$f") - 1))
     gpus=$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$f")
     if "$G" import openb "$OB/openb_pod_list_default.csv" --nodes "$f" --out-trace "$T/ob.csv" \
@@ -365,7 +367,7 @@ if check_rc import_openb_bad 3 "$G" import openb "$T/badpods.csv"; then
     no import_openb_bad_row_exit3_line_column "$T/out"
 fi
 
-# issue 9: the long-tail example under whole+dualpod: deterministic, reports
+# the long-tail example under whole+dualpod: deterministic, reports
 # activations by path and first-request latency; the three modes run; a bad
 # mode is a usage error naming the key
 LT="--trace workloads/examples/longtail.csv --gpus H100-SXM5-80GB:8 --gpus-per-node 4 --policy whole+dualpod"

@@ -1,5 +1,5 @@
 /* test_mig_layout.c - the MIG placement engine (policies/mig_layout.c)
- * against the reference tables of ../shared/reference/gpu-models.md (copied
+ * against the reference tables of reference/gpu-models.md (copied
  * below so the test needs nothing outside the repository), the seed
  * article's fragmentation example, the start-choice strategies, and a
  * randomized create/destroy run checked against an independent slice map.
@@ -19,7 +19,7 @@ typedef struct ref_profile {
     int place[8];
 } ref_profile;
 
-/* From ../shared/reference/gpu-models.json (compiled 2026-11-29). */
+/* From reference/gpu-models.json (compiled 2026-11-29). */
 static const ref_profile ref[] = {
     {"A100-SXM4-40GB", "1g.5gb", 1, 1, 4864, 7, 7, {0, 1, 2, 3, 4, 5, 6}},
     {"A100-SXM4-40GB", "1g.5gb+me", 1, 1, 4864, 1, 7, {0, 1, 2, 3, 4, 5, 6}},

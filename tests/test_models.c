@@ -14,7 +14,7 @@
 static void shipped_catalog(void)
 {
     const gpu_catalog *cat = tu_catalog();
-    CHECK_EQ_INT(cat->n, 19); /* 13 from the reference + 6 for openb (issue 7) */
+    CHECK_EQ_INT(cat->n, 19); /* 13 from the reference + 6 for openb */
     const gpu_model *a = gpu_catalog_find(cat, "a100-40gb"); /* alias, any case */
     CHECK(a && strcmp(a->name, "A100-SXM4-40GB") == 0);
     CHECK(a && a->mig); /* losing the A100's MIG table is a failure, not a pass */

@@ -1,4 +1,4 @@
-/* test_preempt_share.c - the core's preemption and tenant quotas (issue 10)
+/* test_preempt_share.c - the core's preemption and tenant quotas
  * under the sharing policies vgpu and timeslice and the MIG policies mig and
  * dynmig, on hand-computed timelines (policy `whole` is covered by
  * test_preempt.c).
@@ -382,7 +382,7 @@ static void mig_quota(void)
 
 /* Randomized, under each policy: 200 jobs of 3 tenants (x capped at 3 GPUs,
  * y at 30 GiB of GPU memory), priorities 0..2, half preemptible, on 2 nodes
- * of 4 cards (H100 shared, also with issue 7's gpu_select=fgd; A100-40GB
+ * of 4 cards (H100 shared, also with gpu_select=fgd; A100-40GB
  * with the balanced MIG layout, or dynamic MIG). The core aborts on any charge over a cap (this caught
  * dynmig admitting at placement but charging only at start); here every job
  * completes except those that can never fit y's cap, the peaks stay within

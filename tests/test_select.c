@@ -1,4 +1,4 @@
-/* test_select.c - issue 7: vgpu's gpu_select strategies on small clusters
+/* test_select.c - vgpu's gpu_select strategies on small clusters
  * whose best placement is known by hand, FGD's fragmentation measure
  * against a hand computation, and the fill-up driver on a hand timeline.
  * SPDX-License-Identifier: MIT */

@@ -22,7 +22,7 @@ typedef struct wl_mmc_opts {
 /* Writes a v1 trace (id,submit,duration,gpus) to out. 0 or GS_EWRITE. */
 int wl_gen_mmc(FILE *out, const wl_mmc_opts *o, gs_error *err);
 
-/* Agent sessions (issue 8; workloads/wl_gen_agents.c). Sessions arrive as a
+/* Agent sessions (workloads/wl_gen_agents.c). Sessions arrive as a
  * Poisson process over `hours` (sessions / hours per hour); a session lasts
  * session_min_s + Exp(session_mean_s - session_min_s), asks for cpu cores,
  * mem_gib and, with probability gpu_share, one GPU. Its first burst starts

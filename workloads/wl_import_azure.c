@@ -1,16 +1,23 @@
 /* wl_import_azure.c - Azure LLM inference trace 2023 to trace format v1.
  *
- * Source: ../shared/traces/azure-llm-inference-2023/README.md (CC-BY-4.0,
+ * Source: workloads/traces/azure-llm-inference-2023/README.md (CC-BY-4.0,
  * Patel et al., Splitwise, ISCA 2024). Rows are sorted by TIMESTAMP, which is
  * a wall-clock string with 7 fractional digits; submit = seconds since the
  * first row, kept to the microsecond. ContextTokens become input_tokens and
  * GeneratedTokens output_tokens. The declared service uses the default
- * performance model (Splitwise Llama2-70B on H100, TP8: 8 GPUs per replica).
+ * performance model (Splitwise Llama2-70B on H100, TP8: 8 GPUs per replica),
+ * so its weights are that model's (70e9 parameters x 2 bytes in FP16) and its
+ * SLOs are LLM serving's: time to first token and time per output token.
+ * The trace samples a service already running: the service row comes
+ * warmup_s before the first request, so that its first replicas have loaded
+ * their weights when the trace starts (cold starts then come only from
+ * scaling out). Defaults and their sources: workloads/README.md.
  * SPDX-License-Identifier: MIT */
 #include "wl_import.h"
 
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,8 +94,11 @@ int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_impo
     long lineno = 0;
     int64_t t0 = 0, last = 0;
     int rc = 0;
-    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max\n");
-    fprintf(out, "%s,0,%d,service,,,,%d,%d\n", o->service, o->gpus, o->replicas_min, o->replicas_max);
+    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max,weights_gib,"
+                 "slo_ttft_ms,slo_tpot_ms,max_batch\n");
+    fprintf(out, "%s,0,%d,service,,,,%d,%d,%.6g,%.6g,%.6g,%d\n", o->service, o->gpus, o->replicas_min,
+            o->replicas_max, o->weights_gib, o->slo_ttft_ms, o->slo_tpot_ms, o->max_batch);
+    int64_t warm_us = (int64_t)llround(o->warmup_s * 1e6);
     ssize_t n;
     while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
         lineno++;
@@ -131,8 +141,8 @@ int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_impo
             continue;
         }
         last = us;
-        int64_t rel = us - t0;
-        fprintf(out, "q%ld,%lld.%06lld,,request,%s,%ld,%ld,,\n", counts->converted, (long long)(rel / 1000000),
+        int64_t rel = us - t0 + warm_us;
+        fprintf(out, "q%ld,%lld.%06lld,,request,%s,%ld,%ld,,,,,,\n", counts->converted, (long long)(rel / 1000000),
                 (long long)(rel % 1000000), o->service, in_tok, out_tok);
         counts->converted++;
         if (o->limit > 0 && counts->converted >= o->limit)

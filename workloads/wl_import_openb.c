@@ -1,7 +1,7 @@
 /* wl_import_openb.c - Alibaba cluster-trace-gpu-v2023 ("openb") pod and node
  * lists to trace format v1 and the cluster JSON.
  *
- * Source and quirks: ../shared/traces/alibaba-openb-gpu-v2023/README.md
+ * Source and quirks: workloads/traces/alibaba-openb-gpu-v2023/README.md
  * (the FGD paper's traces, USENIX ATC'23). Mapping, per that README:
  *   pod: num_gpu -> gpus; gpu_milli (1000 = one card) -> gpucores and
  *   gpumem_pct = gpu_milli / 10 (a share of one card in both dimensions, so

@@ -20,7 +20,8 @@ enum col_id {
     C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL,
     C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
-    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B, C_NCOLS
+    C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B,
+    C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_NCOLS
 };
 
 static const struct {
@@ -43,6 +44,8 @@ static const struct {
     [C_DECODE_SEQ_MS] = {"decode_ms_per_seq", false},
     [C_SESSION] = {"session", false}, [C_WAKE] = {"wake", false}, [C_DUE] = {"due", false},
     [C_PARAMS_B] = {"params_b", false},
+    [C_SLO_TTFT_MS] = {"slo_ttft_ms", false}, [C_SLO_TPOT_MS] = {"slo_tpot_ms", false},
+    [C_KV_KIB] = {"kv_kib_per_token", false}, [C_HASH_IDS] = {"hash_ids", false},
 };
 
 struct wl_trace {
@@ -226,6 +229,25 @@ static int col_err(wl_trace *t, gs_error *err, int fi, const char *want)
                   t->rec_start, fi + 1, cols[t->col_of[fi]].name, want, field(t, fi));
 }
 
+/* "0|14|15" -> 3; -1 unless non-empty decimal integers below 2^63 joined by '|'. */
+static int count_ids(const char *s)
+{
+    int n = 0;
+    for (;;) {
+        int digits = 0;
+        for (; *s >= '0' && *s <= '9'; s++)
+            if (++digits > 18)
+                return -1;
+        if (!digits || n == 1 << 20)
+            return -1;
+        n++;
+        if (!*s)
+            return n;
+        if (*s++ != '|')
+            return -1;
+    }
+}
+
 static bool copy_str(char *dst, size_t n, const char *src)
 {
     size_t l = strlen(src);
@@ -338,6 +360,9 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->gpus = row->gpucores = row->priority = row->preemptible = row->gpu_model_col = 0;
     row->gpumem_mib = 0;
     row->checkpoint_gib = row->params_b = -1;
+    row->slo_ttft_ms = row->slo_tpot_ms = row->kv_kib_per_token = -1;
+    row->hash_ids = NULL;
+    row->nhash = 0;
     row->cpu = row->mem_gib = 0;
     row->gpumem_pct = 0;
     row->util = 0;
@@ -479,6 +504,19 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a non-negative number of billions of parameters");
             row->params_b = d;
             break;
+        case C_SLO_TTFT_MS:
+        case C_SLO_TPOT_MS:
+        case C_KV_KIB:
+            if (!parse_num(v, 0, 1e12, &d) || (c == C_KV_KIB && d <= 0))
+                return col_err(t, err, i, c == C_KV_KIB ? "a positive number of KiB" : "a non-negative number of ms");
+            *(c == C_SLO_TTFT_MS ? &row->slo_ttft_ms : c == C_SLO_TPOT_MS ? &row->slo_tpot_ms
+                                                                          : &row->kv_kib_per_token) = d;
+            break;
+        case C_HASH_IDS:
+            if ((row->nhash = count_ids(v)) < 0)
+                return col_err(t, err, i, "prefix-block ids: integers >= 0 separated by '|', e.g. 0|1|2");
+            row->hash_ids = v;
+            break;
         case C_TENANT:
             if (!copy_str(row->tenant, sizeof row->tenant, v))
                 return col_err(t, err, i, "a tenant name shorter than 64 characters");
@@ -544,6 +582,9 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     if (row->kind == WL_KIND_SERVICE && !has_gpus)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica)", t->path,
                       t->rec_start);
+    if (row->hash_ids && row->kind != WL_KIND_REQUEST)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('hash_ids'): only request rows carry "
+                      "prefix-block ids", t->path, t->rec_start, t->has[C_HASH_IDS]);
     if (row->kind == WL_KIND_REQUEST && !row->service[0])
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request row needs 'service'", t->path,
                       t->rec_start);

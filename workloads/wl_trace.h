@@ -42,7 +42,7 @@ typedef struct wl_row {
     int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
-    /* sharing policies (issue 3); appended so earlier fields keep their place */
+    /* sharing policies; appended so earlier fields keep their place */
     int gpumem_pct;      /* percent of the card's memory, 1..100; 0 = not given (gpumem wins) */
     double util;         /* demand: fraction of a card's time the task keeps busy alone, (0,1]; 0 = not given */
     bool has_duration;   /* duration was given (a service row's lifetime is optional) */
@@ -57,11 +57,17 @@ typedef struct wl_row {
     char pattern[16];    /* service: poisson (default) or diurnal */
     double svc_mean_ms;  /* service: mean of exponential service times for token-less requests; < 0 = not given */
     double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq; /* service perf model; < 0 = default */
-    /* agent sessions (issue 8): burst rows only */
+    /* agent sessions: burst rows only */
     char session[WL_ID_MAX]; /* the session this burst belongs to */
     int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
     gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
     double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
+    /* token SLOs and the prefix cache; appended */
+    double slo_ttft_ms, slo_tpot_ms; /* service: time-to-first-token and time-per-output-token SLOs; < 0 = not given */
+    double kv_kib_per_token;         /* service: KV-cache bytes of one token, KiB; < 0 = not given */
+    const char *hash_ids; /* request: '|'-separated prefix-block ids (checked: integers 0..2^63-1);
+                             points into the reader's buffer, valid until the next wl_trace_next; NULL = none */
+    int nhash;            /* how many ids hash_ids holds */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

@@ -1,0 +1,205 @@
+/* wl_import_mooncake.c - Mooncake (Moonshot AI's Kimi) request traces, FAST
+ * '25 (github.com/kvcache-ai/Mooncake, FAST25-release/traces; Apache-2.0;
+ * Qin et al., "Mooncake: A KVCache-centric Disaggregated Architecture for
+ * LLM Serving") to trace format v1.
+ *
+ * A line is one request: timestamp (ms from the first request),
+ * input_length, output_length and hash_ids, one id per 512-token block of
+ * the prompt, equal ids meaning an equal prefix up to that block. They become
+ * request rows with input_tokens, output_tokens and hash_ids ("1|2|3") for
+ * the service layer's prefix cache. The timestamps are rounded to ~3 s
+ * buckets (the trace's README); by default the requests of one bucket are
+ * spread uniformly over it, in file order, from a seeded stream (a burst
+ * of 20 requests at one instant is an artifact of the rounding, not load).
+ * SPDX-License-Identifier: MIT */
+#include <cJSON.h>
+#include <errno.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wl_import.h"
+
+const char *const wl_mc_reason[WL_MC_NREASONS] = {
+    "timestamp earlier than the line before",
+    "hash_ids count is not ceil(input_length / block tokens)",
+};
+
+typedef struct pending_row {
+    long line;
+    char *tail; /* ",,request,SVC,in,out,ids" after id and submit */
+} pending_row;
+
+typedef struct bucket {
+    int64_t t_ms;
+    pending_row *rows;
+    long n, cap;
+    double *u;
+} bucket;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Writes the bucket's rows: submit t (bursts) or t + sorted uniform offsets
+ * in [0, width), in microseconds. */
+static void flush(bucket *b, FILE *out, gsl_rng *rng, double width_ms, bool bursts, int64_t warm_us)
+{
+    if (b->n == 0)
+        return;
+    b->u = xrealloc(b->u, (size_t)b->n * sizeof *b->u);
+    for (long i = 0; i < b->n; i++)
+        b->u[i] = bursts ? 0 : gsl_rng_uniform(rng) * width_ms * 1000.0;
+    qsort(b->u, (size_t)b->n, sizeof *b->u, cmp_double);
+    for (long i = 0; i < b->n; i++) {
+        int64_t us = warm_us + b->t_ms * 1000 + (int64_t)floor(b->u[i]);
+        fprintf(out, "mc%ld,%lld.%06lld%s\n", b->rows[i].line, (long long)(us / 1000000), (long long)(us % 1000000),
+                b->rows[i].tail);
+        free(b->rows[i].tail);
+    }
+    b->n = 0;
+}
+
+/* "'path' line L, column C ('field'): expected WHAT" */
+static int bad(gs_error *err, const char *path, long line, long col, const char *field, const char *what)
+{
+    return gs_err(err, GS_EINPUT, "'%s' line %ld, column %ld ('%s'): expected %s", path, line, col, field, what);
+}
+
+/* Column (1-based) of a key's value in the raw line, for messages. */
+static long col_of(const char *line, const char *key)
+{
+    char pat[40];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(line, pat);
+    return p ? (long)(p - line) + 1 : 1;
+}
+
+static bool get_int(const cJSON *o, const char *key, double lo, double hi, int64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+        return false;
+    *out = (int64_t)v->valuedouble;
+    return true;
+}
+
+int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts *o, wl_mc_counts *n, gs_error *err)
+{
+    memset(n, 0, sizeof *n);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, o->seed ? o->seed : 1);
+    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max,weights_gib,"
+                 "slo_ttft_ms,slo_tpot_ms,kv_kib_per_token,hash_ids\n");
+    fprintf(out, "%s,0,%d,service,,,,%d,%d,%g,%g,%g,%g,\n", o->service, o->gpus, o->replicas_min, o->replicas_max,
+            o->weights_gib, o->slo_ttft_ms, o->slo_tpot_ms, o->kv_kib_per_token);
+    bucket b = {.t_ms = -1};
+    int64_t warm_us = (int64_t)llround(o->warmup_s * 1e6); /* as for Azure: the first replicas are ready */
+    char *line = NULL, *ids = NULL;
+    size_t cap = 0, ids_cap = 0;
+    ssize_t len;
+    long lineno = 0;
+    int64_t last = -1;
+    int rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) >= 0 && (o->limit <= 0 || n->converted < o->limit)) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = 0;
+        if (len == 0)
+            continue;
+        n->rows_in++;
+        const char *end = NULL;
+        cJSON *j = cJSON_ParseWithLengthOpts(line, (size_t)len, &end, 0);
+        int64_t ts = 0, in = 0, outk = 0;
+        const cJSON *h = j ? cJSON_GetObjectItemCaseSensitive(j, "hash_ids") : NULL;
+        if (!cJSON_IsObject(j))
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %ld: expected a JSON object (one request per line)",
+                        path, lineno, j ? 1L : (long)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - line + 1 : 1));
+        else if (!get_int(j, "timestamp", 0, 1e15, &ts))
+            rc = bad(err, path, lineno, col_of(line, "timestamp"), "timestamp", "an integer number of ms >= 0");
+        else if (!get_int(j, "input_length", 0, 1e8, &in))
+            rc = bad(err, path, lineno, col_of(line, "input_length"), "input_length", "an integer number of tokens >= 0");
+        else if (!get_int(j, "output_length", 1, 1e8, &outk))
+            rc = bad(err, path, lineno, col_of(line, "output_length"), "output_length",
+                     "an integer number of tokens >= 1");
+        else if (!cJSON_IsArray(h))
+            rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "an array of block ids");
+        if (rc) {
+            cJSON_Delete(j);
+            break;
+        }
+        /* the ids, '|'-joined */
+        size_t il = 0;
+        int nids = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, h)
+        {
+            if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) ||
+                e->valuedouble >= 9e15) {
+                rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "non-negative integer block ids");
+                break;
+            }
+            if (ids_cap < il + 24) {
+                ids_cap = (il + 24) * 2;
+                ids = xrealloc(ids, ids_cap);
+            }
+            il += (size_t)snprintf(ids + il, ids_cap - il, "%s%lld", nids ? "|" : "", (long long)e->valuedouble);
+            nids++;
+        }
+        cJSON_Delete(j);
+        if (rc)
+            break;
+        int reason = -1;
+        if (ts < last)
+            reason = WL_MC_SKIP_BACKWARDS;
+        else if (nids != (int)((in + o->block_tokens - 1) / o->block_tokens))
+            reason = WL_MC_SKIP_HASH_COUNT;
+        if (reason >= 0) {
+            n->skipped++;
+            n->skipped_by[reason]++;
+            if (warn)
+                fprintf(warn, "gpusim: warning: '%s' line %ld: %s; row skipped\n", path, lineno, wl_mc_reason[reason]);
+            continue;
+        }
+        last = ts;
+        if (ts != b.t_ms) { /* a new bucket: the last one spreads up to here at most */
+            if (b.n)
+                flush(&b, out, rng, fmin(o->bucket_ms, (double)(ts - b.t_ms)), o->bursts, warm_us);
+            b.t_ms = ts;
+            n->buckets++;
+        }
+        if (b.n == b.cap) {
+            b.cap = b.cap ? b.cap * 2 : 64;
+            b.rows = xrealloc(b.rows, (size_t)b.cap * sizeof *b.rows);
+        }
+        size_t tl = il + strlen(o->service) + 64;
+        char *tail = xmalloc(tl);
+        snprintf(tail, tl, ",,request,%s,%lld,%lld,,,,,,,%s", o->service, (long long)in, (long long)outk, nids ? ids : "");
+        b.rows[b.n++] = (pending_row){lineno, tail};
+        if (b.n > n->largest_bucket)
+            n->largest_bucket = b.n;
+        n->blocks += nids;
+        n->converted++;
+    }
+    if (rc == 0 && ferror(f))
+        rc = gs_err(err, GS_EINPUT, "'%s': read error: %s", path, strerror(errno));
+    if (rc == 0)
+        flush(&b, out, rng, o->bucket_ms, o->bursts, warm_us);
+    for (long i = 0; i < b.n; i++)
+        free(b.rows[i].tail);
+    free(b.rows);
+    free(b.u);
+    free(line);
+    free(ids);
+    gsl_rng_free(rng);
+    fclose(f);
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+        rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
+    return rc;
+}
