@@ -9,12 +9,12 @@
 # with "N passed, N failed". Without root or the Debian packages slurm-wlm,
 # munge and parallel (scripts/deps.sh installs them) the engine checks print
 # "SKIP: reason" instead.
+. "$(dirname "$0")/lib_e2e.sh"
 G=${1:-build/test/gpusim}
 G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
 # the GPU models shipped in the repository (read only): the runs start in the temp dir
 GPUSIM_MODELS=$(cd "$(dirname "$0")/.." && pwd)/models/gpu
 export GPUSIM_MODELS
-T=$(mktemp -d)
 PIDS=""
 stop_daemons() {
   # only the processes this test started, by their pid; jobs first
@@ -28,19 +28,6 @@ stop_daemons() {
   PIDS=""
 }
 trap 'stop_daemons; rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "[ok]   e2e/$1"; }
-no() { fail=$((fail + 1)); echo "[FAIL] e2e/$1"; [ -n "$2" ] && sed 's/^/    /' "$2" | head -40; }
-has() { grep -q -- "$2" "$1"; }
-# expect NAME RC PATTERN CMD...: CMD exits RC and its output holds PATTERN
-expect() {
-  name=$1; want=$2; pat=$3; shift 3
-  "$@" >"$T/out" 2>&1; rc=$?
-  if [ "$rc" -eq "$want" ] && has "$T/out" "$pat"; then ok "$name"
-  else echo "    exit $rc (expected $want), expected output with: $pat" >>"$T/out"; no "$name" "$T/out"; fi
-}
 
 R=$(cd "$(dirname "$0")/.." && pwd)
 cd "$T" || exit 1
@@ -281,5 +268,4 @@ else
   else echo "    parallel: $gP cards in $rP rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_parallel_same_answer "$T/out"; fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
