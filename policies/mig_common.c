@@ -215,10 +215,11 @@ mig_jobinfo *mig_info(mig_base *b, const job *j)
     return &b->info[j->slot];
 }
 
-int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err)
+int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err)
 {
     memset(b, 0, sizeof *b);
     b->s = s;
+    b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
     sq_init(&b->q);
@@ -296,10 +297,7 @@ void mig_base_free(mig_base *b)
 
 int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
 {
-    if (r->gpumem_mib > 0)
-        return r->gpumem_mib;
-    /* percent of the card's memory, rounded down (HAMi gpumem-percentage, reference/mechanics.md 1) */
-    return r->gpumem_pct > 0 ? m->memory_mib * r->gpumem_pct / 100 : 0;
+    return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
@@ -392,7 +390,7 @@ static uint64_t shape_key(const job *j)
 static job *resv_live(mig_base *b)
 {
     job *p = b->resv;
-    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !(p->core_flags & JF_PLACED) ||
+    if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !sim_job_is_placed(p) ||
               mig_info(b, p)->node >= 0 || mig_info(b, p)->on_ledger))
         b->resv = p = NULL;
     return p;

@@ -136,7 +136,7 @@ struct mig_base {
  * validated against its model), takes MIG cards out of the ledger and sets
  * up the queue. A bad key is GS_EINPUT naming the cluster file and the node
  * group. */
-int mig_base_init(mig_base *b, sim *s, const mig_hooks *h, void *owner, gs_error *err);
+int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err);
 void mig_base_free(mig_base *b);
 mig_jobinfo *mig_info(mig_base *b, const job *j);
 

@@ -414,15 +414,12 @@ static void dp_first(void *ud, sim *s, int svc, int path, double latency_s)
 
 /* {==== life cycle ====} */
 
-static int dp_init(sim *s, void **state, gs_error *err)
+static int dp_init(sim *s, int index, void **state, gs_error *err)
 {
     dp *d = xcalloc(1, sizeof *d);
     *state = d;
     d->s = s;
-    d->self = -1;
-    for (int p = 0; p < s->npol; p++)
-        if (s->pol[p]->params == params)
-            d->self = p;
+    d->self = index;
     for (int k = 0; k < 4; k++)
         sim_sketch_init(&d->first[k]);
     sim_sketch_init(&d->first_all);

@@ -139,7 +139,7 @@ static const mig_hooks hooks = {
     .frees_slices = true,
 };
 
-static int dyn_init(sim *s, void **state, gs_error *err)
+static int dyn_init(sim *s, int index, void **state, gs_error *err)
 {
     dyn_state *d = xcalloc(1, sizeof *d);
     *state = d;
@@ -151,7 +151,7 @@ static int dyn_init(sim *s, void **state, gs_error *err)
         (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
         (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
         return rc;
-    if ((rc = mig_base_init(&d->b, s, &hooks, d, err)) != 0)
+    if ((rc = mig_base_init(&d->b, s, index, &hooks, d, err)) != 0)
         return rc;
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
         return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,

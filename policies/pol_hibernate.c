@@ -53,9 +53,11 @@ typedef struct hsess {
     int nsch, capsch;
 } hsess;
 
+/* A warm-pool sandbox is an internal task placed by the space policy like
+ * any request, so the card it holds is booked once, by the space policy. */
 typedef struct pool_slot {
-    int node; /* -1: empty (claimed, refill pending) */
-    int *gpu_ids;
+    job *task; /* NULL: empty (claimed or killed, refill pending) */
+    bool ready; /* the space policy started it: it holds its room */
 } pool_slot;
 
 typedef struct hib {
@@ -337,16 +339,18 @@ static bool pool_claim(hib *h, const job *j)
         return false;
     for (int i = 0; i < h->pool_n; i++) {
         pool_slot *ps = &h->pool[i];
-        if (ps->node < 0)
+        if (!ps->ready)
             continue;
-        /* the pool sandbox becomes the session's: its capacity goes back to
-         * the ledger and the space policy places the session (in the same
-         * room, unless it prefers another node) */
-        sim_cluster_give(h->s->cl, ps->node, ps->gpu_ids, h->pool_gpus, h->pool_cpu, h->pool_mem_gib);
-        sim_alloc_add(h->s, -h->pool_gpus);
+        /* the pool sandbox becomes the session's: the space policy takes it
+         * back with nothing else allowed into its room, and places the
+         * session next (in the same room, unless it prefers another node);
+         * start_wake then lets the queue at what the session left */
+        job *t = ps->task;
+        ps->task = NULL;
+        ps->ready = false;
         sim_gauge_add(&h->g_pool, sim_now(h->s), -1);
-        ps->node = -1;
         h->pool_avail--;
+        sim_task_end_reserved(h->s, t);
         h->claims++;
         timer(h, NULL, sim_now(h->s) + h->refill_us, T_REFILL);
         return true;
@@ -354,19 +358,42 @@ static bool pool_claim(hib *h, const job *j)
     return false;
 }
 
+/* Hands slot ps's sandbox to the space policy: it starts now (POL_TASK_STARTED
+ * comes before this returns), waits in the queue for room, or is rejected
+ * (it can never fit: false, the slot stays empty). */
 static bool pool_fill(hib *h, pool_slot *ps)
 {
-    sim_cluster *cl = h->s->cl;
-    int node = sim_cluster_find_node(cl, sim_cluster_all_pools(cl), h->pool_gpus, h->pool_cpu, h->pool_mem_gib,
-                                     false);
-    if (node < 0)
-        return false;
-    sim_cluster_take(cl, node, h->pool_gpus, h->pool_cpu, h->pool_mem_gib, ps->gpu_ids);
-    sim_alloc_add(h->s, h->pool_gpus);
-    sim_gauge_add(&h->g_pool, sim_now(h->s), 1);
-    ps->node = node;
-    h->pool_avail++;
-    return true;
+    sim *s = h->s;
+    job *t = sim_task_new(s, SIM_OWNER_POLICY(h->self));
+    t->req.kind = WL_KIND_JOB;
+    snprintf(t->req.id, sizeof t->req.id, "warm-pool-%d", (int)(ps - h->pool));
+    t->req.submit_us = sim_now(s);
+    t->req.gpus = h->pool_gpus;
+    t->req.cpu = h->pool_cpu;
+    t->req.mem_gib = h->pool_mem_gib;
+    t->owner = ps;
+    ps->task = t;
+    sim_task_submit(s, t);
+    return ps->task != NULL;
+}
+
+/* The space policy's news about a sandbox task. */
+static void pool_task_event(hib *h, job *t, int ev)
+{
+    pool_slot *ps = t->owner;
+    if (ev == POL_TASK_STARTED) {
+        ps->ready = true;
+        h->pool_avail++;
+        sim_gauge_add(&h->g_pool, sim_now(h->s), 1);
+        return;
+    }
+    if (ps->ready) { /* killed (a shared card ran out of memory): refill later */
+        h->pool_avail--;
+        sim_gauge_add(&h->g_pool, sim_now(h->s), -1);
+        timer(h, NULL, sim_now(h->s) + h->refill_us, T_REFILL);
+    }
+    ps->task = NULL; /* rejected or killed: the core frees the task */
+    ps->ready = false;
 }
 
 static void start_wake(hib *h, hsess *e, bool user)
@@ -376,7 +403,10 @@ static void start_wake(hib *h, hsess *e, bool user)
     e->tgen++;
     h->wakes++;
     e->claim = user && pool_claim(h, e->j);
-    if (!sim_job_resume(s, e->j)) { /* cannot fit any more: the job (slot kept intact until reused) is gone */
+    bool resumed = sim_job_resume(s, e->j);
+    if (e->claim) /* the claimed sandbox's room was held for the session */
+        sim_dispatch(s);
+    if (!resumed) { /* cannot fit any more: the job (slot kept intact until reused) is gone */
         h->failed++;
         add_res(h->base_s, e->j, gs_us_to_s(e->end_us - e->start_us));
         add_res(h->used_s, e->j, e->used_s);
@@ -456,6 +486,10 @@ static void hib_job_event(void *state, sim *s, job *j, int ev)
 {
     hib *h = state;
     (void)s;
+    if (ev == POL_TASK_STARTED || ev == POL_TASK_REJECTED || ev == POL_TASK_LOST) {
+        pool_task_event(h, j, ev);
+        return;
+    }
     if (j->req.kind != WL_KIND_SESSION)
         return;
     if (ev == POL_JOB_STARTED) {
@@ -516,9 +550,8 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
     int kind = (int)(tag & 15u);
     if (kind == T_REFILL) { /* one timer per empty slot: fill one, or try again later */
         for (int i = 0; i < h->pool_n; i++)
-            if (h->pool[i].node < 0) {
-                if (!pool_fill(h, &h->pool[i]))
-                    timer(h, NULL, sim_now(s) + h->refill_us, T_REFILL);
+            if (!h->pool[i].task) {
+                pool_fill(h, &h->pool[i]); /* started, queued for room, or never fits */
                 break;
             }
         return;
@@ -589,15 +622,12 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
 
 /* {==== life cycle and report ====} */
 
-static int hib_init(sim *s, void **state, gs_error *err)
+static int hib_init(sim *s, int index, void **state, gs_error *err)
 {
     hib *h = xcalloc(1, sizeof *h);
     *state = h;
     h->s = s;
-    h->self = -1;
-    for (int p = 0; p < s->npol; p++)
-        if (s->pol[p]->params == params)
-            h->self = p;
+    h->self = index;
     double km = 0, pool_n = 0, pool_gpus = 0;
     int rc = 0;
     if ((rc = param_s(s, "pause_after", true, &h->pause_after_us, err)) ||
@@ -627,9 +657,7 @@ static int hib_init(sim *s, void **state, gs_error *err)
     h->per_node = xcalloc((size_t)s->cl->nnodes + 1, sizeof *h->per_node);
     h->pool = xcalloc((size_t)h->pool_n + 1, sizeof *h->pool);
     for (int i = 0; i < h->pool_n; i++) {
-        h->pool[i].node = -1;
-        h->pool[i].gpu_ids = xcalloc((size_t)h->pool_gpus + 1, sizeof(int));
-        if (!pool_fill(h, &h->pool[i]))
+        if (!pool_fill(h, &h->pool[i]) || !h->pool[i].ready) /* the cluster is empty: it starts or never fits */
             return gs_err(err, GS_EUSAGE, "--set warm_pool=%d: only %d sandboxes of %g cores, %g GiB, %d GPUs "
                           "fit in the cluster", h->pool_n, i, h->pool_cpu, h->pool_mem_gib, h->pool_gpus);
     }
@@ -646,9 +674,7 @@ static void hib_fini(void *state)
             free(e);
         }
     free(h->tab);
-    for (int i = 0; h->pool && i < h->pool_n; i++)
-        free(h->pool[i].gpu_ids);
-    free(h->pool);
+    free(h->pool); /* the sandbox tasks are the core's, freed with the run */
     free(h->per_node);
     sim_sketch_free(&h->wake_s);
     free(h);

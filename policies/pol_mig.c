@@ -170,14 +170,14 @@ static gs_time_us next_switch(const mig_group *gr, gs_time_us now)
     return -1;
 }
 
-static int st_init(sim *s, void **state, gs_error *err)
+static int st_init(sim *s, int index, void **state, gs_error *err)
 {
     static_state *st = xcalloc(1, sizeof *st);
     *state = st;
     const char *v = sim_param(s, "reconfig_s");
     if (!wl_parse_seconds(v, &st->reconfig_us))
         return gs_err(err, GS_EUSAGE, "--set reconfig_s='%s': expected seconds >= 0", v);
-    int rc = mig_base_init(&st->b, s, &hooks, st, err);
+    int rc = mig_base_init(&st->b, s, index, &hooks, st, err);
     if (rc)
         return rc;
     if (st->b.ngpus >= (1 << 20))

@@ -21,7 +21,7 @@ static const pol_param params[] = {
     {NULL, NULL, NULL},
 };
 
-static int ts_init(sim *s, void **state, gs_error *err)
+static int ts_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "timeslice", .hami = false, .throttle = SC_THROTTLE_NEVER, .swap_turn_s = 1};
     double replicas, retry, backoff;
@@ -40,7 +40,7 @@ static int ts_init(sim *s, void **state, gs_error *err)
     c.split_count = (int)replicas;
     c.oom_retry = (int)retry;
     c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
-    *state = sc_new(s, &c, 0);
+    *state = sc_new(s, &c, index);
     return 0;
 }
 
@@ -52,12 +52,13 @@ const pol_ops pol_timeslice = {
     .params = params,
     .init = ts_init,
     .fini = sc_fini,
-    .arrive = sc_arrive,
-    .release = sc_release,
-    .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
     .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
-    .dispatch = sc_dispatch,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
 };

@@ -33,7 +33,7 @@ static const pol_param params[] = {
     {NULL, NULL, NULL},
 };
 
-static int vgpu_init(sim *s, void **state, gs_error *err)
+static int vgpu_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "vgpu", .hami = true};
     double split, cores, retry, backoff;
@@ -80,7 +80,7 @@ static int vgpu_init(sim *s, void **state, gs_error *err)
     c.frag = !off;
     if (c.select == SC_SEL_FGD && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=fgd needs frag=on");
-    sc_state *st = sc_new(s, &c, 0);
+    sc_state *st = sc_new(s, &c, index);
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.frag && (rc = sc_frag_init(st, err))) {
@@ -99,13 +99,14 @@ const pol_ops pol_vgpu = {
     .params = params,
     .init = vgpu_init,
     .fini = sc_fini,
-    .arrive = sc_arrive,
-    .release = sc_release,
-    .withdraw = sc_withdraw,
     .timer = sc_timer,
     .report = sc_report,
     .frag_gpus = vgpu_frag,
     .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
     .fits_if_released = sc_fits_if_released,
-    .dispatch = sc_dispatch,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
 };

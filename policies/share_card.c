@@ -23,10 +23,9 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c)
 
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
-    if (j->req.gpumem_mib > 0)
-        return j->req.gpumem_mib;
-    if (j->req.gpumem_pct > 0) /* HAMi: percentage of the card's memory, rounded down */
-        return phys_mib * j->req.gpumem_pct / 100;
+    int64_t m = wl_row_gpumem_mib(&j->req, phys_mib);
+    if (m > 0)
+        return m;
     /* HAMi: no memory asked = the whole card; time-slicing has no memory
      * accounting, so memory not stated is not modeled (0) */
     return st->cfg.hami ? phys_mib : 0;
@@ -62,14 +61,14 @@ double sc_task_rate(const sc_task *t)
     return t->doomed ? 0 : r;
 }
 
-/* A preemption victim (JF_VICTIM) is held at rate 0 by the core while it
+/* A preemption victim (sim_job_is_victim) is held at rate 0 by the core while it
  * writes its checkpoint: its rate is not ours to change then. It still
  * counts as a tenant in card_update (it keeps its slot, memory, cores and
  * its share of the card's time until it is released; policies/README.md). */
 static void set_task_rate(sc_state *st, sc_task *t)
 {
     double r = sc_task_rate(t);
-    if (t->j->state == JOB_RUNNING && r != t->j->rate && !(t->j->core_flags & JF_VICTIM))
+    if (t->j->state == JOB_RUNNING && r != t->j->rate && !sim_job_is_victim(t->j))
         sim_job_set_rate(st->s, t->j, r);
 }
 

@@ -24,7 +24,6 @@
 #define GPUSIM_SHARE_CARD_H
 
 #include "../sim/sim.h"
-#include "../sim/sim_queue.h"
 
 enum sc_throttle {
     SC_THROTTLE_NEVER = 0,   /* timeslice; vgpu core_policy=disable */
@@ -99,7 +98,6 @@ typedef struct sc_state {
     sc_card *cards; /* one per GPU of the cluster */
     int ncards;
     double total_phys_mib;
-    sim_queue q;
     sc_task *live; /* every task struct alive, freed in sc_fini */
     /* time integrals: committed and used MiB, busy card-time, MiB in host
      * memory, swap bytes/s each way, card-seconds swapping, task-seconds
@@ -175,10 +173,14 @@ void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
 /* Builds the state for cfg. */
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index);
 void sc_fini(void *state);
-void sc_arrive(void *state, sim *s, job *j);
-void sc_release(void *state, sim *s, job *j);
-/* Takes a queued job out of the queue (a time policy gave up its wait). */
-bool sc_withdraw(void *state, sim *s, job *j);
+/* The questions the core's queue asks (pol_ops.place and beside it):
+ * could j ever fit, place and start it now, take it back, its shape, and
+ * whether the queue is strict FIFO (queue=fifo). */
+bool sc_can_ever_fit_q(void *state, const sim *s, const job *j);
+bool sc_place_start(void *state, sim *s, job *j);
+void sc_unplace(void *state, sim *s, job *j);
+uint64_t sc_shape_key(const job *j);
+bool sc_fifo(const void *state);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 
@@ -186,8 +188,6 @@ void sc_report(const void *state, const sim *s, cJSON *root);
 
 /* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
 bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);
-/* Starts queued requests that fit now. */
-void sc_dispatch(void *state, sim *s);
 
 /* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);

@@ -1,4 +1,4 @@
-/* share_sched.c - the lifecycle both shared-card policies run: queue,
+/* share_sched.c - the lifecycle both shared-card policies run:
  * placement, OOM kill and retry, release and the report (see share_card.h).
  *
  * OOM: a task whose memory would take the card's memory in use past the
@@ -7,6 +7,9 @@
  * would re-enter the queue dispatch). It is counted in jobs.oom_killed; with
  * oom_retry = N it is resubmitted from scratch (all its work again) up to N
  * times, each after oom_backoff_s, waiting as a suspended job in between.
+ *
+ * The queue is the core's (pol_ops.place): this file answers whether a task
+ * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,7 +62,6 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
-    sq_init(&st->q);
     return st;
 }
 
@@ -90,7 +92,6 @@ void sc_fini(void *state)
     sc_frag_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
-    sq_free(&st->q);
     free(st);
 }
 
@@ -117,11 +118,10 @@ static sc_task *task_of(sc_state *st, job *j)
     return t;
 }
 
-static bool try_start(void *ud, job *j)
+bool sc_place_start(void *state, sim *s, job *j)
 {
-    sc_state *st = ud;
-    sim *s = st->s;
-    sc_task *t = j->pol;
+    sc_state *st = state;
+    sc_task *t = task_of(st, j);
     int node = sc_place(st, t);
     if (node < 0)
         return false;
@@ -145,7 +145,7 @@ static bool try_start(void *ud, job *j)
 }
 
 /* Requests of one shape share a queue class (see sim_queue.h). */
-static uint64_t shape_key(const job *j)
+uint64_t sc_shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
@@ -157,29 +157,15 @@ static uint64_t shape_key(const job *j)
     return k ^ (c * 0xBF58476D1CE4E5B9ULL) ^ (m * 0x2545F4914F6CDD1DULL) ^ (m >> 17);
 }
 
-void sc_arrive(void *state, sim *s, job *j)
+bool sc_can_ever_fit_q(void *state, const sim *s, const job *j)
 {
-    sc_state *st = state;
-    sc_task *t = task_of(st, j);
-    if (!sc_can_ever_fit(st, j)) {
-        task_free(st, t);
-        j->pol = NULL;
-        sim_job_reject(s, j);
-        return;
-    }
-    if (!st->cfg.fifo || sq_len(&st->q) == 0) {
-        if (try_start(st, j))
-            return;
-        sim_job_queued(s, j);
-        sq_push(&st->q, j, shape_key(j));
-        return;
-    }
-    sim_job_queued(s, j);
-    sq_push(&st->q, j, shape_key(j));
-    sq_dispatch(&st->q, true, try_start, st);
+    (void)s;
+    return sc_can_ever_fit(state, j);
 }
 
-void sc_release(void *state, sim *s, job *j)
+bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
+
+void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
     sc_task *t = j->pol;
@@ -195,26 +181,6 @@ void sc_release(void *state, sim *s, job *j)
         task_free(st, t);
         j->pol = NULL;
     }
-    job *n = sim_nominee(s);
-    if (n) { /* a preemption hand-over: what the victims free is the preemptor's */
-        if (try_start(st, n))
-            sq_remove(&st->q, n);
-        return;
-    }
-    sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
-}
-
-void sc_dispatch(void *state, sim *s)
-{
-    sc_state *st = state;
-    (void)s;
-    sq_dispatch(&st->q, st->cfg.fifo, try_start, st);
-}
-
-bool sc_withdraw(void *state, sim *s, job *j)
-{
-    (void)s;
-    return sq_remove(&((sc_state *)state)->q, j);
 }
 
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)

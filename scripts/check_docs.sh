@@ -69,7 +69,7 @@ for dir in base sim policies cli workloads tests; do
 done
 
 # 3. no issue numbers, no paths outside the repository
-hits=$(grep -rn -i -E 'issue ?#?[0-9]+|\.\./shared|/work/shared' --include='*.c' --include='*.h' --include='*.md' \
+hits=$(grep -rn -i -E 'issue ?#?[0-9]+|\.\./shared|/work/shared|[( `]shared/(traces|reference|seeds)' --include='*.c' --include='*.h' --include='*.md' \
        --include='*.sh' --include='*.py' --include='*.gp' --include='*.json' --include=Makefile \
        base cli models policies reference scripts sim tests workloads README.md Makefile 2>/dev/null |
        grep -v '^scripts/check_docs.sh:')

@@ -9,6 +9,7 @@
 #include "sim.h"
 
 #include "sim_module.h"
+#include "sim_queue.h"
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
@@ -122,7 +123,9 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
                         want == POL_SPACE ? "space" : "time", tok, names);
         } else if (s->npol == SIM_MAX_POLICIES) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
-        } else if (p->abi < 1 || !p->init || !p->fini || (p->kind == POL_SPACE && (!p->arrive || !p->release))) {
+        } else if (p->abi < 1 || !p->init || !p->fini ||
+                   (p->kind == POL_SPACE && !(p->arrive && p->release) &&
+                    !(p->abi >= 3 && p->place && p->can_ever_fit && p->unplace && p->shape_key))) {
             GS_BUG("policy record misses a required member");
         } else {
             s->pol[s->npol++] = p;
@@ -177,10 +180,10 @@ static int read_next(sim *s)
     return 0;
 }
 
-static int init_modules(sim *s, bool after_policies, gs_error *err)
+static int init_modules(sim *s, gs_error *err)
 {
     for (int m = 0; m < s->nmod; m++)
-        if (s->mod[m]->init_after_policies == after_policies && s->mod[m]->init) {
+        if (s->mod[m]->init) {
             int rc = s->mod[m]->init(s, m, &s->mst[m], err);
             if (rc)
                 return rc;
@@ -204,6 +207,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         s->mod[s->nmod++] = *modules;
     }
     sim_heap_init(&s->heap);
+    sq_init(&s->queue);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
     sim_sketch_init(&s->slowdown);
@@ -216,15 +220,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
-    /* modules such as the service layer first: a time policy may install an
-     * actuator in one from its init() */
-    if ((rc = init_modules(s, false, err)) != 0)
+    /* the modules first: a time policy may install an actuator in the
+     * service layer, or place a task (sim_admit_pools), from its init() */
+    if ((rc = init_modules(s, err)) != 0)
         return rc;
     for (int p = 0; p < s->npol; p++)
-        if ((rc = s->pol[p]->init(s, &s->pst[p], err)) != 0)
+        if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
-    if ((rc = init_modules(s, true, err)) != 0)
-        return rc;
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -280,6 +282,120 @@ job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen)
     return j->gen == gen ? j : NULL;
 }
 
+/* Tells the owner of internal task j (a module or a time policy) that it
+ * started, changed rate, was rejected or was killed. */
+enum { TASK_STARTED, TASK_RATE, TASK_REJECTED, TASK_LOST };
+static void task_event(sim *s, job *j, int what)
+{
+    int o = j->task_owner;
+    if (o >= 0 && o < SIM_MAX_MODS) {
+        const sim_module *m = s->mod[o];
+        void (*f)(void *, sim *, job *) = what == TASK_STARTED    ? m->task_started
+                                          : what == TASK_RATE     ? m->task_rate_changed
+                                          : what == TASK_REJECTED ? m->task_rejected
+                                                                  : m->task_lost;
+        if (f)
+            f(s->mst[o], s, j);
+    } else if (o >= SIM_MAX_MODS && o - SIM_MAX_MODS < s->npol && what != TASK_RATE) {
+        int p = o - SIM_MAX_MODS;
+        if (s->pol[p]->job_event)
+            s->pol[p]->job_event(s->pst[p], s, j,
+                                 what == TASK_STARTED ? POL_TASK_STARTED
+                                 : what == TASK_REJECTED ? POL_TASK_REJECTED : POL_TASK_LOST);
+    }
+}
+
+/* {==== the space policy: queue, admission, hand-over ====}
+ * A space policy that answers the questions (pol_ops.place and the members
+ * beside it) leaves the queue to the core: reject what can never fit, start
+ * what fits in priority and submit order (strict FIFO, or skipping a shape
+ * whose head does not fit), queue the rest, and during a hand-over start the
+ * nominee and nothing else. A policy without place runs its own (arrive,
+ * release, dispatch, withdraw). */
+
+static bool core_queue(const pol_ops *p) { return p->abi >= 3 && p->place; }
+
+static bool place_cb(void *ud, job *j)
+{
+    sim *s = ud;
+    return s->pol[0]->place(s->pst[0], s, j);
+}
+
+static bool space_fifo(const sim *s) { return s->pol[0]->fifo && s->pol[0]->fifo(s->pst[0]); }
+
+static void space_queue(sim *s, job *j)
+{
+    sim_job_queued(s, j);
+    sq_push(&s->queue, j, s->pol[0]->shape_key(j));
+}
+
+static void space_arrive(sim *s, job *j)
+{
+    const pol_ops *p = s->pol[0];
+    if (!core_queue(p)) {
+        p->arrive(s->pst[0], s, j);
+        return;
+    }
+    if (!p->can_ever_fit(s->pst[0], s, j)) {
+        sim_job_reject(s, j);
+        return;
+    }
+    if (!space_fifo(s) || sq_len(&s->queue) == 0) {
+        /* every queued request was tried at the last release and did not
+         * fit, so a newcomer that fits may start at once */
+        if (!p->place(s->pst[0], s, j))
+            space_queue(s, j);
+        return;
+    }
+    space_queue(s, j);
+    sq_dispatch(&s->queue, true, place_cb, s);
+}
+
+static void space_release(sim *s, job *j)
+{
+    const pol_ops *p = s->pol[0];
+    if (!core_queue(p)) {
+        p->release(s->pst[0], s, j);
+        return;
+    }
+    p->unplace(s->pst[0], s, j);
+    job *n = sim_nominee(s);
+    if (n) { /* a hand-over: what was freed is the nominee's */
+        if (p->place(s->pst[0], s, n))
+            sq_remove(&s->queue, n);
+        return;
+    }
+    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+}
+
+uint64_t sim_admit_pools(sim *s, job *j)
+{
+    if (s->handing_over && j != s->nominee)
+        return 0; /* what is being freed is reserved for the nominee */
+    uint64_t pools = j->pools;
+    for (int m = 0; m < s->nmod; m++)
+        if (s->mod[m]->narrow_pools)
+            pools = s->mod[m]->narrow_pools(s->mst[m], s, j, pools);
+    return pools;
+}
+
+job *sim_nominee(const sim *s)
+{
+    return s->handing_over && s->nominee && s->nominee->state == JOB_QUEUED ? s->nominee : NULL;
+}
+
+void sim_hand_over_begin(sim *s, job *nominee)
+{
+    s->handing_over = true;
+    s->nominee = nominee;
+}
+
+void sim_hand_over_end(sim *s)
+{
+    s->handing_over = false;
+    s->nominee = NULL;
+}
+
 /* {==== services for policies ====} */
 
 /* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
@@ -315,7 +431,7 @@ void sim_job_start(sim *s, job *j, double rate)
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
-        EACH_MODULE(s, task_started, s, j);
+        task_event(s, j, TASK_STARTED);
         return;
     }
     s->running++;
@@ -347,7 +463,7 @@ void sim_job_reject(sim *s, job *j)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
     if (j->internal) {
-        EACH_MODULE(s, task_rejected, s, j);
+        task_event(s, j, TASK_REJECTED);
         return;
     }
     s->rejected++;
@@ -373,7 +489,7 @@ void sim_job_suspend(sim *s, job *j)
     s->suspended++;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     EACH_MODULE(s, stopped, s, j);
-    s->pol[0]->release(s->pst[0], s, j);
+    space_release(s, j);
 }
 
 void sim_job_fail(sim *s, job *j)
@@ -383,8 +499,8 @@ void sim_job_fail(sim *s, job *j)
             GS_BUG("sim_job_fail: internal task is not running");
         drain_progress(s, j);
         j->state = JOB_FAILED;
-        s->pol[0]->release(s->pst[0], s, j);
-        EACH_MODULE(s, task_lost, s, j);
+        space_release(s, j);
+        task_event(s, j, TASK_LOST);
         job_free(s, j);
         return;
     }
@@ -395,7 +511,7 @@ void sim_job_fail(sim *s, job *j)
         s->running--;
         sim_gauge_set(&s->g_running, s->now, (double)s->running);
         EACH_MODULE(s, stopped, s, j);
-        s->pol[0]->release(s->pst[0], s, j);
+        space_release(s, j);
         break;
     case JOB_QUEUED:
         s->queued--;
@@ -418,6 +534,8 @@ bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
         GS_BUG("sim_job_withdraw: job is not queued");
+    if (core_queue(s->pol[0])) /* the core's queue */
+        return sq_remove(&s->queue, j);
     return s->pol[0]->withdraw && s->pol[0]->withdraw(s->pst[0], s, j);
 }
 
@@ -440,7 +558,7 @@ bool sim_job_resume(sim *s, job *j)
         GS_BUG("sim_job_resume: job is not suspended");
     s->suspended--;
     j->state = JOB_NEW;
-    s->pol[0]->arrive(s->pst[0], s, j);
+    space_arrive(s, j);
     if (j->state == JOB_NEW)
         GS_BUG("policy arrive() left a resumed job neither started, queued nor rejected");
     if (j->state == JOB_REJECTED) {
@@ -459,8 +577,8 @@ void sim_job_set_rate(sim *s, job *j, double rate)
     j->rate = rate;
     j->done_tok++; /* voids the pending DONE event */
     schedule_done(s, j);
-    if (j->owner)
-        EACH_MODULE(s, task_rate_changed, s, j);
+    if (j->internal)
+        task_event(s, j, TASK_RATE);
 }
 
 void sim_place_whole(sim *s, job *j, int node)
@@ -484,10 +602,11 @@ void sim_release_whole(sim *s, job *j)
     j->node = -1;
 }
 
-job *sim_task_new(sim *s)
+job *sim_task_new(sim *s, int owner)
 {
     job *j = job_new(s);
     j->internal = true;
+    j->task_owner = owner;
     j->work_left_us = INFINITY;
     return j;
 }
@@ -502,7 +621,7 @@ void sim_task_submit(sim *s, job *j)
     if (j->pools == 0)
         sim_job_reject(s, j);
     else
-        s->pol[0]->arrive(s->pst[0], s, j);
+        space_arrive(s, j);
     if (j->state == JOB_NEW)
         GS_BUG("policy arrive() left a task neither started, queued nor rejected");
     if (j->state == JOB_REJECTED)
@@ -515,8 +634,26 @@ void sim_task_end(sim *s, job *j)
         GS_BUG("sim_task_end: not a running internal task");
     drain_progress(s, j);
     j->state = JOB_DONE;
-    s->pol[0]->release(s->pst[0], s, j);
+    space_release(s, j);
     job_free(s, j);
+}
+
+void sim_dispatch(sim *s)
+{
+    if (core_queue(s->pol[0]))
+        sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+    else if (s->pol[0]->dispatch)
+        s->pol[0]->dispatch(s->pst[0], s);
+}
+
+void sim_task_end_reserved(sim *s, job *t)
+{
+    bool was = s->handing_over;
+    job *nominee = s->nominee;
+    sim_hand_over_begin(s, NULL); /* sim_admit_pools gives 0 to every request */
+    sim_task_end(s, t);
+    s->handing_over = was;
+    s->nominee = nominee;
 }
 
 void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -628,7 +765,7 @@ int sim_submit_row(sim *s, const wl_row *row)
     if (j->pools == 0 || !modules_admit(s, j)) /* no allowed model, or over its tenant's quota for good */
         sim_job_reject(s, j);
     else
-        s->pol[0]->arrive(s->pst[0], s, j);
+        space_arrive(s, j);
     int state = j->state;
     if (state == JOB_NEW)
         GS_BUG("policy arrive() left the job neither started, queued nor rejected");
@@ -698,10 +835,10 @@ static void on_done(sim *s, job *j)
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
-    if (s->on_done) /* before finish(), while the job still holds its placement */
-        s->on_done(s->on_done_ud, j);
+    if (s->obs && s->obs->job_done) /* while the job still holds its placement */
+        s->obs->job_done(s->obs->job_done_ud, j);
     EACH_MODULE(s, stopped, s, j);
-    s->pol[0]->release(s->pst[0], s, j);
+    space_release(s, j);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
@@ -771,8 +908,19 @@ int sim_run(sim *s)
     return 0;
 }
 
+void sim_observe(sim *s, const sim_observer *o)
+{
+    free(s->obs);
+    s->obs = NULL;
+    if (o) {
+        s->obs = xmalloc(sizeof *s->obs);
+        *s->obs = *o;
+    }
+}
+
 void sim_free(sim *s)
 {
+    sim_observe(s, NULL);
     for (int p = 0; p < s->npol; p++)
         if (s->pst[p])
             s->pol[p]->fini(s->pst[p]);
@@ -784,6 +932,7 @@ void sim_free(sim *s)
     free(s->chunks);
     free(s->free_slots);
     sim_heap_free(&s->heap);
+    sq_free(&s->queue);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);

@@ -19,6 +19,7 @@
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
+#include "sim_queue.h"
 
 #define SIM_MAX_POLICIES 4
 #define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
@@ -68,6 +69,12 @@ struct sim {
     void *pst[SIM_MAX_POLICIES];
     int npol;
 
+    /* the space policy's queue, when the core runs it (pol_ops.place) */
+    sim_queue queue;
+    /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
+    job *nominee;
+    bool handing_over;
+
     /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
     uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
     uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
@@ -95,15 +102,23 @@ struct sim {
     void (*progress)(void *ud, const sim *s);
     void *progress_ud;
 
-    /* test hook: called for each completed job, before the policy releases it */
-    void (*on_done)(void *ud, const job *j);
-    void *on_done_ud;
-    /* test hooks: each served request; each replica scaling step */
-    void (*on_request_done)(void *ud, const char *service, double latency_s);
-    void *on_request_ud;
-    void (*on_svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
-    void *on_svc_ud;
+    struct sim_observer *obs; /* NULL but in tests (sim_observe) */
 };
+
+/* Observers of a run (tests): called at fixed points, they never change it.
+ * job_done: each completed trace job, at its completion instant, before the
+ * space policy takes back what it held. request_done: each served request.
+ * svc_scale: each replica scaling step of a service. Any may be NULL. */
+typedef struct sim_observer {
+    void (*job_done)(void *ud, const job *j);
+    void *job_done_ud;
+    void (*request_done)(void *ud, const char *service, double latency_s);
+    void *request_ud;
+    void (*svc_scale)(void *ud, const char *service, double t_s, const char *what, int replicas);
+    void *svc_scale_ud;
+} sim_observer;
+/* Installs a copy of o (NULL: none) for the rest of the run. */
+void sim_observe(sim *s, const sim_observer *o);
 
 /* Sets up a run with the engine's standard modules (sim_engine.c): opens
  * the trace, resolves and initialises the policies, checks every --set key
@@ -174,20 +189,40 @@ uint64_t sim_admit_pools(sim *s, job *j);
 /* During a preemption hand-over (the victims are being suspended), the
  * queued job that must get what they free; NULL otherwise. A space policy's
  * release() then tries to start this job, out of queue order, and nothing
- * else (policies/README.md). */
+ * else (policies/README.md); the core does so itself for a policy with
+ * pol_ops.place. */
 job *sim_nominee(const sim *s);
+/* Opens a hand-over: until sim_hand_over_end, sim_admit_pools gives no pool
+ * to any request but the nominee (NULL: to none), so what is freed meanwhile
+ * is kept for it. The caller then calls sim_dispatch. */
+void sim_hand_over_begin(sim *s, job *nominee);
+void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);
 /* Returns what sim_place_whole took. */
 void sim_release_whole(sim *s, job *j);
+/* Asks the space policy to start the queued requests that fit now. */
+void sim_dispatch(sim *s);
+/* Ends running task t while no queued request may take what it frees: the
+ * caller then places the one that claims it (a session taking over a
+ * warm-pool sandbox) and calls sim_dispatch. */
+void sim_task_end_reserved(sim *s, job *t);
 /* Adds dv GPUs of allocated capacity (fractional shares) to the gauge. */
 void sim_alloc_add(sim *s, double dv);
-/* Internal tasks (service replicas): a new job slot the caller fills (req,
- * owner), then hands to the space policy like an arrival; sim_task_end takes
- * a running task back (the policy releases it) and frees it. */
-job *sim_task_new(sim *s);
+/* Internal tasks: capacity held by something other than a trace job (a
+ * service replica, a warm-pool sandbox). Every holder of capacity gets it
+ * through the space policy, so one owner keeps each card's books.
+ * sim_task_new: a new job slot the caller fills (req, owner), then hands to
+ * the space policy like an arrival (sim_task_submit); `owner` says who is
+ * told when it starts, is rejected, is killed or changes rate: a module
+ * (SIM_OWNER_MODULE, its task_* members) or a time policy
+ * (SIM_OWNER_POLICY, pol_ops.job_event with POL_TASK_*). sim_task_end
+ * takes a running task back (the policy releases it) and frees it. */
+#define SIM_OWNER_MODULE(index) (index)
+#define SIM_OWNER_POLICY(pol_index) (SIM_MAX_MODS + (pol_index))
+job *sim_task_new(sim *s, int owner);
 void sim_task_submit(sim *s, job *j);
 void sim_task_end(sim *s, job *j);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be

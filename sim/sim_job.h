@@ -67,7 +67,8 @@ typedef struct job {
     /* internal tasks (service replicas) are placed like jobs but are not
      * trace rows: they stay out of the job counts and statistics */
     bool internal;
-    void *owner; /* the service replica an internal task runs, or NULL */
+    int task_owner; /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
+    void *owner; /* the owner's record of an internal task (a service replica), or NULL */
     /* a node the task's owner would like it placed on (a sleeping
      * model instance lives there), -1: none. A hint: a space policy places
      * the task there when it fits now, else as usual (pol_whole honours it) */

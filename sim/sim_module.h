@@ -25,11 +25,9 @@ typedef struct sim_module {
     /* Parameters it reads (--set, sim_param), {NULL}-terminated: the core's
      * own, listed by `gpusim policies` and in inputs.params. */
     const pol_param *params;
-    /* Before the policies' init() (a time policy may talk to the module from
-     * its init), or after them (the module checks what the space policy
-     * supports). */
-    bool init_after_policies;
-    /* Builds the module's state; index is its place in the run's list (for
+    /* Builds the module's state, before any policy's init() (a policy may
+     * use a module from its init: an actuator, a task placed at once). The
+     * policies are resolved by then (s->pol[]), not initialised; index is its place in the run's list (for
      * sim_module_event). 0, or GS_EUSAGE with the message in err. */
     int (*init)(sim *s, int index, void **state, gs_error *err);
     void (*fini)(void *state);
@@ -46,6 +44,9 @@ typedef struct sim_module {
      * starts (first start or resume) / stops running (done, suspended,
      * failed), before the space policy's release(). */
     bool (*admit)(void *state, sim *s, job *j);
+    /* The pools j may be placed in now, narrowed from `pools` (a tenant's
+     * quota); part of sim_admit_pools. */
+    uint64_t (*narrow_pools)(void *state, sim *s, job *j, uint64_t pools);
     void (*arrived)(void *state, sim *s, job *j);
     void (*started)(void *state, sim *s, job *j);
     void (*stopped)(void *state, sim *s, job *j);

@@ -23,8 +23,9 @@
 #include "sim_job.h"
 
 /* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
- * quotas and preemption, sim/sim_preempt.c). */
-#define POL_ABI 2
+ * quotas and preemption, sim/sim_preempt.c). 3: can_ever_fit, place,
+ * unplace, shape_key, fifo (the core runs the queue). */
+#define POL_ABI 3
 
 /* caps bits (ABI >= 2). POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -51,8 +52,10 @@ typedef struct pol_ops {
     const pol_param *params; /* terminated by {NULL} */
 
     /* Reads parameters with sim_param(s, name) and builds the policy's state.
-     * Returns 0, or GS_EUSAGE with a message in err for a bad value. */
-    int (*init)(sim *s, void **state, gs_error *err);
+     * index is the policy's place in the run (0: the space policy), the one
+     * sim_timer and sim_task_new's SIM_OWNER_POLICY take. Returns 0, or
+     * GS_EUSAGE with a message in err for a bad value. */
+    int (*init)(sim *s, int index, void **state, gs_error *err);
     /* Frees the state (NULL-safe). */
     void (*fini)(void *state);
     /* A request arrived: start it (sim_job_start), queue it
@@ -107,9 +110,37 @@ typedef struct pol_ops {
      * it, or < 0 when this run does not measure it. The timeseries gains a
      * frag_gpus column when it is measured; `run --mode fill` samples it. */
     double (*frag_gpus)(const void *state);
+
+    /* {==== ABI 3: the core runs the queue (sim.c) ====}
+     * A space policy that sets place (and can_ever_fit, unplace, shape_key)
+     * answers questions and leaves arrive, release, dispatch and withdraw
+     * NULL: the core rejects what can never fit, starts what fits in
+     * priority and submit order, queues the rest by shape, dispatches after
+     * every release, hands freed resources to a preemption nominee and
+     * withdraws waits. */
+    /* Could j fit on an empty cluster (its allowed pools)? false: rejected. */
+    bool (*can_ever_fit)(void *state, const sim *s, const job *j);
+    /* Place j now within sim_admit_pools(s, j) and start it
+     * (sim_job_start), or change nothing and return false. */
+    bool (*place)(void *state, sim *s, job *j);
+    /* Give back what j held (it is done, suspended or failed). */
+    void (*unplace)(void *state, sim *s, job *j);
+    /* Requests with one key have one shape (the same answer from place):
+     * a shape whose oldest request does not fit is skipped as a whole. */
+    uint64_t (*shape_key)(const job *j);
+    /* Optional: strict head-of-line order (nothing passes a request that
+     * does not fit) instead of skipping; NULL: skipping. */
+    bool (*fifo)(const void *state);
 } pol_ops;
 
-enum pol_job_event { POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3 };
+/* POL_TASK_*: an internal task the time policy made (sim_task_new with
+ * SIM_OWNER_POLICY) was started by the space policy, rejected (it can never
+ * fit; freed right after), or killed (freed right after); told to its owner
+ * only. */
+enum pol_job_event {
+    POL_JOB_ARRIVED = 1, POL_JOB_STARTED = 2, POL_JOB_ENDING = 3,
+    POL_TASK_STARTED = 4, POL_TASK_REJECTED = 5, POL_TASK_LOST = 6
+};
 
 
 #endif

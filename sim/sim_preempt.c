@@ -72,8 +72,6 @@ typedef struct sim_ext {
     sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
-    job *nominee; /* during a hand-over: the only job that may be placed */
-    bool handing_over;
     /* figures */
     uint64_t preemptions, decisions, misses, lost_all;
     double lost_gpu_s, write_gpu_s, hold_gpu_s, read_gpu_s;
@@ -131,7 +129,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
         return rc;
     const pol_ops *sp = s->pol[0];
     bool admit = sp->abi >= 2 && (sp->caps & POL_CAP_ADMIT);
-    if (x->preempt && (!admit || !sp->fits_if_released || !sp->dispatch))
+    if (x->preempt && (!admit || !sp->fits_if_released || (!sp->dispatch && !(sp->abi >= 3 && sp->place))))
         return gs_err(err, GS_EUSAGE, "--set preempt=on: space policy '%s' does not support preemption "
                       "(see policies/README.md)", sp->name);
     if (s->cl->quota && s->cl->quota->n && !admit)
@@ -189,11 +187,11 @@ static prio_class *class_of(sim_ext *x, int priority)
 
 static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tenant(s->cl, j); }
 
-uint64_t sim_admit_pools(sim *s, job *j)
+/* The module's part of sim_admit_pools: the tenant's quota. */
+static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 {
-    sim_ext *x = ext_of(s);
-    if (x->handing_over && j != x->nominee)
-        return 0; /* what the victims free is reserved for the preemptor */
+    (void)state;
+    (void)pools_in; /* j->pools: the hand-over already passed it */
     uint64_t pools = sim_quota_pools(s->cl, j, false);
     if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
         j->core_flags |= JF_QBLOCKED;
@@ -202,11 +200,6 @@ uint64_t sim_admit_pools(sim *s, job *j)
     return pools;
 }
 
-job *sim_nominee(const sim *s)
-{
-    const sim_ext *x = ext_of(s);
-    return x->handing_over && x->nominee && x->nominee->state == JOB_QUEUED ? x->nominee : NULL;
-}
 
 static bool ext_admit(void *state, sim *s, job *j)
 {
@@ -563,8 +556,7 @@ static void on_op(sim *s, uint32_t oi)
     x->ops[oi].p = NULL;
     job *p = op.p;
     bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR);
-    x->nominee = p_waits ? p : NULL;
-    x->handing_over = true;
+    sim_hand_over_begin(s, p_waits ? p : NULL);
     int nv = 0;
     for (int i = 0; i < op.nv; i++) {
         job *vi = v[i];
@@ -583,9 +575,8 @@ static void on_op(sim *s, uint32_t oi)
         vi->preemptions++;
         v[nv++] = vi;
     }
-    x->handing_over = false;
-    x->nominee = NULL;
-    s->pol[0]->dispatch(s->pst[0], s);
+    sim_hand_over_end(s);
+    sim_dispatch(s);
     if (p_waits && p->state == JOB_QUEUED && !(p->core_flags & JF_PLACED)) { /* its room went elsewhere (a rare
                                                                                  * race): it may try again */
         x->misses++;
@@ -651,10 +642,10 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
 const sim_module preempt_module = {
     .name = "priorities, quotas and preemption",
     .params = preempt_params,
-    .init_after_policies = true, /* checks what the space policy supports */
     .init = ext_init,
     .fini = ext_free,
     .admit = ext_admit,
+    .narrow_pools = ext_narrow,
     .arrived = ext_after_arrive,
     .started = ext_started,
     .stopped = ext_stopped,

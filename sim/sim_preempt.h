@@ -19,6 +19,11 @@
  * j starts the core looks for no victims for it, and a preemptor placed so
  * is not a "miss" at its hand-over; its preemptor wait runs to its start. */
 void sim_job_placed(sim *s, job *j);
+/* Whether queued j was placed by sim_job_placed and has not started yet. */
+static inline bool sim_job_is_placed(const job *j) { return (j->core_flags & JF_PLACED) != 0; }
+/* Whether running j is a preemption victim writing its checkpoint (the core
+ * holds it at rate 0 until it is suspended). */
+static inline bool sim_job_is_victim(const job *j) { return (j->core_flags & JF_VICTIM) != 0; }
 /* at a hand-over, the space policy holds room for preemptor j
  * that will be free only later (dynmig: the victims' slices come back when
  * their instances are destroyed) and will place it itself: no miss, no

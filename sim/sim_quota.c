@@ -115,12 +115,12 @@ sim_tenant *sim_quota_tenant(const sim_cluster *c, const job *j)
     return j->tenant_ix ? &c->quota->t[j->tenant_ix - 1] : NULL;
 }
 
-/* GPU memory a job requests per GPU on pool p: gpumem, or the card's. */
+/* GPU memory a job requests per GPU on pool p (wl_row_gpumem_mib: gpumem,
+ * or gpumem_pct of the card), or the whole card when it states none. */
 static double mem_per_gpu_gib(const sim_cluster *c, const job *j, int pool)
 {
-    if (j->req.gpumem_mib > 0)
-        return (double)j->req.gpumem_mib / 1024.0;
-    return (double)c->pools[pool].model->memory_mib / 1024.0;
+    int64_t card = c->pools[pool].model->memory_mib, m = wl_row_gpumem_mib(&j->req, card);
+    return (double)(m > 0 ? m : card) / 1024.0;
 }
 
 /* Would charging j on pool p keep t within its caps, given its usage now

@@ -41,8 +41,9 @@ void sim_quota_free(sim_quota *q);
 int sim_quota_find(const sim_quota *q, const char *name);
 
 /* {==== run-time accounting (called by the core, sim_preempt.c) ====}
- * A job's charge: GPUs; GPU memory = gpus x gpumem, or x the card's memory
- * when gpumem is not given; cards of its node's model. */
+ * A job's charge: GPUs; GPU memory = gpus x the memory it states per GPU
+ * (wl_row_gpumem_mib: gpumem, or gpumem_pct of the card), or x the card's
+ * memory when it states none; cards of its node's model. */
 /* Usage and counters back to zero (each run starts afresh). */
 void sim_quota_reset(sim_quota *q);
 /* j's tenant (j->tenant_ix set), or NULL when it has no quota. */

@@ -20,6 +20,7 @@
  * independent servers, and max_batch = 1 makes a replica an M/M/1 server.
  * SPDX-License-Identifier: MIT */
 #include "sim_service.h"
+#include "sim_service_types.h"
 
 #include <limits.h>
 #include <math.h>
@@ -67,121 +68,13 @@ const pol_param svc_params[] = {
 };
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
- * (shared/traces/splitwise-perf-model): token_time 29.8 ms at batch 1 and
- * 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
+ * (the SplitwiseSim perf model, github.com/Mutinifni/splitwise-sim
+ * data/perf_model.csv, MIT; Patel et al., ISCA '24): token_time 29.8 ms
+ * at batch 1 and 50.2 ms at batch 64 -> 29.5 + 0.32 x batch; prompt_time 53 ms for 512
  * tokens at batch 1 and 2914 ms for 64 x 512 -> ~0.1 ms per prompt token. */
 #define PERF_PREFILL_MS 0.10
 #define PERF_DECODE_BASE_MS 29.5
 #define PERF_DECODE_SEQ_MS 0.32
-
-enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
-enum { R_PLACING, R_STARTING, R_READY, R_GONE };
-enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
-#define NONE UINT32_MAX
-#define REQ_CHUNK 4096u
-
-typedef struct svc_req {
-    uint32_t gen;
-    bool live, queued;
-    struct service *svc;
-    gs_time_us arrive_us;
-    int64_t in_tok, tok_left; /* tokens mode */
-    bool first_done;
-    double work_left_us; /* time mode */
-    uint32_t next;       /* service queue link */
-    /* only with an actuator: a first request (see svc_actuator)
-     * and the replica whose activation it waited for (NONE: found one ready) */
-    bool first;
-    uint32_t first_rep;
-    /* token SLOs and prefix cache */
-    int64_t out_tok;      /* output tokens asked for (TPOT) */
-    gs_time_us ttft_at_us; /* when its first token came */
-    uint64_t *hash;       /* prefix-block ids (request rows with hash_ids), owned */
-    int nhash;
-} svc_req;
-
-typedef struct replica {
-    uint32_t idx, gen;
-    int state;
-    struct service *svc;
-    job *task;
-    uint32_t *active, *pending;
-    int nactive, npending;
-    /* current block (tokens mode) or last drain (time mode) */
-    bool in_block;
-    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
-    long k_iters;
-    uint32_t ev_gen;
-    gs_time_us idle_since_us, busy_since_us, ready_us;
-    double rate_used; /* time mode: the rate the active requests drained at since last_us */
-    bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
-                           every arrival of the same instant has joined (a zero-delay event) */
-    int path; /* how it was activated (enum svc_path); COLD without an actuator */
-    svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
-    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
-} replica;
-
-typedef struct service {
-    uint32_t idx;
-    char id[64];
-    wl_row cfg;
-    int mode;
-    int min, max, max_batch;
-    double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
-    double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
-    gs_time_us start_us, end_us;
-    bool ended;
-    gs_time_us last_arrival_us; /* -1 before the first request */
-    /* queue: FIFO with lazy removal of timed-out requests */
-    uint32_t qhead, qtail;
-    long qlen;
-    replica **reps;
-    int nreps, cap_reps;
-    int nlive, nready, nstarting; /* live = placing + starting + ready */
-    long in_flight;               /* requests arrived and not yet served or dropped */
-    bool tick_pending;
-    gsl_rng *rng;
-    /* autoscaler window */
-    gs_time_us win_start_us;
-    double win_busy_s;
-    sim_gauge g_slots;      /* batch slots in use over all replicas (KV-cache occupancy proxy) */
-    double win_slots_area0; /* g_slots area at the window start */
-    sim_sketch win_lat;
-    /* figures */
-    uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
-    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
-    sim_sketch lat_s, ttft_s;
-    sim_gauge g_reps; /* replicas holding resources (starting + ready) */
-    /* token SLOs: slo_ok then counts requests meeting every token SLO given */
-    double slo_ttft_ms, slo_tpot_ms; /* < 0: not given */
-    uint64_t ok_ttft, ok_tpot;
-    sim_sketch win_ttft; /* the autoscaler's window, when slo_ttft_ms is given */
-    /* prefix cache figures, over requests with hash ids */
-    double kv_kib;
-    long pc_cap;
-    uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
-} service;
-
-struct svc_layer {
-    service **svcs;
-    uint32_t nsvcs, cap_svcs;
-    replica **reps; /* every replica ever made, by idx (events name them) */
-    uint32_t nreps, cap_reps;
-    svc_req **chunks;
-    uint32_t nchunks, nslots, *free_req, nfree, cap_free;
-    int index; /* the layer's place among the run's modules (its events) */
-    sim_sketch all_lat, all_ttft;
-    int max_batch_def;
-    double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
-    long queue_max;
-    double pod_s, import_s, load_gbps, compile_s, graph_s;
-    svc_actuator act; /* all NULL/0 without one */
-    bool has_act;
-    bool pc_on;
-    int block_tok;
-    double route_share;
-    double kv_kib_def, kv_util;
-};
 
 static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
 
@@ -343,8 +236,8 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     } else if (lat * 1000.0 <= v->slo_ms + 1e-9) {
         v->slo_ok++;
     }
-    if (s->on_request_done)
-        s->on_request_done(s->on_request_ud, v->id, lat);
+    if (s->obs && s->obs->request_done)
+        s->obs->request_done(s->obs->request_ud, v->id, lat);
     if (r->first && L->act.first_served)
         L->act.first_served(L->act.ud, s, (int)v->idx,
                             r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
@@ -658,8 +551,8 @@ static replica *least_loaded(const service *v)
 static void note_scale(sim *s, service *v, const char *what)
 {
     sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
-    if (s->on_svc_scale)
-        s->on_svc_scale(s->on_svc_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+    if (s->obs && s->obs->svc_scale)
+        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
 }
 
 static void scale_out(sim *s, service *v)
@@ -684,7 +577,7 @@ static void scale_out(sim *s, service *v)
     v->reps[v->nreps++] = p;
     v->nlive++;
     v->scale_outs++;
-    job *t = sim_task_new(s);
+    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
     t->req = v->cfg;
     t->req.kind = WL_KIND_JOB;
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
@@ -1177,124 +1070,6 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     default:
         GS_BUG("svc_on_event: unknown kind");
     }
-}
-
-/* {==== report ====} */
-
-/* A finer latency distribution than the p50/p95/p99 of the stats object,
- * for CDF plots: quantile key "pQ" -> seconds (sketch: <= 0.99% error), the
- * decimal point of Q written '_' ("p99_9") so that report paths, which use
- * '.', stay unambiguous for `gpusim check` and `compare`. */
-static void add_cdf(cJSON *o, const char *key, const sim_sketch *sk)
-{
-    static const double qs[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97.5, 99, 99.5, 99.9};
-    cJSON *c = cJSON_AddObjectToObject(o, key);
-    for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "p%g", qs[i]);
-        for (char *c2 = name; *c2; c2++)
-            if (*c2 == '.')
-                *c2 = '_';
-        cJSON_AddNumberToObject(c, name, sim_sketch_quantile(sk, qs[i] / 100.0));
-    }
-}
-
-static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
-{
-    cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
-    cJSON_AddNumberToObject(o, "arrived", (double)arrived);
-    cJSON_AddNumberToObject(o, "generated", (double)generated);
-    cJSON_AddNumberToObject(o, "served", (double)served);
-    cJSON_AddNumberToObject(o, "dropped_queue_full", (double)full);
-    cJSON_AddNumberToObject(o, "dropped_timeout", (double)timeout);
-    cJSON_AddNumberToObject(o, "dropped_after_end", (double)ended);
-    cJSON_AddNumberToObject(o, "in_service", (double)in_service);
-    cJSON_AddNumberToObject(o, "queued", (double)queued);
-}
-
-static void svc_report(const void *state, const sim *s, cJSON *root, int section)
-{
-    const svc_layer *L = state;
-    if (section != SIM_REPORT_GPU || L->nsvcs == 0)
-        return;
-    cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
-    long ins = 0, q = 0;
-    double rep_h = 0, gpu_h = 0;
-    for (uint32_t i = 0; i < L->nsvcs; i++) {
-        const service *v = L->svcs[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", v->id);
-        long queued = v->qlen, in_service = v->in_flight - v->qlen;
-        add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   v->drop_lost, in_service, queued);
-        sim_report_add_stats(o, "latency_s", &v->lat_s);
-        if (v->lat_s.n)
-            add_cdf(o, "latency_cdf_s", &v->lat_s);
-        if (v->mode == MODE_TOKENS)
-            sim_report_add_stats(o, "ttft_s", &v->ttft_s);
-        double sv_n = v->served ? (double)v->served : 1.0;
-        if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs */
-            if (v->slo_ttft_ms >= 0)
-                cJSON_AddNumberToObject(o, "slo_ttft_ms", v->slo_ttft_ms);
-            if (v->slo_tpot_ms >= 0)
-                cJSON_AddNumberToObject(o, "slo_tpot_ms", v->slo_tpot_ms);
-            cJSON_AddNumberToObject(o, "slo_attainment_ttft", (double)v->ok_ttft / sv_n);
-            cJSON_AddNumberToObject(o, "slo_attainment_tpot", (double)v->ok_tpot / sv_n);
-            cJSON_AddNumberToObject(o, "slo_attainment_both", (double)v->slo_ok / sv_n);
-        } else {
-            cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
-        }
-        cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
-        if (v->pc_reqs) { /* prefix cache figures */
-            uint64_t ev = v->pc_evicted;
-            for (int k = 0; k < v->nreps; k++)
-                ev += v->reps[k]->pc ? spc_evictions(v->reps[k]->pc) : 0;
-            cJSON *pc = cJSON_AddObjectToObject(o, "prefix_cache");
-            cJSON_AddBoolToObject(pc, "enabled", L->pc_on);
-            cJSON_AddNumberToObject(pc, "block_tokens", L->block_tok);
-            cJSON_AddNumberToObject(pc, "capacity_blocks_per_replica", (double)v->pc_cap);
-            cJSON_AddNumberToObject(pc, "requests", (double)v->pc_reqs);
-            cJSON_AddNumberToObject(pc, "requests_with_hits", (double)v->pc_reqs_hit);
-            cJSON_AddNumberToObject(pc, "blocks", (double)v->pc_blocks);
-            cJSON_AddNumberToObject(pc, "hit_blocks", (double)v->pc_hit_blocks);
-            cJSON_AddNumberToObject(pc, "block_hit_rate", (double)v->pc_hit_blocks / (double)v->pc_blocks);
-            cJSON_AddNumberToObject(pc, "prompt_tokens", (double)v->pc_tokens);
-            cJSON_AddNumberToObject(pc, "prefill_tokens_saved", (double)v->pc_saved);
-            cJSON_AddNumberToObject(pc, "token_hit_rate",
-                                    v->pc_tokens ? (double)v->pc_saved / (double)v->pc_tokens : 0.0);
-            cJSON_AddNumberToObject(pc, "evictions", (double)ev);
-        }
-        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.gpus;
-        cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
-        cJSON_AddNumberToObject(rp, "min", v->min);
-        cJSON_AddNumberToObject(rp, "max", v->max);
-        cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
-        cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
-        cJSON_AddNumberToObject(rp, "cold_starts", (double)v->cold_starts);
-        cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
-        cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
-        cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
-        cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
-        cJSON_AddNumberToObject(o, "replica_hours", rh);
-        cJSON_AddNumberToObject(o, "gpu_hours", gh);
-        cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
-        cJSON_AddItemToArray(arr, o);
-        a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
-        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
-        rep_h += rh, gpu_h += gh;
-    }
-    cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
-    sim_report_add_stats(o, "latency_s", &L->all_lat);
-    if (L->all_ttft.n)
-        sim_report_add_stats(o, "ttft_s", &L->all_ttft);
-    cJSON_AddNumberToObject(o, "slo_attainment", sv ? (double)ok / (double)sv : 0.0);
-    cJSON_AddNumberToObject(o, "replica_hours", rep_h);
-    cJSON_AddNumberToObject(o, "gpu_hours", gpu_h);
-    cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", sv ? gpu_h / (double)sv * 1e6 : 0);
-    cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
 }
 
 /* {==== actuation hooks ====} */

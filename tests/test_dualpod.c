@@ -43,8 +43,7 @@ static cJSON *run_dp(const char *trace, int gpus, const char *policy, const pol_
     cJSON *rep = NULL;
     if ((r.rc = sim_cluster_from_spec(&r.cl, spec, gpus, tu_catalog(), &r.err)) == 0 &&
         (r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err)) == 0) {
-        r.s.on_request_done = l ? on_req : NULL;
-        r.s.on_request_ud = l;
+        sim_observe(&r.s, &(sim_observer){.request_done = l ? on_req : NULL, .request_ud = l});
         if ((r.rc = sim_run(&r.s)) == 0)
             rep = sim_report_build(&r.s, 0, 0);
         else
@@ -282,13 +281,14 @@ static void audit(sim *s)
     }
 }
 
-static void chk_arrive(void *st, sim *s, job *j)
+static bool chk_place(void *st, sim *s, job *j)
 {
-    pol_whole.arrive(st, s, j);
+    bool r = pol_whole.place(st, s, j);
     audit(s);
+    return r;
 }
 
-static void chk_release(void *st, sim *s, job *j)
+static void chk_unplace(void *st, sim *s, job *j)
 {
     if (j->internal && s->npol > 1) {
         releases++;
@@ -300,7 +300,7 @@ static void chk_release(void *st, sim *s, job *j)
             audit_fail++;
         }
     }
-    pol_whole.release(st, s, j);
+    pol_whole.unplace(st, s, j);
     audit(s);
 }
 
@@ -319,9 +319,11 @@ static void randomized_invariant(void)
     w.params = pol_whole.params;
     w.init = pol_whole.init;
     w.fini = pol_whole.fini;
-    w.withdraw = pol_whole.withdraw;
-    w.arrive = chk_arrive;
-    w.release = chk_release;
+    w.can_ever_fit = pol_whole.can_ever_fit;
+    w.shape_key = pol_whole.shape_key;
+    w.fifo = pol_whole.fifo;
+    w.place = chk_place; /* the core runs the queue: placements and releases are audited */
+    w.unplace = chk_unplace;
     const pol_ops *const reg[] = {&w, &pol_dualpod, NULL};
     /* 12 models of 8..64 GiB with Poisson requests (1 per 20 s .. 1 per 20
      * min) on 2 nodes x 2 cards for 2 hours: sleeps, wakes, evictions and

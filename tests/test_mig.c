@@ -55,8 +55,7 @@ static int run_cluster(tu_run *r, const char *trace, const char *cluster_json, c
         return r->rc;
     if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)) != 0)
         return r->rc;
-    r->s.on_done = record;
-    r->s.on_done_ud = rc;
+    sim_observe(&r->s, &(sim_observer){.job_done = record, .job_done_ud = rc});
     if ((r->rc = sim_run(&r->s)) != 0) {
         r->err = r->s.err;
         return r->rc;
@@ -415,8 +414,7 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
     }
     CHECK_EQ_INT(sim_cluster_load(&r.cl, tu_write_tmp(cl), tu_catalog(), &r.err), 0);
     CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
-    r.s.on_done = collect_wait;
-    r.s.on_done_ud = &wt;
+    sim_observe(&r.s, &(sim_observer){.job_done = collect_wait, .job_done_ud = &wt});
     CHECK_EQ_INT(sim_run(&r.s), 0);
     CHECK_EQ_INT(r.s.completed, jobs);
     tu_run_free(&r);

@@ -77,8 +77,7 @@ static cJSON *run(tu_run *r, const char *trace, const char *cluster, const char 
     if (r->rc)
         return NULL;
     cur_sim = &r->s;
-    r->s.on_done = record_end;
-    r->s.on_done_ud = rc;
+    sim_observe(&r->s, &(sim_observer){.job_done = record_end, .job_done_ud = rc});
     if ((r->rc = sim_run(&r->s)) != 0) {
         r->err = r->s.err;
         return NULL;

@@ -64,8 +64,7 @@ static cJSON *run(tu_run *r, const char *policy, const char *trace, const char *
     if (r->rc)
         return NULL;
     rc->s = &r->s;
-    r->s.on_done = on_done;
-    r->s.on_done_ud = rc;
+    sim_observe(&r->s, &(sim_observer){.job_done = on_done, .job_done_ud = rc});
     if ((r->rc = sim_run(&r->s)) != 0)
         return NULL;
     return sim_report_build(&r->s, 0, 0);

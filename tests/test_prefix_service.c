@@ -37,8 +37,7 @@ static int run2(tu_run *r, const char *trace, const char *pc, const char *more, 
         return r->rc;
     if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
         return r->rc;
-    r->s.on_request_done = on_req;
-    r->s.on_request_ud = l;
+    sim_observe(&r->s, &(sim_observer){.request_done = on_req, .request_ud = l});
     if ((r->rc = sim_run(&r->s)))
         r->err = r->s.err;
     *rep = sim_report_build(&r->s, 0, 0);

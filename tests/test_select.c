@@ -41,8 +41,7 @@ static int setup_init(setup *u, const char *cluster_json, const char *trace, con
         return u->rc;
     if ((u->rc = tu_sim_init(&u->s, &u->cfg, tu_catalog(), &u->cl, NULL, &u->err)))
         return u->rc;
-    u->s.on_done = on_done;
-    u->s.on_done_ud = ud;
+    sim_observe(&u->s, &(sim_observer){.job_done = on_done, .job_done_ud = ud});
     if (run && (u->rc = sim_run(&u->s)))
         u->err = u->s.err;
     return u->rc;

@@ -43,10 +43,8 @@ static int run_svc(tu_run *r, const char *trace, const char *const *sets, const 
         return r->rc;
     if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
         return r->rc;
-    r->s.on_request_done = l ? on_req : NULL;
-    r->s.on_request_ud = l;
-    r->s.on_svc_scale = on_scale;
-    r->s.on_svc_ud = scale_ud;
+    sim_observe(&r->s, &(sim_observer){.request_done = l ? on_req : NULL, .request_ud = l,
+                                       .svc_scale = on_scale, .svc_scale_ud = scale_ud});
     if ((r->rc = sim_run(&r->s)))
         r->err = r->s.err;
     return r->rc;
@@ -229,7 +227,12 @@ static void scale_to_zero(void)
  * both a time-mode request (0.4 s of work -> 0.8 s) and token iterations. */
 static void half_arrive(void *st, sim *s, job *j) { (void)st; sim_job_start(s, j, 0.5); }
 static void half_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
-static int half_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *state = malloc(1); return 0; }
+static int half_init(sim *s, int index, void **state, gs_error *err)
+{
+    (void)s, (void)index, (void)err;
+    *state = malloc(1);
+    return 0;
+}
 static const pol_param no_params[] = {{NULL, NULL, NULL}};
 static const pol_ops pol_half = {
     .abi = POL_ABI, .name = "half", .summary = "test", .kind = POL_SPACE, .params = no_params,
@@ -278,8 +281,7 @@ static void contention_next_to_training(void)
     tu_add_sets(&r.cfg, no_cold);
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "A100-SXM4-80GB:1", 8, tu_catalog(), &r.err), 0);
     CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
-    r.s.on_request_done = on_req;
-    r.s.on_request_ud = &l;
+    sim_observe(&r.s, &(sim_observer){.request_done = on_req, .request_ud = &l});
     CHECK_EQ_INT(sim_run(&r.s), 0);
     double se, mean = tu_batch_means(l.v, l.n, &se), rate = 0.95 * 0.5 / 0.6, want = 1 / (10 * rate - 6);
     printf("    inference next to training: mean latency %.4f s (theory %.4f, SE %.4f; alone 0.25)\n", mean, want,

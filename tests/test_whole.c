@@ -173,7 +173,12 @@ static void ss_timer(void *st, sim *s, job *j, uint32_t tag)
     if (j && tag == 1)
         sim_job_set_rate(s, j, 1.0);
 }
-static int ss_init(sim *s, void **state, gs_error *err) { (void)s, (void)err; *state = malloc(1); return 0; }
+static int ss_init(sim *s, int index, void **state, gs_error *err)
+{
+    (void)s, (void)index, (void)err;
+    *state = malloc(1);
+    return 0;
+}
 static const pol_param ss_params[] = {{NULL, NULL, NULL}};
 static const pol_ops pol_slowstart = {
     .abi = POL_ABI, .name = "slowstart", .summary = "test", .kind = POL_SPACE, .params = ss_params,
@@ -206,8 +211,7 @@ static void rate_change(void)
     ends e = {0};
     CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8", 8, tu_catalog(), &r.err), 0);
     CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
-    r.s.on_done = rec_end;
-    r.s.on_done_ud = &e;
+    sim_observe(&r.s, &(sim_observer){.job_done = rec_end, .job_done_ud = &e});
     CHECK_EQ_INT(sim_run(&r.s), 0);
     CHECK_EQ_INT(e.n, 2);
     CHECK_NEAR(gs_us_to_s(r.s.now), 10.5, 0, 1e-6);

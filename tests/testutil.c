@@ -103,8 +103,7 @@ int tu_run_trace(tu_run *r, const char *trace_path, const char *gpus_spec, int g
     r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err);
     if (r->rc)
         return r->rc;
-    r->s.on_done = on_done;
-    r->s.on_done_ud = ud;
+    sim_observe(&r->s, &(sim_observer){.job_done = on_done, .job_done_ud = ud});
     r->rc = sim_run(&r->s);
     if (r->rc)
         r->err = r->s.err;

@@ -92,4 +92,16 @@ void wl_trace_close(wl_trace *t);
  * on anything else. Exposed for tests and other readers. */
 bool wl_parse_seconds(const char *s, gs_time_us *out_us);
 
+/* The GPU memory a request states per GPU on a card of card_mib MiB: its
+ * gpumem, else its gpumem_pct of the card rounded down (HAMi's
+ * gpumem-percentage), else 0 (not stated; the caller decides: a quota or
+ * HAMi counts the whole card, time-slicing counts nothing). The one
+ * definition quotas, sharing and MIG all use. */
+static inline int64_t wl_row_gpumem_mib(const wl_row *r, int64_t card_mib)
+{
+    if (r->gpumem_mib > 0)
+        return r->gpumem_mib;
+    return r->gpumem_pct > 0 ? card_mib * r->gpumem_pct / 100 : 0;
+}
+
 #endif

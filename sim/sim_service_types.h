@@ -1,0 +1,128 @@
+/* sim_service_types.h - the service layer's own records, shared by its
+ * files (sim_service.c: the layer, serving and scaling; sim_service_report.c:
+ * its report). Private to the layer: nothing outside sim_service*.c
+ * includes it.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_SERVICE_TYPES_H
+#define GPUSIM_SIM_SERVICE_TYPES_H
+
+#include <gsl/gsl_rng.h>
+
+#include "sim.h"
+#include "sim_service.h"
+#include "svc_prefix_cache.h"
+
+enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
+enum { R_PLACING, R_STARTING, R_READY, R_GONE };
+enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
+#define NONE UINT32_MAX
+#define REQ_CHUNK 4096u
+
+typedef struct svc_req {
+    uint32_t gen;
+    bool live, queued;
+    struct service *svc;
+    gs_time_us arrive_us;
+    int64_t in_tok, tok_left; /* tokens mode */
+    bool first_done;
+    double work_left_us; /* time mode */
+    uint32_t next;       /* service queue link */
+    /* only with an actuator: a first request (see svc_actuator)
+     * and the replica whose activation it waited for (NONE: found one ready) */
+    bool first;
+    uint32_t first_rep;
+    /* token SLOs and prefix cache */
+    int64_t out_tok;       /* output tokens asked for (TPOT) */
+    gs_time_us ttft_at_us; /* when its first token came */
+    uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned */
+    int nhash;
+} svc_req;
+
+typedef struct replica {
+    uint32_t idx, gen;
+    int state;
+    struct service *svc;
+    job *task;
+    uint32_t *active, *pending;
+    int nactive, npending;
+    /* current block (tokens mode) or last drain (time mode) */
+    bool in_block;
+    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
+    long k_iters;
+    uint32_t ev_gen;
+    gs_time_us idle_since_us, busy_since_us, ready_us;
+    double rate_used; /* time mode: the rate the active requests drained at since last_us */
+    bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
+                           every arrival of the same instant has joined (a zero-delay event) */
+    int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
+    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
+} replica;
+
+typedef struct service {
+    uint32_t idx;
+    char id[64];
+    wl_row cfg;
+    int mode;
+    int min, max, max_batch;
+    double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
+    double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
+    gs_time_us start_us, end_us;
+    bool ended;
+    gs_time_us last_arrival_us; /* -1 before the first request */
+    /* queue: FIFO with lazy removal of timed-out requests */
+    uint32_t qhead, qtail;
+    long qlen;
+    replica **reps;
+    int nreps, cap_reps;
+    int nlive, nready, nstarting; /* live = placing + starting + ready */
+    long in_flight;               /* requests arrived and not yet served or dropped */
+    bool tick_pending;
+    gsl_rng *rng;
+    /* autoscaler window */
+    gs_time_us win_start_us;
+    double win_busy_s;
+    sim_gauge g_slots;      /* batch slots in use over all replicas (KV-cache occupancy proxy) */
+    double win_slots_area0; /* g_slots area at the window start */
+    sim_sketch win_lat;
+    /* figures */
+    uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
+    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
+    sim_sketch lat_s, ttft_s;
+    sim_gauge g_reps; /* replicas holding resources (starting + ready) */
+    /* token SLOs: slo_ok then counts requests meeting every token SLO given */
+    double slo_ttft_ms, slo_tpot_ms; /* < 0: not given */
+    uint64_t ok_ttft, ok_tpot;
+    sim_sketch win_ttft; /* the autoscaler's window, when slo_ttft_ms is given */
+    /* prefix cache figures, over requests with hash ids */
+    double kv_kib;
+    long pc_cap;
+    uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
+} service;
+
+struct svc_layer {
+    service **svcs;
+    uint32_t nsvcs, cap_svcs;
+    replica **reps; /* every replica ever made, by idx (events name them) */
+    uint32_t nreps, cap_reps;
+    svc_req **chunks;
+    uint32_t nchunks, nslots, *free_req, nfree, cap_free;
+    int index; /* the layer's place among the run's modules (its events) */
+    sim_sketch all_lat, all_ttft;
+    int max_batch_def;
+    double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
+    long queue_max;
+    double pod_s, import_s, load_gbps, compile_s, graph_s;
+    svc_actuator act; /* all NULL/0 without one */
+    bool has_act;
+    bool pc_on;
+    int block_tok;
+    double route_share;
+    double kv_kib_def, kv_util;
+};
+
+/* Adds "services" (per service) and "requests" (over all) to the report
+ * (sim_service_report.c); the module's report member. */
+void svc_report(const void *state, const sim *s, cJSON *root, int section);
+
+#endif
