@@ -5,6 +5,8 @@
 # exit) collects to exactly the table `compare` prints locally; a second
 # submission after deleting three results redoes only those three; GNU
 # parallel with --shard gives the same table.
+# Bounded: Slurm must come up within 60 s (else FAIL with its logs), and
+# every submission or parallel run is cut at 240 s (a healthy one takes ~20 s).
 # Usage: tests/e2e_sweep.sh GPUSIM   Prints [ok]/[FAIL] per check and ends
 # with "N passed, N failed". Without root or the Debian packages slurm-wlm,
 # munge and parallel (scripts/deps.sh installs them) the engine checks print
@@ -210,7 +212,7 @@ elif ! start_slurm; then
   no sweep_slurm_starts "$T/out"
 else
   ok sweep_slurm_starts
-  timeout 600 "$G" sweep submit sw/manifest.jsonl --engine slurm --max-parallel 4 --wait >"$T/out" 2>&1; src=$?
+  timeout 240 "$G" sweep submit sw/manifest.jsonl --engine slurm --max-parallel 4 --wait >"$T/out" 2>&1; src=$?
   "$G" sweep collect sw/manifest.jsonl --format markdown >sw.md 2>>"$T/out"; crc=$?
   "$G" sweep collect sw/manifest.jsonl --format csv >sw.csv 2>>"$T/out"
   if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sw.md ref.md && cmp -s sw.csv ref.csv &&
@@ -225,7 +227,7 @@ else
   done
   ls -i --full-time sw/runs/*/report.json >before.txt 2>/dev/null
   nout=$(ls sw/slurm/*.out | grep -c .)
-  timeout 600 "$G" sweep submit sw/manifest.jsonl --engine slurm --wait >"$T/out" 2>&1; src=$?
+  timeout 240 "$G" sweep submit sw/manifest.jsonl --engine slurm --wait >"$T/out" 2>&1; src=$?
   ls -i --full-time sw/runs/*/report.json >after.txt 2>/dev/null
   grep -v -F -f before.txt after.txt >redone.txt
   nout2=$(ls sw/slurm/*.out | grep -c .)
@@ -238,7 +240,7 @@ else
     cat sw/slurm/submit.sbatch >>"$T/out"; no sweep_slurm_resubmit_redoes_only_missing "$T/out"; fi
 
   # plan --engine slurm: each round one array, waited for; the same answer in the same rounds as here
-  timeout 600 "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 \
+  timeout 240 "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 \
     --slo 'queue_mean<=0.04' --width 3 --engine slurm --out planS >"$T/out" 2>&1; prc=$?
   gS=$(grep -m1 '"gpus":' planS/plan.json 2>/dev/null | tr -dc 0-9)
   rS=$(grep -m1 '"rounds":' planS/plan.json 2>/dev/null | tr -dc 0-9)
@@ -254,7 +256,7 @@ if ! command -v parallel >/dev/null 2>&1; then
 else
   "$G" sweep init spec.json --out sp >/dev/null 2>&1
   "$G" sweep submit sp/manifest.jsonl --engine parallel --max-parallel 2 --shards 5 >cmd.txt 2>&1
-  timeout 600 "$G" sweep submit sp/manifest.jsonl --engine parallel --max-parallel 2 --shards 5 --run >"$T/out" 2>&1
+  timeout 240 "$G" sweep submit sp/manifest.jsonl --engine parallel --max-parallel 2 --shards 5 --run >"$T/out" 2>&1
   src=$?
   "$G" sweep collect sp/manifest.jsonl --format markdown >sp.md 2>>"$T/out"; crc=$?
   if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt '^parallel --jobs 2 .* --shard {}/5 ::: 1 2 3 4 5$' &&
