@@ -197,8 +197,11 @@ EOC
     [ "$(timeout 5 sinfo -h -N -o %t 2>/dev/null)" = idle ] && return 0
     sleep 1; i=$((i + 1))
   done
-  { echo "    Slurm did not come up within 60 s; slurmctld log:"; tail -20 "$S/log/slurmctld.log" "$S/log/slurmctld.out";
-    tail -10 "$S/log/slurmd.log" "$S/log/slurmd.out" "$S/munge/log"; } >"$T/out" 2>&1
+  # the failure report shows 20 lines: the node state, then the logs' last lines
+  { echo "Slurm did not come up within 60 s; node state: $(timeout 5 sinfo -h -N -o %t 2>&1 | head -1)"
+    echo "slurmd:"; tail -n 3 "$S/log/slurmd.out" "$S/log/slurmd.log" 2>/dev/null | grep -v '^$'
+    echo "slurmctld:"; tail -n 10 "$S/log/slurmctld.log" "$S/log/slurmctld.out" 2>/dev/null | grep -v '^$'
+  } >"$T/out" 2>&1
   return 1
 }
 why=""
