@@ -23,8 +23,10 @@ PREFIX ?= /usr/local
 # make demo and make test build with two jobs (the CI machine's cores).
 JOBS ?= -j2
 
+# cli/ helpers that are not commands (the fill-up driver, cluster templates,
+# plan feasibility) link into the tests too; cli_*.c and main.c are the tool.
 LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
-           $(wildcard policies/*.c) cli/fill.c
+           $(wildcard policies/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
 
@@ -36,7 +38,7 @@ TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
 .PHONY: all deps check-deps demo test bench clean install baseline-update build-release build-test run-tests \
-        run-demo run-bench
+        run-demo run-bench fgd-table
 
 all: check-deps
 	@$(MAKE) --no-print-directory build-release
@@ -86,6 +88,12 @@ run-tests: build-test gpusim
 bench: deps
 	@$(MAKE) --no-print-directory $(JOBS) gpusim $(REL)/bench_heap
 	@$(MAKE) --no-print-directory run-bench
+
+# The FGD fill-up table on the paper's 17 openb traces (minutes):
+#   make fgd-table TRACES=folder-with-the-openb-csv-files
+fgd-table: gpusim
+	@if [ -z "$(TRACES)" ]; then echo "usage: make fgd-table TRACES=DIR (the openb_*.csv files of Alibaba clusterdata cluster-trace-gpu-v2023)" >&2; exit 2; fi
+	@sh scripts/fgd_table.sh "$(TRACES)" $(OUT)
 
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh

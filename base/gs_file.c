@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gs_outdir.h"
+
 int gs_mkdirs(const char *dir, gs_error *err)
 {
     char *p = xstrdup(dir);
@@ -48,6 +50,7 @@ int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
         free(tmp);
         return rc;
     }
+    int slot = gs_cleanup_add(tmp, false); /* an interrupt leaves no .tmp file */
     size_t off = 0;
     while (off < n) {
         ssize_t w = write(fd, data + off, n - off);
@@ -65,6 +68,23 @@ int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
         rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
     if (rc)
         unlink(tmp);
+    gs_cleanup_remove(slot);
     free(tmp);
     return rc;
+}
+
+FILE *gs_open_input(const char *path, const char *what, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gs_err(err, GS_EINPUT, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        gs_err(err, GS_EINPUT, "%s '%s' is a directory, expected a file", what, path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
 }

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
+#include "cli_docs.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
 
@@ -157,6 +159,10 @@ void cb_run_init(cb_run *r, const cb_common *c, const cb_policy *p, const char *
         push(r, cb_fmt("--cluster=%s", c->cluster));
     if (c->gpus_per_node)
         push(r, cb_fmt("--gpus-per-node=%ld", c->gpus_per_node));
+    if (c->mig && (gpus || c->gpus))
+        push(r, cb_fmt("--mig=%s", c->mig));
+    for (int i = 0; i < c->nprices; i++)
+        push(r, cb_fmt("--price=%s", c->prices[i]));
     if (c->models)
         push(r, cb_fmt("--models=%s", c->models));
     if (c->until)
@@ -286,31 +292,7 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
 
 cJSON *cb_read_json(const char *path, gs_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gs_err(err, GS_EINPUT, "cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 65536, len = 0;
-    char *buf = xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2)
-            buf = xrealloc(buf, cap *= 2);
-    }
-    fclose(f);
-    buf[len] = 0;
-    const char *end = NULL;
-    cJSON *j = cJSON_ParseWithOpts(buf, &end, 0);
-    if (!j) {
-        int line = 1;
-        for (const char *c = buf; end && c < end; c++)
-            line += *c == '\n';
-        gs_err(err, GS_EINPUT, "'%s' line %d: not valid JSON", path, line);
-    }
-    free(buf);
-    return j;
+    return gs_json_read(path, "file", err);
 }
 
 cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
@@ -324,17 +306,57 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     cJSON *r = cb_read_json(path, err);
     if (!r)
         return NULL;
-    double cph, end_s;
-    if (!cb_metric(r, "jobs.arrived", &end_s) || !cb_metric(r, "sim.end_s", &end_s)) {
-        gs_err(err, GS_EINPUT, "'%s': not a gpusim report (no jobs.arrived or sim.end_s)", path);
+    double cph, end_s = 0;
+    if (cd_check_report(r, path, err)) {
         cJSON_Delete(r);
         return NULL;
     }
+    cb_metric(r, "sim.end_s", &end_s);
     cJSON_DeleteItemFromObjectCaseSensitive(r, "derived");
     cJSON *d = cJSON_AddObjectToObject(r, "derived");
-    if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph))
+    if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
         cJSON_AddNumberToObject(d, "cost_usd", cph * end_s / 3600.0);
+        /* the cluster as configured is paid by the day, however soon a policy drains its backlog */
+        cJSON_AddNumberToObject(d, "cost_per_day_usd", cph * 24.0);
+    }
+    /* what plan's implicit terms read: 0 when the trace has no services */
+    static const char *const drops[] = {"dropped_queue_full", "dropped_timeout", "dropped_after_end",
+                                        "dropped_replica_lost"};
+    const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
+    double dropped = 0, unplaceable = 0, x;
+    for (size_t i = 0; i < sizeof drops / sizeof *drops; i++)
+        if (cb_metric(rq, drops[i], &x))
+            dropped += x;
+    const cJSON *sv;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(r, "services"))
+    {
+        if (cb_metric(sv, "replicas.unplaceable", &x))
+            unplaceable += x;
+    }
+    cJSON_AddNumberToObject(d, "requests_dropped", dropped);
+    cJSON_AddNumberToObject(d, "replicas_unplaceable", unplaceable);
     return r;
+}
+
+void cb_add_unit_costs(cb_run *runs, int n)
+{
+    double window_s = 0, v;
+    for (int i = 0; i < n; i++)
+        if (runs[i].report && cb_metric(runs[i].report, "sim.end_s", &v) && v > window_s)
+            window_s = v;
+    for (int i = 0; i < n; i++) {
+        cJSON *d = cJSON_GetObjectItemCaseSensitive(runs[i].report, "derived");
+        double cph, done, served;
+        if (!d || !cb_metric(runs[i].report, "inputs.cluster.cost_per_hour_usd", &cph))
+            continue;
+        double usd = cph * window_s / 3600.0;
+        cJSON_DeleteItemFromObjectCaseSensitive(d, "window_s");
+        cJSON_AddNumberToObject(d, "window_s", window_s);
+        if (cb_metric(runs[i].report, "jobs.completed", &done) && done > 0)
+            cJSON_AddNumberToObject(d, "cost_per_completed_job_usd", usd / done);
+        if (cb_metric(runs[i].report, "requests.served", &served) && served > 0)
+            cJSON_AddNumberToObject(d, "cost_per_million_requests_usd", usd / served * 1e6);
+    }
 }
 
 bool cb_metric(const cJSON *root, const char *path, double *v)

@@ -34,6 +34,9 @@ void cb_policies_free(cb_policy *p, int n);
 /* Options every child run shares (copied to each child's argv). */
 typedef struct cb_common {
     const char *trace, *cluster, *gpus, *models, *until;
+    const char *mig; /* --mig LAYOUT with --gpus; NULL: none */
+    const char *prices[CB_MAX_SETS]; /* --price MODEL=USD, passed to every run */
+    int nprices;
     long gpus_per_node; /* 0: not given */
     const char *sets[CB_MAX_SETS];
     int nsets;
@@ -67,6 +70,13 @@ cJSON *cb_read_json(const char *path, gs_error *err);
 /* Reads DIR/report.json (or a report file) and adds "derived":
  * cost_usd = inputs.cluster.cost_per_hour_usd * sim.end_s / 3600. */
 cJSON *cb_read_report(const char *dir_or_file, gs_error *err);
+/* Adds to each report's "derived" the cost of its work over one window, the
+ * longest simulated span among the n runs (the same for every run, so a
+ * policy that drains its backlog sooner is not billed less for the same
+ * cluster): cost_per_completed_job_usd = cost_per_hour x window / completed
+ * jobs, cost_per_million_requests_usd = the same per million served
+ * requests (when the trace has requests). */
+void cb_add_unit_costs(cb_run *runs, int n);
 /* A number at a dotted path ("jobs.queue_s.p99"). False if absent. */
 bool cb_metric(const cJSON *root, const char *path, double *v);
 

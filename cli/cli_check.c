@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_batch.h"
+#include "../policies/registry.h"
 
 enum { DIR_EITHER = 0, DIR_UP_BAD = 1, DIR_DOWN_BAD = -1 };
 
@@ -117,22 +118,31 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
     path[plen] = 0;
 }
 
-/* Whether the two reports ran with the same parameters. A core parameter
- * added after the baseline was recorded is absent from it; the baseline ran
- * with that parameter's default behaviour, so the key at its default value
- * is not a difference. */
+/* Drops from n the parameters of table t that are at their default and
+ * absent from base. */
+static void drop_new_defaults(cJSON *n, const cJSON *base, const pol_param *t)
+{
+    for (const pol_param *pp = t; pp && pp->name; pp++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pp->name);
+        if (v && cJSON_IsString(v) && !strcmp(v->valuestring, pp->def) &&
+            !cJSON_GetObjectItemCaseSensitive(base, pp->name))
+            cJSON_DeleteItemFromObjectCaseSensitive(n, pp->name);
+    }
+}
+
+/* Whether the two reports ran with the same parameters. A parameter (of
+ * the core or of any policy) added after the baseline was recorded is
+ * absent from it; the baseline ran with that parameter's default
+ * behaviour, so the key at its default value is not a difference. */
 static bool same_params(const cJSON *base, const cJSON *now)
 {
     cJSON *n = cJSON_Duplicate(now, 1);
     if (!n)
         return false;
     for (const pol_param *const *t = sim_core_params(); *t; t++)
-        for (const pol_param *pp = *t; pp->name; pp++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pp->name);
-            if (v && cJSON_IsString(v) && !strcmp(v->valuestring, pp->def) &&
-                !cJSON_GetObjectItemCaseSensitive(base, pp->name))
-                cJSON_DeleteItemFromObjectCaseSensitive(n, pp->name);
-        }
+        drop_new_defaults(n, base, *t);
+    for (const pol_ops *const *p = pol_all(); *p; p++)
+        drop_new_defaults(n, base, (*p)->params);
     bool same = cJSON_Compare(base, n, 1);
     cJSON_Delete(n);
     return same;

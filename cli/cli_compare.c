@@ -5,12 +5,14 @@
  * Writes OUT/compare.json (what `gpusim plot` draws the bar chart from) and
  * keeps every run in OUT/runs/<policy slug>.s<seed>/.
  * SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
 #include "cli.h"
 #include "cli_batch.h"
 #include "cli_compare_table.h"
@@ -22,7 +24,8 @@ static void compare_usage(FILE *out)
             "\n"
             "  --policies LIST       policies to compare; an entry may carry its own parameters:\n"
             "                        whole,whole[queue=fifo]  (brackets: --set for that entry only)\n"
-            "  --cluster FILE | --gpus MODEL:N[,...] [--gpus-per-node N]   as for 'gpusim run'\n"
+            "  --cluster FILE | --gpus MODEL:N[,...] [--gpus-per-node N] [--mig LAYOUT]   as for 'gpusim run'\n"
+            "  --price MODEL=USD     price per GPU-hour of a model's cards (repeatable), for the cost rows\n"
             "  --seeds N             run seeds 1..N (default 1); figures carry a 95%% t-interval\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
             "  --set KEY=VALUE       parameter for every entry (repeatable)\n"
@@ -44,7 +47,9 @@ int cmd_compare(int argc, char **argv)
         {"format", required_argument, 0, 'f'},   {"out", required_argument, 0, 'o'},
         {"until", required_argument, 0, 'u'},    {"models", required_argument, 0, 'm'},
         {"slo", required_argument, 0, 'L'},      {"metrics", required_argument, 0, 'M'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+        {"mig", required_argument, 0, 'G'},      {"help", no_argument, 0, 'h'},
+        {"price", required_argument, 0, '$'},
+        {0, 0, 0, 0},
     };
     cb_common com = {0};
     const char *policies = NULL, *format = "text", *out = NULL, *slo_spec = NULL, *metrics = NULL;
@@ -60,6 +65,12 @@ int cmd_compare(int argc, char **argv)
         case 'P': policies = optarg; break;
         case 'c': com.cluster = optarg; break;
         case 'g': com.gpus = optarg; break;
+        case 'G': com.mig = optarg; break;
+        case '$':
+            if (com.nprices == CB_MAX_SETS)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
+            com.prices[com.nprices++] = optarg;
+            break;
         case 'n':
             com.gpus_per_node = strtol(optarg, &end, 10);
             if (*end || com.gpus_per_node < 1)
@@ -98,6 +109,9 @@ int cmd_compare(int argc, char **argv)
     }
     if (!com.trace || !policies)
         return cli_fail(&(gs_error){GS_EUSAGE, "compare: --trace and --policies are required"});
+    if (com.mig && !com.gpus)
+        return cli_fail(&(gs_error){GS_EUSAGE, "compare: --mig goes with --gpus (a cluster file says \"mig\" per "
+                                               "node group)"});
     if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json"))
         return cli_fail(&(gs_error){GS_EUSAGE, "--format: expected text, markdown, csv or json"});
 
@@ -116,6 +130,17 @@ int cmd_compare(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out);
     else
         cb_default_out(odir, sizeof odir, "compare", com.trace);
+    if (!out && (com.cluster || com.gpus)) { /* names the cluster: two clusters do not overwrite each other */
+        const char *cn = com.gpus ? com.gpus : strrchr(com.cluster, '/') ? strrchr(com.cluster, '/') + 1 : com.cluster;
+        size_t l = strlen(odir), k = strlen(cn);
+        if (!com.gpus && k > 5 && !strcmp(cn + k - 5, ".json"))
+            k -= 5;
+        if (l + 1 < sizeof odir)
+            odir[l++] = '.';
+        for (size_t i = 0; i < k && l + 1 < sizeof odir; i++)
+            odir[l++] = (char)(isalnum((unsigned char)cn[i]) || cn[i] == '-' || cn[i] == '.' ? cn[i] : '_');
+        odir[l] = 0;
+    }
     int nruns = npol * (int)seeds;
     cb_run *runs = xcalloc((size_t)nruns, sizeof *runs);
     for (int p = 0; p < npol; p++)
@@ -125,6 +150,16 @@ int cmd_compare(int argc, char **argv)
             cb_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
         }
     int rc = cb_run_all(runs, nruns, (int)jobs, "compare", &err);
+    /* An SLO term naming no number of the report would read as never met
+     * (slo_met 0); it is a usage error, as in 'plan'. */
+    for (int t = 0; rc == 0 && t < nslo; t++) {
+        double v;
+        if (!cb_metric(runs[0].report, slo[t].path, &v))
+            rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
+                        "gpu.alloc_ratio; see README 'The report')", slo[t].path);
+    }
+    if (rc == 0)
+        cb_add_unit_costs(runs, nruns);
 
     /* the table: every (row, policy) cell over the seeds */
     cJSON *doc = NULL;

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
+#include "cli_plan_terms.h"
+
 /* The rows, in the order a planner reads them. A path absent from every
  * report (e.g. no price known) is left out of the table. */
 static const struct {
@@ -25,8 +28,14 @@ static const struct {
     {"slowdown_mean", "jobs.slowdown.mean"},
     {"completed", "jobs.completed"},
     {"rejected", "jobs.rejected"},
+    {"failed", "jobs.failed"},       /* killed before completing: OOM under sharing, timed out */
+    {"suspended", "jobs.suspended"}, /* stopped with work left at the end */
+    {"dropped_requests", "derived.requests_dropped"},
     {"gpu_hours", "gpu.gpu_hours"},
-    {"cost_usd", "derived.cost_usd"},
+    /* the cluster as configured is paid for the whole window, however soon a policy drains */
+    {"cost_per_day_usd", "derived.cost_per_day_usd"},
+    {"cost_per_completed_job_usd", "derived.cost_per_completed_job_usd"},
+    {"cost_per_million_requests_usd", "derived.cost_per_million_requests_usd"},
 };
 #define NBASE (sizeof base_rows / sizeof *base_rows)
 #define MAX_ROWS 48
@@ -65,7 +74,7 @@ static double value_of(const cJSON *rep, const char *path, const cb_slo *slo, in
     if (strcmp(path, "slo_met") == 0) {
         bool met = true;
         for (int t = 0; t < nslo; t++)
-            met &= cb_metric(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v);
+            met &= plan_metric_measured(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v); /* unmeasured: not met */
         *ok = true;
         return met ? 1.0 : 0.0;
     }
@@ -190,9 +199,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
 
 int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
 {
-    char *t = cJSON_Print(doc);
-    char *withnl = cb_fmt("%s\n", t);
-    free(t);
+    char *withnl = gs_json_print(doc, NULL); /* what compare has always written, newline included */
     char path[1000];
     snprintf(path, sizeof path, "%s/compare.json", dir);
     int rc = cb_mkdirs(dir, err);

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "fill.h"
 #include "../sim/sim_report.h"
@@ -188,19 +190,23 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         cJSON *sm = cJSON_AddObjectToObject(rep, "sim");
         cJSON_AddNumberToObject(sm, "wall_s", place_s);
         cJSON_AddNumberToObject(sm, "placements_per_s", place_s > 0 ? tasks.sum / place_s : 0);
-        text = cJSON_Print(rep);
-        size_t tl = strlen(text);
-        text = xrealloc(text, tl + 2);
-        text[tl] = '\n';
-        text[tl + 1] = 0;
-        char path[1200];
-        if ((rc = gs_mkdirs(odir, &err)) == 0) {
-            snprintf(path, sizeof path, "%s/fill.csv", odir);
+        size_t tl;
+        text = gs_json_print(rep, &tl);
+        /* both files in place as one unit (gs_outdir.h) */
+        static const char *const owned[] = {"fill.csv", "report.json", NULL};
+        char path[1300];
+        gs_outdir od;
+        if ((rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+            gs_outdir_file(&od, "fill.csv", path, sizeof path);
             rc = gs_write_atomic(path, csv, csv_len, &err);
-        }
-        if (rc == 0) {
-            snprintf(path, sizeof path, "%s/report.json", odir);
-            rc = gs_write_atomic(path, text, tl + 1, &err);
+            if (rc == 0) {
+                gs_outdir_file(&od, "report.json", path, sizeof path);
+                rc = gs_write_atomic(path, text, tl, &err);
+            }
+            if (rc == 0)
+                rc = gs_outdir_commit(&od, &err);
+            if (rc)
+                gs_outdir_abort(&od);
         }
         if (rc == 0 && json) {
             fputs(text, stdout);

@@ -1,6 +1,8 @@
 /* cli_import.c - `gpusim import FORMAT FILE`: convert public traces.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,30 @@ static void import_usage(FILE *out)
                  "       gpusim import sd FILE.csv ...     Alibaba GenAI Stable Diffusion requests (gpusim import sd --help)\n"
                  "       gpusim import dlrm FILE.csv ...   Alibaba DLRM inference instances (gpusim import dlrm --help)\n"
                  "       gpusim import mooncake F.jsonl .. Mooncake requests with prefix-block ids (gpusim import mooncake --help)\n");
+}
+
+/* A whole decimal integer in [lo, hi] (atoi would take "banana" as 0). */
+static bool int_arg(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi || *s == ' ' || *s == '+')
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* MIN:MAX, both whole integers 0..100000. */
+static bool replicas_arg(const char *s, int *lo, int *hi)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon || colon - s > 15)
+        return false;
+    char a[16];
+    memcpy(a, s, (size_t)(colon - s));
+    a[colon - s] = 0;
+    return int_arg(a, 0, 100000, lo) && int_arg(colon + 1, 0, 100000, hi);
 }
 
 typedef struct openb_job {
@@ -166,14 +192,27 @@ int cmd_import(int argc, char **argv)
     while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
         switch (c) {
         case 's': o.service = optarg; break;
-        case 'g': o.gpus = atoi(optarg); break;
+        case 'g':
+            if (!int_arg(optarg, 1, 64, &o.gpus)) {
+                fprintf(stderr, "gpusim: error: --gpus: expected an integer 1..64, found '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 'r':
-            if (sscanf(optarg, "%d:%d", &o.replicas_min, &o.replicas_max) != 2) {
+            if (!replicas_arg(optarg, &o.replicas_min, &o.replicas_max)) {
                 fprintf(stderr, "gpusim: error: --replicas: expected MIN:MAX\n");
                 return 2;
             }
             break;
-        case 'l': o.limit = atol(optarg); break;
+        case 'l': {
+            int lim;
+            if (!int_arg(optarg, 1, 2000000000, &lim)) {
+                fprintf(stderr, "gpusim: error: --limit: expected an integer 1..2000000000, found '%s'\n", optarg);
+                return 2;
+            }
+            o.limit = lim;
+            break;
+        }
         case 'o': out_path = optarg; break;
         case 'w':
             if (!cli_opt_num("--weights-gib", optarg, 0, 1e5, &o.weights_gib))

@@ -9,6 +9,14 @@
 #include "cli.h"
 #include "../sim/sim_preempt.h"
 
+/* "    --set NAME=DEFAULT\t[TYPE RANGE] HELP" (the tab: scripts/check_docs.sh) */
+static void print_param(const pol_param *pp)
+{
+    char type[160];
+    gs_param_describe(&pp->spec, type, sizeof type);
+    printf("    --set %s=%s\t%s%s%s%s\n", pp->name, pp->def, type[0] ? "[" : "", type, type[0] ? "] " : "", pp->help);
+}
+
 int cmd_policies(int argc, char **argv)
 {
     (void)argv;
@@ -19,13 +27,13 @@ int cmd_policies(int argc, char **argv)
     for (const pol_ops *const *p = pol_all(); *p; p++) {
         printf("%-10s %s policy: %s\n", (*p)->name, (*p)->kind == POL_SPACE ? "space" : "time", (*p)->summary);
         for (const pol_param *pp = (*p)->params; pp && pp->name; pp++)
-            printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
+            print_param(pp);
     }
     printf("core (any policy): inference services (svc_*), priorities, tenant quotas (cluster file 'tenants'), "
            "preemption\n");
     for (const pol_param *const *t = sim_core_params(); *t; t++)
         for (const pol_param *pp = *t; pp->name; pp++)
-            printf("    --set %s=%s\t%s\n", pp->name, pp->def, pp->help);
+            print_param(pp);
     printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate).\n");
     return 0;
 }

@@ -23,16 +23,20 @@ static char *abs_or_copy(const char *p)
     return realpath(p, abs) ? xstrdup(abs) : xstrdup(p);
 }
 
-int plan_round_engine(const char *engine, const char *dir, const cb_common *com, const cb_policy *pol,
-                      cb_run *runs, const long *gpus, const uint64_t *seeds, int n, const char *model,
-                      gs_error *err)
+int plan_round_engine(const char *engine, const char *dir, const cb_common *coms, const cb_policy *pol,
+                      cb_run *runs, const uint64_t *seeds, int n, gs_error *err)
 {
+    for (int i = 0; i < n; i++)
+        if (coms[i].mig || coms[i].nprices)
+            return gs_err(err, GS_EUSAGE, "plan --engine: --mig and --price are not carried into a sweep manifest "
+                                          "yet; run this plan without --engine");
     int rc = gs_mkdirs(dir, err);
     if (rc)
         return rc;
     sw_manifest m = {.path = cb_fmt("%s/manifest.jsonl", dir), .dir = xstrdup(dir)};
     m.runs = xcalloc((size_t)n, sizeof *m.runs);
     char mdir[PATH_MAX];
+    const cb_common *com = &coms[0];
     if (com->models)
         snprintf(mdir, sizeof mdir, "%s", com->models);
     else
@@ -43,11 +47,17 @@ int plan_round_engine(const char *engine, const char *dir, const cb_common *com,
     for (int i = 0; i < n && rc == 0; i++) {
         sw_run *r = &m.runs[m.n++];
         r->index = i;
+        com = &coms[i];
         r->trace = abs_or_copy(com->trace);
         r->trace_label = xstrdup("trace");
-        r->gpus = cb_fmt("%s:%ld", model, gpus[i]);
-        r->gpus_per_node = com->gpus_per_node;
-        r->cluster_label = xstrdup(r->gpus);
+        if (com->gpus) {
+            r->gpus = xstrdup(com->gpus);
+            r->gpus_per_node = com->gpus_per_node;
+            r->cluster_label = xstrdup(r->gpus);
+        } else { /* a template's instance, written under the plan's OUT/clusters/ */
+            r->cluster = abs_or_copy(com->cluster);
+            r->cluster_label = xstrdup(com->cluster);
+        }
         r->label = xstrdup(pol->label);
         r->policy = xstrdup(pol->name);
         for (int k = 0; k < com->nsets && r->nsets < CB_MAX_SETS; k++)
@@ -98,9 +108,9 @@ int plan_round_engine(const char *engine, const char *dir, const cb_common *com,
         char why[1024];
         sw_run_dir(&m, i, runs[i].out_dir, sizeof runs[i].out_dir);
         if (sw_state_of(&m, i, why, sizeof why) != SW_DONE) {
-            rc = gs_err(err, GS_EFAIL, "plan round on %s: run %s cards seed %llu %s%s ('gpusim sweep status %s')",
-                        engine, m.runs[i].gpus, (unsigned long long)seeds[i], why[0] ? "failed: " : "did not finish",
-                        why, m.path);
+            rc = gs_err(err, GS_EFAIL, "plan round on %s: run on %s seed %llu %s%s ('gpusim sweep status %s')",
+                        engine, m.runs[i].cluster_label, (unsigned long long)seeds[i],
+                        why[0] ? "failed: " : "did not finish", why, m.path);
             break;
         }
         runs[i].report = cb_read_report(runs[i].out_dir, err);

@@ -6,12 +6,11 @@
 
 #include "cli_batch.h"
 
-/* Runs n runs (card count gpus[i] of model, seed seeds[i]) of policy pol as
- * the sweep dir/manifest.jsonl on engine; fills runs[i].out_dir and
- * runs[i].report (runs zeroed by the caller). 0, or the first run missing
- * or failed, named. */
-int plan_round_engine(const char *engine, const char *dir, const cb_common *com, const cb_policy *pol,
-                      cb_run *runs, const long *gpus, const uint64_t *seeds, int n, const char *model,
-                      gs_error *err);
+/* Runs n runs (run i: the cluster of coms[i], --gpus or a cluster file, and
+ * seed seeds[i]) of policy pol as the sweep dir/manifest.jsonl on engine;
+ * fills runs[i].out_dir and runs[i].report (runs zeroed by the caller).
+ * 0, or the first run missing or failed, named. */
+int plan_round_engine(const char *engine, const char *dir, const cb_common *coms, const cb_policy *pol,
+                      cb_run *runs, const uint64_t *seeds, int n, gs_error *err);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_batch.h"
+#include "cli_docs.h"
 
 typedef struct html {
     char *buf;
@@ -207,6 +208,8 @@ static void h_metrics_table(html *h, const cJSON *rep)
 
 static void h_json(html *h, const char *caption, const cJSON *j, bool open)
 {
+    if (!j)
+        return; /* an optional member the document does not have */
     char *t = cJSON_Print(j);
     h_raw(h, open ? "<details open><summary>" : "<details><summary>");
     h_esc(h, caption);
@@ -216,12 +219,9 @@ static void h_json(html *h, const char *caption, const cJSON *j, bool open)
     free(t);
 }
 
-static int plot_run(plotter *pl, const char *dir)
+static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
 {
     gs_error *err = pl->err;
-    cJSON *rep = cb_read_report(dir, err);
-    if (!rep)
-        return err->code;
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(rep, "inputs");
     char title[700];
     snprintf(title, sizeof title, "%s - policy %s",
@@ -315,7 +315,6 @@ static int plot_run(plotter *pl, const char *dir)
     h_metrics_table(&pl->h, rep);
     h_json(&pl->h, "inputs", in, true);
     h_json(&pl->h, "policy", cJSON_GetObjectItemCaseSensitive(rep, "policy"), false);
-    cJSON_Delete(rep);
     return rc;
 }
 
@@ -326,23 +325,18 @@ static double cell(const cJSON *po, const char *key, const char *what)
     return v;
 }
 
-static int plot_compare(plotter *pl, const char *dir, const char *path)
+static int plot_compare(plotter *pl, const char *dir, const cJSON *doc)
 {
     gs_error *err = pl->err;
-    cJSON *doc = cb_read_json(path, err);
-    if (!doc)
-        return err->code;
     const cJSON *pa = cJSON_GetObjectItemCaseSensitive(doc, "policies");
     char tsv[1200], title[700];
     snprintf(tsv, sizeof tsv, "%s/fig_compare.tsv", dir);
     snprintf(title, sizeof title, "policies compared on %s",
              cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "trace")) ?: "?");
     FILE *f = fopen(tsv, "w");
-    if (!f) {
-        cJSON_Delete(doc);
+    if (!f)
         return gs_err(err, GS_EWRITE, "cannot write '%s'", tsv);
-    }
-    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_usd"};
+    static const char *keys[] = {"utilization", "queue_p99_s", "jct_p99_s", "cost_per_completed_job_usd"};
     fprintf(f, "policy");
     for (int k = 0; k < 4; k++)
         fprintf(f, "\t%s\tlo\thi", keys[k]);
@@ -405,16 +399,12 @@ static int plot_compare(plotter *pl, const char *dir, const char *path)
     if (seeds > 1)
         h_raw(&pl->h, "<p class=note>mean over seeds [95% Student-t interval]</p>\n");
     h_json(&pl->h, "cluster", cJSON_GetObjectItemCaseSensitive(doc, "cluster"), true);
-    cJSON_Delete(doc);
     return rc;
 }
 
-static int plot_plan(plotter *pl, const char *dir, const char *path)
+static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
 {
     gs_error *err = pl->err;
-    cJSON *doc = cb_read_json(path, err);
-    if (!doc)
-        return err->code;
     const cJSON *pa = cJSON_GetObjectItemCaseSensitive(doc, "policies");
     const cJSON *sa = cJSON_GetObjectItemCaseSensitive(doc, "slo");
     int nterm = 0;
@@ -432,6 +422,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
     const cJSON *po;
     cJSON_ArrayForEach(po, pa)
     {
+        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(po, "points")) == 0)
+            continue; /* an impossible candidate: nothing was run */
         char p[1300];
         snprintf(p, sizeof p, "%s%d.tsv", prefix, np);
         FILE *f = fopen(p, "w");
@@ -492,7 +484,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
     h_raw(&pl->h, "</h3>\n");
     if (rc == 0 && np > 0 && nterm > 0)
         rc = figure(pl, dir, "fig_plan", "scripts/fig_plan.gp", defs, prefix, title, panels);
-    h_raw(&pl->h, "<table><tr><th>policy</th><th>cards</th><th>$/hour</th><th>$/month (730 h)</th></tr>\n");
+    h_raw(&pl->h, "<table><tr><th>policy</th><th>cards</th><th>$/hour</th><th>$/month (730 h)</th>"
+                  "<th>verdict</th></tr>\n");
     cJSON_ArrayForEach(po, pa)
     {
         double g = NAN, ch = NAN, cm = NAN;
@@ -507,6 +500,8 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
         h_num(&pl->h, ch);
         h_raw(&pl->h, "</td><td>");
         h_num(&pl->h, cm);
+        h_raw(&pl->h, "</td><td>");
+        h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "verdict")) ?: "");
         h_raw(&pl->h, "</td></tr>\n");
     }
     h_raw(&pl->h, "</table>\n");
@@ -556,8 +551,37 @@ static int plot_plan(plotter *pl, const char *dir, const char *path)
         h_raw(&pl->h, "</table>\n");
     }
     h_json(&pl->h, "plan.json (SLO terms and every point tried)", doc, false);
-    cJSON_Delete(doc);
     return rc;
+}
+
+typedef struct plot_docs {
+    cJSON *report, *compare, *plan;
+} plot_docs;
+
+/* Reads and checks what DIR holds (cli_docs.h). */
+static int load_docs(plot_docs *d, const char *dir, gs_error *err)
+{
+    char p[1100];
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gs_err(err, GS_EINPUT, "plot: '%s' is not a directory", dir);
+    if (exists(dir, "report.json", p, sizeof p) && !(d->report = cb_read_report(dir, err)))
+        return err->code;
+    if (exists(dir, "compare.json", p, sizeof p)) {
+        if (!(d->compare = cb_read_json(p, err)))
+            return err->code;
+        if (cd_check_compare(d->compare, p, err))
+            return err->code;
+    }
+    if (exists(dir, "plan.json", p, sizeof p)) {
+        if (!(d->plan = cb_read_json(p, err)))
+            return err->code;
+        if (cd_check_plan(d->plan, p, err))
+            return err->code;
+    }
+    if (!d->report && !d->compare && !d->plan)
+        return gs_err(err, GS_EINPUT, "plot: '%s' holds no report.json, compare.json or plan.json", dir);
+    return 0;
 }
 
 static void plot_usage(FILE *out)
@@ -601,23 +625,30 @@ int cmd_plot(int argc, char **argv)
                  "text-align:right}td:first-child{text-align:left}img{max-width:100%}.note{color:#666}"
                  "pre{background:#f4f4f4;padding:6px;overflow:auto}</style></head><body>\n"
                  "<h1>gpusim report</h1>\n");
-    int rc = 0;
-    for (int i = optind; i < argc && rc == 0; i++) {
-        const char *dir = argv[i];
-        char p[1100];
+    /* Every document is read and checked before anything is drawn: a bad
+     * input leaves no figure behind in any DIR. */
+    int ndirs = argc - optind, rc = 0;
+    plot_docs *docs = xcalloc((size_t)ndirs, sizeof *docs);
+    for (int i = 0; i < ndirs && rc == 0; i++)
+        rc = load_docs(&docs[i], argv[optind + i], &err);
+    for (int i = 0; i < ndirs && rc == 0; i++) {
+        const char *dir = argv[optind + i];
         h_raw(&pl.h, "<h2>");
         h_esc(&pl.h, dir);
         h_raw(&pl.h, "</h2>\n");
-        bool any = false;
-        if (exists(dir, "report.json", p, sizeof p))
-            any = true, rc = plot_run(&pl, dir);
-        if (rc == 0 && exists(dir, "compare.json", p, sizeof p))
-            any = true, rc = plot_compare(&pl, dir, p);
-        if (rc == 0 && exists(dir, "plan.json", p, sizeof p))
-            any = true, rc = plot_plan(&pl, dir, p);
-        if (rc == 0 && !any)
-            rc = gs_err(&err, GS_EINPUT, "plot: '%s' holds no report.json, compare.json or plan.json", dir);
+        if (docs[i].report)
+            rc = plot_run(&pl, dir, docs[i].report);
+        if (rc == 0 && docs[i].compare)
+            rc = plot_compare(&pl, dir, docs[i].compare);
+        if (rc == 0 && docs[i].plan)
+            rc = plot_plan(&pl, dir, docs[i].plan);
     }
+    for (int i = 0; i < ndirs; i++) {
+        cJSON_Delete(docs[i].report);
+        cJSON_Delete(docs[i].compare);
+        cJSON_Delete(docs[i].plan);
+    }
+    free(docs);
     h_raw(&pl.h, "<p class=note>made by gpusim " GPUSIM_VERSION " (gpusim plot)</p></body></html>\n");
     if (rc == 0) {
         char path[1100];

@@ -4,15 +4,21 @@
  * report.json and timeseries.csv, each written to a temporary file and
  * renamed only when the whole run succeeded.
  * SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
@@ -28,12 +34,18 @@ static void run_usage(FILE *out)
             "  --cluster FILE          cluster JSON (default: workloads/examples/cluster.json)\n"
             "  --gpus MODEL:N[,...]    cluster shorthand instead of --cluster ('gpusim models')\n"
             "  --gpus-per-node N       GPUs per node for --gpus (default 8)\n"
+            "  --price MODEL=USD       price per GPU-hour of a model's cards (repeatable; wins over the cluster\n"
+            "                          file's price_per_gpu_hour_usd and the model file's list price)\n"
+            "  --mig LAYOUT            with --gpus: MIG on every card that has it: all-<profile>, balanced, whole,\n"
+            "                          dynamic (empty cards, for dynmig), or the JSON of a cluster file's \"mig\"\n"
             "  --seed N                run seed (default 1)\n"
             "  --set KEY=VALUE         policy parameter (repeatable)\n"
-            "  --out DIR               output directory (default results/<trace>.<policy>/)\n"
+            "  --out DIR               output directory (default results/<trace>.<policy>/, on another cluster\n"
+            "                          than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)\n"
             "  --json                  also print report.json to stdout (instead of the summary)\n"
             "  --until SECONDS         stop the simulation at this time\n"
-            "  --sample-s SECONDS      timeseries step (default 60; 0 = no timeseries)\n"
+            "  --sample-s SECONDS      timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
+            "                          100000 rows: at the cap the step doubles and every second row is dropped\n"
             "  --allow-extra-columns   ignore unknown trace columns\n"
             "  --models DIR            GPU model directory (default models/gpu beside the binary)\n"
             "  --mode run|fill         fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
@@ -87,14 +99,45 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
-static void default_out(char *buf, size_t n, const char *trace, const char *policy)
+/* The n bytes at s as a whole decimal integer that fits 64 bits (strtoull
+ * wraps "-1" and saturates on overflow without saying so). */
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    if (n == 0 || n > 20)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+/* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
+ * cluster but the shipped example (cluster: its name, or the --gpus spec),
+ * so two runs of one trace on two clusters do not overwrite each other. */
+static void default_out(char *buf, size_t n, const char *trace, const char *cluster, const char *policy)
 {
     const char *base = strrchr(trace, '/');
     base = base ? base + 1 : trace;
     size_t l = strlen(base);
     if (l > 4 && strcmp(base + l - 4, ".csv") == 0)
         l -= 4;
-    snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+    if (!cluster) {
+        snprintf(buf, n, "results/%.*s.%s", (int)l, base, policy);
+        return;
+    }
+    char slug[100];
+    size_t k = 0;
+    for (const char *c = cluster; *c && k + 1 < sizeof slug; c++)
+        slug[k++] = (char)(isalnum((unsigned char)*c) || *c == '-' || *c == '.' ? *c : '_');
+    slug[k] = 0;
+    snprintf(buf, n, "results/%.*s.%s.%s", (int)l, base, slug, policy);
 }
 
 int cmd_run(int argc, char **argv)
@@ -108,7 +151,8 @@ int cmd_run(int argc, char **argv)
         {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
         {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
         {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'},
-        {"seeds", required_argument, 0, 'D'},
+        {"seeds", required_argument, 0, 'D'},   {"mig", required_argument, 0, 'G'},
+        {"price", required_argument, 0, '$'},
         {0, 0, 0, 0},
     };
     static sim_config cfg;
@@ -116,9 +160,11 @@ int cmd_run(int argc, char **argv)
     cfg.registry = pol_all();
     cfg.seed = 1;
     cfg.sample_us = 60 * GS_US_PER_S;
-    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL;
+    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
     long gpn = 8;
-    bool json = false, fill = false, seeds_given = false;
+    bool json = false, fill = false, seeds_given = false, fill_to_given = false;
+    const char *prices[16];
+    int nprices = 0;
     cli_fill_opts fo = {.fill_to = 1.3};
     gs_error err = {0};
     int c;
@@ -131,15 +177,20 @@ int cmd_run(int argc, char **argv)
         case 'p': cfg.policy = optarg; break;
         case 'c': cluster_path = optarg; break;
         case 'g': gpus_spec = optarg; break;
+        case 'G': mig = optarg; break;
+        case '$':
+            if (nprices == 16)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
+            prices[nprices++] = optarg;
+            break;
         case 'n':
             gpn = strtol(optarg, &end, 10);
             if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
         case 's':
-            cfg.seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || *optarg == '-')
-                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected a non-negative integer"});
+            if (!parse_u64(optarg, strlen(optarg), &cfg.seed))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected an integer 0..18446744073709551615"});
             break;
         case 'S': {
             char *eq = strchr(optarg, '=');
@@ -159,8 +210,11 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--until: expected a positive number of seconds"});
             break;
         case 'i':
-            if (!parse_seconds_arg(optarg, &cfg.sample_us))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected a non-negative number of seconds"});
+            /* below a millisecond a row per step says nothing the events do not;
+             * the row cap (sim_timeseries.h) bounds the file either way */
+            if (!parse_seconds_arg(optarg, &cfg.sample_us) || (cfg.sample_us > 0 && cfg.sample_us < 1000))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected 0 (no timeseries) or seconds "
+                                                       "from 0.001 to 9e12"});
             break;
         case 'x': cfg.allow_extra_columns = true; break;
         case 'm': models_dir = optarg; break;
@@ -170,17 +224,19 @@ int cmd_run(int argc, char **argv)
             fill = !strcmp(optarg, "fill");
             break;
         case 'F':
+            fill_to_given = true;
             fo.fill_to = strtod(optarg, &end);
             if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
             break;
         case 'D': {
-            unsigned long long a, b;
-            int used = 0;
-            if (sscanf(optarg, "%llu..%llu%n", &a, &b, &used) == 2 && !optarg[used] && a <= b && b - a < 1000) {
+            uint64_t a, b;
+            const char *dots = strstr(optarg, "..");
+            if (dots && parse_u64(optarg, (size_t)(dots - optarg), &a) && parse_u64(dots + 2, strlen(dots + 2), &b) &&
+                a <= b && b - a < 1000) {
                 fo.seed_lo = a;
                 fo.seed_hi = b;
-            } else if (sscanf(optarg, "%llu%n", &a, &used) == 1 && !optarg[used]) {
+            } else if (!dots && parse_u64(optarg, strlen(optarg), &a)) {
                 fo.seed_lo = fo.seed_hi = a;
             } else {
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});
@@ -206,6 +262,10 @@ int cmd_run(int argc, char **argv)
         gs_err(&err, GS_EUSAGE, "run: give --cluster or --gpus, not both");
         return cli_fail(&err);
     }
+    if (mig && !gpus_spec) {
+        gs_err(&err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
+        return cli_fail(&err);
+    }
 
     char mdir[512], cpath[512], odir[1024];
     if (models_dir)
@@ -219,11 +279,16 @@ int cmd_run(int argc, char **argv)
     sim_cluster cl;
     if (gpus_spec) {
         rc = sim_cluster_from_spec(&cl, gpus_spec, (int)gpn, &cat, &err);
+        if (rc == 0 && mig && (rc = sim_cluster_set_mig(&cl, mig, &err)) != 0)
+            sim_cluster_free(&cl);
     } else {
         if (!cluster_path)
             cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
         rc = sim_cluster_load(&cl, cluster_path ? cluster_path : cpath, &cat, &err);
     }
+    for (int i = 0; rc == 0 && i < nprices; i++)
+        if ((rc = sim_cluster_set_price(&cl, &cat, prices[i], &err)) != 0)
+            sim_cluster_free(&cl);
     if (rc) {
         gpu_catalog_free(&cat);
         return cli_fail(&err);
@@ -231,12 +296,16 @@ int cmd_run(int argc, char **argv)
     if (out_dir)
         snprintf(odir, sizeof odir, "%s", out_dir);
     else
-        default_out(odir, sizeof odir, cfg.trace_path, cfg.policy);
-    if (fill || seeds_given || fo.fill_to != 1.3) { /* the fill-up experiment (cli_fill.c) */
+        default_out(odir, sizeof odir, cfg.trace_path, gpus_spec || cluster_path ? cl.name : NULL, cfg.policy);
+    if (fill || seeds_given || fill_to_given) { /* the fill-up experiment (cli_fill.c) */
         sim_cluster_free(&cl);
         if (!fill) {
             gpu_catalog_free(&cat);
             return cli_fail(&(gs_error){GS_EUSAGE, "--seeds and --fill-to need --mode fill"});
+        }
+        if (mig) { /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
+            gpu_catalog_free(&cat);
+            return cli_fail(&(gs_error){GS_EUSAGE, "--mig is not used by --mode fill"});
         }
         if (!seeds_given)
             fo.seed_lo = fo.seed_hi = cfg.seed;
@@ -248,29 +317,39 @@ int cmd_run(int argc, char **argv)
         return rc;
     }
 
-    /* The timeseries goes to a temporary file first: a run that fails midway
-     * leaves no partial result behind. */
-    char ts_tmp[1300], ts_path[1200], rep_path[1200];
+    /* Both files go to a temporary directory beside odir, put in place as
+     * one unit at the end (gs_outdir.h): a failed or interrupted run leaves
+     * nothing, and no reader sees the new report beside an old timeseries
+     * (with --sample-s 0 an old timeseries.csv in odir is removed). */
+    static const char *const owned[] = {"timeseries.csv", "report.json", NULL};
+    char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300];
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
-    snprintf(ts_tmp, sizeof ts_tmp, "%s.tmp.%ld", ts_path, (long)getpid());
     FILE *ts = NULL;
     sim s;
+    gs_outdir od;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
-    bool made_odir = access(odir, F_OK) != 0; /* a failed run removes the directory it made */
-    if (rc == 0 && (rc = gs_mkdirs(odir, &err)) == 0 && cfg.sample_us > 0) {
-        ts = fopen(ts_tmp, "w");
-        if (!ts)
-            rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
-        sim_set_timeseries(&s, ts);
+    bool begun = false;
+    if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+        begun = true;
+        gs_outdir_file(&od, "timeseries.csv", ts_tmp, sizeof ts_tmp);
+        gs_outdir_file(&od, "report.json", rep_tmp, sizeof rep_tmp);
+        if (cfg.sample_us > 0) {
+            ts = fopen(ts_tmp, "w");
+            if (!ts)
+                rc = gs_err(&err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
+            sim_set_timeseries(&s, ts);
+        }
     }
     progress prog = {.t0 = t0};
     if (rc == 0 && isatty(STDERR_FILENO)) {
         s.progress = show_progress;
         s.progress_ud = &prog;
     }
+    for (int w = 0; rc == 0 && w < s.nwarnings; w++)
+        fprintf(stderr, "gpusim: warning: %s\n", s.warnings[w]);
     if (rc == 0 && (rc = sim_run(&s)) != 0)
         err = s.err;
     if (prog.shown)
@@ -283,20 +362,15 @@ int cmd_run(int argc, char **argv)
     char *text = NULL;
     if (rc == 0) {
         rep = sim_report_build(&s, wall_s, peak_rss_mib());
-        text = cJSON_Print(rep);
-        size_t n = strlen(text);
-        text = xrealloc(text, n + 2);
-        text[n] = '\n';
-        text[n + 1] = 0;
-        rc = gs_write_atomic(rep_path, text, n + 1, &err);
+        size_t n;
+        text = gs_json_print(rep, &n);
+        rc = gs_write_atomic(rep_tmp, text, n, &err);
     }
-    if (rc == 0 && ts && rename(ts_tmp, ts_path) != 0)
-        rc = gs_err(&err, GS_EWRITE, "cannot rename '%s' to '%s'", ts_tmp, ts_path);
+    if (rc == 0)
+        rc = gs_outdir_commit(&od, &err);
     if (rc != 0) {
-        if (ts)
-            unlink(ts_tmp);
-        if (made_odir)
-            rmdir(odir); /* only if empty: never anything the user put there */
+        if (begun)
+            gs_outdir_abort(&od);
     } else if (json) {
         fputs(text, stdout);
     } else {

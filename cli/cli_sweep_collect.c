@@ -167,6 +167,27 @@ int sw_cmd_collect(int argc, char **argv)
         }
         seeds = cols[c].n > seeds ? cols[c].n : seeds;
     }
+    /* unit costs over one window, as compare bills them: the longest span among the runs of one
+     * trace on one cluster (the runs done) */
+    for (int c = 0; c < ncols && rc == 0; c++) {
+        const sw_run *f = &m.runs[first[c]];
+        bool seen = false;
+        for (int d = 0; d < c; d++)
+            seen |= !strcmp(m.runs[first[d]].trace_label, f->trace_label) &&
+                    !strcmp(m.runs[first[d]].cluster_label, f->cluster_label);
+        if (seen)
+            continue;
+        cb_run *grp = xcalloc((size_t)m.n, sizeof *grp);
+        int ng = 0;
+        for (int d = c; d < ncols; d++)
+            if (!strcmp(m.runs[first[d]].trace_label, f->trace_label) &&
+                !strcmp(m.runs[first[d]].cluster_label, f->cluster_label))
+                for (int k = 0; k < cols[d].n; k++)
+                    if (cols[d].reports[k])
+                        grp[ng++].report = cols[d].reports[k];
+        cb_add_unit_costs(grp, ng);
+        free(grp); /* the reports stay owned by reps[] */
+    }
     const char *trace = many_traces ? "several traces" : m.runs[0].trace;
     cJSON *doc = rc ? NULL : cc_build(trace, seeds, cols, ncols, slo, nslo, metrics);
     if (rc == 0 && !doc)

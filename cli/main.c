@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_outdir.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
 
@@ -97,6 +98,7 @@ void cli_shipped_path(char *buf, size_t n, const char *rel)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off(); /* GSL must never abort a run; we check returns */
+    gs_cleanup_on_signals();     /* an interrupted run leaves no temporary behind */
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -55,6 +55,9 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
     char names[512];
     if (cJSON_IsString(v)) {
         const char *nm = v->valuestring;
+        if (!strcmp(nm, "dynamic")) { /* no instances: dynmig creates them per request */
+            return 0;
+        }
         if (!strcmp(nm, "whole")) {
             int p = mig_full_profile(t);
             if (p < 0 || !add_one(&c, l, p, MIG_BESTFIT))
@@ -88,7 +91,7 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
             }
             return 0;
         }
-        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, all-<profile> or a list of "
+        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, dynamic, all-<profile> or a list of "
                         "{\"profile\", \"start\"})", nm), -1;
     }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > MIG_MAX_SLICES)
@@ -278,6 +281,10 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
             sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
     }
     free(seen);
+    if (rc == 0 && b->ngpus == 0)
+        sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
+                 "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
+                 "key in the cluster file", s->cfg->policy, cl->name);
     return rc;
 }
 
@@ -351,9 +358,9 @@ static bool group_host_fits(const mig_group *gr, const job *j)
 }
 
 /* Where j may ever go, over the node groups: O(groups). */
-static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok)
+static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok, bool *fallback_ok)
 {
-    *mig_ok = *whole_ok = false;
+    *mig_ok = *whole_ok = *fallback_ok = false;
     bool whole_cards = false;
     for (int g = 0; g < b->ngroups; g++) {
         const mig_group *gr = &b->groups[g];
@@ -369,6 +376,9 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
     /* a named profile needs MIG; a memory request takes a whole card only
      * when no MIG card could ever hold it */
     *whole_ok = whole_cards && (kind == 'w' || (kind == 'm' && !*mig_ok));
+    /* HAMi pools MIG and non-MIG cards: a memory request that no MIG card
+     * can take now may run on a card without MIG (mem_route=mig-first) */
+    *fallback_ok = whole_cards && kind == 'm' && *mig_ok && b->mem_fallback;
 }
 
 static uint64_t shape_key(const job *j)
@@ -413,8 +423,8 @@ static bool try_place(mig_base *b, job *j)
 {
     sim *s = b->s;
     mig_jobinfo *in = mig_info(b, j);
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools)
         return false;
@@ -464,6 +474,16 @@ static bool try_place(mig_base *b, job *j)
         b->h->placed(b, j);
         return true;
     }
+    if (fallback_ok) { /* no MIG card could take it now: a card without MIG */
+        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        if (node >= 0) {
+            sim_place_whole(s, j, node);
+            in->on_ledger = true;
+            b->placed_fallback++;
+            sim_job_start(s, j, 1.0);
+            return true;
+        }
+    }
     return false;
 }
 
@@ -496,8 +516,8 @@ void mig_base_arrive(mig_base *b, job *j)
     mig_jobinfo *in = mig_info(b, j);
     memset(in, 0, sizeof *in);
     in->node = -1;
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (!mig_ok && !whole_ok) {
         sim_job_reject(b->s, j);
         return;
@@ -579,10 +599,10 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
     }
     if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem < j->req.mem_gib - 1e-9))
         return false;
-    bool mig_ok, whole_ok;
-    routes(b, j, &mig_ok, &whole_ok);
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (b->node_count[n] == 0) /* a node without MIG: whole cards of the ledger */
-        return whole_ok && ledger >= j->req.gpus;
+        return (whole_ok || fallback_ok) && ledger >= j->req.gpus;
     if (!mig_ok || b->node_count[n] < j->req.gpus)
         return false;
     int got = 0;
@@ -711,6 +731,8 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     cJSON *oi = cJSON_AddObjectToObject(pol, "waited_beside_idle_instances");
     cJSON_AddNumberToObject(oi, "requests", (double)b->other_idle_waits);
     cJSON_AddNumberToObject(oi, "wait_s", idle_wait_s);
+    if (b->mem_fallback) /* memory requests a MIG card could hold that ran on a card without MIG */
+        cJSON_AddNumberToObject(pol, "placed_without_mig", (double)b->placed_fallback);
     cJSON *ins = cJSON_AddObjectToObject(pol, "instances");
     cJSON_AddNumberToObject(ins, "placed_requests", (double)b->placed_mig);
     cJSON_AddNumberToObject(ins, "created", (double)b->creations);

@@ -120,6 +120,10 @@ struct mig_base {
     int total_mem_slices, total_compute_slices;
     sim_gauge mem_held, compute_held, mem_occupied, waste_mib;
     uint64_t placed_mig, creations, destructions;
+    /* dynmig mem_route=mig-first: a memory request goes to a card without MIG
+     * when no MIG card can take it now (set by the policy before any arrival) */
+    bool mem_fallback;
+    uint64_t placed_fallback;
     double waste_sum_mib; /* over instances held for memory requests */
     uint64_t waste_n;
     uint64_t blocked_requests, other_idle_waits;

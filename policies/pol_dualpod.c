@@ -83,30 +83,28 @@ typedef struct dp {
 
 static const pol_param params[] = {
     {"dualpod_mode", "dualpod", "dualpod: sleep and wake; always-on: one replica per model never sleeps; "
-                                "scale-to-zero: every activation cold"},
-    {"sleep_level", "1", "1: weights to host RAM; 2: weights dropped (vLLM sleep levels, reference/mechanics.md 4)"},
-    {"launchers_per_node", "gpus", "launchers a node may run; gpus: one per GPU of the node (reference/mechanics.md 5)"},
-    {"max_instances", "2", "model instances per launcher, awake + asleep (LauncherConfig docs, reference/mechanics.md 5)"},
-    {"host_sleep_gib", "512", "host RAM per node for level-1 sleeping weights, GiB; assumption"},
+                                "scale-to-zero: every activation cold", P_ENUM("dualpod|always-on|scale-to-zero")},
+    {"sleep_level", "1", "1: weights to host RAM; 2: weights dropped (vLLM sleep levels, reference/mechanics.md 4)", P_INT(1, 2)},
+    {"launchers_per_node", "gpus", "launchers a node may run; gpus: one per GPU of the node (reference/mechanics.md 5)", P_INT_OR(0, 4096, "gpus")},
+    {"max_instances", "2", "model instances per launcher, awake + asleep (LauncherConfig docs, reference/mechanics.md 5)", P_INT(1, 64)},
+    {"host_sleep_gib", "512", "host RAM per node for level-1 sleeping weights, GiB; assumption", P_NUM(0, 1e9, "GiB")},
     {"host_full", "level2", "a level-1 sleep that does not fit host RAM: level2 (sleep at level 2) or evict "
-                            "(evict LRU level-1 sleepers of the node, then level 2)"},
-    {"wake_l1_gibps", "20", "level-1 wake (and sleep) copy bandwidth GiB/s (reference/mechanics.md 4, vllm.wake_l1_bw)"},
-    {"wake_l1_fixed_s", "0.2", "level-1 wake fixed cost s (reference/mechanics.md 4, vllm.wake_l1_fixed)"},
-    {"wake_l2_fixed_s", "0.5", "level-2 wake: reload at svc_load_gbps plus this, s (reference/mechanics.md 4, vllm.wake_l2)"},
-    {"sleep_fixed_s", "0.3", "sleep fixed cost s, after the weight copy (reference/mechanics.md 4 [U])"},
-    {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (reference/mechanics.md 4-5)"},
-    {NULL, NULL, NULL},
+                            "(evict LRU level-1 sleepers of the node, then level 2)", P_ENUM("level2|evict")},
+    {"wake_l1_gibps", "20", "level-1 wake (and sleep) copy bandwidth GiB/s (reference/mechanics.md 4, vllm.wake_l1_bw)", P_NUM(1e-6, 1e6, "GiB/s")},
+    {"wake_l1_fixed_s", "0.2", "level-1 wake fixed cost s (reference/mechanics.md 4, vllm.wake_l1_fixed)", P_DURATION(0, 1e6)},
+    {"wake_l2_fixed_s", "0.5", "level-2 wake: reload at svc_load_gbps plus this, s (reference/mechanics.md 4, vllm.wake_l2)", P_DURATION(0, 1e6)},
+    {"sleep_fixed_s", "0.3", "sleep fixed cost s, after the weight copy (reference/mechanics.md 4 [U])", P_DURATION(0, 1e6)},
+    {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (reference/mechanics.md 4-5)", P_NUM(0, 1e6, "GiB")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* {==== parameters ====} */
 
 static int num(sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !isfinite(d) || d < lo || d > hi)
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number %g..%g", name, v, lo, hi);
+    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
+    if (d < lo || d > hi)
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number %g..%g", name, sim_param(s, name), lo, hi);
     *out = d;
     return 0;
 }
@@ -456,9 +454,9 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
     d->level = (int)lvl;
     d->max_inst = (int)mi;
     d->lpn = (int)lpn;
-    d->pod_s = atof(sim_param(s, "svc_pod_start_s"));
-    d->import_s = atof(sim_param(s, "svc_import_s"));
-    d->load_gbps = atof(sim_param(s, "svc_load_gbps"));
+    d->pod_s = sim_param_number(s, "svc_pod_start_s");
+    d->import_s = sim_param_number(s, "svc_import_s");
+    d->load_gbps = sim_param_number(s, "svc_load_gbps");
     d->nnodes = s->cl->nnodes;
     d->node_la = xcalloc((size_t)s->cl->nnodes, sizeof *d->node_la);
     d->node_nla = xcalloc((size_t)s->cl->nnodes, sizeof *d->node_nla);

@@ -7,6 +7,14 @@
  * Which free legal start to take is --set strategy: first (HAMi's rule),
  * bestfit, demand (see mig_layout.h). Layout values in the cluster file are
  * validated but not applied: dynamic mode owns the layout.
+ *
+ * Mixed clusters: HAMi manages "a unified GPU pool of HAMi-core node and mig
+ * node"; a task "can be scheduled to either node if not appointed manually"
+ * by the nvidia.com/vgpu-mode annotation (Project-HAMi/HAMi,
+ * docs/dynamic-mig-support.md). So a request by memory goes to a MIG card
+ * when one can take it now, else to a card without MIG (mem_route=mig-first);
+ * a row naming a MIG profile is the annotated case and waits for MIG.
+ * mem_route=mig-only keeps every request a MIG card could hold on MIG.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -28,19 +36,22 @@ typedef struct dyn_state {
 static const pol_param params[] = {
     {"strategy", "first",
      "legal start to take: first (HAMi: 1g/3g highest free start, others lowest), bestfit (keep the largest "
-     "profile creatable), demand (keep creatable what requests so far asked for)"},
-    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])"},
-    {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])"},
+     "profile creatable), demand (keep creatable what requests so far asked for)", P_ENUM("first|bestfit|demand")},
+    {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
+    {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
+    {"mem_route", "mig-first",
+     "a request by memory that a MIG profile holds: mig-first (HAMi's pooled MIG and non-MIG cards: a MIG card "
+     "when one can take it now, else a card without MIG) or mig-only (it waits for a MIG card)",
+     P_ENUM("mig-first|mig-only")},
     {"reconcile_s", "5", "delay from job end until the device plugin's reconcile loop destroys the instance "
-                         "(reference/mechanics.md 1)"},
-    {NULL, NULL, NULL},
+                         "(reference/mechanics.md 1)", P_DURATION(0, 1e9)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 static int get_seconds(sim *s, const char *name, gs_time_us *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    if (!wl_parse_seconds(v, out))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected seconds >= 0", name, v);
+    (void)err; /* typed and range-checked by the core (params' specs) */
+    *out = sim_param_us(s, name);
     return 0;
 }
 
@@ -151,8 +162,12 @@ static int dyn_init(sim *s, int index, void **state, gs_error *err)
         (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
         (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
         return rc;
+    const char *route = sim_param(s, "mem_route");
+    if (strcmp(route, "mig-first") && strcmp(route, "mig-only"))
+        return gs_err(err, GS_EUSAGE, "--set mem_route='%s': expected mig-first or mig-only", route);
     if ((rc = mig_base_init(&d->b, s, index, &hooks, d, err)) != 0)
         return rc;
+    d->b.mem_fallback = !strcmp(route, "mig-first");
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
         return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,
                       (1 << 20) / MIG_MAX_SLICES - 1);

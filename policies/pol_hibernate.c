@@ -90,22 +90,22 @@ typedef struct hib {
 } hib;
 
 static const pol_param params[] = {
-    {"pause_after", "900", "idle seconds (seen by the probe) before a pause; off: no idle trigger"},
-    {"probe_period", "30", "seconds between idle probes"},
-    {"pause_time", "off", "seconds after the session's start at which it is paused once (may interrupt)"},
-    {"pause_s", "1", "seconds a pause takes before resources are released (plus the snapshot)"},
-    {"keep_memory", "0", "1: snapshot memory when pausing (snapshot_s_per_gib x mem_gib more)"},
-    {"snapshot_s_per_gib", "4", "memory snapshot cost per GiB of the sandbox's memory"},
-    {"resume_s", "1", "seconds from placement to a ready sandbox on a wake"},
-    {"lead_time", "300", "a scheduled wake is resumed this many seconds before it is due"},
-    {"wake_timeout", "300", "a wake still waiting for capacity after this many seconds fails"},
-    {"warm_pool", "0", "pre-created sandboxes a user-driven wake can claim"},
-    {"claim_s", "0.5", "seconds to claim a warm-pool sandbox"},
-    {"pool_cpu", "2", "CPU cores of one warm-pool sandbox"},
-    {"pool_mem_gib", "4", "memory GiB of one warm-pool sandbox"},
-    {"pool_gpus", "0", "GPUs of one warm-pool sandbox"},
-    {"pool_refill_s", "30", "seconds to re-create a claimed warm-pool sandbox"},
-    {NULL, NULL, NULL},
+    {"pause_after", "900", "idle seconds (seen by the probe) before a pause; off: no idle trigger", P_DURATION_OR(0, 1e9, "off")},
+    {"probe_period", "30", "seconds between idle probes", P_DURATION(0.001, 1e9)},
+    {"pause_time", "off", "seconds after the session's start at which it is paused once (may interrupt)", P_DURATION_OR(0, 1e9, "off")},
+    {"pause_s", "1", "seconds a pause takes before resources are released (plus the snapshot)", P_DURATION(0, 1e9)},
+    {"keep_memory", "0", "1: snapshot memory when pausing (snapshot_s_per_gib x mem_gib more)", P_INT(0, 1)},
+    {"snapshot_s_per_gib", "4", "memory snapshot cost per GiB of the sandbox's memory", P_NUM(0, 1e6, "s/GiB")},
+    {"resume_s", "1", "seconds from placement to a ready sandbox on a wake", P_DURATION(0, 1e9)},
+    {"lead_time", "300", "a scheduled wake is resumed this many seconds before it is due", P_DURATION(0, 1e9)},
+    {"wake_timeout", "300", "a wake still waiting for capacity after this many seconds fails", P_DURATION(0, 1e9)},
+    {"warm_pool", "0", "pre-created sandboxes a user-driven wake can claim", P_INT(0, 1e6)},
+    {"claim_s", "0.5", "seconds to claim a warm-pool sandbox", P_DURATION(0, 1e9)},
+    {"pool_cpu", "2", "CPU cores of one warm-pool sandbox", P_NUM(0, 1e6, "cores")},
+    {"pool_mem_gib", "4", "memory GiB of one warm-pool sandbox", P_NUM(0, 1e9, "GiB")},
+    {"pool_gpus", "0", "GPUs of one warm-pool sandbox", P_INT(0, 64)},
+    {"pool_refill_s", "30", "seconds to re-create a claimed warm-pool sandbox", P_DURATION(0, 1e9)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* {==== parameters ====} */
@@ -117,19 +117,16 @@ static int param_s(sim *s, const char *name, bool allow_off, gs_time_us *out, gs
         *out = -1;
         return 0;
     }
-    if (!wl_parse_seconds(v, out))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a non-negative number of seconds%s", name, v,
-                      allow_off ? " or off" : "");
+    (void)err; /* typed and range-checked by the core (params' specs) */
+    *out = sim_param_us(s, name);
     return 0;
 }
 
 static int param_num(sim *s, const char *name, double hi, double *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !isfinite(d) || d < 0 || d > hi)
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number 0..%g", name, v, hi);
+    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
+    if (d < 0 || d > hi)
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number 0..%g", name, sim_param(s, name), hi);
     *out = d;
     return 0;
 }

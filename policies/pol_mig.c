@@ -30,8 +30,8 @@ typedef struct static_state {
 
 static const pol_param params[] = {
     {"reconfig_s", "120",
-     "time to apply a new layout on a drained card (reference/mechanics.md 3: mig-manager relabel cycle, 120 s [U])"},
-    {NULL, NULL, NULL},
+     "time to apply a new layout on a drained card (reference/mechanics.md 3: mig-manager relabel cycle, 120 s [U])", P_DURATION(0, 1e9)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* The slot of an idle instance of profile p on g, or -1. */
@@ -174,14 +174,19 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
 {
     static_state *st = xcalloc(1, sizeof *st);
     *state = st;
-    const char *v = sim_param(s, "reconfig_s");
-    if (!wl_parse_seconds(v, &st->reconfig_us))
-        return gs_err(err, GS_EUSAGE, "--set reconfig_s='%s': expected seconds >= 0", v);
+    st->reconfig_us = sim_param_us(s, "reconfig_s"); /* typed and range-checked by the core */
     int rc = mig_base_init(&st->b, s, index, &hooks, st, err);
     if (rc)
         return rc;
     if (st->b.ngpus >= (1 << 20))
         return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", s->cl->path);
+    for (int gi = 0; gi < st->b.ngroups; gi++) /* "dynamic" leaves the cards empty: only dynmig fills them */
+        for (int k = 0; st->b.groups[gi].mig && k < st->b.groups[gi].nsched; k++)
+            if (st->b.groups[gi].layout[k].n == 0)
+                return gs_err(err, GS_EUSAGE,
+                              "cluster '%s': nodes[%d].mig: layout 'dynamic' (no instances) is for --policy dynmig; "
+                              "give mig a layout such as all-1g.10gb or balanced",
+                              s->cl->name, gi);
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
         apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);

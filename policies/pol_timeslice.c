@@ -10,15 +10,15 @@
 
 static const pol_param params[] = {
     {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, reference/mechanics.md 2b); "
-                      "0 = unlimited"},
-    {"node_policy", "binpack", "binpack: busiest fitting node (tasks per card); spread: least busy"},
-    {"card_policy", "spread", "spread: card with the fewest tasks; binpack: the most"},
-    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch"},
-    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)"},
-    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])"},
-    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])"},
-    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
-    {NULL, NULL, NULL},
+                      "0 = unlimited", P_INT(0, 100000)},
+    {"node_policy", "binpack", "binpack: busiest fitting node (tasks per card); spread: least busy", P_ENUM("binpack|spread")},
+    {"card_policy", "spread", "spread: card with the fewest tasks; binpack: the most", P_ENUM("binpack|spread")},
+    {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch", P_INT(0, 1000)},
+    {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)", P_DURATION(0, 1e9)},
+    {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])", P_NUM(0, 1, NULL)},
+    {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 static int ts_init(sim *s, int index, void **state, gs_error *err)

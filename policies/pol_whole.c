@@ -21,9 +21,9 @@ typedef struct whole_state {
 } whole_state;
 
 static const pol_param params[] = {
-    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line"},
-    {"placement", "binpack", "binpack: node with the fewest free cards that fits; spread: the most"},
-    {NULL, NULL, NULL},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
+    {"placement", "binpack", "binpack: node with the fewest free cards that fits; spread: the most", P_ENUM("binpack|spread")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 static int whole_init(sim *s, int index, void **state, gs_error *err)

@@ -49,6 +49,7 @@ typedef struct sc_config {
      * measured against the trace's request shapes (share_frag.c) */
     int select;             /* enum sc_select */
     bool frag;              /* measure fragmentation (report, timeseries) */
+    bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
 } sc_config;
 
 enum sc_select {
@@ -57,6 +58,7 @@ enum sc_select {
     SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
+    SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
 struct sc_frag;
@@ -109,6 +111,7 @@ typedef struct sc_state {
     int scratch_cap;
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
+    int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -136,7 +139,7 @@ bool sc_can_ever_fit(const sc_state *st, const job *j);
 bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
-/* {==== share_select.c: bestfit, dotprod, random, fgd ====} */
+/* {==== share_select.c: bestfit, dotprod, random, fgd, fgdfit ====} */
 
 /* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
  * (sim_admit_pools: quotas, preemption hand-over). */
@@ -165,8 +168,28 @@ double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double c
 /* FGD's choice for t on node ni: the growth of the node's fragmentation and
  * the cards; false when t does not fit there. Cached per (node, shape). */
 bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
+/* The smallest share of one card (percent) a task of the run's trace asks:
+ * room below it on a card is never used (gpu_select=fgdfit). */
+double sc_min_share_pct(const sc_state *st);
+/* gpu_select=fgdfit: every card's free share (percent), kept current by
+ * sc_node_changed (NULL under other strategies). */
+const double *sc_card_free_cached(const sc_state *st);
 /* Report fields (gpu.frag_*) */
 void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
+
+/* {==== share_paper.c: frag_model=paper, the FGD artifact's scores ====} */
+
+/* FGD's integer node score for a growth of delta_gpus in the node's
+ * fragmentation: 100 x sigmoid(decrease), cut (higher is better). */
+double sc_paper_fgd_score(double delta_gpus);
+/* bestfit's (before normalization) or dotprod's integer node score for a
+ * request of cpu_req cores and gpu_req GPUs on a node with cpu_free, gpu_free
+ * left (higher is better). */
+int64_t sc_paper_node_score(int select, double cpu_free, double gpu_free, double cpu_req, double gpu_req);
+/* Min-max normalization of an integer score to 0..100 (integer division). */
+int64_t sc_paper_normalize(int64_t score, int64_t lo, int64_t hi);
+/* One random node order per seed: rank[node], lower wins a tie. */
+int *sc_paper_rank_new(uint64_t seed, int nnodes);
 
 /* {==== share_sched.c: the policy lifecycle ====} */
 

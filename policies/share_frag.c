@@ -1,6 +1,7 @@
 /* share_frag.c - GPU fragmentation as FGD defines it (Weng et al., "Beware
- * of Fragmentation", USENIX ATC'23, Sec. 4; protocol in
- * reference/fill-up-protocol.md, step 7), for shared cards.
+ * of Fragmentation", USENIX ATC'23, Sec. 4), for shared cards: gpusim's
+ * exact measure below, or the artifact's (frag_model=paper, node_frag_paper:
+ * its typical shapes, no memory, CPU-only shapes count all idle GPU).
  *
  * The workload is the distribution of request shapes of the run's trace
  * (job rows, counted once each when the policy starts; a shape is gpus,
@@ -43,12 +44,24 @@ typedef struct fcache {
     int card; /* first card chosen, -1 none fits */
 } fcache;
 
+/* A typical task shape of the FGD artifact's measure (frag_model=paper):
+ * no memory dimension, counted by (gpus, share, cpu, allowed models). */
+typedef struct tshape {
+    int gpus;
+    double r_pct, cpu, w; /* w: count while reading, then the weight */
+    uint64_t pools, key;  /* key: the pools named by the row's model list, 0 for none */
+} tshape;
+
 struct sc_frag {
     fshape *sh;
     int nsh;
+    tshape *typ; /* frag_model=paper: the typical shapes the measure runs over */
+    int ntyp;
     double *node_frag, sum; /* GPUs */
     uint32_t *node_ver;
-    fcache *cache; /* [node * nsh + shape], gpu_select=fgd only */
+    fcache *cache; /* [node * nsh + shape], gpu_select=fgd and fgdfit only */
+    double min_share; /* the smallest share of one card a task of the trace asks (percent) */
+    double *card_free; /* fgdfit: each card's free share (percent) as of its node's last change */
     sim_gauge g;
 };
 
@@ -98,6 +111,36 @@ static int task_shape(const struct sc_frag *f, sc_task *t)
     return t->shape;
 }
 
+/* The FGD artifact's measure (frag_model=paper; hkust-adsl/
+ * kubernetes-scheduler-simulator, pkg/utils/frag.go, NodeGpuShareFragAmount
+ * and GetNodePodFrag): a CPU-only shape counts all of the node's idle GPU as
+ * fragment whatever its free CPU; a GPU shape counts it all when the model
+ * is not allowed, the free CPU is short or too few cards have room, else the
+ * free share of the cards too small for it. Host memory plays no part. */
+static double node_frag_paper(const struct sc_frag *f, const sim_node *n, const double *free_pct, double cpu_free,
+                              double total)
+{
+    double frag = 0;
+    for (int s = 0; s < f->ntyp; s++) {
+        const tshape *m = &f->typ[s];
+        double part = total;
+        if (m->gpus > 0 && (m->pools >> n->pool & 1) && cpu_free >= m->cpu - 1e-9) {
+            int room = 0;
+            double small = 0;
+            for (int k = 0; k < n->ngpus; k++) {
+                if (free_pct[k] >= m->r_pct - 1e-9)
+                    room++;
+                else
+                    small += free_pct[k];
+            }
+            if (room >= m->gpus)
+                part = small;
+        }
+        frag += m->w * part;
+    }
+    return frag / 100.0;
+}
+
 double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free)
 {
     const struct sc_frag *f = st->frag;
@@ -107,6 +150,8 @@ double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double c
         total += free_pct[k];
     if (total <= 0)
         return 0;
+    if (st->cfg.paper)
+        return node_frag_paper(f, n, free_pct, cpu_free, total);
     double frag = 0;
     for (int s = 0; s < f->nsh; s++) {
         const fshape *m = &f->sh[s];
@@ -143,12 +188,65 @@ static double node_frag_now(const sc_state *st, int ni)
                         host_free(n->mem_total_gib, n->mem_used_gib));
 }
 
+double sc_min_share_pct(const sc_state *st) { return st->frag ? st->frag->min_share : 100; }
+
+const double *sc_card_free_cached(const sc_state *st) { return st->frag ? st->frag->card_free : NULL; }
+
+/* Counts one row of shape (gpus, r_pct, cpu, pools) in the typical table. */
+static void typ_count(struct sc_frag *f, int *cap, int gpus, double r_pct, double cpu, uint64_t pools, uint64_t key)
+{
+    for (int i = 0; i < f->ntyp; i++) {
+        tshape *m = &f->typ[i];
+        if (m->gpus == gpus && m->r_pct == r_pct && m->cpu == cpu && m->key == key) {
+            m->w += 1;
+            return;
+        }
+    }
+    if (f->ntyp == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        f->typ = xrealloc(f->typ, (size_t)*cap * sizeof *f->typ);
+    }
+    f->typ[f->ntyp++] = (tshape){gpus, r_pct, cpu, 1, pools, key};
+}
+
+/* Most common first; equal counts: the larger shape first (cpu, share,
+ * cards, then the model mask standing in for the artifact's model string). */
+static int typ_order(const void *pa, const void *pb)
+{
+    const tshape *a = pa, *b = pb;
+    if (a->w != b->w)
+        return a->w > b->w ? -1 : 1;
+    if (a->cpu != b->cpu)
+        return a->cpu > b->cpu ? -1 : 1;
+    if (a->r_pct != b->r_pct)
+        return a->r_pct > b->r_pct ? -1 : 1;
+    if (a->gpus != b->gpus)
+        return a->gpus > b->gpus ? -1 : 1;
+    return a->key > b->key ? -1 : a->key < b->key;
+}
+
+/* The artifact's "typical pods" (pkg/utils/frag.go, GetTypicalPods, with its
+ * run script's settings: CPU-only pods included, popularity threshold 95%,
+ * step 1): the most common shapes, one at a time, until they cover at least
+ * 95% of the rows; their counts renormalized to sum to 1. */
+static void typ_cut(struct sc_frag *f, double total)
+{
+    qsort(f->typ, (size_t)f->ntyp, sizeof *f->typ, typ_order);
+    double cum = 0;
+    int keep = 0;
+    while (keep < f->ntyp && cum < 0.95 * total)
+        cum += f->typ[keep++].w;
+    f->ntyp = keep;
+    for (int i = 0; i < keep; i++)
+        f->typ[i].w /= cum;
+}
+
 int sc_frag_init(sc_state *st, gs_error *err)
 {
     sim *s = st->s;
     struct sc_frag *f = xcalloc(1, sizeof *f);
     st->frag = f;
-    int cap = 0;
+    int cap = 0, tcap = 0;
     double total = 0;
     if (s->cfg && s->cfg->trace_path) {
         wl_opts o = {.allow_extra_columns = s->cfg->allow_extra_columns};
@@ -171,6 +269,9 @@ int sc_frag_init(sc_state *st, gs_error *err)
             probe.req = r;
             probe.pools = pools;
             total += 1;
+            if (st->cfg.paper)
+                typ_count(f, &tcap, r.gpus, r.gpus > 0 ? sc_req_pct(&probe) : 0, r.cpu, pools,
+                          r.gpu_model[0] ? pools : 0);
             int i = shape_of(f, &probe);
             if (i >= 0) {
                 f->sh[i].w += 1;
@@ -190,6 +291,8 @@ int sc_frag_init(sc_state *st, gs_error *err)
     }
     for (int i = 0; i < f->nsh; i++)
         f->sh[i].w /= total;
+    if (st->cfg.paper && total > 0)
+        typ_cut(f, total);
     const sim_cluster *cl = s->cl;
     f->node_frag = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_frag);
     f->node_ver = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_ver);
@@ -200,8 +303,17 @@ int sc_frag_init(sc_state *st, gs_error *err)
     }
     sim_gauge_set(&f->g, sim_now(s), f->sum);
     f->g.peak = f->sum;
-    if (st->cfg.select == SC_SEL_FGD)
+    if (st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT)
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
+    if (st->cfg.select == SC_SEL_FGDFIT) {
+        f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
+        for (int g = 0; g < st->ncards; g++)
+            f->card_free[g] = sc_card_free_pct(st, g);
+    }
+    f->min_share = 100;
+    for (int i = 0; i < f->nsh; i++)
+        if (f->sh[i].gpus == 1 && f->sh[i].r_pct < f->min_share)
+            f->min_share = f->sh[i].r_pct;
     return 0;
 }
 
@@ -211,9 +323,11 @@ void sc_frag_free(sc_state *st)
     if (!f)
         return;
     free(f->sh);
+    free(f->typ);
     free(f->node_frag);
     free(f->node_ver);
     free(f->cache);
+    free(f->card_free);
     free(f);
     st->frag = NULL;
 }
@@ -223,6 +337,11 @@ void sc_node_changed(sc_state *st, int ni)
     struct sc_frag *f = st->frag;
     if (!f || ni < 0)
         return;
+    if (f->card_free) {
+        const sim_node *n = &st->s->cl->nodes[ni];
+        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
+            f->card_free[g] = sc_card_free_pct(st, g);
+    }
     double v = node_frag_now(st, ni);
     f->sum += v - f->node_frag[ni];
     f->node_frag[ni] = v;
@@ -272,6 +391,8 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
         }
         ok = nfit >= want;
     }
+    /* under the artifact's measure, its integer score (fgd and fgdfit) */
+    bool quant = st->cfg.paper;
     double cpu_after = host_free(n->cpu_total, n->cpu_used) - j->req.cpu;
     double mem_after = host_free(n->mem_total_gib, n->mem_used_gib) - j->req.mem_gib;
     double best = INFINITY;
@@ -291,6 +412,8 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
                 freev[k] = save - r < 0 ? 0 : save - r;
             }
             double d = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
+            if (quant)
+                d = -sc_paper_fgd_score(d);
             if (k >= 0)
                 freev[k] = save;
             if (d < best - 1e-12) {
@@ -309,6 +432,8 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
         for (int i = 0; i < want; i++)
             freev[fit[i]] = freev[fit[i]] - r < 0 ? 0 : freev[fit[i]] - r;
         best = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
+        if (quant)
+            best = -sc_paper_fgd_score(best);
         for (int i = 0; i < want; i++)
             cards[i] = n->gpu0 + fit[i];
     }

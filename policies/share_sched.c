@@ -24,12 +24,10 @@ enum { TAG_OOM = 1, TAG_RETRY = 2 };
 
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
 {
-    const char *v = sim_param(s, name);
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !(d >= lo && d <= hi))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, v, lo, hi);
+    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
+    if (!(d >= lo && d <= hi))
+        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, sim_param(s, name),
+                      lo, hi);
     *out = d;
     return 0;
 }
@@ -90,6 +88,7 @@ void sc_fini(void *state)
     free(st->cards);
     free(st->scratch_bounds);
     sc_frag_free(st);
+    free(st->rank);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);
@@ -232,7 +231,7 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
-    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd"};
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
     sc_frag_report(st, s, root);

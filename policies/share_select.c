@@ -1,7 +1,7 @@
-/* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores (issue
- * 7): bestfit, dotprod, random and fgd, the policies compared in Weng et
- * al., "Beware of Fragmentation" (USENIX ATC'23, Sec. 6; summarized in
- * reference/fill-up-protocol.md, "The compared strategies").
+/* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores:
+ * bestfit, dotprod, random and fgd, the policies compared in Weng et al.,
+ * "Beware of Fragmentation" (USENIX ATC'23, Sec. 6), and fgdfit, gpusim's
+ * own (policies/README.md argues it).
  * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
  * node only with room for the task's CPU and memory (sc_host_fits).
  *
@@ -15,7 +15,12 @@
  *            uniformly among its fitting cards (seeded stream).
  *   fgd      the node and card whose placement grows the node's expected
  *            fragmentation (share_frag.c) least.
- * Ties go to the lower node index, then the lower card index.
+ *   fgdfit   fgd's score; a share of a card goes first to an exact fit
+ *            (room left below the trace's smallest share); a CPU task
+ *            breaks fgd's ties toward the node with the least idle GPU.
+ * Ties go to the lower node index, then the lower card index; under
+ * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
+ * dotprod and fgd score as the FGD artifact does (share_paper.c).
  *
  * Cost: one scan of the nodes and their cards per placement, O(nodes x
  * cards per node); fgd adds O(shapes x cards per node) per node whose state
@@ -23,6 +28,7 @@
  * SPDX-License-Identifier: MIT */
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "share_card.h"
@@ -46,14 +52,70 @@ static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n
 
 static double frac(double part, double total) { return total > 0 ? part / total : 0; }
 
+/* gpu_select=fgdfit's keys for placing t on node n, where fgd scores it
+ * `score` (lower is better) on cards[] (the third key, the node's rank, is
+ * the caller's; lower keys win, in order):
+ *   a share of one card: first the room its tightest fitting card would keep,
+ *     when that room is below the smallest share the trace asks (an exact
+ *     fit: room no task could use later is closed now; that card replaces
+ *     fgd's), else "no exact fit"; then fgd's score;
+ *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
+ *     where the fewest cards are left without it;
+ *   whole cards: fgd's score alone. */
+static void fgdfit_keys(const sc_state *st, const sc_task *t, const sim_node *n, double score, int *cards,
+                        double *key)
+{
+    const job *j = t->j;
+    int want = j->req.gpus;
+    double r = want > 0 ? sc_req_pct(j) : 0;
+    key[0] = score;
+    key[1] = 0;
+    if (want == 1 && r < 100) {
+        /* only cards whose room would fall below the smallest share are
+         * candidates: test admission for those alone (a plain scan, no sort) */
+        double dead = sc_min_share_pct(st), room = INFINITY;
+        const double *fr = sc_card_free_cached(st);
+        int64_t mem = -1;
+        key[0] = 1000; /* no exact fit */
+        key[1] = score;
+        for (int k = 0; k < n->ngpus; k++) {
+            double left = fr[n->gpu0 + k] - r;
+            if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
+                continue;
+            if (mem < 0)
+                mem = sc_mem_of(st, j, st->s->cl->pools[n->pool].model->memory_mib);
+            if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores)) {
+                room = left;
+                key[0] = left;
+                cards[0] = n->gpu0 + k;
+            }
+        }
+    } else if (want == 0) {
+        for (int k = 0; k < n->ngpus; k++)
+            key[1] += sc_card_free_cached(st)[n->gpu0 + k];
+    }
+}
+
+static bool keys_before(const double *a, const double *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a[i] < b[i] - 1e-9 || a[i] > b[i] + 1e-9)
+            return a[i] < b[i];
+    return false;
+}
+
+
+
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
     const sim_cluster *cl = st->s->cl;
     const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
-    double freev[CL_MAX_NODE_GPUS], best_score = 0, r = want > 0 ? sc_req_pct(j) : 0;
-    int *feas = st->cfg.select == SC_SEL_RANDOM ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
+    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[3] = {0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
+    bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
+    int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
+    int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
@@ -62,6 +124,20 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
         if (st->cfg.select == SC_SEL_FGD) {
             if (!sc_fgd_node(st, t, ni, &score, cards))
                 continue;
+        } else if (st->cfg.select == SC_SEL_FGDFIT) {
+            if (!sc_fgd_node(st, t, ni, &score, cards))
+                continue;
+            double key[3];
+            fgdfit_keys(st, t, n, score, cards, key);
+            key[2] = st->rank[ni];
+            if (best < 0 || keys_before(key, best_key)) {
+                best = ni;
+                for (int i = 0; i < 3; i++)
+                    best_key[i] = key[i];
+                for (int i = 0; i < want; i++)
+                    best_cards[i] = cards[i];
+            }
+            continue;
         } else {
             int m = fitting_cards(st, t, n, fit, freev);
             if (m < want)
@@ -75,7 +151,17 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
                 gfree += freev[k] / 100.0;
             double cpu_free = n->cpu_total - n->cpu_used, mem_free = n->mem_total_gib - n->mem_used_gib;
             double greq = want * r / 100.0;
-            if (st->cfg.select == SC_SEL_BESTFIT)
+            if (paper) { /* the artifact's integer scores, higher is better (share_paper.c) */
+                int64_t v = sc_paper_node_score(st->cfg.select, cpu_free, gfree, j->req.cpu, greq);
+                if (normalize) {
+                    raw[nfeas] = v;
+                    feas[nfeas++] = ni;
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                    continue;
+                }
+                score = -(double)v;
+            } else if (st->cfg.select == SC_SEL_BESTFIT)
                 score = frac(cpu_free - j->req.cpu, n->cpu_total) + frac(mem_free - j->req.mem_gib, n->mem_total_gib) +
                         frac(gfree - greq, n->ngpus);
             else /* dotprod: maximized, so negated to share the min rule */
@@ -85,14 +171,32 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
             for (int i = 0; i < want; i++)
                 cards[i] = n->gpu0 + fit[i];
         }
-        if (best < 0 || score < best_score - 1e-12) {
+        /* paper: equal scores go to the seed's node order, else the lower index */
+        if (best < 0 || score < best_score - 1e-12 ||
+            (paper && score <= best_score + 1e-12 && st->rank[ni] < st->rank[best])) {
             best = ni;
             best_score = score;
             for (int i = 0; i < want; i++)
                 best_cards[i] = cards[i];
         }
     }
-    if (st->cfg.select == SC_SEL_RANDOM) {
+    if (normalize) {
+        int64_t best_v = -1;
+        for (int i = 0; i < nfeas; i++) {
+            int64_t v = sc_paper_normalize(raw[i], lo, hi);
+            if (best < 0 || v > best_v || (v == best_v && st->rank[feas[i]] < st->rank[best])) {
+                best = feas[i];
+                best_v = v;
+            }
+        }
+        if (best >= 0) {
+            fitting_cards(st, t, &cl->nodes[best], fit, freev);
+            for (int i = 0; i < want; i++)
+                best_cards[i] = cl->nodes[best].gpu0 + fit[i];
+        }
+        free(feas);
+        free(raw);
+    } else if (st->cfg.select == SC_SEL_RANDOM) {
         if (nfeas > 0) {
             best = feas[gsl_rng_uniform_int(st->rng, (unsigned long)nfeas)];
             const sim_node *n = &cl->nodes[best];

@@ -180,3 +180,20 @@ echo "== gpusim plot: figures (PNG + SVG) and one self-contained HTML report"
 ./gpusim plot results/day.whole results/inference.whole results/day.compare results/day.plan --out results/day.report
 echo
 echo "open in a browser: results/day.report/report.html"
+
+# {==== the buyer's table: H100 vs A100, whole cards vs dynamic MIG with MIG nodes ====}
+echo
+echo "== gpusim plan: the buyer's table for the example day plus the agent sessions (queue p99 <= 30 min;"
+echo "   cheapest first). Candidates: H100 and A100 cards (CPU and memory unlimited), and two cluster"
+echo "   templates (workloads/examples/cluster-template-*.json, CPU and memory per node): H100 nodes a"
+echo "   quarter MIG, and A100 nodes a quarter MIG beside a fixed pod of 4 H100 nodes."
+echo "   NOTE: every card runs at the same speed until the hardware speed model lands; the table, its"
+echo "   prices and the impossible rows are real, the H100-vs-A100 speed difference is not yet modeled."
+sh scripts/merge_traces.sh workloads/examples/day.csv workloads/examples/agents.csv results/day-agents.csv
+./gpusim plan --trace results/day-agents.csv --policies 'whole,dynmig+hibernate' \
+  --gpu H100-SXM5-80GB,A100-SXM4-80GB \
+  --cluster-template workloads/examples/cluster-template-h100-mig.json \
+  --cluster-template workloads/examples/cluster-template-a100-h100pod.json \
+  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.buyer 2>results/day.buyer.impossible.txt |
+  sed '/^evidence/,$d'
+echo "(why A100 alone is impossible: results/day.buyer.impossible.txt; evidence: results/day.buyer/plan.json)"

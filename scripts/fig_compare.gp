@@ -1,5 +1,5 @@
 # fig_compare.gp - bar chart comparing policies: utilization, queue p99,
-# JCT p99 and cost, each bar with its 95% interval over seeds. Data: IN (gs_in),
+# JCT p99 and cost per completed job, each bar with its 95% interval over seeds. Data: IN (gs_in),
 # tab separated, a header, then per policy: label, then mean,lo,hi for each
 # of the four panels ("?" when absent). Labels are read as data.
 # the -c arguments, copied before `load` (which has its own ARGn)
@@ -23,6 +23,6 @@ set title "queue p99 (s)"
 plot infile using 0:5:xticlabels(1) skip 1 with boxes, '' using 0:5:6:7 skip 1 with yerrorbars lc rgb "black" pt 0
 set title "JCT p99 (s)"
 plot infile using 0:8:xticlabels(1) skip 1 with boxes, '' using 0:8:9:10 skip 1 with yerrorbars lc rgb "black" pt 0
-set title "cluster cost over the run (USD)"
+set title "cost per completed job (USD)"
 plot infile using 0:11:xticlabels(1) skip 1 with boxes, '' using 0:11:12:13 skip 1 with yerrorbars lc rgb "black" pt 0
 unset multiplot

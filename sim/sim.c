@@ -13,6 +13,8 @@
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -69,6 +71,51 @@ static void job_free(sim *s, job *j)
 }
 
 /* {==== configuration ====} */
+
+/* The declaration of name among the running policies and modules. */
+static const pol_param *param_decl(const sim *s, const char *name)
+{
+    for (int m = 0; m < s->nmod; m++)
+        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
+            if (strcmp(pp->name, name) == 0)
+                return pp;
+    for (int p = 0; p < s->npol; p++)
+        for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
+            if (strcmp(pp->name, name) == 0)
+                return pp;
+    return NULL;
+}
+
+/* The value in force, parsed: valid by check_sets, so a failure here is a
+ * caller asking for a type the parameter does not have. */
+static gs_param_value param_value(const sim *s, const char *name, int type)
+{
+    const pol_param *pp = param_decl(s, name);
+    if (!pp || pp->spec.type != type)
+        GS_BUG("sim_param_*: parameter not declared with this type");
+    gs_param_value v;
+    gs_error e;
+    if (gs_param_parse(name, sim_param(s, name), &pp->spec, &v, &e) != 0)
+        GS_BUG("sim_param_*: a value check_sets let through does not parse");
+    return v;
+}
+
+double sim_param_num(const sim *s, const char *name) { return param_value(s, name, GS_P_NUM).num; }
+double sim_param_number(const sim *s, const char *name)
+{
+    const pol_param *pp = param_decl(s, name);
+    int t = pp ? pp->spec.type : GS_P_TEXT;
+    if (t != GS_P_NUM && t != GS_P_INT && t != GS_P_DURATION)
+        GS_BUG("sim_param_number: not a numeric parameter");
+    return param_value(s, name, t).num;
+}
+long long sim_param_int(const sim *s, const char *name) { return param_value(s, name, GS_P_INT).i; }
+int sim_param_choice(const sim *s, const char *name) { return param_value(s, name, GS_P_ENUM).choice; }
+bool sim_param_on(const sim *s, const char *name) { return param_value(s, name, GS_P_ONOFF).choice == 1; }
+gs_time_us sim_param_us(const sim *s, const char *name)
+{
+    return (gs_time_us)llround(param_value(s, name, GS_P_DURATION).num * 1e6);
+}
 
 const char *sim_param(const sim *s, const char *name)
 {
@@ -159,6 +206,17 @@ static int check_sets(sim *s, gs_error *err)
                           s->cfg->policy, s->cfg->sets[i].key, used ? names : "none");
         }
     }
+    /* every typed value in force, given or default, against its declared range */
+    for (int m = 0; m <= s->nmod + s->npol; m++) {
+        const pol_param *pp = m < s->nmod ? s->mod[m]->params : m - s->nmod < s->npol ? s->pol[m - s->nmod]->params
+                                                                                     : NULL;
+        for (; pp && pp->name; pp++) {
+            gs_param_value v;
+            int rc = gs_param_parse(pp->name, sim_param(s, pp->name), &pp->spec, &v, err);
+            if (rc)
+                return rc;
+        }
+    }
     return 0;
 }
 
@@ -200,7 +258,6 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->cfg = cfg;
     s->cat = cat;
     s->cl = cl;
-    s->ts = ts;
     for (; modules && *modules; modules++) {
         if (s->nmod == SIM_MAX_MODULES)
             GS_BUG("sim_init_with: too many modules");
@@ -243,10 +300,9 @@ double sim_frag_gpus(const sim *s)
 
 void sim_set_timeseries(sim *s, FILE *ts)
 {
-    s->ts = ts;
-    if (ts)
-        fprintf(ts, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n",
-                sim_frag_gpus(s) >= 0 ? ",frag_gpus" : ""); /* only when the policy measures it */
+    /* frag_gpus only when the policy measures it */
+    sim_ts_start(&s->ts, ts, s->cfg->sample_us, s->cfg->ts_max_rows ? s->cfg->ts_max_rows : SIM_TS_MAX_ROWS,
+                 sim_frag_gpus(s) >= 0);
 }
 
 /* {==== calls into the modules ====} */
@@ -702,17 +758,14 @@ static int module_replicas(const sim *s)
 
 static void sample_until(sim *s, gs_time_us t, bool inclusive)
 {
-    if (!s->ts || s->cfg->sample_us <= 0)
-        return;
-    while (s->next_sample_us < t || (inclusive && s->next_sample_us == t)) {
-        fprintf(s->ts, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(s->next_sample_us), s->g_alloc.value,
-                s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0, (unsigned long long)s->queued,
-                (unsigned long long)s->running, module_replicas(s));
-        double frag = sim_frag_gpus(s);
-        if (frag >= 0)
-            fprintf(s->ts, ",%.6g", frag);
-        fputc('\n', s->ts);
-        s->next_sample_us += s->cfg->sample_us;
+    while (sim_ts_due(&s->ts, t, inclusive)) {
+        sim_ts_row r = {.alloc = s->g_alloc.value,
+                        .ratio = s->cl->ngpus ? s->g_alloc.value / s->cl->ngpus : 0.0,
+                        .queued = s->queued,
+                        .running = s->running,
+                        .replicas = module_replicas(s),
+                        .frag = sim_frag_gpus(s)};
+        sim_ts_add(&s->ts, &r);
     }
 }
 
@@ -899,6 +952,8 @@ int sim_run(sim *s)
         }
     }
     sample_until(s, s->now, true);
+    if (sim_ts_write(&s->ts) != 0)
+        return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
     /* close the gauges at the end time */
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
@@ -918,9 +973,30 @@ void sim_observe(sim *s, const sim_observer *o)
     }
 }
 
+void sim_warn(sim *s, const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < s->nwarnings; i++)
+        if (!strcmp(s->warnings[i], buf))
+            return;
+    if (s->nwarnings == 16)
+        return;
+    s->warnings = xrealloc(s->warnings, (size_t)(s->nwarnings + 1) * sizeof *s->warnings);
+    s->warnings[s->nwarnings++] = xstrdup(buf);
+}
+
 void sim_free(sim *s)
 {
     sim_observe(s, NULL);
+    for (int i = 0; i < s->nwarnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
+    s->warnings = NULL;
+    s->nwarnings = 0;
     for (int p = 0; p < s->npol; p++)
         if (s->pst[p])
             s->pol[p]->fini(s->pst[p]);
@@ -933,6 +1009,7 @@ void sim_free(sim *s)
     free(s->free_slots);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
+    sim_ts_free(&s->ts);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);

@@ -15,6 +15,7 @@
 
 #include "sim_policy.h"
 #include "sim_cluster.h"
+#include "sim_timeseries.h"
 #include "sim_cluster_file.h"
 #include "sim_event.h"
 #include "sim_job.h"
@@ -40,6 +41,7 @@ typedef struct sim_config {
     uint64_t seed;
     gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
     gs_time_us sample_us; /* timeseries step; 0: no timeseries */
+    size_t ts_max_rows;   /* timeseries row cap; 0: SIM_TS_MAX_ROWS (sim_timeseries.h) */
     bool allow_extra_columns;
     const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
 } sim_config;
@@ -82,9 +84,8 @@ struct sim {
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
 
-    /* timeseries */
-    FILE *ts;
-    gs_time_us next_sample_us;
+    /* timeseries, bounded (sim_timeseries.h) */
+    sim_timeseries ts;
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
@@ -103,6 +104,11 @@ struct sim {
     void *progress_ud;
 
     struct sim_observer *obs; /* NULL but in tests (sim_observe) */
+
+    /* what a user must know about this run's setup (e.g. a MIG policy on a
+     * cluster without MIG cards): report "warnings", and stderr from `run` */
+    char **warnings;
+    int nwarnings;
 };
 
 /* Observers of a run (tests): called at fixed points, they never change it.
@@ -142,6 +148,8 @@ void sim_set_timeseries(sim *s, FILE *ts);
  * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
 int sim_run(sim *s);
 void sim_free(sim *s);
+/* Records a warning about the run's setup (kept once; at most 16). */
+void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* {==== for policies ====} */
 
@@ -154,6 +162,15 @@ const pol_param *const *sim_core_params(void);
 bool sim_rows_pending_at(const sim *s, gs_time_us t);
 /* Value in force of a declared parameter of the running policies or the core. */
 const char *sim_param(const sim *s, const char *name);
+/* A typed parameter's value (its pol_param.spec; checked at sim_init, so
+ * always in range). Asking for the wrong type is a programming error. */
+double sim_param_num(const sim *s, const char *name);
+/* A number, an integer or a duration (in seconds) as a double. */
+double sim_param_number(const sim *s, const char *name);
+long long sim_param_int(const sim *s, const char *name);
+int sim_param_choice(const sim *s, const char *name); /* index into the enum's choices */
+bool sim_param_on(const sim *s, const char *name);
+gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
 uint64_t sim_seed(const sim *s);
 
 /* Job lifecycle. start: placed, begins draining its work at `rate`.

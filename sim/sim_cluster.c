@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_json.h"
+
 /* {==== building ====} */
 
 typedef struct node_group {
@@ -27,6 +29,7 @@ static int pool_for(sim_cluster *c, const gpu_model *m)
         return -1;
     memset(&c->pools[c->npools], 0, sizeof c->pools[0]);
     c->pools[c->npools].model = m;
+    c->pools[c->npools].price_override = -1;
     return c->npools++;
 }
 
@@ -118,27 +121,13 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
     return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
 }
 
-int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *cat, cJSON **tenants, gs_error *err)
+int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path, const gpu_catalog *cat,
+                                gs_error *err)
 {
     memset(c, 0, sizeof *c);
-    *tenants = NULL;
     snprintf(c->path, sizeof c->path, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open cluster '%s': %s", path, strerror(errno));
-    size_t cap = 65536, n = 0, r;
-    char *text = xmalloc(cap);
-    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
-        if ((n += r) == cap - 1)
-            text = xrealloc(text, cap *= 2);
-    fclose(f);
-    text[n] = 0;
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        return gs_err(err, GS_EINPUT, "cluster '%s': not a JSON object", path);
-    }
+    if (!cJSON_IsObject(j))
+        return gs_err(err, GS_EINPUT, "cluster '%s': expected a JSON object with 'nodes'", path);
     int rc = 0;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
@@ -146,6 +135,7 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
     int ng = cJSON_GetArraySize(nodes);
     node_group *g = xcalloc((size_t)ng + 1, sizeof *g);
     c->group_mig = xcalloc((size_t)ng + 1, sizeof *c->group_mig);
+    c->group_price = xcalloc((size_t)ng + 1, sizeof *c->group_price);
     c->ngroups = ng;
     if (!cJSON_IsArray(nodes) || ng == 0) {
         rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
@@ -168,14 +158,14 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         cJSON_ArrayForEach(k, it)
         {
             static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
-                                          NULL};
+                                          "price_per_gpu_hour_usd", NULL};
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd)",
                             path, i, k->string);
                 goto out;
             }
@@ -195,6 +185,13 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         }
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "count");
         g[i].count = 1;
+        if (cJSON_IsString(v)) { /* "N", "N/4": a template, sized by plan */
+            rc = gs_err(err, GS_EINPUT,
+                        "cluster '%s': nodes[%d].count '%s' scales: this is a cluster template, sized by "
+                        "'gpusim plan --cluster-template %s'; a cluster file needs an integer count",
+                        path, i, v->valuestring, path);
+            goto out;
+        }
         if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
                   v->valuedouble > 1e7)) {
             rc = bad_field(err, path, i, "count", "an integer from 1 to 1e7");
@@ -224,6 +221,15 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         }
         if (v)
             g[i].mem_gib = v->valuedouble;
+        /* a negotiated price overrides the model file's list price for this group's cards */
+        v = cJSON_GetObjectItemCaseSensitive(it, "price_per_gpu_hour_usd");
+        c->group_price[i] = -1;
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e4))) {
+            rc = bad_field(err, path, i, "price_per_gpu_hour_usd", "US dollars per GPU-hour from 0 to 1e4");
+            goto out;
+        }
+        if (v)
+            c->group_price[i] = v->valuedouble;
         /* MIG configuration, validated by the MIG policies at init */
         v = cJSON_GetObjectItemCaseSensitive(it, "mig");
         if (v)
@@ -233,12 +239,9 @@ int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *
         i++;
     }
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);
-    rc = build(c, g, ng, err);
-    if (rc == 0) /* the caller parses it once the pools exist (quotas per model) */
-        *tenants = cJSON_DetachItemFromObjectCaseSensitive(j, "tenants");
+    rc = build(c, g, ng, err); /* tenants: the caller parses them once the pools exist (quotas per model) */
 out:
     free(g);
-    cJSON_Delete(j);
     if (rc)
         sim_cluster_free_nodes(c);
     return rc;
@@ -285,6 +288,7 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
     }
     if (rc == 0)
         rc = build(c, g, ng, err);
+    c->ngroups = rc == 0 ? ng : 0;
     free(g);
     free(copy);
     if (rc)
@@ -303,6 +307,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
+    free(c->group_price);
     if (c->quota)
         GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
     memset(c, 0, sizeof *c);
@@ -429,4 +434,79 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
     if (n->mem_used_gib < 1e-9)
         n->mem_used_gib = 0;
     bucket_link(c, n);
+}
+
+int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
+{
+    /* a layout name is a JSON string; a list or a schedule is JSON as written */
+    char *text = layout[0] == '[' || layout[0] == '{' ? xstrdup(layout) : NULL;
+    if (!text) {
+        cJSON *str = cJSON_CreateString(layout);
+        text = cJSON_PrintUnformatted(str);
+        cJSON_Delete(str);
+    } else {
+        cJSON *chk = cJSON_Parse(text);
+        bool ok = chk != NULL;
+        cJSON_Delete(chk);
+        if (!ok) {
+            free(text);
+            return gs_err(err, GS_EUSAGE, "--mig '%s': expected a layout name (all-1g.10gb, balanced, whole, "
+                          "dynamic) or JSON as in a cluster file's \"mig\" key", layout);
+        }
+    }
+    if (!c->group_mig)
+        c->group_mig = xcalloc((size_t)c->ngroups + 1, sizeof *c->group_mig);
+    int set = 0;
+    for (int n = 0; n < c->nnodes; n++) {
+        int g = c->nodes[n].group;
+        if (c->pools[c->nodes[n].pool].model->mig && !c->group_mig[g]) {
+            c->group_mig[g] = cJSON_malloc(strlen(text) + 1);
+            strcpy(c->group_mig[g], text);
+            set++;
+        }
+    }
+    free(text);
+    if (set > 0) { /* the name says so: reports and default output directories tell the clusters apart */
+        size_t l = strlen(c->name);
+        snprintf(c->name + l, sizeof c->name - l, " mig=%s", layout[0] == '[' || layout[0] == '{' ? "custom" : layout);
+    }
+    if (set == 0) {
+        char names[512] = "";
+        for (int p = 0; p < c->npools; p++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", p ? ", " : "",
+                     c->pools[p].model->name);
+        return gs_err(err, GS_EUSAGE, "--mig: none of the cards (%s) has MIG", names);
+    }
+    return 0;
+}
+
+int sim_price_parse(const gpu_catalog *cat, const char *arg, const gpu_model **model, double *usd, gs_error *err)
+{
+    const char *eq = strchr(arg, '=');
+    char name[200], *end;
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name)
+        return gs_err(err, GS_EUSAGE, "--price '%s': expected MODEL=USD_PER_GPU_HOUR", arg);
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = 0;
+    *usd = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(*usd >= 0 && *usd <= 1e4))
+        return gs_err(err, GS_EUSAGE, "--price '%s': expected US dollars per GPU-hour from 0 to 1e4", arg);
+    *model = gpu_catalog_find(cat, name);
+    if (!*model) {
+        char names[2048];
+        gpu_catalog_names(cat, names, sizeof names);
+        return gs_err(err, GS_EUSAGE, "--price: unknown GPU model '%s' (known: %s)", name, names);
+    }
+    return 0;
+}
+
+int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err)
+{
+    const gpu_model *m;
+    double usd;
+    int rc = sim_price_parse(cat, arg, &m, &usd, err);
+    int p = rc == 0 ? sim_cluster_pool_of(c, m) : -1;
+    if (p >= 0)
+        c->pools[p].price_override = usd;
+    return rc;
 }

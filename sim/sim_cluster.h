@@ -49,6 +49,7 @@ typedef struct sim_pool {
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
+    double price_override; /* USD per GPU-hour from --price (wins over any other); < 0: none */
 } sim_pool;
 
 typedef struct sim_cluster {
@@ -59,22 +60,24 @@ typedef struct sim_cluster {
     int npools;
     int ngpus;
     int *gpu_node; /* node id of each GPU */
+    char path[256]; /* the cluster file ("" for --gpus) */
     /* a node group's "mig" value, kept as raw JSON text for the MIG
      * policies to parse (the core does not interpret it); NULL when absent */
-    char path[256]; /* the cluster file ("" for --gpus) */
     char **group_mig;
+    double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
 } sim_cluster;
 
-/* The nodes of a cluster file (JSON): {"name": "...", "nodes": [{"model": M,
- * "count": N, "gpus": G, "cpu": C, "mem_gib": GiB, "name": prefix, "mig":
- * ...}, ...], "tenants": [...]}. "tenants" is handed back unparsed in
- * *tenants (NULL when absent; the caller deletes it): sim_cluster_load
- * (sim_cluster_file.h) reads the whole file. Returns 0 or GS_EINPUT naming
- * the file and field. */
-int sim_cluster_load_nodes(sim_cluster *c, const char *path, const gpu_catalog *cat, cJSON **tenants,
-                           gs_error *err);
+/* The nodes of a cluster document (JSON): {"name": "...", "nodes":
+ * [{"model": M, "count": N, "gpus": G, "cpu": C, "mem_gib": GiB, "name":
+ * prefix, "mig": ..., "price_per_gpu_hour_usd": USD}, ...], "tenants":
+ * [...]}; "tenants" is left to the caller (sim_cluster_from_json in
+ * sim_cluster_file.h parses nodes and quotas). path names the document in
+ * messages. Returns 0 or GS_EINPUT naming the file and field. */
+struct cJSON;
+int sim_cluster_nodes_from_json(sim_cluster *c, const struct cJSON *j, const char *path, const gpu_catalog *cat,
+                                gs_error *err);
 /* "--gpus MODEL:COUNT[,MODEL:COUNT]" with gpus_per_node GPUs per node (the
  * last node of a model takes the remainder); CPU and memory unlimited.
  * Returns 0 or GS_EUSAGE. */
@@ -82,6 +85,17 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
                           gs_error *err);
 /* Frees the ledger of a cluster that holds no quotas (sim_cluster_free frees both). */
 void sim_cluster_free_nodes(sim_cluster *c);
+/* `--mig LAYOUT`: every node group whose model has MIG gets LAYOUT as its
+ * "mig" value (a name such as all-1g.10gb, balanced, whole, dynamic, or the
+ * JSON of a cluster file's "mig" key). GS_EUSAGE when no card has MIG. */
+int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err);
+/* `--price MODEL=USD_PER_GPU_HOUR`: the price of every card of that model in
+ * this cluster (the report's price_source says "--price"). GS_EUSAGE for a
+ * malformed value or an unknown model; a model the cluster lacks is left
+ * alone (a price list may name more models than one cluster has). */
+int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *arg, gs_error *err);
+/* Parses "MODEL=USD_PER_GPU_HOUR" (0..1e4). 0 or GS_EUSAGE naming the value. */
+int sim_price_parse(const gpu_catalog *cat, const char *arg, const gpu_model **model, double *usd, gs_error *err);
 /* The raw JSON text of node's group "mig" key, or NULL. */
 static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
 {

@@ -4,20 +4,32 @@
 #include "sim_cluster_file.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "../base/gs_json.h"
 #include "sim_quota.h"
 
 int sim_cluster_load(sim_cluster *c, const char *path, const gpu_catalog *cat, gs_error *err)
 {
-    cJSON *tenants = NULL;
-    int rc = sim_cluster_load_nodes(c, path, cat, &tenants, err);
-    if (rc == 0 && tenants) {
+    memset(c, 0, sizeof *c);
+    cJSON *j = gs_json_read(path, "cluster", err); /* syntax errors with line and column */
+    if (!j)
+        return GS_EINPUT;
+    int rc = sim_cluster_from_json(c, j, path, cat, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+int sim_cluster_from_json(sim_cluster *c, const cJSON *j, const char *path, const gpu_catalog *cat, gs_error *err)
+{
+    int rc = sim_cluster_nodes_from_json(c, j, path, cat, err);
+    const cJSON *tenants = rc == 0 ? cJSON_GetObjectItemCaseSensitive(j, "tenants") : NULL;
+    if (tenants) { /* after the nodes: quotas per model need the pools */
         c->quota = xcalloc(1, sizeof *c->quota);
         rc = sim_quota_parse(c->quota, tenants, path, c, cat, err);
         if (rc)
             sim_cluster_free(c);
     }
-    cJSON_Delete(tenants);
     return rc;
 }
 

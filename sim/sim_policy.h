@@ -20,6 +20,7 @@
 #include <cJSON.h>
 
 #include "../base/gs.h"
+#include "../base/gs_param.h"
 #include "sim_job.h"
 
 /* 1: the members up to report. 2: caps, fits_if_released, dispatch (core
@@ -37,12 +38,27 @@ typedef struct sim sim;
 
 enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
 
-/* A declared parameter: --set name=value; def is the default as text. */
+/* A declared parameter: --set name=value; def is the default as text.
+ * spec (base/gs_param.h) is its type and range: the core checks every value
+ * in force (given or default) against it before any policy's init, so
+ * sim_param_num() and friends only ever see valid values; `gpusim policies`
+ * prints it. A parameter without a spec (type GS_P_TEXT) is parsed by its
+ * owner. */
 typedef struct pol_param {
     const char *name;
     const char *def;
     const char *help;
+    gs_param_spec spec;
 } pol_param;
+
+/* Initializers for spec, so that a table row reads as its type. */
+#define P_NUM(lo, hi, unit) {GS_P_NUM, (lo), (hi), (unit), NULL}
+#define P_INT(lo, hi) {GS_P_INT, (lo), (hi), NULL, NULL}
+#define P_ENUM(choices) {GS_P_ENUM, 0, 0, NULL, (choices)}
+#define P_ONOFF {GS_P_ONOFF, 0, 0, NULL, NULL}
+#define P_DURATION(lo, hi) {GS_P_DURATION, (lo), (hi), "s", NULL}
+#define P_INT_OR(lo, hi, words) {GS_P_INT, (lo), (hi), NULL, (words)}
+#define P_DURATION_OR(lo, hi, words) {GS_P_DURATION, (lo), (hi), "s", (words)}
 
 typedef struct pol_ops {
     int abi;

@@ -34,15 +34,15 @@
 #include "sim_waitset.h"
 
 const pol_param preempt_params[] = {
-    {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)"},
-    {"min_runtime", "1800", "seconds a job runs before it may be preempted (practitioners' advice; Slurm PreemptExemptTime; reference/mechanics.md 7)"},
-    {"checkpoint_every", "3600", "seconds between periodic checkpoints of a running job; 0: none (assumption)"},
-    {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, reference/mechanics.md 7 [U])"},
-    {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, reference/mechanics.md 4)"},
-    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, reference/mechanics.md 7)"},
-    {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag"},
-    {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, reference/mechanics.md 7)"},
-    {NULL, NULL, NULL},
+    {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)", P_ONOFF},
+    {"min_runtime", "1800", "seconds a job runs before it may be preempted (practitioners' advice; Slurm PreemptExemptTime; reference/mechanics.md 7)", P_DURATION(0, 1e12)},
+    {"checkpoint_every", "3600", "seconds between periodic checkpoints of a running job; 0: none (assumption)", P_DURATION(0, 1e12)},
+    {"ckpt_write_gbps", "2", "GB/s a node writes checkpoints at (shared FS per node, reference/mechanics.md 7 [U])", P_NUM(1e-9, 1e12, "GB/s")},
+    {"ckpt_read_gbps", "2", "GB/s a restarted job reads its checkpoint at (NVMe load_bw, reference/mechanics.md 4)", P_NUM(1e-9, 1e12, "GB/s")},
+    {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, reference/mechanics.md 7)", P_NUM(0, 1e12, NULL)},
+    {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag", P_INT_OR(-2e9, 2e9, "none")},
+    {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, reference/mechanics.md 7)", P_DURATION(0, 1e12)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
@@ -92,11 +92,9 @@ static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
 
 static double num_param(const sim *s, const char *name, double lo, gs_error *err, int *rc)
 {
-    const char *v = sim_param(s, name);
-    char *end;
-    double d = strtod(v, &end);
-    if (*rc == 0 && (end == v || *end || !(d >= lo) || d > 1e12))
-        *rc = gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number >= %g", name, v, lo);
+    double d = sim_param_number(s, name); /* typed and range-checked by the core (preempt_params) */
+    if (*rc == 0 && (!(d >= lo) || d > 1e12))
+        *rc = gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number >= %g", name, sim_param(s, name), lo);
     return d;
 }
 
@@ -119,11 +117,8 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
     const char *pp = sim_param(s, "protect_priority");
     if (rc == 0 && strcmp(pp, "none")) {
-        char *end;
-        x->protect_priority = strtol(pp, &end, 10);
+        x->protect_priority = (long)sim_param_int(s, "protect_priority");
         x->protect = true;
-        if (end == pp || *end)
-            rc = gs_err(err, GS_EUSAGE, "--set protect_priority='%s': expected an integer or none", pp);
     }
     if (rc)
         return rc;

@@ -44,8 +44,28 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         cJSON_AddStringToObject(m, "model", p->model->name);
         cJSON_AddNumberToObject(m, "nodes", p->nnodes);
         cJSON_AddNumberToObject(m, "gpus", p->ngpus);
-        if (p->model->price_per_hour_usd >= 0) {
+        /* a node group's own price (cluster file) wins over the model file's list price */
+        double group_usd = 0;
+        int group_gpus = 0;
+        for (int n = 0; s->cl->group_price && n < s->cl->nnodes; n++) {
+            const sim_node *nd = &s->cl->nodes[n];
+            if (nd->pool == i && s->cl->group_price[nd->group] >= 0) {
+                group_usd += nd->ngpus * s->cl->group_price[nd->group];
+                group_gpus += nd->ngpus;
+            }
+        }
+        if (p->price_override >= 0) {
+            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->price_override);
+            cJSON_AddStringToObject(m, "price_source", "--price");
+            usd += p->ngpus * p->price_override;
+        } else if (group_gpus > 0 && (group_gpus == p->ngpus || p->model->price_per_hour_usd >= 0)) {
+            double pool_usd = group_usd + (p->ngpus - group_gpus) * (group_gpus < p->ngpus ? p->model->price_per_hour_usd : 0);
+            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->ngpus ? pool_usd / p->ngpus : 0);
+            cJSON_AddStringToObject(m, "price_source", group_gpus == p->ngpus ? "cluster file" : "cluster file and model file");
+            usd += pool_usd;
+        } else if (p->model->price_per_hour_usd >= 0) {
             cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->model->price_per_hour_usd);
+            cJSON_AddStringToObject(m, "price_source", "model file");
             usd += p->ngpus * p->model->price_per_hour_usd;
         } else {
             cJSON_AddNullToObject(m, "price_per_gpu_hour_usd");
@@ -70,6 +90,11 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
 {
     cJSON *r = cJSON_CreateObject();
     sim_report_add_inputs(r, s);
+    if (s->nwarnings > 0) {
+        cJSON *w = cJSON_AddArrayToObject(r, "warnings");
+        for (int i = 0; i < s->nwarnings; i++)
+            cJSON_AddItemToArray(w, cJSON_CreateString(s->warnings[i]));
+    }
     double end_s = gs_us_to_s(s->now);
 
     cJSON *jobs = cJSON_AddObjectToObject(r, "jobs");
@@ -109,6 +134,13 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(sm, "wall_s", wall_s);
     cJSON_AddNumberToObject(sm, "events_per_s", wall_s > 0 ? (double)s->events / wall_s : 0.0);
     cJSON_AddNumberToObject(sm, "peak_rss_mib", peak_rss_mib);
+    /* the timeseries step in force at the end: the requested sample_s,
+     * doubled each time the row cap was reached (sim_timeseries.h) */
+    if (s->ts.out) {
+        cJSON_AddNumberToObject(sm, "timeseries_step_s", gs_us_to_s(s->ts.step_us));
+        cJSON_AddNumberToObject(sm, "timeseries_rows", (double)s->ts.n);
+        cJSON_AddNumberToObject(sm, "timeseries_max_rows", (double)s->ts.max_rows);
+    }
     return r;
 }
 
@@ -133,14 +165,21 @@ void sim_report_summary(FILE *out, const cJSON *r)
             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
                 cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name")),
             num(gpu, "count", NULL));
-    fprintf(out, "  jobs      arrived %.0f  completed %.0f  running %.0f  queued %.0f  rejected %.0f\n",
+    fprintf(out, "  jobs      arrived %.0f  completed %.0f  running %.0f  queued %.0f  rejected %.0f  failed %.0f  "
+            "suspended %.0f\n",
             num(jobs, "arrived", NULL), num(jobs, "completed", NULL), num(jobs, "running", NULL),
-            num(jobs, "queued", NULL), num(jobs, "rejected", NULL));
+            num(jobs, "queued", NULL), num(jobs, "rejected", NULL), num(jobs, "failed", NULL),
+            num(jobs, "suspended", NULL));
     fprintf(out, "  %-9s %10s %10s %10s %10s %10s\n", "seconds", "mean", "p50", "p95", "p99", "max");
     fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "queue", num(q, "mean", NULL),
             num(q, "p50", NULL), num(q, "p95", NULL), num(q, "p99", NULL), num(q, "max", NULL));
     fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "jct", num(c, "mean", NULL), num(c, "p50", NULL),
             num(c, "p95", NULL), num(c, "p99", NULL), num(c, "max", NULL));
+    const cJSON *wn = cJSON_GetObjectItemCaseSensitive(r, "warnings"), *w;
+    cJSON_ArrayForEach(w, wn)
+    {
+        fprintf(out, "  warning   %s\n", cJSON_GetStringValue(w));
+    }
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
     if (rq) {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rq, "latency_s");
@@ -148,7 +187,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
         fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
                 num(rq, "arrived", NULL), num(rq, "served", NULL),
                 num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
-                    num(rq, "dropped_after_end", NULL),
+                    num(rq, "dropped_after_end", NULL) + num(rq, "dropped_replica_lost", NULL),
                 num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
         fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
                 num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));

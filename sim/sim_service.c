@@ -36,35 +36,35 @@
 /* {==== parameters ====} */
 
 const pol_param svc_params[] = {
-    {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption"},
-    {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption"},
-    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption"},
-    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)"},
-    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)"},
+    {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption", P_INT(1, 4096)},
+    {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption", P_NUM(0, 1e15, "ms")},
+    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption", P_DURATION(0.1, 86400)},
+    {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
+    {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
     {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (assumption: a common rule of thumb), for a service "
-                               "without slo_ms; one with slo_ms scales on its SLO"},
-    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (reference/mechanics.md 6)"},
-    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (reference/mechanics.md 6)"},
-    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (reference/mechanics.md 6)"},
-    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (reference/mechanics.md 4)"},
-    {"svc_import_s", "10", "cold start: Python imports [U] (reference/mechanics.md 4)"},
-    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (reference/mechanics.md 4)"},
-    {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)"},
-    {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)"},
-    {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption"},
+                               "without slo_ms; one with slo_ms scales on its SLO", P_NUM(0, 1e15, "ms")},
+    {"svc_idle_s", "90", "scale in a replica idle this long: Knative stable window 60 + grace 30 (reference/mechanics.md 6)", P_DURATION(0, 1e9)},
+    {"svc_queue_max", "10000", "requests a service queue holds before dropping: Knative activator (reference/mechanics.md 6)", P_INT(0, 1e9)},
+    {"svc_timeout_s", "300", "a queued request is dropped after this: Knative revision timeout (reference/mechanics.md 6)", P_DURATION(0.001, 1e9)},
+    {"svc_pod_start_s", "5", "cold start: pod start without image pull, K8s p99 SLO (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_import_s", "10", "cold start: Python imports [U] (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_load_gbps", "2", "cold start: weight load bandwidth GB/s, NVMe (reference/mechanics.md 4)", P_NUM(1e-6, 1e6, "GB/s")},
+    {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
+    {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption", P_NUM(0, 1e6, "GiB")},
     /* prefix cache (requests with hash_ids; svc_prefix_cache.h) */
     {"prefix_cache", "on", "on: replicas keep the KV-cache blocks of earlier prompts and a request skips the prefill "
                            "of its cached leading blocks, routed to the replica holding most of its prefix; off: "
-                           "no reuse (the baseline)"},
-    {"prefix_block_tokens", "512", "tokens per prefix block named by a hash id (Mooncake's traces: 512)"},
+                           "no reuse (the baseline)", P_ONOFF},
+    {"prefix_block_tokens", "512", "tokens per prefix block named by a hash id (Mooncake's traces: 512)", P_INT(1, 1e9)},
     {"svc_kv_kib_per_token", "320", "KV-cache KiB per token when a service row gives none: Llama2-70B, 80 layers x "
-                                    "8 KV heads x 128 dims x 2 (K, V) x 2 bytes"},
+                                    "8 KV heads x 128 dims x 2 (K, V) x 2 bytes", P_NUM(1e-9, 1e12, "KiB")},
     {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
                                   "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
-                                  "routers' cache_aware policy)"},
+                                  "routers' cache_aware policy)", P_NUM(0, 1, NULL)},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
-                               "gpu_memory_utilization default)"},
-    {NULL, NULL, NULL},
+                               "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
 /* Splitwise measurements, Llama2-70B on DGX-H100 TP8, median of repeats
@@ -76,7 +76,8 @@ const pol_param svc_params[] = {
 #define PERF_DECODE_BASE_MS 29.5
 #define PERF_DECODE_SEQ_MS 0.32
 
-static double num_param(const sim *s, const char *name) { return atof(sim_param(s, name)); }
+/* Values are typed and range-checked by the core (svc_params' specs, base/gs_param.h). */
+static double num_param(const sim *s, const char *name) { return sim_param_number(s, name); }
 
 static svc_layer *svc_of(const sim *s) { return sim_module_state(s, &svc_module); }
 
@@ -84,14 +85,14 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
 {
     svc_layer *L = xcalloc(1, sizeof *L);
     L->index = index;
-    L->max_batch_def = atoi(sim_param(s, "svc_max_batch"));
+    L->max_batch_def = (int)sim_param_int(s, "svc_max_batch");
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
     L->util_high = num_param(s, "svc_util_high");
     L->mem_high = num_param(s, "svc_mem_high");
     L->p99_high_ms = num_param(s, "svc_p99_high_ms");
     L->idle_s = num_param(s, "svc_idle_s");
-    L->queue_max = atol(sim_param(s, "svc_queue_max"));
+    L->queue_max = (long)sim_param_int(s, "svc_queue_max");
     L->timeout_s = num_param(s, "svc_timeout_s");
     L->pod_s = num_param(s, "svc_pod_start_s");
     L->import_s = num_param(s, "svc_import_s");
@@ -100,7 +101,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->graph_s = num_param(s, "svc_graph_s");
     L->weights_def = num_param(s, "svc_weights_gib");
     L->pc_on = strcmp(sim_param(s, "prefix_cache"), "off") != 0;
-    L->block_tok = atoi(sim_param(s, "prefix_block_tokens"));
+    L->block_tok = (int)sim_param_int(s, "prefix_block_tokens");
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
@@ -132,6 +133,7 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->ttft_s);
         sim_sketch_free(&v->win_ttft);
         free(v->reps);
+        free(v->rdy);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
@@ -207,7 +209,10 @@ static void schedule_tick(sim *s, service *v)
 {
     if (v->tick_pending)
         return;
-    gs_time_us period = (gs_time_us)(svc_of(s)->period_s * 1e6);
+    /* the declared floor (0.1 s) keeps the period a positive number of microseconds */
+    gs_time_us period = (gs_time_us)llround(svc_of(s)->period_s * 1e6);
+    if (period < 1)
+        GS_BUG("schedule_tick: autoscaler period below a microsecond");
     gs_time_us k = (s->now - v->start_us) / period + 1;
     v->tick_pending = true;
     svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);
@@ -244,14 +249,39 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     req_free(L, ri);
 }
 
+static void ready_add(service *v, replica *p)
+{
+    if (v->nready == v->cap_rdy) {
+        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
+        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
+    }
+    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
+    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
+        v->rdy[k] = v->rdy[k - 1];
+        k--;
+    }
+    v->rdy[k] = p;
+    v->nready++;
+}
+
+static void ready_del(service *v, replica *p)
+{
+    int k = 0;
+    while (k < v->nready && v->rdy[k] != p)
+        k++;
+    if (k == v->nready)
+        GS_BUG("ready_del: replica not in the ready list");
+    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
+    v->nready--;
+}
+
 static void set_busy(sim *s, replica *p, bool busy)
 {
     service *v = p->svc;
     int used = 0;
-    for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            used += v->reps[i]->nactive + v->reps[i]->npending;
-    sim_gauge_set(&v->g_slots, s->now, used); /* O(replicas of the service) */
+    for (int i = 0; i < v->nready; i++)
+        used += v->rdy[i]->nactive + v->rdy[i]->npending;
+    sim_gauge_set(&v->g_slots, s->now, used); /* O(ready replicas of the service) */
     if (busy && !p->in_block) {
         p->busy_since_us = s->now;
     } else if (!busy && p->in_block) {
@@ -324,9 +354,9 @@ static replica *prefix_route(const svc_layer *L, const service *v, const svc_req
         return NULL;
     replica *best = NULL;
     int best_m = 0;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || !p->pc)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (!p->pc)
             continue;
         int m = spc_match(p->pc, r->hash, r->nhash);
         int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;
@@ -538,9 +568,9 @@ static void scale_out(sim *s, service *v);
 static replica *least_loaded(const service *v)
 {
     replica *best = NULL;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY || p->nactive + p->npending >= v->max_batch)
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (p->nactive + p->npending >= v->max_batch)
             continue;
         if (!best || p->nactive + p->npending < best->nactive + best->npending)
             best = p;
@@ -599,13 +629,13 @@ static void replica_remove(sim *s, replica *p)
     prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    v->nready--;
+    ready_del(v, p);
     v->nlive--;
     v->scale_ins++;
     job *t = p->task;
     p->task = NULL;
     /* an actuator may keep the task (its GPU) until the instance slept */
-    if (!L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
         sim_task_end(s, t);
     note_scale(s, v, "scale_in");
 }
@@ -621,6 +651,14 @@ static void svc_task_started(void *state, sim *s, job *j)
     p->state = R_STARTING;
     v->nstarting++;
     p->pc_cap = v->pc_cap = prefix_capacity(L, s, v, j); /* prefix cache hook */
+    if (v->ended) {
+        /* The service ended while this replica waited for its GPUs: no
+         * cold start; it is handed back at once, through a zero-delay event
+         * (never from inside the space policy's own start). */
+        p->unactivated = true;
+        svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+        return;
+    }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
     if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
@@ -657,7 +695,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
     if (p->state == R_READY)
-        v->nready--;
+        ready_del(v, p);
     else if (p->state == R_STARTING)
         v->nstarting--;
     p->state = R_GONE;
@@ -699,19 +737,47 @@ static int svc_replicas(const void *state)
 
 /* {==== arrivals, ticks, generator ====} */
 
-/* Whether some replica of v is ready (O(replicas of the service)). */
-static bool ready_replica(const service *v)
+/* Whether some replica of v is ready. */
+static bool ready_replica(const service *v) { return v->nready > 0; }
+
+/* Replicas that are gone stay in v->reps until they are more than half of
+ * it; then the live ones are packed, in order (the order decides ties, so
+ * results do not change). Without this every loop over a service's
+ * replicas grew with every replica it ever had. */
+static void compact_reps(service *v)
 {
+    if ((v->nreps - v->nlive) * 2 <= v->nreps)
+        return;
+    int k = 0;
     for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state == R_READY)
-            return true;
-    return false;
+        if (v->reps[i]->state != R_GONE)
+            v->reps[k++] = v->reps[i];
+    v->nreps = k;
+}
+
+/* At the service's end the requests still queued are dropped (counted with
+ * those that arrive after the end): no replica starts to serve them. */
+static void drop_queue(service *v, svc_layer *L)
+{
+    while (v->qhead != NONE) {
+        uint32_t ri = v->qhead;
+        svc_req *r = req_at(L, ri);
+        v->qhead = r->next;
+        if (r->queued) {
+            v->qlen--;
+            v->drop_ended++;
+            v->in_flight--;
+        }
+        req_free(L, ri);
+    }
+    v->qtail = NONE;
 }
 
 static void route(sim *s, service *v, uint32_t ri)
 {
     svc_layer *L = svc_of(s);
     svc_req *r = req_at(L, ri);
+    compact_reps(v);
     v->arrived++;
     v->in_flight++;
     if (v->ended) {
@@ -833,6 +899,7 @@ static void tick(sim *s, service *v)
 {
     svc_layer *L = svc_of(s);
     v->tick_pending = false;
+    compact_reps(v);
     double window_s = gs_us_to_s(s->now - v->win_start_us);
     double busy = v->win_busy_s, ready_s = 0;
     int slots_used = 0;
@@ -1027,7 +1094,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->idle_since_us = s->now;
         p->last_us = s->now;
         p->svc->nstarting--;
-        p->svc->nready++;
+        ready_add(p->svc, p);
         note_scale(s, p->svc, "ready");
         replica_run(s, p);
         schedule_tick(s, p->svc);
@@ -1060,11 +1127,21 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         service *v = L->svcs[slot];
         v->ended = true;
         v->min = 0;
+        drop_queue(v, L);
+        compact_reps(v);
         for (int i = 0; i < v->nreps; i++) {
             replica *p = v->reps[i];
-            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive)
+            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive) {
                 replica_remove(s, p);
+            } else if (p->state == R_STARTING) {
+                /* its cold start is cut short: ready now (a new generation
+                 * drops the pending READY), then removed as idle */
+                p->gen++;
+                svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+            }
         }
+        /* replicas still waiting for GPUs are handed back when they get
+         * them (svc_task_started); busy ones finish their batch and go */
         return;
     }
     default:

@@ -55,6 +55,7 @@ typedef struct replica {
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
 } replica;
@@ -76,6 +77,12 @@ typedef struct service {
     replica **reps;
     int nreps, cap_reps;
     int nlive, nready, nstarting; /* live = placing + starting + ready */
+    /* the nready ready replicas in creation order (that of reps, which breaks
+     * ties): the per-request loops (routing, slot gauge) walk only these,
+     * at most what the cluster can hold, never the replicas still waiting
+     * for GPUs */
+    replica **rdy;
+    int cap_rdy;
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
     gsl_rng *rng;

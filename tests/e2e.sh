@@ -194,8 +194,12 @@ fi
 
 # 16b. a report with services gets a latency CDF per service (ids read as data, never as code)
 mkdir -p "$T/svc"
-awk 'NR == 1 { print; print "\t\"services\": [{\"id\": \"chat `touch SV`\", \"latency_s\": {\"p50\": 0.1, \"p95\": 0.3, \"p99\": 0.5}},"; print "\t\t{\"id\": \"batch\", \"latency_s\": {\"p50\": 1, \"p99\": 4, \"max\": 9}}],"; next } { print }' \
-  "$T/ex/report.json" >"$T/svc/report.json"
+# (the example's own services replaced: a report holds one "services" key)
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+r["services"] = [{"id": "chat `touch SV`", "latency_s": {"p50": 0.1, "p95": 0.3, "p99": 0.5}},
+                 {"id": "batch", "latency_s": {"p50": 1, "p99": 4, "max": 9}}]
+json.dump(r, open(sys.argv[2], "w"), indent=1)' "$T/ex/report.json" "$T/svc/report.json"
 if check_rc plot_services 0 "$G" plot "$T/svc" --no-svg; then
   [ "$(png_size "$T/svc/fig_latency_cdf.png")" = 900x500 ] && [ ! -e SV ] && [ ! -e "$T/svc/SV" ] &&
     [ "$(wc -l <"$T/svc/fig_latency_cdf.svc0.tsv")" -eq 4 ] && [ "$(tail -1 "$T/svc/fig_latency_cdf.svc1.tsv")" = "$(printf '9\t1')" ] &&

@@ -248,7 +248,7 @@ else
   gS=$(grep -m1 '"gpus":' planS/plan.json 2>/dev/null | tr -dc 0-9)
   rS=$(grep -m1 '"rounds":' planS/plan.json 2>/dev/null | tr -dc 0-9)
   if [ "$prc" -eq 0 ] && [ -n "$gS" ] && [ "$gS" = "$g3" ] && [ "$rS" = "$r3" ] &&
-     [ "$(ls planS/sweep.p0-whole/slurm/*.out | grep -c .)" -ge "$rS" ]; then ok plan_engine_slurm_same_answer
+     [ "$(ls planS/sweep.p0-whole*/slurm/*.out | grep -c .)" -ge "$rS" ]; then ok plan_engine_slurm_same_answer
   else echo "    slurm: $gS cards in $rS rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_slurm_same_answer "$T/out"; fi
   stop_daemons
 fi

@@ -114,7 +114,11 @@ static void bad_cluster_files(void)
         {"{\"nodes\":[{\"model\":\"V100\",\"gpus\":8}]}", "unknown GPU model 'V100'"},
         {"{\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"gpus\":65}]}", "nodes[0].gpus"},
         {"{\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"gpus\":8,\"cpu\":-1}]}", "nodes[0].cpu"},
-        {"not json", "not a JSON object"},
+        {"not json", "line 1, column 1: unexpected 'n'"},
+        {"[1]", "expected a JSON object"},
+        {"{\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\n \"gpus\":8,}]}", "line 2, column 11: unexpected '}'"},
+        {"{\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"gpus\":8,\"gpus\":4}]}", "duplicate key 'nodes[0].gpus'"},
+        {"{\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"gpus\":8}]} }", "after the JSON value"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sim_cluster c;

@@ -233,7 +233,7 @@ static int half_init(sim *s, int index, void **state, gs_error *err)
     *state = malloc(1);
     return 0;
 }
-static const pol_param no_params[] = {{NULL, NULL, NULL}};
+static const pol_param no_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
 static const pol_ops pol_half = {
     .abi = POL_ABI, .name = "half", .summary = "test", .kind = POL_SPACE, .params = no_params,
     .init = half_init, .fini = free, .arrive = half_arrive, .release = half_release,

@@ -72,7 +72,25 @@ static const struct {
     {"id,submit,duration,gpus,preemptible\na,0,1,1,yes\n", {"line 2, column 5 ('preemptible')", "0 or 1", NULL}},
     {"id,submit,submit,duration,gpus\n", {"line 1, column 3", "duplicate column 'submit'", NULL}},
     {"", {"line 1", "header", NULL}},
+    /* numbers in plain decimal only: strtod would take hex, inf and nan */
+    {"id,submit,duration,gpus,cpu\na,0,1,1,0x10\n", {"line 2, column 5 ('cpu')", "'0x10'", NULL}},
+    {"id,submit,duration,gpus,cpu\na,0,1,1,inf\n", {"line 2, column 5 ('cpu')", "'inf'", NULL}},
+    {"id,submit,duration,gpus,util\na,0,1,1,nan\n", {"line 2, column 5 ('util')", "'nan'", NULL}},
+    {"id,submit,duration,gpus\na,0,1,0x1\n", {"line 2, column 4 ('gpus')", "'0x1'", NULL}},
+    {"id,submit,duration,gpus\na,0,1,+1\n", {"line 2, column 4 ('gpus')", "'+1'", NULL}},
+    {"id,submit,duration,gpus,mem_gib\na,0,1,1,1e\n", {"line 2, column 5 ('mem_gib')", NULL, NULL}},
+    /* a byte-order mark only counts before the header: elsewhere it is data */
+    {"id,submit,duration,gpus\n\xEF\xBB\xBF" "a,0,1,1\nb,0,x,1\n", {"line 3, column 3", NULL, NULL}},
 };
+
+static void bom_accepted(void)
+{
+    long rows;
+    int code;
+    read_all("\xEF\xBB\xBFid,submit,duration,gpus,cpu\na,0,1,1,1.5e1\nb,0,1,1,-0\n", false, &rows, &code);
+    CHECK_EQ_INT(code, 0);
+    CHECK_EQ_INT(rows, 2);
+}
 
 static void malformed(void)
 {
@@ -86,6 +104,14 @@ static void malformed(void)
         for (int k = 0; k < 3 && bad[i].want[k]; k++)
             CHECK_STR_HAS(msg, bad[i].want[k]);
     }
+}
+
+static void directory_named(void)
+{
+    gs_error err;
+    CHECK(wl_trace_open(tu_tmp_dir(), NULL, &err) == NULL);
+    CHECK_EQ_INT(err.code, GS_EINPUT);
+    CHECK_STR_HAS(err.msg, "is a directory");
 }
 
 static void extra_columns_allowed(void)
@@ -191,5 +217,7 @@ const test_case tests_trace[] = {
     {"trace/full_row_any_column_order", full_row},
     {"trace/fast_path_matches_libcsv", fast_path_matches_libcsv},
     {"trace/missing_file", missing_file},
+    {"trace/bom_before_header_accepted", bom_accepted},
+    {"trace/directory_named", directory_named},
     {NULL, NULL},
 };

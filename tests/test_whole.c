@@ -179,7 +179,7 @@ static int ss_init(sim *s, int index, void **state, gs_error *err)
     *state = malloc(1);
     return 0;
 }
-static const pol_param ss_params[] = {{NULL, NULL, NULL}};
+static const pol_param ss_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
 static const pol_ops pol_slowstart = {
     .abi = POL_ABI, .name = "slowstart", .summary = "test", .kind = POL_SPACE, .params = ss_params,
     .init = ss_init, .fini = free, .arrive = ss_arrive, .release = ss_release, .timer = ss_timer,

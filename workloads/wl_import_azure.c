@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/gs_file.h"
+
 /* "YYYY-MM-DD HH:MM:SS.fffffff" -> microseconds since the epoch (UTC; the
  * trace states no zone, and only differences matter). */
 static bool parse_stamp(const char *s, int64_t *us)
@@ -84,9 +86,9 @@ static bool parse_tokens(const char *s, long lo, long *out)
 int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_import_counts *counts, gs_error *err)
 {
     memset(counts, 0, sizeof *counts);
-    FILE *f = fopen(path, "rb");
+    FILE *f = gs_open_input(path, "file", err);
     if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+        return GS_EINPUT;
     struct csv_parser p;
     csv_init(&p, CSV_STRICT | CSV_APPEND_NULL);
     char *line = NULL;
@@ -151,6 +153,11 @@ int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_impo
     free(line);
     csv_free(&p);
     fclose(f);
+    if (rc == 0 && lineno == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': empty file (expected the header TIMESTAMP,ContextTokens,"
+                    "GeneratedTokens)", path);
+    else if (rc == 0 && counts->rows_in == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': no request rows after the header", path);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
     return rc;

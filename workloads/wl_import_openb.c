@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_file.h"
+
 const char *const wl_openb_reason[WL_OPENB_NREASONS] = {
     "num_gpu and gpu_milli inconsistent or out of range",
     "gpu_milli not a multiple of 10",
@@ -75,9 +77,9 @@ static int csv_in_open(csv_in *c, const char *path, gs_error *err)
 {
     memset(c, 0, sizeof *c);
     c->path = path;
-    c->f = fopen(path, "rb");
+    c->f = gs_open_input(path, "file", err);
     if (!c->f)
-        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+        return GS_EINPUT;
     csv_init(&c->p, CSV_STRICT | CSV_APPEND_NULL);
     return 0;
 }
@@ -268,8 +270,12 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
     if (got < 0)
         rc = GS_EINPUT;
     csv_in_close(&c);
+    if (rc == 0 && n->pods_in == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': no pod rows after the header (an empty pod list converts to nothing)",
+                    path);
     if (rc == 0) {
-        qsort(pods, npods, sizeof *pods, by_submit);
+        if (npods > 1)
+            qsort(pods, npods, sizeof *pods, by_submit);
         fprintf(out, "id,submit,duration,gpus,gpucores,gpumem_pct,gpu_model,cpu,mem_gib\n");
         for (size_t i = 0; i < npods; i++) {
             const pod *p = pods[i];
@@ -345,6 +351,8 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
     if (got < 0)
         rc = GS_EINPUT;
     csv_in_close(&c);
+    if (rc == 0 && n->nodes_converted == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': no usable node rows after the header (a cluster needs nodes)", path);
     if (rc == 0) {
         /* The cluster format wants a model per node group: CPU-only nodes
          * (gpu 0, model empty) join the pool of the most common GPU model,

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_file.h"
+
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
     C_CHECKPOINT_GIB, C_TENANT, C_GPU_MODEL, C_CPU, C_MEM_GIB, C_GPUMEM_PCT, C_UTIL,
@@ -155,6 +157,20 @@ static int read_record(wl_trace *t, gs_error *err)
             return t->record_done ? 1 : 0;
         }
         t->lineno++;
+        char *nul = memchr(t->line, 0, (size_t)n);
+        if (nul) {
+            int col = 1; /* the field the NUL byte is in (commas before it, quotes aside) */
+            for (char *q = t->line; q < nul; q++)
+                col += *q == ',';
+            t->eof = true;
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d: NUL byte at byte %ld of the line "
+                          "(not a text file?)", t->path, t->lineno, col, (long)(nul - t->line) + 1);
+        }
+        if (t->lineno == 1 && n >= 3 && !memcmp(t->line, "\xEF\xBB\xBF", 3)) {
+            /* a UTF-8 byte-order mark (spreadsheet exports write one): not part of the first column's name */
+            memmove(t->line, t->line + 3, (size_t)n - 2);
+            n -= 3;
+        }
         if (!t->in_record) {
             t->rec_start = t->lineno;
             t->in_record = true;
@@ -202,8 +218,37 @@ bool wl_parse_seconds(const char *s, gs_time_us *out_us)
     return true;
 }
 
+/* Plain decimal notation only: strtod and strtol also take hex (0x10),
+ * inf, nan, leading blanks and a '+', none of which a trace means. */
+static bool is_decimal(const char *s, bool integer)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits++;
+    if (!integer && *p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return false;
+    if (!integer && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (*p < '0' || *p > '9')
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == 0;
+}
+
 static bool parse_int(const char *s, long lo, long hi, long *out)
 {
+    if (!is_decimal(s, true))
+        return false;
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -215,6 +260,8 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
 
 static bool parse_num(const char *s, double lo, double hi, double *out)
 {
+    if (!is_decimal(s, false))
+        return false;
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v) || v < lo || v > hi)
@@ -259,11 +306,9 @@ static bool copy_str(char *dst, size_t n, const char *src)
 
 wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gs_err(err, GS_EINPUT, "cannot open trace '%s': %s", path, strerror(errno));
+    FILE *f = gs_open_input(path, "trace", err);
+    if (!f)
         return NULL;
-    }
     wl_trace *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = xstrdup(path);

@@ -12,25 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *read_file(const char *path, gs_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gs_err(err, GS_EINPUT, "cannot open GPU model '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 65536, n = 0;
-    char *buf = xmalloc(cap);
-    size_t r;
-    while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (cap - n - 1 == 0)
-            buf = xrealloc(buf, cap *= 2);
-    }
-    fclose(f);
-    buf[n] = 0;
-    return buf;
-}
+#include "../../base/gs_json.h"
 
 static int bad(gs_error *err, const char *path, const char *field, const char *want)
 {
@@ -118,13 +100,13 @@ static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *e
 
 static int load_one(gpu_model *m, const char *path, gs_error *err)
 {
-    char *text = read_file(path, err);
-    if (!text)
-        return GS_EINPUT;
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = gs_json_read(path, "GPU model", err);
     if (!j)
-        return gs_err(err, GS_EINPUT, "GPU model '%s': not valid JSON", path);
+        return GS_EINPUT;
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return gs_err(err, GS_EINPUT, "GPU model '%s': expected a JSON object", path);
+    }
     int rc = 0;
     double v;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");

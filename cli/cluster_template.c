@@ -1,0 +1,133 @@
+/* cluster_template.c - see cluster_template.h.
+ * SPDX-License-Identifier: MIT */
+#include "cluster_template.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "N", "N*A", "N/B", "N*A/B" (spaces allowed) -> A/B; false otherwise. */
+static bool parse_ratio(const char *s, double *ratio)
+{
+    while (*s == ' ')
+        s++;
+    if (*s++ != 'N')
+        return false;
+    double a = 1, b = 1;
+    char *end;
+    while (*s == ' ')
+        s++;
+    if (*s == '*') {
+        a = strtod(s + 1, &end);
+        if (end == s + 1)
+            return false;
+        s = end;
+        while (*s == ' ')
+            s++;
+    }
+    if (*s == '/') {
+        b = strtod(s + 1, &end);
+        if (end == s + 1)
+            return false;
+        s = end;
+        while (*s == ' ')
+            s++;
+    }
+    if (*s || !(a > 0 && a <= 1e6) || !(b > 0 && b <= 1e6))
+        return false;
+    *ratio = a / b;
+    return true;
+}
+
+int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gs_err(err, GS_EINPUT, "cannot open cluster template '%s': %s", path, strerror(errno));
+    size_t cap = 65536, n = 0, r;
+    char *text = xmalloc(cap);
+    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
+        if ((n += r) == cap - 1)
+            text = xrealloc(text, cap *= 2);
+    fclose(f);
+    text[n] = 0;
+    const char *stop = NULL;
+    t->doc = cJSON_ParseWithOpts(text, &stop, 0);
+    int line = 1;
+    for (const char *c = text; !t->doc && stop && c < stop; c++)
+        line += *c == '\n';
+    free(text);
+    if (!cJSON_IsObject(t->doc))
+        return gs_err(err, GS_EINPUT, "cluster template '%s' line %d: not a JSON object", path, line);
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(t->doc, "nodes"), *g;
+    if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0)
+        return gs_err(err, GS_EINPUT, "cluster template '%s': 'nodes' must be a non-empty array", path);
+    if (cJSON_GetArraySize(nodes) > CT_MAX_GROUPS)
+        return gs_err(err, GS_EINPUT, "cluster template '%s': more than %d node groups", path, CT_MAX_GROUPS);
+    bool scales = false;
+    cJSON_ArrayForEach(g, nodes)
+    {
+        int i = t->ngroups++;
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(g, "count");
+        if (cJSON_IsString(c)) {
+            if (!parse_ratio(c->valuestring, &t->ratio[i]))
+                return gs_err(err, GS_EINPUT,
+                              "cluster template '%s': nodes[%d].count '%s': expected an integer or N, N*A, N/B, "
+                              "N*A/B (A, B positive numbers up to 1e6)",
+                              path, i, c->valuestring);
+            scales = true;
+        } else if (!c) {
+            t->fixed[i] = 1;
+        } else if (cJSON_IsNumber(c) && c->valuedouble >= 1 && c->valuedouble <= 1e7 &&
+                   c->valuedouble == floor(c->valuedouble)) {
+            t->fixed[i] = (long)c->valuedouble;
+        } else {
+            return gs_err(err, GS_EINPUT, "cluster template '%s': nodes[%d].count: expected an integer from 1 to 1e7 "
+                          "or a string in N such as \"N\" or \"N/4\"", path, i);
+        }
+    }
+    if (!scales)
+        return gs_err(err, GS_EINPUT,
+                      "cluster template '%s': no node group scales (give one a count such as \"N\" or \"N/4\"); "
+                      "a fixed cluster is run with --cluster",
+                      path);
+    return 0;
+}
+
+void cluster_template_free(cluster_template *t)
+{
+    cJSON_Delete(t->doc);
+    memset(t, 0, sizeof *t);
+}
+
+long cluster_template_count(const cluster_template *t, int g, long n)
+{
+    if (t->ratio[g] <= 0)
+        return t->fixed[g];
+    /* the small epsilon keeps N*3/4 at N=4 at 3, not 4, after rounding */
+    return (long)ceil((double)n * t->ratio[g] - 1e-9);
+}
+
+cJSON *cluster_template_instance(const cluster_template *t, long n)
+{
+    cJSON *d = cJSON_Duplicate(t->doc, 1);
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(d, "nodes");
+    for (int i = 0; i < t->ngroups; i++) {
+        cJSON *g = cJSON_GetArrayItem(nodes, i);
+        if (cJSON_GetObjectItemCaseSensitive(g, "count"))
+            cJSON_ReplaceItemInObjectCaseSensitive(g, "count",
+                                                   cJSON_CreateNumber((double)cluster_template_count(t, i, n)));
+    }
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
+    char name[200];
+    snprintf(name, sizeof name, "%s.N%ld", cJSON_IsString(nm) ? nm->valuestring : "template", n);
+    if (nm)
+        cJSON_ReplaceItemInObjectCaseSensitive(d, "name", cJSON_CreateString(name));
+    else
+        cJSON_AddStringToObject(d, "name", name);
+    return d;
+}
