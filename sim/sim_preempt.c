@@ -318,7 +318,7 @@ static double ckpt_bytes(const sim *s, const job *j)
 static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
 {
     const sim_ext *x = ext_of(s);
-    double done_now = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     if (done_now < 0)
         done_now = 0;
     *has_ckpt = false;
@@ -338,7 +338,7 @@ static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
 static double lost_work_us(const sim *s, const job *j)
 {
     bool has;
-    double left = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     double lost = resume_point_us(s, j, &has) - (left < 0 ? 0 : left);
     return lost > 0 ? lost : 0;
 }

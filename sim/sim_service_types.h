@@ -10,6 +10,7 @@
 
 #include "sim.h"
 #include "sim_service.h"
+#include "sim_svc_hw.h"
 #include "svc_prefix_cache.h"
 
 enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
@@ -26,6 +27,7 @@ typedef struct svc_req {
     int64_t in_tok, tok_left; /* tokens mode */
     bool first_done;
     double work_left_us; /* time mode */
+    double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
     uint32_t next;       /* service queue link */
     /* only with an actuator: a first request (see svc_actuator)
      * and the replica whose activation it waited for (NONE: found one ready) */
@@ -56,8 +58,11 @@ typedef struct replica {
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
     bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
+    int load, hpos;   /* while ready: requests held (active + pending) as the heap last saw them, place in it */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
+    svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
+    double kv_used;       /* KV tokens held by its active and pending requests */
 } replica;
 
 typedef struct service {
@@ -83,6 +88,10 @@ typedef struct service {
      * for GPUs */
     replica **rdy;
     int cap_rdy;
+    /* the ready replicas again, as a min-heap on (load, creation order):
+     * least-loaded routing and the slot gauge in O(log n) per request */
+    replica **lheap;
+    long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
     gsl_rng *rng;
@@ -105,6 +114,8 @@ typedef struct service {
     double kv_kib;
     long pc_cap;
     uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
+    svc_shape hw;               /* fit over the cluster's cards, KV bytes per token, reference card */
+    uint64_t drop_unplaceable;  /* requests to a service whose replica fits no card */
 } service;
 
 struct svc_layer {
@@ -126,6 +137,8 @@ struct svc_layer {
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
+    bool perf_loaded;
 };
 
 /* Adds "services" (per service) and "requests" (over all) to the report
