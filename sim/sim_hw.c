@@ -4,6 +4,7 @@
  * and reports which model figures the run relied on.
  * SPDX-License-Identifier: MIT */
 #include "sim_hw.h"
+#include "sim_struct.h"
 
 #include <stdlib.h>
 #include <string.h>
