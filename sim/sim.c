@@ -7,7 +7,6 @@
  * generation numbers and dropped when popped (lazy cancellation).
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
-#include "sim_hw.h"
 #include "sim_struct.h"
 
 #include "sim_module.h"
@@ -524,7 +523,10 @@ void sim_job_start(sim *s, job *j, double rate)
     j->starts++;
     j->rate = rate;
     j->rate_since_us = s->now;
-    j->speed = j->internal ? 1.0 : sim_hw_place_speed(s, j); /* once per placement, not per event */
+    j->speed = 1.0; /* once per placement, not per event: the modules' factors (the card's speed) */
+    for (int m = 0; m < s->nmod && !j->internal; m++)
+        if (s->mod[m]->speed)
+            j->speed *= s->mod[m]->speed(s->mst[m], s, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;

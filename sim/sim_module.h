@@ -48,6 +48,10 @@ typedef struct sim_module {
      * quota); part of sim_admit_pools. */
     uint64_t (*narrow_pools)(void *state, sim *s, job *j, uint64_t pools);
     void (*arrived)(void *state, sim *s, job *j);
+    /* The speed factor of trace job j on its current placement (1: as
+     * stated in the trace), asked once when it starts; the core multiplies
+     * the factors of every module that has this member. */
+    double (*speed)(void *state, sim *s, const job *j);
     void (*started)(void *state, sim *s, job *j);
     void (*stopped)(void *state, sim *s, job *j);
 
