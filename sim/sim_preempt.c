@@ -25,6 +25,7 @@
  * victims is retried when some running job reaches min_runtime.
  * SPDX-License-Identifier: MIT */
 #include "sim_preempt.h"
+#include "sim_struct.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -123,8 +124,8 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (rc)
         return rc;
     const pol_ops *sp = s->pol[0];
-    bool admit = sp->abi >= 2 && (sp->caps & POL_CAP_ADMIT);
-    if (x->preempt && (!admit || !sp->fits_if_released || (!sp->dispatch && !(sp->abi >= 3 && sp->place))))
+    bool admit = (sp->space->caps & POL_CAP_ADMIT) != 0;
+    if (x->preempt && (!admit || !sp->space->fits_if_released))
         return gs_err(err, GS_EUSAGE, "--set preempt=on: space policy '%s' does not support preemption "
                       "(see policies/README.md)", sp->name);
     if (s->cl->quota && s->cl->quota->n && !admit)
@@ -318,7 +319,7 @@ static double ckpt_bytes(const sim *s, const job *j)
 static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
 {
     const sim_ext *x = ext_of(s);
-    double done_now = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     if (done_now < 0)
         done_now = 0;
     *has_ckpt = false;
@@ -338,7 +339,7 @@ static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
 static double lost_work_us(const sim *s, const job *j)
 {
     bool has;
-    double left = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     double lost = resume_point_us(s, j, &has) - (left < 0 ? 0 : left);
     return lost > 0 ? lost : 0;
 }
@@ -388,7 +389,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
     bool fits = false;
     for (size_t i = 0; i < k && !fits; i++) {
         out[nv++] = (*buf)[i].j;
-        fits = sp->fits_if_released(s->pst[0], s, p, n, out, nv);
+        fits = sp->space->fits_if_released(s->pst[0], s, p, n, out, nv);
     }
     if (!fits)
         return 0;
@@ -396,7 +397,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
     for (int i = nv - 1; i >= 0 && nv > 1; i--) {
         job *keep = out[i];
         out[i] = out[nv - 1];
-        if (sp->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
+        if (sp->space->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
             nv--;
         } else {
             out[nv - 1] = out[i];
