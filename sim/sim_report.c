@@ -220,6 +220,12 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 "preemptor wait mean %.1f s\n", num(pr, "preemptions", NULL), num(pr, "lost_gpu_hours", NULL),
                 num(pr, "checkpoint_write_gpu_hours", NULL), num(pr, "checkpoint_read_gpu_hours", NULL),
                 num(pr, "preemptor_wait_s", "mean"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pr, "enabled")) && num(pr, "checkpoint_gb", "count") > 0)
+        fprintf(out, "  ckpt      %.0f written at preemption, %.0f cut; size mean %.1f GB, write mean %.1f s "
+                "(max %.1f s); min_runtime %.0f s\n", num(pr, "checkpoint_writes_completed", NULL),
+                num(pr, "checkpoint_writes_cut", NULL), num(pr, "checkpoint_gb", "mean"),
+                num(pr, "checkpoint_write_s", "mean"), num(pr, "checkpoint_write_s", "max"),
+                num(pr, "min_runtime_s", NULL));
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(r, "tenants"), *t;
     cJSON_ArrayForEach(t, tn)
     {
