@@ -1,9 +1,9 @@
-/* share_card.h - cards shared by several tasks: the state both software
- * sharing policies (`vgpu`, `timeslice`) keep per card, the contention rule
+/* share_card.h - cards shared by several tasks: the state the software
+ * sharing policies (`vgpu`, `timeslice`, `mps`) keep per card, the contention rule
  * that turns a card's tenants into progress rates, memory in use and swap,
  * HAMi-style placement, and the lifecycle (queue, OOM kill and retry, report)
- * the two policies have in common. pol_vgpu.c and pol_timeslice.c only read
- * their parameters into an sc_config.
+ * the policies have in common. pol_vgpu.c, pol_timeslice.c and pol_mps.c
+ * only read their parameters into an sc_config.
  *
  * Contention rule (documented with a worked example in policies/README.md):
  * on a card with k running tenants, tenant i has demand d_i (fraction of the
@@ -50,6 +50,11 @@ typedef struct sc_config {
     int select;             /* enum sc_select */
     bool frag;              /* measure fragmentation (report, timeseries) */
     bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
+    /* mps: a fault of one client (an OOM) takes down every client on its
+     * cards; per-client limits split the card in mps_split (0: none):
+     * active threads 100 / mps_split percent, memory physical / mps_split */
+    bool mps;
+    int mps_split;
 } sc_config;
 
 enum sc_select {
@@ -60,6 +65,9 @@ enum sc_select {
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
     SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
+
+/* Why a task was killed (mps reports failures by cause). */
+enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_MEM_LIMIT = 1, SC_CAUSE_CO_TENANT = 2 };
 
 struct sc_frag;
 
@@ -75,6 +83,7 @@ typedef struct sc_task {
     int cores;         /* gpucores reserved per card (vgpu admission) */
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
+    bool over_limit;   /* mps: doomed by its client memory limit, not by the card's memory */
     int ooms;          /* OOM kills so far */
     int shape;         /* index in the fragmentation shape table; -2 not looked up, -1 none */
     struct sc_task *prev, *next;
@@ -106,6 +115,9 @@ typedef struct sc_state {
      * waiting on swap */
     sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
     uint64_t oom_killed, placements;
+    uint64_t mem_limit_killed;  /* mps: a client past its memory limit */
+    uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
+    uint64_t failed_by[3];      /* mps: jobs failed for good, by cause (enum sc_cause) */
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
     int scratch_cap;

@@ -8,6 +8,12 @@
  * oom_retry = N it is resubmitted from scratch (all its work again) up to N
  * times, each after oom_backoff_s, waiting as a suspended job in between.
  *
+ * mps: no fault isolation between the clients of a card. A client killed
+ * by an OOM (the card's memory, or its own client memory limit) takes every
+ * other client on its cards down with it at the same instant; each is
+ * killed as if by its own OOM (retried or failed), and jobs failed for good
+ * are counted by cause.
+ *
  * The queue is the core's (pol_ops.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
@@ -16,6 +22,7 @@
 #include <string.h>
 
 #include "../base/sim_rng.h"
+#include "../sim/sim_module.h"
 #include "share_card.h"
 
 #define MIB 1048576.0
@@ -109,6 +116,11 @@ static sc_task *task_of(sc_state *st, job *j)
     t->cap = cores ? j->req.gpucores / 100.0 : 1.0;
     /* demand: the util column, else (vgpu) the cores asked, else a busy card */
     t->demand = j->req.util > 0 ? j->req.util : (cores ? j->req.gpucores / 100.0 : 1.0);
+    if (st->cfg.mps) /* active-thread percentage: the client's gpucores, else the daemon's
+                      * integer 100 / split (no cap without a split) */
+        t->cap = j->req.gpucores > 0   ? j->req.gpucores / 100.0
+                 : st->cfg.mps_split > 0 ? (double)(100 / st->cfg.mps_split) / 100.0
+                                         : 1.0;
     t->next = st->live;
     if (st->live)
         st->live->prev = t;
@@ -129,11 +141,15 @@ bool sc_place_start(void *state, sim *s, job *j)
     j->ngpu_ids = t->ncards;
     j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
     memcpy(j->gpu_ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
-    t->doomed = false;
+    t->doomed = t->over_limit = false;
     if (!st->cfg.swap)
-        for (int i = 0; i < t->ncards; i++)
-            if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
+        for (int i = 0; i < t->ncards; i++) {
+            const sc_card *c = &st->cards[t->cards[i]];
+            if (c->mem_used + t->mem_mib > c->phys_mib)
                 t->doomed = true; /* its allocation crosses the physical card */
+            else if (st->cfg.mps && st->cfg.mps_split > 0 && t->mem_mib > c->phys_mib / st->cfg.mps_split)
+                t->doomed = t->over_limit = true; /* past its pinned client memory limit */
+        }
     sc_join(st, t);
     sc_node_changed(st, node);
     st->placements++;
@@ -182,6 +198,51 @@ void sc_unplace(void *state, sim *s, job *j)
     }
 }
 
+/* Kills running j as an OOM does: resubmitted after the backoff while it has
+ * retries left, else failed (counted by cause under mps). */
+static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
+{
+    t->ooms++;
+    if (t->ooms <= st->cfg.oom_retry && !j->internal) {
+        /* a service replica is not retried here: the service layer
+         * replaces a lost replica itself (sim_service.c) */
+        sim_job_suspend(s, j);
+        sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
+    } else {
+        if (st->cfg.mps && !j->internal)
+            st->failed_by[cause]++;
+        sim_job_fail(s, j);
+    }
+}
+
+/* mps: the other clients on t's cards (each once), as (slot, gen) so that
+ * one taken down meanwhile is recognized. Returns how many; *out is malloc'd. */
+static int co_tenants(const sc_state *st, const sc_task *t, uint32_t **out)
+{
+    int n = 0, cap = 0;
+    uint32_t *v = NULL;
+    for (int i = 0; i < t->ncards; i++) {
+        const sc_card *c = &st->cards[t->cards[i]];
+        for (int k = 0; k < c->n; k++) {
+            const job *o = c->t[k]->j;
+            bool seen = o == t->j;
+            for (int q = 0; q < n && !seen; q++)
+                seen = v[2 * q] == o->slot && v[2 * q + 1] == o->gen;
+            if (seen)
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 8;
+                v = xrealloc(v, (size_t)cap * 2 * sizeof *v);
+            }
+            v[2 * n] = o->slot;
+            v[2 * n + 1] = o->gen;
+            n++;
+        }
+    }
+    *out = v;
+    return n;
+}
+
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
@@ -189,16 +250,23 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
     if (!t)
         GS_BUG("share_sched: timer without a task");
     if (tag == TAG_OOM) {
+        if (!t->doomed || j->state != JOB_RUNNING)
+            return; /* taken down by a co-tenant's fault at the same instant */
         st->oom_killed++;
-        t->ooms++;
-        if (t->ooms <= st->cfg.oom_retry && !j->internal) {
-            /* a service replica is not retried here: the service layer
-             * replaces a lost replica itself (sim_service.c) */
-            sim_job_suspend(s, j);
-            sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
-        } else {
-            sim_job_fail(s, j);
+        int cause = t->over_limit ? SC_CAUSE_MEM_LIMIT : SC_CAUSE_OOM;
+        if (t->over_limit)
+            st->mem_limit_killed++;
+        uint32_t *co = NULL;
+        int nco = st->cfg.mps ? co_tenants(st, t, &co) : 0; /* before j leaves: a job started in its room is not hit */
+        kill_task(st, s, j, t, cause);
+        for (int i = 0; i < nco; i++) {
+            job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
+            if (o && o->state == JOB_RUNNING && o->pol) {
+                st->fault_killed++;
+                kill_task(st, s, o, o->pol, SC_CAUSE_CO_TENANT);
+            }
         }
+        free(co);
     } else if (tag == TAG_RETRY) {
         j->work_left_us = (double)j->req.dur_us; /* resubmitted from scratch: all its work again */
         sim_job_resume(s, j);
@@ -231,6 +299,14 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
+    if (st->cfg.mps) {
+        cJSON_AddNumberToObject(pol, "mem_limit_killed", (double)st->mem_limit_killed);
+        cJSON_AddNumberToObject(pol, "co_tenant_fault_killed", (double)st->fault_killed);
+        cJSON *fc = cJSON_AddObjectToObject(jobs, "failed_by_cause");
+        cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
+        cJSON_AddNumberToObject(fc, "mem_limit", (double)st->failed_by[SC_CAUSE_MEM_LIMIT]);
+        cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
+    }
     static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
