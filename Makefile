@@ -5,6 +5,8 @@
 #   make demo    deps, build, run the example, print paths
 #   make test    deps, build with ASan+UBSan, run all tests
 #   make bench   performance figures (events/s vs a bare heap, peak RSS)
+#   make fuzz    libFuzzer harnesses (clang) for the readers and a small run, FUZZ_SECONDS each;
+#                inputs that fail are kept in tests/fuzz/corpus/<target>/ (make test replays them)
 #   make install PREFIX=/usr/local   the binary, model files, figure scripts, examples
 #
 # Objects go to build/<config>/ so sanitized and release objects never mix.
@@ -29,6 +31,15 @@ LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c $(wildcard workloads/*.c)
            $(wildcard policies/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
+# Fuzz harnesses (tests/fuzz/): built with clang and libFuzzer by `make fuzz`,
+# and with the normal sanitized build and replay.c as the corpus replays
+# `make test` runs (no clang needed).
+FUZZ_TARGETS := trace cluster model report sim
+FUZZ_COMMON := tests/fuzz/fuzz_util.c cli/cli_docs.c
+FUZZ_SECONDS ?= 60
+FZ := build/fuzz
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 REL := build/release
 TST := build/test
@@ -38,7 +49,7 @@ TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
 .PHONY: all deps check-deps demo test bench clean install baseline-update build-release build-test run-tests \
-        run-demo run-bench fgd-table
+        run-demo run-bench fgd-table fuzz build-fuzz run-fuzz
 
 all: check-deps
 	@$(MAKE) --no-print-directory build-release
@@ -50,7 +61,7 @@ deps:
 	@sh scripts/deps.sh
 
 build-release: gpusim
-build-test: $(TST)/gpusim $(TST)/run_tests
+build-test: $(TST)/gpusim $(TST)/run_tests $(FUZZ_TARGETS:%=$(TST)/fuzz_%_replay)
 
 gpusim: $(REL_OBJ)
 	$(CC) -O2 -g -o $@ $^ $(LIBS)
@@ -70,6 +81,33 @@ $(TST)/gpusim: $(TST_LIB_OBJ) $(TST_CLI_OBJ)
 
 $(TST)/run_tests: $(TST_LIB_OBJ) $(TST_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+# objects of the fuzz builds are intermediate to make's pattern chains: keep them
+.SECONDARY:
+
+# the corpus replays: each harness with replay.c, sanitized like the tests
+$(TST)/fuzz_%_replay: $(TST_LIB_OBJ) $(FUZZ_COMMON:%.c=$(TST)/%.o) $(TST)/tests/fuzz/fuzz_%.o $(TST)/tests/fuzz/replay.o
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+# make fuzz: clang from Debian (scripts/deps.sh --fuzz installs it; a plain
+# make never needs it)
+fuzz:
+	@sh scripts/deps.sh --fuzz
+	@$(MAKE) --no-print-directory $(JOBS) build-fuzz
+	@$(MAKE) --no-print-directory run-fuzz
+
+build-fuzz: $(FUZZ_TARGETS:%=$(FZ)/fuzz_%)
+
+$(FZ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "CC [fuzz] $<"
+	@$(FUZZ_CC) $(BASE_CFLAGS) -Wno-unknown-warning-option $(FUZZ_SAN) -O1 -g -c -o $@ $<
+
+$(FZ)/fuzz_%: $(patsubst %.c,$(FZ)/%.o,$(LIB_SRC) $(FUZZ_COMMON)) $(FZ)/tests/fuzz/fuzz_%.o
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined,float-cast-overflow -o $@ $^ $(LIBS)
+
+run-fuzz: build-fuzz
+	@sh tests/fuzz/run.sh $(FZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(JOBS) gpusim
@@ -119,4 +157,5 @@ install: check-deps
 clean:
 	rm -rf build gpusim
 
--include $(REL_OBJ:.o=.d) $(TST_LIB_OBJ:.o=.d) $(TST_CLI_OBJ:.o=.d) $(TST_OBJ:.o=.d)
+-include $(REL_OBJ:.o=.d) $(TST_LIB_OBJ:.o=.d) $(TST_CLI_OBJ:.o=.d) $(TST_OBJ:.o=.d) \
+         $(wildcard $(TST)/tests/fuzz/*.d) $(wildcard $(FZ)/*/*.d $(FZ)/*/*/*.d)

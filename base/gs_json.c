@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,31 @@ static bool scan_string(scan *c)
     return fail(c, "unterminated string");
 }
 
+static bool scan_number_syntax(scan *c);
+
+/* A number must also fit a double: 1e999 would read as infinity and print
+ * back as null. */
 static bool scan_number(scan *c)
+{
+    size_t start = c->i;
+    if (!scan_number_syntax(c))
+        return false;
+    char buf[64];
+    size_t l = c->i - start;
+    if (l >= 64) { /* cJSON reads at most 63 characters of a number: a longer one would change silently */
+        c->i = start;
+        return fail(c, "number longer than 63 characters");
+    }
+    memcpy(buf, c->s + start, l);
+    buf[l] = 0;
+    if (!isfinite(strtod(buf, NULL))) {
+        c->i = start;
+        return fail(c, "number out of range (beyond what a double holds)");
+    }
+    return true;
+}
+
+static bool scan_number_syntax(scan *c)
 {
     if (c->s[c->i] == '-')
         c->i++;

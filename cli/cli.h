@@ -56,6 +56,9 @@ bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
 int cli_import_sd(int argc, char **argv);
 int cli_import_dlrm(int argc, char **argv);
 int cli_import_mooncake(int argc, char **argv);
+/* The n bytes at s as a whole decimal integer that fits 64 bits (seeds:
+ * strtoull would wrap "-1" and saturate on overflow without saying so). */
+bool cli_parse_u64(const char *s, size_t n, uint64_t *out);
 /* Path of a file shipped beside the executable (e.g. the example cluster). */
 void cli_shipped_path(char *buf, size_t n, const char *rel);
 

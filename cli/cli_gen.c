@@ -56,7 +56,12 @@ int cmd_gen(int argc, char **argv)
         case 'u': o.util = strtod(optarg, &end); break;
         case 'm': o.mean_s = strtod(optarg, &end); break;
         case 'g': o.gpus_per_job = (int)strtol(optarg, &end, 10); break;
-        case 's': o.seed = strtoull(optarg, &end, 10); break;
+        case 's':
+            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
+                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+                return 2;
+            }
+            break;
         case 'o': out_path = optarg; break;
         case 'h': gen_usage(stdout); return 0;
         default:

@@ -58,7 +58,12 @@ int cmd_gen_agents(int argc, char **argv)
         case 'G': o.gpu_share = strtod(optarg, &end); break;
         case 'c': o.cpu = strtod(optarg, &end); break;
         case 'm': o.mem_gib = strtod(optarg, &end); break;
-        case 's': o.seed = strtoull(optarg, &end, 10); break;
+        case 's':
+            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
+                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+                return 2;
+            }
+            break;
         case 'o': out_path = optarg; break;
         case 'h': usage(stdout); return 0;
         default:

@@ -99,28 +99,6 @@ static bool parse_seconds_arg(const char *s, gs_time_us *out)
     return true;
 }
 
-/* The n bytes at s as a whole decimal integer that fits 64 bits (strtoull
- * wraps "-1" and saturates on overflow without saying so). */
-static bool parse_u64(const char *s, size_t n, uint64_t *out)
-{
-    if (n == 0 || n > 20)
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-/* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
- * cluster but the shipped example (cluster: its name, or the --gpus spec),
- * so two runs of one trace on two clusters do not overwrite each other. */
 static void default_out(char *buf, size_t n, const char *trace, const char *cluster, const char *policy)
 {
     const char *base = strrchr(trace, '/');
@@ -189,7 +167,7 @@ int cmd_run(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
         case 's':
-            if (!parse_u64(optarg, strlen(optarg), &cfg.seed))
+            if (!cli_parse_u64(optarg, strlen(optarg), &cfg.seed))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected an integer 0..18446744073709551615"});
             break;
         case 'S': {
@@ -232,11 +210,11 @@ int cmd_run(int argc, char **argv)
         case 'D': {
             uint64_t a, b;
             const char *dots = strstr(optarg, "..");
-            if (dots && parse_u64(optarg, (size_t)(dots - optarg), &a) && parse_u64(dots + 2, strlen(dots + 2), &b) &&
+            if (dots && cli_parse_u64(optarg, (size_t)(dots - optarg), &a) && cli_parse_u64(dots + 2, strlen(dots + 2), &b) &&
                 a <= b && b - a < 1000) {
                 fo.seed_lo = a;
                 fo.seed_hi = b;
-            } else if (!dots && parse_u64(optarg, strlen(optarg), &a)) {
+            } else if (!dots && cli_parse_u64(optarg, strlen(optarg), &a)) {
                 fo.seed_lo = fo.seed_hi = a;
             } else {
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});

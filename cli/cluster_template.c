@@ -2,11 +2,12 @@
  * SPDX-License-Identifier: MIT */
 #include "cluster_template.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../base/gs_json.h"
 
 /* "N", "N*A", "N/B", "N*A/B" (spaces allowed) -> A/B; false otherwise. */
 static bool parse_ratio(const char *s, double *ratio)
@@ -45,24 +46,11 @@ int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open cluster template '%s': %s", path, strerror(errno));
-    size_t cap = 65536, n = 0, r;
-    char *text = xmalloc(cap);
-    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0)
-        if ((n += r) == cap - 1)
-            text = xrealloc(text, cap *= 2);
-    fclose(f);
-    text[n] = 0;
-    const char *stop = NULL;
-    t->doc = cJSON_ParseWithOpts(text, &stop, 0);
-    int line = 1;
-    for (const char *c = text; !t->doc && stop && c < stop; c++)
-        line += *c == '\n';
-    free(text);
+    t->doc = gs_json_read(path, "cluster template", err); /* line and column of a syntax error */
+    if (!t->doc)
+        return GS_EINPUT;
     if (!cJSON_IsObject(t->doc))
-        return gs_err(err, GS_EINPUT, "cluster template '%s' line %d: not a JSON object", path, line);
+        return gs_err(err, GS_EINPUT, "cluster template '%s': expected a JSON object with 'nodes'", path);
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(t->doc, "nodes"), *g;
     if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0)
         return gs_err(err, GS_EINPUT, "cluster template '%s': 'nodes' must be a non-empty array", path);

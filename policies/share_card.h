@@ -186,6 +186,10 @@ double sc_min_share_pct(const sc_state *st);
 /* gpu_select=fgdfit: every card's free share (percent), kept current by
  * sc_node_changed (NULL under other strategies). */
 const double *sc_card_free_cached(const sc_state *st);
+/* gpu_select=fgdfit: node ni's idle share (percent of a card, summed), and
+ * whether one of its cards may have lo_pct..hi_pct free (no false "no"). */
+double sc_node_idle_pct(const sc_state *st, int ni);
+bool sc_node_has_room_in(const sc_state *st, int ni, double lo_pct, double hi_pct);
 /* Report fields (gpu.frag_*) */
 void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
 

@@ -22,8 +22,9 @@
  * Cost: a node's fragmentation is recomputed only when a task is placed on
  * it or leaves it, O(shapes x cards per node); the cluster sum and its time
  * integral move by the difference, so per-event work does not grow with the
- * cluster. Memory: one double per node, plus for gpu_select=fgd a cache of
- * nodes x shapes entries (16 bytes each).
+ * cluster. Memory: one double per node, plus for gpu_select=fgd and fgdfit
+ * a cache of nodes x shapes entries (16 bytes each), and for fgdfit one
+ * double per card (its free share, refreshed with its node).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -62,6 +63,8 @@ struct sc_frag {
     fcache *cache; /* [node * nsh + shape], gpu_select=fgd and fgdfit only */
     double min_share; /* the smallest share of one card a task of the trace asks (percent) */
     double *card_free; /* fgdfit: each card's free share (percent) as of its node's last change */
+    double *node_idle; /* fgdfit: the sum of those per node */
+    uint64_t *node_room; /* fgdfit: [2 node + w] bit b set when a card of the node has floor(free) = 64 w + b */
     sim_gauge g;
 };
 
@@ -192,6 +195,37 @@ double sc_min_share_pct(const sc_state *st) { return st->frag ? st->frag->min_sh
 
 const double *sc_card_free_cached(const sc_state *st) { return st->frag ? st->frag->card_free : NULL; }
 
+double sc_node_idle_pct(const sc_state *st, int ni) { return st->frag->node_idle[ni]; }
+
+bool sc_node_has_room_in(const sc_state *st, int ni, double lo_pct, double hi_pct)
+{
+    const uint64_t *m = st->frag->node_room + 2 * (size_t)ni;
+    int lo = (int)floor(lo_pct), hi = (int)floor(hi_pct);
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > 127 ? 127 : hi;
+    for (int b = lo; b <= hi; b++) /* a window of a few percent: a few bit tests */
+        if (m[b >> 6] >> (b & 63) & 1)
+            return true;
+    return false;
+}
+
+/* fgdfit: node ni's cached card frees, idle sum and room bits, from its cards now. */
+static void node_rooms(const sc_state *st, struct sc_frag *f, int ni)
+{
+    const sim_node *n = &st->s->cl->nodes[ni];
+    uint64_t *m = f->node_room + 2 * (size_t)ni;
+    m[0] = m[1] = 0;
+    f->node_idle[ni] = 0;
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
+        double v = sc_card_free_pct(st, g);
+        int b = (int)floor(v);
+        b = b < 0 ? 0 : b > 127 ? 127 : b;
+        f->card_free[g] = v;
+        f->node_idle[ni] += v;
+        m[b >> 6] |= 1ULL << (b & 63);
+    }
+}
+
 /* Counts one row of shape (gpus, r_pct, cpu, pools) in the typical table. */
 static void typ_count(struct sc_frag *f, int *cap, int gpus, double r_pct, double cpu, uint64_t pools, uint64_t key)
 {
@@ -307,8 +341,10 @@ int sc_frag_init(sc_state *st, gs_error *err)
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
     if (st->cfg.select == SC_SEL_FGDFIT) {
         f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
-        for (int g = 0; g < st->ncards; g++)
-            f->card_free[g] = sc_card_free_pct(st, g);
+        f->node_idle = xmalloc(((size_t)cl->nnodes + 1) * sizeof *f->node_idle);
+        f->node_room = xmalloc(2 * ((size_t)cl->nnodes + 1) * sizeof *f->node_room);
+        for (int ni = 0; ni < cl->nnodes; ni++)
+            node_rooms(st, f, ni);
     }
     f->min_share = 100;
     for (int i = 0; i < f->nsh; i++)
@@ -328,6 +364,8 @@ void sc_frag_free(sc_state *st)
     free(f->node_ver);
     free(f->cache);
     free(f->card_free);
+    free(f->node_idle);
+    free(f->node_room);
     free(f);
     st->frag = NULL;
 }
@@ -337,11 +375,8 @@ void sc_node_changed(sc_state *st, int ni)
     struct sc_frag *f = st->frag;
     if (!f || ni < 0)
         return;
-    if (f->card_free) {
-        const sim_node *n = &st->s->cl->nodes[ni];
-        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-            f->card_free[g] = sc_card_free_pct(st, g);
-    }
+    if (f->card_free)
+        node_rooms(st, f, ni);
     double v = node_frag_now(st, ni);
     f->sum += v - f->node_frag[ni];
     f->node_frag[ni] = v;

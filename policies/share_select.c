@@ -62,9 +62,9 @@ static double frac(double part, double total) { return total > 0 ? part / total 
  *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
  *     where the fewest cards are left without it;
  *   whole cards: fgd's score alone. */
-static void fgdfit_keys(const sc_state *st, const sc_task *t, const sim_node *n, double score, int *cards,
-                        double *key)
+static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double score, int *cards, double *key)
 {
+    const sim_node *n = &st->s->cl->nodes[ni];
     const job *j = t->j;
     int want = j->req.gpus;
     double r = want > 0 ? sc_req_pct(j) : 0;
@@ -78,6 +78,8 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, const sim_node *n,
         int64_t mem = -1;
         key[0] = 1000; /* no exact fit */
         key[1] = score;
+        if (!sc_node_has_room_in(st, ni, r, r + dead))
+            return; /* most nodes: one look at the node's room bits */
         for (int k = 0; k < n->ngpus; k++) {
             double left = fr[n->gpu0 + k] - r;
             if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
@@ -91,8 +93,7 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, const sim_node *n,
             }
         }
     } else if (want == 0) {
-        for (int k = 0; k < n->ngpus; k++)
-            key[1] += sc_card_free_cached(st)[n->gpu0 + k];
+        key[1] = sc_node_idle_pct(st, ni);
     }
 }
 
@@ -128,7 +129,7 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
             if (!sc_fgd_node(st, t, ni, &score, cards))
                 continue;
             double key[3];
-            fgdfit_keys(st, t, n, score, cards, key);
+            fgdfit_keys(st, t, ni, score, cards, key);
             key[2] = st->rank[ni];
             if (best < 0 || keys_before(key, best_key)) {
                 best = ni;

@@ -3,8 +3,21 @@
 # Uses apt-get directly as root, through sudo otherwise.
 # deps.sh --check: install nothing; name what is missing and exit 1 (a plain
 # `make` runs this: a build target never installs system packages).
+# deps.sh --fuzz: clang and its libFuzzer runtime, for `make fuzz` only.
 set -e
 need=""
+if [ "${1:-}" = "--fuzz" ]; then
+  command -v clang >/dev/null 2>&1 || need="$need clang"
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer*.a >/dev/null 2>&1 || need="$need libclang-rt-dev"
+  [ -z "$need" ] && exit 0
+  echo "deps: installing$need (make fuzz)" >&2
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >&2
+  $SUDO apt-get install -y -qq $need >&2
+  exit 0
+fi
 pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev"
 pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
 [ -f /usr/include/csv.h ] || need="$need libcsv-dev"

@@ -15,7 +15,8 @@
 #      space-separated subset of the 17 names), EXACT_ALL (1: the exact
 #      model's bestfit and dotprod on every trace, not only on
 #      EXACT_TRACES), RUN (0: only rebuild table.md from OUT_DIR's csv
-#      files, e.g. after running subsets side by side and concatenating).
+#      files, e.g. after running subsets side by side and concatenating),
+#      OWN_ONLY (1: rerun only the head to head, keeping OUT_DIR's runs.csv).
 #
 # Runs per trace: FGD (paper mode) and fgdfit seed by seed (the head to
 # head), BestFit, DotProd and Random in paper mode over the seeds, FGD in
@@ -74,10 +75,12 @@ print("%.4f,%.4f,%.4f,%.0f" % (100 - f["alloc_pct_at_100"], f["alloc_pct_at_100_
                 --set gpu_select=$2 --set frag_model=$1 --out "$W/o" > /dev/null
             summary "$W/o/report.json"
         }
+        [ "${OWN_ONLY:-0}" = 1 ] && EXACT_TRACES= # nothing but the head to head below
         for s in bestfit dotprod random; do
+            [ "${OWN_ONLY:-0}" = 1 ] && break
             echo "$t,paper,$s,$SEEDS,$(run paper $s "$SEEDS")" >> "$W/runs.csv"
         done
-        echo "$t,exact,fgd,$SEEDS,$(run exact fgd "$SEEDS")" >> "$W/runs.csv"
+        [ "${OWN_ONLY:-0}" = 1 ] || echo "$t,exact,fgd,$SEEDS,$(run exact fgd "$SEEDS")" >> "$W/runs.csv"
         case " $EXACT_TRACES " in *" $t "*)
             for s in bestfit dotprod; do
                 echo "$t,exact,$s,$SEEDS,$(run exact $s "$SEEDS")" >> "$W/runs.csv"
@@ -91,7 +94,8 @@ print("%.4f,%.4f,%.4f,%.0f" % (100 - f["alloc_pct_at_100"], f["alloc_pct_at_100_
         done
         echo "fgd_table: $t done" >&2
     done
-    cp "$W/runs.csv" "$W/seeds.csv" "$OUT/"
+    [ "${OWN_ONLY:-0}" = 1 ] || cp "$W/runs.csv" "$OUT/"
+    cp "$W/seeds.csv" "$OUT/"
 fi
 
 python3 - "$OUT/runs.csv" "$OUT/seeds.csv" "$REF" "$SEEDS" "$ALL" > "$W/table.md" <<'EOF'

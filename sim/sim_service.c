@@ -134,6 +134,7 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->win_ttft);
         free(v->reps);
         free(v->rdy);
+        free(v->lheap);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
@@ -249,11 +250,62 @@ static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     req_free(L, ri);
 }
 
+/* {==== the load heap ====}
+ * Ready replicas ordered by (requests held, creation order): the top is
+ * the replica least_loaded picks, and the order among equals is that of
+ * the ready list, so routing is what a scan of the list would choose. */
+
+static bool load_less(const replica *a, const replica *b)
+{
+    return a->load < b->load || (a->load == b->load && a->idx < b->idx);
+}
+
+static void heap_put(service *v, int i, replica *p)
+{
+    v->lheap[i] = p;
+    p->hpos = i;
+}
+
+static void heap_sift(service *v, int i)
+{
+    replica *p = v->lheap[i];
+    while (i > 0 && load_less(p, v->lheap[(i - 1) / 2])) { /* up */
+        heap_put(v, i, v->lheap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) { /* down */
+        int c = 2 * i + 1;
+        if (c >= v->nready)
+            break;
+        if (c + 1 < v->nready && load_less(v->lheap[c + 1], v->lheap[c]))
+            c++;
+        if (!load_less(v->lheap[c], p))
+            break;
+        heap_put(v, i, v->lheap[c]);
+        i = c;
+    }
+    heap_put(v, i, p);
+}
+
+/* After a ready replica's requests changed: its place in the heap and the
+ * service's slot total. O(log ready replicas). */
+static void load_changed(replica *p)
+{
+    service *v = p->svc;
+    int l = p->nactive + p->npending;
+    if (p->state != R_READY || p->hpos < 0 || l == p->load)
+        return;
+    v->slots_used += l - p->load;
+    p->load = l;
+    heap_sift(v, p->hpos);
+}
+
 static void ready_add(service *v, replica *p)
 {
     if (v->nready == v->cap_rdy) {
         v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
         v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
+        v->lheap = xrealloc(v->lheap, (size_t)v->cap_rdy * sizeof *v->lheap);
     }
     int k = v->nready; /* ready in creation order: usually the newest, so from the end */
     while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
@@ -261,7 +313,12 @@ static void ready_add(service *v, replica *p)
         k--;
     }
     v->rdy[k] = p;
+    /* the heap has the same members: nready is its size too */
+    p->load = p->nactive + p->npending;
+    v->slots_used += p->load;
+    heap_put(v, v->nready, p);
     v->nready++;
+    heap_sift(v, p->hpos);
 }
 
 static void ready_del(service *v, replica *p)
@@ -272,16 +329,20 @@ static void ready_del(service *v, replica *p)
     if (k == v->nready)
         GS_BUG("ready_del: replica not in the ready list");
     memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
+    int h = p->hpos;
+    v->slots_used -= p->load;
     v->nready--;
+    p->hpos = -1;
+    if (h < v->nready) {
+        heap_put(v, h, v->lheap[v->nready]);
+        heap_sift(v, h);
+    }
 }
 
 static void set_busy(sim *s, replica *p, bool busy)
 {
     service *v = p->svc;
-    int used = 0;
-    for (int i = 0; i < v->nready; i++)
-        used += v->rdy[i]->nactive + v->rdy[i]->npending;
-    sim_gauge_set(&v->g_slots, s->now, used); /* O(ready replicas of the service) */
+    sim_gauge_set(&v->g_slots, s->now, (double)v->slots_used);
     if (busy && !p->in_block) {
         p->busy_since_us = s->now;
     } else if (!busy && p->in_block) {
@@ -311,6 +372,7 @@ static void pull_queue(sim *s, replica *p)
         r->queued = false;
         v->qlen--;
         p->pending[p->npending++] = ri;
+        load_changed(p);
     }
 }
 
@@ -415,6 +477,7 @@ static void replica_run(sim *s, replica *p)
             if (r->work_left_us <= 0.5) { /* within half a tick: done */
                 done_request(s, v, p->active[i], s->now);
                 p->active[i] = p->active[--p->nactive];
+                load_changed(p);
             } else {
                 i++;
             }
@@ -507,6 +570,7 @@ static void block_end(sim *s, replica *p)
         if (r->tok_left <= 0) {
             done_request(s, v, p->active[i], s->now);
             p->active[i] = p->active[--p->nactive];
+            load_changed(p);
         } else {
             i++;
         }
@@ -548,6 +612,7 @@ static void cut_block(sim *s, replica *p)
 static void assign(sim *s, replica *p, uint32_t ri)
 {
     p->pending[p->npending++] = ri;
+    load_changed(p);
     if (p->svc->mode == MODE_TIME) {
         replica_run(s, p);
     } else if (p->start_pending) {
@@ -565,17 +630,14 @@ static void assign(sim *s, replica *p, uint32_t ri)
 
 static void scale_out(sim *s, service *v);
 
+/* The ready replica with the fewest requests (the first made among equals)
+ * if it has a free batch slot: the top of the load heap. */
 static replica *least_loaded(const service *v)
 {
-    replica *best = NULL;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
-        if (p->nactive + p->npending >= v->max_batch)
-            continue;
-        if (!best || p->nactive + p->npending < best->nactive + best->npending)
-            best = p;
-    }
-    return best;
+    if (v->nready == 0)
+        return NULL;
+    replica *p = v->lheap[0];
+    return p->load < v->max_batch ? p : NULL;
 }
 
 static void note_scale(sim *s, service *v, const char *what)
@@ -589,6 +651,7 @@ static void scale_out(sim *s, service *v)
 {
     svc_layer *L = svc_of(s);
     replica *p = xcalloc(1, sizeof *p);
+    p->hpos = -1;
     p->idx = L->nreps;
     p->svc = v;
     p->state = R_PLACING;
@@ -691,6 +754,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     for (int i = 0; i < p->npending; i++)
         req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
+    load_changed(p);
     prefix_drop(p); /* prefix cache hook */
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;

@@ -56,6 +56,7 @@ typedef struct replica {
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
     bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
+    int load, hpos;   /* while ready: requests held (active + pending) as the heap last saw them, place in it */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
 } replica;
@@ -83,6 +84,10 @@ typedef struct service {
      * for GPUs */
     replica **rdy;
     int cap_rdy;
+    /* the ready replicas again, as a min-heap on (load, creation order):
+     * least-loaded routing and the slot gauge in O(log n) per request */
+    replica **lheap;
+    long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
     gsl_rng *rng;

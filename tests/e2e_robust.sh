@@ -26,6 +26,19 @@ expect cluster_bom_accepted 0 "report:" \
   "$G" run --trace "$T/small.csv" --policy whole --cluster "$T/bom.json" --out "$T/o4"
 expect cluster_directory_named 3 "cluster '$T' is a directory" \
   "$G" run --trace "$T/small.csv" --policy whole --cluster "$T" --out "$T/o5"
+# a GPU total past the limits (once a signed overflow and an 18 EB allocation)
+printf '{"nodes": [' >"$T/huge.json"
+for i in 1 2 3; do printf '{"model": "H100-SXM5-80GB", "count": 10000000, "gpus": 64},' >>"$T/huge.json"; done
+printf '{"model": "H100-SXM5-80GB", "count": 10000000, "gpus": 64}]}\n' >>"$T/huge.json"
+expect cluster_gpu_total_limit 3 "exceed the limit of 4000000 nodes and 16000000 GPUs" \
+  "$G" run --trace "$T/small.csv" --policy whole --cluster "$T/huge.json" --out "$T/o6"
+spec=H100-SXM5-80GB:100000000; for i in $(seq 21); do spec="$spec,H100-SXM5-80GB:100000000"; done
+expect gpus_spec_total_limit 3 "exceed the limit of" \
+  "$G" run --trace "$T/small.csv" --policy whole --gpus "$spec" --out "$T/o7"
+printf '{"nodes": [\n {"model": "H100-SXM5-80GB", "count": "N",}]}' >"$T/tpl.json"
+expect cluster_template_syntax_line_column 3 "cluster template '$T/tpl.json' line 2, column 43: unexpected '}'" \
+  "$G" plan --trace "$T/small.csv" --policy whole --cluster-template "$T/tpl.json" --slo 'jobs.queue_s.p99<=600' \
+  --out "$T/o8"
 
 # {==== report.json is valid UTF-8 whatever the trace holds ====}
 printf 'id,submit,duration,gpus\nj\377\351x,0,10,1\n' >"$T/latin1.csv"
@@ -97,6 +110,9 @@ expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'ban
 # {==== flags ====}
 expect seed_overflow 2 "--seed: expected an integer 0..18446744073709551615" \
   "$G" run --trace "$T/small.csv" --policy whole --seed 99999999999999999999999 --out "$T/f1"
+expect gen_seed_overflow 2 "--seed: expected an integer 0..18446744073709551615" \
+  "$G" gen mmc --jobs 10 --servers 2 --util 0.5 --seed 99999999999999999999999
+expect gen_agents_seed_overflow 2 "--seed: expected an integer" "$G" gen agents --sessions 2 --seed -1
 expect seed_negative 2 "--seed: expected" "$G" run --trace "$T/small.csv" --policy whole --seed -1 --out "$T/f2"
 expect seed_max_accepted 0 "report:" \
   "$G" run --trace "$T/small.csv" --policy whole --seed 18446744073709551615 --out "$T/f3"

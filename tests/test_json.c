@@ -45,6 +45,8 @@ static void test_json_syntax_errors_have_line_and_column(void)
     CHECK_STR_HAS(MSG("\"\\ud800\""), "lone UTF-16 surrogate");
     CHECK_STR_HAS(MSG("\"\xff\""), "line 1, column 2: unexpected byte 0xFF: invalid UTF-8");
     CHECK_STR_HAS(MSG(""), "unexpected end of input: expected a value");
+    CHECK_STR_HAS(MSG("[1,\n 1e999]"), "line 2, column 2: unexpected '1': number out of range");
+    CHECK_STR_HAS(MSG("[10000000000000000000000000000000000000000000000000000000000000000000]"), "longer than 63");
 }
 
 static void test_json_trailing_and_nul(void)

@@ -1,0 +1,77 @@
+/* fuzz_util.c - see fuzz_util.h.
+ * SPDX-License-Identifier: MIT */
+#include "fuzz_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[512];
+static gpu_catalog cat;
+static bool cat_loaded;
+
+static void cleanup(void)
+{
+    char cmd[600];
+    if (dir[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "fuzz: could not remove %s\n", dir);
+    }
+    if (cat_loaded)
+        gpu_catalog_free(&cat);
+}
+
+const char *fz_dir(void)
+{
+    if (!dir[0]) {
+        const char *t = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/gpusim-fuzz-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(dir)) {
+            perror("fuzz: mkdtemp");
+            abort();
+        }
+        atexit(cleanup);
+    }
+    return dir;
+}
+
+const char *fz_write(const uint8_t *data, size_t n, const char *name)
+{
+    static char path[700];
+    snprintf(path, sizeof path, "%s/%s", fz_dir(), name);
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0) {
+        perror("fuzz: write");
+        abort();
+    }
+    return path;
+}
+
+const gpu_catalog *fz_catalog(void)
+{
+    if (!cat_loaded) {
+        char d[512];
+        gs_error err;
+        gpu_catalog_default_dir(d, sizeof d);
+        if (gpu_catalog_load(&cat, d, &err) != 0) {
+            fprintf(stderr, "fuzz: cannot load the GPU models: %s\n", err.msg);
+            abort();
+        }
+        cat_loaded = true;
+        fz_dir(); /* registers the cleanup that frees the catalog */
+    }
+    return &cat;
+}
+
+void fz_check_err(int rc, const gs_error *err)
+{
+    if (rc == 0)
+        return;
+    if ((rc != GS_EINPUT && rc != GS_EUSAGE) || err->code != rc || !err->msg[0]) {
+        fprintf(stderr, "fuzz: failure without a proper status or message: rc %d code %d msg '%s'\n", rc, err->code,
+                err->msg);
+        abort();
+    }
+}
