@@ -68,4 +68,5 @@ const pol_ops pol_mps = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
 };

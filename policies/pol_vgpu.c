@@ -119,4 +119,5 @@ const pol_ops pol_vgpu = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
 };

@@ -88,6 +88,9 @@ static void card_update(sc_state *st, int g)
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
     int k = c->n - c->ndoomed;
+    for (int i = 0; i < c->n; i++) /* idle replicas run no kernels: no share, no switching */
+        if (!c->t[i]->doomed && c->t[i]->j->idle)
+            k--;
 
     /* swap: the excess over physical lives in host memory; while every
      * running tenant is active (the fluid model has no idle phases) the
@@ -111,6 +114,12 @@ static void card_update(sc_state *st, int g)
         sc_task *t = c->t[i];
         if (t->doomed)
             continue;
+        if (t->j->idle) { /* load-following: it takes no card time and runs at 0; its
+                           * owner reads its rate only after saying it is busy
+                           * (sim_task_set_busy recomputes the card first) */
+            t->card_rate[card_slot_of(t, g)] = 0;
+            continue;
+        }
         bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
         double b = t->demand;
         if (capped && t->cap < b)
@@ -220,3 +229,9 @@ void sc_leave(sc_state *st, sc_task *t)
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
+
+void sc_refresh(sc_state *st, sc_task *t)
+{
+    for (int i = 0; i < t->ncards; i++)
+        card_update(st, t->cards[i]);
+}

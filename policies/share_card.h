@@ -135,6 +135,8 @@ void sc_join(sc_state *st, sc_task *t);
 double sc_task_rate(const sc_task *t);
 /* Removes t from its cards and recomputes their tenants' rates. */
 void sc_leave(sc_state *st, sc_task *t);
+/* Recomputes the rates on t's cards (t went idle or busy). */
+void sc_refresh(sc_state *st, sc_task *t);
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
@@ -220,6 +222,8 @@ bool sc_place_start(void *state, sim *s, job *j);
 void sc_unplace(void *state, sim *s, job *j);
 uint64_t sc_shape_key(const job *j);
 bool sc_fifo(const void *state);
+/* pol_ops.load_changed: a running replica went idle or busy. */
+void sc_load_changed(void *state, sim *s, job *j);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

@@ -180,6 +180,13 @@ bool sc_can_ever_fit_q(void *state, const sim *s, const job *j)
 
 bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 
+void sc_load_changed(void *state, sim *s, job *j)
+{
+    (void)s;
+    if (j->pol && !((sc_task *)j->pol)->doomed)
+        sc_refresh(state, j->pol);
+}
+
 void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;

@@ -147,6 +147,14 @@ typedef struct pol_ops {
     /* Optional: strict head-of-line order (nothing passes a request that
      * does not fit) instead of skipping; NULL: skipping. */
     bool (*fifo)(const void *state);
+
+    /* {==== appended for load-following demand; optional ====} */
+
+    /* Running internal task j went idle or busy (j->idle, set by its owner
+     * through sim_task_set_busy): a policy whose cards are shared recomputes
+     * what j's co-tenants get. NULL: the policy ignores load (whole cards,
+     * MIG instances: nobody else is on them). */
+    void (*load_changed)(void *state, sim *s, job *j);
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with

@@ -62,6 +62,9 @@ const pol_param svc_params[] = {
     {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
                                   "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
                                   "routers' cache_aware policy)", P_NUM(0, 1, NULL)},
+    {"svc_demand", "load", "a replica's demand on a shared card (vgpu, timeslice, mps): load: its util (else 1) "
+                           "while it serves a batch, nothing while idle; static: its util all the time",
+     P_ENUM("load|static")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
@@ -105,6 +108,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
+    L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
@@ -351,6 +355,9 @@ static void set_busy(sim *s, replica *p, bool busy)
         p->idle_since_us = s->now;
     }
     p->in_block = busy;
+    /* load-following: the card learns at batch starts and ends, not per iteration */
+    if (svc_of(s)->follow_load && p->task)
+        sim_task_set_busy(s, p->task, busy);
 }
 
 static void replica_remove(sim *s, replica *p);
@@ -467,7 +474,7 @@ static void replica_run(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = svc_of(s);
-    double rate = rate_of(p);
+    double rate;
     if (v->mode == MODE_TIME) {
         /* drain the work of every active request up to now, finish the done */
         double dt = (double)(s->now - p->last_us);
@@ -483,12 +490,14 @@ static void replica_run(sim *s, replica *p)
             }
         }
         p->last_us = s->now;
-        p->rate_used = rate;
         pull_queue(s, p);
         for (int i = 0; i < p->npending; i++)
             p->active[p->nactive++] = p->pending[i];
         p->npending = 0;
-        set_busy(s, p, p->nactive > 0);
+        p->in_run = true;
+        set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
+        p->in_run = false;
+        p->rate_used = rate = rate_of(p);
         p->ev_gen++;
         if (p->nactive == 0 || rate <= 0) {
             if (p->nactive == 0 && v->ended)
@@ -510,7 +519,10 @@ static void replica_run(sim *s, replica *p)
         p->active[p->nactive++] = p->pending[i];
     }
     p->npending = 0;
+    p->in_run = true;
     set_busy(s, p, p->nactive > 0);
+    p->in_run = false;
+    rate = rate_of(p);
     p->ev_gen++;
     if (p->nactive == 0) {
         if (v->ended)
@@ -676,6 +688,7 @@ static void scale_out(sim *s, service *v)
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
     t->req.submit_us = s->now;
     t->owner = p;
+    t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;
     if (L->act.placing) /* a preferred node */
         L->act.placing(L->act.ud, s, t, (int)v->idx);
@@ -736,6 +749,8 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
     (void)state;
     replica *p = j->owner;
+    if (p->in_run)
+        return; /* caused by its own batch starting or ending: replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
         cut_block(s, p);
 }
