@@ -106,6 +106,7 @@ void gs_param_describe(const gs_param_spec *sp, char *buf, size_t n)
     case GS_P_ENUM: words(sp->choices, buf, n); break;
     case GS_P_ONOFF: snprintf(buf, n, "on or off"); break;
     case GS_P_DURATION: snprintf(buf, n, "duration %g..%g s (units us, ms, s, m, h)", sp->lo, sp->hi); break;
+    case GS_P_NAME: snprintf(buf, n, "a name"); break;
     default: buf[0] = 0;
     }
 }
@@ -154,6 +155,7 @@ int gs_param_parse(const char *name, const char *value, const gs_param_spec *sp,
         out->num = v;
         break;
     }
+    case GS_P_NAME: ok = *value && !strpbrk(value, " \t\n="); break;
     default: GS_BUG("gs_param_parse: unknown type");
     }
     if (ok)

@@ -11,6 +11,8 @@
  *   on/off    on or off
  *   duration  seconds, lo..hi, with an optional unit us, ms, s, m or h
  *             ("500ms", "2m")
+ *   name      a non-empty token without spaces, which its owner resolves
+ *             (checks against a catalog that only the run knows)
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_GS_PARAM_H
 #define GPUSIM_GS_PARAM_H
@@ -27,6 +29,7 @@ enum gs_param_type {
     GS_P_ENUM,
     GS_P_ONOFF,
     GS_P_DURATION,
+    GS_P_NAME, /* a name the owner resolves (a GPU model): one token, no spaces */
 };
 
 typedef struct gs_param_spec {

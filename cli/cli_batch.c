@@ -321,7 +321,7 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     }
     /* what plan's implicit terms read: 0 when the trace has no services */
     static const char *const drops[] = {"dropped_queue_full", "dropped_timeout", "dropped_after_end",
-                                        "dropped_replica_lost"};
+                                        "dropped_replica_lost", "dropped_unplaceable"};
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
     double dropped = 0, unplaceable = 0, x;
     for (size_t i = 0; i < sizeof drops / sizeof *drops; i++)
@@ -332,6 +332,8 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     {
         if (cb_metric(sv, "replicas.unplaceable", &x))
             unplaceable += x;
+        if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason")))
+            unplaceable += 1; /* a service whose replica fits no card of the cluster */
     }
     cJSON_AddNumberToObject(d, "requests_dropped", dropped);
     cJSON_AddNumberToObject(d, "replicas_unplaceable", unplaceable);

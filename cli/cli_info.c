@@ -49,8 +49,8 @@ int cmd_models(int argc, char **argv)
     gs_error err = {0};
     if (gpu_catalog_load(&cat, dir, &err) != 0)
         return cli_fail(&err);
-    printf("%-18s %10s %5s %-11s %8s %10s  %s\n", "model", "mem_mib", "sms", "host_link", "GB/s/dir", "usd/gpu-h",
-           "MIG profiles");
+    printf("%-18s %8s %8s %10s %5s %-11s %8s %10s  %s\n", "model", "tflops", "mem_GB/s", "mem_mib", "sms",
+           "host_link", "GB/s/dir", "usd/gpu-h", "MIG profiles");
     for (int i = 0; i < cat.n; i++) {
         const gpu_model *m = &cat.models[i];
         char price[32];
@@ -58,10 +58,15 @@ int cmd_models(int argc, char **argv)
             snprintf(price, sizeof price, "%.3f", m->price_per_hour_usd);
         else
             snprintf(price, sizeof price, "-");
-        printf("%-18s %10lld %5d %-11s %8.0f %10s  %d%s%s\n", m->name, (long long)m->memory_mib, m->sms,
+        char tf[32], bw[32];
+        snprintf(tf, sizeof tf, m->tensor_tflops >= 0 ? "%.1f" : "-", m->tensor_tflops);
+        snprintf(bw, sizeof bw, m->mem_bw_gbps >= 0 ? "%.0f" : "-", m->mem_bw_gbps);
+        printf("%-18s %8s %8s %10lld %5d %-11s %8.0f %10s  %d%s%s\n", m->name, tf, bw, (long long)m->memory_mib, m->sms,
                m->host_link_kind, m->host_link_gbps_per_dir, price, m->mig ? m->mig->nprofiles : 0,
                *m->unverified ? "  unverified: " : "", m->unverified);
     }
+    printf("\ntflops: peak dense tensor TFLOPS (BF16, else FP16); mem_GB/s: memory bandwidth (1e9 B/s);\n"
+           "unverified: figures the sources could not confirm (estimates). Sources: each file's figure_sources.\n");
     gpu_catalog_free(&cat);
     return 0;
 }

@@ -9,8 +9,8 @@
 const plan_implicit plan_implicit_terms[] = {
     {"jobs.rejected", "--allow-rejected", "jobs that could never be placed on this cluster"},
     {"jobs.failed", "--allow-failed", "jobs killed before completing (OOM under sharing, timed out)"},
-    {"derived.requests_dropped", "--allow-dropped", "inference requests dropped (queue full, timeout, service end)"},
-    {"derived.replicas_unplaceable", "--allow-unplaceable", "service replicas that could not be placed"},
+    {"derived.requests_dropped", "--allow-dropped", "inference requests dropped (queue full, timeout, service end, fits no card)"},
+    {"derived.replicas_unplaceable", "--allow-unplaceable", "service replicas that could not be placed, and services whose replica fits no card"},
     {NULL, NULL, NULL},
 };
 

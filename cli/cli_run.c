@@ -343,6 +343,16 @@ int cmd_run(int argc, char **argv)
         size_t n;
         text = gs_json_print(rep, &n);
         rc = gs_write_atomic(rep_tmp, text, n, &err);
+        /* a service whose replica fits no card is never served: say so
+         * even when the summary is not printed */
+        const cJSON *sv, *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
+        cJSON_ArrayForEach(sv, svcs)
+        {
+            const cJSON *why = cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason");
+            if (cJSON_IsString(why))
+                fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
+                        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
+        }
     }
     if (rc == 0)
         rc = gs_outdir_commit(&od, &err);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "mig_common.h"
 
+#include "../sim/sim_hw.h"
 #include "../sim/sim_preempt.h"
 
 #include <stdlib.h>
@@ -434,6 +435,7 @@ static bool try_place(mig_base *b, job *j)
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
+            j->slice_c = j->slice_m = 1; /* whole cards */
             sim_job_start(s, j, 1.0);
             return true;
         }
@@ -460,6 +462,16 @@ static bool try_place(mig_base *b, job *j)
         in->node = node;
         j->node = node; /* the core lists running preemptible jobs per node */
         in->cards = 0;
+        j->slice_c = j->slice_m = 1;
+        for (int q = 0; q < k; q++) { /* the job runs at its slowest instance's pace */
+            const mig_gpu *gq = &b->gpus[b->node_first[node] + cards[q]];
+            double c, mb;
+            sim_hw_mig_shares(gq->lay.t, &gq->lay.t->profiles[picks[q].prof], &c, &mb);
+            if (c < j->slice_c)
+                j->slice_c = c;
+            if (mb < j->slice_m)
+                j->slice_m = mb;
+        }
         for (int q = 0; q < k; q++) {
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);

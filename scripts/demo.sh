@@ -163,6 +163,7 @@ echo "-- only the 70B job preemptible (preempt=on): what it paid (prio 0 = both 
   --policy whole --set preempt=on --out results/preempt.70b | grep -E '^  (prio 0|preempt)'
 echo "reports: results/preempt.off/report.json results/preempt.on/report.json results/preempt.70b/report.json"
 
+
 # {==== last section: compare, plan, plots and the HTML report ====}
 POLICIES=${POLICIES:-'whole,whole[queue=fifo],vgpu,timeslice'}
 echo
@@ -187,13 +188,13 @@ echo "== gpusim plan: the buyer's table for the example day plus the agent sessi
 echo "   cheapest first). Candidates: H100 and A100 cards (CPU and memory unlimited), and two cluster"
 echo "   templates (workloads/examples/cluster-template-*.json, CPU and memory per node): H100 nodes a"
 echo "   quarter MIG, and A100 nodes a quarter MIG beside a fixed pod of 4 H100 nodes."
-echo "   NOTE: every card runs at the same speed until the hardware speed model lands; the table, its"
-echo "   prices and the impossible rows are real, the H100-vs-A100 speed difference is not yet modeled."
+echo "   The day's durations and service times are stated on the H100 (--set ref_gpu): an A100 runs them at"
+echo "   its roofline speed (policies/README.md, \"The card decides\"), a MIG instance at its share of the card."
 sh scripts/merge_traces.sh workloads/examples/day.csv workloads/examples/agents.csv results/day-agents.csv
 ./gpusim plan --trace results/day-agents.csv --policies 'whole,dynmig+hibernate' \
   --gpu H100-SXM5-80GB,A100-SXM4-80GB \
   --cluster-template workloads/examples/cluster-template-h100-mig.json \
   --cluster-template workloads/examples/cluster-template-a100-h100pod.json \
-  --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.buyer 2>results/day.buyer.impossible.txt |
+  --set ref_gpu=H100-SXM5-80GB --slo 'jobs.queue_s.p99<=1800' --min-gpus 8 --out results/day.buyer 2>results/day.buyer.impossible.txt |
   sed '/^evidence/,$d'
 echo "(why A100 alone is impossible: results/day.buyer.impossible.txt; evidence: results/day.buyer/plan.json)"

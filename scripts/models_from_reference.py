@@ -1,14 +1,56 @@
 #!/usr/bin/env python3
 """models_from_reference.py - regenerate models/gpu/*.json from the project's
-reference (reference/gpu-models.json). Maintainer tool, run by hand;
-the build never needs Python. Fields the reference marks unverified stay listed
-in "unverified"; a null memory_mib falls back to memory_mib_estimate (or the
-marketing size) and is marked unverified."""
+GPU reference (reference/gpu-models.json, compiled 2026-11-29 from public
+sources). Maintainer tool, run by hand; the build never
+needs Python. Fields the reference marks unverified stay listed in
+"unverified"; a null memory_mib falls back to memory_mib_estimate (or the
+marketing size) and is marked unverified.
+
+Each file names the public source of its speed figures (peak dense tensor
+throughput, memory bandwidth) in "figure_sources": the reference's own source
+entries (NVIDIA datasheets as quoted by glennklockwood.com, third-party spec
+pages), never a local path. A model with no BF16 figure takes its FP16 tensor
+peak (Turing has no BF16) and says so; one with neither keeps a null."""
 import json, os, sys
 
 ref_path = sys.argv[1] if len(sys.argv) > 1 else "reference/gpu-models.json"
 out_dir = sys.argv[2] if len(sys.argv) > 2 else "models/gpu"
 ref = json.load(open(ref_path))
+sources = {x["id"]: x["ref"] for x in ref["sources"]}
+# which of the reference's sources carries the speed figures, best first: the
+# NVIDIA datasheet figures as glennklockwood.com quotes them, else the spec pages
+SPEED_SOURCES = ("glennklockwood", "spec-pages")
+# a card the reference leaves without a tensor figure: an estimate, marked unverified
+ESTIMATES = {"A10G-24GB": (125, "estimate: the A10's dense BF16 tensor peak (NVIDIA A10 datasheet); "
+                                "published A10G figures conflict (62.5 / 70 / 125 TFLOPS)")}
+
+
+def speed_source(m):
+    for sid in SPEED_SOURCES:
+        if sid in m.get("source_ids", []):
+            return sources[sid]
+    return "public spec pages listed in the reference"
+
+
+def speed(m, unver):
+    """Peak dense tensor TFLOPS (BF16, else FP16) and memory bandwidth GB/s,
+    each with its source; unverified marks carry over under the names used in
+    the model file."""
+    tf, note = m.get("bf16_tflops"), "dense BF16 tensor peak (no 2:4 sparsity)"
+    if tf is None and m.get("fp16_tflops") is not None:
+        tf, note = m["fp16_tflops"], "dense FP16 tensor peak: the card has no BF16"
+    if "bf16_tflops" in unver or "fp16_tflops" in unver:
+        unver = [u for u in unver if u not in ("bf16_tflops", "fp16_tflops")] + ["tensor_tflops"]
+    if tf is None and m["name"] in ESTIMATES:
+        tf, note = ESTIMATES[m["name"]]
+    if tf is None or m["name"] in ESTIMATES:
+        if "tensor_tflops" not in unver:
+            unver.append("tensor_tflops")
+    src = speed_source(m)
+    figs = {"tensor_tflops": f"{note}; {src}",
+            "mem_bw_gbps": f"datasheet memory bandwidth, GB/s = 1e9 B/s; {src}"}
+    return tf, m.get("mem_bw_gbps"), unver, figs
+
 
 
 def one_slice_mib(profiles):
@@ -43,18 +85,23 @@ for m in ref["models"]:
         if "memory_mib" not in unver:
             unver.append("memory_mib")
     price = m.get("price_per_hour_usd")
+    tflops, bw, unver, figs = speed(m, unver)
     out = {
         "name": m["name"],
         "aliases": m.get("aliases", []),
         "architecture": m.get("architecture"),
         "memory_mib": mem,
         "sms": m["sms"],
+        "tensor_tflops": tflops,
+        "mem_bw_gbps": bw,
         "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
         "price_per_hour_usd": price["value"] if price else None,
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),
         "unverified": unver,
-        "source": "reference/gpu-models.json (compiled 2026-11-29); sources: " + ", ".join(m.get("source_ids", [])),
+        "source": "reference/gpu-models.json (compiled 2026-11-29 from public sources): "
+                  + " ; ".join(sources[i] for i in m.get("source_ids", [])),
+        "figure_sources": figs,
         "mig": None,
     }
     if m.get("mig"):

@@ -7,6 +7,7 @@
  * generation numbers and dropped when popped (lazy cancellation).
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
+#include "sim_hw.h"
 
 #include "sim_module.h"
 #include "sim_queue.h"
@@ -56,6 +57,8 @@ static job *job_new(sim *s)
     j->state = JOB_NEW;
     j->node = -1;
     j->prefer_node = -1; /* no preferred node */
+    j->speed = 1;
+    j->slice_c = j->slice_m = 1;
     j->q_class = -1;
     return j;
 }
@@ -466,7 +469,7 @@ static void schedule_done(sim *s, job *j)
 {
     if (j->rate <= 0 || isinf(j->work_left_us))
         return; /* paused, or a task with no end of its own (a service replica) */
-    double dt = j->work_left_us / j->rate;
+    double dt = j->work_left_us / job_drain_rate(j);
     gs_time_us at = s->now + (gs_time_us)ceil(dt - 1e-6);
     sim_heap_push(&s->heap, (sim_event){.t_us = at, .type = EV_DONE, .slot = j->slot, .gen = j->gen,
                                         .aux = j->done_tok});
@@ -484,6 +487,7 @@ void sim_job_start(sim *s, job *j, double rate)
     j->starts++;
     j->rate = rate;
     j->rate_since_us = s->now;
+    j->speed = j->internal ? 1.0 : sim_hw_place_speed(s, j); /* once per placement, not per event */
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -527,7 +531,7 @@ void sim_job_reject(sim *s, job *j)
 
 static void drain_progress(sim *s, job *j)
 {
-    j->work_left_us -= j->rate * (double)(s->now - j->rate_since_us);
+    j->work_left_us -= job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     if (j->work_left_us < 0)
         j->work_left_us = 0;
     j->rate_since_us = s->now;
@@ -824,8 +828,14 @@ int sim_submit_row(sim *s, const wl_row *row)
         job_free(s, j);
         return -1;
     }
-    if (j->pools == 0 || !modules_admit(s, j)) /* no allowed model, or over its tenant's quota for good */
+    if (j->pools == 0 || !modules_admit(s, j)) { /* no allowed model, or over its tenant's quota for good */
+        if (s->err.code) { /* a bad value a module found (an unknown ref_gpu) */
+            s->arrived--;
+            job_free(s, j);
+            return -1;
+        }
         sim_job_reject(s, j);
+    }
     else
         space_arrive(s, j);
     int state = j->state;

@@ -47,6 +47,14 @@ typedef struct job {
     double work_left_us;
     double rate; /* fraction of full speed, 0..1 */
     gs_time_us rate_since_us;
+    /* hardware (sim_hw.h): work drains at rate x speed, speed being the
+     * placement's pace relative to the job's reference card, fixed when it
+     * starts. A MIG policy sets slice_c/slice_m (the instance's compute and
+     * bandwidth shares of its card) before starting it; 1 elsewhere */
+    double speed;
+    double slice_c, slice_m;
+    double mem_bound;           /* resolved at arrival: the row's, else the run's default */
+    const struct gpu_model *ref; /* resolved at arrival: the reference card, NULL: the run's */
     /* placement (owned by the core; set through sim_place_whole) */
     int node;
     int *gpu_ids;
@@ -81,5 +89,8 @@ typedef struct job {
      * resetting a reused slot can stop short of it (it is overwritten) */
     wl_row req;
 } job;
+
+/* Work done per microsecond of simulated time now. */
+static inline double job_drain_rate(const job *j) { return j->rate * j->speed; }
 
 #endif

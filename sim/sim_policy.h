@@ -59,6 +59,7 @@ typedef struct pol_param {
 #define P_DURATION(lo, hi) {GS_P_DURATION, (lo), (hi), "s", NULL}
 #define P_INT_OR(lo, hi, words) {GS_P_INT, (lo), (hi), NULL, (words)}
 #define P_DURATION_OR(lo, hi, words) {GS_P_DURATION, (lo), (hi), "s", (words)}
+#define P_NAME {GS_P_NAME, 0, 0, NULL, NULL}
 
 typedef struct pol_ops {
     int abi;

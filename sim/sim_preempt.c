@@ -336,7 +336,7 @@ static double ckpt_bytes(const sim *s, const job *j)
 static double periodic_point_us(const sim *s, const job *j, bool *has_ckpt)
 {
     const sim_ext *x = ext_of(s);
-    double done_now = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     if (done_now < 0)
         done_now = 0;
     *has_ckpt = false;
@@ -355,7 +355,7 @@ static double periodic_point_us(const sim *s, const job *j, bool *has_ckpt)
 
 static double work_left_now_us(const sim *s, const job *j)
 {
-    double left = j->work_left_us - j->rate * (double)(s->now - j->rate_since_us);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
     return left < 0 ? 0 : left;
 }
 

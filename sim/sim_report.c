@@ -187,7 +187,8 @@ void sim_report_summary(FILE *out, const cJSON *r)
         fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
                 num(rq, "arrived", NULL), num(rq, "served", NULL),
                 num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
-                    num(rq, "dropped_after_end", NULL) + num(rq, "dropped_replica_lost", NULL),
+                    num(rq, "dropped_after_end", NULL) + num(rq, "dropped_replica_lost", NULL) +
+                    num(rq, "dropped_unplaceable", NULL),
                 num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
         fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
                 num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));
@@ -199,6 +200,19 @@ void sim_report_summary(FILE *out, const cJSON *r)
     }
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(r, "hardware"), *bm;
+    if (num(hw, "placements_scaled", NULL) > 0) { /* some job ran off its reference card's speed */
+        fprintf(out, "  speed     vs %s:", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hw, "ref_gpu")));
+        const char *sep = "";
+        cJSON_ArrayForEach(bm, cJSON_GetObjectItemCaseSensitive(hw, "by_model"))
+        {
+            fprintf(out, "%s %s %.3fx (%.0f job starts)", sep,
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(bm, "model")), num(bm, "mean_speed", NULL),
+                    num(bm, "starts", NULL));
+            sep = ",";
+        }
+        fputc('\n', out);
+    }
     if (cJSON_GetObjectItemCaseSensitive(gpu, "frag_pct_mean")) /* a policy that measures fragmentation */
         fprintf(out, "  frag      mean %.2f%% of capacity, at end %.2f%% (%.2f%% of idle)\n", num(gpu, "frag_pct_mean", NULL),
                 num(gpu, "frag_pct_end", NULL), num(gpu, "frag_of_idle_pct_end", NULL));

@@ -30,6 +30,7 @@
 #include "sim_policy.h"
 #include "sim.h"
 #include "sim_report.h"
+#include "sim_svc_hw.h"
 #include "../base/sim_rng.h"
 #include "svc_prefix_cache.h"
 
@@ -52,6 +53,15 @@ const pol_param svc_params[] = {
     {"svc_compile_s", "20", "cold start: torch.compile without cache (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
     {"svc_graph_s", "10", "cold start: CUDA graph capture (reference/mechanics.md 4)", P_DURATION(0, 1e6)},
     {"svc_weights_gib", "16", "default model weights GiB when a service row gives none (an 8B bf16 model); assumption", P_NUM(0, 1e6, "GiB")},
+    {"svc_bytes_per_param", "2", "bytes per parameter of a service's weights when the row gives params_b but not "
+                                 "weights_gib (bf16/fp16)", P_NUM(0.01, 64, NULL)},
+    {"svc_kv_reserve_tokens", "4096", "KV-cache tokens a replica must have room for beside its weights to be "
+                                      "placed (one 4k-token request); assumption", P_INT(0, 1e9)},
+    {"svc_decode_mem_bound", "0.95", "share of decode time bound by memory bandwidth when a service's times are "
+                                     "scaled to another card (fitted on Splitwise H100 figures, models/perf/README.md)",
+     P_NUM(0, 1, NULL)},
+    {"svc_prefill_mem_bound", "0.1", "share of prefill time bound by memory bandwidth (the rest by tensor "
+                                     "throughput), fitted likewise", P_NUM(0, 1, NULL)},
     /* prefix cache (requests with hash_ids; svc_prefix_cache.h) */
     {"prefix_cache", "on", "on: replicas keep the KV-cache blocks of earlier prompts and a request skips the prefill "
                            "of its cached leading blocks, routed to the replica holding most of its prefix; off: "
@@ -129,6 +139,7 @@ static void svc_layer_free(void *state)
     svc_layer *L = state;
     if (!L)
         return;
+    perf_set_free(&L->perf);
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
         sim_rng_free(v->rng);
@@ -362,13 +373,24 @@ static void set_busy(sim *s, replica *p, bool busy)
 
 static void replica_remove(sim *s, replica *p);
 
+/* Whether replica p has a batch slot and KV-cache room for a request of
+ * kv_tok tokens, as vLLM admits: an empty replica always takes one (a
+ * request longer than the cache then runs alone). */
+static bool has_room(const replica *p, double kv_tok)
+{
+    int n = p->nactive + p->npending;
+    return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
+}
+
 static void pull_queue(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = svc_of(s);
-    while (p->nactive + p->npending < v->max_batch && v->qhead != NONE) {
+    while (v->qhead != NONE) {
         uint32_t ri = v->qhead;
         svc_req *r = req_at(L, ri);
+        if (r->queued && !has_room(p, r->kv_tok))
+            break; /* FIFO: the head waits for room */
         v->qhead = r->next;
         if (v->qhead == NONE)
             v->qtail = NONE;
@@ -379,6 +401,7 @@ static void pull_queue(sim *s, replica *p)
         r->queued = false;
         v->qlen--;
         p->pending[p->npending++] = ri;
+        p->kv_used += r->kv_tok;
         load_changed(p);
     }
 }
@@ -436,7 +459,7 @@ static replica *prefix_route(const svc_layer *L, const service *v, const svc_req
     }
     if (!best || (double)best_m <= L->route_share * r->nhash)
         return NULL;
-    return best->nactive + best->npending < v->max_batch ? best : NULL;
+    return has_room(best, r->kv_tok) ? best : NULL; /* a slot and KV room */
 }
 
 /* Blocks of KV cache beside the weights on the replica's cards: GPUs x
@@ -476,12 +499,14 @@ static void replica_run(sim *s, replica *p)
     svc_layer *L = svc_of(s);
     double rate;
     if (v->mode == MODE_TIME) {
+        rate /= p->hw.decode_x; /* token-less work runs at the decode pace of its card */
         /* drain the work of every active request up to now, finish the done */
         double dt = (double)(s->now - p->last_us);
         for (int i = 0; i < p->nactive;) {
             svc_req *r = req_at(L, p->active[i]);
             r->work_left_us -= dt * p->rate_used;
             if (r->work_left_us <= 0.5) { /* within half a tick: done */
+                p->kv_used -= r->kv_tok;
                 done_request(s, v, p->active[i], s->now);
                 p->active[i] = p->active[--p->nactive];
                 load_changed(p);
@@ -533,7 +558,17 @@ static void replica_run(sim *s, replica *p)
     for (int i = 0; i < p->nactive; i++)
         if (req_at(L, p->active[i])->tok_left < k)
             k = (long)req_at(L, p->active[i])->tok_left;
-    double step_ms = v->dec_base_ms + v->dec_seq_ms * p->nactive;
+    /* per-iteration times on this card: a measured profile (prefill over
+     * the batch's new prompt tokens, decode over its sequences), else the
+     * service's stated times; each x the card's factor (sim_svc_hw.c) */
+    double step_ms, prefill_ms;
+    if (p->hw.prof) {
+        step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
+        prefill_ms = new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0;
+    } else {
+        step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
+        prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
+    }
     p->t0_us = s->now;
     p->k_iters = k;
     if (rate <= 0) { /* stalled until the rate rises: no event */
@@ -541,7 +576,7 @@ static void replica_run(sim *s, replica *p)
         p->t_end_us = GS_TIME_MAX;
         return;
     }
-    p->d1_us = (gs_time_us)llround(((double)new_tok * v->prefill_ms + step_ms) * 1000.0 / rate);
+    p->d1_us = (gs_time_us)llround((prefill_ms + step_ms) * 1000.0 / rate);
     p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
     svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
@@ -580,6 +615,7 @@ static void block_end(sim *s, replica *p)
             sim_sketch_add(&L->all_ttft, ttft);
         }
         if (r->tok_left <= 0) {
+            p->kv_used -= r->kv_tok;
             done_request(s, v, p->active[i], s->now);
             p->active[i] = p->active[--p->nactive];
             load_changed(p);
@@ -624,6 +660,7 @@ static void cut_block(sim *s, replica *p)
 static void assign(sim *s, replica *p, uint32_t ri)
 {
     p->pending[p->npending++] = ri;
+    p->kv_used += req_at(svc_of(s), ri)->kv_tok;
     load_changed(p);
     if (p->svc->mode == MODE_TIME) {
         replica_run(s, p);
@@ -643,13 +680,27 @@ static void assign(sim *s, replica *p, uint32_t ri)
 static void scale_out(sim *s, service *v);
 
 /* The ready replica with the fewest requests (the first made among equals)
- * if it has a free batch slot: the top of the load heap. */
-static replica *least_loaded(const service *v)
+ * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
+ * load heap, O(1), whenever the top has room. Only when KV memory binds on
+ * the least-loaded replica does it walk the ready list for the first
+ * least-loaded one with room (the heap's order among equals is the list's,
+ * so both agree). */
+static replica *least_loaded(const service *v, double kv_tok)
 {
     if (v->nready == 0)
         return NULL;
-    replica *p = v->lheap[0];
-    return p->load < v->max_batch ? p : NULL;
+    replica *top = v->lheap[0];
+    if (has_room(top, kv_tok))
+        return top;
+    if (top->load >= v->max_batch)
+        return NULL; /* the least loaded is full: every ready replica is */
+    replica *best = NULL;
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (has_room(p, kv_tok) && (!best || p->load < best->load))
+            best = p;
+    }
+    return best;
 }
 
 static void note_scale(sim *s, service *v, const char *what)
@@ -662,6 +713,8 @@ static void note_scale(sim *s, service *v, const char *what)
 static void scale_out(sim *s, service *v)
 {
     svc_layer *L = svc_of(s);
+    if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
+        return;
     replica *p = xcalloc(1, sizeof *p);
     p->hpos = -1;
     p->idx = L->nreps;
@@ -722,6 +775,7 @@ static void svc_task_started(void *state, sim *s, job *j)
     replica *p = j->owner;
     service *v = p->svc;
     svc_layer *L = svc_of(s);
+    svc_hw_place(s, &v->hw, &v->cfg, &L->perf, j, &p->hw); /* once per placement */
     if (p->state != R_PLACING)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
@@ -769,6 +823,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     for (int i = 0; i < p->npending; i++)
         req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
+    p->kv_used = 0;
     load_changed(p);
     prefix_drop(p); /* prefix cache hook */
     v->drop_lost += (uint64_t)lost;
@@ -865,9 +920,15 @@ static void route(sim *s, service *v, uint32_t ri)
         req_free(L, ri);
         return;
     }
+    if (v->hw.reason[0]) { /* fits no card: never served */
+        v->drop_unplaceable++;
+        v->in_flight--;
+        req_free(L, ri);
+        return;
+    }
     replica *p = prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
-        p = least_loaded(v);
+        p = least_loaded(v, r->kv_tok);
     /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
@@ -939,6 +1000,7 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
                 r->tok_left = 1;
         }
         r->out_tok = r->tok_left;
+        r->kv_tok = (double)(r->in_tok + r->tok_left);
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
@@ -1082,7 +1144,27 @@ static int declare(sim *s, const wl_row *row)
     /* the 200 ms P99 rule suits short requests; a service that states
      * its own SLO (a 7 s chat completion) scales on that instead */
     v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
-    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib : L->weights_def;
+    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
+                     : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
+                                         : L->weights_def;
+    if (row->profile[0] && !L->perf_loaded) { /* models/perf beside models/gpu */
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/../perf", s->cat->dir);
+        L->perf_loaded = true;
+        int prc = perf_set_load(&L->perf, dir, s->cat, &s->err);
+        if (prc) {
+            free(v);
+            return prc;
+        }
+    }
+    int hrc = svc_hw_shape(s, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
+                           &L->perf, &v->hw, &s->err);
+    if (hrc) {
+        free(v);
+        return hrc;
+    }
+    if (!v->hw.reason[0]) /* replicas go only where they fit */
+        snprintf(v->cfg.gpu_model, sizeof v->cfg.gpu_model, "%s", v->hw.fit_models);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;

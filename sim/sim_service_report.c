@@ -26,8 +26,10 @@ static void add_cdf(cJSON *o, const char *key, const sim_sketch *sk)
 }
 
 static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
-                       uint64_t timeout, uint64_t ended, uint64_t lost, long in_service, long queued)
+                       uint64_t timeout, uint64_t ended, uint64_t lost, uint64_t unplaceable, long in_service,
+                       long queued)
 {
+    cJSON_AddNumberToObject(o, "dropped_unplaceable", (double)unplaceable);
     cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
     cJSON_AddNumberToObject(o, "arrived", (double)arrived);
     cJSON_AddNumberToObject(o, "generated", (double)generated);
@@ -66,7 +68,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
     if (section != SIM_REPORT_GPU || L->nsvcs == 0)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
-    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0;
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0, un = 0, nun = 0;
     long ins = 0, q = 0;
     double rep_h = 0, gpu_h = 0;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
@@ -75,7 +77,14 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddStringToObject(o, "id", v->id);
         long queued = v->qlen, in_service = v->in_flight - v->qlen;
         add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-                   v->drop_lost, in_service, queued);
+                   v->drop_lost, v->drop_unplaceable, in_service, queued);
+        if (v->hw.reason[0])
+            cJSON_AddStringToObject(o, "unplaceable_reason", v->hw.reason);
+        else
+            cJSON_AddNullToObject(o, "unplaceable_reason");
+        cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
+        cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
+        cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
         sim_report_add_stats(o, "latency_s", &v->lat_s);
         if (v->lat_s.n)
             add_cdf(o, "latency_cdf_s", &v->lat_s);
@@ -113,10 +122,12 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddItemToArray(arr, o);
         a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
         en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        un += v->drop_unplaceable, nun += v->hw.reason[0] != 0;
         rep_h += rh, gpu_h += gh;
     }
     cJSON *o = cJSON_AddObjectToObject(root, "requests");
-    add_counts(o, a, g, sv, f, to, en, lo, ins, q);
+    add_counts(o, a, g, sv, f, to, en, lo, un, ins, q);
+    cJSON_AddNumberToObject(o, "services_unplaceable", (double)nun);
     sim_report_add_stats(o, "latency_s", &L->all_lat);
     if (L->all_ttft.n)
         sim_report_add_stats(o, "ttft_s", &L->all_ttft);

@@ -10,6 +10,7 @@
 
 #include "sim.h"
 #include "sim_service.h"
+#include "sim_svc_hw.h"
 #include "svc_prefix_cache.h"
 
 enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
@@ -26,6 +27,7 @@ typedef struct svc_req {
     int64_t in_tok, tok_left; /* tokens mode */
     bool first_done;
     double work_left_us; /* time mode */
+    double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
     uint32_t next;       /* service queue link */
     /* only with an actuator: a first request (see svc_actuator)
      * and the replica whose activation it waited for (NONE: found one ready) */
@@ -60,6 +62,8 @@ typedef struct replica {
     int load, hpos;   /* while ready: requests held (active + pending) as the heap last saw them, place in it */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
+    svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
+    double kv_used;       /* KV tokens held by its active and pending requests */
 } replica;
 
 typedef struct service {
@@ -111,6 +115,8 @@ typedef struct service {
     double kv_kib;
     long pc_cap;
     uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
+    svc_shape hw;               /* fit over the cluster's cards, KV bytes per token, reference card */
+    uint64_t drop_unplaceable;  /* requests to a service whose replica fits no card */
 } service;
 
 struct svc_layer {
@@ -133,6 +139,8 @@ struct svc_layer {
     double route_share;
     double kv_kib_def, kv_util;
     bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
+    perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
+    bool perf_loaded;
 };
 
 /* Adds "services" (per service) and "requests" (over all) to the report

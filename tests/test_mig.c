@@ -45,6 +45,13 @@ static int run_cluster(tu_run *r, const char *trace, const char *cluster_json, c
     r->cfg.trace_path = trace;
     r->cfg.policy = policy;
     r->cfg.seed = 1;
+    /* these timelines check layouts and placement, worked out with every
+     * instance running at its card's speed: they opt out of the slice-share
+     * speed model (its own figures are checked in test_hw.c) */
+    char *card = xstrdup("mig_speed=card");
+    card[9] = 0;
+    r->cfg.sets[r->cfg.nsets].key = card;
+    r->cfg.sets[r->cfg.nsets++].value = card + 10;
     for (int i = 0; sets && sets[i]; i++) {
         char *kv = xstrdup(sets[i]), *eq = strchr(kv, '=');
         *eq = 0;
@@ -86,8 +93,11 @@ static const char *frag_cluster =
     "{\"name\": \"a\", \"model\": \"A100-SXM4-40GB\", \"gpus\": 1, \"mig\": "
     "[{\"profile\": \"2g.10gb\", \"start\": 0}, {\"profile\": \"1g.5gb\", \"start\": 4}]},"
     "{\"name\": \"h\", \"model\": \"H100-SXM5-80GB\", \"gpus\": 2}]}";
-static const char *mix_trace = "id,submit,duration,gpus,gpumem,mig\n"
-                               "a,0,10,1,,2g.10gb\nb,0,10,1,4000,\nc,1,10,1,9000,\nd,2,5,1,,\ne,3,5,2,,\n";
+/* d and e give their durations on the H100s they run on (ref_gpu); a, b, c
+ * on the cluster's first model, the A100-40GB */
+static const char *mix_trace = "id,submit,duration,gpus,gpumem,mig,ref_gpu\n"
+                               "a,0,10,1,,2g.10gb,\nb,0,10,1,4000,,\nc,1,10,1,9000,,\n"
+                               "d,2,5,1,,,H100-SXM5-80GB\ne,3,5,2,,,H100-SXM5-80GB\n";
 
 static void static_layout_timeline(void)
 {
@@ -111,6 +121,34 @@ static void static_layout_timeline(void)
     /* allocated capacity: MIG instances as compute slices / 7, plus whole cards:
      * a 2/7 x 10 + b 1/7 x 10 + c 2/7 x 10 + d 5 + e 2 x 5 */
     CHECK_NEAR(r.s.g_alloc.area, 50.0 / 7 + 15, 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* The same timeline at the instances' own speed (mig_speed=share, the
+ * default): on the A100-40GB (the reference: the cluster's first model) a
+ * 2g.10gb holds 28 of the 7g's 98 SMs and 2 of 8 memory slices, so 10 s of
+ * work (mem_bound 0.3) take 10 x (0.7 x 3.5 + 0.3 x 4) = 36.5 s; a 1g.5gb
+ * 10 x (0.7 x 7 + 0.3 x 8) = 73 s. a 0..36.5, b 0..73, c waits for a:
+ * 36.5..73; d and e on the H100s as before (durations given there). Slices
+ * held: 2 x 36.5 + 1 x 73 + 2 x 36.5 = 219 of 8 x 73 (memory) and of 7 x 73
+ * (compute); waste b 864 MiB x 73 + c 856 x 36.5 over 73 s; allocated
+ * 219/7 + 5 + 2 x 5 GPU-seconds. */
+static void static_layout_timeline_slice_speed(void)
+{
+    static const char *const share[] = {"mig_speed=share", NULL};
+    tu_run r;
+    rec rc = {0};
+    cJSON *rep = NULL;
+    CHECK_EQ_INT(run_cluster(&r, tu_write_tmp(mix_trace), frag_cluster, "mig", share, &rc, &rep), 0);
+    CHECK_NEAR(start_of(&rc, "c"), 36.5, 0, 2e-6);
+    CHECK_NEAR(start_of(&rc, "d"), 2, 0, 1e-9);
+    CHECK_NEAR(start_of(&rc, "e"), 7, 0, 1e-9);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 73, 0, 4e-6);
+    CHECK_NEAR(num(rep, "slice_util", "memory"), 219.0 / (8 * 73), 1e-6, 0);
+    CHECK_NEAR(num(rep, "slice_util", "compute"), 219.0 / (7 * 73), 1e-6, 0);
+    CHECK_NEAR(num(rep, "internal_waste", "mean_concurrent_mib"), (864.0 * 73 + 856.0 * 36.5) / 73, 1e-6, 0);
+    CHECK_NEAR(r.s.g_alloc.area, 219.0 / 7 + 15, 1e-6, 0);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }
@@ -388,7 +426,13 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    wl_mmc_opts o = {.jobs = jobs, .servers = 14, .util = 0.8, .mean_s = 1.0, .gpus_per_job = 1, .seed = 77};
+    /* a 1g.10gb instance of an A100-80GB (the reference card: the cluster's
+     * model) holds 1/7 of its SMs and 1/8 of its bandwidth, so a job takes
+     * k = 0.7 x 7 + 0.3 x 8 = 7.3 times its duration there (mem_bound_job
+     * 0.3). Durations of mean 1/k and the arrival rate of load 0.8 at the
+     * scaled mean of 1 s make it M/M/14 with the scaled service times. */
+    const double k = 0.7 * 7 + 0.3 * 8;
+    wl_mmc_opts o = {.jobs = jobs, .servers = 14, .util = 0.8 / k, .mean_s = 1.0 / k, .gpus_per_job = 1, .seed = 77};
     gs_error err;
     CHECK_EQ_INT(wl_gen_mmc(mem, &o, &err), 0);
     fclose(mem);
@@ -430,7 +474,8 @@ static void mmc_through_mig(const char *policy, const char *const *sets)
     for (int b = 0; b < 30; b++)
         var += (bm[b] - mean) * (bm[b] - mean);
     double se = sqrt(var / 29 / 30), wq = erlang_c_wait(14, 0.8 * 14);
-    printf("    %s M/M/14 rho=0.8 on 2 cards x 7 x 1g.10gb: mean wait %.4f s (Erlang C %.4f, SE %.4f)\n", policy,
+    printf("    %s M/M/14 rho=0.8 on 2 cards x 7 x 1g.10gb (service times x 7.3): mean wait %.4f s (Erlang C %.4f, "
+           "SE %.4f)\n", policy,
            mean, wq, se);
     CHECK_NEAR(mean, wq, 0, 4 * se);
     free(wt.w);
@@ -471,6 +516,7 @@ static void gpumem_pct_maps_by_card_memory(void)
 
 const test_case tests_mig[] = {
     {"mig/static_layout_timeline", static_layout_timeline},
+    {"mig/static_layout_timeline_at_slice_speed", static_layout_timeline_slice_speed},
     {"mig/waits_beside_idle_instance", waits_beside_idle_instance},
     {"mig/schedule_drain_and_reconfigure", schedule_drain_and_reconfigure},
     {"mig/reject_unservable", reject_unservable},

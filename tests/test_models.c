@@ -34,6 +34,17 @@ static void shipped_catalog(void)
     const gpu_model *l4 = gpu_catalog_find(cat, "L4-24GB");
     CHECK(l4 && l4->mig == NULL && strstr(l4->unverified, "sms"));
     CHECK(gpu_catalog_find(cat, "V100") == NULL);
+    /* speed figures as the reference gives them (NVIDIA datasheets) */
+    const gpu_model *h100 = gpu_catalog_find(cat, "H100-SXM5-80GB"), *a80 = gpu_catalog_find(cat, "A100-80GB");
+    CHECK(h100 && h100->tensor_tflops == 989.4 && h100->mem_bw_gbps == 3350);
+    CHECK(a80 && a80->tensor_tflops == 312 && a80->mem_bw_gbps == 2039);
+    CHECK(a && a->mem_bw_gbps == 1555);
+    const gpu_model *t4 = gpu_catalog_find(cat, "T4"), *nvl = gpu_catalog_find(cat, "H100-NVL-94GB");
+    CHECK(t4 && t4->tensor_tflops == 65 && gpu_model_unverified(t4, "mem_bw_gbps")); /* FP16: no BF16 */
+    CHECK(nvl && gpu_model_unverified(nvl, "tensor_tflops") && gpu_model_unverified(nvl, "mem_bw_gbps"));
+    CHECK(h100 && !gpu_model_unverified(h100, "mem_bw_gbps") && !gpu_model_unverified(h100, "mem"));
+    for (int i = 0; i < cat->n; i++) /* every shipped card has both figures (estimates are marked) */
+        CHECK(cat->models[i].tensor_tflops > 0 && cat->models[i].mem_bw_gbps > 0);
 }
 
 static void bad_model_file(void)

@@ -54,6 +54,10 @@ static cJSON *run(tu_run *r, const char *policy, const char *trace, const char *
     r->cfg.trace_path = tu_write_tmp(trace);
     r->cfg.policy = policy;
     r->cfg.seed = 1;
+    /* these timelines are worked out with MIG instances at their card's
+     * speed: they check the preemption hand-over, not the speed model */
+    static const char *const card_speed[] = {"mig_speed=card", NULL};
+    tu_add_sets(&r->cfg, card_speed);
     tu_add_sets(&r->cfg, sets);
     if (cluster[0] == '{')
         r->rc = sim_cluster_load(&r->cl, tu_write_tmp(cluster), tu_catalog(), &r->err);

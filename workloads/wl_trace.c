@@ -23,7 +23,7 @@ enum col_id {
     C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
     C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B,
-    C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_NCOLS
+    C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_REF_GPU, C_MEM_BOUND, C_SPEEDUP, C_PROFILE, C_NCOLS
 };
 
 static const struct {
@@ -48,6 +48,8 @@ static const struct {
     [C_PARAMS_B] = {"params_b", false},
     [C_SLO_TTFT_MS] = {"slo_ttft_ms", false}, [C_SLO_TPOT_MS] = {"slo_tpot_ms", false},
     [C_KV_KIB] = {"kv_kib_per_token", false}, [C_HASH_IDS] = {"hash_ids", false},
+    [C_REF_GPU] = {"ref_gpu", false}, [C_MEM_BOUND] = {"mem_bound", false}, [C_SPEEDUP] = {"speedup", false},
+    [C_PROFILE] = {"profile", false},
 };
 
 struct wl_trace {
@@ -421,6 +423,9 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->prefill_ms_per_token = row->decode_ms_base = row->decode_ms_per_seq = -1;
     row->rate = 0;
     row->session[0] = 0;
+    row->ref_gpu[0] = row->speedup[0] = row->profile[0] = 0;
+    row->ref_gpu_col = row->speedup_col = 0;
+    row->mem_bound = -1;
     row->wake = WL_WAKE_USER;
     row->due_us = -1;
     for (int i = 0; i < t->nfields; i++) {
@@ -606,6 +611,25 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         case C_DUE:
             if (!wl_parse_seconds(v, &row->due_us))
                 return col_err(t, err, i, "a non-negative decimal number of seconds");
+            break;
+        case C_REF_GPU:
+            if (!copy_str(row->ref_gpu, sizeof row->ref_gpu, v))
+                return col_err(t, err, i, "a GPU model name");
+            row->ref_gpu_col = i + 1;
+            break;
+        case C_MEM_BOUND:
+            if (!parse_num(v, 0, 1, &d))
+                return col_err(t, err, i, "a share of time bound by memory bandwidth, 0..1");
+            row->mem_bound = d;
+            break;
+        case C_SPEEDUP:
+            if (!copy_str(row->speedup, sizeof row->speedup, v))
+                return col_err(t, err, i, "MODEL:factor pairs separated by '|'");
+            row->speedup_col = i + 1;
+            break;
+        case C_PROFILE:
+            if (!copy_str(row->profile, sizeof row->profile, v))
+                return col_err(t, err, i, "a performance profile name shorter than 32 characters");
             break;
         }
     }

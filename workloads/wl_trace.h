@@ -62,6 +62,18 @@ typedef struct wl_row {
     int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
     gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
     double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
+    /* hardware speed: `duration` is the time alone on ref_gpu ("" = the
+     * run's ref_gpu parameter); mem_bound weights the bandwidth ratio against
+     * the compute ratio (< 0 = the kind's default); speedup "MODEL:f|MODEL:f"
+     * (a measured throughput table) overrides both */
+    char ref_gpu[48];
+    int ref_gpu_col;     /* 1-based column, for later errors; 0 = not given */
+    double mem_bound;
+    char speedup[160];
+    int speedup_col;
+    /* service: a shipped performance profile ("" = scale the row's own
+     * reference times) */
+    char profile[32];
     /* token SLOs and the prefix cache; appended */
     double slo_ttft_ms, slo_tpot_ms; /* service: time-to-first-token and time-per-output-token SLOs; < 0 = not given */
     double kv_kib_per_token;         /* service: KV-cache bytes of one token, KiB; < 0 = not given */

@@ -41,6 +41,7 @@ static int get_num(const cJSON *o, const char *key, double *out, bool required, 
 #define MAX_SMS 1e6
 #define MAX_GBPS 1e6
 #define MAX_PRICE 1e6
+#define MAX_TFLOPS 1e6
 
 static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *err)
 {
@@ -157,6 +158,21 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
     }
     if (pr > 0)
         m->price_per_hour_usd = v;
+    m->tensor_tflops = m->mem_bw_gbps = -1;
+    pr = get_num(j, "tensor_tflops", &v, false, 1e-3, MAX_TFLOPS);
+    if (pr < 0) {
+        rc = bad(err, path, "tensor_tflops", "a positive number of TFLOPS up to 1e6, or null");
+        goto out;
+    }
+    if (pr > 0)
+        m->tensor_tflops = v;
+    pr = get_num(j, "mem_bw_gbps", &v, false, 1e-3, MAX_GBPS);
+    if (pr < 0) {
+        rc = bad(err, path, "mem_bw_gbps", "a positive number of GB/s up to 1e6, or null");
+        goto out;
+    }
+    if (pr > 0)
+        m->mem_bw_gbps = v;
     const cJSON *uv = cJSON_GetObjectItemCaseSensitive(j, "unverified");
     cJSON_ArrayForEach(a, uv)
     {
@@ -233,6 +249,21 @@ void gpu_catalog_free(gpu_catalog *cat)
     free(cat->models);
     cat->models = NULL;
     cat->n = 0;
+}
+
+bool gpu_model_unverified(const gpu_model *m, const char *field)
+{
+    size_t n = strlen(field);
+    for (const char *p = m->unverified; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, field, n))
+            return true;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return false;
 }
 
 const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name)

@@ -42,6 +42,11 @@ typedef struct gpu_model {
     char host_link_kind[24];
     double host_link_gbps_per_dir; /* GB/s (1e9 B/s) per direction */
     double price_per_hour_usd;     /* < 0 when unknown */
+    /* speed: peak dense tensor throughput (BF16, else FP16) and memory
+     * bandwidth; < 0 when the file gives none. Jobs and services scale their
+     * times by these ratios (models/gpu/README.md) */
+    double tensor_tflops;
+    double mem_bw_gbps;            /* GB/s = 1e9 B/s */
     char unverified[256];          /* comma-separated field names, "" if none */
     mig_table *mig;                /* NULL when the card has no MIG */
 } gpu_model;
@@ -58,6 +63,8 @@ int gpu_catalog_load(gpu_catalog *cat, const char *dir, gs_error *err);
 void gpu_catalog_free(gpu_catalog *cat);
 /* Canonical name or alias, case-insensitive; NULL if unknown. */
 const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name);
+/* Whether the model file lists field among its unverified figures. */
+bool gpu_model_unverified(const gpu_model *m, const char *field);
 /* Writes "A, B, C" (canonical names) into buf. */
 void gpu_catalog_names(const gpu_catalog *cat, char *buf, size_t n);
 /* Default directory: $GPUSIM_MODELS, else <dir of the executable>/models/gpu,

@@ -1,0 +1,291 @@
+/* sim_hw.c - placement speed from the card's figures (see sim_hw.h): the
+ * core's hardware layer. Its parameters are core parameters (--set); it
+ * resolves each arriving job's reference card and memory-bound share once,
+ * and reports which model figures the run relied on.
+ * SPDX-License-Identifier: MIT */
+#include "sim_hw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+const pol_param hw_params[] = {
+    {"ref_gpu", "cluster",
+     "GPU model a job's duration (and a service's stated per-token times) is measured on, unless its row "
+     "names one (ref_gpu column); a placement on another card runs at its speed relative to this one. "
+     "cluster: the cluster's first model (first node group of the cluster file, first MODEL of --gpus), so "
+     "a one-model cluster runs every job at its stated duration; set a model to compare card types", P_NAME},
+    {"mem_bound_job", "0.3",
+     "share of a job's time bound by memory bandwidth (the rest by tensor throughput) when its row has no "
+     "mem_bound; assumption: training and batch jobs are mostly dense matrix work", P_NUM(0, 1, NULL)},
+    {"mig_speed", "share",
+     "share: a MIG instance runs at its share of the card (SMs for compute, memory slices for bandwidth); "
+     "card: at the whole card's speed (placement studies that leave speed out)", P_ENUM("share|card")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
+};
+
+typedef struct hw_state {
+    const gpu_model *ref;
+    double mem_bound_job;
+    bool slice_share; /* mig_speed=share */
+    const gpu_catalog *cat;
+    uint8_t *used; /* per catalog model: 1 tensor figure, 2 bandwidth figure relied on */
+    uint64_t placements, scaled, by_table;
+    uint64_t *starts;   /* per catalog model: job starts placed on it */
+    double *speed_sum;  /* and the sum of their speed factors (the report's mean) */
+} hw_state;
+
+static int hw_init(sim *s, int index, void **state, gs_error *err)
+{
+    (void)index;
+    hw_state *h = xcalloc(1, sizeof *h);
+    *state = h;
+    h->cat = s->cat;
+    h->used = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), 1);
+    h->starts = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->starts);
+    h->speed_sum = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->speed_sum);
+    const char *ref = sim_param(s, "ref_gpu");
+    h->ref = !strcmp(ref, "cluster") ? (s->cl->npools ? s->cl->pools[0].model : NULL) : gpu_catalog_find(s->cat, ref);
+    if (!h->ref) {
+        char names[2048];
+        gpu_catalog_names(s->cat, names, sizeof names);
+        return gs_err(err, GS_EUSAGE, "parameter ref_gpu: expected 'cluster' or a known GPU model (%s), found '%s'",
+                      names, ref);
+    }
+    const char *ms = sim_param(s, "mig_speed");
+    if (strcmp(ms, "share") && strcmp(ms, "card"))
+        return gs_err(err, GS_EUSAGE, "parameter mig_speed: expected share or card, found '%s'", ms);
+    h->slice_share = !strcmp(ms, "share");
+    char *end;
+    const char *mb = sim_param(s, "mem_bound_job");
+    h->mem_bound_job = strtod(mb, &end);
+    if (end == mb || *end || !(h->mem_bound_job >= 0 && h->mem_bound_job <= 1))
+        return gs_err(err, GS_EUSAGE, "parameter mem_bound_job: expected a share 0..1, found '%s'", mb);
+    return 0;
+}
+
+static void hw_fini(void *state)
+{
+    hw_state *h = state;
+    if (!h)
+        return;
+    free(h->used);
+    free(h->starts);
+    free(h->speed_sum);
+    free(h);
+}
+
+void sim_hw_note(sim *s, const gpu_model *m, bool tflops, bool bw)
+{
+    hw_state *h = sim_module_state(s, &hw_module);
+    if (!h || !m)
+        return;
+    ptrdiff_t i = m - h->cat->models;
+    if (i >= 0 && i < h->cat->n)
+        h->used[i] |= (uint8_t)((tflops ? 1 : 0) | (bw ? 2 : 0));
+}
+
+bool sim_hw_slice_share(const sim *s)
+{
+    const hw_state *h = sim_module_state(s, &hw_module);
+    return !h || h->slice_share;
+}
+
+const gpu_model *sim_hw_ref(const sim *s)
+{
+    const hw_state *h = sim_module_state(s, &hw_module);
+    return h ? h->ref : NULL;
+}
+
+/* The factor of model `want` in a speedup table "MODEL:f|MODEL:f": -1 when
+ * the table does not list it, -2 for a malformed entry, -3 for a name the
+ * catalog does not know. Parsed at each placement of a job that has one
+ * (rare; never per event). */
+static double table_factor(const gpu_catalog *cat, const char *table, const gpu_model *want)
+{
+    double found = -1;
+    const char *p = table;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        char item[160];
+        if (len >= sizeof item)
+            return -2;
+        memcpy(item, p, len);
+        item[len] = 0;
+        char *colon = strrchr(item, ':');
+        if (!colon)
+            return -2;
+        *colon = 0;
+        char *end;
+        double f = strtod(colon + 1, &end);
+        if (end == colon + 1 || *end || !(f > 0 && f < 1e9))
+            return -2;
+        const gpu_model *m = gpu_catalog_find(cat, item);
+        if (!m)
+            return -3;
+        if (m == want)
+            found = f;
+        p = bar ? bar + 1 : p + len;
+    }
+    return found;
+}
+
+/* A new arrival: its reference card and memory-bound share, once; a bad
+ * name in ref_gpu or speedup is an input error naming line and column. */
+static bool hw_admit(void *state, sim *s, job *j)
+{
+    hw_state *h = state;
+    j->ref = h->ref;
+    j->mem_bound = (j->req.mem_bound >= 0 ? j->req.mem_bound : h->mem_bound_job);
+    char names[2048];
+    if (j->req.ref_gpu[0]) {
+        j->ref = gpu_catalog_find(h->cat, j->req.ref_gpu);
+        if (!j->ref) {
+            gpu_catalog_names(h->cat, names, sizeof names);
+            gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
+                   "(%s), found '%s'", s->cfg->trace_path, j->req.line, j->req.ref_gpu_col, names, j->req.ref_gpu);
+            return false;
+        }
+    }
+    if (j->req.speedup[0]) {
+        double f = table_factor(h->cat, j->req.speedup, j->ref);
+        if (f <= -2) {
+            gpu_catalog_names(h->cat, names, sizeof names);
+            if (f == -3)
+                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
+                       "(%s), found '%s'", s->cfg->trace_path, j->req.line, j->req.speedup_col, names, j->req.speedup);
+            else
+                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
+                       "separated by '|' with factors > 0, found '%s'", s->cfg->trace_path, j->req.line,
+                       j->req.speedup_col, j->req.speedup);
+            return false;
+        }
+    }
+    return true;
+}
+
+double sim_hw_time_ratio(const gpu_model *ref, const gpu_model *m, double b, double c, double mb)
+{
+    double tc = ref->tensor_tflops / (m->tensor_tflops * c);
+    double tb = ref->mem_bw_gbps / (m->mem_bw_gbps * mb);
+    return (1 - b) * tc + b * tb;
+}
+
+static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
+{
+    const gpu_model *ref = j->ref ? j->ref : h->ref;
+    double b = j->mem_bound;
+    h->placements++;
+    if (j->req.speedup[0]) {
+        double fr = table_factor(h->cat, j->req.speedup, ref);
+        double fm = table_factor(h->cat, j->req.speedup, m);
+        if (fr > 0 && fm > 0) {
+            h->by_table++;
+            h->scaled += fm != fr || c != 1 || mb != 1;
+            if (c == 1 && mb == 1)
+                return fm / fr;
+            sim_hw_note(s, m, b < 1, b > 0);
+            return fm / fr / sim_hw_time_ratio(m, m, b, c, mb);
+        }
+    }
+    if (m == ref && c == 1 && mb == 1)
+        return 1.0; /* its own reference card: no figure needed */
+    h->scaled++;
+    sim_hw_note(s, m, b < 1, b > 0);
+    sim_hw_note(s, ref, b < 1, b > 0);
+    return 1.0 / sim_hw_time_ratio(ref, m, b, c, mb);
+}
+
+double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+{
+    hw_state *h = sim_module_state(s, &hw_module);
+    if (!h || !m)
+        return 1.0;
+    double v = speed_of(s, h, j, m, c, mb);
+    ptrdiff_t i = m - h->cat->models;
+    if (i >= 0 && i < h->cat->n) {
+        h->starts[i]++;
+        h->speed_sum[i] += v;
+    }
+    return v;
+}
+
+double sim_hw_place_speed(sim *s, job *j)
+{
+    if (j->req.kind != WL_KIND_JOB || j->node < 0)
+        return 1.0; /* sessions hold for wall-clock time */
+    const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
+    const hw_state *h = sim_module_state(s, &hw_module);
+    if (h && !h->slice_share)
+        return sim_hw_speed(s, j, m, 1, 1);
+    return sim_hw_speed(s, j, m, j->slice_c, j->slice_m);
+}
+
+void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb)
+{
+    int full_sms = 0;
+    for (int i = 0; i < t->nprofiles; i++)
+        if (t->profiles[i].sms > full_sms)
+            full_sms = t->profiles[i].sms;
+    if (p->sms > 0 && full_sms > 0)
+        *c = (double)p->sms / full_sms;
+    else
+        *c = (double)p->compute_slices / t->compute_slices;
+    *mb = (double)p->size / t->memory_slices;
+}
+
+static void hw_report(const void *state, const sim *s, cJSON *root, int section)
+{
+    const hw_state *h = state;
+    if (section != SIM_REPORT_GPU || !h || !h->ref)
+        return; /* a run that never started */
+    (void)s;
+    cJSON *hw = cJSON_AddObjectToObject(root, "hardware");
+    cJSON_AddStringToObject(hw, "ref_gpu", h->ref->name);
+    cJSON_AddNumberToObject(hw, "mem_bound_job", h->mem_bound_job);
+    cJSON_AddNumberToObject(hw, "placements", (double)h->placements);
+    cJSON_AddNumberToObject(hw, "placements_scaled", (double)h->scaled);
+    cJSON_AddNumberToObject(hw, "placements_by_speedup_table", (double)h->by_table);
+    cJSON *by = cJSON_AddArrayToObject(hw, "by_model");
+    for (int i = 0; i < h->cat->n; i++) {
+        if (!h->starts[i])
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "model", h->cat->models[i].name);
+        cJSON_AddNumberToObject(o, "starts", (double)h->starts[i]);
+        cJSON_AddNumberToObject(o, "mean_speed", h->speed_sum[i] / (double)h->starts[i]);
+        cJSON_AddItemToArray(by, o);
+    }
+    cJSON *figs = cJSON_AddArrayToObject(hw, "figures_relied_on");
+    for (int i = 0; i < h->cat->n; i++) {
+        if (!h->used[i])
+            continue;
+        const gpu_model *m = &h->cat->models[i];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "model", m->name);
+        cJSON *uv = cJSON_CreateArray();
+        if (h->used[i] & 1) {
+            cJSON_AddNumberToObject(f, "tensor_tflops", m->tensor_tflops);
+            if (gpu_model_unverified(m, "tensor_tflops"))
+                cJSON_AddItemToArray(uv, cJSON_CreateString("tensor_tflops"));
+        }
+        if (h->used[i] & 2) {
+            cJSON_AddNumberToObject(f, "mem_bw_gbps", m->mem_bw_gbps);
+            if (gpu_model_unverified(m, "mem_bw_gbps"))
+                cJSON_AddItemToArray(uv, cJSON_CreateString("mem_bw_gbps"));
+        }
+        cJSON_AddItemToObject(f, "unverified", uv);
+        cJSON_AddItemToArray(figs, f);
+    }
+}
+
+const sim_module hw_module = {
+    .name = "hardware",
+    .params = hw_params,
+    .init = hw_init,
+    .fini = hw_fini,
+    .admit = hw_admit,
+    .report = hw_report,
+};

@@ -1,0 +1,129 @@
+/* sim_svc_hw.c - fit, KV capacity and speed of a service's replicas on the
+ * card they get (see sim_svc_hw.h).
+ * SPDX-License-Identifier: MIT */
+#include "sim_svc_hw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_hw.h"
+
+
+static double num(const sim *s, const char *name) { return sim_param_number(s, name); }
+
+
+double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row)
+{
+    const char *pol = s->pol[0]->name;
+    double card = (double)m->memory_mib, per = card;
+    int gpus = row->gpus > 0 ? row->gpus : 1;
+    if (!strcmp(pol, "vgpu") || !strcmp(pol, "timeslice")) {
+        if (row->gpumem_mib > 0)
+            per = fmin((double)row->gpumem_mib, card);
+        else if (row->gpumem_pct > 0)
+            per = card * row->gpumem_pct / 100.0;
+    } else if (!strcmp(pol, "mig") || !strcmp(pol, "dynmig")) {
+        if (row->mig[0] && m->mig) {
+            int p = -1;
+            for (int i = 0; i < m->mig->nprofiles; i++)
+                if (gs_streq_ci(m->mig->profiles[i].name, row->mig))
+                    p = i;
+            per = p >= 0 ? (double)m->mig->profiles[p].memory_mib : 0;
+        } else if (row->gpumem_mib > 0) {
+            per = fmin((double)row->gpumem_mib, card); /* at least this: the policy picks a profile that holds it */
+        }
+    }
+    return per * gpus;
+}
+
+int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+                 svc_shape *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double bpp = num(s, "svc_bytes_per_param");
+    out->weights_gib = weights_gib;
+    out->kv_bytes_tok = kv_kib_per_token * 1024;
+    out->reserve_tok = num(s, "svc_kv_reserve_tokens");
+    out->mem_util = num(s, "svc_kv_mem_util");
+    out->decode_share = num(s, "svc_decode_mem_bound");
+    out->prefill_share = num(s, "svc_prefill_mem_bound");
+    if (!(bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
+        !(out->decode_share >= 0 && out->decode_share <= 1) || !(out->prefill_share >= 0 && out->prefill_share <= 1))
+        return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "
+                                      "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
+    out->ref = sim_hw_ref(s);
+    if (row->ref_gpu[0])
+        out->ref = gpu_catalog_find(s->cat, row->ref_gpu);
+    if (row->ref_gpu[0] && !out->ref)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model, "
+                      "found '%s'", s->cfg->trace_path, row->line, row->ref_gpu_col, row->ref_gpu);
+    if (row->profile[0] && (!perf || !perf_known(perf, row->profile)))
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld ('profile'): no measured profile '%s' in models/perf "
+                      "(known: llama2-70b, bloom-176b)", s->cfg->trace_path, row->line, row->profile);
+    /* the models this row may use (its gpu_model list, else all) where weights + reserve fit */
+    uint64_t allowed = sim_cluster_model_mask(s->cl, s->cat, row->gpu_model[0] ? row->gpu_model : NULL, NULL);
+    double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
+    double best_gib = 0;
+    const char *best = "";
+    size_t used = 0;
+    for (int p = 0; p < s->cl->npools; p++) {
+        if (!(allowed >> p & 1))
+            continue;
+        const gpu_model *m = s->cl->pools[p].model;
+        double give_gib = svc_hw_mem_given_mib(s, m, row) / 1024.0 * out->mem_util;
+        if (give_gib > best_gib) {
+            best_gib = give_gib;
+            best = m->name;
+        }
+        if (give_gib + 1e-9 < need_gib)
+            continue;
+        int w = snprintf(out->fit_models + used, sizeof out->fit_models - used, "%s%s", used ? "|" : "", m->name);
+        if (w > 0 && (size_t)w < sizeof out->fit_models - used)
+            used += (size_t)w;
+    }
+    if (!used)
+        snprintf(out->reason, sizeof out->reason,
+                 "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
+                 "most any allowed card gives under %s is %.1f GiB (%s)",
+                 need_gib, weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
+                 s->pol[0]->name, best_gib, *best ? best : "no card of the cluster is allowed");
+    return 0;
+}
+
+void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set *perf, const job *t,
+                  svc_place *out)
+{
+    memset(out, 0, sizeof *out);
+    out->prefill_x = out->decode_x = 1;
+    out->kv_cap_tok = INFINITY;
+    if (t->node < 0)
+        return;
+    const gpu_model *m = s->cl->pools[s->cl->nodes[t->node].pool].model;
+    bool share = sim_hw_slice_share(s);
+    double c = share ? t->slice_c : 1, mb = share ? t->slice_m : 1;
+    int tp = row->gpus > 0 ? row->gpus : 1;
+    /* KV capacity in the memory this placement gives (a MIG instance: its
+     * share of the card's memory slices) */
+    double mem_mib = svc_hw_mem_given_mib(s, m, row);
+    if (t->slice_m < 1 && !row->mig[0]) /* an instance chosen by the policy: its memory slices' share */
+        mem_mib = (double)m->memory_mib * t->slice_m * tp;
+    double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
+    out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;
+    const perf_entry *own = perf && row->profile[0] ? perf_find(perf, row->profile, m, tp) : NULL;
+    const perf_entry *refp = perf && row->profile[0] && sh->ref ? perf_find(perf, row->profile, sh->ref, tp) : NULL;
+    if (own) { /* measured on this card: only a MIG instance's share scales it */
+        out->prof = own;
+        out->prefill_x = sim_hw_time_ratio(m, m, sh->prefill_share, c, mb);
+        out->decode_x = sim_hw_time_ratio(m, m, sh->decode_share, c, mb);
+        return;
+    }
+    const gpu_model *ref = sh->ref ? sh->ref : m;
+    out->prof = refp; /* measured on the reference card, else the row's stated times */
+    if (ref == m && c == 1 && mb == 1)
+        return;
+    out->prefill_x = sim_hw_time_ratio(ref, m, sh->prefill_share, c, mb);
+    out->decode_x = sim_hw_time_ratio(ref, m, sh->decode_share, c, mb);
+    sim_hw_note(s, m, true, true);
+    sim_hw_note(s, ref, true, true);
+}

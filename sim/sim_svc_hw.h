@@ -1,0 +1,45 @@
+/* sim_svc_hw.h - what the card means for an inference service: whether its
+ * replica fits (weights + a KV-cache reserve in the memory it is given), how
+ * many tokens of KV cache its batch may hold, and how fast it prefills and
+ * decodes there (a measured profile where one exists, else the roofline
+ * scaling of the service's reference times). Computed once per service row
+ * and once per replica placement; the batching loop only reads the result.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_SVC_HW_H
+#define GPUSIM_SIM_SVC_HW_H
+
+#include "../models/perf/perf_profile.h"
+#include "sim.h"
+
+typedef struct svc_shape {
+    double weights_gib;
+    double kv_bytes_tok;  /* KV-cache bytes per token (column, else svc_kv_kib_per_token) */
+    double reserve_tok;   /* KV tokens a replica must have room for to be placed */
+    double mem_util;      /* share of the memory given that weights + KV may use (vLLM's 0.9) */
+    double decode_share, prefill_share; /* per-phase bandwidth shares of the roofline fallback */
+    const gpu_model *ref; /* the card the stated times are measured on */
+    char fit_models[256]; /* '|'-separated cluster models a replica fits on ("" = none) */
+    char reason[200];     /* why it fits nowhere, "" when it fits somewhere */
+} svc_shape;
+
+typedef struct svc_place {
+    double prefill_x, decode_x; /* time factors on this placement (x the reference) */
+    const perf_entry *prof;     /* measured times to use (then x its own factors), or NULL */
+    double kv_cap_tok;          /* KV tokens the batch may hold here */
+} svc_place;
+
+/* The service row's shape and fit over the cluster's models under the run's
+ * space policy. perf: the loaded profiles (may be NULL when the row names
+ * none). GS_EINPUT for a profile name no table has. */
+int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+                 svc_shape *out, gs_error *err);
+/* The replica task t has just started on its placement: its speed factors,
+ * profile entry and KV capacity. */
+void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set *perf, const job *t,
+                  svc_place *out);
+/* The memory (MiB) a replica is given on model m under the run's space
+ * policy: gpus x card memory (whole), x the row's gpumem (shared cards), x
+ * the MIG profile or gpumem (MIG policies). */
+double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row);
+
+#endif

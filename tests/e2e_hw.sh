@@ -1,0 +1,40 @@
+#!/bin/sh
+# e2e_hw.sh [GPUSIM] - the card decides, end to end: `gpusim models` shows
+# speed figures and unverified marks; bad reference names are usage or input
+# errors naming the parameter or column; a job on a slower card takes the
+# TFLOPS ratio longer and the report lists the figures relied on; a service
+# whose weights fit no card is warned about, reported and never served.
+. "$(dirname "$0")/lib_e2e.sh"
+G=${1:-./gpusim}
+
+expect models_speed_columns 0 'H100-SXM5-80GB  *989.4  *3350' "$G" models
+expect models_unverified_marked 0 'H100-NVL-94GB.*unverified:.*mem_bw_gbps' "$G" models
+
+printf 'id,submit,duration,gpus,mem_bound\nj,0,100,1,0\n' >"$T/job.csv"
+expect ref_gpu_param_unknown_exit2 2 'parameter ref_gpu' \
+  "$G" run --trace "$T/job.csv" --gpus A100-SXM4-80GB:1 --policy whole --set ref_gpu=Z80 --out "$T/r0"
+printf 'id,submit,duration,gpus,ref_gpu\nj,0,100,1,Z80\n' >"$T/badref.csv"
+expect ref_gpu_column_unknown_exit3 3 "line 2, column 5 ('ref_gpu')" \
+  "$G" run --trace "$T/badref.csv" --gpus A100-SXM4-80GB:1 --policy whole --out "$T/r1"
+
+# 100 s of compute-bound work stated on the H100 takes 100 x 989.4 / 312 = 317.115 s on an A100
+if check_rc a100_compute_bound_ratio 0 "$G" run --trace "$T/job.csv" --gpus A100-SXM4-80GB:1 --policy whole \
+     --set ref_gpu=H100-SXM5-80GB --json --out "$T/r2"; then
+  if has "$T/out" '"end_s":[[:space:]]*317.115' && has "$T/out" '"model":[[:space:]]*"A100-SXM4-80GB"'; then
+    ok a100_compute_bound_ratio
+  else no a100_compute_bound_ratio "$T/out"; fi
+fi
+
+# the example day on its mixed cluster: A100-placed jobs run slower than on the H100 reference
+expect day_a100_jobs_slower 0 'speed     vs H100-SXM5-80GB: A100-SXM4-80GB 0.369x' \
+  "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/day"
+
+printf 'id,submit,duration,gpus,kind,weights_gib,rate,output_tokens,input_tokens\nbig,0,100,1,service,140,1,50,100\n' \
+  >"$T/svc.csv"
+if check_rc unplaceable_service_warned 0 "$G" run --trace "$T/svc.csv" --gpus T4-16GB:2 --policy whole --out "$T/r3"; then
+  if has "$T/out" "warning: service 'big' fits no card" && has "$T/r3/report.json" '"unplaceable_reason":[[:space:]]*"needs' &&
+     has "$T/r3/report.json" '"served":[[:space:]]*0,' && has "$T/r3/report.json" '"services_unplaceable":[[:space:]]*1'; then
+    ok unplaceable_service_warned
+  else no unplaceable_service_warned "$T/out"; fi
+fi
+finish

@@ -1,0 +1,232 @@
+/* test_svc_hw.c - the card decides for inference services: a service whose
+ * weights fit no card is reported and never served; batching stops at the
+ * KV cache that fits beside the weights; a measured profile gives the
+ * card's own times; elsewhere the stated times scale by the roofline.
+ * Expected figures are worked out by hand in each comment.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../models/perf/perf_profile.h"
+#include "../sim/sim_module.h"
+#include "check.h"
+#include "testutil.h"
+
+typedef struct lats {
+    int n;
+    double v[64];
+} lats;
+
+static void on_req(void *ud, const char *svc, double lat)
+{
+    lats *l = ud;
+    (void)svc;
+    if (l->n < 64)
+        l->v[l->n++] = lat;
+}
+
+static const char *const base_sets[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0",
+                                        "svc_graph_s=0", "svc_load_gbps=1e6", NULL};
+
+static int run_pol(tu_run *r, const char *policy, const char *trace, const char *gpus, const char *const *sets,
+                   lats *l)
+{
+    memset(r, 0, sizeof *r);
+    memset(l, 0, sizeof *l);
+    r->cfg.trace_path = tu_write_tmp(trace);
+    r->cfg.policy = policy;
+    r->cfg.seed = 1;
+    tu_add_sets(&r->cfg, base_sets);
+    tu_add_sets(&r->cfg, sets);
+    if ((r->rc = sim_cluster_from_spec(&r->cl, gpus, 8, tu_catalog(), &r->err)))
+        return r->rc;
+    if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
+        return r->rc;
+    sim_observe(&r->s, &(sim_observer){.request_done = on_req, .request_ud = l});
+    if ((r->rc = sim_run(&r->s)))
+        r->err = r->s.err;
+    return r->rc;
+}
+
+static int run(tu_run *r, const char *trace, const char *gpus, const char *const *sets, lats *l)
+{
+    return run_pol(r, "whole", trace, gpus, sets, l);
+}
+
+static double report_num(tu_run *r, const char *svc_key)
+{
+    cJSON *rep = cJSON_CreateObject();
+    for (int m = 0; m < r->s.nmod; m++)
+        if (r->s.mod[m]->report)
+            r->s.mod[m]->report(r->s.mst[m], &r->s, rep, SIM_REPORT_GPU);
+    const cJSON *sv = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
+    double v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sv, svc_key));
+    cJSON_Delete(rep);
+    return v;
+}
+
+/* 140 GiB of weights for a 2-card replica: on 16 GB cards no replica is
+ * placed, every request is dropped as unplaceable and the report says why;
+ * beside 2 H100s (2 x 81559 MiB x 0.9 = 143.4 GiB >= 140 + 4096 tokens x
+ * 320 KiB = 141.25 GiB) its replica goes to the H100s and serves. */
+static void unplaceable_service(void)
+{
+    const char *tr = "id,submit,duration,gpus,kind,weights_gib,kv_kib_per_token,replicas_min,replicas_max,service,"
+                     "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                     "big,0,100,2,service,140,320,1,1,,,,10,0,0\n"
+                     "r1,10,,,request,,,,,big,10,5,,,\nr2,20,,,request,,,,,big,10,5,,,\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run(&r, tr, "T4-16GB:8", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 0); /* never served */
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 2);
+    CHECK_EQ_INT(report_num(&r, "served"), 0);
+    cJSON *rep = cJSON_CreateObject();
+    for (int m = 0; m < r.s.nmod; m++)
+        if (r.s.mod[m]->report)
+            r.s.mod[m]->report(r.s.mst[m], &r.s, rep, SIM_REPORT_GPU);
+    char *txt = cJSON_PrintUnformatted(rep);
+    CHECK_STR_HAS(txt, "\"unplaceable_reason\":\"needs 141.2 GiB (weights 140.0 + KV reserve 4096 tokens x 320 KiB)");
+    CHECK_STR_HAS(txt, "\"services_unplaceable\":1");
+    free(txt);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    /* a mixed cluster: replicas go only to the cards they fit on */
+    CHECK_EQ_INT(run(&r, tr, "T4-16GB:8,H100-SXM5-80GB:2", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 2);
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 0);
+    tu_run_free(&r);
+}
+
+/* The memory given follows the policy: 16 GiB of weights + 4096 tokens x
+ * 320 KiB = 17.25 GiB. Under vgpu with gpumem 16384 MiB a replica gets 16 GiB
+ * x 0.9 = 14.4 GiB: never served; with gpumem 20480 (18 GiB) it fits. Under
+ * whole the same row gets the whole 80 GB card. */
+static void fit_follows_the_share(void)
+{
+    const char *small = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                        "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                        "m,0,100,1,16384,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,m,10,5,,,\n";
+    const char *big = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                      "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                      "m,0,100,1,20480,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,m,10,5,,,\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run_pol(&r, "vgpu", small, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 1);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "vgpu", big, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "whole", small, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    tu_run_free(&r);
+}
+
+/* KV-bounded batching. L4-24GB: 23034 MiB x 0.9 = 20.245 GiB; weights 16
+ * GiB leave 4.245 GiB = 4347 tokens at 1 MiB per token (>= the 4096-token
+ * reserve). Three requests of 1000 in + 1000 out (2000 tokens each) arrive
+ * together: two fit (4000), the third waits although max_batch is 16.
+ * Decode 10 ms per iteration, no prefill: the first two take 1000 x 10 ms =
+ * 10 s, the third starts then: 20 s. With 48 GB (L40S) all three run at once. */
+static void kv_bounded_batch(void)
+{
+    const char *tr = "id,submit,duration,gpus,kind,weights_gib,kv_kib_per_token,replicas_min,replicas_max,max_batch,"
+                     "service,input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token,ref_gpu\n"
+                     "s,0,1000,1,service,16,1024,1,1,16,,,,10,0,0,L4-24GB\n"
+                     "a,100,,,request,,,,,,s,1000,1000,,,,\nb,100,,,request,,,,,,s,1000,1000,,,,\n"
+                     "c,100,,,request,,,,,,s,1000,1000,,,,\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run(&r, tr, "L4-24GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 3);
+    if (l.n == 3) {
+        CHECK_NEAR(l.v[0], 10, 0, 1e-3);
+        CHECK_NEAR(l.v[1], 10, 0, 1e-3);
+        CHECK_NEAR(l.v[2], 20, 0, 1e-3);
+    }
+    tu_run_free(&r);
+    const char *tr3 = "id,submit,duration,gpus,kind,weights_gib,kv_kib_per_token,replicas_min,replicas_max,max_batch,"
+                      "service,input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                      "s,0,1000,1,service,16,1024,1,1,16,,,,10,0,0\n"
+                      "a,100,,,request,,,,,,s,1000,1000,,,\nb,100,,,request,,,,,,s,1000,1000,,,\n"
+                      "c,100,,,request,,,,,,s,1000,1000,,,\n";
+    CHECK_EQ_INT(run(&r, tr3, "L40S-48GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 3);
+    for (int i = 0; i < l.n; i++)
+        CHECK_NEAR(l.v[i], 10, 0, 1e-3);
+    tu_run_free(&r);
+}
+
+/* A measured profile: Llama2-70B at TP8, one request of 512 prompt tokens
+ * and 1 output token. Medians of the shipped table (every row with 512
+ * batch tokens; every row of batch 1): H100 prefill 53.857976 ms + decode
+ * 30.378236 ms = 84.236 ms; A100 93.016481 + 45.039327 = 138.056 ms: the
+ * card's own measurements, not a scaling. */
+static void measured_profile(void)
+{
+    const char *tr = "id,submit,duration,gpus,kind,weights_gib,replicas_min,replicas_max,profile,service,"
+                     "input_tokens,output_tokens\n"
+                     "llm,0,100,8,service,130,1,1,llama2-70b,,,\nq,10,,,request,,,,,llm,512,1\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run(&r, tr, "H100-SXM5-80GB:8", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_NEAR(l.v[0], 0.084236, 0, 2e-6);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run(&r, tr, "A100-SXM4-80GB:8", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_NEAR(l.v[0], 0.138056, 0, 2e-6);
+    tu_run_free(&r);
+    /* interpolation between points: 768 batch tokens lie halfway between the
+     * 512 and 1024 medians */
+    perf_set ps;
+    gs_error err;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/../perf", tu_catalog()->dir);
+    CHECK_EQ_INT(perf_set_load(&ps, dir, tu_catalog(), &err), 0);
+    const perf_entry *h = perf_find(&ps, "llama2-70b", gpu_catalog_find(tu_catalog(), "H100-SXM5-80GB"), 8);
+    CHECK(h != NULL);
+    if (h)
+        CHECK_NEAR(perf_eval(&h->prefill, 768), 65.770923, 0, 1e-5);
+    perf_set_free(&ps);
+    /* an unknown profile is an input error */
+    const char *bad = "id,submit,duration,gpus,kind,profile\nllm,0,100,8,service,gpt-9\n";
+    CHECK_EQ_INT(run(&r, bad, "H100-SXM5-80GB:8", NULL, &l), GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "no measured profile 'gpt-9'");
+    tu_run_free(&r);
+}
+
+/* No profile: the stated per-token times hold on the reference card and
+ * scale by the roofline elsewhere. Stated on the H100 (ref_gpu): decode 30
+ * ms per iteration, prefill 0.1 ms per token; one request of 500 prompt
+ * tokens and 2 output tokens: H100 50 + 30 + 30 = 110 ms. On an A100:
+ * decode x (0.95 x 3350/2039 + 0.05 x 989.4/312), prefill x (0.1 x
+ * 3350/2039 + 0.9 x 989.4/312). */
+static void roofline_scaled_times(void)
+{
+    const char *tr = "id,submit,duration,gpus,kind,weights_gib,replicas_min,replicas_max,ref_gpu,service,"
+                     "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                     "m,0,100,1,service,16,1,1,H100-SXM5-80GB,,,,30,0,0.1\nq,10,,,request,,,,,m,500,2,,,\n";
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run(&r, tr, "H100-SXM5-80GB:1", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_NEAR(l.v[0], 0.110, 0, 2e-6);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run(&r, tr, "A100-SXM4-80GB:1", NULL, &l), 0);
+    double dx = 0.95 * 3350.0 / 2039 + 0.05 * 989.4 / 312, px = 0.1 * 3350.0 / 2039 + 0.9 * 989.4 / 312;
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_NEAR(l.v[0], (50 * px + 60 * dx) / 1000, 0, 3e-6);
+    tu_run_free(&r);
+}
+
+const test_case tests_svc_hw[] = {
+    {"svc_hw/weights_fit_no_card_reported_never_served", unplaceable_service},
+    {"svc_hw/fit_follows_the_memory_the_policy_gives", fit_follows_the_share},
+    {"svc_hw/batch_bounded_by_kv_cache", kv_bounded_batch},
+    {"svc_hw/measured_profile_per_card", measured_profile},
+    {"svc_hw/stated_times_scaled_by_roofline", roofline_scaled_times},
+    {NULL, NULL},
+};
