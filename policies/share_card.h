@@ -84,6 +84,11 @@ typedef struct sc_task {
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
     bool over_limit;   /* mps: doomed by its client memory limit, not by the card's memory */
+    /* residency (vgpu oversub=swap, service replicas): an idle replica's
+     * memory may be evicted to host; the batch that finds it out waits for
+     * it to come back (swapping) before it computes */
+    bool evicted, swapping;
+    gs_time_us last_busy_us; /* LRU key: when it last went idle (or joined) */
     int ooms;          /* OOM kills so far */
     int shape;         /* index in the fragmentation shape table; -2 not looked up, -1 none */
     struct sc_task *prev, *next;
@@ -98,6 +103,7 @@ typedef struct sc_card {
     int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
     int64_t phys_mib;
     double link_bps;       /* host link bytes/s per direction */
+    double swapin_bps;     /* what a swap-in achieves: link_bps x the measured fraction of its kind */
     /* current contributions to the policy's gauges, so a change adds a delta */
     double busy, alloc, host_mib, swap_bps, thrash, wait;
 } sc_card;
@@ -118,6 +124,10 @@ typedef struct sc_state {
     uint64_t mem_limit_killed;  /* mps: a client past its memory limit */
     uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
     uint64_t failed_by[3];      /* mps: jobs failed for good, by cause (enum sc_cause) */
+    /* residency: swap-ins of evicted replicas, their waits, evictions */
+    uint64_t swap_ins, evictions;
+    double swapped_in_mib, freed_mib;
+    sim_sketch swapin_wait_s;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
     int scratch_cap;
@@ -137,6 +147,14 @@ double sc_task_rate(const sc_task *t);
 void sc_leave(sc_state *st, sc_task *t);
 /* Recomputes the rates on t's cards (t went idle or busy). */
 void sc_refresh(sc_state *st, sc_task *t);
+/* Residency (oversub=swap): t went idle or busy. Busy and evicted: its
+ * memory comes back (returns the swap-in wait, s; the caller holds it at
+ * rate 0 until then); busy or idle: while a card of t is short of memory,
+ * idle replicas resident there are evicted, least recently busy first.
+ * Returns 0 when nothing has to come back. */
+double sc_residency(sc_state *st, sc_task *t);
+/* The swap-in of t finished: it computes again. */
+void sc_swapped_in(sc_state *st, sc_task *t);
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);

@@ -18,16 +18,32 @@
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/sim_rng.h"
 #include "../sim/sim_module.h"
+#include "../sim/sim_report.h"
 #include "share_card.h"
 
 #define MIB 1048576.0
 
-enum { TAG_OOM = 1, TAG_RETRY = 2 };
+enum { TAG_OOM = 1, TAG_RETRY = 2, TAG_SWAPIN = 3 };
+
+/* The share of a host link's nominal rate that pinned copies achieve, by
+ * link kind (reference/mechanics.md section 8: Gen3 12 of 15.75 GB/s, Gen4
+ * 24 of 31.5, Gen5 52 of 63, NVLink-C2C 400 of 450 [U]). */
+static double link_fraction(const char *kind)
+{
+    if (!strcmp(kind, "pcie3"))
+        return 12.0 / 15.75;
+    if (!strcmp(kind, "pcie5"))
+        return 52.0 / 63.0;
+    if (!strncmp(kind, "nvlink", 6))
+        return 400.0 / 450.0;
+    return 24.0 / 31.5; /* pcie4, and a link of unknown kind */
+}
 
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
 {
@@ -55,6 +71,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->cfg = *cfg;
     st->pol_index = pol_index;
     st->ncards = s->cl->ngpus;
+    sim_sketch_init(&st->swapin_wait_s);
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
     for (int ni = 0; ni < s->cl->nnodes; ni++) {
         const sim_node *n = &s->cl->nodes[ni];
@@ -64,6 +81,8 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             /* a model without a host-link figure falls back to PCIe Gen4
              * achievable bandwidth (reference/mechanics.md section 8) */
             st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
+            st->cards[g].swapin_bps =
+                m->host_link_gbps_per_dir > 0 ? st->cards[g].link_bps * link_fraction(m->host_link_kind) : 24.0e9;
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
@@ -94,6 +113,7 @@ void sc_fini(void *state)
         free(st->cards[g].t);
     free(st->cards);
     free(st->scratch_bounds);
+    sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
     free(st->rank);
     if (st->rng)
@@ -182,9 +202,14 @@ bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 
 void sc_load_changed(void *state, sim *s, job *j)
 {
-    (void)s;
-    if (j->pol && !((sc_task *)j->pol)->doomed)
-        sc_refresh(state, j->pol);
+    sc_state *st = state;
+    sc_task *t = j->pol;
+    if (!t || t->doomed)
+        return;
+    double wait_s = sc_residency(st, t);
+    if (wait_s > 0) /* held at rate 0 (card_update) until its memory is back */
+        sim_timer(s, st->pol_index, j, sim_now(s) + (gs_time_us)llround(wait_s * 1e6), TAG_SWAPIN);
+    sc_refresh(st, t);
 }
 
 void sc_unplace(void *state, sim *s, job *j)
@@ -274,6 +299,9 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
             }
         }
         free(co);
+    } else if (tag == TAG_SWAPIN) {
+        if (t->swapping)
+            sc_swapped_in(st, t);
     } else if (tag == TAG_RETRY) {
         j->work_left_us = (double)j->req.dur_us; /* resubmitted from scratch: all its work again */
         sim_job_resume(s, j);
@@ -302,6 +330,12 @@ void sc_report(const void *state, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(sw, "thrash_s", sim_gauge_area(&st->g_thrash, now));
         cJSON_AddNumberToObject(sw, "host_mib_peak", st->g_host_mib.peak);
         cJSON_AddNumberToObject(sw, "host_mib_mean", end_s > 0 ? sim_gauge_area(&st->g_host_mib, now) / end_s : 0);
+        /* residency of idle replicas (oversub=swap) */
+        cJSON_AddNumberToObject(sw, "idle_evictions", (double)st->evictions);
+        cJSON_AddNumberToObject(sw, "idle_freed_mib", st->freed_mib);
+        cJSON_AddNumberToObject(sw, "swap_ins", (double)st->swap_ins);
+        cJSON_AddNumberToObject(sw, "swapped_in_mib", st->swapped_in_mib);
+        sim_report_add_stats(sw, "swap_in_wait_s", &st->swapin_wait_s);
     }
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
