@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gs_outdir.h"
+#include "gs_cleanup.h"
 
 int gs_mkdirs(const char *dir, gs_error *err)
 {

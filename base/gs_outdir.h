@@ -15,6 +15,7 @@
 #define GPUSIM_GS_OUTDIR_H
 
 #include "gs.h"
+#include "gs_cleanup.h"
 
 #define GS_OUTDIR_MAX_FILES 8
 
@@ -40,12 +41,5 @@ int gs_outdir_commit(gs_outdir *o, gs_error *err);
 /* Removes the temporary directory and what this command wrote into it. */
 void gs_outdir_abort(gs_outdir *o);
 
-/* SIGINT and SIGTERM remove the registered temporaries, then end the
- * process as the signal would have. main calls this once. */
-void gs_cleanup_on_signals(void);
-/* Registers a temporary file (or, dir true, an empty directory) for the
- * signal handler; returns its slot (-1 when the table is full). */
-int gs_cleanup_add(const char *path, bool dir);
-void gs_cleanup_remove(int slot);
 
 #endif

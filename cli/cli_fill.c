@@ -12,6 +12,7 @@
 #include "../base/gs_json.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
+#include "../sim/sim_cluster_file.h"
 #include "fill.h"
 #include "../sim/sim_report.h"
 
@@ -101,14 +102,14 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         sim_cluster cl;
         if ((rc = cli_load_cluster(&cl, src, cat, &err)) != 0)
             break;
-        sim s;
+        sim *s = sim_create();
         fill_result res = {0};
-        if ((rc = sim_init(&s, cfg, cat, &cl, NULL, &err)) == 0) {
+        if ((rc = sim_init(s, cfg, cat, &cl, NULL, &err)) == 0) {
             double t0 = now_s();
-            rc = fill_run(&s, rows, n, fo->fill_to, &res, &err);
+            rc = fill_run(s, rows, n, fo->fill_to, &res, &err);
             place_s += now_s() - t0;
             if (k == 0) { /* the inputs of the first seed stand for all (the seed range is added below) */
-                sim_report_add_inputs(rep, &s);
+                sim_report_add_inputs(rep, s);
                 cap = cl.ngpus;
             }
         }
@@ -134,7 +135,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
             acc_add(&frag_end, res.frag_pct_end);
         }
         fill_result_free(&res);
-        sim_free(&s);
+        sim_destroy(s);
         sim_cluster_free(&cl);
     }
     free(rows);

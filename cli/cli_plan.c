@@ -30,6 +30,7 @@
 
 #include "../base/gs_json.h"
 #include "cli.h"
+#include "../sim/sim_cluster_file.h"
 #include "cli_batch.h"
 #include "cli_plan_terms.h"
 #include "cluster_template.h"

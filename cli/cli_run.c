@@ -20,6 +20,7 @@
 #include "../base/gs_json.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
+#include "../sim/sim_cluster_file.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
 #include "../sim/sim_report.h"
@@ -84,7 +85,7 @@ static void show_progress(void *ud, const sim *s)
         return;
     double wall = since(&p->t0, &now);
     fprintf(stderr, "\rgpusim: simulated %.2f h, %llu events, %.0f events/s ", gs_us_to_s(sim_now(s)) / 3600.0,
-            (unsigned long long)s->events, wall > 0 ? (double)s->events / wall : 0.0);
+            (unsigned long long)sim_events(s), wall > 0 ? (double)sim_events(s) / wall : 0.0);
     p->last = now;
     p->shown = true;
 }
@@ -304,11 +305,11 @@ int cmd_run(int argc, char **argv)
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
     FILE *ts = NULL;
-    sim s;
+    sim *s = sim_create();
     gs_outdir od;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = sim_init(&s, &cfg, &cat, &cl, NULL, &err);
+    rc = sim_init(s, &cfg, &cat, &cl, NULL, &err);
     bool begun = false;
     if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
         begun = true;
@@ -318,18 +319,17 @@ int cmd_run(int argc, char **argv)
             ts = fopen(ts_tmp, "w");
             if (!ts)
                 rc = gs_err(&err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
-            sim_set_timeseries(&s, ts);
+            sim_set_timeseries(s, ts);
         }
     }
     progress prog = {.t0 = t0};
     if (rc == 0 && isatty(STDERR_FILENO)) {
-        s.progress = show_progress;
-        s.progress_ud = &prog;
+        sim_set_progress(s, show_progress, &prog);
     }
-    for (int w = 0; rc == 0 && w < s.nwarnings; w++)
-        fprintf(stderr, "gpusim: warning: %s\n", s.warnings[w]);
-    if (rc == 0 && (rc = sim_run(&s)) != 0)
-        err = s.err;
+    for (int w = 0; rc == 0 && w < sim_nwarnings(s); w++)
+        fprintf(stderr, "gpusim: warning: %s\n", sim_warning(s, w));
+    if (rc == 0 && (rc = sim_run(s)) != 0)
+        err = *sim_error(s);
     if (prog.shown)
         fprintf(stderr, "\r\033[K"); /* erase the progress line */
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -339,7 +339,7 @@ int cmd_run(int argc, char **argv)
     cJSON *rep = NULL;
     char *text = NULL;
     if (rc == 0) {
-        rep = sim_report_build(&s, wall_s, peak_rss_mib());
+        rep = sim_report_build(s, wall_s, peak_rss_mib());
         size_t n;
         text = gs_json_print(rep, &n);
         rc = gs_write_atomic(rep_tmp, text, n, &err);
@@ -369,7 +369,7 @@ int cmd_run(int argc, char **argv)
     }
     free(text);
     cJSON_Delete(rep);
-    sim_free(&s);
+    sim_destroy(s);
     sim_cluster_free(&cl);
     gpu_catalog_free(&cat);
     return rc ? cli_fail(&err) : 0;

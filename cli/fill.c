@@ -72,9 +72,9 @@ void fill_result_free(fill_result *res)
 
 static void sample(const sim *s, fill_result *res, int p, double alloc_gpus)
 {
-    double cap = s->cl->ngpus, frag = sim_frag_gpus(s);
+    double cap = sim_cluster_of(s)->ngpus, frag = sim_frag_gpus(s);
     res->alloc_pct[p] = 100.0 * alloc_gpus / cap;
-    res->held_pct[p] = 100.0 * s->g_alloc.value / cap;
+    res->held_pct[p] = 100.0 * sim_alloc_gpus(s) / cap;
     res->frag_pct[p] = frag >= 0 ? 100.0 * frag / cap : NAN;
     res->frag_idle_pct[p] = frag >= 0 && cap - alloc_gpus > 1e-9 ? 100.0 * frag / (cap - alloc_gpus) : NAN;
 }
@@ -82,7 +82,7 @@ static void sample(const sim *s, fill_result *res, int p, double alloc_gpus)
 int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *res, gs_error *err)
 {
     memset(res, 0, sizeof *res);
-    double cap = s->cl->ngpus, target = fill_to * cap;
+    double cap = sim_cluster_of(s)->ngpus, target = fill_to * cap;
     res->npts = (int)floor(fill_to * 100 + 1e-9) + 1;
     res->alloc_pct = xmalloc((size_t)res->npts * sizeof *res->alloc_pct);
     res->frag_pct = xmalloc((size_t)res->npts * sizeof *res->frag_pct);
@@ -121,7 +121,7 @@ int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *
             break; /* a list of CPU-only rows never reaches a GPU target */
         int st = sim_submit_row(s, r);
         if (st < 0) {
-            *err = s->err;
+            *err = *sim_error(s);
             rc = GS_EINPUT;
             break;
         }

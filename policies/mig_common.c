@@ -211,7 +211,7 @@ int mig_sched_entry(const mig_group *gr, gs_time_us t_us)
 mig_jobinfo *mig_info(mig_base *b, const job *j)
 {
     if (j->slot >= b->info_cap) {
-        uint32_t cap = b->s->nslots > j->slot ? b->s->nslots : j->slot + 1;
+        uint32_t cap = sim_job_slots(b->s) > j->slot ? sim_job_slots(b->s) : j->slot + 1;
         b->info = xrealloc(b->info, cap * sizeof *b->info);
         memset(b->info + b->info_cap, 0, (cap - b->info_cap) * sizeof *b->info);
         b->info_cap = cap;
@@ -226,8 +226,7 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     b->pol_index = pol_index;
     b->h = h;
     b->owner = owner;
-    sq_init(&b->q);
-    sim_cluster *cl = s->cl;
+    sim_cluster *cl = sim_cluster_of(s);
     for (int i = 0; i < cl->nnodes; i++)
         if (cl->nodes[i].group + 1 > b->ngroups)
             b->ngroups = cl->nodes[i].group + 1;
@@ -285,13 +284,12 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     if (rc == 0 && b->ngpus == 0)
         sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
                  "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
-                 "key in the cluster file", s->cfg->policy, cl->name);
+                 "key in the cluster file", sim_config_of(s)->policy, cl->name);
     return rc;
 }
 
 void mig_base_free(mig_base *b)
 {
-    sq_free(&b->q);
     free(b->groups);
     free(b->gpus);
     free(b->node_first);
@@ -382,7 +380,7 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
     *fallback_ok = whole_cards && kind == 'm' && *mig_ok && b->mem_fallback;
 }
 
-static uint64_t shape_key(const job *j)
+uint64_t mig_base_shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     uint64_t c, m;
@@ -431,7 +429,7 @@ static bool try_place(mig_base *b, job *j)
         return false;
     job *resv = resv_live(b);
     if (whole_ok) {
-        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
@@ -447,7 +445,7 @@ static bool try_place(mig_base *b, job *j)
     int cards[CL_MAX_NODE_GPUS];
     for (int a = 0; a < b->nmig_nodes; a++) {
         int node = b->mig_nodes[a];
-        const sim_node *nd = &s->cl->nodes[node];
+        const sim_node *nd = &sim_cluster_of(s)->nodes[node];
         if (!(pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib) ||
             (resv && resv != j && node == b->resv_node))
             continue;
@@ -476,9 +474,9 @@ static bool try_place(mig_base *b, job *j)
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
         }
-        sim_cluster_take(s->cl, node, 0, j->req.cpu, j->req.mem_gib, NULL);
+        sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
         b->placed_mig++;
-        gs_time_us waited = s->now - j->req.submit_us;
+        gs_time_us waited = sim_now(s) - j->req.submit_us;
         if (in->blocked)
             b->blocked_wait_s += gs_us_to_s(waited);
         if (in->other_idle)
@@ -487,7 +485,7 @@ static bool try_place(mig_base *b, job *j)
         return true;
     }
     if (fallback_ok) { /* no MIG card could take it now: a card without MIG */
-        int node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+        int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
@@ -499,42 +497,39 @@ static bool try_place(mig_base *b, job *j)
     return false;
 }
 
-static bool dispatch_one(void *ud, job *j)
+bool mig_base_place(mig_base *b, job *j)
 {
-    mig_base *b = ud;
     if (try_place(b, j))
         return true;
-    if (b->h->blocked)
+    /* a nominee tried at a hand-over is not a request refused in a pass */
+    if (b->h->blocked && sim_nominee(b->s) != j)
         b->h->blocked(b, j);
     return false;
 }
 
-bool mig_base_withdraw(mig_base *b, job *j) { return sq_remove(&b->q, j); }
-
-void mig_base_dispatch(mig_base *b)
+job *mig_base_dispatch_held(mig_base *b)
 {
     job *p = resv_live(b);
     if (p) { /* the reserved preemptor first, out of queue order */
         if (try_place(b, p))
-            sq_remove(&b->q, p);
-        else if (!node_destroying(b, b->resv_node))
+            return p;
+        if (!node_destroying(b, b->resv_node))
             b->resv = NULL; /* nothing more comes back there: it waits as any request */
     }
-    sq_dispatch(&b->q, false, dispatch_one, b);
+    return NULL;
 }
 
-void mig_base_arrive(mig_base *b, job *j)
+bool mig_base_can_ever_fit(mig_base *b, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     memset(in, 0, sizeof *in);
     in->node = -1;
     bool mig_ok, whole_ok, fallback_ok;
     routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
-    if (!mig_ok && !whole_ok) {
-        sim_job_reject(b->s, j);
-        return;
-    }
-    /* demand seen per profile (the dynmig 'demand' strategy's weights) */
+    if (!mig_ok && !whole_ok)
+        return false;
+    /* demand seen per profile (the dynmig 'demand' strategy's weights),
+     * counted once per arrival: the core asks this once before placing */
     uint64_t done = 0; /* once per GPU model: several groups may share one */
     for (int g = 0; g < b->ngroups; g++) {
         const mig_group *gr = &b->groups[g];
@@ -546,15 +541,10 @@ void mig_base_arrive(mig_base *b, job *j)
             done |= 1ULL << gr->pool;
         }
     }
-    /* every queued request was tried at the last change and did not fit, so
-     * a newcomer that fits may start at once (as under `whole`) */
-    if (dispatch_one(b, j))
-        return;
-    sim_job_queued(b->s, j);
-    sq_push(&b->q, j, shape_key(j));
+    return true;
 }
 
-void mig_base_release(mig_base *b, job *j)
+void mig_base_unplace(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     if (in->on_ledger) {
@@ -570,33 +560,31 @@ void mig_base_release(mig_base *b, job *j)
                 GS_BUG("mig release: job holds no instance on its card");
             mig_inst_unhold(b, g, slot);
         }
-        sim_cluster_give(b->s->cl, in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+        sim_cluster_give(sim_cluster_of(b->s), in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
         j->node = -1;
     }
-    int node = in->node;
+    b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
     memset(in, 0, sizeof *in);
     in->node = -1;
-    job *p = sim_nominee(b->s);
-    if (p) { /* a preemption hand-over; what the victims free is p's */
-        if (try_place(b, p)) {
-            sq_remove(&b->q, p);
-        } else if (node >= 0 && node_destroying(b, node)) {
-            /* dynmig: the victims' slices come back after reconcile + destroy;
-             * the node is held for p until then (mig_base_dispatch) */
-            b->resv = p;
-            b->resv_gen = p->gen;
-            b->resv_node = node;
-            sim_preemptor_held(b->s, p);
-        }
-        return;
+}
+
+void mig_base_nominee_missed(mig_base *b, job *p)
+{
+    int node = b->released_node;
+    if (node >= 0 && node_destroying(b, node)) {
+        /* dynmig: the victims' slices come back after reconcile + destroy;
+         * the node is held for p until then (mig_base_dispatch_held) */
+        b->resv = p;
+        b->resv_gen = p->gen;
+        b->resv_node = node;
+        sim_preemptor_held(b->s, p);
     }
-    mig_base_dispatch(b);
 }
 
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv)
 {
     const sim *s = b->s;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1))
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
@@ -656,7 +644,7 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     in->state = MI_HELD;
     in->j = j;
     g->nheld++;
-    gs_time_us now = b->s->now;
+    gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, pr->size);
     sim_gauge_add(&b->compute_held, now, pr->compute_slices);
     int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
@@ -673,7 +661,7 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
 {
     mig_inst *in = &g->inst[slot];
     const mig_profile *pr = &g->lay.t->profiles[in->prof];
-    gs_time_us now = b->s->now;
+    gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, -pr->size);
     sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
     int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &in->j->req);
@@ -695,7 +683,7 @@ int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
         GS_BUG("mig_inst_create: no free instance slot");
     mig_place(&g->lay, prof, start);
     g->inst[slot] = (mig_inst){.prof = (int8_t)prof, .start = (int8_t)start, .state = state};
-    sim_gauge_add(&b->mem_occupied, b->s->now, g->lay.t->profiles[prof].size);
+    sim_gauge_add(&b->mem_occupied, sim_now(b->s), g->lay.t->profiles[prof].size);
     return slot;
 }
 
@@ -703,7 +691,7 @@ void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
 {
     mig_inst *in = &g->inst[slot];
     mig_remove(&g->lay, in->prof, in->start);
-    sim_gauge_add(&b->mem_occupied, b->s->now, -g->lay.t->profiles[in->prof].size);
+    sim_gauge_add(&b->mem_occupied, sim_now(b->s), -g->lay.t->profiles[in->prof].size);
     memset(in, 0, sizeof *in);
 }
 
@@ -712,31 +700,32 @@ void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
 void mig_base_report(const mig_base *b, cJSON *pol)
 {
     const sim *s = b->s;
-    double end_s = gs_us_to_s(s->now);
+    double end_s = gs_us_to_s(sim_now(s));
     double wait_s = b->blocked_wait_s, idle_wait_s = b->other_idle_wait_s;
     /* requests still waiting at the end: their wait so far */
-    for (int c = 0; c < b->q.ncls; c++)
-        for (size_t k = 0; k < b->q.cls[c].n; k++) {
-            const job *j = b->q.cls[c].heap[k];
+    const sim_queue *queue = sim_space_queue(s);
+    for (int c = 0; c < queue->ncls; c++)
+        for (size_t k = 0; k < queue->cls[c].n; k++) {
+            const job *j = queue->cls[c].heap[k];
             const mig_jobinfo *in = j->slot < b->info_cap ? &b->info[j->slot] : NULL;
             if (in && in->blocked)
-                wait_s += gs_us_to_s(s->now - j->req.submit_us);
+                wait_s += gs_us_to_s(sim_now(s) - j->req.submit_us);
             if (in && in->other_idle)
-                idle_wait_s += gs_us_to_s(s->now - j->req.submit_us);
+                idle_wait_s += gs_us_to_s(sim_now(s) - j->req.submit_us);
         }
     cJSON_AddNumberToObject(pol, "mig_cards", b->ngpus);
     cJSON *sl = cJSON_AddObjectToObject(pol, "slice_util");
     double mt = b->total_mem_slices * end_s, ct = b->total_compute_slices * end_s;
-    cJSON_AddNumberToObject(sl, "memory", mt > 0 ? sim_gauge_area(&b->mem_held, s->now) / mt : 0);
-    cJSON_AddNumberToObject(sl, "compute", ct > 0 ? sim_gauge_area(&b->compute_held, s->now) / ct : 0);
-    cJSON_AddNumberToObject(sl, "memory_occupied", mt > 0 ? sim_gauge_area(&b->mem_occupied, s->now) / mt : 0);
+    cJSON_AddNumberToObject(sl, "memory", mt > 0 ? sim_gauge_area(&b->mem_held, sim_now(s)) / mt : 0);
+    cJSON_AddNumberToObject(sl, "compute", ct > 0 ? sim_gauge_area(&b->compute_held, sim_now(s)) / ct : 0);
+    cJSON_AddNumberToObject(sl, "memory_occupied", mt > 0 ? sim_gauge_area(&b->mem_occupied, sim_now(s)) / mt : 0);
     cJSON_AddNumberToObject(sl, "memory_slices_total", b->total_mem_slices);
     cJSON_AddNumberToObject(sl, "compute_slices_total", b->total_compute_slices);
     cJSON *w = cJSON_AddObjectToObject(pol, "internal_waste");
     cJSON_AddNumberToObject(w, "per_instance_mib", b->waste_n ? b->waste_sum_mib / (double)b->waste_n : 0);
     cJSON_AddNumberToObject(w, "instances", (double)b->waste_n);
-    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, s->now) / end_s : 0);
-    cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, s->now) / 1024.0 / 3600.0);
+    cJSON_AddNumberToObject(w, "mean_concurrent_mib", end_s > 0 ? sim_gauge_area(&b->waste_mib, sim_now(s)) / end_s : 0);
+    cJSON_AddNumberToObject(w, "gib_hours", sim_gauge_area(&b->waste_mib, sim_now(s)) / 1024.0 / 3600.0);
     cJSON *bl = cJSON_AddObjectToObject(pol, "blocked_by_layout");
     cJSON_AddNumberToObject(bl, "requests", (double)b->blocked_requests);
     cJSON_AddNumberToObject(bl, "wait_s", wait_s);

@@ -106,7 +106,7 @@ struct mig_base {
     int pol_index;
     const mig_hooks *h;
     void *owner; /* the policy's state */
-    sim_queue q;
+    int released_node; /* node of the job unplaced last (-1: none or whole cards) */
     mig_group *groups;
     int ngroups;
     mig_gpu *gpus;
@@ -151,13 +151,18 @@ int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
 
-/* arrive/release as the policies' hooks call them. */
-void mig_base_arrive(mig_base *b, job *j);
-void mig_base_release(mig_base *b, job *j);
-/* Takes a queued job out of the queue (a time policy gave up its wait). */
-bool mig_base_withdraw(mig_base *b, job *j);
-/* Starts queued requests that now fit (after capacity came back). */
-void mig_base_dispatch(mig_base *b);
+/* The questions the core's queue asks (pol_space.place and beside it).
+ * can_ever_fit: also resets j's record and counts its profile demand (the
+ * core asks once per arrival). place: start j now (whole cards through the
+ * ledger, or instances), else count layout blocking. unplace: give back
+ * what j holds. nominee_missed / dispatch_held: dynmig's hold of a node for
+ * a preemptor whose victims' slices are still being destroyed. */
+bool mig_base_can_ever_fit(mig_base *b, const job *j);
+bool mig_base_place(mig_base *b, job *j);
+void mig_base_unplace(mig_base *b, job *j);
+uint64_t mig_base_shape_key(const job *j);
+void mig_base_nominee_missed(mig_base *b, job *p);
+job *mig_base_dispatch_held(mig_base *b);
 /* Core preemption (policies/README.md): would queued j be placed
  * on node n if the running jobs v[0..nv) released what they hold there? A
  * dry run on copies of the node's cards; changes nothing. */

@@ -173,8 +173,8 @@ static void inst_free(dp *d, int id)
 {
     inst *x = &d->in[id];
     if (x->state == DP_ASLEEP) {
-        sim_gauge_add(&d->g_resid, d->s->now, -d->residual_gib * x->gpus);
-        sim_gauge_add(&d->g_host, d->s->now, -x->host_gib);
+        sim_gauge_add(&d->g_resid, sim_now(d->s), -d->residual_gib * x->gpus);
+        sim_gauge_add(&d->g_host, sim_now(d->s), -x->host_gib);
         d->node_host_gib[x->node] -= x->host_gib;
     }
     if (x->launcher >= 0) {
@@ -204,7 +204,7 @@ static int launcher_new(dp *d, int node)
 
 static int launchers_allowed(const dp *d, int node)
 {
-    return d->lpn >= 0 ? d->lpn : d->s->cl->nodes[node].ngpus;
+    return d->lpn >= 0 ? d->lpn : sim_cluster_of(d->s)->nodes[node].ngpus;
 }
 
 /* The least recently used asleep instance among launchers of node; only
@@ -269,7 +269,7 @@ static void dp_placing(void *ud, sim *s, job *j, int svc)
     for (int i = 0; i < sl->n; i++) {
         const inst *x = &d->in[sl->ids[i]];
         if (x->state == DP_ASLEEP && (best < 0 || x->slept_us > d->in[best].slept_us) &&
-            sim_cluster_node_fits(s->cl, x->node, ~0ULL, j->req.gpus, j->req.cpu, j->req.mem_gib))
+            sim_cluster_node_fits(sim_cluster_of(s), x->node, ~0ULL, j->req.gpus, j->req.cpu, j->req.mem_gib))
             best = sl->ids[i];
     }
     if (best >= 0)
@@ -288,7 +288,7 @@ static int dp_activate(void *ud, sim *s, job *j, int svc, double cold_s, double 
         memset(d->per_svc + d->nsvc, 0, (size_t)(svc + 1 - d->nsvc) * sizeof *d->per_svc);
         d->nsvc = svc + 1;
     }
-    sim_gauge_add(&d->g_gpus, s->now, j->ngpu_ids > 0 ? j->ngpu_ids : j->req.gpus);
+    sim_gauge_add(&d->g_gpus, sim_now(s), j->ngpu_ids > 0 ? j->ngpu_ids : j->req.gpus);
     int node = j->node, path = SVC_PATH_COLD, id = -1;
     double load_s = v.weights_gib / gib_of_gb(d->load_gbps);
     *ready_s = cold_s;
@@ -308,8 +308,8 @@ static int dp_activate(void *ud, sim *s, job *j, int svc, double cold_s, double 
             *ready_s = x->level == 1 ? v.weights_gib / d->wake_gibps + d->wake_fixed_s : load_s + d->wake_l2_fixed_s;
             if (x->level == 2)
                 d->hot_l2++;
-            sim_gauge_add(&d->g_resid, s->now, -d->residual_gib * x->gpus);
-            sim_gauge_add(&d->g_host, s->now, -x->host_gib);
+            sim_gauge_add(&d->g_resid, sim_now(s), -d->residual_gib * x->gpus);
+            sim_gauge_add(&d->g_host, sim_now(s), -x->host_gib);
             d->node_host_gib[node] -= x->host_gib;
             x->host_gib = 0;
             x->state = DP_AWAKE;
@@ -377,7 +377,7 @@ static bool dp_retire(void *ud, sim *s, job *j, int svc, bool ending)
         GS_BUG("dualpod: retiring a task it never activated");
     inst *x = &d->in[id];
     if (d->mode != MODE_DUALPOD || x->launcher < 0 || ending) {
-        sim_gauge_add(&d->g_gpus, s->now, -x->gpus);
+        sim_gauge_add(&d->g_gpus, sim_now(s), -x->gpus);
         inst_free(d, id);
         if (ending)
             d->ended++;
@@ -396,12 +396,12 @@ static bool dp_retire(void *ud, sim *s, job *j, int svc, bool ending)
         d->node_host_gib[x->node] += x->host_gib;
         if (d->node_host_gib[x->node] > d->peak_node_host_gib)
             d->peak_node_host_gib = d->node_host_gib[x->node];
-        sim_gauge_add(&d->g_host, s->now, x->host_gib);
+        sim_gauge_add(&d->g_host, sim_now(s), x->host_gib);
         sleep_s += v.weights_gib / d->wake_gibps;
     }
     x->state = DP_SLEEPING;
     d->sleeps[x->level]++;
-    sim_timer(s, d->self, j, s->now + (gs_time_us)llround(sleep_s * 1e6), (uint32_t)id);
+    sim_timer(s, d->self, j, sim_now(s) + (gs_time_us)llround(sleep_s * 1e6), (uint32_t)id);
     return true;
 }
 
@@ -415,10 +415,10 @@ static void dp_timer(void *state, sim *s, job *j, uint32_t tag)
         return;
     /* asleep: only now does its GPU go back */
     x->state = DP_ASLEEP;
-    x->slept_us = s->now;
+    x->slept_us = sim_now(s);
     x->j = NULL;
-    sim_gauge_add(&d->g_resid, s->now, d->residual_gib * x->gpus);
-    sim_gauge_add(&d->g_gpus, s->now, -x->gpus);
+    sim_gauge_add(&d->g_resid, sim_now(s), d->residual_gib * x->gpus);
+    sim_gauge_add(&d->g_gpus, sim_now(s), -x->gpus);
     sim_task_end(s, j);
 }
 
@@ -443,7 +443,7 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
         sim_sketch_init(&d->act_total[k]);
     }
     sim_sketch_init(&d->first_all);
-    d->g_gpus.since = d->g_host.since = d->g_resid.since = s->now;
+    d->g_gpus.since = d->g_host.since = d->g_resid.since = sim_now(s);
     const char *m = sim_param(s, "dualpod_mode");
     if (!strcmp(m, "dualpod"))
         d->mode = MODE_DUALPOD;
@@ -481,10 +481,10 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
     d->pod_s = sim_param_number(s, "svc_pod_start_s");
     d->import_s = sim_param_number(s, "svc_import_s");
     d->load_gbps = sim_param_number(s, "svc_load_gbps");
-    d->nnodes = s->cl->nnodes;
-    d->node_la = xcalloc((size_t)s->cl->nnodes, sizeof *d->node_la);
-    d->node_nla = xcalloc((size_t)s->cl->nnodes, sizeof *d->node_nla);
-    d->node_host_gib = xcalloc((size_t)s->cl->nnodes, sizeof *d->node_host_gib);
+    d->nnodes = sim_cluster_of(s)->nnodes;
+    d->node_la = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_la);
+    d->node_nla = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_nla);
+    d->node_host_gib = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_host_gib);
     svc_actuator a = {.ud = d,
                       .min_replicas = d->mode == MODE_ALWAYS_ON ? 1 : 0,
                       .placing = dp_placing,
@@ -610,7 +610,7 @@ int dualpod_task_state(const void *state, const job *j)
 int dualpod_audit(const void *state, const sim *s, char *why, size_t n)
 {
     const dp *d = state;
-    const sim_cluster *c = s->cl;
+    const sim_cluster *c = sim_cluster_of(s);
     int *owner = xmalloc((size_t)c->ngpus * sizeof *owner);
     for (int g = 0; g < c->ngpus; g++)
         owner[g] = -1;

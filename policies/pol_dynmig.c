@@ -79,7 +79,7 @@ static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
     b->creations++;
     mig_inst_hold(b, g, slot, j);
     /* creations on one card are serialized (HAMi creates at kubelet Allocate, one GPU at a time) */
-    gs_time_us from = g->create_free_us > b->s->now ? g->create_free_us : b->s->now;
+    gs_time_us from = g->create_free_us > sim_now(b->s) ? g->create_free_us : sim_now(b->s);
     g->create_free_us = from + d->create_us;
     mig_jobinfo *in = mig_info(b, j);
     if (g->create_free_us > in->ready_us)
@@ -89,7 +89,7 @@ static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
 static void dyn_placed(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
-    if (in->ready_us <= b->s->now) {
+    if (in->ready_us <= sim_now(b->s)) {
         sim_job_start(b->s, j, 1.0);
         return;
     }
@@ -137,7 +137,7 @@ static void dyn_unplaced(mig_base *b, mig_gpu *g, int slot)
     g->inst[slot].state = MI_DESTROYING;
     int id = (int)(g - b->gpus) * MIG_MAX_SLICES + slot;
     /* weak: a destruction nobody waits for does not extend the run */
-    sim_timer_weak(b->s, b->pol_index, b->s->now + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
+    sim_timer_weak(b->s, b->pol_index, sim_now(b->s) + d->reconcile_us + d->destroy_us, TAG(TAG_DESTROYED, id));
 }
 
 static const mig_hooks hooks = {
@@ -169,7 +169,7 @@ static int dyn_init(sim *s, int index, void **state, gs_error *err)
         return rc;
     d->b.mem_fallback = !strcmp(route, "mig-first");
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
-        return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", s->cl->path,
+        return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", sim_cluster_of(s)->path,
                       (1 << 20) / MIG_MAX_SLICES - 1);
     return 0;
 }
@@ -183,24 +183,6 @@ static void dyn_fini(void *state)
     free(d);
 }
 
-static void dyn_arrive(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_arrive(&((dyn_state *)state)->b, j);
-}
-
-static void dyn_release(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_release(&((dyn_state *)state)->b, j);
-}
-
-static bool dyn_withdraw(void *state, sim *s, job *j)
-{
-    (void)s;
-    return mig_base_withdraw(&((dyn_state *)state)->b, j);
-}
-
 static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     dyn_state *d = state;
@@ -211,7 +193,7 @@ static void dyn_timer(void *state, sim *s, job *j, uint32_t tag)
         mig_gpu *g = &d->b.gpus[id / MIG_MAX_SLICES];
         mig_inst_destroy(&d->b, g, (int)(id % MIG_MAX_SLICES));
         d->b.destructions++;
-        mig_base_dispatch(&d->b);
+        sim_dispatch(s);
     }
 }
 
@@ -224,6 +206,37 @@ static void dyn_report(const void *state, const sim *s, cJSON *root)
     mig_base_report(&d->b, pol);
 }
 
+/* the questions the core's queue asks (mig_common.c) */
+static bool dyn_can_ever_fit(void *state, const sim *s, const job *j)
+{
+    (void)s;
+    return mig_base_can_ever_fit(&((dyn_state *)state)->b, j);
+}
+
+static bool dyn_place(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_place(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_unplace(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_unplace(&((dyn_state *)state)->b, j);
+}
+
+static void dyn_nominee_missed(void *state, sim *s, job *n)
+{
+    (void)s;
+    mig_base_nominee_missed(&((dyn_state *)state)->b, n);
+}
+
+static job *dyn_dispatch_held(void *state, sim *s)
+{
+    (void)s;
+    return mig_base_dispatch_held(&((dyn_state *)state)->b);
+}
+
 /* core preemption hooks (mig_common.c) */
 static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
@@ -231,11 +244,16 @@ static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, 
     return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
 }
 
-static void dyn_dispatch(void *state, sim *s)
-{
-    (void)s;
-    mig_base_dispatch(&((dyn_state *)state)->b);
-}
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = dyn_fits_if_released,
+    .can_ever_fit = dyn_can_ever_fit,
+    .place = dyn_place,
+    .unplace = dyn_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = dyn_nominee_missed,
+    .dispatch_held = dyn_dispatch_held,
+};
 
 const pol_ops pol_dynmig = {
     .abi = POL_ABI,
@@ -245,12 +263,7 @@ const pol_ops pol_dynmig = {
     .params = params,
     .init = dyn_init,
     .fini = dyn_fini,
-    .arrive = dyn_arrive,
-    .release = dyn_release,
-    .withdraw = dyn_withdraw,
     .timer = dyn_timer,
     .report = dyn_report,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = dyn_fits_if_released,
-    .dispatch = dyn_dispatch,
+    .space = &space,
 };

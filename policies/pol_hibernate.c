@@ -3,7 +3,7 @@
  * reference/mechanics.md section 6; exact rules in policies/README.md).
  *
  * A session (trace kind `session`) is a job the space policy places; its
- * bursts (kind `burst`) reach this policy through pol_ops.row. A pause
+ * bursts (kind `burst`) reach this policy through pol_time.row. A pause
  * suspends the session's job (the space policy gives back its CPU, memory and
  * GPUs); a wake hands it back to the space policy (sim_job_resume), which may
  * start it, queue it (the wake waits; past wake_timeout it fails) or reject
@@ -651,7 +651,7 @@ static int hib_init(sim *s, int index, void **state, gs_error *err)
     h->pool_n = (int)pool_n;
     h->pool_gpus = (int)pool_gpus;
     sim_sketch_init(&h->wake_s);
-    h->per_node = xcalloc((size_t)s->cl->nnodes + 1, sizeof *h->per_node);
+    h->per_node = xcalloc((size_t)sim_cluster_of(s)->nnodes + 1, sizeof *h->per_node);
     h->pool = xcalloc((size_t)h->pool_n + 1, sizeof *h->pool);
     for (int i = 0; i < h->pool_n; i++) {
         if (!pool_fill(h, &h->pool[i]) || !h->pool[i].ready) /* the cluster is empty: it starts or never fits */
@@ -730,7 +730,7 @@ static void hib_report(const void *state, const sim *s, cJSON *root)
     double end_s = gs_us_to_s(now);
     cJSON_AddNumberToObject(d, "peak_sandboxes_per_node", h->peak_per_node);
     cJSON_AddNumberToObject(d, "mean_sandboxes_per_node",
-                            end_s > 0 && s->cl->nnodes ? sim_gauge_area(&h->g_placed, now) / end_s / s->cl->nnodes
+                            end_s > 0 && sim_cluster_of(s)->nnodes ? sim_gauge_area(&h->g_placed, now) / end_s / sim_cluster_of(s)->nnodes
                                                        : 0.0);
     cJSON *p = cJSON_AddObjectToObject(o, "warm_pool");
     double pool_s = sim_gauge_area(&h->g_pool, now);
@@ -739,6 +739,11 @@ static void hib_report(const void *state, const sim *s, cJSON *root)
     double res[3] = {pool_s * h->pool_cpu, pool_s * h->pool_mem_gib, pool_s * h->pool_gpus};
     add_triple(p, "reserved", res);
 }
+
+static const pol_time time_hooks = {
+    .job_event = hib_job_event,
+    .row = hib_row,
+};
 
 const pol_ops pol_hibernate = {
     .abi = POL_ABI,
@@ -750,6 +755,5 @@ const pol_ops pol_hibernate = {
     .fini = hib_fini,
     .timer = hib_timer,
     .report = hib_report,
-    .job_event = hib_job_event,
-    .row = hib_row,
+    .time = &time_hooks,
 };

@@ -129,7 +129,7 @@ static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
 static void begin_reconfig(static_state *st, mig_gpu *g)
 {
     sim *s = st->b.s;
-    st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+    st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
     for (int q = 0; q < MIG_MAX_SLICES; q++)
         if (g->inst[q].state != MI_NONE) {
             mig_inst_destroy(&st->b, g, q);
@@ -137,7 +137,7 @@ static void begin_reconfig(static_state *st, mig_gpu *g)
         }
     g->reconfiguring = true;
     g->layout_cur = -1;
-    sim_timer_weak(s, st->b.pol_index, s->now + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
+    sim_timer_weak(s, st->b.pol_index, sim_now(s) + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
 }
 
 static void st_unplaced(mig_base *b, mig_gpu *g, int slot)
@@ -179,14 +179,14 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
     if (rc)
         return rc;
     if (st->b.ngpus >= (1 << 20))
-        return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", s->cl->path);
+        return gs_err(err, GS_EINPUT, "cluster '%s': mig supports fewer than 2^20 MIG cards", sim_cluster_of(s)->path);
     for (int gi = 0; gi < st->b.ngroups; gi++) /* "dynamic" leaves the cards empty: only dynmig fills them */
         for (int k = 0; st->b.groups[gi].mig && k < st->b.groups[gi].nsched; k++)
             if (st->b.groups[gi].layout[k].n == 0)
                 return gs_err(err, GS_EUSAGE,
                               "cluster '%s': nodes[%d].mig: layout 'dynamic' (no instances) is for --policy dynmig; "
                               "give mig a layout such as all-1g.10gb or balanced",
-                              s->cl->name, gi);
+                              sim_cluster_of(s)->name, gi);
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
         apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);
@@ -209,31 +209,13 @@ static void st_fini(void *state)
     free(st);
 }
 
-static void st_arrive(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_arrive(&((static_state *)state)->b, j);
-}
-
-static void st_release(void *state, sim *s, job *j)
-{
-    (void)s;
-    mig_base_release(&((static_state *)state)->b, j);
-}
-
-static bool st_withdraw(void *state, sim *s, job *j)
-{
-    (void)s;
-    return mig_base_withdraw(&((static_state *)state)->b, j);
-}
-
 /* A group's switch time: its cards start draining toward the entry now in
  * force. O(MIG cards) per switch. */
 static void on_switch(static_state *st, int gi)
 {
     sim *s = st->b.s;
     const mig_group *gr = &st->b.groups[gi];
-    int want = mig_sched_entry(gr, s->now);
+    int want = mig_sched_entry(gr, sim_now(s));
     for (int i = 0; i < st->b.ngpus; i++) {
         mig_gpu *g = &st->b.gpus[i];
         if (g->group != gi)
@@ -243,7 +225,7 @@ static void on_switch(static_state *st, int gi)
             continue; /* applies the latest wanted layout when done */
         if (want == g->layout_cur) {
             if (g->draining) { /* switched back before it drained */
-                st->drain_s += gs_us_to_s(s->now - g->drain_since_us);
+                st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
                 g->draining = false;
             }
             continue;
@@ -251,17 +233,17 @@ static void on_switch(static_state *st, int gi)
         st->switches++;
         if (!g->draining) {
             g->draining = true;
-            g->drain_since_us = s->now;
+            g->drain_since_us = sim_now(s);
         }
         if (g->nheld == 0)
             begin_reconfig(st, g);
     }
     /* the next switch; weak, so the run still ends when the trace is drained
      * and no work is left */
-    gs_time_us t = next_switch(gr, s->now);
+    gs_time_us t = next_switch(gr, sim_now(s));
     if (t >= 0)
         sim_timer_weak(s, st->b.pol_index, t, TAG(TAG_SWITCH, gi));
-    mig_base_dispatch(&st->b); /* cards back in service */
+    sim_dispatch(s); /* cards back in service */
 }
 
 static void st_timer(void *state, sim *s, job *j, uint32_t tag)
@@ -278,7 +260,7 @@ static void st_timer(void *state, sim *s, job *j, uint32_t tag)
         st->reconfig_s += gs_us_to_s(st->reconfig_us);
         st->reconfigs++;
         (void)s;
-        mig_base_dispatch(&st->b);
+        sim_dispatch(s);
     }
 }
 
@@ -290,12 +272,43 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     double drain_s = st->drain_s;
     for (int i = 0; i < st->b.ngpus; i++) /* still draining at the end */
         if (st->b.gpus[i].draining && !st->b.gpus[i].reconfiguring)
-            drain_s += gs_us_to_s(s->now - st->b.gpus[i].drain_since_us);
+            drain_s += gs_us_to_s(sim_now(s) - st->b.gpus[i].drain_since_us);
     cJSON *r = cJSON_AddObjectToObject(pol, "layout_switches");
     cJSON_AddNumberToObject(r, "card_switches", (double)st->switches);
     cJSON_AddNumberToObject(r, "reconfigurations", (double)st->reconfigs);
     cJSON_AddNumberToObject(r, "drain_card_s", drain_s);
     cJSON_AddNumberToObject(r, "reconfig_card_s", st->reconfig_s);
+}
+
+/* the questions the core's queue asks (mig_common.c) */
+static bool st_can_ever_fit(void *state, const sim *s, const job *j)
+{
+    (void)s;
+    return mig_base_can_ever_fit(&((static_state *)state)->b, j);
+}
+
+static bool st_place(void *state, sim *s, job *j)
+{
+    (void)s;
+    return mig_base_place(&((static_state *)state)->b, j);
+}
+
+static void st_unplace(void *state, sim *s, job *j)
+{
+    (void)s;
+    mig_base_unplace(&((static_state *)state)->b, j);
+}
+
+static void st_nominee_missed(void *state, sim *s, job *n)
+{
+    (void)s;
+    mig_base_nominee_missed(&((static_state *)state)->b, n);
+}
+
+static job *st_dispatch_held(void *state, sim *s)
+{
+    (void)s;
+    return mig_base_dispatch_held(&((static_state *)state)->b);
 }
 
 /* core preemption hooks (mig_common.c) */
@@ -305,11 +318,16 @@ static bool st_fits_if_released(const void *state, const sim *s, const job *j, i
     return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
 }
 
-static void st_dispatch(void *state, sim *s)
-{
-    (void)s;
-    mig_base_dispatch(&((static_state *)state)->b);
-}
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = st_fits_if_released,
+    .can_ever_fit = st_can_ever_fit,
+    .place = st_place,
+    .unplace = st_unplace,
+    .shape_key = mig_base_shape_key,
+    .nominee_missed = st_nominee_missed,
+    .dispatch_held = st_dispatch_held,
+};
 
 const pol_ops pol_mig = {
     .abi = POL_ABI,
@@ -319,12 +337,7 @@ const pol_ops pol_mig = {
     .params = params,
     .init = st_init,
     .fini = st_fini,
-    .arrive = st_arrive,
-    .release = st_release,
-    .withdraw = st_withdraw,
     .timer = st_timer,
     .report = st_report,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = st_fits_if_released,
-    .dispatch = st_dispatch,
+    .space = &space,
 };

@@ -51,6 +51,17 @@ static int mps_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
+};
+
 const pol_ops pol_mps = {
     .abi = POL_ABI,
     .name = "mps",
@@ -61,12 +72,5 @@ const pol_ops pol_mps = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
+    .space = &space,
 };

@@ -44,6 +44,17 @@ static int ts_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
+};
+
 const pol_ops pol_timeslice = {
     .abi = POL_ABI,
     .name = "timeslice",
@@ -54,12 +65,5 @@ const pol_ops pol_timeslice = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
+    .space = &space,
 };

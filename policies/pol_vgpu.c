@@ -92,7 +92,7 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.paper || c.select == SC_SEL_FGDFIT)
-        st->rank = sc_paper_rank_new(sim_seed(s), s->cl->nnodes);
+        st->rank = sc_paper_rank_new(sim_seed(s), sim_cluster_of(s)->nnodes);
     if (c.frag && (rc = sc_frag_init(st, err))) {
         sc_fini(st);
         return rc;
@@ -100,6 +100,18 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     *state = st;
     return 0;
 }
+
+static const pol_space space = {
+    .frag_gpus = vgpu_frag,
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
+};
 
 const pol_ops pol_vgpu = {
     .abi = POL_ABI,
@@ -111,13 +123,5 @@ const pol_ops pol_vgpu = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .frag_gpus = vgpu_frag,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
+    .space = &space,
 };

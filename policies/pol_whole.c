@@ -6,7 +6,7 @@
  * default, as the Kubernetes scheduler does) lets later requests start past
  * one that does not fit; queue=fifo is strict head-of-line. placement=binpack
  * takes the node with the fewest free cards that fits, spread the most. The
- * queue itself is the core's (pol_ops.place): this file answers where a
+ * queue itself is the core's (pol_space.place): this file answers where a
  * request goes and what it gives back.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static bool whole_fifo(const void *state) { return ((const whole_state *)state)-
 static bool whole_can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)state;
-    return sim_cluster_can_ever_fit(s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
+    return sim_cluster_can_ever_fit(sim_cluster_of(s), j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
 }
 
 static bool whole_place(void *state, sim *s, job *j)
@@ -60,10 +60,10 @@ static bool whole_place(void *state, sim *s, job *j)
     /* an internal task's preferred node (a sleeping model instance
      * there) wins when it fits now; O(1) */
     if (pools && j->prefer_node >= 0 &&
-        sim_cluster_node_fits(s->cl, j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        sim_cluster_node_fits(sim_cluster_of(s), j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
         node = j->prefer_node;
     else if (pools)
-        node = sim_cluster_find_node(s->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+        node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(s, j, node);
@@ -95,7 +95,7 @@ static uint64_t shape_key(const job *j)
 static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)state;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1))
         return false;
     double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
@@ -110,6 +110,16 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
            (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
 }
 
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT,
+    .fits_if_released = whole_fits_if_released,
+    .can_ever_fit = whole_can_ever_fit,
+    .place = whole_place,
+    .unplace = whole_unplace,
+    .shape_key = shape_key,
+    .fifo = whole_fifo,
+};
+
 const pol_ops pol_whole = {
     .abi = POL_ABI,
     .name = "whole",
@@ -118,11 +128,5 @@ const pol_ops pol_whole = {
     .params = params,
     .init = whole_init,
     .fini = whole_fini,
-    .caps = POL_CAP_ADMIT,
-    .fits_if_released = whole_fits_if_released,
-    .can_ever_fit = whole_can_ever_fit,
-    .place = whole_place,
-    .unplace = whole_unplace,
-    .shape_key = shape_key,
-    .fifo = whole_fifo,
+    .space = &space,
 };

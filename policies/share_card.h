@@ -232,7 +232,7 @@ int *sc_paper_rank_new(uint64_t seed, int nnodes);
 /* Builds the state for cfg. */
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index);
 void sc_fini(void *state);
-/* The questions the core's queue asks (pol_ops.place and beside it):
+/* The questions the core's queue asks (pol_space.place and beside it):
  * could j ever fit, place and start it now, take it back, its shape, and
  * whether the queue is strict FIFO (queue=fifo). */
 bool sc_can_ever_fit_q(void *state, const sim *s, const job *j);

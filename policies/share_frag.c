@@ -147,7 +147,7 @@ static double node_frag_paper(const struct sc_frag *f, const sim_node *n, const 
 double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free)
 {
     const struct sc_frag *f = st->frag;
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double total = 0;
     for (int k = 0; k < n->ngpus; k++)
         total += free_pct[k];
@@ -183,7 +183,7 @@ static double host_free(double total, double used) { return total < 0 ? INFINITY
 
 static double node_frag_now(const sc_state *st, int ni)
 {
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double freev[CL_MAX_NODE_GPUS];
     for (int k = 0; k < n->ngpus; k++)
         freev[k] = sc_card_free_pct(st, n->gpu0 + k);
@@ -212,7 +212,7 @@ bool sc_node_has_room_in(const sc_state *st, int ni, double lo_pct, double hi_pc
 /* fgdfit: node ni's cached card frees, idle sum and room bits, from its cards now. */
 static void node_rooms(const sc_state *st, struct sc_frag *f, int ni)
 {
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     uint64_t *m = f->node_room + 2 * (size_t)ni;
     m[0] = m[1] = 0;
     f->node_idle[ni] = 0;
@@ -282,9 +282,10 @@ int sc_frag_init(sc_state *st, gs_error *err)
     st->frag = f;
     int cap = 0, tcap = 0;
     double total = 0;
-    if (s->cfg && s->cfg->trace_path) {
-        wl_opts o = {.allow_extra_columns = s->cfg->allow_extra_columns};
-        wl_trace *tr = wl_trace_open(s->cfg->trace_path, &o, err);
+    const sim_config *cfg = sim_config_of(s);
+    if (cfg && cfg->trace_path) {
+        wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
+        wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
         if (!tr)
             return GS_EINPUT;
         wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
@@ -294,9 +295,9 @@ int sc_frag_init(sc_state *st, gs_error *err)
             const wl_row r = *rp;
             if (r.kind != WL_KIND_JOB)
                 continue;
-            uint64_t pools = sim_cluster_all_pools(s->cl);
+            uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
             if (r.gpu_model[0])
-                pools = sim_cluster_model_mask(s->cl, s->cat, r.gpu_model, NULL);
+                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r.gpu_model, NULL);
             if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
@@ -327,7 +328,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
         f->sh[i].w /= total;
     if (st->cfg.paper && total > 0)
         typ_cut(f, total);
-    const sim_cluster *cl = s->cl;
+    const sim_cluster *cl = sim_cluster_of(s);
     f->node_frag = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_frag);
     f->node_ver = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_ver);
     for (int ni = 0; ni < cl->nnodes; ni++) {
@@ -399,7 +400,7 @@ static int by_free(const void *pa, const void *pb, const double *freev)
 bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
 {
     struct sc_frag *f = st->frag;
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
     const job *j = t->j;
     int want = j->req.gpus;

@@ -50,7 +50,7 @@ static int by_score_desc(const void *pa, const void *pb)
 
 int sc_place(sc_state *st, sc_task *t)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
     double best_score = 0;
@@ -96,7 +96,7 @@ int sc_place(sc_state *st, sc_task *t)
 
 bool sc_can_ever_fit(const sc_state *st, const job *j)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     for (int p = 0; p < cl->npools; p++) {
         if (!(j->pools >> p & 1) || !sim_cluster_can_ever_fit(cl, 1ULL << p, j->req.gpus, j->req.cpu, j->req.mem_gib))
             continue;

@@ -17,7 +17,7 @@
 bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     const sc_state *st = state;
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     if (!(j->pools >> nd->pool & 1) || nd->ngpus < j->req.gpus)
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem_gib = nd->mem_total_gib - nd->mem_used_gib;
@@ -29,7 +29,7 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
     }
     if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem_gib < j->req.mem_gib - 1e-9))
         return false;
-    int64_t mem = sc_mem_of(st, j, s->cl->pools[nd->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
     int cores = st->cfg.hami ? j->req.gpucores : 0, fit = 0;
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus && fit < j->req.gpus; g++) {
         sc_card c = st->cards[g]; /* a copy: only its counters are changed */

@@ -14,7 +14,7 @@
  * killed as if by its own OOM (retried or failed), and jobs failed for good
  * are counted by cause.
  *
- * The queue is the core's (pol_ops.place): this file answers whether a task
+ * The queue is the core's (pol_space.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
@@ -70,12 +70,12 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->s = s;
     st->cfg = *cfg;
     st->pol_index = pol_index;
-    st->ncards = s->cl->ngpus;
+    st->ncards = sim_cluster_of(s)->ngpus;
     sim_sketch_init(&st->swapin_wait_s);
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
-    for (int ni = 0; ni < s->cl->nnodes; ni++) {
-        const sim_node *n = &s->cl->nodes[ni];
-        const gpu_model *m = s->cl->pools[n->pool].model;
+    for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
+        const sim_node *n = &sim_cluster_of(s)->nodes[ni];
+        const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
             st->cards[g].phys_mib = m->memory_mib;
             /* a model without a host-link figure falls back to PCIe Gen4
@@ -156,7 +156,7 @@ bool sc_place_start(void *state, sim *s, job *j)
     int node = sc_place(st, t);
     if (node < 0)
         return false;
-    sim_cluster_take(s->cl, node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
+    sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     j->node = node;
     j->ngpu_ids = t->ncards;
     j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
@@ -217,7 +217,7 @@ void sc_unplace(void *state, sim *s, job *j)
     sc_state *st = state;
     sc_task *t = j->pol;
     sc_leave(st, t);
-    sim_cluster_give(s->cl, j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     sc_node_changed(st, j->node);
     free(j->gpu_ids);
     j->gpu_ids = NULL;

@@ -36,7 +36,7 @@
 /* The node's fitting cards, tightest first; returns how many. */
 static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n, int *fit, double *freev)
 {
-    int64_t mem = sc_mem_of(st, t->j, st->s->cl->pools[n->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, t->j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
     int m = 0;
     for (int k = 0; k < n->ngpus; k++) {
         freev[k] = sc_card_free_pct(st, n->gpu0 + k);
@@ -64,7 +64,7 @@ static double frac(double part, double total) { return total > 0 ? part / total 
  *   whole cards: fgd's score alone. */
 static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double score, int *cards, double *key)
 {
-    const sim_node *n = &st->s->cl->nodes[ni];
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     const job *j = t->j;
     int want = j->req.gpus;
     double r = want > 0 ? sc_req_pct(j) : 0;
@@ -85,7 +85,7 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double sco
             if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
                 continue;
             if (mem < 0)
-                mem = sc_mem_of(st, j, st->s->cl->pools[n->pool].model->memory_mib);
+                mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
             if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores)) {
                 room = left;
                 key[0] = left;
@@ -109,7 +109,7 @@ static bool keys_before(const double *a, const double *b)
 
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {
-    const sim_cluster *cl = st->s->cl;
+    const sim_cluster *cl = sim_cluster_of(st->s);
     const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];

@@ -7,7 +7,7 @@
  * generation numbers and dropped when popped (lazy cancellation).
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
-#include "sim_hw.h"
+#include "sim_struct.h"
 
 #include "sim_module.h"
 #include "sim_queue.h"
@@ -25,6 +25,9 @@ _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree
 enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16 };
 #define JOB_CHUNK 1024u
 #define NO_SLOT SIM_NO_SLOT
+
+/* The run's space policy's questions (pol_space). */
+static const pol_space *space_of(const sim *s) { return s->pol[0]->space; }
 
 /* {==== jobs slab ====} */
 
@@ -138,6 +141,35 @@ const char *sim_param(const sim *s, const char *name)
 
 uint64_t sim_seed(const sim *s) { return s->cfg->seed; }
 
+/* {==== the run as seen from outside the engine ====} */
+
+sim *sim_create(void) { return xcalloc(1, sizeof(sim)); }
+
+void sim_set_progress(sim *s, void (*progress)(void *ud, const sim *s), void *ud)
+{
+    s->progress = progress;
+    s->progress_ud = ud;
+}
+
+void sim_destroy(sim *s)
+{
+    if (!s)
+        return;
+    sim_free(s);
+    free(s);
+}
+
+gs_time_us sim_now(const sim *s) { return s->now; }
+sim_cluster *sim_cluster_of(const sim *s) { return s->cl; }
+const gpu_catalog *sim_catalog(const sim *s) { return s->cat; }
+const sim_config *sim_config_of(const sim *s) { return s->cfg; }
+uint64_t sim_events(const sim *s) { return s->events; }
+uint32_t sim_job_slots(const sim *s) { return s->nslots; }
+double sim_alloc_gpus(const sim *s) { return s->g_alloc.value; }
+const gs_error *sim_error(const sim *s) { return &s->err; }
+int sim_nwarnings(const sim *s) { return s->nwarnings; }
+const char *sim_warning(const sim *s, int i) { return s->warnings[i]; }
+
 bool sim_rows_pending_at(const sim *s, gs_time_us t) { return s->have_next && s->next_row->submit_us == t; }
 
 static const pol_ops *find_policy(const sim *s, const char *name)
@@ -173,9 +205,9 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
                         want == POL_SPACE ? "space" : "time", tok, names);
         } else if (s->npol == SIM_MAX_POLICIES) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
-        } else if (p->abi < 1 || !p->init || !p->fini ||
-                   (p->kind == POL_SPACE && !(p->arrive && p->release) &&
-                    !(p->abi >= 3 && p->place && p->can_ever_fit && p->unplace && p->shape_key))) {
+        } else if (p->abi != POL_ABI || !p->init || !p->fini ||
+                   (p->kind == POL_SPACE && (!p->space || !p->space->place || !p->space->can_ever_fit ||
+                                             !p->space->unplace || !p->space->shape_key))) {
             GS_BUG("policy record misses a required member");
         } else {
             s->pol[s->npol++] = p;
@@ -298,7 +330,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 
 double sim_frag_gpus(const sim *s)
 {
-    return s->npol > 0 && s->pol[0]->frag_gpus ? s->pol[0]->frag_gpus(s->pst[0]) : -1;
+    return s->npol > 0 && space_of(s)->frag_gpus ? space_of(s)->frag_gpus(s->pst[0]) : -1;
 }
 
 void sim_set_timeseries(sim *s, FILE *ts)
@@ -357,44 +389,50 @@ static void task_event(sim *s, job *j, int what)
             f(s->mst[o], s, j);
     } else if (o >= SIM_MAX_MODS && o - SIM_MAX_MODS < s->npol && what != TASK_RATE) {
         int p = o - SIM_MAX_MODS;
-        if (s->pol[p]->job_event)
-            s->pol[p]->job_event(s->pst[p], s, j,
+        if (s->pol[p]->time && s->pol[p]->time->job_event)
+            s->pol[p]->time->job_event(s->pst[p], s, j,
                                  what == TASK_STARTED ? POL_TASK_STARTED
                                  : what == TASK_REJECTED ? POL_TASK_REJECTED : POL_TASK_LOST);
     }
 }
 
 /* {==== the space policy: queue, admission, hand-over ====}
- * A space policy that answers the questions (pol_ops.place and the members
- * beside it) leaves the queue to the core: reject what can never fit, start
- * what fits in priority and submit order (strict FIFO, or skipping a shape
- * whose head does not fit), queue the rest, and during a hand-over start the
- * nominee and nothing else. A policy without place runs its own (arrive,
- * release, dispatch, withdraw). */
-
-static bool core_queue(const pol_ops *p) { return p->abi >= 3 && p->place; }
+ * The space policy answers questions (pol_space); the core runs the queue
+ * once for every policy: reject what can never fit, start what fits in
+ * priority and submit order (strict FIFO, or skipping a shape whose head
+ * does not fit), queue the rest, dispatch after every release, start only
+ * the nominee during a hand-over, and withdraw waits given up. */
 
 static bool place_cb(void *ud, job *j)
 {
     sim *s = ud;
-    return s->pol[0]->place(s->pst[0], s, j);
+    return space_of(s)->place(s->pst[0], s, j);
 }
 
-static bool space_fifo(const sim *s) { return s->pol[0]->fifo && s->pol[0]->fifo(s->pst[0]); }
+static bool space_fifo(const sim *s) { return space_of(s)->fifo && space_of(s)->fifo(s->pst[0]); }
+
+/* A dispatch pass: the request the policy holds room for first, then the
+ * queue in order. */
+static void space_dispatch(sim *s)
+{
+    const pol_space *p = space_of(s);
+    if (p->dispatch_held) {
+        job *h = p->dispatch_held(s->pst[0], s);
+        if (h)
+            sq_remove(&s->queue, h);
+    }
+    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+}
 
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    sq_push(&s->queue, j, s->pol[0]->shape_key(j));
+    sq_push(&s->queue, j, space_of(s)->shape_key(j));
 }
 
 static void space_arrive(sim *s, job *j)
 {
-    const pol_ops *p = s->pol[0];
-    if (!core_queue(p)) {
-        p->arrive(s->pst[0], s, j);
-        return;
-    }
+    const pol_space *p = space_of(s);
     if (!p->can_ever_fit(s->pst[0], s, j)) {
         sim_job_reject(s, j);
         return;
@@ -412,19 +450,17 @@ static void space_arrive(sim *s, job *j)
 
 static void space_release(sim *s, job *j)
 {
-    const pol_ops *p = s->pol[0];
-    if (!core_queue(p)) {
-        p->release(s->pst[0], s, j);
-        return;
-    }
+    const pol_space *p = space_of(s);
     p->unplace(s->pst[0], s, j);
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (p->place(s->pst[0], s, n))
             sq_remove(&s->queue, n);
+        else if (p->nominee_missed)
+            p->nominee_missed(s->pst[0], s, n);
         return;
     }
-    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+    space_dispatch(s);
 }
 
 uint64_t sim_admit_pools(sim *s, job *j)
@@ -457,12 +493,12 @@ void sim_hand_over_end(sim *s)
 
 /* {==== services for policies ====} */
 
-/* Tells the time policies (pol[1..]) what happened to j (pol_ops.job_event). */
+/* Tells the time policies (pol[1..]) what happened to j (pol_time.job_event). */
 static void notify_time(sim *s, job *j, int ev)
 {
     for (int p = 1; p < s->npol; p++)
-        if (s->pol[p]->job_event)
-            s->pol[p]->job_event(s->pst[p], s, j, ev);
+        if (s->pol[p]->time && s->pol[p]->time->job_event)
+            s->pol[p]->time->job_event(s->pst[p], s, j, ev);
 }
 
 static void schedule_done(sim *s, job *j)
@@ -487,7 +523,10 @@ void sim_job_start(sim *s, job *j, double rate)
     j->starts++;
     j->rate = rate;
     j->rate_since_us = s->now;
-    j->speed = j->internal ? 1.0 : sim_hw_place_speed(s, j); /* once per placement, not per event */
+    j->speed = 1.0; /* once per placement, not per event: the modules' factors (the card's speed) */
+    for (int m = 0; m < s->nmod && !j->internal; m++)
+        if (s->mod[m]->speed)
+            j->speed *= s->mod[m]->speed(s->mst[m], s, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -557,8 +596,8 @@ void sim_task_set_busy(sim *s, job *j, bool busy)
     if (j->idle == !busy)
         return;
     j->idle = !busy;
-    if (j->state == JOB_RUNNING && s->pol[0]->load_changed)
-        s->pol[0]->load_changed(s->pst[0], s, j);
+    if (j->state == JOB_RUNNING && space_of(s)->load_changed)
+        space_of(s)->load_changed(s->pst[0], s, j);
 }
 
 void sim_job_fail(sim *s, job *j)
@@ -603,9 +642,7 @@ bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
         GS_BUG("sim_job_withdraw: job is not queued");
-    if (core_queue(s->pol[0])) /* the core's queue */
-        return sq_remove(&s->queue, j);
-    return s->pol[0]->withdraw && s->pol[0]->withdraw(s->pst[0], s, j);
+    return sq_remove(&s->queue, j);
 }
 
 void sim_job_complete(sim *s, job *j)
@@ -629,7 +666,7 @@ bool sim_job_resume(sim *s, job *j)
     j->state = JOB_NEW;
     space_arrive(s, j);
     if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left a resumed job neither started, queued nor rejected");
+        GS_BUG("the space policy left a resumed job neither started, queued nor rejected");
     if (j->state == JOB_REJECTED) {
         job_free(s, j);
         return false;
@@ -692,7 +729,7 @@ void sim_task_submit(sim *s, job *j)
     else
         space_arrive(s, j);
     if (j->state == JOB_NEW)
-        GS_BUG("policy arrive() left a task neither started, queued nor rejected");
+        GS_BUG("the space policy left a task neither started, queued nor rejected");
     if (j->state == JOB_REJECTED)
         job_free(s, j);
 }
@@ -707,13 +744,9 @@ void sim_task_end(sim *s, job *j)
     job_free(s, j);
 }
 
-void sim_dispatch(sim *s)
-{
-    if (core_queue(s->pol[0]))
-        sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
-    else if (s->pol[0]->dispatch)
-        s->pol[0]->dispatch(s->pst[0], s);
-}
+void sim_dispatch(sim *s) { space_dispatch(s); }
+
+const sim_queue *sim_space_queue(const sim *s) { return &s->queue; }
 
 void sim_task_end_reserved(sim *s, job *t)
 {
@@ -840,7 +873,7 @@ int sim_submit_row(sim *s, const wl_row *row)
         space_arrive(s, j);
     int state = j->state;
     if (state == JOB_NEW)
-        GS_BUG("policy arrive() left the job neither started, queued nor rejected");
+        GS_BUG("the space policy left the job neither started, queued nor rejected");
     notify_time(s, j, POL_JOB_ARRIVED);
     state = j->state;
     if (state == JOB_REJECTED)
@@ -856,8 +889,8 @@ static int on_side_row(sim *s)
 {
     s->bursts++;
     for (int p = 1; p < s->npol; p++)
-        if (s->pol[p]->row)
-            s->pol[p]->row(s->pst[p], s, s->next_row);
+        if (s->pol[p]->time && s->pol[p]->time->row)
+            s->pol[p]->time->row(s->pst[p], s, s->next_row);
     int rc = read_next(s);
     if (rc == 0)
         schedule_arrival(s);

@@ -16,100 +16,20 @@
 #include "sim_policy.h"
 #include "sim_cluster.h"
 #include "sim_timeseries.h"
-#include "sim_cluster_file.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
 #include "sim_queue.h"
+#include "sim_config.h"
 
-#define SIM_MAX_POLICIES 4
-#define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
-#define SIM_NO_SLOT UINT32_MAX /* an event about no job */
-#define SIM_MAX_SETS 64
-#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
-typedef struct sim_set {
-    char *key, *value;
-    bool used;
-} sim_set;
+struct sim_module; /* sim_module.h */
+struct sim_observer;
 
-typedef struct sim_config {
-    const char *trace_path;
-    const char *policy; /* "space[+time...]" */
-    sim_set sets[SIM_MAX_SETS];
-    int nsets;
-    uint64_t seed;
-    gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
-    gs_time_us sample_us; /* timeseries step; 0: no timeseries */
-    size_t ts_max_rows;   /* timeseries row cap; 0: SIM_TS_MAX_ROWS (sim_timeseries.h) */
-    bool allow_extra_columns;
-    const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
-} sim_config;
-
-struct sim {
-    gs_time_us now;
-    sim_heap heap;
-    uint64_t events;
-    const sim_config *cfg;
-    const gpu_catalog *cat;
-    sim_cluster *cl;
-
-    /* jobs in flight: slab of chunks, free slots reused */
-    job **chunks;
-    uint32_t nchunks, nslots;
-    uint32_t *free_slots;
-    uint32_t nfree, free_cap;
-
-    /* trace: one row read ahead */
-    struct wl_trace *tr;
-    wl_row *next_row; /* the read-ahead row: parsed straight into next_job->req */
-    job *next_job;    /* a free job slot the next row is read into (no copy on arrival) */
-    bool have_next;
-
-    /* policies: [0] is the space policy */
-    const pol_ops *pol[SIM_MAX_POLICIES];
-    void *pst[SIM_MAX_POLICIES];
-    int npol;
-
-    /* the space policy's queue, when the core runs it (pol_ops.place) */
-    sim_queue queue;
-    /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
-    job *nominee;
-    bool handing_over;
-
-    /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
-    uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
-    uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
-    sim_sketch queue_s, jct_s;
-    sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
-    sim_gauge g_alloc, g_queued, g_running;
-
-    /* timeseries, bounded (sim_timeseries.h) */
-    sim_timeseries ts;
-
-    gs_error err; /* first error raised inside the run */
-    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
-
-    /* the layers above the loop (sim_module.h): services; priorities,
-     * quotas and preemption */
-    const struct sim_module *mod[SIM_MAX_MODS];
-    void *mst[SIM_MAX_MODS];
-    int nmod;
-    uint64_t module_rows; /* trace rows handed to a module (service, request) */
-
-    /* progress hook: when set, called every SIM_PROGRESS_EVENTS
-     * events from sim_run; the CLI shows simulated time and events/s on a
-     * terminal. Never changes the run. */
-    void (*progress)(void *ud, const sim *s);
-    void *progress_ud;
-
-    struct sim_observer *obs; /* NULL but in tests (sim_observe) */
-
-    /* what a user must know about this run's setup (e.g. a MIG policy on a
-     * cluster without MIG cards): report "warnings", and stderr from `run` */
-    char **warnings;
-    int nwarnings;
-};
+/* struct sim is the engine's own (sim_struct.h): outside sim/ a run is
+ * reached through the functions below. */
+sim *sim_create(void);   /* an empty run for sim_init; never NULL */
+void sim_destroy(sim *s); /* sim_free, then the struct itself (NULL-safe) */
 
 /* Observers of a run (tests): called at fixed points, they never change it.
  * job_done: each completed trace job, at its completion instant, before the
@@ -138,10 +58,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
  * loop (the arrival step of sim_run; `run --mode fill` calls it directly).
- * Returns the job's state after arrive(): JOB_RUNNING, JOB_QUEUED, or
+ * Returns the job's state after its arrival: JOB_RUNNING, JOB_QUEUED, or
  * JOB_REJECTED (then freed); -1 for an unknown model name (GS_EINPUT in
  * s->err). */
 int sim_submit_row(sim *s, const wl_row *row);
+/* Calls progress(ud, s) every SIM_PROGRESS_EVENTS events of sim_run (a
+ * terminal's progress line); never changes the run. */
+void sim_set_progress(sim *s, void (*progress)(void *ud, const sim *s), void *ud);
 /* Sends the timeseries CSV (header written now) to ts; NULL: none. */
 void sim_set_timeseries(sim *s, FILE *ts);
 /* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code
@@ -150,10 +73,24 @@ int sim_run(sim *s);
 void sim_free(sim *s);
 /* Records a warning about the run's setup (kept once; at most 16). */
 void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The warnings recorded so far, and the i-th (i < sim_nwarnings). */
+int sim_nwarnings(const sim *s);
+const char *sim_warning(const sim *s, int i);
 
 /* {==== for policies ====} */
 
-static inline gs_time_us sim_now(const sim *s) { return s->now; }
+gs_time_us sim_now(const sim *s);
+/* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
+sim_cluster *sim_cluster_of(const sim *s);
+const gpu_catalog *sim_catalog(const sim *s);
+const sim_config *sim_config_of(const sim *s);
+/* Events processed so far; GPUs allocated now (the gauge behind
+ * gpu.alloc_ratio); the first error raised inside the run. */
+uint64_t sim_events(const sim *s);
+/* Job slots so far: every job's slot is below it (a policy's per-job array). */
+uint32_t sim_job_slots(const sim *s);
+double sim_alloc_gpus(const sim *s);
+const gs_error *sim_error(const sim *s);
 /* NULL-terminated list of the core's own parameter tables (its standard
  * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);
@@ -175,12 +112,12 @@ uint64_t sim_seed(const sim *s);
 
 /* Job lifecycle. start: placed, begins draining its work at `rate`.
  * queued: waits in the policy's queue. reject: can never run; freed by the
- * core after arrive() returns. */
+ * core (the space policy's place() starts, the core queues or rejects). */
 void sim_job_start(sim *s, job *j, double rate);
 void sim_job_queued(sim *s, job *j);
 void sim_job_reject(sim *s, job *j);
 /* Stops a running job with its remaining work kept: the space policy's
- * release() gives back what it held; the job is JOB_SUSPENDED until
+ * unplace() gives back what it held; the job is JOB_SUSPENDED until
  * sim_job_resume. Its completion event is voided. */
 void sim_job_suspend(sim *s, job *j);
 /* Hands a suspended job back to the space policy as a new arrival (it may
@@ -191,8 +128,8 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
-/* Asks the space policy to take queued job j out of its queue
- * (pol_ops.withdraw); false if it cannot. j stays JOB_QUEUED: the caller
+/* Takes queued job j out of the core's queue (a wait given up); false if it
+ * is not there. j stays JOB_QUEUED: the caller
  * then ends it with sim_job_fail. */
 bool sim_job_withdraw(sim *s, job *j);
 /* Ends a suspended job as completed (a hibernated session that reached its
@@ -204,10 +141,9 @@ void sim_job_complete(sim *s, job *j);
  * every placement to this mask (policies/README.md). */
 uint64_t sim_admit_pools(sim *s, job *j);
 /* During a preemption hand-over (the victims are being suspended), the
- * queued job that must get what they free; NULL otherwise. A space policy's
- * release() then tries to start this job, out of queue order, and nothing
- * else (policies/README.md); the core does so itself for a policy with
- * pol_ops.place. */
+ * queued job that must get what they free; NULL otherwise. The core then
+ * tries to start this job, out of queue order, and nothing else
+ * (policies/README.md). */
 job *sim_nominee(const sim *s);
 /* Opens a hand-over: until sim_hand_over_end, sim_admit_pools gives no pool
  * to any request but the nominee (NULL: to none), so what is freed meanwhile
@@ -222,6 +158,9 @@ void sim_place_whole(sim *s, job *j, int node);
 void sim_release_whole(sim *s, job *j);
 /* Asks the space policy to start the queued requests that fit now. */
 void sim_dispatch(sim *s);
+/* The space policy's queue (the core runs it): read only
+ * (a report of the requests still waiting). */
+const sim_queue *sim_space_queue(const sim *s);
 /* Ends running task t while no queued request may take what it frees: the
  * caller then places the one that claims it (a session taking over a
  * warm-pool sandbox) and calls sim_dispatch. */
@@ -235,7 +174,7 @@ void sim_alloc_add(sim *s, double dv);
  * the space policy like an arrival (sim_task_submit); `owner` says who is
  * told when it starts, is rejected, is killed or changes rate: a module
  * (SIM_OWNER_MODULE, its task_* members) or a time policy
- * (SIM_OWNER_POLICY, pol_ops.job_event with POL_TASK_*). sim_task_end
+ * (SIM_OWNER_POLICY, pol_time.job_event with POL_TASK_*). sim_task_end
  * takes a running task back (the policy releases it) and frees it. */
 #define SIM_OWNER_MODULE(index) (index)
 #define SIM_OWNER_POLICY(pol_index) (SIM_MAX_MODS + (pol_index))

@@ -4,6 +4,7 @@
  * and reports which model figures the run relied on.
  * SPDX-License-Identifier: MIT */
 #include "sim_hw.h"
+#include "sim_struct.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,7 @@ double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double m
     return v;
 }
 
-double sim_hw_place_speed(sim *s, job *j)
+double sim_hw_place_speed(sim *s, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
         return 1.0; /* sessions hold for wall-clock time */
@@ -281,11 +282,18 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
     }
 }
 
+static double hw_speed(void *state, sim *s, const job *j)
+{
+    (void)state;
+    return sim_hw_place_speed(s, j);
+}
+
 const sim_module hw_module = {
     .name = "hardware",
     .params = hw_params,
     .init = hw_init,
     .fini = hw_fini,
     .admit = hw_admit,
+    .speed = hw_speed,
     .report = hw_report,
 };

@@ -32,8 +32,8 @@ extern const pol_param hw_params[];
  * figures it relied on. 1 when the run has no hardware layer. */
 double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb);
 /* The speed factor of j's current placement (its node's model, its slice
- * shares): called by the core when j starts. */
-double sim_hw_place_speed(sim *s, job *j);
+ * shares): the module's speed member, asked by the core when j starts. */
+double sim_hw_place_speed(sim *s, const job *j);
 /* A MIG profile's compute share (its SMs over the full-card instance's; the
  * compute slices' share where SMs are unknown) and bandwidth share (memory
  * slices over the card's). */

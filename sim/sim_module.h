@@ -39,15 +39,19 @@ typedef struct sim_module {
     int (*row)(void *state, sim *s, const wl_row *r);
 
     /* Trace jobs. admit: a new arrival, before the space policy sees it;
-     * false rejects it for good. arrived: after the space policy's arrive()
+     * false rejects it for good. arrived: after the space policy placed or queued it
      * left it running or queued (new or resumed). started / stopped: it
      * starts (first start or resume) / stops running (done, suspended,
-     * failed), before the space policy's release(). */
+     * failed), before the space policy's unplace(). */
     bool (*admit)(void *state, sim *s, job *j);
     /* The pools j may be placed in now, narrowed from `pools` (a tenant's
      * quota); part of sim_admit_pools. */
     uint64_t (*narrow_pools)(void *state, sim *s, job *j, uint64_t pools);
     void (*arrived)(void *state, sim *s, job *j);
+    /* The speed factor of trace job j on its current placement (1: as
+     * stated in the trace), asked once when it starts; the core multiplies
+     * the factors of every module that has this member. */
+    double (*speed)(void *state, sim *s, const job *j);
     void (*started)(void *state, sim *s, job *j);
     void (*stopped)(void *state, sim *s, job *j);
 

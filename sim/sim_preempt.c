@@ -31,6 +31,7 @@
  * running job reaches min_runtime.
  * SPDX-License-Identifier: MIT */
 #include "sim_preempt.h"
+#include "sim_struct.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -138,8 +139,8 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (rc)
         return rc;
     const pol_ops *sp = s->pol[0];
-    bool admit = sp->abi >= 2 && (sp->caps & POL_CAP_ADMIT);
-    if (x->preempt && (!admit || !sp->fits_if_released || (!sp->dispatch && !(sp->abi >= 3 && sp->place))))
+    bool admit = (sp->space->caps & POL_CAP_ADMIT) != 0;
+    if (x->preempt && (!admit || !sp->space->fits_if_released))
         return gs_err(err, GS_EUSAGE, "--set preempt=on: space policy '%s' does not support preemption "
                       "(see policies/README.md)", sp->name);
     if (s->cl->quota && s->cl->quota->n && !admit)
@@ -436,7 +437,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
     bool fits = false;
     for (size_t i = 0; i < k && !fits; i++) {
         out[nv++] = (*buf)[i].j;
-        fits = sp->fits_if_released(s->pst[0], s, p, n, out, nv);
+        fits = sp->space->fits_if_released(s->pst[0], s, p, n, out, nv);
     }
     if (!fits)
         return 0;
@@ -444,7 +445,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
     for (int i = nv - 1; i >= 0 && nv > 1; i--) {
         job *keep = out[i];
         out[i] = out[nv - 1];
-        if (sp->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
+        if (sp->space->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
             nv--;
         } else {
             out[nv - 1] = out[i];

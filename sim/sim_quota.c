@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_quota.h"
 
-#include "sim_report.h"
 
 #include <math.h>
 #include <stdio.h>

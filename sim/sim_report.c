@@ -3,6 +3,7 @@
  * sketches; nothing is filled in from parameters.
  * SPDX-License-Identifier: MIT */
 #include "sim_report.h"
+#include "sim_struct.h"
 
 #include <stdlib.h>
 #include <string.h>

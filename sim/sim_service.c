@@ -21,6 +21,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_service.h"
 #include "sim_service_types.h"
+#include "sim_struct.h"
 
 #include <limits.h>
 #include <math.h>
@@ -172,602 +173,39 @@ static void svc_layer_free(void *state)
     free(L);
 }
 
-/* {==== requests slab ====} */
 
-static svc_req *req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 
-static uint32_t req_new(svc_layer *L)
-{
-    if (L->nfree == 0) {
-        L->chunks = xrealloc(L->chunks, (L->nchunks + 1) * sizeof *L->chunks);
-        L->chunks[L->nchunks++] = xcalloc(REQ_CHUNK, sizeof(svc_req));
-        if (L->cap_free < L->nslots + REQ_CHUNK) {
-            L->cap_free = L->nslots + REQ_CHUNK;
-            L->free_req = xrealloc(L->free_req, L->cap_free * sizeof *L->free_req);
-        }
-        for (uint32_t i = REQ_CHUNK; i-- > 0;)
-            L->free_req[L->nfree++] = L->nslots + i;
-        L->nslots += REQ_CHUNK;
-    }
-    uint32_t i = L->free_req[--L->nfree];
-    svc_req *r = req_at(L, i);
-    uint32_t gen = r->gen;
-    memset(r, 0, sizeof *r);
-    r->gen = gen;
-    r->live = true;
-    r->next = NONE;
-    return i;
-}
 
-static void req_free(svc_layer *L, uint32_t i)
-{
-    svc_req *r = req_at(L, i);
-    free(r->hash);
-    r->hash = NULL;
-    r->nhash = 0;
-    r->live = false;
-    r->gen++;
-    L->free_req[L->nfree++] = i;
-}
 
 /* {==== events ====} */
 
-static void svc_event(sim *s, gs_time_us at, uint32_t slot, uint32_t gen, int kind)
-{
-    sim_module_event(s, svc_of(s)->index, at, slot, gen, (uint32_t)kind);
-}
 
-/* A tick matters while something can still change: requests in flight,
- * replicas above the minimum, or replicas starting. */
-static bool tick_needed(const service *v) { return v->in_flight > 0 || v->nlive > v->min || v->nstarting > 0; }
 
-static void schedule_tick(sim *s, service *v)
-{
-    if (v->tick_pending)
-        return;
-    /* the declared floor (0.1 s) keeps the period a positive number of microseconds */
-    gs_time_us period = (gs_time_us)llround(svc_of(s)->period_s * 1e6);
-    if (period < 1)
-        GS_BUG("schedule_tick: autoscaler period below a microsecond");
-    gs_time_us k = (s->now - v->start_us) / period + 1;
-    v->tick_pending = true;
-    svc_event(s, v->start_us + k * period, v->idx, 0, EVK_TICK);
-}
 
 /* {==== serving ====} */
 
-static void done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
-{
-    svc_layer *L = svc_of(s);
-    svc_req *r = req_at(L, ri);
-    double lat = gs_us_to_s(t - r->arrive_us);
-    sim_sketch_add(&v->lat_s, lat);
-    sim_sketch_add(&v->win_lat, lat);
-    sim_sketch_add(&L->all_lat, lat);
-    v->served++;
-    v->in_flight--;
-    if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs: TTFT and TPOT */
-        double ttft_ms = (double)(r->ttft_at_us - r->arrive_us) / 1000.0;
-        double tpot_ms = r->out_tok > 1 ? (double)(t - r->ttft_at_us) / 1000.0 / (double)(r->out_tok - 1) : 0;
-        bool a = v->slo_ttft_ms < 0 || ttft_ms <= v->slo_ttft_ms + 1e-9;
-        bool b = v->slo_tpot_ms < 0 || tpot_ms <= v->slo_tpot_ms + 1e-9;
-        v->ok_ttft += a;
-        v->ok_tpot += b;
-        v->slo_ok += a && b;
-    } else if (lat * 1000.0 <= v->slo_ms + 1e-9) {
-        v->slo_ok++;
-    }
-    if (s->obs && s->obs->request_done)
-        s->obs->request_done(s->obs->request_ud, v->id, lat);
-    if (r->first && L->act.first_served)
-        L->act.first_served(L->act.ud, s, (int)v->idx,
-                            r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
-    req_free(L, ri);
-}
 
-/* {==== the load heap ====}
- * Ready replicas ordered by (requests held, creation order): the top is
- * the replica least_loaded picks, and the order among equals is that of
- * the ready list, so routing is what a scan of the list would choose. */
 
-static bool load_less(const replica *a, const replica *b)
-{
-    return a->load < b->load || (a->load == b->load && a->idx < b->idx);
-}
 
-static void heap_put(service *v, int i, replica *p)
-{
-    v->lheap[i] = p;
-    p->hpos = i;
-}
 
-static void heap_sift(service *v, int i)
-{
-    replica *p = v->lheap[i];
-    while (i > 0 && load_less(p, v->lheap[(i - 1) / 2])) { /* up */
-        heap_put(v, i, v->lheap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    for (;;) { /* down */
-        int c = 2 * i + 1;
-        if (c >= v->nready)
-            break;
-        if (c + 1 < v->nready && load_less(v->lheap[c + 1], v->lheap[c]))
-            c++;
-        if (!load_less(v->lheap[c], p))
-            break;
-        heap_put(v, i, v->lheap[c]);
-        i = c;
-    }
-    heap_put(v, i, p);
-}
 
-/* After a ready replica's requests changed: its place in the heap and the
- * service's slot total. O(log ready replicas). */
-static void load_changed(replica *p)
-{
-    service *v = p->svc;
-    int l = p->nactive + p->npending;
-    if (p->state != R_READY || p->hpos < 0 || l == p->load)
-        return;
-    v->slots_used += l - p->load;
-    p->load = l;
-    heap_sift(v, p->hpos);
-}
 
-static void ready_add(service *v, replica *p)
-{
-    if (v->nready == v->cap_rdy) {
-        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
-        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
-        v->lheap = xrealloc(v->lheap, (size_t)v->cap_rdy * sizeof *v->lheap);
-    }
-    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
-    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
-        v->rdy[k] = v->rdy[k - 1];
-        k--;
-    }
-    v->rdy[k] = p;
-    /* the heap has the same members: nready is its size too */
-    p->load = p->nactive + p->npending;
-    v->slots_used += p->load;
-    heap_put(v, v->nready, p);
-    v->nready++;
-    heap_sift(v, p->hpos);
-}
 
-static void ready_del(service *v, replica *p)
-{
-    int k = 0;
-    while (k < v->nready && v->rdy[k] != p)
-        k++;
-    if (k == v->nready)
-        GS_BUG("ready_del: replica not in the ready list");
-    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
-    int h = p->hpos;
-    v->slots_used -= p->load;
-    v->nready--;
-    p->hpos = -1;
-    if (h < v->nready) {
-        heap_put(v, h, v->lheap[v->nready]);
-        heap_sift(v, h);
-    }
-}
 
-static void set_busy(sim *s, replica *p, bool busy)
-{
-    service *v = p->svc;
-    sim_gauge_set(&v->g_slots, s->now, (double)v->slots_used);
-    if (busy && !p->in_block) {
-        p->busy_since_us = s->now;
-    } else if (!busy && p->in_block) {
-        gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-        v->win_busy_s += gs_us_to_s(s->now - from);
-        p->idle_since_us = s->now;
-    }
-    p->in_block = busy;
-    /* load-following: the card learns at batch starts and ends, not per iteration */
-    if (svc_of(s)->follow_load && p->task)
-        sim_task_set_busy(s, p->task, busy);
-}
 
-static void replica_remove(sim *s, replica *p);
-
-/* Whether replica p has a batch slot and KV-cache room for a request of
- * kv_tok tokens, as vLLM admits: an empty replica always takes one (a
- * request longer than the cache then runs alone). */
-static bool has_room(const replica *p, double kv_tok)
-{
-    int n = p->nactive + p->npending;
-    return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
-}
-
-static void pull_queue(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    while (v->qhead != NONE) {
-        uint32_t ri = v->qhead;
-        svc_req *r = req_at(L, ri);
-        if (r->queued && !has_room(p, r->kv_tok))
-            break; /* FIFO: the head waits for room */
-        v->qhead = r->next;
-        if (v->qhead == NONE)
-            v->qtail = NONE;
-        if (!r->queued) { /* timed out while queued: dropped then, freed now */
-            req_free(L, ri);
-            continue;
-        }
-        r->queued = false;
-        v->qlen--;
-        p->pending[p->npending++] = ri;
-        p->kv_used += r->kv_tok;
-        load_changed(p);
-    }
-}
-
-/* {==== prefix cache hooks (svc_prefix_cache.h) ====} */
-
-/* The prefill a request needs on p: its input tokens less those of its
- * leading blocks cached there (they are then cached, most recent first).
- * Counts the service's cache figures. */
-static int64_t prefix_prefill(svc_layer *L, replica *p, svc_req *r)
-{
-    service *v = p->svc;
-    if (!r->nhash)
-        return r->in_tok;
-    int hit = 0;
-    if (L->pc_on) {
-        if (!p->pc)
-            p->pc = spc_new(p->pc_cap);
-        hit = spc_admit(p->pc, r->hash, r->nhash);
-    }
-    int64_t saved = (int64_t)hit * L->block_tok;
-    if (saved > r->in_tok)
-        saved = r->in_tok;
-    v->pc_reqs++;
-    v->pc_reqs_hit += hit > 0;
-    v->pc_blocks += (uint64_t)r->nhash;
-    v->pc_hit_blocks += (uint64_t)hit;
-    v->pc_tokens += (uint64_t)r->in_tok;
-    v->pc_saved += (uint64_t)saved;
-    return r->in_tok - saved;
-}
-
-/* Cache-aware routing: the ready replica holding the longest prefix of r,
- * if that prefix is more than prefix_route_share of r's blocks and the
- * replica has a free batch slot; NULL (least-loaded routing) otherwise. Ties
- * go to the less loaded. Without the share threshold, a block every prompt
- * shares (a system prompt) would pull all traffic to one replica. O(replicas
- * x prefix). */
-static replica *prefix_route(const svc_layer *L, const service *v, const svc_req *r)
-{
-    if (!L->pc_on || !r->nhash)
-        return NULL;
-    replica *best = NULL;
-    int best_m = 0;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
-        if (!p->pc)
-            continue;
-        int m = spc_match(p->pc, r->hash, r->nhash);
-        int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;
-        if (m > best_m || (m == best_m && best && load < best_load)) {
-            best = p;
-            best_m = m;
-        }
-    }
-    if (!best || (double)best_m <= L->route_share * r->nhash)
-        return NULL;
-    return has_room(best, r->kv_tok) ? best : NULL; /* a slot and KV room */
-}
-
-/* Blocks of KV cache beside the weights on the replica's cards: GPUs x
- * (gpumem, else the card's memory) x svc_kv_mem_util - weights, over the
- * bytes of one block. */
-static long prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j)
-{
-    if (j->node < 0)
-        return 0;
-    double card_gib = j->req.gpumem_mib > 0 ? (double)j->req.gpumem_mib / 1024.0
-                                            : (double)s->cl->pools[s->cl->nodes[j->node].pool].model->memory_mib /
-                                                  1024.0;
-    double kv_gib = (double)v->cfg.gpus * card_gib * L->kv_util - v->weights_gib;
-    double block_kib = v->kv_kib * L->block_tok;
-    return kv_gib > 0 ? (long)floor(kv_gib * 1024.0 * 1024.0 / block_kib) : 0;
-}
-
-/* A replica that stops serving drops its cache (its evictions counted). */
-static void prefix_drop(replica *p)
-{
-    if (p->pc) {
-        p->svc->pc_evicted += spc_evictions(p->pc);
-        spc_free(p->pc);
-        p->pc = NULL;
-    }
-}
 
 /* {==== serving ====} */
 
-static double rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; }
 
-/* Starts the next block (tokens) or reschedules the next completion (time)
- * at the current instant, admitting pending requests. */
-static void replica_run(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    double rate;
-    if (v->mode == MODE_TIME) {
-        rate /= p->hw.decode_x; /* token-less work runs at the decode pace of its card */
-        /* drain the work of every active request up to now, finish the done */
-        double dt = (double)(s->now - p->last_us);
-        for (int i = 0; i < p->nactive;) {
-            svc_req *r = req_at(L, p->active[i]);
-            r->work_left_us -= dt * p->rate_used;
-            if (r->work_left_us <= 0.5) { /* within half a tick: done */
-                p->kv_used -= r->kv_tok;
-                done_request(s, v, p->active[i], s->now);
-                p->active[i] = p->active[--p->nactive];
-                load_changed(p);
-            } else {
-                i++;
-            }
-        }
-        p->last_us = s->now;
-        pull_queue(s, p);
-        for (int i = 0; i < p->npending; i++)
-            p->active[p->nactive++] = p->pending[i];
-        p->npending = 0;
-        p->in_run = true;
-        set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
-        p->in_run = false;
-        p->rate_used = rate = rate_of(p);
-        p->ev_gen++;
-        if (p->nactive == 0 || rate <= 0) {
-            if (p->nactive == 0 && v->ended)
-                replica_remove(s, p);
-            return;
-        }
-        double min_w = INFINITY;
-        for (int i = 0; i < p->nactive; i++)
-            if (req_at(L, p->active[i])->work_left_us < min_w)
-                min_w = req_at(L, p->active[i])->work_left_us;
-        p->t_end_us = s->now + (gs_time_us)ceil(min_w / rate - 1e-6);
-        svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
-        return;
-    }
-    pull_queue(s, p);
-    int64_t new_tok = 0;
-    for (int i = 0; i < p->npending; i++) {
-        new_tok += prefix_prefill(L, p, req_at(L, p->pending[i])); /* prefix cache hook */
-        p->active[p->nactive++] = p->pending[i];
-    }
-    p->npending = 0;
-    p->in_run = true;
-    set_busy(s, p, p->nactive > 0);
-    p->in_run = false;
-    rate = rate_of(p);
-    p->ev_gen++;
-    if (p->nactive == 0) {
-        if (v->ended)
-            replica_remove(s, p);
-        return;
-    }
-    long k = LONG_MAX;
-    for (int i = 0; i < p->nactive; i++)
-        if (req_at(L, p->active[i])->tok_left < k)
-            k = (long)req_at(L, p->active[i])->tok_left;
-    /* per-iteration times on this card: a measured profile (prefill over
-     * the batch's new prompt tokens, decode over its sequences), else the
-     * service's stated times; each x the card's factor (sim_svc_hw.c) */
-    double step_ms, prefill_ms;
-    if (p->hw.prof) {
-        step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
-        prefill_ms = new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0;
-    } else {
-        step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
-        prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
-    }
-    p->t0_us = s->now;
-    p->k_iters = k;
-    if (rate <= 0) { /* stalled until the rate rises: no event */
-        p->d1_us = p->d_us = 0;
-        p->t_end_us = GS_TIME_MAX;
-        return;
-    }
-    p->d1_us = (gs_time_us)llround((prefill_ms + step_ms) * 1000.0 / rate);
-    p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
-    p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
-    svc_event(s, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
-}
 
-/* A block ends (or was cut) at t_end after k_iters iterations. */
-static void block_end(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    if (v->mode == MODE_TIME) {
-        replica_run(s, p);
-        return;
-    }
-    if (p->start_pending) {
-        if (sim_rows_pending_at(s, s->now)) {
-            /* more rows arrive at this instant: their arrival event is already
-             * queued, so going to the back of the instant lets them join */
-            svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
-            return;
-        }
-        p->start_pending = false;
-        replica_run(s, p);
-        return;
-    }
-    for (int i = 0; i < p->nactive;) {
-        svc_req *r = req_at(L, p->active[i]);
-        r->tok_left -= p->k_iters;
-        if (!r->first_done) {
-            r->first_done = true;
-            r->ttft_at_us = p->t0_us + p->d1_us;
-            double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
-            if (v->slo_ttft_ms >= 0)
-                sim_sketch_add(&v->win_ttft, ttft);
-            sim_sketch_add(&v->ttft_s, ttft);
-            sim_sketch_add(&L->all_ttft, ttft);
-        }
-        if (r->tok_left <= 0) {
-            p->kv_used -= r->kv_tok;
-            done_request(s, v, p->active[i], s->now);
-            p->active[i] = p->active[--p->nactive];
-            load_changed(p);
-        } else {
-            i++;
-        }
-    }
-    replica_run(s, p);
-}
 
-/* Cuts a running block at the first iteration boundary after now, so that
- * pending requests (or a new rate) take effect there. */
-static void cut_block(sim *s, replica *p)
-{
-    if (p->svc->mode == MODE_TIME) {
-        replica_run(s, p); /* drains at the old rate up to now, then reschedules */
-        return;
-    }
-    if (p->t_end_us == GS_TIME_MAX) { /* stalled (rate 0): restart now */
-        p->k_iters = 0;
-        replica_run(s, p);
-        return;
-    }
-    gs_time_us first_end = p->t0_us + p->d1_us, b;
-    long n;
-    if (s->now < first_end) {
-        b = first_end;
-        n = 1;
-    } else {
-        long m = (long)((s->now - first_end) / p->d_us) + 1;
-        b = first_end + (gs_time_us)m * p->d_us;
-        n = m + 1;
-    }
-    if (b >= p->t_end_us)
-        return; /* the block ends there anyway */
-    p->ev_gen++;
-    p->t_end_us = b;
-    p->k_iters = n;
-    svc_event(s, b, p->idx, p->ev_gen, EVK_BLOCK);
-}
 
-static void assign(sim *s, replica *p, uint32_t ri)
-{
-    p->pending[p->npending++] = ri;
-    p->kv_used += req_at(svc_of(s), ri)->kv_tok;
-    load_changed(p);
-    if (p->svc->mode == MODE_TIME) {
-        replica_run(s, p);
-    } else if (p->start_pending) {
-        /* joins the block that starts at this instant */
-    } else if (!p->in_block) {
-        p->start_pending = true;
-        p->ev_gen++;
-        svc_event(s, s->now, p->idx, p->ev_gen, EVK_BLOCK);
-    } else {
-        cut_block(s, p);
-    }
-}
 
 /* {==== replicas ====} */
 
-static void scale_out(sim *s, service *v);
 
-/* The ready replica with the fewest requests (the first made among equals)
- * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
- * load heap, O(1), whenever the top has room. Only when KV memory binds on
- * the least-loaded replica does it walk the ready list for the first
- * least-loaded one with room (the heap's order among equals is the list's,
- * so both agree). */
-static replica *least_loaded(const service *v, double kv_tok)
-{
-    if (v->nready == 0)
-        return NULL;
-    replica *top = v->lheap[0];
-    if (has_room(top, kv_tok))
-        return top;
-    if (top->load >= v->max_batch)
-        return NULL; /* the least loaded is full: every ready replica is */
-    replica *best = NULL;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
-        if (has_room(p, kv_tok) && (!best || p->load < best->load))
-            best = p;
-    }
-    return best;
-}
 
-static void note_scale(sim *s, service *v, const char *what)
-{
-    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
-    if (s->obs && s->obs->svc_scale)
-        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
-}
 
-static void scale_out(sim *s, service *v)
-{
-    svc_layer *L = svc_of(s);
-    if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
-        return;
-    replica *p = xcalloc(1, sizeof *p);
-    p->hpos = -1;
-    p->idx = L->nreps;
-    p->svc = v;
-    p->state = R_PLACING;
-    p->path = SVC_PATH_COLD;
-    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
-    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
-    if (L->nreps == L->cap_reps) {
-        L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
-        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
-    }
-    L->reps[L->nreps++] = p;
-    if (v->nreps == v->cap_reps) {
-        v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
-        v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
-    }
-    v->reps[v->nreps++] = p;
-    v->nlive++;
-    v->scale_outs++;
-    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    t->req = v->cfg;
-    t->req.kind = WL_KIND_JOB;
-    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
-    t->req.submit_us = s->now;
-    t->owner = p;
-    t->idle = L->follow_load; /* serves nothing until its first batch */
-    p->task = t;
-    if (L->act.placing) /* a preferred node */
-        L->act.placing(L->act.ud, s, t, (int)v->idx);
-    sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
-}
-
-static void replica_remove(sim *s, replica *p)
-{
-    service *v = p->svc;
-    svc_layer *L = svc_of(s);
-    if (p->state != R_READY || p->nactive || p->npending)
-        GS_BUG("replica_remove: replica busy or not ready");
-    set_busy(s, p, false);
-    prefix_drop(p); /* prefix cache hook */
-    p->state = R_GONE;
-    p->gen++;
-    ready_del(v, p);
-    v->nlive--;
-    v->scale_ins++;
-    job *t = p->task;
-    p->task = NULL;
-    /* an actuator may keep the task (its GPU) until the instance slept */
-    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
-        sim_task_end(s, t);
-    note_scale(s, v, "scale_in");
-}
 
 static void svc_task_started(void *state, sim *s, job *j)
 {
@@ -780,13 +218,13 @@ static void svc_task_started(void *state, sim *s, job *j)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
     v->nstarting++;
-    p->pc_cap = v->pc_cap = prefix_capacity(L, s, v, j); /* prefix cache hook */
+    p->pc_cap = v->pc_cap = svc_prefix_capacity(L, s, v, j); /* prefix cache hook */
     if (v->ended) {
         /* The service ended while this replica waited for its GPUs: no
          * cold start; it is handed back at once, through a zero-delay event
          * (never from inside the space policy's own start). */
         p->unactivated = true;
-        svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+        svc_emit(s, p->svc, s->now, p->idx, p->gen, EVK_READY);
         return;
     }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
@@ -795,8 +233,8 @@ static void svc_task_started(void *state, sim *s, job *j)
         p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
-    svc_event(s, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
-    note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
+    svc_emit(s, p->svc, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
+    svc_note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
 }
 
 static void svc_task_rate_changed(void *state, sim *s, job *j)
@@ -804,9 +242,9 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
     (void)state;
     replica *p = j->owner;
     if (p->in_run)
-        return; /* caused by its own batch starting or ending: replica_run reads the new rate */
+        return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
-        cut_block(s, p);
+        svc_cut_block(s, p);
 }
 
 static void svc_task_lost(void *state, sim *s, job *j)
@@ -816,20 +254,20 @@ static void svc_task_lost(void *state, sim *s, job *j)
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     if (p->state == R_READY)
-        set_busy(s, p, false);
+        svc_set_busy(s, p, false);
     long lost = p->nactive + p->npending;
     for (int i = 0; i < p->nactive; i++)
-        req_free(L, p->active[i]);
+        svc_req_free(L, p->active[i]);
     for (int i = 0; i < p->npending; i++)
-        req_free(L, p->pending[i]);
+        svc_req_free(L, p->pending[i]);
     p->nactive = p->npending = 0;
     p->kv_used = 0;
-    load_changed(p);
-    prefix_drop(p); /* prefix cache hook */
+    svc_load_changed(p);
+    svc_prefix_drop(p); /* prefix cache hook */
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
     if (p->state == R_READY)
-        ready_del(v, p);
+        svc_ready_del(v, p);
     else if (p->state == R_STARTING)
         v->nstarting--;
     p->state = R_GONE;
@@ -838,13 +276,13 @@ static void svc_task_lost(void *state, sim *s, job *j)
     p->task = NULL;
     v->nlive--;
     v->replicas_lost++;
-    note_scale(s, v, "lost");
+    svc_note_scale(s, v, "lost");
     if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
-        scale_out(s, v);
+        svc_scale_out(s, v);
     /* the other replicas keep serving; their idle slots take queued requests */
     for (int i = 0; i < v->nreps; i++)
         if (v->reps[i]->state == R_READY && !v->reps[i]->in_block && !v->reps[i]->start_pending)
-            replica_run(s, v->reps[i]);
+            svc_replica_run(s, v->reps[i]);
 }
 
 static void svc_task_rejected(void *state, sim *s, job *j)
@@ -874,20 +312,6 @@ static int svc_replicas(const void *state)
 /* Whether some replica of v is ready. */
 static bool ready_replica(const service *v) { return v->nready > 0; }
 
-/* Replicas that are gone stay in v->reps until they are more than half of
- * it; then the live ones are packed, in order (the order decides ties, so
- * results do not change). Without this every loop over a service's
- * replicas grew with every replica it ever had. */
-static void compact_reps(service *v)
-{
-    if ((v->nreps - v->nlive) * 2 <= v->nreps)
-        return;
-    int k = 0;
-    for (int i = 0; i < v->nreps; i++)
-        if (v->reps[i]->state != R_GONE)
-            v->reps[k++] = v->reps[i];
-    v->nreps = k;
-}
 
 /* At the service's end the requests still queued are dropped (counted with
  * those that arrive after the end): no replica starts to serve them. */
@@ -895,14 +319,14 @@ static void drop_queue(service *v, svc_layer *L)
 {
     while (v->qhead != NONE) {
         uint32_t ri = v->qhead;
-        svc_req *r = req_at(L, ri);
+        svc_req *r = svc_req_at(L, ri);
         v->qhead = r->next;
         if (r->queued) {
             v->qlen--;
             v->drop_ended++;
             v->in_flight--;
         }
-        req_free(L, ri);
+        svc_req_free(L, ri);
     }
     v->qtail = NONE;
 }
@@ -910,35 +334,35 @@ static void drop_queue(service *v, svc_layer *L)
 static void route(sim *s, service *v, uint32_t ri)
 {
     svc_layer *L = svc_of(s);
-    svc_req *r = req_at(L, ri);
-    compact_reps(v);
+    svc_req *r = svc_req_at(L, ri);
+    svc_compact_reps(v);
     v->arrived++;
     v->in_flight++;
     if (v->ended) {
         v->drop_ended++;
         v->in_flight--;
-        req_free(L, ri);
+        svc_req_free(L, ri);
         return;
     }
     if (v->hw.reason[0]) { /* fits no card: never served */
         v->drop_unplaceable++;
         v->in_flight--;
-        req_free(L, ri);
+        svc_req_free(L, ri);
         return;
     }
-    replica *p = prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
+    replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
-        p = least_loaded(v, r->kv_tok);
+        p = svc_least_loaded(v, r->kv_tok);
     /* a first request (see svc_actuator), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->has_act)
         r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
     v->last_arrival_us = s->now;
     if (p) {
-        assign(s, p, ri);
+        svc_assign(s, p, ri);
     } else {
         if (v->nlive == 0)
-            scale_out(s, v); /* scale from zero: the request waits for the cold start */
+            svc_scale_out(s, v); /* scale from zero: the request waits for the cold start */
         if (r->first && !ready_replica(v)) /* the newest activation in flight (O(replicas)) */
             for (int i = v->nreps; i-- > 0 && r->first_rep == NONE;)
                 if (v->reps[i]->state == R_PLACING || v->reps[i]->state == R_STARTING)
@@ -946,19 +370,19 @@ static void route(sim *s, service *v, uint32_t ri)
         if (v->qlen >= L->queue_max) {
             v->drop_full++;
             v->in_flight--;
-            req_free(L, ri);
+            svc_req_free(L, ri);
         } else {
             r->queued = true;
             if (v->qtail == NONE)
                 v->qhead = ri;
             else
-                req_at(L, v->qtail)->next = ri;
+                svc_req_at(L, v->qtail)->next = ri;
             v->qtail = ri;
             v->qlen++;
-            svc_event(s, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
+            svc_emit(s, v, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
         }
     }
-    schedule_tick(s, v);
+    svc_schedule_tick(s, v);
 }
 
 static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
@@ -972,8 +396,8 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
     else if (v->mode != mode && row)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
                       "output_tokens", s->cfg->trace_path, row->line, v->id);
-    uint32_t ri = req_new(L);
-    svc_req *r = req_at(L, ri);
+    uint32_t ri = svc_req_new(L);
+    svc_req *r = svc_req_at(L, ri);
     r->svc = v;
     r->arrive_us = s->now;
     if (mode == MODE_TOKENS) {
@@ -1006,7 +430,7 @@ static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
     } else if (v->svc_mean_ms > 0) {
         r->work_left_us = sim_rng_exp(v->rng, v->svc_mean_ms * 1000.0);
     } else {
-        req_free(L, ri);
+        svc_req_free(L, ri);
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
                       "duration, or the service needs svc_mean_ms", s->cfg->trace_path, row ? row->line : 0L,
                       v->id);
@@ -1033,74 +457,9 @@ static void schedule_gen(sim *s, service *v)
     if (at <= s->now)
         at = s->now + 1;
     if (at < v->end_us)
-        svc_event(s, at, v->idx, 0, EVK_GEN);
+        svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
-static void tick(sim *s, service *v)
-{
-    svc_layer *L = svc_of(s);
-    v->tick_pending = false;
-    compact_reps(v);
-    double window_s = gs_us_to_s(s->now - v->win_start_us);
-    double busy = v->win_busy_s, ready_s = 0;
-    int slots_used = 0;
-    for (int i = 0; i < v->nreps; i++) {
-        replica *p = v->reps[i];
-        if (p->state != R_READY)
-            continue;
-        gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
-        ready_s += gs_us_to_s(s->now - from);
-        if (p->in_block) {
-            gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-            busy += gs_us_to_s(s->now - bf);
-        }
-        slots_used += p->nactive + p->npending;
-    }
-    double util = ready_s > 0 ? busy / ready_s : 0;
-    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
-    double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
-    (void)slots_used;
-    /* A service with token SLOs (TTFT/TPOT) scales on them and on batch-slot
-     * (KV-cache) occupancy, not on busy time: a continuous-batching replica is
-     * "busy" whenever one sequence decodes, which says nothing of its headroom
-     * (the Azure trace kept 4 replicas busy at a 0.2 s P50 TTFT). */
-    bool tok_slo = v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0);
-    /* the P99 rule: over end-to-end latency, or over TTFT for a service with a TTFT SLO */
-    const sim_sketch *w = v->slo_ttft_ms >= 0 && v->cfg.slo_ms < 0 ? &v->win_ttft : &v->win_lat;
-    double p99_ms = w->n ? sim_sketch_quantile(w, 0.99) * 1000.0 : 0;
-    (void)window_s;
-    if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
-        ((util > L->util_high && !tok_slo) || mem > L->mem_high || p99_ms > v->p99_high_ms)) {
-        scale_out(s, v);
-    } else if (v->nlive > v->min) {
-        replica *idle = NULL;
-        for (int i = 0; i < v->nreps; i++) {
-            replica *p = v->reps[i];
-            if (p->state == R_READY && !p->in_block && !p->npending &&
-                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
-                (!idle || p->idle_since_us < idle->idle_since_us))
-                idle = p;
-        }
-        if (idle)
-            replica_remove(s, idle);
-    }
-    /* new window */
-    v->win_start_us = s->now;
-    v->win_busy_s = 0;
-    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
-    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
-    v->win_lat.n = v->win_lat.zeros = 0;
-    v->win_lat.sum = 0;
-    v->win_lat.min = INFINITY;
-    v->win_lat.max = -INFINITY;
-    memset(v->win_ttft.count, 0, SK_NBUCKETS * sizeof *v->win_ttft.count);
-    v->win_ttft.n = v->win_ttft.zeros = 0;
-    v->win_ttft.sum = 0;
-    v->win_ttft.min = INFINITY;
-    v->win_ttft.max = -INFINITY;
-    if (tick_needed(v))
-        schedule_tick(s, v);
-}
 
 static service *find_service(const svc_layer *L, const char *id)
 {
@@ -1123,6 +482,7 @@ static int declare(sim *s, const wl_row *row)
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
                       "output_tokens (and input_tokens) or svc_mean_ms", s->cfg->trace_path, row->line, row->id);
     service *v = xcalloc(1, sizeof *v);
+    v->L = L;
     v->idx = L->nsvcs;
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
@@ -1192,11 +552,11 @@ static int declare(sim *s, const wl_row *row)
     }
     L->svcs[L->nsvcs++] = v;
     for (int i = 0; i < init; i++)
-        scale_out(s, v);
+        svc_scale_out(s, v);
     if (row->rate > 0)
         schedule_gen(s, v);
     if (v->end_us != GS_TIME_MAX)
-        svc_event(s, v->end_us, v->idx, 0, EVK_END);
+        svc_emit(s, v, v->end_us, v->idx, 0, EVK_END);
     return 0;
 }
 
@@ -1221,12 +581,12 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
     case EVK_TIMEOUT: {
-        const svc_req *r = req_at(L, slot);
+        const svc_req *r = svc_req_at(L, slot);
         return r->live && r->gen == gen && r->queued;
     }
     case EVK_GEN: return !L->svcs[slot]->ended;
     case EVK_TICK:
-        if (tick_needed(L->svcs[slot]))
+        if (svc_tick_needed(L->svcs[slot]))
             return true;
         L->svcs[slot]->tick_pending = false; /* nothing to evaluate: the run may end without it */
         return false;
@@ -1243,7 +603,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         replica *p = L->reps[slot];
         if (p->ev_gen != gen || p->state != R_READY)
             return;
-        block_end(s, p);
+        svc_block_end(s, p);
         return;
     }
     case EVK_READY: {
@@ -1255,14 +615,14 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->idle_since_us = s->now;
         p->last_us = s->now;
         p->svc->nstarting--;
-        ready_add(p->svc, p);
-        note_scale(s, p->svc, "ready");
-        replica_run(s, p);
-        schedule_tick(s, p->svc);
+        svc_ready_add(p->svc, p);
+        svc_note_scale(s, p->svc, "ready");
+        svc_replica_run(s, p);
+        svc_schedule_tick(s, p->svc);
         return;
     }
     case EVK_TIMEOUT: {
-        svc_req *r = req_at(L, slot);
+        svc_req *r = svc_req_at(L, slot);
         if (!r->live || r->gen != gen || !r->queued)
             return;
         service *v = r->svc;
@@ -1273,7 +633,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         return;
     }
     case EVK_TICK:
-        tick(s, L->svcs[slot]);
+        svc_tick(s, L->svcs[slot]);
         return;
     case EVK_GEN: {
         service *v = L->svcs[slot];
@@ -1289,16 +649,16 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         v->ended = true;
         v->min = 0;
         drop_queue(v, L);
-        compact_reps(v);
+        svc_compact_reps(v);
         for (int i = 0; i < v->nreps; i++) {
             replica *p = v->reps[i];
             if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive) {
-                replica_remove(s, p);
+                svc_replica_remove(s, p);
             } else if (p->state == R_STARTING) {
                 /* its cold start is cut short: ready now (a new generation
                  * drops the pending READY), then removed as idle */
                 p->gen++;
-                svc_event(s, s->now, p->idx, p->gen, EVK_READY);
+                svc_emit(s, p->svc, s->now, p->idx, p->gen, EVK_READY);
             }
         }
         /* replicas still waiting for GPUs are handed back when they get

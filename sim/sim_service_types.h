@@ -1,7 +1,10 @@
-/* sim_service_types.h - the service layer's own records, shared by its
- * files (sim_service.c: the layer, serving and scaling; sim_service_report.c:
- * its report). Private to the layer: nothing outside sim_service*.c
- * includes it.
+/* sim_service_types.h - the service layer's own records and the calls its
+ * files make to each other, bottom up: sim_service_req.c (requests slab,
+ * events) <- sim_service_prefix.c (prefix-cache hooks) <-
+ * sim_service_scale.c (replicas, autoscaler) <- sim_service_batch.c
+ * (continuous batching) <- sim_service.c (the module: rows, routing, event
+ * dispatch, replica tasks, actuation); sim_service_report.c (figures).
+ * Private to the layer: nothing outside sim_service*.c includes it.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_SERVICE_TYPES_H
 #define GPUSIM_SIM_SERVICE_TYPES_H
@@ -9,9 +12,13 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim.h"
-#include "sim_service.h"
+#include "sim_struct.h"
+#include "sim_module.h"
+#include "sim_service_actuator.h"
 #include "sim_svc_hw.h"
 #include "svc_prefix_cache.h"
+
+typedef struct svc_layer svc_layer;
 
 enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
 enum { R_PLACING, R_STARTING, R_READY, R_GONE };
@@ -67,6 +74,7 @@ typedef struct replica {
 } replica;
 
 typedef struct service {
+    struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
     uint32_t idx;
     char id[64];
     wl_row cfg;
@@ -142,6 +150,56 @@ struct svc_layer {
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;
 };
+
+static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
+
+/* Whether replica p has a batch slot and KV-cache room for a request of
+ * kv_tok tokens, as vLLM admits: an empty replica always takes one (a
+ * request longer than the cache then runs alone). */
+static inline bool svc_has_room(const replica *p, double kv_tok)
+{
+    int n = p->nactive + p->npending;
+    return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
+}
+
+/* sim_service_req.c: the requests slab and the layer's events */
+uint32_t svc_req_new(svc_layer *L);
+void svc_req_free(svc_layer *L, uint32_t i);
+void svc_emit(sim *s, const service *v, gs_time_us at, uint32_t slot, uint32_t gen, int kind);
+bool svc_tick_needed(const service *v);
+void svc_schedule_tick(sim *s, service *v);
+
+/* sim_service_prefix.c: prefix-cache hooks */
+int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r);
+replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r);
+long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j);
+void svc_prefix_drop(replica *p);
+
+/* sim_service_scale.c: replicas in and out, the autoscaler */
+void svc_ready_add(service *v, replica *p);
+void svc_ready_del(service *v, replica *p);
+void svc_set_busy(sim *s, replica *p, bool busy);
+/* After a ready replica's requests changed: its place in the load heap and
+ * the service's slot total. O(log ready replicas). */
+void svc_load_changed(replica *p);
+/* The ready replica with the fewest requests (the first made among equals)
+ * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
+ * load heap, O(1), whenever the top has room; only when KV memory binds on
+ * the least-loaded replica does it walk the ready list for the first
+ * least-loaded one with room (the heap's order among equals is the
+ * list's, so both agree). */
+replica *svc_least_loaded(const service *v, double kv_tok);
+void svc_note_scale(sim *s, service *v, const char *what);
+void svc_scale_out(sim *s, service *v);
+void svc_replica_remove(sim *s, replica *p);
+void svc_compact_reps(service *v);
+void svc_tick(sim *s, service *v);
+
+/* sim_service_batch.c: continuous batching on a replica */
+void svc_replica_run(sim *s, replica *p);
+void svc_block_end(sim *s, replica *p);
+void svc_cut_block(sim *s, replica *p);
+void svc_assign(sim *s, replica *p, uint32_t ri);
 
 /* Adds "services" (per service) and "requests" (over all) to the report
  * (sim_service_report.c); the module's report member. */

@@ -2,6 +2,7 @@
  * card they get (see sim_svc_hw.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_svc_hw.h"
+#include "sim_struct.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -30,8 +30,10 @@ launch() {
   name=$1; shift
   names="$names $name"
   (
+    t0=$(date +%s)
     TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$@" >"$scratch/$name.log" 2>&1
     echo $? >"$scratch/$name.rc"
+    echo $(($(date +%s) - t0)) >"$scratch/$name.secs"
   ) &
   running=$((running + 1))
   if [ "$running" -ge "${TEST_JOBS:-2}" ]; then wait_one; fi
@@ -82,6 +84,8 @@ for s in $E2E_SCRIPTS; do
 done
 wait_one
 for n in $names; do collect "$n"; done
+# where the time went (wall seconds per suite, side by side two at a time)
+for n in $names; do printf '%s %ss; ' "$n" "$(cat "$scratch/$n.secs" 2>/dev/null)"; done; echo
 
 after_results=$(ls -A results 2>/dev/null)
 [ "$before_results" = "$after_results" ]; harness_check results_untouched $? "tests wrote into results/"

@@ -288,7 +288,7 @@ static void audit(sim *s)
 
 static bool chk_place(void *st, sim *s, job *j)
 {
-    bool r = pol_whole.place(st, s, j);
+    bool r = pol_whole.space->place(st, s, j);
     audit(s);
     return r;
 }
@@ -305,7 +305,7 @@ static void chk_unplace(void *st, sim *s, job *j)
             audit_fail++;
         }
     }
-    pol_whole.unplace(st, s, j);
+    pol_whole.space->unplace(st, s, j);
     audit(s);
 }
 
@@ -320,15 +320,15 @@ static const pol_ops pol_wchk = {
 static void randomized_invariant(void)
 {
     static pol_ops w;
+    static pol_space ws;
+    ws = *pol_whole.space;
+    ws.place = chk_place; /* the core runs the queue: placements and releases are audited */
+    ws.unplace = chk_unplace;
     w = pol_wchk;
     w.params = pol_whole.params;
     w.init = pol_whole.init;
     w.fini = pol_whole.fini;
-    w.can_ever_fit = pol_whole.can_ever_fit;
-    w.shape_key = pol_whole.shape_key;
-    w.fifo = pol_whole.fifo;
-    w.place = chk_place; /* the core runs the queue: placements and releases are audited */
-    w.unplace = chk_unplace;
+    w.space = &ws;
     const pol_ops *const reg[] = {&w, &pol_dualpod, NULL};
     /* 12 models of 8..64 GiB with Poisson requests (1 per 20 s .. 1 per 20
      * min) on 2 nodes x 2 cards for 2 hours: sleeps, wakes, evictions and

@@ -86,23 +86,13 @@ static int w_init(sim *s, int index, void **state, gs_error *err) { return audit
 static void w_fini(void *state) { audited->fini(state); }
 static bool w_place(void *st, sim *s, job *j)
 {
-    bool r = audited->place(st, s, j);
+    bool r = audited->space->place(st, s, j);
     audit_now(s);
     return r;
 }
 static void w_unplace(void *st, sim *s, job *j)
 {
-    audited->unplace(st, s, j);
-    audit_now(s);
-}
-static void w_arrive(void *st, sim *s, job *j)
-{
-    audited->arrive(st, s, j);
-    audit_now(s);
-}
-static void w_release(void *st, sim *s, job *j)
-{
-    audited->release(st, s, j);
+    audited->space->unplace(st, s, j);
     audit_now(s);
 }
 static void w_timer(void *st, sim *s, job *j, uint32_t tag)
@@ -116,43 +106,32 @@ static void w_report(const void *st, const sim *s, cJSON *root)
     if (audited->report)
         audited->report(st, s, root);
 }
-static bool w_withdraw(void *st, sim *s, job *j)
+static job *w_dispatch_held(void *st, sim *s)
 {
-    bool r = audited->withdraw && audited->withdraw(st, s, j);
+    job *j = audited->space->dispatch_held(st, s);
     audit_now(s);
-    return r;
+    return j;
 }
-static bool w_fits(const void *st, const sim *s, const job *j, int node, job *const *v, int nv)
-{
-    return audited->fits_if_released(st, s, j, node, v, nv);
-}
-static void w_dispatch(void *st, sim *s)
-{
-    audited->dispatch(st, s);
-    audit_now(s);
-}
-static double w_frag(const void *st) { return audited->frag_gpus(st); }
 
-/* The registry of a run: the wrapped space policy under its own name, then
- * the shipped time policies. */
+/* The registry of a run: the wrapped space policy under its own name (every
+ * placement and release audited: the core runs the queue through them),
+ * then the shipped time policies. */
 static const pol_ops *const *audit_registry(const pol_ops *space)
 {
     static pol_ops w;
+    static pol_space ws;
     static const pol_ops *reg[16];
     audited = space;
-    w = *space; /* name, kind, params, caps: the real one's */
+    ws = *space->space; /* caps and the dry runs: the real one's */
+    ws.place = w_place;
+    ws.unplace = w_unplace;
+    ws.dispatch_held = space->space->dispatch_held ? w_dispatch_held : NULL;
+    w = *space; /* name, kind, params: the real one's */
     w.init = w_init;
     w.fini = w_fini;
-    w.arrive = space->arrive ? w_arrive : NULL;
-    w.release = space->release ? w_release : NULL;
-    w.place = space->place ? w_place : NULL; /* the core runs the queue: audit each placement and release */
-    w.unplace = space->unplace ? w_unplace : NULL;
     w.timer = w_timer;
     w.report = w_report;
-    w.withdraw = space->withdraw ? w_withdraw : NULL;
-    w.fits_if_released = space->fits_if_released ? w_fits : NULL;
-    w.dispatch = space->dispatch ? w_dispatch : NULL;
-    w.frag_gpus = space->frag_gpus ? w_frag : NULL;
+    w.space = &ws;
     int n = 0;
     reg[n++] = &w;
     for (const pol_ops *const *p = pol_all(); *p; p++)

@@ -225,8 +225,15 @@ static void scale_to_zero(void)
 
 /* Contention: a space policy that runs every task at half speed doubles
  * both a time-mode request (0.4 s of work -> 0.8 s) and token iterations. */
-static void half_arrive(void *st, sim *s, job *j) { (void)st; sim_job_start(s, j, 0.5); }
-static void half_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
+static bool half_fits(void *st, const sim *s, const job *j) { (void)st, (void)s, (void)j; return true; }
+static bool half_place(void *st, sim *s, job *j)
+{
+    (void)st;
+    sim_job_start(s, j, 0.5);
+    return true;
+}
+static void half_unplace(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
+static uint64_t one_shape(const job *j) { (void)j; return 0; }
 static int half_init(sim *s, int index, void **state, gs_error *err)
 {
     (void)s, (void)index, (void)err;
@@ -234,9 +241,12 @@ static int half_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 static const pol_param no_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
+static const pol_space half_space = {
+    .can_ever_fit = half_fits, .place = half_place, .unplace = half_unplace, .shape_key = one_shape,
+};
 static const pol_ops pol_half = {
     .abi = POL_ABI, .name = "half", .summary = "test", .kind = POL_SPACE, .params = no_params,
-    .init = half_init, .fini = free, .arrive = half_arrive, .release = half_release,
+    .init = half_init, .fini = free, .space = &half_space,
 };
 
 static void contention_slows_replica(void)

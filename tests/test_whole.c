@@ -160,13 +160,16 @@ static void until_accounting(void)
 /* {==== rate changes, through a test-only policy ====}
  * "slowstart" runs each job at half speed for its first second, then at full
  * speed: a job of duration d ends at start + 1 + (d - 0.5). */
-static void ss_arrive(void *st, sim *s, job *j)
+static bool any_fits(void *st, const sim *s, const job *j) { (void)st, (void)s, (void)j; return true; }
+static uint64_t one_shape(const job *j) { (void)j; return 0; }
+static bool ss_place(void *st, sim *s, job *j)
 {
     (void)st;
     sim_job_start(s, j, 0.5);
     sim_timer(s, 0, j, sim_now(s) + GS_US_PER_S, 1);
+    return true;
 }
-static void ss_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
+static void ss_unplace(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
 static void ss_timer(void *st, sim *s, job *j, uint32_t tag)
 {
     (void)st;
@@ -180,9 +183,11 @@ static int ss_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 static const pol_param ss_params[] = {{NULL, NULL, NULL, {0, 0, 0, NULL, NULL}}};
+static const pol_space ss_space = {.can_ever_fit = any_fits, .place = ss_place, .unplace = ss_unplace,
+                                   .shape_key = one_shape};
 static const pol_ops pol_slowstart = {
     .abi = POL_ABI, .name = "slowstart", .summary = "test", .kind = POL_SPACE, .params = ss_params,
-    .init = ss_init, .fini = free, .arrive = ss_arrive, .release = ss_release, .timer = ss_timer,
+    .init = ss_init, .fini = free, .timer = ss_timer, .space = &ss_space,
 };
 
 typedef struct ends {
@@ -227,14 +232,15 @@ static void rate_change(void)
  * "pausing" starts each job, suspends it 2 s after its first start and
  * resumes it 3 s later: a 10 s job runs 0-2, waits 2-5, runs 5-13. */
 static int pause_releases;
-static void pz_arrive(void *st, sim *s, job *j)
+static bool pz_place(void *st, sim *s, job *j)
 {
     (void)st;
     sim_job_start(s, j, 1.0);
     if (j->starts == 1)
         sim_timer(s, 0, j, sim_now(s) + 2 * GS_US_PER_S, 1);
+    return true;
 }
-static void pz_release(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; pause_releases++; }
+static void pz_unplace(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; pause_releases++; }
 static void pz_timer(void *st, sim *s, job *j, uint32_t tag)
 {
     (void)st;
@@ -251,9 +257,11 @@ static void pz_timer(void *st, sim *s, job *j, uint32_t tag)
         CHECK(sim_job_resume(s, j));
     }
 }
+static const pol_space pz_space = {.can_ever_fit = any_fits, .place = pz_place, .unplace = pz_unplace,
+                                   .shape_key = one_shape};
 static const pol_ops pol_pausing = {
     .abi = POL_ABI, .name = "pausing", .summary = "test", .kind = POL_SPACE, .params = ss_params,
-    .init = ss_init, .fini = free, .arrive = pz_arrive, .release = pz_release, .timer = pz_timer,
+    .init = ss_init, .fini = free, .timer = pz_timer, .space = &pz_space,
 };
 
 static void suspend_resume(void)

@@ -8,6 +8,8 @@
 
 #include "../policies/registry.h"
 #include "../sim/sim.h"
+#include "../sim/sim_struct.h"
+#include "../sim/sim_cluster_file.h"
 
 /* This process's scratch directory (created on first use, under $TMPDIR);
  * tu_tmp_cleanup removes it with everything in it. */

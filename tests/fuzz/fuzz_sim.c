@@ -16,6 +16,7 @@
 #include "../../policies/registry.h"
 #include "../../sim/sim_cluster_file.h"
 #include "../../sim/sim_report.h"
+#include "../../sim/sim_struct.h"
 #include "../../workloads/wl_trace.h"
 #include "fuzz_util.h"
 

@@ -1,0 +1,64 @@
+/* gs_cleanup.c - temporaries removed when SIGINT or SIGTERM ends the
+ * process (see gs_cleanup.h). Below both the atomic file writer (gs_file.c)
+ * and the output directory (gs_outdir.c), which register what they create.
+ * SPDX-License-Identifier: MIT */
+#include "gs_cleanup.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+/* {==== cleanup on signals ====}
+ * A fixed table: the handler may only call async-signal-safe functions
+ * (unlink, rmdir, raise), so nothing here is allocated. */
+
+#define CLEANUP_SLOTS 32
+static struct {
+    char path[1200];
+    volatile sig_atomic_t used, dir;
+} cleanup[CLEANUP_SLOTS];
+
+static void on_signal(int sig)
+{
+    /* files first, then the (now empty) temporary directories */
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (cleanup[i].used && !cleanup[i].dir)
+            unlink(cleanup[i].path);
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (cleanup[i].used && cleanup[i].dir)
+            rmdir(cleanup[i].path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void gs_cleanup_on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int gs_cleanup_add(const char *path, bool dir)
+{
+    if (strlen(path) >= sizeof cleanup[0].path)
+        return -1;
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (!cleanup[i].used) {
+            strcpy(cleanup[i].path, path);
+            cleanup[i].dir = dir;
+            cleanup[i].used = 1; /* last: the handler sees a whole entry or none */
+            return i;
+        }
+    return -1;
+}
+
+void gs_cleanup_remove(int slot)
+{
+    if (slot >= 0 && slot < CLEANUP_SLOTS)
+        cleanup[slot].used = 0;
+}

@@ -1,0 +1,17 @@
+/* gs_cleanup.h - a fixed table of temporaries (files, empty directories)
+ * that a SIGINT or SIGTERM removes before the process ends as the signal
+ * would have: an interrupted command leaves no half-written output.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_GS_CLEANUP_H
+#define GPUSIM_GS_CLEANUP_H
+
+#include <stdbool.h>
+
+/* Installs the handler; main calls this once. */
+void gs_cleanup_on_signals(void);
+/* Registers a temporary file (or, dir true, an empty directory) for the
+ * signal handler; returns its slot (-1 when the table is full). */
+int gs_cleanup_add(const char *path, bool dir);
+void gs_cleanup_remove(int slot);
+
+#endif

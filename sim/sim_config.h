@@ -1,0 +1,37 @@
+/* sim_config.h - what a run is asked to do (trace, policies, --set values,
+ * seed, horizon, timeseries) and the engine's fixed limits. Its own header
+ * so that the run's private struct (sim_struct.h) needs nothing above it.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_CONFIG_H
+#define GPUSIM_SIM_CONFIG_H
+
+#include <stddef.h>
+
+#include "../base/gs.h"
+#include "sim_policy.h"
+
+#define SIM_MAX_POLICIES 4
+#define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
+#define SIM_NO_SLOT UINT32_MAX /* an event about no job */
+#define SIM_MAX_SETS 64
+#define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
+
+typedef struct sim_set {
+    char *key, *value;
+    bool used;
+} sim_set;
+
+typedef struct sim_config {
+    const char *trace_path;
+    const char *policy; /* "space[+time...]" */
+    sim_set sets[SIM_MAX_SETS];
+    int nsets;
+    uint64_t seed;
+    gs_time_us until_us;  /* GS_TIME_MAX: run until drained */
+    gs_time_us sample_us; /* timeseries step; 0: no timeseries */
+    size_t ts_max_rows;   /* timeseries row cap; 0: SIM_TS_MAX_ROWS (sim_timeseries.h) */
+    bool allow_extra_columns;
+    const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
+} sim_config;
+
+#endif

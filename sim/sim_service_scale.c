@@ -1,0 +1,282 @@
+/* sim_service_scale.c - how many replicas a service runs: scale out (a new
+ * replica task handed to the space policy), scale in (an idle replica
+ * retired, or handed to an actuator), the autoscaler's evaluation every
+ * svc_scale_period_s over the window's busy fraction, batch-slot occupancy
+ * and P99 (or TTFT), and the busy accounting those read. Below the batching
+ * (sim_service_batch.c), which calls it; it calls nothing above.
+ * SPDX-License-Identifier: MIT */
+#include "sim_service_types.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== the load heap ====}
+ * Ready replicas ordered by (requests held, creation order): the top is
+ * the replica svc_least_loaded picks, and the order among equals is that
+ * of the ready list, so routing is what a scan of the list would choose. */
+
+static bool load_less(const replica *a, const replica *b)
+{
+    return a->load < b->load || (a->load == b->load && a->idx < b->idx);
+}
+
+static void heap_put(service *v, int i, replica *p)
+{
+    v->lheap[i] = p;
+    p->hpos = i;
+}
+
+static void heap_sift(service *v, int i)
+{
+    replica *p = v->lheap[i];
+    while (i > 0 && load_less(p, v->lheap[(i - 1) / 2])) { /* up */
+        heap_put(v, i, v->lheap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) { /* down */
+        int c = 2 * i + 1;
+        if (c >= v->nready)
+            break;
+        if (c + 1 < v->nready && load_less(v->lheap[c + 1], v->lheap[c]))
+            c++;
+        if (!load_less(v->lheap[c], p))
+            break;
+        heap_put(v, i, v->lheap[c]);
+        i = c;
+    }
+    heap_put(v, i, p);
+}
+
+void svc_load_changed(replica *p)
+{
+    service *v = p->svc;
+    int l = p->nactive + p->npending;
+    if (p->state != R_READY || p->hpos < 0 || l == p->load)
+        return;
+    v->slots_used += l - p->load;
+    p->load = l;
+    heap_sift(v, p->hpos);
+}
+
+void svc_ready_add(service *v, replica *p)
+{
+    if (v->nready == v->cap_rdy) {
+        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
+        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
+        v->lheap = xrealloc(v->lheap, (size_t)v->cap_rdy * sizeof *v->lheap);
+    }
+    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
+    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
+        v->rdy[k] = v->rdy[k - 1];
+        k--;
+    }
+    v->rdy[k] = p;
+    /* the heap has the same members: nready is its size too */
+    p->load = p->nactive + p->npending;
+    v->slots_used += p->load;
+    heap_put(v, v->nready, p);
+    v->nready++;
+    heap_sift(v, p->hpos);
+}
+
+void svc_ready_del(service *v, replica *p)
+{
+    int k = 0;
+    while (k < v->nready && v->rdy[k] != p)
+        k++;
+    if (k == v->nready)
+        GS_BUG("ready_del: replica not in the ready list");
+    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
+    int h = p->hpos;
+    v->slots_used -= p->load;
+    v->nready--;
+    p->hpos = -1;
+    if (h < v->nready) {
+        heap_put(v, h, v->lheap[v->nready]);
+        heap_sift(v, h);
+    }
+}
+
+void svc_set_busy(sim *s, replica *p, bool busy)
+{
+    service *v = p->svc;
+    sim_gauge_set(&v->g_slots, s->now, (double)v->slots_used);
+    if (busy && !p->in_block) {
+        p->busy_since_us = s->now;
+    } else if (!busy && p->in_block) {
+        gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+        v->win_busy_s += gs_us_to_s(s->now - from);
+        p->idle_since_us = s->now;
+    }
+    p->in_block = busy;
+    /* load-following: the card learns at batch starts and ends, not per iteration */
+    if (v->L->follow_load && p->task)
+        sim_task_set_busy(s, p->task, busy);
+}
+
+replica *svc_least_loaded(const service *v, double kv_tok)
+{
+    if (v->nready == 0)
+        return NULL;
+    replica *top = v->lheap[0];
+    if (svc_has_room(top, kv_tok))
+        return top;
+    if (top->load >= v->max_batch)
+        return NULL; /* the least loaded is full: every ready replica is */
+    replica *best = NULL;
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (svc_has_room(p, kv_tok) && (!best || p->load < best->load))
+            best = p;
+    }
+    return best;
+}
+
+void svc_note_scale(sim *s, service *v, const char *what)
+{
+    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
+    if (s->obs && s->obs->svc_scale)
+        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+}
+
+void svc_scale_out(sim *s, service *v)
+{
+    svc_layer *L = v->L;
+    if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
+        return;
+    replica *p = xcalloc(1, sizeof *p);
+    p->hpos = -1;
+    p->idx = L->nreps;
+    p->svc = v;
+    p->state = R_PLACING;
+    p->path = SVC_PATH_COLD;
+    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
+    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
+    if (L->nreps == L->cap_reps) {
+        L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
+        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
+    }
+    L->reps[L->nreps++] = p;
+    if (v->nreps == v->cap_reps) {
+        v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
+        v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
+    }
+    v->reps[v->nreps++] = p;
+    v->nlive++;
+    v->scale_outs++;
+    job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
+    t->req = v->cfg;
+    t->req.kind = WL_KIND_JOB;
+    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
+    t->req.submit_us = s->now;
+    t->owner = p;
+    t->idle = L->follow_load; /* serves nothing until its first batch */
+    p->task = t;
+    if (L->act.placing) /* a preferred node */
+        L->act.placing(L->act.ud, s, t, (int)v->idx);
+    sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
+}
+
+void svc_replica_remove(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = p->svc->L;
+    if (p->state != R_READY || p->nactive || p->npending)
+        GS_BUG("replica_remove: replica busy or not ready");
+    svc_set_busy(s, p, false);
+    svc_prefix_drop(p); /* prefix cache hook */
+    p->state = R_GONE;
+    p->gen++;
+    svc_ready_del(v, p);
+    v->nlive--;
+    v->scale_ins++;
+    job *t = p->task;
+    p->task = NULL;
+    /* an actuator may keep the task (its GPU) until the instance slept */
+    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+        sim_task_end(s, t);
+    svc_note_scale(s, v, "scale_in");
+}
+
+/* Replicas that are gone stay in v->reps until they are more than half of
+ * it; then the live ones are packed, in order (the order decides ties, so
+ * results do not change). Without this every loop over a service's
+ * replicas grew with every replica it ever had. */
+void svc_compact_reps(service *v)
+{
+    if ((v->nreps - v->nlive) * 2 <= v->nreps)
+        return;
+    int k = 0;
+    for (int i = 0; i < v->nreps; i++)
+        if (v->reps[i]->state != R_GONE)
+            v->reps[k++] = v->reps[i];
+    v->nreps = k;
+}
+
+void svc_tick(sim *s, service *v)
+{
+    svc_layer *L = v->L;
+    v->tick_pending = false;
+    svc_compact_reps(v);
+    double window_s = gs_us_to_s(s->now - v->win_start_us);
+    double busy = v->win_busy_s, ready_s = 0;
+    int slots_used = 0;
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state != R_READY)
+            continue;
+        gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
+        ready_s += gs_us_to_s(s->now - from);
+        if (p->in_block) {
+            gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
+            busy += gs_us_to_s(s->now - bf);
+        }
+        slots_used += p->nactive + p->npending;
+    }
+    double util = ready_s > 0 ? busy / ready_s : 0;
+    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
+    double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
+    (void)slots_used;
+    /* A service with token SLOs (TTFT/TPOT) scales on them and on batch-slot
+     * (KV-cache) occupancy, not on busy time: a continuous-batching replica is
+     * "busy" whenever one sequence decodes, which says nothing of its headroom
+     * (the Azure trace kept 4 replicas busy at a 0.2 s P50 TTFT). */
+    bool tok_slo = v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0);
+    /* the P99 rule: over end-to-end latency, or over TTFT for a service with a TTFT SLO */
+    const sim_sketch *w = v->slo_ttft_ms >= 0 && v->cfg.slo_ms < 0 ? &v->win_ttft : &v->win_lat;
+    double p99_ms = w->n ? sim_sketch_quantile(w, 0.99) * 1000.0 : 0;
+    (void)window_s;
+    if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
+        ((util > L->util_high && !tok_slo) || mem > L->mem_high || p99_ms > v->p99_high_ms)) {
+        svc_scale_out(s, v);
+    } else if (v->nlive > v->min) {
+        replica *idle = NULL;
+        for (int i = 0; i < v->nreps; i++) {
+            replica *p = v->reps[i];
+            if (p->state == R_READY && !p->in_block && !p->npending &&
+                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
+                (!idle || p->idle_since_us < idle->idle_since_us))
+                idle = p;
+        }
+        if (idle)
+            svc_replica_remove(s, idle);
+    }
+    /* new window */
+    v->win_start_us = s->now;
+    v->win_busy_s = 0;
+    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
+    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
+    v->win_lat.n = v->win_lat.zeros = 0;
+    v->win_lat.sum = 0;
+    v->win_lat.min = INFINITY;
+    v->win_lat.max = -INFINITY;
+    memset(v->win_ttft.count, 0, SK_NBUCKETS * sizeof *v->win_ttft.count);
+    v->win_ttft.n = v->win_ttft.zeros = 0;
+    v->win_ttft.sum = 0;
+    v->win_ttft.min = INFINITY;
+    v->win_ttft.max = -INFINITY;
+    if (svc_tick_needed(v))
+        svc_schedule_tick(s, v);
+}

@@ -1,0 +1,85 @@
+/* sim_struct.h - the run itself: clock, future events, jobs in flight, the
+ * cluster ledger, the policies and modules in force, the counters. Private
+ * to the engine (sim/) and its tests: policies and the tool reach a run
+ * through sim.h's functions only, so the run can change without them.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_STRUCT_H
+#define GPUSIM_SIM_STRUCT_H
+
+#include <stdio.h>
+
+#include "sim_cluster.h"
+#include "sim_config.h"
+#include "sim_event.h"
+#include "sim_job.h"
+#include "sim_metrics.h"
+#include "sim_policy.h"
+#include "sim_queue.h"
+#include "sim_timeseries.h"
+
+struct sim {
+    gs_time_us now;
+    sim_heap heap;
+    uint64_t events;
+    const sim_config *cfg;
+    const gpu_catalog *cat;
+    sim_cluster *cl;
+
+    /* jobs in flight: slab of chunks, free slots reused */
+    job **chunks;
+    uint32_t nchunks, nslots;
+    uint32_t *free_slots;
+    uint32_t nfree, free_cap;
+
+    /* trace: one row read ahead */
+    struct wl_trace *tr;
+    wl_row *next_row; /* the read-ahead row: parsed straight into next_job->req */
+    job *next_job;    /* a free job slot the next row is read into (no copy on arrival) */
+    bool have_next;
+
+    /* policies: [0] is the space policy */
+    const pol_ops *pol[SIM_MAX_POLICIES];
+    void *pst[SIM_MAX_POLICIES];
+    int npol;
+
+    /* the space policy's queue, when the core runs it (pol_ops.place) */
+    sim_queue queue;
+    /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
+    job *nominee;
+    bool handing_over;
+
+    /* accounting: arrived = completed + running + queued + rejected + suspended + failed */
+    uint64_t arrived, completed, running, queued, rejected, suspended, failed, not_arrived;
+    uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
+    sim_sketch queue_s, jct_s;
+    sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
+    sim_gauge g_alloc, g_queued, g_running;
+
+    /* timeseries, bounded (sim_timeseries.h) */
+    sim_timeseries ts;
+
+    gs_error err; /* first error raised inside the run */
+    uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
+
+    /* the layers above the loop (sim_module.h): services; priorities,
+     * quotas and preemption */
+    const struct sim_module *mod[SIM_MAX_MODS];
+    void *mst[SIM_MAX_MODS];
+    int nmod;
+    uint64_t module_rows; /* trace rows handed to a module (service, request) */
+
+    /* progress hook: when set, called every SIM_PROGRESS_EVENTS
+     * events from sim_run; the CLI shows simulated time and events/s on a
+     * terminal. Never changes the run. */
+    void (*progress)(void *ud, const sim *s);
+    void *progress_ud;
+
+    struct sim_observer *obs; /* NULL but in tests (sim_observe) */
+
+    /* what a user must know about this run's setup (e.g. a MIG policy on a
+     * cluster without MIG cards): report "warnings", and stderr from `run` */
+    char **warnings;
+    int nwarnings;
+};
+
+#endif
