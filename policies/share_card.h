@@ -67,7 +67,7 @@ enum sc_select {
 };
 
 /* Why a task was killed (mps reports failures by cause). */
-enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_MEM_LIMIT = 1, SC_CAUSE_CO_TENANT = 2 };
+enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
@@ -83,7 +83,6 @@ typedef struct sc_task {
     int cores;         /* gpucores reserved per card (vgpu admission) */
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
-    bool over_limit;   /* mps: doomed by its client memory limit, not by the card's memory */
     /* residency (vgpu oversub=swap, service replicas): an idle replica's
      * memory may be evicted to host; the batch that finds it out waits for
      * it to come back (swapping) before it computes */
@@ -121,9 +120,8 @@ typedef struct sc_state {
      * waiting on swap */
     sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
     uint64_t oom_killed, placements;
-    uint64_t mem_limit_killed;  /* mps: a client past its memory limit */
     uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
-    uint64_t failed_by[3];      /* mps: jobs failed for good, by cause (enum sc_cause) */
+    uint64_t failed_by[2];      /* mps: jobs failed for good, by cause (enum sc_cause) */
     /* residency: swap-ins of evicted replicas, their waits, evictions */
     uint64_t swap_ins, evictions;
     double swapped_in_mib, freed_mib;

@@ -161,15 +161,11 @@ bool sc_place_start(void *state, sim *s, job *j)
     j->ngpu_ids = t->ncards;
     j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
     memcpy(j->gpu_ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
-    t->doomed = t->over_limit = false;
+    t->doomed = false;
     if (!st->cfg.swap)
-        for (int i = 0; i < t->ncards; i++) {
-            const sc_card *c = &st->cards[t->cards[i]];
-            if (c->mem_used + t->mem_mib > c->phys_mib)
+        for (int i = 0; i < t->ncards; i++)
+            if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
                 t->doomed = true; /* its allocation crosses the physical card */
-            else if (st->cfg.mps && st->cfg.mps_split > 0 && t->mem_mib > c->phys_mib / st->cfg.mps_split)
-                t->doomed = t->over_limit = true; /* past its pinned client memory limit */
-        }
     sc_join(st, t);
     sc_node_changed(st, node);
     st->placements++;
@@ -285,12 +281,9 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
         if (!t->doomed || j->state != JOB_RUNNING)
             return; /* taken down by a co-tenant's fault at the same instant */
         st->oom_killed++;
-        int cause = t->over_limit ? SC_CAUSE_MEM_LIMIT : SC_CAUSE_OOM;
-        if (t->over_limit)
-            st->mem_limit_killed++;
         uint32_t *co = NULL;
         int nco = st->cfg.mps ? co_tenants(st, t, &co) : 0; /* before j leaves: a job started in its room is not hit */
-        kill_task(st, s, j, t, cause);
+        kill_task(st, s, j, t, SC_CAUSE_OOM);
         for (int i = 0; i < nco; i++) {
             job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
             if (o && o->state == JOB_RUNNING && o->pol) {
@@ -341,11 +334,9 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
     if (st->cfg.mps) {
-        cJSON_AddNumberToObject(pol, "mem_limit_killed", (double)st->mem_limit_killed);
         cJSON_AddNumberToObject(pol, "co_tenant_fault_killed", (double)st->fault_killed);
         cJSON *fc = cJSON_AddObjectToObject(jobs, "failed_by_cause");
         cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
-        cJSON_AddNumberToObject(fc, "mem_limit", (double)st->failed_by[SC_CAUSE_MEM_LIMIT]);
         cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
     }
     static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};

@@ -25,4 +25,23 @@ has "$T/out" 'prio 100  queue mean 1556.7' && ok preempt70b/fourteen_bytes_wait 
 expect preempt70b/write_cut_by_limit 0 '0 written at preemption, 1 cut' \
   "$G" run $P70 --set ckpt_bytes_per_param=2 --set ckpt_write_gbps=3 --set ckpt_write_limit=30 --out "$T/pc"
 has "$T/out" 'lost 4.00 GPU-h' && ok preempt70b/cut_write_loses_work || no preempt70b/cut_write_loses_work "$T/out"
+# MPS: a space policy of its own; the day runs; the client limit (48) and replicas above it are usage errors
+expect mps/day_runs 0 'jobs      arrived 903  completed 903' \
+  "$G" run --trace workloads/examples/day.csv --policy mps --out "$T/mps"
+expect mps/replicas_over_48_exit2 2 'replicas' \
+  "$G" run --trace workloads/examples/day.csv --policy mps --set replicas=49 --out "$T/mps2"
+expect mps/replicas_over_client_limit_exit2 2 'client_limit' \
+  "$G" run --trace workloads/examples/day.csv --policy mps --set replicas=20 --set client_limit=16 --out "$T/mps3"
+# dual-pod actuation as llm-d measures it: hot activations of the long-tail example within 9-18 s
+# (mean 13), every path within 9-318 s; the report splits each path into its steps
+if check_rc dualpod/actuation_in_measured_ranges 0 "$G" run --trace workloads/examples/longtail.csv \
+  --gpus H100-SXM5-80GB:8 --policy whole+dualpod --json --out "$T/dp"; then
+  awk '/"actuation_s"/ { on = 1 } on && /"hot"/ { p = "hot" } on && /"warm"/ { p = "warm" } on && /"cold"/ { p = "cold" }
+    on && /"total_s"/ { t = 1 } on && t && /"mean"/ { v = $2; sub(/,$/, "", v); if (p == "hot") hm = v + 0 }
+    on && t && /"max"/ { v = $2; sub(/,$/, "", v); if (v + 0 > mx) mx = v + 0; t = 0 }
+    on && /"first_request_latency_s"/ { on = 0 }
+    END { ok = hm >= 9 && hm <= 18 && mx <= 318; print "hot mean " hm ", max over paths " mx; exit !ok }' \
+    "$T/dp/report.json" >"$T/msg" 2>&1 && has "$T/dp/report.json" '"relay_s"' && ok dualpod/actuation_in_measured_ranges ||
+    no dualpod/actuation_in_measured_ranges "$T/msg"
+fi
 finish
