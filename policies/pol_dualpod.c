@@ -1,8 +1,9 @@
-/* pol_dualpod.c - time policy: dual-pod model actuation (llm-d Fast Model
- * Actuation with vLLM sleep mode; reference/mechanics.md sections
+/* pol_dualpod.c - service actuator: dual-pod model actuation (llm-d Fast
+ * Model Actuation with vLLM sleep mode; reference/mechanics.md sections
  * 4-5; exact rules and defaults in policies/README.md).
  *
- * It drives the service layer through its actuator hooks (sim_service.h):
+ * It registers as the service layer's actuator (pol_ops.actuator,
+ * sim/sim_service_actuator.h) and watches no trace job:
  * - scale-in of an idle replica puts its model instance to sleep (level 1:
  *   weights to the node's host RAM; level 2: weights dropped); the replica's
  *   task, and so its GPUs, is ended only when the sleep has finished, so the
@@ -32,6 +33,7 @@
 #include "../sim/sim.h"
 #include "../sim/sim_report.h"
 #include "../sim/sim_service.h"
+#include "../sim/sim_service_actuator.h"
 #include "../sim/sim_policy.h"
 
 enum { MODE_DUALPOD, MODE_ALWAYS_ON, MODE_SCALE_TO_ZERO };
@@ -253,9 +255,15 @@ static int inst_of(const dp *d, const job *j)
 
 /* {==== actuator hooks ====} */
 
-static void dp_placing(void *ud, sim *s, job *j, int svc)
+static int dp_min_replicas(const void *state)
 {
-    dp *d = ud;
+    const dp *d = state;
+    return d->mode == MODE_ALWAYS_ON ? 1 : 0; /* always-on: one awake per model */
+}
+
+static void dp_placing(void *state, sim *s, job *j, int svc)
+{
+    dp *d = state;
     if (d->mode != MODE_DUALPOD)
         return;
     if (svc >= d->nsvc) {
@@ -278,9 +286,9 @@ static void dp_placing(void *ud, sim *s, job *j, int svc)
 
 static double gib_of_gb(double gb) { return gb / 1.073741824; }
 
-static int dp_activate(void *ud, sim *s, job *j, int svc, double cold_s, double *ready_s)
+static int dp_activate(void *state, sim *s, job *j, int svc, double cold_s, double *ready_s)
 {
-    dp *d = ud;
+    dp *d = state;
     svc_desc v;
     svc_describe(s, svc, &v);
     if (svc >= d->nsvc) { /* a replica placed before any placing() (always-on, scale-to-zero) */
@@ -369,9 +377,9 @@ static bool host_room(dp *d, int node, double w)
     return true;
 }
 
-static bool dp_retire(void *ud, sim *s, job *j, int svc, bool ending)
+static bool dp_retire(void *state, sim *s, job *j, int svc, bool ending)
 {
-    dp *d = ud;
+    dp *d = state;
     int id = inst_of(d, j);
     if (id < 0)
         GS_BUG("dualpod: retiring a task it never activated");
@@ -422,9 +430,9 @@ static void dp_timer(void *state, sim *s, job *j, uint32_t tag)
     sim_task_end(s, j);
 }
 
-static void dp_first(void *ud, sim *s, int svc, int path, double latency_s)
+static void dp_first(void *state, sim *s, int svc, int path, double latency_s)
 {
-    dp *d = ud;
+    dp *d = state;
     (void)s, (void)svc;
     sim_sketch_add(&d->first[path], latency_s);
     sim_sketch_add(&d->first_all, latency_s);
@@ -485,13 +493,6 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
     d->node_la = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_la);
     d->node_nla = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_nla);
     d->node_host_gib = xcalloc((size_t)sim_cluster_of(s)->nnodes, sizeof *d->node_host_gib);
-    svc_actuator a = {.ud = d,
-                      .min_replicas = d->mode == MODE_ALWAYS_ON ? 1 : 0,
-                      .placing = dp_placing,
-                      .activate = dp_activate,
-                      .retire = dp_retire,
-                      .first_served = dp_first};
-    svc_set_actuator(s, &a);
     return 0;
 }
 
@@ -641,14 +642,23 @@ int dualpod_audit(const void *state, const sim *s, char *why, size_t n)
     return bad;
 }
 
+static const svc_actuator_ops actuator = {
+    .min_replicas = dp_min_replicas,
+    .placing = dp_placing,
+    .activate = dp_activate,
+    .retire = dp_retire,
+    .first_served = dp_first,
+};
+
 const pol_ops pol_dualpod = {
     .abi = POL_ABI,
     .name = "dualpod",
     .summary = "idle model replicas sleep and free their GPU; wake hot, warm or cold (llm-d FMA)",
-    .kind = POL_TIME,
+    .kind = POL_TIME, /* named after the space policy: whole+dualpod */
     .params = params,
     .init = dp_init,
     .fini = dp_fini,
     .timer = dp_timer,
     .report = dp_report,
+    .actuator = &actuator,
 };

@@ -26,13 +26,14 @@ static const pol_param params[] = {
     {"switch_cost", "0.05", "efficiency lost per extra running tenant (reference/mechanics.md 2, [U])", P_NUM(0, 1, NULL)},
     {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
-    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded) or fgd "
-                           "(fragmentation gradient descent, ATC'23); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd|fgdfit")},
+    {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded), fgd "
+                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with exact "
+                           "fits first); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd|fgdfit")},
     {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
                             "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
                             "(reproduces the published fill-up figures; policies/README.md)", P_ENUM("exact|paper")},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off: skip it (gpu_select=fgd needs it on)", P_ONOFF},
+                   "off: skip it (gpu_select=fgd and fgdfit and frag_model=paper need it on)", P_ONOFF},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 

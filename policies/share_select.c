@@ -16,7 +16,8 @@
  *   fgd      the node and card whose placement grows the node's expected
  *            fragmentation (share_frag.c) least.
  *   fgdfit   fgd's score; a share of a card goes first to an exact fit
- *            (room left below the trace's smallest share); a CPU task
+ *            (room left below the trace's smallest share) on a node where
+ *            it grows no fragmentation; a CPU task
  *            breaks fgd's ties toward the node with the least idle GPU.
  * Ties go to the lower node index, then the lower card index; under
  * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
@@ -58,7 +59,9 @@ static double frac(double part, double total) { return total > 0 ? part / total 
  *   a share of one card: first the room its tightest fitting card would keep,
  *     when that room is below the smallest share the trace asks (an exact
  *     fit: room no task could use later is closed now; that card replaces
- *     fgd's), else "no exact fit"; then fgd's score;
+ *     fgd's) and fgd sees no growth of fragmentation on the node (integer
+ *     score 50 or better under frag_model=paper), else "no exact fit"; then
+ *     fgd's score;
  *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
  *     where the fewest cards are left without it;
  *   whole cards: fgd's score alone. */
@@ -80,6 +83,8 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double sco
         key[1] = score;
         if (!sc_node_has_room_in(st, ni, r, r + dead))
             return; /* most nodes: one look at the node's room bits */
+        if (score > (st->cfg.paper ? -50.0 : 0.0) + 1e-9)
+            return; /* it would grow the fragmentation there: fgd decides */
         for (int k = 0; k < n->ngpus; k++) {
             double left = fr[n->gpu0 + k] - r;
             if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
@@ -104,8 +109,6 @@ static bool keys_before(const double *a, const double *b)
             return a[i] < b[i];
     return false;
 }
-
-
 
 int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
 {

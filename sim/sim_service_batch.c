@@ -34,8 +34,8 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     }
     if (s->obs && s->obs->request_done)
         s->obs->request_done(s->obs->request_ud, v->id, lat);
-    if (r->first && L->act.first_served)
-        L->act.first_served(L->act.ud, s, (int)v->idx,
+    if (r->first && L->act)
+        L->act->first_served(svc_act_state(s, L), s, (int)v->idx,
                             r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
     svc_req_free(L, ri);
 }

@@ -76,8 +76,8 @@ else
     no fgd_paper_mode_ordering_fgd_bestfit_dotprod_random "$T/msg"
 fi
 
-# gpusim's own fgdfit ahead of paper-mode FGD on the same seeds (arrival and tie order): 4.67 vs
-# 4.82 over seeds 42..51, ahead on 8 of them; on 42..44 0.15 ahead
+# gpusim's own fgdfit ahead of paper-mode FGD on the same seeds (arrival and tie order): 4.64 vs
+# 4.82 over seeds 42..51, ahead on each of the 10 (README table); 4.65 vs 4.81 on 42..44
 "$G" run --mode fill --fill-to 1.0 --seeds 42..44 --trace "$T/ob.csv" --cluster "$T/ob.json" --policy vgpu \
     --set split_count=20 --set gpu_select=fgdfit --set frag_model=paper --out "$T/p-fgdfit" >"$T/f.out" 2>&1
 u_fgdfit=$(ours "$T/p-fgdfit/fill.csv")
