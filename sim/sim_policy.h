@@ -103,6 +103,11 @@ typedef struct pol_space {
      * < 0 when this run does not measure it (the timeseries gains a
      * frag_gpus column; `run --mode fill` samples it). */
     double (*frag_gpus)(const void *state);
+    /* Optional: running internal task j went idle or busy (j->idle, set by
+     * its owner through sim_task_set_busy): a policy whose cards are shared
+     * recomputes what j and its co-tenants get. NULL: the policy ignores
+     * load (whole cards, MIG instances: nobody else is on them). */
+    void (*load_changed)(void *state, sim *s, job *j);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,
