@@ -306,6 +306,19 @@ int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
     return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
+int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int **out)
+{
+    if (b->cand_job != j || b->cand_gen != j->gen || b->cand_model != m) {
+        char kind;
+        b->ncand = mig_candidates(m, &j->req, b->cand, &kind);
+        b->cand_job = j;
+        b->cand_gen = j->gen;
+        b->cand_model = m;
+    }
+    *out = b->cand;
+    return b->ncand;
+}
+
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
 {
     const mig_table *t = m->mig;

@@ -103,6 +103,11 @@ typedef struct mig_hooks {
 
 struct mig_base {
     sim *s;
+    /* mig_candidates_of's cache: (job, its slot generation, model) */
+    const job *cand_job;
+    uint32_t cand_gen;
+    const gpu_model *cand_model;
+    int cand[MIG_MAX_PROFILES], ncand;
     int pol_index;
     const mig_hooks *h;
     void *owner; /* the policy's state */
@@ -150,6 +155,11 @@ int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
 /* Candidate profiles of r on MIG model m, in the order to try; returns their
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
 int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
+/* mig_candidates of j on m, kept for the last (job, model) asked: a
+ * placement asks it once per card, and it only depends on the request and
+ * the model (profile names resolved once, not per card). *out points into
+ * b's cache, valid until the next call. */
+int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int **out);
 
 /* The questions the core's queue asks (pol_space.place and beside it).
  * can_ever_fit: also resets j's record and counts its profile demand (the

@@ -58,9 +58,8 @@ static int get_seconds(sim *s, const char *name, gs_time_us *out, gs_error *err)
 static bool dyn_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
 {
     dyn_state *d = b->owner;
-    int cand[MIG_MAX_PROFILES];
-    char kind;
-    int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
+    const int *cand;
+    int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
     const double *w = b->demand[b->groups[g->group].pool];
     for (int i = 0; i < n; i++) {
         int st = mig_choose_start(&g->lay, cand[i], d->strategy, w);
@@ -119,9 +118,8 @@ static void dyn_blocked(mig_base *b, job *j)
         mig_gpu *g = &b->gpus[i];
         if (!(j->pools >> b->groups[g->group].pool & 1))
             continue;
-        int cand[MIG_MAX_PROFILES];
-        char kind;
-        int n = mig_candidates(b->groups[g->group].model, &j->req, cand, &kind);
+        const int *cand;
+        int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
         for (int k = 0; k < n; k++)
             if (mig_blocked_by_layout(&g->lay, cand[k])) {
                 in->blocked = true;

@@ -53,22 +53,35 @@ static bool layout_has(const mig_layout_spec *l, int p)
 
 /* The profile the request maps to on a card with layout l: the first
  * candidate (smallest that holds it) the layout offers; -1 if none. */
-static int mapped_profile(const gpu_model *m, const mig_layout_spec *l, const job *j)
+static int mapped_in(const int *cand, int n, const mig_layout_spec *l)
 {
-    int cand[MIG_MAX_PROFILES];
-    char kind;
-    int n = mig_candidates(m, &j->req, cand, &kind);
     for (int i = 0; i < n; i++)
         if (layout_has(l, cand[i]))
             return cand[i];
     return -1;
 }
 
+static int mapped_profile(const gpu_model *m, const mig_layout_spec *l, const job *j)
+{
+    int cand[MIG_MAX_PROFILES];
+    char kind;
+    return mapped_in(cand, mig_candidates(m, &j->req, cand, &kind), l);
+}
+
+/* As mapped_profile, with the candidates resolved once per job (per card
+ * they would be resolved again: profile names compared per card). */
+static int mapped_cached(mig_base *b, const mig_gpu *g, const job *j)
+{
+    const int *cand;
+    int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
+    return mapped_in(cand, n, &b->groups[g->group].layout[g->layout_cur]);
+}
+
 static bool st_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
 {
     if (g->draining || g->reconfiguring)
         return false; /* a switch is due: no new work */
-    int p = mapped_profile(b->groups[g->group].model, &b->groups[g->group].layout[g->layout_cur], j);
+    int p = mapped_cached(b, g, j);
     int slot = p >= 0 ? idle_instance(g, p) : -1;
     if (slot < 0)
         return false;
@@ -102,7 +115,7 @@ static void st_blocked(mig_base *b, job *j)
         mig_gpu *g = &b->gpus[i];
         if (g->draining || g->reconfiguring || !(j->pools >> b->groups[g->group].pool & 1))
             continue;
-        int p = mapped_profile(b->groups[g->group].model, &b->groups[g->group].layout[g->layout_cur], j);
+        int p = mapped_cached(b, g, j);
         if (p < 0)
             continue; /* this card offers nothing that holds the request */
         for (int q = 0; q < MIG_MAX_SLICES; q++)

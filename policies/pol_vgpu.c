@@ -112,6 +112,8 @@ static const pol_space space = {
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
     .load_changed = sc_load_changed,
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
 };
 
 const pol_ops pol_vgpu = {

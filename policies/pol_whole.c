@@ -90,6 +90,31 @@ static uint64_t shape_key(const job *j)
     return k ^ (c * 0x165667B19E3779F9ULL) ^ (m * 0x27D4EB2F165667C5ULL) ^ (m >> 17);
 }
 
+/* The queue's demand index: a request needs req.gpus free cards on one node,
+ * and no node has more free cards than the fullest bucket of its pool.
+ * room costs O(pools x cards per node) bucket probes. */
+static uint32_t whole_demand(const void *state, const job *j)
+{
+    (void)state;
+    return j->req.gpus > 0 ? (uint32_t)j->req.gpus : 0;
+}
+
+static uint32_t whole_room(const void *state, const sim *s)
+{
+    (void)state;
+    const sim_cluster *cl = sim_cluster_of(s);
+    int room = 0;
+    for (int p = 0; p < cl->npools; p++) {
+        const sim_pool *pl = &cl->pools[p];
+        for (int k = pl->max_node_gpus; k > room; k--)
+            if (pl->head[k] >= 0) {
+                room = k;
+                break;
+            }
+    }
+    return (uint32_t)room;
+}
+
 /* Preemption dry run: node n's free cards, CPU and memory plus what the
  * victims hold there. Cost O(victims). */
 static bool whole_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
@@ -118,6 +143,8 @@ static const pol_space space = {
     .unplace = whole_unplace,
     .shape_key = shape_key,
     .fifo = whole_fifo,
+    .queue_demand = whole_demand,
+    .queue_room = whole_room,
 };
 
 const pol_ops pol_whole = {

@@ -204,6 +204,10 @@ void sc_join(sc_state *st, sc_task *t)
     }
     for (int i = 0; i < t->ncards; i++)
         card_update(st, t->cards[i]);
+    for (int i = 0; i < t->ncards; i++)
+        sc_room_card(st, t->cards[i]);
+    if (t->ncards > 0)
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
 }
 
 void sc_leave(sc_state *st, sc_task *t)
@@ -232,6 +236,10 @@ void sc_leave(sc_state *st, sc_task *t)
     }
     for (int i = 0; i < t->ncards; i++)
         card_update(st, t->cards[i]);
+    for (int i = 0; i < t->ncards; i++)
+        sc_room_card(st, t->cards[i]);
+    if (t->ncards > 0)
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }

@@ -105,6 +105,7 @@ typedef struct sc_card {
     double swapin_bps;     /* what a swap-in achieves: link_bps x the measured fraction of its kind */
     /* current contributions to the policy's gauges, so a change adds a delta */
     double busy, alloc, host_mib, swap_bps, thrash, wait;
+    bool open; /* could take some task (share_room.c) */
 } sc_card;
 
 typedef struct sc_state {
@@ -132,6 +133,12 @@ typedef struct sc_state {
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
+    int *node_open;        /* per node: its open cards (share_room.c) */
+    int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
+    /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
+    int *nh, *nh_pos, nh_n;
+    double *node_score;
+    int *frontier, frontier_cap;
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -240,6 +247,23 @@ uint64_t sc_shape_key(const job *j);
 bool sc_fifo(const void *state);
 /* pol_ops.load_changed: a running replica went idle or busy. */
 void sc_load_changed(void *state, sim *s, job *j);
+/* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
+ * a request's vGPU count against the most open cards on any node;
+ * sc_room_card after any change to card g's tenants. */
+void sc_room_init(sc_state *st);
+void sc_room_free(sc_state *st);
+void sc_room_card(sc_state *st, int g);
+uint32_t sc_queue_demand(const void *state, const job *j);
+uint32_t sc_queue_room(const void *state, const sim *s);
+/* HAMi's node order (gpu_select=hami): sc_order_init builds it,
+ * sc_room_node after a task joined or left node ni, sc_order_first the
+ * first node in order that admits(st, ni, ud) says yes to, or -1. */
+void sc_order_init(sc_state *st);
+void sc_order_free(sc_state *st);
+void sc_room_node(sc_state *st, int ni);
+int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
+/* HAMi's node score before a request (share_place.c). */
+double sc_node_score(const sc_state *st, int ni);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

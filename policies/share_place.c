@@ -7,10 +7,12 @@
  * before the request. binpack takes the highest, spread the lowest; ties go
  * to the lower node or card index.
  *
- * Cost: one scan of every node and its cards per placement attempt,
- * O(nodes x cards per node). HAMi's scheduler does the same per pod; a
- * bucketed index like the whole-card ledger's would not carry three
- * fractional dimensions.
+ * Cost: HAMi's scheduler scores every node per pod; here the nodes with a
+ * card that could take anything sit in a heap in that order (share_room.c),
+ * kept as tasks join and leave, and a placement walks it best-first to the
+ * first node that admits the task: O(k log k x cards per node) for the k
+ * nodes looked at. A task asking no card scans every node (it may go where
+ * no card is open).
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
@@ -48,33 +50,66 @@ static int by_score_desc(const void *pa, const void *pb)
     return a->g < b->g ? -1 : a->g > b->g;
 }
 
+double sc_node_score(const sc_state *st, int ni)
+{
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    double score = 0;
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
+        score += card_score(st, &st->cards[g], 0, 0, 0);
+    return score;
+}
+
+typedef struct place_ask {
+    const sc_task *t;
+    uint64_t pools;
+    int want;
+} place_ask;
+
+/* Does node ni admit the task: its pool, host CPU and memory, and want
+ * cards that admit it. */
+static bool node_admits(sc_state *st, int ni, void *ud)
+{
+    const place_ask *a = ud;
+    const sim_cluster *cl = sim_cluster_of(st->s);
+    const sim_node *n = &cl->nodes[ni];
+    const job *j = a->t->j;
+    if (!(a->pools >> n->pool & 1) || n->ngpus < a->want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
+        return false;
+    if (st->node_open[ni] < a->want)
+        return false; /* fewer cards that admit anything (share_room.c) */
+    int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+    int fit = 0;
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
+        fit += sc_card_fits(st, &st->cards[g], mem, a->t->cores);
+    return fit >= a->want;
+}
+
 int sc_place(sc_state *st, sc_task *t)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
     const job *j = t->j;
     int want = j->req.gpus, best = -1;
-    double best_score = 0;
     uint64_t pools = sim_admit_pools(st->s, t->j); /* quotas, preemption hand-over */
     if (!pools)
         return -1;
     if (st->cfg.select != SC_SEL_HAMI)
         return sc_place_select(st, t, pools); /* gpu_select strategies */
-    for (int ni = 0; ni < cl->nnodes; ni++) {
-        const sim_node *n = &cl->nodes[ni];
-        if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
-            continue;
-        int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
-        int fit = 0;
-        double score = 0;
-        for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            fit += sc_card_fits(st, &st->cards[g], mem, t->cores);
-            score += card_score(st, &st->cards[g], 0, 0, 0);
-        }
-        if (fit < want)
-            continue;
-        if (best < 0 || (st->cfg.node_spread ? score < best_score : score > best_score)) {
-            best = ni;
-            best_score = score;
+    place_ask ask = {t, pools, want};
+    if (want > 0 && st->nh) {
+        /* the first node in HAMi's order that admits it (share_room.c) */
+        best = sc_order_first(st, node_admits, &ask);
+    } else {
+        /* no card asked: a node without an open card may take it, so every
+         * node in index order, the best score winning */
+        double best_score = 0;
+        for (int ni = 0; ni < cl->nnodes; ni++) {
+            if (!node_admits(st, ni, &ask))
+                continue;
+            double score = sc_node_score(st, ni);
+            if (best < 0 || (st->cfg.node_spread ? score < best_score : score > best_score)) {
+                best = ni;
+                best_score = score;
+            }
         }
     }
     if (best < 0)

@@ -86,6 +86,9 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
+    sc_room_init(st);
+    if (cfg->select == SC_SEL_HAMI)
+        sc_order_init(st);
     return st;
 }
 
@@ -116,6 +119,8 @@ void sc_fini(void *state)
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
     free(st->rank);
+    sc_room_free(st);
+    sc_order_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);

@@ -414,6 +414,20 @@ static bool place_cb(void *ud, job *j)
 
 static bool space_fifo(const sim *s) { return space_of(s)->fifo && space_of(s)->fifo(s->pst[0]); }
 
+/* The demand index is used only where a skipped try changes nothing: a
+ * refused try under tenant quotas counts the request as quota-blocked. */
+static bool demand_index(const sim *s)
+{
+    const pol_space *p = space_of(s);
+    return p->queue_demand && p->queue_room && !s->cl->quota;
+}
+
+static uint32_t room_cb(void *ud)
+{
+    sim *s = ud;
+    return space_of(s)->queue_room(s->pst[0], s);
+}
+
 /* A dispatch pass: the request the policy holds room for first, then the
  * queue in order. */
 static void space_dispatch(sim *s)
@@ -424,13 +438,14 @@ static void space_dispatch(sim *s)
         if (h)
             sq_remove(&s->queue, h);
     }
-    sq_dispatch(&s->queue, space_fifo(s), place_cb, s);
+    sq_dispatch(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    sq_push(&s->queue, j, space_of(s)->shape_key(j));
+    uint32_t demand = demand_index(s) ? space_of(s)->queue_demand(s->pst[0], j) : 0;
+    sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
 }
 
 static void space_arrive(sim *s, job *j)
@@ -448,7 +463,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sq_dispatch(&s->queue, true, place_cb, s);
+    sq_dispatch(&s->queue, true, demand_index(s) ? room_cb : NULL, place_cb, s);
 }
 
 static void space_release(sim *s, job *j)

@@ -108,6 +108,15 @@ typedef struct pol_space {
      * recomputes what j and its co-tenants get. NULL: the policy ignores
      * load (whole cards, MIG instances: nobody else is on them). */
     void (*load_changed)(void *state, sim *s, job *j);
+    /* Optional, both or neither: the queue's demand index (sim_queue.h). A
+     * request's demand (one shape key, one demand) and the room now: a
+     * request whose demand exceeds the room cannot be placed, so the core
+     * does not try it. A pure speed-up: it must only ever skip requests
+     * whose place would fail (e.g. demand: cards on one node; room: the
+     * most cards that could take anything on any node). room costs O(1) or
+     * O(cards per node). */
+    uint32_t (*queue_demand)(const void *state, const job *j);
+    uint32_t (*queue_room)(const void *state, const sim *s);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,

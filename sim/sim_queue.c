@@ -20,9 +20,12 @@ void sq_free(sim_queue *q)
 {
     for (int i = 0; i < q->ncls; i++)
         free(q->cls[i].heap);
+    for (int b = 0; b < q->nbk; b++)
+        free(q->bk[b].h);
     free(q->cls);
     free(q->hash);
-    free(q->active);
+    free(q->bk);
+    free(q->failed);
     memset(q, 0, sizeof *q);
 }
 
@@ -48,7 +51,31 @@ static void rehash(sim_queue *q)
     }
 }
 
-static int class_of(sim_queue *q, uint64_t key)
+/* The bucket of a demand, made (in ascending order) when new. Classes keep
+ * bucket indices, so a new bucket renumbers the ones above it. */
+static int bucket_of(sim_queue *q, uint32_t demand)
+{
+    int lo = 0, hi = q->nbk;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (q->bk[mid].demand < demand)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < q->nbk && q->bk[lo].demand == demand)
+        return lo;
+    q->bk = xrealloc(q->bk, (size_t)(q->nbk + 1) * sizeof *q->bk);
+    memmove(&q->bk[lo + 1], &q->bk[lo], (size_t)(q->nbk - lo) * sizeof *q->bk);
+    q->bk[lo] = (sq_bucket){.demand = demand};
+    q->nbk++;
+    for (int c = 0; c < q->ncls; c++)
+        if (q->cls[c].bucket >= lo)
+            q->cls[c].bucket++;
+    return lo;
+}
+
+static int class_of(sim_queue *q, uint64_t key, uint32_t demand)
 {
     if (q->hash_cap == 0 || (q->ncls + 1) * 2 > q->hash_cap)
         rehash(q);
@@ -61,19 +88,87 @@ static int class_of(sim_queue *q, uint64_t key)
     if (q->ncls == q->cls_cap) {
         q->cls_cap = q->cls_cap ? q->cls_cap * 2 : 8;
         q->cls = xrealloc(q->cls, (size_t)q->cls_cap * sizeof *q->cls);
-        q->active = xrealloc(q->active, (size_t)q->cls_cap * sizeof *q->active);
     }
+    int b = bucket_of(q, demand);
     sq_class *c = &q->cls[q->ncls];
     memset(c, 0, sizeof *c);
     c->key = key;
-    c->active_pos = -1;
+    c->demand = demand;
+    c->bucket = b;
+    c->bpos = -1;
     q->hash[h] = q->ncls;
     return q->ncls++;
 }
 
-void sq_push(sim_queue *q, job *j, uint64_t key)
+/* ---- a bucket's heap of classes, ordered by their heads ---- */
+
+static inline bool cls_before(const sim_queue *q, int a, int b)
 {
-    int ci = class_of(q, key);
+    return before(q->cls[a].heap[0], q->cls[b].heap[0]);
+}
+
+static inline void bk_set(sim_queue *q, sq_bucket *b, int i, int ci)
+{
+    b->h[i] = ci;
+    q->cls[ci].bpos = i;
+}
+
+static void bk_up(sim_queue *q, sq_bucket *b, int i)
+{
+    int ci = b->h[i];
+    while (i > 0 && cls_before(q, ci, b->h[(i - 1) / 2])) {
+        bk_set(q, b, i, b->h[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    bk_set(q, b, i, ci);
+}
+
+static void bk_down(sim_queue *q, sq_bucket *b, int i)
+{
+    int ci = b->h[i];
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= b->n)
+            break;
+        if (k + 1 < b->n && cls_before(q, b->h[k + 1], b->h[k]))
+            k++;
+        if (!cls_before(q, b->h[k], ci))
+            break;
+        bk_set(q, b, i, b->h[k]);
+        i = k;
+    }
+    bk_set(q, b, i, ci);
+}
+
+static void bk_insert(sim_queue *q, int ci)
+{
+    sq_bucket *b = &q->bk[q->cls[ci].bucket];
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 8;
+        b->h = xrealloc(b->h, (size_t)b->cap * sizeof *b->h);
+    }
+    b->h[b->n++] = ci;
+    bk_up(q, b, b->n - 1);
+}
+
+static void bk_delete(sim_queue *q, int ci)
+{
+    sq_class *c = &q->cls[ci];
+    sq_bucket *b = &q->bk[c->bucket];
+    int i = c->bpos, last = b->h[--b->n];
+    c->bpos = -1;
+    if (i == b->n)
+        return;
+    bk_set(q, b, i, last);
+    bk_up(q, b, i);
+    bk_down(q, b, q->cls[last].bpos);
+}
+
+/* ---- a class's heap of requests ---- */
+
+void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
+{
+    int ci = class_of(q, key, demand);
     sq_class *c = &q->cls[ci];
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 16;
@@ -86,15 +181,18 @@ void sq_push(sim_queue *q, job *j, uint64_t key)
     }
     c->heap[i] = j;
     j->q_class = ci;
-    if (c->active_pos < 0) {
-        c->active_pos = q->nactive;
-        q->active[q->nactive++] = ci;
-    }
     q->len++;
+    if (c->n == 1)
+        bk_insert(q, ci);
+    else if (i == 0 && c->bpos >= 0) /* a new head: the class moves up */
+        bk_up(q, &q->bk[c->bucket], c->bpos);
 }
 
-static void pop_head(sim_queue *q, sq_class *c)
+/* Takes the head of class ci out; the class moves down its bucket, or
+ * leaves it when empty. */
+static void pop_head(sim_queue *q, int ci)
 {
+    sq_class *c = &q->cls[ci];
     job *last = c->heap[--c->n];
     size_t i = 0;
     for (;;) {
@@ -111,35 +209,66 @@ static void pop_head(sim_queue *q, sq_class *c)
     if (c->n)
         c->heap[i] = last;
     q->len--;
-    if (c->n == 0) { /* leave the active list: swap the last entry in */
-        int pos = c->active_pos, moved = q->active[--q->nactive];
-        q->active[pos] = moved;
-        q->cls[moved].active_pos = pos;
-        c->active_pos = -1;
-    }
+    if (c->bpos < 0)
+        return;
+    if (c->n == 0)
+        bk_delete(q, ci);
+    else
+        bk_down(q, &q->bk[c->bucket], c->bpos);
 }
 
-void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j), void *ud)
+/* Puts the classes a pass took out back into their buckets. */
+static void restore_failed(sim_queue *q)
 {
-    uint64_t pass = ++q->pass;
-    for (;;) {
-        sq_class *best = NULL;
-        for (int a = 0; a < q->nactive; a++) {
-            sq_class *c = &q->cls[q->active[a]];
-            if (c->failed_pass != pass && (!best || before(c->heap[0], best->heap[0])))
-                best = c;
-        }
-        if (!best)
-            return;
-        job *j = best->heap[0];
-        if (try_start(ud, j)) {
-            pop_head(q, best);
-        } else {
-            if (strict)
-                return;
-            best->failed_pass = pass;
-        }
+    for (int f = 0; f < q->nfailed; f++) {
+        int ci = q->failed[f];
+        if (q->cls[ci].n && q->cls[ci].bpos < 0)
+            bk_insert(q, ci);
     }
+    q->nfailed = 0;
+}
+
+void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), bool (*try_start)(void *ud, job *j),
+                 void *ud)
+{
+    /* a pass inside a pass (a start released something): the inner one
+     * sees every class, as a fresh pass would */
+    if (q->depth++ > 0)
+        restore_failed(q);
+    uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+    for (;;) {
+        /* the best head over the buckets' tops; strict order looks at
+         * every bucket (the head of the line decides), skipping order only
+         * at those within the room */
+        int best = -1;
+        for (int b = 0; b < q->nbk; b++) {
+            if (!strict && q->bk[b].demand > room)
+                break; /* ascending: the rest are beyond the room too */
+            if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
+                best = q->bk[b].h[0];
+        }
+        if (best < 0)
+            break;
+        if (q->cls[best].demand > room)
+            break; /* strict: the head of the line cannot fit now */
+        if (try_start(ud, q->cls[best].heap[0])) {
+            pop_head(q, best);
+            /* a start may have released something (a nested pass ran) */
+            room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+            continue;
+        }
+        if (strict)
+            break;
+        /* out of its bucket until the pass ends */
+        bk_delete(q, best);
+        if (q->nfailed == q->failed_cap) {
+            q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
+            q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
+        }
+        q->failed[q->nfailed++] = best;
+    }
+    restore_failed(q);
+    q->depth--;
 }
 
 /* Removes j from its class heap (a wait given up, or a preemptor started out
@@ -156,7 +285,7 @@ bool sq_remove(sim_queue *q, job *j)
     if (i == c->n)
         return false;
     if (i == 0) {
-        pop_head(q, c);
+        pop_head(q, j->q_class);
         j->q_class = -1;
         return true;
     }

@@ -6,36 +6,62 @@
  * dispatch pass looks at one head per class instead of walking the whole
  * queue: a class whose head does not fit is skipped for the rest of the pass,
  * because every request behind it has the same shape and capacity only
- * shrinks while the pass starts work. Cost per pass: O(classes) per start,
- * O(log n) per push and pop.
+ * shrinks while the pass starts work.
+ *
+ * Classes are indexed by demand: a small number the policy derives from the
+ * shape (e.g. cards needed on one node), together with the room it reports
+ * (the most cards open on any node). A request whose demand exceeds the room
+ * cannot fit, so a pass never visits its class: a thousand shapes that cannot
+ * fit cost nothing at a release that frees one card. Within one demand the
+ * non-empty classes sit in a heap ordered by their heads, so a pass picks the
+ * next request over the demand buckets' tops.
+ *
+ * Cost: O(log n) per push and pop; a pass costs O(buckets + log classes) per
+ * request it tries, and it tries only the heads of classes within the room
+ * (each at most once when it fails). The number of buckets is the number of
+ * distinct demands (a handful: the card counts requests ask for).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_QUEUE_H
 #define GPUSIM_SIM_QUEUE_H
 
 #include "sim_job.h"
 
+/* room for a policy that reports none: every class may fit */
+#define SQ_ROOM_ANY UINT32_MAX
+
 typedef struct sq_class {
     uint64_t key;
     job **heap;
     size_t n, cap;
-    int active_pos; /* index in sq.active, -1 when empty */
-    uint64_t failed_pass;
+    uint32_t demand;
+    int bucket;   /* index in sim_queue.bk */
+    int bpos;     /* position in its bucket's heap, -1 when empty or failed this pass */
 } sq_class;
+
+/* The non-empty classes of one demand, in a heap ordered by their heads. */
+typedef struct sq_bucket {
+    uint32_t demand;
+    int *h;
+    int n, cap;
+} sq_bucket;
 
 typedef struct sim_queue {
     sq_class *cls;
     int ncls, cls_cap;
     int *hash; /* open addressing: class index or -1 */
     int hash_cap;
-    int *active; /* classes with n > 0 */
-    int nactive;
+    sq_bucket *bk; /* in ascending demand */
+    int nbk;
+    int *failed; /* classes taken out of their buckets during a pass */
+    int nfailed, failed_cap;
+    int depth; /* passes running (a start may release, and so dispatch, inside one) */
     size_t len;
-    uint64_t pass;
 } sim_queue;
 
 void sq_init(sim_queue *q);
 void sq_free(sim_queue *q);
-void sq_push(sim_queue *q, job *j, uint64_t key);
+/* Queues j in the class of key; demand is the class's (one key, one demand). */
+void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand);
 static inline size_t sq_len(const sim_queue *q) { return q->len; }
 /* Takes j out of the queue: a wait given up (a wake that timed out) or a
  * preemptor started out of order at a hand-over. false if j is not in it.
@@ -43,7 +69,12 @@ static inline size_t sq_len(const sim_queue *q) { return q->len; }
 bool sq_remove(sim_queue *q, job *j);
 /* Starts queued requests in order. try_start(ud, j) must either start j and
  * return true, or change nothing and return false. strict: stop at the first
- * request that does not fit (head-of-line); otherwise skip it and go on. */
-void sq_dispatch(sim_queue *q, bool strict, bool (*try_start)(void *ud, job *j), void *ud);
+ * request that does not fit (head-of-line); otherwise skip it and go on.
+ * room(ud) (NULL: no bound): no request whose class demand exceeds it can
+ * start now; asked at the start of the pass and after each start. Classes
+ * beyond it are not visited, and in strict order a head beyond it ends the
+ * pass as its failed try would. */
+void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*try_start)(void *ud, job *j),
+                 void *ud);
 
 #endif

@@ -335,14 +335,14 @@ static void queue_remove(void)
     for (int i = 0; i < 7; i++) {
         js[i].arrival_no = (uint64_t)i;
         js[i].req.priority = prio[i];
-        sq_push(&q, &js[i], 42);
+        sq_push(&q, &js[i], 42, 0);
     }
     CHECK(sq_remove(&q, &js[2])); /* priority 4: mid-heap */
     CHECK(sq_remove(&q, &js[5])); /* priority 9: the head */
     CHECK(!sq_remove(&q, &js[5]));
     CHECK_EQ_INT(sq_len(&q), 5);
     int out[8] = {0};
-    sq_dispatch(&q, false, take_all, out);
+    sq_dispatch(&q, false, NULL, take_all, out);
     const int want[5] = {4, 0, 6, 1, 3}; /* priorities 5, 3, 2, 1, 1 (ties by arrival) */
     CHECK_EQ_INT(out[0], 5);
     for (int i = 0; i < 5; i++)

@@ -1,0 +1,71 @@
+#!/bin/sh
+# bench_scale.sh - `make bench`: the scale table, printed (never asserted in tests).
+#  1. every space policy on M/M/c traces at load 0.75 with the same number of jobs (SCALE_JOBS,
+#     default 50,000: about 100,000 events) on 1,024, 8,192 and 65,536 GPUs: events/s, us/event,
+#     peak RSS (the report's sim.peak_rss_mib), and us/event as a ratio to 1,024 GPUs
+#     (goal: within 2x). A run past SCALE_TIMEOUT seconds (default 120) prints "timeout".
+#  2. the queue cliff: 128 nodes of 8 cards each pinned by a 7-card job, Q queued 8-card jobs that
+#     can never fit, each its own shape (its own cpu value), beside CHURN 1-card jobs (M/M/128 at
+#     load about 0.75); against the churn alone (goal: about the same time).
+# Wall times are of one run each on a shared machine: compare ratios, not absolutes.
+set -e
+D=build/bench
+mkdir -p "$D"
+JOBS=${SCALE_JOBS:-50000}
+TMO=${SCALE_TIMEOUT:-120}
+SIZES=${SCALE_SIZES:-1024 8192 65536}
+POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mig dynmig}
+MODEL=A100-SXM4-80GB
+val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+
+echo "bench: scale, M/M/c $JOBS jobs at load 0.75 per size, $MODEL, one run each"
+printf "  %-10s %8s %12s %10s %10s %8s\n" policy GPUs events/s us/event "RSS MiB" "x 1k"
+for pol in $POLICIES; do
+  base=""
+  for g in $SIZES; do
+    T="$D/scale-$JOBS-$g.csv"
+    [ -s "$T" ] || ./gpusim gen mmc --jobs "$JOBS" --servers "$g" --util 0.75 --seed 1 --out "$T"
+    mig=""
+    case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
+    # shellcheck disable=SC2086
+    if timeout "$TMO" ./gpusim run --trace "$T" --policy "$pol" --gpus "$MODEL:$g" $mig --sample-s 0 \
+         --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null; then
+      eps=$(val events_per_s "$D/scale.json"); rss=$(val peak_rss_mib "$D/scale.json")
+      us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
+      [ -n "$base" ] || base=$us
+      awk -v p="$pol" -v g="$g" -v e="$eps" -v us="$us" -v r="$rss" -v b="$base" \
+        'BEGIN {printf "  %-10s %8d %12.0f %10.3f %10.1f %8.2f\n", p, g, e, us, r, us / b}'
+    else
+      printf "  %-10s %8d %12s\n" "$pol" "$g" "timeout (> ${TMO} s) or error"
+    fi
+  done
+done
+
+Q=${CLIFF_QUEUED:-1000}
+CHURN=${CLIFF_CHURN:-100000}
+cliff() { # $1 queued, $2 churn jobs -> trace on stdout
+  awk -v q="$1" -v n="$2" 'BEGIN {
+    srand(1); print "id,submit,duration,gpus,cpu"
+    for (i = 0; i < 128; i++) printf "pin%d,0,100000000,7,1\n", i
+    for (i = 0; i < q; i++) printf "big%d,1,1000,8,%.3f\n", i, 1 + i * 0.001
+    t = 2
+    for (i = 0; i < n; i++) { t += -log(1 - rand()); printf "c%d,%.3f,%.3f,1,1\n", i, t, -96 * log(1 - rand()) + 0.001 }
+  }'
+}
+cliff 0 "$CHURN" >"$D/cliff-0.csv"
+cliff "$Q" "$CHURN" >"$D/cliff-$Q.csv"
+echo "bench: queue cliff, 1,024 GPUs, $Q queued 8-card shapes that cannot fit beside $CHURN 1-card jobs"
+printf "  %-10s %14s %14s\n" policy "churn alone s" "with queue s"
+for pol in whole vgpu timeslice; do
+  row=""
+  for q in 0 "$Q"; do
+    if timeout "$TMO" ./gpusim run --trace "$D/cliff-$q.csv" --policy "$pol" --gpus "$MODEL:1024" --sample-s 0 \
+         --out "$D/cliff-run" --json >"$D/cliff.json" 2>/dev/null; then
+      row="$row $(val wall_s "$D/cliff.json")"
+    else
+      row="$row timeout"
+    fi
+  done
+  # shellcheck disable=SC2086
+  printf "  %-10s %14s %14s\n" "$pol" $row
+done
