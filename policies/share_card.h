@@ -58,7 +58,7 @@ enum sc_select {
     SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
-    SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
+    SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
 struct sc_frag;
