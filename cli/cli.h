@@ -20,6 +20,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv); /* cli_sweep.c: grids run by Slurm, GNU parallel, k8s */
 
 /* {==== run --mode fill (cli_fill.c) ====} */
 

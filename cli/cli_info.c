@@ -25,7 +25,8 @@ int cmd_policies(int argc, char **argv)
         return 0;
     }
     for (const pol_ops *const *p = pol_all(); *p; p++) {
-        printf("%-10s %s policy: %s\n", (*p)->name, (*p)->kind == POL_SPACE ? "space" : "time", (*p)->summary);
+        const char *kind = (*p)->kind == POL_SPACE ? "space" : (*p)->actuator ? "actuator" : "time";
+        printf("%-10s %s policy: %s\n", (*p)->name, kind, (*p)->summary);
         for (const pol_param *pp = (*p)->params; pp && pp->name; pp++)
             print_param(pp);
     }
@@ -34,7 +35,9 @@ int cmd_policies(int argc, char **argv)
     for (const pol_param *const *t = sim_core_params(); *t; t++)
         for (const pol_param *pp = *t; pp->name; pp++)
             print_param(pp);
-    printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate).\n");
+    printf("\nCombine one space policy with time policies as SPACE+TIME (e.g. whole+hibernate); a service "
+           "actuator (the service layer's replicas sleep and wake) is named the same way, one per run "
+           "(e.g. whole+dualpod).\n");
     return 0;
 }
 

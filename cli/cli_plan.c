@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_batch.h"
+#include "cli_plan_engine.h"
 #include "cli_plan_terms.h"
 #include "cluster_template.h"
 #include "plan_feasible.h"
@@ -69,6 +70,9 @@ static void plan_usage(FILE *out)
             "  --set KEY=VALUE       parameter for every policy; --policies entries may carry their own:\n"
             "                        whole,whole[queue=fifo]\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
+            "  --width K             counts tried per round (default 1: bisection; K: K-ary search)\n"
+            "  --engine E            run each round as a sweep on slurm (sbatch --array, waited for),\n"
+            "                        parallel (GNU parallel) or local, in OUT/sweep.<policy>.<candidate>/\n"
             "  --format F            text (default) or json\n"
             "  --out DIR             runs and plan.json (default results/plan.<trace>)\n"
             "  --until S, --models DIR   passed to each run\n"
@@ -100,6 +104,8 @@ typedef struct plan_ctx {
     long seeds, jobs, need;
     price_override prices[MAX_PRICES];
     int nprices;
+    long width;         /* counts tried per round (1: bisection) */
+    const char *engine; /* NULL: child processes here; else each round is a sweep on it */
 } plan_ctx;
 
 /* The price of one GPU-hour of model m and where it comes from: --price,
@@ -196,6 +202,7 @@ typedef struct planner {
     int npts;
     char absent_path[128]; /* set when the search stopped on a metric the report never has */
     bool plateau;          /* stopped: every term's figure stayed the same over 3 doublings */
+    int rounds;            /* batches of runs (one per count at width 1) */
 } planner;
 
 /* The child runs' cluster for count x: a --gpus spec, or the template's
@@ -230,106 +237,146 @@ static int child_common(planner *pl, long x, cb_common *com, char *spec, size_t 
     return rc;
 }
 
-/* Runs one count on every seed and records it as evidence. */
-static int try_count(planner *pl, long x, bool *met, gs_error *err)
+/* Records count x, run on every seed (runs[0..seeds-1]), as evidence. */
+static void record_point(planner *pl, long x, cb_run *runs)
 {
     const plan_ctx *cx = pl->cx;
-    for (int i = 0; i < pl->npts; i++)
-        if (pl->pts[i].x == x) {
-            *met = pl->pts[i].met;
-            return 0;
-        }
-    cb_common com;
-    char spec[200], cpath[1200];
-    int rc = child_common(pl, x, &com, spec, sizeof spec, cpath, sizeof cpath, err);
-    if (rc)
-        return rc;
-    cb_run *runs = xcalloc((size_t)cx->seeds, sizeof *runs);
-    for (long s = 0; s < cx->seeds; s++) {
-        char rd[1250];
-        snprintf(rd, sizeof rd, "%s/runs/%s.%s.g%ld.s%ld", cx->odir, pl->pol->slug, pl->cand->slug, x, s + 1);
-        cb_run_init(&runs[s], &com, pl->pol, NULL, (uint64_t)(s + 1), rd);
-    }
-    char what[400];
-    snprintf(what, sizeof what, "plan %s on %s: %ld", pl->pol->label, pl->cand->label, x);
-    rc = cb_run_all(runs, (int)cx->seeds, (int)cx->jobs, what, err);
-    if (rc == 0) {
-        point pt = {.x = x, .obj = cJSON_CreateObject()};
-        double usd_h;
-        size_of(cx, pl->cand, x, &pt.gpus, &pt.nodes, &usd_h, NULL);
-        cJSON_AddNumberToObject(pt.obj, "gpus", (double)pt.gpus);
-        cJSON_AddNumberToObject(pt.obj, "nodes", (double)pt.nodes);
-        if (!pl->cand->model)
-            cJSON_AddNumberToObject(pt.obj, "scale", (double)x);
-        cJSON *terms = cJSON_AddArrayToObject(pt.obj, "terms");
-        bool *ok = xcalloc((size_t)cx->seeds, sizeof *ok);
-        for (long s = 0; s < cx->seeds; s++)
-            ok[s] = true;
-        bool implicit_all = true, user_absent = false;
-        for (int t = 0; t < cx->nslo; t++) {
-            double worst = NAN, sum = 0, v;
-            long absent = 0, held = 0;
-            for (long s = 0; s < cx->seeds; s++) {
-                if (!plan_metric_measured(runs[s].report, cx->slo[t].path, &v)) {
-                    ok[s] = false; /* never measured: cannot meet a term */
-                    absent++;
-                    continue;
-                }
-                bool h = cb_slo_holds(&cx->slo[t], v);
-                ok[s] &= h;
-                held += h;
-                sum += v;
-                if (isnan(worst) || cb_slo_worse(&cx->slo[t], v, worst))
-                    worst = v;
-            }
-            if (t >= cx->nuser && held < cx->seeds)
-                implicit_all = false;
-            snprintf(pt.term_sig + strlen(pt.term_sig), sizeof pt.term_sig - strlen(pt.term_sig),
-                     "%.17g;", worst);
-            if (t < cx->nuser && absent == cx->seeds)
-                user_absent = true;
-            cJSON *to = cJSON_CreateObject();
-            cJSON_AddStringToObject(to, "path", cx->slo[t].path);
-            isnan(worst) ? cJSON_AddNullToObject(to, "worst") : cJSON_AddNumberToObject(to, "worst", worst);
-            long measured = cx->seeds - absent;
-            measured ? cJSON_AddNumberToObject(to, "mean", sum / (double)measured) : cJSON_AddNullToObject(to, "mean");
-            cJSON_AddNumberToObject(to, "seeds_held", (double)held);
-            if (absent)
-                cJSON_AddNumberToObject(to, "seeds_absent", (double)absent);
-            cJSON_AddItemToArray(terms, to);
-        }
-        pt.absent_only = user_absent && implicit_all;
+    point pt = {.x = x, .obj = cJSON_CreateObject()};
+    double usd_h;
+    size_of(cx, pl->cand, x, &pt.gpus, &pt.nodes, &usd_h, NULL);
+    cJSON_AddNumberToObject(pt.obj, "gpus", (double)pt.gpus);
+    cJSON_AddNumberToObject(pt.obj, "nodes", (double)pt.nodes);
+    if (!pl->cand->model)
+        cJSON_AddNumberToObject(pt.obj, "scale", (double)x);
+    cJSON *terms = cJSON_AddArrayToObject(pt.obj, "terms");
+    bool *ok = xcalloc((size_t)cx->seeds, sizeof *ok);
+    for (long s = 0; s < cx->seeds; s++)
+        ok[s] = true;
+    bool implicit_all = true, user_absent = false;
+    for (int t = 0; t < cx->nslo; t++) {
+        double worst = NAN, sum = 0, v;
+        long absent = 0, held = 0;
         for (long s = 0; s < cx->seeds; s++) {
-            double rj = 0, up = 0;
-            cb_metric(runs[s].report, "jobs.rejected", &rj);
-            cb_metric(runs[s].report, "derived.replicas_unplaceable", &up);
-            pt.starved |= rj > 0 || up > 0;
-        }
-        for (long s = 0; s < cx->seeds; s++)
-            pt.seeds_met += ok[s];
-        free(ok);
-        pt.met = pt.seeds_met >= cx->need;
-        cJSON_AddNumberToObject(pt.obj, "seeds_met", pt.seeds_met);
-        cJSON_AddBoolToObject(pt.obj, "met", pt.met);
-        const cJSON *wn = cJSON_GetObjectItemCaseSensitive(runs[0].report, "warnings");
-        if (wn) /* e.g. a MIG policy on cards without MIG: the buyer must see it beside the answer */
-            cJSON_AddItemToObject(pt.obj, "warnings", cJSON_Duplicate(wn, 1));
-        cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
-        for (long s = 0; s < cx->seeds; s++)
-            cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
-        pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
-        pl->pts[pl->npts++] = pt;
-        *met = pt.met;
-        if (pt.absent_only)
-            for (int t = 0; t < cx->nuser; t++) {
-                double v;
-                if (!plan_metric_measured(runs[0].report, cx->slo[t].path, &v))
-                    snprintf(pl->absent_path, sizeof pl->absent_path, "%s", cx->slo[t].path);
+            if (!plan_metric_measured(runs[s].report, cx->slo[t].path, &v)) {
+                ok[s] = false; /* never measured: cannot meet a term */
+                absent++;
+                continue;
             }
+            bool h = cb_slo_holds(&cx->slo[t], v);
+            ok[s] &= h;
+            held += h;
+            sum += v;
+            if (isnan(worst) || cb_slo_worse(&cx->slo[t], v, worst))
+                worst = v;
+        }
+        if (t >= cx->nuser && held < cx->seeds)
+            implicit_all = false;
+        snprintf(pt.term_sig + strlen(pt.term_sig), sizeof pt.term_sig - strlen(pt.term_sig),
+                 "%.17g;", worst);
+        if (t < cx->nuser && absent == cx->seeds)
+            user_absent = true;
+        cJSON *to = cJSON_CreateObject();
+        cJSON_AddStringToObject(to, "path", cx->slo[t].path);
+        isnan(worst) ? cJSON_AddNullToObject(to, "worst") : cJSON_AddNumberToObject(to, "worst", worst);
+        long measured = cx->seeds - absent;
+        measured ? cJSON_AddNumberToObject(to, "mean", sum / (double)measured) : cJSON_AddNullToObject(to, "mean");
+        cJSON_AddNumberToObject(to, "seeds_held", (double)held);
+        if (absent)
+            cJSON_AddNumberToObject(to, "seeds_absent", (double)absent);
+        cJSON_AddItemToArray(terms, to);
+    }
+    pt.absent_only = user_absent && implicit_all;
+    for (long s = 0; s < cx->seeds; s++) {
+        double rj = 0, up = 0;
+        cb_metric(runs[s].report, "jobs.rejected", &rj);
+        cb_metric(runs[s].report, "derived.replicas_unplaceable", &up);
+        pt.starved |= rj > 0 || up > 0;
     }
     for (long s = 0; s < cx->seeds; s++)
-        cb_run_free(&runs[s]);
-    free(runs);
+        pt.seeds_met += ok[s];
+    free(ok);
+    pt.met = pt.seeds_met >= cx->need;
+    cJSON_AddNumberToObject(pt.obj, "seeds_met", pt.seeds_met);
+    cJSON_AddBoolToObject(pt.obj, "met", pt.met);
+    const cJSON *wn = cJSON_GetObjectItemCaseSensitive(runs[0].report, "warnings");
+    if (wn) /* e.g. a MIG policy on cards without MIG: the buyer must see it beside the answer */
+        cJSON_AddItemToObject(pt.obj, "warnings", cJSON_Duplicate(wn, 1));
+    cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
+    for (long s = 0; s < cx->seeds; s++)
+        cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
+    pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
+    pl->pts[pl->npts++] = pt;
+    if (pt.absent_only)
+        for (int t = 0; t < cx->nuser; t++) {
+            double v;
+            if (!plan_metric_measured(runs[0].report, cx->slo[t].path, &v))
+                snprintf(pl->absent_path, sizeof pl->absent_path, "%s", cx->slo[t].path);
+        }
+}
+
+static const point *known(const planner *pl, long x)
+{
+    for (int i = 0; i < pl->npts; i++)
+        if (pl->pts[i].x == x)
+            return &pl->pts[i];
+    return NULL;
+}
+
+/* Runs counts xs[0..n-1] (ascending) on every seed in one batch, a round:
+ * child processes here, or one sweep on the engine. met[i]: xs[i] met. */
+static int try_counts(planner *pl, const long *xs, int n, bool *met, gs_error *err)
+{
+    const plan_ctx *cx = pl->cx;
+    long S = cx->seeds, *todo = xcalloc((size_t)n, sizeof *todo);
+    int ntodo = 0, rc = 0;
+    for (int i = 0; i < n; i++) {
+        bool dup = known(pl, xs[i]) != NULL;
+        for (int j = 0; j < ntodo; j++)
+            dup |= todo[j] == xs[i];
+        if (!dup)
+            todo[ntodo++] = xs[i];
+    }
+    cb_run *runs = xcalloc((size_t)(ntodo * S) + 1, sizeof *runs);
+    cb_common *coms = xcalloc((size_t)(ntodo * S) + 1, sizeof *coms);
+    char (*specs)[200] = xcalloc((size_t)ntodo + 1, sizeof *specs);
+    char (*paths)[1200] = xcalloc((size_t)ntodo + 1, sizeof *paths);
+    for (int c = 0; c < ntodo && rc == 0; c++) {
+        cb_common com;
+        rc = child_common(pl, todo[c], &com, specs[c], sizeof specs[c], paths[c], sizeof paths[c], err);
+        for (long s = 0; s < S && rc == 0; s++) {
+            coms[c * S + s] = com;
+            if (cx->engine)
+                continue;
+            char rd[1250];
+            snprintf(rd, sizeof rd, "%s/runs/%s.%s.g%ld.s%ld", cx->odir, pl->pol->slug, pl->cand->slug, todo[c], s + 1);
+            cb_run_init(&runs[c * S + s], &com, pl->pol, NULL, (uint64_t)(s + 1), rd);
+        }
+    }
+    if (rc == 0 && ntodo && cx->engine) {
+        uint64_t *sd = xcalloc((size_t)(ntodo * S), sizeof *sd);
+        for (int i = 0; i < ntodo * S; i++)
+            sd[i] = (uint64_t)(i % S + 1);
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/sweep.%s.%s", cx->odir, pl->pol->slug, pl->cand->slug);
+        rc = plan_round_engine(cx->engine, dir, coms, pl->pol, runs, sd, ntodo * (int)S, err);
+        free(sd);
+        pl->rounds++;
+    } else if (rc == 0 && ntodo) {
+        char what[400];
+        snprintf(what, sizeof what, "plan %s on %s: %ld%s", pl->pol->label, pl->cand->label, todo[0],
+                 ntodo > 1 ? ".." : "");
+        rc = cb_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
+        pl->rounds++;
+    }
+    for (int c = 0; c < ntodo && rc == 0; c++) {
+        record_point(pl, todo[c], runs + c * S);
+        cJSON_AddNumberToObject(pl->pts[pl->npts - 1].obj, "round", pl->rounds);
+    }
+    for (int i = 0; i < ntodo * S; i++)
+        cb_run_free(&runs[i]);
+    free(runs), free(coms), free(specs), free(paths), free(todo);
+    for (int i = 0; i < n && rc == 0; i++)
+        met[i] = known(pl, xs[i])->met;
     return rc;
 }
 
@@ -339,23 +386,37 @@ static int cmp_point(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Doubling, then bisection. *answer = 0 when even max_x fails, or when a
- * user term's metric stays absent although every job and request was
- * served (more cards cannot make it appear: a wrong path, or e.g. TTFT
- * asked of requests without tokens). */
+/* Doubling, then bisection; with --width K, K doublings a round, then K
+ * points a round splitting the bracket (bad, good) evenly (K = 1 is the
+ * bisection). *answer = 0 when even max_x fails, or when a user term's
+ * metric stays absent although every job and request was served (more
+ * cards cannot make it appear: a wrong path, or e.g. TTFT asked of requests
+ * without tokens). */
 static int search(planner *pl, long min_x, long max_x, long *answer, gs_error *err)
 {
-    long bad = min_x - 1, good = 0, c = min_x;
-    bool met;
-    for (;;) {
-        int rc = try_count(pl, c, &met, err);
-        if (rc)
-            return rc;
-        if (met) {
-            good = c;
-            break;
+    long K = pl->cx->width > 0 ? pl->cx->width : 1, bad = min_x - 1, good = 0, c = min_x;
+    long *cnt = xcalloc((size_t)K, sizeof *cnt);
+    bool *met = xcalloc((size_t)K, sizeof *met);
+    int rc = 0;
+    *answer = 0;
+    while (rc == 0 && !good) {
+        int n = 0;
+        for (long x = c; n < K; x = x * 2 > max_x ? max_x : x * 2) {
+            cnt[n++] = x;
+            if (x >= max_x)
+                break;
         }
-        bad = c;
+        rc = try_counts(pl, cnt, n, met, err);
+        for (int i = 0; i < n && rc == 0; i++) { /* counts ascend: the first met tops the bracket */
+            if (met[i]) {
+                good = cnt[i];
+                break;
+            }
+            bad = cnt[i];
+        }
+        if (rc || good)
+            break;
+        c = cnt[n - 1];
         /* more cards stopped helping: every term's worst figure is the same
          * at c/4, c/2 and c (e.g. jobs a sharing policy OOM-kills at any
          * size, or a fixed node group of a template that the pinned rows
@@ -366,24 +427,33 @@ static int search(planner *pl, long min_x, long max_x, long *answer, gs_error *e
         pl->plateau = k >= 2 && pl->pts[k].x == c && !pl->pts[k].starved && !pl->pts[k - 1].starved &&
                       !pl->pts[k - 2].starved && !strcmp(pl->pts[k].term_sig, pl->pts[k - 1].term_sig) &&
                       !strcmp(pl->pts[k].term_sig, pl->pts[k - 2].term_sig);
-        if (c >= max_x || pl->absent_path[0] || pl->plateau) {
-            *answer = 0;
-            return 0;
-        }
+        if (c >= max_x || pl->absent_path[0] || pl->plateau)
+            break;
         c = c * 2 > max_x ? max_x : c * 2;
     }
-    while (good - bad > 1) {
-        long mid = bad + (good - bad) / 2;
-        int rc = try_count(pl, mid, &met, err);
-        if (rc)
-            return rc;
-        if (met)
-            good = mid;
-        else
-            bad = mid;
+    while (rc == 0 && good && good - bad > 1) {
+        int n = 0;
+        for (long j = 1; j <= K; j++) {
+            long x = K == 1 ? bad + (good - bad) / 2 /* the bisection, exactly as before */
+                            : bad + (long)((double)(good - bad) * (double)j / (double)(K + 1));
+            if (x > bad && x < good && (n == 0 || x > cnt[n - 1]))
+                cnt[n++] = x;
+        }
+        rc = try_counts(pl, cnt, n, met, err);
+        long nb = bad, ng = good;
+        for (int i = 0; i < n && rc == 0; i++) {
+            if (met[i] && cnt[i] < ng)
+                ng = cnt[i];
+            if (!met[i] && cnt[i] > nb)
+                nb = cnt[i];
+        }
+        bad = nb, good = ng;
     }
-    *answer = good;
-    return 0;
+    free(cnt);
+    free(met);
+    if (rc == 0)
+        *answer = good;
+    return rc;
 }
 
 /* The largest scale of a template whose cards stay <= max_gpus (>= 1). */
@@ -534,14 +604,16 @@ int cmd_plan(int argc, char **argv)
         {"allow-failed", no_argument, 0, '1'},   {"allow-dropped", no_argument, 0, '2'},
         {"allow-unplaceable", no_argument, 0, '3'}, {"cluster-template", required_argument, 0, 'T'},
         {"price", required_argument, 0, '$'},    {"mig", required_argument, 0, 'M'},
+        {"width", required_argument, 0, 'W'},    {"engine", required_argument, 0, 'E'},
         {0, 0, 0, 0},
     };
     cb_common com = {.gpus_per_node = 8};
     const char *policies = NULL, *models = NULL, *slo_spec = NULL, *format = "text", *out = NULL;
     const char *templates[8], *price_args[MAX_PRICES];
     int ntemplates = 0, nprice_args = 0;
-    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536;
+    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 1;
     double fraction = 1.0;
+    const char *engine = NULL;
     bool allow[PLAN_NIMPLICIT] = {0};
     gs_error err = {0};
     int c;
@@ -615,6 +687,16 @@ int cmd_plan(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'u': com.until = optarg; break;
         case 'm': com.models = optarg; break;
+        case 'W':
+            width = strtol(optarg, &end, 10);
+            if (*end || width < 1 || width > 64)
+                return cli_fail(&(gs_error){GS_EUSAGE, "--width: expected an integer 1..64"});
+            break;
+        case 'E':
+            if (strcmp(optarg, "slurm") && strcmp(optarg, "parallel") && strcmp(optarg, "local"))
+                return cli_fail(&(gs_error){GS_EUSAGE, "--engine: expected slurm, parallel or local"});
+            engine = optarg;
+            break;
         case 'h': plan_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "plan: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -646,7 +728,7 @@ int cmd_plan(int argc, char **argv)
     gpu_catalog cat;
     if (gpu_catalog_load(&cat, mdir, &err))
         return cli_fail(&err);
-    plan_ctx cx = {.com = &com, .cat = &cat, .seeds = seeds, .jobs = jobs};
+    plan_ctx cx = {.com = &com, .cat = &cat, .seeds = seeds, .jobs = jobs, .width = width, .engine = engine};
     int rc = 0;
     for (int i = 0; i < nprice_args && rc == 0; i++)
         rc = add_price(&cx, &cat, price_args[i], &err);
@@ -749,6 +831,7 @@ int cmd_plan(int argc, char **argv)
             cJSON_AddStringToObject(doc, "mig", com.mig);
         cJSON_AddNumberToObject(doc, "seeds", (double)seeds);
         cJSON_AddNumberToObject(doc, "fraction", fraction);
+        cJSON_AddNumberToObject(doc, "width", (double)width);
         cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
         for (int t = 0; t < nslo; t++) {
             cJSON *to = cJSON_CreateObject();
@@ -835,6 +918,7 @@ int cmd_plan(int argc, char **argv)
                     if (pl.absent_path[0])
                         cJSON_AddStringToObject(e->obj, "absent_metric", pl.absent_path);
                 }
+                cJSON_AddNumberToObject(e->obj, "rounds", pl.rounds);
                 ev = cJSON_AddArrayToObject(e->obj, "points");
                 for (int i = 0; i < pl.npts; i++)
                     cJSON_AddItemToArray(ev, pl.pts[i].obj);

@@ -29,6 +29,7 @@ static const struct {
     {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},
     {"plot", cmd_plot, "draw figures (gnuplot) and a self-contained report.html for result directories"},
     {"check", cmd_check, "CI gate: exit 1 when a report regressed against a baseline report"},
+    {"sweep", cmd_sweep, "a grid of runs as a file for Slurm, GNU parallel or k8s; resumable; collected"},
 };
 
 static void usage(FILE *out)

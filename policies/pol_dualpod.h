@@ -1,4 +1,4 @@
-/* pol_dualpod.h - what tests may ask the dualpod time policy
+/* pol_dualpod.h - what tests may ask the dualpod service actuator
  * (policies/pol_dualpod.c): the state of the model instance behind a replica
  * task, and an audit of the ordering invariant.
  * SPDX-License-Identifier: MIT */

@@ -111,6 +111,7 @@ static const pol_space space = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
 };
 
 const pol_ops pol_vgpu = {

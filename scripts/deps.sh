@@ -26,6 +26,10 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
 # gnuplot draws the figures (gpusim plot, make demo, make test); the build needs none of it
 [ "${1:-}" = "--check" ] || command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+# the sweep tests run a one-node Slurm and GNU parallel (tests/e2e_sweep.sh); the build needs none of it
+[ "${1:-}" = "--check" ] || command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"
+[ "${1:-}" = "--check" ] || command -v munged >/dev/null 2>&1 || need="$need munge"
+[ "${1:-}" = "--check" ] || command -v parallel >/dev/null 2>&1 || need="$need parallel"
 [ -z "$need" ] && exit 0
 if [ "${1:-}" = "--check" ]; then
   echo "gpusim: missing Debian packages:$need" >&2

@@ -194,7 +194,7 @@ static void list_policies(const sim *s, char *buf, size_t n, int kind)
 static int resolve_policies(sim *s, const char *spec, gs_error *err)
 {
     char *copy = xstrdup(spec), *save = NULL;
-    int rc = 0;
+    int rc = 0, nact = 0;
     for (char *tok = strtok_r(copy, "+", &save); tok && rc == 0; tok = strtok_r(NULL, "+", &save)) {
         const pol_ops *p = find_policy(s, tok);
         int want = s->npol == 0 ? POL_SPACE : POL_TIME;
@@ -202,13 +202,16 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
             char names[512];
             list_policies(s, names, sizeof names, want);
             rc = gs_err(err, GS_EUSAGE, "unknown %s policy '%s' (valid: %s)",
-                        want == POL_SPACE ? "space" : "time", tok, names);
+                        want == POL_SPACE ? "space" : "time or actuator", tok, names);
         } else if (s->npol == SIM_MAX_POLICIES) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most %d policies", spec, SIM_MAX_POLICIES);
         } else if (p->abi != POL_ABI || !p->init || !p->fini ||
                    (p->kind == POL_SPACE && (!p->space || !p->space->place || !p->space->can_ever_fit ||
-                                             !p->space->unplace || !p->space->shape_key))) {
+                                             !p->space->unplace || !p->space->shape_key)) ||
+                   (p->kind == POL_TIME && !p->time == !p->actuator)) {
             GS_BUG("policy record misses a required member");
+        } else if (p->actuator && nact++) {
+            rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most one service actuator (%s)", spec, tok);
         } else {
             s->pol[s->npol++] = p;
         }
@@ -312,8 +315,8 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
-    /* the modules first: a time policy may install an actuator in the
-     * service layer, or place a task (sim_admit_pools), from its init() */
+    /* the modules first: a policy may use one from its init() (place a
+     * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
         return rc;
     for (int p = 0; p < s->npol; p++)
@@ -589,6 +592,15 @@ void sim_job_suspend(sim *s, job *j)
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     EACH_MODULE(s, stopped, s, j);
     space_release(s, j);
+}
+
+void sim_task_set_busy(sim *s, job *j, bool busy)
+{
+    if (j->idle == !busy)
+        return;
+    j->idle = !busy;
+    if (j->state == JOB_RUNNING && space_of(s)->load_changed)
+        space_of(s)->load_changed(s->pst[0], s, j);
 }
 
 void sim_job_fail(sim *s, job *j)

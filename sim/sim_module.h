@@ -26,8 +26,9 @@ typedef struct sim_module {
      * own, listed by `gpusim policies` and in inputs.params. */
     const pol_param *params;
     /* Builds the module's state, before any policy's init() (a policy may
-     * use a module from its init: an actuator, a task placed at once). The
-     * policies are resolved by then (s->pol[]), not initialised; index is its place in the run's list (for
+     * use a module from its init: a task placed at once). The policies are
+     * resolved by then (s->pol[]: the service layer finds its actuator
+     * there), not initialised; index is its place in the run's list (for
      * sim_module_event). 0, or GS_EUSAGE with the message in err. */
     int (*init)(sim *s, int index, void **state, gs_error *err);
     void (*fini)(void *state);

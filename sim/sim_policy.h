@@ -6,9 +6,12 @@
  * policy only through the wrappers in sim.c.
  *
  * Kinds. A space policy (POL_SPACE, pol_space) decides how cards are cut and
- * where work goes; a time policy (POL_TIME, pol_time) decides when held
- * resources are given back (hibernate, dual-pod sleep); a run is one space
- * policy plus zero or more time policies, written "space+time".
+ * where work goes; a policy of kind POL_TIME decides when held resources are
+ * given back, either by watching jobs (a time policy proper, pol_time:
+ * hibernate) or by taking over the service layer's replicas (a service
+ * actuator, svc_actuator_ops in sim_service_actuator.h: dual-pod sleep). A
+ * run is one space policy plus zero or more of the others, at most one
+ * actuator, written "space+time".
  *
  * Versioning: `abi` says which version of these records the policy was
  * written for (POL_ABI); the core checks optional members for NULL.
@@ -24,8 +27,9 @@
 
 /* 4: the record split in three: pol_ops (what every policy is), pol_space
  * (the questions a space policy answers; the core runs the queue) and
- * pol_time (a time policy's hooks). */
-#define POL_ABI 4
+ * pol_time (a time policy's hooks). 5: pol_ops.actuator, a service
+ * actuator's hooks, instead of an actuator installed from init(). */
+#define POL_ABI 5
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -34,6 +38,7 @@
 #define POL_CAP_ADMIT 1u
 
 typedef struct sim sim;
+typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */
 
 enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
 
@@ -98,6 +103,11 @@ typedef struct pol_space {
      * < 0 when this run does not measure it (the timeseries gains a
      * frag_gpus column; `run --mode fill` samples it). */
     double (*frag_gpus)(const void *state);
+    /* Optional: running internal task j went idle or busy (j->idle, set by
+     * its owner through sim_task_set_busy): a policy whose cards are shared
+     * recomputes what j and its co-tenants get. NULL: the policy ignores
+     * load (whole cards, MIG instances: nobody else is on them). */
+    void (*load_changed)(void *state, sim *s, job *j);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,
@@ -122,7 +132,7 @@ typedef struct pol_ops {
     int abi;
     const char *name;
     const char *summary;
-    int kind;                /* POL_SPACE or POL_TIME */
+    int kind;                /* POL_SPACE, or POL_TIME (after the space policy) */
     const pol_param *params; /* terminated by {NULL} */
     /* Reads parameters with sim_param(s, name) and builds the policy's state.
      * index is the policy's place in the run (0: the space policy), the one
@@ -138,7 +148,11 @@ typedef struct pol_ops {
      * change ones the core wrote). */
     void (*report)(const void *state, const sim *s, cJSON *root);
     const pol_space *space; /* kind POL_SPACE */
-    const pol_time *time;   /* kind POL_TIME */
+    /* Kind POL_TIME: exactly one of the two. */
+    const pol_time *time;
+    /* A service actuator: the service layer calls these with the state
+     * init() made (sim_service_actuator.h). At most one in a run. */
+    const svc_actuator_ops *actuator;
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with

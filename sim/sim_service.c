@@ -73,6 +73,9 @@ const pol_param svc_params[] = {
     {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
                                   "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
                                   "routers' cache_aware policy)", P_NUM(0, 1, NULL)},
+    {"svc_demand", "load", "a replica's demand on a shared card (vgpu, timeslice, mps): load: its util (else 1) "
+                           "while it serves a batch, nothing while idle; static: its util all the time",
+     P_ENUM("load|static")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
@@ -116,9 +119,15 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
+    L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
+    for (int p = 0; p < s->npol; p++) /* the core allows at most one */
+        if (s->pol[p]->actuator) {
+            L->act = s->pol[p]->actuator;
+            L->act_pol = p;
+        }
     if (L->max_batch_def < 1 || L->period_s <= 0 || L->queue_max < 0 || L->timeout_s <= 0 || L->load_gbps <= 0 ||
         L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
         return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
@@ -169,39 +178,7 @@ static void svc_layer_free(void *state)
     free(L);
 }
 
-
-
-
-
-/* {==== events ====} */
-
-
-
-
-/* {==== serving ====} */
-
-
-
-
-
-
-
-
-
-
-
-/* {==== serving ====} */
-
-
-
-
-
-
-/* {==== replicas ====} */
-
-
-
-
+/* {==== replica tasks ====} */
 
 static void svc_task_started(void *state, sim *s, job *j)
 {
@@ -225,8 +202,8 @@ static void svc_task_started(void *state, sim *s, job *j)
     }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
                     L->graph_s, ready_s = cold_s;
-    if (L->act.activate) /* hot, warm or cold, chosen by the actuator */
-        p->path = L->act.activate(L->act.ud, s, j, (int)v->idx, cold_s, &ready_s);
+    if (L->act) /* hot, warm or cold, chosen by the actuator */
+        p->path = L->act->activate(svc_act_state(s, L), s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
     svc_emit(s, p->svc, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
@@ -237,6 +214,8 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
     (void)state;
     replica *p = j->owner;
+    if (p->in_run)
+        return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
         svc_cut_block(s, p);
 }
@@ -300,12 +279,10 @@ static int svc_replicas(const void *state)
     return n;
 }
 
-
 /* {==== arrivals, ticks, generator ====} */
 
 /* Whether some replica of v is ready. */
 static bool ready_replica(const service *v) { return v->nready > 0; }
-
 
 /* At the service's end the requests still queued are dropped (counted with
  * those that arrive after the end): no replica starts to serve them. */
@@ -347,9 +324,9 @@ static void route(sim *s, service *v, uint32_t ri)
     replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
         p = svc_least_loaded(v, r->kv_tok);
-    /* a first request (see svc_actuator), tracked only for an actuator */
+    /* a first request (see svc_actuator_ops), tracked only for an actuator */
     r->first_rep = NONE;
-    if (L->has_act)
+    if (L->act)
         r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
     v->last_arrival_us = s->now;
     if (p) {
@@ -379,7 +356,7 @@ static void route(sim *s, service *v, uint32_t ri)
     svc_schedule_tick(s, v);
 }
 
-static int new_request(sim *s, service *v, const wl_row *row, gs_error *err)
+static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
 {
     svc_layer *L = svc_of(s);
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
@@ -440,7 +417,7 @@ static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 864
 static void schedule_gen(sim *s, service *v)
 {
     double rate = v->cfg.rate, t = gs_us_to_s(s->now);
-    bool di = !strcmp(v->cfg.pattern, "diurnal");
+    bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
         t += sim_rng_exp(v->rng, 1.0 / lmax);
@@ -454,7 +431,6 @@ static void schedule_gen(sim *s, service *v)
         svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
-
 static service *find_service(const svc_layer *L, const char *id)
 {
     for (uint32_t i = 0; i < L->nsvcs; i++) /* O(services): a handful per trace */
@@ -463,7 +439,7 @@ static service *find_service(const svc_layer *L, const char *id)
     return NULL;
 }
 
-static int declare(sim *s, const wl_row *row)
+static int declare(sim *s, const wl_service *row)
 {
     svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
@@ -481,9 +457,10 @@ static int declare(sim *s, const wl_row *row)
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
-    bool floor = L->act.min_replicas > v->min;
+    int act_min = L->act ? L->act->min_replicas(svc_act_state(s, L)) : 0;
+    bool floor = act_min > v->min;
     if (floor) /* always-on keeps one awake from the start */
-        v->min = L->act.min_replicas;
+        v->min = act_min;
     int init = row->replicas_init >= 0 ? row->replicas_init : v->min;
     if (floor && init < v->min)
         init = v->min;
@@ -518,7 +495,7 @@ static int declare(sim *s, const wl_row *row)
         return hrc;
     }
     if (!v->hw.reason[0]) /* replicas go only where they fit */
-        snprintf(v->cfg.gpu_model, sizeof v->cfg.gpu_model, "%s", v->hw.fit_models);
+        snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
@@ -554,17 +531,24 @@ static int declare(sim *s, const wl_row *row)
     return 0;
 }
 
+/* The row is converted here, once, into the record of its kind: the layer
+ * keeps no all-kinds row. */
 static int svc_on_row(void *state, sim *s, const wl_row *row)
 {
     (void)state;
     svc_layer *L = svc_of(s);
-    if (row->kind == WL_KIND_SERVICE)
-        return declare(s, row);
-    service *v = find_service(L, row->service);
+    if (row->kind == WL_KIND_SERVICE) {
+        wl_service sv;
+        wl_service_of(row, &sv);
+        return declare(s, &sv);
+    }
+    wl_request rq;
+    wl_request_of(row, &rq);
+    service *v = find_service(L, rq.service);
     if (!v)
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
-                      "earlier service row declares", s->cfg->trace_path, row->line, row->id, row->service);
-    return new_request(s, v, row, &s->err);
+                      "earlier service row declares", s->cfg->trace_path, rq.line, rq.id, rq.service);
+    return new_request(s, v, &rq, &s->err);
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -664,16 +648,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     }
 }
 
-/* {==== actuation hooks ====} */
-
-void svc_set_actuator(sim *s, const svc_actuator *a)
-{
-    svc_layer *L = svc_of(s);
-    memset(&L->act, 0, sizeof L->act);
-    L->has_act = a != NULL;
-    if (a)
-        L->act = *a;
-}
+/* {==== what an actuator may ask ====} */
 
 int svc_count(const sim *s)
 {
@@ -686,7 +661,7 @@ void svc_describe(const sim *s, int svc, svc_desc *out)
     const service *v = svc_of(s)->svcs[svc];
     out->id = v->id;
     out->weights_gib = v->weights_gib;
-    out->gpus = v->cfg.gpus;
+    out->gpus = v->cfg.ask.gpus;
     out->start_us = v->start_us;
     out->end_us = v->end_us;
 }

@@ -24,14 +24,13 @@ extern const pol_param svc_params[];
 /* The layer as an engine module (sim_module.h): service and request rows,
  * replica tasks, its own events, "services" and "requests" in the report. */
 extern const sim_module svc_module;
-/* {==== actuation hooks ====}
- * A time policy may take over how a service's replicas come and go (dual-pod
- * actuation, policies/pol_dualpod.c). Without an actuator the layer behaves
- * exactly as before: every activation is a cold start and scale-in ends the
- * replica's task at once (sim_service_actuator.h). */
-/* Installs the actuator (a time policy does so from init(); the layer
- * exists by then). One per run; NULL removes it. */
-void svc_set_actuator(sim *s, const svc_actuator *a);
+/* {==== actuation ====}
+ * A service actuator may take over how a service's replicas come and go
+ * (dual-pod actuation, policies/pol_dualpod.c): a policy whose record has
+ * an `actuator` (sim_service_actuator.h), named in --policy after the space
+ * policy; the layer finds it among the run's policies. Without one every
+ * activation is a cold start and scale-in ends the replica's task at once.
+ * What an actuator may ask the layer: */
 /* Services declared so far, and one's description (svc < svc_count). */
 int svc_count(const sim *s);
 void svc_describe(const sim *s, int svc, svc_desc *out);

@@ -72,7 +72,7 @@ long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, con
     double card_gib = j->req.gpumem_mib > 0 ? (double)j->req.gpumem_mib / 1024.0
                                             : (double)s->cl->pools[s->cl->nodes[j->node].pool].model->memory_mib /
                                                   1024.0;
-    double kv_gib = (double)v->cfg.gpus * card_gib * L->kv_util - v->weights_gib;
+    double kv_gib = (double)v->cfg.ask.gpus * card_gib * L->kv_util - v->weights_gib;
     double block_kib = v->kv_kib * L->block_tok;
     return kv_gib > 0 ? (long)floor(kv_gib * 1024.0 * 1024.0 / block_kib) : 0;
 }

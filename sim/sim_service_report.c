@@ -105,7 +105,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
         if (v->pc_reqs)
             add_prefix_cache(o, L, v);
-        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.gpus;
+        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.ask.gpus;
         cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
         cJSON_AddNumberToObject(rp, "min", v->min);
         cJSON_AddNumberToObject(rp, "max", v->max);

@@ -111,6 +111,9 @@ void svc_set_busy(sim *s, replica *p, bool busy)
         p->idle_since_us = s->now;
     }
     p->in_block = busy;
+    /* load-following: the card learns at batch starts and ends, not per iteration */
+    if (v->L->follow_load && p->task)
+        sim_task_set_busy(s, p->task, busy);
 }
 
 replica *svc_least_loaded(const service *v, double kv_tok)
@@ -164,14 +167,14 @@ void svc_scale_out(sim *s, service *v)
     v->nlive++;
     v->scale_outs++;
     job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    t->req = v->cfg;
-    t->req.kind = WL_KIND_JOB;
+    wl_service_replica_row(&v->cfg, &t->req); /* a job row: the core places tasks by their row */
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
     t->req.submit_us = s->now;
     t->owner = p;
+    t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;
-    if (L->act.placing) /* a preferred node */
-        L->act.placing(L->act.ud, s, t, (int)v->idx);
+    if (L->act) /* a preferred node */
+        L->act->placing(svc_act_state(s, L), s, t, (int)v->idx);
     sim_task_submit(s, t); /* may start (svc_task_started), queue, or reject */
 }
 
@@ -191,7 +194,7 @@ void svc_replica_remove(sim *s, replica *p)
     job *t = p->task;
     p->task = NULL;
     /* an actuator may keep the task (its GPU) until the instance slept */
-    if (p->unactivated || !L->act.retire || !L->act.retire(L->act.ud, s, t, (int)v->idx, v->ended))
+    if (p->unactivated || !L->act || !L->act->retire(svc_act_state(s, L), s, t, (int)v->idx, v->ended))
         sim_task_end(s, t);
     svc_note_scale(s, v, "scale_in");
 }

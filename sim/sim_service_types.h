@@ -17,6 +17,7 @@
 #include "sim_service_actuator.h"
 #include "sim_svc_hw.h"
 #include "svc_prefix_cache.h"
+#include "../workloads/wl_svc_rows.h"
 
 typedef struct svc_layer svc_layer;
 
@@ -36,7 +37,7 @@ typedef struct svc_req {
     double work_left_us; /* time mode */
     double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
     uint32_t next;       /* service queue link */
-    /* only with an actuator: a first request (see svc_actuator)
+    /* only with an actuator: a first request (see svc_actuator_ops)
      * and the replica whose activation it waited for (NONE: found one ready) */
     bool first;
     uint32_t first_rep;
@@ -56,6 +57,7 @@ typedef struct replica {
     int nactive, npending;
     /* current block (tokens mode) or last drain (time mode) */
     bool in_block;
+    bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
     gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
     long k_iters;
     uint32_t ev_gen;
@@ -76,7 +78,7 @@ typedef struct service {
     struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
     uint32_t idx;
     char id[64];
-    wl_row cfg;
+    wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
     int mode;
     int min, max, max_batch;
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
@@ -139,15 +141,22 @@ struct svc_layer {
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
-    svc_actuator act; /* all NULL/0 without one */
-    bool has_act;
+    /* the run's service actuator (sim_service_actuator.h), NULL without
+     * one; its state is that of the policy at act_pol (svc_act_state) */
+    const svc_actuator_ops *act;
+    int act_pol;
     bool pc_on;
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;
 };
+
+/* The actuator policy's state, for its hooks (L->act set). Read at each
+ * call: the layer is made before the policies' init() makes that state. */
+static inline void *svc_act_state(const sim *s, const svc_layer *L) { return s->pst[L->act_pol]; }
 
 static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 

@@ -14,31 +14,31 @@
 static double num(const sim *s, const char *name) { return sim_param_number(s, name); }
 
 
-double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row)
+double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_ask *ask)
 {
     const char *pol = s->pol[0]->name;
     double card = (double)m->memory_mib, per = card;
-    int gpus = row->gpus > 0 ? row->gpus : 1;
+    int gpus = ask->gpus > 0 ? ask->gpus : 1;
     if (!strcmp(pol, "vgpu") || !strcmp(pol, "timeslice")) {
-        if (row->gpumem_mib > 0)
-            per = fmin((double)row->gpumem_mib, card);
-        else if (row->gpumem_pct > 0)
-            per = card * row->gpumem_pct / 100.0;
+        if (ask->gpumem_mib > 0)
+            per = fmin((double)ask->gpumem_mib, card);
+        else if (ask->gpumem_pct > 0)
+            per = card * ask->gpumem_pct / 100.0;
     } else if (!strcmp(pol, "mig") || !strcmp(pol, "dynmig")) {
-        if (row->mig[0] && m->mig) {
+        if (ask->mig[0] && m->mig) {
             int p = -1;
             for (int i = 0; i < m->mig->nprofiles; i++)
-                if (gs_streq_ci(m->mig->profiles[i].name, row->mig))
+                if (gs_streq_ci(m->mig->profiles[i].name, ask->mig))
                     p = i;
             per = p >= 0 ? (double)m->mig->profiles[p].memory_mib : 0;
-        } else if (row->gpumem_mib > 0) {
-            per = fmin((double)row->gpumem_mib, card); /* at least this: the policy picks a profile that holds it */
+        } else if (ask->gpumem_mib > 0) {
+            per = fmin((double)ask->gpumem_mib, card); /* at least this: the policy picks a profile that holds it */
         }
     }
     return per * gpus;
 }
 
-int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
                  svc_shape *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -54,16 +54,16 @@ int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_pe
         return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "
                                       "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
     out->ref = sim_hw_ref(s);
-    if (row->ref_gpu[0])
-        out->ref = gpu_catalog_find(s->cat, row->ref_gpu);
-    if (row->ref_gpu[0] && !out->ref)
+    if (row->ask.ref_gpu[0])
+        out->ref = gpu_catalog_find(s->cat, row->ask.ref_gpu);
+    if (row->ask.ref_gpu[0] && !out->ref)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model, "
-                      "found '%s'", s->cfg->trace_path, row->line, row->ref_gpu_col, row->ref_gpu);
+                      "found '%s'", s->cfg->trace_path, row->line, row->ask.ref_gpu_col, row->ask.ref_gpu);
     if (row->profile[0] && (!perf || !perf_known(perf, row->profile)))
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld ('profile'): no measured profile '%s' in models/perf "
                       "(known: llama2-70b, bloom-176b)", s->cfg->trace_path, row->line, row->profile);
     /* the models this row may use (its gpu_model list, else all) where weights + reserve fit */
-    uint64_t allowed = sim_cluster_model_mask(s->cl, s->cat, row->gpu_model[0] ? row->gpu_model : NULL, NULL);
+    uint64_t allowed = sim_cluster_model_mask(s->cl, s->cat, row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
     double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
     double best_gib = 0;
     const char *best = "";
@@ -72,7 +72,7 @@ int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_pe
         if (!(allowed >> p & 1))
             continue;
         const gpu_model *m = s->cl->pools[p].model;
-        double give_gib = svc_hw_mem_given_mib(s, m, row) / 1024.0 * out->mem_util;
+        double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
         if (give_gib > best_gib) {
             best_gib = give_gib;
             best = m->name;
@@ -92,7 +92,7 @@ int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_pe
     return 0;
 }
 
-void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set *perf, const job *t,
+void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,
                   svc_place *out)
 {
     memset(out, 0, sizeof *out);
@@ -103,11 +103,11 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set
     const gpu_model *m = s->cl->pools[s->cl->nodes[t->node].pool].model;
     bool share = sim_hw_slice_share(s);
     double c = share ? t->slice_c : 1, mb = share ? t->slice_m : 1;
-    int tp = row->gpus > 0 ? row->gpus : 1;
+    int tp = row->ask.gpus > 0 ? row->ask.gpus : 1;
     /* KV capacity in the memory this placement gives (a MIG instance: its
      * share of the card's memory slices) */
-    double mem_mib = svc_hw_mem_given_mib(s, m, row);
-    if (t->slice_m < 1 && !row->mig[0]) /* an instance chosen by the policy: its memory slices' share */
+    double mem_mib = svc_hw_mem_given_mib(s, m, &row->ask);
+    if (t->slice_m < 1 && !row->ask.mig[0]) /* an instance chosen by the policy: its memory slices' share */
         mem_mib = (double)m->memory_mib * t->slice_m * tp;
     double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
     out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;

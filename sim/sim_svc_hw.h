@@ -9,6 +9,7 @@
 #define GPUSIM_SIM_SVC_HW_H
 
 #include "../models/perf/perf_profile.h"
+#include "../workloads/wl_svc_rows.h"
 #include "sim.h"
 
 typedef struct svc_shape {
@@ -31,15 +32,15 @@ typedef struct svc_place {
 /* The service row's shape and fit over the cluster's models under the run's
  * space policy. perf: the loaded profiles (may be NULL when the row names
  * none). GS_EINPUT for a profile name no table has. */
-int svc_hw_shape(sim *s, const wl_row *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
+int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
                  svc_shape *out, gs_error *err);
 /* The replica task t has just started on its placement: its speed factors,
  * profile entry and KV capacity. */
-void svc_hw_place(sim *s, const svc_shape *sh, const wl_row *row, const perf_set *perf, const job *t,
+void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,
                   svc_place *out);
 /* The memory (MiB) a replica is given on model m under the run's space
  * policy: gpus x card memory (whole), x the row's gpumem (shared cards), x
  * the MIG profile or gpumem (MIG policies). */
-double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_row *row);
+double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_ask *ask);
 
 #endif

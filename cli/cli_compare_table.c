@@ -1,0 +1,278 @@
+/* cli_compare_table.c - see cli_compare_table.h. Moved out of
+ * cli_compare.c unchanged in what it computes and prints, so that `compare`
+ * and `sweep collect` cannot drift apart.
+ * SPDX-License-Identifier: MIT */
+#include "cli_compare_table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/gs_json.h"
+#include "cli_plan_terms.h"
+
+/* The rows, in the order a planner reads them. A path absent from every
+ * report (e.g. no price known) is left out of the table. */
+static const struct {
+    const char *key, *path;
+} base_rows[] = {
+    {"utilization", "gpu.alloc_ratio"},
+    {"busy_ratio", "gpu.busy_ratio"}, /* from sharing policies, when present */
+    {"queue_p50_s", "jobs.queue_s.p50"},
+    {"queue_p99_s", "jobs.queue_s.p99"},
+    {"jct_p99_s", "jobs.jct_s.p99"},
+    {"latency_p99_s", "requests.latency_s.p99"}, /* inference requests, all services */
+    {"ttft_p99_s", "requests.ttft_s.p99"},
+    {"slo_attainment", "requests.slo_attainment"},
+    {"slowdown_mean", "jobs.slowdown.mean"},
+    {"completed", "jobs.completed"},
+    {"rejected", "jobs.rejected"},
+    {"failed", "jobs.failed"},       /* killed before completing: OOM under sharing, timed out */
+    {"suspended", "jobs.suspended"}, /* stopped with work left at the end */
+    {"dropped_requests", "derived.requests_dropped"},
+    {"gpu_hours", "gpu.gpu_hours"},
+    /* the cluster as configured is paid for the whole window, however soon a policy drains */
+    {"cost_per_day_usd", "derived.cost_per_day_usd"},
+    {"cost_per_completed_job_usd", "derived.cost_per_completed_job_usd"},
+    {"cost_per_million_requests_usd", "derived.cost_per_million_requests_usd"},
+};
+#define NBASE (sizeof base_rows / sizeof *base_rows)
+#define MAX_ROWS 48
+
+typedef struct row {
+    const char *key;
+    char path[128];
+    char *owned; /* key made here (per service), freed at the end */
+} row;
+
+/* Per service in the report (services[i] with its "id"): its latency p99
+ * and SLO attainment. Services come from the trace, so every run of one
+ * compare lists them in the same order. */
+static int add_service_rows(row *rows, int nrows, const cJSON *rep)
+{
+    const cJSON *sv;
+    int i = 0;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(rep, "services"))
+    {
+        static const char *what[][2] = {{"latency_p99_s", "latency_s.p99"}, {"slo_attainment", "slo_attainment"}};
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
+        for (int w = 0; w < 2 && nrows < MAX_ROWS; w++) {
+            rows[nrows].owned = id ? cb_fmt("%s.%s", id, what[w][0]) : cb_fmt("service%d.%s", i, what[w][0]);
+            rows[nrows].key = rows[nrows].owned;
+            snprintf(rows[nrows].path, sizeof rows[0].path, "services.%d.%s", i, what[w][1]);
+            nrows++;
+        }
+        i++;
+    }
+    return nrows;
+}
+
+static double value_of(const cJSON *rep, const char *path, const cb_slo *slo, int nslo, bool *ok)
+{
+    double v;
+    if (strcmp(path, "slo_met") == 0) {
+        bool met = true;
+        for (int t = 0; t < nslo; t++)
+            met &= plan_metric_measured(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v); /* unmeasured: not met */
+        *ok = true;
+        return met ? 1.0 : 0.0;
+    }
+    *ok = cb_metric(rep, path, &v);
+    return *ok ? v : NAN;
+}
+
+static void fmt_cell(char *buf, size_t n, double mean, double half, int seeds)
+{
+    if (isnan(mean))
+        snprintf(buf, n, "-");
+    else if (seeds >= 2)
+        snprintf(buf, n, "%.4g ±%.2g", mean, half);
+    else
+        snprintf(buf, n, "%.4g", mean);
+}
+
+static const cJSON *first_report(const cc_column *cols, int ncols)
+{
+    for (int c = 0; c < ncols; c++)
+        for (int i = 0; i < cols[c].n; i++)
+            if (cols[c].reports[i])
+                return cols[c].reports[i];
+    return NULL;
+}
+
+cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols, const cb_slo *slo, int nslo,
+                const char *metrics)
+{
+    const cJSON *rep0 = first_report(cols, ncols);
+    if (!rep0)
+        return NULL;
+    row rows[MAX_ROWS] = {0};
+    int nrows = 0;
+    for (size_t i = 0; i < NBASE; i++) {
+        rows[nrows].key = base_rows[i].key;
+        snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", base_rows[i].path);
+    }
+    for (int t = 0; t < nslo && nrows < MAX_ROWS - 1; t++) {
+        rows[nrows].key = slo[t].path;
+        snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", slo[t].path);
+    }
+    if (nslo) {
+        rows[nrows].key = "slo_met";
+        snprintf(rows[nrows++].path, sizeof rows[0].path, "slo_met");
+    }
+    char *mcopy = metrics ? xstrdup(metrics) : NULL, *save = NULL;
+    for (char *tok = mcopy ? strtok_r(mcopy, ",", &save) : NULL; tok && nrows < MAX_ROWS;
+         tok = strtok_r(NULL, ",", &save)) {
+        rows[nrows].key = tok;
+        snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", tok);
+    }
+    nrows = add_service_rows(rows, nrows, rep0);
+
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "kind", "compare");
+    cJSON_AddStringToObject(doc, "trace", trace);
+    cJSON_AddNumberToObject(doc, "seeds", (double)seeds);
+    cJSON *in = cJSON_GetObjectItemCaseSensitive(rep0, "inputs");
+    cJSON_AddItemToObject(doc, "cluster", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(in, "cluster"), 1));
+    if (nslo) {
+        cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
+        for (int t = 0; t < nslo; t++) {
+            char *s = cb_fmt("%s%s%g", slo[t].path, cb_op_str(slo[t].op), slo[t].value);
+            cJSON_AddItemToArray(sa, cJSON_CreateString(s));
+            free(s);
+        }
+    }
+    cJSON *ra = cJSON_AddArrayToObject(doc, "rows");
+    cJSON *pa = cJSON_AddArrayToObject(doc, "policies");
+    bool present[MAX_ROWS] = {0};
+    int maxn = 1;
+    for (int p = 0; p < ncols; p++)
+        maxn = cols[p].n > maxn ? cols[p].n : maxn;
+    double *vals = xcalloc((size_t)maxn, sizeof *vals);
+    for (int p = 0; p < ncols; p++) {
+        cJSON *po = cJSON_CreateObject();
+        cJSON_AddStringToObject(po, "label", cols[p].label);
+        cJSON_AddStringToObject(po, "policy", cols[p].policy);
+        cJSON *ru = cJSON_AddArrayToObject(po, "runs");
+        for (int s = 0; s < cols[p].n; s++)
+            cJSON_AddItemToArray(ru, cJSON_CreateString(cols[p].run_dirs[s]));
+        cJSON *mo = cJSON_AddObjectToObject(po, "metrics");
+        for (int r = 0; r < nrows; r++) {
+            int nv = 0;
+            bool ok;
+            for (int s = 0; s < cols[p].n; s++) {
+                if (!cols[p].reports[s])
+                    continue;
+                double v = value_of(cols[p].reports[s], rows[r].path, slo, nslo, &ok);
+                if (ok)
+                    vals[nv++] = v;
+            }
+            if (nv == 0)
+                continue;
+            present[r] = true;
+            double mean, half;
+            cb_interval(vals, nv, &mean, &half);
+            cJSON *cell = cJSON_AddObjectToObject(mo, rows[r].key);
+            cJSON_AddNumberToObject(cell, "mean", mean);
+            cJSON_AddNumberToObject(cell, "lo", mean - half);
+            cJSON_AddNumberToObject(cell, "hi", mean + half);
+            cJSON_AddNumberToObject(cell, "n", nv);
+            cJSON_AddItemToObject(cell, "values", cJSON_CreateDoubleArray(vals, nv));
+        }
+        cJSON_AddItemToArray(pa, po);
+    }
+    free(vals);
+    for (int r = 0; r < nrows; r++) {
+        if (!present[r])
+            continue;
+        cJSON *ro = cJSON_CreateObject();
+        cJSON_AddStringToObject(ro, "key", rows[r].key);
+        cJSON_AddStringToObject(ro, "path", rows[r].path);
+        cJSON_AddItemToArray(ra, ro);
+    }
+    free(mcopy);
+    for (int r = 0; r < nrows; r++)
+        free(rows[r].owned);
+    return doc;
+}
+
+int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
+{
+    char *withnl = gs_json_print(doc, NULL); /* what compare has always written, newline included */
+    char path[1000];
+    snprintf(path, sizeof path, "%s/compare.json", dir);
+    int rc = cb_mkdirs(dir, err);
+    if (rc == 0)
+        rc = cb_write_text(path, withnl, err);
+    if (text && rc == 0)
+        *text = withnl;
+    else
+        free(withnl);
+    return rc;
+}
+
+void cc_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir)
+{
+    bool md = !strcmp(format, "markdown"), csv = !strcmp(format, "csv"), txt = !strcmp(format, "text");
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+    const cJSON *pa = cJSON_GetObjectItemCaseSensitive(doc, "policies");
+    if (txt)
+        printf("compare: %s, %ld seed%s%s\n", trace, seeds, seeds > 1 ? "s" : "",
+               seeds > 1 ? " (mean ±95% interval)" : "");
+    printf(md ? "| metric |" : csv ? "metric" : "%-26s", md || csv ? "" : "metric");
+    const cJSON *po;
+    cJSON_ArrayForEach(po, pa)
+    {
+        const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "label"));
+        if (csv) {
+            printf(",\"");
+            for (const char *q = l; *q; q++)
+                printf(*q == '"' ? "\"\"" : "%c", *q);
+            printf("\"");
+            if (seeds > 1)
+                printf(",lo,hi");
+        } else if (md) {
+            printf(" ");
+            for (const char *q = l; *q; q++)
+                printf(*q == '|' ? "\\|" : "%c", *q);
+            printf(" |");
+        } else {
+            printf(" %22s", l);
+        }
+    }
+    printf("\n");
+    if (md) {
+        printf("|---|");
+        for (int p = 0; p < cJSON_GetArraySize(pa); p++)
+            printf("---:|");
+        printf("\n");
+    }
+    const cJSON *ro;
+    cJSON_ArrayForEach(ro, ra)
+    {
+        const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ro, "key"));
+        printf(md ? "| %s |" : csv ? "%s" : "%-26s", key);
+        cJSON_ArrayForEach(po, pa)
+        {
+            const cJSON *cell =
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key);
+            double mean = NAN, lo = NAN, hi = NAN;
+            cb_metric(cell, "mean", &mean);
+            cb_metric(cell, "lo", &lo);
+            cb_metric(cell, "hi", &hi);
+            char buf[64];
+            fmt_cell(buf, sizeof buf, mean, (hi - lo) / 2, (int)seeds);
+            if (csv) {
+                printf(",%.6g", mean);
+                if (seeds > 1)
+                    printf(",%.6g,%.6g", lo, hi);
+            } else {
+                printf(md ? " %s |" : " %22s", buf);
+            }
+        }
+        printf("\n");
+    }
+    if (txt)
+        printf("runs and compare.json: %s\n", odir);
+}

@@ -1,0 +1,32 @@
+/* cli_compare_table.h - the comparison table: from the reports of each
+ * column's runs (one column a policy, one report a seed) to compare.json and
+ * the printed table. `compare` feeds it the runs it just made; `sweep
+ * collect` the runs a scheduler made, so both print the same table.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_CLI_COMPARE_TABLE_H
+#define GPUSIM_CLI_COMPARE_TABLE_H
+
+#include <cJSON.h>
+
+#include "cli_batch.h"
+
+typedef struct cc_column {
+    const char *label, *policy;
+    cJSON *const *reports;       /* n reports in seed order; NULL where a run is missing */
+    const char *const *run_dirs; /* n run directories (listed in compare.json) */
+    int n;
+} cc_column;
+
+/* The compare.json document: rows (base rows present in some report, SLO
+ * terms and slo_met, --metrics paths, per-service rows from the first
+ * report), then per column each row's mean, 95% interval, n and values.
+ * NULL when no column has a report. */
+cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols, const cb_slo *slo, int nslo,
+                const char *metrics);
+/* Prints doc as text, markdown or csv (the caller prints json itself). */
+void cc_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir);
+/* Writes doc to dir/compare.json atomically; *text (may be NULL) receives
+ * what was written, for --format json. */
+int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err);
+
+#endif

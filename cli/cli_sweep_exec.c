@@ -1,0 +1,216 @@
+/* cli_sweep_exec.c - `gpusim sweep run MANIFEST`: run manifest lines, each
+ * into its own directory, atomically, skipping those already done.
+ *
+ * Which lines: --index LIST ("7", "0-3,9"), --shard K/N (lines whose index
+ * is K-1 mod N, for engines without array indices), else the index an
+ * engine puts in the environment: SLURM_ARRAY_TASK_ID (sbatch --array) or
+ * JOB_COMPLETION_INDEX (a Kubernetes Indexed Job).
+ *
+ * A run goes to runs/.tmp.<id>.<host>.<pid>/ and is renamed to runs/<id>/
+ * only when it succeeded; a failed one is moved to failed/<id>/ with its
+ * stderr.log. Before running, the id is computed again from the files: a
+ * trace edited since `sweep init` is refused rather than filed under the
+ * old id.
+ * SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_sweep.h"
+#include "../base/gs_file.h"
+
+static void run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpusim sweep run MANIFEST [--index LIST | --shard K/N] [--force]\n"
+            "\n"
+            "  --index LIST   lines to run by index: 7, or 0-3,9 (default: $SLURM_ARRAY_TASK_ID,\n"
+            "                 else $JOB_COMPLETION_INDEX)\n"
+            "  --shard K/N    every line whose index is K-1 modulo N (K in 1..N), one after another\n"
+            "  --force        run again even when the result exists\n"
+            "A line whose result (runs/<id>/report.json beside the manifest) exists is skipped.\n");
+}
+
+/* "0-3,9" into want[0..n-1]. */
+static int parse_list(const char *s, bool *want, int n, const char *what, gs_error *err)
+{
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p || a < 0)
+            return gs_err(err, GS_EUSAGE, "%s '%s': expected indexes like 7 or 0-3,9", what, s);
+        p = end;
+        if (*p == '-') {
+            b = strtol(p + 1, &end, 10);
+            if (end == p + 1 || b < a)
+                return gs_err(err, GS_EUSAGE, "%s '%s': expected indexes like 7 or 0-3,9", what, s);
+            p = end;
+        }
+        if (b >= n)
+            return gs_err(err, GS_EUSAGE, "%s '%s': index %ld, but the manifest has %d lines (0..%d)", what, s, b, n,
+                          n - 1);
+        for (long i = a; i <= b; i++)
+            want[i] = true;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return gs_err(err, GS_EUSAGE, "%s '%s': expected indexes like 7 or 0-3,9", what, s);
+    }
+    return 0;
+}
+
+/* Runs line i. Returns 0 (done now or already), or the run's failure. */
+static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
+{
+    const sw_run *r = &m->runs[i];
+    char final[1300], tmp[1400], failed[1300], host[256] = "host";
+    sw_run_dir(m, i, final, sizeof final);
+    if (!force && sw_state_of(m, i, NULL, 0) == SW_DONE) { /* before hashing: a skip costs one stat */
+        printf("sweep: [%d] %s seed %llu already done: %s\n", i, r->label, (unsigned long long)r->seed, final);
+        return 0;
+    }
+    sw_run now = *r;
+    if (sw_run_id(&now, err))
+        return err->code;
+    if (strcmp(now.id, r->id))
+        return gs_err(err, GS_EINPUT,
+                      "%s:%d: the inputs of run %d (trace, cluster, GPU models or the gpusim version) changed "
+                      "since 'sweep init' (id %s, now %s): run 'gpusim sweep init' again",
+                      m->path, i + 1, i, r->id, now.id);
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, "/ ")] = 0;
+    snprintf(tmp, sizeof tmp, "%s/runs/.tmp.%s.%s.%ld", m->dir, r->id, host, (long)getpid());
+    snprintf(failed, sizeof failed, "%s/failed/%s", m->dir, r->id);
+    if (sw_remove_tree(tmp, err))
+        return err->code;
+
+    cb_common com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
+                     .until = r->until, .gpus_per_node = r->gpus_per_node};
+    cb_policy pol = {0};
+    snprintf(pol.name, sizeof pol.name, "%s", r->policy);
+    for (int k = 0; k < r->nsets; k++)
+        pol.sets[pol.nsets++] = r->sets[k];
+    cb_run run;
+    cb_run_init(&run, &com, &pol, NULL, r->seed, tmp);
+    char what[300];
+    snprintf(what, sizeof what, "sweep [%d]", i);
+    int rc = cb_run_all(&run, 1, 1, what, err);
+    cb_run_free(&run);
+    if (rc == 0) {
+        cJSON *o = sw_run_json(r);
+        char *text = cJSON_Print(o);
+        char *withnl = cb_fmt("%s\n", text);
+        char p[1500];
+        snprintf(p, sizeof p, "%s/run.json", tmp);
+        rc = cb_write_text(p, withnl, err);
+        free(text), free(withnl);
+        cJSON_Delete(o);
+        if (rc == 0 && force && sw_remove_tree(final, err))
+            rc = err->code;
+        if (rc == 0 && rename(tmp, final) != 0) {
+            if (errno == EEXIST || errno == ENOTEMPTY) /* another task finished it first: keep theirs */
+                rc = sw_remove_tree(tmp, err);
+            else
+                rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
+        }
+        if (rc == 0)
+            rc = sw_remove_tree(failed, err);
+        if (rc == 0)
+            printf("sweep: [%d] %s seed %llu done: %s\n", i, r->label, (unsigned long long)r->seed, final);
+        return rc;
+    }
+    /* keep the evidence where `sweep status` looks: failed/<id>/stderr.log */
+    gs_error e2 = {0};
+    char fdir[1300];
+    snprintf(fdir, sizeof fdir, "%s/failed", m->dir);
+    if (gs_mkdirs(fdir, &e2) == 0 && sw_remove_tree(failed, &e2) == 0 && rename(tmp, failed) != 0)
+        sw_remove_tree(tmp, &e2);
+    fprintf(stderr, "sweep: [%d] %s seed %llu failed: %s\n", i, r->label, (unsigned long long)r->seed, err->msg);
+    return rc;
+}
+
+int sw_cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"index", required_argument, 0, 'i'},
+                                         {"shard", required_argument, 0, 's'},
+                                         {"force", no_argument, 0, 'f'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *index = NULL, *shard = NULL;
+    bool force = false;
+    gs_error err = {0};
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'i': index = optarg; break;
+        case 's': shard = optarg; break;
+        case 'f': force = true; break;
+        case 'h': run_usage(stdout); return 0;
+        default:
+            gs_err(&err, GS_EUSAGE, "sweep run: unknown or incomplete option '%s'", argv[optind - 1]);
+            return cli_fail(&err);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: expected one MANIFEST"});
+    if (index && shard)
+        return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: give --index or --shard, not both"});
+    const char *what = "--index";
+    if (!index && !shard) {
+        if ((index = getenv("SLURM_ARRAY_TASK_ID")) && index[0])
+            what = "SLURM_ARRAY_TASK_ID";
+        else if ((index = getenv("JOB_COMPLETION_INDEX")) && index[0])
+            what = "JOB_COMPLETION_INDEX";
+        else
+            return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: give --index I or --shard K/N (or run inside a Slurm "
+                                                   "array or a Kubernetes Indexed Job)"});
+    }
+    long k = 0, nsh = 0;
+    if (shard) {
+        char *end;
+        k = strtol(shard, &end, 10);
+        if (*end == '/')
+            nsh = strtol(end + 1, &end, 10);
+        if (*end || nsh < 1 || k < 1 || k > nsh)
+            return cli_fail(&(gs_error){GS_EUSAGE, "--shard: expected K/N with 1 <= K <= N, e.g. 2/8"});
+    }
+    sw_manifest m;
+    if (sw_manifest_read(&m, argv[optind], &err))
+        return cli_fail(&err);
+    bool *want = xcalloc((size_t)m.n, sizeof *want);
+    int rc = 0;
+    if (shard)
+        for (int i = 0; i < m.n; i++)
+            want[i] = i % nsh == k - 1;
+    else
+        rc = parse_list(index, want, m.n, what, &err);
+    int nfail = 0, first = 0;
+    gs_error first_err = {0};
+    for (int i = 0; i < m.n && rc == 0; i++) {
+        if (!want[i])
+            continue;
+        int r1 = run_line(&m, i, force, &err);
+        if (r1 == GS_EINPUT && strstr(err.msg, "changed since")) /* the manifest is stale: stop */
+            rc = r1;
+        else if (r1 && nfail++ == 0)
+            first = r1, first_err = err;
+    }
+    free(want);
+    sw_manifest_free(&m);
+    if (rc)
+        return cli_fail(&err);
+    if (nfail) {
+        if (nfail > 1)
+            fprintf(stderr, "sweep: %d runs failed ('gpusim sweep status' lists them)\n", nfail);
+        return cli_exit_code(first ? first : first_err.code);
+    }
+    return 0;
+}
