@@ -63,7 +63,7 @@ enum sc_select {
     SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
-    SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
+    SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
 /* Why a task was killed (mps reports failures by cause). */
@@ -208,6 +208,10 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
 /* The smallest share of one card (percent) a task of the run's trace asks:
  * room below it on a card is never used (gpu_select=fgdfit). */
 double sc_min_share_pct(const sc_state *st);
+/* gpu_select=fgdfit: would the tasks of the trace held to some GPU models
+ * (gpu_model lists) ask all of the pool's free share before the cluster is
+ * full, at the trace's mix? (false without such tasks) */
+bool sc_pool_scarce(const sc_state *st, int pool);
 /* gpu_select=fgdfit: every card's free share (percent), kept current by
  * sc_node_changed (NULL under other strategies). */
 const double *sc_card_free_cached(const sc_state *st);
