@@ -12,6 +12,11 @@
  *   (job.prefer_node) and, once placed, is activated hot (wake the sleeper),
  *   warm (a launcher on the node has room, or makes room by evicting its least
  *   recently used sleeper) or cold (a new launcher).
+ * In mode dualpod every activation also pays the actuation path around the
+ * server's own start, as llm-d measures it (requester container start to
+ * readiness relayed): the requester pod start, the controller's binding,
+ * the readiness probe period and the relay of readiness to the requester;
+ * the report splits each activation into these steps.
  * dualpod_mode=always-on and scale-to-zero are the baselines in the same run
  * family: every model keeps one replica awake, or every activation is cold
  * and scale-in ends the replica at once (the layer's own behaviour).
@@ -62,6 +67,7 @@ typedef struct dp {
     bool host_evict;
     double host_gib, wake_gibps, wake_fixed_s, wake_l2_fixed_s, sleep_fixed_s, residual_gib;
     double pod_s, import_s, load_gbps;
+    double req_s, bind_s, probe_s, relay_s; /* actuation steps around the server's start */
     /* instances (slab with a free list) */
     inst *in;
     int nin, capin, *freei, nfree;
@@ -79,6 +85,8 @@ typedef struct dp {
     /* figures */
     uint64_t act[4], hot_l2, sleeps[3], evict_full, evict_host, drops_to_l2, unmanaged, launchers_made, ended;
     sim_sketch first[4], first_all;
+    sim_sketch act_total[4];   /* per path: whole actuation, requester start to readiness relayed */
+    double act_server_s[4];    /* per path: sum of the server step (wake, launch or cold start) */
     sim_gauge g_gpus, g_host, g_resid;
     double peak_node_host_gib;
 } dp;
@@ -96,6 +104,10 @@ static const pol_param params[] = {
     {"wake_l1_fixed_s", "0.2", "level-1 wake fixed cost s (reference/mechanics.md 4, vllm.wake_l1_fixed)", P_DURATION(0, 1e6)},
     {"wake_l2_fixed_s", "0.5", "level-2 wake: reload at svc_load_gbps plus this, s (reference/mechanics.md 4, vllm.wake_l2)", P_DURATION(0, 1e6)},
     {"sleep_fixed_s", "0.3", "sleep fixed cost s, after the weight copy (reference/mechanics.md 4 [U])", P_DURATION(0, 1e6)},
+    {"act_requester_s", "2", "actuation: the requester pod's start (K8s pod start without image pull; p99 SLO 5 s, reference/mechanics.md 4) [U]", P_DURATION(0, 1e6)},
+    {"act_bind_s", "1", "actuation: the dual-pods controller binds the requester to a server [U] (reference/mechanics.md 5)", P_DURATION(0, 1e6)},
+    {"act_probe_s", "5", "actuation: readiness probe period; readiness is seen one period after the server is ready (llm-d benchmark, reference/mechanics.md 5)", P_DURATION(0, 1e6)},
+    {"act_relay_s", "4", "actuation: readiness relayed to the requester [U]; with the defaults a 16 GiB hot wake totals the measured mean 13 s (reference/mechanics.md 5)", P_DURATION(0, 1e6)},
     {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (reference/mechanics.md 4-5)", P_NUM(0, 1e6, "GiB")},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
@@ -340,6 +352,14 @@ static int dp_activate(void *state, sim *s, job *j, int svc, double cold_s, doub
     }
     map_slot(d, j, id);
     d->act[path]++;
+    if (d->mode == MODE_DUALPOD) {
+        /* the steps around the server's start: the requester runs and is bound
+         * before the server starts; its readiness is seen at the next probe and
+         * then relayed. Sequential, so they add. */
+        d->act_server_s[path] += *ready_s;
+        *ready_s += d->req_s + d->bind_s + d->probe_s + d->relay_s;
+        sim_sketch_add(&d->act_total[path], *ready_s);
+    }
     return path;
 }
 
@@ -426,8 +446,10 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
     *state = d;
     d->s = s;
     d->self = index;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         sim_sketch_init(&d->first[k]);
+        sim_sketch_init(&d->act_total[k]);
+    }
     sim_sketch_init(&d->first_all);
     d->g_gpus.since = d->g_host.since = d->g_resid.since = sim_now(s);
     const char *m = sim_param(s, "dualpod_mode");
@@ -453,7 +475,9 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
         (rc = num(s, "wake_l1_fixed_s", 0, 1e6, &d->wake_fixed_s, err)) ||
         (rc = num(s, "wake_l2_fixed_s", 0, 1e6, &d->wake_l2_fixed_s, err)) ||
         (rc = num(s, "sleep_fixed_s", 0, 1e6, &d->sleep_fixed_s, err)) ||
-        (rc = num(s, "sleep_residual_gib", 0, 1e6, &d->residual_gib, err)))
+        (rc = num(s, "sleep_residual_gib", 0, 1e6, &d->residual_gib, err)) ||
+        (rc = num(s, "act_requester_s", 0, 1e6, &d->req_s, err)) || (rc = num(s, "act_bind_s", 0, 1e6, &d->bind_s, err)) ||
+        (rc = num(s, "act_probe_s", 0, 1e6, &d->probe_s, err)) || (rc = num(s, "act_relay_s", 0, 1e6, &d->relay_s, err)))
         return rc;
     if (lvl != 1 && lvl != 2)
         return gs_err(err, GS_EUSAGE, "--set sleep_level='%s': expected 1 or 2", sim_param(s, "sleep_level"));
@@ -477,8 +501,10 @@ static void dp_fini(void *state)
     dp *d = state;
     if (!d)
         return;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         sim_sketch_free(&d->first[k]);
+        sim_sketch_free(&d->act_total[k]);
+    }
     sim_sketch_free(&d->first_all);
     for (int i = 0; i < d->nla; i++)
         free(d->la[i].inst);
@@ -516,6 +542,20 @@ static void dp_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(a, "hot_hit_rate", total ? (double)d->act[1] / (double)total : 0.0);
     cJSON_AddNumberToObject(a, "hot_from_level2", (double)d->hot_l2);
     cJSON_AddNumberToObject(a, "outside_launchers", (double)d->unmanaged);
+    /* each activation split into its steps (means per path; dualpod mode) */
+    cJSON *as = cJSON_AddObjectToObject(o, "actuation_s");
+    for (int k = 1; k < 4; k++) {
+        const sim_sketch *t = &d->act_total[k];
+        double n = (double)t->n;
+        cJSON *p = cJSON_AddObjectToObject(as, path_names[k]);
+        cJSON_AddNumberToObject(p, "count", n);
+        cJSON_AddNumberToObject(p, "requester_s", n > 0 ? d->req_s : 0);
+        cJSON_AddNumberToObject(p, "bind_s", n > 0 ? d->bind_s : 0);
+        cJSON_AddNumberToObject(p, "server_s", n > 0 ? d->act_server_s[k] / n : 0);
+        cJSON_AddNumberToObject(p, "probe_s", n > 0 ? d->probe_s : 0);
+        cJSON_AddNumberToObject(p, "relay_s", n > 0 ? d->relay_s : 0);
+        sim_report_add_stats(p, "total_s", t);
+    }
     cJSON *f = cJSON_AddObjectToObject(o, "first_request_latency_s");
     sim_report_add_stats(f, "all", &d->first_all);
     for (int k = 0; k < 4; k++)

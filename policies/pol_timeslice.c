@@ -52,6 +52,7 @@ static const pol_space space = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
     .queue_demand = sc_queue_demand,
     .queue_room = sc_queue_room,
 };

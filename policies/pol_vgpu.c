@@ -27,7 +27,7 @@ static const pol_param params[] = {
     {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded), fgd "
-                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with exact "
+                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with scarce models last and exact "
                            "fits first); policies/README.md", P_ENUM("hami|bestfit|dotprod|random|fgd|fgdfit")},
     {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
                             "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
@@ -111,6 +111,7 @@ static const pol_space space = {
     .unplace = sc_unplace,
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
     .queue_demand = sc_queue_demand,
     .queue_room = sc_queue_room,
 };

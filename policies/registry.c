@@ -7,7 +7,7 @@
 #include <string.h>
 
 extern const pol_ops pol_whole;
-extern const pol_ops pol_vgpu, pol_timeslice; /* shared cards */
+extern const pol_ops pol_vgpu, pol_timeslice, pol_mps; /* shared cards */
 extern const pol_ops pol_hibernate;            /* time policy */
 extern const pol_ops pol_mig, pol_dynmig;     /* MIG */
 extern const pol_ops pol_dualpod;              /* service actuator */
@@ -16,6 +16,7 @@ static const pol_ops *const registry[] = {
     &pol_whole,
     &pol_vgpu,
     &pol_timeslice,
+    &pol_mps,
     &pol_hibernate,
     &pol_mig,
     &pol_dynmig,

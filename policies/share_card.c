@@ -88,6 +88,9 @@ static void card_update(sc_state *st, int g)
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
     int k = c->n - c->ndoomed;
+    for (int i = 0; i < c->n; i++) /* idle replicas run no kernels: no share, no switching */
+        if (!c->t[i]->doomed && (c->t[i]->j->idle || c->t[i]->swapping))
+            k--;
 
     /* swap: the excess over physical lives in host memory; while every
      * running tenant is active (the fluid model has no idle phases) the
@@ -111,6 +114,16 @@ static void card_update(sc_state *st, int g)
         sc_task *t = c->t[i];
         if (t->doomed)
             continue;
+        if (t->swapping) { /* waiting for its memory to come back from host: not computing */
+            t->card_rate[card_slot_of(t, g)] = 0;
+            continue;
+        }
+        if (t->j->idle) { /* load-following: it takes no card time and runs at 0; its
+                           * owner reads its rate only after saying it is busy
+                           * (sim_task_set_busy recomputes the card first) */
+            t->card_rate[card_slot_of(t, g)] = 0;
+            continue;
+        }
         bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
         double b = t->demand;
         if (capped && t->cap < b)
@@ -179,6 +192,8 @@ void sc_join(sc_state *st, sc_task *t)
         if (t->doomed) {
             c->ndoomed++;
         } else {
+            t->evicted = t->swapping = false; /* it loads its memory when it starts */
+            t->last_busy_us = now;
             c->mem_used += t->mem_mib;
             int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
             int64_t before = c->mem_used - t->mem_mib;
@@ -212,7 +227,7 @@ void sc_leave(sc_state *st, sc_task *t)
         sim_gauge_add(&st->g_mem_alloc, now, -(double)t->mem_mib);
         if (t->doomed) {
             c->ndoomed--;
-        } else {
+        } else if (!t->evicted) {
             int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
             c->mem_used -= t->mem_mib;
             int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
@@ -228,3 +243,87 @@ void sc_leave(sc_state *st, sc_task *t)
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
+
+void sc_refresh(sc_state *st, sc_task *t)
+{
+    for (int i = 0; i < t->ncards; i++)
+        card_update(st, t->cards[i]);
+}
+
+/* {==== residency: idle replicas evicted to host, swapped back in ====} */
+
+/* Moves card c's memory in use by delta MiB, and the resident-memory gauge. */
+static void card_mem(sc_state *st, sc_card *c, int64_t delta)
+{
+    int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+    c->mem_used += delta;
+    int64_t after = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+    sim_gauge_add(&st->g_mem_used, sim_now(st->s), (double)(after - before));
+}
+
+static bool evictable(const sc_task *t)
+{
+    return t->j->internal && t->j->idle && !t->evicted && !t->swapping && !t->doomed;
+}
+
+static void evict(sc_state *st, sc_task *t)
+{
+    t->evicted = true;
+    for (int i = 0; i < t->ncards; i++)
+        card_mem(st, &st->cards[t->cards[i]], -t->mem_mib);
+    st->evictions++;
+    st->freed_mib += (double)t->mem_mib * t->ncards;
+    sc_refresh(st, t);
+}
+
+/* While a card of t is short, evict its least recently busy idle replica
+ * (t itself when it just went idle and is the least recently busy; never a
+ * t that is busy). O(tenants) per eviction. */
+static void make_room(sc_state *st, sc_task *t)
+{
+    for (int i = 0; i < t->ncards; i++) {
+        sc_card *c = &st->cards[t->cards[i]];
+        while (c->mem_used > c->phys_mib) {
+            sc_task *lru = NULL;
+            for (int k = 0; k < c->n; k++) {
+                sc_task *o = c->t[k];
+                if (evictable(o) && (!lru || o->last_busy_us < lru->last_busy_us))
+                    lru = o;
+            }
+            if (!lru)
+                break; /* every other tenant is busy: the card thrashes (card_update) */
+            evict(st, lru);
+        }
+    }
+}
+
+double sc_residency(sc_state *st, sc_task *t)
+{
+    if (!st->cfg.swap || !t->j->internal || t->doomed)
+        return 0;
+    double wait_s = 0;
+    if (t->j->idle) {
+        t->last_busy_us = sim_now(st->s);
+    } else if (t->evicted) { /* its memory comes back over the host link */
+        t->evicted = false;
+        t->swapping = true;
+        double link = INFINITY;
+        for (int i = 0; i < t->ncards; i++) {
+            sc_card *c = &st->cards[t->cards[i]];
+            card_mem(st, c, t->mem_mib);
+            link = c->swapin_bps < link ? c->swapin_bps : link;
+        }
+        wait_s = (double)t->mem_mib * MIB / link; /* the cards copy in parallel, each over its own link */
+        st->swap_ins++;
+        st->swapped_in_mib += (double)t->mem_mib * t->ncards;
+        sim_sketch_add(&st->swapin_wait_s, wait_s);
+    }
+    make_room(st, t);
+    return wait_s;
+}
+
+void sc_swapped_in(sc_state *st, sc_task *t)
+{
+    t->swapping = false;
+    sc_refresh(st, t);
+}

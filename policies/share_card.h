@@ -1,9 +1,9 @@
-/* share_card.h - cards shared by several tasks: the state both software
- * sharing policies (`vgpu`, `timeslice`) keep per card, the contention rule
+/* share_card.h - cards shared by several tasks: the state the software
+ * sharing policies (`vgpu`, `timeslice`, `mps`) keep per card, the contention rule
  * that turns a card's tenants into progress rates, memory in use and swap,
  * HAMi-style placement, and the lifecycle (queue, OOM kill and retry, report)
- * the two policies have in common. pol_vgpu.c and pol_timeslice.c only read
- * their parameters into an sc_config.
+ * the policies have in common. pol_vgpu.c, pol_timeslice.c and pol_mps.c
+ * only read their parameters into an sc_config.
  *
  * Contention rule (documented with a worked example in policies/README.md):
  * on a card with k running tenants, tenant i has demand d_i (fraction of the
@@ -50,6 +50,11 @@ typedef struct sc_config {
     int select;             /* enum sc_select */
     bool frag;              /* measure fragmentation (report, timeseries) */
     bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
+    /* mps: a fault of one client (an OOM) takes down every client on its
+     * cards; per-client limits split the card in mps_split (0: none):
+     * active threads 100 / mps_split percent, memory physical / mps_split */
+    bool mps;
+    int mps_split;
 } sc_config;
 
 enum sc_select {
@@ -58,8 +63,11 @@ enum sc_select {
     SC_SEL_DOTPROD,  /* Tetris: largest request . free-vector product */
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
-    SC_SEL_FGDFIT,   /* gpusim's own: FGD, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
+    SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
+
+/* Why a task was killed (mps reports failures by cause). */
+enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
@@ -75,6 +83,11 @@ typedef struct sc_task {
     int cores;         /* gpucores reserved per card (vgpu admission) */
     int64_t mem_mib;   /* per card, on the card it is placed on */
     bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
+    /* residency (vgpu oversub=swap, service replicas): an idle replica's
+     * memory may be evicted to host; the batch that finds it out waits for
+     * it to come back (swapping) before it computes */
+    bool evicted, swapping;
+    gs_time_us last_busy_us; /* LRU key: when it last went idle (or joined) */
     int ooms;          /* OOM kills so far */
     int shape;         /* index in the fragmentation shape table; -2 not looked up, -1 none */
     struct sc_task *prev, *next;
@@ -89,6 +102,7 @@ typedef struct sc_card {
     int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
     int64_t phys_mib;
     double link_bps;       /* host link bytes/s per direction */
+    double swapin_bps;     /* what a swap-in achieves: link_bps x the measured fraction of its kind */
     /* current contributions to the policy's gauges, so a change adds a delta */
     double busy, alloc, host_mib, swap_bps, thrash, wait;
     bool open; /* could take some task (share_room.c) */
@@ -107,6 +121,12 @@ typedef struct sc_state {
      * waiting on swap */
     sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
     uint64_t oom_killed, placements;
+    uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
+    uint64_t failed_by[2];      /* mps: jobs failed for good, by cause (enum sc_cause) */
+    /* residency: swap-ins of evicted replicas, their waits, evictions */
+    uint64_t swap_ins, evictions;
+    double swapped_in_mib, freed_mib;
+    sim_sketch swapin_wait_s;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
     int scratch_cap;
@@ -130,6 +150,16 @@ void sc_join(sc_state *st, sc_task *t);
 double sc_task_rate(const sc_task *t);
 /* Removes t from its cards and recomputes their tenants' rates. */
 void sc_leave(sc_state *st, sc_task *t);
+/* Recomputes the rates on t's cards (t went idle or busy). */
+void sc_refresh(sc_state *st, sc_task *t);
+/* Residency (oversub=swap): t went idle or busy. Busy and evicted: its
+ * memory comes back (returns the swap-in wait, s; the caller holds it at
+ * rate 0 until then); busy or idle: while a card of t is short of memory,
+ * idle replicas resident there are evicted, least recently busy first.
+ * Returns 0 when nothing has to come back. */
+double sc_residency(sc_state *st, sc_task *t);
+/* The swap-in of t finished: it computes again. */
+void sc_swapped_in(sc_state *st, sc_task *t);
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
@@ -178,6 +208,10 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
 /* The smallest share of one card (percent) a task of the run's trace asks:
  * room below it on a card is never used (gpu_select=fgdfit). */
 double sc_min_share_pct(const sc_state *st);
+/* gpu_select=fgdfit: would the tasks of the trace held to some GPU models
+ * (gpu_model lists) ask all of the pool's free share before the cluster is
+ * full, at the trace's mix? (false without such tasks) */
+bool sc_pool_scarce(const sc_state *st, int pool);
 /* gpu_select=fgdfit: every card's free share (percent), kept current by
  * sc_node_changed (NULL under other strategies). */
 const double *sc_card_free_cached(const sc_state *st);
@@ -215,6 +249,8 @@ bool sc_place_start(void *state, sim *s, job *j);
 void sc_unplace(void *state, sim *s, job *j);
 uint64_t sc_shape_key(const job *j);
 bool sc_fifo(const void *state);
+/* pol_ops.load_changed: a running replica went idle or busy. */
+void sc_load_changed(void *state, sim *s, job *j);
 /* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
  * a request's vGPU count against the most open cards on any node;
  * sc_room_card after any change to card g's tenants. */

@@ -62,6 +62,12 @@ struct sc_frag {
     uint32_t *node_ver;
     fcache *cache; /* [node * nsh + shape], gpu_select=fgd and fgdfit only */
     double min_share; /* the smallest share of one card a task of the trace asks (percent) */
+    /* fgdfit, scarce models: the GPUs an average row of the trace asks of
+     * each pool through tasks held to some of the models (spread over their
+     * models by capacity), the GPUs an average row asks in all, and the free
+     * share per pool and in all (percent of a card, kept with node_idle) */
+    double pool_need[CL_MAX_POOLS], row_gpus;
+    double pool_idle[CL_MAX_POOLS], idle_all;
     double *card_free; /* fgdfit: each card's free share (percent) as of its node's last change */
     double *node_idle; /* fgdfit: the sum of those per node */
     uint64_t *node_room; /* fgdfit: [2 node + w] bit b set when a card of the node has floor(free) = 64 w + b */
@@ -193,6 +199,17 @@ static double node_frag_now(const sc_state *st, int ni)
 
 double sc_min_share_pct(const sc_state *st) { return st->frag ? st->frag->min_share : 100; }
 
+/* Rows still to come before the cluster is full: its free GPUs over what a
+ * row asks on average; the tasks held to some models among them would ask
+ * pool_need x that of the pool. Scarce when that is all its free share. */
+bool sc_pool_scarce(const sc_state *st, int pool)
+{
+    const struct sc_frag *f = st->frag;
+    if (!f || f->pool_need[pool] <= 0 || f->row_gpus <= 0)
+        return false;
+    return f->pool_need[pool] * f->idle_all / f->row_gpus >= f->pool_idle[pool] - 1e-9;
+}
+
 const double *sc_card_free_cached(const sc_state *st) { return st->frag ? st->frag->card_free : NULL; }
 
 double sc_node_idle_pct(const sc_state *st, int ni) { return st->frag->node_idle[ni]; }
@@ -215,6 +232,8 @@ static void node_rooms(const sc_state *st, struct sc_frag *f, int ni)
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     uint64_t *m = f->node_room + 2 * (size_t)ni;
     m[0] = m[1] = 0;
+    f->pool_idle[n->pool] -= f->node_idle[ni];
+    f->idle_all -= f->node_idle[ni];
     f->node_idle[ni] = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
         double v = sc_card_free_pct(st, g);
@@ -224,6 +243,8 @@ static void node_rooms(const sc_state *st, struct sc_frag *f, int ni)
         f->node_idle[ni] += v;
         m[b >> 6] |= 1ULL << (b & 63);
     }
+    f->pool_idle[n->pool] += f->node_idle[ni];
+    f->idle_all += f->node_idle[ni];
 }
 
 /* Counts one row of shape (gpus, r_pct, cpu, pools) in the typical table. */
@@ -342,10 +363,24 @@ int sc_frag_init(sc_state *st, gs_error *err)
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
     if (st->cfg.select == SC_SEL_FGDFIT) {
         f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
-        f->node_idle = xmalloc(((size_t)cl->nnodes + 1) * sizeof *f->node_idle);
+        f->node_idle = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_idle);
         f->node_room = xmalloc(2 * ((size_t)cl->nnodes + 1) * sizeof *f->node_room);
         for (int ni = 0; ni < cl->nnodes; ni++)
             node_rooms(st, f, ni);
+    }
+    uint64_t all = sim_cluster_all_pools(cl);
+    for (int i = 0; i < f->nsh && st->cfg.select == SC_SEL_FGDFIT; i++) {
+        const fshape *m = &f->sh[i];
+        f->row_gpus += m->w * m->gpus * m->r_pct / 100.0;
+        if (m->gpus == 0 || (m->pools & all) == all)
+            continue; /* a task free to go anywhere reserves no model */
+        double gpus = 0;
+        for (int p = 0; p < cl->npools; p++)
+            if (m->pools >> p & 1)
+                gpus += cl->pools[p].ngpus;
+        for (int p = 0; p < cl->npools && gpus > 0; p++)
+            if (m->pools >> p & 1)
+                f->pool_need[p] += m->w * m->gpus * m->r_pct / 100.0 * cl->pools[p].ngpus / gpus;
     }
     f->min_share = 100;
     for (int i = 0; i < f->nsh; i++)

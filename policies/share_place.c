@@ -139,6 +139,10 @@ bool sc_can_ever_fit(const sc_state *st, const job *j)
         if (st->cfg.hami && ((double)sc_mem_of(st, j, phys) > (double)phys * st->cfg.mem_scaling ||
                              j->req.gpucores > st->cfg.total_cores))
             continue;
+        /* mps: a client's pinned memory limit is known before it starts: a
+         * request above it could only crash, every time */
+        if (st->cfg.mps && st->cfg.mps_split > 0 && sc_mem_of(st, j, phys) > phys / st->cfg.mps_split)
+            continue;
         return true;
     }
     return false;

@@ -8,19 +8,42 @@
  * oom_retry = N it is resubmitted from scratch (all its work again) up to N
  * times, each after oom_backoff_s, waiting as a suspended job in between.
  *
+ * mps: no fault isolation between the clients of a card. A client killed
+ * by an OOM (the card's memory, or its own client memory limit) takes every
+ * other client on its cards down with it at the same instant; each is
+ * killed as if by its own OOM (retried or failed), and jobs failed for good
+ * are counted by cause.
+ *
  * The queue is the core's (pol_space.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/sim_rng.h"
+#include "../sim/sim_module.h"
+#include "../sim/sim_report.h"
 #include "share_card.h"
 
 #define MIB 1048576.0
 
-enum { TAG_OOM = 1, TAG_RETRY = 2 };
+enum { TAG_OOM = 1, TAG_RETRY = 2, TAG_SWAPIN = 3 };
+
+/* The share of a host link's nominal rate that pinned copies achieve, by
+ * link kind (reference/mechanics.md section 8: Gen3 12 of 15.75 GB/s, Gen4
+ * 24 of 31.5, Gen5 52 of 63, NVLink-C2C 400 of 450 [U]). */
+static double link_fraction(const char *kind)
+{
+    if (!strcmp(kind, "pcie3"))
+        return 12.0 / 15.75;
+    if (!strcmp(kind, "pcie5"))
+        return 52.0 / 63.0;
+    if (!strncmp(kind, "nvlink", 6))
+        return 400.0 / 450.0;
+    return 24.0 / 31.5; /* pcie4, and a link of unknown kind */
+}
 
 int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
 {
@@ -48,6 +71,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->cfg = *cfg;
     st->pol_index = pol_index;
     st->ncards = sim_cluster_of(s)->ngpus;
+    sim_sketch_init(&st->swapin_wait_s);
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
     for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
@@ -57,6 +81,8 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             /* a model without a host-link figure falls back to PCIe Gen4
              * achievable bandwidth (reference/mechanics.md section 8) */
             st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
+            st->cards[g].swapin_bps =
+                m->host_link_gbps_per_dir > 0 ? st->cards[g].link_bps * link_fraction(m->host_link_kind) : 24.0e9;
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
@@ -90,6 +116,7 @@ void sc_fini(void *state)
         free(st->cards[g].t);
     free(st->cards);
     free(st->scratch_bounds);
+    sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
     free(st->rank);
     sc_room_free(st);
@@ -114,6 +141,11 @@ static sc_task *task_of(sc_state *st, job *j)
     t->cap = cores ? j->req.gpucores / 100.0 : 1.0;
     /* demand: the util column, else (vgpu) the cores asked, else a busy card */
     t->demand = j->req.util > 0 ? j->req.util : (cores ? j->req.gpucores / 100.0 : 1.0);
+    if (st->cfg.mps) /* active-thread percentage: the client's gpucores, else the daemon's
+                      * integer 100 / split (no cap without a split) */
+        t->cap = j->req.gpucores > 0   ? j->req.gpucores / 100.0
+                 : st->cfg.mps_split > 0 ? (double)(100 / st->cfg.mps_split) / 100.0
+                                         : 1.0;
     t->next = st->live;
     if (st->live)
         st->live->prev = t;
@@ -169,6 +201,18 @@ bool sc_can_ever_fit_q(void *state, const sim *s, const job *j)
 
 bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 
+void sc_load_changed(void *state, sim *s, job *j)
+{
+    sc_state *st = state;
+    sc_task *t = j->pol;
+    if (!t || t->doomed)
+        return;
+    double wait_s = sc_residency(st, t);
+    if (wait_s > 0) /* held at rate 0 (card_update) until its memory is back */
+        sim_timer(s, st->pol_index, j, sim_now(s) + (gs_time_us)llround(wait_s * 1e6), TAG_SWAPIN);
+    sc_refresh(st, t);
+}
+
 void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
@@ -187,6 +231,51 @@ void sc_unplace(void *state, sim *s, job *j)
     }
 }
 
+/* Kills running j as an OOM does: resubmitted after the backoff while it has
+ * retries left, else failed (counted by cause under mps). */
+static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
+{
+    t->ooms++;
+    if (t->ooms <= st->cfg.oom_retry && !j->internal) {
+        /* a service replica is not retried here: the service layer
+         * replaces a lost replica itself (sim_service.c) */
+        sim_job_suspend(s, j);
+        sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
+    } else {
+        if (st->cfg.mps && !j->internal)
+            st->failed_by[cause]++;
+        sim_job_fail(s, j);
+    }
+}
+
+/* mps: the other clients on t's cards (each once), as (slot, gen) so that
+ * one taken down meanwhile is recognized. Returns how many; *out is malloc'd. */
+static int co_tenants(const sc_state *st, const sc_task *t, uint32_t **out)
+{
+    int n = 0, cap = 0;
+    uint32_t *v = NULL;
+    for (int i = 0; i < t->ncards; i++) {
+        const sc_card *c = &st->cards[t->cards[i]];
+        for (int k = 0; k < c->n; k++) {
+            const job *o = c->t[k]->j;
+            bool seen = o == t->j;
+            for (int q = 0; q < n && !seen; q++)
+                seen = v[2 * q] == o->slot && v[2 * q + 1] == o->gen;
+            if (seen)
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 8;
+                v = xrealloc(v, (size_t)cap * 2 * sizeof *v);
+            }
+            v[2 * n] = o->slot;
+            v[2 * n + 1] = o->gen;
+            n++;
+        }
+    }
+    *out = v;
+    return n;
+}
+
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
@@ -194,16 +283,23 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
     if (!t)
         GS_BUG("share_sched: timer without a task");
     if (tag == TAG_OOM) {
+        if (!t->doomed || j->state != JOB_RUNNING)
+            return; /* taken down by a co-tenant's fault at the same instant */
         st->oom_killed++;
-        t->ooms++;
-        if (t->ooms <= st->cfg.oom_retry && !j->internal) {
-            /* a service replica is not retried here: the service layer
-             * replaces a lost replica itself (sim_service.c) */
-            sim_job_suspend(s, j);
-            sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
-        } else {
-            sim_job_fail(s, j);
+        uint32_t *co = NULL;
+        int nco = st->cfg.mps ? co_tenants(st, t, &co) : 0; /* before j leaves: a job started in its room is not hit */
+        kill_task(st, s, j, t, SC_CAUSE_OOM);
+        for (int i = 0; i < nco; i++) {
+            job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
+            if (o && o->state == JOB_RUNNING && o->pol) {
+                st->fault_killed++;
+                kill_task(st, s, o, o->pol, SC_CAUSE_CO_TENANT);
+            }
         }
+        free(co);
+    } else if (tag == TAG_SWAPIN) {
+        if (t->swapping)
+            sc_swapped_in(st, t);
     } else if (tag == TAG_RETRY) {
         j->work_left_us = (double)j->req.dur_us; /* resubmitted from scratch: all its work again */
         sim_job_resume(s, j);
@@ -232,10 +328,22 @@ void sc_report(const void *state, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(sw, "thrash_s", sim_gauge_area(&st->g_thrash, now));
         cJSON_AddNumberToObject(sw, "host_mib_peak", st->g_host_mib.peak);
         cJSON_AddNumberToObject(sw, "host_mib_mean", end_s > 0 ? sim_gauge_area(&st->g_host_mib, now) / end_s : 0);
+        /* residency of idle replicas (oversub=swap) */
+        cJSON_AddNumberToObject(sw, "idle_evictions", (double)st->evictions);
+        cJSON_AddNumberToObject(sw, "idle_freed_mib", st->freed_mib);
+        cJSON_AddNumberToObject(sw, "swap_ins", (double)st->swap_ins);
+        cJSON_AddNumberToObject(sw, "swapped_in_mib", st->swapped_in_mib);
+        sim_report_add_stats(sw, "swap_in_wait_s", &st->swapin_wait_s);
     }
     cJSON *pol = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "policy"), st->cfg.name);
     cJSON_AddNumberToObject(pol, "placements", (double)st->placements);
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
+    if (st->cfg.mps) {
+        cJSON_AddNumberToObject(pol, "co_tenant_fault_killed", (double)st->fault_killed);
+        cJSON *fc = cJSON_AddObjectToObject(jobs, "failed_by_cause");
+        cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
+        cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
+    }
     static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);

@@ -15,10 +15,12 @@
  *            uniformly among its fitting cards (seeded stream).
  *   fgd      the node and card whose placement grows the node's expected
  *            fragmentation (share_frag.c) least.
- *   fgdfit   fgd's score; a share of a card goes first to an exact fit
- *            (room left below the trace's smallest share) on a node where
- *            it grows no fragmentation; a CPU task
- *            breaks fgd's ties toward the node with the least idle GPU.
+ *   fgdfit   fgd's score; a GPU task keeps off a GPU model that the
+ *            trace's tasks held to it would fill before the cluster is full
+ *            (when it can go elsewhere); a share of a card goes first to an
+ *            exact fit (room left below the trace's smallest share) on a
+ *            node where it grows no fragmentation; a CPU task breaks fgd's
+ *            ties toward the node with the least idle GPU.
  * Ties go to the lower node index, then the lower card index; under
  * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
  * dotprod and fgd score as the FGD artifact does (share_paper.c).
@@ -54,8 +56,8 @@ static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n
 static double frac(double part, double total) { return total > 0 ? part / total : 0; }
 
 /* gpu_select=fgdfit's keys for placing t on node n, where fgd scores it
- * `score` (lower is better) on cards[] (the third key, the node's rank, is
- * the caller's; lower keys win, in order):
+ * `score` (lower is better) on cards[] (the caller puts the scarce-model key
+ * before them and the node's rank after; lower keys win, in order):
  *   a share of one card: first the room its tightest fitting card would keep,
  *     when that room is below the smallest share the trace asks (an exact
  *     fit: room no task could use later is closed now; that card replaces
@@ -102,9 +104,11 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double sco
     }
 }
 
+#define NKEYS 4 /* scarce model, fgdfit_keys' two, the seed's node order */
+
 static bool keys_before(const double *a, const double *b)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NKEYS; i++)
         if (a[i] < b[i] - 1e-9 || a[i] > b[i] + 1e-9)
             return a[i] < b[i];
     return false;
@@ -116,7 +120,7 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
     const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
-    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[3] = {0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
+    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0, 0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
     int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
@@ -131,12 +135,14 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
         } else if (st->cfg.select == SC_SEL_FGDFIT) {
             if (!sc_fgd_node(st, t, ni, &score, cards))
                 continue;
-            double key[3];
-            fgdfit_keys(st, t, ni, score, cards, key);
-            key[2] = st->rank[ni];
+            double key[NKEYS];
+            /* a GPU task keeps off a model that tasks held to it will need */
+            key[0] = want > 0 && sc_pool_scarce(st, n->pool);
+            fgdfit_keys(st, t, ni, score, cards, key + 1);
+            key[3] = st->rank[ni];
             if (best < 0 || keys_before(key, best_key)) {
                 best = ni;
-                for (int i = 0; i < 3; i++)
+                for (int i = 0; i < NKEYS; i++)
                     best_key[i] = key[i];
                 for (int i = 0; i < want; i++)
                     best_cards[i] = cards[i];

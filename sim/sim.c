@@ -609,6 +609,15 @@ void sim_job_suspend(sim *s, job *j)
     space_release(s, j);
 }
 
+void sim_task_set_busy(sim *s, job *j, bool busy)
+{
+    if (j->idle == !busy)
+        return;
+    j->idle = !busy;
+    if (j->state == JOB_RUNNING && space_of(s)->load_changed)
+        space_of(s)->load_changed(s->pst[0], s, j);
+}
+
 void sim_job_fail(sim *s, job *j)
 {
     if (j->internal) { /* a service replica killed (OOM on a card without memory isolation) */

@@ -181,6 +181,11 @@ void sim_alloc_add(sim *s, double dv);
 job *sim_task_new(sim *s, int owner);
 void sim_task_submit(sim *s, job *j);
 void sim_task_end(sim *s, job *j);
+/* The owner of internal task j says whether it is serving anything now (a
+ * replica starting or ending a batch). Sets j->idle and, when j runs and
+ * the flag changed, tells the space policy (pol_ops.load_changed), which
+ * may change the rates of j and its co-tenants at once. */
+void sim_task_set_busy(sim *s, job *j, bool busy);
 /* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
  * NULL). A timer for a job that ends first is dropped. */
 void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);

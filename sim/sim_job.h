@@ -81,6 +81,10 @@ typedef struct job {
      * model instance lives there), -1: none. A hint: a space policy places
      * the task there when it fits now, else as usual (pol_whole honours it) */
     int prefer_node;
+    /* load-following demand: an internal task whose owner serves nothing
+     * now (sim_task_set_busy); a shared-card policy then gives it no card
+     * time and its co-tenants run as if it were not there */
+    bool idle;
     /* the request as read (id, submit, duration, sizes); last, so that
      * resetting a reused slot can stop short of it (it is overwritten) */
     wl_row req;

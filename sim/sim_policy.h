@@ -103,6 +103,11 @@ typedef struct pol_space {
      * < 0 when this run does not measure it (the timeseries gains a
      * frag_gpus column; `run --mode fill` samples it). */
     double (*frag_gpus)(const void *state);
+    /* Optional: running internal task j went idle or busy (j->idle, set by
+     * its owner through sim_task_set_busy): a policy whose cards are shared
+     * recomputes what j and its co-tenants get. NULL: the policy ignores
+     * load (whole cards, MIG instances: nobody else is on them). */
+    void (*load_changed)(void *state, sim *s, job *j);
     /* Optional, both or neither: the queue's demand index (sim_queue.h). A
      * request's demand (one shape key, one demand) and the room now: a
      * request whose demand exceeds the room cannot be placed, so the core

@@ -16,13 +16,19 @@
  * resume point x GPUs), until the space policy's fits_if_released() says the
  * request would fit; victims that turn out unnecessary are dropped again.
  * The node whose set loses least wins (ties: fewer victims, lower node id).
- * The victims pause (rate 0) and hold their resources for grace_period +
- * (sum of their checkpoint sizes) / ckpt_write_gbps, then are suspended while
- * the core reserves what they free for the preemptor (sim_admit_pools gives
- * nothing to anyone else during the hand-over), the space policy dispatches,
- * and the victims are resumed (requeued) with their work reset to their
- * resume point plus the read-back time. A queued request that found no
- * victims is retried when some running job reaches min_runtime.
+ * The victims stop (rate 0) when told and write a checkpoint of where they
+ * stopped; they hold their resources for grace_period + (sum of their
+ * checkpoint sizes) / ckpt_write_gbps, then are suspended while the core
+ * reserves what they free for the preemptor (sim_admit_pools gives nothing
+ * to anyone else during the hand-over), the space policy dispatches, and the
+ * victims are resumed (requeued) with their work reset to their resume point
+ * plus the read-back time. The resume point is the checkpoint written at
+ * preemption when that write completes (nothing is lost); a write longer than
+ * ckpt_write_limit is cut there (the victim is killed at grace + limit, as
+ * Kubernetes kills a pod at the end of its termination grace period) and the
+ * victim falls back to its latest periodic checkpoint, or to the start when
+ * it has none. A queued request that found no victims is retried when some
+ * running job reaches min_runtime.
  * SPDX-License-Identifier: MIT */
 #include "sim_preempt.h"
 #include "sim_struct.h"
@@ -43,6 +49,7 @@ const pol_param preempt_params[] = {
     {"ckpt_bytes_per_param", "14", "checkpoint bytes per parameter when only params_b is given (Adam, reference/mechanics.md 7)", P_NUM(0, 1e12, NULL)},
     {"protect_priority", "none", "jobs with priority >= this are never preempted, whatever their preemptible flag", P_INT_OR(-2e9, 2e9, "none")},
     {"grace_period", "30", "seconds a victim keeps its resources besides the write (K8s default, reference/mechanics.md 7)", P_DURATION(0, 1e12)},
+    {"ckpt_write_limit", "none", "seconds the checkpoint write at preemption may take; a longer one is cut and lost (the victim resumes from its last periodic checkpoint); none: no limit", P_DURATION_OR(0, 1e12, "none")},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
@@ -65,6 +72,7 @@ typedef struct prio_class {
 typedef struct sim_ext {
     bool preempt;
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
+    gs_time_us write_limit_us; /* < 0: none */
     double write_gbps, read_gbps, bytes_per_param;
     bool protect;
     long protect_priority; /* with protect: priorities >= this are never victims */
@@ -75,8 +83,10 @@ typedef struct sim_ext {
     int nops;
     /* figures */
     uint64_t preemptions, decisions, misses, lost_all;
+    uint64_t writes_done, writes_cut; /* checkpoint writes at preemption */
     double lost_gpu_s, write_gpu_s, hold_gpu_s, read_gpu_s;
-    sim_sketch wait_s;
+    double written_gb;              /* by completed writes */
+    sim_sketch wait_s, write_s, ckpt_gb; /* per decision: write time; per victim: checkpoint size */
     prio_class *cls; /* sorted by priority, highest first */
     int ncls;
     int index; /* the layer's place among the run's modules (its events) */
@@ -105,6 +115,8 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     *state = x;
     x->index = index;
     sim_sketch_init(&x->wait_s);
+    sim_sketch_init(&x->write_s);
+    sim_sketch_init(&x->ckpt_gb);
     const char *pv = sim_param(s, "preempt");
     if (strcmp(pv, "on") && strcmp(pv, "off"))
         return gs_err(err, GS_EUSAGE, "--set preempt='%s': expected on or off", pv);
@@ -116,6 +128,9 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     x->write_gbps = num_param(s, "ckpt_write_gbps", 1e-9, err, &rc);
     x->read_gbps = num_param(s, "ckpt_read_gbps", 1e-9, err, &rc);
     x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
+    x->write_limit_us = -1;
+    if (rc == 0 && strcmp(sim_param(s, "ckpt_write_limit"), "none"))
+        x->write_limit_us = (gs_time_us)llround(sim_param_number(s, "ckpt_write_limit") * 1e6);
     const char *pp = sim_param(s, "protect_priority");
     if (rc == 0 && strcmp(pp, "none")) {
         x->protect_priority = (long)sim_param_int(s, "protect_priority");
@@ -156,6 +171,8 @@ static void ext_free(void *state)
     free(x->node_run);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
+    sim_sketch_free(&x->write_s);
+    sim_sketch_free(&x->ckpt_gb);
     free(x);
 }
 
@@ -311,12 +328,13 @@ static double ckpt_bytes(const sim *s, const job *j)
     return 0;
 }
 
-/* The victim's resume point if it were stopped now: work left at its latest
- * durable checkpoint. Periodic checkpoints fall every checkpoint_every of
+/* The victim's periodic resume point if it were stopped now: work left at
+ * its latest durable periodic checkpoint (what it falls back to when the
+ * write at preemption does not complete). Periodic checkpoints fall every checkpoint_every of
  * running since its latest start; the work done by then is interpolated
  * linearly over the run (exact at a constant rate, as on whole cards). A job
  * without a checkpoint size has no checkpoints and restarts from scratch. */
-static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
+static double periodic_point_us(const sim *s, const job *j, bool *has_ckpt)
 {
     const sim_ext *x = ext_of(s);
     double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
@@ -336,17 +354,47 @@ static double resume_point_us(const sim *s, const job *j, bool *has_ckpt)
     return point;
 }
 
-static double lost_work_us(const sim *s, const job *j)
+static double work_left_now_us(const sim *s, const job *j)
 {
-    bool has;
     double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
-    double lost = resume_point_us(s, j, &has) - (left < 0 ? 0 : left);
-    return lost > 0 ? lost : 0;
+    return left < 0 ? 0 : left;
+}
+
+/* Time to write `bytes` at the node's checkpoint bandwidth. */
+static gs_time_us write_time_us(const sim_ext *x, double bytes)
+{
+    return (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
+}
+
+/* Whether a write of write_us at preemption completes before the kill. */
+static bool write_completes(const sim_ext *x, gs_time_us write_us)
+{
+    return x->write_limit_us < 0 || write_us <= x->write_limit_us;
+}
+
+/* What preempting j alone now would cost in GPU-time (per GPU, us): the
+ * work it loses, the checkpoint write it holds its cards for (cut at
+ * ckpt_write_limit) and the read-back on restart. A job whose write at
+ * preemption completes loses nothing, so among such jobs the smallest
+ * checkpoint goes first. */
+static double preempt_cost_us(const sim *s, const job *j)
+{
+    const sim_ext *x = ext_of(s);
+    double bytes = ckpt_bytes(s, j);
+    gs_time_us w = write_time_us(x, bytes);
+    bool has, done = bytes > 0 && write_completes(x, w);
+    double point = done ? work_left_now_us(s, j) : periodic_point_us(s, j, &has);
+    if (done)
+        has = true;
+    double lost = point - work_left_now_us(s, j);
+    double write = bytes > 0 ? (double)(done ? w : x->write_limit_us) : 0;
+    double read = has ? bytes / (x->read_gbps * 1e9) * 1e6 : 0;
+    return (lost > 0 ? lost : 0) + write + read;
 }
 
 typedef struct cand {
     job *j;
-    double cost; /* lost work x GPUs */
+    double cost; /* preempt_cost_us x GPUs */
 } cand;
 
 static int cand_cmp(const void *a, const void *b)
@@ -379,7 +427,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
             *cap = *cap ? *cap * 2 : 16;
             *buf = xrealloc(*buf, *cap * sizeof **buf);
         }
-        (*buf)[k++] = (cand){v, lost_work_us(s, v) * (v->req.gpus > 0 ? v->req.gpus : 1)};
+        (*buf)[k++] = (cand){v, preempt_cost_us(s, v) * (v->req.gpus > 0 ? v->req.gpus : 1)};
     }
     if (k == 0)
         return 0;
@@ -406,7 +454,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
     }
     *cost = 0;
     for (int i = 0; i < nv; i++)
-        *cost += lost_work_us(s, out[i]) * (out[i]->req.gpus > 0 ? out[i]->req.gpus : 1);
+        *cost += preempt_cost_us(s, out[i]) * (out[i]->req.gpus > 0 ? out[i]->req.gpus : 1);
     return nv;
 }
 
@@ -426,27 +474,47 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     op->nv = nv;
     op->v = xrealloc(op->v, (size_t)nv * sizeof *op->v);
     op->v_gen = xrealloc(op->v_gen, (size_t)nv * sizeof *op->v_gen);
+    /* the victims on the node write together through its bandwidth: the
+     * write completes for all of them or is cut for all of them */
     double bytes = 0;
+    for (int i = 0; i < nv; i++)
+        bytes += ckpt_bytes(s, v[i]);
+    gs_time_us write_us = write_time_us(x, bytes);
+    bool done = write_completes(x, write_us);
+    if (!done)
+        write_us = x->write_limit_us; /* killed at the limit; the partial write is worthless */
     for (int i = 0; i < nv; i++) {
         bool has;
+        double vb = ckpt_bytes(s, v[i]);
         op->v[i] = v[i];
         op->v_gen[i] = v[i]->gen;
-        double point = resume_point_us(s, v[i], &has);
+        double point = periodic_point_us(s, v[i], &has);
         sim_job_set_rate(s, v[i], 0); /* stops to write: no progress while it holds on */
+        if (vb > 0 && done) { /* the write at preemption is the resume point */
+            point = v[i]->work_left_us;
+            has = true;
+        }
         v[i]->core_flags |= JF_VICTIM;
         v[i]->resume_work_us = point;
         if (has)
             v[i]->core_flags |= JF_HAS_CKPT;
         else
             v[i]->core_flags &= ~JF_HAS_CKPT;
-        bytes += ckpt_bytes(s, v[i]);
-    }
-    gs_time_us write_us = (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
-    for (int i = 0; i < nv; i++) {
         double g = v[i]->req.gpus;
-        x->write_gpu_s += g * gs_us_to_s(write_us);
+        if (vb > 0) {
+            x->write_gpu_s += g * gs_us_to_s(write_us);
+            sim_sketch_add(&x->ckpt_gb, vb / 1e9);
+            if (done) {
+                x->writes_done++;
+                x->written_gb += vb / 1e9;
+            } else {
+                x->writes_cut++;
+            }
+        }
         x->hold_gpu_s += g * gs_us_to_s(write_us + x->grace_us);
     }
+    if (bytes > 0)
+        sim_sketch_add(&x->write_s, gs_us_to_s(write_us));
     (void)node;
     p->core_flags |= JF_PREEMPTOR;
     p->pre_wait_since_us = s->now;
@@ -632,6 +700,14 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
     cJSON_AddNumberToObject(pr, "eviction_hold_gpu_hours", x->hold_gpu_s / 3600.0);
     cJSON_AddNumberToObject(pr, "checkpoint_read_gpu_hours", x->read_gpu_s / 3600.0);
     sim_report_add_stats(pr, "preemptor_wait_s", &x->wait_s);
+    /* the checkpoint writes at preemption: sizes per victim, durations per
+     * decision (victims on one node write together), and how many completed */
+    cJSON_AddNumberToObject(pr, "min_runtime_s", gs_us_to_s(x->min_runtime_us));
+    cJSON_AddNumberToObject(pr, "checkpoint_writes_completed", (double)x->writes_done);
+    cJSON_AddNumberToObject(pr, "checkpoint_writes_cut", (double)x->writes_cut);
+    cJSON_AddNumberToObject(pr, "checkpoint_written_gb", x->written_gb);
+    sim_report_add_stats(pr, "checkpoint_gb", &x->ckpt_gb);
+    sim_report_add_stats(pr, "checkpoint_write_s", &x->write_s);
     sim_quota_report(s->cl, root);
 }
 

@@ -235,6 +235,24 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 "preemptor wait mean %.1f s\n", num(pr, "preemptions", NULL), num(pr, "lost_gpu_hours", NULL),
                 num(pr, "checkpoint_write_gpu_hours", NULL), num(pr, "checkpoint_read_gpu_hours", NULL),
                 num(pr, "preemptor_wait_s", "mean"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pr, "enabled")) && num(pr, "checkpoint_gb", "count") > 0)
+        fprintf(out, "  ckpt      %.0f written at preemption, %.0f cut; size mean %.1f GB, write mean %.1f s "
+                "(max %.1f s); min_runtime %.0f s\n", num(pr, "checkpoint_writes_completed", NULL),
+                num(pr, "checkpoint_writes_cut", NULL), num(pr, "checkpoint_gb", "mean"),
+                num(pr, "checkpoint_write_s", "mean"), num(pr, "checkpoint_write_s", "max"),
+                num(pr, "min_runtime_s", NULL));
+    /* shared cards: idle replicas swapped to host and back (oversub=swap),
+     * MPS failures by cause: only when there is something to say */
+    const cJSON *sw = cJSON_GetObjectItemCaseSensitive(r, "swap");
+    if (num(sw, "swap_ins", NULL) > 0 || num(sw, "idle_evictions", NULL) > 0)
+        fprintf(out, "  swap      %.0f swap-ins of idle replicas (%.0f MiB), wait p99 %.3f s; %.0f evictions freed "
+                "%.0f MiB; thrashing %.2f GB in\n", num(sw, "swap_ins", NULL), num(sw, "swapped_in_mib", NULL),
+                num(sw, "swap_in_wait_s", "p99"), num(sw, "idle_evictions", NULL), num(sw, "idle_freed_mib", NULL),
+                num(sw, "bytes_in", NULL) / 1e9);
+    const cJSON *fc = cJSON_GetObjectItemCaseSensitive(jobs, "failed_by_cause");
+    if (fc && num(jobs, "failed", NULL) > 0)
+        fprintf(out, "  failed    by cause: oom %.0f, co-tenant fault %.0f\n", num(fc, "oom", NULL),
+                num(fc, "co_tenant_fault", NULL));
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(r, "tenants"), *t;
     cJSON_ArrayForEach(t, tn)
     {

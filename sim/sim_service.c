@@ -73,6 +73,9 @@ const pol_param svc_params[] = {
     {"prefix_route_share", "0.3", "cache-aware routing only when the best replica holds more than this share of the "
                                   "request's blocks, else least-loaded (the cache threshold of the SGLang and vLLM "
                                   "routers' cache_aware policy)", P_NUM(0, 1, NULL)},
+    {"svc_demand", "load", "a replica's demand on a shared card (vgpu, timeslice, mps): load: its util (else 1) "
+                           "while it serves a batch, nothing while idle; static: its util all the time",
+     P_ENUM("load|static")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
@@ -116,6 +119,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
+    L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
@@ -210,6 +214,8 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
     (void)state;
     replica *p = j->owner;
+    if (p->in_run)
+        return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
         svc_cut_block(s, p);
 }

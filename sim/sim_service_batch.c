@@ -72,9 +72,8 @@ void svc_replica_run(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = p->svc->L;
-    double rate = svc_rate_of(p);
+    double rate;
     if (v->mode == MODE_TIME) {
-        rate /= p->hw.decode_x; /* token-less work runs at the decode pace of its card */
         /* drain the work of every active request up to now, finish the done */
         double dt = (double)(s->now - p->last_us);
         for (int i = 0; i < p->nactive;) {
@@ -90,12 +89,15 @@ void svc_replica_run(sim *s, replica *p)
             }
         }
         p->last_us = s->now;
-        p->rate_used = rate;
         svc_pull_queue(p);
         for (int i = 0; i < p->npending; i++)
             p->active[p->nactive++] = p->pending[i];
         p->npending = 0;
-        svc_set_busy(s, p, p->nactive > 0);
+        p->in_run = true;
+        svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
+        p->in_run = false;
+        rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
+        p->rate_used = rate;
         p->ev_gen++;
         if (p->nactive == 0 || rate <= 0) {
             if (p->nactive == 0 && v->ended)
@@ -117,7 +119,10 @@ void svc_replica_run(sim *s, replica *p)
         p->active[p->nactive++] = p->pending[i];
     }
     p->npending = 0;
-    svc_set_busy(s, p, p->nactive > 0);
+    p->in_run = true;
+    svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
+    p->in_run = false;
+    rate = svc_rate_of(p);
     p->ev_gen++;
     if (p->nactive == 0) {
         if (v->ended)

@@ -111,6 +111,9 @@ void svc_set_busy(sim *s, replica *p, bool busy)
         p->idle_since_us = s->now;
     }
     p->in_block = busy;
+    /* load-following: the card learns at batch starts and ends, not per iteration */
+    if (v->L->follow_load && p->task)
+        sim_task_set_busy(s, p->task, busy);
 }
 
 replica *svc_least_loaded(const service *v, double kv_tok)
@@ -168,6 +171,7 @@ void svc_scale_out(sim *s, service *v)
     snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
     t->req.submit_us = s->now;
     t->owner = p;
+    t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;
     if (L->act) /* a preferred node */
         L->act->placing(svc_act_state(s, L), s, t, (int)v->idx);

@@ -57,6 +57,7 @@ typedef struct replica {
     int nactive, npending;
     /* current block (tokens mode) or last drain (time mode) */
     bool in_block;
+    bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
     gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
     long k_iters;
     uint32_t ev_gen;
@@ -148,6 +149,7 @@ struct svc_layer {
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;
 };

@@ -104,6 +104,8 @@ expect import_azure_header_only 3 "no request rows after the header" \
 expect import_azure_directory 3 "'$T' is a directory" "$G" import azure-llm "$T" --out-trace "$T/i5.csv"
 if [ ! -e "$T/i1.csv" ] && [ ! -e "$T/i3.csv" ] && [ ! -e "$T/i4.csv" ]; then ok import_failure_writes_nothing
 else ls "$T" >"$T/msg"; no import_failure_writes_nothing "$T/msg"; fi
+expect import_mooncake_empty 3 "no request lines" "$G" import mooncake "$T/empty.csv" --out-trace "$T/i6.csv"
+expect import_mooncake_directory 3 "'$T' is a directory" "$G" import mooncake "$T" --out-trace "$T/i7.csv"
 expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'banana'" \
   "$G" import azure-llm "$T/az_header.csv" --gpus banana
 

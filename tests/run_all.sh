@@ -4,7 +4,7 @@
 # own checks. Ends with the total line "N passed, N failed" and exits
 # non-zero on any failure.
 #
-# Suites run two at a time (TEST_JOBS), each one's output to a file, never
+# Suites run side by side (TEST_JOBS at once), each one's output to a file, never
 # through a pipe (a pipe's status is its last command's, and a crash
 # upstream would pass). A suite that exits
 # non-zero without counting a failure, or ends without its closing
@@ -17,29 +17,36 @@
 # swapped: RUN_TESTS (the unit runner) and E2E_SCRIPTS (a list of scripts).
 B=${1:-build/test}
 RUN_TESTS=${RUN_TESTS:-$B/run_tests}
-E2E_SCRIPTS=${E2E_SCRIPTS:-$(ls tests/e2e*.sh tests/test_harness.sh 2>/dev/null)}
+# the Slurm sweep first: it mostly waits on its daemons, so it shares a slot well
+E2E_SCRIPTS=${E2E_SCRIPTS:-$(ls tests/e2e_sweep.sh 2>/dev/null; ls tests/e2e*.sh tests/test_harness.sh 2>/dev/null | grep -v e2e_sweep)}
 scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
 total_pass=0
 total_fail=0
 
-# launch NAME CMD... : starts one suite in the background, its output and
-# exit status into files (the suites run side by side: two cores, two at once)
+# launch NAME CMD... : starts one suite in the background, its output, exit
+# status and wall seconds into files; at most TEST_JOBS run at once (3: two
+# cores, and the Slurm suite mostly waits), a new one starting as soon as
+# any finishes
 launch() {
   name=$1; shift
+  while [ "$(running_count)" -ge "${TEST_JOBS:-3}" ]; do sleep 0.2; done
   names="$names $name"
   (
     t0=$(date +%s)
     TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$@" >"$scratch/$name.log" 2>&1
-    echo $? >"$scratch/$name.rc"
+    rc=$?
     echo $(($(date +%s) - t0)) >"$scratch/$name.secs"
+    echo $rc >"$scratch/$name.rc" # last: its presence says the suite is over
   ) &
-  running=$((running + 1))
-  if [ "$running" -ge "${TEST_JOBS:-2}" ]; then wait_one; fi
 }
-# waits for every suite started so far (POSIX sh has no wait -n)
-wait_one() { wait; running=0; }
+# suites started and not yet over
+running_count() {
+  n=0
+  for x in $names; do [ -e "$scratch/$x.rc" ] || n=$((n + 1)); done
+  echo $n
+}
 
 # collect NAME : prints one suite's output and adds its counts
 collect() {
@@ -73,7 +80,6 @@ harness_check() {
 before_results=$(ls -A results 2>/dev/null)
 
 names=""
-running=0
 if [ -x "$RUN_TESTS" ]; then
   launch unit "$RUN_TESTS"
 else
@@ -82,7 +88,7 @@ fi
 for s in $E2E_SCRIPTS; do
   launch "$(basename "$s" .sh)" sh "$s" "$B/gpusim"
 done
-wait_one
+wait
 for n in $names; do collect "$n"; done
 # where the time went (wall seconds per suite, side by side two at a time)
 for n in $names; do printf '%s %ss; ' "$n" "$(cat "$scratch/$n.secs" 2>/dev/null)"; done; echo

@@ -9,7 +9,8 @@ extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_clust
     tests_whole[], tests_erlang[], tests_determinism[], tests_service[], tests_share[], tests_plan[],
     tests_hibernate[], tests_mig_layout[], tests_mig[], tests_preempt[], tests_preempt_share[], tests_select[],
     tests_dualpod[], tests_ranges[], tests_prefix_cache[], tests_prefix_service[], tests_owner[], tests_paper[],
-    tests_plan_cluster[], tests_json[], tests_timeseries[], tests_param[], tests_hw[], tests_svc_hw[], tests_svc_rows[],
+    tests_plan_cluster[], tests_json[], tests_timeseries[], tests_param[], tests_mps[], tests_load_follow[], tests_hw[],
+    tests_svc_hw[], tests_residency[], tests_svc_rows[],
     tests_sweep[], /* sweep: run ids (SHA-256), spec positions */
     tests_queue_index[];
 
@@ -18,7 +19,8 @@ const test_case *const test_tables[] = {
     tests_erlang,    tests_determinism, tests_share,  tests_service,       tests_plan,     tests_hibernate,
     tests_mig_layout, tests_mig,       tests_preempt, tests_preempt_share, tests_select,   tests_dualpod, tests_ranges,
     tests_prefix_cache, tests_prefix_service, tests_owner, tests_paper, tests_plan_cluster, tests_json, tests_timeseries,
-    tests_param, tests_hw, tests_svc_hw, tests_svc_rows, tests_sweep, tests_queue_index,
+    tests_param,     tests_mps,        tests_load_follow, tests_hw, tests_svc_hw, tests_residency, tests_svc_rows, tests_sweep,
+    tests_queue_index,
     NULL,
 };
 

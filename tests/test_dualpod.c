@@ -84,6 +84,11 @@ static double jnum(const cJSON *root, const char *a, const char *b, const char *
  * 0.3 s and the hot wake reloads: 8.589934592 + 0.5 -> latency
  * 10.089934592, served 110.09, asleep after the tick at 125: held 65.3 +
  * 25.3 + 50.3 s. */
+/* The hand timelines below time the server's own start (wake, launch, cold
+ * start); the actuation steps around it are set to 0 there and timed on
+ * their own in hand_actuation_steps. */
+#define NO_STEPS "act_requester_s=0", "act_bind_s=0", "act_probe_s=0", "act_relay_s=0"
+
 static const char *hand_trace = "id,submit,duration,gpus,kind,service,replicas_min,replicas_max,replicas_init,"
                                 "weights_gib\n"
                                 "A,0,300,1,service,,0,1,0,16\n"
@@ -94,7 +99,7 @@ static const char *hand_trace = "id,submit,duration,gpus,kind,service,replicas_m
 
 static void hand_hot_warm(void)
 {
-    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NULL};
+    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, sets, &l, &rc);
@@ -126,7 +131,7 @@ static void hand_hot_warm(void)
 
 static void hand_cold_and_level2(void)
 {
-    const char *cold_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "max_instances=1", "launchers_per_node=2",
+    const char *cold_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=2",
                                NULL};
     lats l = {0};
     int rc;
@@ -142,7 +147,7 @@ static void hand_cold_and_level2(void)
     cJSON_Delete(rep);
 
     /* one launcher of one instance: B evicts the sleeping A and starts warm */
-    const char *evict_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "max_instances=1", "launchers_per_node=1",
+    const char *evict_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=1",
                                 NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, evict_sets, &l, &rc);
@@ -154,7 +159,7 @@ static void hand_cold_and_level2(void)
     CHECK_EQ_INT(jnum(rep, "asleep_at_end", NULL, NULL), 1);
     cJSON_Delete(rep);
 
-    const char *l2_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "sleep_level=2", NULL};
+    const char *l2_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "sleep_level=2", NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, l2_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -189,7 +194,7 @@ static void host_memory_limit(void)
                         "b1,0,1,,request,B,,,,\n"
                         "a2,100,1,,request,A,,,,\n"
                         "b2,100,1,,request,B,,,,\n";
-    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "host_sleep_gib=20", NULL};
+    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(trace, 2, "whole+dualpod", NULL, sets, &l, &rc);
@@ -206,7 +211,7 @@ static void host_memory_limit(void)
     CHECK_NEAR(jnum(rep, "host_memory", "peak_gib_per_node", NULL), 16, 0, 1e-12);
     cJSON_Delete(rep);
 
-    const char *ev_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "host_sleep_gib=20", "host_full=evict", NULL};
+    const char *ev_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", "host_full=evict", NULL};
     l.n = 0;
     rep = run_dp(trace, 2, "whole+dualpod", NULL, ev_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -228,7 +233,7 @@ static void host_memory_limit(void)
  * frees the GPU at the scale-in tick itself. */
 static void baselines(void)
 {
-    const char *on_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "dualpod_mode=always-on", NULL};
+    const char *on_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=always-on", NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(hand_trace, 2, "whole+dualpod", NULL, on_sets, &l, &rc);
@@ -244,7 +249,7 @@ static void baselines(void)
     CHECK_EQ_INT(jnum(rep, "first_request_latency_s", "awake", "count"), 2);
     cJSON_Delete(rep);
 
-    const char *z_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "dualpod_mode=scale-to-zero", NULL};
+    const char *z_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=scale-to-zero", NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, z_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -366,7 +371,57 @@ static void randomized_invariant(void)
     }
 }
 
+/* The actuation path with its default steps (requester 2 s, bind 1 s, probe
+ * period 5 s, relay 4 s: 12 s around the server's start), on hand_trace:
+ *   A at 0: cold 53.589934592 + 12 = 65.589934592 -> served 66.589934592;
+ *     ticks 75 (8.41 s idle), 80 (13.41) -> asleep at 81.1.
+ *   A at 100: hot 1.0 + 12 = 13.0 (the measured 9-18 s, mean 13) -> latency
+ *     14.0, served 114; ticks 115, 120, 125 (11 s) -> asleep 126.1.
+ *   B at 200: warm 38.589934592 + 12 -> latency 51.589934592, served
+ *     251.59; tick 265 (13.41 s) -> asleep 266.1.
+ * Held: 81.1 + 26.1 + 66.1 = 173.3 s. The report splits each path. */
+static void hand_actuation_steps(void)
+{
+    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NULL};
+    lats l = {0};
+    int rc;
+    cJSON *rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, sets, &l, &rc);
+    CHECK_EQ_INT(rc, 0);
+    CHECK_EQ_INT(l.n, 3);
+    if (l.n == 3) {
+        CHECK_NEAR(l.v[0], 66.589934592, 0, 1e-6);
+        CHECK_NEAR(l.v[1], 14.0, 0, 1e-6);
+        CHECK_NEAR(l.v[2], 51.589934592, 0, 1e-6);
+    }
+    CHECK_NEAR(jnum(rep, "gpu_hours", "held", NULL), 173.3 / 3600, 0, 1e-9);
+    CHECK_NEAR(jnum(rep, "actuation_s", "hot", "server_s"), 1.0, 0, 1e-9);
+    CHECK_NEAR(jnum(rep, "actuation_s", "hot", "requester_s"), 2, 0, 0);
+    CHECK_NEAR(jnum(rep, "actuation_s", "hot", "bind_s"), 1, 0, 0);
+    CHECK_NEAR(jnum(rep, "actuation_s", "hot", "probe_s"), 5, 0, 0);
+    CHECK_NEAR(jnum(rep, "actuation_s", "hot", "relay_s"), 4, 0, 0);
+    CHECK_NEAR(jnum(rep, "actuation_s", "warm", "server_s"), 38.589934592, 0, 1e-9);
+    CHECK_NEAR(jnum(rep, "actuation_s", "cold", "server_s"), 53.589934592, 0, 1e-9);
+    CHECK_NEAR(jnum(rep, "actuation_s", "cold", "count"), 1, 0, 0);
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "policy"), "dualpod");
+    const cJSON *hot = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(dp, "actuation_s"), "hot");
+    const cJSON *ht = cJSON_GetObjectItemCaseSensitive(hot, "total_s");
+    double hot_mean = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ht, "mean"));
+    CHECK_NEAR(hot_mean, 13.0, 0, 1e-9);
+    CHECK(hot_mean >= 9 && hot_mean <= 18); /* llm-d's measured hot actuation range */
+    cJSON_Delete(rep);
+    /* the baselines have no dual pods: no steps, their cold start unchanged */
+    const char *z_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "dualpod_mode=scale-to-zero", NULL};
+    lats z = {0};
+    rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, z_sets, &z, &rc);
+    CHECK_EQ_INT(z.n, 3);
+    if (z.n == 3)
+        CHECK_NEAR(z.v[0], 54.589934592, 0, 1e-6);
+    CHECK_NEAR(jnum(rep, "actuation_s", "cold", "count"), 0, 0, 0);
+    cJSON_Delete(rep);
+}
+
 const test_case tests_dualpod[] = {
+    {"dualpod: actuation steps with their defaults, split in the report", hand_actuation_steps},
     {"dualpod: hot and warm activations on a hand timeline", hand_hot_warm},
     {"dualpod: cold, eviction from a full launcher, level-2 wake", hand_cold_and_level2},
     {"dualpod: host memory limit (level 2 or eviction)", host_memory_limit},

@@ -188,10 +188,50 @@ static void fgdfit_rules_by_hand(void)
     }
 }
 
+/* fgdfit's third rule. Node 0 (model X, 1 card) and node 1 (model Y, 4
+ * cards); the trace's rows: a (any model), b (X only), c (Y only), a card
+ * each. An average row asks 1 GPU, a third of a GPU of X through b: with 5
+ * GPUs free, that is 5/3 GPUs, all of X's 1 (X is scarce), not all of Y's 4.
+ * fgd scores a alike on both (each placement lowers the measure by a third
+ * of a GPU: integer 58) and follows the seed's order, here node 0 first;
+ * fgdfit keeps a off X. b then finds its card under fgdfit only. */
+static void fgdfit_scarce_model_by_hand(void)
+{
+    const char *cl = "{\"name\":\"t\",\"nodes\":[{\"model\":\"A100-SXM4-80GB\",\"gpus\":1,\"cpu\":64},"
+                     "{\"model\":\"H100-SXM5-80GB\",\"gpus\":4,\"cpu\":64}]}";
+    const char *tr = "id,submit,duration,gpus,gpucores,gpumem_pct,gpu_model,cpu\n"
+                     "a,0,10,1,,,,1\nb,1,10,1,,,A100-SXM4-80GB,1\nc,2,10,1,,,H100-SXM5-80GB,1\n";
+    uint64_t seed = 1;
+    for (; seed < 100; seed++) {
+        int *rank = sc_paper_rank_new(seed, 2), first = rank[0] < rank[1];
+        free(rank);
+        if (first)
+            break;
+    }
+    CHECK(seed < 100);
+    static const char *const fgd[] = {"gpu_select=fgd", "frag_model=paper", NULL};
+    static const char *const fit[] = {"gpu_select=fgdfit", "frag_model=paper", NULL};
+    static const char *const fit_exact[] = {"gpu_select=fgdfit", NULL};
+    int node[8];
+    setup u;
+    CHECK_EQ_INT(setup_init(&u, cl, tr, fgd, seed, true, record_node, node), 0);
+    CHECK_EQ_INT(node[0], 0);
+    setup_free(&u);
+    CHECK_EQ_INT(setup_init(&u, cl, tr, fit, seed, true, record_node, node), 0);
+    CHECK_EQ_INT(node[0], 1);
+    CHECK_EQ_INT(node[1], 0);
+    CHECK_EQ_INT(node[2], 1);
+    setup_free(&u);
+    CHECK_EQ_INT(setup_init(&u, cl, tr, fit_exact, seed, true, record_node, node), 0);
+    CHECK_EQ_INT(node[0], 1);
+    setup_free(&u);
+}
+
 const test_case tests_paper[] = {
     {"paper/scores_by_hand", paper_scores_by_hand},
     {"paper/frag_by_hand", paper_frag_by_hand},
     {"paper/ties_follow_seed_order", paper_ties_follow_seed_order},
     {"paper/fgdfit_rules_by_hand", fgdfit_rules_by_hand},
+    {"paper/fgdfit_scarce_model_by_hand", fgdfit_scarce_model_by_hand},
     {NULL, NULL},
 };

@@ -100,11 +100,11 @@ static const char *const base_sets[] = {"preempt=on", "min_runtime=100", "checkp
 
 /* One node of 8. V (8 GPUs, 1000 s, preemptible, priority 0) starts at 0.
  * H (8 GPUs, 50 s, priority 10) arrives at 150: V has run 150 >= 100, so it
- * is a victim. Its last periodic checkpoint was at 120 (every 60 s): resume
- * point 880 s of work left; the work of 120..150 (30 s x 8 GPUs) is lost.
- * V holds its cards for grace 30 + write 20 = 50 s: H starts at 200, ends at
- * 250. V is requeued with 880 + 10 (read) = 890 s, restarts at 250 and ends
- * at 1140. */
+ * is a victim. It stops at 150 with 850 s of work left and writes its
+ * checkpoint there; V holds its cards for grace 30 + write 20 = 50 s: H
+ * starts at 200, ends at 250. The write completed, so it is the resume point:
+ * nothing is lost. V is requeued with 850 + 10 (read) = 860 s, restarts at
+ * 250 and ends at 1110. Checkpoint GPU-hours: write 20 s x 8, read 10 s x 8. */
 static void hand_timeline(void)
 {
     tu_run r;
@@ -122,11 +122,15 @@ static void hand_timeline(void)
     CHECK_NEAR(rc.end_s[h], 250, 0, 1e-9);
     CHECK_NEAR(rc.first_start_s[v], 0, 0, 1e-9);
     CHECK_EQ_INT(rc.starts[v], 2);
-    CHECK_NEAR(rc.end_s[v], 1140, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[v], 1110, 0, 1e-6);
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(rep, "preemption");
     CHECK_NEAR(jnum(p, "preemptions", NULL), 1, 0, 0);
     CHECK_NEAR(jnum(p, "restarts_from_scratch", NULL), 0, 0, 0);
-    CHECK_NEAR(jnum(p, "lost_gpu_hours", NULL), 30.0 * 8 / 3600, 1e-9, 0);
+    CHECK_NEAR(jnum(p, "lost_gpu_hours", NULL), 0, 0, 1e-12);
+    CHECK_NEAR(jnum(p, "checkpoint_writes_completed", NULL), 1, 0, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_writes_cut", NULL), 0, 0, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_written_gb", NULL), 40, 1e-12, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_write_s", "max"), 20, 0.03, 0);
     CHECK_NEAR(jnum(p, "checkpoint_write_gpu_hours", NULL), 20.0 * 8 / 3600, 1e-9, 0);
     CHECK_NEAR(jnum(p, "eviction_hold_gpu_hours", NULL), 50.0 * 8 / 3600, 1e-9, 0);
     CHECK_NEAR(jnum(p, "checkpoint_read_gpu_hours", NULL), 10.0 * 8 / 3600, 1e-9, 0);
@@ -139,16 +143,54 @@ static void hand_timeline(void)
     CHECK_NEAR(jnum(hi, "priority", NULL), 10, 0, 0);
     CHECK_NEAR(jnum(hi, "queue_s", "max"), 50, 0.03, 0);
     CHECK_NEAR(jnum(hi, "jct_s", "max"), 100, 0.03, 0);
-    CHECK_NEAR(jnum(lo, "jct_s", "max"), 1140, 0.03, 0);
-    /* GPU-seconds held: V 0..200 and 250..1140, H 200..250, all 8 cards */
-    CHECK_NEAR(r.s.g_alloc.area, 8.0 * (200 + 890 + 50), 1e-9, 0);
+    CHECK_NEAR(jnum(lo, "jct_s", "max"), 1110, 0.03, 0);
+    /* GPU-seconds held: V 0..200 and 250..1110, H 200..250, all 8 cards */
+    CHECK_NEAR(r.s.g_alloc.area, 8.0 * (200 + 860 + 50), 1e-9, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
+/* The same preemption when the write at preemption cannot complete: with
+ * ckpt_write_limit=10 the 20 s write is cut at 10 s (V is killed at grace 30
+ * + 10 = 190) and V falls back to its periodic checkpoint at 120 (880 s
+ * left): the work of 120..150 is lost (30 s x 8 GPUs), the 10 s of writing
+ * are charged (10 s x 8) and the checkpoint read back (10 s x 8). H runs
+ * 190..240; V restarts at 240 with 880 + 10 = 890 s and ends at 1130. */
+static void hand_timeline_write_cut(void)
+{
+    static const char *const sets[] = {"preempt=on", "min_runtime=100", "checkpoint_every=60",
+                                       "ckpt_write_gbps=2", "ckpt_read_gbps=4", "grace_period=30",
+                                       "ckpt_write_limit=10", NULL};
+    tu_run r;
+    static rec rc;
+    memset(&rc, 0, sizeof rc);
+    cJSON *rep = run(&r,
+                     "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n"
+                     "V,0,1000,8,0,1," CKPT "\nH,150,50,8,10,0,\n",
+                     "H100-SXM5-80GB:8", sets, &rc);
+    CHECK(rep != NULL);
+    if (!rep)
+        return;
+    CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 190, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "H")], 240, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1130, 0, 1e-6);
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(rep, "preemption");
+    CHECK_NEAR(jnum(p, "restarts_from_scratch", NULL), 0, 0, 0);
+    CHECK_NEAR(jnum(p, "lost_gpu_hours", NULL), 30.0 * 8 / 3600, 1e-9, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_write_gpu_hours", NULL), 10.0 * 8 / 3600, 1e-9, 0);
+    CHECK_NEAR(jnum(p, "eviction_hold_gpu_hours", NULL), 40.0 * 8 / 3600, 1e-9, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_read_gpu_hours", NULL), 10.0 * 8 / 3600, 1e-9, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_writes_completed", NULL), 0, 0, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_writes_cut", NULL), 1, 0, 0);
+    CHECK_NEAR(jnum(p, "checkpoint_written_gb", NULL), 0, 0, 1e-12);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }
 
 /* H arrives at 50, when V has run only 50 < 100 s: no preemption then. At
- * 100 V becomes eligible and H preempts it: last checkpoint at 60 (resume
- * 940 s), hold until 150, H runs 150..200, V restarts at 200 with 950 s. */
+ * 100 V becomes eligible and H preempts it: it stops with 900 s left and
+ * writes that checkpoint, holds until 150, H runs 150..200, V restarts at
+ * 200 with 900 + 10 s and ends at 1110; nothing is lost. */
 static void not_before_min_runtime(void)
 {
     tu_run r;
@@ -162,9 +204,8 @@ static void not_before_min_runtime(void)
     if (!rep)
         return;
     CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 150, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1150, 0, 1e-6);
-    CHECK_NEAR(jnum(cJSON_GetObjectItemCaseSensitive(rep, "preemption"), "lost_gpu_hours", NULL), 40.0 * 8 / 3600,
-               1e-9, 0);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1110, 0, 1e-6);
+    CHECK_NEAR(jnum(cJSON_GetObjectItemCaseSensitive(rep, "preemption"), "lost_gpu_hours", NULL), 0, 0, 1e-12);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }
@@ -243,7 +284,7 @@ static void freed_resources_go_to_preemptor(void)
     CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 200, 0, 1e-9);
     CHECK_NEAR(rc.first_start_s[find(&rc, "Y")], 250, 0, 1e-9);
     CHECK_NEAR(rc.first_start_s[find(&rc, "V")], 0, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 260 + 890, 0, 1e-6); /* restarts after Y */
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 260 + 860, 0, 1e-6); /* restarts after Y: 850 + 10 s read */
     CHECK_NEAR(jnum(cJSON_GetObjectItemCaseSensitive(rep, "preemption"), "preemptor_misses", NULL), 0, 0, 0);
     cJSON_Delete(rep);
     tu_run_free(&r);
@@ -251,7 +292,7 @@ static void freed_resources_go_to_preemptor(void)
 
 /* Checkpoint size from a parameter count: 1e9 params x 14 B = 14e9 B, 7 s to
  * write at 2 GB/s, 3.5 s to read at 4 GB/s. H starts at 150 + 30 + 7 = 187,
- * ends 237; V restarts then with 880 + 3.5 s and ends at 1120.5. */
+ * ends 237; V restarts then with 850 + 3.5 s and ends at 1090.5. */
 static void checkpoint_from_params(void)
 {
     tu_run r;
@@ -265,31 +306,37 @@ static void checkpoint_from_params(void)
     if (!rep)
         return;
     CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 187, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1120.5, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1090.5, 0, 1e-6);
     cJSON_Delete(rep);
     tu_run_free(&r);
 }
 
-/* Two 4-GPU victims on one node; H wants 4. A (start 0) last checkpointed at
- * 120 and would lose 30 s; B (start 10) at 130 and would lose 20 s: B is
- * chosen. B holds until 200 (grace 30 + write 20), H runs 200..250, B
- * restarts at 250 with 880 + 10 s and ends at 1140; A is untouched (1000). */
+/* Two 4-GPU victims on one node; H wants 4. Their 20 s writes at
+ * preemption would be cut at ckpt_write_limit=10, so each would fall back to
+ * its periodic checkpoint: A (start 0) last checkpointed at 120 and would
+ * lose 30 s; B (start 10) at 130 and would lose 20 s (the cut write and the
+ * read cost both the same): B is chosen. B holds until 190 (grace 30 + 10),
+ * H runs 190..240, B restarts at 240 with 880 + 10 s and ends at 1130; A is
+ * untouched (1000). */
 static void least_lost_work_victim(void)
 {
+    static const char *const cut_sets[] = {"preempt=on", "min_runtime=100", "checkpoint_every=60",
+                                           "ckpt_write_gbps=2", "ckpt_read_gbps=4", "grace_period=30",
+                                           "ckpt_write_limit=10", NULL};
     tu_run r;
     static rec rc;
     memset(&rc, 0, sizeof rc);
     cJSON *rep = run(&r,
                      "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n"
                      "A,0,1000,4,0,1," CKPT "\nB,10,1000,4,0,1," CKPT "\nH,150,50,4,10,0,\n",
-                     "H100-SXM5-80GB:8", base_sets, &rc);
+                     "H100-SXM5-80GB:8", cut_sets, &rc);
     CHECK(rep != NULL);
     if (!rep)
         return;
     CHECK_EQ_INT(rc.starts[find(&rc, "A")], 1);
     CHECK_NEAR(rc.end_s[find(&rc, "A")], 1000, 0, 1e-9);
-    CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 200, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "B")], 1140, 0, 1e-6);
+    CHECK_NEAR(rc.first_start_s[find(&rc, "H")], 190, 0, 1e-9);
+    CHECK_NEAR(rc.end_s[find(&rc, "B")], 1130, 0, 1e-6);
     CHECK_NEAR(jnum(cJSON_GetObjectItemCaseSensitive(rep, "preemption"), "lost_gpu_hours", NULL), 20.0 * 4 / 3600,
                1e-9, 0);
     cJSON_Delete(rep);
@@ -454,6 +501,7 @@ static void bad_inputs(void)
 
 const test_case tests_preempt[] = {
     {"preempt/hand_timeline_checkpoint_write_read_lost_work", hand_timeline},
+    {"preempt/hand_timeline_write_cut_falls_back_to_periodic", hand_timeline_write_cut},
     {"preempt/not_before_min_runtime_then_when_eligible", not_before_min_runtime},
     {"preempt/no_equal_higher_or_non_preemptible_victim", no_ineligible_victims},
     {"preempt/no_checkpoint_loses_everything", no_checkpoint_loses_all},

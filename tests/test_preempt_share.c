@@ -99,8 +99,8 @@ static double tenant_num(const cJSON *rep, int k, const char *key)
 /* vgpu, one H100 (81559 MiB). V (170 s, 40000 MiB, util 0.5, preemptible)
  * and B (10000 MiB, util 0.5) share the card from 0, each at rate 1
  * (demands sum to 1). H (40000 MiB, priority 10) arrives at 150: 31559 MiB
- * free, so it preempts V (ran 150 >= 100; 20 s of work left; last
- * checkpoint at 120: resume with 50 s, 30 s lost). V holds its share until
+ * free, so it preempts V (ran 150 >= 100; 20 s of work left, written in
+ * the checkpoint at preemption: nothing lost). V holds its share until
  * 200 (grace 30 + write 20).
  * C (1000 MiB, util 0.5) arrives at 160 and joins the card while V writes:
  * the card's rates are recomputed with V still a tenant (it keeps its share
@@ -108,10 +108,10 @@ static double tenant_num(const cJSON *rep, int k, const char *key)
  * stays at rate 0. (Were V set back to 2/3 it would finish its 20 s at 190,
  * before its eviction, and H would start at 190.)
  * At 200 V leaves and H starts: B, C, H at 2/3 each. C had 100 - 40 x 2/3 =
- * 73.33 s left; H needs 75 s: ends 275. V (requeued with 50 + 10 read)
+ * 73.33 s left; H needs 75 s: ends 275. V (requeued with 20 + 10 read)
  * finds 30559 MiB free and waits for H; it restarts at 275 (B, C, V at
- * 2/3); C ends at 275 + 23.33 / (2/3) = 310; V has 60 - 23.33 left and runs
- * at 1 beside B: ends at 346.67. */
+ * 2/3); C ends at 275 + 23.33 / (2/3) = 310; V has 30 - 23.33 left and runs
+ * at 1 beside B: ends at 316.67. */
 static void vgpu_timeline(void)
 {
     static const char *const sets[] = {PRE_SETS, "switch_cost=0", NULL};
@@ -132,9 +132,9 @@ static void vgpu_timeline(void)
     CHECK_NEAR(rc.end_s[h], 275, 0, 1e-6);
     CHECK_NEAR(rc.end_s[c], 310, 0, 1e-6);
     CHECK_EQ_INT(rc.starts[v], 2);
-    CHECK_NEAR(rc.end_s[v], 310 + 60 - 35 * 2.0 / 3, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[v], 310 + 30 - 35 * 2.0 / 3, 0, 1e-6);
     CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
-    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 0, 0, 1e-12);
     CHECK_NEAR(pnum(rep, "preemption", "checkpoint_read_gpu_hours", NULL), 10.0 / 3600, 1e-9, 0);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 50, 0.03, 0);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
@@ -144,10 +144,11 @@ static void vgpu_timeline(void)
 
 /* timeslice, replicas=2, one card: V and B (no util: demand 1 each) share
  * it at rate 0.5. H (priority 10) at 150 finds no replica free and preempts
- * V: V has done 75 s of work; its last checkpoint (run time 120) had 60, so
- * it resumes with 940 s and loses 15 s. H starts at 200 beside B (rate 0.5,
- * ends 300); V restarts at 300 with 950 s at rate 0.5: ends 2200. B did 150
- * s by 300 and 950 more by 2200, then runs alone: ends 3100. */
+ * V: V has done 75 s of work, all of it in the checkpoint written at
+ * preemption (its periodic one, at run time 120, had 60: 15 s would have
+ * been lost without it). H starts at 200 beside B (rate 0.5, ends 300); V
+ * restarts at 300 with 925 + 10 s at rate 0.5: ends 2170. B did 150 s by 300
+ * and 935 more by 2170, then runs alone: ends 3085. */
 static void timeslice_timeline(void)
 {
     static const char *const sets[] = {PRE_SETS, "switch_cost=0", "replicas=2", NULL};
@@ -164,10 +165,10 @@ static void timeslice_timeline(void)
     }
     CHECK_NEAR(rc.start_s[find(&rc, "H")], 200, 0, 1e-9);
     CHECK_NEAR(rc.end_s[find(&rc, "H")], 300, 0, 1e-6);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 2200, 0, 1e-6);
-    CHECK_NEAR(rc.end_s[find(&rc, "B")], 3100, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 2170, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "B")], 3085, 0, 1e-6);
     CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
-    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 15.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 0, 0, 1e-12);
     CHECK_NEAR(pnum(rep, "preemption", "eviction_hold_gpu_hours", NULL), 50.0 / 3600, 1e-9, 0);
     cJSON_Delete(rep);
     tu_run_free(&r);
@@ -264,9 +265,10 @@ static const char *mig_cluster =
     "[{\"profile\": \"3g.20gb\", \"start\": 0}, {\"profile\": \"3g.20gb\", \"start\": 4}]}]}";
 
 /* mig: V and B hold the two 3g instances from 0; H (3g, priority 10) at 150
- * preempts V as on whole cards (resume 880 s, 30 s lost) and takes V's
- * instance, now idle, at 200 (grace 30 + write 20); H ends at 250 and V,
- * requeued with 880 + 10 s, gets the instance back: ends 1140. */
+ * preempts V as on whole cards (resume 850 s from the checkpoint written at
+ * preemption, nothing lost) and takes V's instance, now idle, at 200 (grace
+ * 30 + write 20); H ends at 250 and V, requeued with 850 + 10 s, gets the
+ * instance back: ends 1110. */
 static void mig_timeline(void)
 {
     static const char *const sets[] = {PRE_SETS, NULL};
@@ -283,10 +285,10 @@ static void mig_timeline(void)
     }
     CHECK_NEAR(rc.start_s[find(&rc, "H")], 200, 0, 1e-9);
     CHECK_NEAR(rc.end_s[find(&rc, "H")], 250, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1140, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1110, 0, 1e-6);
     CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
     CHECK_NEAR(rc.end_s[find(&rc, "B")], 2000, 0, 1e-9);
-    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 0, 0, 1e-12);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 50, 0.03, 0);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
     cJSON_Delete(rep);
@@ -295,11 +297,11 @@ static void mig_timeline(void)
 
 /* dynmig (create 2 s, serialized per card; reconcile 5 + destroy 1 s): V's
  * 3g instance is created 0..2, B's 2..4. H (priority 10) arrives at 152,
- * when V has run 150 s: V resumes with 880 s (30 lost) and holds its
+ * when V has run 150 s: V resumes with 850 s (its write at preemption; nothing lost) and holds its
  * instance until 202. Its slices come back only at 202 + 5 + 1 = 208: the
  * node is held for H, which is placed then and starts at 210 (wait 58 s),
- * ends 260. V (890 s) waits for H's slices: destroyed at 266, V's instance
- * created 266..268, V ends at 1158. Not a preemptor miss. */
+ * ends 260. V (860 s) waits for H's slices: destroyed at 266, V's instance
+ * created 266..268, V ends at 1128. Not a preemptor miss. */
 static void dynmig_timeline(void)
 {
     static const char *const sets[] = {PRE_SETS, "create_s=2", "destroy_s=1", "reconcile_s=5", NULL};
@@ -317,11 +319,11 @@ static void dynmig_timeline(void)
     CHECK_NEAR(rc.start_s[find(&rc, "V")], 2, 0, 1e-9);
     CHECK_NEAR(rc.start_s[find(&rc, "H")], 210, 0, 1e-9);
     CHECK_NEAR(rc.end_s[find(&rc, "H")], 260, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1158, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1128, 0, 1e-6);
     CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
     CHECK_NEAR(rc.end_s[find(&rc, "B")], 2004, 0, 1e-9);
     CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
-    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 30.0 / 3600, 1e-9, 0);
+    CHECK_NEAR(pnum(rep, "preemption", "lost_gpu_hours", NULL), 0, 0, 1e-12);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), 58, 0.03, 0);
     CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
     cJSON_Delete(rep);
@@ -331,7 +333,7 @@ static void dynmig_timeline(void)
 /* As dynmig_timeline, plus Y (3g, priority 20, 10 s) at 205, while V's
  * slices are being destroyed: the room is held for H, so H still starts at
  * 210 although Y ranks higher; Y gets H's slices (destroyed at 266, created
- * by 268, ends 278), V Y's (284, created by 286): V ends at 1176. */
+ * by 268, ends 278), V Y's (284, created by 286): V ends at 286 + 860 = 1146. */
 static void dynmig_reservation(void)
 {
     static const char *const sets[] = {PRE_SETS, "create_s=2", "destroy_s=1", "reconcile_s=5", NULL};
@@ -349,7 +351,7 @@ static void dynmig_reservation(void)
     }
     CHECK_NEAR(rc.start_s[find(&rc, "H")], 210, 0, 1e-9);
     CHECK_NEAR(rc.start_s[find(&rc, "Y")], 268, 0, 1e-9);
-    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1176, 0, 1e-6);
+    CHECK_NEAR(rc.end_s[find(&rc, "V")], 1146, 0, 1e-6);
     CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
     cJSON_Delete(rep);
     tu_run_free(&r);
@@ -450,7 +452,7 @@ static void quota_never_exceeded_all(void)
 
 const test_case tests_preempt_share[] = {
     {"preempt_share/vgpu_timeline_victim_rate_held_at_zero", vgpu_timeline},
-    {"preempt_share/timeslice_timeline_lost_work_at_half_rate", timeslice_timeline},
+    {"preempt_share/timeslice_timeline_checkpoint_at_half_rate", timeslice_timeline},
     {"preempt_share/timeslice_no_early_or_equal_priority_victim", share_no_ineligible_victim},
     {"preempt_share/vgpu_quota_gpu_memory", vgpu_quota},
     {"preempt_share/timeslice_quota_gpus", timeslice_quota},

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_file.h"
 #include "wl_import.h"
 
 const char *const wl_mc_reason[WL_MC_NREASONS] = {
@@ -90,9 +91,9 @@ static bool get_int(const cJSON *o, const char *key, double lo, double hi, int64
 int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts *o, wl_mc_counts *n, gs_error *err)
 {
     memset(n, 0, sizeof *n);
-    FILE *f = fopen(path, "rb");
+    FILE *f = gs_open_input(path, "file", err); /* a directory is named as such */
     if (!f)
-        return gs_err(err, GS_EINPUT, "cannot open '%s': %s", path, strerror(errno));
+        return GS_EINPUT;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, o->seed ? o->seed : 1);
     fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max,weights_gib,"
@@ -199,6 +200,8 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
     free(ids);
     gsl_rng_free(rng);
     fclose(f);
+    if (rc == 0 && n->rows_in == 0) /* nothing to convert is an error, never an empty success */
+        rc = gs_err(err, GS_EINPUT, "'%s': no request lines (expected one JSON object per line)", path);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
     return rc;

@@ -1,0 +1,76 @@
+/* pol_mps.c - NVIDIA Multi-Process Service (reference/mechanics.md section
+ * 2): the clients on a card run concurrently on disjoint SM fractions (no
+ * time-slice switching, so no switch cost), each capped at its active-thread
+ * percentage whether or not the others are busy; each has a pinned memory
+ * limit; a card serves at most client_limit clients; and there is no fault
+ * isolation: one client's OOM takes down every client on the card. The
+ * mechanics live in share_card.h (the contention rule with caps always
+ * enforced, memory and OOM, the fault propagation in share_sched.c); this
+ * file reads parameters.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "share_card.h"
+
+static const pol_param params[] = {
+    {"replicas", "4", "clients per card the device plugin advertises; each gets active threads 100/N % and "
+                      "memory physical/N (k8s-device-plugin MPS, reference/mechanics.md 2); 0: no split "
+                      "(a client's own gpucores and gpumem only)", P_INT(0, 48)},
+    {"client_limit", "48", "clients the MPS server serves per card (48 on Volta and later, 16 before; NVIDIA "
+                           "MPS documentation)", P_INT(1, 48)},
+    {"node_policy", "binpack", "binpack: busiest fitting node (clients per card); spread: least busy", P_ENUM("binpack|spread")},
+    {"card_policy", "spread", "spread: card with the fewest clients; binpack: the most", P_ENUM("binpack|spread")},
+    {"oom_retry", "0", "times a killed client (its own OOM or a co-tenant's fault) is resubmitted from scratch", P_INT(0, 1000)},
+    {"oom_backoff_s", "10", "wait before a killed client is resubmitted (seconds)", P_DURATION(0, 1e9)},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
+    {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
+};
+
+static int mps_init(sim *s, int index, void **state, gs_error *err)
+{
+    /* concurrent kernels: no switch cost; the thread cap never lifts */
+    sc_config c = {.name = "mps", .hami = false, .mps = true, .throttle = SC_THROTTLE_ALWAYS, .swap_turn_s = 1,
+                   .switch_cost = 0, .eff_floor = 1};
+    double replicas, limit, retry, backoff;
+    int rc = 0;
+    if ((rc = sc_param_num(s, "replicas", 0, 48, &replicas, err)) ||
+        (rc = sc_param_num(s, "client_limit", 1, 48, &limit, err)) ||
+        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
+        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
+        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
+        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
+        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        return rc;
+    if (replicas > limit)
+        return gs_err(err, GS_EUSAGE, "--set replicas=%g: more clients than client_limit=%g", replicas, limit);
+    c.mps_split = (int)replicas;
+    c.split_count = replicas > 0 ? (int)replicas : (int)limit;
+    c.oom_retry = (int)retry;
+    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
+    *state = sc_new(s, &c, index);
+    return 0;
+}
+
+static const pol_space space = {
+    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
+};
+
+const pol_ops pol_mps = {
+    .abi = POL_ABI,
+    .name = "mps",
+    .summary = "NVIDIA MPS: concurrent clients per card, thread-percentage caps, memory limits, no fault isolation",
+    .kind = POL_SPACE,
+    .params = params,
+    .init = mps_init,
+    .fini = sc_fini,
+    .timer = sc_timer,
+    .report = sc_report,
+    .space = &space,
+};
