@@ -53,6 +53,27 @@ int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), 
  * printing what was expected (the caller exits 2). */
 bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *out);
 bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
+/* An importer option, by table: NUM stores a double (x scale when scale is
+ * not 0), INT/LONG/U64/SIZE a whole number, all in [lo, hi]; RANGE a
+ * MIN:MAX pair into the ints p and p2; FLAG sets the bool p; NAME a service
+ * name (no commas or quotes) into the const char * p; FN hands the value to
+ * fn(option, value, p). A table ends with {NULL}. */
+enum { CLI_IOPT_NUM, CLI_IOPT_INT, CLI_IOPT_LONG, CLI_IOPT_U64, CLI_IOPT_SIZE, CLI_IOPT_RANGE, CLI_IOPT_FLAG,
+       CLI_IOPT_NAME, CLI_IOPT_FN };
+#define CLI_IOPT_BASE 256 /* getopt values of table options: above every short option */
+typedef struct cli_iopt {
+    const char *name; /* without the leading "--" */
+    int kind;
+    double lo, hi, scale;
+    void *p, *p2;
+    bool (*fn)(const char *opt, const char *v, void *p);
+} cli_iopt;
+/* Parses `gpusim import FAMILY [options] FILE` (argv[1] is FAMILY): the
+ * table's options, --out-trace (into *out_path, NULL: stdout) and --help.
+ * Returns -1 with *in set when the import should run, else the exit code
+ * (0 after --help, 2 after printing a usage error). */
+int cli_import_args(int argc, char **argv, const char *family, const char *file_kind, const cli_iopt *opts,
+                    void (*usage)(FILE *out), const char **in, const char **out_path);
 /* `gpusim import FORMAT ...` of each family (cli_import_<family>.c) */
 int cli_import_sd(int argc, char **argv);
 int cli_import_dlrm(int argc, char **argv);

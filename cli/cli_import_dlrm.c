@@ -1,7 +1,6 @@
 /* cli_import_dlrm.c - `gpusim import dlrm FILE.csv`: Alibaba's DLRM
  * inference instances to a trace (see workloads/wl_import_dlrm.c).
  * SPDX-License-Identifier: MIT */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,54 +30,34 @@ static int emit(FILE *out, void *ud, gs_error *err)
     return wl_import_dlrm(j->in, out, stderr, j->o, j->n, err);
 }
 
+/* --roles HN, CN or HN,CN */
+static bool roles(const char *opt, const char *v, void *p)
+{
+    wl_dlrm_opts *o = p;
+    o->hn = !strcmp(v, "HN") || !strcmp(v, "HN,CN") || !strcmp(v, "CN,HN");
+    o->cn = !strcmp(v, "CN") || !strcmp(v, "HN,CN") || !strcmp(v, "CN,HN");
+    if (!o->hn && !o->cn)
+        fprintf(stderr, "gpusim: error: %s: expected HN, CN or HN,CN, found '%s'\n", opt, v);
+    return o->hn || o->cn;
+}
+
 int cli_import_dlrm(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"roles", required_argument, 0, 'r'}, {"end", required_argument, 0, 'e'},
-        {"sort-lines", required_argument, 0, 'S'}, {"out-trace", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
     wl_dlrm_opts o = {.cn = true, .hn = true, .sort_lines = 65536};
-    const char *out_path = NULL;
-    double d;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r':
-            o.hn = !strcmp(optarg, "HN") || !strcmp(optarg, "HN,CN") || !strcmp(optarg, "CN,HN");
-            o.cn = !strcmp(optarg, "CN") || !strcmp(optarg, "HN,CN") || !strcmp(optarg, "CN,HN");
-            if (!o.hn && !o.cn) {
-                fprintf(stderr, "gpusim: error: --roles: expected HN, CN or HN,CN, found '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case 'e':
-            if (!cli_opt_num("--end", optarg, 0, 1e12, &o.end_s))
-                return 2;
-            break;
-        case 'S':
-            if (!cli_opt_num("--sort-lines", optarg, 1, 1e8, &d))
-                return 2;
-            o.sort_lines = (size_t)d;
-            break;
-        case 'o': out_path = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default:
-            fprintf(stderr, "gpusim: error: import dlrm: unknown or incomplete option\n"
-                            "try 'gpusim import dlrm --help'\n");
-            return 2;
-        }
-    }
-    if (optind + 1 >= argc || optind + 2 < argc) {
-        fprintf(stderr, "gpusim: error: import dlrm: give one input FILE.csv\n");
-        return 2;
-    }
+    const cli_iopt opts[] = {
+        {"roles", CLI_IOPT_FN, 0, 0, 0, &o, NULL, roles},
+        {"end", CLI_IOPT_NUM, 0, 1e12, 0, &o.end_s, NULL, NULL},
+        {"sort-lines", CLI_IOPT_SIZE, 1, 1e8, 0, &o.sort_lines, NULL, NULL},
+        {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    };
+    const char *in, *out_path;
+    int rc = cli_import_args(argc, argv, "dlrm", "FILE.csv", opts, usage, &in, &out_path);
+    if (rc >= 0)
+        return rc;
     gs_error err = {0};
     wl_dlrm_counts n;
-    dlrm_job j = {argv[optind + 1], &o, &n};
-    int rc = cli_emit(out_path, emit, &j, &err);
+    dlrm_job j = {in, &o, &n};
+    rc = cli_emit(out_path, emit, &j, &err);
     if (rc)
         return cli_fail(&err);
     fprintf(stderr, "import dlrm: %ld rows read, %ld instances converted (%ld GPU-node HN with %ld GPUs, %ld CPU-node "

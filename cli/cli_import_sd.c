@@ -1,7 +1,6 @@
 /* cli_import_sd.c - `gpusim import sd FILE.csv`: the Alibaba GenAI Stable
  * Diffusion request log to a trace (see workloads/wl_import_sd.c).
  * SPDX-License-Identifier: MIT */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,64 +34,26 @@ static int emit(FILE *out, void *ud, gs_error *err)
 
 int cli_import_sd(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"gpus", required_argument, 0, 'g'}, {"replicas", required_argument, 0, 'r'},
-        {"weights-gib", required_argument, 0, 'w'}, {"lora-load-s", required_argument, 0, 'L'},
-        {"slo-s", required_argument, 0, 's'}, {"limit", required_argument, 0, 'l'},
-        {"out-trace", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
     /* defaults: see workloads/README.md ("Stable Diffusion") for their sources */
     wl_sd_opts o = {.gpus = 1, .replicas_min = 0, .replicas_max = 4, .weights_gib = 4.0, .lora_load_s = 3.0,
                     .slo_ms = 120000};
-    const char *out_path = NULL;
-    double d;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g':
-            if (!cli_opt_num("--gpus", optarg, 1, 64, &d) || d != (int)d)
-                return 2;
-            o.gpus = (int)d;
-            break;
-        case 'r':
-            if (!cli_opt_range("--replicas", optarg, &o.replicas_min, &o.replicas_max))
-                return 2;
-            break;
-        case 'w':
-            if (!cli_opt_num("--weights-gib", optarg, 0, 1e4, &o.weights_gib))
-                return 2;
-            break;
-        case 'L':
-            if (!cli_opt_num("--lora-load-s", optarg, 0, 3600, &o.lora_load_s))
-                return 2;
-            break;
-        case 's':
-            if (!cli_opt_num("--slo-s", optarg, 0, 1e6, &d))
-                return 2;
-            o.slo_ms = d * 1000.0;
-            break;
-        case 'l':
-            if (!cli_opt_num("--limit", optarg, 0, 1e12, &d))
-                return 2;
-            o.limit = (long)d;
-            break;
-        case 'o': out_path = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default:
-            fprintf(stderr, "gpusim: error: import sd: unknown or incomplete option\ntry 'gpusim import sd --help'\n");
-            return 2;
-        }
-    }
-    if (optind + 1 >= argc || optind + 2 < argc) {
-        fprintf(stderr, "gpusim: error: import sd: give one input FILE.csv\n");
-        return 2;
-    }
+    const cli_iopt opts[] = {
+        {"gpus", CLI_IOPT_INT, 1, 64, 0, &o.gpus, NULL, NULL},
+        {"replicas", CLI_IOPT_RANGE, 0, 0, 0, &o.replicas_min, &o.replicas_max, NULL},
+        {"weights-gib", CLI_IOPT_NUM, 0, 1e4, 0, &o.weights_gib, NULL, NULL},
+        {"lora-load-s", CLI_IOPT_NUM, 0, 3600, 0, &o.lora_load_s, NULL, NULL},
+        {"slo-s", CLI_IOPT_NUM, 0, 1e6, 1000.0, &o.slo_ms, NULL, NULL},
+        {"limit", CLI_IOPT_LONG, 0, 1e12, 0, &o.limit, NULL, NULL},
+        {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    };
+    const char *in, *out_path;
+    int rc = cli_import_args(argc, argv, "sd", "FILE.csv", opts, usage, &in, &out_path);
+    if (rc >= 0)
+        return rc;
     gs_error err = {0};
     wl_sd_counts n;
-    sd_job j = {argv[optind + 1], &o, &n};
-    int rc = cli_emit(out_path, emit, &j, &err);
+    sd_job j = {in, &o, &n};
+    rc = cli_emit(out_path, emit, &j, &err);
     if (rc)
         return cli_fail(&err);
     fprintf(stderr, "import sd: %ld rows read, %ld requests converted (%ld with LoRA adapters, %ld adapters) to %ld "

@@ -59,4 +59,7 @@ expect check_new_param_at_default_no_difference 0 "check: [0-9]* metrics, 0 regr
 "$G" run --trace workloads/examples/inference.csv --policy whole --set prefix_cache=off --out "$T/exo" >/dev/null 2>&1
 expect check_new_param_changed_inputs_differ 1 "0 regressed, inputs differ" \
   "$G" check "$T/exo" --baseline results/baseline/inference.whole.json
+# a whole-number option given a fraction says so (it used to exit 2 in silence)
+expect import_mooncake_fraction_for_whole_number 2 "block-tokens: expected a whole number" \
+  "$G" import mooncake "$T/none.jsonl" --block-tokens 1.5
 finish
