@@ -31,36 +31,18 @@ static int mps_init(sim *s, int index, void **state, gs_error *err)
     /* concurrent kernels: no switch cost; the thread cap never lifts */
     sc_config c = {.name = "mps", .hami = false, .mps = true, .throttle = SC_THROTTLE_ALWAYS, .swap_turn_s = 1,
                    .switch_cost = 0, .eff_floor = 1};
-    double replicas, limit, retry, backoff;
+    double replicas, limit;
     int rc = 0;
     if ((rc = sc_param_num(s, "replicas", 0, 48, &replicas, err)) ||
-        (rc = sc_param_num(s, "client_limit", 1, 48, &limit, err)) ||
-        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
-        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
-        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
-        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        (rc = sc_param_num(s, "client_limit", 1, 48, &limit, err)) || (rc = sc_param_common(s, &c, err)))
         return rc;
     if (replicas > limit)
         return gs_err(err, GS_EUSAGE, "--set replicas=%g: more clients than client_limit=%g", replicas, limit);
     c.mps_split = (int)replicas;
     c.split_count = replicas > 0 ? (int)replicas : (int)limit;
-    c.oom_retry = (int)retry;
-    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
     *state = sc_new(s, &c, index);
     return 0;
 }
-
-static const pol_space space = {
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
-};
 
 const pol_ops pol_mps = {
     .abi = POL_ABI,
@@ -72,5 +54,5 @@ const pol_ops pol_mps = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .space = &space,
+    .space = &sc_space,
 };

@@ -24,38 +24,18 @@ static const pol_param params[] = {
 static int ts_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "timeslice", .hami = false, .throttle = SC_THROTTLE_NEVER, .swap_turn_s = 1};
-    double replicas, retry, backoff;
+    double replicas;
     int rc = 0;
-    if ((rc = sc_param_num(s, "replicas", 0, 100000, &replicas, err)) ||
-        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
-        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
-        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
+    if ((rc = sc_param_num(s, "replicas", 0, 100000, &replicas, err)) || (rc = sc_param_common(s, &c, err)) ||
         (rc = sc_param_num(s, "switch_cost", 0, 1, &c.switch_cost, err)) ||
-        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)) ||
-        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)))
         return rc;
-    if (replicas != floor(replicas) || retry != floor(retry))
-        return gs_err(err, GS_EUSAGE, "--set replicas and oom_retry take whole numbers");
+    if (replicas != floor(replicas))
+        return gs_err(err, GS_EUSAGE, "--set replicas takes a whole number");
     c.split_count = (int)replicas;
-    c.oom_retry = (int)retry;
-    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
     *state = sc_new(s, &c, index);
     return 0;
 }
-
-static const pol_space space = {
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
-    .queue_demand = sc_queue_demand,
-    .queue_room = sc_queue_room,
-};
 
 const pol_ops pol_timeslice = {
     .abi = POL_ABI,
@@ -67,5 +47,5 @@ const pol_ops pol_timeslice = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .space = &space,
+    .space = &sc_space,
 };

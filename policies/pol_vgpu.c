@@ -9,8 +9,6 @@
 #include "../base/sim_rng.h"
 #include "share_card.h"
 
-static double vgpu_frag(const void *state) { return sc_frag_gpus(state); }
-
 static const pol_param params[] = {
     {"split_count", "10", "tasks per card (HAMi deviceSplitCount; reference/mechanics.md 1b)", P_INT(1, 1000)},
     {"mem_scaling", "1.0", "card admits physical memory x this (HAMi deviceMemoryScaling; > 1 overcommits)", P_NUM(0.1, 100, NULL)},
@@ -40,21 +38,17 @@ static const pol_param params[] = {
 static int vgpu_init(sim *s, int index, void **state, gs_error *err)
 {
     sc_config c = {.name = "vgpu", .hami = true};
-    double split, cores, retry, backoff;
+    double split, cores;
     const char *cp = sim_param(s, "core_policy");
     int rc = 0;
     if ((rc = sc_param_num(s, "split_count", 1, 1000, &split, err)) ||
         (rc = sc_param_num(s, "mem_scaling", 0.1, 100, &c.mem_scaling, err)) ||
         (rc = sc_param_num(s, "core_scaling", 1, 100, &cores, err)) ||
-        (rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c.node_spread, err)) ||
-        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c.card_spread, err)) ||
+        (rc = sc_param_common(s, &c, err)) ||
         (rc = sc_param_pick(s, "oversub", "oom", "swap", &c.swap, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
-        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
         (rc = sc_param_num(s, "swap_turn_s", 1e-3, 1e6, &c.swap_turn_s, err)) ||
         (rc = sc_param_num(s, "switch_cost", 0, 1, &c.switch_cost, err)) ||
-        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)) ||
-        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c.fifo, err)))
+        (rc = sc_param_num(s, "eff_floor", 0.01, 1, &c.eff_floor, err)))
         return rc;
     if (!strcmp(cp, "default"))
         c.throttle = SC_THROTTLE_CONTENDED;
@@ -64,12 +58,10 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
         c.throttle = SC_THROTTLE_NEVER;
     else
         return gs_err(err, GS_EUSAGE, "--set core_policy='%s': expected default, force or disable", cp);
-    if (split != floor(split) || retry != floor(retry))
-        return gs_err(err, GS_EUSAGE, "--set split_count and oom_retry take whole numbers");
+    if (split != floor(split))
+        return gs_err(err, GS_EUSAGE, "--set split_count takes a whole number");
     c.split_count = (int)split;
     c.total_cores = (int)floor(100 * cores + 0.5);
-    c.oom_retry = (int)retry;
-    c.oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
     static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     const char *gs = sim_param(s, "gpu_select");
     c.select = -1;
@@ -102,20 +94,6 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 
-static const pol_space space = {
-    .frag_gpus = vgpu_frag,
-    .caps = POL_CAP_ADMIT, /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
-    .queue_demand = sc_queue_demand,
-    .queue_room = sc_queue_room,
-};
-
 const pol_ops pol_vgpu = {
     .abi = POL_ABI,
     .name = "vgpu",
@@ -126,5 +104,5 @@ const pol_ops pol_vgpu = {
     .fini = sc_fini,
     .timer = sc_timer,
     .report = sc_report,
-    .space = &space,
+    .space = &sc_space,
 };

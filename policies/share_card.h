@@ -281,6 +281,12 @@ int sc_param_num(const sim *s, const char *name, double lo, double hi, double *o
 /* Parses one of two words: *out = false for a, true for b. */
 int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err);
 
+/* Reads the parameters every shared-card policy has: node_policy,
+ * card_policy, oom_retry, oom_backoff_s, queue. */
+int sc_param_common(const sim *s, sc_config *c, gs_error *err);
+/* The space record of vgpu, timeslice and mps (share_sched.c). */
+extern const pol_space sc_space;
+
 /* For tests: the card state of GPU g, and a job's current card count. */
 const sc_card *sc_card_of(const sc_state *st, int g);
 

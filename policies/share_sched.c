@@ -64,6 +64,41 @@ int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, 
     return 0;
 }
 
+int sc_param_common(const sim *s, sc_config *c, gs_error *err)
+{
+    double retry = 0, backoff = 0;
+    int rc;
+    if ((rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c->node_spread, err)) ||
+        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c->card_spread, err)) ||
+        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
+        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
+        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c->fifo, err)))
+        return rc;
+    if (retry != floor(retry))
+        return gs_err(err, GS_EUSAGE, "--set oom_retry takes a whole number");
+    c->oom_retry = (int)retry;
+    c->oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
+    return 0;
+}
+
+static double space_frag_gpus(const void *state) { return sc_frag_gpus(state); }
+
+/* The space record of every shared-card policy: they differ only in
+ * their parameters and sc_config. */
+const pol_space sc_space = {
+    .frag_gpus = space_frag_gpus, /* < 0 unless the run measures fragmentation (vgpu, frag=on) */
+    .caps = POL_CAP_ADMIT,        /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = sc_can_ever_fit_q,
+    .place = sc_place_start,
+    .unplace = sc_unplace,
+    .shape_key = sc_shape_key,
+    .fifo = sc_fifo,
+    .load_changed = sc_load_changed,
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
+};
+
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
 {
     sc_state *st = xcalloc(1, sizeof *st);
