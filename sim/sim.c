@@ -33,25 +33,34 @@ static const pol_space *space_of(const sim *s) { return s->pol[0]->space; }
 
 static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK]; }
 
+/* Chunks are carved from blocks of JOB_CHUNKS_PER_BLOCK: a chunk alone
+ * (1,024 slots, a whole number of pages) would cost the allocator a page of
+ * its own for its header. Free slots form a stack threaded through the slots
+ * themselves (a free slot's `starts` holds the next one), so the lowest slot
+ * is reused first and a slot costs nothing beyond itself. */
+#define JOB_CHUNKS_PER_BLOCK 16u
+
 static job *job_new(sim *s)
 {
-    if (s->nfree == 0) {
-        s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof *s->chunks);
-        job *c = xcalloc(JOB_CHUNK, sizeof *c);
-        s->chunks[s->nchunks++] = c;
-        if (s->free_cap < s->nslots + JOB_CHUNK) { /* every slot may be free at once */
-            s->free_cap = s->nslots + JOB_CHUNK;
-            s->free_slots = xrealloc(s->free_slots, s->free_cap * sizeof *s->free_slots);
+    if (s->free_head == NO_SLOT) {
+        if (s->nchunks % JOB_CHUNKS_PER_BLOCK == 0) {
+            s->chunks = xrealloc(s->chunks, (s->nchunks + JOB_CHUNKS_PER_BLOCK) * sizeof *s->chunks);
+            job *block = xcalloc((size_t)JOB_CHUNK * JOB_CHUNKS_PER_BLOCK, sizeof *block);
+            for (uint32_t k = 0; k < JOB_CHUNKS_PER_BLOCK; k++)
+                s->chunks[s->nchunks + k] = block + (size_t)k * JOB_CHUNK;
         }
+        job *c = s->chunks[s->nchunks++];
         /* push in reverse so the lowest slot is reused first */
         for (uint32_t i = JOB_CHUNK; i-- > 0;) {
             c[i].slot = s->nslots + i;
             c[i].state = JOB_DONE;
-            s->free_slots[s->nfree++] = s->nslots + i;
+            c[i].starts = s->free_head;
+            s->free_head = s->nslots + i;
         }
         s->nslots += JOB_CHUNK;
     }
-    job *j = slot_job(s, s->free_slots[--s->nfree]);
+    job *j = slot_job(s, s->free_head);
+    s->free_head = j->starts;
     uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
     memset(j, 0, sizeof *j);
     j->slot = slot;
@@ -77,7 +86,8 @@ static void job_free(sim *s, job *j)
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
-    s->free_slots[s->nfree++] = j->slot;
+    j->starts = s->free_head; /* a free slot's link (job_new) */
+    s->free_head = j->slot;
 }
 
 job_more *sim_job_more(job *j)
@@ -354,6 +364,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         s->mod[s->nmod++] = *modules;
     }
     sim_heap_init(&s->heap);
+    s->free_head = NO_SLOT;
     sim_strtab_init(&s->strs);
     sq_init(&s->queue);
     sim_sketch_init(&s->queue_s);
@@ -1135,10 +1146,10 @@ void sim_free(sim *s)
                 free(j->gpu_ids);
             free(j->more);
         }
-        free(s->chunks[c]);
     }
+    for (uint32_t c = 0; c < s->nchunks; c += JOB_CHUNKS_PER_BLOCK)
+        free(s->chunks[c]); /* a block's first chunk: the allocation */
     free(s->chunks);
-    free(s->free_slots);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
     sim_ts_free(&s->ts);

@@ -26,11 +26,11 @@ struct sim {
     const gpu_catalog *cat;
     sim_cluster *cl;
 
-    /* jobs in flight: slab of chunks, free slots reused */
+    /* jobs in flight: slab of chunks (carved from blocks), free slots
+     * reused: a stack threaded through them from free_head (NO_SLOT: none) */
     job **chunks;
     uint32_t nchunks, nslots;
-    uint32_t *free_slots;
-    uint32_t nfree, free_cap;
+    uint32_t free_head;
 
     /* trace: one row read ahead */
     struct wl_trace *tr;
