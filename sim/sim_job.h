@@ -35,6 +35,9 @@ enum {
     JF_PLACED = 64u,    /* queued, but the space policy will start it by itself (sim_job_placed/held) */
     JF_CHARGED = 128u,  /* its tenant's quota is charged (from its placement or start to its stop) */
 };
+/* core_flags is one byte: a ninth flag needs a wider member (and a look at
+ * the slot's size, tests/test_job_mem.c) */
+_Static_assert(JF_CHARGED <= 0xff, "job.core_flags is a uint8_t");
 
 /* The request a job carries: what the core, the space policies and the
  * layers read of its trace row after it arrived, nothing else (a service's,
