@@ -200,10 +200,9 @@ bool sc_place_start(void *state, sim *s, job *j)
         return false;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     j->node = node;
-    j->ngpu_ids = t->ncards;
-    j->gpu_ids = t->ncards == 1 ? &j->gpu_one /* most tasks: no allocation */
-                                : xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
-    memcpy(j->gpu_ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
+    int *ids = sim_job_hold_gpus(j, t->ncards);
+    if (t->ncards > 0)
+        memcpy(ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
     t->doomed = false;
     if (!st->cfg.swap)
         for (int i = 0; i < t->ncards; i++)
@@ -258,10 +257,7 @@ void sc_unplace(void *state, sim *s, job *j)
     sc_leave(st, t);
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     sc_node_changed(st, j->node);
-    if (j->gpu_ids != &j->gpu_one)
-        free(j->gpu_ids);
-    j->gpu_ids = NULL;
-    j->ngpu_ids = 0;
+    sim_job_drop_gpus(j);
     j->node = -1;
     t->doomed = false;
     if (j->state != JOB_SUSPENDED) { /* done or failed: the task ends here */
