@@ -139,6 +139,7 @@ typedef struct sc_state {
     int *nh, *nh_pos, nh_n;
     double *node_score;
     int *frontier, frontier_cap;
+    struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -266,6 +267,15 @@ void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
+/* Every node in HAMi's order with its free CPU and memory (share_host.c),
+ * for tasks asking no card: sc_host_init after sc_order_init, sc_host_update
+ * when node ni's score or host room changed, sc_host_first the first node
+ * in order of an allowed pool with cpu cores and mem_gib GiB free, or -1.
+ * O(log nodes) each. */
+void sc_host_init(sc_state *st);
+void sc_host_free(sc_state *st);
+void sc_host_update(sc_state *st, int ni);
+int sc_host_first(const sc_state *st, uint64_t pools, double cpu, double mem_gib);
 /* HAMi's node score before a request (share_place.c). */
 double sc_node_score(const sc_state *st, int ni);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);

@@ -11,8 +11,9 @@
  * card that could take anything sit in a heap in that order (share_room.c),
  * kept as tasks join and leave, and a placement walks it best-first to the
  * first node that admits the task: O(k log k x cards per node) for the k
- * nodes looked at. A task asking no card scans every node (it may go where
- * no card is open).
+ * nodes looked at. A task asking no card may go where no card is open: the
+ * first node in the same order over every node with room for its CPU and
+ * memory (share_host.c), O(log nodes).
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
@@ -98,9 +99,12 @@ int sc_place(sc_state *st, sc_task *t)
     if (want > 0 && st->nh) {
         /* the first node in HAMi's order that admits it (share_room.c) */
         best = sc_order_first(st, node_admits, &ask);
+    } else if (want == 0 && st->horder) {
+        /* no card asked: a node without an open card may take it, so the
+         * order over every node, with its host room (share_host.c) */
+        best = sc_host_first(st, pools, j->req.cpu, j->req.mem_gib);
     } else {
-        /* no card asked: a node without an open card may take it, so every
-         * node in index order, the best score winning */
+        /* every node in index order, the best score winning */
         double best_score = 0;
         for (int ni = 0; ni < cl->nnodes; ni++) {
             if (!node_admits(st, ni, &ask))
