@@ -6,15 +6,20 @@
  * score winning (binpack: highest, spread: lowest; ties to the lower node
  * index; share_place.c). Walking the nodes costs O(nodes) per placement,
  * and the open-card heap (share_room.c) does not hold nodes without an open
- * card. Here every node sits in a treap in that order (the score as of its
- * last change, kept by sc_room_node), each subtree knowing the most free
- * cores, the most free GiB and the pools below it; the first node in order
- * that fits is a descent that skips every subtree without room or without
- * an allowed model. Cost: O(log nodes) per update (a task joins or leaves,
- * host CPU or memory is taken or given); a lookup is O(log nodes) when one
- * of CPU, memory or model binds, more when a subtree's best CPU and best
- * memory sit on different nodes and neither fits alone. Priorities come
- * from a hash of the node index, so the shape is the same every run.
+ * card; a task asking cards walks that heap past every node whose CPU or
+ * memory is short. Here every node sits in a treap in that order (the score
+ * as of its last change, kept by sc_room_node), each subtree knowing the
+ * most free cores, the most free GiB, the most open cards and the pools
+ * below it; the first node in order that admits a task is a descent that
+ * skips every subtree without room or without an allowed model, asking the
+ * card-level test (admits) only of nodes that pass those. Nodes without an
+ * open card fail a task asking k >= 1 cards here as they are absent from
+ * the heap, so both give the same node. Cost: O(log nodes) per update (a
+ * task joins or leaves, host CPU or memory is taken or given); a lookup is
+ * O(log nodes) plus the nodes whose cards turn the task down, more when a
+ * subtree's best CPU and best memory sit on different nodes and neither
+ * fits alone. Priorities come from a hash of the node index, so the shape
+ * is the same every run.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +33,7 @@ struct sc_horder {
     double *key;         /* node score when inserted */
     double *cpu, *mem;   /* the node's free cores and GiB (+inf: unlimited) */
     double *mcpu, *mmem; /* the most of each in the subtree */
+    int *open, *mopen;   /* the node's open cards (share_room.c), the most in the subtree */
     uint64_t *pools;     /* the pools of the subtree's nodes */
     bool spread;
 };
@@ -46,6 +52,7 @@ static bool before(const struct sc_horder *h, int a, int b)
 static void pull(struct sc_horder *h, int t)
 {
     double c = h->cpu[t], m = h->mem[t];
+    int o = h->open[t];
     int kids[2] = {h->l[t], h->r[t]};
     for (int i = 0; i < 2; i++) {
         int k = kids[i];
@@ -53,9 +60,11 @@ static void pull(struct sc_horder *h, int t)
             continue;
         c = h->mcpu[k] > c ? h->mcpu[k] : c;
         m = h->mmem[k] > m ? h->mmem[k] : m;
+        o = h->mopen[k] > o ? h->mopen[k] : o;
     }
     h->mcpu[t] = c;
     h->mmem[t] = m;
+    h->mopen[t] = o;
 }
 
 /* own pool bit of node t, kept apart from the subtree mask */
@@ -125,6 +134,7 @@ static void insert(sc_state *st, struct sc_horder *h, int ni)
     h->key[ni] = st->node_score[ni];
     h->cpu[ni] = host_free(n->cpu_total, n->cpu_used);
     h->mem[ni] = host_free(n->mem_total_gib, n->mem_used_gib);
+    h->open[ni] = st->node_open[ni];
     h->l[ni] = h->r[ni] = -1;
     pull_all(st, h, ni);
     int lo, hi;
@@ -146,6 +156,8 @@ void sc_host_init(sc_state *st)
     h->mcpu = xmalloc(n * sizeof *h->mcpu);
     h->mmem = xmalloc(n * sizeof *h->mmem);
     h->pools = xmalloc(n * sizeof *h->pools);
+    h->open = xmalloc(n * sizeof *h->open);
+    h->mopen = xmalloc(n * sizeof *h->mopen);
     h->spread = st->cfg.node_spread;
     h->root = -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
@@ -172,6 +184,8 @@ void sc_host_free(sc_state *st)
     free(h->mcpu);
     free(h->mmem);
     free(h->pools);
+    free(h->open);
+    free(h->mopen);
     free(h);
     st->horder = NULL;
 }
@@ -185,22 +199,34 @@ void sc_host_update(sc_state *st, int ni)
     insert(st, h, ni);
 }
 
-static int first_fit(const struct sc_horder *h, int t, double cpu, double mem, uint64_t pools,
-                     const sim_cluster *cl)
+typedef struct host_ask {
+    double cpu, mem;
+    uint64_t pools;
+    int want;
+    bool (*admits)(sc_state *st, int ni, void *ud);
+    void *ud;
+} host_ask;
+
+/* The first node of subtree t in order that passes the cheap tests (model,
+ * CPU, memory, open cards) and then admits(); subtrees failing a cheap test
+ * as a whole are skipped. */
+static int first_fit(sc_state *st, const struct sc_horder *h, int t, const host_ask *a)
 {
-    if (t < 0 || h->mcpu[t] < cpu || h->mmem[t] < mem || !(h->pools[t] & pools))
+    if (t < 0 || h->mcpu[t] < a->cpu || h->mmem[t] < a->mem || !(h->pools[t] & a->pools) || h->mopen[t] < a->want)
         return -1;
-    int x = first_fit(h, h->l[t], cpu, mem, pools, cl);
+    int x = first_fit(st, h, h->l[t], a);
     if (x >= 0)
         return x;
-    if (h->cpu[t] >= cpu && h->mem[t] >= mem && (pools >> cl->nodes[t].pool & 1))
+    if (h->cpu[t] >= a->cpu && h->mem[t] >= a->mem && (a->pools >> sim_cluster_of(st->s)->nodes[t].pool & 1) &&
+        h->open[t] >= a->want && a->admits(st, t, a->ud))
         return t;
-    return first_fit(h, h->r[t], cpu, mem, pools, cl);
+    return first_fit(st, h, h->r[t], a);
 }
 
-int sc_host_first(const sc_state *st, uint64_t pools, double cpu, double mem_gib)
+int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
+                  bool (*admits)(sc_state *st, int ni, void *ud), void *ud)
 {
-    const struct sc_horder *h = st->horder;
     /* the ledger's tolerance (sc_host_fits): free >= ask - 1e-9 */
-    return first_fit(h, h->root, cpu - 1e-9, mem_gib - 1e-9, pools, sim_cluster_of(st->s));
+    host_ask a = {cpu - 1e-9, mem_gib - 1e-9, pools, want, admits, ud};
+    return first_fit(st, st->horder, st->horder->root, &a);
 }
