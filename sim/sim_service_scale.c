@@ -266,16 +266,8 @@ void svc_tick(sim *s, service *v)
     v->win_start_us = s->now;
     v->win_busy_s = 0;
     v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
-    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
-    v->win_lat.n = v->win_lat.zeros = 0;
-    v->win_lat.sum = 0;
-    v->win_lat.min = INFINITY;
-    v->win_lat.max = -INFINITY;
-    memset(v->win_ttft.count, 0, SK_NBUCKETS * sizeof *v->win_ttft.count);
-    v->win_ttft.n = v->win_ttft.zeros = 0;
-    v->win_ttft.sum = 0;
-    v->win_ttft.min = INFINITY;
-    v->win_ttft.max = -INFINITY;
+    sim_sketch_reset(&v->win_lat);
+    sim_sketch_reset(&v->win_ttft);
     if (svc_tick_needed(v))
         svc_schedule_tick(s, v);
 }
