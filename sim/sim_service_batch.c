@@ -16,9 +16,10 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     svc_layer *L = v->L;
     svc_req *r = svc_req_at(L, ri);
     double lat = gs_us_to_s(t - r->arrive_us);
-    sim_sketch_add(&v->lat_s, lat);
-    sim_sketch_add(&v->win_lat, lat);
-    sim_sketch_add(&L->all_lat, lat);
+    int bk = sim_sketch_bucket(lat); /* placed once for the three sketches */
+    sim_sketch_add_at(&v->lat_s, lat, bk);
+    sim_sketch_add_at(&v->win_lat, lat, bk);
+    sim_sketch_add_at(&L->all_lat, lat, bk);
     v->served++;
     v->in_flight--;
     if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs: TTFT and TPOT */
@@ -184,10 +185,11 @@ void svc_block_end(sim *s, replica *p)
             r->first_done = true;
             r->ttft_at_us = p->t0_us + p->d1_us;
             double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
+            int b = sim_sketch_bucket(ttft);
             if (v->slo_ttft_ms >= 0)
-                sim_sketch_add(&v->win_ttft, ttft);
-            sim_sketch_add(&v->ttft_s, ttft);
-            sim_sketch_add(&L->all_ttft, ttft);
+                sim_sketch_add_at(&v->win_ttft, ttft, b);
+            sim_sketch_add_at(&v->ttft_s, ttft, b);
+            sim_sketch_add_at(&L->all_ttft, ttft, b);
         }
         if (r->tok_left <= 0) {
             p->kv_used -= r->kv_tok;
