@@ -356,6 +356,17 @@ static void route(sim *s, service *v, uint32_t ri)
     svc_schedule_tick(s, v);
 }
 
+/* The service's random stream, made at its first draw: most services of a
+ * long tail draw nothing (their requests carry their own sizes), and an
+ * mt19937 state is 5 KB. Seeded by the service's index alone, so the
+ * stream is the same whenever it is made. */
+static gsl_rng *rng_of(const sim *s, service *v)
+{
+    if (!v->rng)
+        v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
+    return v->rng;
+}
+
 static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
 {
     svc_layer *L = svc_of(s);
@@ -389,8 +400,8 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
                   * (real prompt and output lengths are skewed: the Azure trace's output
                   * p50 is 129 against a mean of 211) -- a modeling assumption */
             double in_mean = v->cfg.input_tokens > 0 ? (double)v->cfg.input_tokens : 0;
-            r->in_tok = in_mean > 0 ? llround(sim_rng_exp(v->rng, in_mean)) : 0;
-            r->tok_left = llround(sim_rng_exp(v->rng, (double)v->cfg.output_tokens));
+            r->in_tok = in_mean > 0 ? llround(sim_rng_exp(rng_of(s, v), in_mean)) : 0;
+            r->tok_left = llround(sim_rng_exp(rng_of(s, v), (double)v->cfg.output_tokens));
             if (r->tok_left < 1)
                 r->tok_left = 1;
         }
@@ -399,7 +410,7 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
-        r->work_left_us = sim_rng_exp(v->rng, v->svc_mean_ms * 1000.0);
+        r->work_left_us = sim_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
     } else {
         svc_req_free(L, ri);
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
@@ -420,12 +431,12 @@ static void schedule_gen(sim *s, service *v)
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
-        t += sim_rng_exp(v->rng, 1.0 / lmax);
+        t += sim_rng_exp(rng_of(s, v), 1.0 / lmax);
         if (!di)
             break;
         /* the intensity never falls below 0.4 (1 - 0.6): a draw under that
          * is accepted without the sine, as the full test would */
-        double u = gsl_rng_uniform(v->rng) * 1.6;
+        double u = gsl_rng_uniform(rng_of(s, v)) * 1.6;
         if (u < 0.39 || u <= diurnal(t))
             break;
     }
@@ -515,7 +526,6 @@ static int declare(sim *s, const wl_service *row)
     v->qhead = v->qtail = NONE;
     v->last_arrival_us = -1;
     v->win_start_us = s->now;
-    v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
     sim_sketch_init(&v->win_lat);
     sim_sketch_init(&v->lat_s);
     sim_sketch_init(&v->ttft_s);
