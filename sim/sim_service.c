@@ -172,6 +172,7 @@ static void svc_layer_free(void *state)
     free(L->chunks);
     free(L->free_req);
     free(L->svcs);
+    free(L->by_id);
     free(L->reps);
     sim_sketch_free(&L->all_lat);
     sim_sketch_free(&L->all_ttft);
@@ -447,12 +448,47 @@ static void schedule_gen(sim *s, service *v)
         svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
+static uint64_t id_hash(const char *id)
+{
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    return h;
+}
+
 static service *find_service(const svc_layer *L, const char *id)
 {
-    for (uint32_t i = 0; i < L->nsvcs; i++) /* O(services): a handful per trace */
-        if (!strcmp(L->svcs[i]->id, id))
-            return L->svcs[i];
-    return NULL;
+    if (!L->cap_by_id)
+        return NULL;
+    for (uint64_t i = id_hash(id);; i++) {
+        uint32_t k = L->by_id[i & (L->cap_by_id - 1)];
+        if (!k)
+            return NULL;
+        if (!strcmp(L->svcs[k - 1]->id, id))
+            return L->svcs[k - 1];
+    }
+}
+
+static void by_id_put(uint32_t *tab, uint32_t cap, const service *v)
+{
+    uint64_t i = id_hash(v->id);
+    while (tab[i & (cap - 1)])
+        i++;
+    tab[i & (cap - 1)] = v->idx + 1;
+}
+
+/* Adds the newest service (L->svcs[L->nsvcs - 1]) to the id table,
+ * doubling it past half full. */
+static void by_id_add(svc_layer *L)
+{
+    if (2 * L->nsvcs > L->cap_by_id) {
+        L->cap_by_id = L->cap_by_id ? 2 * L->cap_by_id : 16;
+        free(L->by_id);
+        L->by_id = xcalloc(L->cap_by_id, sizeof *L->by_id);
+        for (uint32_t i = 0; i + 1 < L->nsvcs; i++)
+            by_id_put(L->by_id, L->cap_by_id, L->svcs[i]);
+    }
+    by_id_put(L->by_id, L->cap_by_id, L->svcs[L->nsvcs - 1]);
 }
 
 static int declare(sim *s, const wl_service *row)
@@ -537,6 +573,7 @@ static int declare(sim *s, const wl_service *row)
         L->svcs = xrealloc(L->svcs, L->cap_svcs * sizeof *L->svcs);
     }
     L->svcs[L->nsvcs++] = v;
+    by_id_add(L);
     for (int i = 0; i < init; i++)
         svc_scale_out(s, v);
     if (row->rate > 0)

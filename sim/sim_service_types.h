@@ -131,6 +131,10 @@ typedef struct service {
 struct svc_layer {
     service **svcs;
     uint32_t nsvcs, cap_svcs;
+    /* services by id: open addressing, linear probing, index + 1 (0: empty),
+     * at most half full, so a request row finds its service in O(1) however
+     * many services the trace declares */
+    uint32_t *by_id, cap_by_id;
     replica **reps; /* every replica ever made, by idx (events name them) */
     uint32_t nreps, cap_reps;
     svc_req **chunks;
