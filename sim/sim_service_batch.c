@@ -41,6 +41,23 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     svc_req_free(L, ri);
 }
 
+/* Room for one request more in p's slot arrays. A replica holds at most
+ * max_batch requests (active + pending: svc_has_room), and moving pending
+ * to active keeps the total, so one capacity serves both; it doubles as
+ * batches grow, so a replica never holds max_batch slots it has not used. */
+static void slot_room(replica *p)
+{
+    int n = p->nactive + p->npending;
+    if (n < p->cap_slots)
+        return;
+    int cap = p->cap_slots ? 2 * p->cap_slots : 4;
+    if (cap > p->svc->max_batch)
+        cap = p->svc->max_batch > n ? p->svc->max_batch : n + 1;
+    p->active = xrealloc(p->active, (size_t)cap * sizeof *p->active);
+    p->pending = xrealloc(p->pending, (size_t)cap * sizeof *p->pending);
+    p->cap_slots = cap;
+}
+
 static void svc_pull_queue(replica *p)
 {
     service *v = p->svc;
@@ -59,6 +76,7 @@ static void svc_pull_queue(replica *p)
         }
         r->queued = false;
         v->qlen--;
+        slot_room(p);
         p->pending[p->npending++] = ri;
         p->kv_used += r->kv_tok;
         svc_load_changed(p);
@@ -236,6 +254,7 @@ void svc_cut_block(sim *s, replica *p)
 
 void svc_assign(sim *s, replica *p, uint32_t ri)
 {
+    slot_room(p);
     p->pending[p->npending++] = ri;
     p->kv_used += svc_req_at(p->svc->L, ri)->kv_tok;
     svc_load_changed(p);

@@ -152,8 +152,6 @@ void svc_scale_out(sim *s, service *v)
     p->svc = v;
     p->state = R_PLACING;
     p->path = SVC_PATH_COLD;
-    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
-    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
     if (L->nreps == L->cap_reps) {
         L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
         L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);

@@ -53,8 +53,8 @@ typedef struct replica {
     int state;
     struct service *svc;
     job *task;
-    uint32_t *active, *pending;
-    int nactive, npending;
+    uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
+    int nactive, npending, cap_slots;
     /* current block (tokens mode) or last drain (time mode) */
     bool in_block;
     bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
