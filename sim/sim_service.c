@@ -156,6 +156,7 @@ static void svc_layer_free(void *state)
         free(v->reps);
         free(v->rdy);
         free(v->lheap);
+        free(v->lroom);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {

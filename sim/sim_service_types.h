@@ -99,8 +99,16 @@ typedef struct service {
     replica **rdy;
     int cap_rdy;
     /* the ready replicas again, as a min-heap on (load, creation order):
-     * least-loaded routing and the slot gauge in O(log n) per request */
+     * least-loaded routing and the slot gauge in O(log n) per request;
+     * lroom[i] is the most KV-cache room (tokens) any replica with a free
+     * batch slot has in the heap's subtree at i (-inf: none), so a request
+     * that fits beside none is turned away at the root and a search for one
+     * that fits skips every subtree without room; kept only from the first
+     * time KV memory binds on the least-loaded replica (room_on), so a
+     * service whose batches never fill the cache never pays for it */
     replica **lheap;
+    double *lroom;
+    bool room_on;
     long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
@@ -195,11 +203,13 @@ void svc_set_busy(sim *s, replica *p, bool busy);
 void svc_load_changed(replica *p);
 /* The ready replica with the fewest requests (the first made among equals)
  * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
- * load heap, O(1), whenever the top has room; only when KV memory binds on
- * the least-loaded replica does it walk the ready list for the first
- * least-loaded one with room (the heap's order among equals is the
- * list's, so both agree). */
-replica *svc_least_loaded(const service *v, double kv_tok);
+ * load heap, O(1), whenever the top has room; when KV memory binds on the
+ * least-loaded replica, NULL at once if no replica with a free slot has the
+ * room (the root's figure), else a best-first walk of the heap that enters
+ * only subtrees with room: the replicas it visits are those ranked before
+ * the answer on its path, not every ready replica. The same pick as a scan
+ * of the ready list (the heap's order among equals is the list's). */
+replica *svc_least_loaded(service *v, double kv_tok);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
 void svc_replica_remove(sim *s, replica *p);
