@@ -606,8 +606,8 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    (void)state;
-    svc_layer *L = svc_of(s);
+    (void)s;
+    svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
@@ -627,8 +627,7 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
 
 static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    (void)state;
-    svc_layer *L = svc_of(s);
+    svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: {
         replica *p = L->reps[slot];
