@@ -161,6 +161,7 @@ void svc_ready_add(service *v, replica *p)
     heap_put(v, v->nready, p);
     v->lroom[v->nready] = -INFINITY; /* a leaf for now: heap_changed sets it */
     v->nready++;
+    v->L->nup++;
     heap_changed(v, p->hpos);
 }
 
@@ -175,6 +176,7 @@ void svc_ready_del(service *v, replica *p)
     int h = p->hpos, last = v->nready - 1;
     v->slots_used -= p->load;
     v->nready--;
+    v->L->nup--;
     p->hpos = -1;
     if (h < last) { /* the last leaf takes its place */
         heap_put(v, h, v->lheap[last]);

@@ -145,6 +145,7 @@ struct svc_layer {
     uint32_t *by_id, cap_by_id;
     replica **reps; /* every replica ever made, by idx (events name them) */
     uint32_t nreps, cap_reps;
+    long nup; /* replicas holding resources over every service (starting + ready): each timeseries row */
     svc_req **chunks;
     uint32_t nchunks, nslots, *free_req, nfree, cap_free;
     int index; /* the layer's place among the run's modules (its events) */

@@ -32,8 +32,11 @@ static replica *scan_pick(const service *v, double kv_tok)
 static void random_against_scan(void)
 {
     gsl_rng *r = sim_rng_new(11, 2);
+    svc_layer layer;
+    memset(&layer, 0, sizeof layer);
     service v;
     memset(&v, 0, sizeof v);
+    v.L = &layer;
     v.max_batch = 8;
     replica *reps = calloc(NREP, sizeof *reps);
     for (int i = 0; i < NREP; i++) {
