@@ -25,12 +25,13 @@ TMO=${INFER_TIMEOUT:-600}
 MODEL=A100-SXM4-80GB
 COLD0="--set svc_pod_start_s=0 --set svc_import_s=0 --set svc_compile_s=0 --set svc_graph_s=0"
 val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
-# run TRACE ARGS...: one run; sets cpu (user + system s), events, rss (MiB); fails on error or timeout
+# run NAME TRACE ARGS...: one run, its report kept in $D/infer-NAME/; sets cpu (user + system s), events,
+# rss (MiB); fails on error or timeout
 run() {
-  t=$1; shift
+  o=$1; t=$2; shift 2
   # shellcheck disable=SC2086
   /usr/bin/time -f "%U %S" -o "$D/infer-time.txt" timeout "$TMO" ./gpusim run --trace "$t" "$@" --sample-s 0 \
-    --out "$D/infer-run" --json >"$D/infer.json" 2>/dev/null || return 1
+    --out "$D/infer-$o" --json >"$D/infer.json" 2>/dev/null || return 1
   cpu=$(awk '{print $1 + $2}' "$D/infer-time.txt")
   events=$(val events "$D/infer.json")
   rss=$(val peak_rss_mib "$D/infer.json")
@@ -58,11 +59,12 @@ for kind in tokens time; do
     route_trace "$kind" "$n" "$RREQ" >"$T"
     g=$((n < 1024 ? 1024 : n))
     # shellcheck disable=SC2086
-    if run "$T" --policy whole --gpus "$MODEL:$g" $COLD0; then
+    if run "route-$kind-$n" "$T" --policy whole --gpus "$MODEL:$g" $COLD0; then
       us=$(awk -v c="$cpu" -v e="$events" 'BEGIN {printf "%.3f", c * 1e6 / e}')
       [ -n "$base" ] || base=$us
+      # too short to time (0.00 s) prints "-" for the ratio
       awk -v k="$kind" -v n="$n" -v c="$cpu" -v e="$events" -v us="$us" -v b="$base" \
-        'BEGIN {printf "  %-7s %9d %8.2f %11d %9.3f %8.2f\n", k, n, c, e, us, us / b}'
+        'BEGIN {printf "  %-7s %9d %8.2f %11d %9.3f %8s\n", k, n, c, e, us, b > 0 ? sprintf("%.2f", us / b) : "-"}'
     else
       printf "  %-7s %9d %8s\n" "$kind" "$n" "timeout (> ${TMO} s) or error"
     fi
@@ -79,11 +81,12 @@ awk -v r="$DREQ" 'BEGIN {
   printf "embed,0,86400,1,service,1,3000,2,16,300,1,%.6f,diurnal,,,20\n", 500 * k
   printf "classify,0,86400,1,service,1,3000,2,8,100,1,%.6f,poisson,,,5\n", 157.4 * k }' >"$T"
 echo "bench: inference day, 4 services generating about $DREQ requests over 24 h, 8,192 GPUs, policy whole"
-if run "$T" --policy whole --gpus "$MODEL:8192"; then
+if run day "$T" --policy whole --gpus "$MODEL:8192"; then
   # arrived in the report's "requests" object (over all services)
   req=$(sed -n '/"requests":[[:space:]]*{/,/}/p' "$D/infer.json" | grep '"arrived"' | tail -1 |
         sed 's/.*:[[:space:]]*//; s/,$//')
   awk -v c="$cpu" -v e="$events" -v r="$req" -v m="$rss" 'BEGIN {
+    if (c <= 0) c = 0.01   # below the timer'"'"'s resolution
     printf "  %d requests, %d events in %.1f CPU s: %.0f requests/s, %.3f us/request, peak RSS %.1f MiB\n",
       r, e, c, r / c, c * 1e6 / r, m
     x = c * 100e6 / r
@@ -103,7 +106,7 @@ echo "bench: memory per service, tiny services scaled from zero (two requests ea
 rss1=""
 for n in 1000 "$MANY"; do
   tiny_trace "$n" >"$D/tiny-$n.csv"
-  if run "$D/tiny-$n.csv" --policy whole+dualpod --gpus H100-SXM5-80GB:256; then
+  if run "tiny-$n" "$D/tiny-$n.csv" --policy whole+dualpod --gpus H100-SXM5-80GB:256; then
     printf "  %6d services: peak RSS %7.1f MiB, %.2f CPU s\n" "$n" "$rss" "$cpu"
     [ -n "$rss1" ] || { rss1=$rss; continue; }
     [ "$n" -gt 1000 ] || continue
