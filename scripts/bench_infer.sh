@@ -64,7 +64,7 @@ for kind in tokens time; do
       [ -n "$base" ] || base=$us
       # too short to time (0.00 s) prints "-" for the ratio
       awk -v k="$kind" -v n="$n" -v c="$cpu" -v e="$events" -v us="$us" -v b="$base" \
-        'BEGIN {printf "  %-7s %9d %8.2f %11d %9.3f %8s\n", k, n, c, e, us, b > 0 ? sprintf("%.2f", us / b) : "-"}'
+        'BEGIN {printf "  %-7s %9d %8.2f %11d %9.3f %8s\n", k, n, c, e, us, (b > 0 ? sprintf("%.2f", us / b) : "-")}'
     else
       printf "  %-7s %9d %8s\n" "$kind" "$n" "timeout (> ${TMO} s) or error"
     fi
