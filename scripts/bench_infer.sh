@@ -3,8 +3,10 @@
 #  1. routing: one service with R replicas held fixed (ROUTE_REPLICAS, default 20 100 1000), the same
 #     load per replica and the same number of generated requests (ROUTE_REQUESTS, default 1,000,000):
 #     a token service (continuous batching, about 8 sequences a replica) and a token-less one (4 slots
-#     of 100 ms at load 0.75). CPU seconds, events, us/event and the ratio to the smallest size
-#     (goal: within 2x). Cold starts are set to 0 so every replica is ready from the first request.
+#     of 100 ms at load 0.75), and a token service of 20,000-token prompts offered more than it serves
+#     (kv: KV memory binds on the least-loaded replica at most arrivals, the queue fills and drops).
+#     CPU seconds, events, us/event and the ratio to the smallest size (goal: within 2x). Cold starts
+#     are set to 0 so every replica is ready from the first request.
 #  2. a day of four services (two token services, two token-less; diurnal and Poisson traffic) whose
 #     generated requests total INFER_REQUESTS (default 100,000,000; goal: under 2 minutes on one core).
 #     The trace is four rows: the services generate their own requests. Rates scale with
@@ -12,7 +14,8 @@
 #     CPU seconds, requests/s, peak RSS (the report's sim.peak_rss_mib).
 #  3. memory per service: SVC_MANY tiny services (default 16,000), each scaled from zero by two
 #     requests, under whole+dualpod, against 1,000 of them: bytes per service from the peak RSS.
-# A run past INFER_TIMEOUT seconds (default 600) prints "timeout". CPU seconds are user + system of
+# A run past INFER_TIMEOUT seconds (default 600) prints "timeout". GPUSIM names another binary (default
+# ./gpusim), e.g. a build of an earlier commit for a before/after table. CPU seconds are user + system of
 # one run on a shared machine: compare ratios, not absolutes.
 set -e
 D=build/bench
@@ -22,6 +25,7 @@ RREQ=${ROUTE_REQUESTS:-1000000}
 DREQ=${INFER_REQUESTS:-100000000}
 MANY=${SVC_MANY:-16000}
 TMO=${INFER_TIMEOUT:-600}
+G=${GPUSIM:-./gpusim}
 MODEL=A100-SXM4-80GB
 COLD0="--set svc_pod_start_s=0 --set svc_import_s=0 --set svc_compile_s=0 --set svc_graph_s=0"
 val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
@@ -30,7 +34,7 @@ val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
 run() {
   o=$1; t=$2; shift 2
   # shellcheck disable=SC2086
-  /usr/bin/time -f "%U %S" -o "$D/infer-time.txt" timeout "$TMO" ./gpusim run --trace "$t" "$@" --sample-s 0 \
+  /usr/bin/time -f "%U %S" -o "$D/infer-time.txt" timeout "$TMO" "$G" run --trace "$t" "$@" --sample-s 0 \
     --out "$D/infer-$o" --json >"$D/infer.json" 2>/dev/null || return 1
   cpu=$(awk '{print $1 + $2}' "$D/infer-time.txt")
   events=$(val events "$D/infer.json")
@@ -44,6 +48,10 @@ route_trace() { # $1 kind (tokens|time), $2 replicas, $3 requests -> trace on st
       rate = 5 * n   # about 8 sequences of 50 output tokens a replica at 29.8 ms an iteration
       print "id,submit,duration,gpus,kind,replicas_min,replicas_max,replicas_init,max_batch,slo_ms,weights_gib,rate,pattern,input_tokens,output_tokens"
       printf "svc,0,%.6f,1,service,%d,%d,%d,16,20000,0,%.6f,poisson,200,50\n", r / rate, n, n, n, rate
+    } else if (k == "kv") {
+      rate = 1.2 * n   # 20,000-token prompts offered past what the replicas serve: KV memory binds
+      print "id,submit,duration,gpus,kind,replicas_min,replicas_max,replicas_init,max_batch,slo_ms,weights_gib,rate,pattern,input_tokens,output_tokens"
+      printf "svc,0,%.6f,1,service,%d,%d,%d,16,20000,0,%.6f,poisson,20000,50\n", r / rate, n, n, n, rate
     } else {
       rate = 0.75 * n * 4 / 0.1   # load 0.75 on 4 slots of 100 ms
       print "id,submit,duration,gpus,kind,replicas_min,replicas_max,replicas_init,max_batch,slo_ms,weights_gib,rate,pattern,svc_mean_ms"
@@ -52,7 +60,7 @@ route_trace() { # $1 kind (tokens|time), $2 replicas, $3 requests -> trace on st
 }
 echo "bench: inference routing, one service, replicas held fixed, $RREQ requests at the same load per replica"
 printf "  %-7s %9s %8s %11s %9s %8s\n" kind replicas "CPU s" events us/event "x first"
-for kind in tokens time; do
+for kind in tokens time kv; do
   base=""
   for n in $REPS; do
     T="$D/route-$kind-$n-$RREQ.csv"
