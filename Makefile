@@ -137,6 +137,7 @@ run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
 	@sh scripts/bench_infer.sh
+	@sh scripts/bench_mem.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)
