@@ -70,6 +70,25 @@ for pol in whole vgpu timeslice; do
   printf "  %-10s %14s %14s\n" "$pol" $row
 done
 
+# --- plan's width: the README's plan example (the example day on H100s, 8 a node), one count a round
+# against the default (--jobs over --seeds: the online cores); wall seconds, as a buyer waits for it,
+# and the rounds and counts from search.json. The evidence is the same at both (tests/e2e_plan_width.sh).
+PW=${PLAN_WIDTHS:-1 default}
+echo "bench: plan, workloads/examples/day.csv, whole on H100-SXM5-80GB, $(getconf _NPROCESSORS_ONLN) online cores"
+for w in $PW; do
+  rm -rf "$D/plan-$w"
+  wa=""; [ "$w" != default ] && wa="--width $w"
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  ./gpusim plan --trace workloads/examples/day.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 8 \
+    --slo 'jobs.queue_s.p99<=600,jobs.jct_s.p99<=14400' $wa --out "$D/plan-$w" >/dev/null 2>&1
+  t1=$(date +%s.%N)
+  S="$D/plan-$w/search.json"
+  printf "  width %-8s %6.2f s wall  %s rounds, %s counts run, %s in the evidence (width %s)\n" "$w" \
+    "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$(val rounds "$S")" "$(val counts_run "$S")" "$(val counts_in_evidence "$S")" \
+    "$(val width "$S")"
+done
+
 # --- against SimPy 2 (Debian's python3-simpy): the same M/M/c replay, CPU seconds side by side ---
 # Both sides are measured the same way (scripts/bench_cpu.py): user + system CPU of the whole
 # process from wait4, median of SIMPY_REPEAT runs (gpusim: GPUSIM_REPEAT). SimPy's own figure
