@@ -331,19 +331,18 @@ static point *known(const planner *pl, long x)
     return NULL;
 }
 
-/* Count x (done) joins the evidence: the serial search has reached it. */
-static const point *take_point(planner *pl, point *p)
+/* Count p (done) joins the evidence: the serial search has reached it. */
+static void take_point(planner *pl, point *p)
 {
     p->used = true;
     pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
     pl->pts[pl->npts++] = *p;
     if (p->absent_only)
         snprintf(pl->absent_path, sizeof pl->absent_path, "%s", p->absent);
-    return p;
 }
 
-/* Runs counts xs[0..n-1] (not done yet, distinct) on every seed in one
- * batch, a round: child processes here, or one sweep on the engine. */
+/* Runs counts todo[0..ntodo-1] (not done yet, distinct) on every seed in
+ * one batch, a round: child processes here, or one sweep on the engine. */
 static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
 {
     const plan_ctx *cx = pl->cx;

@@ -1,6 +1,7 @@
 /* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h).
  *
- * The file is read in big blocks (BLOCK_BYTES) and cut into physical lines
+ * The file is read in big blocks (BLOCK_BYTES, read(2) on the stream's
+ * descriptor; stdio's buffer is never used) and cut into physical lines
  * here, so the reader always knows the line number a record starts on, even
  * when quoted fields span lines. A line with no quote character is split on
  * commas in place (split_plain: no copy, no per-character state machine);
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/gs_file.h"
 
@@ -150,12 +152,19 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
             t->blk_cap = t->blk_cap ? t->blk_cap * 2 : BLOCK_BYTES;
             t->blk = xrealloc(t->blk, t->blk_cap);
         }
-        size_t got = fread(t->blk + avail, 1, t->blk_cap - avail - 1, t->f); /* one byte of slack: split_plain ends a last line without a newline with a NUL there */
-        if (got == 0) {
-            if (ferror(t->f))
-                return -1;
+        /* read(2), not fread: a pipe or FIFO hands over what it has, so rows
+         * are replayed as they arrive (fread would wait for a whole block);
+         * one byte of slack: split_plain ends a last line without a newline
+         * with a NUL there */
+        ssize_t r;
+        do
+            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - 1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            return -1;
+        size_t got = (size_t)r;
+        if (got == 0)
             t->blk_eof = true;
-        }
         if (t->nul_at == avail) {
             char *z = memchr(t->blk + avail, 0, got);
             t->nul_at = z ? (size_t)(z - t->blk) : avail + got;
@@ -406,7 +415,6 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
         return NULL;
     wl_trace *t = xcalloc(1, sizeof *t);
     t->f = f;
-    setvbuf(f, NULL, _IONBF, 0); /* next_line reads big blocks itself: stdio's buffer would be a second copy */
     t->path = xstrdup(path);
     if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
         GS_BUG("csv_init failed");
