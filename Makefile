@@ -136,6 +136,7 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_mem.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

@@ -183,7 +183,7 @@ static void svc_layer_free(void *state)
 static void svc_task_started(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     svc_hw_place(s, &v->hw, &v->cfg, &L->perf, j, &p->hw); /* once per placement */
@@ -213,7 +213,7 @@ static void svc_task_started(void *state, sim *s, job *j)
 static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     if (p->in_run)
         return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
@@ -223,7 +223,7 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
 static void svc_task_lost(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     if (p->state == R_READY)
@@ -261,7 +261,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
 static void svc_task_rejected(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     (void)s;
     p->state = R_GONE;

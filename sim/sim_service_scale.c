@@ -167,10 +167,12 @@ void svc_scale_out(sim *s, service *v)
     v->nlive++;
     v->scale_outs++;
     job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    wl_service_replica_row(&v->cfg, &t->req); /* a job row: the core places tasks by their row */
-    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
-    t->req.submit_us = s->now;
-    t->owner = p;
+    wl_row row; /* a job row: the core places tasks by their row (and keeps its job_req) */
+    wl_service_replica_row(&v->cfg, &row);
+    snprintf(row.id, sizeof row.id, "%.50s#%u", v->id, p->idx);
+    row.submit_us = s->now;
+    sim_task_set_row(s, t, &row);
+    t->more->owner = p;
     t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;
     if (L->act) /* a preferred node */
