@@ -89,6 +89,7 @@ typedef struct sim_ext {
     sim_sketch wait_s, write_s, ckpt_gb; /* per decision: write time; per victim: checkpoint size */
     prio_class *cls; /* sorted by priority, highest first */
     int ncls;
+    int last_cls; /* the class class_of found last: traces rarely change priority */
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 
@@ -180,9 +181,12 @@ static void ext_free(void *state)
 
 static prio_class *class_of(sim_ext *x, int priority)
 {
+    if (x->last_cls < x->ncls && x->cls[x->last_cls].priority == priority)
+        return &x->cls[x->last_cls];
     int i = 0;
     while (i < x->ncls && x->cls[i].priority > priority)
         i++;
+    x->last_cls = i;
     if (i < x->ncls && x->cls[i].priority == priority)
         return &x->cls[i];
     x->cls = xrealloc(x->cls, (size_t)(x->ncls + 1) * sizeof *x->cls);
@@ -205,6 +209,8 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 {
     (void)state;
     (void)pools_in; /* j->pools: the hand-over already passed it */
+    if (!j->tenant_ix) /* no quota: what sim_quota_pools answers, without the call */
+        return j->pools;
     uint64_t pools = sim_quota_pools(s->cl, j, false);
     if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
         j->core_flags |= JF_QBLOCKED;
@@ -216,8 +222,7 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 
 static bool ext_admit(void *state, sim *s, job *j)
 {
-    (void)state;
-    class_of(ext_of(s), j->req.priority)->arrived++;
+    class_of(state, j->req.priority)->arrived++;
     j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
     sim_tenant *t = tenant_of(s, j);
     if (!t)
@@ -262,8 +267,7 @@ static void list_del(sim_ext *x, job *j)
 
 static void ext_started(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (j->starts == 1) {
         double q_s = gs_us_to_s(s->now - j->req.submit_us);
         sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
@@ -307,8 +311,7 @@ void sim_job_placed(sim *s, job *j)
 
 static void ext_stopped(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
@@ -572,8 +575,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
 
 static void ext_after_arrive(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (!x->preempt || j->state != JOB_QUEUED || (j->core_flags & JF_PLACED))
         return; /* JF_PLACED: the policy starts it later (dynmig creation) */
     if (!try_preempt(s, j, -1))
