@@ -52,6 +52,7 @@ typedef struct sim_pool {
     int nnodes, ngpus, free_gpus;
     int max_node_gpus;
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
+    uint64_t nonempty; /* bit k - 1 set: head[k] >= 0 (k >= 1), so a search skips empty buckets */
     cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
