@@ -141,8 +141,9 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     sim_str_drop(&s->strs, q->id);
     job_req_numbers(q, r);
     q->id = sim_str_id(&s->strs, r->id);
-    q->tenant = sim_str_intern(&s->strs, r->tenant);
-    q->mig = sim_str_intern(&s->strs, r->mig);
+    /* most rows name neither: no call for an empty one */
+    q->tenant = r->tenant[0] ? sim_str_intern(&s->strs, r->tenant) : sim_str_none;
+    q->mig = r->mig[0] ? sim_str_intern(&s->strs, r->mig) : sim_str_none;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
         job_more *m = sim_job_more(j);
         m->checkpoint_gib = r->checkpoint_gib;

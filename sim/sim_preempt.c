@@ -179,10 +179,19 @@ static void ext_free(void *state)
 
 /* {==== priority classes ====} cost O(classes) per lookup; traces use few. */
 
-static prio_class *class_of(sim_ext *x, int priority)
+static prio_class *class_find(sim_ext *x, int priority);
+
+/* The class of the last lookup answers inline (traces rarely change
+ * priority); class_find searches and adds. */
+static inline prio_class *class_of(sim_ext *x, int priority)
 {
     if (x->last_cls < x->ncls && x->cls[x->last_cls].priority == priority)
         return &x->cls[x->last_cls];
+    return class_find(x, priority);
+}
+
+static prio_class *class_find(sim_ext *x, int priority)
+{
     int i = 0;
     while (i < x->ncls && x->cls[i].priority > priority)
         i++;
@@ -279,7 +288,7 @@ static void ext_started(void *state, sim *s, job *j)
         j->core_flags &= ~JF_PREEMPTOR;
     }
     j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
-    if (!(j->core_flags & JF_CHARGED)) /* else charged when it was placed (sim_job_placed) */
+    if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
@@ -315,7 +324,7 @@ static void ext_stopped(void *state, sim *s, job *j)
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
-    if (j->core_flags & JF_CHARGED)
+    if ((j->core_flags & JF_CHARGED) && j->tenant_ix) /* no tenant: no quota to give back */
         sim_quota_charge(s->cl, j, -1);
     j->core_flags &= ~JF_CHARGED;
     if (j->state == JOB_DONE)
