@@ -206,9 +206,10 @@ static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, do
     return 1.0 / sim_hw_time_ratio(ref, m, b, c, mb);
 }
 
-double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+/* sim_hw_speed with the module's state at hand (the module's own hooks get
+ * it: no search of the module list per placement) */
+static double speed_in(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
 {
-    hw_state *h = sim_module_state(s, &hw_module);
     if (!h || !m)
         return 1.0;
     double v = speed_of(s, h, j, m, c, mb);
@@ -220,15 +221,24 @@ double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double m
     return v;
 }
 
-double sim_hw_place_speed(sim *s, const job *j)
+double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+{
+    return speed_in(s, sim_module_state(s, &hw_module), j, m, c, mb);
+}
+
+static double place_speed_in(sim *s, hw_state *h, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
         return 1.0; /* sessions hold for wall-clock time */
     const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
-    const hw_state *h = sim_module_state(s, &hw_module);
     if (h && !h->slice_share)
-        return sim_hw_speed(s, j, m, 1, 1);
-    return sim_hw_speed(s, j, m, job_slice_c(j), job_slice_m(j));
+        return speed_in(s, h, j, m, 1, 1);
+    return speed_in(s, h, j, m, job_slice_c(j), job_slice_m(j));
+}
+
+double sim_hw_place_speed(sim *s, const job *j)
+{
+    return place_speed_in(s, sim_module_state(s, &hw_module), j);
 }
 
 void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb)
@@ -291,8 +301,7 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
 
 static double hw_speed(void *state, sim *s, const job *j)
 {
-    (void)state;
-    return sim_hw_place_speed(s, j);
+    return place_speed_in(s, state, j);
 }
 
 const sim_module hw_module = {

@@ -25,21 +25,27 @@ static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
 static uint16_t sk_cell[SK_NCELLS];
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
- * r <= g^i. ln r comes from frexp plus three terms of the atanh series
- * (|error| < 2e-4, under 1% of a bucket), then the exact bounds settle it. */
+ * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
+ * frexp is a libm call) plus three terms of the atanh series (|error| <
+ * 2e-4, under 1% of a bucket), then the exact bounds settle it, so the
+ * estimate only decides how far the two loops walk (at most a step). Used
+ * once per table cell, and for values past the table. */
 static long sk_search(double r)
 {
     if (r <= 1.0)
         return 0;
-    int e;
-    double m = frexp(r, &e); /* r = m 2^e, m in [0.5, 1) */
+    if (r != r) /* NaN: the first bucket (no sample is NaN; kept total) */
+        return 1;
+    uint64_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1022; /* r > 1 is normal: r = m 2^e, m in [0.5, 1) */
+    bits = (bits & 0x000fffffffffffffull) | 0x3fe0000000000000ull;
+    double m;
+    memcpy(&m, &bits, sizeof m);
     double t = (m - 1.0) / (m + 1.0), t2 = t * t;
     double ln_r = e * M_LN2 + 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * 0.2));
-    long i = (long)ceil(ln_r / 0.019802627296179712); /* ln(SK_GAMMA) */
-    if (i < 1)
-        i = 1;
-    if (i > SK_NBUCKETS - 1)
-        i = SK_NBUCKETS - 1;
+    double y = ln_r * (1.0 / 0.019802627296179712); /* / ln(SK_GAMMA) */
+    long i = y < 1.0 ? 1 : y > SK_NBUCKETS - 1 ? SK_NBUCKETS - 1 : (long)y; /* floor; the loops round */
     while (i > 0 && r <= sk_bound[i - 1])
         i--;
     while (i < SK_NBUCKETS - 1 && r > sk_bound[i])
