@@ -8,35 +8,29 @@
 #include <string.h>
 
 /* Bucket upper bounds in units of SK_MIN: bucket i holds (g^(i-1), g^i].
- * Computed once per process (read-only afterwards), with a table that maps
- * r's binary exponent and top SK_CELL_BITS mantissa bits (a cell 1/64 = 1.6%
- * wide, narrower than a bucket's 2%) to the first bucket the cell touches:
- * a sample then costs a table load and at most one step, not a logarithm,
- * and sketches are updated several times per job on the hot path. */
-#define SK_CELL_BITS 6
-#define SK_MAX_EXP 64 /* g^(SK_NBUCKETS - 1) < 2^63: larger r are clamped */
+ * Computed once per process (read-only afterwards), with a table of cells
+ * (below), so adding a sample costs a table load and one comparison, not a
+ * libm log: sketches are updated several times per job on the hot path. */
 static double sk_bound[SK_NBUCKETS];
-static uint16_t sk_cell[SK_MAX_EXP << SK_CELL_BITS];
 static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
 
-static void sk_bound_init(void)
-{
-    for (int i = 0; i < SK_NBUCKETS; i++)
-        sk_bound[i] = pow(SK_GAMMA, (double)i);
-    int i = 0;
-    for (int c = 0; c < SK_MAX_EXP << SK_CELL_BITS; c++) {
-        /* the cell's lowest value, exact: 2^e (1 + m / 64) */
-        double lo = ldexp(1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS), c >> SK_CELL_BITS);
-        while (i < SK_NBUCKETS - 1 && lo > sk_bound[i])
-            i++;
-        sk_cell[c] = (uint16_t)i;
-    }
-}
+/* Cells: r > 1 split by its binary exponent and top SK_CELL_BITS mantissa
+ * bits, each cell spanning a ratio of at most 1 + 2^-SK_CELL_BITS (1.008),
+ * under one bucket's (1.02): a cell holds at most one bucket bound, so the
+ * bucket of its lowest value, or the next one, is the bucket of any value
+ * in it. 64 exponents x 128 cells x 2 bytes = 16 KB, for every r below 2^64
+ * (past the last bound, ~7.8e18); the rest (and NaN) take the search. */
+#define SK_CELL_BITS 7
+#define SK_NCELLS (64 << SK_CELL_BITS)
+static uint16_t sk_cell[SK_NCELLS];
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
- * r <= g^i (the last bucket for anything larger). The cell's first bucket
- * is at most one below it (a cell is narrower than a bucket). */
-static long sk_index(double r)
+ * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
+ * frexp is a libm call) plus three terms of the atanh series (|error| <
+ * 2e-4, under 1% of a bucket), then the exact bounds settle it, so the
+ * estimate only decides how far the two loops walk (at most a step). Used
+ * once per table cell, and for values past the table. */
+static long sk_search(double r)
 {
     if (r <= 1.0)
         return 0;
@@ -44,11 +38,43 @@ static long sk_index(double r)
         return 1;
     uint64_t bits;
     memcpy(&bits, &r, sizeof bits);
-    uint64_t c = (bits >> (52 - SK_CELL_BITS)) - ((uint64_t)1023 << SK_CELL_BITS); /* r > 1: exponent >= 0 */
-    if (c >= (uint64_t)SK_MAX_EXP << SK_CELL_BITS)
-        return SK_NBUCKETS - 1;
-    long i = sk_cell[c];
+    int e = (int)((bits >> 52) & 0x7ff) - 1022; /* r > 1 is normal: r = m 2^e, m in [0.5, 1) */
+    bits = (bits & 0x000fffffffffffffull) | 0x3fe0000000000000ull;
+    double m;
+    memcpy(&m, &bits, sizeof m);
+    double t = (m - 1.0) / (m + 1.0), t2 = t * t;
+    double ln_r = e * M_LN2 + 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * 0.2));
+    double y = ln_r * (1.0 / 0.019802627296179712); /* / ln(SK_GAMMA) */
+    long i = y < 1.0 ? 1 : y > SK_NBUCKETS - 1 ? SK_NBUCKETS - 1 : (long)y; /* floor; the loops round */
+    while (i > 0 && r <= sk_bound[i - 1])
+        i--;
     while (i < SK_NBUCKETS - 1 && r > sk_bound[i])
+        i++;
+    return i;
+}
+
+static void sk_bound_init(void)
+{
+    for (int i = 0; i < SK_NBUCKETS; i++)
+        sk_bound[i] = pow(SK_GAMMA, (double)i);
+    for (int c = 0; c < SK_NCELLS; c++) /* the lowest value of cell c: 2^e (1 + k / 128) */
+        sk_cell[c] = (uint16_t)sk_search(ldexp(1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS),
+                                               c >> SK_CELL_BITS));
+}
+
+/* The same answer as sk_search: the cell's bucket, or the next one when r
+ * is past its bound. */
+static long sk_index(double r)
+{
+    if (r <= 1.0)
+        return 0;
+    uint64_t b;
+    memcpy(&b, &r, sizeof b);
+    uint64_t c = (b >> (52 - SK_CELL_BITS)) - ((uint64_t)1023 << SK_CELL_BITS);
+    if (c >= SK_NCELLS)
+        return sk_search(r);
+    long i = sk_cell[c];
+    if (i < SK_NBUCKETS - 1 && r > sk_bound[i])
         i++;
     return i;
 }
