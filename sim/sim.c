@@ -345,7 +345,7 @@ static int check_sets(sim *s, gs_error *err)
 static void schedule_arrival(sim *s)
 {
     if (s->have_next)
-        sim_heap_push(&s->heap, (sim_event){.t_us = s->next_row->submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
+        sim_heap_push_side(&s->heap, (sim_event){.t_us = s->next_row->submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
 }
 
 static int read_next(sim *s)
