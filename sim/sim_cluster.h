@@ -126,9 +126,10 @@ static inline uint64_t sim_cluster_all_pools(const sim_cluster *c)
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);
 /* A node with >= ngpus free GPUs and room for cpu/mem: the one with the
  * fewest free GPUs (binpack) or the most (spread); within one count the
- * bucket's order (newest link first). -1 when none. Cost is O(GPUs per node
- * x pools) bucket probes, each O(1) without CPU/memory totals and a fit-index
- * descent, O(log nodes), with them. */
+ * bucket's order (newest link first). -1 when none. Cost is O(pools) to
+ * gather the non-empty bucket sizes (sim_pool.nonempty) plus O(non-empty
+ * sizes x pools) bucket probes, each O(1) without CPU/memory totals and a
+ * fit-index descent, O(log nodes), with them. */
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread);
 /* Whether node (of an allowed pool) has >= ngpus free GPUs and room for
