@@ -369,9 +369,9 @@ uint32_t mig_base_queue_room(const mig_base *b)
 
 /* {==== requests ====} */
 
-int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
+int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r)
 {
-    return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
+    return job_req_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
 int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int **out)
@@ -387,7 +387,7 @@ int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int *
     return b->ncand;
 }
 
-int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
+int mig_candidates(const gpu_model *m, const job_req *r, int *out, char *kind)
 {
     const mig_table *t = m->mig;
     int64_t mem_mib = mig_req_mem_mib(m, r);
@@ -593,7 +593,7 @@ static bool try_place(mig_base *b, job *j)
             sim_place_whole(s, j, node);
             in->on_ledger = true;
             mig_set_pending(b, in, j, false);
-            j->slice_c = j->slice_m = 1; /* whole cards */
+            sim_job_set_slices(j, 1, 1); /* whole cards */
             sim_job_start(s, j, 1.0);
             return true;
         }
@@ -633,16 +633,17 @@ static bool try_place(mig_base *b, job *j)
         in->node = node;
         j->node = node; /* the core lists running preemptible jobs per node */
         in->cards = 0;
-        j->slice_c = j->slice_m = 1;
+        double slice_c = 1, slice_m = 1;
         for (int q = 0; q < k; q++) { /* the job runs at its slowest instance's pace */
             const mig_gpu *gq = &b->gpus[b->node_first[node] + cards[q]];
             double c, mb;
             sim_hw_mig_shares(gq->lay.t, &gq->lay.t->profiles[picks[q].prof], &c, &mb);
-            if (c < j->slice_c)
-                j->slice_c = c;
-            if (mb < j->slice_m)
-                j->slice_m = mb;
+            if (c < slice_c)
+                slice_c = c;
+            if (mb < slice_m)
+                slice_m = mb;
         }
+        sim_job_set_slices(j, slice_c, slice_m);
         for (int q = 0; q < k; q++) {
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);

@@ -9,7 +9,7 @@
  * ledger only ever offers cards without MIG; the policies place MIG work on
  * those cards themselves (a job's CPU and memory still go through the ledger).
  *
- * Requests (wl_row): `mig` names a profile; else `gpumem` (or `gpumem_pct`
+ * Requests (a job's job_req): `mig` names a profile; else `gpumem` (or `gpumem_pct`
  * of the card) maps to profiles
  * that hold it (memory_mib >= gpumem) and whose compute covers `gpucores`
  * when given, smallest memory first, then fewest compute slices (+me
@@ -174,10 +174,10 @@ mig_jobinfo *mig_info(mig_base *b, const job *j);
 
 /* Memory a request asks per card on model m: gpumem, else gpumem_pct of the
  * card's memory (rounded down); 0 when neither is given. */
-int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
+int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r);
 /* Candidate profiles of r on MIG model m, in the order to try; returns their
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
-int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
+int mig_candidates(const gpu_model *m, const job_req *r, int *out, char *kind);
 /* mig_candidates of j on m, kept for the last (job, model) asked: a
  * placement asks it once per card, and it only depends on the request and
  * the model (profile names resolved once, not per card). *out points into

@@ -139,6 +139,7 @@ typedef struct sc_state {
     int *nh, *nh_pos, nh_n;
     double *node_score;
     int *frontier, frontier_cap;
+    struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
@@ -266,6 +267,17 @@ void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
+/* Every node in HAMi's order with its free CPU and memory and open cards
+ * (share_host.c): sc_host_init after sc_order_init, sc_host_update when
+ * node ni's score, open cards or host room changed, sc_host_first the first
+ * node in order of an allowed pool with cpu cores and mem_gib GiB free and
+ * want open cards that admits(st, ni, ud) says yes to, or -1. O(log nodes)
+ * each, plus the admits() calls that say no. */
+void sc_host_init(sc_state *st);
+void sc_host_free(sc_state *st);
+void sc_host_update(sc_state *st, int ni);
+int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
+                  bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* HAMi's node score before a request (share_place.c). */
 double sc_node_score(const sc_state *st, int ni);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);

@@ -11,8 +11,11 @@
  * card that could take anything sit in a heap in that order (share_room.c),
  * kept as tasks join and leave, and a placement walks it best-first to the
  * first node that admits the task: O(k log k x cards per node) for the k
- * nodes looked at. A task asking no card scans every node (it may go where
- * no card is open).
+ * nodes looked at. With gpu_select=hami the same order over every node also
+ * sits in a treap that knows each subtree's host room and open cards
+ * (share_host.c): a placement skips nodes short of CPU or memory in
+ * O(log nodes), and a task asking no card (it may go where no card is open)
+ * takes the first node with room.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
@@ -95,12 +98,16 @@ int sc_place(sc_state *st, sc_task *t)
     if (st->cfg.select != SC_SEL_HAMI)
         return sc_place_select(st, t, pools); /* gpu_select strategies */
     place_ask ask = {t, pools, want};
-    if (want > 0 && st->nh) {
+    if (st->horder) {
+        /* the first node in HAMi's order that admits it, past the nodes
+         * without host room in O(log nodes) (share_host.c); a task asking no
+         * card may go where no card is open */
+        best = sc_host_first(st, pools, j->req.cpu, j->req.mem_gib, want, node_admits, &ask);
+    } else if (want > 0 && st->nh) {
         /* the first node in HAMi's order that admits it (share_room.c) */
         best = sc_order_first(st, node_admits, &ask);
     } else {
-        /* no card asked: a node without an open card may take it, so every
-         * node in index order, the best score winning */
+        /* every node in index order, the best score winning */
         double best_score = 0;
         for (int ni = 0; ni < cl->nnodes; ni++) {
             if (!node_admits(st, ni, &ask))

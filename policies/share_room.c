@@ -147,6 +147,7 @@ void sc_room_node(sc_state *st, int ni)
         nh_up(st, i);
         nh_down(st, st->nh_pos[ni]);
     }
+    sc_host_update(st, ni); /* the order over every node follows the score */
 }
 
 void sc_order_init(sc_state *st)

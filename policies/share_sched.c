@@ -122,8 +122,10 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         }
     }
     sc_room_init(st);
-    if (cfg->select == SC_SEL_HAMI)
+    if (cfg->select == SC_SEL_HAMI) {
         sc_order_init(st);
+        sc_host_init(st);
+    }
     return st;
 }
 
@@ -156,6 +158,7 @@ void sc_fini(void *state)
     free(st->rank);
     sc_room_free(st);
     sc_order_free(st);
+    sc_host_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);
@@ -197,6 +200,7 @@ bool sc_place_start(void *state, sim *s, job *j)
     if (node < 0)
         return false;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
+    sc_host_update(st, node);
     j->node = node;
     j->ngpu_ids = t->ncards;
     j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
@@ -254,6 +258,7 @@ void sc_unplace(void *state, sim *s, job *j)
     sc_task *t = j->pol;
     sc_leave(st, t);
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    sc_host_update(st, j->node);
     sc_node_changed(st, j->node);
     free(j->gpu_ids);
     j->gpu_ids = NULL;

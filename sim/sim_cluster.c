@@ -33,9 +33,16 @@ static int pool_for(sim_cluster *c, const gpu_model *m)
     return c->npools++;
 }
 
+static inline double free_or_inf(double total, double used)
+{
+    return total < 0 ? INFINITY : total - used;
+}
+
 static void bucket_unlink(sim_cluster *c, sim_node *n)
 {
     sim_pool *p = &c->pools[n->pool];
+    if (p->fit)
+        cl_fit_remove(&p->fit[n->free_gpus], c->fit_slot[n->id], c->fit_slot);
     if (n->prev >= 0)
         c->nodes[n->prev].next = n->next;
     else
@@ -49,6 +56,9 @@ static void bucket_link(sim_cluster *c, sim_node *n)
 {
     sim_pool *p = &c->pools[n->pool];
     int h = p->head[n->free_gpus];
+    if (p->fit) /* the newest slot: the same order as the list's head */
+        cl_fit_insert(&p->fit[n->free_gpus], n->id, free_or_inf(n->cpu_total, n->cpu_used),
+                      free_or_inf(n->mem_total_gib, n->mem_used_gib), c->fit_slot);
     n->prev = -1;
     n->next = h;
     if (h >= 0)
@@ -109,6 +119,14 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         p->head = xmalloc((size_t)(p->max_node_gpus + 1) * sizeof *p->head);
         for (int k = 0; k <= p->max_node_gpus; k++)
             p->head[k] = -1;
+        bool host = false;
+        for (int s = 0; s < p->nshapes; s++)
+            host |= p->shapes[s].cpu >= 0 || p->shapes[s].mem_gib >= 0;
+        if (host) {
+            p->fit = xcalloc((size_t)p->max_node_gpus + 1, sizeof *p->fit);
+            if (!c->fit_slot)
+                c->fit_slot = xmalloc((size_t)c->nnodes * sizeof *c->fit_slot);
+        }
     }
     /* link in reverse so that bucket order starts at the lowest node id */
     for (int i = c->nnodes - 1; i >= 0; i--)
@@ -301,9 +319,13 @@ void sim_cluster_free_nodes(sim_cluster *c)
     for (int i = 0; i < c->npools; i++) {
         free(c->pools[i].head);
         free(c->pools[i].shapes);
+        for (int k = 0; c->pools[i].fit && k <= c->pools[i].max_node_gpus; k++)
+            cl_fit_free(&c->pools[i].fit[k]);
+        free(c->pools[i].fit);
     }
     free(c->nodes);
     free(c->gpu_node);
+    free(c->fit_slot);
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
@@ -381,6 +403,12 @@ int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, doubl
             const sim_pool *p = &c->pools[pi];
             if (!(pools >> pi & 1) || k > p->max_node_gpus || p->free_gpus < ngpus)
                 continue;
+            if (p->fit) {
+                int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
+                if (id >= 0)
+                    return id;
+                continue;
+            }
             for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
                 if (fits_host(&c->nodes[id], cpu, mem_gib))
                     return id;

@@ -7,6 +7,10 @@
  * fits k GPUs costs O(GPUs per node) bucket probes, not a scan of the cluster.
  * A node has at most 64 GPUs (one bit each in free_mask).
  * CPU cores and memory are enforced per node; a total < 0 means unlimited.
+ * In a pool where some node has a CPU or memory total, each bucket also keeps
+ * a fit index (sim_fit_index.h) in the same order as its list, so the first
+ * node of a bucket with room for a request's CPU and memory costs O(log
+ * nodes), not a walk past every node that lacks it.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_CLUSTER_H
 #define GPUSIM_SIM_CLUSTER_H
@@ -15,6 +19,7 @@
 
 #include "../models/gpu/gpu_model.h"
 #include "../base/gs.h"
+#include "sim_fit_index.h"
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
@@ -47,6 +52,7 @@ typedef struct sim_pool {
     int nnodes, ngpus, free_gpus;
     int max_node_gpus;
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
+    cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
     double price_override; /* USD per GPU-hour from --price (wins over any other); < 0: none */
@@ -60,6 +66,7 @@ typedef struct sim_cluster {
     int npools;
     int ngpus;
     int *gpu_node; /* node id of each GPU */
+    int *fit_slot; /* slot of each node in its bucket's fit index (-1: none); NULL when no pool has one */
     char path[256]; /* the cluster file ("" for --gpus) */
     /* a node group's "mig" value, kept as raw JSON text for the MIG
      * policies to parse (the core does not interpret it); NULL when absent */
@@ -117,8 +124,10 @@ static inline uint64_t sim_cluster_all_pools(const sim_cluster *c)
  * empty node of the allowed pools? */
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);
 /* A node with >= ngpus free GPUs and room for cpu/mem: the one with the
- * fewest free GPUs (binpack) or the most (spread). -1 when none. Cost is
- * O(GPUs per node x pools) bucket probes plus nodes skipped for CPU/memory. */
+ * fewest free GPUs (binpack) or the most (spread); within one count the
+ * bucket's order (newest link first). -1 when none. Cost is O(GPUs per node
+ * x pools) bucket probes, each O(1) without CPU/memory totals and a fit-index
+ * descent, O(log nodes), with them. */
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread);
 /* Whether node (of an allowed pool) has >= ngpus free GPUs and room for

@@ -1,0 +1,44 @@
+/* sim_fit_index.h - host CPU/memory fit index of one free-card bucket.
+ *
+ * A bucket of the cluster ledger (sim_cluster.h) is a list of nodes with the
+ * same number of free cards, newest link first; sim_cluster_find_node takes
+ * the first node of that order with room for a request's CPU cores and
+ * memory. When most nodes lack that room the walk visits the whole bucket:
+ * O(nodes) per placement. This index keeps the bucket's nodes in link order
+ * as slots of a max segment tree (free cores, free GiB), so the newest node
+ * with room is found by a descent from the right, pruning every subtree
+ * whose largest free CPU or largest free memory is short.
+ *
+ * Costs, n = slots (at most 2 x (nodes in the bucket + 1) after compaction):
+ *   insert (append at the newest end)  O(log n), plus an amortized O(1)
+ *     compaction when the slots run out (live nodes renumbered in order);
+ *   remove                             O(log n);
+ *   find                               O(log n) when one resource binds; a
+ *     subtree whose CPU maximum and memory maximum come from different nodes
+ *     is entered and may come back empty, so a crafted mix can cost more.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_FIT_INDEX_H
+#define GPUSIM_SIM_FIT_INDEX_H
+
+typedef struct cl_fit {
+    int cap;      /* leaves (a power of two); 0 before the first insert */
+    int top;      /* next slot to hand out: slots >= top are unused */
+    int live;     /* nodes in the index */
+    double *cpu;  /* [2 cap]: max free cores under each tree node (leaf: -inf when empty) */
+    double *mem;  /* [2 cap]: max free GiB likewise; an unlimited resource is +inf */
+    int *node;    /* [cap]: node id in each slot, -1 when empty */
+} cl_fit;
+
+/* Appends node as the newest entry with cpu_free cores and mem_free GiB free
+ * (+INFINITY: unlimited); writes its slot into slot_of[node]. A compaction
+ * rewrites slot_of of every node it moves. */
+void cl_fit_insert(cl_fit *f, int node, double cpu_free, double mem_free, int *slot_of);
+/* Removes the node in slot (its slot_of entry); may compact, rewriting slot_of. */
+void cl_fit_remove(cl_fit *f, int slot, int *slot_of);
+/* The newest node with cpu_free >= cpu - 1e-9 and mem_free >= mem - 1e-9
+ * (the ledger's own tolerance), or -1. Adds the tree nodes it entered to
+ * *visits when visits is not NULL (tests bound the work by it). */
+int cl_fit_find(const cl_fit *f, double cpu, double mem, long *visits);
+void cl_fit_free(cl_fit *f);
+
+#endif

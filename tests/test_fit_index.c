@@ -1,0 +1,181 @@
+/* test_fit_index.c - the CPU/memory fit index picks exactly the node the
+ * bucket-list walk it replaced would pick (same bucket, same link order), on
+ * random take/give sequences; the index alone against a brute-force list; a
+ * lookup where one resource binds enters one tree node per level.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim_cluster.h"
+#include "../sim/sim_cluster_file.h"
+#include "../sim/sim_fit_index.h"
+#include "check.h"
+#include "testutil.h"
+
+/* The walk sim_cluster_find_node did before the index: buckets in count
+ * order, pools in order, each bucket's list from its head. */
+static int walk(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem, bool spread)
+{
+    int maxk = 0;
+    for (int pi = 0; pi < c->npools; pi++)
+        if ((pools >> pi & 1) && c->pools[pi].max_node_gpus > maxk)
+            maxk = c->pools[pi].max_node_gpus;
+    for (int step = 0; step <= maxk - ngpus; step++) {
+        int k = spread ? maxk - step : ngpus + step;
+        for (int pi = 0; pi < c->npools; pi++) {
+            const sim_pool *p = &c->pools[pi];
+            if (!(pools >> pi & 1) || k > p->max_node_gpus || p->free_gpus < ngpus)
+                continue;
+            for (int id = p->head[k]; id >= 0; id = c->nodes[id].next) {
+                const sim_node *n = &c->nodes[id];
+                if ((n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+                    (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9))
+                    return id;
+            }
+        }
+    }
+    return -1;
+}
+
+typedef struct held {
+    int node, n, ids[8];
+    double cpu, mem;
+} held;
+
+/* Mixed pools: CPU and memory both limited, one limited, none (a pool with
+ * no totals keeps no index); requests with no cards move nodes to the head
+ * of their bucket as shared-card policies do. */
+static void same_pick_as_walk(void)
+{
+    const char *path = tu_write_tmp("{\"name\":\"t\",\"nodes\":["
+                                    "{\"model\":\"H100-SXM5-80GB\",\"count\":40,\"gpus\":8,\"cpu\":64,\"mem_gib\":512},"
+                                    "{\"model\":\"H100-SXM5-80GB\",\"count\":10,\"gpus\":4,\"cpu\":32},"
+                                    "{\"model\":\"A100-SXM4-80GB\",\"count\":30,\"gpus\":8,\"mem_gib\":256},"
+                                    "{\"model\":\"L4-24GB\",\"count\":6,\"gpus\":2}]}");
+    sim_cluster c;
+    gs_error err;
+    CHECK_EQ_INT(sim_cluster_load(&c, path, tu_catalog(), &err), 0);
+    CHECK(c.pools[0].fit != NULL);
+    CHECK(c.pools[1].fit != NULL);
+    CHECK(c.pools[2].fit == NULL);
+    held *h = calloc(20000, sizeof *h);
+    int nh = 0, found = 0, none = 0;
+    srand(11);
+    for (int step = 0; step < 60000; step++) {
+        if (nh > 0 && (rand() % 100 < 45 || nh == 20000)) {
+            int i = rand() % nh;
+            sim_cluster_give(&c, h[i].node, h[i].ids, h[i].n, h[i].cpu, h[i].mem);
+            h[i] = h[--nh];
+            continue;
+        }
+        int k = rand() % 4 == 0 ? 0 : rand() % 9;
+        double cpu = rand() % 3 == 0 ? 0 : (double)(rand() % 24) + (rand() % 2) * 0.5;
+        double mem = rand() % 3 == 0 ? 0 : (double)(rand() % 200);
+        uint64_t pools = (uint64_t)(rand() % 7 + 1);
+        bool spread = rand() % 2;
+        int node = sim_cluster_find_node(&c, pools, k, cpu, mem, spread);
+        int want = walk(&c, pools, k, cpu, mem, spread);
+        CHECK_EQ_INT(node, want);
+        if (node < 0) {
+            none++;
+            continue;
+        }
+        found++;
+        h[nh] = (held){.node = node, .n = k, .cpu = cpu, .mem = mem};
+        sim_cluster_take(&c, node, k, cpu, mem, h[nh].ids);
+        nh++;
+    }
+    /* both outcomes were exercised, many times */
+    CHECK(found > 10000);
+    CHECK(none > 1000);
+    while (nh > 0) {
+        nh--;
+        sim_cluster_give(&c, h[nh].node, h[nh].ids, h[nh].n, h[nh].cpu, h[nh].mem);
+    }
+    CHECK_EQ_INT(walk(&c, 1, 8, 64, 512, false), sim_cluster_find_node(&c, 1, 8, 64, 512, false));
+    free(h);
+    sim_cluster_free(&c);
+}
+
+/* The index alone: a list kept newest first against random inserts,
+ * removes (with compactions both ways) and finds. */
+static void index_against_list(void)
+{
+    enum { N = 3000 };
+    cl_fit f = {0};
+    int *slot_of = malloc(N * sizeof *slot_of), *order = malloc(N * sizeof *order);
+    double *cpu = malloc(N * sizeof *cpu), *mem = malloc(N * sizeof *mem);
+    bool *in = calloc(N, sizeof *in);
+    int n = 0; /* order[0..n-1]: oldest first */
+    srand(5);
+    for (int step = 0; step < 200000; step++) {
+        int r = rand() % 100;
+        int phase = (step / 20000) % 2; /* grow, then shrink: compaction both ways */
+        if (r < (phase ? 30 : 55)) {
+            int id = rand() % N;
+            if (in[id])
+                continue;
+            cpu[id] = rand() % 5 == 0 ? INFINITY : (double)(rand() % 64);
+            mem[id] = rand() % 5 == 0 ? INFINITY : (double)(rand() % 512);
+            cl_fit_insert(&f, id, cpu[id], mem[id], slot_of);
+            in[id] = true;
+            order[n++] = id;
+        } else if (r < 80) {
+            if (n == 0)
+                continue;
+            int i = rand() % n, id = order[i];
+            cl_fit_remove(&f, slot_of[id], slot_of);
+            in[id] = false;
+            memmove(order + i, order + i + 1, (size_t)(n - i - 1) * sizeof *order);
+            n--;
+        } else {
+            double c = (double)(rand() % 70), m = (double)(rand() % 560);
+            int want = -1;
+            for (int i = n - 1; i >= 0 && want < 0; i--)
+                if (cpu[order[i]] >= c - 1e-9 && mem[order[i]] >= m - 1e-9)
+                    want = order[i];
+            CHECK_EQ_INT(cl_fit_find(&f, c, m, NULL), want);
+        }
+        CHECK_EQ_INT(f.live, n);
+        if (check_failures > 20)
+            break;
+    }
+    /* the slots stay within twice the live nodes plus the compaction slack */
+    CHECK(f.cap <= 8 || f.cap <= 16 * (f.live + 1));
+    cl_fit_free(&f);
+    free(slot_of);
+    free(order);
+    free(cpu);
+    free(mem);
+    free(in);
+}
+
+/* One resource binding (memory unlimited everywhere): a subtree entered
+ * always holds a fit, so a lookup enters one tree node per level. */
+static void one_resource_is_logarithmic(void)
+{
+    enum { N = 4096 };
+    cl_fit f = {0};
+    int *slot_of = malloc(N * sizeof *slot_of);
+    for (int i = 0; i < N; i++) /* only the oldest node has room */
+        cl_fit_insert(&f, i, i == 0 ? 32.0 : 0.0, INFINITY, slot_of);
+    int depth = 0;
+    while ((1 << depth) < f.cap)
+        depth++;
+    long visits = 0;
+    CHECK_EQ_INT(cl_fit_find(&f, 16, 0, &visits), 0);
+    CHECK_EQ_INT(visits, depth + 1);
+    visits = 0;
+    CHECK_EQ_INT(cl_fit_find(&f, 33, 0, &visits), -1);
+    CHECK_EQ_INT(visits, 0);
+    cl_fit_free(&f);
+    free(slot_of);
+}
+
+const test_case tests_fit_index[] = {
+    {"fit_index: same pick as the bucket walk", same_pick_as_walk},
+    {"fit_index: against a brute-force list", index_against_list},
+    {"fit_index: one binding resource, one node per level", one_resource_is_logarithmic},
+    {NULL, NULL},
+};
