@@ -136,6 +136,8 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_infer.sh
+	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c

@@ -85,10 +85,8 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
                  const cli_fill_opts *fo, bool json)
 {
     gs_error err = {0};
-    wl_row *rows = NULL;
-    size_t n = 0;
-    long other = 0;
-    int rc = fill_rows_load(cfg->trace_path, cfg->allow_extra_columns, &rows, &n, &other, &err);
+    fill_rows rows;
+    int rc = fill_rows_load(cfg->trace_path, cfg->allow_extra_columns, &rows, &err);
     if (rc)
         return cli_fail(&err);
     int nseeds = (int)(fo->seed_hi - fo->seed_lo + 1), npts = 0;
@@ -106,7 +104,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         fill_result res = {0};
         if ((rc = sim_init(s, cfg, cat, &cl, NULL, &err)) == 0) {
             double t0 = now_s();
-            rc = fill_run(s, rows, n, fo->fill_to, &res, &err);
+            rc = fill_run(s, &rows, fo->fill_to, &res, &err);
             place_s += now_s() - t0;
             if (k == 0) { /* the inputs of the first seed stand for all (the seed range is added below) */
                 sim_report_add_inputs(rep, s);
@@ -138,7 +136,9 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
         sim_destroy(s);
         sim_cluster_free(&cl);
     }
-    free(rows);
+    size_t n = rows.n;
+    long other = rows.other;
+    fill_rows_free(&rows);
     char *csv = NULL, *text = NULL;
     size_t csv_len = 0;
     if (rc == 0) {

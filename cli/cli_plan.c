@@ -40,6 +40,9 @@
 #define HOURS_PER_MONTH 730.0 /* 8760 h / 12 */
 #define MAX_CANDS 16
 #define MAX_PRICES 16
+/* the default width's cap: past 15 (four bisection levels a round) the
+ * speculative runs a round wastes outnumber the ones it uses */
+#define PLAN_WIDTH_MAX 15
 
 static void plan_usage(FILE *out)
 {
@@ -70,7 +73,8 @@ static void plan_usage(FILE *out)
             "  --set KEY=VALUE       parameter for every policy; --policies entries may carry their own:\n"
             "                        whole,whole[queue=fifo]\n"
             "  --jobs N              parallel runs (default: the number of cores)\n"
-            "  --width K             counts tried per round (default 1: bisection; K: K-ary search)\n"
+            "  --width K             counts run per round (default: --jobs over --seeds, at most 15);\n"
+            "                        1: one at a time. The evidence is the same at any width\n"
             "  --engine E            run each round as a sweep on slurm (sbatch --array, waited for),\n"
             "                        parallel (GNU parallel) or local, in OUT/sweep.<policy>.<candidate>/\n"
             "  --format F            text (default) or json\n"
@@ -189,8 +193,10 @@ typedef struct point {
     int seeds_met;
     bool met;
     bool absent_only;  /* a user term was measured on no seed although every implicit term held */
+    char absent[128];  /* with absent_only: the last user term never measured on the first seed */
     char term_sig[600]; /* every term's worst figure, to see a plateau */
     bool starved;       /* a job rejected or a replica unplaceable: too small to judge a plateau */
+    bool used;          /* on the search's path: in the evidence (not a speculative run it never needed) */
     cJSON *obj;
 } point;
 
@@ -198,8 +204,10 @@ typedef struct planner {
     const plan_ctx *cx;
     const cb_policy *pol;
     const candidate *cand;
-    point *pts;
+    point *pts; /* the evidence: the counts the serial search visits, in its order */
     int npts;
+    point *done; /* every count run so far, on the path or speculative */
+    int ndone;
     char absent_path[128]; /* set when the search stopped on a metric the report never has */
     bool plateau;          /* stopped: every term's figure stayed the same over 3 doublings */
     int rounds;            /* batches of runs (one per count at width 1) */
@@ -237,8 +245,9 @@ static int child_common(planner *pl, long x, cb_common *com, char *spec, size_t 
     return rc;
 }
 
-/* Records count x, run on every seed (runs[0..seeds-1]), as evidence. */
-static void record_point(planner *pl, long x, cb_run *runs)
+/* Keeps count x, run on every seed (runs[0..seeds-1]), among the counts
+ * done; it becomes evidence when the search's path reaches it (take_point). */
+static void measure_point(planner *pl, long x, cb_run *runs)
 {
     const plan_ctx *cx = pl->cx;
     point pt = {.x = x, .obj = cJSON_CreateObject()};
@@ -304,38 +313,41 @@ static void record_point(planner *pl, long x, cb_run *runs)
     cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
     for (long s = 0; s < cx->seeds; s++)
         cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
-    pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
-    pl->pts[pl->npts++] = pt;
-    if (pt.absent_only)
+    if (pt.absent_only) /* the last user term never measured: named if the search stops on it */
         for (int t = 0; t < cx->nuser; t++) {
             double v;
             if (!plan_metric_measured(runs[0].report, cx->slo[t].path, &v))
-                snprintf(pl->absent_path, sizeof pl->absent_path, "%s", cx->slo[t].path);
+                snprintf(pt.absent, sizeof pt.absent, "%s", cx->slo[t].path);
         }
+    pl->done = xrealloc(pl->done, (size_t)(pl->ndone + 1) * sizeof *pl->done);
+    pl->done[pl->ndone++] = pt;
 }
 
-static const point *known(const planner *pl, long x)
+static point *known(const planner *pl, long x)
 {
-    for (int i = 0; i < pl->npts; i++)
-        if (pl->pts[i].x == x)
-            return &pl->pts[i];
+    for (int i = 0; i < pl->ndone; i++)
+        if (pl->done[i].x == x)
+            return &pl->done[i];
     return NULL;
 }
 
-/* Runs counts xs[0..n-1] (ascending) on every seed in one batch, a round:
- * child processes here, or one sweep on the engine. met[i]: xs[i] met. */
-static int try_counts(planner *pl, const long *xs, int n, bool *met, gs_error *err)
+/* Count p (done) joins the evidence: the serial search has reached it. */
+static void take_point(planner *pl, point *p)
+{
+    p->used = true;
+    pl->pts = xrealloc(pl->pts, (size_t)(pl->npts + 1) * sizeof *pl->pts);
+    pl->pts[pl->npts++] = *p;
+    if (p->absent_only)
+        snprintf(pl->absent_path, sizeof pl->absent_path, "%s", p->absent);
+}
+
+/* Runs counts todo[0..ntodo-1] (not done yet, distinct) on every seed in
+ * one batch, a round: child processes here, or one sweep on the engine. */
+static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
 {
     const plan_ctx *cx = pl->cx;
-    long S = cx->seeds, *todo = xcalloc((size_t)n, sizeof *todo);
-    int ntodo = 0, rc = 0;
-    for (int i = 0; i < n; i++) {
-        bool dup = known(pl, xs[i]) != NULL;
-        for (int j = 0; j < ntodo; j++)
-            dup |= todo[j] == xs[i];
-        if (!dup)
-            todo[ntodo++] = xs[i];
-    }
+    long S = cx->seeds;
+    int rc = 0;
     cb_run *runs = xcalloc((size_t)(ntodo * S) + 1, sizeof *runs);
     cb_common *coms = xcalloc((size_t)(ntodo * S) + 1, sizeof *coms);
     char (*specs)[200] = xcalloc((size_t)ntodo + 1, sizeof *specs);
@@ -368,15 +380,11 @@ static int try_counts(planner *pl, const long *xs, int n, bool *met, gs_error *e
         rc = cb_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
         pl->rounds++;
     }
-    for (int c = 0; c < ntodo && rc == 0; c++) {
-        record_point(pl, todo[c], runs + c * S);
-        cJSON_AddNumberToObject(pl->pts[pl->npts - 1].obj, "round", pl->rounds);
-    }
+    for (int c = 0; c < ntodo && rc == 0; c++)
+        measure_point(pl, todo[c], runs + c * S);
     for (int i = 0; i < ntodo * S; i++)
         cb_run_free(&runs[i]);
-    free(runs), free(coms), free(specs), free(paths), free(todo);
-    for (int i = 0; i < n && rc == 0; i++)
-        met[i] = known(pl, xs[i])->met;
+    free(runs), free(coms), free(specs), free(paths);
     return rc;
 }
 
@@ -386,73 +394,126 @@ static int cmp_point(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Doubling, then bisection; with --width K, K doublings a round, then K
- * points a round splitting the bracket (bad, good) evenly (K = 1 is the
- * bisection). *answer = 0 when even max_x fails, or when a user term's
- * metric stays absent although every job and request was served (more
- * cards cannot make it appear: a wrong path, or e.g. TTFT asked of requests
- * without tokens). */
+/* {==== the search ====}
+ *
+ * The search is serial: doubling from min_x until a count meets every term,
+ * then bisection of the bracket (bad, good). Its evidence is exactly the
+ * counts that serial walk visits, whatever the width. With width W > 1 a
+ * round runs, beside the count the walk needs now, the counts it would need
+ * next under either outcome (breadth first down the tree of outcomes: with
+ * W = 3, the bisection's next two levels), so a round settles about
+ * log2(W + 1) steps; a speculative count the walk never reaches is run but
+ * left out of the evidence (the report of the search counts them). */
+
+enum { WALK_DOUBLE, WALK_BISECT, WALK_DONE };
+
+typedef struct walk {
+    int phase;
+    long c;         /* doubling: the count to try */
+    long bad, good; /* the bracket: bad failed (or is min_x - 1), good met (0: none yet) */
+} walk;
+
+static long walk_need(const walk *w)
+{
+    return w->phase == WALK_DOUBLE ? w->c : w->phase == WALK_BISECT ? w->bad + (w->good - w->bad) / 2 : 0;
+}
+
+/* The walk after its count met (or not); stop: the doubling gives up (a
+ * plateau, a metric that never appears). */
+static walk walk_step(walk w, bool met, long max_x, bool stop)
+{
+    long x = walk_need(&w);
+    if (w.phase == WALK_DOUBLE) {
+        if (met) {
+            w.good = x;
+            w.phase = w.good - w.bad > 1 ? WALK_BISECT : WALK_DONE;
+        } else {
+            w.bad = x;
+            if (x >= max_x || stop)
+                w.phase = WALK_DONE;
+            else
+                w.c = x * 2 > max_x ? max_x : x * 2;
+        }
+    } else if (w.phase == WALK_BISECT) {
+        *(met ? &w.good : &w.bad) = x;
+        if (w.good - w.bad <= 1)
+            w.phase = WALK_DONE;
+    }
+    return w;
+}
+
+/* The counts of the next round, at most K, the first being the one the walk
+ * needs now (not done): breadth first over the outcomes still unknown;
+ * counts already done follow their real outcome. */
+static int next_round(const planner *pl, walk w, long max_x, long K, long *xs)
+{
+    enum { QMAX = 512 };
+    walk q[QMAX];
+    int head = 0, tail = 0, n = 0;
+    q[tail++] = w;
+    while (head < tail && n < K) {
+        walk s = q[head++];
+        long x = walk_need(&s);
+        if (!x)
+            continue;
+        const point *p = known(pl, x);
+        if (p) {
+            if (tail < QMAX)
+                q[tail++] = walk_step(s, p->met, max_x, false);
+            continue;
+        }
+        bool dup = false;
+        for (int i = 0; i < n; i++)
+            dup |= xs[i] == x;
+        if (!dup)
+            xs[n++] = x;
+        if (tail + 2 <= QMAX) { /* doubling: "not met" is the likely outcome, so its branch goes first */
+            bool first = s.phase != WALK_DOUBLE;
+            q[tail++] = walk_step(s, first, max_x, false);
+            q[tail++] = walk_step(s, !first, max_x, false);
+        }
+    }
+    return n;
+}
+
+/* *answer = 0 when even max_x fails, or when a user term's metric stays
+ * absent although every job and request was served (more cards cannot make
+ * it appear: a wrong path, or e.g. TTFT asked of requests without tokens). */
 static int search(planner *pl, long min_x, long max_x, long *answer, gs_error *err)
 {
-    long K = pl->cx->width > 0 ? pl->cx->width : 1, bad = min_x - 1, good = 0, c = min_x;
-    long *cnt = xcalloc((size_t)K, sizeof *cnt);
-    bool *met = xcalloc((size_t)K, sizeof *met);
+    long K = pl->cx->width > 0 ? pl->cx->width : 1;
+    long *xs = xcalloc((size_t)K, sizeof *xs);
+    walk w = {.phase = WALK_DOUBLE, .c = min_x, .bad = min_x - 1, .good = 0};
     int rc = 0;
     *answer = 0;
-    while (rc == 0 && !good) {
-        int n = 0;
-        for (long x = c; n < K; x = x * 2 > max_x ? max_x : x * 2) {
-            cnt[n++] = x;
-            if (x >= max_x)
-                break;
+    while (rc == 0 && w.phase != WALK_DONE) {
+        long x = walk_need(&w);
+        point *p = known(pl, x);
+        if (!p) {
+            rc = try_counts(pl, xs, next_round(pl, w, max_x, K, xs), err);
+            continue;
         }
-        rc = try_counts(pl, cnt, n, met, err);
-        for (int i = 0; i < n && rc == 0; i++) { /* counts ascend: the first met tops the bracket */
-            if (met[i]) {
-                good = cnt[i];
-                break;
-            }
-            bad = cnt[i];
+        take_point(pl, p);
+        bool stop = false;
+        if (w.phase == WALK_DOUBLE && !p->met) {
+            /* more cards stopped helping: every term's worst figure is the
+             * same at c/4, c/2 and c (e.g. jobs a sharing policy OOM-kills at
+             * any size, or a fixed node group of a template that the pinned
+             * rows queue for); doubling on to --max-gpus would only burn
+             * runs. Not while anything is rejected or unplaceable: a cluster
+             * smaller than one job or replica shows the same figures until
+             * it is big enough */
+            int k = pl->npts - 1;
+            pl->plateau = k >= 2 && !pl->pts[k].starved && !pl->pts[k - 1].starved && !pl->pts[k - 2].starved &&
+                          !strcmp(pl->pts[k].term_sig, pl->pts[k - 1].term_sig) &&
+                          !strcmp(pl->pts[k].term_sig, pl->pts[k - 2].term_sig);
+            stop = pl->absent_path[0] || pl->plateau;
         }
-        if (rc || good)
-            break;
-        c = cnt[n - 1];
-        /* more cards stopped helping: every term's worst figure is the same
-         * at c/4, c/2 and c (e.g. jobs a sharing policy OOM-kills at any
-         * size, or a fixed node group of a template that the pinned rows
-         * queue for); doubling on to --max-gpus would only burn runs. Not
-         * while anything is rejected or unplaceable: a cluster smaller than
-         * one job or replica shows the same figures until it is big enough */
-        int k = pl->npts - 1;
-        pl->plateau = k >= 2 && pl->pts[k].x == c && !pl->pts[k].starved && !pl->pts[k - 1].starved &&
-                      !pl->pts[k - 2].starved && !strcmp(pl->pts[k].term_sig, pl->pts[k - 1].term_sig) &&
-                      !strcmp(pl->pts[k].term_sig, pl->pts[k - 2].term_sig);
-        if (c >= max_x || pl->absent_path[0] || pl->plateau)
-            break;
-        c = c * 2 > max_x ? max_x : c * 2;
+        w = walk_step(w, p->met, max_x, stop);
     }
-    while (rc == 0 && good && good - bad > 1) {
-        int n = 0;
-        for (long j = 1; j <= K; j++) {
-            long x = K == 1 ? bad + (good - bad) / 2 /* the bisection, exactly as before */
-                            : bad + (long)((double)(good - bad) * (double)j / (double)(K + 1));
-            if (x > bad && x < good && (n == 0 || x > cnt[n - 1]))
-                cnt[n++] = x;
-        }
-        rc = try_counts(pl, cnt, n, met, err);
-        long nb = bad, ng = good;
-        for (int i = 0; i < n && rc == 0; i++) {
-            if (met[i] && cnt[i] < ng)
-                ng = cnt[i];
-            if (!met[i] && cnt[i] > nb)
-                nb = cnt[i];
-        }
-        bad = nb, good = ng;
-    }
-    free(cnt);
-    free(met);
+    free(xs);
     if (rc == 0)
-        *answer = good;
+        *answer = w.good;
     return rc;
 }
 
@@ -611,7 +672,7 @@ int cmd_plan(int argc, char **argv)
     const char *policies = NULL, *models = NULL, *slo_spec = NULL, *format = "text", *out = NULL;
     const char *templates[8], *price_args[MAX_PRICES];
     int ntemplates = 0, nprice_args = 0;
-    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 1;
+    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 0; /* 0: from --jobs */
     double fraction = 1.0;
     const char *engine = NULL;
     bool allow[PLAN_NIMPLICIT] = {0};
@@ -728,6 +789,8 @@ int cmd_plan(int argc, char **argv)
     gpu_catalog cat;
     if (gpu_catalog_load(&cat, mdir, &err))
         return cli_fail(&err);
+    if (width == 0) /* one count per free worker: --jobs (the online cores) over the seeds a count runs */
+        width = jobs / seeds < 1 ? 1 : jobs / seeds > PLAN_WIDTH_MAX ? PLAN_WIDTH_MAX : jobs / seeds;
     plan_ctx cx = {.com = &com, .cat = &cat, .seeds = seeds, .jobs = jobs, .width = width, .engine = engine};
     int rc = 0;
     for (int i = 0; i < nprice_args && rc == 0; i++)
@@ -831,7 +894,6 @@ int cmd_plan(int argc, char **argv)
             cJSON_AddStringToObject(doc, "mig", com.mig);
         cJSON_AddNumberToObject(doc, "seeds", (double)seeds);
         cJSON_AddNumberToObject(doc, "fraction", fraction);
-        cJSON_AddNumberToObject(doc, "width", (double)width);
         cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
         for (int t = 0; t < nslo; t++) {
             cJSON *to = cJSON_CreateObject();
@@ -846,6 +908,10 @@ int cmd_plan(int argc, char **argv)
         }
     }
     cJSON *pa = cJSON_AddArrayToObject(doc, "policies");
+    cJSON *sdoc = cJSON_CreateObject(); /* OUT/search.json: the rounds and runs behind the evidence */
+    cJSON_AddNumberToObject(sdoc, "width", (double)width);
+    cJSON_AddNumberToObject(sdoc, "jobs", (double)jobs);
+    cJSON *sra = cJSON_AddArrayToObject(sdoc, "policies");
     plan_feasibility(*fcache)[2] = xcalloc(MAX_CANDS, sizeof *fcache);
     bool fdone[MAX_CANDS][2] = {{0}};
     for (int ci = 0; ci < ncands && rc == 0; ci++)
@@ -918,7 +984,6 @@ int cmd_plan(int argc, char **argv)
                     if (pl.absent_path[0])
                         cJSON_AddStringToObject(e->obj, "absent_metric", pl.absent_path);
                 }
-                cJSON_AddNumberToObject(e->obj, "rounds", pl.rounds);
                 ev = cJSON_AddArrayToObject(e->obj, "points");
                 for (int i = 0; i < pl.npts; i++)
                     cJSON_AddItemToArray(ev, pl.pts[i].obj);
@@ -929,6 +994,25 @@ int cmd_plan(int argc, char **argv)
                 cJSON_Delete(e->obj);
                 nents--;
             }
+            int unused = 0;
+            for (int i = 0; i < pl.ndone; i++)
+                if (!pl.done[i].used) {
+                    unused++;
+                    cJSON_Delete(pl.done[i].obj);
+                }
+            if (rc == 0) { /* how the search went: not evidence (it depends on the width), so not in plan.json */
+                cJSON *so = cJSON_CreateObject();
+                cJSON_AddStringToObject(so, "label", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "label")));
+                cJSON_AddNumberToObject(so, "rounds", pl.rounds);
+                cJSON_AddNumberToObject(so, "counts_run", pl.ndone);
+                cJSON_AddNumberToObject(so, "counts_in_evidence", pl.npts);
+                cJSON_AddNumberToObject(so, "runs", (double)pl.ndone * (double)seeds);
+                cJSON_AddItemToArray(sra, so);
+                fprintf(stderr, "plan: %s: %d count%s in %d round%s at width %ld (%d speculative, not on the "
+                        "search's path)\n", cJSON_GetStringValue(so->child), pl.ndone, pl.ndone == 1 ? "" : "s",
+                        pl.rounds, pl.rounds == 1 ? "" : "s", width, unused);
+            }
+            free(pl.done);
             free(pl.pts);
             if (rc == 0 && f.bad > 0 && !strcmp(format, "text")) {
                 char what[600];
@@ -944,6 +1028,11 @@ int cmd_plan(int argc, char **argv)
         snprintf(path, sizeof path, "%s/plan.json", odir);
         if ((rc = cb_mkdirs(odir, &err)) == 0)
             rc = cb_write_text(path, withnl, &err);
+        char *stext = gs_json_print(sdoc, NULL);
+        snprintf(path, sizeof path, "%s/search.json", odir);
+        if (rc == 0)
+            rc = cb_write_text(path, stext, &err);
+        free(stext);
     }
     if (rc == 0 && !strcmp(format, "json")) {
         fputs(withnl, stdout);
@@ -1052,6 +1141,7 @@ int cmd_plan(int argc, char **argv)
     free(ents);
     free(fcache);
     cJSON_Delete(doc);
+    cJSON_Delete(sdoc);
     free(slo);
     cb_policies_free(pol, npol);
     for (int i = 0; i < ncands; i++) {

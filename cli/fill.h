@@ -13,6 +13,7 @@
 #define GPUSIM_CLI_FILL_H
 
 #include "../sim/sim.h"
+#include "../sim/sim_strtab.h"
 
 typedef struct fill_result {
     int npts;                  /* arrived 0 .. npts-1 percent of capacity */
@@ -25,16 +26,49 @@ typedef struct fill_result {
     double arrived_pct_end, alloc_pct_end, frag_pct_end;
 } fill_result;
 
+/* A trace row as fill mode keeps it: the columns a job's placement and
+ * admission read (sim_submit_row takes them back as a row), names interned
+ * once for the whole list, the id in one arena (the protocol sorts by it);
+ * the columns a trace rarely gives (checkpoint, hardware) out of line. About
+ * 120 bytes a row plus its id, where the reader's full row is 1 KB. */
+typedef struct fill_rare {
+    double checkpoint_gib, params_b, mem_bound;
+    const char *ref_gpu, *speedup;
+    int ref_gpu_col, speedup_col;
+} fill_rare;
+
+typedef struct fill_row {
+    const char *id;                   /* in fill_rows.ids */
+    const char *tenant, *mig, *gpu_model; /* interned in fill_rows.names */
+    const fill_rare *rare;            /* NULL: none given */
+    long line;
+    gs_time_us submit_us, dur_us;
+    int64_t gpumem_mib;
+    double cpu, mem_gib, util;
+    int gpus, priority, gpu_model_col;
+    uint8_t gpucores, gpumem_pct;
+    bool preemptible;
+} fill_row;
+
+typedef struct fill_rows {
+    fill_row *row;
+    size_t n;
+    long other;      /* service and request rows, left out */
+    char **id_blocks; /* the ids, packed in blocks */
+    size_t nblocks, block_left;
+    sim_strtab names;
+} fill_rows;
+
 /* A task's GPU request in GPUs: gpus x its share of a card (gpucores, else
  * gpumem_pct, else a whole card), the protocol's num_gpu x gpu_milli / 1000. */
-double fill_req_gpus(const wl_row *r);
+double fill_req_gpus(const fill_row *r);
 /* Reads every job row of a trace (service and request rows are counted in
- * *other and left out), sorted by id. Returns 0 or GS_EINPUT. */
-int fill_rows_load(const char *path, bool allow_extra_columns, wl_row **rows, size_t *n, long *other,
-                   gs_error *err);
+ * out->other and left out), sorted by id. Returns 0 or GS_EINPUT. */
+int fill_rows_load(const char *path, bool allow_extra_columns, fill_rows *out, gs_error *err);
+void fill_rows_free(fill_rows *rows);
 /* One seed (sim_seed(s)) on a freshly initialised sim. Returns 0, or
  * GS_EINPUT (s->err) for an unknown model name. */
-int fill_run(sim *s, const wl_row *rows, size_t n, double fill_to, fill_result *res, gs_error *err);
+int fill_run(sim *s, const fill_rows *rows, double fill_to, fill_result *res, gs_error *err);
 void fill_result_free(fill_result *res);
 
 #endif

@@ -281,6 +281,18 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
             sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
     }
     free(seen);
+    if (rc == 0) {
+        int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent), *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
+        for (int g = 0; g < b->ngroups; g++)
+            nent[g] = b->groups[g].nsched;
+        for (int i = 0; i < b->ngpus; i++)
+            group_of[i] = b->gpus[i].group;
+        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of);
+        free(nent);
+        free(group_of);
+        for (int i = 0; i < b->ngpus; i++)
+            mig_card_changed(b, &b->gpus[i]);
+    }
     if (rc == 0 && b->ngpus == 0)
         sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
                  "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
@@ -297,13 +309,35 @@ void mig_base_free(mig_base *b)
     free(b->mig_nodes);
     free(b->taken_ids);
     free(b->info);
+    free(b->keys);
+    if (b->idx.groups)
+        mig_index_free(&b->idx);
+}
+
+void mig_card_changed(mig_base *b, mig_gpu *g)
+{
+    int entry, room;
+    uint16_t avail, aux;
+    b->h->avail(b, g, &entry, &avail, &aux, &room);
+    mig_index_set(&b->idx, (int)(g - b->gpus), entry, avail, aux, room);
+}
+
+void mig_set_pending(mig_base *b, mig_jobinfo *in, bool on)
+{
+    if (in->pending == on)
+        return;
+    in->pending = on;
+    if (on)
+        b->pending++;
+    else
+        b->pending--;
 }
 
 /* {==== requests ====} */
 
-int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r)
+int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r)
 {
-    return wl_row_gpumem_mib(r, m->memory_mib); /* 0: not stated */
+    return job_req_gpumem_mib(r, m->memory_mib); /* 0: not stated */
 }
 
 int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int **out)
@@ -319,7 +353,7 @@ int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int *
     return b->ncand;
 }
 
-int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind)
+int mig_candidates(const gpu_model *m, const job_req *r, int *out, char *kind)
 {
     const mig_table *t = m->mig;
     int64_t mem_mib = mig_req_mem_mib(m, r);
@@ -393,6 +427,84 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
     *fallback_ok = whole_cards && kind == 'm' && *mig_ok && b->mem_fallback;
 }
 
+/* routes, worked out once per job (they depend only on the request and
+ * the cluster file) and kept in its record. */
+static void routes_of(mig_base *b, const job *j, bool *mig_ok, bool *whole_ok, bool *fallback_ok)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    if (!(in->routes & MIG_ROUTE_KNOWN)) {
+        routes(b, j, mig_ok, whole_ok, fallback_ok);
+        in->routes = (uint8_t)(MIG_ROUTE_KNOWN | (*mig_ok ? MIG_ROUTE_MIG : 0) | (*whole_ok ? MIG_ROUTE_WHOLE : 0) |
+                               (*fallback_ok ? MIG_ROUTE_FALLBACK : 0));
+    }
+    *mig_ok = in->routes & MIG_ROUTE_MIG;
+    *whole_ok = in->routes & MIG_ROUTE_WHOLE;
+    *fallback_ok = in->routes & MIG_ROUTE_FALLBACK;
+}
+
+/* The (group, entry, profile) sets whose cards can take one GPU of j now,
+ * over the groups of the pools allowed and with nodes of at least `gpus`
+ * cards, into b->keys; returns their number. */
+static int job_keys(mig_base *b, const job *j, uint64_t pools)
+{
+    int n = 0;
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(pools >> gr->pool & 1) || gr->ngpus < j->req.gpus)
+            continue;
+        for (int e = 0; e < gr->nsched; e++) {
+            int want[MIG_MAX_PROFILES];
+            int nw = b->h->wanted(b, gr, e, j, want);
+            if (n + 3 * nw > b->keys_cap) {
+                b->keys_cap = 2 * (n + 3 * nw) + 48;
+                b->keys = xrealloc(b->keys, (size_t)b->keys_cap * sizeof *b->keys);
+            }
+            for (int w = 0; w < nw; w++) {
+                b->keys[n++] = gi;
+                b->keys[n++] = e;
+                b->keys[n++] = want[w];
+            }
+        }
+    }
+    return n / 3;
+}
+
+/* The first card >= from in any of the nk sets of b->keys, or -1. */
+static int next_card(const mig_base *b, int nk, int from)
+{
+    int best = -1;
+    for (int k = 0; k < nk; k++) {
+        int c = mig_index_next(&b->idx, b->keys[3 * k], b->keys[3 * k + 1], b->keys[3 * k + 2], from);
+        if (c >= 0 && (best < 0 || c < best))
+            best = c;
+    }
+    return best;
+}
+
+uint32_t mig_base_queue_demand(mig_base *b, const job *j)
+{
+    bool mig_ok, whole_ok, fallback_ok;
+    routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
+    if (whole_ok || fallback_ok)
+        return 0;
+    int least = -1;
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(j->pools >> gr->pool & 1))
+            continue;
+        for (int e = 0; e < gr->nsched; e++) {
+            int want[MIG_MAX_PROFILES];
+            int nw = b->h->wanted(b, gr, e, j, want);
+            for (int w = 0; w < nw; w++) {
+                int size = gr->model->mig->profiles[want[w]].size;
+                if (least < 0 || size < least)
+                    least = size;
+            }
+        }
+    }
+    return least > 0 ? (uint32_t)least : 0;
+}
+
 uint64_t mig_base_shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
@@ -429,14 +541,19 @@ static bool node_destroying(const mig_base *b, int n)
 }
 
 /* Tries to start j now: whole cards through the ledger, or one instance on
- * each of gpus MIG cards of one node. Cost: O(MIG nodes x cards per node x
- * the policy's pick), first fit by node id and card index. */
+ * each of gpus MIG cards of one node, first fit by node id and card index:
+ * the first node (in card order) with gpus cards that can take j now. The
+ * index lists exactly the cards where the policy's pick succeeds, so the
+ * walk visits only nodes with such a card: O(keys x (nodes looked at) x
+ * bitmap words), where the nodes looked at are those with a card that can
+ * take j but fewer than gpus of them, or whose CPU or memory is full
+ * (single-card requests on nodes with room: one node). */
 static bool try_place(mig_base *b, job *j)
 {
     sim *s = b->s;
     mig_jobinfo *in = mig_info(b, j);
     bool mig_ok, whole_ok, fallback_ok;
-    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
+    routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools)
         return false;
@@ -446,7 +563,8 @@ static bool try_place(mig_base *b, job *j)
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
-            j->slice_c = j->slice_m = 1; /* whole cards */
+            mig_set_pending(b, in, false);
+            sim_job_set_slices(j, 1, 1); /* whole cards */
             sim_job_start(s, j, 1.0);
             return true;
         }
@@ -456,37 +574,44 @@ static bool try_place(mig_base *b, job *j)
     int k = j->req.gpus;
     mig_pick picks[CL_MAX_NODE_GPUS];
     int cards[CL_MAX_NODE_GPUS];
-    for (int a = 0; a < b->nmig_nodes; a++) {
-        int node = b->mig_nodes[a];
+    int nk = job_keys(b, j, pools);
+    for (int from = 0;;) {
+        int c0 = next_card(b, nk, from);
+        if (c0 < 0)
+            break;
+        int node = b->gpus[c0].node, end = b->node_first[node] + b->node_count[node];
+        from = end; /* this node is decided here */
         const sim_node *nd = &sim_cluster_of(s)->nodes[node];
         if (!(pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib) ||
             (resv && resv != j && node == b->resv_node))
             continue;
         int got = 0;
-        for (int c = 0; c < b->node_count[node] && got < k; c++) {
-            mig_gpu *g = &b->gpus[b->node_first[node] + c];
-            if (b->h->pick(b, g, j, &picks[got]))
-                cards[got++] = c;
+        for (int c = c0; c >= 0 && c < end && got < k; c = next_card(b, nk, c + 1)) {
+            if (!b->h->pick(b, &b->gpus[c], j, &picks[got]))
+                GS_BUG("mig index: a card listed for a profile cannot take it");
+            cards[got++] = c - b->node_first[node];
         }
         if (got < k)
             continue;
         in->node = node;
         j->node = node; /* the core lists running preemptible jobs per node */
         in->cards = 0;
-        j->slice_c = j->slice_m = 1;
+        double slice_c = 1, slice_m = 1;
         for (int q = 0; q < k; q++) { /* the job runs at its slowest instance's pace */
             const mig_gpu *gq = &b->gpus[b->node_first[node] + cards[q]];
             double c, mb;
             sim_hw_mig_shares(gq->lay.t, &gq->lay.t->profiles[picks[q].prof], &c, &mb);
-            if (c < j->slice_c)
-                j->slice_c = c;
-            if (mb < j->slice_m)
-                j->slice_m = mb;
+            if (c < slice_c)
+                slice_c = c;
+            if (mb < slice_m)
+                slice_m = mb;
         }
+        sim_job_set_slices(j, slice_c, slice_m);
         for (int q = 0; q < k; q++) {
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
         }
+        mig_set_pending(b, in, false);
         sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
         b->placed_mig++;
         gs_time_us waited = sim_now(s) - j->req.submit_us;
@@ -502,6 +627,7 @@ static bool try_place(mig_base *b, job *j)
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
+            mig_set_pending(b, in, false);
             b->placed_fallback++;
             sim_job_start(s, j, 1.0);
             return true;
@@ -535,10 +661,11 @@ job *mig_base_dispatch_held(mig_base *b)
 bool mig_base_can_ever_fit(mig_base *b, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
+    mig_set_pending(b, in, false); /* the slot's earlier job (gone without a start) */
     memset(in, 0, sizeof *in);
     in->node = -1;
     bool mig_ok, whole_ok, fallback_ok;
-    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
+    routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (!mig_ok && !whole_ok)
         return false;
     /* demand seen per profile (the dynmig 'demand' strategy's weights),
@@ -577,6 +704,7 @@ void mig_base_unplace(mig_base *b, job *j)
         j->node = -1;
     }
     b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
+    mig_set_pending(b, in, false);
     memset(in, 0, sizeof *in);
     in->node = -1;
 }
@@ -668,6 +796,7 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
         b->waste_n++;
     }
     sim_alloc_add(b->s, card_frac(g, in->prof)); /* allocated capacity: compute slices / card's total */
+    mig_card_changed(b, g);
 }
 
 void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
@@ -685,6 +814,7 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
     in->j = NULL;
     in->state = MI_IDLE;
     b->h->unplaced(b, g, slot);
+    mig_card_changed(b, g);
 }
 
 int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
@@ -697,6 +827,7 @@ int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
     mig_place(&g->lay, prof, start);
     g->inst[slot] = (mig_inst){.prof = (int8_t)prof, .start = (int8_t)start, .state = state};
     sim_gauge_add(&b->mem_occupied, sim_now(b->s), g->lay.t->profiles[prof].size);
+    mig_card_changed(b, g);
     return slot;
 }
 
@@ -706,6 +837,7 @@ void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot)
     mig_remove(&g->lay, in->prof, in->start);
     sim_gauge_add(&b->mem_occupied, sim_now(b->s), -g->lay.t->profiles[in->prof].size);
     memset(in, 0, sizeof *in);
+    mig_card_changed(b, g);
 }
 
 /* {==== report ====} */

@@ -9,7 +9,7 @@
  * ledger only ever offers cards without MIG; the policies place MIG work on
  * those cards themselves (a job's CPU and memory still go through the ledger).
  *
- * Requests (wl_row): `mig` names a profile; else `gpumem` (or `gpumem_pct`
+ * Requests (a job's job_req): `mig` names a profile; else `gpumem` (or `gpumem_pct`
  * of the card) maps to profiles
  * that hold it (memory_mib >= gpumem) and whose compute covers `gpucores`
  * when given, smallest memory first, then fewest compute slices (+me
@@ -23,6 +23,7 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_queue.h"
+#include "mig_index.h"
 #include "mig_layout.h"
 
 #define MIG_MAX_SCHED 16
@@ -73,7 +74,11 @@ typedef struct mig_jobinfo {
     bool on_ledger; /* placed on whole cards through the ledger */
     bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
     gs_time_us ready_us;      /* dynmig: when its last instance is created */
+    uint8_t routes;           /* MIG_ROUTE_* bits: where it may ever go, worked out once */
+    bool pending;             /* counted in mig_base.pending (mig: queued, may yet wait beside idle instances) */
 } mig_jobinfo;
+
+enum { MIG_ROUTE_KNOWN = 1, MIG_ROUTE_MIG = 2, MIG_ROUTE_WHOLE = 4, MIG_ROUTE_FALLBACK = 8 };
 
 /* What a policy decides on one card for a job: a profile and a start
  * (dynmig), or an existing instance slot (mig: start = slot index). */
@@ -95,6 +100,14 @@ typedef struct mig_hooks {
     void (*blocked)(mig_base *b, job *j);
     /* The job on card g's instance `slot` left (the instance is IDLE now). */
     void (*unplaced)(mig_base *b, mig_gpu *g, int slot);
+    /* Describes card g for the index (mig_index.h): the entry it serves
+     * (-1: no new work), the profiles pick would take on it now, the
+     * policy's aux profiles and its room value. */
+    void (*avail)(const mig_base *b, const mig_gpu *g, int *entry, uint16_t *avail, uint16_t *aux, int *room);
+    /* The profiles p such that pick succeeds on a card of group gr serving
+     * entry when (and only when) the card's avail bit p is set; returns
+     * their number (into out[MIG_MAX_PROFILES]). */
+    int (*wanted)(mig_base *b, const mig_group *gr, int entry, const job *j, int *out);
     /* true when a released instance is destroyed and its slices
      * come back (dynmig); false when it stays as an idle instance (mig).
      * The preemption dry run frees a victim's instance accordingly. */
@@ -121,6 +134,9 @@ struct mig_base {
     int *taken_ids;               /* scratch for ledger take/give */
     mig_jobinfo *info;
     uint32_t info_cap;
+    mig_index idx;      /* cards by what they can take now */
+    int *keys, nkeys, keys_cap; /* scratch: a placement's (group, entry, profile) triples */
+    uint32_t pending;   /* jobs with mig_jobinfo.pending */
     /* figures */
     int total_mem_slices, total_compute_slices;
     sim_gauge mem_held, compute_held, mem_occupied, waste_mib;
@@ -151,10 +167,10 @@ mig_jobinfo *mig_info(mig_base *b, const job *j);
 
 /* Memory a request asks per card on model m: gpumem, else gpumem_pct of the
  * card's memory (rounded down); 0 when neither is given. */
-int64_t mig_req_mem_mib(const gpu_model *m, const wl_row *r);
+int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r);
 /* Candidate profiles of r on MIG model m, in the order to try; returns their
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
-int mig_candidates(const gpu_model *m, const wl_row *r, int *out, char *kind);
+int mig_candidates(const gpu_model *m, const job_req *r, int *out, char *kind);
 /* mig_candidates of j on m, kept for the last (job, model) asked: a
  * placement asks it once per card, and it only depends on the request and
  * the model (profile names resolved once, not per card). *out points into
@@ -177,6 +193,15 @@ job *mig_base_dispatch_held(mig_base *b);
  * on node n if the running jobs v[0..nv) released what they hold there? A
  * dry run on copies of the node's cards; changes nothing. */
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv);
+/* The queue's demand index (pol_space.queue_demand): 0 for a request that
+ * may take whole cards through the ledger (always tried), else the fewest
+ * memory slices among the profiles it could take on any MIG card it may use
+ * (the policy's room says the most any card offers now). */
+uint32_t mig_base_queue_demand(mig_base *b, const job *j);
+/* Card g changed (instances, state, layout, service): re-index it. O(profiles x placements). */
+void mig_card_changed(mig_base *b, mig_gpu *g);
+/* j's pending mark on or off (keeps mig_base.pending). */
+void mig_set_pending(mig_base *b, mig_jobinfo *in, bool on);
 /* Instance bookkeeping that keeps the gauges right. */
 void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j);
 void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot);

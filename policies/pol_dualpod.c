@@ -9,7 +9,7 @@
  *   task, and so its GPUs, is ended only when the sleep has finished, so the
  *   ledger never shows a GPU free while an awake instance still runs on it;
  * - a new replica prefers a node holding a sleeping instance of its model
- *   (job.prefer_node) and, once placed, is activated hot (wake the sleeper),
+ *   (job_more.prefer_node) and, once placed, is activated hot (wake the sleeper),
  *   warm (a launcher on the node has room, or makes room by evicting its least
  *   recently used sleeper) or cold (a new launcher).
  * In mode dualpod every activation also pays the actuation path around the
@@ -281,7 +281,7 @@ static void dp_placing(void *state, sim *s, job *j, int svc)
             best = sl->ids[i];
     }
     if (best >= 0)
-        j->prefer_node = d->in[best].node;
+        sim_job_more(j)->prefer_node = d->in[best].node;
 }
 
 static double gib_of_gb(double gb) { return gb / 1.073741824; }

@@ -108,25 +108,59 @@ static bool dyn_ever(const mig_base *b, const mig_group *gr, const job *j)
 
 /* Blocked by layout: some card the request may use has enough free memory
  * and compute slices for a candidate profile but no legal start for it.
- * Counted once per request. Cost: O(MIG cards x candidates). */
+ * Counted once per request, over the index's count of such cards per
+ * (group, profile). Cost: O(groups x candidates). */
 static void dyn_blocked(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     if (in->blocked)
         return;
-    for (int i = 0; i < b->ngpus; i++) {
-        mig_gpu *g = &b->gpus[i];
-        if (!(j->pools >> b->groups[g->group].pool & 1))
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(j->pools >> gr->pool & 1))
             continue;
         const int *cand;
-        int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
+        int n = mig_candidates_of(b, gr->model, j, &cand);
         for (int k = 0; k < n; k++)
-            if (mig_blocked_by_layout(&g->lay, cand[k])) {
+            if (mig_index_aux(&b->idx, gi, cand[k]) > 0) {
                 in->blocked = true;
                 b->blocked_requests++;
                 return;
             }
     }
+}
+
+/* The index's view of a card: the profiles with a free legal start (what
+ * dyn_pick takes), those blocked by layout (dyn_blocked), and its free
+ * memory slices (the queue's room: a profile needs that many to be
+ * created, or to be blocked by layout). O(profiles x placements). */
+static void dyn_avail(const mig_base *b, const mig_gpu *g, int *entry, uint16_t *avail, uint16_t *aux, int *room)
+{
+    (void)b;
+    const mig_card *c = &g->lay;
+    int free_slices = mig_free_slices(c), free_compute = mig_free_compute(c);
+    *entry = 0;
+    *avail = *aux = 0;
+    for (int p = 0; p < c->t->nprofiles; p++) {
+        const mig_profile *pr = &c->t->profiles[p];
+        if (pr->size > free_slices || pr->compute_slices > free_compute || c->count[p] >= pr->max_instances)
+            continue; /* neither creatable nor blocked by layout */
+        if (mig_creatable(c, p))
+            *avail |= (uint16_t)(1u << p);
+        else
+            *aux |= (uint16_t)(1u << p);
+    }
+    *room = free_slices;
+}
+
+/* dyn_pick succeeds on a card where any candidate has a free legal start. */
+static int dyn_wanted(mig_base *b, const mig_group *gr, int e, const job *j, int *out)
+{
+    (void)e;
+    const int *cand;
+    int n = mig_candidates_of(b, gr->model, j, &cand);
+    memcpy(out, cand, (size_t)n * sizeof *out);
+    return n;
 }
 
 static void dyn_unplaced(mig_base *b, mig_gpu *g, int slot)
@@ -145,6 +179,8 @@ static const mig_hooks hooks = {
     .ever = dyn_ever,
     .blocked = dyn_blocked,
     .unplaced = dyn_unplaced,
+    .avail = dyn_avail,
+    .wanted = dyn_wanted,
     .frees_slices = true,
 };
 
@@ -242,6 +278,24 @@ static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, 
     return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
 }
 
+/* The queue's demand index (sim_queue.h). demand: the fewest memory slices
+ * among j's candidate profiles on the cards it may use (0: it may take whole
+ * cards, always tried). room: the most free memory slices on any MIG card.
+ * A candidate is created, or counted blocked by layout, only on a card with
+ * at least its size free, so a skipped try would have changed nothing.
+ * room: O(MIG_MAX_SLICES). */
+static uint32_t dyn_queue_demand(const void *state, const job *j)
+{
+    /* the core hands the policy its own state; the demand reads the job's routes, kept in it */
+    return mig_base_queue_demand(&((dyn_state *)state)->b, j);
+}
+
+static uint32_t dyn_queue_room(const void *state, const sim *s)
+{
+    (void)s;
+    return (uint32_t)mig_index_room(&((const dyn_state *)state)->b.idx);
+}
+
 static const pol_space space = {
     .caps = POL_CAP_ADMIT,
     .fits_if_released = dyn_fits_if_released,
@@ -251,6 +305,8 @@ static const pol_space space = {
     .shape_key = mig_base_shape_key,
     .nominee_missed = dyn_nominee_missed,
     .dispatch_held = dyn_dispatch_held,
+    .queue_demand = dyn_queue_demand,
+    .queue_room = dyn_queue_room,
 };
 
 const pol_ops pol_dynmig = {

@@ -362,13 +362,14 @@ static bool pool_fill(hib *h, pool_slot *ps)
 {
     sim *s = h->s;
     job *t = sim_task_new(s, SIM_OWNER_POLICY(h->self));
-    t->req.kind = WL_KIND_JOB;
-    snprintf(t->req.id, sizeof t->req.id, "warm-pool-%d", (int)(ps - h->pool));
+    char id[32];
+    snprintf(id, sizeof id, "warm-pool-%d", (int)(ps - h->pool));
+    sim_job_set_id(s, t, id);
     t->req.submit_us = sim_now(s);
     t->req.gpus = h->pool_gpus;
     t->req.cpu = h->pool_cpu;
     t->req.mem_gib = h->pool_mem_gib;
-    t->owner = ps;
+    t->more->owner = ps;
     ps->task = t;
     sim_task_submit(s, t);
     return ps->task != NULL;
@@ -377,7 +378,7 @@ static bool pool_fill(hib *h, pool_slot *ps)
 /* The space policy's news about a sandbox task. */
 static void pool_task_event(hib *h, job *t, int ev)
 {
-    pool_slot *ps = t->owner;
+    pool_slot *ps = job_owner(t);
     if (ev == POL_TASK_STARTED) {
         ps->ready = true;
         h->pool_avail++;
@@ -429,7 +430,7 @@ static hsess *sess_create(hib *h, job *j)
     }
     hsess *e = xcalloc(1, sizeof *e);
     e->j = j;
-    memcpy(e->id, j->req.id, sizeof e->id);
+    snprintf(e->id, sizeof e->id, "%s", j->req.id); /* a job's id is its own length */
     e->state = HS_FIRST;
     e->node = -1;
     *p = e;

@@ -104,27 +104,84 @@ static bool st_ever(const mig_base *b, const mig_group *gr, const job *j)
 
 /* Counts a request that waits while a card it may use, whose layout offers
  * the profile it maps to there, has an idle instance of another profile
- * (once per request).
- * Cost: O(MIG cards x instances). */
+ * (once per request): over the index's counts of in-service cards with an
+ * idle instance per (group, layout entry, profile).
+ * Cost: O(groups x schedule entries x profiles of the layout). */
 static void st_blocked(mig_base *b, job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     if (in->other_idle)
         return;
-    for (int i = 0; i < b->ngpus; i++) {
-        mig_gpu *g = &b->gpus[i];
-        if (g->draining || g->reconfiguring || !(j->pools >> b->groups[g->group].pool & 1))
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(j->pools >> gr->pool & 1))
             continue;
-        int p = mapped_cached(b, g, j);
-        if (p < 0)
-            continue; /* this card offers nothing that holds the request */
-        for (int q = 0; q < MIG_MAX_SLICES; q++)
-            if (g->inst[q].state == MI_IDLE && g->inst[q].prof != p) {
-                in->other_idle = true;
-                b->other_idle_waits++;
-                return;
-            }
+        for (int e = 0; e < gr->nsched; e++) {
+            const int *cand;
+            int n = mig_candidates_of(b, gr->model, j, &cand);
+            int p = mapped_in(cand, n, &gr->layout[e]);
+            if (p < 0)
+                continue; /* these cards offer nothing that holds the request */
+            for (int q = 0; q < gr->model->mig->nprofiles; q++)
+                if (q != p && mig_index_count(&b->idx, gi, e, q) > 0) {
+                    in->other_idle = true;
+                    b->other_idle_waits++;
+                    mig_set_pending(b, in, false);
+                    return;
+                }
+        }
     }
+}
+
+/* The index's view of a card: in service with its schedule entry, its idle
+ * profiles, and the largest of them (memory slices) for the queue's room. */
+static void st_avail(const mig_base *b, const mig_gpu *g, int *entry, uint16_t *avail, uint16_t *aux, int *room)
+{
+    (void)b;
+    *entry = g->draining || g->reconfiguring ? -1 : g->layout_cur;
+    *avail = *aux = 0;
+    *room = 0;
+    if (*entry < 0)
+        return;
+    for (int q = 0; q < MIG_MAX_SLICES; q++)
+        if (g->inst[q].state == MI_IDLE) {
+            *avail |= (uint16_t)(1u << g->inst[q].prof);
+            if (g->lay.t->profiles[g->inst[q].prof].size > *room)
+                *room = g->lay.t->profiles[g->inst[q].prof].size;
+        }
+}
+
+/* On a card serving layout entry e, j takes an idle instance of the profile
+ * it maps to there. */
+static int st_wanted(mig_base *b, const mig_group *gr, int e, const job *j, int *out)
+{
+    const int *cand;
+    int n = mig_candidates_of(b, gr->model, j, &cand);
+    int p = mapped_in(cand, n, &gr->layout[e]);
+    if (p < 0)
+        return 0;
+    out[0] = p;
+    return 1;
+}
+
+/* Could j ever wait beside an idle instance of another profile (a card
+ * whose layout maps it to p offers another profile too)? */
+static bool may_wait_beside(mig_base *b, const job *j)
+{
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(j->pools >> gr->pool & 1))
+            continue;
+        for (int e = 0; e < gr->nsched; e++) {
+            const int *cand;
+            int n = mig_candidates_of(b, gr->model, j, &cand);
+            int p = mapped_in(cand, n, &gr->layout[e]);
+            for (int k = 0; p >= 0 && k < gr->layout[e].n; k++)
+                if (gr->layout[e].prof[k] != p)
+                    return true;
+        }
+    }
+    return false;
 }
 
 static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
@@ -135,6 +192,7 @@ static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
     if (count)
         st->b.creations += (uint64_t)l->n;
     g->layout_cur = entry;
+    mig_card_changed(&st->b, g);
 }
 
 /* A drained card: destroy its instances and apply the wanted layout after
@@ -150,6 +208,7 @@ static void begin_reconfig(static_state *st, mig_gpu *g)
         }
     g->reconfiguring = true;
     g->layout_cur = -1;
+    mig_card_changed(&st->b, g);
     sim_timer_weak(s, st->b.pol_index, sim_now(s) + st->reconfig_us, TAG(TAG_RECONF, g - st->b.gpus));
 }
 
@@ -167,6 +226,8 @@ static const mig_hooks hooks = {
     .ever = st_ever,
     .blocked = st_blocked,
     .unplaced = st_unplaced,
+    .avail = st_avail,
+    .wanted = st_wanted,
     .frees_slices = false,
 };
 
@@ -240,6 +301,7 @@ static void on_switch(static_state *st, int gi)
             if (g->draining) { /* switched back before it drained */
                 st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
                 g->draining = false;
+                mig_card_changed(&st->b, g);
             }
             continue;
         }
@@ -247,6 +309,7 @@ static void on_switch(static_state *st, int gi)
         if (!g->draining) {
             g->draining = true;
             g->drain_since_us = sim_now(s);
+            mig_card_changed(&st->b, g);
         }
         if (g->nheld == 0)
             begin_reconfig(st, g);
@@ -270,6 +333,7 @@ static void st_timer(void *state, sim *s, job *j, uint32_t tag)
         mig_gpu *g = &st->b.gpus[id];
         apply_layout(st, g, g->layout_want, true);
         g->reconfiguring = g->draining = false;
+        mig_card_changed(&st->b, g);
         st->reconfig_s += gs_us_to_s(st->reconfig_us);
         st->reconfigs++;
         (void)s;
@@ -331,6 +395,33 @@ static bool st_fits_if_released(const void *state, const sim *s, const job *j, i
     return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
 }
 
+/* The queue's demand index (sim_queue.h). demand: the fewest memory slices
+ * among the profiles j maps to on the cards it may use (0: it may take whole
+ * cards, always tried). room: the largest idle instance on a card in
+ * service, as no request fits without an idle instance of its profile.
+ * A refused try also counts the request as waiting beside idle instances
+ * of other profiles (st_blocked), which any idle instance can cause: while a
+ * queued request that may be counted so is not yet (mig_base.pending, marked
+ * here as it is queued), the room is unbounded whenever any instance is
+ * idle, so no such try is skipped. room: O(MIG_MAX_SLICES). */
+static uint32_t st_queue_demand(const void *state, const job *j)
+{
+    /* the core hands the policy its own state; queueing j is recorded in it */
+    static_state *st = (static_state *)state;
+    mig_jobinfo *in = mig_info(&st->b, j);
+    if (!in->other_idle && may_wait_beside(&st->b, j))
+        mig_set_pending(&st->b, in, true);
+    return mig_base_queue_demand(&st->b, j);
+}
+
+static uint32_t st_queue_room(const void *state, const sim *s)
+{
+    (void)s;
+    const static_state *st = state;
+    int room = mig_index_room(&st->b.idx);
+    return st->b.pending > 0 && room > 0 ? SQ_ROOM_ANY : (uint32_t)room;
+}
+
 static const pol_space space = {
     .caps = POL_CAP_ADMIT,
     .fits_if_released = st_fits_if_released,
@@ -340,6 +431,8 @@ static const pol_space space = {
     .shape_key = mig_base_shape_key,
     .nominee_missed = st_nominee_missed,
     .dispatch_held = st_dispatch_held,
+    .queue_demand = st_queue_demand,
+    .queue_room = st_queue_room,
 };
 
 const pol_ops pol_mig = {

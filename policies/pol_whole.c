@@ -59,9 +59,10 @@ static bool whole_place(void *state, sim *s, job *j)
     int node = -1;
     /* an internal task's preferred node (a sleeping model instance
      * there) wins when it fits now; O(1) */
-    if (pools && j->prefer_node >= 0 &&
-        sim_cluster_node_fits(sim_cluster_of(s), j->prefer_node, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
-        node = j->prefer_node;
+    int prefer = job_prefer_node(j);
+    if (pools && prefer >= 0 &&
+        sim_cluster_node_fits(sim_cluster_of(s), prefer, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        node = prefer;
     else if (pools)
         node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)

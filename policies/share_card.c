@@ -23,7 +23,7 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c)
 
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
-    int64_t m = wl_row_gpumem_mib(&j->req, phys_mib);
+    int64_t m = job_req_gpumem_mib(&j->req, phys_mib);
     if (m > 0)
         return m;
     /* HAMi: no memory asked = the whole card; time-slicing has no memory

@@ -490,7 +490,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
             if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
-            probe.req = r;
+            job_req_numbers(&probe.req, &r);
             probe.pools = pools;
             total += 1;
             if (st->cfg.paper)

@@ -33,47 +33,110 @@ static const pol_space *space_of(const sim *s) { return s->pol[0]->space; }
 
 static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK]; }
 
+/* Chunks are carved from blocks of JOB_CHUNKS_PER_BLOCK: a chunk alone
+ * (1,024 slots, a whole number of pages) would cost the allocator a page of
+ * its own for its header. Free slots form a stack threaded through the slots
+ * themselves (a free slot's `starts` holds the next one), so the lowest slot
+ * is reused first and a slot costs nothing beyond itself. */
+#define JOB_CHUNKS_PER_BLOCK 16u
+
 static job *job_new(sim *s)
 {
-    if (s->nfree == 0) {
-        s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof *s->chunks);
-        job *c = xcalloc(JOB_CHUNK, sizeof *c);
-        s->chunks[s->nchunks++] = c;
-        if (s->free_cap < s->nslots + JOB_CHUNK) { /* every slot may be free at once */
-            s->free_cap = s->nslots + JOB_CHUNK;
-            s->free_slots = xrealloc(s->free_slots, s->free_cap * sizeof *s->free_slots);
+    if (s->free_head == NO_SLOT) {
+        if (s->nchunks % JOB_CHUNKS_PER_BLOCK == 0) {
+            s->chunks = xrealloc(s->chunks, (s->nchunks + JOB_CHUNKS_PER_BLOCK) * sizeof *s->chunks);
+            job *block = xcalloc((size_t)JOB_CHUNK * JOB_CHUNKS_PER_BLOCK, sizeof *block);
+            for (uint32_t k = 0; k < JOB_CHUNKS_PER_BLOCK; k++)
+                s->chunks[s->nchunks + k] = block + (size_t)k * JOB_CHUNK;
         }
+        job *c = s->chunks[s->nchunks++];
         /* push in reverse so the lowest slot is reused first */
         for (uint32_t i = JOB_CHUNK; i-- > 0;) {
             c[i].slot = s->nslots + i;
             c[i].state = JOB_DONE;
-            s->free_slots[s->nfree++] = s->nslots + i;
+            c[i].starts = s->free_head;
+            s->free_head = s->nslots + i;
         }
         s->nslots += JOB_CHUNK;
     }
-    job *j = slot_job(s, s->free_slots[--s->nfree]);
+    job *j = slot_job(s, s->free_head);
+    s->free_head = j->starts;
     uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
-    memset(j, 0, offsetof(job, req)); /* req is overwritten by the caller */
+    memset(j, 0, sizeof *j);
     j->slot = slot;
     j->gen = gen;
     j->done_tok = tok;
     j->state = JOB_NEW;
     j->node = -1;
-    j->prefer_node = -1; /* no preferred node */
     j->speed = 1;
-    j->slice_c = j->slice_m = 1;
     j->q_class = -1;
+    j->req.id = j->req.tenant = j->req.mig = sim_str_none;
     return j;
 }
 
 static void job_free(sim *s, job *j)
 {
-    free(j->gpu_ids);
+    if (j->gpu_ids != &j->gpu_one)
+        free(j->gpu_ids);
     j->gpu_ids = NULL;
+    sim_str_drop(&s->strs, j->req.id);
+    j->req.id = sim_str_none;
+    free(j->more);
+    j->more = NULL;
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
-    s->free_slots[s->nfree++] = j->slot;
+    j->starts = s->free_head; /* a free slot's link (job_new) */
+    s->free_head = j->slot;
+}
+
+job_more *sim_job_more(job *j)
+{
+    if (!j->more) {
+        job_more *m = xcalloc(1, sizeof *m);
+        m->checkpoint_gib = m->params_b = m->mem_bound = -1;
+        m->ref_gpu = m->speedup = sim_str_none;
+        m->slice_c = m->slice_m = 1;
+        m->prefer_node = -1; /* no preferred node */
+        j->more = m;
+    }
+    return j->more;
+}
+
+void sim_job_set_slices(job *j, double c, double m)
+{
+    if (!j->more && c == 1 && m == 1)
+        return;
+    job_more *x = sim_job_more(j);
+    x->slice_c = c;
+    x->slice_m = m;
+}
+
+/* The job's request from row r: the columns jobs use, names interned, the
+ * id copied (see job_req in sim_job.h); the rare columns out of line only
+ * when the row gives one. */
+static void req_of_row(sim *s, job *j, const wl_row *r)
+{
+    job_req *q = &j->req;
+    sim_str_drop(&s->strs, q->id);
+    job_req_numbers(q, r);
+    q->id = sim_str_id(&s->strs, r->id);
+    q->tenant = sim_str_intern(&s->strs, r->tenant);
+    q->mig = sim_str_intern(&s->strs, r->mig);
+    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
+        job_more *m = sim_job_more(j);
+        m->checkpoint_gib = r->checkpoint_gib;
+        m->params_b = r->params_b;
+        m->mem_bound = r->mem_bound;
+        m->ref_gpu = sim_str_intern(&s->strs, r->ref_gpu);
+        m->speedup = sim_str_intern(&s->strs, r->speedup);
+    }
+}
+
+void sim_job_set_id(sim *s, job *j, const char *id)
+{
+    sim_str_drop(&s->strs, j->req.id);
+    j->req.id = sim_str_id(&s->strs, id);
 }
 
 /* {==== configuration ====} */
@@ -266,9 +329,8 @@ static void schedule_arrival(sim *s)
 
 static int read_next(sim *s)
 {
-    if (!s->next_job) /* parse the row into the job slot it will use: no copy on arrival */
-        s->next_job = job_new(s);
-    s->next_row = &s->next_job->req;
+    if (!s->next_row) /* the reader's full row, one for the run: a job keeps only its job_req */
+        s->next_row = xmalloc(sizeof *s->next_row);
     int rc = wl_trace_next(s->tr, s->next_row, &s->err);
     if (rc < 0)
         return rc;
@@ -302,6 +364,8 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         s->mod[s->nmod++] = *modules;
     }
     sim_heap_init(&s->heap);
+    s->free_head = NO_SLOT;
+    sim_strtab_init(&s->strs);
     sq_init(&s->queue);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
@@ -709,7 +773,8 @@ void sim_place_whole(sim *s, job *j, int node)
 {
     j->node = node;
     j->ngpu_ids = j->req.gpus;
-    j->gpu_ids = j->req.gpus ? xmalloc((size_t)j->req.gpus * sizeof *j->gpu_ids) : NULL;
+    j->gpu_ids = j->req.gpus == 1 ? &j->gpu_one /* most jobs: no allocation */
+                 : j->req.gpus ? xmalloc((size_t)j->req.gpus * sizeof *j->gpu_ids) : NULL;
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, j->gpu_ids);
     sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
 }
@@ -720,7 +785,8 @@ void sim_release_whole(sim *s, job *j)
         GS_BUG("sim_release_whole: job holds no node");
     sim_cluster_give(s->cl, j->node, j->gpu_ids, j->ngpu_ids, j->req.cpu, j->req.mem_gib);
     sim_gauge_add(&s->g_alloc, s->now, -j->ngpu_ids);
-    free(j->gpu_ids);
+    if (j->gpu_ids != &j->gpu_one)
+        free(j->gpu_ids);
     j->gpu_ids = NULL;
     j->ngpu_ids = 0;
     j->node = -1;
@@ -730,18 +796,25 @@ job *sim_task_new(sim *s, int owner)
 {
     job *j = job_new(s);
     j->internal = true;
-    j->task_owner = owner;
+    j->task_owner = (int8_t)owner;
     j->work_left_us = INFINITY;
+    j->req.kind = WL_KIND_JOB;
+    j->req.submit_us = s->now;
+    j->pools = sim_cluster_all_pools(s->cl);
+    sim_job_more(j); /* its owner record lives there */
     return j;
+}
+
+void sim_task_set_row(sim *s, job *j, const wl_row *r)
+{
+    req_of_row(s, j, r);
+    j->pools = sim_cluster_all_pools(s->cl);
+    if (r->gpu_model[0]) /* names were checked when the service row was read */
+        j->pools = sim_cluster_model_mask(s->cl, s->cat, r->gpu_model, NULL);
 }
 
 void sim_task_submit(sim *s, job *j)
 {
-    j->pools = sim_cluster_all_pools(s->cl);
-    if (j->req.gpu_model[0]) { /* names were checked when the service row was read */
-        uint64_t m = sim_cluster_model_mask(s->cl, s->cat, j->req.gpu_model, NULL);
-        j->pools = m;
-    }
     if (j->pools == 0)
         sim_job_reject(s, j);
     else
@@ -834,29 +907,30 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
 }
 
 /* gpu_model names must exist in the catalog (an input error otherwise); a
- * known model absent from this cluster just leaves the job nowhere to go. */
-static int resolve_models(sim *s, job *j)
+ * known model absent from this cluster just leaves the job nowhere to go.
+ * The pools row r may use into *pools. */
+static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
 {
-    if (!j->req.gpu_model[0]) {
-        j->pools = sim_cluster_all_pools(s->cl);
+    if (!r->gpu_model[0]) {
+        *pools = sim_cluster_all_pools(s->cl);
         return 0;
     }
-    char *copy = xstrdup(j->req.gpu_model), *save = NULL;
-    j->pools = 0;
+    char *copy = xstrdup(r->gpu_model), *save = NULL;
+    *pools = 0;
     for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
         const gpu_model *m = gpu_catalog_find(s->cat, tok);
         if (!m) {
             char names[2048];
             gpu_catalog_names(s->cat, names, sizeof names);
             gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('gpu_model'): expected known GPU "
-                   "models separated by '|' (%s), found '%s'", s->cfg->trace_path, j->req.line,
-                   j->req.gpu_model_col, names, tok);
+                   "models separated by '|' (%s), found '%s'", s->cfg->trace_path, r->line,
+                   r->gpu_model_col, names, tok);
             free(copy);
             return GS_EINPUT;
         }
         int p = sim_cluster_pool_of(s->cl, m);
         if (p >= 0)
-            j->pools |= 1ULL << p;
+            *pools |= 1ULL << p;
     }
     free(copy);
     return 0;
@@ -864,22 +938,19 @@ static int resolve_models(sim *s, job *j)
 
 int sim_submit_row(sim *s, const wl_row *row)
 {
-    job *j;
-    if (s->next_job && row == &s->next_job->req) { /* the read-ahead row: already in its slot */
-        j = s->next_job;
-        s->next_job = NULL;
-    } else {
-        j = job_new(s);
-        j->req = *row;
-    }
+    job *j = job_new(s);
+    req_of_row(s, j, row);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, j) != 0) {
+    if (resolve_models(s, row, &j->pools) != 0) {
         s->arrived--;
         job_free(s, j);
         return -1;
     }
-    if (j->pools == 0 || !modules_admit(s, j)) { /* no allowed model, or over its tenant's quota for good */
+    s->arriving = row; /* a module's input error on admission names its line and column */
+    bool admitted = j->pools != 0 && modules_admit(s, j);
+    s->arriving = NULL;
+    if (!admitted) { /* no allowed model, or over its tenant's quota for good */
         if (s->err.code) { /* a bad value a module found (an unknown ref_gpu) */
             s->arrived--;
             job_free(s, j);
@@ -925,10 +996,8 @@ static int on_arrival(sim *s)
         /* services and requests go to the service layer */
         int rc = 0;
         if (s->next_row->kind == WL_KIND_SERVICE && s->next_row->gpu_model[0]) {
-            job probe; /* check the model names first, with the row's line and column */
-            memset(&probe, 0, offsetof(job, req));
-            probe.req = *s->next_row;
-            rc = resolve_models(s, &probe);
+            uint64_t pools; /* check the model names first, with the row's line and column */
+            rc = resolve_models(s, s->next_row, &pools);
         }
         if (rc == 0) {
             s->module_rows++;
@@ -1071,12 +1140,16 @@ void sim_free(sim *s)
         if (s->pst[p])
             s->pol[p]->fini(s->pst[p]);
     for (uint32_t c = 0; c < s->nchunks; c++) {
-        for (uint32_t i = 0; i < JOB_CHUNK; i++)
-            free(s->chunks[c][i].gpu_ids);
-        free(s->chunks[c]);
+        for (uint32_t i = 0; i < JOB_CHUNK; i++) {
+            job *j = &s->chunks[c][i];
+            if (j->gpu_ids != &j->gpu_one)
+                free(j->gpu_ids);
+            free(j->more);
+        }
     }
+    for (uint32_t c = 0; c < s->nchunks; c += JOB_CHUNKS_PER_BLOCK)
+        free(s->chunks[c]); /* a block's first chunk: the allocation */
     free(s->chunks);
-    free(s->free_slots);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
     sim_ts_free(&s->ts);
@@ -1089,4 +1162,7 @@ void sim_free(sim *s)
     memset(s->mst, 0, sizeof s->mst);
     wl_trace_close(s->tr);
     s->tr = NULL;
+    free(s->next_row);
+    s->next_row = NULL;
+    sim_strtab_free(&s->strs); /* after the slots: their ids live here */
 }

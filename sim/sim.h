@@ -170,8 +170,10 @@ void sim_alloc_add(sim *s, double dv);
 /* Internal tasks: capacity held by something other than a trace job (a
  * service replica, a warm-pool sandbox). Every holder of capacity gets it
  * through the space policy, so one owner keeps each card's books.
- * sim_task_new: a new job slot the caller fills (req, owner), then hands to
- * the space policy like an arrival (sim_task_submit); `owner` says who is
+ * sim_task_new: a new job slot (a JOB submitted now, any pool) the caller
+ * fills (its request: sim_task_set_row from a row, or req's members and
+ * sim_job_set_id; its owner record: j->more->owner), then hands to the
+ * space policy like an arrival (sim_task_submit); `owner` says who is
  * told when it starts, is rejected, is killed or changes rate: a module
  * (SIM_OWNER_MODULE, its task_* members) or a time policy
  * (SIM_OWNER_POLICY, pol_time.job_event with POL_TASK_*). sim_task_end
@@ -179,6 +181,11 @@ void sim_alloc_add(sim *s, double dv);
 #define SIM_OWNER_MODULE(index) (index)
 #define SIM_OWNER_POLICY(pol_index) (SIM_MAX_MODS + (pol_index))
 job *sim_task_new(sim *s, int owner);
+/* The task's request from row r (a job row; its gpu_model names were
+ * checked before), its pools narrowed to r's models. */
+void sim_task_set_row(sim *s, job *j, const wl_row *r);
+/* Gives j its own copy of id as its request's id. */
+void sim_job_set_id(sim *s, job *j, const char *id);
 void sim_task_submit(sim *s, job *j);
 void sim_task_end(sim *s, job *j);
 /* The owner of internal task j says whether it is serving anything now (a

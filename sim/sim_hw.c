@@ -133,34 +133,38 @@ static double table_factor(const gpu_catalog *cat, const char *table, const gpu_
     return found;
 }
 
-/* A new arrival: its reference card and memory-bound share, once; a bad
- * name in ref_gpu or speedup is an input error naming line and column. */
+/* A new arrival: its reference card, once (kept out of line: only a row
+ * that names ref_gpu has one of its own); a bad name in ref_gpu or speedup
+ * is an input error naming the row's line and column. */
 static bool hw_admit(void *state, sim *s, job *j)
 {
     hw_state *h = state;
-    j->ref = h->ref;
-    j->mem_bound = (j->req.mem_bound >= 0 ? j->req.mem_bound : h->mem_bound_job);
+    const char *ref_gpu = job_req_ref_gpu(j), *speedup = job_req_speedup(j);
+    const wl_row *r = s->arriving; /* admission happens while the row is at hand */
+    long line = r ? r->line : 0;
+    const gpu_model *ref = h->ref;
     char names[2048];
-    if (j->req.ref_gpu[0]) {
-        j->ref = gpu_catalog_find(h->cat, j->req.ref_gpu);
-        if (!j->ref) {
+    if (ref_gpu[0]) {
+        ref = gpu_catalog_find(h->cat, ref_gpu);
+        if (!ref) {
             gpu_catalog_names(h->cat, names, sizeof names);
             gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
-                   "(%s), found '%s'", s->cfg->trace_path, j->req.line, j->req.ref_gpu_col, names, j->req.ref_gpu);
+                   "(%s), found '%s'", s->cfg->trace_path, line, r ? r->ref_gpu_col : 0, names, ref_gpu);
             return false;
         }
+        sim_job_more(j)->ref = ref;
     }
-    if (j->req.speedup[0]) {
-        double f = table_factor(h->cat, j->req.speedup, j->ref);
+    if (speedup[0]) {
+        double f = table_factor(h->cat, speedup, ref);
         if (f <= -2) {
             gpu_catalog_names(h->cat, names, sizeof names);
             if (f == -3)
                 gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
-                       "(%s), found '%s'", s->cfg->trace_path, j->req.line, j->req.speedup_col, names, j->req.speedup);
+                       "(%s), found '%s'", s->cfg->trace_path, line, r ? r->speedup_col : 0, names, speedup);
             else
                 gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
-                       "separated by '|' with factors > 0, found '%s'", s->cfg->trace_path, j->req.line,
-                       j->req.speedup_col, j->req.speedup);
+                       "separated by '|' with factors > 0, found '%s'", s->cfg->trace_path, line,
+                       r ? r->speedup_col : 0, speedup);
             return false;
         }
     }
@@ -176,12 +180,15 @@ double sim_hw_time_ratio(const gpu_model *ref, const gpu_model *m, double b, dou
 
 static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
 {
-    const gpu_model *ref = j->ref ? j->ref : h->ref;
-    double b = j->mem_bound;
+    const gpu_model *ref = j->more && j->more->ref ? j->more->ref : h->ref;
+    /* the memory-bound share: the row's, else the run's default; a task
+     * (never admitted as an arrival) counts as compute-bound */
+    double row_b = job_req_mem_bound(j), b = j->internal ? 0 : row_b >= 0 ? row_b : h->mem_bound_job;
+    const char *speedup = job_req_speedup(j);
     h->placements++;
-    if (j->req.speedup[0]) {
-        double fr = table_factor(h->cat, j->req.speedup, ref);
-        double fm = table_factor(h->cat, j->req.speedup, m);
+    if (speedup[0]) {
+        double fr = table_factor(h->cat, speedup, ref);
+        double fm = table_factor(h->cat, speedup, m);
         if (fr > 0 && fm > 0) {
             h->by_table++;
             h->scaled += fm != fr || c != 1 || mb != 1;
@@ -199,9 +206,10 @@ static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, do
     return 1.0 / sim_hw_time_ratio(ref, m, b, c, mb);
 }
 
-double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+/* sim_hw_speed with the module's state at hand (the module's own hooks get
+ * it: no search of the module list per placement) */
+static double speed_in(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
 {
-    hw_state *h = sim_module_state(s, &hw_module);
     if (!h || !m)
         return 1.0;
     double v = speed_of(s, h, j, m, c, mb);
@@ -213,15 +221,24 @@ double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double m
     return v;
 }
 
-double sim_hw_place_speed(sim *s, const job *j)
+double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb)
+{
+    return speed_in(s, sim_module_state(s, &hw_module), j, m, c, mb);
+}
+
+static double place_speed_in(sim *s, hw_state *h, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
         return 1.0; /* sessions hold for wall-clock time */
     const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
-    const hw_state *h = sim_module_state(s, &hw_module);
     if (h && !h->slice_share)
-        return sim_hw_speed(s, j, m, 1, 1);
-    return sim_hw_speed(s, j, m, j->slice_c, j->slice_m);
+        return speed_in(s, h, j, m, 1, 1);
+    return speed_in(s, h, j, m, job_slice_c(j), job_slice_m(j));
+}
+
+double sim_hw_place_speed(sim *s, const job *j)
+{
+    return place_speed_in(s, sim_module_state(s, &hw_module), j);
 }
 
 void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb)
@@ -284,8 +301,7 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
 
 static double hw_speed(void *state, sim *s, const job *j)
 {
-    (void)state;
-    return sim_hw_place_speed(s, j);
+    return place_speed_in(s, state, j);
 }
 
 const sim_module hw_module = {

@@ -12,6 +12,7 @@
 
 #include "../workloads/wl_trace.h"
 #include "../base/gs.h"
+#include "sim_strtab.h"
 
 /* NEW: arrived, not yet placed. QUEUED: waiting in a policy's queue.
  * RUNNING: placed, draining work. SUSPENDED: stopped with work left, holding
@@ -34,61 +35,149 @@ enum {
     JF_PLACED = 64u,    /* queued, but the space policy will start it by itself (sim_job_placed/held) */
     JF_CHARGED = 128u,  /* its tenant's quota is charged (from its placement or start to its stop) */
 };
+/* core_flags is one byte: a ninth flag needs a wider member (and a look at
+ * the slot's size, tests/test_job_mem.c) */
+_Static_assert(JF_CHARGED <= 0xff, "job.core_flags is a uint8_t");
+
+/* The request a job carries: what the core, the space policies and the
+ * layers read of its trace row after it arrived, nothing else (a service's,
+ * request's or burst's columns stay with the service layer or the time
+ * policies). Member names are the trace reader's (wl_row), so j->req.gpus
+ * reads as it did. Strings are never NULL: "" (sim_str_none) when not given;
+ * the id is the job's own copy (released with the job), the names are the
+ * run's interned copies (sim_strtab.h). The gpu_model column is resolved into
+ * job.pools on arrival and not kept. Columns a trace rarely gives live out of
+ * line (job_more; read them with job_req_checkpoint_gib and friends). */
+typedef struct job_req {
+    const char *id;
+    const char *tenant;  /* "" = default tenant */
+    const char *mig;     /* MIG profile name; "" = not given */
+    gs_time_us submit_us;
+    gs_time_us dur_us;   /* work at full speed on the requested resources */
+    int64_t gpumem_mib;  /* per GPU; 0 = not given */
+    double cpu;          /* cores, default 0 */
+    double mem_gib;      /* host memory GiB, default 0 */
+    double util;         /* demand on a shared card, (0,1]; 0 = not given */
+    int gpus;            /* whole GPUs (or vGPUs), all on one node */
+    int priority;        /* higher wins; default 0 */
+    uint8_t gpucores;    /* percent of one GPU, 1..100; 0 = not given */
+    uint8_t gpumem_pct;  /* percent of the card's memory, 1..100; 0 = not given */
+    uint8_t kind;        /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
+    bool preemptible;
+} job_req;
+
+/* The numeric columns of row r into q, its names left unset ("", no id): a
+ * probe request (a shape counted from a trace, never run). sim_submit_row
+ * and sim_task_set_row fill the rest. */
+static inline void job_req_numbers(job_req *q, const wl_row *r)
+{
+    q->id = q->tenant = q->mig = sim_str_none;
+    q->submit_us = r->submit_us;
+    q->dur_us = r->dur_us;
+    q->gpumem_mib = r->gpumem_mib;
+    q->cpu = r->cpu;
+    q->mem_gib = r->mem_gib;
+    q->util = r->util;
+    q->gpus = r->gpus;
+    q->priority = r->priority;
+    q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
+    q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
+    q->kind = (uint8_t)r->kind;
+    q->preemptible = r->preemptible != 0;
+}
+
+/* A job's rarely used state, allocated on first need (sim_job_more) and
+ * freed with the job, so a plain job pays one pointer for all of it. */
+typedef struct job_more {
+    /* the request's rare columns (< 0: not given) */
+    double checkpoint_gib, params_b, mem_bound;
+    const char *ref_gpu, *speedup; /* interned; "" = not given */
+    /* hardware (sim_hw.c): the reference card resolved from ref_gpu, NULL:
+     * the run's. A MIG policy sets slice_c/slice_m (the instance's compute
+     * and bandwidth shares of its card) before starting the job; 1 elsewhere */
+    const struct gpu_model *ref;
+    double slice_c, slice_m;
+    /* preemption (sim_preempt.c), for jobs it lists or plans for */
+    gs_time_us run_since_us;      /* latest (re)start */
+    double run_start_work_us;     /* work_left_us at that start */
+    gs_time_us pre_wait_since_us; /* preemptor: when its victims were chosen */
+    double resume_work_us;        /* victim: work left at its resume point */
+    struct job *run_prev, *run_next; /* running preemptible jobs of one node */
+    uint32_t preemptions;         /* times this job was preempted */
+    /* internal tasks: the owner's record of the task (a service replica),
+     * or NULL; a node the owner would like it placed on (a sleeping model
+     * instance lives there), -1: none. A hint: a space policy places the
+     * task there when it fits now, else as usual (pol_whole honours it) */
+    void *owner;
+    int prefer_node;
+} job_more;
 
 typedef struct job {
     uint32_t slot, gen, done_tok;
-    job_state state;
+    uint32_t starts;     /* times started (> 1 after a suspension) */
     uint64_t arrival_no; /* 0-based order of arrival: the last tie-break */
     uint64_t pools;      /* GPU models this job may use (bit per cluster pool) */
     gs_time_us start_us; /* first start */
-    bool started;        /* has started at least once */
-    uint32_t starts;     /* times started (> 1 after a suspension) */
     /* progress: work is measured in microseconds at full speed */
     double work_left_us;
     double rate; /* fraction of full speed, 0..1 */
     gs_time_us rate_since_us;
     /* hardware (sim_hw.h): work drains at rate x speed, speed being the
      * placement's pace relative to the job's reference card, fixed when it
-     * starts. A MIG policy sets slice_c/slice_m (the instance's compute and
-     * bandwidth shares of its card) before starting it; 1 elsewhere */
+     * starts */
     double speed;
-    double slice_c, slice_m;
-    double mem_bound;           /* resolved at arrival: the row's, else the run's default */
-    const struct gpu_model *ref; /* resolved at arrival: the reference card, NULL: the run's */
-    /* placement (owned by the core; set through sim_place_whole) */
-    int node;
+    /* placement (owned by the core; set through sim_place_whole). A
+     * placement of one card keeps its id in gpu_one, gpu_ids pointing at it */
     int *gpu_ids;
     int ngpu_ids;
+    int gpu_one;
+    int node;
     /* queue bookkeeping (owned by sim_queue) */
     int q_class;
     /* priorities, quotas, preemption (owned by the core, sim_preempt.c) */
-    int tenant_ix;             /* 1 + index in the cluster's quota table; 0: no quota */
-    uint32_t core_flags;       /* JF_* above */
-    uint32_t preemptions;      /* times this job was preempted */
-    gs_time_us run_since_us;   /* latest (re)start */
-    double run_start_work_us;  /* work_left_us at that start */
-    gs_time_us pre_wait_since_us; /* preemptor: when its victims were chosen */
-    double resume_work_us;     /* victim: work left at its resume point */
-    struct job *run_prev, *run_next; /* running preemptible jobs of one node */
-    /* policy's private per-job data (owned by the policy) */
-    void *pol;
+    int tenant_ix; /* 1 + index in the cluster's quota table; 0: no quota */
+    uint8_t state;      /* job_state */
+    uint8_t core_flags; /* JF_* above */
+    int8_t task_owner;  /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
+    bool started : 1;   /* has started at least once */
     /* internal tasks (service replicas) are placed like jobs but are not
      * trace rows: they stay out of the job counts and statistics */
-    bool internal;
-    int task_owner; /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
-    void *owner; /* the owner's record of an internal task (a service replica), or NULL */
-    /* a node the task's owner would like it placed on (a sleeping
-     * model instance lives there), -1: none. A hint: a space policy places
-     * the task there when it fits now, else as usual (pol_whole honours it) */
-    int prefer_node;
+    bool internal : 1;
     /* load-following demand: an internal task whose owner serves nothing
      * now (sim_task_set_busy); a shared-card policy then gives it no card
      * time and its co-tenants run as if it were not there */
-    bool idle;
-    /* the request as read (id, submit, duration, sizes); last, so that
-     * resetting a reused slot can stop short of it (it is overwritten) */
-    wl_row req;
+    bool idle : 1;
+    /* policy's private per-job data (owned by the policy) */
+    void *pol;
+    job_more *more; /* NULL until needed */
+    job_req req;
 } job;
+
+
+/* The job's out-of-line state, allocated (defaults set) on first use. */
+job_more *sim_job_more(job *j);
+/* The rare request columns: the row's value, else "not given" (< 0, ""). */
+static inline double job_req_checkpoint_gib(const job *j) { return j->more ? j->more->checkpoint_gib : -1; }
+static inline double job_req_params_b(const job *j) { return j->more ? j->more->params_b : -1; }
+static inline double job_req_mem_bound(const job *j) { return j->more ? j->more->mem_bound : -1; }
+static inline const char *job_req_ref_gpu(const job *j) { return j->more ? j->more->ref_gpu : ""; }
+static inline const char *job_req_speedup(const job *j) { return j->more ? j->more->speedup : ""; }
+/* The MIG instance's shares of its card (1: a whole card). */
+static inline double job_slice_c(const job *j) { return j->more ? j->more->slice_c : 1; }
+static inline double job_slice_m(const job *j) { return j->more ? j->more->slice_m : 1; }
+/* Sets them; a whole card (1, 1) allocates nothing. */
+void sim_job_set_slices(job *j, double c, double m);
+/* An internal task's owner record (sim_task_new sets it up), NULL: none. */
+static inline void *job_owner(const job *j) { return j->more ? j->more->owner : NULL; }
+/* The node a task's owner would like it on, -1: none (sim_job_more(j)->prefer_node sets it). */
+static inline int job_prefer_node(const job *j) { return j->more ? j->more->prefer_node : -1; }
+
+/* The GPU memory a request states per GPU on a card of card_mib MiB (as
+ * wl_row_gpumem_mib for a row: the one definition). */
+static inline int64_t job_req_gpumem_mib(const job_req *r, int64_t card_mib)
+{
+    return wl_gpumem_mib(r->gpumem_mib, r->gpumem_pct, card_mib);
+}
 
 /* Work done per microsecond of simulated time now. */
 static inline double job_drain_rate(const job *j) { return j->rate * j->speed; }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Bucket upper bounds in units of SK_MIN: bucket i holds (g^(i-1), g^i].
  * Computed once per process (read-only afterwards), so adding a sample
@@ -20,21 +21,26 @@ static void sk_bound_init(void)
 }
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
- * r <= g^i. ln r comes from frexp plus three terms of the atanh series
- * (|error| < 2e-4, under 1% of a bucket), then the exact bounds settle it. */
+ * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
+ * frexp is a libm call) plus three terms of the atanh series (|error| <
+ * 2e-4, under 1% of a bucket), then the exact bounds settle it, so the
+ * estimate only decides how far the two loops walk (at most a step). */
 static long sk_index(double r)
 {
     if (r <= 1.0)
         return 0;
-    int e;
-    double m = frexp(r, &e); /* r = m 2^e, m in [0.5, 1) */
+    if (r != r) /* NaN: the first bucket (no sample is NaN; kept total) */
+        return 1;
+    uint64_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1022; /* r > 1 is normal: r = m 2^e, m in [0.5, 1) */
+    bits = (bits & 0x000fffffffffffffull) | 0x3fe0000000000000ull;
+    double m;
+    memcpy(&m, &bits, sizeof m);
     double t = (m - 1.0) / (m + 1.0), t2 = t * t;
     double ln_r = e * M_LN2 + 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * 0.2));
-    long i = (long)ceil(ln_r / 0.019802627296179712); /* ln(SK_GAMMA) */
-    if (i < 1)
-        i = 1;
-    if (i > SK_NBUCKETS - 1)
-        i = SK_NBUCKETS - 1;
+    double y = ln_r * (1.0 / 0.019802627296179712); /* / ln(SK_GAMMA) */
+    long i = y < 1.0 ? 1 : y > SK_NBUCKETS - 1 ? SK_NBUCKETS - 1 : (long)y; /* floor; the loops round */
     while (i > 0 && r <= sk_bound[i - 1])
         i--;
     while (i < SK_NBUCKETS - 1 && r > sk_bound[i])
@@ -48,17 +54,75 @@ void sim_sketch_init(sim_sketch *s)
     s->sum = 0;
     s->min = INFINITY;
     s->max = -INFINITY;
-    s->count = xcalloc(SK_NBUCKETS, sizeof *s->count);
+    s->page = NULL;
+    s->plo = s->npage = 0;
     pthread_once(&sk_bound_once, sk_bound_init);
 }
 
 void sim_sketch_free(sim_sketch *s)
 {
-    free(s->count);
-    s->count = NULL;
+    for (int i = 0; i < s->npage; i++)
+        free(s->page[i]);
+    free(s->page);
+    sim_sketch_init(s);
 }
 
-void sim_sketch_add(sim_sketch *s, double x)
+void sim_sketch_reset(sim_sketch *s)
+{
+    s->n = s->zeros = 0;
+    s->sum = 0;
+    s->min = INFINITY;
+    s->max = -INFINITY;
+    for (int i = 0; i < s->npage; i++)
+        if (s->page[i])
+            memset(s->page[i], 0, SK_PAGE * sizeof *s->page[i]);
+}
+
+size_t sim_sketch_bytes(const sim_sketch *s)
+{
+    size_t b = (size_t)s->npage * sizeof *s->page;
+    for (int i = 0; i < s->npage; i++)
+        if (s->page[i])
+            b += SK_PAGE * sizeof *s->page[i];
+    return b;
+}
+
+int sim_sketch_bucket(double x)
+{
+    if (x <= 0)
+        return -1;
+    pthread_once(&sk_bound_once, sk_bound_init);
+    return (int)sk_index(x / SK_MIN);
+}
+
+/* The counters of page p, made (and the table widened to reach it) when
+ * the first value lands there: the table grows at either end. */
+static uint64_t *sk_page(sim_sketch *s, int p)
+{
+    if (s->npage == 0) {
+        s->page = xcalloc(1, sizeof *s->page);
+        s->plo = p;
+        s->npage = 1;
+    } else if (p < s->plo) {
+        int grow = s->plo - p, n = s->npage + grow;
+        s->page = xrealloc(s->page, (size_t)n * sizeof *s->page);
+        memmove(s->page + grow, s->page, (size_t)s->npage * sizeof *s->page);
+        memset(s->page, 0, (size_t)grow * sizeof *s->page);
+        s->plo = p;
+        s->npage = n;
+    } else if (p >= s->plo + s->npage) {
+        int n = p - s->plo + 1;
+        s->page = xrealloc(s->page, (size_t)n * sizeof *s->page);
+        memset(s->page + s->npage, 0, (size_t)(n - s->npage) * sizeof *s->page);
+        s->npage = n;
+    }
+    uint64_t **pg = &s->page[p - s->plo];
+    if (!*pg)
+        *pg = xcalloc(SK_PAGE, sizeof **pg);
+    return *pg;
+}
+
+void sim_sketch_add_at(sim_sketch *s, double x, int bucket)
 {
     s->n++;
     s->sum += x;
@@ -66,12 +130,16 @@ void sim_sketch_add(sim_sketch *s, double x)
         s->min = x;
     if (x > s->max)
         s->max = x;
-    if (x <= 0) {
+    if (bucket < 0) {
         s->zeros++;
         return;
     }
-    s->count[sk_index(x / SK_MIN)]++;
+    int p = bucket / SK_PAGE, k = p - s->plo;
+    uint64_t *c = (unsigned)k < (unsigned)s->npage && s->page[k] ? s->page[k] : sk_page(s, p);
+    c[bucket % SK_PAGE]++;
 }
+
+void sim_sketch_add(sim_sketch *s, double x) { sim_sketch_add_at(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
 
 double sim_sketch_quantile(const sim_sketch *s, double q)
 {
@@ -87,9 +155,15 @@ double sim_sketch_quantile(const sim_sketch *s, double q)
     if (rank <= s->zeros)
         return s->min < 0 ? s->min : 0.0;
     uint64_t acc = s->zeros;
-    for (long i = 0; i < SK_NBUCKETS; i++) {
-        acc += s->count[i];
-        if (acc >= rank) {
+    for (int k = 0; k < s->npage; k++) {
+        const uint64_t *c = s->page[k];
+        if (!c)
+            continue; /* no value landed there */
+        for (int j = 0; j < SK_PAGE; j++) {
+            acc += c[j];
+            if (acc < rank)
+                continue;
+            long i = (long)(s->plo + k) * SK_PAGE + j;
             double v = 2.0 * pow(SK_GAMMA, (double)i) / (SK_GAMMA + 1.0) * SK_MIN;
             if (v < s->min)
                 v = s->min;

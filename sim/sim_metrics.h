@@ -5,9 +5,17 @@
  * reports a bucket by 2 g^i / (g + 1) * SK_MIN, so any quantile it returns is
  * within (g - 1) / (g + 1) = 0.99% (relative) of the exact nearest-rank
  * quantile of the samples; values <= 0 are counted exactly in a zero bucket,
- * and results are clamped to the exact min and max. Memory: ~2,200 counters,
- * independent of the sample count. Values below SK_MIN (1e-6, one tick when
- * the unit is seconds) fall in the first bucket.
+ * and results are clamped to the exact min and max. Values below SK_MIN
+ * (1e-6, one tick when the unit is seconds) fall in the first bucket.
+ *
+ * Memory follows the values, not the range: counters come in pages of
+ * SK_PAGE buckets, a page allocated when a first value lands in it, and the
+ * page table spans only the pages between the lowest and highest touched.
+ * An empty sketch holds nothing; latencies within one decade take about
+ * five pages (~1.3 KB); the most any sketch can hold is SK_NBUCKETS
+ * counters (~17 KB), independent of the sample count. Thousands of
+ * services keep four sketches each, so a fixed 17 KB array per sketch
+ * would dominate their state.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_METRICS_H
 #define GPUSIM_SIM_METRICS_H
@@ -20,16 +28,30 @@
 #define SK_MIN 1e-6
 #define SK_NBUCKETS 2200 /* covers SK_MIN .. ~8e12 */
 #define SK_REL_ERR ((SK_GAMMA - 1.0) / (SK_GAMMA + 1.0))
+#define SK_PAGE 32 /* buckets per page of counters (256 bytes) */
 
 typedef struct sim_sketch {
     uint64_t n, zeros;
     double sum, min, max;
-    uint64_t *count; /* SK_NBUCKETS */
+    uint64_t **page; /* npage pages from page plo on; a page is NULL until a value lands in it */
+    int plo, npage;
 } sim_sketch;
 
+/* An empty sketch; allocates nothing (cannot fail). */
 void sim_sketch_init(sim_sketch *s);
+/* Frees its pages; the sketch is then empty and may be used again. */
 void sim_sketch_free(sim_sketch *s);
+/* Empties the sketch and keeps its pages (zeroed) for the next values:
+ * O(pages held). */
+void sim_sketch_reset(sim_sketch *s);
 void sim_sketch_add(sim_sketch *s, double x);
+/* The bucket x falls in (-1 for x <= 0), so that a value added to several
+ * sketches is placed once: sim_sketch_add_at(s, x, sim_sketch_bucket(x)) is
+ * sim_sketch_add(s, x). */
+int sim_sketch_bucket(double x);
+void sim_sketch_add_at(sim_sketch *s, double x, int bucket);
+/* Bytes the sketch holds beside its struct (page table and pages). */
+size_t sim_sketch_bytes(const sim_sketch *s);
 /* Nearest-rank quantile q in [0,1]; 0 when empty. */
 double sim_sketch_quantile(const sim_sketch *s, double q);
 static inline double sim_sketch_mean(const sim_sketch *s) { return s->n ? s->sum / (double)s->n : 0.0; }

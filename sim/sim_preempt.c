@@ -236,10 +236,11 @@ static bool ext_admit(void *state, sim *s, job *j)
 static void list_add(sim_ext *x, job *j)
 {
     job **head = &x->node_run[j->node];
-    j->run_prev = NULL;
-    j->run_next = *head;
+    job_more *m = sim_job_more(j);
+    m->run_prev = NULL;
+    m->run_next = *head;
     if (*head)
-        (*head)->run_prev = j;
+        (*head)->more->run_prev = j;
     *head = j;
     j->core_flags |= JF_LISTED;
     x->nlisted++;
@@ -247,13 +248,14 @@ static void list_add(sim_ext *x, job *j)
 
 static void list_del(sim_ext *x, job *j)
 {
-    if (j->run_prev)
-        j->run_prev->run_next = j->run_next;
+    job_more *m = j->more; /* listed: it has one */
+    if (m->run_prev)
+        m->run_prev->more->run_next = m->run_next;
     else
-        x->node_run[j->node] = j->run_next;
-    if (j->run_next)
-        j->run_next->run_prev = j->run_prev;
-    j->run_prev = j->run_next = NULL;
+        x->node_run[j->node] = m->run_next;
+    if (m->run_next)
+        m->run_next->more->run_prev = m->run_prev;
+    m->run_prev = m->run_next = NULL;
     j->core_flags &= ~JF_LISTED;
     x->nlisted--;
 }
@@ -269,16 +271,17 @@ static void ext_started(void *state, sim *s, job *j)
             sim_sketch_add(&tenant_of(s, j)->blocked_queue_s, q_s);
     }
     if (j->core_flags & JF_PREEMPTOR) {
-        sim_sketch_add(&x->wait_s, gs_us_to_s(s->now - j->pre_wait_since_us));
+        sim_sketch_add(&x->wait_s, gs_us_to_s(s->now - j->more->pre_wait_since_us));
         j->core_flags &= ~JF_PREEMPTOR;
     }
     j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
-    j->run_since_us = s->now;
-    j->run_start_work_us = j->work_left_us;
     if (!(j->core_flags & JF_CHARGED)) /* else charged when it was placed (sim_job_placed) */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
+        job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
+        m->run_since_us = s->now;
+        m->run_start_work_us = j->work_left_us;
         list_add(x, j);
         core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
@@ -321,10 +324,10 @@ static void ext_stopped(void *state, sim *s, job *j)
 /* checkpoint_gib if given, else params_b x ckpt_bytes_per_param, else none */
 static double ckpt_bytes(const sim *s, const job *j)
 {
-    if (j->req.checkpoint_gib >= 0)
-        return j->req.checkpoint_gib * 1073741824.0;
-    if (j->req.params_b > 0)
-        return j->req.params_b * 1e9 * ext_of(s)->bytes_per_param;
+    if (job_req_checkpoint_gib(j) >= 0)
+        return job_req_checkpoint_gib(j) * 1073741824.0;
+    if (job_req_params_b(j) > 0)
+        return job_req_params_b(j) * 1e9 * ext_of(s)->bytes_per_param;
     return 0;
 }
 
@@ -343,12 +346,13 @@ static double periodic_point_us(const sim *s, const job *j, bool *has_ckpt)
     *has_ckpt = false;
     if (ckpt_bytes(s, j) <= 0)
         return (double)j->req.dur_us;
-    gs_time_us ran = s->now - j->run_since_us;
-    double point = (j->core_flags & JF_HAS_CKPT) ? j->resume_work_us : (double)j->req.dur_us;
+    const job_more *m = j->more; /* a victim: listed when it started */
+    gs_time_us ran = s->now - m->run_since_us;
+    double point = (j->core_flags & JF_HAS_CKPT) ? m->resume_work_us : (double)j->req.dur_us;
     *has_ckpt = (j->core_flags & JF_HAS_CKPT) != 0;
     if (x->ckpt_every_us > 0 && ran >= x->ckpt_every_us) {
         gs_time_us k_us = ran / x->ckpt_every_us * x->ckpt_every_us;
-        point = j->run_start_work_us - (j->run_start_work_us - done_now) * ((double)k_us / (double)ran);
+        point = m->run_start_work_us - (m->run_start_work_us - done_now) * ((double)k_us / (double)ran);
         *has_ckpt = true;
     }
     return point;
@@ -410,7 +414,7 @@ static int cand_cmp(const void *a, const void *b)
 static bool eligible(const sim *s, const job *v, const job *p)
 {
     return !(v->core_flags & JF_VICTIM) && v->req.priority < p->req.priority && v->state == JOB_RUNNING &&
-           s->now - v->run_since_us >= ext_of(s)->min_runtime_us;
+           s->now - v->more->run_since_us >= ext_of(s)->min_runtime_us;
 }
 
 /* Best victim set on node n for p into out (returns its size, 0: none);
@@ -420,7 +424,7 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
 {
     sim_ext *x = ext_of(s);
     size_t k = 0;
-    for (job *v = x->node_run[n]; v; v = v->run_next) {
+    for (job *v = x->node_run[n]; v; v = v->more->run_next) {
         if (!eligible(s, v, p))
             continue;
         if (k == *cap) {
@@ -495,7 +499,7 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
             has = true;
         }
         v[i]->core_flags |= JF_VICTIM;
-        v[i]->resume_work_us = point;
+        sim_job_more(v[i])->resume_work_us = point;
         if (has)
             v[i]->core_flags |= JF_HAS_CKPT;
         else
@@ -517,7 +521,7 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
         sim_sketch_add(&x->write_s, gs_us_to_s(write_us));
     (void)node;
     p->core_flags |= JF_PREEMPTOR;
-    p->pre_wait_since_us = s->now;
+    sim_job_more(p)->pre_wait_since_us = s->now;
     x->decisions++;
     core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
 }
@@ -542,7 +546,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
         if (!(pools >> s->cl->nodes[n].pool & 1) || !x->node_run[n])
             continue;
         size_t cnt = 0;
-        for (job *v = x->node_run[n]; v; v = v->run_next)
+        for (job *v = x->node_run[n]; v; v = v->more->run_next)
             cnt++;
         if (cnt > vcap) {
             vcap = cnt;
@@ -584,7 +588,7 @@ static void ext_after_arrive(void *state, sim *s, job *j)
 static void on_eligible(sim *s, job *v)
 {
     sim_ext *x = ext_of(s);
-    if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->run_since_us < x->min_runtime_us)
+    if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->more->run_since_us < x->min_runtime_us)
         return; /* an event from an earlier run of this job */
     for (int i = 0; i < x->wait.n; i++)
         x->wait.c[i].failed = false;
@@ -628,15 +632,15 @@ static void on_op(sim *s, uint32_t oi)
             continue; /* stopped meanwhile (killed or suspended by a policy) */
         bool has = (vi->core_flags & JF_HAS_CKPT) != 0;
         double g = vi->req.gpus;
-        x->lost_gpu_s += g * (vi->resume_work_us - vi->work_left_us) / 1e6;
+        x->lost_gpu_s += g * (vi->more->resume_work_us - vi->work_left_us) / 1e6;
         x->preemptions++;
         if (!has)
             x->lost_all++;
         sim_job_suspend(s, vi);
         double read_us = has ? ckpt_bytes(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
-        vi->work_left_us = vi->resume_work_us + read_us;
+        vi->work_left_us = vi->more->resume_work_us + read_us;
         x->read_gpu_s += g * read_us / 1e6;
-        vi->preemptions++;
+        vi->more->preemptions++;
         v[nv++] = vi;
     }
     sim_hand_over_end(s);

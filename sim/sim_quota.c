@@ -114,11 +114,11 @@ sim_tenant *sim_quota_tenant(const sim_cluster *c, const job *j)
     return j->tenant_ix ? &c->quota->t[j->tenant_ix - 1] : NULL;
 }
 
-/* GPU memory a job requests per GPU on pool p (wl_row_gpumem_mib: gpumem,
+/* GPU memory a job requests per GPU on pool p (job_req_gpumem_mib: gpumem,
  * or gpumem_pct of the card), or the whole card when it states none. */
 static double mem_per_gpu_gib(const sim_cluster *c, const job *j, int pool)
 {
-    int64_t card = c->pools[pool].model->memory_mib, m = wl_row_gpumem_mib(&j->req, card);
+    int64_t card = c->pools[pool].model->memory_mib, m = job_req_gpumem_mib(&j->req, card);
     return (double)(m > 0 ? m : card) / 1024.0;
 }
 

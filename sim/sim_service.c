@@ -156,6 +156,7 @@ static void svc_layer_free(void *state)
         free(v->reps);
         free(v->rdy);
         free(v->lheap);
+        free(v->lroom);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
@@ -172,6 +173,7 @@ static void svc_layer_free(void *state)
     free(L->chunks);
     free(L->free_req);
     free(L->svcs);
+    free(L->by_id);
     free(L->reps);
     sim_sketch_free(&L->all_lat);
     sim_sketch_free(&L->all_ttft);
@@ -183,7 +185,7 @@ static void svc_layer_free(void *state)
 static void svc_task_started(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     svc_hw_place(s, &v->hw, &v->cfg, &L->perf, j, &p->hw); /* once per placement */
@@ -191,6 +193,7 @@ static void svc_task_started(void *state, sim *s, job *j)
         return; /* a restart after a suspension: cold start again below */
     p->state = R_STARTING;
     v->nstarting++;
+    L->nup++;
     p->pc_cap = v->pc_cap = svc_prefix_capacity(L, s, v, j); /* prefix cache hook */
     if (v->ended) {
         /* The service ended while this replica waited for its GPUs: no
@@ -213,7 +216,7 @@ static void svc_task_started(void *state, sim *s, job *j)
 static void svc_task_rate_changed(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     if (p->in_run)
         return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
     if (p->state == R_READY && (p->in_block || p->nactive))
@@ -223,7 +226,7 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
 static void svc_task_lost(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     svc_layer *L = svc_of(s);
     if (p->state == R_READY)
@@ -241,8 +244,10 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->in_flight -= lost;
     if (p->state == R_READY)
         svc_ready_del(v, p);
-    else if (p->state == R_STARTING)
+    else if (p->state == R_STARTING) {
         v->nstarting--;
+        L->nup--;
+    }
     p->state = R_GONE;
     p->gen++;
     p->ev_gen++;
@@ -261,7 +266,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
 static void svc_task_rejected(void *state, sim *s, job *j)
 {
     (void)state;
-    replica *p = j->owner;
+    replica *p = job_owner(j);
     service *v = p->svc;
     (void)s;
     p->state = R_GONE;
@@ -273,10 +278,7 @@ static void svc_task_rejected(void *state, sim *s, job *j)
 static int svc_replicas(const void *state)
 {
     const svc_layer *L = state;
-    int n = 0;
-    for (uint32_t i = 0; L && i < L->nsvcs; i++)
-        n += L->svcs[i]->nready + L->svcs[i]->nstarting;
-    return n;
+    return L ? (int)L->nup : 0; /* kept as replicas start and stop: a timeseries row costs no walk of the services */
 }
 
 /* {==== arrivals, ticks, generator ====} */
@@ -356,6 +358,17 @@ static void route(sim *s, service *v, uint32_t ri)
     svc_schedule_tick(s, v);
 }
 
+/* The service's random stream, made at its first draw: most services of a
+ * long tail draw nothing (their requests carry their own sizes), and an
+ * mt19937 state is 5 KB. Seeded by the service's index alone, so the
+ * stream is the same whenever it is made. */
+static gsl_rng *rng_of(const sim *s, service *v)
+{
+    if (!v->rng)
+        v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
+    return v->rng;
+}
+
 static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
 {
     svc_layer *L = svc_of(s);
@@ -389,8 +402,8 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
                   * (real prompt and output lengths are skewed: the Azure trace's output
                   * p50 is 129 against a mean of 211) -- a modeling assumption */
             double in_mean = v->cfg.input_tokens > 0 ? (double)v->cfg.input_tokens : 0;
-            r->in_tok = in_mean > 0 ? llround(sim_rng_exp(v->rng, in_mean)) : 0;
-            r->tok_left = llround(sim_rng_exp(v->rng, (double)v->cfg.output_tokens));
+            r->in_tok = in_mean > 0 ? llround(sim_rng_exp(rng_of(s, v), in_mean)) : 0;
+            r->tok_left = llround(sim_rng_exp(rng_of(s, v), (double)v->cfg.output_tokens));
             if (r->tok_left < 1)
                 r->tok_left = 1;
         }
@@ -399,7 +412,7 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
-        r->work_left_us = sim_rng_exp(v->rng, v->svc_mean_ms * 1000.0);
+        r->work_left_us = sim_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
     } else {
         svc_req_free(L, ri);
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
@@ -420,8 +433,13 @@ static void schedule_gen(sim *s, service *v)
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
-        t += sim_rng_exp(v->rng, 1.0 / lmax);
-        if (!di || gsl_rng_uniform(v->rng) * 1.6 <= diurnal(t))
+        t += sim_rng_exp(rng_of(s, v), 1.0 / lmax);
+        if (!di)
+            break;
+        /* the intensity never falls below 0.4 (1 - 0.6): a draw under that
+         * is accepted without the sine, as the full test would */
+        double u = gsl_rng_uniform(rng_of(s, v)) * 1.6;
+        if (u < 0.39 || u <= diurnal(t))
             break;
     }
     gs_time_us at = (gs_time_us)llround(t * 1e6);
@@ -431,12 +449,47 @@ static void schedule_gen(sim *s, service *v)
         svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
 
+static uint64_t id_hash(const char *id)
+{
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    return h;
+}
+
 static service *find_service(const svc_layer *L, const char *id)
 {
-    for (uint32_t i = 0; i < L->nsvcs; i++) /* O(services): a handful per trace */
-        if (!strcmp(L->svcs[i]->id, id))
-            return L->svcs[i];
-    return NULL;
+    if (!L->cap_by_id)
+        return NULL;
+    for (uint64_t i = id_hash(id);; i++) {
+        uint32_t k = L->by_id[i & (L->cap_by_id - 1)];
+        if (!k)
+            return NULL;
+        if (!strcmp(L->svcs[k - 1]->id, id))
+            return L->svcs[k - 1];
+    }
+}
+
+static void by_id_put(uint32_t *tab, uint32_t cap, const service *v)
+{
+    uint64_t i = id_hash(v->id);
+    while (tab[i & (cap - 1)])
+        i++;
+    tab[i & (cap - 1)] = v->idx + 1;
+}
+
+/* Adds the newest service (L->svcs[L->nsvcs - 1]) to the id table,
+ * doubling it past half full. */
+static void by_id_add(svc_layer *L)
+{
+    if (2 * L->nsvcs > L->cap_by_id) {
+        L->cap_by_id = L->cap_by_id ? 2 * L->cap_by_id : 16;
+        free(L->by_id);
+        L->by_id = xcalloc(L->cap_by_id, sizeof *L->by_id);
+        for (uint32_t i = 0; i + 1 < L->nsvcs; i++)
+            by_id_put(L->by_id, L->cap_by_id, L->svcs[i]);
+    }
+    by_id_put(L->by_id, L->cap_by_id, L->svcs[L->nsvcs - 1]);
 }
 
 static int declare(sim *s, const wl_service *row)
@@ -510,7 +563,6 @@ static int declare(sim *s, const wl_service *row)
     v->qhead = v->qtail = NONE;
     v->last_arrival_us = -1;
     v->win_start_us = s->now;
-    v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
     sim_sketch_init(&v->win_lat);
     sim_sketch_init(&v->lat_s);
     sim_sketch_init(&v->ttft_s);
@@ -522,6 +574,7 @@ static int declare(sim *s, const wl_service *row)
         L->svcs = xrealloc(L->svcs, L->cap_svcs * sizeof *L->svcs);
     }
     L->svcs[L->nsvcs++] = v;
+    by_id_add(L);
     for (int i = 0; i < init; i++)
         svc_scale_out(s, v);
     if (row->rate > 0)
@@ -553,8 +606,8 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    (void)state;
-    svc_layer *L = svc_of(s);
+    (void)s;
+    svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
@@ -574,8 +627,7 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
 
 static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    (void)state;
-    svc_layer *L = svc_of(s);
+    svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: {
         replica *p = L->reps[slot];
@@ -593,6 +645,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->idle_since_us = s->now;
         p->last_us = s->now;
         p->svc->nstarting--;
+        L->nup--;
         svc_ready_add(p->svc, p);
         svc_note_scale(s, p->svc, "ready");
         svc_replica_run(s, p);

@@ -33,7 +33,7 @@ typedef struct svc_actuator_ops {
      * when a service is declared. */
     int (*min_replicas)(const void *state);
     /* Replica task j of service svc is about to be handed to the space
-     * policy: the actuator may set j->prefer_node. */
+     * policy: the actuator may set j->more->prefer_node. */
     void (*placing)(void *state, sim *s, job *j, int svc);
     /* Task j was placed (j->node, j->gpu_ids): returns the path (enum
      * svc_path, not AWAKE) and writes in *ready_s the seconds until it

@@ -16,9 +16,10 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     svc_layer *L = v->L;
     svc_req *r = svc_req_at(L, ri);
     double lat = gs_us_to_s(t - r->arrive_us);
-    sim_sketch_add(&v->lat_s, lat);
-    sim_sketch_add(&v->win_lat, lat);
-    sim_sketch_add(&L->all_lat, lat);
+    int bk = sim_sketch_bucket(lat); /* placed once for the three sketches */
+    sim_sketch_add_at(&v->lat_s, lat, bk);
+    sim_sketch_add_at(&v->win_lat, lat, bk);
+    sim_sketch_add_at(&L->all_lat, lat, bk);
     v->served++;
     v->in_flight--;
     if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs: TTFT and TPOT */
@@ -40,6 +41,23 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     svc_req_free(L, ri);
 }
 
+/* Room for one request more in p's slot arrays. A replica holds at most
+ * max_batch requests (active + pending: svc_has_room), and moving pending
+ * to active keeps the total, so one capacity serves both; it doubles as
+ * batches grow, so a replica never holds max_batch slots it has not used. */
+static void slot_room(replica *p)
+{
+    int n = p->nactive + p->npending;
+    if (n < p->cap_slots)
+        return;
+    int cap = p->cap_slots ? 2 * p->cap_slots : 4;
+    if (cap > p->svc->max_batch)
+        cap = p->svc->max_batch > n ? p->svc->max_batch : n + 1;
+    p->active = xrealloc(p->active, (size_t)cap * sizeof *p->active);
+    p->pending = xrealloc(p->pending, (size_t)cap * sizeof *p->pending);
+    p->cap_slots = cap;
+}
+
 static void svc_pull_queue(replica *p)
 {
     service *v = p->svc;
@@ -58,6 +76,7 @@ static void svc_pull_queue(replica *p)
         }
         r->queued = false;
         v->qlen--;
+        slot_room(p);
         p->pending[p->npending++] = ri;
         p->kv_used += r->kv_tok;
         svc_load_changed(p);
@@ -184,10 +203,11 @@ void svc_block_end(sim *s, replica *p)
             r->first_done = true;
             r->ttft_at_us = p->t0_us + p->d1_us;
             double ttft = gs_us_to_s(p->t0_us + p->d1_us - r->arrive_us);
+            int b = sim_sketch_bucket(ttft);
             if (v->slo_ttft_ms >= 0)
-                sim_sketch_add(&v->win_ttft, ttft);
-            sim_sketch_add(&v->ttft_s, ttft);
-            sim_sketch_add(&L->all_ttft, ttft);
+                sim_sketch_add_at(&v->win_ttft, ttft, b);
+            sim_sketch_add_at(&v->ttft_s, ttft, b);
+            sim_sketch_add_at(&L->all_ttft, ttft, b);
         }
         if (r->tok_left <= 0) {
             p->kv_used -= r->kv_tok;
@@ -234,6 +254,7 @@ void svc_cut_block(sim *s, replica *p)
 
 void svc_assign(sim *s, replica *p, uint32_t ri)
 {
+    slot_room(p);
     p->pending[p->npending++] = ri;
     p->kv_used += svc_req_at(p->svc->L, ri)->kv_tok;
     svc_load_changed(p);

@@ -4,6 +4,18 @@
  * svc_scale_period_s over the window's busy fraction, batch-slot occupancy
  * and P99 (or TTFT), and the busy accounting those read. Below the batching
  * (sim_service_batch.c), which calls it; it calls nothing above.
+ *
+ * Costs, n = a service's ready replicas: a request routed, admitted or
+ * served moves one replica in the load heap, O(log n); routing when KV
+ * memory binds visits only the heap subtrees with room. A replica made
+ * ready or retired is O(n) (the ready list in creation order, which breaks
+ * ties). The autoscaler's evaluation walks the service's replicas once per
+ * period (svc_scale_period_s): its busy and ready seconds are summed per
+ * replica in that order so the figures, and every decision taken on them,
+ * stay those of the sums they replaced; at a fixed load per replica the
+ * requests per period grow with n too, so the walk costs a constant per
+ * request (bench_infer.sh's routing series: flat within 1.5x from 20 to
+ * 1,000 replicas).
  * SPDX-License-Identifier: MIT */
 #include "sim_service_types.h"
 
@@ -12,14 +24,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The ready replica with the fewest requests (the first made among equals)
+ * that has room for kv_tok tokens, by a scan of the ready list: O(ready
+ * replicas). The reference the heap search agrees with, and its fallback
+ * when its frontier overflows. */
+static replica *svc_least_loaded_scan(const service *v, double kv_tok)
+{
+    replica *best = NULL;
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->rdy[i];
+        if (svc_has_room(p, kv_tok) && (!best || p->load < best->load))
+            best = p;
+    }
+    return best;
+}
+
 /* {==== the load heap ====}
  * Ready replicas ordered by (requests held, creation order): the top is
  * the replica svc_least_loaded picks, and the order among equals is that
- * of the ready list, so routing is what a scan of the list would choose. */
+ * of the ready list, so routing is what a scan of the list would choose.
+ * Beside it, lroom: per subtree, the most KV room of a replica with a free
+ * slot, refreshed along the path a change touched (O(log n), stopping early
+ * above it once a subtree's figure is unchanged). */
 
 static bool load_less(const replica *a, const replica *b)
 {
     return a->load < b->load || (a->load == b->load && a->idx < b->idx);
+}
+
+/* KV tokens a request may bring to p and still fit (svc_has_room), -inf
+ * when its batch slots are full. An empty replica takes any request. */
+static double room_of(const replica *p)
+{
+    int n = p->nactive + p->npending;
+    if (n >= p->svc->max_batch)
+        return -INFINITY;
+    return n == 0 ? INFINITY : p->hw.kv_cap_tok - p->kv_used;
+}
+
+static double room_at(const service *v, int i)
+{
+    double r = room_of(v->lheap[i]);
+    for (int c = 2 * i + 1; c <= 2 * i + 2 && c < v->nready; c++)
+        if (v->lroom[c] > r)
+            r = v->lroom[c];
+    return r;
+}
+
+/* lroom along the path from heap position lo to the root: positions lo up
+ * to hi (an ancestor of lo, or lo) are recomputed, those above hi only
+ * until one is unchanged (then so is everything above it). */
+static void room_fix(service *v, int lo, int hi)
+{
+    if (!v->room_on)
+        return;
+    for (int i = lo;; i = (i - 1) / 2) {
+        double r = room_at(v, i);
+        if (i < hi && r == v->lroom[i])
+            return;
+        v->lroom[i] = r;
+        if (i == 0)
+            return;
+    }
 }
 
 static void heap_put(service *v, int i, replica *p)
@@ -28,7 +94,9 @@ static void heap_put(service *v, int i, replica *p)
     p->hpos = i;
 }
 
-static void heap_sift(service *v, int i)
+/* Restores the order after position i changed; returns where its
+ * replica ended up (every position moved lies between the two, on one path). */
+static int heap_sift(service *v, int i)
 {
     replica *p = v->lheap[i];
     while (i > 0 && load_less(p, v->lheap[(i - 1) / 2])) { /* up */
@@ -47,17 +115,30 @@ static void heap_sift(service *v, int i)
         i = c;
     }
     heap_put(v, i, p);
+    return i;
+}
+
+/* After the replica at heap position i changed (load or KV room): its
+ * place, then the room figures of the path it moved along and above. */
+static void heap_changed(service *v, int i)
+{
+    int f = heap_sift(v, i);
+    room_fix(v, f > i ? f : i, f > i ? i : f);
 }
 
 void svc_load_changed(replica *p)
 {
     service *v = p->svc;
     int l = p->nactive + p->npending;
-    if (p->state != R_READY || p->hpos < 0 || l == p->load)
+    if (p->state != R_READY || p->hpos < 0)
         return;
-    v->slots_used += l - p->load;
-    p->load = l;
-    heap_sift(v, p->hpos);
+    if (l != p->load) {
+        v->slots_used += l - p->load;
+        p->load = l;
+    } else if (!v->room_on) {
+        return; /* same place in the heap, no room figures kept */
+    }
+    heap_changed(v, p->hpos); /* its KV room changes with every request, even at the same load */
 }
 
 void svc_ready_add(service *v, replica *p)
@@ -66,6 +147,7 @@ void svc_ready_add(service *v, replica *p)
         v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
         v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
         v->lheap = xrealloc(v->lheap, (size_t)v->cap_rdy * sizeof *v->lheap);
+        v->lroom = xrealloc(v->lroom, (size_t)v->cap_rdy * sizeof *v->lroom);
     }
     int k = v->nready; /* ready in creation order: usually the newest, so from the end */
     while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
@@ -77,8 +159,10 @@ void svc_ready_add(service *v, replica *p)
     p->load = p->nactive + p->npending;
     v->slots_used += p->load;
     heap_put(v, v->nready, p);
+    v->lroom[v->nready] = -INFINITY; /* a leaf for now: heap_changed sets it */
     v->nready++;
-    heap_sift(v, p->hpos);
+    v->L->nup++;
+    heap_changed(v, p->hpos);
 }
 
 void svc_ready_del(service *v, replica *p)
@@ -89,14 +173,17 @@ void svc_ready_del(service *v, replica *p)
     if (k == v->nready)
         GS_BUG("ready_del: replica not in the ready list");
     memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
-    int h = p->hpos;
+    int h = p->hpos, last = v->nready - 1;
     v->slots_used -= p->load;
     v->nready--;
+    v->L->nup--;
     p->hpos = -1;
-    if (h < v->nready) {
-        heap_put(v, h, v->lheap[v->nready]);
-        heap_sift(v, h);
+    if (h < last) { /* the last leaf takes its place */
+        heap_put(v, h, v->lheap[last]);
+        heap_changed(v, h);
     }
+    if (last > 0) /* the position that lost its last leaf */
+        room_fix(v, (last - 1) / 2, (last - 1) / 2);
 }
 
 void svc_set_busy(sim *s, replica *p, bool busy)
@@ -116,7 +203,7 @@ void svc_set_busy(sim *s, replica *p, bool busy)
         sim_task_set_busy(s, p->task, busy);
 }
 
-replica *svc_least_loaded(const service *v, double kv_tok)
+replica *svc_least_loaded(service *v, double kv_tok)
 {
     if (v->nready == 0)
         return NULL;
@@ -125,14 +212,60 @@ replica *svc_least_loaded(const service *v, double kv_tok)
         return top;
     if (top->load >= v->max_batch)
         return NULL; /* the least loaded is full: every ready replica is */
+    /* KV memory binds on the least loaded: the first in heap order that
+     * has room, found best first over the subtrees whose figure admits the
+     * request. The figure is only a filter (one token of slack against
+     * rounding); svc_has_room decides, as the scan of the ready list did. */
+    if (!v->room_on) { /* the first time KV binds: every figure, bottom up, O(ready) once */
+        v->room_on = true;
+        for (int i = v->nready; i-- > 0;)
+            v->lroom[i] = room_at(v, i);
+    }
+    if (v->lroom[0] + 1.0 < kv_tok)
+        return NULL; /* no replica with a free slot has the room */
+    enum { FRONT = 64 };
+    int front[FRONT], nf = 0; /* heap positions to visit, a min-heap on their replicas' order */
     replica *best = NULL;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
-        if (svc_has_room(p, kv_tok) && (!best || p->load < best->load))
+    front[nf++] = 0;
+    while (nf > 0) {
+        int i = front[0]; /* pop the best-ranked position */
+        front[0] = front[--nf];
+        for (int j = 0;;) {
+            int c = 2 * j + 1;
+            if (c >= nf)
+                break;
+            if (c + 1 < nf && load_less(v->lheap[front[c + 1]], v->lheap[front[c]]))
+                c++;
+            if (!load_less(v->lheap[front[c]], v->lheap[front[j]]))
+                break;
+            int t = front[c];
+            front[c] = front[j];
+            front[j] = t;
+            j = c;
+        }
+        replica *p = v->lheap[i];
+        if (svc_has_room(p, kv_tok)) { /* every position left ranks after it */
             best = p;
+            break;
+        }
+        for (int c = 2 * i + 1; c <= 2 * i + 2 && c < v->nready; c++) {
+            if (v->lroom[c] + 1.0 < kv_tok)
+                continue; /* nothing in that subtree fits the request */
+            if (nf == FRONT)
+                return svc_least_loaded_scan(v, kv_tok);
+            int j = nf++;
+            front[j] = c;
+            while (j > 0 && load_less(v->lheap[front[j]], v->lheap[front[(j - 1) / 2]])) {
+                int t = front[j];
+                front[j] = front[(j - 1) / 2];
+                front[(j - 1) / 2] = t;
+                j = (j - 1) / 2;
+            }
+        }
     }
     return best;
 }
+
 
 void svc_note_scale(sim *s, service *v, const char *what)
 {
@@ -152,8 +285,6 @@ void svc_scale_out(sim *s, service *v)
     p->svc = v;
     p->state = R_PLACING;
     p->path = SVC_PATH_COLD;
-    p->active = xmalloc((size_t)v->max_batch * sizeof *p->active);
-    p->pending = xmalloc((size_t)v->max_batch * sizeof *p->pending);
     if (L->nreps == L->cap_reps) {
         L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
         L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
@@ -167,10 +298,12 @@ void svc_scale_out(sim *s, service *v)
     v->nlive++;
     v->scale_outs++;
     job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    wl_service_replica_row(&v->cfg, &t->req); /* a job row: the core places tasks by their row */
-    snprintf(t->req.id, sizeof t->req.id, "%.50s#%u", v->id, p->idx);
-    t->req.submit_us = s->now;
-    t->owner = p;
+    wl_row row; /* a job row: the core places tasks by their row (and keeps its job_req) */
+    wl_service_replica_row(&v->cfg, &row);
+    snprintf(row.id, sizeof row.id, "%.50s#%u", v->id, p->idx);
+    row.submit_us = s->now;
+    sim_task_set_row(s, t, &row);
+    t->more->owner = p;
     t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;
     if (L->act) /* a preferred node */
@@ -266,16 +399,8 @@ void svc_tick(sim *s, service *v)
     v->win_start_us = s->now;
     v->win_busy_s = 0;
     v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
-    memset(v->win_lat.count, 0, SK_NBUCKETS * sizeof *v->win_lat.count);
-    v->win_lat.n = v->win_lat.zeros = 0;
-    v->win_lat.sum = 0;
-    v->win_lat.min = INFINITY;
-    v->win_lat.max = -INFINITY;
-    memset(v->win_ttft.count, 0, SK_NBUCKETS * sizeof *v->win_ttft.count);
-    v->win_ttft.n = v->win_ttft.zeros = 0;
-    v->win_ttft.sum = 0;
-    v->win_ttft.min = INFINITY;
-    v->win_ttft.max = -INFINITY;
+    sim_sketch_reset(&v->win_lat);
+    sim_sketch_reset(&v->win_ttft);
     if (svc_tick_needed(v))
         svc_schedule_tick(s, v);
 }

@@ -53,8 +53,8 @@ typedef struct replica {
     int state;
     struct service *svc;
     job *task;
-    uint32_t *active, *pending;
-    int nactive, npending;
+    uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
+    int nactive, npending, cap_slots;
     /* current block (tokens mode) or last drain (time mode) */
     bool in_block;
     bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
@@ -99,8 +99,16 @@ typedef struct service {
     replica **rdy;
     int cap_rdy;
     /* the ready replicas again, as a min-heap on (load, creation order):
-     * least-loaded routing and the slot gauge in O(log n) per request */
+     * least-loaded routing and the slot gauge in O(log n) per request;
+     * lroom[i] is the most KV-cache room (tokens) any replica with a free
+     * batch slot has in the heap's subtree at i (-inf: none), so a request
+     * that fits beside none is turned away at the root and a search for one
+     * that fits skips every subtree without room; kept only from the first
+     * time KV memory binds on the least-loaded replica (room_on), so a
+     * service whose batches never fill the cache never pays for it */
     replica **lheap;
+    double *lroom;
+    bool room_on;
     long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
     bool tick_pending;
@@ -131,8 +139,13 @@ typedef struct service {
 struct svc_layer {
     service **svcs;
     uint32_t nsvcs, cap_svcs;
+    /* services by id: open addressing, linear probing, index + 1 (0: empty),
+     * at most half full, so a request row finds its service in O(1) however
+     * many services the trace declares */
+    uint32_t *by_id, cap_by_id;
     replica **reps; /* every replica ever made, by idx (events name them) */
     uint32_t nreps, cap_reps;
+    long nup; /* replicas holding resources over every service (starting + ready): each timeseries row */
     svc_req **chunks;
     uint32_t nchunks, nslots, *free_req, nfree, cap_free;
     int index; /* the layer's place among the run's modules (its events) */
@@ -191,11 +204,13 @@ void svc_set_busy(sim *s, replica *p, bool busy);
 void svc_load_changed(replica *p);
 /* The ready replica with the fewest requests (the first made among equals)
  * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
- * load heap, O(1), whenever the top has room; only when KV memory binds on
- * the least-loaded replica does it walk the ready list for the first
- * least-loaded one with room (the heap's order among equals is the
- * list's, so both agree). */
-replica *svc_least_loaded(const service *v, double kv_tok);
+ * load heap, O(1), whenever the top has room; when KV memory binds on the
+ * least-loaded replica, NULL at once if no replica with a free slot has the
+ * room (the root's figure), else a best-first walk of the heap that enters
+ * only subtrees with room: the replicas it visits are those ranked before
+ * the answer on its path, not every ready replica. The same pick as a scan
+ * of the ready list (the heap's order among equals is the list's). */
+replica *svc_least_loaded(service *v, double kv_tok);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
 void svc_replica_remove(sim *s, replica *p);

@@ -15,6 +15,7 @@
 #include "sim_metrics.h"
 #include "sim_policy.h"
 #include "sim_queue.h"
+#include "sim_strtab.h"
 #include "sim_timeseries.h"
 
 struct sim {
@@ -25,17 +26,18 @@ struct sim {
     const gpu_catalog *cat;
     sim_cluster *cl;
 
-    /* jobs in flight: slab of chunks, free slots reused */
+    /* jobs in flight: slab of chunks (carved from blocks), free slots
+     * reused: a stack threaded through them from free_head (NO_SLOT: none) */
     job **chunks;
     uint32_t nchunks, nslots;
-    uint32_t *free_slots;
-    uint32_t nfree, free_cap;
+    uint32_t free_head;
 
     /* trace: one row read ahead */
     struct wl_trace *tr;
-    wl_row *next_row; /* the read-ahead row: parsed straight into next_job->req */
-    job *next_job;    /* a free job slot the next row is read into (no copy on arrival) */
+    wl_row *next_row; /* the read-ahead row (the reader's full row; a job keeps its job_req) */
+    const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
     bool have_next;
+    sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
 
     /* policies: [0] is the space policy */
     const pol_ops *pol[SIM_MAX_POLICIES];

@@ -102,13 +102,13 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf
         return;
     const gpu_model *m = s->cl->pools[s->cl->nodes[t->node].pool].model;
     bool share = sim_hw_slice_share(s);
-    double c = share ? t->slice_c : 1, mb = share ? t->slice_m : 1;
+    double c = share ? job_slice_c(t) : 1, mb = share ? job_slice_m(t) : 1;
     int tp = row->ask.gpus > 0 ? row->ask.gpus : 1;
     /* KV capacity in the memory this placement gives (a MIG instance: its
      * share of the card's memory slices) */
     double mem_mib = svc_hw_mem_given_mib(s, m, &row->ask);
-    if (t->slice_m < 1 && !row->ask.mig[0]) /* an instance chosen by the policy: its memory slices' share */
-        mem_mib = (double)m->memory_mib * t->slice_m * tp;
+    if (job_slice_m(t) < 1 && !row->ask.mig[0]) /* an instance chosen by the policy: its memory slices' share */
+        mem_mib = (double)m->memory_mib * job_slice_m(t) * tp;
     double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
     out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;
     const perf_entry *own = perf && row->profile[0] ? perf_find(perf, row->profile, m, tp) : NULL;

@@ -136,14 +136,14 @@ if [ -s "$y" ] && [ "$yaml_ok" = 0 ] && has "$y" 'completionMode: Indexed' && ha
 else cat "$y" >>"$T/out" 2>/dev/null; no sweep_k8s_indexed_job "$T/out"; fi
 rm -rf sw/k8s
 
-# 7. plan --width K: K card counts a round finds the bisection's answer in fewer rounds
+# 7. plan --width K: K card counts a round finds the bisection's answer in fewer rounds (search.json)
 "$G" gen mmc --jobs 4000 --servers 10 --util 0.6 --mean-s 1 --seed 1 --out mmc.csv >/dev/null 2>&1
 for w in 1 3; do
   "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \
     --jobs 2 --width $w --out plan$w >"$T/out.$w" 2>&1
 done
-g1=$(grep -m1 '"gpus":' plan1/plan.json | tr -dc 0-9); r1=$(grep -m1 '"rounds":' plan1/plan.json | tr -dc 0-9)
-g3=$(grep -m1 '"gpus":' plan3/plan.json | tr -dc 0-9); r3=$(grep -m1 '"rounds":' plan3/plan.json | tr -dc 0-9)
+g1=$(grep -m1 '"gpus":' plan1/plan.json | tr -dc 0-9); r1=$(grep -m1 '"rounds":' plan1/search.json | tr -dc 0-9)
+g3=$(grep -m1 '"gpus":' plan3/plan.json | tr -dc 0-9); r3=$(grep -m1 '"rounds":' plan3/search.json | tr -dc 0-9)
 if [ -n "$g1" ] && [ "$g1" = "$g3" ] && [ -n "$r3" ] && [ "$r3" -lt "$r1" ]; then ok plan_width_fewer_rounds_same_answer
 else echo "    width 1: $g1 cards in $r1 rounds; width 3: $g3 cards in $r3 rounds" >>"$T/out.3"; no plan_width_fewer_rounds_same_answer "$T/out.3"; fi
 
@@ -246,7 +246,7 @@ else
   timeout 240 "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 \
     --slo 'queue_mean<=0.04' --width 3 --engine slurm --out planS >"$T/out" 2>&1; prc=$?
   gS=$(grep -m1 '"gpus":' planS/plan.json 2>/dev/null | tr -dc 0-9)
-  rS=$(grep -m1 '"rounds":' planS/plan.json 2>/dev/null | tr -dc 0-9)
+  rS=$(grep -m1 '"rounds":' planS/search.json 2>/dev/null | tr -dc 0-9)
   if [ "$prc" -eq 0 ] && [ -n "$gS" ] && [ "$gS" = "$g3" ] && [ "$rS" = "$r3" ] &&
      [ "$(ls planS/sweep.p0-whole*/slurm/*.out | grep -c .)" -ge "$rS" ]; then ok plan_engine_slurm_same_answer
   else echo "    slurm: $gS cards in $rS rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_slurm_same_answer "$T/out"; fi
@@ -268,7 +268,7 @@ else
   "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \
     --width 3 --engine parallel --out planP >"$T/out" 2>&1; prc=$?
   gP=$(grep -m1 '"gpus":' planP/plan.json 2>/dev/null | tr -dc 0-9)
-  rP=$(grep -m1 '"rounds":' planP/plan.json 2>/dev/null | tr -dc 0-9)
+  rP=$(grep -m1 '"rounds":' planP/search.json 2>/dev/null | tr -dc 0-9)
   if [ "$prc" -eq 0 ] && [ -n "$gP" ] && [ "$gP" = "$g3" ] && [ "$rP" = "$r3" ]; then ok plan_engine_parallel_same_answer
   else echo "    parallel: $gP cards in $rP rounds; here: $g3 in $r3" >>"$T/out"; no plan_engine_parallel_same_answer "$T/out"; fi
 fi

@@ -502,7 +502,7 @@ static void gpumem_pct_maps_by_card_memory(void)
     const mig_table *t = gpu_catalog_find(tu_catalog(), "A100-SXM4-40GB")->mig;
     int cand[MIG_MAX_PROFILES];
     char kind;
-    wl_row row = {.gpumem_pct = 20, .gpus = 1};
+    job_req row = {.gpumem_pct = 20, .gpus = 1, .mig = ""};
     const gpu_model *m = gpu_catalog_find(tu_catalog(), "A100-SXM4-40GB");
     CHECK_EQ_INT(mig_req_mem_mib(m, &row), 8192);
     CHECK(mig_candidates(m, &row, cand, &kind) > 0 && cand[0] == mig_profile_find(t, "1g.10gb") && kind == 'm');

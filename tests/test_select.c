@@ -206,14 +206,12 @@ static void fill_by_hand(void)
     static const char *const sets[] = {"gpu_select=fgd", NULL};
     setup u;
     CHECK_EQ_INT(setup_init(&u, one_node, tr, sets, false, NULL, NULL), 0);
-    wl_row *rows;
-    size_t n;
-    long other;
+    fill_rows rows;
     gs_error err = {0};
-    CHECK_EQ_INT(fill_rows_load(u.cfg.trace_path, false, &rows, &n, &other, &err), 0);
-    CHECK_EQ_INT((int)n, 3);
+    CHECK_EQ_INT(fill_rows_load(u.cfg.trace_path, false, &rows, &err), 0);
+    CHECK_EQ_INT((int)rows.n, 3);
     fill_result res;
-    CHECK_EQ_INT(fill_run(&u.s, rows, n, 1.0, &res, &err), 0);
+    CHECK_EQ_INT(fill_run(&u.s, &rows, 1.0, &res, &err), 0);
     CHECK_EQ_INT(res.tasks, 3);
     CHECK_EQ_INT(res.placed, 2);
     CHECK_EQ_INT(res.failed, 1);
@@ -227,7 +225,7 @@ static void fill_by_hand(void)
      * all 0.8 GPU idle is fragment, 40% of capacity */
     CHECK_NEAR(res.frag_pct_end, 40, 1e-9, 0);
     fill_result_free(&res);
-    free(rows);
+    fill_rows_free(&rows);
     setup_free(&u);
 }
 

@@ -1,10 +1,12 @@
 /* test_sketch.c - the percentile sketch against an exact sort (nearest rank):
  * relative error within SK_REL_ERR (< 1%) on light and heavy tails, zeros
- * exact.
+ * exact; the paged counters against a dense array of every bucket (the same
+ * quantiles, bit for bit), reset, and memory that follows the values.
  * SPDX-License-Identifier: MIT */
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../sim/sim_metrics.h"
 #include "../base/sim_rng.h"
@@ -69,7 +71,93 @@ static void empty_and_single(void)
     sim_sketch_free(&sk);
 }
 
+/* The nearest-rank quantile over a dense array of all SK_NBUCKETS counters,
+ * as the sketch computed it before its counters were paged. */
+static double dense_q(const uint64_t *count, uint64_t zeros, const sim_sketch *sk, double q)
+{
+    if (sk->n == 0)
+        return 0.0;
+    uint64_t rank = (uint64_t)ceil(q * (double)sk->n);
+    if (rank < 1)
+        rank = 1;
+    if (rank > sk->n)
+        rank = sk->n;
+    if (rank == sk->n)
+        return sk->max;
+    if (rank <= zeros)
+        return sk->min < 0 ? sk->min : 0.0;
+    uint64_t acc = zeros;
+    for (long i = 0; i < SK_NBUCKETS; i++) {
+        acc += count[i];
+        if (acc >= rank) {
+            double v = 2.0 * pow(SK_GAMMA, (double)i) / (SK_GAMMA + 1.0) * SK_MIN;
+            return v < sk->min ? sk->min : v > sk->max ? sk->max : v;
+        }
+    }
+    return sk->max;
+}
+
+static void paged_equals_dense(void)
+{
+    gsl_rng *r = sim_rng_new(7, 3);
+    uint64_t *count = calloc(SK_NBUCKETS, sizeof *count);
+    sim_sketch sk;
+    sim_sketch_init(&sk);
+    CHECK(sim_sketch_bytes(&sk) == 0); /* empty: nothing held */
+    for (int round = 0; round < 3; round++) {
+        uint64_t zeros = 0;
+        for (int i = 0; i < 20000; i++) {
+            /* values spread over many decades, some far apart, some zeros */
+            double x = i % 7 == 0 ? 0.0 : gsl_ran_lognormal(r, round * 3.0 - 4.0, 3.0);
+            int b = sim_sketch_bucket(x);
+            if (b < 0)
+                zeros++;
+            else
+                count[b]++;
+            if (i % 2)
+                sim_sketch_add(&sk, x);
+            else
+                sim_sketch_add_at(&sk, x, b);
+        }
+        for (double q = 0.0; q <= 1.0; q += 0.0005)
+            CHECK(sim_sketch_quantile(&sk, q) == dense_q(count, zeros, &sk, q));
+        CHECK(sim_sketch_bytes(&sk) <= SK_NBUCKETS / SK_PAGE * (SK_PAGE + 1) * sizeof(uint64_t) + 2 * SK_PAGE * 8);
+        sim_sketch_reset(&sk); /* a new window: counts gone, pages kept */
+        CHECK(sk.n == 0 && sim_sketch_quantile(&sk, 0.5) == 0.0);
+        memset(count, 0, SK_NBUCKETS * sizeof *count);
+    }
+    sim_sketch_free(&sk);
+    free(count);
+    sim_rng_free(r);
+}
+
+static void memory_follows_values(void)
+{
+    sim_sketch sk;
+    sim_sketch_init(&sk);
+    sim_sketch_add(&sk, 0.0);
+    CHECK(sim_sketch_bytes(&sk) == 0); /* zeros are counted without buckets */
+    sim_sketch_add(&sk, 1.0);
+    size_t one = sim_sketch_bytes(&sk);
+    CHECK(one == SK_PAGE * sizeof(uint64_t) + sizeof(uint64_t *)); /* one page, one table entry */
+    for (int i = 0; i < 1000; i++)
+        sim_sketch_add(&sk, 1.0 + i * 1e-5); /* the same page */
+    CHECK(sim_sketch_bytes(&sk) == one);
+    sim_sketch_add(&sk, 1e6); /* far away: one page more, the table spans the gap */
+    size_t far = sim_sketch_bytes(&sk);
+    CHECK(far > one && far < 2 * SK_PAGE * sizeof(uint64_t) + (size_t)SK_NBUCKETS / SK_PAGE * sizeof(uint64_t *));
+    sim_sketch_add(&sk, 1e-3); /* below the lowest: the table grows downwards */
+    CHECK(sim_sketch_bytes(&sk) > far);
+    CHECK(sim_sketch_quantile(&sk, 1.0) == 1e6);
+    CHECK(sim_sketch_quantile(&sk, 0.0) == 0.0);
+    sim_sketch_free(&sk);
+    CHECK(sim_sketch_bytes(&sk) == 0 && sk.n == 0);
+    sim_sketch_free(&sk); /* twice is harmless */
+}
+
 const test_case tests_sketch[] = {
+    {"sketch/paged_counters_equal_dense_array", paged_equals_dense},
+    {"sketch/memory_follows_values", memory_follows_values},
     {"sketch/exponential_vs_exact_sort", exp_tail},
     {"sketch/lognormal_heavy_tail_vs_exact_sort", lognormal_tail},
     {"sketch/half_zeros_vs_exact_sort", zeros},

@@ -1,6 +1,8 @@
 /* test_trace.c - trace reader: every malformed case names file, line and
  * column; valid rows parse exactly.
  * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../workloads/wl_trace.h"
@@ -210,6 +212,58 @@ static void missing_file(void)
     CHECK_STR_HAS(err.msg, "cannot open trace '/nonexistent/x.csv'");
 }
 
+/* The reader cuts lines out of 256 KiB blocks: rows that straddle a block
+ * boundary, a field longer than a whole block (the block grows), a quoted
+ * field spanning lines across a boundary, and a NUL byte found blocks
+ * into the file all read as they would from one buffer. */
+static void block_boundaries(void)
+{
+    size_t big = 600 * 1024, cap = 2 * big + 4 * 1024 * 1024;
+    char *text = xmalloc(cap);
+    size_t n = (size_t)snprintf(text, cap, "id,submit,duration,gpus,note\n");
+    long rows = 0;
+    for (; n < 700 * 1024; rows++)
+        n += (size_t)snprintf(text + n, cap - n, "r%ld,%ld.%06ld,1,1,x\n", rows, rows / 1000, rows % 1000);
+    n += (size_t)snprintf(text + n, cap - n, "long,999,1,1,");
+    memset(text + n, 'y', big), n += big;
+    n += (size_t)snprintf(text + n, cap - n, "\nq,999,1,1,\"two\nlines\"\nlast,999,2.5,3,z");
+    long got;
+    int code;
+    read_all(text, true, &got, &code);
+    CHECK_EQ_INT(code, 0);
+    CHECK_EQ_INT(got, rows + 3);
+    /* the same file with a NUL byte in the last row: named at its line */
+    char *nul = strstr(text + n - 20, "last,") + 5;
+    *nul = 0;
+    const char *path = tu_write_tmp(text); /* text ends at the NUL: write it by hand */
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        *nul = 'Z';
+        fwrite(text, 1, n, f);
+        fclose(f);
+        f = fopen(path, "r+b");
+        fseek(f, (long)(nul - text), SEEK_SET);
+        fputc(0, f);
+        fclose(f);
+        gs_error err = {0};
+        wl_trace *t = wl_trace_open(path, &(wl_opts){.allow_extra_columns = true}, &err);
+        CHECK(t != NULL);
+        wl_row r;
+        int rc;
+        long k = 0;
+        while (t && (rc = wl_trace_next(t, &r, &err)) == 1)
+            k++;
+        CHECK_EQ_INT(k, rows + 2);
+        CHECK_STR_HAS(err.msg, "NUL byte at byte 6 of the line");
+        char want[64];
+        snprintf(want, sizeof want, "line %ld, column 2", rows + 5);
+        CHECK_STR_HAS(err.msg, want);
+        wl_trace_close(t);
+    }
+    free(text);
+}
+
 const test_case tests_trace[] = {
     {"trace/parse_seconds_exact_microseconds", seconds},
     {"trace/malformed_rows_name_line_and_column", malformed},
@@ -219,5 +273,6 @@ const test_case tests_trace[] = {
     {"trace/missing_file", missing_file},
     {"trace/bom_before_header_accepted", bom_accepted},
     {"trace/directory_named", directory_named},
+    {"trace/block_boundaries_long_lines_nul", block_boundaries},
     {NULL, NULL},
 };

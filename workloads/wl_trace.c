@@ -1,19 +1,24 @@
 /* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h).
  *
- * The file is read one physical line at a time (getline), so the reader
- * always knows the line number a record starts on, even when quoted fields
- * span lines. A line with no quote character is split on commas directly
- * (split_plain); any other line is fed to csv_parse. Fields are copied out of
- * libcsv's buffer inside the callback (libcsv reuses it).
+ * The file is read in big blocks (BLOCK_BYTES, read(2) on the stream's
+ * descriptor; stdio's buffer is never used) and cut into physical lines
+ * here, so the reader always knows the line number a record starts on, even
+ * when quoted fields span lines. A line with no quote character is split on
+ * commas in place (split_plain: no copy, no per-character state machine);
+ * any other line is fed to csv_parse, whose fields are copied out inside the
+ * callback (libcsv reuses its buffer). Either way the record ends as an
+ * array of NUL-terminated field pointers, valid until the next record.
  * SPDX-License-Identifier: MIT */
 #include "wl_trace.h"
 
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/gs_file.h"
 
@@ -52,19 +57,29 @@ static const struct {
     [C_PROFILE] = {"profile", false},
 };
 
+/* Bytes read at a time: big enough that the read system calls cost
+ * nothing next to the parsing, small enough to stay in the L2 cache. */
+#define BLOCK_BYTES (256u * 1024u)
+
 struct wl_trace {
     FILE *f;
     char *path;
     struct csv_parser csv;
-    char *line;
-    size_t line_cap;
+    /* the block reader: bytes [blk_pos, blk_len) of blk are not yet cut into
+     * lines; nul_at is the first NUL byte at or after blk_pos, or blk_len */
+    char *blk;
+    size_t blk_pos, blk_len, blk_cap, nul_at;
+    bool blk_eof;
     long lineno;     /* physical lines read */
     long rec_start;  /* line where the current record started */
     bool in_record;
-    /* the record being assembled: fields in one growing buffer */
+    /* the record being assembled: libcsv's fields copied into one growing
+     * buffer (off[i] into buf), or a plain line's fields split in place;
+     * fld[i] points at field i once the record is complete */
     char *buf;
     size_t buf_len, buf_cap;
     size_t *off;
+    const char **fld;
     int nfields, fields_cap;
     bool record_done;
     /* header mapping: col_of[field index] = col_id or -1 (ignored extra) */
@@ -76,13 +91,18 @@ struct wl_trace {
     bool eof;
 };
 
+static void grow_fields(wl_trace *t)
+{
+    t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 32;
+    t->off = xrealloc(t->off, (size_t)t->fields_cap * sizeof *t->off);
+    t->fld = xrealloc(t->fld, (size_t)t->fields_cap * sizeof *t->fld);
+}
+
 static void cb_field(void *s, size_t len, void *data)
 {
     wl_trace *t = data;
-    if (t->nfields == t->fields_cap) {
-        t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 32;
-        t->off = xrealloc(t->off, (size_t)t->fields_cap * sizeof *t->off);
-    }
+    if (t->nfields == t->fields_cap)
+        grow_fields(t);
     if (t->buf_len + len + 1 > t->buf_cap) {
         while (t->buf_len + len + 1 > t->buf_cap)
             t->buf_cap = t->buf_cap ? t->buf_cap * 2 : 1024;
@@ -101,15 +121,65 @@ static void cb_row(int c, void *data)
     ((wl_trace *)data)->record_done = true;
 }
 
-static const char *field(const wl_trace *t, int i) { return t->buf + t->off[i]; }
+static const char *field(const wl_trace *t, int i) { return t->fld[i]; }
 
-/* Reads lines until one whole record is assembled. 1 = record, 0 = EOF. */
+/* The next physical line, newline included (the last line may lack one):
+ * *line points into the block and stays valid until the next call; the
+ * reader may write into it. 0 at end of file, -1 on a read error. A line
+ * longer than half a block grows the block. *nul: the line holds a NUL byte
+ * (each block is searched for one once, not each line). */
+static ssize_t next_line(wl_trace *t, char **line, bool *nul)
+{
+    for (;;) {
+        size_t avail = t->blk_len - t->blk_pos;
+        char *p = t->blk + t->blk_pos, *nl = avail ? memchr(p, '\n', avail) : NULL;
+        if (nl || (t->blk_eof && avail)) {
+            size_t n = nl ? (size_t)(nl - p) + 1 : avail;
+            *line = p;
+            *nul = t->nul_at < t->blk_pos + n; /* the caller stops reading at a NUL */
+            t->blk_pos += n;
+            return (ssize_t)n;
+        }
+        if (t->blk_eof)
+            return 0;
+        /* keep the partial line, at the front; grow when little room is left */
+        if (avail)
+            memmove(t->blk, p, avail);
+        t->nul_at -= t->blk_pos; /* the first NUL at or after blk_pos, or blk_len: none */
+        t->blk_len = avail;
+        t->blk_pos = 0;
+        if (t->blk_cap - t->blk_len < BLOCK_BYTES / 2) {
+            t->blk_cap = t->blk_cap ? t->blk_cap * 2 : BLOCK_BYTES;
+            t->blk = xrealloc(t->blk, t->blk_cap);
+        }
+        /* read(2), not fread: a pipe or FIFO hands over what it has, so rows
+         * are replayed as they arrive (fread would wait for a whole block);
+         * one byte of slack: split_plain ends a last line without a newline
+         * with a NUL there */
+        ssize_t r;
+        do
+            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - 1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            return -1;
+        size_t got = (size_t)r;
+        if (got == 0)
+            t->blk_eof = true;
+        if (t->nul_at == avail) {
+            char *z = memchr(t->blk + avail, 0, got);
+            t->nul_at = z ? (size_t)(z - t->blk) : avail + got;
+        }
+        t->blk_len = avail + got;
+    }
+}
+
 /* The common line -- a whole record with no quote character and no stray
- * CR -- is split on commas here, giving the fields libcsv would give for it
- * (unquoted fields, spaces and tabs trimmed at both ends); it saves libcsv's
- * per-character state machine on million-row traces (make bench). Every
- * other line (quotes, a line inside a quoted field, blank or blank-looking
- * lines) goes through libcsv. */
+ * CR -- is split on commas here, in place (each comma and the line end
+ * become NULs), giving the fields libcsv would give for it (unquoted fields,
+ * spaces and tabs trimmed at both ends); it saves libcsv's per-character
+ * state machine and a copy of every field on million-row traces (make
+ * bench). Every other line (quotes, a line inside a quoted field, blank or
+ * blank-looking lines) goes through libcsv. */
 static bool split_plain(wl_trace *t, char *line, size_t n)
 {
     size_t len = n;
@@ -119,11 +189,13 @@ static bool split_plain(wl_trace *t, char *line, size_t n)
         len--;
     if (len == 0 || memchr(line, '"', len) || memchr(line, '\r', len))
         return false;
-    bool blank = true;
-    for (size_t i = 0; i < len && blank; i++)
-        blank = line[i] == ' ' || line[i] == '\t';
-    if (blank)
-        return false;
+    if (line[0] == ' ' || line[0] == '\t') { /* only then can the line be all blanks */
+        bool blank = true;
+        for (size_t i = 0; i < len && blank; i++)
+            blank = line[i] == ' ' || line[i] == '\t';
+        if (blank)
+            return false;
+    }
     char *p = line, *end = line + len;
     for (;;) {
         char *comma = memchr(p, ',', (size_t)(end - p));
@@ -132,7 +204,10 @@ static bool split_plain(wl_trace *t, char *line, size_t n)
             a++;
         while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
             b--;
-        cb_field(a, (size_t)(b - a), t);
+        *b = 0; /* b is the comma, a trimmed blank, or the line end (newline, CR or the block's slack) */
+        if (t->nfields == t->fields_cap)
+            grow_fields(t);
+        t->fld[t->nfields++] = a;
         if (!comma)
             break;
         p = comma + 1;
@@ -141,82 +216,95 @@ static bool split_plain(wl_trace *t, char *line, size_t n)
     return true;
 }
 
+/* Reads lines until one whole record is assembled. 1 = record, 0 = EOF. */
 static int read_record(wl_trace *t, gs_error *err)
 {
     t->nfields = 0;
     t->buf_len = 0;
     t->record_done = false;
     t->in_record = false;
+    bool plain = false;
     while (!t->record_done) {
         if (t->eof)
             return 0;
-        ssize_t n = getline(&t->line, &t->line_cap, t->f);
+        char *line;
+        bool nul;
+        ssize_t n = next_line(t, &line, &nul);
         if (n < 0) {
+            t->eof = true;
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: cannot read the file", t->path, t->lineno + 1);
+        }
+        if (n == 0) {
             t->eof = true;
             if (csv_fini(&t->csv, cb_field, cb_row, t) != 0)
                 return gs_err(err, GS_EINPUT, "trace '%s' line %ld: malformed CSV: %s (unterminated quote?)",
                               t->path, t->rec_start, csv_strerror(csv_error(&t->csv)));
-            return t->record_done ? 1 : 0;
+            break;
         }
         t->lineno++;
-        char *nul = memchr(t->line, 0, (size_t)n);
         if (nul) {
+            char *z = memchr(line, 0, (size_t)n);
             int col = 1; /* the field the NUL byte is in (commas before it, quotes aside) */
-            for (char *q = t->line; q < nul; q++)
+            for (char *q = line; q < z; q++)
                 col += *q == ',';
             t->eof = true;
             return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d: NUL byte at byte %ld of the line "
-                          "(not a text file?)", t->path, t->lineno, col, (long)(nul - t->line) + 1);
+                          "(not a text file?)", t->path, t->lineno, col, (long)(z - line) + 1);
         }
-        if (t->lineno == 1 && n >= 3 && !memcmp(t->line, "\xEF\xBB\xBF", 3)) {
+        if (t->lineno == 1 && n >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
             /* a UTF-8 byte-order mark (spreadsheet exports write one): not part of the first column's name */
-            memmove(t->line, t->line + 3, (size_t)n - 2);
+            line += 3;
             n -= 3;
         }
         if (!t->in_record) {
             t->rec_start = t->lineno;
             t->in_record = true;
-            if (split_plain(t, t->line, (size_t)n))
+            if ((plain = split_plain(t, line, (size_t)n)))
                 break;
         }
-        if (csv_parse(&t->csv, t->line, (size_t)n, cb_field, cb_row, t) != (size_t)n)
+        if (csv_parse(&t->csv, line, (size_t)n, cb_field, cb_row, t) != (size_t)n)
             return gs_err(err, GS_EINPUT, "trace '%s' line %ld: malformed CSV: %s", t->path, t->lineno,
                           csv_strerror(csv_error(&t->csv)));
         /* libcsv's pstate 0 is "row not begun": a blank line gave no record */
         if (!t->record_done && t->nfields == 0 && t->csv.pstate == 0)
             t->in_record = false;
     }
+    if (!t->record_done)
+        return 0;
+    if (!plain) /* libcsv's fields: their buffer stopped moving */
+        for (int i = 0; i < t->nfields; i++)
+            t->fld[i] = t->buf + t->off[i];
     return 1;
 }
 
 bool wl_parse_seconds(const char *s, gs_time_us *out_us)
 {
-    const char *p = s;
-    if (*p < '0' || *p > '9')
+    /* 10^(6 - digits): the fraction's digits read so far scaled to microseconds */
+    static const int64_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+    const unsigned char *p = (const unsigned char *)s;
+    if ((unsigned)(*p - '0') > 9)
         return false;
     int64_t whole = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
+    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
         if (whole > (INT64_MAX / GS_US_PER_S - 10) / 10)
             return false;
-        whole = whole * 10 + (*p - '0');
+        whole = whole * 10 + (int64_t)d;
     }
     int64_t frac = 0;
     int digits = 0;
     bool round_up = false;
     if (*p == '.') {
         p++;
-        for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, digits++) {
             if (digits < 6)
-                frac = frac * 10 + (*p - '0');
+                frac = frac * 10 + (int64_t)d;
             else if (digits == 6)
-                round_up = *p >= '5';
+                round_up = d >= 5;
         }
     }
     if (*p)
         return false;
-    for (int d = digits; d < 6; d++)
-        frac *= 10;
-    *out_us = whole * GS_US_PER_S + frac + (round_up ? 1 : 0);
+    *out_us = whole * GS_US_PER_S + frac * scale[digits < 6 ? digits : 6] + (round_up ? 1 : 0);
     return true;
 }
 
@@ -247,16 +335,30 @@ static bool is_decimal(const char *s, bool integer)
     return *p == 0;
 }
 
+/* What is_decimal(s, true) and strtol accept, without strtol's locale and
+ * base machinery (it showed in profiles: gpus is on every row). A value
+ * beyond LONG_MAX in magnitude is rejected, as strtol's ERANGE is; only
+ * "-9223372036854775808" differs (strtol takes it), and no caller's lo
+ * reaches it. */
 static bool parse_int(const char *s, long lo, long hi, long *out)
 {
-    if (!is_decimal(s, true))
+    const unsigned char *p = (const unsigned char *)s;
+    bool neg = *p == '-';
+    p += neg;
+    if ((unsigned)(*p - '0') > 9)
         return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
+    unsigned long v = 0;
+    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
+        if (v > ((unsigned long)LONG_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (*p)
         return false;
-    *out = v;
+    long x = neg ? -(long)v : (long)v;
+    if (x < lo || x > hi)
+        return false;
+    *out = x;
     return true;
 }
 
@@ -688,9 +790,10 @@ void wl_trace_close(wl_trace *t)
     if (t->f)
         fclose(t->f);
     free(t->path);
-    free(t->line);
+    free(t->blk);
     free(t->buf);
     free(t->off);
+    free(t->fld);
     free(t->col_of);
     free(t);
 }

@@ -108,12 +108,18 @@ bool wl_parse_seconds(const char *s, gs_time_us *out_us);
  * gpumem, else its gpumem_pct of the card rounded down (HAMi's
  * gpumem-percentage), else 0 (not stated; the caller decides: a quota or
  * HAMi counts the whole card, time-slicing counts nothing). The one
- * definition quotas, sharing and MIG all use. */
+ * definition quotas, sharing and MIG all use (on a row, or on a job's
+ * request through job_req_gpumem_mib). */
+static inline int64_t wl_gpumem_mib(int64_t gpumem_mib, int gpumem_pct, int64_t card_mib)
+{
+    if (gpumem_mib > 0)
+        return gpumem_mib;
+    return gpumem_pct > 0 ? card_mib * gpumem_pct / 100 : 0;
+}
+
 static inline int64_t wl_row_gpumem_mib(const wl_row *r, int64_t card_mib)
 {
-    if (r->gpumem_mib > 0)
-        return r->gpumem_mib;
-    return r->gpumem_pct > 0 ? card_mib * r->gpumem_pct / 100 : 0;
+    return wl_gpumem_mib(r->gpumem_mib, r->gpumem_pct, card_mib);
 }
 
 #endif
