@@ -626,7 +626,7 @@ int dualpod_audit(const void *state, const sim *s, char *why, size_t n)
             break;
         }
         for (int k = 0; k < x->j->ngpu_ids; k++) {
-            int gid = x->j->gpu_ids[k];
+            int gid = job_gpu_ids(x->j)[k];
             const sim_node *nd = &c->nodes[c->gpu_node[gid]];
             if (nd->free_mask >> (gid - nd->gpu0) & 1) {
                 snprintf(why, n, "GPU %d shows free under instance %d", gid, i);

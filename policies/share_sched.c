@@ -137,9 +137,7 @@ static void task_free(sc_state *st, sc_task *t)
         st->live = t->next;
     if (t->next)
         t->next->prev = t->prev;
-    free(t->cards);
-    free(t->card_rate);
-    free(t);
+    free(t); /* its cards and rates live in the same allocation (task_of) */
 }
 
 void sc_fini(void *state)
@@ -168,12 +166,16 @@ static sc_task *task_of(sc_state *st, job *j)
 {
     if (j->pol)
         return j->pol;
-    sc_task *t = xcalloc(1, sizeof *t);
+    /* one allocation a task: the record, then its per-card rates and cards
+     * (a task in flight pays one allocator header, not three) */
+    size_t n = (size_t)j->req.gpus + 1;
+    _Static_assert(sizeof(sc_task) % _Alignof(double) == 0, "the rates follow the record");
+    sc_task *t = xcalloc(1, sizeof *t + n * sizeof *t->card_rate + n * sizeof *t->cards);
     t->j = j;
     t->shape = -2;
     t->ncards = j->req.gpus;
-    t->cards = xcalloc((size_t)t->ncards + 1, sizeof *t->cards);
-    t->card_rate = xcalloc((size_t)t->ncards + 1, sizeof *t->card_rate);
+    t->card_rate = (double *)(t + 1);
+    t->cards = (int *)(t->card_rate + n);
     bool cores = st->cfg.hami && j->req.gpucores > 0;
     t->cores = st->cfg.hami ? j->req.gpucores : 0;
     t->cap = cores ? j->req.gpucores / 100.0 : 1.0;
@@ -202,9 +204,9 @@ bool sc_place_start(void *state, sim *s, job *j)
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     sc_host_update(st, node);
     j->node = node;
-    j->ngpu_ids = t->ncards;
-    j->gpu_ids = xmalloc(((size_t)t->ncards + 1) * sizeof *j->gpu_ids);
-    memcpy(j->gpu_ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
+    int *ids = sim_job_hold_gpus(j, t->ncards);
+    if (t->ncards > 0)
+        memcpy(ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
     t->doomed = false;
     if (!st->cfg.swap)
         for (int i = 0; i < t->ncards; i++)
@@ -260,9 +262,7 @@ void sc_unplace(void *state, sim *s, job *j)
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     sc_host_update(st, j->node);
     sc_node_changed(st, j->node);
-    free(j->gpu_ids);
-    j->gpu_ids = NULL;
-    j->ngpu_ids = 0;
+    sim_job_drop_gpus(j);
     j->node = -1;
     t->doomed = false;
     if (j->state != JOB_SUSPENDED) { /* done or failed: the task ends here */

@@ -74,11 +74,31 @@ static job *job_new(sim *s)
     return j;
 }
 
+_Static_assert(CL_MAX_NODE_GPUS <= 255, "job.ngpu_ids is a uint8_t");
+_Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
+
+int *sim_job_hold_gpus(job *j, int n)
+{
+    if (n < 0 || n > CL_MAX_NODE_GPUS)
+        GS_BUG("sim_job_hold_gpus: more GPUs than a node has");
+    j->ngpu_ids = (uint8_t)n;
+    if (n == 1)
+        return &j->gpu.one; /* most jobs: no allocation */
+    j->gpu.many = n ? xmalloc((size_t)n * sizeof *j->gpu.many) : NULL;
+    return j->gpu.many;
+}
+
+void sim_job_drop_gpus(job *j)
+{
+    if (j->ngpu_ids > 1)
+        free(j->gpu.many);
+    j->gpu.many = NULL;
+    j->ngpu_ids = 0;
+}
+
 static void job_free(sim *s, job *j)
 {
-    if (j->gpu_ids != &j->gpu_one)
-        free(j->gpu_ids);
-    j->gpu_ids = NULL;
+    sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
     free(j->more);
@@ -772,10 +792,8 @@ void sim_job_set_rate(sim *s, job *j, double rate)
 void sim_place_whole(sim *s, job *j, int node)
 {
     j->node = node;
-    j->ngpu_ids = j->req.gpus;
-    j->gpu_ids = j->req.gpus == 1 ? &j->gpu_one /* most jobs: no allocation */
-                 : j->req.gpus ? xmalloc((size_t)j->req.gpus * sizeof *j->gpu_ids) : NULL;
-    sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, j->gpu_ids);
+    int *ids = sim_job_hold_gpus(j, j->req.gpus);
+    sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
     sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
 }
 
@@ -783,12 +801,9 @@ void sim_release_whole(sim *s, job *j)
 {
     if (j->node < 0)
         GS_BUG("sim_release_whole: job holds no node");
-    sim_cluster_give(s->cl, j->node, j->gpu_ids, j->ngpu_ids, j->req.cpu, j->req.mem_gib);
-    sim_gauge_add(&s->g_alloc, s->now, -j->ngpu_ids);
-    if (j->gpu_ids != &j->gpu_one)
-        free(j->gpu_ids);
-    j->gpu_ids = NULL;
-    j->ngpu_ids = 0;
+    sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
+    sim_gauge_add(&s->g_alloc, s->now, -(double)j->ngpu_ids);
+    sim_job_drop_gpus(j);
     j->node = -1;
 }
 
@@ -796,7 +811,9 @@ job *sim_task_new(sim *s, int owner)
 {
     job *j = job_new(s);
     j->internal = true;
-    j->task_owner = (int8_t)owner;
+    if (owner < 0 || owner >= 32)
+        GS_BUG("sim_task_new: owner out of range");
+    j->task_owner = (uint8_t)owner & 31u;
     j->work_left_us = INFINITY;
     j->req.kind = WL_KIND_JOB;
     j->req.submit_us = s->now;
@@ -1142,8 +1159,7 @@ void sim_free(sim *s)
     for (uint32_t c = 0; c < s->nchunks; c++) {
         for (uint32_t i = 0; i < JOB_CHUNK; i++) {
             job *j = &s->chunks[c][i];
-            if (j->gpu_ids != &j->gpu_one)
-                free(j->gpu_ids);
+            sim_job_drop_gpus(j);
             free(j->more);
         }
     }

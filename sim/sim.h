@@ -58,6 +58,8 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
  * loop (the arrival step of sim_run; `run --mode fill` calls it directly).
+ * The job keeps its own job_req (sim_job.h): row is not referenced after
+ * the call.
  * Returns the job's state after its arrival: JOB_RUNNING, JOB_QUEUED, or
  * JOB_REJECTED (then freed); -1 for an unknown model name (GS_EINPUT in
  * s->err). */

@@ -126,11 +126,13 @@ typedef struct job {
      * placement's pace relative to the job's reference card, fixed when it
      * starts */
     double speed;
-    /* placement (owned by the core; set through sim_place_whole). A
-     * placement of one card keeps its id in gpu_one, gpu_ids pointing at it */
-    int *gpu_ids;
-    int ngpu_ids;
-    int gpu_one;
+    /* placement (owned by the core; set through sim_place_whole): the
+     * GPU ids it holds, read with job_gpu_ids. One card's id is kept in the
+     * slot (gpu.one), more in an allocation (gpu.many) */
+    union {
+        int *many; /* ngpu_ids > 1 */
+        int one;   /* ngpu_ids == 1 */
+    } gpu;
     int node;
     /* queue bookkeeping (owned by sim_queue) */
     int q_class;
@@ -138,7 +140,7 @@ typedef struct job {
     int tenant_ix; /* 1 + index in the cluster's quota table; 0: no quota */
     uint8_t state;      /* job_state */
     uint8_t core_flags; /* JF_* above */
-    int8_t task_owner;  /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
+    uint8_t ngpu_ids;   /* GPUs it holds, at most CL_MAX_NODE_GPUS (one node) */
     bool started : 1;   /* has started at least once */
     /* internal tasks (service replicas) are placed like jobs but are not
      * trace rows: they stay out of the job counts and statistics */
@@ -147,12 +149,20 @@ typedef struct job {
      * now (sim_task_set_busy); a shared-card policy then gives it no card
      * time and its co-tenants run as if it were not there */
     bool idle : 1;
+    uint8_t task_owner : 5; /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
     /* policy's private per-job data (owned by the policy) */
     void *pol;
     job_more *more; /* NULL until needed */
     job_req req;
 } job;
 
+
+/* The GPU ids job j holds (ngpu_ids of them; NULL when none). */
+static inline const int *job_gpu_ids(const job *j) { return j->ngpu_ids == 1 ? &j->gpu.one : j->gpu.many; }
+/* Room for n GPU ids, to be filled by the caller: j's own slot for one, an
+ * allocation for more (sim_job_drop_gpus gives it back). Sets ngpu_ids. */
+int *sim_job_hold_gpus(job *j, int n);
+void sim_job_drop_gpus(job *j);
 
 /* The job's out-of-line state, allocated (defaults set) on first use. */
 job_more *sim_job_more(job *j);

@@ -8,24 +8,29 @@
 #include <string.h>
 
 /* Bucket upper bounds in units of SK_MIN: bucket i holds (g^(i-1), g^i].
- * Computed once per process (read-only afterwards), so adding a sample
- * costs a cheap logarithm estimate and a comparison or two, not a libm log:
- * sketches are updated several times per job on the hot path. */
+ * Computed once per process (read-only afterwards), with a table of cells
+ * (below), so adding a sample costs a table load and one comparison, not a
+ * libm log: sketches are updated several times per job on the hot path. */
 static double sk_bound[SK_NBUCKETS];
 static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
 
-static void sk_bound_init(void)
-{
-    for (int i = 0; i < SK_NBUCKETS; i++)
-        sk_bound[i] = pow(SK_GAMMA, (double)i);
-}
+/* Cells: r > 1 split by its binary exponent and top SK_CELL_BITS mantissa
+ * bits, each cell spanning a ratio of at most 1 + 2^-SK_CELL_BITS (1.008),
+ * under one bucket's (1.02): a cell holds at most one bucket bound, so the
+ * bucket of its lowest value, or the next one, is the bucket of any value
+ * in it. 64 exponents x 128 cells x 2 bytes = 16 KB, for every r below 2^64
+ * (past the last bound, ~7.8e18); the rest (and NaN) take the search. */
+#define SK_CELL_BITS 7
+#define SK_NCELLS (64 << SK_CELL_BITS)
+static uint16_t sk_cell[SK_NCELLS];
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
  * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
  * frexp is a libm call) plus three terms of the atanh series (|error| <
  * 2e-4, under 1% of a bucket), then the exact bounds settle it, so the
- * estimate only decides how far the two loops walk (at most a step). */
-static long sk_index(double r)
+ * estimate only decides how far the two loops walk (at most a step). Used
+ * once per table cell, and for values past the table. */
+static long sk_search(double r)
 {
     if (r <= 1.0)
         return 0;
@@ -44,6 +49,32 @@ static long sk_index(double r)
     while (i > 0 && r <= sk_bound[i - 1])
         i--;
     while (i < SK_NBUCKETS - 1 && r > sk_bound[i])
+        i++;
+    return i;
+}
+
+static void sk_bound_init(void)
+{
+    for (int i = 0; i < SK_NBUCKETS; i++)
+        sk_bound[i] = pow(SK_GAMMA, (double)i);
+    for (int c = 0; c < SK_NCELLS; c++) /* the lowest value of cell c: 2^e (1 + k / 128) */
+        sk_cell[c] = (uint16_t)sk_search(ldexp(1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS),
+                                               c >> SK_CELL_BITS));
+}
+
+/* The same answer as sk_search: the cell's bucket, or the next one when r
+ * is past its bound. */
+static long sk_index(double r)
+{
+    if (r <= 1.0)
+        return 0;
+    uint64_t b;
+    memcpy(&b, &r, sizeof b);
+    uint64_t c = (b >> (52 - SK_CELL_BITS)) - ((uint64_t)1023 << SK_CELL_BITS);
+    if (c >= SK_NCELLS)
+        return sk_search(r);
+    long i = sk_cell[c];
+    if (i < SK_NBUCKETS - 1 && r > sk_bound[i])
         i++;
     return i;
 }

@@ -157,6 +157,7 @@ static void svc_layer_free(void *state)
         free(v->rdy);
         free(v->lheap);
         free(v->lroom);
+        svc_shape_free(&v->hw);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {

@@ -35,7 +35,7 @@ typedef struct svc_actuator_ops {
     /* Replica task j of service svc is about to be handed to the space
      * policy: the actuator may set j->more->prefer_node. */
     void (*placing)(void *state, sim *s, job *j, int svc);
-    /* Task j was placed (j->node, j->gpu_ids): returns the path (enum
+    /* Task j was placed (j->node, job_gpu_ids(j)): returns the path (enum
      * svc_path, not AWAKE) and writes in *ready_s the seconds until it
      * serves. cold_s is the layer's own cold start for this service. */
     int (*activate)(void *state, sim *s, job *j, int svc, double cold_s, double *ready_s);

@@ -88,7 +88,7 @@ const char *sim_str_id(sim_strtab *t, const char *id)
         slot = xmalloc(len);
     else if (t->free_slot[k]) {
         slot = t->free_slot[k];
-        memcpy(&t->free_slot[k], slot, sizeof slot); /* the next free slot is stored in the slot */
+        memcpy(&t->free_slot[k], slot, sizeof(char *)); /* the next free slot is stored in the slot */
     } else {
         if (t->carve_left[k] == 0) {
             if ((t->nslabs & (t->nslabs - 1)) == 0) /* 0, 1, 2, 4, ...: room doubles */
@@ -118,6 +118,6 @@ void sim_str_drop(sim_strtab *t, const char *id)
         return;
     }
     t->id_bytes -= (size_t)16 << k;
-    memcpy(slot, &t->free_slot[k], sizeof slot);
+    memcpy(slot, &t->free_slot[k], sizeof(char *));
     t->free_slot[k] = slot;
 }

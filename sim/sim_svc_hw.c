@@ -68,6 +68,7 @@ int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_ki
     double best_gib = 0;
     const char *best = "";
     size_t used = 0;
+    char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
     for (int p = 0; p < s->cl->npools; p++) {
         if (!(allowed >> p & 1))
             continue;
@@ -79,17 +80,26 @@ int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_ki
         }
         if (give_gib + 1e-9 < need_gib)
             continue;
-        int w = snprintf(out->fit_models + used, sizeof out->fit_models - used, "%s%s", used ? "|" : "", m->name);
-        if (w > 0 && (size_t)w < sizeof out->fit_models - used)
+        int w = snprintf(fit + used, sizeof fit - used, "%s%s", used ? "|" : "", m->name);
+        if (w > 0 && (size_t)w < sizeof fit - used)
             used += (size_t)w;
     }
     if (!used)
-        snprintf(out->reason, sizeof out->reason,
+        snprintf(why, sizeof why,
                  "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
                  "most any allowed card gives under %s is %.1f GiB (%s)",
                  need_gib, weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
                  s->pol[0]->name, best_gib, *best ? best : "no card of the cluster is allowed");
+    out->fit_models = xstrdup(fit);
+    out->reason = xstrdup(why);
     return 0;
+}
+
+void svc_shape_free(svc_shape *sh)
+{
+    free(sh->fit_models);
+    free(sh->reason);
+    sh->fit_models = sh->reason = NULL;
 }
 
 void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,

@@ -19,8 +19,11 @@ typedef struct svc_shape {
     double mem_util;      /* share of the memory given that weights + KV may use (vLLM's 0.9) */
     double decode_share, prefill_share; /* per-phase bandwidth shares of the roofline fallback */
     const gpu_model *ref; /* the card the stated times are measured on */
-    char fit_models[256]; /* '|'-separated cluster models a replica fits on ("" = none) */
-    char reason[200];     /* why it fits nowhere, "" when it fits somewhere */
+    /* owned, never NULL once svc_hw_shape succeeded (svc_shape_free); on
+     * the heap at their length, not at the most they may hold: a long tail
+     * of services keeps one shape each */
+    char *fit_models; /* '|'-separated cluster models a replica fits on ("" = none), at most 255 bytes */
+    char *reason;     /* why it fits nowhere, "" when it fits somewhere, at most 199 bytes */
 } svc_shape;
 
 typedef struct svc_place {
@@ -34,6 +37,8 @@ typedef struct svc_place {
  * none). GS_EINPUT for a profile name no table has. */
 int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
                  svc_shape *out, gs_error *err);
+/* Frees what svc_hw_shape made; a zeroed shape is fine. */
+void svc_shape_free(svc_shape *sh);
 /* The replica task t has just started on its placement: its speed factors,
  * profile entry and KV capacity. */
 void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,

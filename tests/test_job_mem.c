@@ -1,28 +1,36 @@
 /* test_job_mem.c - what a job in flight costs (the slab slot, its id's slot,
- * nothing else for a plain row) and that its strings come through the
- * compact request unchanged: ids of every length class, names interned once,
- * slots reused after jobs end.
+ * nothing else for a plain row), what fill mode keeps per trace row, and
+ * that a job's strings come through the compact request unchanged: ids of
+ * every length class, names interned once, slots reused after jobs end.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/fill.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
 
-/* The slab slot of a job: the core's 120 bytes (ids, counters, progress,
- * placement, flags, two pointers) and the 88-byte request (id, tenant and
- * mig pointers, times, sizes, priority). A 1M-GPU cluster full of 1-GPU
- * jobs then holds about 208 + 16 (id slot) + 32 (completion event) bytes a
- * job: 250 MiB, under the 300 MB the scale goal allows. A member added to
- * job must pay for itself here or go out of line (job_more). */
-#define JOB_SLOT_MAX_BYTES 208
+/* The slab slot of a job: the core's 112 bytes (slot, generation and
+ * tokens, arrival order, pools, progress, placement with one card's id
+ * inline, flags, the policy's and the out-of-line pointers) and the 88-byte
+ * request (id, tenant and mig pointers, times, sizes, priority). A 1M-GPU
+ * cluster full of 1-GPU jobs then holds 200 + 16 (id slot) + 32 (completion
+ * event) bytes a job: 248 MiB beside the cluster's own, under the 300 MB the
+ * scale goal allows. A member added to job must pay for itself here or go
+ * out of line (job_more). */
+#define JOB_SLOT_MAX_BYTES 200
 #define JOB_REQ_MAX_BYTES 88
+/* Fill mode keeps every job row of its trace for the whole experiment: the
+ * placement and admission columns (names as pointers, rare ones out of
+ * line), 112 bytes, against the reader's 1 KB row. */
+#define FILL_ROW_MAX_BYTES 112
 
 static void sizes(void)
 {
     CHECK(sizeof(job) <= JOB_SLOT_MAX_BYTES);
     CHECK(sizeof(job_req) <= JOB_REQ_MAX_BYTES);
+    CHECK(sizeof(fill_row) <= FILL_ROW_MAX_BYTES);
     if (sizeof(job) > JOB_SLOT_MAX_BYTES)
         fprintf(stderr, "    sizeof(job) = %zu\n", sizeof(job));
 }
@@ -51,7 +59,7 @@ static void on_done(void *ud, const job *j)
                 continue;
             v->in_flight++;
             v->with_more += x->more != NULL;
-            v->inline_gpu += x->gpu_ids == &x->gpu_one;
+            v->inline_gpu += x->ngpu_ids == 1 && job_gpu_ids(x) == &x->gpu.one;
         }
         v->id_bytes = s->strs.id_bytes;
     }

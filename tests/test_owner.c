@@ -53,8 +53,8 @@ static int audit_now(const sim *s)
             if (j->state != JOB_RUNNING)
                 continue;
             for (int k = 0; k < j->ngpu_ids; k++)
-                if (j->gpu_ids[k] >= 0 && j->gpu_ids[k] < cl->ngpus)
-                    holders[j->gpu_ids[k]]++;
+                if (job_gpu_ids(j)[k] >= 0 && job_gpu_ids(j)[k] < cl->ngpus)
+                    holders[job_gpu_ids(j)[k]]++;
         }
     for (int n = 0; n < cl->nnodes; n++) {
         const sim_node *nd = &cl->nodes[n];

@@ -65,7 +65,7 @@ static void record(void *ud, const job *j)
     where *w = ud;
     int k = j->req.id[0] - 'a';
     if (k >= 0 && k < 8) {
-        w->card[k] = j->ngpu_ids > 0 ? j->gpu_ids[0] : -1;
+        w->card[k] = j->ngpu_ids > 0 ? job_gpu_ids(j)[0] : -1;
         w->node[k] = j->node;
     }
 }

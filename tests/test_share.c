@@ -32,8 +32,8 @@ static void rec(void *ud, const job *j)
     snprintf(e->id[e->n], 16, "%.15s", j->req.id);
     e->start_s[e->n] = gs_us_to_s(j->start_us);
     e->end_s[e->n] = gs_us_to_s(e->r->s.now);
-    e->gpu0[e->n] = j->ngpu_ids > 0 ? j->gpu_ids[0] : -1;
-    e->gpu1[e->n] = j->ngpu_ids > 1 ? j->gpu_ids[1] : -1;
+    e->gpu0[e->n] = j->ngpu_ids > 0 ? job_gpu_ids(j)[0] : -1;
+    e->gpu1[e->n] = j->ngpu_ids > 1 ? job_gpu_ids(j)[1] : -1;
     e->node[e->n] = j->node;
     e->n++;
 }

@@ -155,7 +155,50 @@ static void memory_follows_values(void)
     sim_sketch_free(&sk); /* twice is harmless */
 }
 
+/* sim_sketch_bucket against its definition: the smallest i with
+ * x / SK_MIN <= g^i, over values across the whole range and at bounds. */
+static void bucket_is_definition(void)
+{
+    gsl_rng *r = sim_rng_new(5, 9);
+    double *bound = malloc(SK_NBUCKETS * sizeof *bound);
+    for (int i = 0; i < SK_NBUCKETS; i++)
+        bound[i] = pow(SK_GAMMA, (double)i);
+    int bad = 0;
+    for (int k = 0; k < 300000 && bad < 5; k++) {
+        double x;
+        if (k % 3 == 0) { /* at, just under and just over a bound */
+            int i = (int)gsl_rng_uniform_int(r, SK_NBUCKETS);
+            x = pow(SK_GAMMA, (double)i) * SK_MIN;
+            x = k % 2 ? nextafter(x, 0) : k % 5 ? nextafter(x, INFINITY) : x;
+        } else { /* log-uniform over 1e-9 .. 1e14 */
+            x = pow(10.0, -9.0 + 23.0 * gsl_rng_uniform(r));
+        }
+        double q = x / SK_MIN;
+        int b = sim_sketch_bucket(x);
+        int want = 0;
+        if (q > 1.0) { /* binary search over the bounds, each pow(g, i) */
+            int lo = 1, hi = SK_NBUCKETS - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (q <= bound[mid])
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            want = lo;
+        }
+        if (b != want)
+            bad++;
+    }
+    CHECK(bad == 0);
+    CHECK(sim_sketch_bucket(0.0) == -1 && sim_sketch_bucket(-1.0) == -1);
+    CHECK(sim_sketch_bucket(1e300) == SK_NBUCKETS - 1);
+    free(bound);
+    sim_rng_free(r);
+}
+
 const test_case tests_sketch[] = {
+    {"sketch/bucket_is_its_definition", bucket_is_definition},
     {"sketch/paged_counters_equal_dense_array", paged_equals_dense},
     {"sketch/memory_follows_values", memory_follows_values},
     {"sketch/exponential_vs_exact_sort", exp_tail},

@@ -416,6 +416,8 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
     wl_trace *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = xstrdup(path);
+    t->blk_cap = BLOCK_BYTES; /* never NULL: next_line's pointer arithmetic starts from it */
+    t->blk = xmalloc(t->blk_cap);
     if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
         GS_BUG("csv_init failed");
     int rc = read_record(t, err);
