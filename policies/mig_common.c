@@ -282,14 +282,19 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     }
     free(seen);
     if (rc == 0) {
-        int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent), *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
+        int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent);
+        int *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
+        int *node_of = xcalloc((size_t)b->ngpus + 1, sizeof *node_of);
         for (int g = 0; g < b->ngroups; g++)
             nent[g] = b->groups[g].nsched;
-        for (int i = 0; i < b->ngpus; i++)
+        for (int i = 0; i < b->ngpus; i++) {
             group_of[i] = b->gpus[i].group;
-        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of);
+            node_of[i] = b->gpus[i].node;
+        }
+        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of, node_of, cl->nnodes);
         free(nent);
         free(group_of);
+        free(node_of);
         for (int i = 0; i < b->ngpus; i++)
             mig_card_changed(b, &b->gpus[i]);
     }
@@ -308,10 +313,24 @@ void mig_base_free(mig_base *b)
     free(b->node_count);
     free(b->mig_nodes);
     free(b->taken_ids);
+    for (uint32_t i = 0; i < b->info_cap; i++)
+        free(b->info[i].watch);
     free(b->info);
     free(b->keys);
     if (b->idx.groups)
         mig_index_free(&b->idx);
+}
+
+int mig_keys_add(mig_base *b, int n, int g, int e, int p)
+{
+    if (3 * (n + 1) > b->keys_cap) {
+        b->keys_cap = 6 * (n + 1) + 48;
+        b->keys = xrealloc(b->keys, (size_t)b->keys_cap * sizeof *b->keys);
+    }
+    b->keys[3 * n] = g;
+    b->keys[3 * n + 1] = e;
+    b->keys[3 * n + 2] = p;
+    return n + 1;
 }
 
 void mig_card_changed(mig_base *b, mig_gpu *g)
@@ -322,15 +341,30 @@ void mig_card_changed(mig_base *b, mig_gpu *g)
     mig_index_set(&b->idx, (int)(g - b->gpus), entry, avail, aux, room);
 }
 
-void mig_set_pending(mig_base *b, mig_jobinfo *in, bool on)
+void mig_set_pending(mig_base *b, mig_jobinfo *in, const job *j, bool on)
 {
-    if (in->pending == on)
+    if (on == (in->watch != NULL))
         return;
-    in->pending = on;
-    if (on)
-        b->pending++;
-    else
-        b->pending--;
+    if (on) {
+        int n = b->h->watch(b, j);
+        if (n == 0)
+            return;
+        in->watch = xmalloc((size_t)n * 3 * sizeof *in->watch);
+        memcpy(in->watch, b->keys, (size_t)n * 3 * sizeof *in->watch);
+        in->nwatch = n;
+    }
+    for (int k = 0; k < in->nwatch; k++)
+        mig_index_watch(&b->idx, in->watch[3 * k], in->watch[3 * k + 1], in->watch[3 * k + 2], on ? 1 : -1);
+    if (!on) {
+        free(in->watch);
+        in->watch = NULL;
+        in->nwatch = 0;
+    }
+}
+
+uint32_t mig_base_queue_room(const mig_base *b)
+{
+    return b->idx.hot > 0 ? SQ_ROOM_ANY : (uint32_t)mig_index_room(&b->idx);
 }
 
 /* {==== requests ====} */
@@ -455,18 +489,11 @@ static int job_keys(mig_base *b, const job *j, uint64_t pools)
         for (int e = 0; e < gr->nsched; e++) {
             int want[MIG_MAX_PROFILES];
             int nw = b->h->wanted(b, gr, e, j, want);
-            if (n + 3 * nw > b->keys_cap) {
-                b->keys_cap = 2 * (n + 3 * nw) + 48;
-                b->keys = xrealloc(b->keys, (size_t)b->keys_cap * sizeof *b->keys);
-            }
-            for (int w = 0; w < nw; w++) {
-                b->keys[n++] = gi;
-                b->keys[n++] = e;
-                b->keys[n++] = want[w];
-            }
+            for (int w = 0; w < nw; w++)
+                n = mig_keys_add(b, n, gi, e, want[w]);
         }
     }
-    return n / 3;
+    return n;
 }
 
 /* The first card >= from in any of the nk sets of b->keys, or -1. */
@@ -502,7 +529,9 @@ uint32_t mig_base_queue_demand(mig_base *b, const job *j)
             }
         }
     }
-    return least > 0 ? (uint32_t)least : 0;
+    if (least <= 0 || j->req.gpus < 1)
+        return 0;
+    return (uint32_t)((least - 1) * MIG_ROOM_STRIDE + j->req.gpus);
 }
 
 uint64_t mig_base_shape_key(const job *j)
@@ -563,7 +592,7 @@ static bool try_place(mig_base *b, job *j)
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
-            mig_set_pending(b, in, false);
+            mig_set_pending(b, in, j, false);
             sim_job_set_slices(j, 1, 1); /* whole cards */
             sim_job_start(s, j, 1.0);
             return true;
@@ -575,11 +604,19 @@ static bool try_place(mig_base *b, job *j)
     mig_pick picks[CL_MAX_NODE_GPUS];
     int cards[CL_MAX_NODE_GPUS];
     int nk = job_keys(b, j, pools);
-    for (int from = 0;;) {
-        int c0 = next_card(b, nk, from);
-        if (c0 < 0)
-            break;
-        int node = b->gpus[c0].node, end = b->node_first[node] + b->node_count[node];
+    for (int from = 0, a = 0;;) {
+        int node, c0;
+        if (k > 0) {
+            if ((c0 = next_card(b, nk, from)) < 0)
+                break;
+            node = b->gpus[c0].node;
+        } else { /* no cards asked: the first MIG node that has the CPU and memory, by node id */
+            if (a == b->nmig_nodes)
+                break;
+            node = b->mig_nodes[a++];
+            c0 = -1;
+        }
+        int end = b->node_first[node] + b->node_count[node];
         from = end; /* this node is decided here */
         const sim_node *nd = &sim_cluster_of(s)->nodes[node];
         if (!(pools >> nd->pool & 1) || b->node_count[node] < k || !host_fits(nd, j->req.cpu, j->req.mem_gib) ||
@@ -611,7 +648,7 @@ static bool try_place(mig_base *b, job *j)
             in->cards |= 1ULL << cards[q];
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
         }
-        mig_set_pending(b, in, false);
+        mig_set_pending(b, in, j, false);
         sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
         b->placed_mig++;
         gs_time_us waited = sim_now(s) - j->req.submit_us;
@@ -627,7 +664,7 @@ static bool try_place(mig_base *b, job *j)
         if (node >= 0) {
             sim_place_whole(s, j, node);
             in->on_ledger = true;
-            mig_set_pending(b, in, false);
+            mig_set_pending(b, in, j, false);
             b->placed_fallback++;
             sim_job_start(s, j, 1.0);
             return true;
@@ -661,7 +698,7 @@ job *mig_base_dispatch_held(mig_base *b)
 bool mig_base_can_ever_fit(mig_base *b, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
-    mig_set_pending(b, in, false); /* the slot's earlier job (gone without a start) */
+    mig_set_pending(b, in, j, false); /* the slot's earlier job (gone without a start) */
     memset(in, 0, sizeof *in);
     in->node = -1;
     bool mig_ok, whole_ok, fallback_ok;
@@ -704,7 +741,7 @@ void mig_base_unplace(mig_base *b, job *j)
         j->node = -1;
     }
     b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
-    mig_set_pending(b, in, false);
+    mig_set_pending(b, in, j, false);
     memset(in, 0, sizeof *in);
     in->node = -1;
 }

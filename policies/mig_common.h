@@ -75,7 +75,10 @@ typedef struct mig_jobinfo {
     bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
     gs_time_us ready_us;      /* dynmig: when its last instance is created */
     uint8_t routes;           /* MIG_ROUTE_* bits: where it may ever go, worked out once */
-    bool pending;             /* counted in mig_base.pending (mig: queued, may yet wait beside idle instances) */
+    /* queued, and a refused try could still count it (mig: waiting beside
+     * idle instances; dynmig: blocked by layout): the index sets it watches,
+     * (group, entry, profile) triples; NULL when none */
+    int *watch, nwatch;
 } mig_jobinfo;
 
 enum { MIG_ROUTE_KNOWN = 1, MIG_ROUTE_MIG = 2, MIG_ROUTE_WHOLE = 4, MIG_ROUTE_FALLBACK = 8 };
@@ -108,6 +111,10 @@ typedef struct mig_hooks {
      * entry when (and only when) the card's avail bit p is set; returns
      * their number (into out[MIG_MAX_PROFILES]). */
     int (*wanted)(mig_base *b, const mig_group *gr, int entry, const job *j, int *out);
+    /* Queued j not yet counted by `blocked`: the index sets (mig_keys_add)
+     * that, while any is not empty, a try of j could count it; returns
+     * their number (0: it cannot be counted any more). */
+    int (*watch)(mig_base *b, const job *j);
     /* true when a released instance is destroyed and its slices
      * come back (dynmig); false when it stays as an idle instance (mig).
      * The preemption dry run frees a victim's instance accordingly. */
@@ -136,7 +143,7 @@ struct mig_base {
     uint32_t info_cap;
     mig_index idx;      /* cards by what they can take now */
     int *keys, nkeys, keys_cap; /* scratch: a placement's (group, entry, profile) triples */
-    uint32_t pending;   /* jobs with mig_jobinfo.pending */
+
     /* figures */
     int total_mem_slices, total_compute_slices;
     sim_gauge mem_held, compute_held, mem_occupied, waste_mib;
@@ -200,8 +207,15 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
 uint32_t mig_base_queue_demand(mig_base *b, const job *j);
 /* Card g changed (instances, state, layout, service): re-index it. O(profiles x placements). */
 void mig_card_changed(mig_base *b, mig_gpu *g);
-/* j's pending mark on or off (keeps mig_base.pending). */
-void mig_set_pending(mig_base *b, mig_jobinfo *in, bool on);
+/* The queue's room (pol_space.queue_room): the most any node offers
+ * (mig_index.h), or unbounded while a watched set of a queued request is not
+ * empty (a try of it could be counted). O(1). */
+uint32_t mig_base_queue_room(const mig_base *b);
+/* j is queued (on: its watches from hooks.watch) or no longer to be
+ * counted (off: placed, counted, or its slot reused). */
+void mig_set_pending(mig_base *b, mig_jobinfo *in, const job *j, bool on);
+/* Appends the triple (g, e, p) to b->keys at n triples; returns n + 1. */
+int mig_keys_add(mig_base *b, int n, int g, int e, int p);
 /* Instance bookkeeping that keeps the gauges right. */
 void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j);
 void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot);

@@ -29,18 +29,20 @@ static void bits_free(mig_bits *b)
     free(b);
 }
 
-static void bits_put(mig_bits *b, int c, bool on)
+/* Adds or removes c; returns the change in count (0 or +-1). */
+static int bits_put(mig_bits *b, int c, bool on)
 {
     int i = c - b->lo, wi = i >> 6;
     uint64_t m = 1ULL << (i & 63);
     if (((b->w[wi] & m) != 0) == on)
-        return;
+        return 0;
     b->w[wi] ^= m;
     b->count += on ? 1 : -1;
     if (on)
         b->sum[wi >> 6] |= 1ULL << (wi & 63);
     else if (!b->w[wi])
         b->sum[wi >> 6] &= ~(1ULL << (wi & 63));
+    return on ? 1 : -1;
 }
 
 /* The first member >= from, or -1. */
@@ -73,11 +75,23 @@ static int bits_next(const mig_bits *b, int from)
 
 /* {==== the index ====} */
 
-void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of)
+void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of,
+                    const int *node_of, int nnodes)
 {
     memset(x, 0, sizeof *x);
     x->ngroups = ngroups;
     x->ncards = ncards;
+    x->nnodes = nnodes;
+    x->node_of = xcalloc((size_t)ncards + 1, sizeof *x->node_of);
+    x->node_lo = xcalloc((size_t)nnodes + 1, sizeof *x->node_lo);
+    x->node_n = xcalloc((size_t)nnodes + 1, sizeof *x->node_n);
+    x->offer = xcalloc((size_t)nnodes + 1, sizeof *x->offer);
+    for (int c = ncards - 1; c >= 0; c--) {
+        x->node_of[c] = node_of[c];
+        x->node_lo[node_of[c]] = c;
+        x->node_n[node_of[c]]++;
+    }
+    x->offer_hist[0] = (uint32_t)nnodes;
     x->groups = xcalloc((size_t)ngroups + 1, sizeof *x->groups);
     for (int g = 0; g < ngroups; g++) {
         x->groups[g].nentries = nentries[g] > 0 ? nentries[g] : 1;
@@ -92,6 +106,8 @@ void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, 
         gr->n = c - gr->lo + 1;
     }
     x->keys = xcalloc((size_t)x->nkeys + 1, sizeof *x->keys);
+    x->watch_av = xcalloc((size_t)x->nkeys + 1, sizeof *x->watch_av);
+    x->watch_aux = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->watch_aux);
     x->aux_count = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->aux_count);
     x->group_of = xcalloc((size_t)ncards + 1, sizeof *x->group_of);
     x->entry = xcalloc((size_t)ncards + 1, sizeof *x->entry);
@@ -102,7 +118,6 @@ void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, 
         x->group_of[c] = (int16_t)group_of[c];
         x->entry[c] = -1;
     }
-    x->room_hist[0] = (uint32_t)ncards;
 }
 
 void mig_index_free(mig_index *x)
@@ -117,12 +132,24 @@ void mig_index_free(mig_index *x)
     free(x->avail);
     free(x->aux);
     free(x->room);
+    free(x->node_of);
+    free(x->node_lo);
+    free(x->node_n);
+    free(x->offer);
+    free(x->watch_av);
+    free(x->watch_aux);
     memset(x, 0, sizeof *x);
 }
 
-static mig_bits **key_of(const mig_index *x, int g, int e, int p)
+static int key_ix(const mig_index *x, int g, int e, int p) { return x->groups[g].key0 + e * MIG_MAX_PROFILES + p; }
+
+static mig_bits **key_of(const mig_index *x, int g, int e, int p) { return &x->keys[key_ix(x, g, e, p)]; }
+
+/* A watched set whose size went from n0 to n1: hot when it becomes non-empty. */
+static void watched_size(mig_index *x, int32_t watch, uint32_t n0, uint32_t n1)
 {
-    return &x->keys[x->groups[g].key0 + e * MIG_MAX_PROFILES + p];
+    if (watch > 0 && (n0 == 0) != (n1 == 0))
+        x->hot += n1 ? 1 : -1;
 }
 
 /* Card c in or out of the sets of (its group, entry e) for the profiles in mask. */
@@ -130,11 +157,59 @@ static void put_mask(mig_index *x, int c, int e, uint16_t mask, bool on)
 {
     int g = x->group_of[c];
     for (uint32_t m = mask; m; m &= m - 1) {
-        mig_bits **k = key_of(x, g, e, __builtin_ctz(m));
-        if (!*k)
-            *k = bits_new(x->groups[g].lo, x->groups[g].n);
-        bits_put(*k, c, on);
+        int k = key_ix(x, g, e, __builtin_ctz(m));
+        if (!x->keys[k])
+            x->keys[k] = bits_new(x->groups[g].lo, x->groups[g].n);
+        int n0 = x->keys[k]->count;
+        if (bits_put(x->keys[k], c, on))
+            watched_size(x, x->watch_av[k], (uint32_t)n0, (uint32_t)x->keys[k]->count);
     }
+}
+
+/* Node n's offer: max over k of (its k-th largest card room - 1) * stride + k. */
+static void node_offer(mig_index *x, int n)
+{
+    uint8_t v[64];
+    int m = 0, lo = x->node_lo[n];
+    for (int c = 0; c < x->node_n[n] && m < 64; c++)
+        if (x->room[lo + c] > 0) { /* descending, by insertion (a node has at most 64 cards) */
+            int k = m++;
+            while (k > 0 && v[k - 1] < x->room[lo + c]) {
+                v[k] = v[k - 1];
+                k--;
+            }
+            v[k] = x->room[lo + c];
+        }
+    int offer = 0;
+    for (int k = 0; k < m; k++)
+        if ((v[k] - 1) * MIG_ROOM_STRIDE + k + 1 > offer)
+            offer = (v[k] - 1) * MIG_ROOM_STRIDE + k + 1;
+    if (offer == x->offer[n])
+        return;
+    x->offer_hist[x->offer[n]]--;
+    x->offer_hist[offer]++;
+    x->offer[n] = (uint16_t)offer;
+    if (offer > x->offer_max)
+        x->offer_max = offer;
+    while (x->offer_max > 0 && x->offer_hist[x->offer_max] == 0)
+        x->offer_max--; /* amortized: it rose by at most what it falls back */
+}
+
+void mig_index_watch(mig_index *x, int g, int e, int p, int delta)
+{
+    int32_t *w;
+    uint32_t size;
+    if (e >= 0) {
+        int k = key_ix(x, g, e, p);
+        w = &x->watch_av[k];
+        size = x->keys[k] ? (uint32_t)x->keys[k]->count : 0;
+    } else {
+        w = &x->watch_aux[g * MIG_MAX_PROFILES + p];
+        size = x->aux_count[g * MIG_MAX_PROFILES + p];
+    }
+    if (size > 0 && (*w > 0) != (*w + delta > 0))
+        x->hot += *w + delta > 0 ? 1 : -1;
+    *w += delta;
 }
 
 void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux, int room)
@@ -154,17 +229,20 @@ void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux,
     x->entry[c] = (int8_t)entry;
     x->avail[c] = avail;
     for (uint32_t m = (uint32_t)(aux ^ x->aux[c]); m; m &= m - 1) {
-        int p = __builtin_ctz(m);
-        x->aux_count[g * MIG_MAX_PROFILES + p] += (aux >> p & 1) ? 1u : (uint32_t)-1;
+        int p = __builtin_ctz(m), a = g * MIG_MAX_PROFILES + p;
+        uint32_t n0 = x->aux_count[a];
+        x->aux_count[a] += (aux >> p & 1) ? 1u : (uint32_t)-1;
+        watched_size(x, x->watch_aux[a], n0, x->aux_count[a]);
     }
     x->aux[c] = aux;
     if (room < 0)
         room = 0;
     if (room > MIG_MAX_SLICES)
         room = MIG_MAX_SLICES;
-    x->room_hist[x->room[c]]--;
-    x->room_hist[room]++;
-    x->room[c] = (uint8_t)room;
+    if (room != x->room[c]) {
+        x->room[c] = (uint8_t)room;
+        node_offer(x, x->node_of[c]);
+    }
 }
 
 int mig_index_next(const mig_index *x, int g, int e, int p, int from)
@@ -182,10 +260,3 @@ int mig_index_count(const mig_index *x, int g, int e, int p)
     return b ? b->count : 0;
 }
 
-int mig_index_room(const mig_index *x)
-{
-    for (int r = MIG_MAX_SLICES; r > 0; r--)
-        if (x->room_hist[r])
-            return r;
-    return 0;
-}

@@ -9,9 +9,21 @@
  *  - avail: bit p set when profile p can be placed on it now (mig: an idle
  *    instance of p; dynmig: a free legal start of p);
  *  - aux: bit p set for the policy's own count (dynmig: p blocked by layout);
- *  - room: a small number (0..MIG_MAX_SLICES) whose maximum over the cards
- *    the queue's room function reads (mig: the largest idle profile's memory
- *    slices; dynmig: the card's free memory slices).
+ *  - room: a small number (0..MIG_MAX_SLICES): the fewest memory slices a
+ *    profile needs to be taken there is at most this (mig: the largest idle
+ *    profile's memory slices; dynmig: the card's free memory slices).
+ *
+ * The queue's room (sim_queue.h) is one number: a request for k cards of
+ * at least s slices has demand (s - 1) * MIG_ROOM_STRIDE + k, and a node
+ * offers max over k of (r_k - 1) * MIG_ROOM_STRIDE + k, r_k its k-th
+ * largest card room; the room is the most any node offers. A request that
+ * fits needs k cards of room >= s on one node, so its demand is within the
+ * room. Size first: a node of many small free instances stays below a
+ * request for one large one.
+ *
+ * Watches: a policy may mark sets it wants to hear about (a queued request
+ * that a refused try could still count, see pol_mig.c and pol_dynmig.c);
+ * `hot` is the number of watched sets that are not empty now.
  *
  * For each (node group, entry, profile) the index keeps a two-level bitmap
  * of the cards with that avail bit, over the group's span of card indices,
@@ -38,8 +50,11 @@ typedef struct mig_index_group {
     int key0;            /* its first key in mig_index.keys */
 } mig_index_group;
 
+#define MIG_ROOM_STRIDE 65 /* above any card count (at most 64 cards a node) */
+#define MIG_ROOM_MAX (MIG_MAX_SLICES * MIG_ROOM_STRIDE) /* above any node's offer */
+
 typedef struct mig_index {
-    int ngroups, ncards;
+    int ngroups, ncards, nnodes;
     mig_index_group *groups;
     mig_bits **keys;        /* [key0 + entry * MIG_MAX_PROFILES + p], made on first use */
     int nkeys;
@@ -49,13 +64,22 @@ typedef struct mig_index {
     int8_t *entry;
     uint16_t *avail, *aux;
     uint8_t *room;
-    uint32_t room_hist[MIG_MAX_SLICES + 1];
+    /* per node: its cards [node_lo, node_lo + node_n) and its offer */
+    int *node_of, *node_lo, *node_n;
+    uint16_t *offer;
+    uint32_t offer_hist[MIG_ROOM_MAX + 1];
+    int offer_max;
+    /* watches: per avail set and per (group, profile) aux count */
+    int32_t *watch_av, *watch_aux;
+    int hot;
 } mig_index;
 
-/* group_of[c]: each card's group (-1: none); nentries[g]: entries of group g
- * (groups without cards may give 0). Every card starts with entry -1 and
+/* group_of[c], node_of[c]: each card's group and node (a node's cards are
+ * consecutive); nentries[g]: entries of group g (groups without cards may
+ * give 0); nodes above every node_of. Every card starts with entry -1 and
  * nothing available. */
-void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of);
+void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of,
+                    const int *node_of, int nnodes);
 void mig_index_free(mig_index *x);
 /* Card c is now described by (entry, avail, aux, room). */
 void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux, int room);
@@ -65,8 +89,14 @@ int mig_index_next(const mig_index *x, int g, int e, int p, int from);
 /* Cards of group g serving entry e with avail bit p. */
 int mig_index_count(const mig_index *x, int g, int e, int p);
 /* Cards of group g with aux bit p. */
-static inline uint32_t mig_index_aux(const mig_index *x, int g, int p) { return x->aux_count[g * MIG_MAX_PROFILES + p]; }
-/* The largest room value over the cards (0 when none has any). O(MIG_MAX_SLICES). */
-int mig_index_room(const mig_index *x);
+static inline uint32_t mig_index_aux(const mig_index *x, int g, int p)
+{
+    return x->aux_count[g * MIG_MAX_PROFILES + p];
+}
+/* The most any node offers (see above; 0 when none offers anything). O(1). */
+static inline int mig_index_room(const mig_index *x) { return x->offer_max; }
+/* Watch the avail set (g, e, p) (e >= 0) or the aux count of (g, p)
+ * (e < 0): delta +1 or -1. */
+void mig_index_watch(mig_index *x, int g, int e, int p, int delta);
 
 #endif

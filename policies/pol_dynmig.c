@@ -15,6 +15,10 @@
  * when one can take it now, else to a card without MIG (mem_route=mig-first);
  * a row naming a MIG profile is the annotated case and waits for MIG.
  * mem_route=mig-only keeps every request a MIG card could hold on MIG.
+ *
+ * Cost: a placement walks the index of cards with a free legal start for a
+ * candidate profile (mig_index.h), not every card; a card is re-described
+ * when an instance is created or destroyed (O(profiles x placements)).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -125,6 +129,7 @@ static void dyn_blocked(mig_base *b, job *j)
             if (mig_index_aux(&b->idx, gi, cand[k]) > 0) {
                 in->blocked = true;
                 b->blocked_requests++;
+                mig_set_pending(b, in, j, false);
                 return;
             }
     }
@@ -151,6 +156,23 @@ static void dyn_avail(const mig_base *b, const mig_gpu *g, int *entry, uint16_t 
             *aux |= (uint16_t)(1u << p);
     }
     *room = free_slices;
+}
+
+/* What dyn_blocked looks at for j: per group it may use, the cards where a
+ * candidate is blocked by layout. */
+static int dyn_watch(mig_base *b, const job *j)
+{
+    int n = 0;
+    for (int gi = 0; gi < b->ngroups; gi++) {
+        const mig_group *gr = &b->groups[gi];
+        if (!gr->mig || !(j->pools >> gr->pool & 1))
+            continue;
+        const int *cand;
+        int nc = mig_candidates_of(b, gr->model, j, &cand);
+        for (int k = 0; k < nc; k++)
+            n = mig_keys_add(b, n, gi, -1, cand[k]);
+    }
+    return n;
 }
 
 /* dyn_pick succeeds on a card where any candidate has a free legal start. */
@@ -181,6 +203,7 @@ static const mig_hooks hooks = {
     .unplaced = dyn_unplaced,
     .avail = dyn_avail,
     .wanted = dyn_wanted,
+    .watch = dyn_watch,
     .frees_slices = true,
 };
 
@@ -278,22 +301,29 @@ static bool dyn_fits_if_released(const void *state, const sim *s, const job *j, 
     return mig_base_fits_if_released(&((const dyn_state *)state)->b, j, n, v, nv);
 }
 
-/* The queue's demand index (sim_queue.h). demand: the fewest memory slices
- * among j's candidate profiles on the cards it may use (0: it may take whole
- * cards, always tried). room: the most free memory slices on any MIG card.
- * A candidate is created, or counted blocked by layout, only on a card with
- * at least its size free, so a skipped try would have changed nothing.
- * room: O(MIG_MAX_SLICES). */
+/* The queue's demand index (sim_queue.h, mig_index.h). demand: gpus cards
+ * and the fewest memory slices among j's candidate profiles on the cards it
+ * may use (0: it may take whole cards, always tried). A card's room: its
+ * free memory slices, as a candidate is created only where its size is
+ * free. A refused try also counts the request as blocked by layout
+ * (dyn_blocked): a queued request not yet counted watches the sets
+ * dyn_blocked reads (marked here as it is queued), and while one of them is
+ * not empty the room is unbounded, so no try that would count is skipped.
+ * room: O(1). */
 static uint32_t dyn_queue_demand(const void *state, const job *j)
 {
-    /* the core hands the policy its own state; the demand reads the job's routes, kept in it */
-    return mig_base_queue_demand(&((dyn_state *)state)->b, j);
+    /* the core hands the policy its own state; queueing j is recorded in it */
+    dyn_state *d = (dyn_state *)state;
+    mig_jobinfo *in = mig_info(&d->b, j);
+    if (!in->blocked)
+        mig_set_pending(&d->b, in, j, true);
+    return mig_base_queue_demand(&d->b, j);
 }
 
 static uint32_t dyn_queue_room(const void *state, const sim *s)
 {
     (void)s;
-    return (uint32_t)mig_index_room(&((const dyn_state *)state)->b.idx);
+    return mig_base_queue_room(&((const dyn_state *)state)->b);
 }
 
 static const pol_space space = {

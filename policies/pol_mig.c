@@ -11,6 +11,11 @@
  * instances are destroyed and the new layout applied, which takes reconfig_s
  * (reference/mechanics.md section 3: the mig-manager relabel cycle, 120 s, marked
  * unverified there). Drain and reconfiguration time are reported.
+ *
+ * Cost: a placement walks the index of cards with an idle instance of the
+ * profile the request maps to (mig_index.h), not every card; the one global
+ * view is a layout switch, which visits every MIG card once (O(MIG cards) per
+ * switch, a few switches a day).
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +131,7 @@ static void st_blocked(mig_base *b, job *j)
                 if (q != p && mig_index_count(&b->idx, gi, e, q) > 0) {
                     in->other_idle = true;
                     b->other_idle_waits++;
-                    mig_set_pending(b, in, false);
+                    mig_set_pending(b, in, j, false);
                     return;
                 }
         }
@@ -164,24 +169,31 @@ static int st_wanted(mig_base *b, const mig_group *gr, int e, const job *j, int 
     return 1;
 }
 
-/* Could j ever wait beside an idle instance of another profile (a card
- * whose layout maps it to p offers another profile too)? */
-static bool may_wait_beside(mig_base *b, const job *j)
+/* What st_blocked looks at for j: the in-service cards of each (group,
+ * entry) that maps j to p, with an idle instance of another profile q of
+ * that layout. */
+static int st_watch(mig_base *b, const job *j)
 {
+    int n = 0;
     for (int gi = 0; gi < b->ngroups; gi++) {
         const mig_group *gr = &b->groups[gi];
         if (!gr->mig || !(j->pools >> gr->pool & 1))
             continue;
         for (int e = 0; e < gr->nsched; e++) {
             const int *cand;
-            int n = mig_candidates_of(b, gr->model, j, &cand);
-            int p = mapped_in(cand, n, &gr->layout[e]);
-            for (int k = 0; p >= 0 && k < gr->layout[e].n; k++)
-                if (gr->layout[e].prof[k] != p)
-                    return true;
+            int nc = mig_candidates_of(b, gr->model, j, &cand);
+            int p = mapped_in(cand, nc, &gr->layout[e]);
+            uint32_t seen = 0;
+            for (int k = 0; p >= 0 && k < gr->layout[e].n; k++) {
+                int q = gr->layout[e].prof[k];
+                if (q != p && !(seen >> q & 1)) {
+                    seen |= 1u << q;
+                    n = mig_keys_add(b, n, gi, e, q);
+                }
+            }
         }
     }
-    return false;
+    return n;
 }
 
 static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
@@ -228,6 +240,7 @@ static const mig_hooks hooks = {
     .unplaced = st_unplaced,
     .avail = st_avail,
     .wanted = st_wanted,
+    .watch = st_watch,
     .frees_slices = false,
 };
 
@@ -395,31 +408,29 @@ static bool st_fits_if_released(const void *state, const sim *s, const job *j, i
     return mig_base_fits_if_released(&((const static_state *)state)->b, j, n, v, nv);
 }
 
-/* The queue's demand index (sim_queue.h). demand: the fewest memory slices
- * among the profiles j maps to on the cards it may use (0: it may take whole
- * cards, always tried). room: the largest idle instance on a card in
- * service, as no request fits without an idle instance of its profile.
- * A refused try also counts the request as waiting beside idle instances
- * of other profiles (st_blocked), which any idle instance can cause: while a
- * queued request that may be counted so is not yet (mig_base.pending, marked
- * here as it is queued), the room is unbounded whenever any instance is
- * idle, so no such try is skipped. room: O(MIG_MAX_SLICES). */
+/* The queue's demand index (sim_queue.h, mig_index.h). demand: gpus cards
+ * and the fewest memory slices among the profiles j maps to on the cards it
+ * may use (0: it may take whole cards, always tried). A card's room: its
+ * largest idle instance while in service, as no request fits without an idle
+ * instance of its profile. A refused try also counts the request as waiting
+ * beside idle instances of other profiles (st_blocked): a queued request
+ * that may still be counted so watches the sets st_blocked reads (marked here
+ * as it is queued), and while one of them is not empty the room is
+ * unbounded, so no try that would count is skipped. room: O(1). */
 static uint32_t st_queue_demand(const void *state, const job *j)
 {
     /* the core hands the policy its own state; queueing j is recorded in it */
     static_state *st = (static_state *)state;
     mig_jobinfo *in = mig_info(&st->b, j);
-    if (!in->other_idle && may_wait_beside(&st->b, j))
-        mig_set_pending(&st->b, in, true);
+    if (!in->other_idle)
+        mig_set_pending(&st->b, in, j, true);
     return mig_base_queue_demand(&st->b, j);
 }
 
 static uint32_t st_queue_room(const void *state, const sim *s)
 {
     (void)s;
-    const static_state *st = state;
-    int room = mig_index_room(&st->b.idx);
-    return st->b.pending > 0 && room > 0 ? SQ_ROOM_ANY : (uint32_t)room;
+    return mig_base_queue_room(&((const static_state *)state)->b);
 }
 
 static const pol_space space = {

@@ -6,7 +6,11 @@
 #     (goal: within 2x). A run past SCALE_TIMEOUT seconds (default 120) prints "timeout".
 #  2. the queue cliff: 128 nodes of 8 cards each pinned by a 7-card job, Q queued 8-card jobs that
 #     can never fit, each its own shape (its own cpu value), beside CHURN 1-card jobs (M/M/128 at
-#     load about 0.75); against the churn alone (goal: about the same time).
+#     load about 0.75); against the churn alone (goal: about the same time). mig and dynmig run it
+#     on MIG cards (--mig whole / dynamic: a whole-card request takes the full-card profile), and
+#     on a MIG variant: each of the 1,024 cards pinned by one long instance, Q queued requests
+#     (each its own shape) for a profile that cannot fit beside it, 1g.10gb churn (dynmig: 1g pins,
+#     7g.80gb queued; mig, balanced layout: 3g.40gb pins, 3g.40gb queued).
 # Wall times are of one run each on a shared machine: compare ratios, not absolutes.
 set -e
 D=build/bench
@@ -56,10 +60,13 @@ cliff 0 "$CHURN" >"$D/cliff-0.csv"
 cliff "$Q" "$CHURN" >"$D/cliff-$Q.csv"
 echo "bench: queue cliff, 1,024 GPUs, $Q queued 8-card shapes that cannot fit beside $CHURN 1-card jobs"
 printf "  %-10s %14s %14s\n" policy "churn alone s" "with queue s"
-for pol in whole vgpu timeslice; do
+for pol in whole vgpu timeslice mig dynmig; do
+  mig=""
+  case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
   row=""
   for q in 0 "$Q"; do
-    if timeout "$TMO" ./gpusim run --trace "$D/cliff-$q.csv" --policy "$pol" --gpus "$MODEL:1024" --sample-s 0 \
+    # shellcheck disable=SC2086
+    if timeout "$TMO" ./gpusim run --trace "$D/cliff-$q.csv" --policy "$pol" --gpus "$MODEL:1024" $mig --sample-s 0 \
          --out "$D/cliff-run" --json >"$D/cliff.json" 2>/dev/null; then
       row="$row $(val wall_s "$D/cliff.json")"
     else
@@ -68,6 +75,33 @@ for pol in whole vgpu timeslice; do
   done
   # shellcheck disable=SC2086
   printf "  %-10s %14s %14s\n" "$pol" $row
+done
+migcliff() { # $1 queued, $2 churn, $3 pinned profile, $4 queued profile -> trace on stdout
+  awk -v q="$1" -v n="$2" -v pin="$3" -v big="$4" 'BEGIN {
+    srand(1); print "id,submit,duration,gpus,cpu,mig"
+    for (i = 0; i < 1024; i++) printf "pin%d,0,100000000,1,1,%s\n", i, pin
+    for (i = 0; i < q; i++) printf "big%d,1,1000,1,%.3f,%s\n", i, 1 + i * 0.001, big
+    t = 2
+    for (i = 0; i < n; i++) { t += -log(1 - rand()); printf "c%d,%.3f,%.3f,1,1,1g.10gb\n", i, t, -96 * log(1 - rand()) + 0.001 }
+  }'
+}
+echo "bench: MIG queue cliff, 1,024 GPUs each pinned by one instance, $Q queued shapes that cannot fit beside $CHURN 1g.10gb jobs"
+printf "  %-28s %14s %14s\n" "policy (layout: pin, queued)" "churn alone s" "with queue s"
+for c in "dynmig dynamic 1g.10gb 7g.80gb" "mig balanced 3g.40gb 3g.40gb"; do
+  # shellcheck disable=SC2086
+  set -- $c
+  row=""
+  for q in 0 "$Q"; do
+    migcliff "$q" "$CHURN" "$3" "$4" >"$D/migcliff.csv"
+    if timeout "$TMO" ./gpusim run --trace "$D/migcliff.csv" --policy "$1" --gpus "$MODEL:1024" --mig "$2" --sample-s 0 \
+         --out "$D/cliff-run" --json >"$D/cliff.json" 2>/dev/null; then
+      row="$row $(val wall_s "$D/cliff.json")"
+    else
+      row="$row timeout"
+    fi
+  done
+  # shellcheck disable=SC2086
+  printf "  %-28s %14s %14s\n" "$1 ($2: $3, $4)" $row
 done
 
 # --- plan's width: the README's plan example (the example day on H100s, 8 a node), one count a round
