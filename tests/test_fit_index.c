@@ -1,7 +1,9 @@
 /* test_fit_index.c - the CPU/memory fit index picks exactly the node the
  * bucket-list walk it replaced would pick (same bucket, same link order), on
  * random take/give sequences; the index alone against a brute-force list; a
- * lookup where one resource binds enters one tree node per level.
+ * lookup where one resource binds enters one tree node per level; the shared
+ * cards' node order with host room (share_host.c) against a scan of every
+ * node.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "../sim/sim_cluster.h"
 #include "../sim/sim_cluster_file.h"
 #include "../sim/sim_fit_index.h"
+#include "../policies/share_card.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -173,7 +176,115 @@ static void one_resource_is_logarithmic(void)
     free(slot_of);
 }
 
+/* admits() of the test: turns down a fixed pseudo-random third of the
+ * nodes, different per query */
+static int g_query;
+static bool some_admit(sc_state *st, int ni, void *ud)
+{
+    (void)st;
+    int *calls = ud;
+    ++*calls;
+    return (ni * 7 + g_query * 13) % 3 != 0;
+}
+
+/* The scan share_place.c did: every node in index order, the best score
+ * (binpack: highest, spread: lowest) of those that pass winning. */
+static int scan_first(const sc_state *st, const sim_cluster *cl, uint64_t pools, double cpu, double mem, int want)
+{
+    int best = -1;
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        const sim_node *n = &cl->nodes[ni];
+        if (!(pools >> n->pool & 1) || !sc_host_fits(n, cpu, mem) || st->node_open[ni] < want)
+            continue;
+        int dummy = 0;
+        if (!some_admit(NULL, ni, &dummy))
+            continue;
+        double sc = st->node_score[ni], sb = best >= 0 ? st->node_score[best] : 0;
+        if (best < 0 || (st->cfg.node_spread ? sc < sb : sc > sb))
+            best = ni;
+    }
+    return best;
+}
+
+static void host_order_against_scan(void)
+{
+    const char *path = tu_write_tmp("{\"name\":\"t\",\"nodes\":["
+                                    "{\"model\":\"H100-SXM5-80GB\",\"count\":120,\"gpus\":8,\"cpu\":64,\"mem_gib\":512},"
+                                    "{\"model\":\"A100-SXM4-80GB\",\"count\":60,\"gpus\":8,\"cpu\":32},"
+                                    "{\"model\":\"L4-24GB\",\"count\":20,\"gpus\":2}]}");
+    const char *trace = tu_write_tmp("id,submit,duration,gpus\na,0,1,1\n");
+    for (int spread = 0; spread < 2; spread++) {
+        sim s;
+        sim_cluster cl;
+        sim_config cfg;
+        gs_error err;
+        memset(&s, 0, sizeof s);
+        memset(&cfg, 0, sizeof cfg);
+        cfg.trace_path = trace;
+        cfg.policy = "whole";
+        cfg.seed = 1;
+        CHECK_EQ_INT(sim_cluster_load(&cl, path, tu_catalog(), &err), 0);
+        CHECK_EQ_INT(tu_sim_init(&s, &cfg, tu_catalog(), &cl, NULL, &err), 0);
+        sc_state *st = calloc(1, sizeof *st);
+        st->s = &s;
+        st->cfg.node_spread = spread;
+        st->node_score = calloc((size_t)cl.nnodes, sizeof *st->node_score);
+        st->node_open = calloc((size_t)cl.nnodes, sizeof *st->node_open);
+        for (int ni = 0; ni < cl.nnodes; ni++)
+            st->node_open[ni] = cl.nodes[ni].ngpus;
+        sc_host_init(st);
+        double *cpu_held = calloc((size_t)cl.nnodes, sizeof *cpu_held), *mem_held = calloc((size_t)cl.nnodes, sizeof *mem_held);
+        srand(17 + spread);
+        long calls = 0, queries = 0, found = 0;
+        for (int step = 0; step < 30000 && check_failures < 20; step++) {
+            int ni = rand() % cl.nnodes, op = rand() % 10;
+            if (op < 3) { /* a task joined or left: new score and open cards */
+                st->node_score[ni] = (double)(rand() % 6) * 0.5;
+                st->node_open[ni] = rand() % (cl.nodes[ni].ngpus + 1);
+                sc_host_update(st, ni);
+            } else if (op < 5) { /* host CPU and memory taken */
+                double c = (double)(rand() % 16), m = (double)(rand() % 128);
+                if (sc_host_fits(&cl.nodes[ni], c, m)) {
+                    sim_cluster_take(&cl, ni, 0, c, m, NULL);
+                    cpu_held[ni] += c;
+                    mem_held[ni] += m;
+                    sc_host_update(st, ni);
+                }
+            } else if (op < 6) { /* and given back */
+                sim_cluster_give(&cl, ni, NULL, 0, cpu_held[ni], mem_held[ni]);
+                cpu_held[ni] = mem_held[ni] = 0;
+                sc_host_update(st, ni);
+            } else {
+                uint64_t pools = (uint64_t)(rand() % 7 + 1);
+                double c = rand() % 3 ? (double)(rand() % 40) : 0, m = rand() % 3 ? (double)(rand() % 400) : 0;
+                int want = rand() % 4, ncalls = 0;
+                g_query = step;
+                int want_node = scan_first(st, &cl, pools, c, m, want);
+                int got = sc_host_first(st, pools, c, m, want, some_admit, &ncalls);
+                CHECK_EQ_INT(got, want_node);
+                calls += ncalls;
+                queries++;
+                found += got >= 0;
+            }
+        }
+        CHECK(found > queries / 4);
+        CHECK(found < queries);
+        /* admits() is asked of few nodes: those that pass the cheap tests,
+         * from the best on, until one says yes */
+        CHECK(calls < queries * 4);
+        sc_host_free(st);
+        free(st->node_score);
+        free(st->node_open);
+        free(st);
+        free(cpu_held);
+        free(mem_held);
+        sim_free(&s);
+        sim_cluster_free(&cl);
+    }
+}
+
 const test_case tests_fit_index[] = {
+    {"fit_index: shared cards' node order with host room against a scan", host_order_against_scan},
     {"fit_index: same pick as the bucket walk", same_pick_as_walk},
     {"fit_index: against a brute-force list", index_against_list},
     {"fit_index: one binding resource, one node per level", one_resource_is_logarithmic},
