@@ -557,9 +557,13 @@ static void space_release(sim *s, job *j)
     p->unplace(s->pst[0], s, j);
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
-        if (p->place(s->pst[0], s, n))
+        if (p->place(s->pst[0], s, n)) {
             sq_remove(&s->queue, n);
-        else if (p->nominee_missed)
+            /* placed: what the next victims free is no longer its own. A
+             * policy may start it later (still queued): it must not be
+             * placed again */
+            s->nominee = NULL;
+        } else if (p->nominee_missed)
             p->nominee_missed(s->pst[0], s, n);
         return;
     }

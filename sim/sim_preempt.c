@@ -634,7 +634,12 @@ static void on_op(sim *s, uint32_t oi)
     memcpy(v, op.v, (size_t)op.nv * sizeof *v);
     x->ops[oi].p = NULL;
     job *p = op.p;
-    bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR);
+    /* p may have found room elsewhere meanwhile: started, or placed by a
+     * policy that starts it by itself later (JF_PLACED: dynmig creating its
+     * instances). Either way it no longer waits for these victims, and
+     * handing it their room would place it a second time. */
+    bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR) &&
+                   !(p->core_flags & JF_PLACED);
     sim_hand_over_begin(s, p_waits ? p : NULL);
     int nv = 0;
     for (int i = 0; i < op.nv; i++) {
