@@ -31,6 +31,10 @@ enum col_id {
     C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_REF_GPU, C_MEM_BOUND, C_SPEEDUP, C_PROFILE, C_NCOLS
 };
 
+/* The fast row path's plan for a field (wl_trace.fast): the columns of
+ * generated and exported job traces, and ignored extra columns. */
+enum { F_SKIP, F_ID, F_SUBMIT, F_DURATION, F_GPUS };
+
 static const struct {
     const char *name;
     bool required;
@@ -89,6 +93,15 @@ struct wl_trace {
     long rows;
     gs_time_us last_submit_us;
     bool eof;
+    /* a line next_line handed to the fast row path that it declined: the
+     * next next_line call hands it out again (see fast_row) */
+    char *pend_line;
+    size_t pend_n;
+    bool pend_nul;
+    /* the per-file column plan, decided at the header: fast[i] is what the
+     * fast row path does with field i; fast_ok: every column has a plan */
+    unsigned char *fast;
+    bool fast_ok;
 };
 
 static void grow_fields(wl_trace *t)
@@ -130,6 +143,12 @@ static const char *field(const wl_trace *t, int i) { return t->fld[i]; }
  * (each block is searched for one once, not each line). */
 static ssize_t next_line(wl_trace *t, char **line, bool *nul)
 {
+    if (t->pend_line) { /* declined by the fast row path */
+        *line = t->pend_line;
+        *nul = t->pend_nul;
+        t->pend_line = NULL;
+        return (ssize_t)t->pend_n;
+    }
     for (;;) {
         size_t avail = t->blk_len - t->blk_pos;
         char *p = t->blk + t->blk_pos, *nl = avail ? memchr(p, '\n', avail) : NULL;
@@ -277,11 +296,15 @@ static int read_record(wl_trace *t, gs_error *err)
     return 1;
 }
 
-bool wl_parse_seconds(const char *s, gs_time_us *out_us)
+/* The seconds at *pp (see wl_parse_seconds), up to the first byte that is
+ * neither a digit nor the one '.': *pp is left there, for the caller to
+ * check what ends the field. Shared by both row paths, so the fast one
+ * rounds exactly as the field-by-field one. */
+static inline bool seconds_prefix(const unsigned char **pp, gs_time_us *out_us)
 {
     /* 10^(6 - digits): the fraction's digits read so far scaled to microseconds */
     static const int64_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
-    const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *p = *pp;
     if ((unsigned)(*p - '0') > 9)
         return false;
     int64_t whole = 0;
@@ -302,9 +325,18 @@ bool wl_parse_seconds(const char *s, gs_time_us *out_us)
                 round_up = d >= 5;
         }
     }
-    if (*p)
-        return false;
+    *pp = p;
     *out_us = whole * GS_US_PER_S + frac * scale[digits < 6 ? digits : 6] + (round_up ? 1 : 0);
+    return true;
+}
+
+bool wl_parse_seconds(const char *s, gs_time_us *out_us)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    gs_time_us v;
+    if (!seconds_prefix(&p, &v) || *p)
+        return false;
+    *out_us = v;
     return true;
 }
 
@@ -462,6 +494,17 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
             return NULL;
         }
     }
+    /* the fast row path's plan; a header it cannot serve leaves every row to
+     * the field-by-field path (rows without duration or gpus are errors) */
+    t->fast = xmalloc((size_t)t->nfields);
+    t->fast_ok = t->has[C_DURATION] && t->has[C_GPUS];
+    for (int i = 0; i < t->nfields; i++) {
+        int c = t->col_of[i];
+        t->fast[i] = c < 0 ? F_SKIP : c == C_ID ? F_ID : c == C_SUBMIT ? F_SUBMIT : c == C_DURATION ? F_DURATION
+                   : c == C_GPUS ? F_GPUS : F_SKIP;
+        if (c >= 0 && t->fast[i] == F_SKIP)
+            t->fast_ok = false;
+    }
     return t;
 }
 
@@ -494,17 +537,11 @@ static int check_session_fields(wl_trace *t, const wl_row *row, gs_error *err)
     return 0;
 }
 
-int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
+/* Every column's default: what a row holds before its fields are read.
+ * Field by field: a memset of the whole row (strings included) showed up in
+ * profiles of million-row traces. */
+static void reset_row(wl_row *row)
 {
-    int rc = read_record(t, err);
-    if (rc <= 0)
-        return rc;
-    if (t->nfields != t->ncols_header)
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
-                      t->path, t->rec_start, t->ncols_header, t->nfields);
-    /* reset field by field: a memset of the whole row (strings included)
-     * showed up in profiles of million-row traces */
-    row->line = t->rec_start;
     row->kind = WL_KIND_JOB;
     row->id[0] = row->mig[0] = row->tenant[0] = row->gpu_model[0] = 0;
     row->submit_us = row->dur_us = 0;
@@ -518,7 +555,6 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->gpumem_pct = 0;
     row->util = 0;
     row->has_duration = false;
-    int has_gpus = 0;
     row->service[0] = row->pattern[0] = 0;
     row->input_tokens = row->output_tokens = -1;
     row->replicas_min = row->replicas_max = row->replicas_init = -1;
@@ -532,6 +568,112 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     row->mem_bound = -1;
     row->wake = WL_WAKE_USER;
     row->due_us = -1;
+}
+
+/* Bytes that end the fast path's scan of a field: bit 1 for any field (the
+ * comma, the line end, and what only libcsv or split_plain handle: a quote,
+ * a CR, a NUL), bit 2 also for the id (blanks, which split_plain trims). */
+static const unsigned char stop_at[256] = {
+    [','] = 3, ['\n'] = 3, ['"'] = 3, ['\r'] = 3, [0] = 3, [' '] = 2, ['\t'] = 2,
+};
+
+/* One pass over a plain job line, each field parsed where it stands (no
+ * split, no copy, no per-column dispatch on names): for traces whose every
+ * column has a plan. It takes only a line whose outcome it knows is that of
+ * the field-by-field path -- the same fields, each valid, in submit order --
+ * and declines anything else (a quote, a CR, blanks around a field, an
+ * empty or bad value, a field count off the header's, a last line without a
+ * newline), which then goes the long way and gets its exact error. */
+static bool fast_row(wl_trace *t, const char *line, size_t n, wl_row *row)
+{
+    if (line[n - 1] != '\n')
+        return false;
+    reset_row(row);
+    const unsigned char *p = (const unsigned char *)line;
+    int last = t->ncols_header - 1;
+    for (int i = 0;; i++) {
+        switch (t->fast[i]) {
+        case F_ID: {
+            const unsigned char *q = p;
+            while (!(stop_at[*p] & 2))
+                p++;
+            size_t len = (size_t)(p - q);
+            if (len == 0 || len >= sizeof row->id)
+                return false;
+            memcpy(row->id, q, len);
+            row->id[len] = 0;
+            break;
+        }
+        case F_SUBMIT:
+            if (!seconds_prefix(&p, &row->submit_us))
+                return false;
+            break;
+        case F_DURATION:
+            if (!seconds_prefix(&p, &row->dur_us))
+                return false;
+            row->has_duration = true;
+            break;
+        case F_GPUS: { /* parse_int(v, 0, 64): one or two digits; others decline */
+            unsigned v = (unsigned)(*p - '0'), d;
+            if (v > 9)
+                return false;
+            if ((d = (unsigned)(*++p - '0')) <= 9) {
+                v = v * 10 + d;
+                p++;
+            }
+            if (v > 64)
+                return false;
+            row->gpus = (int)v;
+            break;
+        }
+        default:
+            while (!(stop_at[*p] & 1))
+                p++;
+            break;
+        }
+        if (i == last)
+            break;
+        if (*p++ != ',')
+            return false;
+    }
+    /* the line's only newline is its last byte */
+    if (*p != '\n' || row->submit_us < t->last_submit_us)
+        return false;
+    t->lineno++;
+    t->rec_start = t->lineno;
+    row->line = t->rec_start;
+    t->last_submit_us = row->submit_us;
+    t->rows++;
+    return true;
+}
+
+int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
+{
+    if (t->fast_ok && !t->eof) {
+        char *line;
+        bool nul;
+        ssize_t n = next_line(t, &line, &nul);
+        if (n < 0) {
+            t->eof = true;
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: cannot read the file", t->path, t->lineno + 1);
+        }
+        if (n > 0 && !nul && fast_row(t, line, (size_t)n, row))
+            return 1;
+        if (n > 0) { /* the long way, from this same line */
+            t->pend_line = line;
+            t->pend_n = (size_t)n;
+            t->pend_nul = nul;
+        }
+    }
+    int rc = read_record(t, err);
+    if (rc <= 0)
+        return rc;
+    if (t->nfields != t->ncols_header)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
+                      t->path, t->rec_start, t->ncols_header, t->nfields);
+    reset_row(row);
+    row->line = t->rec_start;
+    int has_gpus = 0;
     for (int i = 0; i < t->nfields; i++) {
         const char *v = field(t, i);
         long l;
@@ -797,5 +939,6 @@ void wl_trace_close(wl_trace *t)
     free(t->off);
     free(t->fld);
     free(t->col_of);
+    free(t->fast);
     free(t);
 }
