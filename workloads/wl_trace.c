@@ -93,11 +93,6 @@ struct wl_trace {
     long rows;
     gs_time_us last_submit_us;
     bool eof;
-    /* a line next_line handed to the fast row path that it declined: the
-     * next next_line call hands it out again (see fast_row) */
-    char *pend_line;
-    size_t pend_n;
-    bool pend_nul;
     /* the per-file column plan, decided at the header: fast[i] is what the
      * fast row path does with field i; fast_ok: every column has a plan */
     unsigned char *fast;
@@ -143,12 +138,6 @@ static const char *field(const wl_trace *t, int i) { return t->fld[i]; }
  * (each block is searched for one once, not each line). */
 static ssize_t next_line(wl_trace *t, char **line, bool *nul)
 {
-    if (t->pend_line) { /* declined by the fast row path */
-        *line = t->pend_line;
-        *nul = t->pend_nul;
-        t->pend_line = NULL;
-        return (ssize_t)t->pend_n;
-    }
     for (;;) {
         size_t avail = t->blk_len - t->blk_pos;
         char *p = t->blk + t->blk_pos, *nl = avail ? memchr(p, '\n', avail) : NULL;
@@ -174,7 +163,7 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         /* read(2), not fread: a pipe or FIFO hands over what it has, so rows
          * are replayed as they arrive (fread would wait for a whole block);
          * one byte of slack: split_plain ends a last line without a newline
-         * with a NUL there */
+         * with a NUL there, and fast_row finds one there */
         ssize_t r;
         do
             r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - 1);
@@ -189,6 +178,7 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
             t->nul_at = z ? (size_t)(z - t->blk) : avail + got;
         }
         t->blk_len = avail + got;
+        t->blk[t->blk_len] = 0; /* in the slack: where fast_row's scan of an unfinished line stops */
     }
 }
 
@@ -577,19 +567,19 @@ static const unsigned char stop_at[256] = {
     [','] = 3, ['\n'] = 3, ['"'] = 3, ['\r'] = 3, [0] = 3, [' '] = 2, ['\t'] = 2,
 };
 
-/* One pass over a plain job line, each field parsed where it stands (no
- * split, no copy, no per-column dispatch on names): for traces whose every
- * column has a plan. It takes only a line whose outcome it knows is that of
- * the field-by-field path -- the same fields, each valid, in submit order --
- * and declines anything else (a quote, a CR, blanks around a field, an
- * empty or bad value, a field count off the header's, a last line without a
- * newline), which then goes the long way and gets its exact error. */
-static bool fast_row(wl_trace *t, const char *line, size_t n, wl_row *row)
+/* One pass over the next plain job line, straight from the block, each
+ * field parsed where it stands (no line search, no split, no per-column
+ * dispatch on names): for traces whose every column has a plan. It takes
+ * only a line whose outcome it knows is that of the field-by-field path --
+ * the same fields, each valid, in submit order -- and declines anything
+ * else, reading nothing (a quote, a CR, a NUL, blanks around a field, an
+ * empty or bad value, a field count off the header's, a line not yet
+ * wholly in the block: every scan stops at the NUL kept after the block's
+ * bytes), which then goes the long way and gets its exact error. */
+static bool fast_row(wl_trace *t, wl_row *row)
 {
-    if (line[n - 1] != '\n')
-        return false;
     reset_row(row);
-    const unsigned char *p = (const unsigned char *)line;
+    const unsigned char *p = (const unsigned char *)t->blk + t->blk_pos;
     int last = t->ncols_header - 1;
     for (int i = 0;; i++) {
         switch (t->fast[i]) {
@@ -636,9 +626,9 @@ static bool fast_row(wl_trace *t, const char *line, size_t n, wl_row *row)
         if (*p++ != ',')
             return false;
     }
-    /* the line's only newline is its last byte */
     if (*p != '\n' || row->submit_us < t->last_submit_us)
         return false;
+    t->blk_pos = (size_t)((const char *)p + 1 - t->blk); /* the line is read */
     t->lineno++;
     t->rec_start = t->lineno;
     row->line = t->rec_start;
@@ -649,22 +639,8 @@ static bool fast_row(wl_trace *t, const char *line, size_t n, wl_row *row)
 
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
 {
-    if (t->fast_ok && !t->eof) {
-        char *line;
-        bool nul;
-        ssize_t n = next_line(t, &line, &nul);
-        if (n < 0) {
-            t->eof = true;
-            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: cannot read the file", t->path, t->lineno + 1);
-        }
-        if (n > 0 && !nul && fast_row(t, line, (size_t)n, row))
-            return 1;
-        if (n > 0) { /* the long way, from this same line */
-            t->pend_line = line;
-            t->pend_n = (size_t)n;
-            t->pend_nul = nul;
-        }
-    }
+    if (t->fast_ok && !t->eof && fast_row(t, row))
+        return 1;
     int rc = read_record(t, err);
     if (rc <= 0)
         return rc;
