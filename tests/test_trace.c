@@ -210,7 +210,7 @@ static int second_row(const char *header, const char *first, const char *line, w
                       size_t cap)
 {
     char text[512];
-    snprintf(text, sizeof text, "%s\n%s\n%s", header, first, line);
+    snprintf(text, sizeof text, "%s\n%s\n%s\n", header, first, line);
     gs_error err = {0};
     wl_trace *t = wl_trace_open(tu_write_tmp(text), NULL, &err);
     int rc = -100;
