@@ -238,6 +238,10 @@ static void one_pass_matches_field_by_field(void)
         "j1, 1,2,3", "j1,1,2,3 ", "\"j1\",1,2,3", "x y,1,2,3", "j1,1,2,65", "j1,1,2,-0", "j1,1,2,",
         "j1,,2,1", ",1,2,1", "j1,1,2,1x", "j1,1e3,2,1", "j1,-1,2,1", "j1,0.1,2,1", "j1,.5,2,1", "j1,1,2,100",
         "j1,99999999999999,1,1", "j1,1,2,3\n\n", "j1,1,2", long_id, too_long_id,
+        /* six decimals, read eight bytes at once; and near misses */
+        "j1,0.002876,0.458539,1", "j1,1.999999,0.000000,1", "j1,3.123456,1.9,1", "j1,3.12345a,1,1",
+        "j1,3.123456a,1,1", "j1,3.1234567,1,1", "j1,3.12345,1,1", "j1,3.123:56,1,1", "j1,3.123/56,1,1",
+        "j1,3.909090,9.999999,1", "j1,1,0.123456", "j1,1,0.123456 ,1", "j1,1,0.1234565,1",
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         char slow_line[400], ma[300], mb[300];
@@ -266,6 +270,38 @@ static void one_pass_matches_field_by_field(void)
         CHECK_NEAR(a.checkpoint_gib, b.checkpoint_gib, 0, 0);
         CHECK_NEAR(a.mem_bound, b.mem_bound, 0, 0);
     }
+}
+
+/* Thousands of six-decimal times (read eight bytes at once on the one-pass
+ * path) against the same rows read field by field. */
+static void one_pass_six_decimals(void)
+{
+    enum { ROWS = 4000 };
+    size_t cap = (size_t)ROWS * 64 + 64; /* a row is under 64 bytes */
+    char *fast = xmalloc(cap), *slow = xmalloc(cap);
+    size_t nf = (size_t)snprintf(fast, cap, "id,submit,duration,gpus\n");
+    size_t ns = (size_t)snprintf(slow, cap, "id,submit,duration,gpus,tenant\n");
+    uint64_t x = 88172645463325252ull; /* xorshift: fractions all over 0..999999 */
+    for (long i = 0; i < ROWS; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        long sub = (long)(x % 1000000), dur = (long)(x / 1000000 % 1000000);
+        nf += (size_t)snprintf(fast + nf, cap - nf, "r%ld,%ld.%06ld,%ld.%06ld,1\n", i, i, sub, i % 7, dur);
+        ns += (size_t)snprintf(slow + ns, cap - ns, "r%ld,%ld.%06ld,%ld.%06ld,1,\n", i, i, sub, i % 7, dur);
+    }
+    snprintf(fast + nf, cap - nf, "\n \n"); /* blank lines at the end: the row read last stays */
+    gs_error err = {0};
+    wl_trace *a = wl_trace_open(tu_write_tmp(fast), NULL, &err), *b = wl_trace_open(tu_write_tmp(slow), NULL, &err);
+    CHECK(a && b);
+    wl_row ra, rb;
+    long same = 0;
+    while (a && b && wl_trace_next(a, &ra, &err) == 1 && wl_trace_next(b, &rb, &err) == 1)
+        same += ra.submit_us == rb.submit_us && ra.dur_us == rb.dur_us && ra.line == rb.line;
+    CHECK_EQ_INT(same, ROWS);
+    CHECK_EQ_INT(ra.submit_us, (ROWS - 1) * 1000000L + (long)(x % 1000000));
+    wl_trace_close(a);
+    wl_trace_close(b);
+    free(fast);
+    free(slow);
 }
 
 static void missing_file(void)
@@ -335,6 +371,7 @@ const test_case tests_trace[] = {
     {"trace/full_row_any_column_order", full_row},
     {"trace/fast_path_matches_libcsv", fast_path_matches_libcsv},
     {"trace/one_pass_matches_field_by_field", one_pass_matches_field_by_field},
+    {"trace/one_pass_six_decimals", one_pass_six_decimals},
     {"trace/missing_file", missing_file},
     {"trace/bom_before_header_accepted", bom_accepted},
     {"trace/directory_named", directory_named},

@@ -286,11 +286,37 @@ static int read_record(wl_trace *t, gs_error *err)
     return 1;
 }
 
+
+/* Six fraction digits at p (the microseconds a generated trace writes),
+ * and no seventh: their value, read eight bytes at once; -1 otherwise.
+ * The caller guarantees eight readable bytes from p. */
+static inline int64_t six_digits(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    uint64_t x = v & 0x0000FFFFFFFFFFFFull; /* the first character in the lowest byte */
+    if ((x & 0xF0F0F0F0F0F0ull) != 0x303030303030ull || ((x + 0x060606060606ull) & 0xF0F0F0F0F0F0ull) !=
+        0x303030303030ull || (unsigned)(p[6] - '0') <= 9)
+        return -1;
+    /* "00" then the six digits: pairs, then fours, then the eight (most
+     * significant digit first in memory) */
+    x = ((x << 16) | 0x3030u) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    return (int64_t)(((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
+#else
+    (void)p;
+    return -1;
+#endif
+}
+
 /* The seconds at *pp (see wl_parse_seconds), up to the first byte that is
  * neither a digit nor the one '.': *pp is left there, for the caller to
  * check what ends the field. Shared by both row paths, so the fast one
- * rounds exactly as the field-by-field one. */
-static inline bool seconds_prefix(const unsigned char **pp, gs_time_us *out_us)
+ * rounds exactly as the field-by-field one. end: where the readable bytes
+ * end (the fraction may then be read eight bytes at once), or NULL. */
+static inline bool seconds_prefix(const unsigned char **pp, const unsigned char *end, gs_time_us *out_us)
 {
     /* 10^(6 - digits): the fraction's digits read so far scaled to microseconds */
     static const int64_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
@@ -306,7 +332,12 @@ static inline bool seconds_prefix(const unsigned char **pp, gs_time_us *out_us)
     int64_t frac = 0;
     int digits = 0;
     bool round_up = false;
-    if (*p == '.') {
+    int64_t six;
+    if (*p == '.' && end && end - p >= 9 && (six = six_digits(p + 1)) >= 0) {
+        frac = six;
+        digits = 6;
+        p += 7;
+    } else if (*p == '.') {
         p++;
         for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, digits++) {
             if (digits < 6)
@@ -324,7 +355,7 @@ bool wl_parse_seconds(const char *s, gs_time_us *out_us)
 {
     const unsigned char *p = (const unsigned char *)s;
     gs_time_us v;
-    if (!seconds_prefix(&p, &v) || *p)
+    if (!seconds_prefix(&p, NULL, &v) || *p)
         return false;
     *out_us = v;
     return true;
@@ -578,42 +609,43 @@ static const unsigned char stop_at[256] = {
  * bytes), which then goes the long way and gets its exact error. */
 static bool fast_row(wl_trace *t, wl_row *row)
 {
-    reset_row(row);
     const unsigned char *p = (const unsigned char *)t->blk + t->blk_pos;
+    const unsigned char *end = (const unsigned char *)t->blk + t->blk_len; /* the block's bytes read */
+    /* parsed into locals first: a declined line leaves *row as it was (the
+     * field-by-field path writes it only once a record is read) */
+    const unsigned char *id = p;
+    size_t id_len = 0;
+    gs_time_us submit_us = 0, dur_us = 0;
+    unsigned gpus = 0;
     int last = t->ncols_header - 1;
     for (int i = 0;; i++) {
         switch (t->fast[i]) {
-        case F_ID: {
-            const unsigned char *q = p;
+        case F_ID:
+            id = p;
             while (!(stop_at[*p] & 2))
                 p++;
-            size_t len = (size_t)(p - q);
-            if (len == 0 || len >= sizeof row->id)
+            id_len = (size_t)(p - id);
+            if (id_len == 0 || id_len >= sizeof row->id)
                 return false;
-            memcpy(row->id, q, len);
-            row->id[len] = 0;
             break;
-        }
         case F_SUBMIT:
-            if (!seconds_prefix(&p, &row->submit_us))
+            if (!seconds_prefix(&p, end, &submit_us))
                 return false;
             break;
         case F_DURATION:
-            if (!seconds_prefix(&p, &row->dur_us))
+            if (!seconds_prefix(&p, end, &dur_us))
                 return false;
-            row->has_duration = true;
             break;
         case F_GPUS: { /* parse_int(v, 0, 64): one or two digits; others decline */
-            unsigned v = (unsigned)(*p - '0'), d;
-            if (v > 9)
+            unsigned d;
+            if ((gpus = (unsigned)(*p - '0')) > 9)
                 return false;
             if ((d = (unsigned)(*++p - '0')) <= 9) {
-                v = v * 10 + d;
+                gpus = gpus * 10 + d;
                 p++;
             }
-            if (v > 64)
+            if (gpus > 64)
                 return false;
-            row->gpus = (int)v;
             break;
         }
         default:
@@ -626,13 +658,20 @@ static bool fast_row(wl_trace *t, wl_row *row)
         if (*p++ != ',')
             return false;
     }
-    if (*p != '\n' || row->submit_us < t->last_submit_us)
+    if (*p != '\n' || submit_us < t->last_submit_us)
         return false;
     t->blk_pos = (size_t)((const char *)p + 1 - t->blk); /* the line is read */
     t->lineno++;
     t->rec_start = t->lineno;
+    reset_row(row);
     row->line = t->rec_start;
-    t->last_submit_us = row->submit_us;
+    memcpy(row->id, id, id_len);
+    row->id[id_len] = 0;
+    row->submit_us = submit_us;
+    row->dur_us = dur_us;
+    row->has_duration = true; /* the plan has all four columns (fast_ok) */
+    row->gpus = (int)gpus;
+    t->last_submit_us = submit_us;
     t->rows++;
     return true;
 }
