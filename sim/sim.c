@@ -359,6 +359,8 @@ static int read_next(sim *s)
     return 0;
 }
 
+static void note_module_hooks(sim *s);
+
 static int init_modules(sim *s, gs_error *err)
 {
     for (int m = 0; m < s->nmod; m++)
@@ -384,6 +386,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
             GS_BUG("sim_init_with: too many modules");
         s->mod[s->nmod++] = *modules;
     }
+    note_module_hooks(s);
     sim_heap_init(&s->heap);
     s->free_head = NO_SLOT;
     sim_strtab_init(&s->strs);
@@ -430,18 +433,39 @@ void sim_set_timeseries(sim *s, FILE *ts)
 
 /* {==== calls into the modules ====} */
 
+/* Each module with the hook (s->with_<hook>), in index order. */
 #define EACH_MODULE(s, member, ...)                                                                       \
     do {                                                                                                  \
-        for (int m_ = 0; m_ < (s)->nmod; m_++)                                                            \
-            if ((s)->mod[m_]->member)                                                                     \
-                (s)->mod[m_]->member((s)->mst[m_], __VA_ARGS__);                                          \
+        for (uint32_t b_ = (s)->with_##member; b_; b_ &= b_ - 1) {                                        \
+            int m_ = __builtin_ctz(b_);                                                                   \
+            (s)->mod[m_]->member((s)->mst[m_], __VA_ARGS__);                                              \
+        }                                                                                                 \
     } while (0)
+
+/* Which modules have which per-job hook: decided once, when the modules
+ * are listed, instead of testing every module's pointer on every call. */
+static void note_module_hooks(sim *s)
+{
+    for (int m = 0; m < s->nmod; m++) {
+        const sim_module *x = s->mod[m];
+        uint32_t bit = 1u << m;
+        s->with_admit |= x->admit ? bit : 0;
+        s->with_narrow_pools |= x->narrow_pools ? bit : 0;
+        s->with_arrived |= x->arrived ? bit : 0;
+        s->with_started |= x->started ? bit : 0;
+        s->with_stopped |= x->stopped ? bit : 0;
+        s->with_speed |= x->speed ? bit : 0;
+        s->row_kinds |= x->row_kinds;
+    }
+}
 
 static bool modules_admit(sim *s, job *j)
 {
-    for (int m = 0; m < s->nmod; m++)
-        if (s->mod[m]->admit && !s->mod[m]->admit(s->mst[m], s, j))
+    for (uint32_t b = s->with_admit; b; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        if (!s->mod[m]->admit(s->mst[m], s, j))
             return false;
+    }
     return true;
 }
 
@@ -575,9 +599,10 @@ uint64_t sim_admit_pools(sim *s, job *j)
     if (s->handing_over && j != s->nominee)
         return 0; /* what is being freed is reserved for the nominee */
     uint64_t pools = j->pools;
-    for (int m = 0; m < s->nmod; m++)
-        if (s->mod[m]->narrow_pools)
-            pools = s->mod[m]->narrow_pools(s->mst[m], s, j, pools);
+    for (uint32_t b = s->with_narrow_pools; b; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        pools = s->mod[m]->narrow_pools(s->mst[m], s, j, pools);
+    }
     return pools;
 }
 
@@ -631,9 +656,10 @@ void sim_job_start(sim *s, job *j, double rate)
     j->rate = rate;
     j->rate_since_us = s->now;
     j->speed = 1.0; /* once per placement, not per event: the modules' factors (the card's speed) */
-    for (int m = 0; m < s->nmod && !j->internal; m++)
-        if (s->mod[m]->speed)
-            j->speed *= s->mod[m]->speed(s->mst[m], s, j);
+    for (uint32_t b = j->internal ? 0 : s->with_speed; b; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        j->speed *= s->mod[m]->speed(s->mst[m], s, j);
+    }
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -1012,7 +1038,7 @@ static int on_arrival(sim *s)
 {
     if (s->next_row->kind == WL_KIND_BURST)
         return on_side_row(s);
-    for (int m = 0; m < s->nmod; m++) {
+    for (int m = 0; m < s->nmod && (s->row_kinds & (1u << s->next_row->kind)); m++) {
         if (!(s->mod[m]->row_kinds & (1u << s->next_row->kind)))
             continue;
         /* services and requests go to the service layer */

@@ -68,6 +68,11 @@ struct sim {
     const struct sim_module *mod[SIM_MAX_MODS];
     void *mst[SIM_MAX_MODS];
     int nmod;
+    /* the modules that have each per-job hook, a bit per index (set when
+     * the modules are listed): a job's calls visit only those, in index
+     * order as before; row_kinds: the kinds of row some module takes */
+    uint32_t with_admit, with_narrow_pools, with_arrived, with_started, with_stopped, with_speed;
+    unsigned row_kinds;
     uint64_t module_rows; /* trace rows handed to a module (service, request) */
 
     /* progress hook: when set, called every SIM_PROGRESS_EVENTS
