@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_node_bound.h"
 #include "sim_quota.h"
 #include "sim_waitset.h"
 
@@ -66,6 +67,7 @@ typedef struct pre_op {
 typedef struct prio_class {
     int priority;
     uint64_t arrived;
+    uint64_t listed; /* its jobs in the per-node lists (possible victims) */
     sim_sketch queue_s, jct_s;
 } prio_class;
 
@@ -78,6 +80,13 @@ typedef struct sim_ext {
     long protect_priority; /* with protect: priorities >= this are never victims */
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
     uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
+    /* nodes with listed jobs, keyed by a lower bound of any victim set's
+     * cost there (see "lower bounds per node"); a node is out of the heap
+     * while a search looks at it, or when it lists no job */
+    nb_heap bound;
+    int *looked; /* scratch: the nodes one search took off the heap */
+    bool plain_scan; /* tests: plan every node, as the bound search must match */
+    uint64_t planned; /* plan_node calls by searches over every node (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
@@ -146,8 +155,11 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (s->cl->quota && s->cl->quota->n && !admit)
         return gs_err(err, GS_EUSAGE, "the cluster sets tenant quotas but space policy '%s' does not enforce "
                       "them (see policies/README.md)", sp->name);
-    if (x->preempt)
+    if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
+        nb_init(&x->bound, s->cl->nnodes);
+        x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
+    }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
     return 0;
@@ -169,6 +181,8 @@ static void ext_free(void *state)
     }
     free(x->cls);
     free(x->node_run);
+    nb_free(&x->bound);
+    free(x->looked);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -233,7 +247,9 @@ static bool ext_admit(void *state, sim *s, job *j)
 
 /* {==== running jobs per node ====} */
 
-static void list_add(sim_ext *x, job *j)
+static void bound_offer(sim *s, sim_ext *x, job *j);
+
+static void list_add(sim *s, sim_ext *x, job *j)
 {
     job **head = &x->node_run[j->node];
     job_more *m = sim_job_more(j);
@@ -244,6 +260,8 @@ static void list_add(sim_ext *x, job *j)
     *head = j;
     j->core_flags |= JF_LISTED;
     x->nlisted++;
+    class_of(x, j->req.priority)->listed++;
+    bound_offer(s, x, j);
 }
 
 static void list_del(sim_ext *x, job *j)
@@ -258,6 +276,7 @@ static void list_del(sim_ext *x, job *j)
     m->run_prev = m->run_next = NULL;
     j->core_flags &= ~JF_LISTED;
     x->nlisted--;
+    class_of(x, j->req.priority)->listed--;
 }
 
 static void ext_started(void *state, sim *s, job *j)
@@ -282,7 +301,7 @@ static void ext_started(void *state, sim *s, job *j)
         job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
-        list_add(x, j);
+        list_add(s, x, j);
         core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
 }
@@ -417,6 +436,60 @@ static bool eligible(const sim *s, const job *v, const job *p)
            s->now - v->more->run_since_us >= ext_of(s)->min_runtime_us;
 }
 
+/* {==== lower bounds per node ====}
+ * A listed job's cost (preempt_cost_us x GPUs) never falls while it stays
+ * listed, except where a cut write makes it a sawtooth:
+ * - without a checkpoint size it is the work done since its latest start,
+ *   which only grows (work left drains at a rate >= 0);
+ * - when its write at preemption completes it is the write and read-back
+ *   times, fixed by its checkpoint size;
+ * - when that write is cut it is at least the write limit (plus lost work
+ *   and read-back, both >= 0).
+ * So victim_bound() taken once bounds the job's cost from then on, and the
+ * least bound over a node's listed jobs (eligible or not: a superset) bounds
+ * the cost of any victim set there, a sum of costs >= 0 being at least each
+ * of its terms. Jobs already chosen as victims are left out: a victim stays
+ * one until it stops, and stopping takes it off the list. A job listed later brings the node's key down; a job that
+ * leaves, or a cost that grew, leaves the key low (still a bound), and the
+ * search refreshes the keys of the nodes it looks at. */
+
+static double victim_bound(const sim *s, const sim_ext *x, const job *v)
+{
+    double bytes = ckpt_bytes(s, v);
+    double c = bytes > 0 && !write_completes(x, write_time_us(x, bytes)) ? (double)x->write_limit_us
+                                                                          : preempt_cost_us(s, v);
+    c *= v->req.gpus > 0 ? v->req.gpus : 1;
+    /* margin for the rounding of a cost recomputed later from drained work
+     * figures (relative 1e-16 per operation; costs are sums of those) */
+    return c * (1 - 1e-9) - 1.0;
+}
+
+/* j was listed on its node: the node's key comes down to j's bound. A node
+ * a search has off the heap gets its key back when the search ends. */
+static void bound_offer(sim *s, sim_ext *x, job *j)
+{
+    nb_lower(&x->bound, j->node, victim_bound(s, x, j));
+}
+
+/* Node n, taken off the heap by a search, back in keyed by its listed jobs'
+ * least bound as of now (O(jobs listed there)); left out when it lists none. */
+static void bound_refresh(sim *s, sim_ext *x, int n)
+{
+    for (job *v = x->node_run[n]; v; v = v->more->run_next)
+        if (!(v->core_flags & JF_VICTIM))
+            nb_lower(&x->bound, n, victim_bound(s, x, v));
+}
+
+/* Whether some listed job has a priority below p's: else no node has a
+ * victim for p (O(priority classes)). */
+static bool any_lower_listed(const sim_ext *x, const job *p)
+{
+    for (int i = x->ncls - 1; i >= 0 && x->cls[i].priority < p->req.priority; i--)
+        if (x->cls[i].listed)
+            return true;
+    return false;
+}
+
 /* Best victim set on node n for p into out (returns its size, 0: none);
  * *cost its lost work. Cost: O(k log k) for the k preemptible jobs running
  * on n, plus up to 2k dry runs of the space policy. */
@@ -526,12 +599,17 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
 }
 
-/* Tries to preempt for queued job p on node only_node (-1: every node; cost
- * O(nodes) plus plan_node per node with candidates). */
+/* Tries to preempt for queued job p on node only_node (-1: every node).
+ * The winner is the least (cost, victims, node id). Over every node, nodes
+ * come off the bound heap least bound first and are planned until the next
+ * bound exceeds the best cost found (no node left can beat or tie it), then
+ * go back with fresh keys: O(m (log nodes + plan_node)) for the m nodes
+ * looked at, every node with listed jobs when none can host p. */
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = ext_of(s);
-    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0)
+    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0 ||
+        !any_lower_listed(x, p))
         return false;
     uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
     if (!pools)
@@ -542,9 +620,21 @@ static bool try_preempt(sim *s, job *p, int only_node)
     size_t cap = 0, vcap = 16;
     cand *buf = NULL;
     job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
-    for (int n = lo; n < hi; n++) {
+    bool by_bound = only_node < 0 && !x->plain_scan;
+    int nlooked = 0;
+    for (int it = lo; by_bound || it < hi; it++) {
+        int n = it;
+        if (by_bound) {
+            double key;
+            if (nb_top(&x->bound, &key) < 0 || (best_n >= 0 && key > best_cost))
+                break; /* every node left costs more than the best */
+            n = nb_pop(&x->bound);
+            x->looked[nlooked++] = n;
+        }
         if (!(pools >> s->cl->nodes[n].pool & 1) || !x->node_run[n])
             continue;
+        if (only_node < 0)
+            x->planned++;
         size_t cnt = 0;
         for (job *v = x->node_run[n]; v; v = v->more->run_next)
             cnt++;
@@ -555,13 +645,16 @@ static bool try_preempt(sim *s, job *p, int only_node)
         }
         double cost;
         int nv = plan_node(s, p, n, cur, &cost, &buf, &cap);
-        if (nv > 0 && (best_n < 0 || cost < best_cost || (cost == best_cost && nv < best_nv))) {
+        if (nv > 0 && (best_n < 0 || cost < best_cost ||
+                       (cost == best_cost && (nv < best_nv || (nv == best_nv && n < best_n))))) {
             best_n = n;
             best_nv = nv;
             best_cost = cost;
             memcpy(best, cur, (size_t)nv * sizeof *best);
         }
     }
+    for (int i = 0; i < nlooked; i++)
+        bound_refresh(s, x, x->looked[i]);
     if (best_n >= 0)
         commit(s, p, best_n, best, best_nv);
     free(buf);
@@ -569,6 +662,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
     free(best);
     return best_n >= 0;
 }
+
+void sim_preempt_plain_scan(sim *s, bool on) { ext_of(s)->plain_scan = on; }
+
+uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
 
 static void ext_after_arrive(void *state, sim *s, job *j)
 {

@@ -30,6 +30,12 @@ static inline bool sim_job_is_victim(const job *j) { return (j->core_flags & JF_
  * further victims for it; nothing is charged until it is placed. */
 void sim_preemptor_held(sim *s, job *j);
 
+/* Tests: searches over every node plan every node in id order, the scan
+ * the bound search (sim_preempt.c) must match victim for victim. */
+void sim_preempt_plain_scan(sim *s, bool on);
+/* Tests: nodes planned so far by searches over every node. */
+uint64_t sim_preempt_nodes_planned(const sim *s);
+
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];
 
