@@ -85,6 +85,7 @@ typedef struct sim_ext {
      * while a search looks at it, or when it lists no job */
     nb_heap bound;
     int *looked; /* scratch: the nodes one search took off the heap */
+    double *looked_key; /* and their fresh keys (INFINITY: none) */
     bool plain_scan; /* tests: plan every node, as the bound search must match */
     uint64_t planned; /* plan_node calls by searches over every node (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
@@ -159,6 +160,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
         nb_init(&x->bound, s->cl->nnodes);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
+        x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
     }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
@@ -183,6 +185,7 @@ static void ext_free(void *state)
     free(x->node_run);
     nb_free(&x->bound);
     free(x->looked);
+    free(x->looked_key);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -451,7 +454,7 @@ static bool eligible(const sim *s, const job *v, const job *p)
  * of its terms. Jobs already chosen as victims are left out: a victim stays
  * one until it stops, and stopping takes it off the list. A job listed later brings the node's key down; a job that
  * leaves, or a cost that grew, leaves the key low (still a bound), and the
- * search refreshes the keys of the nodes it looks at. */
+ * search refreshes the keys of the nodes it looks at (bound_now). */
 
 static double victim_bound(const sim *s, const sim_ext *x, const job *v)
 {
@@ -471,13 +474,20 @@ static void bound_offer(sim *s, sim_ext *x, job *j)
     nb_lower(&x->bound, j->node, victim_bound(s, x, j));
 }
 
-/* Node n, taken off the heap by a search, back in keyed by its listed jobs'
- * least bound as of now (O(jobs listed there)); left out when it lists none. */
-static void bound_refresh(sim *s, sim_ext *x, int n)
+/* Node n's key as of now: its listed jobs' least bound (INFINITY when it
+ * lists none but victims), and in *listed how many it lists; one walk of its
+ * list, which the plan walks next. */
+static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
 {
-    for (job *v = x->node_run[n]; v; v = v->more->run_next)
-        if (!(v->core_flags & JF_VICTIM))
-            nb_lower(&x->bound, n, victim_bound(s, x, v));
+    double key = INFINITY;
+    size_t k = 0;
+    for (const job *v = x->node_run[n]; v; v = v->more->run_next, k++)
+        if (!(v->core_flags & JF_VICTIM)) {
+            double b = victim_bound(s, x, v);
+            key = b < key ? b : key;
+        }
+    *listed = k;
+    return key;
 }
 
 /* Whether some listed job has a priority below p's: else no node has a
@@ -624,20 +634,22 @@ static bool try_preempt(sim *s, job *p, int only_node)
     int nlooked = 0;
     for (int it = lo; by_bound || it < hi; it++) {
         int n = it;
+        size_t cnt = 0;
         if (by_bound) {
             double key;
             if (nb_top(&x->bound, &key) < 0 || (best_n >= 0 && key > best_cost))
                 break; /* every node left costs more than the best */
             n = nb_pop(&x->bound);
-            x->looked[nlooked++] = n;
+            x->looked[nlooked] = n;
+            x->looked_key[nlooked++] = bound_now(s, x, n, &cnt); /* back in when the search ends */
+        } else {
+            for (job *v = x->node_run[n]; v; v = v->more->run_next)
+                cnt++;
         }
-        if (!(pools >> s->cl->nodes[n].pool & 1) || !x->node_run[n])
+        if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
             continue;
         if (only_node < 0)
             x->planned++;
-        size_t cnt = 0;
-        for (job *v = x->node_run[n]; v; v = v->more->run_next)
-            cnt++;
         if (cnt > vcap) {
             vcap = cnt;
             cur = xrealloc(cur, vcap * sizeof *cur);
@@ -653,8 +665,9 @@ static bool try_preempt(sim *s, job *p, int only_node)
             memcpy(best, cur, (size_t)nv * sizeof *best);
         }
     }
-    for (int i = 0; i < nlooked; i++)
-        bound_refresh(s, x, x->looked[i]);
+    for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
+        if (x->looked_key[i] < INFINITY)
+            nb_lower(&x->bound, x->looked[i], x->looked_key[i]);
     if (best_n >= 0)
         commit(s, p, best_n, best, best_nv);
     free(buf);
