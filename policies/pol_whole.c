@@ -137,7 +137,7 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
 }
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT,
+    .caps = POL_CAP_ADMIT | POL_CAP_CARDS_FIT,
     .fits_if_released = whole_fits_if_released,
     .can_ever_fit = whole_can_ever_fit,
     .place = whole_place,

@@ -36,6 +36,11 @@
  * what a hand-over frees). Quotas and preempt=on are refused for a space
  * policy without it. */
 #define POL_CAP_ADMIT 1u
+/* POL_CAP_CARDS_FIT: fits_if_released(j, n, victims) holds only if node n's
+ * free cards in the ledger plus the cards the victims hold (ngpu_ids) reach
+ * j->req.gpus (exclusive whole cards): the core's search for victims then
+ * skips nodes where too few cards could come free. */
+#define POL_CAP_CARDS_FIT 2u
 
 typedef struct sim sim;
 typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */

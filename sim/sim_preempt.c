@@ -55,6 +55,7 @@ const pol_param preempt_params[] = {
 };
 
 enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
+enum { DEM_MAX = 64 }; /* cards on a node at most (sim_cluster.h) */
 
 typedef struct pre_op {
     job *p;
@@ -86,6 +87,11 @@ typedef struct sim_ext {
     nb_heap bound;
     int *looked; /* scratch: the nodes one search took off the heap */
     double *looked_key; /* and their fresh keys (INFINITY: none) */
+    /* under a space policy with POL_CAP_CARDS_FIT, the same per preemptor's
+     * cards d (1..DEM_MAX; NULL until one asks), keyed by a bound that also
+     * counts the cards a victim set must free (demand_key) */
+    bool cards_fit;
+    nb_heap *dem[DEM_MAX + 1];
     bool plain_scan; /* tests: plan every node, as the bound search must match */
     uint64_t planned; /* plan_node calls by searches over every node (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
@@ -159,6 +165,9 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
         nb_init(&x->bound, s->cl->nnodes);
+        x->cards_fit = (sp->space->caps & POL_CAP_CARDS_FIT) != 0;
+        if (x->cards_fit)
+            sim_cluster_watch_gives(s->cl);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
         x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
     }
@@ -184,6 +193,11 @@ static void ext_free(void *state)
     free(x->cls);
     free(x->node_run);
     nb_free(&x->bound);
+    for (int d = 0; d <= DEM_MAX; d++)
+        if (x->dem[d]) {
+            nb_free(x->dem[d]);
+            free(x->dem[d]);
+        }
     free(x->looked);
     free(x->looked_key);
     ws_free(&x->wait);
@@ -251,6 +265,7 @@ static bool ext_admit(void *state, sim *s, job *j)
 /* {==== running jobs per node ====} */
 
 static void bound_offer(sim *s, sim_ext *x, job *j);
+static void demand_offer(const sim *s, sim_ext *x, int n);
 
 static void list_add(sim *s, sim_ext *x, job *j)
 {
@@ -265,6 +280,8 @@ static void list_add(sim *s, sim_ext *x, job *j)
     x->nlisted++;
     class_of(x, j->req.priority)->listed++;
     bound_offer(s, x, j);
+    if (x->cards_fit)
+        demand_offer(s, x, j->node);
 }
 
 static void list_del(sim_ext *x, job *j)
@@ -490,6 +507,100 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
     return key;
 }
 
+/* {==== bounds that count cards (POL_CAP_CARDS_FIT) ====}
+ * There a victim set on node n hosting a request of d cards holds at least
+ * r = d - (n's free cards) cards: one job holding r or more, or at least two
+ * jobs. So its cost is at least the least bound of a job holding >= r cards,
+ * or the sum of the two least bounds, whichever is less (r <= 0: the least
+ * bound). Keys use the free cards as of when they were set: cards taken
+ * since only raise the true bound; cards given back lower it, so the nodes
+ * the ledger saw give cards (sim_cluster_watch_gives) get their keys again
+ * before each search. */
+
+typedef struct node_look {
+    size_t listed;              /* jobs the node lists */
+    double b1, b2;              /* the two least bounds of its non-victims */
+    double ge[DEM_MAX + 2];     /* [k]: least bound of a non-victim holding >= k cards */
+    int free_cards;
+} node_look;
+
+static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
+{
+    o->listed = 0;
+    o->b1 = o->b2 = INFINITY;
+    for (int k = 0; k <= DEM_MAX + 1; k++)
+        o->ge[k] = INFINITY;
+    for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
+        if (v->core_flags & JF_VICTIM)
+            continue;
+        double b = victim_bound(s, x, v);
+        if (b < o->b1) {
+            o->b2 = o->b1;
+            o->b1 = b;
+        } else if (b < o->b2) {
+            o->b2 = b;
+        }
+        int g = v->ngpu_ids > DEM_MAX ? DEM_MAX : v->ngpu_ids;
+        o->ge[g] = b < o->ge[g] ? b : o->ge[g];
+    }
+    for (int k = DEM_MAX - 1; k >= 0; k--)
+        o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
+    o->free_cards = s->cl->nodes[n].free_gpus;
+}
+
+static double demand_key(const node_look *o, int d)
+{
+    int r = d - o->free_cards;
+    if (r <= 0)
+        return o->b1;
+    double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
+    return o->ge[r] < pair ? o->ge[r] : pair;
+}
+
+/* Node n's keys in every demand heap, lowered to the bounds as of now. */
+static void demand_offer(const sim *s, sim_ext *x, int n)
+{
+    node_look o;
+    bool looked = false;
+    for (int d = 1; d <= DEM_MAX; d++) {
+        if (!x->dem[d])
+            continue;
+        if (!looked) {
+            look_node(s, x, n, &o);
+            looked = true;
+        }
+        double key = demand_key(&o, d);
+        if (key < INFINITY)
+            nb_lower(x->dem[d], n, key);
+    }
+}
+
+/* The heap for requests of d cards, made on first use with every node's key
+ * (O(nodes + jobs listed)), after the nodes that gave cards back got theirs
+ * again in the heaps already made. */
+static nb_heap *demand_heap(const sim *s, sim_ext *x, int d)
+{
+    sim_cluster *cl = s->cl;
+    for (int i = 0; i < cl->ngiven; i++)
+        if (x->node_run[cl->given[i]])
+            demand_offer(s, x, cl->given[i]);
+    sim_cluster_given_clear(cl);
+    if (!x->dem[d]) {
+        x->dem[d] = xmalloc(sizeof *x->dem[d]);
+        nb_init(x->dem[d], cl->nnodes);
+        node_look o;
+        for (int n = 0; n < cl->nnodes; n++) {
+            if (!x->node_run[n])
+                continue;
+            look_node(s, x, n, &o);
+            double key = demand_key(&o, d);
+            if (key < INFINITY)
+                nb_lower(x->dem[d], n, key);
+        }
+    }
+    return x->dem[d];
+}
+
 /* Whether some listed job has a priority below p's: else no node has a
  * victim for p (O(priority classes)). */
 static bool any_lower_listed(const sim_ext *x, const job *p)
@@ -631,17 +742,26 @@ static bool try_preempt(sim *s, job *p, int only_node)
     cand *buf = NULL;
     job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
     bool by_bound = only_node < 0 && !x->plain_scan;
+    int d = p->req.gpus;
+    nb_heap *heap = !by_bound ? NULL : x->cards_fit && d >= 1 && d <= DEM_MAX ? demand_heap(s, x, d) : &x->bound;
     int nlooked = 0;
     for (int it = lo; by_bound || it < hi; it++) {
         int n = it;
         size_t cnt = 0;
         if (by_bound) {
             double key;
-            if (nb_top(&x->bound, &key) < 0 || (best_n >= 0 && key > best_cost))
+            if (nb_top(heap, &key) < 0 || (best_n >= 0 && key > best_cost))
                 break; /* every node left costs more than the best */
-            n = nb_pop(&x->bound);
+            n = nb_pop(heap);
             x->looked[nlooked] = n;
-            x->looked_key[nlooked++] = bound_now(s, x, n, &cnt); /* back in when the search ends */
+            if (heap == &x->bound) {
+                x->looked_key[nlooked++] = bound_now(s, x, n, &cnt); /* back in when the search ends */
+            } else {
+                node_look o;
+                look_node(s, x, n, &o);
+                cnt = o.listed;
+                x->looked_key[nlooked++] = demand_key(&o, d);
+            }
         } else {
             for (job *v = x->node_run[n]; v; v = v->more->run_next)
                 cnt++;
@@ -667,7 +787,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
     }
     for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
         if (x->looked_key[i] < INFINITY)
-            nb_lower(&x->bound, x->looked[i], x->looked_key[i]);
+            nb_lower(heap, x->looked[i], x->looked_key[i]);
     if (best_n >= 0)
         commit(s, p, best_n, best, best_nv);
     free(buf);

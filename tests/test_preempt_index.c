@@ -130,7 +130,7 @@ static void bound_search_matches_plain_scan(void)
     static const char *const policies[] = {"whole", "vgpu"};
     uint64_t sum_bound = 0, sum_plain = 0;
     int decisions = 0;
-    for (unsigned long seed = 1; seed <= 4; seed++) {
+    for (unsigned long seed = 1; seed <= 8; seed++) {
         char *text = random_trace(seed, 64);
         const char *path = tu_write_tmp(text);
         for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++)
