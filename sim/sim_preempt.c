@@ -16,6 +16,9 @@
  * resume point x GPUs), until the space policy's fits_if_released() says the
  * request would fit; victims that turn out unnecessary are dropped again.
  * The node whose set loses least wins (ties: fewer victims, lower node id).
+ * Nodes are looked at least lower bound first, until no node left can beat
+ * or tie the best set found ("lower bounds per node" below); the choice is
+ * the scan of every node's.
  * The victims stop (rate 0) when told and write a checkpoint of where they
  * stopped; they hold their resources for grace_period + (sum of their
  * checkpoint sizes) / ckpt_write_gbps, then are suspended while the core
