@@ -473,7 +473,7 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
     }
     n->free_gpus += ngpus;
     c->pools[n->pool].free_gpus += ngpus;
-    if (c->given_flag && ngpus > 0 && !c->given_flag[node]) {
+    if (c->given_flag && !c->given_flag[node]) { /* host share alone too: a shared card's room grew */
         c->given_flag[node] = 1;
         c->given[c->ngiven++] = node;
     }

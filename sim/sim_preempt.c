@@ -58,7 +58,17 @@ const pol_param preempt_params[] = {
 };
 
 enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
-enum { DEM_MAX = 64 }; /* cards on a node at most (sim_cluster.h) */
+enum {
+    DEM_MAX = 64,    /* cards on a node at most (sim_cluster.h) */
+    DEM_CLASSES = 32 /* card classes with a heap of their own; requests of others use the plain bound */
+};
+
+/* Requests that pol_space.cards_open cannot tell apart (same cards, card
+ * memory and cores), with their node heap. */
+typedef struct dem_class {
+    job rep; /* a copy of its first request; only the request's card fields are read */
+    nb_heap heap;
+} dem_class;
 
 typedef struct pre_op {
     job *p;
@@ -90,11 +100,12 @@ typedef struct sim_ext {
     nb_heap bound;
     int *looked; /* scratch: the nodes one search took off the heap */
     double *looked_key; /* and their fresh keys (INFINITY: none) */
-    /* under a space policy with POL_CAP_CARDS_FIT, the same per preemptor's
-     * cards d (1..DEM_MAX; NULL until one asks), keyed by a bound that also
-     * counts the cards a victim set must free (demand_key) */
+    /* under a space policy with cards_open, the same per card class of
+     * preemptor (made when one first asks), keyed by a bound that also counts
+     * the cards a victim set must free (class_key) */
     bool cards_fit;
-    nb_heap *dem[DEM_MAX + 1];
+    dem_class *dem[DEM_CLASSES];
+    int ndem;
     bool plain_scan; /* tests: plan every node, as the bound search must match */
     uint64_t planned; /* plan_node calls by searches over every node (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
@@ -168,7 +179,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
         nb_init(&x->bound, s->cl->nnodes);
-        x->cards_fit = (sp->space->caps & POL_CAP_CARDS_FIT) != 0;
+        x->cards_fit = sp->space->cards_open != NULL;
         if (x->cards_fit)
             sim_cluster_watch_gives(s->cl);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
@@ -196,11 +207,10 @@ static void ext_free(void *state)
     free(x->cls);
     free(x->node_run);
     nb_free(&x->bound);
-    for (int d = 0; d <= DEM_MAX; d++)
-        if (x->dem[d]) {
-            nb_free(x->dem[d]);
-            free(x->dem[d]);
-        }
+    for (int i = 0; i < x->ndem; i++) {
+        nb_free(&x->dem[i]->heap);
+        free(x->dem[i]);
+    }
     free(x->looked);
     free(x->looked_key);
     ws_free(&x->wait);
@@ -510,21 +520,20 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
     return key;
 }
 
-/* {==== bounds that count cards (POL_CAP_CARDS_FIT) ====}
+/* {==== bounds that count cards (pol_space.cards_open) ====}
  * There a victim set on node n hosting a request of d cards holds at least
- * r = d - (n's free cards) cards: one job holding r or more, or at least two
- * jobs. So its cost is at least the least bound of a job holding >= r cards,
- * or the sum of the two least bounds, whichever is less (r <= 0: the least
- * bound). Keys use the free cards as of when they were set: cards taken
- * since only raise the true bound; cards given back lower it, so the nodes
- * the ledger saw give cards (sim_cluster_watch_gives) get their keys again
- * before each search. */
+ * r = d - (cards open to it on n) cards: one job holding r or more, or at
+ * least two jobs. So its cost is at least the least bound of a job holding
+ * >= r cards, or the sum of the two least bounds, whichever is less (r <= 0:
+ * the least bound). Keys use the open cards as of when they were set: room
+ * taken since only raises the true bound; room given back lowers it, so the
+ * nodes the ledger saw given something (sim_cluster_watch_gives) get their
+ * keys again before each search. */
 
 typedef struct node_look {
-    size_t listed;              /* jobs the node lists */
-    double b1, b2;              /* the two least bounds of its non-victims */
-    double ge[DEM_MAX + 2];     /* [k]: least bound of a non-victim holding >= k cards */
-    int free_cards;
+    size_t listed;          /* jobs the node lists */
+    double b1, b2;          /* the two least bounds of its non-victims */
+    double ge[DEM_MAX + 2]; /* [k]: least bound of a non-victim holding >= k cards */
 } node_look;
 
 static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
@@ -548,60 +557,71 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     }
     for (int k = DEM_MAX - 1; k >= 0; k--)
         o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
-    o->free_cards = s->cl->nodes[n].free_gpus;
 }
 
-static double demand_key(const node_look *o, int d)
+/* Node n's key in class c's heap (INFINITY: no set there can host it). */
+static double class_key(const sim *s, const node_look *o, const dem_class *c, int n)
 {
-    int r = d - o->free_cards;
+    if (o->b1 == INFINITY)
+        return INFINITY;
+    int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
-    return o->ge[r] < pair ? o->ge[r] : pair;
+    return r > DEM_MAX || o->ge[r] > pair ? pair : o->ge[r];
 }
 
-/* Node n's keys in every demand heap, lowered to the bounds as of now. */
+/* Node n's keys in every class heap, lowered to the bounds as of now. */
 static void demand_offer(const sim *s, sim_ext *x, int n)
 {
+    if (x->ndem == 0)
+        return;
     node_look o;
-    bool looked = false;
-    for (int d = 1; d <= DEM_MAX; d++) {
-        if (!x->dem[d])
-            continue;
-        if (!looked) {
-            look_node(s, x, n, &o);
-            looked = true;
-        }
-        double key = demand_key(&o, d);
+    look_node(s, x, n, &o);
+    for (int i = 0; i < x->ndem; i++) {
+        double key = class_key(s, &o, x->dem[i], n);
         if (key < INFINITY)
-            nb_lower(x->dem[d], n, key);
+            nb_lower(&x->dem[i]->heap, n, key);
     }
 }
 
-/* The heap for requests of d cards, made on first use with every node's key
- * (O(nodes + jobs listed)), after the nodes that gave cards back got theirs
- * again in the heaps already made. */
-static nb_heap *demand_heap(const sim *s, sim_ext *x, int d)
+static bool same_class(const job *a, const job *b)
+{
+    return a->req.gpus == b->req.gpus && a->req.gpumem_mib == b->req.gpumem_mib &&
+           a->req.gpumem_pct == b->req.gpumem_pct && a->req.gpucores == b->req.gpucores;
+}
+
+/* p's class, made on first use with every node's key (O(nodes + jobs
+ * listed)), after the nodes given something back got theirs again in the
+ * classes already made; NULL when there are DEM_CLASSES already. */
+static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
 {
     sim_cluster *cl = s->cl;
     for (int i = 0; i < cl->ngiven; i++)
         if (x->node_run[cl->given[i]])
             demand_offer(s, x, cl->given[i]);
     sim_cluster_given_clear(cl);
-    if (!x->dem[d]) {
-        x->dem[d] = xmalloc(sizeof *x->dem[d]);
-        nb_init(x->dem[d], cl->nnodes);
-        node_look o;
-        for (int n = 0; n < cl->nnodes; n++) {
-            if (!x->node_run[n])
-                continue;
-            look_node(s, x, n, &o);
-            double key = demand_key(&o, d);
-            if (key < INFINITY)
-                nb_lower(x->dem[d], n, key);
-        }
+    for (int i = 0; i < x->ndem; i++)
+        if (same_class(&x->dem[i]->rep, p))
+            return x->dem[i];
+    if (x->ndem == DEM_CLASSES)
+        return NULL;
+    dem_class *c = xmalloc(sizeof *c);
+    c->rep = *p;
+    c->rep.more = NULL; /* the copy outlives p: no pointer into p's state */
+    c->rep.pol = NULL;
+    nb_init(&c->heap, cl->nnodes);
+    node_look o;
+    for (int n = 0; n < cl->nnodes; n++) {
+        if (!x->node_run[n])
+            continue;
+        look_node(s, x, n, &o);
+        double key = class_key(s, &o, c, n);
+        if (key < INFINITY)
+            nb_lower(&c->heap, n, key);
     }
-    return x->dem[d];
+    x->dem[x->ndem++] = c;
+    return c;
 }
 
 /* Whether some listed job has a priority below p's: else no node has a
@@ -745,8 +765,8 @@ static bool try_preempt(sim *s, job *p, int only_node)
     cand *buf = NULL;
     job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
     bool by_bound = only_node < 0 && !x->plain_scan;
-    int d = p->req.gpus;
-    nb_heap *heap = !by_bound ? NULL : x->cards_fit && d >= 1 && d <= DEM_MAX ? demand_heap(s, x, d) : &x->bound;
+    dem_class *dc = by_bound && x->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
+    nb_heap *heap = dc ? &dc->heap : &x->bound;
     int nlooked = 0;
     for (int it = lo; by_bound || it < hi; it++) {
         int n = it;
@@ -763,7 +783,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
                 node_look o;
                 look_node(s, x, n, &o);
                 cnt = o.listed;
-                x->looked_key[nlooked++] = demand_key(&o, d);
+                x->looked_key[nlooked++] = class_key(s, &o, dc, n);
             }
         } else {
             for (job *v = x->node_run[n]; v; v = v->more->run_next)
