@@ -2,9 +2,9 @@
  * by per-node lower bounds (sim_preempt.c, sim_node_bound.c) against the
  * plain scan of every node in id order: the bound heap against a brute-force
  * list on random sequences, then random preemption traces (priorities,
- * checkpoint sizes, cut writes, periodic checkpoints) under whole and vgpu
- * run both ways must give the same report, and the bound search plans fewer
- * nodes.
+ * checkpoint sizes, cut writes, periodic checkpoints, shared cards) under
+ * whole, vgpu and timeslice run both ways must give the same report, and the
+ * bound search plans fewer nodes.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -62,13 +62,14 @@ static void heap_vs_list(void)
 
 /* A random trace: long preemptible jobs at priorities 0..2 filling the
  * cluster, then a stream of higher-priority requests (some preemptible) that
- * must preempt; some rows have a checkpoint size. */
+ * must preempt; some rows have a checkpoint size, some ask part of a card's
+ * memory (and cores), so shared cards hold several tenants. */
 static char *random_trace(unsigned long seed, int ngpus)
 {
     gsl_rng *rng = sim_rng_new(seed, 2);
     size_t cap = 1 << 20, len = 0;
     char *t = xmalloc(cap);
-    len += (size_t)snprintf(t + len, cap - len, "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n");
+    len += (size_t)snprintf(t + len, cap - len, "id,submit,duration,gpus,priority,preemptible,checkpoint_gib,gpumem,gpucores\n");
     double at = 0;
     for (int i = 0; i < 400; i++) {
         bool fill = i < ngpus / 3;
@@ -80,7 +81,12 @@ static char *random_trace(unsigned long seed, int ngpus)
         char ck[32] = "";
         if (gsl_rng_uniform(rng) < 0.4)
             snprintf(ck, sizeof ck, "%.3f", 1 + gsl_rng_uniform(rng) * 200);
-        len += (size_t)snprintf(t + len, cap - len, "j%d,%.3f,%.3f,%d,%d,%d,%s\n", i, at, dur, gpus, prio, pre, ck);
+        char share[32] = ",";
+        if (gsl_rng_uniform(rng) < 0.5)
+            snprintf(share, sizeof share, "%d,%d", 10240 * (1 + (int)gsl_rng_uniform_int(rng, 6)),
+                     10 * (1 + (int)gsl_rng_uniform_int(rng, 5)));
+        len += (size_t)snprintf(t + len, cap - len, "j%d,%.3f,%.3f,%d,%d,%d,%s,%s\n", i, at, dur, gpus, prio, pre, ck,
+                                share);
     }
     gsl_rng_free(rng);
     return t;
@@ -127,14 +133,14 @@ static void bound_search_matches_plain_scan(void)
         {"preempt=on", "min_runtime=120", "checkpoint_every=300", "ckpt_write_gbps=0.5", NULL},
         {"preempt=on", "min_runtime=0", "checkpoint_every=200", "ckpt_write_limit=60", "ckpt_write_gbps=1", NULL},
     };
-    static const char *const policies[] = {"whole", "vgpu"};
+    static const char *const policies[] = {"whole", "vgpu", "timeslice"};
     uint64_t sum_bound = 0, sum_plain = 0;
     int decisions = 0;
     for (unsigned long seed = 1; seed <= 8; seed++) {
         char *text = random_trace(seed, 64);
         const char *path = tu_write_tmp(text);
         for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++)
-            for (size_t pi = 0; pi < 2; pi++) {
+            for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++) {
                 uint64_t nb = 0, np = 0;
                 char *a = run_once(path, policies[pi], sets[si], false, &nb);
                 char *b = run_once(path, policies[pi], sets[si], true, &np);
