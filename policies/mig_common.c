@@ -581,6 +581,9 @@ static bool try_place(mig_base *b, job *j)
 {
     sim *s = b->s;
     mig_jobinfo *in = mig_info(b, j);
+    /* a second placement would hold two sets of instances and start j twice */
+    if (in->node >= 0 || in->on_ledger)
+        GS_BUG("mig place: the job is placed already");
     bool mig_ok, whole_ok, fallback_ok;
     routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */

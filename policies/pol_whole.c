@@ -93,7 +93,8 @@ static uint64_t shape_key(const job *j)
 
 /* The queue's demand index: a request needs req.gpus free cards on one node,
  * and no node has more free cards than the fullest bucket of its pool.
- * room costs O(pools x cards per node) bucket probes. */
+ * room costs O(pools): the highest non-empty bucket is the top bit of the
+ * pool's mask. */
 static uint32_t whole_demand(const void *state, const job *j)
 {
     (void)state;
@@ -106,12 +107,10 @@ static uint32_t whole_room(const void *state, const sim *s)
     const sim_cluster *cl = sim_cluster_of(s);
     int room = 0;
     for (int p = 0; p < cl->npools; p++) {
-        const sim_pool *pl = &cl->pools[p];
-        for (int k = pl->max_node_gpus; k > room; k--)
-            if (pl->head[k] >= 0) {
-                room = k;
-                break;
-            }
+        uint64_t m = cl->pools[p].nonempty; /* bit k - 1: a node with k free cards */
+        int top = m ? 64 - __builtin_clzll(m) : 0;
+        if (top > room)
+            room = top;
     }
     return (uint32_t)room;
 }

@@ -68,7 +68,7 @@ for pol in whole vgpu timeslice mig dynmig; do
     # shellcheck disable=SC2086
     if timeout "$TMO" ./gpusim run --trace "$D/cliff-$q.csv" --policy "$pol" --gpus "$MODEL:1024" $mig --sample-s 0 \
          --out "$D/cliff-run" --json >"$D/cliff.json" 2>/dev/null; then
-      row="$row $(val wall_s "$D/cliff.json")"
+      row="$row $(val wall_s "$D/cliff.json" | awk '{printf "%.3f", $1}')"
     else
       row="$row timeout"
     fi
@@ -86,7 +86,7 @@ migcliff() { # $1 queued, $2 churn, $3 pinned profile, $4 queued profile -> trac
   }'
 }
 echo "bench: MIG queue cliff, 1,024 GPUs each pinned by one instance, $Q queued shapes that cannot fit beside $CHURN 1g.10gb jobs"
-printf "  %-28s %14s %14s\n" "policy (layout: pin, queued)" "churn alone s" "with queue s"
+printf "  %-36s %14s %14s\n" "policy (layout: pin, queued)" "churn alone s" "with queue s"
 for c in "dynmig dynamic 1g.10gb 7g.80gb" "mig balanced 3g.40gb 3g.40gb"; do
   # shellcheck disable=SC2086
   set -- $c
@@ -95,13 +95,13 @@ for c in "dynmig dynamic 1g.10gb 7g.80gb" "mig balanced 3g.40gb 3g.40gb"; do
     migcliff "$q" "$CHURN" "$3" "$4" >"$D/migcliff.csv"
     if timeout "$TMO" ./gpusim run --trace "$D/migcliff.csv" --policy "$1" --gpus "$MODEL:1024" --mig "$2" --sample-s 0 \
          --out "$D/cliff-run" --json >"$D/cliff.json" 2>/dev/null; then
-      row="$row $(val wall_s "$D/cliff.json")"
+      row="$row $(val wall_s "$D/cliff.json" | awk '{printf "%.3f", $1}')"
     else
       row="$row timeout"
     fi
   done
   # shellcheck disable=SC2086
-  printf "  %-28s %14s %14s\n" "$1 ($2: $3, $4)" $row
+  printf "  %-36s %14s %14s\n" "$1 ($2: $3, $4)" $row
 done
 
 # --- plan's width: the README's plan example (the example day on H100s, 8 a node), one count a round

@@ -141,8 +141,9 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     sim_str_drop(&s->strs, q->id);
     job_req_numbers(q, r);
     q->id = sim_str_id(&s->strs, r->id);
-    q->tenant = sim_str_intern(&s->strs, r->tenant);
-    q->mig = sim_str_intern(&s->strs, r->mig);
+    /* most rows name neither: no call for an empty one */
+    q->tenant = r->tenant[0] ? sim_str_intern(&s->strs, r->tenant) : sim_str_none;
+    q->mig = r->mig[0] ? sim_str_intern(&s->strs, r->mig) : sim_str_none;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
         job_more *m = sim_job_more(j);
         m->checkpoint_gib = r->checkpoint_gib;
@@ -344,7 +345,7 @@ static int check_sets(sim *s, gs_error *err)
 static void schedule_arrival(sim *s)
 {
     if (s->have_next)
-        sim_heap_push(&s->heap, (sim_event){.t_us = s->next_row->submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
+        sim_heap_push_side(&s->heap, (sim_event){.t_us = s->next_row->submit_us, .type = EV_ARRIVAL, .slot = NO_SLOT});
 }
 
 static int read_next(sim *s)
@@ -556,9 +557,13 @@ static void space_release(sim *s, job *j)
     p->unplace(s->pst[0], s, j);
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
-        if (p->place(s->pst[0], s, n))
+        if (p->place(s->pst[0], s, n)) {
             sq_remove(&s->queue, n);
-        else if (p->nominee_missed)
+            /* placed: what the next victims free is no longer its own. A
+             * policy may start it later (still queued): it must not be
+             * placed again */
+            s->nominee = NULL;
+        } else if (p->nominee_missed)
             p->nominee_missed(s->pst[0], s, n);
         return;
     }

@@ -49,6 +49,8 @@ static void bucket_unlink(sim_cluster *c, sim_node *n)
         p->head[n->free_gpus] = n->next;
     if (n->next >= 0)
         c->nodes[n->next].prev = n->prev;
+    if (n->free_gpus > 0 && p->head[n->free_gpus] < 0)
+        p->nonempty &= ~(1ULL << (n->free_gpus - 1));
     n->prev = n->next = -1;
 }
 
@@ -64,6 +66,8 @@ static void bucket_link(sim_cluster *c, sim_node *n)
     if (h >= 0)
         c->nodes[h].prev = n->id;
     p->head[n->free_gpus] = n->id;
+    if (n->free_gpus > 0)
+        p->nonempty |= 1ULL << (n->free_gpus - 1);
 }
 
 static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
@@ -392,8 +396,45 @@ bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, d
     return false;
 }
 
+static int find_node_scan(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib, bool spread);
+
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread)
+{
+    if (ngpus < 1 || ngpus > CL_MAX_NODE_GPUS)
+        return find_node_scan(c, pools, ngpus, cpu, mem_gib, spread);
+    /* the scan below, visiting only the bucket sizes some allowed pool has
+     * a node in (an empty bucket finds nothing): the same node, in
+     * O(nonempty sizes x pools) instead of O(sizes x pools) */
+    uint64_t any = 0;
+    for (int pi = 0; pi < c->npools; pi++)
+        if ((pools >> pi & 1) && c->pools[pi].free_gpus >= ngpus)
+            any |= c->pools[pi].nonempty;
+    any &= ~0ULL << (ngpus - 1); /* sizes k >= ngpus */
+    while (any) {
+        int b = spread ? 63 - __builtin_clzll(any) : __builtin_ctzll(any), k = b + 1;
+        any &= ~(1ULL << b);
+        for (int pi = 0; pi < c->npools; pi++) {
+            const sim_pool *p = &c->pools[pi];
+            if (!(pools >> pi & 1) || !(p->nonempty >> b & 1) || p->free_gpus < ngpus)
+                continue;
+            if (p->fit) {
+                int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
+                if (id >= 0)
+                    return id;
+                continue;
+            }
+            for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
+                if (fits_host(&c->nodes[id], cpu, mem_gib))
+                    return id;
+        }
+    }
+    return -1;
+}
+
+/* Every bucket size from ngpus up (spread: from the largest down), every
+ * allowed pool at each: the first node that fits. */
+static int find_node_scan(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib, bool spread)
 {
     int maxk = 0;
     for (int pi = 0; pi < c->npools; pi++)

@@ -52,6 +52,7 @@ typedef struct sim_pool {
     int nnodes, ngpus, free_gpus;
     int max_node_gpus;
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
+    uint64_t nonempty; /* bit k - 1 set: head[k] >= 0 (k >= 1), so a search skips empty buckets */
     cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
@@ -129,9 +130,10 @@ static inline uint64_t sim_cluster_all_pools(const sim_cluster *c)
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);
 /* A node with >= ngpus free GPUs and room for cpu/mem: the one with the
  * fewest free GPUs (binpack) or the most (spread); within one count the
- * bucket's order (newest link first). -1 when none. Cost is O(GPUs per node
- * x pools) bucket probes, each O(1) without CPU/memory totals and a fit-index
- * descent, O(log nodes), with them. */
+ * bucket's order (newest link first). -1 when none. Cost is O(pools) to
+ * gather the non-empty bucket sizes (sim_pool.nonempty) plus O(non-empty
+ * sizes x pools) bucket probes, each O(1) without CPU/memory totals and a
+ * fit-index descent, O(log nodes), with them. */
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
                           bool spread);
 /* Whether node (of an allowed pool) has >= ngpus free GPUs and room for

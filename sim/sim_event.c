@@ -4,16 +4,14 @@
 
 #include <stdlib.h>
 
-static inline bool ev_less(const sim_event *a, const sim_event *b)
-{
-    return a->t_us < b->t_us || (a->t_us == b->t_us && a->seq < b->seq);
-}
+static inline bool ev_less(const sim_event *a, const sim_event *b) { return sim_event_before(a, b); }
 
 void sim_heap_init(sim_heap *h)
 {
     h->ev = NULL;
     h->n = h->cap = 0;
     h->next_seq = 0;
+    h->has_side = false;
 }
 
 void sim_heap_free(sim_heap *h)
@@ -40,8 +38,24 @@ void sim_heap_push(sim_heap *h, sim_event e)
     h->ev[i] = e;
 }
 
+void sim_heap_push_side(sim_heap *h, sim_event e)
+{
+    if (h->has_side) {
+        sim_heap_push(h, e);
+        return;
+    }
+    e.seq = h->next_seq++;
+    h->side = e;
+    h->has_side = true;
+}
+
 bool sim_heap_pop(sim_heap *h, sim_event *out)
 {
+    if (h->has_side && (h->n == 0 || ev_less(&h->side, &h->ev[0]))) {
+        *out = h->side;
+        h->has_side = false;
+        return true;
+    }
     if (h->n == 0)
         return false;
     *out = h->ev[0];

@@ -153,7 +153,9 @@ static uint64_t *sk_page(sim_sketch *s, int p)
     return *pg;
 }
 
-void sim_sketch_add_at(sim_sketch *s, double x, int bucket)
+/* One body for both entries, inlined into each: the hot path is a few
+ * loads and stores (bucket >= 0 is split as unsigned: no sign fix-ups). */
+static inline void sk_add(sim_sketch *s, double x, int bucket)
 {
     s->n++;
     s->sum += x;
@@ -165,12 +167,14 @@ void sim_sketch_add_at(sim_sketch *s, double x, int bucket)
         s->zeros++;
         return;
     }
-    int p = bucket / SK_PAGE, k = p - s->plo;
-    uint64_t *c = (unsigned)k < (unsigned)s->npage && s->page[k] ? s->page[k] : sk_page(s, p);
-    c[bucket % SK_PAGE]++;
+    unsigned b = (unsigned)bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
+    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sk_page(s, (int)p);
+    c[b % SK_PAGE]++;
 }
 
-void sim_sketch_add(sim_sketch *s, double x) { sim_sketch_add_at(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
+void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
+
+void sim_sketch_add(sim_sketch *s, double x) { sk_add(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
 
 double sim_sketch_quantile(const sim_sketch *s, double q)
 {

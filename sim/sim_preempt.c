@@ -119,6 +119,7 @@ typedef struct sim_ext {
     sim_sketch wait_s, write_s, ckpt_gb; /* per decision: write time; per victim: checkpoint size */
     prio_class *cls; /* sorted by priority, highest first */
     int ncls;
+    int last_cls; /* the class class_of found last: traces rarely change priority */
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 
@@ -222,11 +223,23 @@ static void ext_free(void *state)
 
 /* {==== priority classes ====} cost O(classes) per lookup; traces use few. */
 
-static prio_class *class_of(sim_ext *x, int priority)
+static prio_class *class_find(sim_ext *x, int priority);
+
+/* The class of the last lookup answers inline (traces rarely change
+ * priority); class_find searches and adds. */
+static inline prio_class *class_of(sim_ext *x, int priority)
+{
+    if (x->last_cls < x->ncls && x->cls[x->last_cls].priority == priority)
+        return &x->cls[x->last_cls];
+    return class_find(x, priority);
+}
+
+static prio_class *class_find(sim_ext *x, int priority)
 {
     int i = 0;
     while (i < x->ncls && x->cls[i].priority > priority)
         i++;
+    x->last_cls = i;
     if (i < x->ncls && x->cls[i].priority == priority)
         return &x->cls[i];
     x->cls = xrealloc(x->cls, (size_t)(x->ncls + 1) * sizeof *x->cls);
@@ -249,6 +262,8 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 {
     (void)state;
     (void)pools_in; /* j->pools: the hand-over already passed it */
+    if (!j->tenant_ix) /* no quota: what sim_quota_pools answers, without the call */
+        return j->pools;
     uint64_t pools = sim_quota_pools(s->cl, j, false);
     if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
         j->core_flags |= JF_QBLOCKED;
@@ -260,8 +275,7 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 
 static bool ext_admit(void *state, sim *s, job *j)
 {
-    (void)state;
-    class_of(ext_of(s), j->req.priority)->arrived++;
+    class_of(state, j->req.priority)->arrived++;
     j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
     sim_tenant *t = tenant_of(s, j);
     if (!t)
@@ -314,8 +328,7 @@ static void list_del(sim_ext *x, job *j)
 
 static void ext_started(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (j->starts == 1) {
         double q_s = gs_us_to_s(s->now - j->req.submit_us);
         sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
@@ -327,7 +340,7 @@ static void ext_started(void *state, sim *s, job *j)
         j->core_flags &= ~JF_PREEMPTOR;
     }
     j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
-    if (!(j->core_flags & JF_CHARGED)) /* else charged when it was placed (sim_job_placed) */
+    if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
     if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
@@ -359,12 +372,11 @@ void sim_job_placed(sim *s, job *j)
 
 static void ext_stopped(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
-    if (j->core_flags & JF_CHARGED)
+    if ((j->core_flags & JF_CHARGED) && j->tenant_ix) /* no tenant: no quota to give back */
         sim_quota_charge(s->cl, j, -1);
     j->core_flags &= ~JF_CHARGED;
     if (j->state == JOB_DONE)
@@ -825,8 +837,7 @@ uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
 
 static void ext_after_arrive(void *state, sim *s, job *j)
 {
-    (void)state;
-    sim_ext *x = ext_of(s);
+    sim_ext *x = state; /* ext_of(s), without the search */
     if (!x->preempt || j->state != JOB_QUEUED || (j->core_flags & JF_PLACED))
         return; /* JF_PLACED: the policy starts it later (dynmig creation) */
     if (!try_preempt(s, j, -1))
@@ -876,7 +887,12 @@ static void on_op(sim *s, uint32_t oi)
     memcpy(v, op.v, (size_t)op.nv * sizeof *v);
     x->ops[oi].p = NULL;
     job *p = op.p;
-    bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR);
+    /* p may have found room elsewhere meanwhile: started, or placed by a
+     * policy that starts it by itself later (JF_PLACED: dynmig creating its
+     * instances). Either way it no longer waits for these victims, and
+     * handing it their room would place it a second time. */
+    bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR) &&
+                   !(p->core_flags & JF_PLACED);
     sim_hand_over_begin(s, p_waits ? p : NULL);
     int nv = 0;
     for (int i = 0; i < op.nv; i++) {

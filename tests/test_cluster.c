@@ -73,6 +73,9 @@ static void random_take_give(void)
             CHECK(c.nodes[i].cpu_total < 0 || c.nodes[i].cpu_used <= c.nodes[i].cpu_total + 1e-9);
             total_free += c.nodes[i].free_gpus;
         }
+        for (int pi = 0; pi < c.npools; pi++) /* the mask of non-empty buckets follows the lists */
+            for (int k = 1; k <= c.pools[pi].max_node_gpus; k++)
+                CHECK_EQ_INT((int)(c.pools[pi].nonempty >> (k - 1) & 1), c.pools[pi].head[k] >= 0);
         int held_gpus = 0;
         for (int i = 0; i < nh; i++)
             held_gpus += h[i].n;

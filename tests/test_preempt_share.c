@@ -357,6 +357,117 @@ static void dynmig_reservation(void)
     tu_run_free(&r);
 }
 
+/* A preemptor that finds room elsewhere while its victim writes: two
+ * A100-80GB nodes of one card and 10 CPUs; V (preemptible, no checkpoint)
+ * and B take 1g instances and all the CPU of node 0 and node 1. P (1g,
+ * priority 5) at 10 has no CPU anywhere and preempts V (min_runtime 0):
+ * V stops, the hand-over is at 10 + grace 23 = 33. B ends first and P
+ * takes node 1 by itself. dynmig: V and B are created 0..2, B ends at 32,
+ * P is placed on node 1 and created 32..34; at 33 P is placed already, so
+ * it is not handed V's room (it was placed a second time there, and its
+ * second creation started it twice: an abort). V is suspended all the
+ * same, as for a preemptor that started (restart from scratch, 1000 s):
+ * it is placed again on node 0 and created 33..35, ends 1035; P runs
+ * 34..134 (wait 24 s). Four instances created, one each. mig (static
+ * all-1g layout, no creation): B ends at 30 and P starts there (wait 20),
+ * V restarts at 33 and ends 1033. */
+static void preemptor_placed_before_hand_over(void)
+{
+    static const char *const dyn_sets[] = {"preempt=on", "min_runtime=0", "grace_period=23",
+                                           "create_s=2", "destroy_s=1",   "reconcile_s=5", NULL};
+    static const char *const mig_sets[] = {"preempt=on", "min_runtime=0", "grace_period=23", NULL};
+    static const char *const trace = "id,submit,duration,gpus,mig,cpu,priority,preemptible\n"
+                                     "V,0,1000,1,1g.10gb,10,0,1\nB,0,30,1,1g.10gb,10,0,0\n"
+                                     "P,10,100,1,1g.10gb,10,5,0\n";
+    static const char *const cl =
+        "{\"nodes\": [{\"model\": \"A100-SXM4-80GB\", \"count\": 2, \"gpus\": 1, \"cpu\": 10, \"mig\": \"all-1g.10gb\"}]}";
+    static const struct {
+        const char *policy;
+        double p_start, v_end, created;
+    } want[] = {{"dynmig", 34, 1035, 4}, {"mig", 30, 1033, 0}};
+    for (int k = 0; k < 2; k++) {
+        tu_run r;
+        rec rc;
+        cJSON *rep = run(&r, want[k].policy, trace, cl, k ? mig_sets : dyn_sets, &rc);
+        CHECK(rep != NULL);
+        if (!rep) {
+            fprintf(stderr, "    %s: %s\n", want[k].policy, r.err.msg);
+            tu_run_free(&r);
+            continue;
+        }
+        double p_start = want[k].p_start;
+        CHECK_EQ_INT(rc.n, 3);
+        CHECK_NEAR(rc.start_s[find(&rc, "P")], p_start, 0, 1e-9);
+        CHECK_NEAR(rc.end_s[find(&rc, "P")], p_start + 100, 0, 1e-9);
+        CHECK_EQ_INT(rc.starts[find(&rc, "P")], 1);
+        CHECK_NEAR(rc.start_s[find(&rc, "V")], k ? 0 : 2, 0, 1e-9);
+        CHECK_NEAR(rc.end_s[find(&rc, "V")], want[k].v_end, 0, 1e-6);
+        CHECK_EQ_INT(rc.starts[find(&rc, "V")], 2);
+        CHECK_NEAR(rc.end_s[find(&rc, "B")], k ? 30 : 32, 0, 1e-9);
+        CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 1, 0, 0);
+        CHECK_NEAR(pnum(rep, "preemption", "restarts_from_scratch", NULL), 1, 0, 0);
+        CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
+        CHECK_NEAR(pnum(rep, "preemption", "preemptor_wait_s", "max"), p_start - 10, 0.03, 0);
+        CHECK_NEAR(pnum(rep, "policy", "instances", "created"), want[k].created, 0, 0);
+        CHECK_NEAR(pnum(rep, "policy", "instances", "placed_requests"), 4, 0, 0);
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
+/* A hand-over with two victims where the first one's release is enough:
+ * one A100-80GB card, 40 CPUs; V1 and V2 (preemptible, no checkpoint, 15
+ * CPUs each) and B (10 CPUs, 20 s) take 1g instances. P (1g, 20 CPUs,
+ * priority 5) at 10 needs both victims; B ends before the hand-over at 33,
+ * so V2's release (the cheaper, taken first) already gives P its 20 CPUs,
+ * and V1's gives 20 again: P must not be placed a second time (under
+ * dynmig it was, and started twice: an abort). dynmig: creations V1 0..2,
+ * V2 2..4, B 4..6 (B ends 26); P is created 33..35, runs 35..135; V2
+ * placed again at once (15 of the 20 free CPUs), created 35..37, ends
+ * 1037; V1 waits for P's CPUs: created 135..137, ends 1137. mig: B ends at
+ * 20, P starts at 33, V2 ends 1033, V1 1133. */
+static void nominee_placed_by_first_victim(void)
+{
+    static const char *const dyn_sets[] = {"preempt=on", "min_runtime=0", "grace_period=23",
+                                           "create_s=2", "destroy_s=1",   "reconcile_s=5", NULL};
+    static const char *const mig_sets[] = {"preempt=on", "min_runtime=0", "grace_period=23", NULL};
+    static const char *const trace = "id,submit,duration,gpus,mig,cpu,priority,preemptible\n"
+                                     "V1,0,1000,1,1g.10gb,15,0,1\nV2,0,1000,1,1g.10gb,15,0,1\n"
+                                     "B,0,20,1,1g.10gb,10,0,0\nP,10,100,1,1g.10gb,20,5,0\n";
+    static const char *const cl =
+        "{\"nodes\": [{\"model\": \"A100-SXM4-80GB\", \"gpus\": 1, \"cpu\": 40, \"mig\": \"all-1g.10gb\"}]}";
+    static const struct {
+        const char *policy;
+        double p_start, v2_end, v1_end, created;
+    } want[] = {{"dynmig", 35, 1037, 1137, 6}, {"mig", 33, 1033, 1133, 0}};
+    for (int k = 0; k < 2; k++) {
+        tu_run r;
+        rec rc;
+        cJSON *rep = run(&r, want[k].policy, trace, cl, k ? mig_sets : dyn_sets, &rc);
+        CHECK(rep != NULL);
+        if (!rep) {
+            fprintf(stderr, "    %s: %s\n", want[k].policy, r.err.msg);
+            tu_run_free(&r);
+            continue;
+        }
+        CHECK_EQ_INT(rc.n, 4);
+        CHECK_NEAR(rc.start_s[find(&rc, "P")], want[k].p_start, 0, 1e-9);
+        CHECK_NEAR(rc.end_s[find(&rc, "P")], want[k].p_start + 100, 0, 1e-9);
+        CHECK_EQ_INT(rc.starts[find(&rc, "P")], 1);
+        CHECK_NEAR(rc.end_s[find(&rc, "V2")], want[k].v2_end, 0, 1e-6);
+        CHECK_NEAR(rc.end_s[find(&rc, "V1")], want[k].v1_end, 0, 1e-6);
+        CHECK_EQ_INT(rc.starts[find(&rc, "V1")], 2);
+        CHECK_EQ_INT(rc.starts[find(&rc, "V2")], 2);
+        CHECK_NEAR(pnum(rep, "preemption", "decisions", NULL), 1, 0, 0);
+        CHECK_NEAR(pnum(rep, "preemption", "preemptions", NULL), 2, 0, 0);
+        CHECK_NEAR(pnum(rep, "preemption", "preemptor_misses", NULL), 0, 0, 0);
+        CHECK_NEAR(pnum(rep, "policy", "instances", "created"), want[k].created, 0, 0);
+        CHECK_NEAR(pnum(rep, "policy", "instances", "placed_requests"), 6, 0, 0);
+        cJSON_Delete(rep);
+        tu_run_free(&r);
+    }
+}
+
 /* mig quota on cards of a model (tenant a: 1 A100): a1 holds one 3g
  * instance 0..10; a2 (at 1) waits beside the idle one until 10; b1 (at 2)
  * takes it at once. Under dynmig (no creation delay) the same. */
@@ -459,6 +570,8 @@ const test_case tests_preempt_share[] = {
     {"preempt_share/mig_timeline_victim_instance_goes_to_preemptor", mig_timeline},
     {"preempt_share/dynmig_timeline_preemptor_waits_for_destroyed_slices", dynmig_timeline},
     {"preempt_share/dynmig_freed_slices_held_for_preemptor", dynmig_reservation},
+    {"preempt_share/mig_dynmig_preemptor_placed_before_hand_over", preemptor_placed_before_hand_over},
+    {"preempt_share/mig_dynmig_nominee_placed_by_first_victim", nominee_placed_by_first_victim},
     {"preempt_share/mig_dynmig_quota_cards", mig_quota},
     {"preempt_share/randomized_quotas_never_exceeded_all_policies", quota_never_exceeded_all},
     {NULL, NULL},
