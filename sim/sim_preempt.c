@@ -545,14 +545,17 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
 typedef struct node_look {
     size_t listed;          /* jobs the node lists */
     double b1, b2;          /* the two least bounds of its non-victims */
-    double ge[DEM_MAX + 2]; /* [k]: least bound of a non-victim holding >= k cards */
+    int kmax;               /* the node's cards (at most DEM_MAX): no job holds more */
+    double ge[DEM_MAX + 2]; /* [k], k <= kmax: least bound of a non-victim holding >= k cards */
 } node_look;
 
 static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
 {
     o->listed = 0;
     o->b1 = o->b2 = INFINITY;
-    for (int k = 0; k <= DEM_MAX + 1; k++)
+    int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
+    o->kmax = kmax;
+    for (int k = 0; k <= kmax + 1; k++)
         o->ge[k] = INFINITY;
     for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
         if (v->core_flags & JF_VICTIM)
@@ -564,10 +567,10 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
         } else if (b < o->b2) {
             o->b2 = b;
         }
-        int g = v->ngpu_ids > DEM_MAX ? DEM_MAX : v->ngpu_ids;
+        int g = v->ngpu_ids > kmax ? kmax : v->ngpu_ids;
         o->ge[g] = b < o->ge[g] ? b : o->ge[g];
     }
-    for (int k = DEM_MAX - 1; k >= 0; k--)
+    for (int k = kmax - 1; k >= 0; k--)
         o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
 }
 
@@ -580,7 +583,7 @@ static double class_key(const sim *s, const node_look *o, const dem_class *c, in
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
-    return r > DEM_MAX || o->ge[r] > pair ? pair : o->ge[r];
+    return r > o->kmax || o->ge[r] > pair ? pair : o->ge[r];
 }
 
 /* Node n's keys in every class heap, lowered to the bounds as of now. */
