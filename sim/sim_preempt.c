@@ -100,6 +100,9 @@ typedef struct sim_ext {
     nb_heap bound;
     int *looked; /* scratch: the nodes one search took off the heap */
     double *looked_key; /* and their fresh keys (INFINITY: none) */
+    uint32_t search, *seen; /* a search's number; per node, the last search that took its fresh key */
+    double *fresh;          /* per node: that key */
+    uint32_t *fresh_cnt;    /* per node: the jobs it lists, as of that look */
     /* under a space policy with cards_open, the same per card class of
      * preemptor (made when one first asks), keyed by a bound that also counts
      * the cards a victim set must free (class_key) */
@@ -185,6 +188,9 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
             sim_cluster_watch_gives(s->cl);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
         x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
+        x->seen = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->seen);
+        x->fresh = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh);
+        x->fresh_cnt = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_cnt);
     }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
@@ -214,6 +220,9 @@ static void ext_free(void *state)
     }
     free(x->looked);
     free(x->looked_key);
+    free(x->seen);
+    free(x->fresh);
+    free(x->fresh_cnt);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -760,10 +769,13 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
 
 /* Tries to preempt for queued job p on node only_node (-1: every node).
  * The winner is the least (cost, victims, node id). Over every node, nodes
- * come off the bound heap least bound first and are planned until the next
- * bound exceeds the best cost found (no node left can beat or tie it), then
- * go back with fresh keys: O(m (log nodes + plan_node)) for the m nodes
- * looked at, every node with listed jobs when none can host p. */
+ * come off the bound heap least key first; a node's first time off in a
+ * search takes its key as of now, and one whose key was stale goes back by
+ * it (so it is planned only if it may still win); nodes are planned until
+ * the next key exceeds the best cost found (no node left can beat or tie
+ * it), then go back with fresh keys: O(m log nodes) for the m nodes looked
+ * at plus plan_node for those planned; every node with listed jobs when none
+ * can host p. */
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = ext_of(s);
@@ -783,6 +795,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
     dem_class *dc = by_bound && x->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
     nb_heap *heap = dc ? &dc->heap : &x->bound;
     int nlooked = 0;
+    if (by_bound && ++x->search == 0) { /* wrapped: no node may look seen */
+        memset(x->seen, 0, (size_t)s->cl->nnodes * sizeof *x->seen);
+        x->search = 1;
+    }
     for (int it = lo; by_bound || it < hi; it++) {
         int n = it;
         size_t cnt = 0;
@@ -791,15 +807,29 @@ static bool try_preempt(sim *s, job *p, int only_node)
             if (nb_top(heap, &key) < 0 || (best_n >= 0 && key > best_cost))
                 break; /* every node left costs more than the best */
             n = nb_pop(heap);
-            x->looked[nlooked] = n;
-            if (heap == &x->bound) {
-                x->looked_key[nlooked++] = bound_now(s, x, n, &cnt); /* back in when the search ends */
-            } else {
-                node_look o;
-                look_node(s, x, n, &o);
-                cnt = o.listed;
-                x->looked_key[nlooked++] = class_key(s, &o, dc, n);
+            if (x->seen[n] != x->search) { /* first time this search: its key as of now */
+                double fresh;
+                x->seen[n] = x->search;
+                if (heap == &x->bound) {
+                    fresh = bound_now(s, x, n, &cnt);
+                } else {
+                    node_look o;
+                    look_node(s, x, n, &o);
+                    cnt = o.listed;
+                    fresh = class_key(s, &o, dc, n);
+                }
+                x->fresh[n] = fresh;
+                x->fresh_cnt[n] = (uint32_t)cnt;
+                if (fresh == INFINITY)
+                    continue; /* no set there can host p: out until a job is listed or room comes back */
+                if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
+                    nb_lower(heap, n, fresh);
+                    continue;
+                }
             }
+            cnt = x->fresh_cnt[n];
+            x->looked[nlooked] = n;
+            x->looked_key[nlooked++] = x->fresh[n]; /* back in when the search ends */
         } else {
             for (job *v = x->node_run[n]; v; v = v->more->run_next)
                 cnt++;
