@@ -864,7 +864,13 @@ static bool try_preempt(sim *s, job *p, int only_node)
     return best_n >= 0;
 }
 
-void sim_preempt_plain_scan(sim *s, bool on) { ext_of(s)->plain_scan = on; }
+void sim_preempt_search(sim *s, int how)
+{
+    sim_ext *x = ext_of(s);
+    x->plain_scan = how == SIM_PREEMPT_SCAN;
+    if (how != SIM_PREEMPT_CARDS)
+        x->cards_fit = false; /* the ledger may go on listing gives: nobody reads them */
+}
 
 uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
 

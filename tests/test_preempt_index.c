@@ -3,8 +3,9 @@
  * plain scan of every node in id order: the bound heap against a brute-force
  * list on random sequences, then random preemption traces (priorities,
  * checkpoint sizes, cut writes, periodic checkpoints, shared cards) under
- * whole, vgpu and timeslice run both ways must give the same report, and the
- * bound search plans fewer nodes.
+ * whole, vgpu and timeslice give the same report searched by node bounds
+ * (with and without counting cards) as by the plain scan, and the bound
+ * searches plan fewer nodes.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ static char *random_trace(unsigned long seed, int ngpus)
 
 /* The report's jobs and preemption sections as text (no wall-clock figures
  * there), and in *planned the nodes the searches planned. */
-static char *run_once(const char *trace_path, const char *policy, const char *const *sets, bool plain,
+static char *run_once(const char *trace_path, const char *policy, const char *const *sets, int how,
                       uint64_t *planned)
 {
     tu_run r;
@@ -108,7 +109,7 @@ static char *run_once(const char *trace_path, const char *policy, const char *co
     if (r.rc == 0)
         r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err);
     if (r.rc == 0) {
-        sim_preempt_plain_scan(&r.s, plain);
+        sim_preempt_search(&r.s, how);
         r.rc = sim_run(&r.s);
     }
     CHECK_EQ_INT(r.rc, 0);
@@ -141,21 +142,26 @@ static void bound_search_matches_plain_scan(void)
         const char *path = tu_write_tmp(text);
         for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++)
             for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++) {
-                uint64_t nb = 0, np = 0;
-                char *a = run_once(path, policies[pi], sets[si], false, &nb);
-                char *b = run_once(path, policies[pi], sets[si], true, &np);
-                CHECK(a && b);
-                if (a && b) {
-                    if (strcmp(a, b))
-                        printf("    seed %lu sets %zu policy %s: reports differ\n", seed, si, policies[pi]);
+                uint64_t nb = 0, np = 0, nc = 0;
+                char *b = run_once(path, policies[pi], sets[si], SIM_PREEMPT_SCAN, &np);
+                char *a = run_once(path, policies[pi], sets[si], SIM_PREEMPT_BOUND, &nb);
+                char *c = run_once(path, policies[pi], sets[si], SIM_PREEMPT_CARDS, &nc);
+                CHECK(a && b && c);
+                if (a && b && c) {
+                    if (strcmp(a, b) || strcmp(c, b))
+                        printf("    seed %lu sets %zu policy %s: reports differ (bounds %d, cards %d)\n", seed, si,
+                               policies[pi], strcmp(a, b) != 0, strcmp(c, b) != 0);
                     CHECK(strcmp(a, b) == 0);
+                    CHECK(strcmp(c, b) == 0);
                     decisions += strstr(a, "\"decisions\":0,") == NULL;
                 }
                 CHECK(nb <= np);
-                sum_bound += nb;
-                sum_plain += np;
+                CHECK(nc <= np);
+                sum_bound += nb + nc;
+                sum_plain += 2 * np;
                 free(a);
                 free(b);
+                free(c);
             }
         free(text);
     }
