@@ -18,7 +18,7 @@ mkdir -p "$D"
 JOBS=${SCALE_JOBS:-50000}
 TMO=${SCALE_TIMEOUT:-120}
 SIZES=${SCALE_SIZES:-1024 8192 65536}
-POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mig dynmig}
+POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mps mig dynmig}
 MODEL=A100-SXM4-80GB
 val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
 
@@ -60,7 +60,7 @@ cliff 0 "$CHURN" >"$D/cliff-0.csv"
 cliff "$Q" "$CHURN" >"$D/cliff-$Q.csv"
 echo "bench: queue cliff, 1,024 GPUs, $Q queued 8-card shapes that cannot fit beside $CHURN 1-card jobs"
 printf "  %-10s %14s %14s\n" policy "churn alone s" "with queue s"
-for pol in whole vgpu timeslice mig dynmig; do
+for pol in whole vgpu timeslice mps mig dynmig; do
   mig=""
   case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
   row=""
