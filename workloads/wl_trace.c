@@ -8,6 +8,11 @@
  * any other line is fed to csv_parse, whose fields are copied out inside the
  * callback (libcsv reuses its buffer). Either way the record ends as an
  * array of NUL-terminated field pointers, valid until the next record.
+ * Before either, a trace whose header has only id, submit, duration, gpus
+ * and ignored columns (generated and exported job traces) has each plain
+ * line parsed in one pass straight from the block (fast_row, by the
+ * per-file plan decided at the header); it declines any line it cannot
+ * vouch for, which then goes the field-by-field way above.
  * SPDX-License-Identifier: MIT */
 #include "wl_trace.h"
 
