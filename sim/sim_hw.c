@@ -138,6 +138,8 @@ static double table_factor(const gpu_catalog *cat, const char *table, const gpu_
  * is an input error naming the row's line and column. */
 static bool hw_admit(void *state, sim *s, job *j)
 {
+    if (!j->more)
+        return true; /* no ref_gpu, no speedup: nothing to check (most rows) */
     hw_state *h = state;
     const char *ref_gpu = job_req_ref_gpu(j), *speedup = job_req_speedup(j);
     const wl_row *r = s->arriving; /* admission happens while the row is at hand */
@@ -301,6 +303,23 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
 
 static double hw_speed(void *state, sim *s, const job *j)
 {
+    /* the common start -- a job with none of the rare columns (no ref_gpu,
+     * speedup, mem_bound, slice) on a card of the reference model -- counted
+     * as speed_of and speed_in count it, without their three calls (every
+     * job start comes here) */
+    hw_state *h = state;
+    if (h && !j->more && j->req.kind == WL_KIND_JOB && j->node >= 0) {
+        const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
+        if (m && m == h->ref) {
+            ptrdiff_t i = m - h->cat->models;
+            h->placements++;
+            if (i >= 0 && i < h->cat->n) {
+                h->starts[i]++;
+                h->speed_sum[i] += 1.0;
+            }
+            return 1.0;
+        }
+    }
     return place_speed_in(s, state, j);
 }
 
