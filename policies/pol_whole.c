@@ -145,6 +145,7 @@ static const pol_space space = {
     .fifo = whole_fifo,
     .queue_demand = whole_demand,
     .queue_room = whole_room,
+    .queue_host = true,
 };
 
 const pol_ops pol_whole = {
