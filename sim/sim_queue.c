@@ -296,18 +296,40 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
     uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
     double hcpu, hmem;
     host_room_now(host_fn, ud, &hcpu, &hmem);
+    /* skipping order: the non-empty buckets within the room, listed once per
+     * pass and after each start (the room changed, a nested pass may have
+     * refilled buckets); a failed try changes nothing but its own bucket,
+     * so the list stays valid and a try costs O(buckets listed) */
+    int stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el), nel = -1;
+    int el_cap = q->nbk <= 64 ? 64 : q->nbk;
     for (;;) {
-        /* the best head over the buckets' tops; strict order looks at
-         * every bucket (the head of the line decides), skipping order only
-         * at those within the room */
         int best = -1;
-        for (int b = 0; b < q->nbk; b++) {
-            if (!strict && q->bk[b].demand > room)
-                break; /* ascending: the rest are beyond the room too */
-            if (!strict && !host_open(&q->bk[b], hcpu, hmem))
-                continue;
-            if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
-                best = q->bk[b].h[0];
+        if (strict) { /* the head of the line decides: every bucket */
+            for (int b = 0; b < q->nbk; b++)
+                if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
+                    best = q->bk[b].h[0];
+        } else {
+            if (nel < 0) {
+                if (q->nbk > el_cap) { /* a start queued a new shape */
+                    if (el != stack_el)
+                        free(el);
+                    el = xmalloc((size_t)q->nbk * sizeof *el);
+                    el_cap = q->nbk;
+                }
+                nel = 0;
+                for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) /* ascending demand */
+                    if (q->bk[b].n && host_open(&q->bk[b], hcpu, hmem))
+                        el[nel++] = b;
+            }
+            for (int i = 0; i < nel; i++) {
+                const sq_bucket *bk = &q->bk[el[i]];
+                if (!bk->n) { /* emptied by a failed try: off the list */
+                    el[i--] = el[--nel];
+                    continue;
+                }
+                if (best < 0 || cls_before(q, bk->h[0], best))
+                    best = bk->h[0];
+            }
         }
         if (best < 0)
             break;
@@ -318,6 +340,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
             /* a start may have released something (a nested pass ran) */
             room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
             host_room_now(host_fn, ud, &hcpu, &hmem);
+            nel = -1;
             continue;
         }
         if (strict)
@@ -330,6 +353,8 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
         }
         q->failed[q->nfailed++] = best;
     }
+    if (el != stack_el)
+        free(el);
     restore_failed(q);
     q->depth--;
 }
