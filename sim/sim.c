@@ -518,11 +518,18 @@ static void host_room_cb(void *ud, double *cpu, double *mem)
     sim_cluster_host_room(((sim *)ud)->cl, cpu, mem);
 }
 
+static bool host_fits_cb(void *ud, double cpu, double mem)
+{
+    return sim_cluster_host_fits_any(((sim *)ud)->cl, cpu, mem);
+}
+
 /* The host room joins the demand index where the policy enforces CPU and
  * memory on every placement (pol_space.queue_host). */
-static void (*host_room_of(const sim *s))(void *, double *, double *)
+static const sq_host host_room = {host_room_cb, host_fits_cb};
+
+static const sq_host *host_room_of(const sim *s)
 {
-    return demand_index(s) && space_of(s)->queue_host ? host_room_cb : NULL;
+    return demand_index(s) && space_of(s)->queue_host ? &host_room : NULL;
 }
 
 /* A dispatch pass: the request the policy holds room for first, then the

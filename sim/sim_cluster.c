@@ -404,6 +404,22 @@ void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib)
     *mem_gib = hm;
 }
 
+bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib)
+{
+    for (int i = 0; i < c->npools; i++) {
+        const sim_pool *p = &c->pools[i];
+        if (!p->fit) {
+            if (p->nnodes > 0)
+                return true; /* unlimited CPU and memory */
+            continue;
+        }
+        for (int k = 0; k <= p->max_node_gpus; k++)
+            if (cl_fit_find(&p->fit[k], cpu, mem_gib, NULL) >= 0)
+                return true;
+    }
+    return false;
+}
+
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib)
 {
     for (int pi = 0; pi < c->npools; pi++) {

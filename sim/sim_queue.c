@@ -270,11 +270,11 @@ void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), bool 
 /* The host room: the most free CPU and memory on any node, less the
  * ledger's tolerance, so that a bucket whose least ask is above it holds
  * nothing a try could place. */
-static void host_room_now(void (*host_fn)(void *ud, double *cpu, double *mem), void *ud, double *cpu, double *mem)
+static void host_room_now(const sq_host *host, void *ud, double *cpu, double *mem)
 {
     *cpu = *mem = INFINITY;
-    if (host_fn)
-        host_fn(ud, cpu, mem);
+    if (host && host->room)
+        host->room(ud, cpu, mem);
 }
 
 /* Could a request of bucket b fit by CPU and memory (free >= ask - 1e-9)? */
@@ -283,9 +283,8 @@ static inline bool host_open(const sq_bucket *b, double cpu, double mem)
     return b->cpu_min - 1e-9 <= cpu && b->mem_min - 1e-9 <= mem;
 }
 
-void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
-                      void (*host_fn)(void *ud, double *cpu, double *mem), bool (*try_start)(void *ud, job *j),
-                      void *ud)
+void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+                      bool (*try_start)(void *ud, job *j), void *ud)
 {
     if (q->len == 0)
         return; /* nothing waits (and no pass runs: a failed class is not empty) */
@@ -295,7 +294,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
         restore_failed(q);
     uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
     double hcpu, hmem;
-    host_room_now(host_fn, ud, &hcpu, &hmem);
+    host_room_now(host, ud, &hcpu, &hmem);
     /* skipping order: the non-empty buckets within the room, listed once per
      * pass and after each start (the room changed, a nested pass may have
      * refilled buckets); a failed try changes nothing but its own bucket,
@@ -321,14 +320,27 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
                     if (q->bk[b].n && host_open(&q->bk[b], hcpu, hmem))
                         el[nel++] = b;
             }
+            int bi = -1;
             for (int i = 0; i < nel; i++) {
                 const sq_bucket *bk = &q->bk[el[i]];
                 if (!bk->n) { /* emptied by a failed try: off the list */
                     el[i--] = el[--nel];
                     continue;
                 }
-                if (best < 0 || cls_before(q, bk->h[0], best))
+                if (best < 0 || cls_before(q, bk->h[0], best)) {
                     best = bk->h[0];
+                    bi = i;
+                }
+            }
+            /* no node has the bucket's least ask: none of its requests can
+             * start until a start changes the state (then it is listed,
+             * and asked, again) */
+            if (best >= 0 && host && host->fits) {
+                const sq_bucket *bk = &q->bk[el[bi]];
+                if (!host->fits(ud, bk->cpu_min, bk->mem_min)) {
+                    el[bi] = el[--nel];
+                    continue;
+                }
             }
         }
         if (best < 0)
@@ -339,7 +351,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud),
             pop_head(q, best);
             /* a start may have released something (a nested pass ran) */
             room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
-            host_room_now(host_fn, ud, &hcpu, &hmem);
+            host_room_now(host, ud, &hcpu, &hmem);
             nel = -1;
             continue;
         }

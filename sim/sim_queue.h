@@ -86,16 +86,23 @@ bool sq_remove(sim_queue *q, job *j);
  * pass as its failed try would. */
 void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*try_start)(void *ud, job *j),
                  void *ud);
-/* sq_dispatch with a host room as well: host_room(ud, &cpu, &mem) (NULL: no
- * bound) is at least the most free CPU cores and the most free GiB on any
- * node (each may come from a different node; +INFINITY when unlimited), and
- * try_start must refuse a request whose req.cpu or req.mem_gib is more than
- * that plus the ledger's tolerance (1e-9). Classes sit in buckets by
- * (demand, host level), and a bucket whose least CPU or memory ask exceeds
- * the host room is not visited: a thousand CPU-bound shapes cost nothing at
- * a release that frees a few cores. */
-void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud),
-                      void (*host_room)(void *ud, double *cpu, double *mem), bool (*try_start)(void *ud, job *j),
-                      void *ud);
+/* The host room (NULL members: no bound). room(ud, &cpu, &mem) is at least
+ * the most free CPU cores and the most free GiB on any node (each may come
+ * from a different node; +INFINITY when unlimited); fits(ud, cpu, mem), if
+ * not NULL, says whether one node has both free (free >= ask - 1e-9). */
+typedef struct sq_host {
+    void (*room)(void *ud, double *cpu, double *mem);
+    bool (*fits)(void *ud, double cpu, double mem);
+} sq_host;
+
+/* sq_dispatch with a host room as well: try_start must refuse a request
+ * whose req.cpu or req.mem_gib no node has free (by the ledger's tolerance,
+ * 1e-9). Classes sit in buckets by (demand, host level), and a bucket whose
+ * least CPU or memory ask exceeds the host room is not visited; in skipping
+ * order, a bucket whose least ask no single node has free (host->fits) is
+ * dropped before its head is tried. A thousand CPU-bound shapes cost
+ * nothing at a release that frees a few cores. */
+void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+                      bool (*try_start)(void *ud, job *j), void *ud);
 
 #endif

@@ -218,7 +218,16 @@ static void htoy_host(void *ud, double *cpu, double *mem)
     }
 }
 
-static void host_random(bool strict, unsigned seed)
+static bool htoy_fits(void *ud, double cpu, double mem)
+{
+    const htoy *t = ud;
+    for (int n = 0; n < HN; n++)
+        if (t->cpu[n] >= cpu - 1e-9 && t->mem[n] >= mem - 1e-9)
+            return true;
+    return false;
+}
+
+static void host_random(bool strict, unsigned seed, bool exact)
 {
     job *js = calloc(HJOBS, sizeof *js);
     htoy *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
@@ -264,7 +273,8 @@ static void host_random(bool strict, unsigned seed)
                 running[x] = running[--nrun];
             }
             int s0 = a->nstarted;
-            sq_dispatch_host(&qa, strict, htoy_room, htoy_host, htoy_start, a);
+            sq_host h = {htoy_host, exact ? htoy_fits : NULL};
+            sq_dispatch_host(&qa, strict, htoy_room, &h, htoy_start, a);
             sq_dispatch(&qb, strict, htoy_room, htoy_start, b);
             for (int k = s0; k < a->nstarted; k++)
                 running[nrun++] = a->started[k];
@@ -291,14 +301,16 @@ static void host_random(bool strict, unsigned seed)
 
 static void host_skipping_matches(void)
 {
-    host_random(false, 7);
-    host_random(false, 99);
+    host_random(false, 7, false);
+    host_random(false, 99, false);
+    host_random(false, 7, true);
+    host_random(false, 99, true);
 }
 
 static void host_strict_matches(void)
 {
-    host_random(true, 7);
-    host_random(true, 99);
+    host_random(true, 7, false);
+    host_random(true, 99, true);
 }
 
 /* A thousand shapes asking more cores than any node has free cost no try
@@ -323,14 +335,14 @@ static void host_shapes_beyond_not_visited(void)
     js[BIG].req.gpus = 1;
     js[BIG].req.cpu = 4;
     sq_push(&q, &js[BIG], 0, 1);
-    sq_dispatch_host(&q, false, htoy_room, htoy_host, htoy_start, t);
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
     CHECK_EQ_INT(t->tries, 1);
     CHECK_EQ_INT(t->nstarted, 1);
     CHECK_EQ_INT(t->started[0], BIG);
     CHECK_EQ_INT(sq_len(&q), BIG);
     /* with the cores back, every shape is tried again (none was lost) */
     t->cpu[0] = 1e6;
-    sq_dispatch_host(&q, false, htoy_room, htoy_host, htoy_start, t);
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
     CHECK_EQ_INT(t->nstarted, 8); /* the cards bind now: 8 in all */
     sq_free(&q);
     free(js);
