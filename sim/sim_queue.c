@@ -250,6 +250,37 @@ static void pop_head(sim_queue *q, int ci)
         bk_down(q, &q->bk[c->bucket], c->bpos);
 }
 
+/* ---- a pass's list of buckets within the room: a heap by their heads ---- */
+
+static inline bool el_before(const sim_queue *q, int a, int b)
+{
+    return cls_before(q, q->bk[a].h[0], q->bk[b].h[0]);
+}
+
+static void el_down(const sim_queue *q, int *el, int n, int i)
+{
+    int b = el[i];
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && el_before(q, el[k + 1], el[k]))
+            k++;
+        if (!el_before(q, el[k], b))
+            break;
+        el[i] = el[k];
+        i = k;
+    }
+    el[i] = b;
+}
+
+static void el_pop(const sim_queue *q, int *el, int *n)
+{
+    el[0] = el[--*n];
+    if (*n > 0)
+        el_down(q, el, *n, 0);
+}
+
 /* Puts the classes a pass took out back into their buckets. */
 static void restore_failed(sim_queue *q)
 {
@@ -298,7 +329,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
     /* skipping order: the non-empty buckets within the room, listed once per
      * pass and after each start (the room changed, a nested pass may have
      * refilled buckets); a failed try changes nothing but its own bucket,
-     * so the list stays valid and a try costs O(buckets listed) */
+     * so the list stays valid. Listing costs O(buckets) */
     int stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el), nel = -1;
     int el_cap = q->nbk <= 64 ? 64 : q->nbk;
     for (;;) {
@@ -319,28 +350,23 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                 for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) /* ascending demand */
                     if (q->bk[b].n && host_open(&q->bk[b], hcpu, hmem))
                         el[nel++] = b;
+                for (int i = nel / 2 - 1; i >= 0; i--)
+                    el_down(q, el, nel, i);
             }
-            int bi = -1;
-            for (int i = 0; i < nel; i++) {
-                const sq_bucket *bk = &q->bk[el[i]];
-                if (!bk->n) { /* emptied by a failed try: off the list */
-                    el[i--] = el[--nel];
+            /* the listed buckets form a heap by their heads: the best is
+             * on top, a failed try or a dropped bucket costs O(log listed) */
+            if (nel > 0) {
+                const sq_bucket *bk = &q->bk[el[0]];
+                /* beyond the room (which a start shrank), or no node has the
+                 * bucket's least ask: none of its requests can start in
+                 * this pass, unless a nested pass releases something (then
+                 * the list is made again) */
+                if (bk->demand > room || !host_open(bk, hcpu, hmem) ||
+                    (host && host->fits && !host->fits(ud, bk->cpu_min, bk->mem_min))) {
+                    el_pop(q, el, &nel);
                     continue;
                 }
-                if (best < 0 || cls_before(q, bk->h[0], best)) {
-                    best = bk->h[0];
-                    bi = i;
-                }
-            }
-            /* no node has the bucket's least ask: none of its requests can
-             * start until a start changes the state (then it is listed,
-             * and asked, again) */
-            if (best >= 0 && host && host->fits) {
-                const sq_bucket *bk = &q->bk[el[bi]];
-                if (!host->fits(ud, bk->cpu_min, bk->mem_min)) {
-                    el[bi] = el[--nel];
-                    continue;
-                }
+                best = bk->h[0];
             }
         }
         if (best < 0)
@@ -357,8 +383,16 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         }
         if (strict)
             break;
-        /* out of its bucket until the pass ends */
+        /* out of its bucket until the pass ends; the bucket's new head (or
+         * none) takes its place in the list */
+        int fb = q->cls[best].bucket;
         bk_delete(q, best);
+        if (nel > 0 && el[0] == fb) {
+            if (q->bk[fb].n)
+                el_down(q, el, nel, 0);
+            else
+                el_pop(q, el, &nel);
+        }
         if (q->nfailed == q->failed_cap) {
             q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
             q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
