@@ -190,11 +190,37 @@ void sc_host_free(sc_state *st)
     st->horder = NULL;
 }
 
+/* Node x's own figures changed but not its key: the maxima on the path from
+ * the root down to x, pulled again on the way back up (O(depth)). */
+static void repull(const sc_state *st, struct sc_horder *h, int t, int x)
+{
+    if (t < 0)
+        GS_BUG("share_host: node not in the order");
+    if (t != x)
+        repull(st, h, before(h, x, t) ? h->l[t] : h->r[t], x);
+    pull_all(st, h, t);
+}
+
 void sc_host_update(sc_state *st, int ni)
 {
     struct sc_horder *h = st->horder;
     if (!h || ni < 0)
         return;
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    double cpu = host_free(n->cpu_total, n->cpu_used), mem = host_free(n->mem_total_gib, n->mem_used_gib);
+    int open = st->node_open[ni];
+    /* a treap's shape follows from its keys and priorities alone: with the
+     * key unchanged the node stays where it is (an erase and insert would
+     * rebuild the same tree), only the subtree maxima above it may change */
+    if (st->node_score[ni] == h->key[ni]) {
+        if (cpu == h->cpu[ni] && mem == h->mem[ni] && open == h->open[ni])
+            return;
+        h->cpu[ni] = cpu;
+        h->mem[ni] = mem;
+        h->open[ni] = open;
+        repull(st, h, h->root, ni);
+        return;
+    }
     h->root = erase(st, h, h->root, ni);
     insert(st, h, ni);
 }

@@ -11,8 +11,25 @@
  * the same test sc_place() runs, so a "yes" here means the hand-over can
  * place it (unless room was taken meanwhile, which the core counts as a
  * miss). Cost: O(cards on the node x victims x cards per victim).
+ *
+ * A card of the copy changes only when a victim is on it, so the cards that
+ * admit the request as they are, plus the victims' cards, bound the count:
+ * sc_cards_open (pol_space.cards_open). A card's room grows only when a task
+ * leaves it (sc_leave, from sc_unplace, which gives the node's host share
+ * back to the ledger).
  * SPDX-License-Identifier: MIT */
 #include "share_card.h"
+
+int sc_cards_open(const void *state, const sim *s, const job *j, int n)
+{
+    const sc_state *st = state;
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
+    int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
+    int cores = st->cfg.hami ? j->req.gpucores : 0, open = 0;
+    for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus; g++)
+        open += sc_card_fits(st, &st->cards[g], mem, cores);
+    return open;
+}
 
 bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {

@@ -98,6 +98,7 @@ const pol_space sc_space = {
     .queue_demand = sc_queue_demand,
     .queue_room = sc_queue_room,
     .queue_host = true,
+    .cards_open = sc_cards_open,
 };
 
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)

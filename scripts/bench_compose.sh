@@ -18,7 +18,7 @@
 # For each: events/s and us/event, and us/event as a ratio to 1,024 GPUs (goal: within 2x).
 # COMPOSE_POLICIES (default "whole vgpu timeslice") names the space policies, COMPOSE_SIZES the
 # sizes; a run past COMPOSE_TIMEOUT seconds (default 120) prints "timeout".
-# Wall times are of one run each on a shared machine: compare ratios, not absolutes.
+# Each figure is the best of BENCH_REPS runs (default 3) on a shared machine: compare ratios, not absolutes.
 set -e
 D=build/bench/compose
 mkdir -p "$D"
@@ -26,6 +26,7 @@ JOBS=${COMPOSE_JOBS:-50000}
 SESS=${COMPOSE_SESSIONS:-20000}
 REQS=${COMPOSE_REQUESTS:-50000}
 TMO=${COMPOSE_TIMEOUT:-120}
+REPS=${BENCH_REPS:-3}
 SIZES=${COMPOSE_SIZES:-1024 8192 65536}
 POLICIES=${COMPOSE_POLICIES:-whole vgpu timeslice}
 MODEL=A100-SXM4-80GB
@@ -86,10 +87,18 @@ for g in $SIZES; do make_traces "$g"; done
 base=""
 row() { # sh has no locals: names of its own
   r_kind=$1; r_pol=$2; r_g=$3; shift 3
-  # shellcheck disable=SC2086
-  if timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$r_g.csv" --cluster "$D/$r_kind-$r_g.json" --policy "$r_pol" \
-       --sample-s 0 --out "$D/run" --json "$@" >"$D/run.json" 2>/dev/null; then
-    eps=$(val events_per_s "$D/run.json"); ev=$(val events "$D/run.json")
+  # the best of REPS runs: a single run on a shared machine moves by 2x with load
+  eps=""; r_i=0
+  while [ "$r_i" -lt "$REPS" ]; do
+    r_i=$((r_i + 1))
+    # shellcheck disable=SC2086
+    timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$r_g.csv" --cluster "$D/$r_kind-$r_g.json" --policy "$r_pol" \
+         --sample-s 0 --out "$D/run" --json "$@" >"$D/run.json" 2>/dev/null || { eps=""; break; }
+    r_e=$(val events_per_s "$D/run.json")
+    eps=$(awk -v a="$eps" -v b="$r_e" 'BEGIN {print (a == "" || b + 0 > a + 0) ? b : a}')
+  done
+  if [ -n "$eps" ]; then
+    ev=$(val events "$D/run.json")
     us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
     [ -n "$base" ] || base=$us
     awk -v k="$r_kind" -v p="$r_pol" -v g="$r_g" -v n="$ev" -v e="$eps" -v us="$us" -v b="$base" \
@@ -99,7 +108,7 @@ row() { # sh has no locals: names of its own
   fi
 }
 
-echo "bench: compositions at each size, same rows per size, $MODEL, one run each"
+echo "bench: compositions at each size, same rows per size, $MODEL, best of $REPS runs"
 printf "  %-10s %-20s %8s %10s %12s %10s %8s\n" trace policy GPUs events events/s us/event "x 1k"
 for pol in $POLICIES; do
   for kind in cpumem hibernate dualpod preempt; do

@@ -11,18 +11,20 @@
 #     on a MIG variant: each of the 1,024 cards pinned by one long instance, Q queued requests
 #     (each its own shape) for a profile that cannot fit beside it, 1g.10gb churn (dynmig: 1g pins,
 #     7g.80gb queued; mig, balanced layout: 3g.40gb pins, 3g.40gb queued).
-# Wall times are of one run each on a shared machine: compare ratios, not absolutes.
+# Scale figures are the best of BENCH_REPS runs (default 3), cliff times of one run, on a shared machine:
+# compare ratios, not absolutes.
 set -e
 D=build/bench
 mkdir -p "$D"
 JOBS=${SCALE_JOBS:-50000}
 TMO=${SCALE_TIMEOUT:-120}
+REPS=${BENCH_REPS:-3}
 SIZES=${SCALE_SIZES:-1024 8192 65536}
-POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mig dynmig}
+POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mps mig dynmig}
 MODEL=A100-SXM4-80GB
 val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
 
-echo "bench: scale, M/M/c $JOBS jobs at load 0.75 per size, $MODEL, one run each"
+echo "bench: scale, M/M/c $JOBS jobs at load 0.75 per size, $MODEL, best of $REPS runs"
 printf "  %-10s %8s %12s %10s %10s %8s\n" policy GPUs events/s us/event "RSS MiB" "x 1k"
 for pol in $POLICIES; do
   base=""
@@ -31,10 +33,18 @@ for pol in $POLICIES; do
     [ -s "$T" ] || ./gpusim gen mmc --jobs "$JOBS" --servers "$g" --util 0.75 --seed 1 --out "$T"
     mig=""
     case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
-    # shellcheck disable=SC2086
-    if timeout "$TMO" ./gpusim run --trace "$T" --policy "$pol" --gpus "$MODEL:$g" $mig --sample-s 0 \
-         --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null; then
-      eps=$(val events_per_s "$D/scale.json"); rss=$(val peak_rss_mib "$D/scale.json")
+    # the best of REPS runs: a single run on a shared machine moves by 2x with load
+    eps=""; i=0
+    while [ "$i" -lt "$REPS" ]; do
+      i=$((i + 1))
+      # shellcheck disable=SC2086
+      timeout "$TMO" ./gpusim run --trace "$T" --policy "$pol" --gpus "$MODEL:$g" $mig --sample-s 0 \
+           --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null || { eps=""; break; }
+      e=$(val events_per_s "$D/scale.json")
+      eps=$(awk -v a="$eps" -v b="$e" 'BEGIN {print (a == "" || b + 0 > a + 0) ? b : a}')
+    done
+    if [ -n "$eps" ]; then
+      rss=$(val peak_rss_mib "$D/scale.json")
       us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
       [ -n "$base" ] || base=$us
       awk -v p="$pol" -v g="$g" -v e="$eps" -v us="$us" -v r="$rss" -v b="$base" \
@@ -60,7 +70,7 @@ cliff 0 "$CHURN" >"$D/cliff-0.csv"
 cliff "$Q" "$CHURN" >"$D/cliff-$Q.csv"
 echo "bench: queue cliff, 1,024 GPUs, $Q queued 8-card shapes that cannot fit beside $CHURN 1-card jobs"
 printf "  %-10s %14s %14s\n" policy "churn alone s" "with queue s"
-for pol in whole vgpu timeslice mig dynmig; do
+for pol in whole vgpu timeslice mps mig dynmig; do
   mig=""
   case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
   row=""

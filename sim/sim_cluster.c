@@ -334,6 +334,8 @@ void sim_cluster_free_nodes(sim_cluster *c)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
     free(c->group_price);
+    free(c->given);
+    free(c->given_flag);
     if (c->quota)
         GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
     memset(c, 0, sizeof *c);
@@ -524,6 +526,22 @@ void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double me
     bucket_link(c, n);
 }
 
+void sim_cluster_watch_gives(sim_cluster *c)
+{
+    free(c->given);
+    free(c->given_flag);
+    c->given = xmalloc(((size_t)c->nnodes + 1) * sizeof *c->given);
+    c->given_flag = xcalloc((size_t)c->nnodes + 1, 1);
+    c->ngiven = 0;
+}
+
+void sim_cluster_given_clear(sim_cluster *c)
+{
+    for (int i = 0; i < c->ngiven; i++)
+        c->given_flag[c->given[i]] = 0;
+    c->ngiven = 0;
+}
+
 void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib)
 {
     sim_node *n = &c->nodes[node];
@@ -536,6 +554,10 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
     }
     n->free_gpus += ngpus;
     c->pools[n->pool].free_gpus += ngpus;
+    if (c->given_flag && !c->given_flag[node]) { /* host share alone too: a shared card's room grew */
+        c->given_flag[node] = 1;
+        c->given[c->ngiven++] = node;
+    }
     n->cpu_used -= cpu;
     n->mem_used_gib -= mem_gib;
     if (n->cpu_used < 1e-9)

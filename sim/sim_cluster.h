@@ -75,6 +75,10 @@ typedef struct sim_cluster {
     double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
+    /* nodes given something back (cards, or CPU and memory alone) since their watcher last took the list
+     * (sim_cluster_watch_gives); NULL: nobody watches */
+    int *given, ngiven;
+    unsigned char *given_flag; /* [nnodes]: the node is in given[] */
 } sim_cluster;
 
 /* The nodes of a cluster document (JSON): {"name": "...", "nodes":
@@ -147,5 +151,12 @@ bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int n
 void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids);
 /* Returns GPUs (global indices) and cpu/mem to node. */
 void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib);
+/* From now on every node given anything back is listed once in c->given[0..
+ * ngiven) until the watcher clears it (sim_cluster_given_clear): an index
+ * that bounds what fits on a node by its free cards (sim_preempt.c) learns
+ * which bounds may have fallen. Starts from an empty list; freed with the
+ * nodes. */
+void sim_cluster_watch_gives(sim_cluster *c);
+void sim_cluster_given_clear(sim_cluster *c);
 
 #endif

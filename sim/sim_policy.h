@@ -123,6 +123,16 @@ typedef struct pol_space {
      * shapes that ask more than the most any node has free
      * (sim_cluster_host_room). */
     bool queue_host;
+    /* Optional, with fits_if_released: how many cards of node `node` would
+     * take queued j as they are now, nothing released. A promise that lets
+     * the core's search for preemption victims skip nodes:
+     * fits_if_released(j, node, victims) holds only if this count plus the
+     * cards the victims hold (ngpu_ids) reaches j->req.gpus; the count
+     * depends on j only through req.gpus, gpumem_mib, gpumem_pct and
+     * gpucores; and it grows only when the ledger is given something back on
+     * that node (sim_cluster_give). whole: the free cards; shared cards: the
+     * cards whose admission test passes. */
+    int (*cards_open)(const void *state, const sim *s, const job *j, int node);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,

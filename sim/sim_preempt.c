@@ -16,6 +16,9 @@
  * resume point x GPUs), until the space policy's fits_if_released() says the
  * request would fit; victims that turn out unnecessary are dropped again.
  * The node whose set loses least wins (ties: fewer victims, lower node id).
+ * Nodes are looked at least lower bound first, until no node left can beat
+ * or tie the best set found ("lower bounds per node" below); the choice is
+ * the scan of every node's.
  * The victims stop (rate 0) when told and write a checkpoint of where they
  * stopped; they hold their resources for grace_period + (sum of their
  * checkpoint sizes) / ckpt_write_gbps, then are suspended while the core
@@ -37,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_node_bound.h"
 #include "sim_quota.h"
 #include "sim_waitset.h"
 
@@ -54,6 +58,17 @@ const pol_param preempt_params[] = {
 };
 
 enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
+enum {
+    DEM_MAX = 64,    /* cards on a node at most (sim_cluster.h) */
+    DEM_CLASSES = 32 /* card classes with a heap of their own; requests of others use the plain bound */
+};
+
+/* Requests that pol_space.cards_open cannot tell apart (same cards, card
+ * memory and cores), with their node heap. */
+typedef struct dem_class {
+    job rep; /* a copy of its first request; only the request's card fields are read */
+    nb_heap heap;
+} dem_class;
 
 typedef struct pre_op {
     job *p;
@@ -66,6 +81,7 @@ typedef struct pre_op {
 typedef struct prio_class {
     int priority;
     uint64_t arrived;
+    uint64_t listed; /* its jobs in the per-node lists (possible victims) */
     sim_sketch queue_s, jct_s;
 } prio_class;
 
@@ -78,6 +94,23 @@ typedef struct sim_ext {
     long protect_priority; /* with protect: priorities >= this are never victims */
     job **node_run; /* per node: running preemptible jobs (intrusive list) */
     uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
+    /* nodes with listed jobs, keyed by a lower bound of any victim set's
+     * cost there (see "lower bounds per node"); a node is out of the heap
+     * while a search looks at it, or when it lists no job */
+    nb_heap bound;
+    int *looked; /* scratch: the nodes one search took off the heap */
+    double *looked_key; /* and their fresh keys (INFINITY: none) */
+    uint32_t search, *seen; /* a search's number; per node, the last search that took its fresh key */
+    double *fresh;          /* per node: that key */
+    uint32_t *fresh_cnt;    /* per node: the jobs it lists, as of that look */
+    /* under a space policy with cards_open, the same per card class of
+     * preemptor (made when one first asks), keyed by a bound that also counts
+     * the cards a victim set must free (class_key) */
+    bool cards_fit;
+    dem_class *dem[DEM_CLASSES];
+    int ndem;
+    bool plain_scan; /* tests: plan every node, as the bound search must match */
+    uint64_t planned; /* plan_node calls by searches over every node (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
@@ -147,8 +180,18 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (s->cl->quota && s->cl->quota->n && !admit)
         return gs_err(err, GS_EUSAGE, "the cluster sets tenant quotas but space policy '%s' does not enforce "
                       "them (see policies/README.md)", sp->name);
-    if (x->preempt)
+    if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
+        nb_init(&x->bound, s->cl->nnodes);
+        x->cards_fit = sp->space->cards_open != NULL;
+        if (x->cards_fit)
+            sim_cluster_watch_gives(s->cl);
+        x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
+        x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
+        x->seen = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->seen);
+        x->fresh = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh);
+        x->fresh_cnt = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_cnt);
+    }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
     return 0;
@@ -170,6 +213,16 @@ static void ext_free(void *state)
     }
     free(x->cls);
     free(x->node_run);
+    nb_free(&x->bound);
+    for (int i = 0; i < x->ndem; i++) {
+        nb_free(&x->dem[i]->heap);
+        free(x->dem[i]);
+    }
+    free(x->looked);
+    free(x->looked_key);
+    free(x->seen);
+    free(x->fresh);
+    free(x->fresh_cnt);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -247,7 +300,10 @@ static bool ext_admit(void *state, sim *s, job *j)
 
 /* {==== running jobs per node ====} */
 
-static void list_add(sim_ext *x, job *j)
+static void bound_offer(sim *s, sim_ext *x, job *j);
+static void demand_offer(const sim *s, sim_ext *x, int n);
+
+static void list_add(sim *s, sim_ext *x, job *j)
 {
     job **head = &x->node_run[j->node];
     job_more *m = sim_job_more(j);
@@ -258,6 +314,10 @@ static void list_add(sim_ext *x, job *j)
     *head = j;
     j->core_flags |= JF_LISTED;
     x->nlisted++;
+    class_of(x, j->req.priority)->listed++;
+    bound_offer(s, x, j);
+    if (x->cards_fit)
+        demand_offer(s, x, j->node);
 }
 
 static void list_del(sim_ext *x, job *j)
@@ -272,6 +332,7 @@ static void list_del(sim_ext *x, job *j)
     m->run_prev = m->run_next = NULL;
     j->core_flags &= ~JF_LISTED;
     x->nlisted--;
+    class_of(x, j->req.priority)->listed--;
 }
 
 static void ext_started(void *state, sim *s, job *j)
@@ -295,7 +356,7 @@ static void ext_started(void *state, sim *s, job *j)
         job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
-        list_add(x, j);
+        list_add(s, x, j);
         core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
 }
@@ -429,6 +490,174 @@ static bool eligible(const sim *s, const job *v, const job *p)
            s->now - v->more->run_since_us >= ext_of(s)->min_runtime_us;
 }
 
+/* {==== lower bounds per node ====}
+ * A listed job's cost (preempt_cost_us x GPUs) never falls while it stays
+ * listed, except where a cut write makes it a sawtooth:
+ * - without a checkpoint size it is the work done since its latest start,
+ *   which only grows (work left drains at a rate >= 0);
+ * - when its write at preemption completes it is the write and read-back
+ *   times, fixed by its checkpoint size;
+ * - when that write is cut it is at least the write limit (plus lost work
+ *   and read-back, both >= 0).
+ * So victim_bound() taken once bounds the job's cost from then on, and the
+ * least bound over a node's listed jobs (eligible or not: a superset) bounds
+ * the cost of any victim set there, a sum of costs >= 0 being at least each
+ * of its terms. Jobs already chosen as victims are left out: a victim stays
+ * one until it stops, and stopping takes it off the list. A job listed later brings the node's key down; a job that
+ * leaves, or a cost that grew, leaves the key low (still a bound), and the
+ * search refreshes the keys of the nodes it looks at (bound_now). */
+
+static double victim_bound(const sim *s, const sim_ext *x, const job *v)
+{
+    double bytes = ckpt_bytes(s, v);
+    double c = bytes > 0 && !write_completes(x, write_time_us(x, bytes)) ? (double)x->write_limit_us
+                                                                          : preempt_cost_us(s, v);
+    c *= v->req.gpus > 0 ? v->req.gpus : 1;
+    /* margin for the rounding of a cost recomputed later from drained work
+     * figures (relative 1e-16 per operation; costs are sums of those) */
+    return c * (1 - 1e-9) - 1.0;
+}
+
+/* j was listed on its node: the node's key comes down to j's bound. A node
+ * a search has off the heap gets its key back when the search ends. */
+static void bound_offer(sim *s, sim_ext *x, job *j)
+{
+    nb_lower(&x->bound, j->node, victim_bound(s, x, j));
+}
+
+/* Node n's key as of now: its listed jobs' least bound (INFINITY when it
+ * lists none but victims), and in *listed how many it lists; one walk of its
+ * list, which the plan walks next. */
+static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
+{
+    double key = INFINITY;
+    size_t k = 0;
+    for (const job *v = x->node_run[n]; v; v = v->more->run_next, k++)
+        if (!(v->core_flags & JF_VICTIM)) {
+            double b = victim_bound(s, x, v);
+            key = b < key ? b : key;
+        }
+    *listed = k;
+    return key;
+}
+
+/* {==== bounds that count cards (pol_space.cards_open) ====}
+ * There a victim set on node n hosting a request of d cards holds at least
+ * r = d - (cards open to it on n) cards: one job holding r or more, or at
+ * least two jobs. So its cost is at least the least bound of a job holding
+ * >= r cards, or the sum of the two least bounds, whichever is less (r <= 0:
+ * the least bound). Keys use the open cards as of when they were set: room
+ * taken since only raises the true bound; room given back lowers it, so the
+ * nodes the ledger saw given something (sim_cluster_watch_gives) get their
+ * keys again before each search. */
+
+typedef struct node_look {
+    size_t listed;          /* jobs the node lists */
+    double b1, b2;          /* the two least bounds of its non-victims */
+    int kmax;               /* the node's cards (at most DEM_MAX): no job holds more */
+    double ge[DEM_MAX + 2]; /* [k], k <= kmax: least bound of a non-victim holding >= k cards */
+} node_look;
+
+static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
+{
+    o->listed = 0;
+    o->b1 = o->b2 = INFINITY;
+    int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
+    o->kmax = kmax;
+    for (int k = 0; k <= kmax + 1; k++)
+        o->ge[k] = INFINITY;
+    for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
+        if (v->core_flags & JF_VICTIM)
+            continue;
+        double b = victim_bound(s, x, v);
+        if (b < o->b1) {
+            o->b2 = o->b1;
+            o->b1 = b;
+        } else if (b < o->b2) {
+            o->b2 = b;
+        }
+        int g = v->ngpu_ids > kmax ? kmax : v->ngpu_ids;
+        o->ge[g] = b < o->ge[g] ? b : o->ge[g];
+    }
+    for (int k = kmax - 1; k >= 0; k--)
+        o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
+}
+
+/* Node n's key in class c's heap (INFINITY: no set there can host it). */
+static double class_key(const sim *s, const node_look *o, const dem_class *c, int n)
+{
+    if (o->b1 == INFINITY)
+        return INFINITY;
+    int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
+    if (r <= 0)
+        return o->b1;
+    double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
+    return r > o->kmax || o->ge[r] > pair ? pair : o->ge[r];
+}
+
+/* Node n's keys in every class heap, lowered to the bounds as of now. */
+static void demand_offer(const sim *s, sim_ext *x, int n)
+{
+    if (x->ndem == 0)
+        return;
+    node_look o;
+    look_node(s, x, n, &o);
+    for (int i = 0; i < x->ndem; i++) {
+        double key = class_key(s, &o, x->dem[i], n);
+        if (key < INFINITY)
+            nb_lower(&x->dem[i]->heap, n, key);
+    }
+}
+
+static bool same_class(const job *a, const job *b)
+{
+    return a->req.gpus == b->req.gpus && a->req.gpumem_mib == b->req.gpumem_mib &&
+           a->req.gpumem_pct == b->req.gpumem_pct && a->req.gpucores == b->req.gpucores;
+}
+
+/* p's class, made on first use with every node's key (O(nodes + jobs
+ * listed)), after the nodes given something back got theirs again in the
+ * classes already made; NULL when there are DEM_CLASSES already. */
+static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
+{
+    sim_cluster *cl = s->cl;
+    for (int i = 0; i < cl->ngiven; i++)
+        if (x->node_run[cl->given[i]])
+            demand_offer(s, x, cl->given[i]);
+    sim_cluster_given_clear(cl);
+    for (int i = 0; i < x->ndem; i++)
+        if (same_class(&x->dem[i]->rep, p))
+            return x->dem[i];
+    if (x->ndem == DEM_CLASSES)
+        return NULL;
+    dem_class *c = xmalloc(sizeof *c);
+    c->rep = *p;
+    c->rep.more = NULL; /* the copy outlives p: no pointer into p's state */
+    c->rep.pol = NULL;
+    nb_init(&c->heap, cl->nnodes);
+    node_look o;
+    for (int n = 0; n < cl->nnodes; n++) {
+        if (!x->node_run[n])
+            continue;
+        look_node(s, x, n, &o);
+        double key = class_key(s, &o, c, n);
+        if (key < INFINITY)
+            nb_lower(&c->heap, n, key);
+    }
+    x->dem[x->ndem++] = c;
+    return c;
+}
+
+/* Whether some listed job has a priority below p's: else no node has a
+ * victim for p (O(priority classes)). */
+static bool any_lower_listed(const sim_ext *x, const job *p)
+{
+    for (int i = x->ncls - 1; i >= 0 && x->cls[i].priority < p->req.priority; i--)
+        if (x->cls[i].listed)
+            return true;
+    return false;
+}
+
 /* Best victim set on node n for p into out (returns its size, 0: none);
  * *cost its lost work. Cost: O(k log k) for the k preemptible jobs running
  * on n, plus up to 2k dry runs of the space policy. */
@@ -538,12 +767,20 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
 }
 
-/* Tries to preempt for queued job p on node only_node (-1: every node; cost
- * O(nodes) plus plan_node per node with candidates). */
+/* Tries to preempt for queued job p on node only_node (-1: every node).
+ * The winner is the least (cost, victims, node id). Over every node, nodes
+ * come off the bound heap least key first; a node's first time off in a
+ * search takes its key as of now, and one whose key was stale goes back by
+ * it (so it is planned only if it may still win); nodes are planned until
+ * the next key exceeds the best cost found (no node left can beat or tie
+ * it), then go back with fresh keys: O(m log nodes) for the m nodes looked
+ * at plus plan_node for those planned; every node with listed jobs when none
+ * can host p. */
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = ext_of(s);
-    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0)
+    if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0 ||
+        !any_lower_listed(x, p))
         return false;
     uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
     if (!pools)
@@ -554,12 +791,53 @@ static bool try_preempt(sim *s, job *p, int only_node)
     size_t cap = 0, vcap = 16;
     cand *buf = NULL;
     job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
-    for (int n = lo; n < hi; n++) {
-        if (!(pools >> s->cl->nodes[n].pool & 1) || !x->node_run[n])
-            continue;
+    bool by_bound = only_node < 0 && !x->plain_scan;
+    dem_class *dc = by_bound && x->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
+    nb_heap *heap = dc ? &dc->heap : &x->bound;
+    int nlooked = 0;
+    if (by_bound && ++x->search == 0) { /* wrapped: no node may look seen */
+        memset(x->seen, 0, (size_t)s->cl->nnodes * sizeof *x->seen);
+        x->search = 1;
+    }
+    for (int it = lo; by_bound || it < hi; it++) {
+        int n = it;
         size_t cnt = 0;
-        for (job *v = x->node_run[n]; v; v = v->more->run_next)
-            cnt++;
+        if (by_bound) {
+            double key;
+            if (nb_top(heap, &key) < 0 || (best_n >= 0 && key > best_cost))
+                break; /* every node left costs more than the best */
+            n = nb_pop(heap);
+            if (x->seen[n] != x->search) { /* first time this search: its key as of now */
+                double fresh;
+                x->seen[n] = x->search;
+                if (heap == &x->bound) {
+                    fresh = bound_now(s, x, n, &cnt);
+                } else {
+                    node_look o;
+                    look_node(s, x, n, &o);
+                    cnt = o.listed;
+                    fresh = class_key(s, &o, dc, n);
+                }
+                x->fresh[n] = fresh;
+                x->fresh_cnt[n] = (uint32_t)cnt;
+                if (fresh == INFINITY)
+                    continue; /* no set there can host p: out until a job is listed or room comes back */
+                if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
+                    nb_lower(heap, n, fresh);
+                    continue;
+                }
+            }
+            cnt = x->fresh_cnt[n];
+            x->looked[nlooked] = n;
+            x->looked_key[nlooked++] = x->fresh[n]; /* back in when the search ends */
+        } else {
+            for (job *v = x->node_run[n]; v; v = v->more->run_next)
+                cnt++;
+        }
+        if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
+            continue;
+        if (only_node < 0)
+            x->planned++;
         if (cnt > vcap) {
             vcap = cnt;
             cur = xrealloc(cur, vcap * sizeof *cur);
@@ -567,13 +845,17 @@ static bool try_preempt(sim *s, job *p, int only_node)
         }
         double cost;
         int nv = plan_node(s, p, n, cur, &cost, &buf, &cap);
-        if (nv > 0 && (best_n < 0 || cost < best_cost || (cost == best_cost && nv < best_nv))) {
+        if (nv > 0 && (best_n < 0 || cost < best_cost ||
+                       (cost == best_cost && (nv < best_nv || (nv == best_nv && n < best_n))))) {
             best_n = n;
             best_nv = nv;
             best_cost = cost;
             memcpy(best, cur, (size_t)nv * sizeof *best);
         }
     }
+    for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
+        if (x->looked_key[i] < INFINITY)
+            nb_lower(heap, x->looked[i], x->looked_key[i]);
     if (best_n >= 0)
         commit(s, p, best_n, best, best_nv);
     free(buf);
@@ -581,6 +863,16 @@ static bool try_preempt(sim *s, job *p, int only_node)
     free(best);
     return best_n >= 0;
 }
+
+void sim_preempt_search(sim *s, int how)
+{
+    sim_ext *x = ext_of(s);
+    x->plain_scan = how == SIM_PREEMPT_SCAN;
+    if (how != SIM_PREEMPT_CARDS)
+        x->cards_fit = false; /* the ledger may go on listing gives: nobody reads them */
+}
+
+uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
 
 static void ext_after_arrive(void *state, sim *s, job *j)
 {

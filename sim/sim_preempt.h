@@ -30,6 +30,15 @@ static inline bool sim_job_is_victim(const job *j) { return (j->core_flags & JF_
  * further victims for it; nothing is charged until it is placed. */
 void sim_preemptor_held(sim *s, job *j);
 
+/* Tests: how searches over every node go (before the run starts). CARDS:
+ * the default (node bounds, counting cards where the space policy answers
+ * cards_open); BOUND: node bounds without counting cards; SCAN: every node
+ * planned in id order, the choice the others must match victim for victim. */
+enum { SIM_PREEMPT_CARDS, SIM_PREEMPT_BOUND, SIM_PREEMPT_SCAN };
+void sim_preempt_search(sim *s, int how);
+/* Tests: nodes planned so far by searches over every node. */
+uint64_t sim_preempt_nodes_planned(const sim *s);
+
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];
 

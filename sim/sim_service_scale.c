@@ -399,8 +399,12 @@ void svc_tick(sim *s, service *v)
     v->win_start_us = s->now;
     v->win_busy_s = 0;
     v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
-    sim_sketch_reset(&v->win_lat);
-    sim_sketch_reset(&v->win_ttft);
+    /* a window that saw no request left its sketches as reset (only adds
+     * touch them): most windows of a long-tail service see none */
+    if (v->win_lat.n)
+        sim_sketch_reset(&v->win_lat);
+    if (v->win_ttft.n)
+        sim_sketch_reset(&v->win_ttft);
     if (svc_tick_needed(v))
         svc_schedule_tick(s, v);
 }

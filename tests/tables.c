@@ -12,7 +12,7 @@ extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_clust
     tests_plan_cluster[], tests_json[], tests_timeseries[], tests_param[], tests_mps[], tests_load_follow[], tests_hw[],
     tests_svc_hw[], tests_residency[], tests_svc_rows[],
     tests_sweep[], /* sweep: run ids (SHA-256), spec positions */
-    tests_queue_index[], tests_job_mem[], tests_fit_index[], tests_svc_route[];
+    tests_queue_index[], tests_job_mem[], tests_fit_index[], tests_svc_route[], tests_preempt_index[];
 
 const test_case *const test_tables[] = {
     tests_event,     tests_sketch,     tests_trace,   tests_cluster,       tests_models,   tests_whole,
@@ -20,7 +20,7 @@ const test_case *const test_tables[] = {
     tests_mig_layout, tests_mig, tests_mig_index,     tests_preempt, tests_preempt_share, tests_select,   tests_dualpod, tests_ranges,
     tests_prefix_cache, tests_prefix_service, tests_owner, tests_paper, tests_plan_cluster, tests_json, tests_timeseries,
     tests_param,     tests_mps,        tests_load_follow, tests_hw, tests_svc_hw, tests_residency, tests_svc_rows, tests_sweep,
-    tests_queue_index, tests_job_mem, tests_fit_index, tests_svc_route,
+    tests_queue_index, tests_job_mem, tests_fit_index, tests_svc_route, tests_preempt_index,
     NULL,
 };
 
