@@ -153,6 +153,7 @@ static const pol_space space = {
     .fifo = whole_fifo,
     .queue_demand = whole_demand,
     .queue_room = whole_room,
+    .queue_host = true,
     .cards_open = whole_cards_open,
 };
 

@@ -97,6 +97,7 @@ const pol_space sc_space = {
     .load_changed = sc_load_changed,
     .queue_demand = sc_queue_demand,
     .queue_room = sc_queue_room,
+    .queue_host = true,
     .cards_open = sc_cards_open,
 };
 

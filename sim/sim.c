@@ -537,6 +537,25 @@ static uint32_t room_cb(void *ud)
     return space_of(s)->queue_room(s->pst[0], s);
 }
 
+static void host_room_cb(void *ud, double *cpu, double *mem)
+{
+    sim_cluster_host_room(((sim *)ud)->cl, cpu, mem);
+}
+
+static bool host_fits_cb(void *ud, double cpu, double mem)
+{
+    return sim_cluster_host_fits_any(((sim *)ud)->cl, cpu, mem);
+}
+
+/* The host room joins the demand index where the policy enforces CPU and
+ * memory on every placement (pol_space.queue_host). */
+static const sq_host host_room = {host_room_cb, host_fits_cb};
+
+static const sq_host *host_room_of(const sim *s)
+{
+    return demand_index(s) && space_of(s)->queue_host ? &host_room : NULL;
+}
+
 /* A dispatch pass: the request the policy holds room for first, then the
  * queue in order. */
 static void space_dispatch(sim *s)
@@ -547,7 +566,7 @@ static void space_dispatch(sim *s)
         if (h)
             sq_remove(&s->queue, h);
     }
-    sq_dispatch(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, place_cb, s);
+    sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
@@ -572,7 +591,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sq_dispatch(&s->queue, true, demand_index(s) ? room_cb : NULL, place_cb, s);
+    sq_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_release(sim *s, job *j)

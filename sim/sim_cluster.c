@@ -382,6 +382,46 @@ static inline bool fits_host(const sim_node *n, double cpu, double mem)
            (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9);
 }
 
+void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib)
+{
+    double hc = -INFINITY, hm = -INFINITY;
+    for (int i = 0; i < c->npools; i++) {
+        const sim_pool *p = &c->pools[i];
+        if (!p->fit) { /* no node of the pool has a CPU or memory total */
+            if (p->nnodes > 0)
+                hc = hm = INFINITY;
+            continue;
+        }
+        for (int k = 0; k <= p->max_node_gpus; k++) {
+            const cl_fit *f = &p->fit[k];
+            if (f->live == 0)
+                continue;
+            if (f->cpu[1] > hc)
+                hc = f->cpu[1];
+            if (f->mem[1] > hm)
+                hm = f->mem[1];
+        }
+    }
+    *cpu = hc;
+    *mem_gib = hm;
+}
+
+bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib)
+{
+    for (int i = 0; i < c->npools; i++) {
+        const sim_pool *p = &c->pools[i];
+        if (!p->fit) {
+            if (p->nnodes > 0)
+                return true; /* unlimited CPU and memory */
+            continue;
+        }
+        for (int k = 0; k <= p->max_node_gpus; k++)
+            if (cl_fit_find(&p->fit[k], cpu, mem_gib, NULL) >= 0)
+                return true;
+    }
+    return false;
+}
+
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib)
 {
     for (int pi = 0; pi < c->npools; pi++) {

@@ -125,6 +125,13 @@ static inline uint64_t sim_cluster_all_pools(const sim_cluster *c)
     return c->npools >= 64 ? ~0ULL : ((1ULL << c->npools) - 1);
 }
 
+/* The most free CPU cores and the most free GiB on any node (each may be on
+ * a different node; +INFINITY where a node's is unlimited): the tops of
+ * the fit indexes, O(pools x cards per node). */
+void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib);
+/* Does some node have cpu cores and mem GiB free (the ledger's tolerance),
+ * whatever its cards? A fit-index descent per free-card bucket and pool. */
+bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib);
 /* Could a request of ngpus whole GPUs, cpu cores and mem GiB fit on some
  * empty node of the allowed pools? */
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);

@@ -117,6 +117,12 @@ typedef struct pol_space {
      * O(cards per node). */
     uint32_t (*queue_demand)(const void *state, const job *j);
     uint32_t (*queue_room)(const void *state, const sim *s);
+    /* Optional, with the demand index: true when place never starts a
+     * request on a node whose free CPU cores or GiB are short of its
+     * req.cpu / req.mem_gib (by the ledger's 1e-9), so the core skips the
+     * shapes that ask more than the most any node has free
+     * (sim_cluster_host_room). */
+    bool queue_host;
     /* Optional, with fits_if_released: how many cards of node `node` would
      * take queued j as they are now, nothing released. A promise that lets
      * the core's search for preemption victims skip nodes:

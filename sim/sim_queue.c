@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_queue.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,23 +52,48 @@ static void rehash(sim_queue *q)
     }
 }
 
-/* The bucket of a demand, made (in ascending order) when new. Classes keep
- * bucket indices, so a new bucket renumbers the ones above it. */
-static int bucket_of(sim_queue *q, uint32_t demand)
+/* A coarse level of an ask: 0 for none, else four levels per doubling (the
+ * exponent and the top two bits of the mantissa), so a bucket's asks are
+ * within a factor 2^(1/4) of each other and its least ask is close to all. */
+static uint32_t level_of(double x)
+{
+    if (!(x > 0))
+        return 0;
+    if (isinf(x))
+        return 255;
+    int e;
+    double m = frexp(x, &e); /* x = m 2^e, m in [0.5, 1) */
+    if (e < -20)
+        e = -20;
+    if (e > 41)
+        e = 41;
+    return 1 + (uint32_t)(e + 20) * 4 + (uint32_t)((m - 0.5) * 8);
+}
+
+static uint32_t host_level(const job *j) { return level_of(j->req.cpu) << 8 | level_of(j->req.mem_gib); }
+
+static inline bool bk_less(uint32_t d1, uint32_t h1, uint32_t d2, uint32_t h2)
+{
+    return d1 != d2 ? d1 < d2 : h1 < h2;
+}
+
+/* The bucket of (demand, host level), made (in ascending order) when new.
+ * Classes keep bucket indices, so a new bucket renumbers the ones above it. */
+static int bucket_of(sim_queue *q, uint32_t demand, uint32_t host)
 {
     int lo = 0, hi = q->nbk;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (q->bk[mid].demand < demand)
+        if (bk_less(q->bk[mid].demand, q->bk[mid].host, demand, host))
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < q->nbk && q->bk[lo].demand == demand)
+    if (lo < q->nbk && q->bk[lo].demand == demand && q->bk[lo].host == host)
         return lo;
     q->bk = xrealloc(q->bk, (size_t)(q->nbk + 1) * sizeof *q->bk);
     memmove(&q->bk[lo + 1], &q->bk[lo], (size_t)(q->nbk - lo) * sizeof *q->bk);
-    q->bk[lo] = (sq_bucket){.demand = demand};
+    q->bk[lo] = (sq_bucket){.demand = demand, .host = host, .cpu_min = INFINITY, .mem_min = INFINITY};
     q->nbk++;
     for (int c = 0; c < q->ncls; c++)
         if (q->cls[c].bucket >= lo)
@@ -75,7 +101,7 @@ static int bucket_of(sim_queue *q, uint32_t demand)
     return lo;
 }
 
-static int class_of(sim_queue *q, uint64_t key, uint32_t demand)
+static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
 {
     if (q->hash_cap == 0 || (q->ncls + 1) * 2 > q->hash_cap)
         rehash(q);
@@ -89,7 +115,7 @@ static int class_of(sim_queue *q, uint64_t key, uint32_t demand)
         q->cls_cap = q->cls_cap ? q->cls_cap * 2 : 8;
         q->cls = xrealloc(q->cls, (size_t)q->cls_cap * sizeof *q->cls);
     }
-    int b = bucket_of(q, demand);
+    int b = bucket_of(q, demand, host_level(j));
     sq_class *c = &q->cls[q->ncls];
     memset(c, 0, sizeof *c);
     c->key = key;
@@ -168,8 +194,15 @@ static void bk_delete(sim_queue *q, int ci)
 
 void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
 {
-    int ci = class_of(q, key, demand);
+    int ci = class_of(q, key, demand, j);
     sq_class *c = &q->cls[ci];
+    /* every request of the class lowers its bucket's bounds (a class's key
+     * need not name CPU and memory, so its requests may differ) */
+    sq_bucket *bk = &q->bk[c->bucket];
+    if (j->req.cpu < bk->cpu_min)
+        bk->cpu_min = j->req.cpu;
+    if (j->req.mem_gib < bk->mem_min)
+        bk->mem_min = j->req.mem_gib;
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 16;
         c->heap = xrealloc(c->heap, c->cap * sizeof *c->heap);
@@ -217,6 +250,37 @@ static void pop_head(sim_queue *q, int ci)
         bk_down(q, &q->bk[c->bucket], c->bpos);
 }
 
+/* ---- a pass's list of buckets within the room: a heap by their heads ---- */
+
+static inline bool el_before(const sim_queue *q, int a, int b)
+{
+    return cls_before(q, q->bk[a].h[0], q->bk[b].h[0]);
+}
+
+static void el_down(const sim_queue *q, int *el, int n, int i)
+{
+    int b = el[i];
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && el_before(q, el[k + 1], el[k]))
+            k++;
+        if (!el_before(q, el[k], b))
+            break;
+        el[i] = el[k];
+        i = k;
+    }
+    el[i] = b;
+}
+
+static void el_pop(const sim_queue *q, int *el, int *n)
+{
+    el[0] = el[--*n];
+    if (*n > 0)
+        el_down(q, el, *n, 0);
+}
+
 /* Puts the classes a pass took out back into their buckets. */
 static void restore_failed(sim_queue *q)
 {
@@ -231,42 +295,112 @@ static void restore_failed(sim_queue *q)
 void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), bool (*try_start)(void *ud, job *j),
                  void *ud)
 {
+    sq_dispatch_host(q, strict, room_fn, NULL, try_start, ud);
+}
+
+/* The host room: the most free CPU and memory on any node, less the
+ * ledger's tolerance, so that a bucket whose least ask is above it holds
+ * nothing a try could place. */
+static void host_room_now(const sq_host *host, void *ud, double *cpu, double *mem)
+{
+    *cpu = *mem = INFINITY;
+    if (host && host->room)
+        host->room(ud, cpu, mem);
+}
+
+/* Could a request of bucket b fit by CPU and memory (free >= ask - 1e-9)? */
+static inline bool host_open(const sq_bucket *b, double cpu, double mem)
+{
+    return b->cpu_min - 1e-9 <= cpu && b->mem_min - 1e-9 <= mem;
+}
+
+void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+                      bool (*try_start)(void *ud, job *j), void *ud)
+{
+    if (q->len == 0)
+        return; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
     if (q->depth++ > 0)
         restore_failed(q);
     uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+    double hcpu, hmem;
+    host_room_now(host, ud, &hcpu, &hmem);
+    /* skipping order: the non-empty buckets within the room, listed once per
+     * pass and after each start (the room changed, a nested pass may have
+     * refilled buckets); a failed try changes nothing but its own bucket,
+     * so the list stays valid. Listing costs O(buckets) */
+    int stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el), nel = -1;
+    int el_cap = q->nbk <= 64 ? 64 : q->nbk;
     for (;;) {
-        /* the best head over the buckets' tops; strict order looks at
-         * every bucket (the head of the line decides), skipping order only
-         * at those within the room */
         int best = -1;
-        for (int b = 0; b < q->nbk; b++) {
-            if (!strict && q->bk[b].demand > room)
-                break; /* ascending: the rest are beyond the room too */
-            if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
-                best = q->bk[b].h[0];
+        if (strict) { /* the head of the line decides: every bucket */
+            for (int b = 0; b < q->nbk; b++)
+                if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
+                    best = q->bk[b].h[0];
+        } else {
+            if (nel < 0) {
+                if (q->nbk > el_cap) { /* a start queued a new shape */
+                    if (el != stack_el)
+                        free(el);
+                    el = xmalloc((size_t)q->nbk * sizeof *el);
+                    el_cap = q->nbk;
+                }
+                nel = 0;
+                for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) /* ascending demand */
+                    if (q->bk[b].n && host_open(&q->bk[b], hcpu, hmem))
+                        el[nel++] = b;
+                for (int i = nel / 2 - 1; i >= 0; i--)
+                    el_down(q, el, nel, i);
+            }
+            /* the listed buckets form a heap by their heads: the best is
+             * on top, a failed try or a dropped bucket costs O(log listed) */
+            if (nel > 0) {
+                const sq_bucket *bk = &q->bk[el[0]];
+                /* beyond the room (which a start shrank), or no node has the
+                 * bucket's least ask: none of its requests can start in
+                 * this pass, unless a nested pass releases something (then
+                 * the list is made again) */
+                if (bk->demand > room || !host_open(bk, hcpu, hmem) ||
+                    (host && host->fits && !host->fits(ud, bk->cpu_min, bk->mem_min))) {
+                    el_pop(q, el, &nel);
+                    continue;
+                }
+                best = bk->h[0];
+            }
         }
         if (best < 0)
             break;
-        if (q->cls[best].demand > room)
+        if (q->cls[best].demand > room || !host_open(&q->bk[q->cls[best].bucket], hcpu, hmem))
             break; /* strict: the head of the line cannot fit now */
         if (try_start(ud, q->cls[best].heap[0])) {
             pop_head(q, best);
             /* a start may have released something (a nested pass ran) */
             room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+            host_room_now(host, ud, &hcpu, &hmem);
+            nel = -1;
             continue;
         }
         if (strict)
             break;
-        /* out of its bucket until the pass ends */
+        /* out of its bucket until the pass ends; the bucket's new head (or
+         * none) takes its place in the list */
+        int fb = q->cls[best].bucket;
         bk_delete(q, best);
+        if (nel > 0 && el[0] == fb) {
+            if (q->bk[fb].n)
+                el_down(q, el, nel, 0);
+            else
+                el_pop(q, el, &nel);
+        }
         if (q->nfailed == q->failed_cap) {
             q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
             q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
         }
         q->failed[q->nfailed++] = best;
     }
+    if (el != stack_el)
+        free(el);
     restore_failed(q);
     q->depth--;
 }

@@ -16,10 +16,17 @@
  * non-empty classes sit in a heap ordered by their heads, so a pass picks the
  * next request over the demand buckets' tops.
  *
+ * Host CPU and memory likewise (sq_dispatch_host): a bucket holds one
+ * demand and one coarse level of the CPU and memory its requests ask (four
+ * levels per doubling of each), and keeps the least of both it ever held;
+ * a pass skips a bucket whose least ask exceeds the most free on any node.
+ *
  * Cost: O(log n) per push and pop; a pass costs O(buckets + log classes) per
  * request it tries, and it tries only the heads of classes within the room
  * (each at most once when it fails). The number of buckets is the number of
- * distinct demands (a handful: the card counts requests ask for).
+ * distinct demands (a handful: the card counts requests ask for) times the
+ * host levels in use (1 without CPU and memory asks; a few hundred for
+ * asks spread over a decade of each).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_QUEUE_H
 #define GPUSIM_SIM_QUEUE_H
@@ -41,6 +48,9 @@ typedef struct sq_class {
 /* The non-empty classes of one demand, in a heap ordered by their heads. */
 typedef struct sq_bucket {
     uint32_t demand;
+    uint32_t host;   /* the host level (CPU and memory, coarse): with demand, the bucket's order */
+    double cpu_min;  /* the least CPU cores and GiB any request ever queued in it asked: */
+    double mem_min;  /* a lower bound on what each of its requests asks */
     int *h;
     int n, cap;
 } sq_bucket;
@@ -76,5 +86,23 @@ bool sq_remove(sim_queue *q, job *j);
  * pass as its failed try would. */
 void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*try_start)(void *ud, job *j),
                  void *ud);
+/* The host room (NULL members: no bound). room(ud, &cpu, &mem) is at least
+ * the most free CPU cores and the most free GiB on any node (each may come
+ * from a different node; +INFINITY when unlimited); fits(ud, cpu, mem), if
+ * not NULL, says whether one node has both free (free >= ask - 1e-9). */
+typedef struct sq_host {
+    void (*room)(void *ud, double *cpu, double *mem);
+    bool (*fits)(void *ud, double cpu, double mem);
+} sq_host;
+
+/* sq_dispatch with a host room as well: try_start must refuse a request
+ * whose req.cpu or req.mem_gib no node has free (by the ledger's tolerance,
+ * 1e-9). Classes sit in buckets by (demand, host level), and a bucket whose
+ * least CPU or memory ask exceeds the host room is not visited; in skipping
+ * order, a bucket whose least ask no single node has free (host->fits) is
+ * dropped before its head is tried. A thousand CPU-bound shapes cost
+ * nothing at a release that frees a few cores. */
+void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+                      bool (*try_start)(void *ud, job *j), void *ud);
 
 #endif

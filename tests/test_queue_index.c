@@ -1,6 +1,7 @@
 /* test_queue_index.c - the queue's demand index (sim/sim_queue.h): the same
  * starts, in the same order, as trying every class's head, and no try of a
- * class whose demand exceeds the room.
+ * class whose demand exceeds the room; with a host room, the same starts as
+ * without it, and fewer tries.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -159,9 +160,201 @@ static void classes_beyond_room_not_visited(void)
     sq_free(&q);
 }
 
+
+/* ---- host CPU and memory (sq_dispatch_host) ----
+ * A toy cluster of nodes with free cards, cores and GiB; a request starts on
+ * the first node with room for all three (the ledger's 1e-9 tolerance). The
+ * same random sequence runs on two queues, one told the host room and one
+ * not: the starts must be the same, in the same order. */
+enum { HN = 6, HJOBS = 4000 };
+
+typedef struct htoy {
+    int cards[HN];
+    double cpu[HN], mem[HN];
+    int node_of[HJOBS];
+    int tries, tries_short; /* tries, and those no node had the cores and GiB for */
+    int started[HJOBS];
+    int nstarted;
+} htoy;
+
+static bool htoy_start(void *ud, job *j)
+{
+    htoy *t = ud;
+    t->tries++;
+    bool host = false;
+    for (int n = 0; n < HN; n++) {
+        if (t->cpu[n] < j->req.cpu - 1e-9 || t->mem[n] < j->req.mem_gib - 1e-9)
+            continue;
+        host = true;
+        if (t->cards[n] < j->req.gpus)
+            continue;
+        t->cards[n] -= j->req.gpus;
+        t->cpu[n] -= j->req.cpu;
+        t->mem[n] -= j->req.mem_gib;
+        t->node_of[j->arrival_no] = n;
+        t->started[t->nstarted++] = (int)j->arrival_no;
+        return true;
+    }
+    t->tries_short += !host;
+    return false;
+}
+
+static uint32_t htoy_room(void *ud)
+{
+    const htoy *t = ud;
+    int r = 0;
+    for (int n = 0; n < HN; n++)
+        r = t->cards[n] > r ? t->cards[n] : r;
+    return (uint32_t)r;
+}
+
+static void htoy_host(void *ud, double *cpu, double *mem)
+{
+    const htoy *t = ud;
+    *cpu = *mem = -1;
+    for (int n = 0; n < HN; n++) {
+        *cpu = t->cpu[n] > *cpu ? t->cpu[n] : *cpu;
+        *mem = t->mem[n] > *mem ? t->mem[n] : *mem;
+    }
+}
+
+static bool htoy_fits(void *ud, double cpu, double mem)
+{
+    const htoy *t = ud;
+    for (int n = 0; n < HN; n++)
+        if (t->cpu[n] >= cpu - 1e-9 && t->mem[n] >= mem - 1e-9)
+            return true;
+    return false;
+}
+
+static void host_random(bool strict, unsigned seed, bool exact)
+{
+    job *js = calloc(HJOBS, sizeof *js);
+    htoy *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    for (int n = 0; n < HN; n++) {
+        a->cards[n] = b->cards[n] = 8;
+        a->cpu[n] = b->cpu[n] = 64;
+        a->mem[n] = b->mem[n] = 512;
+    }
+    static const double cpus[] = {0, 0.5, 2, 3.25, 6, 7, 9, 12, 16, 21, 33, 64, 70};
+    sim_queue qa, qb;
+    sq_init(&qa);
+    sq_init(&qb);
+    int running[HJOBS], nrun = 0;
+    for (int i = 0; i < HJOBS; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        job *j = &js[i];
+        j->arrival_no = (uint64_t)i;
+        j->req.priority = (int)(r % 3);
+        j->req.submit_us = (gs_time_us)(i - (int)(r >> 4 & 7));
+        j->req.gpus = (int)(r >> 8 & 3); /* 0..3 cards */
+        /* 70 cores never fit: strict order would stop at it for good */
+        int ci = (int)((r >> 10) % (sizeof cpus / sizeof cpus[0] - strict));
+        j->req.cpu = cpus[ci];
+        seed = seed * 1103515245u + 12345u;
+        j->req.mem_gib = (double)(seed >> 8 & 255) + ((seed >> 16 & 1) ? 0.5 : 0); /* 0..255.5 */
+        /* the key names cards and cores but not memory: one class holds
+         * requests of several memory asks */
+        uint64_t key = (uint64_t)j->req.gpus * 100 + (uint64_t)ci;
+        sq_push(&qa, j, key, (uint32_t)j->req.gpus);
+        sq_push(&qb, j, key, (uint32_t)j->req.gpus);
+        if (r >> 16 & 1) { /* a release, then a pass on both */
+            for (int k = 0; k < 2 && nrun; k++) {
+                int x = (int)((r >> 17) + (unsigned)k * 7) % nrun, ji = running[x];
+                const job *d = &js[ji];
+                htoy *ts[2] = {a, b};
+                for (int w = 0; w < 2; w++) {
+                    int n = ts[w]->node_of[ji];
+                    ts[w]->cards[n] += d->req.gpus;
+                    ts[w]->cpu[n] += d->req.cpu;
+                    ts[w]->mem[n] += d->req.mem_gib;
+                }
+                running[x] = running[--nrun];
+            }
+            int s0 = a->nstarted;
+            sq_host h = {htoy_host, exact ? htoy_fits : NULL};
+            sq_dispatch_host(&qa, strict, htoy_room, &h, htoy_start, a);
+            sq_dispatch(&qb, strict, htoy_room, htoy_start, b);
+            for (int k = s0; k < a->nstarted; k++)
+                running[nrun++] = a->started[k];
+        }
+    }
+    CHECK_EQ_INT(a->nstarted, b->nstarted);
+    CHECK(memcmp(a->started, b->started, (size_t)a->nstarted * sizeof a->started[0]) == 0);
+    for (int n = 0; n < HN; n++) {
+        CHECK_EQ_INT(a->cards[n], b->cards[n]);
+        CHECK(a->cpu[n] == b->cpu[n] && a->mem[n] == b->mem[n]);
+    }
+    CHECK_EQ_INT(sq_len(&qa), sq_len(&qb));
+    CHECK(a->nstarted > 200);
+    /* the host room saves tries: most of those no node had the host for */
+    CHECK(b->tries_short > 100);
+    CHECK(a->tries_short * 2 < b->tries_short);
+    CHECK(a->tries < b->tries);
+    sq_free(&qa);
+    sq_free(&qb);
+    free(js);
+    free(a);
+    free(b);
+}
+
+static void host_skipping_matches(void)
+{
+    host_random(false, 7, false);
+    host_random(false, 99, false);
+    host_random(false, 7, true);
+    host_random(false, 99, true);
+}
+
+static void host_strict_matches(void)
+{
+    host_random(true, 7, false);
+    host_random(true, 99, true);
+}
+
+/* A thousand shapes asking more cores than any node has free cost no try
+ * at a release that frees a few cores. */
+static void host_shapes_beyond_not_visited(void)
+{
+    enum { BIG = 1000 };
+    job *js = calloc(BIG + 1, sizeof *js);
+    htoy *t = calloc(1, sizeof *t);
+    t->cards[0] = 8;
+    t->cpu[0] = 4;
+    t->mem[0] = 512;
+    sim_queue q;
+    sq_init(&q);
+    for (int i = 0; i < BIG; i++) {
+        js[i].arrival_no = (uint64_t)i;
+        js[i].req.gpus = 1;
+        js[i].req.cpu = 5 + i * 0.01;
+        sq_push(&q, &js[i], (uint64_t)i + 1, 1); /* a class each */
+    }
+    js[BIG].arrival_no = BIG;
+    js[BIG].req.gpus = 1;
+    js[BIG].req.cpu = 4;
+    sq_push(&q, &js[BIG], 0, 1);
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
+    CHECK_EQ_INT(t->tries, 1);
+    CHECK_EQ_INT(t->nstarted, 1);
+    CHECK_EQ_INT(t->started[0], BIG);
+    CHECK_EQ_INT(sq_len(&q), BIG);
+    /* with the cores back, every shape is tried again (none was lost) */
+    t->cpu[0] = 1e6;
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
+    CHECK_EQ_INT(t->nstarted, 8); /* the cards bind now: 8 in all */
+    sq_free(&q);
+    free(js);
+    free(t);
+}
+
 const test_case tests_queue_index[] = {
     {"queue index: skipping order matches trying every class", skipping_matches_reference},
     {"queue index: strict order matches trying every class", strict_matches_reference},
     {"queue index: classes beyond the room are not visited", classes_beyond_room_not_visited},
+    {"queue index: host room, skipping order matches no host room", host_skipping_matches},
+    {"queue index: host room, strict order matches no host room", host_strict_matches},
+    {"queue index: shapes beyond the host room are not visited", host_shapes_beyond_not_visited},
     {NULL, NULL},
 };
