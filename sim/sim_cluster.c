@@ -436,6 +436,28 @@ bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, d
     return false;
 }
 
+/* The first node with k free cards, in pool order, that has the host room:
+ * through the pool's fit index where it has one, else its bucket list. */
+static int find_in_bucket(const sim_cluster *c, uint64_t pools, int ngpus, int k, double cpu, double mem_gib)
+{
+    for (int pi = 0; pi < c->npools; pi++) {
+        const sim_pool *p = &c->pools[pi];
+        if (!(pools >> pi & 1) || k > p->max_node_gpus || p->free_gpus < ngpus ||
+            (k >= 1 && !(p->nonempty >> (k - 1) & 1))) /* an empty bucket finds nothing */
+            continue;
+        if (p->fit) {
+            int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
+            if (id >= 0)
+                return id;
+            continue;
+        }
+        for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
+            if (fits_host(&c->nodes[id], cpu, mem_gib))
+                return id;
+    }
+    return -1;
+}
+
 static int find_node_scan(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib, bool spread);
 
 int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib,
@@ -454,20 +476,9 @@ int sim_cluster_find_node(const sim_cluster *c, uint64_t pools, int ngpus, doubl
     while (any) {
         int b = spread ? 63 - __builtin_clzll(any) : __builtin_ctzll(any), k = b + 1;
         any &= ~(1ULL << b);
-        for (int pi = 0; pi < c->npools; pi++) {
-            const sim_pool *p = &c->pools[pi];
-            if (!(pools >> pi & 1) || !(p->nonempty >> b & 1) || p->free_gpus < ngpus)
-                continue;
-            if (p->fit) {
-                int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
-                if (id >= 0)
-                    return id;
-                continue;
-            }
-            for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
-                if (fits_host(&c->nodes[id], cpu, mem_gib))
-                    return id;
-        }
+        int id = find_in_bucket(c, pools, ngpus, k, cpu, mem_gib);
+        if (id >= 0)
+            return id;
     }
     return -1;
 }
@@ -482,20 +493,9 @@ static int find_node_scan(const sim_cluster *c, uint64_t pools, int ngpus, doubl
             maxk = c->pools[pi].max_node_gpus;
     for (int step = 0; step <= maxk - ngpus; step++) {
         int k = spread ? maxk - step : ngpus + step;
-        for (int pi = 0; pi < c->npools; pi++) {
-            const sim_pool *p = &c->pools[pi];
-            if (!(pools >> pi & 1) || k > p->max_node_gpus || p->free_gpus < ngpus)
-                continue;
-            if (p->fit) {
-                int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
-                if (id >= 0)
-                    return id;
-                continue;
-            }
-            for (int id = p->head[k]; id >= 0; id = c->nodes[id].next)
-                if (fits_host(&c->nodes[id], cpu, mem_gib))
-                    return id;
-        }
+        int id = find_in_bucket(c, pools, ngpus, k, cpu, mem_gib);
+        if (id >= 0)
+            return id;
     }
     return -1;
 }
