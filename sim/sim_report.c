@@ -217,9 +217,12 @@ void sim_report_summary(FILE *out, const cJSON *r)
     if (cJSON_GetObjectItemCaseSensitive(gpu, "frag_pct_mean")) /* a policy that measures fragmentation */
         fprintf(out, "  frag      mean %.2f%% of capacity, at end %.2f%% (%.2f%% of idle)\n", num(gpu, "frag_pct_mean", NULL),
                 num(gpu, "frag_pct_end", NULL), num(gpu, "frag_of_idle_pct_end", NULL));
-    fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)\n",
+    fprintf(out, "  sim       %.0f events, simulated %.0f s, %.3f s wall (%.0f events/s)",
             num(sm, "events", NULL), num(sm, "end_s", NULL), num(sm, "wall_s", NULL),
             num(sm, "events_per_s", NULL));
+    if (cJSON_GetObjectItemCaseSensitive(sm, "setup_s")) /* `run` times its setup apart */
+        fprintf(out, " after %.3f s setup", num(sm, "setup_s", NULL));
+    fputc('\n', out);
     /* priorities and preemption (sim_preempt.c): only when there is something to say */
     const cJSON *bp = cJSON_GetObjectItemCaseSensitive(jobs, "by_priority"), *cls;
     if (cJSON_GetArraySize(bp) > 1)
