@@ -278,6 +278,8 @@ void sc_host_free(sc_state *st);
 void sc_host_update(sc_state *st, int ni);
 int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
                   bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
+/* Nodes sc_host_first has looked at so far (a cost counter for tests). */
+long sc_host_visits(const sc_state *st);
 /* HAMi's node score before a request (share_place.c). */
 double sc_node_score(const sc_state *st, int ni);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);

@@ -18,153 +18,215 @@
  * task joins or leaves, host CPU or memory is taken or given); a lookup is
  * O(log nodes) plus the nodes whose cards turn the task down, more when a
  * subtree's best CPU and best memory sit on different nodes and neither
- * fits alone. Priorities come from a hash of the node index, so the shape
- * is the same every run.
+ * fits alone. That last case is what grows with the cluster when CPU and
+ * memory both bind (a long prefix of nearly full nodes in binpack order,
+ * some with cores left, others with GiB left): each subtree also keeps a
+ * 64-bit room grid, bit (i, j) set when one of its nodes has at least i
+ * eighths of the largest node's cores and j eighths of its GiB free, so a
+ * subtree with no single node near the ask is skipped; the grid only ever
+ * skips subtrees without a fitting node, so the answer is the same.
+ * Priorities come from a hash of the node index, so the shape is the same
+ * every run. One record per node (80 bytes, its own pool copied in) keeps
+ * a visit to one or two cache lines at 8k nodes.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
 
 #include "share_card.h"
 
+#ifndef CG
+#define CG 8 /* room grid levels of cores */
+#endif
+#define MG (64 / CG) /* and of GiB: CG x MG bits, one word */
+
+typedef struct hnode {
+    double key;        /* node score when inserted */
+    double cpu, mem;   /* the node's free cores and GiB (+inf: unlimited) */
+    double mcpu, mmem; /* the most of each in the subtree */
+    uint64_t pools;    /* the pools of the subtree's nodes */
+    uint64_t room;     /* the room grid of the subtree's nodes (room_bits) */
+    uint64_t own_room; /* the node's own */
+    int32_t l, r;
+    int32_t open, mopen; /* the node's open cards (share_room.c), the most in the subtree */
+    uint32_t pri;
+    uint8_t pool; /* the node's own pool */
+} hnode;
+
 struct sc_horder {
+    hnode *n;
     int root;
-    int *l, *r;
-    uint32_t *pri;
-    double *key;         /* node score when inserted */
-    double *cpu, *mem;   /* the node's free cores and GiB (+inf: unlimited) */
-    double *mcpu, *mmem; /* the most of each in the subtree */
-    int *open, *mopen;   /* the node's open cards (share_room.c), the most in the subtree */
-    uint64_t *pools;     /* the pools of the subtree's nodes */
     bool spread;
+    double cpu_step, mem_step; /* grid level i >= 1 means at least i steps free */
+    long visits;               /* nodes looked at by sc_host_first (tests) */
 };
 
 static double host_free(double total, double used) { return total < 0 ? INFINITY : total - used; }
 
+/* The grid level of x free: the largest i < n with i == 0 or x >= i
+ * steps. Monotone in x, which is all pruning needs: a node with at least
+ * the asked room has at least the ask's level. */
+static int level(double x, double step, int n)
+{
+    if (!(x >= step))
+        return 0;
+    double q = x / step;
+    int i = q >= n - 1 ? n - 1 : (int)q;
+    while (i > 0 && x < i * step) /* floating-point division may round up */
+        i--;
+    while (i < n - 1 && x >= (i + 1) * step)
+        i++;
+    return i;
+}
+
+/* bit i * MG + j: at least level i of cores and level j of GiB; a node's
+ * own grid is every bit at or below its two levels */
+static uint64_t room_bits(const struct sc_horder *h, double cpu, double mem)
+{
+    int ci = level(cpu, h->cpu_step, CG), mj = level(mem, h->mem_step, MG);
+    uint64_t cols = 0;
+    for (int r = 0; r <= ci; r++)
+        cols |= ((1ULL << mj << 1) - 1) << (r * MG);
+    return cols;
+}
+
 /* a before b in HAMi's order, by the scores they were inserted with */
 static bool before(const struct sc_horder *h, int a, int b)
 {
-    if (h->key[a] != h->key[b])
-        return h->spread ? h->key[a] < h->key[b] : h->key[a] > h->key[b];
+    if (h->n[a].key != h->n[b].key)
+        return h->spread ? h->n[a].key < h->n[b].key : h->n[a].key > h->n[b].key;
     return a < b;
 }
 
-/* the subtree maxima of t from its own values and its children's */
+/* the subtree figures of t from its own values and its children's */
 static void pull(struct sc_horder *h, int t)
 {
-    double c = h->cpu[t], m = h->mem[t];
-    int o = h->open[t];
-    int kids[2] = {h->l[t], h->r[t]};
+    hnode *x = &h->n[t];
+    double c = x->cpu, m = x->mem;
+    int o = x->open;
+    uint64_t p = 1ULL << x->pool, room = x->own_room;
+    int kids[2] = {x->l, x->r};
     for (int i = 0; i < 2; i++) {
-        int k = kids[i];
-        if (k < 0)
+        if (kids[i] < 0)
             continue;
-        c = h->mcpu[k] > c ? h->mcpu[k] : c;
-        m = h->mmem[k] > m ? h->mmem[k] : m;
-        o = h->mopen[k] > o ? h->mopen[k] : o;
+        const hnode *k = &h->n[kids[i]];
+        c = k->mcpu > c ? k->mcpu : c;
+        m = k->mmem > m ? k->mmem : m;
+        o = k->mopen > o ? k->mopen : o;
+        p |= k->pools;
+        room |= k->room;
     }
-    h->mcpu[t] = c;
-    h->mmem[t] = m;
-    h->mopen[t] = o;
+    x->mcpu = c;
+    x->mmem = m;
+    x->mopen = o;
+    x->pools = p;
+    x->room = room;
 }
 
-/* own pool bit of node t, kept apart from the subtree mask */
-static uint64_t own_pool(const sc_state *st, int t) { return 1ULL << sim_cluster_of(st->s)->nodes[t].pool; }
-
-static void pull_all(const sc_state *st, struct sc_horder *h, int t)
-{
-    pull(h, t);
-    uint64_t p = own_pool(st, t);
-    if (h->l[t] >= 0)
-        p |= h->pools[h->l[t]];
-    if (h->r[t] >= 0)
-        p |= h->pools[h->r[t]];
-    h->pools[t] = p;
-}
-
-static int merge(const sc_state *st, struct sc_horder *h, int a, int b)
+static int merge(struct sc_horder *h, int a, int b)
 {
     if (a < 0)
         return b;
     if (b < 0)
         return a;
-    if (h->pri[a] > h->pri[b]) {
-        h->r[a] = merge(st, h, h->r[a], b);
-        pull_all(st, h, a);
+    if (h->n[a].pri > h->n[b].pri) {
+        h->n[a].r = merge(h, h->n[a].r, b);
+        pull(h, a);
         return a;
     }
-    h->l[b] = merge(st, h, a, h->l[b]);
-    pull_all(st, h, b);
+    h->n[b].l = merge(h, a, h->n[b].l);
+    pull(h, b);
     return b;
 }
 
 /* Splits t into the nodes before x (*lo) and the rest (*hi). */
-static void split(const sc_state *st, struct sc_horder *h, int t, int x, int *lo, int *hi)
+static void split(struct sc_horder *h, int t, int x, int *lo, int *hi)
 {
     if (t < 0) {
         *lo = *hi = -1;
         return;
     }
     if (before(h, t, x)) {
-        split(st, h, h->r[t], x, &h->r[t], hi);
+        split(h, h->n[t].r, x, &h->n[t].r, hi);
         *lo = t;
     } else {
-        split(st, h, h->l[t], x, lo, &h->l[t]);
+        split(h, h->n[t].l, x, lo, &h->n[t].l);
         *hi = t;
     }
-    pull_all(st, h, t);
+    pull(h, t);
 }
 
-static int erase(const sc_state *st, struct sc_horder *h, int t, int x)
+static int erase(struct sc_horder *h, int t, int x)
 {
     if (t < 0)
         GS_BUG("share_host: node not in the order");
     if (t == x)
-        return merge(st, h, h->l[t], h->r[t]);
+        return merge(h, h->n[t].l, h->n[t].r);
     if (before(h, x, t))
-        h->l[t] = erase(st, h, h->l[t], x);
+        h->n[t].l = erase(h, h->n[t].l, x);
     else
-        h->r[t] = erase(st, h, h->r[t], x);
-    pull_all(st, h, t);
+        h->n[t].r = erase(h, h->n[t].r, x);
+    pull(h, t);
     return t;
+}
+
+/* Puts x (its figures set, no children) into subtree t: down by order to
+ * where its priority belongs, and only what lies below there is split;
+ * the figures are pulled again on the way back up. */
+static int insert_at(struct sc_horder *h, int t, int x)
+{
+    if (t < 0 || h->n[x].pri > h->n[t].pri) {
+        split(h, t, x, &h->n[x].l, &h->n[x].r);
+        pull(h, x);
+        return x;
+    }
+    if (before(h, x, t))
+        h->n[t].l = insert_at(h, h->n[t].l, x);
+    else
+        h->n[t].r = insert_at(h, h->n[t].r, x);
+    pull(h, t);
+    return t;
+}
+
+/* node ni's own figures as the ledger has them now */
+static void own(const sc_state *st, struct sc_horder *h, int ni)
+{
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    hnode *x = &h->n[ni];
+    x->cpu = host_free(n->cpu_total, n->cpu_used);
+    x->mem = host_free(n->mem_total_gib, n->mem_used_gib);
+    x->open = st->node_open[ni];
+    x->own_room = room_bits(h, x->cpu, x->mem);
 }
 
 static void insert(sc_state *st, struct sc_horder *h, int ni)
 {
-    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    h->key[ni] = st->node_score[ni];
-    h->cpu[ni] = host_free(n->cpu_total, n->cpu_used);
-    h->mem[ni] = host_free(n->mem_total_gib, n->mem_used_gib);
-    h->open[ni] = st->node_open[ni];
-    h->l[ni] = h->r[ni] = -1;
-    pull_all(st, h, ni);
-    int lo, hi;
-    split(st, h, h->root, ni, &lo, &hi);
-    h->root = merge(st, h, merge(st, h, lo, ni), hi);
+    h->n[ni].key = st->node_score[ni];
+    own(st, h, ni);
+    h->n[ni].l = h->n[ni].r = -1;
+    h->root = insert_at(h, h->root, ni);
 }
 
 void sc_host_init(sc_state *st)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
     struct sc_horder *h = xcalloc(1, sizeof *h);
-    size_t n = (size_t)cl->nnodes + 1;
-    h->l = xmalloc(n * sizeof *h->l);
-    h->r = xmalloc(n * sizeof *h->r);
-    h->pri = xmalloc(n * sizeof *h->pri);
-    h->key = xmalloc(n * sizeof *h->key);
-    h->cpu = xmalloc(n * sizeof *h->cpu);
-    h->mem = xmalloc(n * sizeof *h->mem);
-    h->mcpu = xmalloc(n * sizeof *h->mcpu);
-    h->mmem = xmalloc(n * sizeof *h->mmem);
-    h->pools = xmalloc(n * sizeof *h->pools);
-    h->open = xmalloc(n * sizeof *h->open);
-    h->mopen = xmalloc(n * sizeof *h->mopen);
+    h->n = xcalloc((size_t)cl->nnodes + 1, sizeof *h->n);
     h->spread = st->cfg.node_spread;
     h->root = -1;
+    /* the grid spans the largest node's limited cores and GiB */
+    double cpu_max = 0, mem_max = 0;
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        cpu_max = cl->nodes[ni].cpu_total > cpu_max ? cl->nodes[ni].cpu_total : cpu_max;
+        mem_max = cl->nodes[ni].mem_total_gib > mem_max ? cl->nodes[ni].mem_total_gib : mem_max;
+    }
+    h->cpu_step = cpu_max > 0 ? cpu_max / CG : 1;
+    h->mem_step = mem_max > 0 ? mem_max / MG : 1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         uint64_t x = (uint64_t)ni * 0x9E3779B97F4A7C15ULL; /* splitmix64 finalizer */
         x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
         x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-        h->pri[ni] = (uint32_t)(x ^ (x >> 31));
+        h->n[ni].pri = (uint32_t)(x ^ (x >> 31));
+        h->n[ni].pool = (uint8_t)cl->nodes[ni].pool;
         insert(st, h, ni);
     }
     st->horder = h;
@@ -175,30 +237,20 @@ void sc_host_free(sc_state *st)
     struct sc_horder *h = st->horder;
     if (!h)
         return;
-    free(h->l);
-    free(h->r);
-    free(h->pri);
-    free(h->key);
-    free(h->cpu);
-    free(h->mem);
-    free(h->mcpu);
-    free(h->mmem);
-    free(h->pools);
-    free(h->open);
-    free(h->mopen);
+    free(h->n);
     free(h);
     st->horder = NULL;
 }
 
-/* Node x's own figures changed but not its key: the maxima on the path from
- * the root down to x, pulled again on the way back up (O(depth)). */
-static void repull(const sc_state *st, struct sc_horder *h, int t, int x)
+/* Node x's own figures changed but not its key: the figures on the path
+ * from the root down to x, pulled again on the way back up (O(depth)). */
+static void repull(struct sc_horder *h, int t, int x)
 {
     if (t < 0)
         GS_BUG("share_host: node not in the order");
     if (t != x)
-        repull(st, h, before(h, x, t) ? h->l[t] : h->r[t], x);
-    pull_all(st, h, t);
+        repull(h, before(h, x, t) ? h->n[t].l : h->n[t].r, x);
+    pull(h, t);
 }
 
 void sc_host_update(sc_state *st, int ni)
@@ -206,28 +258,28 @@ void sc_host_update(sc_state *st, int ni)
     struct sc_horder *h = st->horder;
     if (!h || ni < 0)
         return;
+    hnode *x = &h->n[ni];
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double cpu = host_free(n->cpu_total, n->cpu_used), mem = host_free(n->mem_total_gib, n->mem_used_gib);
     int open = st->node_open[ni];
     /* a treap's shape follows from its keys and priorities alone: with the
      * key unchanged the node stays where it is (an erase and insert would
-     * rebuild the same tree), only the subtree maxima above it may change */
-    if (st->node_score[ni] == h->key[ni]) {
-        if (cpu == h->cpu[ni] && mem == h->mem[ni] && open == h->open[ni])
+     * rebuild the same tree), only the subtree figures above it may change */
+    if (st->node_score[ni] == x->key) {
+        if (cpu == x->cpu && mem == x->mem && open == x->open)
             return;
-        h->cpu[ni] = cpu;
-        h->mem[ni] = mem;
-        h->open[ni] = open;
-        repull(st, h, h->root, ni);
+        own(st, h, ni);
+        repull(h, h->root, ni);
         return;
     }
-    h->root = erase(st, h, h->root, ni);
+    h->root = erase(h, h->root, ni);
     insert(st, h, ni);
 }
 
 typedef struct host_ask {
     double cpu, mem;
     uint64_t pools;
+    uint64_t room; /* the grid bit every node with the room asked sets */
     int want;
     bool (*admits)(sc_state *st, int ni, void *ud);
     void *ud;
@@ -236,23 +288,32 @@ typedef struct host_ask {
 /* The first node of subtree t in order that passes the cheap tests (model,
  * CPU, memory, open cards) and then admits(); subtrees failing a cheap test
  * as a whole are skipped. */
-static int first_fit(sc_state *st, const struct sc_horder *h, int t, const host_ask *a)
+static int first_fit(sc_state *st, struct sc_horder *h, int t, const host_ask *a)
 {
-    if (t < 0 || h->mcpu[t] < a->cpu || h->mmem[t] < a->mem || !(h->pools[t] & a->pools) || h->mopen[t] < a->want)
+    if (t < 0)
         return -1;
-    int x = first_fit(st, h, h->l[t], a);
-    if (x >= 0)
-        return x;
-    if (h->cpu[t] >= a->cpu && h->mem[t] >= a->mem && (a->pools >> sim_cluster_of(st->s)->nodes[t].pool & 1) &&
-        h->open[t] >= a->want && a->admits(st, t, a->ud))
+    const hnode *x = &h->n[t];
+    h->visits++;
+    if (x->mcpu < a->cpu || x->mmem < a->mem || !(x->pools & a->pools) || x->mopen < a->want || !(x->room & a->room))
+        return -1;
+    int y = first_fit(st, h, x->l, a);
+    if (y >= 0)
+        return y;
+    if (x->cpu >= a->cpu && x->mem >= a->mem && (a->pools >> x->pool & 1) && x->open >= a->want &&
+        a->admits(st, t, a->ud))
         return t;
-    return first_fit(st, h, h->r[t], a);
+    return first_fit(st, h, x->r, a);
 }
 
 int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
                   bool (*admits)(sc_state *st, int ni, void *ud), void *ud)
 {
+    struct sc_horder *h = st->horder;
     /* the ledger's tolerance (sc_host_fits): free >= ask - 1e-9 */
-    host_ask a = {cpu - 1e-9, mem_gib - 1e-9, pools, want, admits, ud};
-    return first_fit(st, st->horder, st->horder->root, &a);
+    host_ask a = {cpu - 1e-9, mem_gib - 1e-9, pools, 0, want, admits, ud};
+    /* a node with this room free is at least at the ask's grid levels */
+    a.room = 1ULL << (level(a.cpu, h->cpu_step, CG) * MG + level(a.mem, h->mem_step, MG));
+    return first_fit(st, h, h->root, &a);
 }
+
+long sc_host_visits(const sc_state *st) { return st->horder ? st->horder->visits : 0; }

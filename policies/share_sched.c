@@ -204,7 +204,6 @@ bool sc_place_start(void *state, sim *s, job *j)
     if (node < 0)
         return false;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
-    sc_host_update(st, node);
     j->node = node;
     int *ids = sim_job_hold_gpus(j, t->ncards);
     if (t->ncards > 0)
@@ -214,7 +213,11 @@ bool sc_place_start(void *state, sim *s, job *j)
         for (int i = 0; i < t->ncards; i++)
             if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
                 t->doomed = true; /* its allocation crosses the physical card */
+    /* sc_join moves the node in HAMi's order (sc_room_node): that one
+     * update also takes the host room just taken, and this one finds
+     * nothing left to do unless the task holds no card */
     sc_join(st, t);
+    sc_host_update(st, node);
     sc_node_changed(st, node);
     st->placements++;
     sim_job_start(s, j, sc_task_rate(t));
@@ -260,8 +263,10 @@ void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
     sc_task *t = j->pol;
-    sc_leave(st, t);
+    /* the host room first, so that the one move in HAMi's order in
+     * sc_leave (sc_room_node) takes it too; sc_leave reads no host room */
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
+    sc_leave(st, t);
     sc_host_update(st, j->node);
     sc_node_changed(st, j->node);
     sim_job_drop_gpus(j);
