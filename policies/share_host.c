@@ -97,8 +97,11 @@ static bool before(const struct sc_horder *h, int a, int b)
     return a < b;
 }
 
-/* the subtree figures of t from its own values and its children's */
-static void pull(struct sc_horder *h, int t)
+/* The subtree figures of t from its own values and its children's; true
+ * when they changed. An update pulls the nodes above a change only while
+ * this says yes: a subtree whose figures stayed the same leaves every
+ * figure above it the same too. */
+static bool pull(struct sc_horder *h, int t)
 {
     hnode *x = &h->n[t];
     double c = x->cpu, m = x->mem;
@@ -115,11 +118,13 @@ static void pull(struct sc_horder *h, int t)
         p |= k->pools;
         room |= k->room;
     }
+    bool changed = c != x->mcpu || m != x->mmem || o != x->mopen || p != x->pools || room != x->room;
     x->mcpu = c;
     x->mmem = m;
     x->mopen = o;
     x->pools = p;
     x->room = room;
+    return changed;
 }
 
 static int merge(struct sc_horder *h, int a, int b)
@@ -155,35 +160,42 @@ static void split(struct sc_horder *h, int t, int x, int *lo, int *hi)
     pull(h, t);
 }
 
-static int erase(struct sc_horder *h, int t, int x)
+/* Takes x out of subtree t; *dirty: the figures of the subtree returned
+ * may differ from t's before. */
+static int erase(struct sc_horder *h, int t, int x, bool *dirty)
 {
     if (t < 0)
         GS_BUG("share_host: node not in the order");
-    if (t == x)
+    if (t == x) {
+        *dirty = true;
         return merge(h, h->n[t].l, h->n[t].r);
+    }
     if (before(h, x, t))
-        h->n[t].l = erase(h, h->n[t].l, x);
+        h->n[t].l = erase(h, h->n[t].l, x, dirty);
     else
-        h->n[t].r = erase(h, h->n[t].r, x);
-    pull(h, t);
+        h->n[t].r = erase(h, h->n[t].r, x, dirty);
+    if (*dirty)
+        *dirty = pull(h, t);
     return t;
 }
 
 /* Puts x (its figures set, no children) into subtree t: down by order to
  * where its priority belongs, and only what lies below there is split;
  * the figures are pulled again on the way back up. */
-static int insert_at(struct sc_horder *h, int t, int x)
+static int insert_at(struct sc_horder *h, int t, int x, bool *dirty)
 {
     if (t < 0 || h->n[x].pri > h->n[t].pri) {
         split(h, t, x, &h->n[x].l, &h->n[x].r);
         pull(h, x);
+        *dirty = true;
         return x;
     }
     if (before(h, x, t))
-        h->n[t].l = insert_at(h, h->n[t].l, x);
+        h->n[t].l = insert_at(h, h->n[t].l, x, dirty);
     else
-        h->n[t].r = insert_at(h, h->n[t].r, x);
-    pull(h, t);
+        h->n[t].r = insert_at(h, h->n[t].r, x, dirty);
+    if (*dirty)
+        *dirty = pull(h, t);
     return t;
 }
 
@@ -203,7 +215,8 @@ static void insert(sc_state *st, struct sc_horder *h, int ni)
     h->n[ni].key = st->node_score[ni];
     own(st, h, ni);
     h->n[ni].l = h->n[ni].r = -1;
-    h->root = insert_at(h, h->root, ni);
+    bool dirty = false;
+    h->root = insert_at(h, h->root, ni, &dirty);
 }
 
 void sc_host_init(sc_state *st)
@@ -244,13 +257,13 @@ void sc_host_free(sc_state *st)
 
 /* Node x's own figures changed but not its key: the figures on the path
  * from the root down to x, pulled again on the way back up (O(depth)). */
-static void repull(struct sc_horder *h, int t, int x)
+static bool repull(struct sc_horder *h, int t, int x)
 {
     if (t < 0)
         GS_BUG("share_host: node not in the order");
-    if (t != x)
-        repull(h, before(h, x, t) ? h->n[t].l : h->n[t].r, x);
-    pull(h, t);
+    if (t != x && !repull(h, before(h, x, t) ? h->n[t].l : h->n[t].r, x))
+        return false;
+    return pull(h, t);
 }
 
 void sc_host_update(sc_state *st, int ni)
@@ -272,7 +285,8 @@ void sc_host_update(sc_state *st, int ni)
         repull(h, h->root, ni);
         return;
     }
-    h->root = erase(h, h->root, ni);
+    bool dirty = false;
+    h->root = erase(h, h->root, ni, &dirty);
     insert(st, h, ni);
 }
 
