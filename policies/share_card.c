@@ -202,8 +202,10 @@ void sc_join(sc_state *st, sc_task *t)
         }
         t->card_rate[i] = 1.0;
     }
-    for (int i = 0; i < t->ncards; i++)
+    for (int i = 0; i < t->ncards; i++) {
+        sc_card_rescore(st, t->cards[i]);
         card_update(st, t->cards[i]);
+    }
     for (int i = 0; i < t->ncards; i++)
         sc_room_card(st, t->cards[i]);
     if (t->ncards > 0)
@@ -234,8 +236,10 @@ void sc_leave(sc_state *st, sc_task *t)
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
     }
-    for (int i = 0; i < t->ncards; i++)
+    for (int i = 0; i < t->ncards; i++) {
+        sc_card_rescore(st, t->cards[i]);
         card_update(st, t->cards[i]);
+    }
     for (int i = 0; i < t->ncards; i++)
         sc_room_card(st, t->cards[i]);
     if (t->ncards > 0)

@@ -113,6 +113,10 @@ typedef struct sc_state {
     sc_config cfg;
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
+    /* per card: HAMi's card score with no request added (share_place.c),
+     * kept as tasks join and leave, so a node's score reads one cache line
+     * of these instead of its cards' records */
+    double *card_score0;
     int ncards;
     double total_phys_mib;
     sc_task *live; /* every task struct alive, freed in sc_fini */
@@ -280,8 +284,11 @@ int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int 
                   bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* Nodes sc_host_first has looked at so far (a cost counter for tests). */
 long sc_host_visits(const sc_state *st);
-/* HAMi's node score before a request (share_place.c). */
+/* HAMi's node score before a request (share_place.c): the sum of its
+ * cards' card_score0 in card order. */
 double sc_node_score(const sc_state *st, int ni);
+/* Card g's card_score0 again, after its tenants changed (share_place.c). */
+void sc_card_rescore(sc_state *st, int g);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

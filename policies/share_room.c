@@ -82,7 +82,9 @@ uint32_t sc_queue_room(const void *state, const sim *s)
  * lower node index, exactly sc_place's order. A placement walks the heap
  * best-first (a small frontier heap of positions) and stops at the first
  * node that admits the task: O(k log k) for k nodes looked at, instead of
- * every node. A node's score is recomputed when a task joins or leaves it. */
+ * every node. A node's score is recomputed when a task joins or leaves it.
+ * Once the treap over every node (share_host.c) is built on top of this
+ * order, it answers every placement and the heap is no longer kept. */
 
 static bool node_before(const sc_state *st, int a, int b)
 {
@@ -130,6 +132,12 @@ void sc_room_node(sc_state *st, int ni)
     if (!st->nh)
         return;
     st->node_score[ni] = sc_node_score(st, ni);
+    if (st->horder) {
+        /* the treap over every node (share_host.c) answers every placement
+         * once it is built (sc_place asks it first): the heap is not kept */
+        sc_host_update(st, ni);
+        return;
+    }
     int i = st->nh_pos[ni];
     bool in = st->node_open[ni] > 0;
     if (i < 0 && in) {
