@@ -3,7 +3,8 @@
  * random take/give sequences; the index alone against a brute-force list; a
  * lookup where one resource binds enters one tree node per level; the shared
  * cards' node order with host room (share_host.c) against a scan of every
- * node.
+ * node, and its room grid skipping nodes with cores or memory left but not
+ * both.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -187,9 +188,19 @@ static bool some_admit(sc_state *st, int ni, void *ud)
     return (ni * 7 + g_query * 13) % 3 != 0;
 }
 
+/* admits() that says yes to every node, counting its calls */
+static bool all_admit(sc_state *st, int ni, void *ud)
+{
+    (void)st;
+    (void)ni;
+    ++*(int *)ud;
+    return true;
+}
+
 /* The scan share_place.c did: every node in index order, the best score
  * (binpack: highest, spread: lowest) of those that pass winning. */
-static int scan_first(const sc_state *st, const sim_cluster *cl, uint64_t pools, double cpu, double mem, int want)
+static int scan_first(const sc_state *st, const sim_cluster *cl, uint64_t pools, double cpu, double mem, int want,
+                      bool (*admits)(sc_state *st, int ni, void *ud))
 {
     int best = -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
@@ -197,7 +208,7 @@ static int scan_first(const sc_state *st, const sim_cluster *cl, uint64_t pools,
         if (!(pools >> n->pool & 1) || !sc_host_fits(n, cpu, mem) || st->node_open[ni] < want)
             continue;
         int dummy = 0;
-        if (!some_admit(NULL, ni, &dummy))
+        if (!admits(NULL, ni, &dummy))
             continue;
         double sc = st->node_score[ni], sb = best >= 0 ? st->node_score[best] : 0;
         if (best < 0 || (st->cfg.node_spread ? sc < sb : sc > sb))
@@ -259,7 +270,7 @@ static void host_order_against_scan(void)
                 double c = rand() % 3 ? (double)(rand() % 40) : 0, m = rand() % 3 ? (double)(rand() % 400) : 0;
                 int want = rand() % 4, ncalls = 0;
                 g_query = step;
-                int want_node = scan_first(st, &cl, pools, c, m, want);
+                int want_node = scan_first(st, &cl, pools, c, m, want, some_admit);
                 int got = sc_host_first(st, pools, c, m, want, some_admit, &ncalls);
                 CHECK_EQ_INT(got, want_node);
                 calls += ncalls;
@@ -283,7 +294,98 @@ static void host_order_against_scan(void)
     }
 }
 
+/* CPU and memory both binding, on different nodes: a long prefix (in HAMi's
+ * order) of nodes each with cores or GiB left but never both, so every
+ * subtree's most cores and most GiB both pass an ask that no single node
+ * there meets. The room grid skips that prefix: the lookup looks at a few
+ * nodes per tree level, not the prefix. Then random takes and gives of
+ * fractional amounts, many right on a grid step (multiples of 8 cores and
+ * 64 GiB), against the scan. */
+static void host_order_cpu_and_memory_apart(void)
+{
+    const int nn = 4096;
+    char json[256];
+    snprintf(json, sizeof json,
+             "{\"name\":\"t\",\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"count\":%d,\"gpus\":8,"
+             "\"cpu\":64,\"mem_gib\":512}]}",
+             nn);
+    const char *path = tu_write_tmp(json);
+    const char *trace = tu_write_tmp("id,submit,duration,gpus\na,0,1,1\n");
+    sim s;
+    sim_cluster cl;
+    sim_config cfg;
+    gs_error err;
+    memset(&s, 0, sizeof s);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.trace_path = trace;
+    cfg.policy = "whole";
+    cfg.seed = 1;
+    CHECK_EQ_INT(sim_cluster_load(&cl, path, tu_catalog(), &err), 0);
+    CHECK_EQ_INT(tu_sim_init(&s, &cfg, tu_catalog(), &cl, NULL, &err), 0);
+    sc_state *st = calloc(1, sizeof *st);
+    st->s = &s;
+    st->node_score = calloc((size_t)nn, sizeof *st->node_score);
+    st->node_open = calloc((size_t)nn, sizeof *st->node_open);
+    for (int ni = 0; ni < nn; ni++)
+        st->node_open[ni] = 8;
+    sc_host_init(st);
+    double *cpu_held = calloc((size_t)nn, sizeof *cpu_held), *mem_held = calloc((size_t)nn, sizeof *mem_held);
+    /* the first nn - 4 nodes: 20 cores and 10 GiB left, or 2 cores and 400 GiB */
+    for (int ni = 0; ni < nn - 4; ni++) {
+        cpu_held[ni] = ni % 2 ? 44 : 62;
+        mem_held[ni] = ni % 2 ? 502 : 112;
+        sim_cluster_take(&cl, ni, 0, cpu_held[ni], mem_held[ni], NULL);
+        sc_host_update(st, ni);
+    }
+    int calls = 0;
+    long v0 = sc_host_visits(st);
+    CHECK_EQ_INT(sc_host_first(st, 1, 16, 100, 1, all_admit, &calls), nn - 4);
+    CHECK_EQ_INT(scan_first(st, &cl, 1, 16, 100, 1, all_admit), nn - 4);
+    CHECK_EQ_INT(calls, 1);
+    long visits = sc_host_visits(st) - v0;
+    CHECK(visits < 200); /* a few per level of a tree of 4,096 nodes; thousands without the grid */
+    /* nothing anywhere: no node looked at below the root */
+    v0 = sc_host_visits(st);
+    CHECK_EQ_INT(sc_host_first(st, 1, 16, 600, 1, all_admit, &calls), -1);
+    CHECK(sc_host_visits(st) - v0 <= 1);
+    srand(5);
+    for (int step = 0; step < 20000 && check_failures < 20; step++) {
+        int ni = rand() % nn, op = rand() % 10;
+        if (op < 4) {
+            /* whole grid steps half the time, else hundredths */
+            double c = rand() % 2 ? 8.0 * (rand() % 3) : (double)(rand() % 2000) / 100.0;
+            double m = rand() % 2 ? 64.0 * (rand() % 3) : (double)(rand() % 20000) / 100.0;
+            if (sc_host_fits(&cl.nodes[ni], c, m)) {
+                sim_cluster_take(&cl, ni, 0, c, m, NULL);
+                cpu_held[ni] += c;
+                mem_held[ni] += m;
+                sc_host_update(st, ni);
+            }
+        } else if (op < 6) {
+            sim_cluster_give(&cl, ni, NULL, 0, cpu_held[ni], mem_held[ni]);
+            cpu_held[ni] = mem_held[ni] = 0;
+            sc_host_update(st, ni);
+        } else if (op < 7) { /* a new score moves the node in the order */
+            st->node_score[ni] = (double)(rand() % 4);
+            sc_host_update(st, ni);
+        } else {
+            double c = rand() % 2 ? 8.0 * (rand() % 9) : (double)(rand() % 6400) / 100.0;
+            double m = rand() % 2 ? 64.0 * (rand() % 9) : (double)(rand() % 51200) / 100.0;
+            CHECK_EQ_INT(sc_host_first(st, 1, c, m, 1, all_admit, &calls), scan_first(st, &cl, 1, c, m, 1, all_admit));
+        }
+    }
+    sc_host_free(st);
+    free(st->node_score);
+    free(st->node_open);
+    free(st);
+    free(cpu_held);
+    free(mem_held);
+    sim_free(&s);
+    sim_cluster_free(&cl);
+}
+
 const test_case tests_fit_index[] = {
+    {"fit_index: shared cards' node order, CPU and memory left on different nodes", host_order_cpu_and_memory_apart},
     {"fit_index: shared cards' node order with host room against a scan", host_order_against_scan},
     {"fit_index: same pick as the bucket walk", same_pick_as_walk},
     {"fit_index: against a brute-force list", index_against_list},
