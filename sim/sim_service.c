@@ -550,6 +550,8 @@ static int declare(sim *s, const wl_service *row)
     }
     if (!v->hw.reason[0]) /* replicas go only where they fit */
         snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
+    v->task_pools = v->cfg.ask.gpu_model[0] ? sim_cluster_model_mask(s->cl, s->cat, v->cfg.ask.gpu_model, NULL)
+                                            : sim_cluster_all_pools(s->cl);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;

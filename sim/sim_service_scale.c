@@ -302,7 +302,9 @@ void svc_scale_out(sim *s, service *v)
     wl_service_replica_row(&v->cfg, &row);
     snprintf(row.id, sizeof row.id, "%.50s#%u", v->id, p->idx);
     row.submit_us = s->now;
+    row.gpu_model[0] = '\0'; /* its pools were resolved when the service was read */
     sim_task_set_row(s, t, &row);
+    t->pools = v->task_pools;
     t->more->owner = p;
     t->idle = L->follow_load; /* serves nothing until its first batch */
     p->task = t;

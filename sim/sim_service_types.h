@@ -79,6 +79,7 @@ typedef struct service {
     uint32_t idx;
     char id[64];
     wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
+    uint64_t task_pools; /* cfg.ask.gpu_model as pools, resolved once: a scale-out does not parse it again */
     int mode;
     int min, max, max_batch;
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
