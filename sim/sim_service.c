@@ -120,6 +120,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
     L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
+    svc_hw_params_read(s, &L->hw_params);
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
@@ -542,7 +543,7 @@ static int declare(sim *s, const wl_service *row)
             return prc;
         }
     }
-    int hrc = svc_hw_shape(s, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
+    int hrc = svc_hw_shape(s, &L->hw_params, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
                            &L->perf, &v->hw, &s->err);
     if (hrc) {
         free(v);

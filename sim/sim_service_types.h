@@ -163,6 +163,7 @@ struct svc_layer {
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    svc_hw_params hw_params; /* the run's parameters of a replica's shape, read once */
     bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;

@@ -38,17 +38,26 @@ double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_a
     return per * gpus;
 }
 
-int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
-                 svc_shape *out, gs_error *err)
+void svc_hw_params_read(const sim *s, svc_hw_params *hp)
+{
+    hp->bpp = num(s, "svc_bytes_per_param");
+    hp->reserve_tok = num(s, "svc_kv_reserve_tokens");
+    hp->mem_util = num(s, "svc_kv_mem_util");
+    hp->decode_share = num(s, "svc_decode_mem_bound");
+    hp->prefill_share = num(s, "svc_prefill_mem_bound");
+}
+
+int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
+                 const perf_set *perf, svc_shape *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    double bpp = num(s, "svc_bytes_per_param");
+    double bpp = hp->bpp;
     out->weights_gib = weights_gib;
     out->kv_bytes_tok = kv_kib_per_token * 1024;
-    out->reserve_tok = num(s, "svc_kv_reserve_tokens");
-    out->mem_util = num(s, "svc_kv_mem_util");
-    out->decode_share = num(s, "svc_decode_mem_bound");
-    out->prefill_share = num(s, "svc_prefill_mem_bound");
+    out->reserve_tok = hp->reserve_tok;
+    out->mem_util = hp->mem_util;
+    out->decode_share = hp->decode_share;
+    out->prefill_share = hp->prefill_share;
     if (!(bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
         !(out->decode_share >= 0 && out->decode_share <= 1) || !(out->prefill_share >= 0 && out->prefill_share <= 1))
         return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "

@@ -32,11 +32,20 @@ typedef struct svc_place {
     double kv_cap_tok;          /* KV tokens the batch may hold here */
 } svc_place;
 
+/* The run's parameters every shape takes (svc_bytes_per_param,
+ * svc_kv_reserve_tokens, svc_kv_mem_util, svc_decode_mem_bound,
+ * svc_prefill_mem_bound), read by name once per run (svc_hw_params_read),
+ * not once per service row. */
+typedef struct svc_hw_params {
+    double bpp, reserve_tok, mem_util, decode_share, prefill_share;
+} svc_hw_params;
+void svc_hw_params_read(const sim *s, svc_hw_params *hp);
+
 /* The service row's shape and fit over the cluster's models under the run's
  * space policy. perf: the loaded profiles (may be NULL when the row names
  * none). GS_EINPUT for a profile name no table has. */
-int svc_hw_shape(sim *s, const wl_service *row, double weights_gib, double kv_kib_per_token, const perf_set *perf,
-                 svc_shape *out, gs_error *err);
+int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
+                 const perf_set *perf, svc_shape *out, gs_error *err);
 /* Frees what svc_hw_shape made; a zeroed shape is fine. */
 void svc_shape_free(svc_shape *sh);
 /* The replica task t has just started on its placement: its speed factors,
