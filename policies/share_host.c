@@ -1,5 +1,6 @@
 /* share_host.c - HAMi's node order over every node, with each node's host
- * room, for tasks that ask no card (gpu_select=hami).
+ * room: where every task goes under gpu_select=hami, those that ask no
+ * card included.
  *
  * A task of 0 cards (an agent session, a CPU-only job) may go to any node of
  * its models with room for its CPU cores and memory, the best by HAMi's node
@@ -15,7 +16,8 @@
  * card-level test (admits) only of nodes that pass those. Nodes without an
  * open card fail a task asking k >= 1 cards here as they are absent from
  * the heap, so both give the same node. Cost: O(log nodes) per update (a
- * task joins or leaves, host CPU or memory is taken or given); a lookup is
+ * task joins or leaves, host CPU or memory is taken or given: a descent,
+ * and the figures pulled up again only as far as they change); a lookup is
  * O(log nodes) plus the nodes whose cards turn the task down, more when a
  * subtree's best CPU and best memory sit on different nodes and neither
  * fits alone. That last case is what grows with the cluster when CPU and
@@ -24,10 +26,13 @@
  * 64-bit room grid, bit (i, j) set when one of its nodes has at least i
  * eighths of the largest node's cores and j eighths of its GiB free, so a
  * subtree with no single node near the ask is skipped; the grid only ever
- * skips subtrees without a fitting node, so the answer is the same.
+ * skips subtrees without a fitting node, so the answer is the same. What
+ * is left grows with the cluster: nodes within one grid step of the ask
+ * (measured on `make bench`'s cpumem trace: about 150 nodes looked at per
+ * lookup at 8,192 nodes of 64 cores and 512 GiB, 16 at 128 nodes).
  * Priorities come from a hash of the node index, so the shape is the same
- * every run. One record per node (80 bytes, its own pool copied in) keeps
- * a visit to one or two cache lines at 8k nodes.
+ * every run. One record per node (88 bytes, its own pool and grid inside)
+ * keeps a visit to one or two cache lines at 8k nodes.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
