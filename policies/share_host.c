@@ -84,12 +84,21 @@ static int level(double x, double step, int n)
     return i;
 }
 
-/* bit i * MG + j: at least level i of cores and level j of GiB; a node's
- * own grid is every bit at or below its two levels */
-static uint64_t room_bits(const struct sc_horder *h, double cpu, double mem, int half)
+/* The levels of (cpu, mem) in grid 0, or in grid 1 (steps half a step
+ * lower), as bit i * MG + j. */
+static int grid_bit(const struct sc_horder *h, double cpu, double mem, int grid, int *ci, int *mj)
 {
-    double co = half ? h->cpu_step / 2 : 0, mo = half ? h->mem_step / 2 : 0;
-    int ci = level(cpu + co, h->cpu_step, CG), mj = level(mem + mo, h->mem_step, MG);
+    double co = grid ? h->cpu_step / 2 : 0, mo = grid ? h->mem_step / 2 : 0;
+    *ci = level(cpu + co, h->cpu_step, CG);
+    *mj = level(mem + mo, h->mem_step, MG);
+    return *ci * MG + *mj;
+}
+
+/* a node's own grid: every bit at or below its two levels */
+static uint64_t room_bits(const struct sc_horder *h, double cpu, double mem, int grid)
+{
+    int ci, mj;
+    grid_bit(h, cpu, mem, grid, &ci, &mj);
     uint64_t cols = 0;
     for (int r = 0; r <= ci; r++)
         cols |= ((1ULL << mj << 1) - 1) << (r * MG);
@@ -335,9 +344,10 @@ int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int 
     struct sc_horder *h = st->horder;
     /* the ledger's tolerance (sc_host_fits): free >= ask - 1e-9 */
     host_ask a = {cpu - 1e-9, mem_gib - 1e-9, pools, 0, 0, want, admits, ud};
-    /* a node with this room free is at least at the ask's grid levels */
-    a.room = 1ULL << (level(a.cpu, h->cpu_step, CG) * MG + level(a.mem, h->mem_step, MG));
-    a.room2 = 1ULL << (level(a.cpu + h->cpu_step / 2, h->cpu_step, CG) * MG + level(a.mem + h->mem_step / 2, h->mem_step, MG));
+    /* a node with this room free is at least at the ask's levels in each grid */
+    int ci, mj;
+    a.room = 1ULL << grid_bit(h, a.cpu, a.mem, 0, &ci, &mj);
+    a.room2 = 1ULL << grid_bit(h, a.cpu, a.mem, 1, &ci, &mj);
     return first_fit(st, h, h->root, &a);
 }
 
