@@ -7,7 +7,7 @@
  * failures, drops and cost are bad when they rise; utilization, busy ratio, SLO
  * attainment, completions and throughput are bad when they fall; anything
  * else (counts, event totals, end time) must stay equal within tolerance,
- * either way. Timing fields (sim.wall_s, setup_s, events_per_s, peak_rss_mib) and the
+ * either way. Timing fields (sim.wall_s, setup_s, cpu_s, events_per_s, peak_rss_mib) and the
  * inputs are not metrics; differing inputs (trace rows, policy, parameters,
  * seed, cluster size) make the comparison meaningless and fail it.
  * SPDX-License-Identifier: MIT */
@@ -91,7 +91,7 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
         if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
             walk(ck, it, path, l);
         } else if (cJSON_IsNumber(it)) {
-            if (!strncmp(path, "inputs.", 7) || !strcmp(path, "sim.wall_s") || !strcmp(path, "sim.setup_s") ||
+            if (!strncmp(path, "inputs.", 7) || !strcmp(path, "sim.wall_s") || !strcmp(path, "sim.setup_s") || !strcmp(path, "sim.cpu_s") ||
                 !strcmp(path, "sim.events_per_s") ||
                 !strcmp(path, "sim.peak_rss_mib") || !strncmp(path, "derived.", 8))
                 continue;

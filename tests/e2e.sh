@@ -23,7 +23,7 @@ fi
 
 # 2. same inputs, same report, byte for byte (timing fields aside)
 "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/ex2" >/dev/null 2>&1
-strip() { grep -v -e '"wall_s"' -e '"setup_s"' -e '"events_per_s"' -e '"peak_rss_mib"' "$1"; }
+strip() { grep -v -e '"wall_s"' -e '"setup_s"' -e '"cpu_s"' -e '"events_per_s"' -e '"peak_rss_mib"' "$1"; }
 if strip "$T/ex/report.json" >"$T/a" && strip "$T/ex2/report.json" >"$T/b" && cmp -s "$T/a" "$T/b" &&
    cmp -s "$T/ex/timeseries.csv" "$T/ex2/timeseries.csv"; then ok report_byte_identical
 else diff "$T/a" "$T/b" >"$T/msg"; no report_byte_identical "$T/msg"; fi
@@ -279,8 +279,8 @@ done
 PA="--trace workloads/examples/preempt.csv --cluster workloads/examples/cluster-preempt.json --policy whole"
 if check_rc preempt_on 0 "$G" run $PA --set preempt=on --out "$T/pon" && check_rc preempt_off 0 "$G" run $PA --out "$T/poff"; then
   "$G" run $PA --set preempt=on --out "$T/pon2" >/dev/null 2>&1
-  sed '/"wall_s"\|"setup_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon/report.json" >"$T/a.json"
-  sed '/"wall_s"\|"setup_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon2/report.json" >"$T/b.json"
+  sed '/"wall_s"\|"setup_s"\|"cpu_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon/report.json" >"$T/a.json"
+  sed '/"wall_s"\|"setup_s"\|"cpu_s"\|"events_per_s"\|"peak_rss_mib"/d' "$T/pon2/report.json" >"$T/b.json"
   cmp -s "$T/a.json" "$T/b.json" && ok preempt_report_deterministic || no preempt_report_deterministic
   has "$T/pon/report.json" '"preempt":[[:space:]]*"on"' && has "$T/pon/report.json" '"min_runtime":[[:space:]]*"1800"' &&
     has "$T/pon/report.json" '"lost_gpu_hours"' && has "$T/pon/report.json" '"quota_blocked"' &&
