@@ -11,22 +11,35 @@
  * SPDX-License-Identifier: MIT */
 #include "share_card.h"
 
-bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+/* The test on a card's counters, whether they come from its record or
+ * from its fitrec (share_card.h). */
+static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_committed, double total_mem, int64_t mem,
+                 int cores)
 {
-    const sc_config *cfg = &st->cfg;
-    if (cfg->split_count > 0 && c->n >= cfg->split_count)
+    if (cfg->split_count > 0 && n >= cfg->split_count)
         return false;
     if (!cfg->hami)
         return true;
-    if (sc_card_total_mem(st, c) - (double)c->mem_committed < (double)mem)
+    if (total_mem - (double)mem_committed < (double)mem)
         return false;
-    if (cfg->total_cores - c->cores_used < cores)
+    if (cfg->total_cores - cores_used < cores)
         return false;
-    if (cores == 100 && c->n > 0 && cfg->total_cores == 100)
+    if (cores == 100 && n > 0 && cfg->total_cores == 100)
         return false;
-    if (cores == 0 && c->cores_used >= cfg->total_cores)
+    if (cores == 0 && cores_used >= cfg->total_cores)
         return false;
     return true;
+}
+
+bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+{
+    return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, c), mem, cores);
+}
+
+bool sc_card_fits_at(const sc_state *st, int g, int64_t mem, int cores)
+{
+    const sc_fitrec *f = &st->fitrec[g];
+    return fits(&st->cfg, f->n, f->cores_used, f->mem_committed, f->total_mem, mem, cores);
 }
 
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)

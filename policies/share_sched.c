@@ -124,6 +124,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         }
     }
     st->card_score0 = xmalloc(((size_t)st->ncards + 1) * sizeof *st->card_score0);
+    st->fitrec = xmalloc(((size_t)st->ncards + 1) * sizeof *st->fitrec);
     for (int g = 0; g < st->ncards; g++)
         sc_card_rescore(st, g);
     sc_room_init(st);
@@ -156,6 +157,7 @@ void sc_fini(void *state)
         free(st->cards[g].t);
     free(st->cards);
     free(st->card_score0);
+    free(st->fitrec);
     free(st->scratch_bounds);
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
