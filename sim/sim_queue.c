@@ -220,6 +220,7 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
     c->heap[i] = j;
     j->q_class = ci;
     q->len++;
+    q->gen++;
     if (c->n == 1)
         bk_insert(q, ci);
     else if (i == 0 && c->bpos >= 0) /* a new head: the class moves up */
@@ -466,8 +467,10 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         return; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
-    if (q->depth++ > 0)
+    if (q->depth++ > 0) {
         restore_failed(q);
+        q->gen++; /* the outer pass's list no longer holds */
+    }
     uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
     /* parking is for skipping passes with a host that counts its gives;
      * any other pass looks at every bucket, parked or not */
@@ -548,14 +551,48 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         const job *head = q->cls[best].heap[0];
         bool short_ = parking && woken_short(host, ud, &given, &q->bk[q->cls[best].bucket], head->req.cpu,
                                               head->req.mem_gib);
+        uint64_t gen0 = q->gen, gives0 = parking ? host->gives(ud) : 0;
         if (!short_ && try_start(ud, q->cls[best].heap[0])) {
+            /* nothing else in the queue moved (no push, removal or nested
+             * pass), and no node was given anything (or no bucket was
+             * dropped for one node's room) */
+            bool kept = q->gen == gen0 && (parking ? host->gives(ud) == gives0 : !host || !host->fits);
             pop_head(q, best);
             given.ok = false; /* the start took from a node */
-            /* a start may have released something (a nested pass ran); the
-             * room shrank, and most listed buckets fall out of it: the list
-             * is made again (cheaper than dropping them one by one) */
-            room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
-            host_room_now(host, ud, &hcpu, &hmem);
+            uint32_t room1 = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+            double hcpu1, hmem1;
+            host_room_now(host, ud, &hcpu1, &hmem1);
+            if (!strict && nel > 0 && kept && room1 <= room && !(hcpu1 > hcpu) && !(hmem1 > hmem)) {
+                /* the list made again would hold what this one holds, less
+                 * what the shrunk room leaves out: what was left out or
+                 * dropped stays out (no room or node grew, no bucket
+                 * filled), and only the started bucket's head moved */
+                room = room1;
+                hcpu = hcpu1;
+                hmem = hmem1;
+                int m = 0;
+                for (int i = 0; i < nel; i++) {
+                    sq_bucket *bk = &q->bk[el[i].b];
+                    if (!bk->n || bk->demand > room)
+                        continue;
+                    if (!host_open(bk, hcpu, hmem) ||
+                        (parking && woken_short(host, ud, &given, bk, bk->cpu_min, bk->mem_min))) {
+                        if (parking)
+                            park(q, bk);
+                        continue;
+                    }
+                    el[m++] = i == 0 ? el_of(q, el[0].b) : el[i];
+                }
+                nel = m;
+                for (int i = nel / 2 - 1; i >= 0; i--)
+                    el_down(el, nel, i);
+                continue;
+            }
+            /* a start released something (a nested pass ran, the room
+             * grew): the list is made again */
+            room = room1;
+            hcpu = hcpu1;
+            hmem = hmem1;
             nel = -1;
             continue;
         }
@@ -592,6 +629,7 @@ bool sq_remove(sim_queue *q, job *j)
         i++;
     if (i == c->n)
         return false;
+    q->gen++;
     if (i == 0) {
         pop_head(q, j->q_class);
         j->q_class = -1;

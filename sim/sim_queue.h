@@ -74,6 +74,7 @@ typedef struct sim_queue {
     int *failed; /* classes taken out of their buckets during a pass */
     int nfailed, failed_cap;
     int depth; /* passes running (a start may release, and so dispatch, inside one) */
+    uint64_t gen;     /* moves at every push, removal and pass inside a pass */
     int nparked;      /* buckets SQ_PARKED */
     uint64_t park_at; /* the host's count of gives when they were last checked */
     size_t len;
