@@ -368,7 +368,7 @@ static inline bool parks(const sq_host *h)
 
 /* Does one of the n nodes (free cores fc[], GiB fm[]) have cpu and mem by
  * the ledger's test (free >= ask - 1e-9)? */
-static bool any_fits(const double *fc, const double *fm, int n, double cpu, double mem)
+static inline bool any_fits(const double *fc, const double *fm, int n, double cpu, double mem)
 {
     for (int i = 0; i < n; i++)
         if (fc[i] >= cpu - 1e-9 && fm[i] >= mem - 1e-9)
@@ -389,7 +389,7 @@ typedef struct given_copy {
 
 /* Does a node given something since the count of gives was `since` have
  * cpu and mem free now: 1 yes, 0 no, -1 cannot tell. */
-static int given_fit(const sq_host *h, void *ud, given_copy *g, uint64_t since, double cpu, double mem)
+static inline int given_fit(const sq_host *h, void *ud, given_copy *g, uint64_t since, double cpu, double mem)
 {
     if (!g->ok || g->since != since) {
         g->n = h->given_free(ud, since, g->cpu, g->mem, SQ_WOKEN_MAX);
@@ -479,10 +479,11 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
     given.ok = false;
     double hcpu, hmem;
     host_room_now(host, ud, &hcpu, &hmem);
-    /* skipping order: the non-empty buckets within the room, listed once per
-     * pass and after each start (the room changed, a nested pass may have
-     * refilled buckets); a failed try changes nothing but its own bucket,
-     * so the list stays valid. Listing costs O(buckets) */
+    /* skipping order: the non-empty buckets within the room (and not
+     * parked), listed once per pass, filtered after a start that released
+     * nothing and listed again after one that did (the room grew, a nested
+     * pass may have refilled buckets); a failed try changes nothing but its
+     * own bucket, so the list stays valid. Listing costs O(buckets) */
     el_ent stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el);
     int nel = -1, el_cap = q->nbk <= 64 ? 64 : q->nbk;
     for (;;) {

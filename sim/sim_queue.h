@@ -20,9 +20,17 @@
  * demand and one coarse level of the CPU and memory its requests ask (four
  * levels per doubling of each), and keeps the least of both it ever held;
  * a pass skips a bucket whose least ask exceeds the most free on any node.
+ * Where the host counts its gives (sq_host.gives), a skipping pass parks a
+ * bucket whose least ask no node has: later passes leave it out, and it is
+ * woken only when a node given something back since has that ask; those
+ * are then the only nodes its asks are checked against. In an overloaded
+ * queue bound by CPU or memory most buckets stay parked across releases,
+ * and a release costs a look at the few nodes it gave to per bucket, not a
+ * fit-index descent per bucket and a try per head.
  *
  * Cost: O(log n) per push and pop; a pass costs O(buckets + log classes) per
- * request it tries, and it tries only the heads of classes within the room
+ * request it starts (after a start that released nothing, O(listed) to
+ * filter its list), and it tries only the heads of classes within the room
  * (each at most once when it fails). The number of buckets is the number of
  * distinct demands (a handful: the card counts requests ask for) times the
  * host levels in use (1 without CPU and memory asks; a few hundred for
