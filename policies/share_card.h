@@ -104,6 +104,9 @@ typedef struct sc_task {
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
+/* Records in a chunk of the policy's task slab (64 KiB). */
+#define SC_TASK_CHUNK 4096
+
 /* oom_retry's upper bound: a task's kill count (uint16_t) stays below it + 2. */
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");

@@ -133,18 +133,15 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
 
 /* {==== the tasks' slab ====} */
 
-/* Records a chunk: 64 KiB. */
-#define TASK_CHUNK 4096
-
 /* A record for j (its cards' rates out of line when it is wide), from the
  * free list, else a new chunk's. */
 static sc_task *task_new(sc_state *st, job *j)
 {
     if (!st->tfree) {
         st->tchunks = xrealloc(st->tchunks, (size_t)(st->ntchunks + 1) * sizeof *st->tchunks);
-        sc_task *c = xcalloc(TASK_CHUNK, sizeof *c);
+        sc_task *c = xcalloc(SC_TASK_CHUNK, sizeof *c);
         st->tchunks[st->ntchunks++] = c;
-        for (int i = TASK_CHUNK - 1; i >= 0; i--) { /* first slot first */
+        for (int i = SC_TASK_CHUNK - 1; i >= 0; i--) { /* first slot first */
             c[i].u.next = st->tfree;
             st->tfree = &c[i];
         }
@@ -176,7 +173,7 @@ void sc_fini(void *state)
     if (!st)
         return;
     for (int c = 0; c < st->ntchunks; c++) {
-        for (int i = 0; i < TASK_CHUNK; i++)
+        for (int i = 0; i < SC_TASK_CHUNK; i++)
             if (st->tchunks[c][i].live && st->tchunks[c][i].wide)
                 free(st->tchunks[c][i].u.more);
         free(st->tchunks[c]);
