@@ -117,6 +117,8 @@ static void card_update(sc_state *st, int g)
     job *const *ten = sc_card_tenants(c);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
+    /* without swap the card's swap contributions stay 0: a scratch copy */
+    sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
     int k = c->n - c->ndoomed;
     for (int i = 0; i < c->n; i++) /* idle replicas run no kernels: no share, no switching */
         if (!sc_task_of(ten[i])->doomed && (ten[i]->idle || sc_task_of(ten[i])->swapping))
@@ -129,7 +131,7 @@ static void card_update(sc_state *st, int g)
     double host_mib = 0, f_swap = 1, swap_s = 0;
     if (cfg->swap && c->mem_used > c->phys_mib && k > 0) {
         host_mib = (double)(c->mem_used - c->phys_mib);
-        swap_s = host_mib * MIB / c->link_bps;
+        swap_s = host_mib * MIB / w->link_bps;
         f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + swap_s);
     }
     double eff = efficiency(cfg, k);
@@ -192,16 +194,16 @@ static void card_update(sc_state *st, int g)
     double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
     sim_alloc_add(st->s, alloc - c->alloc);
     sim_gauge_add(&st->g_busy, now, busy - c->busy);
-    sim_gauge_add(&st->g_host_mib, now, host_mib - c->host_mib);
-    sim_gauge_add(&st->g_swap_bps, now, swap_bps - c->swap_bps);
-    sim_gauge_add(&st->g_thrash, now, thrash - c->thrash);
-    sim_gauge_add(&st->g_wait, now, thrash * k - c->wait);
+    sim_gauge_add(&st->g_host_mib, now, host_mib - w->host_mib);
+    sim_gauge_add(&st->g_swap_bps, now, swap_bps - w->swap_bps);
+    sim_gauge_add(&st->g_thrash, now, thrash - w->thrash);
+    sim_gauge_add(&st->g_wait, now, thrash * k - w->wait);
     c->alloc = alloc;
     c->busy = busy;
-    c->host_mib = host_mib;
-    c->swap_bps = swap_bps;
-    c->thrash = thrash;
-    c->wait = thrash * k;
+    w->host_mib = host_mib;
+    w->swap_bps = swap_bps;
+    w->thrash = thrash;
+    w->wait = thrash * k;
 }
 
 /* Appends j to card c's tenants: the card's own slot for the first, an
@@ -379,9 +381,9 @@ double sc_residency(sc_state *st, job *j)
         int64_t mem = sc_task_mem(st, j);
         const int *cards = job_gpu_ids(j);
         for (int i = 0; i < j->ngpu_ids; i++) {
-            sc_card *c = &st->cards[cards[i]];
-            card_mem(st, c, mem);
-            link = c->swapin_bps < link ? c->swapin_bps : link;
+            card_mem(st, &st->cards[cards[i]], mem);
+            const sc_card_swap *w = &st->swap[cards[i]]; /* swap runs only (above) */
+            link = w->swapin_bps < link ? w->swapin_bps : link;
         }
         wait_s = (double)mem * MIB / link; /* the cards copy in parallel, each over its own link */
         st->swap_ins++;

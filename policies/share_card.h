@@ -129,18 +129,26 @@ typedef struct sc_card {
     int64_t mem_committed; /* MiB asked by the tenants (admission) */
     int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
     int64_t phys_mib;
-    double link_bps;       /* host link bytes/s per direction */
-    double swapin_bps;     /* what a swap-in achieves: link_bps x the measured fraction of its kind */
     /* current contributions to the policy's gauges, so a change adds a delta */
-    double busy, alloc, host_mib, swap_bps, thrash, wait;
+    double busy, alloc;
     bool open; /* could take some task (share_room.c) */
 } sc_card;
+
+/* A card's swap state (oversub=swap only, sc_state.swap): its host link and
+ * its contributions to the swap gauges. Other runs keep none: the card's
+ * contributions there stay 0. */
+typedef struct sc_card_swap {
+    double link_bps;   /* host link bytes/s per direction */
+    double swapin_bps; /* what a swap-in achieves: link_bps x the measured fraction of its kind */
+    double host_mib, swap_bps, thrash, wait;
+} sc_card_swap;
 
 typedef struct sc_state {
     sim *s;
     sc_config cfg;
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
+    sc_card_swap *swap; /* one per GPU under oversub=swap, else NULL */
     int ncards;
     double total_phys_mib;
     /* the tasks' records: chunks of fixed-size slots, free ones linked

@@ -110,16 +110,19 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->ncards = sim_cluster_of(s)->ngpus;
     sim_sketch_init(&st->swapin_wait_s);
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
+    st->swap = cfg->swap ? xcalloc((size_t)st->ncards + 1, sizeof *st->swap) : NULL;
     for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
             st->cards[g].phys_mib = m->memory_mib;
-            /* a model without a host-link figure falls back to PCIe Gen4
-             * achievable bandwidth (reference/mechanics.md section 8) */
-            st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
-            st->cards[g].swapin_bps =
-                m->host_link_gbps_per_dir > 0 ? st->cards[g].link_bps * link_fraction(m->host_link_kind) : 24.0e9;
+            if (st->swap) {
+                /* a model without a host-link figure falls back to PCIe Gen4
+                 * achievable bandwidth (reference/mechanics.md section 8) */
+                sc_card_swap *w = &st->swap[g];
+                w->link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
+                w->swapin_bps = m->host_link_gbps_per_dir > 0 ? w->link_bps * link_fraction(m->host_link_kind) : 24.0e9;
+            }
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
@@ -183,6 +186,7 @@ void sc_fini(void *state)
         if (st->cards[g].cap > 1)
             free(st->cards[g].t.many);
     free(st->cards);
+    free(st->swap);
     free(st->scratch_bounds);
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);

@@ -18,8 +18,10 @@
  * paid by every shared-card job in flight: make it pay for itself, or put
  * it out of line (sc_task_more). */
 #define SC_TASK_MAX_BYTES 16
-/* One per GPU of the cluster, whether used or not. */
-#define SC_CARD_MAX_BYTES 120
+/* One per GPU of the cluster, whether used or not: its tenants, counters,
+ * memory and gauge contributions; the swap state only under oversub=swap
+ * (sc_card_swap). */
+#define SC_CARD_MAX_BYTES 72
 
 static void sizes(void)
 {
