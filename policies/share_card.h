@@ -77,8 +77,9 @@ struct sc_frag;
  * ids (job_gpu_ids, held from its placement to its release), its card
  * count the request's gpus, its memory per card, reserved cores, demand and
  * cap follow from the request and the card (sc_task_mem, sc_task_cores,
- * share_card.c). It outlives a suspension (an OOM kill waiting for its
- * retry) so that the kill count carries over. */
+ * share_card.c). It lives from the task's placement to its release: a
+ * queued job has none, nor a suspended one (preempted, hibernated), except
+ * after an OOM kill, so that the kill count carries over to its retry. */
 typedef struct sc_task_more {
     gs_time_us last_busy_us; /* residency LRU key: when it last went idle (or joined) */
     double rate[];           /* the rate each of its cards gives it */
@@ -93,7 +94,6 @@ typedef struct sc_task {
         sc_task_more *more;     /* wide */
         struct sc_task *next;   /* a free record of the slab */
     } u;
-    int32_t shape;   /* index in the fragmentation shape table; -2 not looked up, -1 none */
     uint16_t ooms;   /* OOM kills so far: at most oom_retry + 1 (SC_OOM_RETRY_MAX) */
     bool doomed : 1; /* OOM: admitted, killed at once by a timer at the same instant */
     /* residency (vgpu oversub=swap, service replicas): an idle replica's
@@ -111,7 +111,8 @@ typedef struct sc_task {
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
 
-/* The policy's record of job j (NULL before its first placement attempt). */
+/* The policy's record of job j (NULL while it is not placed, unless an OOM
+ * kill's count waits in it). */
 static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
 /* The rates j's cards give it, one per card. */
 static inline double *sc_task_rates(sc_task *t) { return t->wide ? t->u.more->rate : &t->u.one; }
@@ -253,9 +254,13 @@ double sc_req_pct(const job *j);
 /* Expected fragmentation (GPUs) of node ni if its cards had free shares
  * free_pct[] and its host cpu_free / mem_free: the FGD measure. */
 double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free);
-/* FGD's choice for j on node ni: the growth of the node's fragmentation and
- * the cards; false when j does not fit there. Cached per (node, shape). */
-bool sc_fgd_node(sc_state *st, const job *j, int ni, double *delta, int *cards);
+/* j's index in the shape table (-1: none, or no cache: fgd and fgdfit only).
+ * O(1) expected: a hash probe, once per placement. */
+int sc_frag_shape(const sc_state *st, const job *j);
+/* FGD's choice for j (of shape si, sc_frag_shape) on node ni: the growth of
+ * the node's fragmentation and the cards; false when j does not fit there.
+ * Cached per (node, shape). */
+bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards);
 /* The smallest share of one card (percent) a task of the run's trace asks:
  * room below it on a card is never used (gpu_select=fgdfit). */
 double sc_min_share_pct(const sc_state *st);

@@ -228,14 +228,9 @@ static int shape_of(const struct sc_frag *f, const job *j)
     return -1;
 }
 
-/* j's shape index, looked up once per task (-1: none); j is being placed,
- * so it has its record (sc_place_start). */
-static int task_shape(const struct sc_frag *f, const job *j)
+int sc_frag_shape(const sc_state *st, const job *j)
 {
-    sc_task *t = sc_task_of(j);
-    if (t->shape == -2)
-        t->shape = shape_of(f, j);
-    return t->shape;
+    return st->frag && st->frag->cache ? shape_of(st->frag, j) : -1;
 }
 
 /* The FGD artifact's measure (frag_model=paper; hkust-adsl/
@@ -606,13 +601,12 @@ static int by_free(const void *pa, const void *pb, const double *freev)
     return a - b;
 }
 
-bool sc_fgd_node(sc_state *st, const job *j, int ni, double *delta, int *cards)
+bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards)
 {
     struct sc_frag *f = st->frag;
     const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
     int want = j->req.gpus, cores = sc_task_cores(st, j);
-    int si = f->cache ? task_shape(f, j) : -1;
     fcache *ce = si >= 0 ? &f->cache[(size_t)ni * (size_t)f->nsh + (size_t)si] : NULL;
     if (ce && ce->ver == f->node_ver[ni] && want <= 1) {
         if (ce->card < -1)

@@ -151,7 +151,7 @@ static sc_task *task_new(sc_state *st, job *j)
     }
     sc_task *t = st->tfree;
     st->tfree = t->u.next;
-    *t = (sc_task){.shape = -2, .live = true};
+    *t = (sc_task){.live = true};
     /* a task on several cards keeps their rates out of line; an internal
      * one (a service replica) its residency LRU key too */
     if (j->req.gpus > 1 || j->internal) {
@@ -199,21 +199,15 @@ void sc_fini(void *state)
     free(st);
 }
 
-/* j's record, made at its first placement attempt. */
-static sc_task *task_of(sc_state *st, job *j)
-{
-    if (!j->pol)
-        j->pol = task_new(st, j);
-    return j->pol;
-}
-
 bool sc_place_start(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = task_of(st, j);
     int node = sc_place(st, j);
     if (node < 0)
         return false;
+    if (!j->pol) /* else an OOM-killed task's retry: its record kept the count */
+        j->pol = task_new(st, j);
+    sc_task *t = j->pol;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     sc_host_update(st, node);
     j->node = node;
@@ -280,7 +274,11 @@ void sc_unplace(void *state, sim *s, job *j)
     sim_job_drop_gpus(j);
     j->node = -1;
     t->doomed = false;
-    if (j->state != JOB_SUSPENDED) { /* done or failed: the task ends here */
+    /* done or failed: the task ends here. Suspended: it comes back as a
+     * new arrival, or ends without telling us (a paused session that ends,
+     * a wait given up), so its record goes too, unless it carries an OOM
+     * count to the retry (whose timer is ours) */
+    if (j->state != JOB_SUSPENDED || t->ooms == 0) {
         task_free(st, t);
         j->pol = NULL;
     }
@@ -337,6 +335,8 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
     sc_task *t = j ? j->pol : NULL;
+    if (!t && tag == TAG_OOM)
+        return; /* suspended at the same instant (preempted): no longer doomed, its record gone */
     if (!t)
         GS_BUG("share_sched: timer without a task");
     if (tag == TAG_OOM) {

@@ -122,16 +122,17 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
     int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
+    int si = st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT ? sc_frag_shape(st, j) : -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         double score;
         if (st->cfg.select == SC_SEL_FGD) {
-            if (!sc_fgd_node(st, j, ni, &score, cards))
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
         } else if (st->cfg.select == SC_SEL_FGDFIT) {
-            if (!sc_fgd_node(st, j, ni, &score, cards))
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
             double key[NKEYS];
             /* a GPU task keeps off a model that tasks held to it will need */
