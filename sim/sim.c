@@ -1091,11 +1091,9 @@ static void on_done(sim *s, job *j)
     s->running--;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     s->completed++;
+    sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
-    /* the completion time last (sketches are independent): the modules'
-     * per-class sketch adds the same value next and reuses its bucket */
-    sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (s->obs && s->obs->job_done) /* while the job still holds its placement */
         s->obs->job_done(s->obs->job_done_ud, j);
     EACH_MODULE(s, stopped, s, j);

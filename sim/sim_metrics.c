@@ -127,9 +127,9 @@ int sim_sketch_bucket(double x)
 }
 
 /* The counters of page p, made (and the table widened to reach it) when
- * the first value lands there: the table grows at either end. */
-/* cold and out of line: a new page is rare, and inlined it would make
- * every add save and restore registers */
+ * the first value lands there: the table grows at either end. Cold and out
+ * of line: a new page is rare, and inlined it would make every add save and
+ * restore registers. */
 __attribute__((noinline, cold)) static uint64_t *sk_page(sim_sketch *s, int p)
 {
     if (s->npage == 0) {
@@ -174,23 +174,21 @@ static inline void sk_add(sim_sketch *s, double x, int bucket)
     c[b % SK_PAGE]++;
 }
 
+void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
+{
+    sim_sketch_free(dst);
+    *dst = *src;
+    dst->page = src->npage ? xcalloc((size_t)src->npage, sizeof *dst->page) : NULL;
+    for (int i = 0; i < src->npage; i++)
+        if (src->page[i]) {
+            dst->page[i] = xmalloc(SK_PAGE * sizeof *dst->page[i]);
+            memcpy(dst->page[i], src->page[i], SK_PAGE * sizeof *dst->page[i]);
+        }
+}
+
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
 
-/* The last value placed and its bucket (per thread, so sketches stay safe
- * to use from several threads): the engine adds a job's queue and completion times
- * to its own sketch and a module adds the same value to a per-class one
- * right after, so the second add skips the bucket search. */
-static _Thread_local double sk_memo_x = -1.0;
-static _Thread_local int sk_memo_bucket = -1;
-
-void sim_sketch_add(sim_sketch *s, double x)
-{
-    if (x != sk_memo_x) {
-        sk_memo_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
-        sk_memo_x = x;
-    }
-    sk_add(s, x, sk_memo_bucket);
-}
+void sim_sketch_add(sim_sketch *s, double x) { sk_add(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
 
 double sim_sketch_quantile(const sim_sketch *s, double q)
 {

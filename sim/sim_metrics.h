@@ -50,6 +50,9 @@ void sim_sketch_add(sim_sketch *s, double x);
  * sim_sketch_add(s, x). */
 int sim_sketch_bucket(double x);
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket);
+/* dst (initialised) becomes a copy of src, as if it had been given the same
+ * values in the same order: O(pages). */
+void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src);
 /* Bytes the sketch holds beside its struct (page table and pages). */
 size_t sim_sketch_bytes(const sim_sketch *s);
 /* Nearest-rank quantile q in [0,1]; 0 when empty. */
