@@ -87,6 +87,8 @@ void sim_sketch_init(sim_sketch *s)
     s->max = -INFINITY;
     s->page = NULL;
     s->plo = s->npage = 0;
+    s->last_x = 0; /* x <= 0: bucket -1 */
+    s->last_bucket = -1;
     pthread_once(&sk_bound_once, sk_bound_init);
 }
 
@@ -188,7 +190,14 @@ void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
 
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
 
-void sim_sketch_add(sim_sketch *s, double x) { sk_add(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
+void sim_sketch_add(sim_sketch *s, double x)
+{
+    if (x != s->last_x) { /* NaN too: never equal */
+        s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
+        s->last_x = x;
+    }
+    sk_add(s, x, s->last_bucket);
+}
 
 double sim_sketch_quantile(const sim_sketch *s, double q)
 {

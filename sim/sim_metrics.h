@@ -35,6 +35,11 @@ typedef struct sim_sketch {
     double sum, min, max;
     uint64_t **page; /* npage pages from page plo on; a page is NULL until a value lands in it */
     int plo, npage;
+    /* the value added last and its bucket: a sketch often takes one value
+     * over and over (a slowdown of exactly 1 on whole cards), and the
+     * bucket's search ends in a division and a table walk */
+    double last_x;
+    int last_bucket;
 } sim_sketch;
 
 /* An empty sketch; allocates nothing (cannot fail). */
