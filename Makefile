@@ -24,7 +24,8 @@ SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=al
 # The release build: -O3 (inlining and unrolling across the event loop's
 # small helpers) is about 5% faster than -O2 on the plain replay, and it
 # keeps IEEE arithmetic (no -ffast-math, and ISO C mode contracts no FMA),
-# so reports are byte-identical to -O2's.
+# so reports are byte-identical to -O2's. Release objects depend on this
+# Makefile, so a changed flag rebuilds them all.
 REL_OPT ?= -O3
 PREFIX ?= /usr/local
 # make demo and make test build with two jobs (the CI machine's cores).
@@ -71,7 +72,7 @@ build-test: $(TST)/gpusim $(TST)/run_tests $(FUZZ_TARGETS:%=$(TST)/fuzz_%_replay
 gpusim: $(REL_OBJ)
 	$(CC) $(REL_OPT) -g -o $@ $^ $(LIBS)
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "CC $<"
 	@$(CC) $(BASE_CFLAGS) $(REL_OPT) -g -c -o $@ $<
