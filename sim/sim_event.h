@@ -94,7 +94,12 @@ bool sim_heap_pop_array(sim_heap *h, sim_event *out);
 static inline bool sim_heap_pop(sim_heap *h, sim_event *out)
 {
     if (h->has_side && (h->n == 0 || sim_event_before(&h->side, &h->ev[0]))) {
-        *out = h->side;
+        out->t_us = h->side.t_us; /* field by field, as push_side stored them */
+        out->seq = h->side.seq;
+        out->type = h->side.type;
+        out->slot = h->side.slot;
+        out->gen = h->side.gen;
+        out->aux = h->side.aux;
         h->has_side = false;
         return true;
     }
