@@ -62,7 +62,7 @@ static job *job_new(sim *s)
     job *j = slot_job(s, s->free_head);
     s->free_head = j->starts;
     uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
-    memset(j, 0, sizeof *j);
+    gs_zero(j, sizeof *j);
     j->slot = slot;
     j->gen = gen;
     j->done_tok = tok;
