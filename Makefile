@@ -21,6 +21,12 @@ LIBS = $(shell pkg-config --libs $(PKGS)) -lcsv -lm
 # float-cast-overflow: GCC's "undefined" group leaves out float-to-integer
 # conversions out of range (1e300 into an int), which are undefined too.
 SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The release build: -O3 (inlining and unrolling across the event loop's
+# small helpers) is about 5% faster than -O2 on the plain replay, and it
+# keeps IEEE arithmetic (no -ffast-math, and ISO C mode contracts no FMA),
+# so reports are byte-identical to -O2's. Release objects depend on this
+# Makefile, so a changed flag rebuilds them all.
+REL_OPT ?= -O3
 PREFIX ?= /usr/local
 # make demo and make test build with two jobs (the CI machine's cores).
 JOBS ?= -j2
@@ -64,12 +70,12 @@ build-release: gpusim
 build-test: $(TST)/gpusim $(TST)/run_tests $(FUZZ_TARGETS:%=$(TST)/fuzz_%_replay)
 
 gpusim: $(REL_OBJ)
-	$(CC) -O2 -g -o $@ $^ $(LIBS)
+	$(CC) $(REL_OPT) -g -o $@ $^ $(LIBS)
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "CC $<"
-	@$(CC) $(BASE_CFLAGS) -O2 -g -c -o $@ $<
+	@$(CC) $(BASE_CFLAGS) $(REL_OPT) -g -c -o $@ $<
 
 $(TST)/%.o: %.c
 	@mkdir -p $(dir $@)

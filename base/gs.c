@@ -51,6 +51,8 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
+void gs_zero(void *p, size_t n) { memset(p, 0, n); }
+
 char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;

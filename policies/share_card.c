@@ -31,6 +31,31 @@ int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
     return st->cfg.hami ? phys_mib : 0;
 }
 
+int64_t sc_task_mem(const sc_state *st, const job *j)
+{
+    /* the cards of one node share a model: its first card says */
+    return j->ngpu_ids > 0 ? sc_mem_of(st, j, st->cards[job_gpu_ids(j)[0]].phys_mib) : 0;
+}
+
+/* The fraction of a card's time j keeps busy alone, (0, 1]: the util
+ * column, else (vgpu) the cores asked, else a busy card. */
+static double task_demand(const sc_state *st, const job *j)
+{
+    bool cores = st->cfg.hami && j->req.gpucores > 0;
+    return j->req.util > 0 ? j->req.util : (cores ? j->req.gpucores / 100.0 : 1.0);
+}
+
+/* j's core cap as a fraction of the card; 1 = none. */
+static double task_cap(const sc_state *st, const job *j)
+{
+    if (st->cfg.mps) /* active-thread percentage: the client's gpucores, else the daemon's
+                      * integer 100 / split (no cap without a split) */
+        return j->req.gpucores > 0   ? j->req.gpucores / 100.0
+               : st->cfg.mps_split > 0 ? (double)(100 / st->cfg.mps_split) / 100.0
+                                       : 1.0;
+    return st->cfg.hami && j->req.gpucores > 0 ? j->req.gpucores / 100.0 : 1.0;
+}
+
 typedef struct bound {
     double b;
     int i;
@@ -52,12 +77,14 @@ static double efficiency(const sc_config *cfg, int k)
     return k <= 1 ? 1.0 : (e < cfg->eff_floor ? cfg->eff_floor : e);
 }
 
-double sc_task_rate(const sc_task *t)
+double sc_task_rate(const job *j)
 {
+    sc_task *t = sc_task_of(j);
+    const double *rate = sc_task_rates(t);
     double r = 1.0;
-    for (int i = 0; i < t->ncards; i++) /* a task on several cards runs at its slowest card's pace */
-        if (t->card_rate[i] < r)
-            r = t->card_rate[i];
+    for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
+        if (rate[i] < r)
+            r = rate[i];
     return t->doomed ? 0 : r;
 }
 
@@ -65,18 +92,20 @@ double sc_task_rate(const sc_task *t)
  * writes its checkpoint: its rate is not ours to change then. It still
  * counts as a tenant in card_update (it keeps its slot, memory, cores and
  * its share of the card's time until it is released; policies/README.md). */
-static void set_task_rate(sc_state *st, sc_task *t)
+static void set_task_rate(sc_state *st, job *j)
 {
-    double r = sc_task_rate(t);
-    if (t->j->state == JOB_RUNNING && r != t->j->rate && !sim_job_is_victim(t->j))
-        sim_job_set_rate(st->s, t->j, r);
+    double r = sc_task_rate(j);
+    if (j->state == JOB_RUNNING && r != j->rate && !sim_job_is_victim(j))
+        sim_job_set_rate(st->s, j, r);
 }
 
-static int card_slot_of(const sc_task *t, int g)
+/* Where j's rate on card g is kept. */
+static double *card_rate_of(job *j, int g)
 {
-    for (int i = 0; i < t->ncards; i++)
-        if (t->cards[i] == g)
-            return i;
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        if (cards[i] == g)
+            return &sc_task_rates(sc_task_of(j))[i];
     GS_BUG("share_card: task is not on this card");
 }
 
@@ -85,11 +114,14 @@ static int card_slot_of(const sc_task *t, int g)
 static void card_update(sc_state *st, int g)
 {
     sc_card *c = &st->cards[g];
+    job *const *ten = sc_card_tenants(c);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
+    /* without swap the card's swap contributions stay 0: a scratch copy */
+    sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
     int k = c->n - c->ndoomed;
     for (int i = 0; i < c->n; i++) /* idle replicas run no kernels: no share, no switching */
-        if (!c->t[i]->doomed && (c->t[i]->j->idle || c->t[i]->swapping))
+        if (!sc_task_of(ten[i])->doomed && (ten[i]->idle || sc_task_of(ten[i])->swapping))
             k--;
 
     /* swap: the excess over physical lives in host memory; while every
@@ -99,7 +131,7 @@ static void card_update(sc_state *st, int g)
     double host_mib = 0, f_swap = 1, swap_s = 0;
     if (cfg->swap && c->mem_used > c->phys_mib && k > 0) {
         host_mib = (double)(c->mem_used - c->phys_mib);
-        swap_s = host_mib * MIB / c->link_bps;
+        swap_s = host_mib * MIB / w->link_bps;
         f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + swap_s);
     }
     double eff = efficiency(cfg, k);
@@ -111,23 +143,24 @@ static void card_update(sc_state *st, int g)
     bound *bs = st->scratch_bounds;
     int m = 0;
     for (int i = 0; i < c->n; i++) {
-        sc_task *t = c->t[i];
+        job *j = ten[i];
+        const sc_task *t = sc_task_of(j);
         if (t->doomed)
             continue;
         if (t->swapping) { /* waiting for its memory to come back from host: not computing */
-            t->card_rate[card_slot_of(t, g)] = 0;
+            *card_rate_of(j, g) = 0;
             continue;
         }
-        if (t->j->idle) { /* load-following: it takes no card time and runs at 0; its
-                           * owner reads its rate only after saying it is busy
-                           * (sim_task_set_busy recomputes the card first) */
-            t->card_rate[card_slot_of(t, g)] = 0;
+        if (j->idle) { /* load-following: it takes no card time and runs at 0; its
+                        * owner reads its rate only after saying it is busy
+                        * (sim_task_set_busy recomputes the card first) */
+            *card_rate_of(j, g) = 0;
             continue;
         }
         bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
-        double b = t->demand;
-        if (capped && t->cap < b)
-            b = t->cap;
+        double b = task_demand(st, j), cap = task_cap(st, j);
+        if (capped && cap < b)
+            b = cap;
         bs[m++] = (bound){b, i};
     }
     /* water-filling: ascending bounds; each takes its bound if it is below
@@ -139,11 +172,10 @@ static void card_update(sc_state *st, int g)
         double share = left / (m - r), x = bs[r].b < share ? bs[r].b : share;
         left -= x;
         busy += x;
-        sc_task *t = c->t[i];
-        t->card_rate[card_slot_of(t, g)] = eff * f_swap * x / t->demand;
+        *card_rate_of(ten[i], g) = eff * f_swap * x / task_demand(st, ten[i]);
     }
     for (int i = 0; i < c->n; i++)
-        set_task_rate(st, c->t[i]);
+        set_task_rate(st, ten[i]);
 
     /* gauges: move each by this card's change in contribution */
     double alloc = 0;
@@ -162,96 +194,125 @@ static void card_update(sc_state *st, int g)
     double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
     sim_alloc_add(st->s, alloc - c->alloc);
     sim_gauge_add(&st->g_busy, now, busy - c->busy);
-    sim_gauge_add(&st->g_host_mib, now, host_mib - c->host_mib);
-    sim_gauge_add(&st->g_swap_bps, now, swap_bps - c->swap_bps);
-    sim_gauge_add(&st->g_thrash, now, thrash - c->thrash);
-    sim_gauge_add(&st->g_wait, now, thrash * k - c->wait);
+    sim_gauge_add(&st->g_host_mib, now, host_mib - w->host_mib);
+    sim_gauge_add(&st->g_swap_bps, now, swap_bps - w->swap_bps);
+    sim_gauge_add(&st->g_thrash, now, thrash - w->thrash);
+    sim_gauge_add(&st->g_wait, now, thrash * k - w->wait);
     c->alloc = alloc;
     c->busy = busy;
-    c->host_mib = host_mib;
-    c->swap_bps = swap_bps;
-    c->thrash = thrash;
-    c->wait = thrash * k;
+    w->host_mib = host_mib;
+    w->swap_bps = swap_bps;
+    w->thrash = thrash;
+    w->wait = thrash * k;
 }
 
-void sc_join(sc_state *st, sc_task *t)
+/* Appends j to card c's tenants: the card's own slot for the first, an
+ * array once a second comes (kept at its size: a card's peak, not a job's). */
+static void tenant_add(sc_card *c, job *j)
+{
+    if (c->cap <= 1 && c->n == 0) {
+        c->t.one = j;
+    } else {
+        if (c->n == c->cap || c->cap <= 1) {
+            int cap = c->cap > 1 ? c->cap * 2 : 4;
+            job **v = xmalloc((size_t)cap * sizeof *v);
+            memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
+            if (c->cap > 1)
+                free(c->t.many);
+            c->t.many = v;
+            c->cap = cap;
+        }
+        c->t.many[c->n] = j;
+    }
+    c->n++;
+}
+
+void sc_join(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    for (int i = 0; i < t->ncards; i++) {
-        sc_card *c = &st->cards[t->cards[i]];
-        if (c->n == c->cap) {
-            c->cap = c->cap ? c->cap * 2 : 4;
-            c->t = xrealloc(c->t, (size_t)c->cap * sizeof *c->t);
-        }
-        c->t[c->n++] = t;
+    sc_task *t = sc_task_of(j);
+    double *rate = sc_task_rates(t);
+    const int *cards = job_gpu_ids(j);
+    int64_t mem = sc_task_mem(st, j);
+    int cores = sc_task_cores(st, j);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card *c = &st->cards[cards[i]];
+        tenant_add(c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
-        c->cores_used += t->cores;
-        c->mem_committed += t->mem_mib;
-        sim_gauge_add(&st->g_mem_alloc, now, (double)t->mem_mib);
+        c->cores_used += cores;
+        c->mem_committed += mem;
+        sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
         if (t->doomed) {
             c->ndoomed++;
         } else {
             t->evicted = t->swapping = false; /* it loads its memory when it starts */
-            t->last_busy_us = now;
-            c->mem_used += t->mem_mib;
+            if (t->wide)
+                t->u.more->last_busy_us = now;
+            c->mem_used += mem;
             int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
-            int64_t before = c->mem_used - t->mem_mib;
+            int64_t before = c->mem_used - mem;
             before = before < c->phys_mib ? before : c->phys_mib;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
-        t->card_rate[i] = 1.0;
+        rate[i] = 1.0;
     }
-    for (int i = 0; i < t->ncards; i++) {
-        sc_card_rescore(st, t->cards[i]);
-        card_update(st, t->cards[i]);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card_rescore(st, cards[i]);
+        card_update(st, cards[i]);
     }
-    for (int i = 0; i < t->ncards; i++)
-        sc_room_card(st, t->cards[i]);
-    if (t->ncards > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        sc_room_card(st, cards[i]);
+    if (j->ngpu_ids > 0)
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
 }
 
-void sc_leave(sc_state *st, sc_task *t)
+void sc_leave(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    for (int i = 0; i < t->ncards; i++) {
-        sc_card *c = &st->cards[t->cards[i]];
+    const sc_task *t = sc_task_of(j);
+    const int *cards = job_gpu_ids(j);
+    int64_t mem = sc_task_mem(st, j);
+    int cores = sc_task_cores(st, j);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card *c = &st->cards[cards[i]];
+        job **ten = (job **)sc_card_tenants(c);
         int at = -1;
         for (int k = 0; k < c->n && at < 0; k++)
-            if (c->t[k] == t)
+            if (ten[k] == j)
                 at = k;
         if (at < 0)
             GS_BUG("share_card: leaving a card the task is not on");
-        c->t[at] = c->t[--c->n]; /* order on a card does not matter: rates are symmetric */
-        c->cores_used -= t->cores;
-        c->mem_committed -= t->mem_mib;
-        sim_gauge_add(&st->g_mem_alloc, now, -(double)t->mem_mib);
+        ten[at] = ten[--c->n]; /* order on a card does not matter: rates are symmetric */
+        c->cores_used -= cores;
+        c->mem_committed -= mem;
+        sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
         if (t->doomed) {
             c->ndoomed--;
         } else if (!t->evicted) {
             int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
-            c->mem_used -= t->mem_mib;
+            c->mem_used -= mem;
             int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
     }
-    for (int i = 0; i < t->ncards; i++) {
-        sc_card_rescore(st, t->cards[i]);
-        card_update(st, t->cards[i]);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card_rescore(st, cards[i]);
+        card_update(st, cards[i]);
     }
-    for (int i = 0; i < t->ncards; i++)
-        sc_room_card(st, t->cards[i]);
-    if (t->ncards > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[t->cards[0]]);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        sc_room_card(st, cards[i]);
+    if (j->ngpu_ids > 0)
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
 
-void sc_refresh(sc_state *st, sc_task *t)
+void sc_refresh(sc_state *st, job *j)
 {
-    for (int i = 0; i < t->ncards; i++)
-        card_update(st, t->cards[i]);
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        card_update(st, cards[i]);
 }
 
 /* {==== residency: idle replicas evicted to host, swapped back in ====} */
@@ -265,33 +326,41 @@ static void card_mem(sc_state *st, sc_card *c, int64_t delta)
     sim_gauge_add(&st->g_mem_used, sim_now(st->s), (double)(after - before));
 }
 
-static bool evictable(const sc_task *t)
+static bool evictable(const job *j)
 {
-    return t->j->internal && t->j->idle && !t->evicted && !t->swapping && !t->doomed;
+    const sc_task *t = sc_task_of(j);
+    return j->internal && j->idle && !t->evicted && !t->swapping && !t->doomed;
 }
 
-static void evict(sc_state *st, sc_task *t)
+/* An internal task's LRU key (its record is wide: sc_task_new). */
+static gs_time_us last_busy(const job *j) { return sc_task_of(j)->u.more->last_busy_us; }
+
+static void evict(sc_state *st, job *j)
 {
-    t->evicted = true;
-    for (int i = 0; i < t->ncards; i++)
-        card_mem(st, &st->cards[t->cards[i]], -t->mem_mib);
+    sc_task_of(j)->evicted = true;
+    int64_t mem = sc_task_mem(st, j);
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        card_mem(st, &st->cards[cards[i]], -mem);
     st->evictions++;
-    st->freed_mib += (double)t->mem_mib * t->ncards;
-    sc_refresh(st, t);
+    st->freed_mib += (double)mem * j->ngpu_ids;
+    sc_refresh(st, j);
 }
 
 /* While a card of t is short, evict its least recently busy idle replica
  * (t itself when it just went idle and is the least recently busy; never a
  * t that is busy). O(tenants) per eviction. */
-static void make_room(sc_state *st, sc_task *t)
+static void make_room(sc_state *st, job *j)
 {
-    for (int i = 0; i < t->ncards; i++) {
-        sc_card *c = &st->cards[t->cards[i]];
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card *c = &st->cards[cards[i]];
         while (c->mem_used > c->phys_mib) {
-            sc_task *lru = NULL;
+            job *lru = NULL;
+            job *const *ten = sc_card_tenants(c);
             for (int k = 0; k < c->n; k++) {
-                sc_task *o = c->t[k];
-                if (evictable(o) && (!lru || o->last_busy_us < lru->last_busy_us))
+                job *o = ten[k];
+                if (evictable(o) && (!lru || last_busy(o) < last_busy(lru)))
                     lru = o;
             }
             if (!lru)
@@ -301,33 +370,36 @@ static void make_room(sc_state *st, sc_task *t)
     }
 }
 
-double sc_residency(sc_state *st, sc_task *t)
+double sc_residency(sc_state *st, job *j)
 {
-    if (!st->cfg.swap || !t->j->internal || t->doomed)
+    sc_task *t = sc_task_of(j);
+    if (!st->cfg.swap || !j->internal || t->doomed)
         return 0;
     double wait_s = 0;
-    if (t->j->idle) {
-        t->last_busy_us = sim_now(st->s);
+    if (j->idle) {
+        t->u.more->last_busy_us = sim_now(st->s); /* internal: wide (sc_task_new) */
     } else if (t->evicted) { /* its memory comes back over the host link */
         t->evicted = false;
         t->swapping = true;
         double link = INFINITY;
-        for (int i = 0; i < t->ncards; i++) {
-            sc_card *c = &st->cards[t->cards[i]];
-            card_mem(st, c, t->mem_mib);
-            link = c->swapin_bps < link ? c->swapin_bps : link;
+        int64_t mem = sc_task_mem(st, j);
+        const int *cards = job_gpu_ids(j);
+        for (int i = 0; i < j->ngpu_ids; i++) {
+            card_mem(st, &st->cards[cards[i]], mem);
+            const sc_card_swap *w = &st->swap[cards[i]]; /* swap runs only (above) */
+            link = w->swapin_bps < link ? w->swapin_bps : link;
         }
-        wait_s = (double)t->mem_mib * MIB / link; /* the cards copy in parallel, each over its own link */
+        wait_s = (double)mem * MIB / link; /* the cards copy in parallel, each over its own link */
         st->swap_ins++;
-        st->swapped_in_mib += (double)t->mem_mib * t->ncards;
+        st->swapped_in_mib += (double)mem * j->ngpu_ids;
         sim_sketch_add(&st->swapin_wait_s, wait_s);
     }
-    make_room(st, t);
+    make_room(st, j);
     return wait_s;
 }
 
-void sc_swapped_in(sc_state *st, sc_task *t)
+void sc_swapped_in(sc_state *st, job *j)
 {
-    t->swapping = false;
-    sc_refresh(st, t);
+    sc_task_of(j)->swapping = false;
+    sc_refresh(st, j);
 }

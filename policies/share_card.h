@@ -71,40 +71,67 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
-/* A task's share of cards (j->pol). It outlives a suspension (an OOM kill
- * waiting for its retry) so that the kill count carries over. */
+/* A task's share of cards (j->pol): 16 bytes in the policy's slab
+ * (share_sched.c), the only thing a task in flight costs beyond its job.
+ * Nothing the job already says is kept again: its cards are the job's GPU
+ * ids (job_gpu_ids, held from its placement to its release), its card
+ * count the request's gpus, its memory per card, reserved cores, demand and
+ * cap follow from the request and the card (sc_task_mem, sc_task_cores,
+ * share_card.c). It lives from the task's placement to its release: a
+ * queued job has none, nor a suspended one (preempted, hibernated), except
+ * after an OOM kill, so that the kill count carries over to its retry. */
+typedef struct sc_task_more {
+    gs_time_us last_busy_us; /* residency LRU key: when it last went idle (or joined) */
+    double rate[];           /* the rate each of its cards gives it */
+} sc_task_more;
+
 typedef struct sc_task {
-    job *j;
-    int ncards;
-    int *cards;        /* global GPU indices */
-    double *card_rate; /* the rate each of its cards gives it */
-    double demand;     /* (0, 1] */
-    double cap;        /* core cap as a fraction of the card; 1 = none */
-    int cores;         /* gpucores reserved per card (vgpu admission) */
-    int64_t mem_mib;   /* per card, on the card it is placed on */
-    bool doomed;       /* OOM: admitted, killed at once by a timer at the same instant */
+    /* the rate each of its cards gives it (sc_task_rates): one card's in the
+     * record; a task on several cards, or an internal one (a service replica,
+     * which needs its residency LRU key), keeps them out of line (wide) */
+    union {
+        double one;             /* !wide */
+        sc_task_more *more;     /* wide */
+        struct sc_task *next;   /* a free record of the slab */
+    } u;
+    uint16_t ooms;   /* OOM kills so far: at most oom_retry + 1 (SC_OOM_RETRY_MAX) */
+    bool doomed : 1; /* OOM: admitted, killed at once by a timer at the same instant */
     /* residency (vgpu oversub=swap, service replicas): an idle replica's
      * memory may be evicted to host; the batch that finds it out waits for
      * it to come back (swapping) before it computes */
-    bool evicted, swapping;
-    gs_time_us last_busy_us; /* LRU key: when it last went idle (or joined) */
-    int ooms;          /* OOM kills so far */
-    int shape;         /* index in the fragmentation shape table; -2 not looked up, -1 none */
-    struct sc_task *prev, *next;
+    bool evicted : 1, swapping : 1;
+    bool wide : 1; /* u.more holds the rates */
+    bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
+/* Records in a chunk of the policy's task slab (64 KiB). */
+#define SC_TASK_CHUNK 4096
+
+/* oom_retry's upper bound: a task's kill count (uint16_t) stays below it + 2. */
+#define SC_OOM_RETRY_MAX 1000
+_Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
+
+/* The policy's record of job j (NULL while it is not placed, unless an OOM
+ * kill's count waits in it). */
+static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
+/* The rates j's cards give it, one per card. */
+static inline double *sc_task_rates(sc_task *t) { return t->wide ? t->u.more->rate : &t->u.one; }
+
 typedef struct sc_card {
-    sc_task **t; /* tenants */
+    /* its tenants' jobs (sc_card_tenants): one in the card's record, more
+     * (cap > 1) in an allocation, so a card with one tenant costs it nothing */
+    union {
+        job *one;
+        job **many;
+    } t;
     int n, cap;
     int ndoomed;           /* tenants admitted but about to be OOM-killed: not running */
     int cores_used;        /* gpucores reserved (vgpu) */
     int64_t mem_committed; /* MiB asked by the tenants (admission) */
     int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
     int64_t phys_mib;
-    double link_bps;       /* host link bytes/s per direction */
-    double swapin_bps;     /* what a swap-in achieves: link_bps x the measured fraction of its kind */
     /* current contributions to the policy's gauges, so a change adds a delta */
-    double busy, alloc, host_mib, swap_bps, thrash, wait;
+    double busy, alloc;
     bool open; /* could take some task (share_room.c) */
 } sc_card;
 
@@ -116,11 +143,21 @@ typedef struct sc_fitrec {
     double total_mem;
 } sc_fitrec;
 
+/* A card's swap state (oversub=swap only, sc_state.swap): its host link and
+ * its contributions to the swap gauges. Other runs keep none: the card's
+ * contributions there stay 0. */
+typedef struct sc_card_swap {
+    double link_bps;   /* host link bytes/s per direction */
+    double swapin_bps; /* what a swap-in achieves: link_bps x the measured fraction of its kind */
+    double host_mib, swap_bps, thrash, wait;
+} sc_card_swap;
+
 typedef struct sc_state {
     sim *s;
     sc_config cfg;
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
+    sc_card_swap *swap; /* one per GPU under oversub=swap, else NULL */
     /* per card: HAMi's card score with no request added (share_place.c),
      * kept as tasks join and leave, so a node's score reads one cache line
      * of these instead of its cards' records */
@@ -132,7 +169,14 @@ typedef struct sc_state {
     struct sc_fitrec *fitrec;
     int ncards;
     double total_phys_mib;
-    sc_task *live; /* every task struct alive, freed in sc_fini */
+    /* the tasks' records: chunks of fixed-size slots, free ones linked
+     * (sc_task_new / sc_task_free in share_sched.c): no allocator header a
+     * task, pointers stable while the slab grows */
+    sc_task **tchunks;
+    int ntchunks;
+    sc_task *tfree;
+    /* the cards a placement chose (sc_place), before the job holds them */
+    int pick[CL_MAX_NODE_GPUS];
     /* time integrals: committed and used MiB, busy card-time, MiB in host
      * memory, swap bytes/s each way, card-seconds swapping, task-seconds
      * waiting on swap */
@@ -159,25 +203,32 @@ typedef struct sc_state {
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
 
+/* The tenants of card c (c->n of them). */
+static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap > 1 ? c->t.many : &c->t.one; }
+
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
 
-/* Adds t (its cards, mem_mib and doomed set) to its cards, then recomputes
- * the rates of every tenant of those cards. */
-void sc_join(sc_state *st, sc_task *t);
-/* The rate t runs at: the minimum over its cards (0 while doomed). */
-double sc_task_rate(const sc_task *t);
-/* Removes t from its cards and recomputes their tenants' rates. */
-void sc_leave(sc_state *st, sc_task *t);
-/* Recomputes the rates on t's cards (t went idle or busy). */
-void sc_refresh(sc_state *st, sc_task *t);
-/* Residency (oversub=swap): t went idle or busy. Busy and evicted: its
+/* Adds placed j (its held cards, its task's doomed flag set) to its cards,
+ * then recomputes the rates of every tenant of those cards. */
+void sc_join(sc_state *st, job *j);
+/* The rate placed j runs at: the minimum over its cards (0 while doomed). */
+double sc_task_rate(const job *j);
+/* Removes j from its cards and recomputes their tenants' rates. */
+void sc_leave(sc_state *st, job *j);
+/* Recomputes the rates on j's cards (j went idle or busy). */
+void sc_refresh(sc_state *st, job *j);
+/* Residency (oversub=swap): j went idle or busy. Busy and evicted: its
  * memory comes back (returns the swap-in wait, s; the caller holds it at
- * rate 0 until then); busy or idle: while a card of t is short of memory,
+ * rate 0 until then); busy or idle: while a card of j is short of memory,
  * idle replicas resident there are evicted, least recently busy first.
  * Returns 0 when nothing has to come back. */
-double sc_residency(sc_state *st, sc_task *t);
-/* The swap-in of t finished: it computes again. */
-void sc_swapped_in(sc_state *st, sc_task *t);
+double sc_residency(sc_state *st, job *j);
+/* The swap-in of j finished: it computes again. */
+void sc_swapped_in(sc_state *st, job *j);
+/* Memory placed j takes on each of its cards (sc_mem_of on their model). */
+int64_t sc_task_mem(const sc_state *st, const job *j);
+/* Cores j reserves on each of its cards (vgpu admission; 0 elsewhere). */
+static inline int sc_task_cores(const sc_state *st, const job *j) { return st->cfg.hami ? j->req.gpucores : 0; }
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
@@ -185,9 +236,9 @@ double sc_card_total_mem(const sc_state *st, const sc_card *c);
 
 /* {==== share_place.c: HAMi scoring ====} */
 
-/* Chooses a node and req.gpus cards for t's job (t->mem_mib is set per the
- * chosen model). Returns the node, or -1 when nothing fits now. */
-int sc_place(sc_state *st, sc_task *t);
+/* Chooses a node and req.gpus cards for j (into st->pick). Returns the
+ * node, or -1 when nothing fits now. */
+int sc_place(sc_state *st, job *j);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
 /* HAMi's admission test of one card, and the node's free CPU and memory. */
@@ -198,7 +249,7 @@ bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
 /* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
  * (sim_admit_pools: quotas, preemption hand-over). */
-int sc_place_select(sc_state *st, sc_task *t, uint64_t pools);
+int sc_place_select(sc_state *st, const job *j, uint64_t pools);
 
 /* {==== share_frag.c: fragmentation as FGD defines it ====} */
 
@@ -220,9 +271,13 @@ double sc_req_pct(const job *j);
 /* Expected fragmentation (GPUs) of node ni if its cards had free shares
  * free_pct[] and its host cpu_free / mem_free: the FGD measure. */
 double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free);
-/* FGD's choice for t on node ni: the growth of the node's fragmentation and
- * the cards; false when t does not fit there. Cached per (node, shape). */
-bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards);
+/* j's index in the shape table (-1: none, or no cache: fgd and fgdfit only).
+ * O(1) expected: a hash probe, once per placement. */
+int sc_frag_shape(const sc_state *st, const job *j);
+/* FGD's choice for j (of shape si, sc_frag_shape) on node ni: the growth of
+ * the node's fragmentation and the cards; false when j does not fit there.
+ * Cached per (node, shape). */
+bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards);
 /* The smallest share of one card (percent) a task of the run's trace asks:
  * room below it on a card is never used (gpu_select=fgdfit). */
 double sc_min_share_pct(const sc_state *st);

@@ -228,12 +228,9 @@ static int shape_of(const struct sc_frag *f, const job *j)
     return -1;
 }
 
-/* t's shape index, looked up once per task (-1: none). */
-static int task_shape(const struct sc_frag *f, sc_task *t)
+int sc_frag_shape(const sc_state *st, const job *j)
 {
-    if (t->shape == -2)
-        t->shape = shape_of(f, t->j);
-    return t->shape;
+    return st->frag && st->frag->cache ? shape_of(st->frag, j) : -1;
 }
 
 /* The FGD artifact's measure (frag_model=paper; hkust-adsl/
@@ -604,14 +601,12 @@ static int by_free(const void *pa, const void *pb, const double *freev)
     return a - b;
 }
 
-bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
+bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards)
 {
     struct sc_frag *f = st->frag;
     const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
-    const job *j = t->j;
-    int want = j->req.gpus;
-    int si = f->cache ? task_shape(f, t) : -1;
+    int want = j->req.gpus, cores = sc_task_cores(st, j);
     fcache *ce = si >= 0 ? &f->cache[(size_t)ni * (size_t)f->nsh + (size_t)si] : NULL;
     if (ce && ce->ver == f->node_ver[ni] && want <= 1) {
         if (ce->card < -1)
@@ -629,7 +624,7 @@ bool sc_fgd_node(sc_state *st, sc_task *t, int ni, double *delta, int *cards)
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
         for (int k = 0; k < n->ngpus; k++) {
             freev[k] = sc_card_free_pct(st, n->gpu0 + k);
-            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores))
+            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], mem, cores))
                 fit[nfit++] = k;
         }
         ok = nfit >= want;

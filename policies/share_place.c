@@ -70,9 +70,9 @@ double sc_node_score(const sc_state *st, int ni)
 }
 
 typedef struct place_ask {
-    const sc_task *t;
+    const job *j;
     uint64_t pools;
-    int want;
+    int want, cores;
 } place_ask;
 
 /* Does node ni admit the task: its pool, host CPU and memory, and want
@@ -82,7 +82,7 @@ static bool node_admits(sc_state *st, int ni, void *ud)
     const place_ask *a = ud;
     const sim_cluster *cl = sim_cluster_of(st->s);
     const sim_node *n = &cl->nodes[ni];
-    const job *j = a->t->j;
+    const job *j = a->j;
     if (!(a->pools >> n->pool & 1) || n->ngpus < a->want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
         return false;
     if (st->node_open[ni] < a->want)
@@ -90,21 +90,20 @@ static bool node_admits(sc_state *st, int ni, void *ud)
     int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
     int fit = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
-        fit += sc_card_fits_at(st, g, mem, a->t->cores);
+        fit += sc_card_fits_at(st, g, mem, a->cores);
     return fit >= a->want;
 }
 
-int sc_place(sc_state *st, sc_task *t)
+int sc_place(sc_state *st, job *j)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
-    const job *j = t->j;
-    int want = j->req.gpus, best = -1;
-    uint64_t pools = sim_admit_pools(st->s, t->j); /* quotas, preemption hand-over */
+    int want = j->req.gpus, best = -1, cores = sc_task_cores(st, j);
+    uint64_t pools = sim_admit_pools(st->s, j); /* quotas, preemption hand-over */
     if (!pools)
         return -1;
     if (st->cfg.select != SC_SEL_HAMI)
-        return sc_place_select(st, t, pools); /* gpu_select strategies */
-    place_ask ask = {t, pools, want};
+        return sc_place_select(st, j, pools); /* gpu_select strategies */
+    place_ask ask = {j, pools, want, cores};
     if (st->horder) {
         /* the first node in HAMi's order that admits it, past the nodes
          * without host room in O(log nodes) (share_host.c); a task asking no
@@ -133,13 +132,12 @@ int sc_place(sc_state *st, sc_task *t)
     ranked *r = xmalloc((size_t)(n->ngpus + 1) * sizeof *r);
     int m = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        if (sc_card_fits(st, &st->cards[g], mem, t->cores))
-            r[m++] = (ranked){card_score(st, &st->cards[g], 1, mem, t->cores), g};
+        if (sc_card_fits(st, &st->cards[g], mem, cores))
+            r[m++] = (ranked){card_score(st, &st->cards[g], 1, mem, cores), g};
     qsort(r, (size_t)m, sizeof *r, st->cfg.card_spread ? by_score_asc : by_score_desc);
     for (int i = 0; i < want; i++)
-        t->cards[i] = r[i].g;
+        st->pick[i] = r[i].g;
     free(r);
-    t->mem_mib = mem;
     return best;
 }
 

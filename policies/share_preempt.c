@@ -51,12 +51,12 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus && fit < j->req.gpus; g++) {
         sc_card c = st->cards[g]; /* a copy: only its counters are changed */
         for (int i = 0; i < nv; i++) {
-            const sc_task *t = v[i]->pol;
-            for (int k = 0; k < t->ncards; k++)
-                if (t->cards[k] == g) {
+            const int *vc = job_gpu_ids(v[i]);
+            for (int k = 0; k < v[i]->ngpu_ids; k++)
+                if (vc[k] == g) {
                     c.n--;
-                    c.cores_used -= t->cores;
-                    c.mem_committed -= t->mem_mib;
+                    c.cores_used -= sc_task_cores(st, v[i]);
+                    c.mem_committed -= sc_task_mem(st, v[i]);
                 }
         }
         fit += sc_card_fits(st, &c, mem, cores);

@@ -70,7 +70,7 @@ int sc_param_common(const sim *s, sc_config *c, gs_error *err)
     int rc;
     if ((rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c->node_spread, err)) ||
         (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c->card_spread, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, 1000, &retry, err)) ||
+        (rc = sc_param_num(s, "oom_retry", 0, SC_OOM_RETRY_MAX, &retry, err)) ||
         (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
         (rc = sc_param_pick(s, "queue", "skip", "fifo", &c->fifo, err)))
         return rc;
@@ -110,16 +110,19 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->ncards = sim_cluster_of(s)->ngpus;
     sim_sketch_init(&st->swapin_wait_s);
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
+    st->swap = cfg->swap ? xcalloc((size_t)st->ncards + 1, sizeof *st->swap) : NULL;
     for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
             st->cards[g].phys_mib = m->memory_mib;
-            /* a model without a host-link figure falls back to PCIe Gen4
-             * achievable bandwidth (reference/mechanics.md section 8) */
-            st->cards[g].link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
-            st->cards[g].swapin_bps =
-                m->host_link_gbps_per_dir > 0 ? st->cards[g].link_bps * link_fraction(m->host_link_kind) : 24.0e9;
+            if (st->swap) {
+                /* a model without a host-link figure falls back to PCIe Gen4
+                 * achievable bandwidth (reference/mechanics.md section 8) */
+                sc_card_swap *w = &st->swap[g];
+                w->link_bps = (m->host_link_gbps_per_dir > 0 ? m->host_link_gbps_per_dir : 24.0) * 1e9;
+                w->swapin_bps = m->host_link_gbps_per_dir > 0 ? w->link_bps * link_fraction(m->host_link_kind) : 24.0e9;
+            }
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
@@ -135,15 +138,40 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     return st;
 }
 
+/* {==== the tasks' slab ====} */
+
+/* A record for j (its cards' rates out of line when it is wide), from the
+ * free list, else a new chunk's. */
+static sc_task *task_new(sc_state *st, job *j)
+{
+    if (!st->tfree) {
+        st->tchunks = xrealloc(st->tchunks, (size_t)(st->ntchunks + 1) * sizeof *st->tchunks);
+        sc_task *c = xcalloc(SC_TASK_CHUNK, sizeof *c);
+        st->tchunks[st->ntchunks++] = c;
+        for (int i = SC_TASK_CHUNK - 1; i >= 0; i--) { /* first slot first */
+            c[i].u.next = st->tfree;
+            st->tfree = &c[i];
+        }
+    }
+    sc_task *t = st->tfree;
+    st->tfree = t->u.next;
+    *t = (sc_task){.live = true};
+    /* a task on several cards keeps their rates out of line; an internal
+     * one (a service replica) its residency LRU key too */
+    if (j->req.gpus > 1 || j->internal) {
+        size_t n = j->req.gpus > 0 ? (size_t)j->req.gpus : 0;
+        t->u.more = xcalloc(1, sizeof *t->u.more + n * sizeof *t->u.more->rate);
+        t->wide = true;
+    }
+    return t;
+}
+
 static void task_free(sc_state *st, sc_task *t)
 {
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        st->live = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
-    free(t); /* its cards and rates live in the same allocation (task_of) */
+    if (t->wide)
+        free(t->u.more);
+    *t = (sc_task){.u.next = st->tfree};
+    st->tfree = t;
 }
 
 void sc_fini(void *state)
@@ -151,13 +179,20 @@ void sc_fini(void *state)
     sc_state *st = state;
     if (!st)
         return;
-    while (st->live)
-        task_free(st, st->live);
+    for (int c = 0; c < st->ntchunks; c++) {
+        for (int i = 0; i < SC_TASK_CHUNK; i++)
+            if (st->tchunks[c][i].live && st->tchunks[c][i].wide)
+                free(st->tchunks[c][i].u.more);
+        free(st->tchunks[c]);
+    }
+    free(st->tchunks);
     for (int g = 0; g < st->ncards; g++)
-        free(st->cards[g].t);
+        if (st->cards[g].cap > 1)
+            free(st->cards[g].t.many);
     free(st->cards);
     free(st->card_score0);
     free(st->fitrec);
+    free(st->swap);
     free(st->scratch_bounds);
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
@@ -170,63 +205,35 @@ void sc_fini(void *state)
     free(st);
 }
 
-static sc_task *task_of(sc_state *st, job *j)
-{
-    if (j->pol)
-        return j->pol;
-    /* one allocation a task: the record, then its per-card rates and cards
-     * (a task in flight pays one allocator header, not three) */
-    size_t n = (size_t)j->req.gpus + 1;
-    _Static_assert(sizeof(sc_task) % _Alignof(double) == 0, "the rates follow the record");
-    sc_task *t = xcalloc(1, sizeof *t + n * sizeof *t->card_rate + n * sizeof *t->cards);
-    t->j = j;
-    t->shape = -2;
-    t->ncards = j->req.gpus;
-    t->card_rate = (double *)(t + 1);
-    t->cards = (int *)(t->card_rate + n);
-    bool cores = st->cfg.hami && j->req.gpucores > 0;
-    t->cores = st->cfg.hami ? j->req.gpucores : 0;
-    t->cap = cores ? j->req.gpucores / 100.0 : 1.0;
-    /* demand: the util column, else (vgpu) the cores asked, else a busy card */
-    t->demand = j->req.util > 0 ? j->req.util : (cores ? j->req.gpucores / 100.0 : 1.0);
-    if (st->cfg.mps) /* active-thread percentage: the client's gpucores, else the daemon's
-                      * integer 100 / split (no cap without a split) */
-        t->cap = j->req.gpucores > 0   ? j->req.gpucores / 100.0
-                 : st->cfg.mps_split > 0 ? (double)(100 / st->cfg.mps_split) / 100.0
-                                         : 1.0;
-    t->next = st->live;
-    if (st->live)
-        st->live->prev = t;
-    st->live = t;
-    j->pol = t;
-    return t;
-}
-
 bool sc_place_start(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = task_of(st, j);
-    int node = sc_place(st, t);
+    int node = sc_place(st, j);
     if (node < 0)
         return false;
+    if (!j->pol) /* else an OOM-killed task's retry: its record kept the count */
+        j->pol = task_new(st, j);
+    sc_task *t = j->pol;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     j->node = node;
-    int *ids = sim_job_hold_gpus(j, t->ncards);
-    if (t->ncards > 0)
-        memcpy(ids, t->cards, (size_t)t->ncards * sizeof *t->cards);
+    int n = j->req.gpus;
+    int *ids = sim_job_hold_gpus(j, n);
+    if (n > 0)
+        memcpy(ids, st->pick, (size_t)n * sizeof *ids);
     t->doomed = false;
+    int64_t mem = sc_task_mem(st, j);
     if (!st->cfg.swap)
-        for (int i = 0; i < t->ncards; i++)
-            if (st->cards[t->cards[i]].mem_used + t->mem_mib > st->cards[t->cards[i]].phys_mib)
+        for (int i = 0; i < n; i++)
+            if (st->cards[ids[i]].mem_used + mem > st->cards[ids[i]].phys_mib)
                 t->doomed = true; /* its allocation crosses the physical card */
     /* sc_join moves the node in HAMi's order (sc_room_node): that one
      * update also takes the host room just taken, and this one finds
      * nothing left to do unless the task holds no card */
-    sc_join(st, t);
+    sc_join(st, j);
     sc_host_update(st, node);
     sc_node_changed(st, node);
     st->placements++;
-    sim_job_start(s, j, sc_task_rate(t));
+    sim_job_start(s, j, sc_task_rate(j));
     if (t->doomed)
         sim_timer(s, st->pol_index, j, sim_now(s), TAG_OOM);
     return true;
@@ -259,10 +266,10 @@ void sc_load_changed(void *state, sim *s, job *j)
     sc_task *t = j->pol;
     if (!t || t->doomed)
         return;
-    double wait_s = sc_residency(st, t);
+    double wait_s = sc_residency(st, j);
     if (wait_s > 0) /* held at rate 0 (card_update) until its memory is back */
         sim_timer(s, st->pol_index, j, sim_now(s) + (gs_time_us)llround(wait_s * 1e6), TAG_SWAPIN);
-    sc_refresh(st, t);
+    sc_refresh(st, j);
 }
 
 void sc_unplace(void *state, sim *s, job *j)
@@ -272,13 +279,17 @@ void sc_unplace(void *state, sim *s, job *j)
     /* the host room first, so that the one move in HAMi's order in
      * sc_leave (sc_room_node) takes it too; sc_leave reads no host room */
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
-    sc_leave(st, t);
+    sc_leave(st, j);
     sc_host_update(st, j->node);
     sc_node_changed(st, j->node);
     sim_job_drop_gpus(j);
     j->node = -1;
     t->doomed = false;
-    if (j->state != JOB_SUSPENDED) { /* done or failed: the task ends here */
+    /* done or failed: the task ends here. Suspended: it comes back as a
+     * new arrival, or ends without telling us (a paused session that ends,
+     * a wait given up), so its record goes too, unless it carries an OOM
+     * count to the retry (whose timer is ours) */
+    if (j->state != JOB_SUSPENDED || t->ooms == 0) {
         task_free(st, t);
         j->pol = NULL;
     }
@@ -301,17 +312,19 @@ static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
     }
 }
 
-/* mps: the other clients on t's cards (each once), as (slot, gen) so that
+/* mps: the other clients on j's cards (each once), as (slot, gen) so that
  * one taken down meanwhile is recognized. Returns how many; *out is malloc'd. */
-static int co_tenants(const sc_state *st, const sc_task *t, uint32_t **out)
+static int co_tenants(const sc_state *st, const job *j, uint32_t **out)
 {
     int n = 0, cap = 0;
     uint32_t *v = NULL;
-    for (int i = 0; i < t->ncards; i++) {
-        const sc_card *c = &st->cards[t->cards[i]];
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        const sc_card *c = &st->cards[cards[i]];
+        job *const *ten = sc_card_tenants(c);
         for (int k = 0; k < c->n; k++) {
-            const job *o = c->t[k]->j;
-            bool seen = o == t->j;
+            const job *o = ten[k];
+            bool seen = o == j;
             for (int q = 0; q < n && !seen; q++)
                 seen = v[2 * q] == o->slot && v[2 * q + 1] == o->gen;
             if (seen)
@@ -333,6 +346,8 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
     sc_task *t = j ? j->pol : NULL;
+    if (!t && tag == TAG_OOM)
+        return; /* suspended at the same instant (preempted): no longer doomed, its record gone */
     if (!t)
         GS_BUG("share_sched: timer without a task");
     if (tag == TAG_OOM) {
@@ -340,7 +355,7 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
             return; /* taken down by a co-tenant's fault at the same instant */
         st->oom_killed++;
         uint32_t *co = NULL;
-        int nco = st->cfg.mps ? co_tenants(st, t, &co) : 0; /* before j leaves: a job started in its room is not hit */
+        int nco = st->cfg.mps ? co_tenants(st, j, &co) : 0; /* before j leaves: a job started in its room is not hit */
         kill_task(st, s, j, t, SC_CAUSE_OOM);
         for (int i = 0; i < nco; i++) {
             job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
@@ -352,7 +367,7 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
         free(co);
     } else if (tag == TAG_SWAPIN) {
         if (t->swapping)
-            sc_swapped_in(st, t);
+            sc_swapped_in(st, j);
     } else if (tag == TAG_RETRY) {
         j->work_left_us = (double)j->req.dur_us; /* resubmitted from scratch: all its work again */
         sim_job_resume(s, j);

@@ -37,13 +37,13 @@
 #include "share_card.h"
 
 /* The node's fitting cards, tightest first; returns how many. */
-static int fitting_cards(const sc_state *st, const sc_task *t, const sim_node *n, int *fit, double *freev)
+static int fitting_cards(const sc_state *st, const job *j, const sim_node *n, int *fit, double *freev)
 {
-    int64_t mem = sc_mem_of(st, t->j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
-    int m = 0;
+    int64_t mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
+    int m = 0, cores = sc_task_cores(st, j);
     for (int k = 0; k < n->ngpus; k++) {
         freev[k] = sc_card_free_pct(st, n->gpu0 + k);
-        if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores)) {
+        if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, cores)) {
             int b = m++;
             for (; b > 0 && (freev[fit[b - 1]] > freev[k]); b--)
                 fit[b] = fit[b - 1];
@@ -67,10 +67,9 @@ static double frac(double part, double total) { return total > 0 ? part / total 
  *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
  *     where the fewest cards are left without it;
  *   whole cards: fgd's score alone. */
-static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double score, int *cards, double *key)
+static void fgdfit_keys(const sc_state *st, const job *j, int ni, double score, int *cards, double *key)
 {
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    const job *j = t->j;
     int want = j->req.gpus;
     double r = want > 0 ? sc_req_pct(j) : 0;
     key[0] = score;
@@ -93,7 +92,7 @@ static void fgdfit_keys(const sc_state *st, const sc_task *t, int ni, double sco
                 continue;
             if (mem < 0)
                 mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
-            if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, t->cores)) {
+            if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, sc_task_cores(st, j))) {
                 room = left;
                 key[0] = left;
                 cards[0] = n->gpu0 + k;
@@ -114,31 +113,31 @@ static bool keys_before(const double *a, const double *b)
     return false;
 }
 
-int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
+int sc_place_select(sc_state *st, const job *j, uint64_t pools)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
-    const job *j = t->j;
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
     double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0, 0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
     int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
+    int si = st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT ? sc_frag_shape(st, j) : -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
             continue;
         double score;
         if (st->cfg.select == SC_SEL_FGD) {
-            if (!sc_fgd_node(st, t, ni, &score, cards))
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
         } else if (st->cfg.select == SC_SEL_FGDFIT) {
-            if (!sc_fgd_node(st, t, ni, &score, cards))
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
             double key[NKEYS];
             /* a GPU task keeps off a model that tasks held to it will need */
             key[0] = want > 0 && sc_pool_scarce(st, n->pool);
-            fgdfit_keys(st, t, ni, score, cards, key + 1);
+            fgdfit_keys(st, j, ni, score, cards, key + 1);
             key[3] = st->rank[ni];
             if (best < 0 || keys_before(key, best_key)) {
                 best = ni;
@@ -149,7 +148,7 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
             }
             continue;
         } else {
-            int m = fitting_cards(st, t, n, fit, freev);
+            int m = fitting_cards(st, j, n, fit, freev);
             if (m < want)
                 continue;
             if (st->cfg.select == SC_SEL_RANDOM) {
@@ -200,7 +199,7 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
             }
         }
         if (best >= 0) {
-            fitting_cards(st, t, &cl->nodes[best], fit, freev);
+            fitting_cards(st, j, &cl->nodes[best], fit, freev);
             for (int i = 0; i < want; i++)
                 best_cards[i] = cl->nodes[best].gpu0 + fit[i];
         }
@@ -210,7 +209,7 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
         if (nfeas > 0) {
             best = feas[gsl_rng_uniform_int(st->rng, (unsigned long)nfeas)];
             const sim_node *n = &cl->nodes[best];
-            int m = fitting_cards(st, t, n, fit, freev);
+            int m = fitting_cards(st, j, n, fit, freev);
             for (int i = 0; i < want; i++) { /* partial Fisher-Yates over the fitting cards */
                 int k = i + (int)gsl_rng_uniform_int(st->rng, (unsigned long)(m - i));
                 int x = fit[i];
@@ -224,7 +223,6 @@ int sc_place_select(sc_state *st, sc_task *t, uint64_t pools)
     if (best < 0)
         return -1;
     for (int i = 0; i < want; i++)
-        t->cards[i] = best_cards[i];
-    t->mem_mib = sc_mem_of(st, j, cl->pools[cl->nodes[best].pool].model->memory_mib);
+        st->pick[i] = best_cards[i];
     return best;
 }

@@ -4,7 +4,10 @@
 #  1. a cluster of MEM_GPUS (default 1,048,576) GPUs filled with 1-GPU jobs that all arrive at 0
 #     and run at once, policy whole: the run's peak RSS (report sim.peak_rss_mib) and, against
 #     the same cluster with one job, the bytes each job in flight costs (its slot, its id, its
-#     completion event). Goal: under 300 MB.
+#     completion event). Goal: under 300 MB. Then the same under each shared-card policy
+#     (MEM_POLICIES, default vgpu timeslice mps: a job there also holds the policy's task
+#     record, and under timeslice four tenants share a card, so their rates change as they
+#     join and each leaves void completion events in the heap), beside whole.
 #  2. fill mode (`run --mode fill`) on FILL_ROWS (default 1,000,000) trace rows against 1,000 rows,
 #     64 GPUs under vgpu (few tasks placed: the rows kept dominate): the process's peak RSS
 #     (GNU time) and the bytes each trace row costs.
@@ -33,6 +36,17 @@ awk -v o="$one" -v f="$full" -v n="$G" 'BEGIN {
   printf "  peak RSS     %.1f MiB = %.0f MB (the cluster alone, one job: %.1f MiB%s)\n", f, mb, o, goal
   printf "  per job      %.0f bytes in flight (slot, id, completion event)\n", (f - o) * 1048576 / n
 }'
+echo "bench: memory per job in flight by policy, the same cluster and jobs (against the cluster with one job)"
+printf '  %-10s %7s %14s %14s\n' policy bytes 'peak RSS MiB' 'one job MiB'
+printf '  %-10s %7.0f %14.1f %14.1f\n' whole "$(awk -v o="$one" -v f="$full" -v n="$G" 'BEGIN { print (f - o) * 1048576 / n }')" \
+  "$full" "$one"
+for p in ${MEM_POLICIES-vgpu timeslice mps}; do
+  "$GS" run --trace "$D/mem-one.csv" --policy "$p" --gpus "$MODEL:$G" --sample-s 0 --out "$D/mem-run" --json \
+    >"$D/mem-one-$p.json"
+  "$GS" run --trace "$T" --policy "$p" --gpus "$MODEL:$G" --sample-s 0 --out "$D/mem-run" --json >"$D/mem-full-$p.json"
+  po=$(val peak_rss_mib "$D/mem-one-$p.json"); pf=$(val peak_rss_mib "$D/mem-full-$p.json")
+  awk -v p="$p" -v o="$po" -v f="$pf" -v n="$G" 'BEGIN { printf "  %-10s %7.0f %14.1f %14.1f\n", p, (f - o) * 1048576 / n, f, o }'
+done
 
 F="$D/mem-fill-$R.csv"
 [ -s "$F" ] || awk -v n="$R" 'BEGIN { srand(7); print "id,submit,duration,gpus,gpucores,gpumem_pct"

@@ -62,7 +62,7 @@ static job *job_new(sim *s)
     job *j = slot_job(s, s->free_head);
     s->free_head = j->starts;
     uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
-    memset(j, 0, sizeof *j);
+    gs_zero(j, sizeof *j);
     j->slot = slot;
     j->gen = gen;
     j->done_tok = tok;
@@ -547,9 +547,16 @@ static bool host_fits_cb(void *ud, double cpu, double mem)
     return sim_cluster_host_fits_any(((sim *)ud)->cl, cpu, mem);
 }
 
+static uint64_t host_gives_cb(void *ud) { return ((sim *)ud)->cl->gives; }
+
+static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem, int max)
+{
+    return sim_cluster_given_since(((sim *)ud)->cl, since, cpu, mem, max);
+}
+
 /* The host room joins the demand index where the policy enforces CPU and
  * memory on every placement (pol_space.queue_host). */
-static const sq_host host_room = {host_room_cb, host_fits_cb};
+static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
 static const sq_host *host_room_of(const sim *s)
 {

@@ -1,10 +1,16 @@
-/* sim_event.c - binary min-heap of events ordered by (t_us, seq).
+/* sim_event.c - 4-ary min-heap of events ordered by (t_us, seq).
  * SPDX-License-Identifier: MIT */
 #include "sim_event.h"
 
 #include <stdlib.h>
 
-static inline bool ev_less(const sim_event *a, const sim_event *b) { return sim_event_before(a, b); }
+/* sim_event_before without branches: which child is earliest is a coin
+ * toss the branch predictor loses half the time, and a pop asks it at every
+ * level (bitwise & and |: both sides are evaluated, no jump). */
+static inline bool ev_less(const sim_event *a, const sim_event *b)
+{
+    return (a->t_us < b->t_us) | ((a->t_us == b->t_us) & (a->seq < b->seq));
+}
 
 void sim_heap_init(sim_heap *h)
 {
@@ -20,57 +26,35 @@ void sim_heap_free(sim_heap *h)
     sim_heap_init(h);
 }
 
-void sim_heap_push(sim_heap *h, sim_event e)
+void sim_heap_grow(sim_heap *h)
 {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? h->cap * 2 : 256;
-        h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
-    }
-    e.seq = h->next_seq++;
-    size_t i = h->n++;
-    while (i > 0) { /* sift up: move parents down until e fits */
-        size_t p = (i - 1) / 2;
-        if (!ev_less(&e, &h->ev[p]))
-            break;
-        h->ev[i] = h->ev[p];
-        i = p;
-    }
-    h->ev[i] = e;
+    h->cap = h->cap ? h->cap * 2 : 256;
+    h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
 }
 
-void sim_heap_push_side(sim_heap *h, sim_event e)
+bool sim_heap_pop_array(sim_heap *h, sim_event *out)
 {
-    if (h->has_side) {
-        sim_heap_push(h, e);
-        return;
-    }
-    e.seq = h->next_seq++;
-    h->side = e;
-    h->has_side = true;
-}
-
-bool sim_heap_pop(sim_heap *h, sim_event *out)
-{
-    if (h->has_side && (h->n == 0 || ev_less(&h->side, &h->ev[0]))) {
-        *out = h->side;
-        h->has_side = false;
-        return true;
-    }
     if (h->n == 0)
         return false;
     *out = h->ev[0];
     sim_event last = h->ev[--h->n];
+    sim_event *ev = h->ev;
     size_t i = 0, n = h->n;
     for (;;) { /* sift down the former last element from the root */
-        size_t c = 2 * i + 1;
+        size_t c = SIM_HEAP_ARITY * i + 1, m = c;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&h->ev[c + 1], &h->ev[c]))
-            c++;
-        if (!ev_less(&h->ev[c], &last))
+        if (c + 3 < n) { /* four children: a tournament of three comparisons, no jump */
+            size_t a = c + ev_less(&ev[c + 1], &ev[c]), b = c + 2 + ev_less(&ev[c + 3], &ev[c + 2]);
+            m = a ^ ((a ^ b) & (0 - (size_t)ev_less(&ev[b], &ev[a])));
+        } else {
+            for (size_t k = c + 1; k < n; k++)
+                m = ev_less(&ev[k], &ev[m]) ? k : m;
+        }
+        if (!ev_less(&ev[m], &last))
             break;
-        h->ev[i] = h->ev[c];
-        i = c;
+        ev[i] = ev[m];
+        i = m;
     }
     if (n)
         h->ev[i] = last;

@@ -87,6 +87,8 @@ void sim_sketch_init(sim_sketch *s)
     s->max = -INFINITY;
     s->page = NULL;
     s->plo = s->npage = 0;
+    s->last_x = 0; /* x <= 0: bucket -1 */
+    s->last_bucket = -1;
     pthread_once(&sk_bound_once, sk_bound_init);
 }
 
@@ -127,8 +129,10 @@ int sim_sketch_bucket(double x)
 }
 
 /* The counters of page p, made (and the table widened to reach it) when
- * the first value lands there: the table grows at either end. */
-static uint64_t *sk_page(sim_sketch *s, int p)
+ * the first value lands there: the table grows at either end. Cold and out
+ * of line: a new page is rare, and inlined it would make every add save and
+ * restore registers. */
+__attribute__((noinline, cold)) static uint64_t *sk_page(sim_sketch *s, int p)
 {
     if (s->npage == 0) {
         s->page = xcalloc(1, sizeof *s->page);
@@ -172,9 +176,28 @@ static inline void sk_add(sim_sketch *s, double x, int bucket)
     c[b % SK_PAGE]++;
 }
 
+void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
+{
+    sim_sketch_free(dst);
+    *dst = *src;
+    dst->page = src->npage ? xcalloc((size_t)src->npage, sizeof *dst->page) : NULL;
+    for (int i = 0; i < src->npage; i++)
+        if (src->page[i]) {
+            dst->page[i] = xmalloc(SK_PAGE * sizeof *dst->page[i]);
+            memcpy(dst->page[i], src->page[i], SK_PAGE * sizeof *dst->page[i]);
+        }
+}
+
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
 
-void sim_sketch_add(sim_sketch *s, double x) { sk_add(s, x, x <= 0 ? -1 : (int)sk_index(x / SK_MIN)); }
+void sim_sketch_add(sim_sketch *s, double x)
+{
+    if (x != s->last_x) { /* NaN too: never equal */
+        s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
+        s->last_x = x;
+    }
+    sk_add(s, x, s->last_bucket);
+}
 
 double sim_sketch_quantile(const sim_sketch *s, double q)
 {

@@ -123,6 +123,15 @@ typedef struct sim_ext {
     prio_class *cls; /* sorted by priority, highest first */
     int ncls;
     int last_cls; /* the class class_of found last: traces rarely change priority */
+    /* While every job so far has one priority, that class's queue and
+     * completion times are exactly the run's (sim.c adds the same values at
+     * the same points, just before the hooks below), so the class reads the
+     * run's sketches instead of keeping a second copy of each: two sketch
+     * adds fewer per job. The second priority to arrive gets the class its
+     * own copies (share_end). Only without a time policy: those end
+     * suspended jobs (sim_job_complete), a completion the run counts and a
+     * class does not. */
+    bool cls_shared;
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 
@@ -194,6 +203,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
+    x->cls_shared = s->npol == 1;
     return 0;
 }
 
@@ -282,9 +292,32 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 }
 
 
+/* The one class so far takes its own copies of the run's queue and
+ * completion sketches (see cls_shared), before a job of another priority
+ * adds to either. */
+static void share_end(sim *s, sim_ext *x)
+{
+    if (x->ncls == 1) {
+        sim_sketch_copy(&x->cls[0].queue_s, &s->queue_s);
+        sim_sketch_copy(&x->cls[0].jct_s, &s->jct_s);
+    }
+    x->cls_shared = false;
+}
+
+/* A job of a priority the shared class does not have, at a point where the
+ * run's sketches already hold its value: no copy can be right any more. */
+static void share_check(const sim_ext *x, const job *j)
+{
+    if (x->ncls != 1 || x->cls[0].priority != j->req.priority)
+        GS_BUG("preemption: a job of a second priority was never admitted (shared class sketches)");
+}
+
 static bool ext_admit(void *state, sim *s, job *j)
 {
-    class_of(state, j->req.priority)->arrived++;
+    sim_ext *x = state;
+    if (x->cls_shared && x->ncls && x->cls[0].priority != j->req.priority)
+        share_end(s, x);
+    class_of(x, j->req.priority)->arrived++;
     j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
     sim_tenant *t = tenant_of(s, j);
     if (!t)
@@ -340,7 +373,10 @@ static void ext_started(void *state, sim *s, job *j)
     sim_ext *x = state; /* ext_of(s), without the search */
     if (j->starts == 1) {
         double q_s = gs_us_to_s(s->now - j->req.submit_us);
-        sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
+        if (x->cls_shared)
+            share_check(x, j);
+        else
+            sim_sketch_add(&class_of(x, j->req.priority)->queue_s, q_s);
         if (j->core_flags & JF_QBLOCKED)
             sim_sketch_add(&tenant_of(s, j)->blocked_queue_s, q_s);
     }
@@ -388,8 +424,12 @@ static void ext_stopped(void *state, sim *s, job *j)
     if ((j->core_flags & JF_CHARGED) && j->tenant_ix) /* no tenant: no quota to give back */
         sim_quota_charge(s->cl, j, -1);
     j->core_flags &= ~JF_CHARGED;
-    if (j->state == JOB_DONE)
-        sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    if (j->state == JOB_DONE) {
+        if (x->cls_shared)
+            share_check(x, j);
+        else
+            sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    }
 }
 
 /* {==== preemption ====} */
@@ -997,8 +1037,8 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
         cJSON *c = cJSON_CreateObject();
         cJSON_AddNumberToObject(c, "priority", x->cls[i].priority);
         cJSON_AddNumberToObject(c, "arrivals", (double)x->cls[i].arrived);
-        sim_report_add_stats(c, "queue_s", &x->cls[i].queue_s);
-        sim_report_add_stats(c, "jct_s", &x->cls[i].jct_s);
+        sim_report_add_stats(c, "queue_s", x->cls_shared ? &s->queue_s : &x->cls[i].queue_s);
+        sim_report_add_stats(c, "jct_s", x->cls_shared ? &s->jct_s : &x->cls[i].jct_s);
         cJSON_AddItemToArray(bp, c);
     }
     cJSON *pr = cJSON_AddObjectToObject(root, "preemption");

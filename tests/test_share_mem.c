@@ -1,0 +1,176 @@
+/* test_share_mem.c - what a task in flight costs the shared-card policies
+ * (vgpu, timeslice, mps) beyond its job slot: its 16-byte record in the
+ * policy's slab, nothing more for a task on one card; its cards' rates out
+ * of line for a task on several; a card's tenant array only once a second
+ * tenant comes; nothing for a queued job. Counted at the first completion,
+ * when every job of the trace has arrived, from the policy's own structures.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../policies/share_card.h"
+#include "check.h"
+#include "testutil.h"
+
+/* The per-task record: rates (one card's inline, else a pointer), the
+ * fragmentation shape, the OOM count and five flags. Everything else a task
+ * needs is the job's (its GPU ids, its request). A member added here is
+ * paid by every shared-card job in flight: make it pay for itself, or put
+ * it out of line (sc_task_more). */
+#define SC_TASK_MAX_BYTES 16
+/* One per GPU of the cluster, whether used or not: its tenants, counters,
+ * memory and gauge contributions; the swap state only under oversub=swap
+ * (sc_card_swap). */
+#define SC_CARD_MAX_BYTES 72
+
+static void sizes(void)
+{
+    CHECK(sizeof(sc_task) <= SC_TASK_MAX_BYTES);
+    CHECK(sizeof(sc_card) <= SC_CARD_MAX_BYTES);
+    if (sizeof(sc_task) > SC_TASK_MAX_BYTES || sizeof(sc_card) > SC_CARD_MAX_BYTES)
+        fprintf(stderr, "    sizeof(sc_task) = %zu, sizeof(sc_card) = %zu\n", sizeof(sc_task), sizeof(sc_card));
+}
+
+typedef struct seen {
+    tu_run *r;
+    int checked, in_flight, queued, live, wide, arrays;
+    size_t bytes; /* the policy's per-task bytes: records, out-of-line rates, tenant arrays */
+} seen;
+
+static int live_records(const sc_state *st)
+{
+    int n = 0;
+    for (int c = 0; c < st->ntchunks; c++)
+        for (int i = 0; i < SC_TASK_CHUNK; i++)
+            n += st->tchunks[c][i].live;
+    return n;
+}
+
+static void on_done(void *ud, const job *j)
+{
+    seen *v = ud;
+    if (v->checked)
+        return;
+    v->checked = 1;
+    const sim *s = &v->r->s;
+    const sc_state *st = s->pst[0];
+    uint32_t per_chunk = s->nchunks ? s->nslots / s->nchunks : 0;
+    for (uint32_t slot = 0; slot < s->nslots; slot++) {
+        const job *x = &s->chunks[slot / per_chunk][slot % per_chunk];
+        if (x->state == JOB_QUEUED && !x->pol)
+            v->queued++;
+        if (x->state != JOB_RUNNING && x != j) /* j: completing now, still placed */
+            continue;
+        v->in_flight++;
+        const sc_task *t = sc_task_of(x);
+        if (t && t->wide) {
+            v->wide++;
+            v->bytes += sizeof(sc_task_more) + (size_t)x->ngpu_ids * sizeof(double);
+        }
+    }
+    v->live = live_records(st);
+    v->bytes += (size_t)v->live * sizeof(sc_task);
+    for (int g = 0; g < st->ncards; g++)
+        if (st->cards[g].cap > 1) {
+            v->arrays++;
+            v->bytes += (size_t)st->cards[g].cap * sizeof(job *);
+        }
+}
+
+/* n jobs of g GPUs each arriving at 0 on gpus_spec under policy: the first
+ * running ones start at once, the rest (n - running) wait. Returns the
+ * policy's bytes per job running; *v says how they were counted. */
+static double per_job_waiting(const char *policy, const char *const *sets, const char *gpus_spec, int n, int g,
+                              int running, seen *v)
+{
+    size_t cap = 64 + (size_t)n * 32;
+    char *tr = xmalloc(cap);
+    size_t used = (size_t)snprintf(tr, cap, "id,submit,duration,gpus\n");
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(tr + used, cap - used, "j%d,0,%d,%d\n", i, 10 + i % 7, g);
+    tu_run r;
+    memset(v, 0, sizeof *v);
+    v->r = &r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), gpus_spec, 8, policy, sets, on_done, v), 0);
+    CHECK_EQ_INT(v->in_flight, running);
+    CHECK_EQ_INT(v->queued, n - running); /* queued, without a record */
+    CHECK_EQ_INT(v->live, running);       /* one record a running task, none for a waiting one or left by another */
+    CHECK_EQ_INT(r.s.completed, n);
+    CHECK_EQ_INT(live_records(r.s.pst[0]), 0); /* every record back on the free list */
+    tu_run_free(&r);
+    free(tr);
+    return v->in_flight ? (double)v->bytes / v->in_flight : 0;
+}
+
+static double per_job(const char *policy, const char *const *sets, const char *gpus_spec, int n, int g, seen *v)
+{
+    return per_job_waiting(policy, sets, gpus_spec, n, g, n, v);
+}
+
+/* vgpu, whole-card shares: one tenant a card, the record alone. */
+static void vgpu_one_card_costs_the_record(void)
+{
+    seen v;
+    double b = per_job("vgpu", NULL, "A100-SXM4-80GB:1000", 1000, 1, &v);
+    CHECK_EQ_INT(v.wide, 0);
+    CHECK_EQ_INT(v.arrays, 0);
+    CHECK(b <= SC_TASK_MAX_BYTES);
+}
+
+/* vgpu, twice as many whole-card jobs as cards: the waiting half holds no
+ * record (it gets one when it is placed). */
+static void vgpu_queued_jobs_hold_nothing(void)
+{
+    seen v;
+    double b = per_job_waiting("vgpu", NULL, "A100-SXM4-80GB:500", 1000, 1, 500, &v);
+    CHECK_EQ_INT(v.wide, 0);
+    CHECK(b <= SC_TASK_MAX_BYTES);
+}
+
+/* timeslice, four replicas a card: the card's array of four, shared by them. */
+static void timeslice_shares_a_cards_array(void)
+{
+    seen v;
+    double b = per_job("timeslice", NULL, "A100-SXM4-80GB:250", 1000, 1, &v);
+    CHECK_EQ_INT(v.wide, 0);
+    CHECK_EQ_INT(v.arrays, 250);
+    CHECK(b <= SC_TASK_MAX_BYTES + sizeof(job *)); /* four pointers shared by four tenants */
+}
+
+/* mps, one client a card, two cards a task: their rates out of line (and
+ * an LRU slot). */
+static void mps_two_cards_rates_out_of_line(void)
+{
+    seen v;
+    const char *const sets[] = {"replicas=1", NULL};
+    double b = per_job("mps", sets, "A100-SXM4-80GB:1000", 500, 2, &v);
+    CHECK_EQ_INT(v.wide, 500);
+    CHECK_EQ_INT(v.arrays, 0);
+    CHECK(b <= SC_TASK_MAX_BYTES + sizeof(sc_task_more) + 2 * sizeof(double));
+}
+
+/* Sessions paused by hibernate (suspended, their cards given back) that end
+ * while paused never come back to the space policy: their records went at
+ * the pause, so none is left when the run ends (memory follows the work in
+ * flight, not the number of sessions). */
+static void paused_sessions_leave_no_record(void)
+{
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, "workloads/examples/agents.csv", "H100-SXM5-80GB:64", 8, "vgpu+hibernate", NULL,
+                              NULL, NULL),
+                 0);
+    CHECK(r.s.completed > 0);
+    CHECK_EQ_INT(r.s.running, 0);
+    CHECK_EQ_INT(live_records(r.s.pst[0]), 0);
+    tu_run_free(&r);
+}
+
+const test_case tests_share_mem[] = {
+    {"share_mem/sizes", sizes},
+    {"share_mem/vgpu_one_card_costs_the_record", vgpu_one_card_costs_the_record},
+    {"share_mem/vgpu_queued_jobs_hold_nothing", vgpu_queued_jobs_hold_nothing},
+    {"share_mem/timeslice_shares_a_cards_array", timeslice_shares_a_cards_array},
+    {"share_mem/mps_two_cards_rates_out_of_line", mps_two_cards_rates_out_of_line},
+    {"share_mem/paused_sessions_leave_no_record", paused_sessions_leave_no_record},
+    {NULL, NULL},
+};
