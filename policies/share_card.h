@@ -164,7 +164,7 @@ typedef struct sc_state {
     double *card_score0;
     /* per card: the counters HAMi's admission reads (sc_card_fits), kept
      * beside card_score0 the same way: a node's 8 cards in 3 cache lines
-     * instead of 15 of their records, for the lookups that test many nodes
+     * instead of 9 or 10 of their records, for the lookups that test many nodes
      * (placement, the preemption search's open cards) */
     struct sc_fitrec *fitrec;
     int ncards;
