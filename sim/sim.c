@@ -558,9 +558,11 @@ static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem
  * memory on every placement (pol_space.queue_host). */
 static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
+/* None on a cluster whose nodes set no CPU or memory (no fit index): every
+ * ask fits the host there, as the room's INFINITY answers would say. */
 static const sq_host *host_room_of(const sim *s)
 {
-    return demand_index(s) && space_of(s)->queue_host ? &host_room : NULL;
+    return demand_index(s) && space_of(s)->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
 
 /* A dispatch pass: the request the policy holds room for first, then the
