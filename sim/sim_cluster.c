@@ -84,6 +84,8 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
     if (total_nodes == 0)
         return gs_err(err, GS_EINPUT, "cluster '%s' has no nodes", c->name);
     c->nodes = xcalloc((size_t)total_nodes, sizeof *c->nodes);
+    c->group_prefix = xcalloc((size_t)ng, sizeof *c->group_prefix);
+    c->group_first = xcalloc((size_t)ng, sizeof *c->group_first);
     c->gpu_node = xcalloc((size_t)total_gpus + 1, sizeof *c->gpu_node);
     for (int i = 0; i < ng; i++) {
         int pi = pool_for(c, g[i].model);
@@ -100,6 +102,8 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
             p->shapes = xrealloc(p->shapes, (size_t)(p->nshapes + 1) * sizeof *p->shapes);
             p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib};
         }
+        memcpy(c->group_prefix[i], g[i].prefix, sizeof c->group_prefix[i]);
+        c->group_first[i] = c->nnodes;
         for (int k = 0; k < g[i].count; k++) {
             sim_node *n = &c->nodes[c->nnodes];
             n->id = c->nnodes++;
@@ -110,7 +114,6 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
             n->free_mask = g[i].gpus == 64 ? ~0ULL : ((1ULL << g[i].gpus) - 1);
             n->cpu_total = g[i].cpu;
             n->mem_total_gib = g[i].mem_gib;
-            snprintf(n->name, sizeof n->name, "%s%d", g[i].prefix, k);
             for (int q = 0; q < g[i].gpus; q++)
                 c->gpu_node[c->ngpus++] = n->id;
             p->nnodes++;
@@ -334,11 +337,23 @@ void sim_cluster_free_nodes(sim_cluster *c)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
     free(c->group_price);
+    free(c->group_prefix);
+    free(c->group_first);
     free(c->given);
     free(c->given_flag);
     if (c->quota)
         GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
     memset(c, 0, sizeof *c);
+}
+
+void sim_cluster_node_name(const sim_cluster *c, int node, char *buf, size_t cap)
+{
+    if (node < 0 || node >= c->nnodes) {
+        snprintf(buf, cap, "node-%d", node);
+        return;
+    }
+    int g = c->nodes[node].group;
+    snprintf(buf, cap, "%s%d", c->group_prefix[g], node - c->group_first[g]);
 }
 
 /* {==== queries and allocation ====} */

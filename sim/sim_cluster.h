@@ -32,16 +32,18 @@
 #define CL_MAX_NODE_CPU 1e6
 #define CL_MAX_NODE_MEM_GIB 1e9
 
+/* A node as placements read and write it (72 bytes); its name is made on
+ * demand (sim_cluster_node_name): at 8,192 nodes the records stay 40 bytes
+ * a node smaller, which a placement walking nodes reads from cache. */
 typedef struct sim_node {
     int id, pool;
     int ngpus, gpu0; /* GPUs are gpu0 .. gpu0+ngpus-1 in cluster order */
     int free_gpus;
+    int group; /* index of its entry in the cluster file's "nodes" */
     uint64_t free_mask;
     double cpu_total, cpu_used;         /* cores; total < 0: unlimited */
     double mem_total_gib, mem_used_gib; /* GiB;   total < 0: unlimited */
     int prev, next;                     /* bucket links (node ids, -1 = none) */
-    char name[40];
-    int group; /* index of its entry in the cluster file's "nodes" */
 } sim_node;
 
 typedef struct node_shape {
@@ -75,6 +77,8 @@ typedef struct sim_cluster {
      * policies to parse (the core does not interpret it); NULL when absent */
     char **group_mig;
     double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
+    char (*group_prefix)[24]; /* per node group: its nodes' name prefix (node k of the group: prefix k) */
+    int *group_first;         /* per node group: its first node's id */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
     /* nodes given something back (cards, or CPU and memory alone) since their watcher last took the list
@@ -103,6 +107,8 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
                           gs_error *err);
 /* Frees the ledger of a cluster that holds no quotas (sim_cluster_free frees both). */
 void sim_cluster_free_nodes(sim_cluster *c);
+/* Node id's name ("<prefix><k>", k its place in its group) into buf. */
+void sim_cluster_node_name(const sim_cluster *c, int node, char *buf, size_t cap);
 /* `--mig LAYOUT`: every node group whose model has MIG gets LAYOUT as its
  * "mig" value (a name such as all-1g.10gb, balanced, whole, dynamic, or the
  * JSON of a cluster file's "mig" key). GS_EUSAGE when no card has MIG. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../cli/fill.h"
+#include "../sim/sim_cluster_file.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
@@ -25,12 +26,16 @@
  * placement and admission columns (names as pointers, rare ones out of
  * line), 112 bytes, against the reader's 1 KB row. */
 #define FILL_ROW_MAX_BYTES 112
+/* A node of the ledger: what placements read and write, its name made on
+ * demand (sim_cluster_node_name). */
+#define NODE_MAX_BYTES 72
 
 static void sizes(void)
 {
     CHECK(sizeof(job) <= JOB_SLOT_MAX_BYTES);
     CHECK(sizeof(job_req) <= JOB_REQ_MAX_BYTES);
     CHECK(sizeof(fill_row) <= FILL_ROW_MAX_BYTES);
+    CHECK(sizeof(sim_node) <= NODE_MAX_BYTES);
     if (sizeof(job) > JOB_SLOT_MAX_BYTES)
         fprintf(stderr, "    sizeof(job) = %zu\n", sizeof(job));
 }
@@ -206,10 +211,29 @@ static void strtab_interns_and_reuses(void)
     sim_strtab_free(&t);
 }
 
+/* Node names as the cluster file and --gpus make them: group prefix, then
+ * the node's place in its group. */
+static void node_names_made_on_demand(void)
+{
+    sim_cluster c;
+    gs_error err = {0};
+    CHECK_EQ_INT(sim_cluster_from_spec(&c, "A100-SXM4-80GB:16,H100-SXM5-80GB:8", 8, tu_catalog(), &err), 0);
+    char name[48];
+    const char *want[] = {"A100-SXM4-80GB-0", "A100-SXM4-80GB-1", "H100-SXM5-80GB-0"};
+    for (int n = 0; n < 3; n++) {
+        sim_cluster_node_name(&c, n, name, sizeof name);
+        CHECK(strcmp(name, want[n]) == 0);
+        if (strcmp(name, want[n]))
+            fprintf(stderr, "    node %d: '%s', want '%s'\n", n, name, want[n]);
+    }
+    sim_cluster_free(&c);
+}
+
 const test_case tests_job_mem[] = {
     {"job_mem/sizes", sizes},
     {"job_mem/plain_jobs_cost_slot_and_id", plain_jobs_cost_slot_and_id},
     {"job_mem/ids_and_names_round_trip", ids_and_names_round_trip},
     {"job_mem/strtab_interns_and_reuses", strtab_interns_and_reuses},
+    {"job_mem/node_names_made_on_demand", node_names_made_on_demand},
     {NULL, NULL},
 };

@@ -61,7 +61,9 @@ static int audit_now(const sim *s)
         if ((nd->cpu_total >= 0 && nd->cpu_used > nd->cpu_total + 1e-6) ||
             (nd->mem_total_gib >= 0 && nd->mem_used_gib > nd->mem_total_gib + 1e-6) || nd->free_gpus < 0 ||
             nd->free_gpus != __builtin_popcountll(nd->free_mask)) {
-            snprintf(why, sizeof why, "node %s over-committed (cpu %.2f/%.2f, mem %.2f/%.2f, free %d)", nd->name,
+            char name[48];
+            sim_cluster_node_name(cl, n, name, sizeof name);
+            snprintf(why, sizeof why, "node %s over-committed (cpu %.2f/%.2f, mem %.2f/%.2f, free %d)", name,
                      nd->cpu_used, nd->cpu_total, nd->mem_used_gib, nd->mem_total_gib, nd->free_gpus);
             flag(s, why);
         }
@@ -72,7 +74,9 @@ static int audit_now(const sim *s)
                        : audit_kind == KIND_SHARED ? taken
                                                    : holders[g] > 1 || (holders[g] == 1 && !taken);
             if (bad) {
-                snprintf(why, sizeof why, "GPU %d of node %s: %s in the ledger, %d holder(s)", g, nd->name,
+                char name[48];
+                sim_cluster_node_name(cl, n, name, sizeof name);
+                snprintf(why, sizeof why, "GPU %d of node %s: %s in the ledger, %d holder(s)", g, name,
                          taken ? "taken" : "free", holders[g]);
                 flag(s, why);
             }
