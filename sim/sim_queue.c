@@ -460,6 +460,19 @@ static inline bool host_open(const sq_bucket *b, double cpu, double mem)
     return b->cpu_min - 1e-9 <= cpu && b->mem_min - 1e-9 <= mem;
 }
 
+/* Whether a skipping pass leaves bucket bk out: no node has its least ask
+ * (the most free on any node is short of it, or a woken bucket's nodes
+ * given something since have it no more); a parking pass parks it then. */
+static bool shut_out(sim_queue *q, sq_bucket *bk, const sq_host *host, void *ud, bool parking, given_copy *given,
+                     double hcpu, double hmem)
+{
+    if (host_open(bk, hcpu, hmem) && !(parking && woken_short(host, ud, given, bk, bk->cpu_min, bk->mem_min)))
+        return false;
+    if (parking)
+        park(q, bk);
+    return true;
+}
+
 void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud)
 {
@@ -510,12 +523,8 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                     /* parked: no node has its least ask (the most free on
                      * any node is short of it, or a woken bucket's nodes
                      * given something since have it no more) */
-                    if (!host_open(bk, hcpu, hmem) ||
-                        (parking && woken_short(host, ud, &given, bk, bk->cpu_min, bk->mem_min))) {
-                        if (parking)
-                            park(q, bk);
+                    if (shut_out(q, bk, host, ud, parking, &given, hcpu, hmem))
                         continue;
-                    }
                     el[nel++] = el_of(q, b);
                 }
                 for (int i = nel / 2 - 1; i >= 0; i--)
@@ -576,12 +585,8 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                     sq_bucket *bk = &q->bk[el[i].b];
                     if (!bk->n || bk->demand > room)
                         continue;
-                    if (!host_open(bk, hcpu, hmem) ||
-                        (parking && woken_short(host, ud, &given, bk, bk->cpu_min, bk->mem_min))) {
-                        if (parking)
-                            park(q, bk);
+                    if (shut_out(q, bk, host, ud, parking, &given, hcpu, hmem))
                         continue;
-                    }
                     el[m++] = i == 0 ? el_of(q, el[0].b) : el[i];
                 }
                 nel = m;
