@@ -18,10 +18,13 @@
  * paid by every shared-card job in flight: make it pay for itself, or put
  * it out of line (sc_task_more). */
 #define SC_TASK_MAX_BYTES 16
-/* One per GPU of the cluster, whether used or not: its tenants, counters,
- * memory and gauge contributions; the swap state only under oversub=swap
- * (sc_card_swap). */
-#define SC_CARD_MAX_BYTES 72
+/* One per GPU of the cluster, whether used or not: its tenants, its busy
+ * contribution, 32-bit MiB counters, tenant count, reserved cores, pool
+ * and two small fields; the swap state only under oversub=swap
+ * (sc_card_swap). Its physical memory (the pool's model's), its alloc
+ * contribution (from its counters) and its doomed tenants (their records)
+ * are computed, not kept. */
+#define SC_CARD_MAX_BYTES 32
 
 static void sizes(void)
 {
@@ -71,9 +74,9 @@ static void on_done(void *ud, const job *j)
     v->live = live_records(st);
     v->bytes += (size_t)v->live * sizeof(sc_task);
     for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap > 1) {
+        if (st->cards[g].cap_log2) {
             v->arrays++;
-            v->bytes += (size_t)st->cards[g].cap * sizeof(job *);
+            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(job *);
         }
 }
 
