@@ -154,6 +154,7 @@ typedef struct sc_card {
     bool open : 1;         /* could take some task (share_room.c) */
 } sc_card;
 _Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
+_Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
 
 /* A card's swap state (oversub=swap only, sc_state.swap): its host link and
  * its contributions to the swap gauges. Other runs keep none: the card's
@@ -198,7 +199,7 @@ typedef struct sc_state {
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
-    int *node_open;        /* per node: its open cards (share_room.c) */
+    uint8_t *node_open;    /* per node: its open cards (share_room.c), at most CL_MAX_NODE_GPUS */
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
     /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
     int *nh, *nh_pos, nh_n;
