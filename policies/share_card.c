@@ -258,6 +258,8 @@ void sc_join(sc_state *st, job *j)
         tenant_add(c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
+        if (c->cores_used + cores > SC_CARD_CORES_MAX)
+            GS_BUG("share_card: reserved cores past the card's admission limit");
         c->cores_used = (uint16_t)(c->cores_used + cores); /* admitted: at most total_cores */
         if (st->cfg.hami) {
             if (c->mem_committed + mem > SC_CARD_MEM_MAX_MIB)

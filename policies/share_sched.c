@@ -103,6 +103,8 @@ const pol_space sc_space = {
 
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
 {
+    if (cfg->total_cores > SC_CARD_CORES_MAX) /* core_scaling's range (pol_vgpu.c) keeps it there */
+        GS_BUG("share_sched: total_cores above SC_CARD_CORES_MAX");
     sc_state *st = xcalloc(1, sizeof *st);
     st->s = s;
     st->cfg = *cfg;
