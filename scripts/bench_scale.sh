@@ -11,6 +11,9 @@
 #     on a MIG variant: each of the 1,024 cards pinned by one long instance, Q queued requests
 #     (each its own shape) for a profile that cannot fit beside it, 1g.10gb churn (dynmig: 1g pins,
 #     7g.80gb queued; mig, balanced layout: 3g.40gb pins, 3g.40gb queued).
+#  3. the overloaded CPU-bound day (whole, vgpu, timeslice at OVER_SIZES, default 1,024 and 8,192
+#     GPUs): OVER_JOBS rows (default 50,000) whose CPU and memory asks bind, at load 1.0 of the
+#     cards, against the same columns at load 0.5 (goal: about the same time).
 # Scale figures are the best of BENCH_REPS runs (default 3), cliff times of one run, on a shared machine:
 # compare ratios, not absolutes.
 set -e
@@ -112,6 +115,46 @@ for c in "dynmig dynamic 1g.10gb 7g.80gb" "mig balanced 3g.40gb 3g.40gb"; do
   done
   # shellcheck disable=SC2086
   printf "  %-36s %14s %14s\n" "$1 ($2: $3, $4)" $row
+done
+
+# --- the overloaded CPU-bound day: jobs whose cpu and mem_gib asks bind long before the cards
+# (cpu 2-21, mem_gib 8-157 on nodes of 8 cards, 64 cores and 512 GiB, as bench_compose.sh's cpumem),
+# arriving at load 1.0 of the cards (gen mmc --util 1.0 --seed 2), so the queue holds a few hundred
+# shape buckets for most of the day; against the churn alone, the same columns at load 0.5 (seed 1),
+# where the queue stays short (goal: about the same time). wall_s of each run, best of REPS.
+OJ=${OVER_JOBS:-50000}
+OS=${OVER_SIZES:-1024 8192}
+best_wall() { # trace cluster policy -> the least sim.wall_s of REPS runs, or "timeout"
+  bw=""; bi=0
+  while [ "$bi" -lt "$REPS" ]; do
+    bi=$((bi + 1))
+    timeout "$TMO" ./gpusim run --trace "$1" --cluster "$2" --policy "$3" --sample-s 0 --out "$D/over-run" --json \
+      >"$D/over.json" 2>/dev/null || { echo timeout; return; }
+    w=$(val wall_s "$D/over.json")
+    bw=$(awk -v a="$bw" -v b="$w" 'BEGIN {print (a == "" || b + 0 < a + 0) ? b : a}')
+  done
+  awk -v w="$bw" 'BEGIN {printf "%.3f", w}'
+}
+echo "bench: overloaded CPU-bound day, $OJ jobs asking cpu 2-21 and mem_gib 8-157 (nodes of 8 cards, 64 cores,"
+echo "  512 GiB), at load 1.0 of the cards against the churn alone at 0.5; best of $REPS runs"
+printf "  %-10s %8s %14s %14s %8s\n" policy GPUs "churn alone s" "overloaded s" ratio
+for g in $OS; do
+  for u in 0.5 1.0; do
+    T="$D/over-$u-$g.csv"
+    seed=1; [ "$u" = 1.0 ] && seed=2
+    [ -s "$T" ] || ./gpusim gen mmc --jobs "$OJ" --servers "$g" --util "$u" --seed "$seed" |
+      awk -F, 'BEGIN {srand(7)} NR == 1 {print $0 ",cpu,mem_gib"; next}
+        {printf "%s,%d,%d\n", $0, 2 + int(rand() * 20), 8 + int(rand() * 150)}' >"$T"
+  done
+  printf '{"name": "over-%d", "nodes": [{"name": "n", "model": "%s", "count": %d, "gpus": 8, "cpu": 64, "mem_gib": 512}]}\n' \
+    "$g" "$MODEL" $((g / 8)) >"$D/over-$g.json"
+  for pol in whole vgpu timeslice; do
+    a=$(best_wall "$D/over-0.5-$g.csv" "$D/over-$g.json" "$pol")
+    b=$(best_wall "$D/over-1.0-$g.csv" "$D/over-$g.json" "$pol")
+    awk -v p="$pol" -v g="$g" -v a="$a" -v b="$b" 'BEGIN {
+      r = (a + 0 > 0 && b != "timeout") ? sprintf("%.1f", b / a) : "-"
+      printf "  %-10s %8d %14s %14s %8s\n", p, g, a, b, r }'
+  done
 done
 
 # --- plan's width: the README's plan example (the example day on H100s, 8 a node), one count a round

@@ -547,13 +547,22 @@ static bool host_fits_cb(void *ud, double cpu, double mem)
     return sim_cluster_host_fits_any(((sim *)ud)->cl, cpu, mem);
 }
 
+static uint64_t host_gives_cb(void *ud) { return ((sim *)ud)->cl->gives; }
+
+static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem, int max)
+{
+    return sim_cluster_given_since(((sim *)ud)->cl, since, cpu, mem, max);
+}
+
 /* The host room joins the demand index where the policy enforces CPU and
  * memory on every placement (pol_space.queue_host). */
-static const sq_host host_room = {host_room_cb, host_fits_cb};
+static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
+/* None on a cluster whose nodes set no CPU or memory (no fit index): every
+ * ask fits the host there, as the room's INFINITY answers would say. */
 static const sq_host *host_room_of(const sim *s)
 {
-    return demand_index(s) && space_of(s)->queue_host ? &host_room : NULL;
+    return demand_index(s) && space_of(s)->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
 
 /* A dispatch pass: the request the policy holds room for first, then the

@@ -422,6 +422,19 @@ bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib)
     return false;
 }
 
+int sim_cluster_given_since(const sim_cluster *c, uint64_t since, double *cpu, double *mem_gib, int max)
+{
+    uint64_t n = c->gives - since;
+    if (n > CL_GIVE_LOG || n > (uint64_t)max)
+        return -1;
+    for (uint64_t k = 0; k < n; k++) { /* the values the fit index holds */
+        const sim_node *nd = &c->nodes[c->give_log[(since + k) % CL_GIVE_LOG]];
+        cpu[k] = free_or_inf(nd->cpu_total, nd->cpu_used);
+        mem_gib[k] = free_or_inf(nd->mem_total_gib, nd->mem_used_gib);
+    }
+    return (int)n;
+}
+
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib)
 {
     for (int pi = 0; pi < c->npools; pi++) {
@@ -554,6 +567,7 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
     }
     n->free_gpus += ngpus;
     c->pools[n->pool].free_gpus += ngpus;
+    c->give_log[c->gives++ % CL_GIVE_LOG] = node;
     if (c->given_flag && !c->given_flag[node]) { /* host share alone too: a shared card's room grew */
         c->given_flag[node] = 1;
         c->given[c->ngiven++] = node;

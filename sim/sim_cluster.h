@@ -23,6 +23,8 @@
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
+/* gives remembered by node (sim_cluster_given_since): a few passes' worth */
+#define CL_GIVE_LOG 256
 /* Whole-cluster limits, checked before any count is held in an int: far
  * above any cluster a planner sizes, far below what would overflow. */
 #define CL_MAX_NODES 4000000
@@ -79,6 +81,10 @@ typedef struct sim_cluster {
      * (sim_cluster_watch_gives); NULL: nobody watches */
     int *given, ngiven;
     unsigned char *given_flag; /* [nnodes]: the node is in given[] */
+    /* sim_cluster_give calls so far, and the node of each of the last
+     * CL_GIVE_LOG: a node's free CPU and memory grow only at one */
+    uint64_t gives;
+    int give_log[CL_GIVE_LOG];
 } sim_cluster;
 
 /* The nodes of a cluster document (JSON): {"name": "...", "nodes":
@@ -132,6 +138,11 @@ void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib);
 /* Does some node have cpu cores and mem GiB free (the ledger's tolerance),
  * whatever its cards? A fit-index descent per free-card bucket and pool. */
 bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib);
+/* The free CPU cores and GiB now (+INFINITY: unlimited) of the nodes given
+ * something back since c->gives was `since`, into cpu[] and mem_gib[] (a
+ * node given twice appears twice); returns how many, or -1 when more than
+ * max or than the log holds. O(gives since). */
+int sim_cluster_given_since(const sim_cluster *c, uint64_t since, double *cpu, double *mem_gib, int max);
 /* Could a request of ngpus whole GPUs, cpu cores and mem GiB fit on some
  * empty node of the allowed pools? */
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);

@@ -32,13 +32,8 @@ void sim_heap_grow(sim_heap *h)
     h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
 }
 
-bool sim_heap_pop(sim_heap *h, sim_event *out)
+bool sim_heap_pop_array(sim_heap *h, sim_event *out)
 {
-    if (h->has_side && (h->n == 0 || ev_less(&h->side, &h->ev[0]))) {
-        *out = h->side;
-        h->has_side = false;
-        return true;
-    }
     if (h->n == 0)
         return false;
     *out = h->ev[0];

@@ -199,10 +199,15 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
     /* every request of the class lowers its bucket's bounds (a class's key
      * need not name CPU and memory, so its requests may differ) */
     sq_bucket *bk = &q->bk[c->bucket];
+    bool lowered = j->req.cpu < bk->cpu_min || j->req.mem_gib < bk->mem_min;
     if (j->req.cpu < bk->cpu_min)
         bk->cpu_min = j->req.cpu;
     if (j->req.mem_gib < bk->mem_min)
         bk->mem_min = j->req.mem_gib;
+    if (lowered && bk->state != SQ_LIVE) { /* what was known is of the old bounds */
+        q->nparked -= bk->state == SQ_PARKED;
+        bk->state = SQ_LIVE;
+    }
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 16;
         c->heap = xrealloc(c->heap, c->cap * sizeof *c->heap);
@@ -215,6 +220,7 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
     c->heap[i] = j;
     j->q_class = ci;
     q->len++;
+    q->gen++;
     if (c->n == 1)
         bk_insert(q, ci);
     else if (i == 0 && c->bpos >= 0) /* a new head: the class moves up */
@@ -250,35 +256,66 @@ static void pop_head(sim_queue *q, int ci)
         bk_down(q, &q->bk[c->bucket], c->bpos);
 }
 
-/* ---- a pass's list of buckets within the room: a heap by their heads ---- */
+/* ---- a pass's list of buckets within the room: a heap by their heads ----
+ * Each entry carries its bucket's head's order (priority, submit, arrival),
+ * read when listed and again when that head changes (a start or a failed
+ * try in the bucket: the only changes a pass that keeps its list sees), so
+ * the heap compares what it holds instead of following three pointers. */
 
-static inline bool el_before(const sim_queue *q, int a, int b)
+typedef struct el_ent {
+    int priority;
+    gs_time_us submit_us;
+    uint64_t arrival_no;
+    int b;
+} el_ent;
+
+static inline el_ent el_of(const sim_queue *q, int b)
 {
-    return cls_before(q, q->bk[a].h[0], q->bk[b].h[0]);
+    const job *j = q->cls[q->bk[b].h[0]].heap[0];
+    return (el_ent){j->req.priority, j->req.submit_us, j->arrival_no, b};
 }
 
-static void el_down(const sim_queue *q, int *el, int n, int i)
+static inline bool el_before(const el_ent *a, const el_ent *b)
 {
-    int b = el[i];
+    if (a->priority != b->priority)
+        return a->priority > b->priority;
+    if (a->submit_us != b->submit_us)
+        return a->submit_us < b->submit_us;
+    return a->arrival_no < b->arrival_no;
+}
+
+static void el_down(el_ent *el, int n, int i)
+{
+    el_ent e = el[i];
     for (;;) {
         int k = 2 * i + 1;
         if (k >= n)
             break;
-        if (k + 1 < n && el_before(q, el[k + 1], el[k]))
+        if (k + 1 < n && el_before(&el[k + 1], &el[k]))
             k++;
-        if (!el_before(q, el[k], b))
+        if (!el_before(&el[k], &e))
             break;
         el[i] = el[k];
         i = k;
     }
-    el[i] = b;
+    el[i] = e;
 }
 
-static void el_pop(const sim_queue *q, int *el, int *n)
+static void el_pop(el_ent *el, int *n)
 {
     el[0] = el[--*n];
     if (*n > 0)
-        el_down(q, el, *n, 0);
+        el_down(el, *n, 0);
+}
+
+/* The top's bucket has a new head, or none. */
+static void el_top_changed(const sim_queue *q, el_ent *el, int *n)
+{
+    if (q->bk[el[0].b].n) {
+        el[0] = el_of(q, el[0].b);
+        el_down(el, *n, 0);
+    } else
+        el_pop(el, n);
 }
 
 /* Puts the classes a pass took out back into their buckets. */
@@ -308,6 +345,115 @@ static void host_room_now(const sq_host *host, void *ud, double *cpu, double *me
         host->room(ud, cpu, mem);
 }
 
+/* ---- parking: buckets whose least ask no node has ----
+ * At a release in an overloaded queue, most buckets' least ask fits no
+ * node and only the node given something back can have grown. A bucket
+ * found so is parked: passes leave it out, and a wake (once per pass that
+ * follows gives) checks only the nodes given something since, waking the
+ * buckets one of them has room for. A woken bucket's heads are checked
+ * against those nodes alone (none else had room for any of them), so a
+ * pass that starts a request and then finds the rest short again costs a
+ * look at a node or two per bucket, not a fit-index descent or a try. */
+
+/* Whether the host counts its gives, so that a skipping pass may park. */
+static inline bool parks(const sq_host *h)
+{
+    return h && h->fits && h->gives && h->given_free;
+}
+
+/* gives a wake looks at (more: every parked bucket goes live), and a woken
+ * bucket's check (more: a fit-index descent instead) */
+#define SQ_GIVEN_MAX 64
+#define SQ_WOKEN_MAX 8
+
+/* Does one of the n nodes (free cores fc[], GiB fm[]) have cpu and mem by
+ * the ledger's test (free >= ask - 1e-9)? */
+static inline bool any_fits(const double *fc, const double *fm, int n, double cpu, double mem)
+{
+    for (int i = 0; i < n; i++)
+        if (fc[i] >= cpu - 1e-9 && fm[i] >= mem - 1e-9)
+            return true;
+    return false;
+}
+
+/* A pass's copy of the free CPU and memory of the nodes given something
+ * since `since`: good until the pass starts something (a start takes from
+ * a node, and may release, and so give, inside it); a failed try changes
+ * nothing. */
+typedef struct given_copy {
+    bool ok;
+    int n; /* -1: the host cannot tell */
+    uint64_t since;
+    double cpu[SQ_WOKEN_MAX], mem[SQ_WOKEN_MAX];
+} given_copy;
+
+/* Does a node given something since the count of gives was `since` have
+ * cpu and mem free now: 1 yes, 0 no, -1 cannot tell. */
+static inline int given_fit(const sq_host *h, void *ud, given_copy *g, uint64_t since, double cpu, double mem)
+{
+    if (!g->ok || g->since != since) {
+        g->n = h->given_free(ud, since, g->cpu, g->mem, SQ_WOKEN_MAX);
+        g->since = since;
+        g->ok = true;
+    }
+    return g->n < 0 ? -1 : any_fits(g->cpu, g->mem, g->n, cpu, mem);
+}
+
+/* Has no node cpu and mem free, where bucket bk is woken and the nodes
+ * given something since its base tell (cpu and mem at least its bounds)?
+ * false when they have, or cannot tell. */
+static bool woken_short(const sq_host *h, void *ud, given_copy *g, const sq_bucket *bk, double cpu, double mem)
+{
+    return bk->state == SQ_WOKEN && given_fit(h, ud, g, bk->base, cpu, mem) == 0;
+}
+
+static void park(sim_queue *q, sq_bucket *bk)
+{
+    bk->state = SQ_PARKED;
+    q->nparked++;
+}
+
+/* Every parked bucket's least ask fitted no node at q->park_at or later;
+ * since then only the nodes given something can have grown. A bucket one
+ * of them has room for is woken; the rest stay parked. O(buckets x gives
+ * since), once per pass that follows gives. */
+static void wake(sim_queue *q, const sq_host *h, void *ud)
+{
+    uint64_t now = h->gives(ud), from = q->park_at;
+    if (now == from)
+        return;
+    q->park_at = now;
+    if (q->nparked == 0)
+        return;
+    double fc[SQ_GIVEN_MAX], fm[SQ_GIVEN_MAX];
+    int n = h->given_free(ud, from, fc, fm, SQ_GIVEN_MAX);
+    for (int b = 0; b < q->nbk; b++) {
+        sq_bucket *bk = &q->bk[b];
+        if (bk->state != SQ_PARKED)
+            continue;
+        if (n < 0)
+            bk->state = SQ_LIVE;
+        else if (any_fits(fc, fm, n, bk->cpu_min, bk->mem_min)) {
+            bk->state = SQ_WOKEN;
+            bk->base = from;
+        } else
+            continue;
+        q->nparked--;
+    }
+}
+
+/* Does some node have bucket bk's least ask free (host->fits)? A woken
+ * bucket asks only the nodes given something since its base. */
+static bool bucket_fits(const sq_host *h, void *ud, given_copy *g, const sq_bucket *bk)
+{
+    if (bk->state == SQ_WOKEN && h->given_free) {
+        int r = given_fit(h, ud, g, bk->base, bk->cpu_min, bk->mem_min);
+        if (r >= 0)
+            return r == 1;
+    }
+    return h->fits(ud, bk->cpu_min, bk->mem_min);
+}
+
 /* Could a request of bucket b fit by CPU and memory (free >= ask - 1e-9)? */
 static inline bool host_open(const sq_bucket *b, double cpu, double mem)
 {
@@ -321,17 +467,25 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         return; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
-    if (q->depth++ > 0)
+    if (q->depth++ > 0) {
         restore_failed(q);
+        q->gen++; /* the outer pass's list no longer holds */
+    }
     uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+    /* parking is for skipping passes with a host that counts its gives;
+     * any other pass looks at every bucket, parked or not */
+    bool parking = !strict && parks(host);
+    given_copy given;
+    given.ok = false;
     double hcpu, hmem;
     host_room_now(host, ud, &hcpu, &hmem);
-    /* skipping order: the non-empty buckets within the room, listed once per
-     * pass and after each start (the room changed, a nested pass may have
-     * refilled buckets); a failed try changes nothing but its own bucket,
-     * so the list stays valid. Listing costs O(buckets) */
-    int stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el), nel = -1;
-    int el_cap = q->nbk <= 64 ? 64 : q->nbk;
+    /* skipping order: the non-empty buckets within the room (and not
+     * parked), listed once per pass, filtered after a start that released
+     * nothing and listed again after one that did (the room grew, a nested
+     * pass may have refilled buckets); a failed try changes nothing but its
+     * own bucket, so the list stays valid. Listing costs O(buckets) */
+    el_ent stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el);
+    int nel = -1, el_cap = q->nbk <= 64 ? 64 : q->nbk;
     for (;;) {
         int best = -1;
         if (strict) { /* the head of the line decides: every bucket */
@@ -346,24 +500,43 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                     el = xmalloc((size_t)q->nbk * sizeof *el);
                     el_cap = q->nbk;
                 }
+                if (parking) /* first: a woken bucket is listed */
+                    wake(q, host, ud);
                 nel = 0;
-                for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) /* ascending demand */
-                    if (q->bk[b].n && host_open(&q->bk[b], hcpu, hmem))
-                        el[nel++] = b;
+                for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) { /* ascending demand */
+                    sq_bucket *bk = &q->bk[b];
+                    if (!bk->n || (parking && bk->state == SQ_PARKED))
+                        continue;
+                    /* parked: no node has its least ask (the most free on
+                     * any node is short of it, or a woken bucket's nodes
+                     * given something since have it no more) */
+                    if (!host_open(bk, hcpu, hmem) ||
+                        (parking && woken_short(host, ud, &given, bk, bk->cpu_min, bk->mem_min))) {
+                        if (parking)
+                            park(q, bk);
+                        continue;
+                    }
+                    el[nel++] = el_of(q, b);
+                }
                 for (int i = nel / 2 - 1; i >= 0; i--)
-                    el_down(q, el, nel, i);
+                    el_down(el, nel, i);
             }
             /* the listed buckets form a heap by their heads: the best is
              * on top, a failed try or a dropped bucket costs O(log listed) */
             if (nel > 0) {
-                const sq_bucket *bk = &q->bk[el[0]];
+                sq_bucket *bk = &q->bk[el[0].b];
                 /* beyond the room (which a start shrank), or no node has the
                  * bucket's least ask: none of its requests can start in
                  * this pass, unless a nested pass releases something (then
                  * the list is made again) */
-                if (bk->demand > room || !host_open(bk, hcpu, hmem) ||
-                    (host && host->fits && !host->fits(ud, bk->cpu_min, bk->mem_min))) {
-                    el_pop(q, el, &nel);
+                if (bk->demand > room) {
+                    el_pop(el, &nel);
+                    continue;
+                }
+                if (!host_open(bk, hcpu, hmem) || (host && host->fits && !bucket_fits(host, ud, &given, bk))) {
+                    if (parking)
+                        park(q, bk);
+                    el_pop(el, &nel);
                     continue;
                 }
                 best = bk->h[0];
@@ -373,11 +546,54 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
             break;
         if (q->cls[best].demand > room || !host_open(&q->bk[q->cls[best].bucket], hcpu, hmem))
             break; /* strict: the head of the line cannot fit now */
-        if (try_start(ud, q->cls[best].heap[0])) {
+        /* a woken bucket's head that none of the nodes given something
+         * since has room for fits no node: its try would fail (the host
+         * room's contract), and is not made */
+        const job *head = q->cls[best].heap[0];
+        bool short_ = parking && woken_short(host, ud, &given, &q->bk[q->cls[best].bucket], head->req.cpu,
+                                              head->req.mem_gib);
+        uint64_t gen0 = q->gen, gives0 = parking ? host->gives(ud) : 0;
+        if (!short_ && try_start(ud, q->cls[best].heap[0])) {
+            /* nothing else in the queue moved (no push, removal or nested
+             * pass), and no node was given anything (or no bucket was
+             * dropped for one node's room) */
+            bool kept = q->gen == gen0 && (parking ? host->gives(ud) == gives0 : !host || !host->fits);
             pop_head(q, best);
-            /* a start may have released something (a nested pass ran) */
-            room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
-            host_room_now(host, ud, &hcpu, &hmem);
+            given.ok = false; /* the start took from a node */
+            uint32_t room1 = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+            double hcpu1, hmem1;
+            host_room_now(host, ud, &hcpu1, &hmem1);
+            if (!strict && nel > 0 && kept && room1 <= room && !(hcpu1 > hcpu) && !(hmem1 > hmem)) {
+                /* the list made again would hold what this one holds, less
+                 * what the shrunk room leaves out: what was left out or
+                 * dropped stays out (no room or node grew, no bucket
+                 * filled), and only the started bucket's head moved */
+                room = room1;
+                hcpu = hcpu1;
+                hmem = hmem1;
+                int m = 0;
+                for (int i = 0; i < nel; i++) {
+                    sq_bucket *bk = &q->bk[el[i].b];
+                    if (!bk->n || bk->demand > room)
+                        continue;
+                    if (!host_open(bk, hcpu, hmem) ||
+                        (parking && woken_short(host, ud, &given, bk, bk->cpu_min, bk->mem_min))) {
+                        if (parking)
+                            park(q, bk);
+                        continue;
+                    }
+                    el[m++] = i == 0 ? el_of(q, el[0].b) : el[i];
+                }
+                nel = m;
+                for (int i = nel / 2 - 1; i >= 0; i--)
+                    el_down(el, nel, i);
+                continue;
+            }
+            /* a start released something (a nested pass ran, the room
+             * grew): the list is made again */
+            room = room1;
+            hcpu = hcpu1;
+            hmem = hmem1;
             nel = -1;
             continue;
         }
@@ -387,12 +603,8 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
          * none) takes its place in the list */
         int fb = q->cls[best].bucket;
         bk_delete(q, best);
-        if (nel > 0 && el[0] == fb) {
-            if (q->bk[fb].n)
-                el_down(q, el, nel, 0);
-            else
-                el_pop(q, el, &nel);
-        }
+        if (nel > 0 && el[0].b == fb)
+            el_top_changed(q, el, &nel);
         if (q->nfailed == q->failed_cap) {
             q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
             q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
@@ -418,6 +630,7 @@ bool sq_remove(sim_queue *q, job *j)
         i++;
     if (i == c->n)
         return false;
+    q->gen++;
     if (i == 0) {
         pop_head(q, j->q_class);
         j->q_class = -1;

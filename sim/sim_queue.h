@@ -20,9 +20,17 @@
  * demand and one coarse level of the CPU and memory its requests ask (four
  * levels per doubling of each), and keeps the least of both it ever held;
  * a pass skips a bucket whose least ask exceeds the most free on any node.
+ * Where the host counts its gives (sq_host.gives), a skipping pass parks a
+ * bucket whose least ask no node has: later passes leave it out, and it is
+ * woken only when a node given something back since has that ask; those
+ * are then the only nodes its asks are checked against. In an overloaded
+ * queue bound by CPU or memory most buckets stay parked across releases,
+ * and a release costs a look at the few nodes it gave to per bucket, not a
+ * fit-index descent per bucket and a try per head.
  *
  * Cost: O(log n) per push and pop; a pass costs O(buckets + log classes) per
- * request it tries, and it tries only the heads of classes within the room
+ * request it starts (after a start that released nothing, O(listed) to
+ * filter its list), and it tries only the heads of classes within the room
  * (each at most once when it fails). The number of buckets is the number of
  * distinct demands (a handful: the card counts requests ask for) times the
  * host levels in use (1 without CPU and memory asks; a few hundred for
@@ -53,7 +61,16 @@ typedef struct sq_bucket {
     double mem_min;  /* a lower bound on what each of its requests asks */
     int *h;
     int n, cap;
+    /* what a skipping pass with a host that counts its gives knows of the
+     * least ask (sq_dispatch_host): SQ_LIVE nothing; SQ_PARKED no node has
+     * it free (left out of passes until a node given something has);
+     * SQ_WOKEN no node had it when the host's count of gives was `base`,
+     * so only the nodes given something since can have it now */
+    unsigned char state;
+    uint64_t base;
 } sq_bucket;
+
+enum { SQ_LIVE, SQ_PARKED, SQ_WOKEN };
 
 typedef struct sim_queue {
     sq_class *cls;
@@ -65,6 +82,9 @@ typedef struct sim_queue {
     int *failed; /* classes taken out of their buckets during a pass */
     int nfailed, failed_cap;
     int depth; /* passes running (a start may release, and so dispatch, inside one) */
+    uint64_t gen;     /* moves at every push, removal and pass inside a pass */
+    int nparked;      /* buckets SQ_PARKED */
+    uint64_t park_at; /* the host's count of gives when they were last checked */
     size_t len;
 } sim_queue;
 
@@ -93,6 +113,15 @@ void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*t
 typedef struct sq_host {
     void (*room)(void *ud, double *cpu, double *mem);
     bool (*fits)(void *ud, double cpu, double mem);
+    /* Optional, both or neither, with fits: gives(ud) counts the gives so
+     * far (a node's free CPU or memory grows only at one); given_free(ud,
+     * since, cpu, mem, max) writes the free cores and GiB now of the nodes
+     * given something since the count was `since` (a node may appear
+     * twice) and returns how many, or -1 when more than max or unknown.
+     * With them a skipping pass parks a bucket whose least ask no node has,
+     * and later passes leave it out until a node given something has it. */
+    uint64_t (*gives)(void *ud);
+    int (*given_free)(void *ud, uint64_t since, double *cpu, double *mem, int max);
 } sq_host;
 
 /* sq_dispatch with a host room as well: try_start must refuse a request

@@ -165,21 +165,52 @@ static void classes_beyond_room_not_visited(void)
  * A toy cluster of nodes with free cards, cores and GiB; a request starts on
  * the first node with room for all three (the ledger's 1e-9 tolerance). The
  * same random sequence runs on two queues, one told the host room and one
- * not: the starts must be the same, in the same order. */
-enum { HN = 6, HJOBS = 4000 };
+ * not: the starts must be the same, in the same order. The toy counts its
+ * gives like the ledger (sim_cluster_give) for a host that parks. With
+ * `nest`, a start sometimes ends a running request, and that release runs a
+ * pass inside the pass, as the engine's hand-back does. */
+enum { HN = 6, HJOBS = 4000, HLOG = 256 };
 
 typedef struct htoy {
     int cards[HN];
     double cpu[HN], mem[HN];
     int node_of[HJOBS];
     int tries, tries_short; /* tries, and those no node had the cores and GiB for */
+    int fits_calls;         /* host->fits: a fit-index descent in the engine */
     int started[HJOBS];
     int nstarted;
+    int run[HJOBS], nrun; /* running requests, in start order */
+    bool on[HJOBS];       /* started */
+    uint64_t gives;
+    int glog[HLOG];
+    /* nested passes: the queue, its host and order */
+    bool nest;
+    int depth;
+    sim_queue *q;
+    const sq_host *host;
+    bool strict;
+    job *js;
 } htoy;
+
+static uint32_t htoy_room(void *ud);
+
+static void htoy_release(htoy *t, int x)
+{
+    int ji = t->run[x];
+    const job *d = &t->js[ji];
+    int n = t->node_of[ji];
+    t->cards[n] += d->req.gpus;
+    t->cpu[n] += d->req.cpu;
+    t->mem[n] += d->req.mem_gib;
+    t->glog[t->gives++ % HLOG] = n;
+    t->run[x] = t->run[--t->nrun];
+}
 
 static bool htoy_start(void *ud, job *j)
 {
     htoy *t = ud;
+    if (t->on[j->arrival_no])
+        return false; /* a pass inside the start of j sees j still queued */
     t->tries++;
     bool host = false;
     for (int n = 0; n < HN; n++) {
@@ -193,6 +224,14 @@ static bool htoy_start(void *ud, job *j)
         t->mem[n] -= j->req.mem_gib;
         t->node_of[j->arrival_no] = n;
         t->started[t->nstarted++] = (int)j->arrival_no;
+        t->run[t->nrun++] = (int)j->arrival_no;
+        t->on[j->arrival_no] = true;
+        if (t->nest && t->depth < 2 && j->arrival_no % 5 == 0 && t->nrun > 1) { /* the oldest ends: a pass inside */
+            htoy_release(t, 0);
+            t->depth++;
+            sq_dispatch_host(t->q, t->strict, htoy_room, t->host, htoy_start, t);
+            t->depth--;
+        }
         return true;
     }
     t->tries_short += !host;
@@ -220,27 +259,60 @@ static void htoy_host(void *ud, double *cpu, double *mem)
 
 static bool htoy_fits(void *ud, double cpu, double mem)
 {
-    const htoy *t = ud;
+    htoy *t = ud;
+    t->fits_calls++;
     for (int n = 0; n < HN; n++)
         if (t->cpu[n] >= cpu - 1e-9 && t->mem[n] >= mem - 1e-9)
             return true;
     return false;
 }
 
-static void host_random(bool strict, unsigned seed, bool exact)
+static uint64_t htoy_gives(void *ud) { return ((const htoy *)ud)->gives; }
+
+static int htoy_given_free(void *ud, uint64_t since, double *cpu, double *mem, int max)
+{
+    const htoy *t = ud;
+    uint64_t n = t->gives - since;
+    if (n > HLOG || n > (uint64_t)max)
+        return -1;
+    for (uint64_t k = 0; k < n; k++) {
+        int nd = t->glog[(since + k) % HLOG];
+        cpu[k] = t->cpu[nd];
+        mem[k] = t->mem[nd];
+    }
+    return (int)n;
+}
+
+/* how much the host room tells the queue */
+enum { H_ROOM, H_FITS, H_PARK };
+
+typedef struct hrun {
+    htoy *a, *b; /* a: the host room of `mode`; b: no host room */
+} hrun;
+
+/* The random sequence on a (host room of `mode`) and b (none); the caller
+ * frees both toys. */
+static hrun host_run(bool strict, unsigned seed, int mode, bool nest)
 {
     job *js = calloc(HJOBS, sizeof *js);
     htoy *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    static const double cpus[] = {0, 0.5, 2, 3.25, 6, 7, 9, 12, 16, 21, 33, 64, 70};
+    sim_queue qa, qb;
+    sq_init(&qa);
+    sq_init(&qb);
+    sq_host h = {htoy_host, mode >= H_FITS ? htoy_fits : NULL, mode == H_PARK ? htoy_gives : NULL,
+                 mode == H_PARK ? htoy_given_free : NULL};
+    a->nest = b->nest = nest;
+    a->strict = b->strict = strict;
+    a->js = b->js = js;
+    a->q = &qa;
+    a->host = &h;
+    b->q = &qb; /* b's passes inside passes have no host room either */
     for (int n = 0; n < HN; n++) {
         a->cards[n] = b->cards[n] = 8;
         a->cpu[n] = b->cpu[n] = 64;
         a->mem[n] = b->mem[n] = 512;
     }
-    static const double cpus[] = {0, 0.5, 2, 3.25, 6, 7, 9, 12, 16, 21, 33, 64, 70};
-    sim_queue qa, qb;
-    sq_init(&qa);
-    sq_init(&qb);
-    int running[HJOBS], nrun = 0;
     for (int i = 0; i < HJOBS; i++) {
         seed = seed * 1103515245u + 12345u;
         unsigned r = seed >> 8;
@@ -260,24 +332,13 @@ static void host_random(bool strict, unsigned seed, bool exact)
         sq_push(&qa, j, key, (uint32_t)j->req.gpus);
         sq_push(&qb, j, key, (uint32_t)j->req.gpus);
         if (r >> 16 & 1) { /* a release, then a pass on both */
-            for (int k = 0; k < 2 && nrun; k++) {
-                int x = (int)((r >> 17) + (unsigned)k * 7) % nrun, ji = running[x];
-                const job *d = &js[ji];
-                htoy *ts[2] = {a, b};
-                for (int w = 0; w < 2; w++) {
-                    int n = ts[w]->node_of[ji];
-                    ts[w]->cards[n] += d->req.gpus;
-                    ts[w]->cpu[n] += d->req.cpu;
-                    ts[w]->mem[n] += d->req.mem_gib;
-                }
-                running[x] = running[--nrun];
+            for (int k = 0; k < 2 && a->nrun; k++) {
+                int x = (int)((r >> 17) + (unsigned)k * 7) % a->nrun;
+                htoy_release(a, x);
+                htoy_release(b, x);
             }
-            int s0 = a->nstarted;
-            sq_host h = {htoy_host, exact ? htoy_fits : NULL};
             sq_dispatch_host(&qa, strict, htoy_room, &h, htoy_start, a);
             sq_dispatch(&qb, strict, htoy_room, htoy_start, b);
-            for (int k = s0; k < a->nstarted; k++)
-                running[nrun++] = a->started[k];
         }
     }
     CHECK_EQ_INT(a->nstarted, b->nstarted);
@@ -288,29 +349,63 @@ static void host_random(bool strict, unsigned seed, bool exact)
     }
     CHECK_EQ_INT(sq_len(&qa), sq_len(&qb));
     CHECK(a->nstarted > 200);
-    /* the host room saves tries: most of those no node had the host for */
-    CHECK(b->tries_short > 100);
-    CHECK(a->tries_short * 2 < b->tries_short);
-    CHECK(a->tries < b->tries);
     sq_free(&qa);
     sq_free(&qb);
     free(js);
-    free(a);
-    free(b);
+    a->q = b->q = NULL;
+    a->host = NULL;
+    a->js = b->js = NULL;
+    return (hrun){a, b};
+}
+
+static void host_random(bool strict, unsigned seed, int mode)
+{
+    hrun r = host_run(strict, seed, mode, false);
+    /* the host room saves tries: most of those no node had the host for */
+    CHECK(r.b->tries_short > 100);
+    CHECK(r.a->tries_short * 2 < r.b->tries_short);
+    CHECK(r.a->tries < r.b->tries);
+    free(r.a);
+    free(r.b);
 }
 
 static void host_skipping_matches(void)
 {
-    host_random(false, 7, false);
-    host_random(false, 99, false);
-    host_random(false, 7, true);
-    host_random(false, 99, true);
+    host_random(false, 7, H_ROOM);
+    host_random(false, 99, H_ROOM);
+    host_random(false, 7, H_FITS);
+    host_random(false, 99, H_FITS);
 }
 
 static void host_strict_matches(void)
 {
-    host_random(true, 7, false);
-    host_random(true, 99, true);
+    host_random(true, 7, H_ROOM);
+    host_random(true, 99, H_FITS);
+    host_random(true, 7, H_PARK); /* a strict pass does not park */
+}
+
+/* Parking (a host that counts its gives): the same starts in the same order
+ * as no host room, and fewer fit tests and tries than the host room without
+ * it, on sequences with and without passes inside passes. */
+static void host_parking_matches(void)
+{
+    static const unsigned seeds[] = {7, 99, 12345};
+    for (int k = 0; k < 3; k++)
+        for (int nest = 0; nest < 2; nest++) {
+            hrun p = host_run(false, seeds[k], H_PARK, nest);
+            hrun f = host_run(false, seeds[k], H_FITS, nest);
+            CHECK_EQ_INT(p.a->nstarted, f.a->nstarted);
+            CHECK(memcmp(p.a->started, f.a->started, (size_t)p.a->nstarted * sizeof p.a->started[0]) == 0);
+            CHECK(p.a->tries_short <= f.a->tries_short);
+            CHECK(p.a->tries <= f.a->tries);
+            CHECK(p.a->fits_calls <= f.a->fits_calls);
+            if (nest)
+                CHECK(p.a->gives > (uint64_t)p.a->nstarted / 5); /* passes inside passes happened */
+            free(p.a);
+            free(p.b);
+            free(f.a);
+            free(f.b);
+        }
 }
 
 /* A thousand shapes asking more cores than any node has free cost no try
@@ -335,18 +430,86 @@ static void host_shapes_beyond_not_visited(void)
     js[BIG].req.gpus = 1;
     js[BIG].req.cpu = 4;
     sq_push(&q, &js[BIG], 0, 1);
-    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
     CHECK_EQ_INT(t->tries, 1);
     CHECK_EQ_INT(t->nstarted, 1);
     CHECK_EQ_INT(t->started[0], BIG);
     CHECK_EQ_INT(sq_len(&q), BIG);
     /* with the cores back, every shape is tried again (none was lost) */
     t->cpu[0] = 1e6;
-    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits}, htoy_start, t);
+    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
     CHECK_EQ_INT(t->nstarted, 8); /* the cards bind now: 8 in all */
     sq_free(&q);
     free(js);
     free(t);
+}
+
+/* An overloaded queue bound by CPU and memory: one node has cores but no
+ * memory free, another memory but no cores, so the most free of each (the
+ * host room) admits every bucket and only a fit test per bucket refuses
+ * it. A release of a core on the first node then costs no fit test once
+ * the buckets are parked, where the host room alone asks every bucket at
+ * every pass; the starts match a queue without a host room throughout. */
+static void host_parked_cost(void)
+{
+    enum { Q = 300, ROUNDS = 50 };
+    static job js[Q + 2];
+    memset(js, 0, sizeof js);
+    htoy *t[3];
+    sim_queue q[3];
+    sq_host hf = {htoy_host, htoy_fits, NULL, NULL}, hp = {htoy_host, htoy_fits, htoy_gives, htoy_given_free};
+    for (int k = 0; k < 3; k++) { /* 0: no host room, 1: fits, 2: parking */
+        t[k] = calloc(1, sizeof *t[k]);
+        t[k]->js = js;
+        t[k]->cards[0] = t[k]->cards[1] = 8;
+        t[k]->cpu[0] = 64;
+        t[k]->mem[1] = 512;
+        sq_init(&q[k]);
+    }
+    unsigned seed = 5;
+    for (int i = 0; i < Q; i++) {
+        seed = seed * 1103515245u + 12345u;
+        js[i].arrival_no = (uint64_t)i;
+        js[i].req.gpus = 1;
+        js[i].req.cpu = 1 + (double)(seed >> 8 & 63) * 0.9;    /* 1 .. 57.7 cores */
+        js[i].req.mem_gib = 1 + (double)(seed >> 16 & 511);     /* 1 .. 512 GiB */
+        for (int k = 0; k < 3; k++)
+            sq_push(&q[k], &js[i], (uint64_t)i, 1); /* a class each */
+    }
+    for (int r = 0; r < ROUNDS; r++) { /* a core comes back to node 0, and is taken again */
+        for (int k = 0; k < 3; k++) {
+            t[k]->cpu[0] += 1;
+            t[k]->glog[t[k]->gives++ % HLOG] = 0;
+        }
+        sq_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
+        sq_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
+        sq_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
+        for (int k = 0; k < 3; k++)
+            t[k]->cpu[0] -= 1;
+    }
+    for (int k = 0; k < 3; k++)
+        CHECK_EQ_INT(t[k]->nstarted, 0);
+    CHECK(t[1]->fits_calls >= ROUNDS * 50); /* every pass asks every bucket */
+    CHECK(t[2]->fits_calls <= t[1]->fits_calls / ROUNDS + 1); /* about one pass's worth, once */
+    CHECK_EQ_INT(t[2]->tries, 0);
+    /* memory comes back to node 0: the woken buckets start, in order */
+    for (int k = 0; k < 3; k++) {
+        t[k]->mem[0] = 512;
+        t[k]->glog[t[k]->gives++ % HLOG] = 0;
+    }
+    sq_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
+    sq_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
+    sq_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
+    CHECK(t[0]->nstarted > 0);
+    for (int k = 1; k < 3; k++) {
+        CHECK_EQ_INT(t[k]->nstarted, t[0]->nstarted);
+        CHECK(memcmp(t[k]->started, t[0]->started, (size_t)t[0]->nstarted * sizeof t[0]->started[0]) == 0);
+        CHECK_EQ_INT(sq_len(&q[k]), sq_len(&q[0]));
+    }
+    for (int k = 0; k < 3; k++) {
+        sq_free(&q[k]);
+        free(t[k]);
+    }
 }
 
 const test_case tests_queue_index[] = {
@@ -356,5 +519,7 @@ const test_case tests_queue_index[] = {
     {"queue index: host room, skipping order matches no host room", host_skipping_matches},
     {"queue index: host room, strict order matches no host room", host_strict_matches},
     {"queue index: shapes beyond the host room are not visited", host_shapes_beyond_not_visited},
+    {"queue index: parked buckets, the same starts with fewer fit tests", host_parking_matches},
+    {"queue index: parked buckets cost no fit test until a node that could take them is given", host_parked_cost},
     {NULL, NULL},
 };

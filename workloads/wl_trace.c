@@ -79,6 +79,10 @@ struct wl_trace {
     char *blk;
     size_t blk_pos, blk_len, blk_cap, nul_at;
     bool blk_eof;
+    /* the row fast_row filled last, when every field it does not write is
+     * still at reset_row's default: the next fast line into the same row
+     * writes its own fields and skips the reset */
+    const wl_row *clean;
     long lineno;     /* physical lines read */
     long rec_start;  /* line where the current record started */
     bool in_record;
@@ -668,7 +672,10 @@ static bool fast_row(wl_trace *t, wl_row *row)
     t->blk_pos = (size_t)((const char *)p + 1 - t->blk); /* the line is read */
     t->lineno++;
     t->rec_start = t->lineno;
-    reset_row(row);
+    if (t->clean != row) {
+        reset_row(row);
+        t->clean = row;
+    }
     row->line = t->rec_start;
     /* A short id is copied as a fixed 32 bytes (two vector moves) when the
      * block has them: a copy of variable length is inlined as `rep movsq`,
@@ -695,6 +702,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
     int rc = read_record(t, err);
     if (rc <= 0)
         return rc;
+    t->clean = NULL; /* the field-by-field path may set any field */
     if (t->nfields != t->ncols_header)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
                       t->path, t->rec_start, t->ncols_header, t->nfields);

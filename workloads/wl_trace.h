@@ -92,7 +92,10 @@ typedef struct wl_opts {
 wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err);
 /* Reads the next row into *row: 1 = a row, 0 = end of file, < 0 = error
  * (GS_EINPUT, message in err naming file, line and column). Rows must come in
- * non-decreasing submit order; a row that goes back in time is an error. */
+ * non-decreasing submit order; a row that goes back in time is an error.
+ * The reader may leave alone the fields the previous row left at their
+ * defaults when the same row is passed again: a caller that writes into the
+ * row must not pass it back. */
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err);
 /* Rows returned so far. */
 long wl_trace_rows(const wl_trace *t);
