@@ -18,7 +18,7 @@
 
 double sc_card_total_mem(const sc_state *st, const sc_card *c)
 {
-    return (double)c->phys_mib * (st->cfg.hami ? st->cfg.mem_scaling : 1.0);
+    return (double)sc_card_phys_mib(st, c) * (st->cfg.hami ? st->cfg.mem_scaling : 1.0);
 }
 
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
@@ -34,7 +34,7 @@ int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 int64_t sc_task_mem(const sc_state *st, const job *j)
 {
     /* the cards of one node share a model: its first card says */
-    return j->ngpu_ids > 0 ? sc_mem_of(st, j, st->cards[job_gpu_ids(j)[0]].phys_mib) : 0;
+    return j->ngpu_ids > 0 ? sc_mem_of(st, j, sc_card_phys_mib(st, &st->cards[job_gpu_ids(j)[0]])) : 0;
 }
 
 /* The fraction of a card's time j keeps busy alone, (0, 1]: the util
@@ -109,19 +109,43 @@ static double *card_rate_of(job *j, int g)
     GS_BUG("share_card: task is not on this card");
 }
 
+/* Card c's share of an allocated card (the alloc gauge's contribution): the
+ * most of its slots, committed memory and reserved cores it has given out
+ * (vgpu), else 1 with a tenant (timeslice, mps, without a split), 0
+ * without. A function of the counters alone, so the contribution a card
+ * had before a change is this of its counters before it. */
+static double card_alloc(const sc_state *st, const sc_card *c)
+{
+    const sc_config *cfg = &st->cfg;
+    double alloc = 0;
+    if (c->n > 0) {
+        alloc = cfg->split_count > 0 ? (double)c->n / cfg->split_count : 1.0;
+        if (cfg->hami) {
+            double mem = (double)c->mem_committed / sc_card_total_mem(st, c);
+            double cores = (double)c->cores_used / cfg->total_cores;
+            alloc = alloc > mem ? alloc : mem;
+            alloc = alloc > cores ? alloc : cores;
+        }
+        alloc = alloc > 1 ? 1 : alloc;
+    }
+    return alloc;
+}
+
 /* Recomputes card g: water-filling of its time, each tenant's rate there,
- * swap state and the gauge contributions. */
-static void card_update(sc_state *st, int g)
+ * swap state and the gauge contributions (alloc_before: card_alloc before
+ * the change). */
+static void card_update(sc_state *st, int g, double alloc_before)
 {
     sc_card *c = &st->cards[g];
     job *const *ten = sc_card_tenants(c);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
+    int64_t phys = sc_card_phys_mib(st, c);
     /* without swap the card's swap contributions stay 0: a scratch copy */
     sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
-    int k = c->n - c->ndoomed;
-    for (int i = 0; i < c->n; i++) /* idle replicas run no kernels: no share, no switching */
-        if (!sc_task_of(ten[i])->doomed && (ten[i]->idle || sc_task_of(ten[i])->swapping))
+    int k = c->n;
+    for (int i = 0; i < c->n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
+        if (sc_task_of(ten[i])->doomed || ten[i]->idle || sc_task_of(ten[i])->swapping)
             k--;
 
     /* swap: the excess over physical lives in host memory; while every
@@ -129,8 +153,8 @@ static void card_update(sc_state *st, int g)
      * tenants take turns of swap_turn_s and each turn brings the excess back
      * in (and another tenant's out) at host-link speed: thrashing. */
     double host_mib = 0, f_swap = 1, swap_s = 0;
-    if (cfg->swap && c->mem_used > c->phys_mib && k > 0) {
-        host_mib = (double)(c->mem_used - c->phys_mib);
+    if (cfg->swap && c->mem_used > phys && k > 0) {
+        host_mib = (double)(c->mem_used - phys);
         swap_s = host_mib * MIB / w->link_bps;
         f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + swap_s);
     }
@@ -178,27 +202,16 @@ static void card_update(sc_state *st, int g)
         set_task_rate(st, ten[i]);
 
     /* gauges: move each by this card's change in contribution */
-    double alloc = 0;
-    if (c->n > 0) {
-        alloc = cfg->split_count > 0 ? (double)c->n / cfg->split_count : 1.0;
-        if (cfg->hami) {
-            double mem = (double)c->mem_committed / sc_card_total_mem(st, c);
-            double cores = (double)c->cores_used / cfg->total_cores;
-            alloc = alloc > mem ? alloc : mem;
-            alloc = alloc > cores ? alloc : cores;
-        }
-        alloc = alloc > 1 ? 1 : alloc;
-    }
+    double alloc = card_alloc(st, c);
     busy *= f_swap;
     double swap_bps = swap_s > 0 ? host_mib * MIB / (cfg->swap_turn_s + swap_s) : 0;
     double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
-    sim_alloc_add(st->s, alloc - c->alloc);
+    sim_alloc_add(st->s, alloc - alloc_before);
     sim_gauge_add(&st->g_busy, now, busy - c->busy);
     sim_gauge_add(&st->g_host_mib, now, host_mib - w->host_mib);
     sim_gauge_add(&st->g_swap_bps, now, swap_bps - w->swap_bps);
     sim_gauge_add(&st->g_thrash, now, thrash - w->thrash);
     sim_gauge_add(&st->g_wait, now, thrash * k - w->wait);
-    c->alloc = alloc;
     c->busy = busy;
     w->host_mib = host_mib;
     w->swap_bps = swap_bps;
@@ -210,21 +223,39 @@ static void card_update(sc_state *st, int g)
  * array once a second comes (kept at its size: a card's peak, not a job's). */
 static void tenant_add(sc_card *c, job *j)
 {
-    if (c->cap <= 1 && c->n == 0) {
+    if (!c->cap_log2 && c->n == 0) {
         c->t.one = j;
     } else {
-        if (c->n == c->cap || c->cap <= 1) {
-            int cap = c->cap > 1 ? c->cap * 2 : 4;
-            job **v = xmalloc((size_t)cap * sizeof *v);
+        if (!c->cap_log2 || c->n == sc_card_cap(c)) {
+            int lg = c->cap_log2 ? c->cap_log2 + 1 : 2; /* 4, then doubling */
+            if (lg > 30)
+                GS_BUG("share_card: more than 2^30 tenants on a card");
+            job **v = xmalloc(((size_t)1 << lg) * sizeof *v);
             memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
-            if (c->cap > 1)
+            if (c->cap_log2)
                 free(c->t.many);
             c->t.many = v;
-            c->cap = cap;
+            c->cap_log2 = (uint8_t)lg;
         }
         c->t.many[c->n] = j;
     }
     c->n++;
+}
+
+/* After a join or a leave changed job j's cards' counters: each card's
+ * score, rates and gauges (from its alloc before the change), then what the
+ * cards and their node can take. */
+static void cards_changed(sc_state *st, const job *j, const double *alloc_before)
+{
+    const int *cards = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++) {
+        sc_card_rescore(st, cards[i]);
+        card_update(st, cards[i], alloc_before[i]);
+    }
+    for (int i = 0; i < j->ngpu_ids; i++)
+        sc_room_card(st, cards[i]);
+    if (j->ngpu_ids > 0)
+        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
 }
 
 void sc_join(sc_state *st, job *j)
@@ -235,36 +266,38 @@ void sc_join(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
+    double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
+        int64_t phys = sc_card_phys_mib(st, c);
+        alloc_before[i] = card_alloc(st, c);
         tenant_add(c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
-        c->cores_used += cores;
-        c->mem_committed += mem;
+        if (c->cores_used + cores > SC_CARD_CORES_MAX)
+            GS_BUG("share_card: reserved cores past the card's admission limit");
+        c->cores_used = (uint16_t)(c->cores_used + cores); /* admitted: at most total_cores */
+        if (st->cfg.hami) {
+            if (c->mem_committed + mem > SC_CARD_MEM_MAX_MIB)
+                GS_BUG("share_card: committed memory past the card's admission limit");
+            c->mem_committed += (int32_t)mem;
+        }
         sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
-        if (t->doomed) {
-            c->ndoomed++;
-        } else {
+        if (!t->doomed) {
             t->evicted = t->swapping = false; /* it loads its memory when it starts */
             if (t->wide)
                 t->u.more->last_busy_us = now;
-            c->mem_used += mem;
-            int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+            if (c->mem_used + mem > SC_CARD_MEM_MAX_MIB)
+                GS_BUG("share_card: memory in use past the card's admission limit");
+            c->mem_used += (int32_t)mem;
+            int64_t resident = c->mem_used < phys ? c->mem_used : phys;
             int64_t before = c->mem_used - mem;
-            before = before < c->phys_mib ? before : c->phys_mib;
+            before = before < phys ? before : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
         rate[i] = 1.0;
     }
-    for (int i = 0; i < j->ngpu_ids; i++) {
-        sc_card_rescore(st, cards[i]);
-        card_update(st, cards[i]);
-    }
-    for (int i = 0; i < j->ngpu_ids; i++)
-        sc_room_card(st, cards[i]);
-    if (j->ngpu_ids > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
+    cards_changed(st, j, alloc_before);
 }
 
 void sc_leave(sc_state *st, job *j)
@@ -274,8 +307,11 @@ void sc_leave(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
+    double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
+        int64_t phys = sc_card_phys_mib(st, c);
+        alloc_before[i] = card_alloc(st, c);
         job **ten = (job **)sc_card_tenants(c);
         int at = -1;
         for (int k = 0; k < c->n && at < 0; k++)
@@ -284,26 +320,18 @@ void sc_leave(sc_state *st, job *j)
         if (at < 0)
             GS_BUG("share_card: leaving a card the task is not on");
         ten[at] = ten[--c->n]; /* order on a card does not matter: rates are symmetric */
-        c->cores_used -= cores;
-        c->mem_committed -= mem;
+        c->cores_used = (uint16_t)(c->cores_used - cores);
+        if (st->cfg.hami)
+            c->mem_committed -= (int32_t)mem;
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
-        if (t->doomed) {
-            c->ndoomed--;
-        } else if (!t->evicted) {
-            int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
-            c->mem_used -= mem;
-            int64_t resident = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+        if (!t->doomed && !t->evicted) {
+            int64_t before = c->mem_used < phys ? c->mem_used : phys;
+            c->mem_used -= (int32_t)mem;
+            int64_t resident = c->mem_used < phys ? c->mem_used : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
     }
-    for (int i = 0; i < j->ngpu_ids; i++) {
-        sc_card_rescore(st, cards[i]);
-        card_update(st, cards[i]);
-    }
-    for (int i = 0; i < j->ngpu_ids; i++)
-        sc_room_card(st, cards[i]);
-    if (j->ngpu_ids > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
+    cards_changed(st, j, alloc_before);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
@@ -311,8 +339,8 @@ const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
 void sc_refresh(sc_state *st, job *j)
 {
     const int *cards = job_gpu_ids(j);
-    for (int i = 0; i < j->ngpu_ids; i++)
-        card_update(st, cards[i]);
+    for (int i = 0; i < j->ngpu_ids; i++) /* its counters unchanged: the same share allocated */
+        card_update(st, cards[i], card_alloc(st, &st->cards[cards[i]]));
 }
 
 /* {==== residency: idle replicas evicted to host, swapped back in ====} */
@@ -320,9 +348,10 @@ void sc_refresh(sc_state *st, job *j)
 /* Moves card c's memory in use by delta MiB, and the resident-memory gauge. */
 static void card_mem(sc_state *st, sc_card *c, int64_t delta)
 {
-    int64_t before = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
-    c->mem_used += delta;
-    int64_t after = c->mem_used < c->phys_mib ? c->mem_used : c->phys_mib;
+    int64_t phys = sc_card_phys_mib(st, c);
+    int64_t before = c->mem_used < phys ? c->mem_used : phys;
+    c->mem_used += (int32_t)delta; /* an evicted or returning tenant's: stays within join's bound */
+    int64_t after = c->mem_used < phys ? c->mem_used : phys;
     sim_gauge_add(&st->g_mem_used, sim_now(st->s), (double)(after - before));
 }
 
@@ -355,7 +384,7 @@ static void make_room(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
-        while (c->mem_used > c->phys_mib) {
+        while (c->mem_used > sc_card_phys_mib(st, c)) {
             job *lru = NULL;
             job *const *ten = sc_card_tenants(c);
             for (int k = 0; k < c->n; k++) {

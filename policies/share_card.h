@@ -117,23 +117,44 @@ static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
 /* The rates j's cards give it, one per card. */
 static inline double *sc_task_rates(sc_task *t) { return t->wide ? t->u.more->rate : &t->u.one; }
 
+/* A card's memory counters are MiB in 32 bits: a model has at most 16 TiB
+ * (2^24 MiB, checked when its file is read) and vgpu admits at most
+ * mem_scaling (<= 100) x that, so committed memory stays below 2^31 MiB;
+ * memory in use stays at or below physical without swap (a task that would
+ * cross it is OOM-killed without adding to it) and below committed with it
+ * (swap is vgpu's). Timeslice and mps admit no memory: they keep no
+ * committed count (nothing reads it there). */
+#define SC_CARD_MEM_MAX_MIB ((int64_t)16 * 1024 * 1024 * 100)
+_Static_assert(SC_CARD_MEM_MAX_MIB < INT32_MAX, "sc_card memory counters are int32_t");
+/* vgpu's cores (100 x core_scaling, core_scaling <= 100) fit cores_used. */
+#define SC_CARD_CORES_MAX 10000
+_Static_assert(SC_CARD_CORES_MAX <= UINT16_MAX, "sc_card.cores_used is a uint16_t");
+
+/* One per GPU of the cluster, used or not: 32 bytes. Nothing that follows
+ * from the rest is kept: the card's physical memory is its pool's model's
+ * (sc_card_phys_mib), its share of allocated cards (alloc) is recomputed
+ * from its counters (card_alloc in share_card.c), its tenants about to be
+ * OOM-killed are counted from their records when its rates are. */
 typedef struct sc_card {
     /* its tenants' jobs (sc_card_tenants): one in the card's record, more
-     * (cap > 1) in an allocation, so a card with one tenant costs it nothing */
+     * (cap_log2 > 0) in an array of 1 << cap_log2, so a card with one
+     * tenant costs it nothing */
     union {
         job *one;
         job **many;
     } t;
-    int n, cap;
-    int ndoomed;           /* tenants admitted but about to be OOM-killed: not running */
-    int cores_used;        /* gpucores reserved (vgpu) */
-    int64_t mem_committed; /* MiB asked by the tenants (admission) */
-    int64_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
-    int64_t phys_mib;
-    /* current contributions to the policy's gauges, so a change adds a delta */
-    double busy, alloc;
-    bool open; /* could take some task (share_room.c) */
+    /* its current contribution to the busy gauge, so a change adds a delta */
+    double busy;
+    int32_t mem_committed; /* MiB asked by the tenants (admission; vgpu only) */
+    int32_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
+    int32_t n;             /* tenants */
+    uint16_t cores_used;   /* gpucores reserved (vgpu) */
+    uint8_t pool;          /* the cluster pool it belongs to: its model */
+    uint8_t cap_log2 : 6;  /* tenant array of 1 << cap_log2 (0: the one slot) */
+    bool open : 1;         /* could take some task (share_room.c) */
 } sc_card;
+_Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
+_Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
 
 /* The admission counters of a card (sc_card's n, cores_used, mem_committed
  * and its total memory under the run's scaling), copied out. */
@@ -169,6 +190,7 @@ typedef struct sc_state {
     struct sc_fitrec *fitrec;
     int ncards;
     double total_phys_mib;
+    int64_t pool_phys_mib[CL_MAX_POOLS]; /* each pool's model's memory (sc_card_phys_mib) */
     /* the tasks' records: chunks of fixed-size slots, free ones linked
      * (sc_task_new / sc_task_free in share_sched.c): no allocator header a
      * task, pointers stable while the slab grows */
@@ -194,7 +216,7 @@ typedef struct sc_state {
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
-    int *node_open;        /* per node: its open cards (share_room.c) */
+    uint8_t *node_open;    /* per node: its open cards (share_room.c), at most CL_MAX_NODE_GPUS */
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
     /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
     int *nh, *nh_pos, nh_n;
@@ -204,7 +226,11 @@ typedef struct sc_state {
 } sc_state;
 
 /* The tenants of card c (c->n of them). */
-static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap > 1 ? c->t.many : &c->t.one; }
+static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+/* The size of card c's tenant array (1: the card's own slot). */
+static inline int sc_card_cap(const sc_card *c) { return 1 << c->cap_log2; }
+/* Card c's physical memory: its pool's model's. */
+static inline int64_t sc_card_phys_mib(const sc_state *st, const sc_card *c) { return st->pool_phys_mib[c->pool]; }
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
 

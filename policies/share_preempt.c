@@ -55,8 +55,9 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
             for (int k = 0; k < v[i]->ngpu_ids; k++)
                 if (vc[k] == g) {
                     c.n--;
-                    c.cores_used -= sc_task_cores(st, v[i]);
-                    c.mem_committed -= sc_task_mem(st, v[i]);
+                    c.cores_used = (uint16_t)(c.cores_used - sc_task_cores(st, v[i]));
+                    if (st->cfg.hami) /* kept only there (sc_card) */
+                        c.mem_committed -= (int32_t)sc_task_mem(st, v[i]);
                 }
         }
         fit += sc_card_fits(st, &c, mem, cores);

@@ -57,7 +57,7 @@ void sc_room_card(sc_state *st, int g)
     c->open = now;
     int ni = sim_cluster_of(st->s)->gpu_node[g];
     st->open_hist[st->node_open[ni]]--;
-    st->node_open[ni] += now ? 1 : -1;
+    st->node_open[ni] = (uint8_t)(st->node_open[ni] + (now ? 1 : -1));
     st->open_hist[st->node_open[ni]]++;
 }
 

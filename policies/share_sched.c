@@ -103,6 +103,8 @@ const pol_space sc_space = {
 
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
 {
+    if (cfg->total_cores > SC_CARD_CORES_MAX) /* core_scaling's range (pol_vgpu.c) keeps it there */
+        GS_BUG("share_sched: total_cores above SC_CARD_CORES_MAX");
     sc_state *st = xcalloc(1, sizeof *st);
     st->s = s;
     st->cfg = *cfg;
@@ -114,8 +116,9 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
+        st->pool_phys_mib[n->pool] = m->memory_mib;
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            st->cards[g].phys_mib = m->memory_mib;
+            st->cards[g].pool = (uint8_t)n->pool;
             if (st->swap) {
                 /* a model without a host-link figure falls back to PCIe Gen4
                  * achievable bandwidth (reference/mechanics.md section 8) */
@@ -187,7 +190,7 @@ void sc_fini(void *state)
     }
     free(st->tchunks);
     for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap > 1)
+        if (st->cards[g].cap_log2)
             free(st->cards[g].t.many);
     free(st->cards);
     free(st->card_score0);
@@ -224,7 +227,7 @@ bool sc_place_start(void *state, sim *s, job *j)
     int64_t mem = sc_task_mem(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
-            if (st->cards[ids[i]].mem_used + mem > st->cards[ids[i]].phys_mib)
+            if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, &st->cards[ids[i]]))
                 t->doomed = true; /* its allocation crosses the physical card */
     /* sc_join moves the node in HAMi's order (sc_room_node): that one
      * update also takes the host room just taken, and this one finds

@@ -18,10 +18,13 @@
  * paid by every shared-card job in flight: make it pay for itself, or put
  * it out of line (sc_task_more). */
 #define SC_TASK_MAX_BYTES 16
-/* One per GPU of the cluster, whether used or not: its tenants, counters,
- * memory and gauge contributions; the swap state only under oversub=swap
- * (sc_card_swap). */
-#define SC_CARD_MAX_BYTES 72
+/* One per GPU of the cluster, whether used or not: its tenants, its busy
+ * contribution, 32-bit MiB counters, tenant count, reserved cores, pool
+ * and two small fields; the swap state only under oversub=swap
+ * (sc_card_swap). Its physical memory (the pool's model's), its alloc
+ * contribution (from its counters) and its doomed tenants (their records)
+ * are computed, not kept. */
+#define SC_CARD_MAX_BYTES 32
 
 static void sizes(void)
 {
@@ -71,9 +74,9 @@ static void on_done(void *ud, const job *j)
     v->live = live_records(st);
     v->bytes += (size_t)v->live * sizeof(sc_task);
     for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap > 1) {
+        if (st->cards[g].cap_log2) {
             v->arrays++;
-            v->bytes += (size_t)st->cards[g].cap * sizeof(job *);
+            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(job *);
         }
 }
 
@@ -165,7 +168,74 @@ static void paused_sessions_leave_no_record(void)
     tu_run_free(&r);
 }
 
+/* What a card keeps, read at the first completion: its tenant array's size
+ * (4, then doubling), and its 32-bit memory counters within their bound
+ * (in use at most physical without swap; committed kept under vgpu only). */
+typedef struct cards_seen {
+    tu_run *r;
+    int checked, n, cap;
+    int64_t committed, used, phys;
+} cards_seen;
+
+static void on_done_cards(void *ud, const job *j)
+{
+    (void)j;
+    cards_seen *v = ud;
+    if (v->checked++)
+        return;
+    const sc_state *st = v->r->s.pst[0];
+    const sc_card *c = sc_card_of(st, 0);
+    v->n = c->n;
+    v->cap = sc_card_cap(c);
+    v->committed = c->mem_committed;
+    v->used = c->mem_used;
+    v->phys = sc_card_phys_mib(st, c);
+}
+
+static void card_on(const char *policy, const char *const *sets, int n, cards_seen *v)
+{
+    char tr[4096];
+    size_t used = (size_t)snprintf(tr, sizeof tr, "id,submit,duration,gpus,gpumem\n");
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(tr + used, sizeof tr - used, "j%d,0,%d,1,1000\n", i, 10 + i);
+    tu_run r;
+    memset(v, 0, sizeof *v);
+    v->r = &r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:1", 8, policy, sets, on_done_cards, v), 0);
+    CHECK_EQ_INT(r.s.completed, n);
+    CHECK_EQ_INT(sc_card_of(r.s.pst[0], 0)->n, 0);
+    tu_run_free(&r);
+}
+
+/* timeslice without a replica limit: nine tenants on one card, an array of
+ * 16 (4, 8, 16); no committed memory kept (timeslice admits none), the
+ * memory in use the nine tenants' 1000 MiB each, within the card. */
+static void timeslice_card_counters(void)
+{
+    cards_seen v;
+    const char *const sets[] = {"replicas=0", NULL};
+    card_on("timeslice", sets, 9, &v);
+    CHECK_EQ_INT(v.n, 9);
+    CHECK_EQ_INT(v.cap, 16);
+    CHECK_EQ_INT((int)v.committed, 0);
+    CHECK_EQ_INT((int)v.used, 9000);
+    CHECK_EQ_INT((int)v.phys, 81920);
+}
+
+/* vgpu: three tenants, an array of four; committed memory kept. */
+static void vgpu_card_counters(void)
+{
+    cards_seen v;
+    card_on("vgpu", NULL, 3, &v);
+    CHECK_EQ_INT(v.n, 3);
+    CHECK_EQ_INT(v.cap, 4);
+    CHECK_EQ_INT((int)v.committed, 3000);
+    CHECK_EQ_INT((int)v.used, 3000);
+}
+
 const test_case tests_share_mem[] = {
+    {"share_mem/timeslice_card_counters", timeslice_card_counters},
+    {"share_mem/vgpu_card_counters", vgpu_card_counters},
     {"share_mem/sizes", sizes},
     {"share_mem/vgpu_one_card_costs_the_record", vgpu_one_card_costs_the_record},
     {"share_mem/vgpu_queued_jobs_hold_nothing", vgpu_queued_jobs_hold_nothing},
