@@ -1111,6 +1111,19 @@ static void on_done(sim *s, job *j)
     job_free(s, j);
 }
 
+/* Starts loading the job slot of the event after this one while this one
+ * is handled: with tens of thousands of jobs in flight (64k GPUs) a slot
+ * read at its completion is cold, four cache lines of misses. */
+static inline void prefetch_next(const sim *s)
+{
+    const sim_event *nx = sim_heap_peek(&s->heap);
+    if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
+        const char *p = (const char *)slot_job(s, nx->slot);
+        for (size_t off = 0; off < sizeof(job); off += 64)
+            __builtin_prefetch(p + off);
+    }
+}
+
 int sim_run(sim *s)
 {
     sim_event ev;
@@ -1124,6 +1137,7 @@ int sim_run(sim *s)
             break;
         }
         sim_heap_pop(&s->heap, &ev);
+        prefetch_next(s);
         if (ev.type == EV_TIMER_WEAK)
             s->weak_pending--;
         const sim_module *mod = ev.type >= EV_MODULE ? s->mod[ev.type - EV_MODULE] : NULL;
