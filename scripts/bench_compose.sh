@@ -21,15 +21,17 @@
 # nodes, cards and policy state before the first event, paid once per run).
 # COMPOSE_POLICIES (default "whole vgpu timeslice") names the space policies, COMPOSE_SIZES the
 # sizes; a run past COMPOSE_TIMEOUT seconds (default 120) prints "timeout".
-# Each figure is the best of BENCH_REPS runs (default 3) on a shared machine: compare ratios, not absolutes.
+# Each figure is the best of BENCH_REPS runs (default 5), the sizes run in turn within each round, on a
+# shared machine: compare ratios, not absolutes.
 set -e
-D=build/bench/compose
-mkdir -p "$D"
 JOBS=${COMPOSE_JOBS:-50000}
 SESS=${COMPOSE_SESSIONS:-20000}
 REQS=${COMPOSE_REQUESTS:-50000}
+# one folder per trace size: traces made for other sizes are never reused
+D=build/bench/compose-$JOBS-$SESS-$REQS
+mkdir -p "$D"
 TMO=${COMPOSE_TIMEOUT:-120}
-REPS=${BENCH_REPS:-3}
+REPS=${BENCH_REPS:-5}
 SIZES=${COMPOSE_SIZES:-1024 8192 65536}
 POLICIES=${COMPOSE_POLICIES:-whole vgpu timeslice}
 MODEL=A100-SXM4-80GB
@@ -86,32 +88,43 @@ make_traces() {
 
 for g in $SIZES; do make_traces "$g"; done
 
-# run KIND POLICY GPUS [--set ...] -> one row of the table
-base=""
-row() { # sh has no locals: names of its own
-  r_kind=$1; r_pol=$2; r_g=$3; shift 3
-  # the best of REPS runs: a single run on a shared machine moves by 2x with load
-  eps=""; r_i=0; setup=""
+# runs KIND POLICY [--set ...]: every size in turn, BENCH_REPS rounds (a run on this shared machine
+# moves by up to 2x with what else runs; in turn the sizes see the same spells), keeping each size's
+# best; then one row per size
+series() { # sh has no locals: names of its own
+  r_kind=$1; r_pol=$2; shift 2
+  for r_g in $SIZES; do eval "eps_$r_g=''; setup_$r_g=''; ev_$r_g=''; fail_$r_g=''"; done
+  r_i=0
   while [ "$r_i" -lt "$REPS" ]; do
     r_i=$((r_i + 1))
-    # shellcheck disable=SC2086
-    timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$r_g.csv" --cluster "$D/$r_kind-$r_g.json" --policy "$r_pol" \
-         --sample-s 0 --out "$D/run" --json "$@" >"$D/run.json" 2>/dev/null || { eps=""; break; }
-    r_e=$(awk -v n="$(val events "$D/run.json")" -v c="$(val cpu_s "$D/run.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
-    if [ -z "$eps" ] || awk -v a="$eps" -v b="$r_e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
-      eps=$r_e
-      setup=$(val setup_s "$D/run.json")
+    for r_g in $SIZES; do
+      eval "r_f=\$fail_$r_g"
+      [ -z "$r_f" ] || continue # a size that timed out once is not run again
+      # shellcheck disable=SC2086
+      if timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$r_g.csv" --cluster "$D/$r_kind-$r_g.json" --policy "$r_pol" \
+           --sample-s 0 --out "$D/run" --json "$@" >"$D/run.json" 2>/dev/null; then
+        r_e=$(awk -v n="$(val events "$D/run.json")" -v c="$(val cpu_s "$D/run.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
+        eval "r_b=\$eps_$r_g"
+        if [ -z "$r_b" ] || awk -v a="$r_b" -v b="$r_e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
+          eval "eps_$r_g=$r_e; setup_$r_g=$(val setup_s "$D/run.json"); ev_$r_g=$(val events "$D/run.json")"
+        fi
+      else
+        eval "fail_$r_g=1"
+      fi
+    done
+  done
+  base=""
+  for r_g in $SIZES; do
+    eval "eps=\$eps_$r_g; setup=\$setup_$r_g; ev=\$ev_$r_g; r_f=\$fail_$r_g"
+    if [ -n "$eps" ] && [ -z "$r_f" ]; then
+      us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
+      [ -n "$base" ] || base=$us
+      awk -v k="$r_kind" -v p="$r_pol" -v g="$r_g" -v n="$ev" -v e="$eps" -v us="$us" -v b="$base" -v su="$setup" \
+        'BEGIN {printf "  %-10s %-20s %8d %10d %12.0f %10.3f %8.2f %8.3f\n", k, p, g, n, e, us, us / b, su}'
+    else
+      printf "  %-10s %-20s %8d %s\n" "$r_kind" "$r_pol" "$r_g" "timeout (> ${TMO} s) or error"
     fi
   done
-  if [ -n "$eps" ]; then
-    ev=$(val events "$D/run.json")
-    us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
-    [ -n "$base" ] || base=$us
-    awk -v k="$r_kind" -v p="$r_pol" -v g="$r_g" -v n="$ev" -v e="$eps" -v us="$us" -v b="$base" -v su="$setup" \
-      'BEGIN {printf "  %-10s %-20s %8d %10d %12.0f %10.3f %8.2f %8.3f\n", k, p, g, n, e, us, us / b, su}'
-  else
-    printf "  %-10s %-20s %8d %s\n" "$r_kind" "$r_pol" "$r_g" "timeout (> ${TMO} s) or error"
-  fi
 }
 
 echo "bench: compositions at each size, same rows per size, $MODEL, best of $REPS runs;"
@@ -119,13 +132,10 @@ echo "  events/s and us/event: CPU seconds of the event loop; setup s (the best 
 printf "  %-10s %-20s %8s %10s %12s %10s %8s %8s\n" trace policy GPUs events events/s us/event "x 1k" "setup s"
 for pol in $POLICIES; do
   for kind in cpumem hibernate dualpod preempt; do
-    base=""
-    for g in $SIZES; do
-      case $kind in
-        cpumem) row "$kind" "$pol" "$g" ;;
-        hibernate | dualpod) row "$kind" "$pol+$kind" "$g" ;;
-        preempt) row "$kind" "$pol" "$g" --set preempt=on --set min_runtime=0 ;;
-      esac
-    done
+    case $kind in
+      cpumem) series "$kind" "$pol" ;;
+      hibernate | dualpod) series "$kind" "$pol+$kind" ;;
+      preempt) series "$kind" "$pol" --set preempt=on --set min_runtime=0 ;;
+    esac
   done
 done

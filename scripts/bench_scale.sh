@@ -16,14 +16,15 @@
 #  3. the overloaded CPU-bound day (whole, vgpu, timeslice at OVER_SIZES, default 1,024 and 8,192
 #     GPUs): OVER_JOBS rows (default 50,000) whose CPU and memory asks bind, at load 1.0 of the
 #     cards, against the same columns at load 0.5 (goal: about the same time).
-# Scale figures are the best of BENCH_REPS runs (default 3), cliff times of one run, on a shared machine:
+# Scale figures are the best of BENCH_REPS runs (default 5), the sizes run in turn within each round
+# so that all of them see the same spells of a shared machine's load; cliff times of one run:
 # compare ratios, not absolutes.
 set -e
 D=build/bench
 mkdir -p "$D"
 JOBS=${SCALE_JOBS:-50000}
 TMO=${SCALE_TIMEOUT:-120}
-REPS=${BENCH_REPS:-3}
+REPS=${BENCH_REPS:-5}
 SIZES=${SCALE_SIZES:-1024 8192 65536}
 POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mps mig dynmig}
 MODEL=A100-SXM4-80GB
@@ -32,28 +33,39 @@ val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
 echo "bench: scale, M/M/c $JOBS jobs at load 0.75 per size, $MODEL, best of $REPS runs;"
 echo "  events/s and us/event: CPU seconds of the event loop; setup s (the best run's, wall) builds the cluster before it"
 printf "  %-10s %8s %12s %10s %10s %8s %8s\n" policy GPUs events/s us/event "RSS MiB" "x 1k" "setup s"
+for g in $SIZES; do
+  T="$D/scale-$JOBS-$g.csv"
+  [ -s "$T" ] || ./gpusim gen mmc --jobs "$JOBS" --servers "$g" --util 0.75 --seed 1 --out "$T"
+done
 for pol in $POLICIES; do
-  base=""
-  for g in $SIZES; do
-    T="$D/scale-$JOBS-$g.csv"
-    [ -s "$T" ] || ./gpusim gen mmc --jobs "$JOBS" --servers "$g" --util 0.75 --seed 1 --out "$T"
-    mig=""
-    case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
-    # the best of REPS runs: a single run on a shared machine moves by 2x with load
-    eps=""; i=0; setup=""
-    while [ "$i" -lt "$REPS" ]; do
-      i=$((i + 1))
+  mig=""
+  case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
+  # the best of REPS runs per size, the sizes taken in turn within each round: a run on this shared
+  # machine moves by up to 2x with what else runs, and in turn the sizes see the same spells
+  for g in $SIZES; do eval "eps_$g=''; setup_$g=''; rss_$g=''; fail_$g=''"; done
+  i=0
+  while [ "$i" -lt "$REPS" ]; do
+    i=$((i + 1))
+    for g in $SIZES; do
+      eval "f=\$fail_$g"
+      [ -z "$f" ] || continue # a size that timed out once is not run again
       # shellcheck disable=SC2086
-      timeout "$TMO" ./gpusim run --trace "$T" --policy "$pol" --gpus "$MODEL:$g" $mig --sample-s 0 \
-           --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null || { eps=""; break; }
-      e=$(awk -v n="$(val events "$D/scale.json")" -v c="$(val cpu_s "$D/scale.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
-      if [ -z "$eps" ] || awk -v a="$eps" -v b="$e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
-        eps=$e
-        setup=$(val setup_s "$D/scale.json")
+      if timeout "$TMO" ./gpusim run --trace "$D/scale-$JOBS-$g.csv" --policy "$pol" --gpus "$MODEL:$g" $mig \
+           --sample-s 0 --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null; then
+        e=$(awk -v n="$(val events "$D/scale.json")" -v c="$(val cpu_s "$D/scale.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
+        eval "b=\$eps_$g"
+        if [ -z "$b" ] || awk -v a="$b" -v b="$e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
+          eval "eps_$g=$e; setup_$g=$(val setup_s "$D/scale.json"); rss_$g=$(val peak_rss_mib "$D/scale.json")"
+        fi
+      else
+        eval "fail_$g=1"
       fi
     done
-    if [ -n "$eps" ]; then
-      rss=$(val peak_rss_mib "$D/scale.json")
+  done
+  base=""
+  for g in $SIZES; do
+    eval "eps=\$eps_$g; setup=\$setup_$g; rss=\$rss_$g; fail=\$fail_$g"
+    if [ -n "$eps" ] && [ -z "$fail" ]; then
       us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
       [ -n "$base" ] || base=$us
       awk -v p="$pol" -v g="$g" -v e="$eps" -v us="$us" -v r="$rss" -v b="$base" -v su="$setup" \
