@@ -15,7 +15,9 @@
  *   remove                             O(log n);
  *   find                               O(log n) when one resource binds; a
  *     subtree whose CPU maximum and memory maximum come from different nodes
- *     is entered and may come back empty, so a crafted mix can cost more.
+ *     is entered only when one of its nodes has both within a factor of two
+ *     (the cells), so it may still come back empty: a crafted mix can cost
+ *     more.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_FIT_INDEX_H
 #define GPUSIM_SIM_FIT_INDEX_H
@@ -26,6 +28,11 @@ typedef struct cl_fit {
     int live;     /* nodes in the index */
     double *cpu;  /* [2 cap]: max free cores under each tree node (leaf: -inf when empty) */
     double *mem;  /* [2 cap]: max free GiB likewise; an unlimited resource is +inf */
+    /* [2 cap]: bit 8 c + m set when a node under the tree node has free
+     * cores at level c and free GiB at level m (fit_level): the maxima above
+     * may come from two different nodes, this says whether one node has
+     * both roughly, so a descent skips a subtree where none could */
+    unsigned long long *cells;
     int *node;    /* [cap]: node id in each slot, -1 when empty */
 } cl_fit;
 

@@ -177,6 +177,32 @@ static void one_resource_is_logarithmic(void)
     free(slot_of);
 }
 
+/* CPU left on some nodes and memory on others: the maxima of every subtree
+ * say yes, the cells say no node has both, so a lookup that fits nowhere
+ * enters nothing, and one that fits one node enters one tree node per
+ * level (without the cells: the whole tree, 8,191 tree nodes). */
+static void cpu_and_memory_apart_pruned(void)
+{
+    enum { N = 4096 };
+    cl_fit f = {0};
+    int *slot_of = malloc(N * sizeof *slot_of);
+    for (int i = 0; i < N; i++)
+        cl_fit_insert(&f, i, i % 2 ? 3.0 : 60.0, i % 2 ? 500.0 : 10.0, slot_of);
+    int depth = 0;
+    while ((1 << depth) < f.cap)
+        depth++;
+    long visits = 0;
+    CHECK_EQ_INT(cl_fit_find(&f, 30, 200, &visits), -1);
+    CHECK_EQ_INT(visits, 0);
+    cl_fit_remove(&f, slot_of[1000], slot_of);
+    cl_fit_insert(&f, 1000, 40.0, 300.0, slot_of);
+    visits = 0;
+    CHECK_EQ_INT(cl_fit_find(&f, 30, 200, &visits), 1000);
+    CHECK_EQ_INT(visits, depth + 1);
+    cl_fit_free(&f);
+    free(slot_of);
+}
+
 /* admits() of the test: turns down a fixed pseudo-random third of the
  * nodes, different per query */
 static int g_query;
@@ -390,5 +416,6 @@ const test_case tests_fit_index[] = {
     {"fit_index: same pick as the bucket walk", same_pick_as_walk},
     {"fit_index: against a brute-force list", index_against_list},
     {"fit_index: one binding resource, one node per level", one_resource_is_logarithmic},
+    {"fit_index: CPU and memory on different nodes, pruned by the cells", cpu_and_memory_apart_pruned},
     {NULL, NULL},
 };
