@@ -35,7 +35,8 @@ REPS=${BENCH_REPS:-5}
 SIZES=${COMPOSE_SIZES:-1024 8192 65536}
 POLICIES=${COMPOSE_POLICIES:-whole vgpu timeslice}
 MODEL=A100-SXM4-80GB
-val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+. scripts/bench_lib.sh
+BL_JSON=$D/run.json
 
 # cluster NAME GPUS CPU MEM [TENANT_CAP] -> a cluster file of 8-card nodes on stdout
 cluster() {
@@ -88,34 +89,19 @@ make_traces() {
 
 for g in $SIZES; do make_traces "$g"; done
 
-# runs KIND POLICY [--set ...]: every size in turn, BENCH_REPS rounds (a run on this shared machine
-# moves by up to 2x with what else runs; in turn the sizes see the same spells), keeping each size's
-# best; then one row per size
+# runs KIND POLICY [--set ...]: every size in turn (in_turn), then one row per size
 series() { # sh has no locals: names of its own
   r_kind=$1; r_pol=$2; shift 2
-  for r_g in $SIZES; do eval "eps_$r_g=''; setup_$r_g=''; ev_$r_g=''; fail_$r_g=''"; done
-  r_i=0
-  while [ "$r_i" -lt "$REPS" ]; do
-    r_i=$((r_i + 1))
-    for r_g in $SIZES; do
-      eval "r_f=\$fail_$r_g"
-      [ -z "$r_f" ] || continue # a size that timed out once is not run again
-      # shellcheck disable=SC2086
-      if timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$r_g.csv" --cluster "$D/$r_kind-$r_g.json" --policy "$r_pol" \
-           --sample-s 0 --out "$D/run" --json "$@" >"$D/run.json" 2>/dev/null; then
-        r_e=$(awk -v n="$(val events "$D/run.json")" -v c="$(val cpu_s "$D/run.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
-        eval "r_b=\$eps_$r_g"
-        if [ -z "$r_b" ] || awk -v a="$r_b" -v b="$r_e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
-          eval "eps_$r_g=$r_e; setup_$r_g=$(val setup_s "$D/run.json"); ev_$r_g=$(val events "$D/run.json")"
-        fi
-      else
-        eval "fail_$r_g=1"
-      fi
-    done
-  done
+  r_run() { # shellcheck disable=SC2086
+    timeout "$TMO" ./gpusim run --trace "$D/$r_kind-$1.csv" --cluster "$D/$r_kind-$1.json" --policy "$r_pol" \
+      --sample-s 0 --out "$D/run" --json $r_set >"$BL_JSON" 2>/dev/null
+  }
+  r_set="$*"
+  # shellcheck disable=SC2086
+  in_turn r_run $SIZES
   base=""
   for r_g in $SIZES; do
-    eval "eps=\$eps_$r_g; setup=\$setup_$r_g; ev=\$ev_$r_g; r_f=\$fail_$r_g"
+    eval "eps=\$bl_eps_$r_g; setup=\$bl_setup_$r_g; ev=\$bl_ev_$r_g; r_f=\$bl_fail_$r_g"
     if [ -n "$eps" ] && [ -z "$r_f" ]; then
       us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
       [ -n "$base" ] || base=$us

@@ -28,7 +28,7 @@ TMO=${INFER_TIMEOUT:-600}
 G=${GPUSIM:-./gpusim}
 MODEL=A100-SXM4-80GB
 COLD0="--set svc_pod_start_s=0 --set svc_import_s=0 --set svc_compile_s=0 --set svc_graph_s=0"
-val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+. scripts/bench_lib.sh # val
 # run NAME TRACE ARGS...: one run, its report kept in $D/infer-NAME/; sets cpu (user + system s), events,
 # rss (MiB); fails on error or timeout
 run() {

@@ -20,7 +20,7 @@ mkdir -p "$D"
 G=${MEM_GPUS:-1048576}
 R=${FILL_ROWS:-1000000}
 MODEL=A100-SXM4-80GB
-val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+. scripts/bench_lib.sh # val
 
 T="$D/mem-full-$G.csv"
 [ -s "$T" ] || awk -v n="$G" 'BEGIN { print "id,submit,duration,gpus"; for (i = 0; i < n; i++) printf "j%d,0,1000,1\n", i }' >"$T"

@@ -28,7 +28,8 @@ REPS=${BENCH_REPS:-5}
 SIZES=${SCALE_SIZES:-1024 8192 65536}
 POLICIES=${SCALE_POLICIES:-whole vgpu timeslice mps mig dynmig}
 MODEL=A100-SXM4-80GB
-val() { grep "\"$1\"" "$2" | head -1 | sed 's/.*:[[:space:]]*//; s/,$//'; }
+. scripts/bench_lib.sh
+BL_JSON=$D/scale.json
 
 echo "bench: scale, M/M/c $JOBS jobs at load 0.75 per size, $MODEL, best of $REPS runs;"
 echo "  events/s and us/event: CPU seconds of the event loop; setup s (the best run's, wall) builds the cluster before it"
@@ -40,31 +41,14 @@ done
 for pol in $POLICIES; do
   mig=""
   case $pol in mig) mig="--mig whole" ;; dynmig) mig="--mig dynamic" ;; esac
-  # the best of REPS runs per size, the sizes taken in turn within each round: a run on this shared
-  # machine moves by up to 2x with what else runs, and in turn the sizes see the same spells
-  for g in $SIZES; do eval "eps_$g=''; setup_$g=''; rss_$g=''; fail_$g=''"; done
-  i=0
-  while [ "$i" -lt "$REPS" ]; do
-    i=$((i + 1))
-    for g in $SIZES; do
-      eval "f=\$fail_$g"
-      [ -z "$f" ] || continue # a size that timed out once is not run again
-      # shellcheck disable=SC2086
-      if timeout "$TMO" ./gpusim run --trace "$D/scale-$JOBS-$g.csv" --policy "$pol" --gpus "$MODEL:$g" $mig \
-           --sample-s 0 --out "$D/scale-run" --json >"$D/scale.json" 2>/dev/null; then
-        e=$(awk -v n="$(val events "$D/scale.json")" -v c="$(val cpu_s "$D/scale.json")" 'BEGIN {print (c > 0 ? n / c : 0)}')
-        eval "b=\$eps_$g"
-        if [ -z "$b" ] || awk -v a="$b" -v b="$e" 'BEGIN {exit !(b + 0 > a + 0)}'; then
-          eval "eps_$g=$e; setup_$g=$(val setup_s "$D/scale.json"); rss_$g=$(val peak_rss_mib "$D/scale.json")"
-        fi
-      else
-        eval "fail_$g=1"
-      fi
-    done
-  done
+  # shellcheck disable=SC2086
+  scale_run() { timeout "$TMO" ./gpusim run --trace "$D/scale-$JOBS-$1.csv" --policy "$pol" --gpus "$MODEL:$1" $mig \
+                  --sample-s 0 --out "$D/scale-run" --json >"$BL_JSON" 2>/dev/null; }
+  # shellcheck disable=SC2086
+  in_turn scale_run $SIZES
   base=""
   for g in $SIZES; do
-    eval "eps=\$eps_$g; setup=\$setup_$g; rss=\$rss_$g; fail=\$fail_$g"
+    eval "eps=\$bl_eps_$g; setup=\$bl_setup_$g; rss=\$bl_rss_$g; fail=\$bl_fail_$g"
     if [ -n "$eps" ] && [ -z "$fail" ]; then
       us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
       [ -n "$base" ] || base=$us
