@@ -107,6 +107,19 @@ static bool st_ever(const mig_base *b, const mig_group *gr, const job *j)
     return false;
 }
 
+/* On a card serving layout entry e, j takes an idle instance of the profile
+ * it maps to there. */
+static int st_wanted(mig_base *b, const mig_group *gr, int e, const job *j, int *out)
+{
+    const int *cand;
+    int n = mig_candidates_of(b, gr->model, j, &cand);
+    int p = mapped_in(cand, n, &gr->layout[e]);
+    if (p < 0)
+        return 0;
+    out[0] = p;
+    return 1;
+}
+
 /* Counts a request that waits while a card it may use, whose layout offers
  * the profile it maps to there, has an idle instance of another profile
  * (once per request): over the index's counts of in-service cards with an
@@ -122,10 +135,8 @@ static void st_blocked(mig_base *b, job *j)
         if (!gr->mig || !(j->pools >> gr->pool & 1))
             continue;
         for (int e = 0; e < gr->nsched; e++) {
-            const int *cand;
-            int n = mig_candidates_of(b, gr->model, j, &cand);
-            int p = mapped_in(cand, n, &gr->layout[e]);
-            if (p < 0)
+            int p;
+            if (!st_wanted(b, gr, e, j, &p))
                 continue; /* these cards offer nothing that holds the request */
             for (int q = 0; q < gr->model->mig->nprofiles; q++)
                 if (q != p && mig_index_count(&b->idx, gi, e, q) > 0) {
@@ -156,19 +167,6 @@ static void st_avail(const mig_base *b, const mig_gpu *g, int *entry, uint16_t *
         }
 }
 
-/* On a card serving layout entry e, j takes an idle instance of the profile
- * it maps to there. */
-static int st_wanted(mig_base *b, const mig_group *gr, int e, const job *j, int *out)
-{
-    const int *cand;
-    int n = mig_candidates_of(b, gr->model, j, &cand);
-    int p = mapped_in(cand, n, &gr->layout[e]);
-    if (p < 0)
-        return 0;
-    out[0] = p;
-    return 1;
-}
-
 /* What st_blocked looks at for j: the in-service cards of each (group,
  * entry) that maps j to p, with an idle instance of another profile q of
  * that layout. */
@@ -180,11 +178,11 @@ static int st_watch(mig_base *b, const job *j)
         if (!gr->mig || !(j->pools >> gr->pool & 1))
             continue;
         for (int e = 0; e < gr->nsched; e++) {
-            const int *cand;
-            int nc = mig_candidates_of(b, gr->model, j, &cand);
-            int p = mapped_in(cand, nc, &gr->layout[e]);
+            int p;
+            if (!st_wanted(b, gr, e, j, &p))
+                continue;
             uint32_t seen = 0;
-            for (int k = 0; p >= 0 && k < gr->layout[e].n; k++) {
+            for (int k = 0; k < gr->layout[e].n; k++) {
                 int q = gr->layout[e].prof[k];
                 if (q != p && !(seen >> q & 1)) {
                     seen |= 1u << q;
