@@ -100,8 +100,10 @@ typedef struct sim_ext {
     nb_heap bound;
     int *looked; /* scratch: the nodes one search took off the heap */
     double *looked_key; /* and their fresh keys (INFINITY: none) */
+    double *looked_slope; /* and how fast those keys rise from now */
     uint32_t search, *seen; /* a search's number; per node, the last search that took its fresh key */
     double *fresh;          /* per node: that key */
+    double *fresh_slope;    /* per node: its slope */
     uint32_t *fresh_cnt;    /* per node: the jobs it lists, as of that look */
     /* under a space policy with cards_open, the same per card class of
      * preemptor (made when one first asks), keyed by a bound that also counts
@@ -111,6 +113,7 @@ typedef struct sim_ext {
     int ndem;
     bool plain_scan; /* tests: plan every node, as the bound search must match */
     uint64_t planned; /* plan_node calls by searches over every node (tests) */
+    uint64_t looks, searches; /* nodes taken off a heap by those searches, and the searches (tests) */
     sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
@@ -197,8 +200,10 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
             sim_cluster_watch_gives(s->cl);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
         x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
+        x->looked_slope = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_slope);
         x->seen = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->seen);
         x->fresh = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh);
+        x->fresh_slope = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_slope);
         x->fresh_cnt = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_cnt);
     }
     if (s->cl->quota) /* usage starts from zero in every run */
@@ -230,8 +235,10 @@ static void ext_free(void *state)
     }
     free(x->looked);
     free(x->looked_key);
+    free(x->looked_slope);
     free(x->seen);
     free(x->fresh);
+    free(x->fresh_slope);
     free(x->fresh_cnt);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
@@ -534,50 +541,75 @@ static bool eligible(const sim *s, const job *v, const job *p)
  * A listed job's cost (preempt_cost_us x GPUs) never falls while it stays
  * listed, except where a cut write makes it a sawtooth:
  * - without a checkpoint size it is the work done since its latest start,
- *   which only grows (work left drains at a rate >= 0);
+ *   which grows at its drain rate x GPUs (its slope, victim_slope) until
+ *   the job ends;
  * - when its write at preemption completes it is the write and read-back
- *   times, fixed by its checkpoint size;
+ *   times, fixed by its checkpoint size (slope 0);
  * - when that write is cut it is at least the write limit (plus lost work
- *   and read-back, both >= 0).
- * So victim_bound() taken once bounds the job's cost from then on, and the
- * least bound over a node's listed jobs (eligible or not: a superset) bounds
+ *   and read-back, both >= 0; slope 0).
+ * So victim_bound() taken at t0 and rising at victim_slope() from there
+ * bounds the job's cost at every later time, as long as the slope is told
+ * again whenever the job's rate changes (ext_rate_changed). The least of the
+ * jobs' lines over a node's listed jobs (eligible or not: a superset) bounds
  * the cost of any victim set there, a sum of costs >= 0 being at least each
- * of its terms. Jobs already chosen as victims are left out: a victim stays
- * one until it stops, and stopping takes it off the list. A job listed later brings the node's key down; a job that
- * leaves, or a cost that grew, leaves the key low (still a bound), and the
- * search refreshes the keys of the nodes it looks at (bound_now). */
+ * of its terms; it rises at least at the least of their slopes, the node's
+ * key in the heap (sim_node_bound.h: a line per node, in slope classes, so
+ * the keys keep up with time without re-keying and a search finds the
+ * nodes that may win, not nodes whose key went stale as work was done).
+ * Jobs already chosen as victims are left out: a victim stays one until it
+ * stops, and stopping takes it off the list. A job listed later brings the
+ * node's line down; a job that leaves, or a cost that grew faster than the
+ * line, leaves the line low (still a bound), and the search refreshes the
+ * lines of the nodes it looks at (bound_now). */
 
-static double victim_bound(const sim *s, const sim_ext *x, const job *v)
+/* How fast v's cost x GPUs rises while it runs listed (us per us). */
+static double victim_slope(const sim *s, const job *v)
+{
+    if (ckpt_bytes(s, v) > 0 || !isfinite(v->work_left_us))
+        return 0; /* fixed, or bounded by the fixed write limit */
+    return job_drain_rate(v) * (v->req.gpus > 0 ? v->req.gpus : 1);
+}
+
+/* v's bound now; *slope: victim_slope. */
+static double victim_bound(const sim *s, const sim_ext *x, const job *v, double *slope)
 {
     double bytes = ckpt_bytes(s, v);
     double c = bytes > 0 && !write_completes(x, write_time_us(x, bytes)) ? (double)x->write_limit_us
                                                                           : preempt_cost_us(s, v);
     c *= v->req.gpus > 0 ? v->req.gpus : 1;
-    /* margin for the rounding of a cost recomputed later from drained work
-     * figures (relative 1e-16 per operation; costs are sums of those) */
-    return c * (1 - 1e-9) - 1.0;
+    *slope = victim_slope(s, v);
+    /* margins: the rounding of a cost recomputed later from drained work
+     * figures (relative 1e-16 per operation; costs are sums of those) and
+     * of a line's value (sim_node_bound.c), and the last microsecond of a
+     * job's work, where its work left stops at 0 before its end event (its
+     * cost stops rising while its line goes on) */
+    return c * (1 - 1e-9) - 1.0 - 2.0 * *slope;
 }
 
-/* j was listed on its node: the node's key comes down to j's bound. A node
- * a search has off the heap gets its key back when the search ends. */
+/* j was listed on its node: the node's line comes down to j's. A node a
+ * search has off the heap gets its line back when the search ends. */
 static void bound_offer(sim *s, sim_ext *x, job *j)
 {
-    nb_lower(&x->bound, j->node, victim_bound(s, x, j));
+    double slope, b = victim_bound(s, x, j, &slope);
+    nb_lower(&x->bound, j->node, b, slope, (double)s->now);
 }
 
 /* Node n's key as of now: its listed jobs' least bound (INFINITY when it
- * lists none but victims), and in *listed how many it lists; one walk of its
- * list, which the plan walks next. */
-static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
+ * lists none but victims), in *slope the least of their slopes, and in
+ * *listed how many it lists; one walk of its list, which the plan walks
+ * next. */
+static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed, double *slope)
 {
-    double key = INFINITY;
+    double key = INFINITY, a = INFINITY;
     size_t k = 0;
     for (const job *v = x->node_run[n]; v; v = v->more->run_next, k++)
         if (!(v->core_flags & JF_VICTIM)) {
-            double b = victim_bound(s, x, v);
+            double sl, b = victim_bound(s, x, v, &sl);
             key = b < key ? b : key;
+            a = sl < a ? sl : a;
         }
     *listed = k;
+    *slope = a == INFINITY ? 0 : a;
     return key;
 }
 
@@ -594,6 +626,7 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed)
 typedef struct node_look {
     size_t listed;          /* jobs the node lists */
     double b1, b2;          /* the two least bounds of its non-victims */
+    double slope;           /* the least of their slopes: every key below rises at least so fast */
     int kmax;               /* the node's cards (at most DEM_MAX): no job holds more */
     double ge[DEM_MAX + 2]; /* [k], k <= kmax: least bound of a non-victim holding >= k cards */
 } node_look;
@@ -602,6 +635,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
 {
     o->listed = 0;
     o->b1 = o->b2 = INFINITY;
+    double a = INFINITY;
     int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
     o->kmax = kmax;
     for (int k = 0; k <= kmax + 1; k++)
@@ -609,7 +643,8 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
         if (v->core_flags & JF_VICTIM)
             continue;
-        double b = victim_bound(s, x, v);
+        double sl, b = victim_bound(s, x, v, &sl);
+        a = sl < a ? sl : a;
         if (b < o->b1) {
             o->b2 = o->b1;
             o->b1 = b;
@@ -621,6 +656,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     }
     for (int k = kmax - 1; k >= 0; k--)
         o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
+    o->slope = a == INFINITY ? 0 : a;
 }
 
 /* Node n's key in class c's heap (INFINITY: no set there can host it). */
@@ -645,7 +681,7 @@ static void demand_offer(const sim *s, sim_ext *x, int n)
     for (int i = 0; i < x->ndem; i++) {
         double key = class_key(s, &o, x->dem[i], n);
         if (key < INFINITY)
-            nb_lower(&x->dem[i]->heap, n, key);
+            nb_lower(&x->dem[i]->heap, n, key, o.slope, (double)s->now);
     }
 }
 
@@ -682,7 +718,7 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
         look_node(s, x, n, &o);
         double key = class_key(s, &o, c, n);
         if (key < INFINITY)
-            nb_lower(&c->heap, n, key);
+            nb_lower(&c->heap, n, key, o.slope, (double)s->now);
     }
     x->dem[x->ndem++] = c;
     return c;
@@ -774,12 +810,12 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
         op->v[i] = v[i];
         op->v_gen[i] = v[i]->gen;
         double point = periodic_point_us(s, v[i], &has);
+        v[i]->core_flags |= JF_VICTIM; /* first: a victim's rate is no node bound's (ext_rate_changed) */
         sim_job_set_rate(s, v[i], 0); /* stops to write: no progress while it holds on */
         if (vb > 0 && done) { /* the write at preemption is the resume point */
             point = v[i]->work_left_us;
             has = true;
         }
-        v[i]->core_flags |= JF_VICTIM;
         sim_job_more(v[i])->resume_work_us = point;
         if (has)
             v[i]->core_flags |= JF_HAS_CKPT;
@@ -835,6 +871,9 @@ static bool try_preempt(sim *s, job *p, int only_node)
     dem_class *dc = by_bound && x->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
     nb_heap *heap = dc ? &dc->heap : &x->bound;
     int nlooked = 0;
+    double now = (double)s->now;
+    if (by_bound)
+        x->searches++;
     if (by_bound && ++x->search == 0) { /* wrapped: no node may look seen */
         memset(x->seen, 0, (size_t)s->cl->nnodes * sizeof *x->seen);
         x->search = 1;
@@ -844,31 +883,35 @@ static bool try_preempt(sim *s, job *p, int only_node)
         size_t cnt = 0;
         if (by_bound) {
             double key;
-            if (nb_top(heap, &key) < 0 || (best_n >= 0 && key > best_cost))
+            if (nb_top(heap, now, &key) < 0 || (best_n >= 0 && key > best_cost))
                 break; /* every node left costs more than the best */
-            n = nb_pop(heap);
+            n = nb_pop(heap, now);
+            x->looks++;
             if (x->seen[n] != x->search) { /* first time this search: its key as of now */
-                double fresh;
+                double fresh, slope;
                 x->seen[n] = x->search;
                 if (heap == &x->bound) {
-                    fresh = bound_now(s, x, n, &cnt);
+                    fresh = bound_now(s, x, n, &cnt, &slope);
                 } else {
                     node_look o;
                     look_node(s, x, n, &o);
                     cnt = o.listed;
                     fresh = class_key(s, &o, dc, n);
+                    slope = o.slope;
                 }
                 x->fresh[n] = fresh;
+                x->fresh_slope[n] = slope;
                 x->fresh_cnt[n] = (uint32_t)cnt;
                 if (fresh == INFINITY)
                     continue; /* no set there can host p: out until a job is listed or room comes back */
                 if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
-                    nb_lower(heap, n, fresh);
+                    nb_lower(heap, n, fresh, slope, now);
                     continue;
                 }
             }
             cnt = x->fresh_cnt[n];
             x->looked[nlooked] = n;
+            x->looked_slope[nlooked] = x->fresh_slope[n];
             x->looked_key[nlooked++] = x->fresh[n]; /* back in when the search ends */
         } else {
             for (job *v = x->node_run[n]; v; v = v->more->run_next)
@@ -895,7 +938,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
     }
     for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
         if (x->looked_key[i] < INFINITY)
-            nb_lower(heap, x->looked[i], x->looked_key[i]);
+            nb_lower(heap, x->looked[i], x->looked_key[i], x->looked_slope[i], now);
     if (best_n >= 0)
         commit(s, p, best_n, best, best_nv);
     free(buf);
@@ -913,6 +956,30 @@ void sim_preempt_search(sim *s, int how)
 }
 
 uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
+
+uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches)
+{
+    const sim_ext *x = ext_of(s);
+    if (searches)
+        *searches = x->searches;
+    return x->looks;
+}
+
+/* A listed job's rate changed: its line now rises slower or faster. Slower:
+ * the node's lines come down to its class in every heap (a line that rose
+ * faster than the job's cost would pass it); faster: the lines stay (still
+ * bounds), and a search's refresh takes the steeper slope. Victims are no
+ * node's bound. O(heaps x log nodes) when a class falls, else O(heaps). */
+static void ext_rate_changed(void *state, sim *s, job *j)
+{
+    sim_ext *x = state; /* ext_of(s), without the search */
+    if (!(j->core_flags & JF_LISTED) || (j->core_flags & JF_VICTIM))
+        return;
+    double slope = victim_slope(s, j), now = (double)s->now;
+    nb_slow(&x->bound, j->node, slope, now);
+    for (int i = 0; i < x->ndem; i++)
+        nb_slow(&x->dem[i]->heap, j->node, slope, now);
+}
 
 static void ext_after_arrive(void *state, sim *s, job *j)
 {
@@ -1073,6 +1140,7 @@ const sim_module preempt_module = {
     .arrived = ext_after_arrive,
     .started = ext_started,
     .stopped = ext_stopped,
+    .rate_changed = ext_rate_changed,
     .event_live = ext_event_live,
     .event = ext_event,
     .report = ext_report,
