@@ -139,6 +139,12 @@ void nb_slow(nb_heap *h, int id, double slope, double now)
     insert(h, id, cn, cur, now);
 }
 
+void nb_remove(nb_heap *h, int id)
+{
+    if (h->pos[id] >= 0)
+        take_out(h, id);
+}
+
 /* The class whose top is least at now (-1: none), its value in *value. */
 static int top_class(const nb_heap *h, double now, double *value)
 {

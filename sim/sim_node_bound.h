@@ -15,7 +15,7 @@
  * line down (nb_lower); a line that rose too fast for a term that slowed is
  * brought down to that term's class (nb_slow).
  *
- * Costs: nb_lower, nb_slow and nb_pop O(log n + NB_SLOPES); nb_top
+ * Costs: nb_lower, nb_slow, nb_remove and nb_pop O(log n + NB_SLOPES); nb_top
  * O(NB_SLOPES); memory about 4 words per node. Ties between equal values go
  * to the lower id (any order would do for a search that visits every node
  * whose value is <= its best).
@@ -54,6 +54,9 @@ void nb_lower(nb_heap *h, int id, double value, double slope, double now);
 /* Held id's line from now on rises no faster than slope (a term of its
  * bound slowed down); nothing when absent. */
 void nb_slow(nb_heap *h, int id, double slope, double now);
+/* id out (its line is no bound any more: a fresh one may be higher);
+ * nothing when absent. */
+void nb_remove(nb_heap *h, int id);
 /* The least id at now (its value then in *value), -1 when empty. */
 int nb_top(const nb_heap *h, double now, double *value);
 /* Takes the least id at now out; -1 when empty. */

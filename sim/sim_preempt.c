@@ -629,6 +629,7 @@ typedef struct node_look {
     double slope;           /* the least of their slopes: every key below rises at least so fast */
     int kmax;               /* the node's cards (at most DEM_MAX): no job holds more */
     double ge[DEM_MAX + 2]; /* [k], k <= kmax: least bound of a non-victim holding >= k cards */
+    double gs[DEM_MAX + 2]; /* [k]: the least slope of those jobs */
 } node_look;
 
 static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
@@ -639,7 +640,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
     o->kmax = kmax;
     for (int k = 0; k <= kmax + 1; k++)
-        o->ge[k] = INFINITY;
+        o->ge[k] = o->gs[k] = INFINITY;
     for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
         if (v->core_flags & JF_VICTIM)
             continue;
@@ -653,22 +654,31 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
         }
         int g = v->ngpu_ids > kmax ? kmax : v->ngpu_ids;
         o->ge[g] = b < o->ge[g] ? b : o->ge[g];
+        o->gs[g] = sl < o->gs[g] ? sl : o->gs[g];
     }
-    for (int k = kmax - 1; k >= 0; k--)
+    for (int k = kmax - 1; k >= 0; k--) {
         o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
+        o->gs[k] = o->gs[k + 1] < o->gs[k] ? o->gs[k + 1] : o->gs[k];
+    }
     o->slope = a == INFINITY ? 0 : a;
 }
 
-/* Node n's key in class c's heap (INFINITY: no set there can host it). */
-static double class_key(const sim *s, const node_look *o, const dem_class *c, int n)
+/* Node n's key in class c's heap (INFINITY: no set there can host it), and
+ * in *slope how fast it rises: a set of one job holding >= r cards rises as
+ * the least of those jobs' slopes, a set of two or more at twice the least
+ * slope at least. */
+static double class_key(const sim *s, const node_look *o, const dem_class *c, int n, double *slope)
 {
+    *slope = o->slope;
     if (o->b1 == INFINITY)
         return INFINITY;
     int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
-    return r > o->kmax || o->ge[r] > pair ? pair : o->ge[r];
+    bool one = r <= o->kmax && o->ge[r] < INFINITY; /* some job holds r cards or more */
+    *slope = one && o->gs[r] < 2 * o->slope ? o->gs[r] : 2 * o->slope;
+    return !one || o->ge[r] > pair ? pair : o->ge[r];
 }
 
 /* Node n's keys in every class heap, lowered to the bounds as of now. */
@@ -679,9 +689,9 @@ static void demand_offer(const sim *s, sim_ext *x, int n)
     node_look o;
     look_node(s, x, n, &o);
     for (int i = 0; i < x->ndem; i++) {
-        double key = class_key(s, &o, x->dem[i], n);
+        double slope, key = class_key(s, &o, x->dem[i], n, &slope);
         if (key < INFINITY)
-            nb_lower(&x->dem[i]->heap, n, key, o.slope, (double)s->now);
+            nb_lower(&x->dem[i]->heap, n, key, slope, (double)s->now);
     }
 }
 
@@ -716,12 +726,34 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
         if (!x->node_run[n])
             continue;
         look_node(s, x, n, &o);
-        double key = class_key(s, &o, c, n);
+        double slope, key = class_key(s, &o, c, n, &slope);
         if (key < INFINITY)
-            nb_lower(&c->heap, n, key, o.slope, (double)s->now);
+            nb_lower(&c->heap, n, key, slope, (double)s->now);
     }
     x->dem[x->ndem++] = c;
     return c;
+}
+
+/* Node n's keys in every heap as of now, the nodes's victims left out
+ * (after a commit: keys taken with them would bring the next search back to
+ * n for nothing). O(listed jobs + heaps x log nodes). */
+static void rekey_node(const sim *s, sim_ext *x, int n)
+{
+    size_t cnt;
+    double slope, now = (double)s->now, key = bound_now(s, x, n, &cnt, &slope);
+    nb_remove(&x->bound, n);
+    if (key < INFINITY)
+        nb_lower(&x->bound, n, key, slope, now);
+    if (x->ndem == 0)
+        return;
+    node_look o;
+    look_node(s, x, n, &o);
+    for (int i = 0; i < x->ndem; i++) {
+        key = class_key(s, &o, x->dem[i], n, &slope);
+        nb_remove(&x->dem[i]->heap, n);
+        if (key < INFINITY)
+            nb_lower(&x->dem[i]->heap, n, key, slope, now);
+    }
 }
 
 /* Whether some listed job has a priority below p's: else no node has a
@@ -896,8 +928,7 @@ static bool try_preempt(sim *s, job *p, int only_node)
                     node_look o;
                     look_node(s, x, n, &o);
                     cnt = o.listed;
-                    fresh = class_key(s, &o, dc, n);
-                    slope = o.slope;
+                    fresh = class_key(s, &o, dc, n, &slope);
                 }
                 x->fresh[n] = fresh;
                 x->fresh_slope[n] = slope;
@@ -939,8 +970,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
     for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
         if (x->looked_key[i] < INFINITY)
             nb_lower(heap, x->looked[i], x->looked_key[i], x->looked_slope[i], now);
-    if (best_n >= 0)
+    if (best_n >= 0) {
         commit(s, p, best_n, best, best_nv);
+        rekey_node(s, x, best_n);
+    }
     free(buf);
     free(cur);
     free(best);

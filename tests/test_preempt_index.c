@@ -230,9 +230,10 @@ static char *fill_then_preempt_trace(int ngpus, int rows)
 /* A victim's lost work grows while it runs: node keys that stayed where
  * they were set would go stale, and a search would take off the heap every
  * node whose key fell behind, to find it costlier now (more of them the
- * more nodes there are). Keys that rise with time (sim_node_bound.h) keep a
- * search to the nodes that may win: a few nodes taken off per search, on a
- * small cluster and on one 16 times larger. */
+ * more nodes there are). Keys that rise with time (sim_node_bound.h), and
+ * the winner's keys taken again without its victims, keep a search to the
+ * nodes that may win: under 2 nodes taken off per search, on a small
+ * cluster and on one 16 times larger. */
 static void bound_keys_keep_up_with_time(void)
 {
     static const char *const sets[] = {"preempt=on", "min_runtime=0", NULL};
@@ -252,8 +253,10 @@ static void bound_keys_keep_up_with_time(void)
             printf("    %s %d GPUs: %llu searches, %.2f nodes off the heap and %.2f planned per search\n",
                    policies[pi], gpus[si], (unsigned long long)searches, per,
                    searches ? (double)planned / (double)searches : 0);
-            /* keys that do not rise: 4.4 at 256 GPUs, 7.6 at 4,096 (whole and vgpu) */
-            CHECK(per < 3.5);
+            /* 1.5 at 256 GPUs, 1.3 at 4,096 (whole and vgpu); keys that do not
+             * rise: 3.5 and 6.2; the winner's keys left with its victims in
+             * them: 3.0 and 3.1 */
+            CHECK(per < 2.0);
             if (si == 0)
                 per_small = per;
             else
