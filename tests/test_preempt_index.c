@@ -121,7 +121,7 @@ static char *random_trace(unsigned long seed, int ngpus)
 
 /* The report's jobs and preemption sections as text (no wall-clock figures
  * there), and in *planned the nodes the searches planned. */
-static char *run_on(const char *gpus, const char *trace_path, const char *policy, const char *const *sets, int how,
+static char *run_on(const char *gpus, int per_node, const char *trace_path, const char *policy, const char *const *sets, int how,
                     uint64_t *planned, uint64_t *looked, uint64_t *searches)
 {
     tu_run r;
@@ -131,7 +131,7 @@ static char *run_on(const char *gpus, const char *trace_path, const char *policy
     r.cfg.seed = 1;
     tu_add_sets(&r.cfg, sets);
     char *out = NULL;
-    r.rc = sim_cluster_from_spec(&r.cl, gpus, 8, tu_catalog(), &r.err);
+    r.rc = sim_cluster_from_spec(&r.cl, gpus, per_node, tu_catalog(), &r.err);
     if (r.rc == 0)
         r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err);
     if (r.rc == 0) {
@@ -158,7 +158,7 @@ static char *run_once(const char *trace_path, const char *policy, const char *co
                       uint64_t *planned)
 {
     uint64_t looked, searches;
-    return run_on("A100-SXM4-80GB:64", trace_path, policy, sets, how, planned, &looked, &searches);
+    return run_on("A100-SXM4-80GB:64", 8, trace_path, policy, sets, how, planned, &looked, &searches);
 }
 
 static void bound_search_matches_plain_scan(void)
@@ -246,7 +246,7 @@ static void bound_keys_keep_up_with_time(void)
             char *text = fill_then_preempt_trace(gpus[si], 6000);
             const char *path = tu_write_tmp(text);
             uint64_t planned = 0, looked = 0, searches = 0;
-            char *rep = run_on(sizes[si], path, policies[pi], sets, SIM_PREEMPT_CARDS, &planned, &looked, &searches);
+            char *rep = run_on(sizes[si], 8, path, policies[pi], sets, SIM_PREEMPT_CARDS, &planned, &looked, &searches);
             CHECK(rep != NULL);
             CHECK(searches > 1000);
             double per = searches ? (double)looked / (double)searches : 0;
@@ -267,9 +267,41 @@ static void bound_keys_keep_up_with_time(void)
     }
 }
 
+/* A node's line rises at its cheapest job's pace as of when it was set; a
+ * job slowed down since (a second tenant on its card) must bring the line
+ * down to its new pace, else the line passes the job's cost and the search
+ * stops before that node. Two nodes of one card: x (40 GiB) alone from 0,
+ * then y (20 GiB, not a victim) beside it from 10, at about half pace; z
+ * (70 GiB) alone on the other card from 5. At 1000 a request of 50 GiB
+ * must preempt x (about 480 s lost) or z (995 s): x, as the plain scan
+ * says, where x's line still rising at full pace (997) would have stopped
+ * the search after planning z. */
+static void a_slower_job_brings_its_line_down(void)
+{
+    static const char trace[] = "id,submit,duration,gpus,priority,preemptible,gpumem\n"
+                                "x,0,100000,1,0,1,40960\n"
+                                "z,5,100000,1,0,1,71680\n"
+                                "y,10,100000,1,200,0,20480\n"
+                                "p,1000,100,1,100,0,51200\n";
+    static const char *const sets[] = {"preempt=on", "min_runtime=0", NULL};
+    const char *path = tu_write_tmp(trace);
+    uint64_t planned, looked, searches;
+    char *scan = run_on("A100-SXM4-80GB:2", 1, path, "vgpu", sets, SIM_PREEMPT_SCAN, &planned, &looked, &searches);
+    char *bound = run_on("A100-SXM4-80GB:2", 1, path, "vgpu", sets, SIM_PREEMPT_BOUND, &planned, &looked, &searches);
+    CHECK(scan && bound);
+    if (scan && bound) {
+        CHECK_STR_HAS(scan, "\"decisions\":1,");
+        CHECK_STR_HAS(scan, "\"lost_gpu_hours\":0.13"); /* x: 480 s */
+        CHECK(strcmp(scan, bound) == 0);
+    }
+    free(scan);
+    free(bound);
+}
+
 const test_case tests_preempt_index[] = {
     {"preempt_index/bound_heap_vs_list", heap_vs_list},
     {"preempt_index/bound_search_matches_plain_scan", bound_search_matches_plain_scan},
     {"preempt_index/bound_keys_keep_up_with_time", bound_keys_keep_up_with_time},
+    {"preempt_index/a_slower_job_brings_its_line_down", a_slower_job_brings_its_line_down},
     {NULL, NULL},
 };
