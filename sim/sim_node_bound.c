@@ -12,20 +12,16 @@ void nb_init(nb_heap *h, int cap)
     *h = (nb_heap){0};
     h->cap = cap;
     size_t c = (size_t)(cap > 0 ? cap : 1);
-    h->pos = xmalloc(c * sizeof *h->pos);
-    h->cls = xmalloc(c * sizeof *h->cls);
-    h->key = xmalloc(c * sizeof *h->key);
+    h->at = xmalloc(c * sizeof *h->at);
     for (int i = 0; i < cap; i++)
-        h->pos[i] = -1;
+        h->at[i] = (nb_slot){0, -1, 0};
 }
 
 void nb_free(nb_heap *h)
 {
     for (int c = 0; c < NB_SLOPES; c++)
         free(h->part[c].ids);
-    free(h->pos);
-    free(h->cls);
-    free(h->key);
+    free(h->at);
     *h = (nb_heap){0};
 }
 
@@ -41,13 +37,13 @@ double nb_slope(int c) { return c == 0 ? 0.0 : (double)(1u << c) / (double)(1u <
 
 static bool less(const nb_heap *h, int a, int b)
 {
-    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+    return h->at[a].key < h->at[b].key || (h->at[a].key == h->at[b].key && a < b);
 }
 
 static void put(nb_heap *h, nb_part *p, int i, int id)
 {
     p->ids[i] = id;
-    h->pos[id] = i;
+    h->at[id].pos = i;
 }
 
 static void up(nb_heap *h, nb_part *p, int i)
@@ -85,8 +81,8 @@ static void insert(nb_heap *h, int id, int c, double value, double now)
         p->cap = p->cap ? 2 * p->cap : 64;
         p->ids = xrealloc(p->ids, (size_t)p->cap * sizeof *p->ids);
     }
-    h->cls[id] = (unsigned char)c;
-    h->key[id] = value - nb_slope(c) * now;
+    h->at[id].cls = c;
+    h->at[id].key = value - nb_slope(c) * now;
     put(h, p, p->n++, id);
     up(h, p, p->n - 1);
     h->n++;
@@ -95,31 +91,31 @@ static void insert(nb_heap *h, int id, int c, double value, double now)
 /* Held id out of its class's heap. */
 static void take_out(nb_heap *h, int id)
 {
-    nb_part *p = &h->part[h->cls[id]];
-    int i = h->pos[id];
-    h->pos[id] = -1;
+    nb_part *p = &h->part[h->at[id].cls];
+    int i = h->at[id].pos;
+    h->at[id].pos = -1;
     h->n--;
     if (--p->n == i)
         return;
     int moved = p->ids[p->n];
     put(h, p, i, moved);
     down(h, p, i);
-    up(h, p, h->pos[moved]); /* the moved id may need to go either way */
+    up(h, p, h->at[moved].pos); /* the moved id may need to go either way */
 }
 
 void nb_lower(nb_heap *h, int id, double value, double slope, double now)
 {
     int cn = nb_class(slope);
-    if (h->pos[id] < 0) {
+    if (h->at[id].pos < 0) {
         insert(h, id, cn, value, now);
         return;
     }
-    int c = h->cls[id];
-    double cur = h->key[id] + nb_slope(c) * now;
+    int c = h->at[id].cls;
+    double cur = h->at[id].key + nb_slope(c) * now;
     if (cn >= c) { /* the class stays: only a lower value matters */
         if (value < cur) {
-            h->key[id] = value - nb_slope(c) * now;
-            up(h, &h->part[c], h->pos[id]);
+            h->at[id].key = value - nb_slope(c) * now;
+            up(h, &h->part[c], h->at[id].pos);
         }
         return;
     }
@@ -129,19 +125,19 @@ void nb_lower(nb_heap *h, int id, double value, double slope, double now)
 
 void nb_slow(nb_heap *h, int id, double slope, double now)
 {
-    if (h->pos[id] < 0)
+    if (h->at[id].pos < 0)
         return;
-    int cn = nb_class(slope), c = h->cls[id];
+    int cn = nb_class(slope), c = h->at[id].cls;
     if (cn >= c)
         return;
-    double cur = h->key[id] + nb_slope(c) * now;
+    double cur = h->at[id].key + nb_slope(c) * now;
     take_out(h, id);
     insert(h, id, cn, cur, now);
 }
 
 void nb_remove(nb_heap *h, int id)
 {
-    if (h->pos[id] >= 0)
+    if (h->at[id].pos >= 0)
         take_out(h, id);
 }
 
@@ -154,7 +150,7 @@ static int top_class(const nb_heap *h, double now, double *value)
         if (h->part[c].n == 0)
             continue;
         int id = h->part[c].ids[0];
-        double v = h->key[id] + nb_slope(c) * now;
+        double v = h->at[id].key + nb_slope(c) * now;
         if (best < 0 || v < bv || (v == bv && id < best_id)) {
             best = c;
             best_id = id;

@@ -16,7 +16,7 @@
  * brought down to that term's class (nb_slow).
  *
  * Costs: nb_lower, nb_slow, nb_remove and nb_pop O(log n + NB_SLOPES); nb_top
- * O(NB_SLOPES); memory about 4 words per node. Ties between equal values go
+ * O(NB_SLOPES); memory 20 bytes per node. Ties between equal values go
  * to the lower id (any order would do for a search that visits every node
  * whose value is <= its best).
  * SPDX-License-Identifier: MIT */
@@ -33,13 +33,19 @@ typedef struct nb_part {
     int *ids; /* heap order */
 } nb_part;
 
+/* One id's slot: what a heap step reads and writes together, in one line
+ * of cache (nodes are many: three arrays cost three misses a step). */
+typedef struct nb_slot {
+    double key; /* v - A x t of the id held (its line at time 0) */
+    int pos;    /* place in its class's heap, -1 when absent */
+    int cls;    /* the class of the id held */
+} nb_slot;
+
 typedef struct nb_heap {
-    int n;                    /* ids held, all classes */
-    int cap;                  /* ids 0..cap-1 may be held */
-    nb_part part[NB_SLOPES];  /* a heap per slope class */
-    int *pos;                 /* [cap]: place of each id in its class's heap, -1 when absent */
-    unsigned char *cls;       /* [cap]: the class of each id held */
-    double *key;              /* [cap]: v - A x t of each id held (its line at time 0) */
+    int n;                   /* ids held, all classes */
+    int cap;                 /* ids 0..cap-1 may be held */
+    nb_part part[NB_SLOPES]; /* a heap per slope class */
+    nb_slot *at;             /* [cap] */
 } nb_heap;
 
 void nb_init(nb_heap *h, int cap);
@@ -61,5 +67,5 @@ void nb_remove(nb_heap *h, int id);
 int nb_top(const nb_heap *h, double now, double *value);
 /* Takes the least id at now out; -1 when empty. */
 int nb_pop(nb_heap *h, double now);
-static inline bool nb_holds(const nb_heap *h, int id) { return h->pos[id] >= 0; }
+static inline bool nb_holds(const nb_heap *h, int id) { return h->at[id].pos >= 0; }
 #endif

@@ -86,6 +86,13 @@ typedef struct prio_class {
     sim_sketch queue_s, jct_s;
 } prio_class;
 
+/* A node's key as a search took it (one record: read and written together). */
+typedef struct node_fresh {
+    uint32_t seen; /* the search (sim_ext.search) that took it */
+    uint32_t cnt;  /* the jobs it lists, as of that look */
+    double key, slope;
+} node_fresh;
+
 typedef struct sim_ext {
     bool preempt;
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
@@ -102,10 +109,8 @@ typedef struct sim_ext {
     int *looked; /* scratch: the nodes one search took off the heap */
     double *looked_key; /* and their fresh keys (INFINITY: none) */
     double *looked_slope; /* and how fast those keys rise from now */
-    uint32_t search, *seen; /* a search's number; per node, the last search that took its fresh key */
-    double *fresh;          /* per node: that key */
-    double *fresh_slope;    /* per node: its slope */
-    uint32_t *fresh_cnt;    /* per node: the jobs it lists, as of that look */
+    uint32_t search; /* a search's number */
+    node_fresh *fresh; /* per node: its key as of the last search that took it */
     /* under a space policy with cards_open, the same per card class of
      * preemptor (made when one first asks), keyed by a bound that also counts
      * the cards a victim set must free (class_key) */
@@ -202,10 +207,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
         x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
         x->looked_slope = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_slope);
-        x->seen = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->seen);
-        x->fresh = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh);
-        x->fresh_slope = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_slope);
-        x->fresh_cnt = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->fresh_cnt);
+        x->fresh = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->fresh);
     }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
@@ -237,10 +239,7 @@ static void ext_free(void *state)
     free(x->looked);
     free(x->looked_key);
     free(x->looked_slope);
-    free(x->seen);
     free(x->fresh);
-    free(x->fresh_slope);
-    free(x->fresh_cnt);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -913,7 +912,8 @@ static bool try_preempt(sim *s, job *p, int only_node)
     if (by_bound)
         x->searches++;
     if (by_bound && ++x->search == 0) { /* wrapped: no node may look seen */
-        memset(x->seen, 0, (size_t)s->cl->nnodes * sizeof *x->seen);
+        for (int i = 0; i < s->cl->nnodes; i++)
+            x->fresh[i].seen = 0;
         x->search = 1;
     }
     for (int it = lo; by_bound || it < hi; it++) {
@@ -925,9 +925,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
                 break; /* every node left costs more than the best */
             n = nb_pop(heap, now);
             x->looks++;
-            if (x->seen[n] != x->search) { /* first time this search: its key as of now */
+            node_fresh *f = &x->fresh[n];
+            if (f->seen != x->search) { /* first time this search: its key as of now */
                 double fresh, slope;
-                x->seen[n] = x->search;
+                f->seen = x->search;
                 if (heap == &x->bound) {
                     fresh = bound_now(s, x, n, &cnt, &slope);
                 } else {
@@ -936,9 +937,9 @@ static bool try_preempt(sim *s, job *p, int only_node)
                     cnt = o.listed;
                     fresh = class_key(s, &o, dc, n, &slope);
                 }
-                x->fresh[n] = fresh;
-                x->fresh_slope[n] = slope;
-                x->fresh_cnt[n] = (uint32_t)cnt;
+                f->key = fresh;
+                f->slope = slope;
+                f->cnt = (uint32_t)cnt;
                 if (fresh == INFINITY)
                     continue; /* no set there can host p: out until a job is listed or room comes back */
                 if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
@@ -946,10 +947,10 @@ static bool try_preempt(sim *s, job *p, int only_node)
                     continue;
                 }
             }
-            cnt = x->fresh_cnt[n];
+            cnt = f->cnt;
             x->looked[nlooked] = n;
-            x->looked_slope[nlooked] = x->fresh_slope[n];
-            x->looked_key[nlooked++] = x->fresh[n]; /* back in when the search ends */
+            x->looked_slope[nlooked] = f->slope;
+            x->looked_key[nlooked++] = f->key; /* back in when the search ends */
         } else {
             for (job *v = x->node_run[n]; v; v = v->more->run_next)
                 cnt++;
