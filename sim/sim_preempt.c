@@ -123,6 +123,8 @@ typedef struct sim_ext {
     sim_waitset wait; /* queued jobs that found no victims */
     pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
     int nops;
+    int *free_ops, nfree; /* the free slots, a stack: a commit takes one in O(1), where a scan
+                           * for a free slot grew with the preemptions pending (hundreds at 64k GPUs) */
     /* figures */
     uint64_t preemptions, decisions, misses, lost_all;
     uint64_t writes_done, writes_cut; /* checkpoint writes at preemption */
@@ -225,6 +227,7 @@ static void ext_free(void *state)
         free(x->ops[i].v_gen);
     }
     free(x->ops);
+    free(x->free_ops);
     for (int i = 0; i < x->ncls; i++) {
         sim_sketch_free(&x->cls[i].queue_s);
         sim_sketch_free(&x->cls[i].jct_s);
@@ -814,13 +817,16 @@ static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf,
 static void commit(sim *s, job *p, int node, job **v, int nv)
 {
     sim_ext *x = ext_of(s);
-    int oi = 0;
-    while (oi < x->nops && x->ops[oi].p)
-        oi++;
-    if (oi == x->nops) {
-        x->ops = xrealloc(x->ops, (size_t)(x->nops + 1) * sizeof *x->ops);
-        memset(&x->ops[x->nops++], 0, sizeof *x->ops);
+    if (x->nfree == 0) { /* all slots pending: twice as many (the event names a slot, not its address) */
+        int old = x->nops;
+        x->nops = old ? 2 * old : 8;
+        x->ops = xrealloc(x->ops, (size_t)x->nops * sizeof *x->ops);
+        memset(&x->ops[old], 0, (size_t)(x->nops - old) * sizeof *x->ops);
+        x->free_ops = xrealloc(x->free_ops, (size_t)x->nops * sizeof *x->free_ops);
+        for (int i = x->nops - 1; i >= old; i--)
+            x->free_ops[x->nfree++] = i;
     }
+    int oi = x->free_ops[--x->nfree];
     pre_op *op = &x->ops[oi];
     op->p = p;
     op->p_gen = p->gen;
@@ -1072,6 +1078,7 @@ static void on_op(sim *s, uint32_t oi)
     job **v = xmalloc((size_t)op.nv * sizeof *v);
     memcpy(v, op.v, (size_t)op.nv * sizeof *v);
     x->ops[oi].p = NULL;
+    x->free_ops[x->nfree++] = (int)oi;
     job *p = op.p;
     /* p may have found room elsewhere meanwhile: started, or placed by a
      * policy that starts it by itself later (JF_PLACED: dynmig creating its
