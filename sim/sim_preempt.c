@@ -737,7 +737,7 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
     return c;
 }
 
-/* Node n's keys in every heap as of now, the nodes's victims left out
+/* Node n's keys in every heap as of now, the node's victims left out
  * (after a commit: keys taken with them would bring the next search back to
  * n for nothing). O(listed jobs + heaps x log nodes). */
 static void rekey_node(const sim *s, sim_ext *x, int n)
