@@ -582,11 +582,12 @@ static double victim_bound(const sim *s, const sim_ext *x, const job *v, double 
     c *= v->req.gpus > 0 ? v->req.gpus : 1;
     *slope = victim_slope(s, v);
     /* margins: the rounding of a cost recomputed later from drained work
-     * figures (relative 1e-16 per operation; costs are sums of those) and
-     * of a line's value (sim_node_bound.c), and the last microsecond of a
-     * job's work, where its work left stops at 0 before its end event (its
-     * cost stops rising while its line goes on) */
-    return c * (1 - 1e-9) - 1.0 - 2.0 * *slope;
+     * figures (relative 1e-16 per operation; costs are sums of those), of a
+     * line's value (sim_node_bound.c keeps v - A x now: a few roundings of
+     * A x now at most before a fresh value replaces it), and the last
+     * microsecond of a job's work, where its work left stops at 0 before its
+     * end event (its cost stops rising while its line goes on) */
+    return c * (1 - 1e-9) - 1.0 - *slope * (2.0 + 1e-12 * (double)s->now);
 }
 
 /* j was listed on its node: the node's line comes down to j's. A node a
