@@ -123,6 +123,26 @@ void nb_lower(nb_heap *h, int id, double value, double slope, double now)
     insert(h, id, cn, value < cur ? value : cur, now);
 }
 
+void nb_remove(nb_heap *h, int id)
+{
+    if (h->at[id].pos >= 0)
+        take_out(h, id);
+}
+
+void nb_set(nb_heap *h, int id, double value, double slope, double now)
+{
+    int cn = nb_class(slope);
+    if (h->at[id].pos < 0 || h->at[id].cls != cn) {
+        nb_remove(h, id);
+        insert(h, id, cn, value, now);
+        return;
+    }
+    nb_part *p = &h->part[cn];
+    h->at[id].key = value - nb_slope(cn) * now;
+    down(h, p, h->at[id].pos);
+    up(h, p, h->at[id].pos);
+}
+
 void nb_slow(nb_heap *h, int id, double slope, double now)
 {
     if (h->at[id].pos < 0)
@@ -133,12 +153,6 @@ void nb_slow(nb_heap *h, int id, double slope, double now)
     double cur = h->at[id].key + nb_slope(c) * now;
     take_out(h, id);
     insert(h, id, cn, cur, now);
-}
-
-void nb_remove(nb_heap *h, int id)
-{
-    if (h->at[id].pos >= 0)
-        take_out(h, id);
 }
 
 /* The class whose top is least at now (-1: none), its value in *value. */

@@ -15,7 +15,7 @@
  * line down (nb_lower); a line that rose too fast for a term that slowed is
  * brought down to that term's class (nb_slow).
  *
- * Costs: nb_lower, nb_slow, nb_remove and nb_pop O(log n + NB_SLOPES); nb_top
+ * Costs: nb_lower, nb_set, nb_slow, nb_remove and nb_pop O(log n + NB_SLOPES); nb_top
  * O(NB_SLOPES); memory 20 bytes per node. Ties between equal values go
  * to the lower id (any order would do for a search that visits every node
  * whose value is <= its best).
@@ -60,6 +60,9 @@ void nb_lower(nb_heap *h, int id, double value, double slope, double now);
 /* Held id's line from now on rises no faster than slope (a term of its
  * bound slowed down); nothing when absent. */
 void nb_slow(nb_heap *h, int id, double slope, double now);
+/* id's line, held or not, replaced by (value at now, slope): a fresh bound,
+ * higher or lower (in place when the class stays: one sift). */
+void nb_set(nb_heap *h, int id, double value, double slope, double now);
 /* id out (its line is no bound any more: a fresh one may be higher);
  * nothing when absent. */
 void nb_remove(nb_heap *h, int id);

@@ -745,18 +745,20 @@ static void rekey_node(const sim *s, sim_ext *x, int n)
 {
     size_t cnt;
     double slope, now = (double)s->now, key = bound_now(s, x, n, &cnt, &slope);
-    nb_remove(&x->bound, n);
     if (key < INFINITY)
-        nb_lower(&x->bound, n, key, slope, now);
+        nb_set(&x->bound, n, key, slope, now);
+    else
+        nb_remove(&x->bound, n);
     if (x->ndem == 0)
         return;
     node_look o;
     look_node(s, x, n, &o);
     for (int i = 0; i < x->ndem; i++) {
         key = class_key(s, &o, x->dem[i], n, &slope);
-        nb_remove(&x->dem[i]->heap, n);
         if (key < INFINITY)
-            nb_lower(&x->dem[i]->heap, n, key, slope, now);
+            nb_set(&x->dem[i]->heap, n, key, slope, now);
+        else
+            nb_remove(&x->dem[i]->heap, n);
     }
 }
 

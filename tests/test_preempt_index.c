@@ -20,7 +20,7 @@
 #include "check.h"
 #include "testutil.h"
 
-/* Random lowers, slow-downs and pops as time goes on, against an array of
+/* Random lowers, sets, slow-downs and pops as time goes on, against an array of
  * lines (value at the time set, class slope); integer times and values and
  * power-of-two slopes keep every figure exact. */
 static void heap_vs_list(void)
@@ -50,6 +50,13 @@ static void heap_vs_list(void)
                 val[id] = k < cur ? k : cur;
                 cls[id] = nb_class(slope) < cls[id] ? nb_class(slope) : cls[id];
             }
+            set_at[id] = now;
+            in[id] = true;
+        } else if (u < 0.55) {
+            double k = (double)gsl_rng_uniform_int(rng, 50) + now;
+            nb_set(&h, id, k, slope, now);
+            val[id] = k;
+            cls[id] = nb_class(slope);
             set_at[id] = now;
             in[id] = true;
         } else if (u < 0.6) {
