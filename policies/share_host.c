@@ -72,6 +72,7 @@ typedef struct hnode {
     uint32_t pri;          /* heap priority: a hash of the index (high 24 bits); the node's pool (low 8) */
     int16_t open16, mopen16; /* open cards (share_room.c) up to INT16_MAX: the node's, the most in the subtree */
 } hnode;
+_Static_assert(sizeof(hnode) == 64, "a node's record is one cache line");
 
 struct sc_horder {
     hnode *n;  /* the records, cache-line aligned in mem */
