@@ -226,6 +226,28 @@ static void pull_up(struct sc_horder *h, int t)
         t = h->up[t];
 }
 
+/* Node x joined the subtrees of t and of each node above it (x's own
+ * figures are set): their figures take x's in, up to the first that this
+ * leaves the same. Unlike a pull it reads no other child: the nodes on the
+ * way are the ones a descent to x just read. */
+static void absorb_up(struct sc_horder *h, int t, int x)
+{
+    const hnode *y = &h->n[x];
+    uint64_t pool = 1ULL << (y->pri & 0xff);
+    for (; t >= 0; t = h->up[t]) {
+        hnode *z = &h->n[t];
+        int16_t mk[NK];
+        for (int q = 0; q < NK; q++)
+            mk[q] = y->okey[q] > z->mkey[q] ? y->okey[q] : z->mkey[q];
+        int16_t o = y->open16 > z->mopen16 ? y->open16 : z->mopen16;
+        if (o == z->mopen16 && (z->pools & pool) && keys_same(mk, z->mkey))
+            return;
+        z->mopen16 = o;
+        z->pools |= pool;
+        memcpy(z->mkey, mk, sizeof mk);
+    }
+}
+
 /* Takes x out of the order: its children merged in its place, and the
  * figures pulled up from its parent while they change (every pull sets
  * the parent of the children it reads, so up[] is right after each
@@ -248,7 +270,7 @@ static void erase(struct sc_horder *h, int x)
 
 /* Puts x (its figures set, no children) into the order: down by order
  * from the root to where its priority belongs, only what lies below there
- * split in two, then the figures pulled up from there while they change. */
+ * split in two, then x's figures taken in above it while they change. */
 static void insert_at(struct sc_horder *h, int x)
 {
     int p = -1, t = h->root;
@@ -262,7 +284,7 @@ static void insert_at(struct sc_horder *h, int x)
     *link = x;
     h->up[x] = p;
     pull(h, x);
-    pull_up(h, p);
+    absorb_up(h, p, x);
 }
 
 /* Node ni's own figures as the ledger has them now; true when they
