@@ -45,7 +45,8 @@
  * taken or given): a node whose score changed is taken out (its children
  * merged in its place) and put back by a descent from the root to its
  * priority's depth, O(log nodes); the figures are pulled up only as far as
- * they change. Per lookup: O(log nodes) plus the subtrees entered for
+ * they change (after putting a node back, the subtrees above it take its
+ * figures in with a max, reading no other child). Per lookup: O(log nodes) plus the subtrees entered for
  * nothing (above) and the nodes whose cards turn the task down.
  * Priorities come from a hash of the node index, so the shape is the same
  * every run.
