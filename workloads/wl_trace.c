@@ -148,7 +148,8 @@ static const char *field(const wl_trace *t, int i) { return t->fld[i]; }
  * *line points into the block and stays valid until the next call; the
  * reader may write into it. 0 at end of file, -1 on a read error. A line
  * longer than half a block grows the block. *nul: the line holds a NUL byte
- * (each block is searched for one once, not each line). */
+ * (each block is searched for one once, not each line; a mapped file's
+ * line is). */
 static ssize_t next_line(wl_trace *t, char **line, bool *nul)
 {
     for (;;) {
@@ -157,7 +158,11 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         if (nl || (t->blk_eof && avail)) {
             size_t n = nl ? (size_t)(nl - p) + 1 : avail;
             *line = p;
-            *nul = t->nul_at < t->blk_pos + n; /* the caller stops reading at a NUL */
+            /* the caller stops reading at a NUL; a mapped file is searched
+             * line by line, on this path only (fast_row stops at a NUL
+             * itself): a search of the whole file at open would be the first
+             * touch of every page, a pass over memory of its own */
+            *nul = t->map_len ? memchr(p, 0, n) != NULL : t->nul_at < t->blk_pos + n;
             t->blk_pos += n;
             return (ssize_t)n;
         }
@@ -506,14 +511,13 @@ static bool map_file(wl_trace *t)
         munmap(m, len);
         return false;
     }
-    char *z = memchr(m, 0, size);
     t->blk = m;
     t->map_len = len;
     t->blk_cap = len;
     t->blk_len = size;
     t->blk_pos = 0;
     t->blk_eof = true;
-    t->nul_at = z ? (size_t)(z - m) : size;
+    t->nul_at = size; /* unused: next_line searches each line it hands out */
     return true;
 }
 
