@@ -318,10 +318,11 @@ static bool ext_admit(void *state, sim *s, job *j)
     if (x->cls_shared && x->ncls && x->cls[0].priority != j->req.priority)
         share_end(s, x);
     class_of(x, j->req.priority)->arrived++;
-    j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
-    sim_tenant *t = tenant_of(s, j);
-    if (!t)
+    /* no quota (most clusters): no tenant to find, without the two calls */
+    j->tenant_ix = s->cl->quota ? sim_quota_find(s->cl->quota, j->req.tenant) : 0;
+    if (!j->tenant_ix)
         return true;
+    sim_tenant *t = tenant_of(s, j);
     t->arrived++;
     j->pools = sim_quota_pools(s->cl, j, true);
     if (j->pools == 0) {
