@@ -110,6 +110,7 @@ struct wl_trace {
      * fast row path does with field i; fast_ok: every column has a plan */
     unsigned char *fast;
     bool fast_ok;
+    bool fast_std; /* and the first four are id, submit, duration, gpus, any others ignored */
 };
 
 static void grow_fields(wl_trace *t)
@@ -588,6 +589,8 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
         if (c >= 0 && t->fast[i] == F_SKIP)
             t->fast_ok = false;
     }
+    t->fast_std = t->fast_ok && t->nfields >= 4 && t->fast[0] == F_ID && t->fast[1] == F_SUBMIT &&
+                  t->fast[2] == F_DURATION && t->fast[3] == F_GPUS;
     return t;
 }
 
@@ -660,6 +663,36 @@ static const unsigned char stop_at[256] = {
     [','] = 3, ['\n'] = 3, ['"'] = 3, ['\r'] = 3, [0] = 3, [' '] = 2, ['\t'] = 2,
 };
 
+/* The fast path's id at *pp: up to the first byte that ends it; false
+ * when empty or too long for the row (cap bytes with its NUL). */
+static inline bool fast_id(const unsigned char **pp, const unsigned char **id, size_t *id_len, size_t cap)
+{
+    const unsigned char *p = *pp;
+    *id = p;
+    while (!(stop_at[*p] & 2))
+        p++;
+    *id_len = (size_t)(p - *id);
+    *pp = p;
+    return *id_len != 0 && *id_len < cap;
+}
+
+/* The fast path's gpus at *pp, parse_int(v, 0, 64): one or two digits;
+ * others decline. */
+static inline bool fast_gpus(const unsigned char **pp, unsigned *gpus)
+{
+    const unsigned char *p = *pp;
+    unsigned g, d;
+    if ((g = (unsigned)(*p - '0')) > 9)
+        return false;
+    if ((d = (unsigned)(*++p - '0')) <= 9) {
+        g = g * 10 + d;
+        p++;
+    }
+    *pp = p;
+    *gpus = g;
+    return g <= 64;
+}
+
 /* One pass over the next plain job line, straight from the block, each
  * field parsed where it stands (no line search, no split, no per-column
  * dispatch on names): for traces whose every column has a plan. It takes
@@ -680,46 +713,45 @@ static bool fast_row(wl_trace *t, wl_row *row)
     gs_time_us submit_us = 0, dur_us = 0;
     unsigned gpus = 0;
     int last = t->ncols_header - 1;
-    for (int i = 0;; i++) {
-        switch (t->fast[i]) {
-        case F_ID:
-            id = p;
-            while (!(stop_at[*p] & 2))
-                p++;
-            id_len = (size_t)(p - id);
-            if (id_len == 0 || id_len >= sizeof row->id)
+    if (t->fast_std) { /* the generated layout: the same steps as the loop below, without its dispatch */
+        if (!fast_id(&p, &id, &id_len, sizeof row->id) || *p++ != ',' || !seconds_prefix(&p, end, &submit_us) ||
+            *p++ != ',' || !seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !fast_gpus(&p, &gpus))
+            return false;
+        for (int i = 4; i <= last; i++) {
+            if (*p++ != ',')
                 return false;
-            break;
-        case F_SUBMIT:
-            if (!seconds_prefix(&p, end, &submit_us))
-                return false;
-            break;
-        case F_DURATION:
-            if (!seconds_prefix(&p, end, &dur_us))
-                return false;
-            break;
-        case F_GPUS: { /* parse_int(v, 0, 64): one or two digits; others decline */
-            unsigned d;
-            if ((gpus = (unsigned)(*p - '0')) > 9)
-                return false;
-            if ((d = (unsigned)(*++p - '0')) <= 9) {
-                gpus = gpus * 10 + d;
-                p++;
-            }
-            if (gpus > 64)
-                return false;
-            break;
-        }
-        default:
             while (!(stop_at[*p] & 1))
                 p++;
-            break;
         }
-        if (i == last)
-            break;
-        if (*p++ != ',')
-            return false;
-    }
+    } else
+        for (int i = 0;; i++) {
+            switch (t->fast[i]) {
+            case F_ID:
+                if (!fast_id(&p, &id, &id_len, sizeof row->id))
+                    return false;
+                break;
+            case F_SUBMIT:
+                if (!seconds_prefix(&p, end, &submit_us))
+                    return false;
+                break;
+            case F_DURATION:
+                if (!seconds_prefix(&p, end, &dur_us))
+                    return false;
+                break;
+            case F_GPUS:
+                if (!fast_gpus(&p, &gpus))
+                    return false;
+                break;
+            default:
+                while (!(stop_at[*p] & 1))
+                    p++;
+                break;
+            }
+            if (i == last)
+                break;
+            if (*p++ != ',')
+                return false;
+        }
     if (*p != '\n' || submit_us < t->last_submit_us)
         return false;
     t->blk_pos = (size_t)((const char *)p + 1 - t->blk); /* the line is read */
