@@ -74,9 +74,10 @@ static long sk_index(double r)
     if (c >= SK_NCELLS)
         return sk_search(r);
     long i = sk_cell[c];
-    if (i < SK_NBUCKETS - 1 && r > sk_bound[i])
-        i++;
-    return i;
+    /* the next bucket when r is past the cell's bound: a coin toss for
+     * values spread over a decade, so counted in without a jump (bitwise &:
+     * both sides evaluated; sk_bound[i] is in the table for any cell's i) */
+    return i + ((i < SK_NBUCKETS - 1) & (r > sk_bound[i]));
 }
 
 void sim_sketch_init(sim_sketch *s)
