@@ -82,7 +82,8 @@ struct wl_trace {
     char *blk;
     size_t blk_pos, blk_len, blk_cap, nul_at;
     bool blk_eof;
-    size_t map_len; /* > 0: blk is the whole file mapped (map_file), map_len bytes to unmap */
+    size_t map_len;  /* > 0: blk is the whole file mapped (map_file), map_len bytes to unmap */
+    size_t map_done; /* the mapped bytes before this, whole pages, are read and given back */
     /* the row fast_row filled last, when every field it does not write is
      * still at reset_row's default: the next fast line into the same row
      * writes its own fields and skips the reset */
@@ -486,10 +487,13 @@ static bool copy_str(char *dst, size_t n, const char *src)
  * bench). Private and writable: split_plain writes NULs into a line, which
  * copies only that page. The file's pages are followed by one anonymous
  * page, so at least a page of zeros follows its last byte: the NUL every
- * scan stops at, and room for fast_row's fixed 32-byte id copy. Any other
- * input (a pipe, a FIFO, an empty file) or a failed mapping keeps the block
- * reader. The file is the one opened: a trace replaced by rename (gen
- * --out) keeps its old bytes mapped. */
+ * scan stops at, and room for fast_row's fixed 32-byte id copy. Pages come
+ * in as they are first read (the kernel maps a few around each fault), and
+ * the pages read are given back every MAP_RELEASE_BYTES (map_release), so
+ * the run's memory holds about as much of the trace as the block did, not
+ * the whole file. Any other input (a pipe, a FIFO, an empty file) or a
+ * failed mapping keeps the block reader. The file is the one opened: a
+ * trace replaced by rename (gen --out) keeps its old bytes mapped. */
 static bool map_file(wl_trace *t)
 {
     struct stat st;
@@ -503,12 +507,7 @@ static bool map_file(wl_trace *t)
     char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return false;
-    /* MAP_POPULATE: the page tables filled in one call, not a fault per few
-     * pages. Read-only while it does: populating a writable private mapping
-     * would copy every page (a write fault each); made writable after, a page
-     * is copied only when written. */
-    if (mmap(m, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fileno(t->f), 0) == MAP_FAILED ||
-        mprotect(m, size, PROT_READ | PROT_WRITE) != 0) {
+    if (mmap(m, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fileno(t->f), 0) == MAP_FAILED) {
         munmap(m, len);
         return false;
     }
@@ -780,8 +779,25 @@ static bool fast_row(wl_trace *t, wl_row *row)
     return true;
 }
 
+/* Bytes of a mapped file read between two give-backs: the block's size. */
+#define MAP_RELEASE_BYTES BLOCK_BYTES
+
+/* Gives back the mapped pages wholly before the next unread byte (the
+ * previous record's fields, the only pointers into them, end with this
+ * call): MADV_DONTNEED drops them from the process, and the file stays as
+ * it is (a private mapping writes nothing back). */
+static void map_release(wl_trace *t)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t upto = page > 0 ? t->blk_pos / (size_t)page * (size_t)page : t->map_done;
+    if (upto > t->map_done && madvise(t->blk + t->map_done, upto - t->map_done, MADV_DONTNEED) == 0)
+        t->map_done = upto;
+}
+
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
 {
+    if (t->map_len && t->blk_pos - t->map_done >= MAP_RELEASE_BYTES)
+        map_release(t);
     if (t->fast_ok && !t->eof && fast_row(t, row))
         return 1;
     int rc = read_record(t, err);
