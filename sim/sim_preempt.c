@@ -204,6 +204,14 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
     x->cls_shared = s->npol == 1;
+    /* hooks that change nothing in this run, dropped: without preemption a
+     * request left queued looks for no victims (ext_after_arrive); without
+     * tenants no job has one, and ext_narrow gives back its pools (when no
+     * other module narrowed them first) */
+    if (!x->preempt)
+        sim_module_skip(s, index, SIM_HOOK_ARRIVED);
+    if ((!s->cl->quota || s->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
+        sim_module_skip(s, index, SIM_HOOK_NARROW_POOLS);
     return 0;
 }
 
