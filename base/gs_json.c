@@ -308,9 +308,9 @@ static void path_push(char *buf, size_t cap, size_t *l, const cJSON *parent, con
         *l = *l + (size_t)w < cap ? *l + (size_t)w : cap - 1;
 }
 
-/* The first duplicate key anywhere in the tree: its path written into buf,
- * true. cJSON keeps both members and every lookup finds the first, so a
- * second value would be silently ignored otherwise. */
+/* The first duplicate key anywhere in the tree: its path written into buf
+ * (buf NULL: no path made), true. cJSON keeps both members and every lookup
+ * finds the first, so a second value would be silently ignored otherwise. */
 static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
 {
     if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
@@ -325,7 +325,8 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
             qsort(names, (size_t)n, sizeof *names, cmp_names);
             for (int i = 1; i < n; i++)
                 if (!strcmp(names[i - 1], names[i])) {
-                    snprintf(buf + l, cap - l, "%s%s", l ? "." : "", names[i]);
+                    if (buf)
+                        snprintf(buf + l, cap - l, "%s%s", l ? "." : "", names[i]);
                     free(names);
                     return true;
                 }
@@ -335,10 +336,12 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
     int idx = 0;
     for (const cJSON *c = v->child; c; c = c->next, idx++) {
         size_t l2 = l;
-        path_push(buf, cap, &l2, v, c, idx);
+        if (buf)
+            path_push(buf, cap, &l2, v, c, idx);
         if (find_dup(c, buf, cap, l2))
             return true;
-        buf[l] = 0;
+        if (buf)
+            buf[l] = 0;
     }
     return false;
 }
@@ -378,8 +381,10 @@ cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *n
         gs_err(err, GS_EINPUT, "%s '%s': invalid \\u escape (a lone UTF-16 surrogate)", what, name);
         return NULL;
     }
+    /* first without paths (a path per member is most of a model file's
+     * load, at every start), then again for the one found */
     char path[512] = "";
-    if (find_dup(j, path, sizeof path, 0)) {
+    if (find_dup(j, NULL, 0, 0) && find_dup(j, path, sizeof path, 0)) {
         gs_err(err, GS_EINPUT, "%s '%s': duplicate key '%s'", what, name, path);
         cJSON_Delete(j);
         return NULL;

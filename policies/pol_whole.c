@@ -17,6 +17,9 @@
 
 typedef struct whole_state {
     sim *s;
+    /* the run's ledger, set before any policy starts and the same for the
+     * whole run: kept here, the per-job questions ask no call for it */
+    sim_cluster *cl;
     bool fifo, spread;
 } whole_state;
 
@@ -36,6 +39,7 @@ static int whole_init(sim *s, int index, void **state, gs_error *err)
     (void)index; /* no timers */
     whole_state *w = xcalloc(1, sizeof *w);
     w->s = s;
+    w->cl = sim_cluster_of(s);
     w->fifo = strcmp(q, "fifo") == 0;
     w->spread = strcmp(p, "spread") == 0;
     *state = w;
@@ -48,8 +52,8 @@ static bool whole_fifo(const void *state) { return ((const whole_state *)state)-
 
 static bool whole_can_ever_fit(void *state, const sim *s, const job *j)
 {
-    (void)state;
-    return sim_cluster_can_ever_fit(sim_cluster_of(s), j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
+    (void)s;
+    return sim_cluster_can_ever_fit(((whole_state *)state)->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib);
 }
 
 static bool whole_place(void *state, sim *s, job *j)
@@ -61,10 +65,10 @@ static bool whole_place(void *state, sim *s, job *j)
      * there) wins when it fits now; O(1) */
     int prefer = job_prefer_node(j);
     if (pools && prefer >= 0 &&
-        sim_cluster_node_fits(sim_cluster_of(s), prefer, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
+        sim_cluster_node_fits(w->cl, prefer, pools, j->req.gpus, j->req.cpu, j->req.mem_gib))
         node = prefer;
     else if (pools)
-        node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
+        node = sim_cluster_find_node(w->cl, pools, j->req.gpus, j->req.cpu, j->req.mem_gib, w->spread);
     if (node < 0)
         return false;
     sim_place_whole(s, j, node);
@@ -103,8 +107,8 @@ static uint32_t whole_demand(const void *state, const job *j)
 
 static uint32_t whole_room(const void *state, const sim *s)
 {
-    (void)state;
-    const sim_cluster *cl = sim_cluster_of(s);
+    (void)s;
+    const sim_cluster *cl = ((const whole_state *)state)->cl;
     int room = 0;
     for (int p = 0; p < cl->npools; p++) {
         uint64_t m = cl->pools[p].nonempty; /* bit k - 1: a node with k free cards */

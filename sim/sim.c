@@ -460,6 +460,19 @@ static void note_module_hooks(sim *s)
     }
 }
 
+void sim_module_skip(sim *s, int index, unsigned hooks)
+{
+    if (index < 0 || index >= s->nmod)
+        GS_BUG("sim_module_skip: no such module");
+    uint32_t bit = 1u << index;
+    if (hooks & SIM_HOOK_NARROW_POOLS)
+        s->with_narrow_pools &= ~bit;
+    if (hooks & SIM_HOOK_ARRIVED)
+        s->with_arrived &= ~bit;
+}
+
+bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
+
 static bool modules_admit(sim *s, job *j)
 {
     for (uint32_t b = s->with_admit; b; b &= b - 1) {

@@ -70,6 +70,37 @@ static void bucket_link(sim_cluster *c, sim_node *n)
         p->nonempty |= 1ULL << (n->free_gpus - 1);
 }
 
+/* bucket_unlink then bucket_link for a pool without a fit index, when a
+ * take or give moves node n from bucket `from` to bucket `to`: the same
+ * list operations in the same order (n ends at the head of its new bucket),
+ * inline, with the node's links and the pool's mask read once instead of
+ * reloaded after each store through the node array (a store there might be
+ * n's own, as far as the compiler knows). */
+static inline void list_move(sim_cluster *c, sim_pool *p, sim_node *n, int from, int to)
+{
+    sim_node *nodes = c->nodes;
+    int *head = p->head;
+    int prev = n->prev, next = n->next, id = n->id;
+    uint64_t nonempty = p->nonempty;
+    if (prev >= 0)
+        nodes[prev].next = next;
+    else
+        head[from] = next;
+    if (next >= 0)
+        nodes[next].prev = prev;
+    if (from > 0 && head[from] < 0)
+        nonempty &= ~(1ULL << (from - 1));
+    int h = head[to];
+    n->prev = -1;
+    n->next = h;
+    if (h >= 0)
+        nodes[h].prev = id;
+    head[to] = id;
+    if (to > 0)
+        nonempty |= 1ULL << (to - 1);
+    p->nonempty = nonempty;
+}
+
 static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
 {
     int64_t nodes64 = 0, gpus64 = 0; /* summed wide: the limits are checked before any int holds them */
@@ -541,17 +572,24 @@ void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double me
     sim_node *n = &c->nodes[node];
     if (ngpus > n->free_gpus || !fits_host(n, cpu, mem_gib))
         GS_BUG("sim_cluster_take: over-allocation");
-    bucket_unlink(c, n);
+    sim_pool *p = &c->pools[n->pool];
+    bool fit = p->fit != NULL;
+    int from = n->free_gpus;
+    if (fit)
+        bucket_unlink(c, n);
     for (int i = 0; i < ngpus; i++) {
         int b = __builtin_ctzll(n->free_mask);
         n->free_mask &= n->free_mask - 1;
         ids[i] = n->gpu0 + b;
     }
-    n->free_gpus -= ngpus;
-    c->pools[n->pool].free_gpus -= ngpus;
+    n->free_gpus = from - ngpus;
+    p->free_gpus -= ngpus;
     n->cpu_used += cpu;
     n->mem_used_gib += mem_gib;
-    bucket_link(c, n);
+    if (fit)
+        bucket_link(c, n);
+    else
+        list_move(c, p, n, from, from - ngpus);
 }
 
 void sim_cluster_watch_gives(sim_cluster *c)
@@ -573,15 +611,19 @@ void sim_cluster_given_clear(sim_cluster *c)
 void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib)
 {
     sim_node *n = &c->nodes[node];
-    bucket_unlink(c, n);
+    sim_pool *p = &c->pools[n->pool];
+    bool fit = p->fit != NULL;
+    int from = n->free_gpus;
+    if (fit)
+        bucket_unlink(c, n);
     for (int i = 0; i < ngpus; i++) {
         int b = ids[i] - n->gpu0;
         if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1))
             GS_BUG("sim_cluster_give: GPU not allocated on this node");
         n->free_mask |= 1ULL << b;
     }
-    n->free_gpus += ngpus;
-    c->pools[n->pool].free_gpus += ngpus;
+    n->free_gpus = from + ngpus;
+    p->free_gpus += ngpus;
     c->give_log[c->gives++ % CL_GIVE_LOG] = node;
     if (c->given_flag && !c->given_flag[node]) { /* host share alone too: a shared card's room grew */
         c->given_flag[node] = 1;
@@ -593,7 +635,10 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
         n->cpu_used = 0;
     if (n->mem_used_gib < 1e-9)
         n->mem_used_gib = 0;
-    bucket_link(c, n);
+    if (fit)
+        bucket_link(c, n);
+    else
+        list_move(c, p, n, from, from + ngpus);
 }
 
 int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)

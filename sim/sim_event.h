@@ -43,9 +43,20 @@ void sim_heap_free(sim_heap *h);
 /* Doubles the array (the rare path of sim_heap_push, kept out of line). */
 void sim_heap_grow(sim_heap *h);
 
+/* (t_us, seq) as one signed 128-bit number, t_us the high half: the order
+ * of sim_event_before in one compare-and-subtract-with-borrow pair, no
+ * branch and no second comparison (the conversion to signed keeps the bits,
+ * as GCC and Clang define it). */
+__extension__ typedef __int128 sim_event_key;
+__extension__ typedef unsigned __int128 sim_event_ukey;
+static inline sim_event_key sim_event_key_of(const sim_event *e)
+{
+    return (sim_event_key)((sim_event_ukey)(uint64_t)e->t_us << 64 | e->seq);
+}
+
 static inline bool sim_event_before(const sim_event *a, const sim_event *b)
 {
-    return a->t_us < b->t_us || (a->t_us == b->t_us && a->seq < b->seq);
+    return sim_event_key_of(a) < sim_event_key_of(b);
 }
 
 /* Inserts e, overwriting e.seq with the next sequence number. Cannot fail.

@@ -35,6 +35,11 @@ typedef struct hw_state {
     uint64_t placements, scaled, by_table;
     uint64_t *starts;   /* per catalog model: job starts placed on it */
     double *speed_sum;  /* and the sum of their speed factors (the report's mean) */
+    /* the cluster's pool of the reference model (-1: none; one pool per
+     * model) and the model's catalog index (-1: outside the catalog):
+     * hw_speed's common start asks a node's pool, not two loads more */
+    int ref_pool;
+    ptrdiff_t ref_i;
 } hw_state;
 
 static int hw_init(sim *s, int index, void **state, gs_error *err)
@@ -54,6 +59,13 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
         return gs_err(err, GS_EUSAGE, "parameter ref_gpu: expected 'cluster' or a known GPU model (%s), found '%s'",
                       names, ref);
     }
+    h->ref_pool = -1;
+    for (int p = 0; p < s->cl->npools && h->ref_pool < 0; p++)
+        if (s->cl->pools[p].model == h->ref)
+            h->ref_pool = p;
+    h->ref_i = h->ref - h->cat->models;
+    if (h->ref_i < 0 || h->ref_i >= h->cat->n)
+        h->ref_i = -1;
     const char *ms = sim_param(s, "mig_speed");
     if (strcmp(ms, "share") && strcmp(ms, "card"))
         return gs_err(err, GS_EUSAGE, "parameter mig_speed: expected share or card, found '%s'", ms);
@@ -308,17 +320,13 @@ static double hw_speed(void *state, sim *s, const job *j)
      * as speed_of and speed_in count it, without their three calls (every
      * job start comes here) */
     hw_state *h = state;
-    if (h && !j->more && j->req.kind == WL_KIND_JOB && j->node >= 0) {
-        const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
-        if (m && m == h->ref) {
-            ptrdiff_t i = m - h->cat->models;
-            h->placements++;
-            if (i >= 0 && i < h->cat->n) {
-                h->starts[i]++;
-                h->speed_sum[i] += 1.0;
-            }
-            return 1.0;
+    if (h && !j->more && j->req.kind == WL_KIND_JOB && j->node >= 0 && s->cl->nodes[j->node].pool == h->ref_pool) {
+        h->placements++;
+        if (h->ref_i >= 0) {
+            h->starts[h->ref_i]++;
+            h->speed_sum[h->ref_i] += 1.0;
         }
+        return 1.0;
     }
     return place_speed_in(s, state, j);
 }

@@ -74,9 +74,10 @@ static long sk_index(double r)
     if (c >= SK_NCELLS)
         return sk_search(r);
     long i = sk_cell[c];
-    if (i < SK_NBUCKETS - 1 && r > sk_bound[i])
-        i++;
-    return i;
+    /* the next bucket when r is past the cell's bound: a coin toss for
+     * values spread over a decade, so counted in without a jump (bitwise &:
+     * both sides evaluated; sk_bound[i] is in the table for any cell's i) */
+    return i + ((i < SK_NBUCKETS - 1) & (r > sk_bound[i]));
 }
 
 void sim_sketch_init(sim_sketch *s)
@@ -132,7 +133,7 @@ int sim_sketch_bucket(double x)
  * the first value lands there: the table grows at either end. Cold and out
  * of line: a new page is rare, and inlined it would make every add save and
  * restore registers. */
-__attribute__((noinline, cold)) static uint64_t *sk_page(sim_sketch *s, int p)
+__attribute__((noinline, cold)) uint64_t *sim_sketch_page(sim_sketch *s, int p)
 {
     if (s->npage == 0) {
         s->page = xcalloc(1, sizeof *s->page);
@@ -172,7 +173,7 @@ static inline void sk_add(sim_sketch *s, double x, int bucket)
         return;
     }
     unsigned b = (unsigned)bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
-    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sk_page(s, (int)p);
+    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
     c[b % SK_PAGE]++;
 }
 
@@ -190,12 +191,10 @@ void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
 
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
 
-void sim_sketch_add(sim_sketch *s, double x)
+void sim_sketch_add_new(sim_sketch *s, double x)
 {
-    if (x != s->last_x) { /* NaN too: never equal */
-        s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
-        s->last_x = x;
-    }
+    s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
+    s->last_x = x;
     sk_add(s, x, s->last_bucket);
 }
 

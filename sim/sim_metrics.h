@@ -49,12 +49,40 @@ void sim_sketch_free(sim_sketch *s);
 /* Empties the sketch and keeps its pages (zeroed) for the next values:
  * O(pages held). */
 void sim_sketch_reset(sim_sketch *s);
-void sim_sketch_add(sim_sketch *s, double x);
 /* The bucket x falls in (-1 for x <= 0), so that a value added to several
  * sketches is placed once: sim_sketch_add_at(s, x, sim_sketch_bucket(x)) is
  * sim_sketch_add(s, x). */
 int sim_sketch_bucket(double x);
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket);
+/* sim_sketch_add's part for a value other than the last one: its bucket
+ * found, remembered and added to. */
+void sim_sketch_add_new(sim_sketch *s, double x);
+/* The counters of page p, made when the first value lands there (cold). */
+uint64_t *sim_sketch_page(sim_sketch *s, int p);
+
+/* Adds x. Inline for the value added last (its bucket remembered: a
+ * slowdown of exactly 1, a queue time of 0), several times a job: the
+ * counts and one counter, without a call. */
+static inline void sim_sketch_add(sim_sketch *s, double x)
+{
+    if (x != s->last_x) { /* NaN too: never equal */
+        sim_sketch_add_new(s, x);
+        return;
+    }
+    s->n++;
+    s->sum += x;
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+    if (s->last_bucket < 0) {
+        s->zeros++;
+        return;
+    }
+    unsigned b = (unsigned)s->last_bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
+    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
+    c[b % SK_PAGE]++;
+}
 /* dst (initialised) becomes a copy of src, as if it had been given the same
  * values in the same order: O(pages). */
 void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src);

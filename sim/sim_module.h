@@ -80,6 +80,14 @@ typedef struct sim_module {
 
 #define SIM_MAX_MODULES 4
 
+/* Per-job hooks a module's init may drop for the run: it vouches that for
+ * every job of this run the hook would change nothing (the call costs a
+ * job's worth of instructions on a plain replay). */
+enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u };
+void sim_module_skip(sim *s, int index, unsigned hooks);
+/* Whether module `index` is the run's only one with a narrow_pools hook. */
+bool sim_module_narrows_alone(const sim *s, int index);
+
 /* The state of module m in this run, or NULL when it is not registered. */
 void *sim_module_state(const sim *s, const sim_module *m);
 /* Schedules event (slot, gen, aux) for module `index` at at_us >= now. */

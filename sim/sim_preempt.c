@@ -214,6 +214,14 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
     x->cls_shared = s->npol == 1;
+    /* hooks that change nothing in this run, dropped: without preemption a
+     * request left queued looks for no victims (ext_after_arrive); without
+     * tenants no job has one, and ext_narrow gives back its pools (when no
+     * other module narrowed them first) */
+    if (!x->preempt)
+        sim_module_skip(s, index, SIM_HOOK_ARRIVED);
+    if ((!s->cl->quota || s->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
+        sim_module_skip(s, index, SIM_HOOK_NARROW_POOLS);
     return 0;
 }
 
@@ -328,10 +336,11 @@ static bool ext_admit(void *state, sim *s, job *j)
     if (x->cls_shared && x->ncls && x->cls[0].priority != j->req.priority)
         share_end(s, x);
     class_of(x, j->req.priority)->arrived++;
-    j->tenant_ix = sim_quota_find(s->cl->quota, j->req.tenant);
-    sim_tenant *t = tenant_of(s, j);
-    if (!t)
+    /* no quota (most clusters): no tenant to find, without the two calls */
+    j->tenant_ix = s->cl->quota ? sim_quota_find(s->cl->quota, j->req.tenant) : 0;
+    if (!j->tenant_ix)
         return true;
+    sim_tenant *t = tenant_of(s, j);
     t->arrived++;
     j->pools = sim_quota_pools(s->cl, j, true);
     if (j->pools == 0) {

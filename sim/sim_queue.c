@@ -20,7 +20,7 @@ void sq_init(sim_queue *q) { memset(q, 0, sizeof *q); }
 void sq_free(sim_queue *q)
 {
     for (int i = 0; i < q->ncls; i++)
-        free(q->cls[i].heap);
+        free(q->cls[i].base);
     for (int b = 0; b < q->nbk; b++)
         free(q->bk[b].h);
     free(q->cls);
@@ -208,15 +208,25 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
         q->nparked -= bk->state == SQ_PARKED;
         bk->state = SQ_LIVE;
     }
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 16;
-        c->heap = xrealloc(c->heap, c->cap * sizeof *c->heap);
+    if (c->off + c->n == c->cap) {
+        if (c->off > c->n) { /* the taken heads' room, at the front: move the entries back */
+            memmove(c->base, c->heap, c->n * sizeof *c->heap);
+            c->off = 0;
+        } else {
+            c->cap = c->cap ? c->cap * 2 : 16;
+            c->base = xrealloc(c->base, c->cap * sizeof *c->base);
+        }
+        c->heap = c->base + c->off;
     }
     size_t i = c->n++;
-    while (i > 0 && before(j, c->heap[(i - 1) / 2])) {
-        c->heap[i] = c->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
+    if (c->unsorted || (i > 0 && before(j, c->heap[i - 1]))) {
+        /* out of order: a heap from now on (entries in order are one) */
+        c->unsorted = true;
+        while (i > 0 && before(j, c->heap[(i - 1) / 2])) {
+            c->heap[i] = c->heap[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+    } /* else in order: not before its parent either, where the sift up stops at once */
     c->heap[i] = j;
     j->q_class = ci;
     q->len++;
@@ -232,21 +242,32 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
 static void pop_head(sim_queue *q, int ci)
 {
     sq_class *c = &q->cls[ci];
-    job *last = c->heap[--c->n];
-    size_t i = 0;
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= c->n)
-            break;
-        if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
-            k++;
-        if (!before(c->heap[k], last))
-            break;
-        c->heap[i] = c->heap[k];
-        i = k;
+    if (!c->unsorted) { /* in order: the rest is in order, and a heap */
+        c->heap++;
+        c->off++;
+        c->n--;
+    } else {
+        job *last = c->heap[--c->n];
+        size_t i = 0;
+        for (;;) {
+            size_t k = 2 * i + 1;
+            if (k >= c->n)
+                break;
+            if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
+                k++;
+            if (!before(c->heap[k], last))
+                break;
+            c->heap[i] = c->heap[k];
+            i = k;
+        }
+        if (c->n)
+            c->heap[i] = last;
     }
-    if (c->n)
-        c->heap[i] = last;
+    if (c->n == 0) { /* empty: in order again, from the allocation's start */
+        c->off = 0;
+        c->heap = c->base;
+        c->unsorted = false;
+    }
     q->len--;
     if (c->bpos < 0)
         return;
@@ -644,6 +665,7 @@ bool sq_remove(sim_queue *q, job *j)
     job *last = c->heap[--c->n];
     q->len--;
     if (i < c->n) { /* put last at i and restore the heap both ways */
+        c->unsorted = true;
         while (i > 0 && before(last, c->heap[(i - 1) / 2])) {
             c->heap[i] = c->heap[(i - 1) / 2];
             i = (i - 1) / 2;

@@ -46,8 +46,13 @@
 
 typedef struct sq_class {
     uint64_t key;
-    job **heap;
-    size_t n, cap;
+    /* heap[0..n): a binary heap (the head is heap[0]) that starts `off`
+     * entries into its allocation base[0..cap). While unsorted is false the
+     * entries are in order, as requests of one priority arrive: a push
+     * appends, and the head is taken by moving the start (no sift down). */
+    job **heap, **base;
+    size_t n, cap, off;
+    bool unsorted;
     uint32_t demand;
     int bucket;   /* index in sim_queue.bk */
     int bpos;     /* position in its bucket's heap, -1 when empty or failed this pass */

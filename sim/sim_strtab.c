@@ -77,11 +77,37 @@ static int class_of(size_t len)
     return k;
 }
 
+/* strlen(s) + 1, counted here for an id that fits the smallest class (most
+ * do: a generated trace's are 2-8 characters), the library's strlen past
+ * that: a call costs more than counting a short id's bytes, and an id is
+ * measured twice a job (sim_str_id, sim_str_drop). */
+static inline size_t size_of(const char *s)
+{
+    size_t n = 0;
+    while (n < 16 && s[n])
+        n++;
+    return n < 16 ? n + 1 : 16 + strlen(s + 16) + 1;
+}
+
+/* memcpy(dst, src, len) for 8 <= len <= 16 as two 8-byte moves that
+ * overlap in the middle (each a fixed size: no library call), reading and
+ * writing only those len bytes; shorter ones byte by byte. */
+static inline void copy_small(char *dst, const char *src, size_t len)
+{
+    if (len >= 8) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else {
+        for (size_t i = 0; i < len; i++)
+            dst[i] = src[i];
+    }
+}
+
 const char *sim_str_id(sim_strtab *t, const char *id)
 {
     if (!id || !*id)
         return sim_str_none;
-    size_t len = strlen(id) + 1;
+    size_t len = size_of(id);
     int k = class_of(len);
     char *slot;
     if (k == SIM_STR_CLASSES)
@@ -100,7 +126,10 @@ const char *sim_str_id(sim_strtab *t, const char *id)
         t->carve[k] += (size_t)16 << k;
         t->carve_left[k]--;
     }
-    memcpy(slot, id, len);
+    if (len <= 16)
+        copy_small(slot, id, len);
+    else
+        memcpy(slot, id, len);
     t->id_bytes += k == SIM_STR_CLASSES ? len : (size_t)16 << k;
     return slot;
 }
@@ -109,7 +138,7 @@ void sim_str_drop(sim_strtab *t, const char *id)
 {
     if (!id || id == sim_str_none)
         return;
-    size_t len = strlen(id) + 1;
+    size_t len = size_of(id);
     int k = class_of(len);
     char *slot = (char *)id; /* ours: handed out by sim_str_id */
     if (k == SIM_STR_CLASSES) {

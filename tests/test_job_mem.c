@@ -208,6 +208,24 @@ static void strtab_interns_and_reuses(void)
     sim_str_drop(&t, c);
     sim_str_drop(&t, sim_str_none);
     CHECK_EQ_INT(t.id_bytes, 0);
+    /* every length around the short path's bounds (8 and 16 bytes with the
+     * terminator: the two overlapping moves, the byte loop, the library's
+     * strlen): an exact copy in its class's slot, freed back to zero */
+    char id[48];
+    const char *got[48];
+    size_t want = 0;
+    for (int n = 1; n < 48; n++) {
+        for (int i = 0; i < n; i++)
+            id[i] = (char)('a' + (n * 7 + i) % 26);
+        id[n] = 0;
+        got[n] = sim_str_id(&t, id);
+        CHECK(got[n] != id && !strcmp(got[n], id));
+        want += n + 1 <= 16 ? 16 : n + 1 <= 32 ? 32 : 64;
+    }
+    CHECK_EQ_INT(t.id_bytes, want);
+    for (int n = 1; n < 48; n++)
+        sim_str_drop(&t, got[n]);
+    CHECK_EQ_INT(t.id_bytes, 0);
     sim_strtab_free(&t);
 }
 

@@ -72,7 +72,9 @@ static void ref_dispatch(job **w, int *nw, bool strict, toy *t)
     }
 }
 
-static void random_against_reference(bool strict)
+/* in_order: every request of one priority, submitted in arrival order (a
+ * class then stays in order: its heads are taken by moving its start) */
+static void random_against_reference(bool strict, bool in_order)
 {
     enum { N = 3000 };
     job *js = calloc(N, sizeof *js);
@@ -91,8 +93,8 @@ static void random_against_reference(bool strict)
         unsigned r = seed >> 8;
         job *j = &js[i];
         j->arrival_no = (uint64_t)i;
-        j->req.priority = (int)(r % 3);
-        j->req.submit_us = (gs_time_us)(i - (int)(r >> 4 & 7));
+        j->req.priority = in_order ? 0 : (int)(r % 3);
+        j->req.submit_us = (gs_time_us)(in_order ? i : i - (int)(r >> 4 & 7));
         j->req.gpus = 1 + (int)(r >> 8 & 7);            /* 1..8 cards */
         j->req.gpumem_mib = j->req.gpus * 100 + (r >> 12 & 15); /* the class: 16 shapes per demand */
         sq_push(&q, j, (uint64_t)j->req.gpumem_mib, demand_of(j));
@@ -124,8 +126,13 @@ static void random_against_reference(bool strict)
     free(w);
 }
 
-static void skipping_matches_reference(void) { random_against_reference(false); }
-static void strict_matches_reference(void) { random_against_reference(true); }
+static void skipping_matches_reference(void) { random_against_reference(false, false); }
+static void in_order_matches_reference(void)
+{
+    random_against_reference(false, true);
+    random_against_reference(true, true);
+}
+static void strict_matches_reference(void) { random_against_reference(true, false); }
 
 /* The cliff: many classes that cannot fit cost nothing at a pass that has
  * room for one card. */
@@ -515,6 +522,7 @@ static void host_parked_cost(void)
 const test_case tests_queue_index[] = {
     {"queue index: skipping order matches trying every class", skipping_matches_reference},
     {"queue index: strict order matches trying every class", strict_matches_reference},
+    {"queue index: requests in arrival order, both orders match trying every class", in_order_matches_reference},
     {"queue index: classes beyond the room are not visited", classes_beyond_room_not_visited},
     {"queue index: host room, skipping order matches no host room", host_skipping_matches},
     {"queue index: host room, strict order matches no host room", host_strict_matches},

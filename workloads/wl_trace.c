@@ -1,7 +1,8 @@
 /* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h).
  *
- * The file is read in big blocks (BLOCK_BYTES, read(2) on the stream's
- * descriptor; stdio's buffer is never used) and cut into physical lines
+ * A regular file is mapped whole (map_file); other input (a pipe, a FIFO)
+ * is read in big blocks (BLOCK_BYTES, read(2) on the stream's descriptor;
+ * stdio's buffer is never used). Either is cut into physical lines
  * here, so the reader always knows the line number a record starts on, even
  * when quoted fields span lines. A line with no quote character is split on
  * commas in place (split_plain: no copy, no per-character state machine);
@@ -23,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/gs_file.h"
@@ -79,6 +82,8 @@ struct wl_trace {
     char *blk;
     size_t blk_pos, blk_len, blk_cap, nul_at;
     bool blk_eof;
+    size_t map_len;  /* > 0: blk is the whole file mapped (map_file), map_len bytes to unmap */
+    size_t map_done; /* the mapped bytes before this, whole pages, are read and given back */
     /* the row fast_row filled last, when every field it does not write is
      * still at reset_row's default: the next fast line into the same row
      * writes its own fields and skips the reset */
@@ -106,6 +111,7 @@ struct wl_trace {
      * fast row path does with field i; fast_ok: every column has a plan */
     unsigned char *fast;
     bool fast_ok;
+    bool fast_std; /* and the first four are id, submit, duration, gpus, any others ignored */
 };
 
 static void grow_fields(wl_trace *t)
@@ -144,7 +150,8 @@ static const char *field(const wl_trace *t, int i) { return t->fld[i]; }
  * *line points into the block and stays valid until the next call; the
  * reader may write into it. 0 at end of file, -1 on a read error. A line
  * longer than half a block grows the block. *nul: the line holds a NUL byte
- * (each block is searched for one once, not each line). */
+ * (each block is searched for one once, not each line; a mapped file's
+ * line is). */
 static ssize_t next_line(wl_trace *t, char **line, bool *nul)
 {
     for (;;) {
@@ -153,7 +160,11 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         if (nl || (t->blk_eof && avail)) {
             size_t n = nl ? (size_t)(nl - p) + 1 : avail;
             *line = p;
-            *nul = t->nul_at < t->blk_pos + n; /* the caller stops reading at a NUL */
+            /* the caller stops reading at a NUL; a mapped file is searched
+             * line by line, on this path only (fast_row stops at a NUL
+             * itself): a search of the whole file at open would be the first
+             * touch of every page, a pass over memory of its own */
+            *nul = t->map_len ? memchr(p, 0, n) != NULL : t->nul_at < t->blk_pos + n;
             t->blk_pos += n;
             return (ssize_t)n;
         }
@@ -470,6 +481,46 @@ static bool copy_str(char *dst, size_t n, const char *src)
     return true;
 }
 
+/* A regular file is mapped whole, as one block at end of file: its bytes
+ * are read where the page cache holds them, not copied into the block by
+ * read(2) (the kernel's copy was 4% of the plain replay's time, make
+ * bench). Private and writable: split_plain writes NULs into a line, which
+ * copies only that page. The file's pages are followed by one anonymous
+ * page, so at least a page of zeros follows its last byte: the NUL every
+ * scan stops at, and room for fast_row's fixed 32-byte id copy. Pages come
+ * in as they are first read (the kernel maps a few around each fault), and
+ * the pages read are given back every MAP_RELEASE_BYTES (map_release), so
+ * the run's memory holds about as much of the trace as the block did, not
+ * the whole file. Any other input (a pipe, a FIFO, an empty file) or a
+ * failed mapping keeps the block reader. The file is the one opened: a
+ * trace replaced by rename (gen --out) keeps its old bytes mapped. */
+static bool map_file(wl_trace *t)
+{
+    struct stat st;
+    if (fstat(fileno(t->f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return false;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || (uintmax_t)st.st_size > SIZE_MAX / 2)
+        return false;
+    size_t size = (size_t)st.st_size, pages = (size + (size_t)page - 1) / (size_t)page * (size_t)page;
+    size_t len = pages + (size_t)page;
+    char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    if (mmap(m, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fileno(t->f), 0) == MAP_FAILED) {
+        munmap(m, len);
+        return false;
+    }
+    t->blk = m;
+    t->map_len = len;
+    t->blk_cap = len;
+    t->blk_len = size;
+    t->blk_pos = 0;
+    t->blk_eof = true;
+    t->nul_at = size; /* unused: next_line searches each line it hands out */
+    return true;
+}
+
 wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
 {
     FILE *f = gs_open_input(path, "trace", err);
@@ -478,8 +529,10 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
     wl_trace *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = xstrdup(path);
-    t->blk_cap = BLOCK_BYTES; /* never NULL: next_line's pointer arithmetic starts from it */
-    t->blk = xmalloc(t->blk_cap);
+    if (!map_file(t)) {
+        t->blk_cap = BLOCK_BYTES; /* never NULL: next_line's pointer arithmetic starts from it */
+        t->blk = xmalloc(t->blk_cap);
+    }
     if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
         GS_BUG("csv_init failed");
     int rc = read_record(t, err);
@@ -535,6 +588,8 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
         if (c >= 0 && t->fast[i] == F_SKIP)
             t->fast_ok = false;
     }
+    t->fast_std = t->fast_ok && t->nfields >= 4 && t->fast[0] == F_ID && t->fast[1] == F_SUBMIT &&
+                  t->fast[2] == F_DURATION && t->fast[3] == F_GPUS;
     return t;
 }
 
@@ -607,6 +662,36 @@ static const unsigned char stop_at[256] = {
     [','] = 3, ['\n'] = 3, ['"'] = 3, ['\r'] = 3, [0] = 3, [' '] = 2, ['\t'] = 2,
 };
 
+/* The fast path's id at *pp: up to the first byte that ends it; false
+ * when empty or too long for the row (cap bytes with its NUL). */
+static inline bool fast_id(const unsigned char **pp, const unsigned char **id, size_t *id_len, size_t cap)
+{
+    const unsigned char *p = *pp;
+    *id = p;
+    while (!(stop_at[*p] & 2))
+        p++;
+    *id_len = (size_t)(p - *id);
+    *pp = p;
+    return *id_len != 0 && *id_len < cap;
+}
+
+/* The fast path's gpus at *pp, parse_int(v, 0, 64): one or two digits;
+ * others decline. */
+static inline bool fast_gpus(const unsigned char **pp, unsigned *gpus)
+{
+    const unsigned char *p = *pp;
+    unsigned g, d;
+    if ((g = (unsigned)(*p - '0')) > 9)
+        return false;
+    if ((d = (unsigned)(*++p - '0')) <= 9) {
+        g = g * 10 + d;
+        p++;
+    }
+    *pp = p;
+    *gpus = g;
+    return g <= 64;
+}
+
 /* One pass over the next plain job line, straight from the block, each
  * field parsed where it stands (no line search, no split, no per-column
  * dispatch on names): for traces whose every column has a plan. It takes
@@ -627,46 +712,45 @@ static bool fast_row(wl_trace *t, wl_row *row)
     gs_time_us submit_us = 0, dur_us = 0;
     unsigned gpus = 0;
     int last = t->ncols_header - 1;
-    for (int i = 0;; i++) {
-        switch (t->fast[i]) {
-        case F_ID:
-            id = p;
-            while (!(stop_at[*p] & 2))
-                p++;
-            id_len = (size_t)(p - id);
-            if (id_len == 0 || id_len >= sizeof row->id)
+    if (t->fast_std) { /* the generated layout: the same steps as the loop below, without its dispatch */
+        if (!fast_id(&p, &id, &id_len, sizeof row->id) || *p++ != ',' || !seconds_prefix(&p, end, &submit_us) ||
+            *p++ != ',' || !seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !fast_gpus(&p, &gpus))
+            return false;
+        for (int i = 4; i <= last; i++) {
+            if (*p++ != ',')
                 return false;
-            break;
-        case F_SUBMIT:
-            if (!seconds_prefix(&p, end, &submit_us))
-                return false;
-            break;
-        case F_DURATION:
-            if (!seconds_prefix(&p, end, &dur_us))
-                return false;
-            break;
-        case F_GPUS: { /* parse_int(v, 0, 64): one or two digits; others decline */
-            unsigned d;
-            if ((gpus = (unsigned)(*p - '0')) > 9)
-                return false;
-            if ((d = (unsigned)(*++p - '0')) <= 9) {
-                gpus = gpus * 10 + d;
-                p++;
-            }
-            if (gpus > 64)
-                return false;
-            break;
-        }
-        default:
             while (!(stop_at[*p] & 1))
                 p++;
-            break;
         }
-        if (i == last)
-            break;
-        if (*p++ != ',')
-            return false;
-    }
+    } else
+        for (int i = 0;; i++) {
+            switch (t->fast[i]) {
+            case F_ID:
+                if (!fast_id(&p, &id, &id_len, sizeof row->id))
+                    return false;
+                break;
+            case F_SUBMIT:
+                if (!seconds_prefix(&p, end, &submit_us))
+                    return false;
+                break;
+            case F_DURATION:
+                if (!seconds_prefix(&p, end, &dur_us))
+                    return false;
+                break;
+            case F_GPUS:
+                if (!fast_gpus(&p, &gpus))
+                    return false;
+                break;
+            default:
+                while (!(stop_at[*p] & 1))
+                    p++;
+                break;
+            }
+            if (i == last)
+                break;
+            if (*p++ != ',')
+                return false;
+        }
     if (*p != '\n' || submit_us < t->last_submit_us)
         return false;
     t->blk_pos = (size_t)((const char *)p + 1 - t->blk); /* the line is read */
@@ -695,8 +779,25 @@ static bool fast_row(wl_trace *t, wl_row *row)
     return true;
 }
 
+/* Bytes of a mapped file read between two give-backs: the block's size. */
+#define MAP_RELEASE_BYTES BLOCK_BYTES
+
+/* Gives back the mapped pages wholly before the next unread byte (the
+ * previous record's fields, the only pointers into them, end with this
+ * call): MADV_DONTNEED drops them from the process, and the file stays as
+ * it is (a private mapping writes nothing back). */
+static void map_release(wl_trace *t)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t upto = page > 0 ? t->blk_pos / (size_t)page * (size_t)page : t->map_done;
+    if (upto > t->map_done && madvise(t->blk + t->map_done, upto - t->map_done, MADV_DONTNEED) == 0)
+        t->map_done = upto;
+}
+
 int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
 {
+    if (t->map_len && t->blk_pos - t->map_done >= MAP_RELEASE_BYTES)
+        map_release(t);
     if (t->fast_ok && !t->eof && fast_row(t, row))
         return 1;
     int rc = read_record(t, err);
@@ -969,7 +1070,10 @@ void wl_trace_close(wl_trace *t)
     if (t->f)
         fclose(t->f);
     free(t->path);
-    free(t->blk);
+    if (t->map_len)
+        munmap(t->blk, t->map_len);
+    else
+        free(t->blk);
     free(t->buf);
     free(t->off);
     free(t->fld);
