@@ -16,11 +16,6 @@
 
 #define MIB 1048576.0
 
-double sc_card_total_mem(const sc_state *st, const sc_card *c)
-{
-    return (double)sc_card_phys_mib(st, c) * (st->cfg.hami ? st->cfg.mem_scaling : 1.0);
-}
-
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
     int64_t m = job_req_gpumem_mib(&j->req, phys_mib);

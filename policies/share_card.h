@@ -156,14 +156,6 @@ typedef struct sc_card {
 _Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
 
-/* The admission counters of a card (sc_card's n, cores_used, mem_committed
- * and its total memory under the run's scaling), copied out. */
-typedef struct sc_fitrec {
-    int32_t n, cores_used;
-    int64_t mem_committed;
-    double total_mem;
-} sc_fitrec;
-
 /* A card's swap state (oversub=swap only, sc_state.swap): its host link and
  * its contributions to the swap gauges. Other runs keep none: the card's
  * contributions there stay 0. */
@@ -183,14 +175,12 @@ typedef struct sc_state {
      * kept as tasks join and leave, so a node's score reads one cache line
      * of these instead of its cards' records */
     double *card_score0;
-    /* per card: the counters HAMi's admission reads (sc_card_fits), kept
-     * beside card_score0 the same way: a node's 8 cards in 3 cache lines
-     * instead of 9 or 10 of their records, for the lookups that test many nodes
-     * (placement, the preemption search's open cards) */
-    struct sc_fitrec *fitrec;
     int ncards;
     double total_phys_mib;
     int64_t pool_phys_mib[CL_MAX_POOLS]; /* each pool's model's memory (sc_card_phys_mib) */
+    /* each pool's card memory under the run's scaling (sc_card_total_mem):
+     * one load where admission tests a card */
+    double pool_total_mib[CL_MAX_POOLS];
     /* the tasks' records: chunks of fixed-size slots, free ones linked
      * (sc_task_new / sc_task_free in share_sched.c): no allocator header a
      * task, pointers stable while the slab grows */
@@ -258,7 +248,9 @@ static inline int sc_task_cores(const sc_state *st, const job *j) { return st->c
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
-double sc_card_total_mem(const sc_state *st, const sc_card *c);
+/* Card c's memory under the run's scaling (vgpu's mem_scaling; physical
+ * elsewhere), MiB. */
+static inline double sc_card_total_mem(const sc_state *st, const sc_card *c) { return st->pool_total_mib[c->pool]; }
 
 /* {==== share_place.c: HAMi scoring ====} */
 
@@ -381,11 +373,8 @@ long sc_host_visits(const sc_state *st);
 /* HAMi's node score before a request (share_place.c): the sum of its
  * cards' card_score0 in card order. */
 double sc_node_score(const sc_state *st, int ni);
-/* Card g's card_score0 and fitrec again, after its tenants changed
- * (share_place.c). */
+/* Card g's card_score0 again, after its tenants changed (share_place.c). */
 void sc_card_rescore(sc_state *st, int g);
-/* sc_card_fits of card g, read from its fitrec (share_fit.c). */
-bool sc_card_fits_at(const sc_state *st, int g, int64_t mem, int cores);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

@@ -57,7 +57,6 @@ void sc_card_rescore(sc_state *st, int g)
 {
     const sc_card *c = &st->cards[g];
     st->card_score0[g] = card_score(st, c, 0, 0, 0);
-    st->fitrec[g] = (sc_fitrec){c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, c)};
 }
 
 double sc_node_score(const sc_state *st, int ni)
@@ -90,7 +89,7 @@ static bool node_admits(sc_state *st, int ni, void *ud)
     int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
     int fit = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
-        fit += sc_card_fits_at(st, g, mem, a->cores);
+        fit += sc_card_fits(st, &st->cards[g], mem, a->cores);
     return fit >= a->want;
 }
 

@@ -117,6 +117,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         st->pool_phys_mib[n->pool] = m->memory_mib;
+        st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
             st->cards[g].pool = (uint8_t)n->pool;
             if (st->swap) {
@@ -130,7 +131,6 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         }
     }
     st->card_score0 = xmalloc(((size_t)st->ncards + 1) * sizeof *st->card_score0);
-    st->fitrec = xmalloc(((size_t)st->ncards + 1) * sizeof *st->fitrec);
     for (int g = 0; g < st->ncards; g++)
         sc_card_rescore(st, g);
     sc_room_init(st);
@@ -194,7 +194,6 @@ void sc_fini(void *state)
             free(st->cards[g].t.many);
     free(st->cards);
     free(st->card_score0);
-    free(st->fitrec);
     free(st->swap);
     free(st->scratch_bounds);
     sim_sketch_free(&st->swapin_wait_s);
