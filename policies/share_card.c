@@ -238,15 +238,13 @@ static void tenant_add(sc_card *c, job *j)
 }
 
 /* After a join or a leave changed job j's cards' counters: each card's
- * score, rates and gauges (from its alloc before the change), then what the
- * cards and their node can take. */
+ * rates and gauges (from its alloc before the change), then what the cards
+ * and their node can take. */
 static void cards_changed(sc_state *st, const job *j, const double *alloc_before)
 {
     const int *cards = job_gpu_ids(j);
-    for (int i = 0; i < j->ngpu_ids; i++) {
-        sc_card_rescore(st, cards[i]);
+    for (int i = 0; i < j->ngpu_ids; i++)
         card_update(st, cards[i], alloc_before[i]);
-    }
     for (int i = 0; i < j->ngpu_ids; i++)
         sc_room_card(st, cards[i]);
     if (j->ngpu_ids > 0)

@@ -171,10 +171,6 @@ typedef struct sc_state {
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
     sc_card_swap *swap; /* one per GPU under oversub=swap, else NULL */
-    /* per card: HAMi's card score with no request added (share_place.c),
-     * kept as tasks join and leave, so a node's score reads one cache line
-     * of these instead of its cards' records */
-    double *card_score0;
     int ncards;
     double total_phys_mib;
     int64_t pool_phys_mib[CL_MAX_POOLS]; /* each pool's model's memory (sc_card_phys_mib) */
@@ -371,10 +367,8 @@ int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int 
 /* Nodes sc_host_first has looked at so far (a cost counter for tests). */
 long sc_host_visits(const sc_state *st);
 /* HAMi's node score before a request (share_place.c): the sum of its
- * cards' card_score0 in card order. */
+ * cards' scores in card order. */
 double sc_node_score(const sc_state *st, int ni);
-/* Card g's card_score0 again, after its tenants changed (share_place.c). */
-void sc_card_rescore(sc_state *st, int g);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

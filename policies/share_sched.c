@@ -130,9 +130,6 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
-    st->card_score0 = xmalloc(((size_t)st->ncards + 1) * sizeof *st->card_score0);
-    for (int g = 0; g < st->ncards; g++)
-        sc_card_rescore(st, g);
     sc_room_init(st);
     if (cfg->select == SC_SEL_HAMI) {
         sc_order_init(st);
@@ -193,7 +190,6 @@ void sc_fini(void *state)
         if (st->cards[g].cap_log2)
             free(st->cards[g].t.many);
     free(st->cards);
-    free(st->card_score0);
     free(st->swap);
     free(st->scratch_bounds);
     sim_sketch_free(&st->swapin_wait_s);
