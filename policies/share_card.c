@@ -72,35 +72,51 @@ static double efficiency(const sc_config *cfg, int k)
     return k <= 1 ? 1.0 : (e < cfg->eff_floor ? cfg->eff_floor : e);
 }
 
-double sc_task_rate(const job *j)
+/* The rate placed j runs at: the minimum over its cards (0 while doomed).
+ * one: the rate its card gives it as just computed, for a task on one card
+ * without kept rates (not wide). */
+static double task_rate(const job *j, double one)
 {
-    sc_task *t = sc_task_of(j);
-    const double *rate = sc_task_rates(t);
+    const sc_task *t = sc_task_of(j);
     double r = 1.0;
-    for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
-        if (rate[i] < r)
-            r = rate[i];
-    return t->doomed ? 0 : r;
+    if (t && t->wide) {
+        for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
+            if (t->u.more->rate[i] < r)
+                r = t->u.more->rate[i];
+    } else if (j->ngpu_ids == 1 && one < r) {
+        r = one;
+    }
+    return t && t->doomed ? 0 : r;
 }
 
 /* A preemption victim (sim_job_is_victim) is held at rate 0 by the core while it
  * writes its checkpoint: its rate is not ours to change then. It still
  * counts as a tenant in card_update (it keeps its slot, memory, cores and
- * its share of the card's time until it is released; policies/README.md). */
-static void set_task_rate(sc_state *st, job *j)
+ * its share of the card's time until it is released; policies/README.md).
+ * one: the rate card_update just gave it on the card (task_rate). */
+static void set_task_rate(sc_state *st, job *j, double one)
 {
-    double r = sc_task_rate(j);
+    double r = task_rate(j, one);
+    if (j == st->joiner)
+        st->join_rate = r;
     if (j->state == JOB_RUNNING && r != j->rate && !sim_job_is_victim(j))
         sim_job_set_rate(st->s, j, r);
 }
 
-/* Where j's rate on card g is kept. */
-static double *card_rate_of(job *j, int g)
+/* Tenant i of card g (job j) gets rate r there: into the scratch the rates
+ * are set from, and into its record when it keeps its cards' rates. */
+static void card_rate(sc_state *st, job *j, int g, int i, double r)
 {
+    st->scratch_rates[i] = r;
+    const sc_task *t = sc_task_of(j);
+    if (!t || !t->wide)
+        return;
     const int *cards = job_gpu_ids(j);
-    for (int i = 0; i < j->ngpu_ids; i++)
-        if (cards[i] == g)
-            return &sc_task_rates(sc_task_of(j))[i];
+    for (int k = 0; k < j->ngpu_ids; k++)
+        if (cards[k] == g) {
+            t->u.more->rate[k] = r;
+            return;
+        }
     GS_BUG("share_card: task is not on this card");
 }
 
@@ -140,7 +156,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
     sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
     int k = c->n;
     for (int i = 0; i < c->n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
-        if (sc_task_of(ten[i])->doomed || ten[i]->idle || sc_task_of(ten[i])->swapping)
+        if (sc_task_doomed(ten[i]) || ten[i]->idle || sc_task_swapping(ten[i]))
             k--;
 
     /* swap: the excess over physical lives in host memory; while every
@@ -158,22 +174,23 @@ static void card_update(sc_state *st, int g, double alloc_before)
     if (c->n >= st->scratch_cap) {
         st->scratch_cap = 2 * c->n + 8;
         st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
+        st->scratch_rates = xrealloc(st->scratch_rates, (size_t)st->scratch_cap * sizeof *st->scratch_rates);
     }
     bound *bs = st->scratch_bounds;
     int m = 0;
     for (int i = 0; i < c->n; i++) {
         job *j = ten[i];
-        const sc_task *t = sc_task_of(j);
-        if (t->doomed)
+        st->scratch_rates[i] = 0; /* a doomed one's: it runs at 0 whatever its cards say (task_rate) */
+        if (sc_task_doomed(j))
             continue;
-        if (t->swapping) { /* waiting for its memory to come back from host: not computing */
-            *card_rate_of(j, g) = 0;
+        if (sc_task_swapping(j)) { /* waiting for its memory to come back from host: not computing */
+            card_rate(st, j, g, i, 0);
             continue;
         }
         if (j->idle) { /* load-following: it takes no card time and runs at 0; its
                         * owner reads its rate only after saying it is busy
                         * (sim_task_set_busy recomputes the card first) */
-            *card_rate_of(j, g) = 0;
+            card_rate(st, j, g, i, 0);
             continue;
         }
         bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
@@ -191,10 +208,17 @@ static void card_update(sc_state *st, int g, double alloc_before)
         double share = left / (m - r), x = bs[r].b < share ? bs[r].b : share;
         left -= x;
         busy += x;
-        *card_rate_of(ten[i], g) = eff * f_swap * x / task_demand(st, ten[i]);
+        card_rate(st, ten[i], g, i, eff * f_swap * x / task_demand(st, ten[i]));
     }
-    for (int i = 0; i < c->n; i++)
-        set_task_rate(st, ten[i]);
+    /* a copy: a rate change told to a service replica's owner may come back
+     * here for another card (sc_refresh) and overwrite the scratch */
+    int n0 = c->n;
+    double few[32], *rs = n0 <= 32 ? few : xmalloc((size_t)n0 * sizeof *rs);
+    memcpy(rs, st->scratch_rates, (size_t)n0 * sizeof *rs);
+    for (int i = 0; i < n0 && i < c->n; i++)
+        set_task_rate(st, ten[i], rs[i]);
+    if (rs != few)
+        free(rs);
 
     /* gauges: move each by this card's change in contribution */
     double alloc = card_alloc(st, c);
@@ -251,11 +275,10 @@ static void cards_changed(sc_state *st, const job *j, const double *alloc_before
         sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
 }
 
-void sc_join(sc_state *st, job *j)
+double sc_join(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    sc_task *t = sc_task_of(j);
-    double *rate = sc_task_rates(t);
+    sc_task *t = sc_task_of(j); /* NULL: a plain task (share_card.h) */
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
@@ -276,10 +299,12 @@ void sc_join(sc_state *st, job *j)
             c->mem_committed += (int32_t)mem;
         }
         sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
-        if (!t->doomed) {
-            t->evicted = t->swapping = false; /* it loads its memory when it starts */
-            if (t->wide)
-                t->u.more->last_busy_us = now;
+        if (!sc_task_doomed(j)) {
+            if (t) {
+                t->evicted = t->swapping = false; /* it loads its memory when it starts */
+                if (t->wide)
+                    t->u.more->last_busy_us = now;
+            }
             if (c->mem_used + mem > SC_CARD_MEM_MAX_MIB)
                 GS_BUG("share_card: memory in use past the card's admission limit");
             c->mem_used += (int32_t)mem;
@@ -288,15 +313,19 @@ void sc_join(sc_state *st, job *j)
             before = before < phys ? before : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
-        rate[i] = 1.0;
+        if (t && t->wide)
+            t->u.more->rate[i] = 1.0;
     }
+    st->joiner = j;
+    st->join_rate = task_rate(j, 1.0); /* no card: its rate is 1 (0 doomed) */
     cards_changed(st, j, alloc_before);
+    st->joiner = NULL;
+    return st->join_rate;
 }
 
 void sc_leave(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    const sc_task *t = sc_task_of(j);
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
@@ -317,7 +346,7 @@ void sc_leave(sc_state *st, job *j)
         if (st->cfg.hami)
             c->mem_committed -= (int32_t)mem;
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
-        if (!t->doomed && !t->evicted) {
+        if (!sc_task_doomed(j) && !sc_task_evicted(j)) {
             int64_t before = c->mem_used < phys ? c->mem_used : phys;
             c->mem_used -= (int32_t)mem;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
@@ -350,8 +379,7 @@ static void card_mem(sc_state *st, sc_card *c, int64_t delta)
 
 static bool evictable(const job *j)
 {
-    const sc_task *t = sc_task_of(j);
-    return j->internal && j->idle && !t->evicted && !t->swapping && !t->doomed;
+    return j->internal && j->idle && !sc_task_evicted(j) && !sc_task_swapping(j) && !sc_task_doomed(j);
 }
 
 /* An internal task's LRU key (its record is wide: sc_task_new). */

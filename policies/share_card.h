@@ -71,26 +71,30 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
-/* A task's share of cards (j->pol): 16 bytes in the policy's slab
- * (share_sched.c), the only thing a task in flight costs beyond its job.
- * Nothing the job already says is kept again: its cards are the job's GPU
- * ids (job_gpu_ids, held from its placement to its release), its card
- * count the request's gpus, its memory per card, reserved cores, demand and
- * cap follow from the request and the card (sc_task_mem, sc_task_cores,
- * share_card.c). It lives from the task's placement to its release: a
- * queued job has none, nor a suspended one (preempted, hibernated), except
- * after an OOM kill, so that the kill count carries over to its retry. */
+/* A task's record (j->pol): 16 bytes in the policy's slab (share_sched.c),
+ * kept only by a task that has something to keep. A plain task (one card
+ * or none, not an internal one, never OOM-killed) has none and costs
+ * nothing beyond its job: its rate on its card is computed with the card's
+ * (card_update) and handed to the core at once, never read back. A task on
+ * several cards keeps its cards' rates (its rate is their minimum), an
+ * internal one (a service replica) its residency state, and one doomed or
+ * OOM-killed its kill count and flags. Nothing the job already says is
+ * kept again: its cards are the job's GPU ids (job_gpu_ids, held from its
+ * placement to its release), its card count the request's gpus, its memory
+ * per card, reserved cores, demand and cap follow from the request and the
+ * card (sc_task_mem, sc_task_cores, share_card.c). A record lives from the
+ * task's placement to its release: a queued job has none, nor a suspended
+ * one (preempted, hibernated), except after an OOM kill, so that the kill
+ * count carries over to its retry. */
 typedef struct sc_task_more {
     gs_time_us last_busy_us; /* residency LRU key: when it last went idle (or joined) */
     double rate[];           /* the rate each of its cards gives it */
 } sc_task_more;
 
 typedef struct sc_task {
-    /* the rate each of its cards gives it (sc_task_rates): one card's in the
-     * record; a task on several cards, or an internal one (a service replica,
-     * which needs its residency LRU key), keeps them out of line (wide) */
+    /* a task on several cards, or an internal one (a service replica, which
+     * needs its residency LRU key), keeps its cards' rates out of line (wide) */
     union {
-        double one;             /* !wide */
         sc_task_more *more;     /* wide */
         struct sc_task *next;   /* a free record of the slab */
     } u;
@@ -100,7 +104,7 @@ typedef struct sc_task {
      * memory may be evicted to host; the batch that finds it out waits for
      * it to come back (swapping) before it computes */
     bool evicted : 1, swapping : 1;
-    bool wide : 1; /* u.more holds the rates */
+    bool wide : 1; /* u.more holds the rates (else it has one card or none: its rate is not kept) */
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
@@ -111,11 +115,15 @@ typedef struct sc_task {
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
 
-/* The policy's record of job j (NULL while it is not placed, unless an OOM
- * kill's count waits in it). */
+/* The policy's record of job j (NULL while it is not placed or has nothing
+ * to keep, unless an OOM kill's count waits in it). */
 static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
-/* The rates j's cards give it, one per card. */
-static inline double *sc_task_rates(sc_task *t) { return t->wide ? t->u.more->rate : &t->u.one; }
+/* A task needs a record from its placement: on several cards, or internal. */
+static inline bool sc_task_wide(const job *j) { return j->req.gpus > 1 || j->internal; }
+/* Its flags: a task without a record has none set. */
+static inline bool sc_task_doomed(const job *j) { return j->pol && sc_task_of(j)->doomed; }
+static inline bool sc_task_swapping(const job *j) { return j->pol && sc_task_of(j)->swapping; }
+static inline bool sc_task_evicted(const job *j) { return j->pol && sc_task_of(j)->evicted; }
 
 /* A card's memory counters are MiB in 32 bits: a model has at most 16 TiB
  * (2^24 MiB, checked when its file is read) and vgpu admits at most
@@ -198,7 +206,10 @@ typedef struct sc_state {
     sim_sketch swapin_wait_s;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
+    double *scratch_rates; /* a card's tenants' rates there, as computed (card_update) */
     int scratch_cap;
+    job *joiner;      /* the task sc_join adds, while it does */
+    double join_rate; /* its rate, as card_update found it */
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
@@ -220,11 +231,11 @@ static inline int64_t sc_card_phys_mib(const sc_state *st, const sc_card *c) { r
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
 
-/* Adds placed j (its held cards, its task's doomed flag set) to its cards,
- * then recomputes the rates of every tenant of those cards. */
-void sc_join(sc_state *st, job *j);
-/* The rate placed j runs at: the minimum over its cards (0 while doomed). */
-double sc_task_rate(const job *j);
+/* Adds placed j (its held cards, its record's doomed flag set if it has
+ * one) to its cards, then recomputes the rates of every tenant of those
+ * cards. Returns the rate j starts at: the minimum over its cards (0 while
+ * doomed). */
+double sc_join(sc_state *st, job *j);
 /* Removes j from its cards and recomputes their tenants' rates. */
 void sc_leave(sc_state *st, job *j);
 /* Recomputes the rates on j's cards (j went idle or busy). */

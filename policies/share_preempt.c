@@ -39,7 +39,7 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem_gib = nd->mem_total_gib - nd->mem_used_gib;
     for (int i = 0; i < nv; i++) {
-        if (v[i]->node != n || !v[i]->pol)
+        if (v[i]->node != n)
             return false;
         cpu += v[i]->req.cpu;
         mem_gib += v[i]->req.mem_gib;

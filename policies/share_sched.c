@@ -158,7 +158,7 @@ static sc_task *task_new(sc_state *st, job *j)
     *t = (sc_task){.live = true};
     /* a task on several cards keeps their rates out of line; an internal
      * one (a service replica) its residency LRU key too */
-    if (j->req.gpus > 1 || j->internal) {
+    if (sc_task_wide(j)) {
         size_t n = j->req.gpus > 0 ? (size_t)j->req.gpus : 0;
         t->u.more = xcalloc(1, sizeof *t->u.more + n * sizeof *t->u.more->rate);
         t->wide = true;
@@ -192,6 +192,7 @@ void sc_fini(void *state)
     free(st->cards);
     free(st->swap);
     free(st->scratch_bounds);
+    free(st->scratch_rates);
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
     free(st->rank);
@@ -209,30 +210,34 @@ bool sc_place_start(void *state, sim *s, job *j)
     int node = sc_place(st, j);
     if (node < 0)
         return false;
-    if (!j->pol) /* else an OOM-killed task's retry: its record kept the count */
-        j->pol = task_new(st, j);
-    sc_task *t = j->pol;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     j->node = node;
     int n = j->req.gpus;
     int *ids = sim_job_hold_gpus(j, n);
     if (n > 0)
         memcpy(ids, st->pick, (size_t)n * sizeof *ids);
-    t->doomed = false;
+    bool doomed = false;
     int64_t mem = sc_task_mem(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
             if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, &st->cards[ids[i]]))
-                t->doomed = true; /* its allocation crosses the physical card */
+                doomed = true; /* its allocation crosses the physical card */
+    /* a record when it has something to keep (share_card.h); an OOM-killed
+     * task's retry has its own still, with the count */
+    if (!j->pol && (doomed || sc_task_wide(j)))
+        j->pol = task_new(st, j);
+    sc_task *t = j->pol;
+    if (t)
+        t->doomed = doomed;
     /* sc_join moves the node in HAMi's order (sc_room_node): that one
      * update also takes the host room just taken, and this one finds
      * nothing left to do unless the task holds no card */
-    sc_join(st, j);
+    double rate = sc_join(st, j);
     sc_host_update(st, node);
     sc_node_changed(st, node);
     st->placements++;
-    sim_job_start(s, j, sc_task_rate(j));
-    if (t->doomed)
+    sim_job_start(s, j, rate);
+    if (doomed)
         sim_timer(s, st->pol_index, j, sim_now(s), TAG_OOM);
     return true;
 }
@@ -282,6 +287,8 @@ void sc_unplace(void *state, sim *s, job *j)
     sc_node_changed(st, j->node);
     sim_job_drop_gpus(j);
     j->node = -1;
+    if (!t)
+        return; /* a plain task: nothing kept */
     t->doomed = false;
     /* done or failed: the task ends here. Suspended: it comes back as a
      * new arrival, or ends without telling us (a paused session that ends,
@@ -357,8 +364,10 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
         kill_task(st, s, j, t, SC_CAUSE_OOM);
         for (int i = 0; i < nco; i++) {
             job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
-            if (o && o->state == JOB_RUNNING && o->pol) {
+            if (o && o->state == JOB_RUNNING && o->node >= 0) {
                 st->fault_killed++;
+                if (!o->pol) /* a plain task: a record for its kill count */
+                    o->pol = task_new(st, o);
                 kill_task(st, s, o, o->pol, SC_CAUSE_CO_TENANT);
             }
         }

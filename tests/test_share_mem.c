@@ -1,9 +1,10 @@
 /* test_share_mem.c - what a task in flight costs the shared-card policies
- * (vgpu, timeslice, mps) beyond its job slot: its 16-byte record in the
- * policy's slab, nothing more for a task on one card; its cards' rates out
- * of line for a task on several; a card's tenant array only once a second
- * tenant comes; nothing for a queued job. Counted at the first completion,
- * when every job of the trace has arrived, from the policy's own structures.
+ * (vgpu, timeslice, mps) beyond its job slot: nothing for a plain task on
+ * one card (no record: its rate is handed to the core as computed); a
+ * 16-byte record in the policy's slab and its cards' rates out of line for
+ * a task on several; a card's tenant array only once a second tenant comes;
+ * nothing for a queued job. Counted at the first completion, when every job
+ * of the trace has arrived, from the policy's own structures.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,9 @@
 #include "check.h"
 #include "testutil.h"
 
-/* The per-task record: rates (one card's inline, else a pointer), the
- * fragmentation shape, the OOM count and five flags. Everything else a task
- * needs is the job's (its GPU ids, its request). A member added here is
- * paid by every shared-card job in flight: make it pay for itself, or put
- * it out of line (sc_task_more). */
+/* The per-task record, kept by a task on several cards, an internal one or
+ * one OOM-killed: its rates' pointer, the OOM count and five flags.
+ * Everything else a task needs is the job's (its GPU ids, its request). */
 #define SC_TASK_MAX_BYTES 16
 /* One per GPU of the cluster, whether used or not: its tenants, its busy
  * contribution, 32-bit MiB counters, tenant count, reserved cores, pool
@@ -97,7 +96,8 @@ static double per_job_waiting(const char *policy, const char *const *sets, const
     CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), gpus_spec, 8, policy, sets, on_done, v), 0);
     CHECK_EQ_INT(v->in_flight, running);
     CHECK_EQ_INT(v->queued, n - running); /* queued, without a record */
-    CHECK_EQ_INT(v->live, running);       /* one record a running task, none for a waiting one or left by another */
+    CHECK_EQ_INT(v->live, v->wide);       /* a record a running task on several cards, none for a plain one,
+                                           * a waiting one or left by another */
     CHECK_EQ_INT(r.s.completed, n);
     CHECK_EQ_INT(live_records(r.s.pst[0]), 0); /* every record back on the free list */
     tu_run_free(&r);
@@ -110,14 +110,16 @@ static double per_job(const char *policy, const char *const *sets, const char *g
     return per_job_waiting(policy, sets, gpus_spec, n, g, n, v);
 }
 
-/* vgpu, whole-card shares: one tenant a card, the record alone. */
-static void vgpu_one_card_costs_the_record(void)
+/* vgpu, whole-card shares: one tenant a card, no record: nothing beyond
+ * the card's own slot. */
+static void vgpu_one_card_costs_nothing(void)
 {
     seen v;
     double b = per_job("vgpu", NULL, "A100-SXM4-80GB:1000", 1000, 1, &v);
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 0);
-    CHECK(b <= SC_TASK_MAX_BYTES);
+    CHECK_EQ_INT(v.live, 0);
+    CHECK(b == 0);
 }
 
 /* vgpu, twice as many whole-card jobs as cards: the waiting half holds no
@@ -127,17 +129,19 @@ static void vgpu_queued_jobs_hold_nothing(void)
     seen v;
     double b = per_job_waiting("vgpu", NULL, "A100-SXM4-80GB:500", 1000, 1, 500, &v);
     CHECK_EQ_INT(v.wide, 0);
-    CHECK(b <= SC_TASK_MAX_BYTES);
+    CHECK(b == 0);
 }
 
-/* timeslice, four replicas a card: the card's array of four, shared by them. */
+/* timeslice, four replicas a card: the card's array of four, shared by
+ * them, and no record. */
 static void timeslice_shares_a_cards_array(void)
 {
     seen v;
     double b = per_job("timeslice", NULL, "A100-SXM4-80GB:250", 1000, 1, &v);
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 250);
-    CHECK(b <= SC_TASK_MAX_BYTES + sizeof(job *)); /* four pointers shared by four tenants */
+    CHECK_EQ_INT(v.live, 0);
+    CHECK(b <= sizeof(job *)); /* four pointers shared by four tenants */
 }
 
 /* mps, one client a card, two cards a task: their rates out of line (and
@@ -262,7 +266,7 @@ const test_case tests_share_mem[] = {
     {"share_mem/timeslice_card_counters", timeslice_card_counters},
     {"share_mem/vgpu_card_counters", vgpu_card_counters},
     {"share_mem/sizes", sizes},
-    {"share_mem/vgpu_one_card_costs_the_record", vgpu_one_card_costs_the_record},
+    {"share_mem/vgpu_one_card_costs_nothing", vgpu_one_card_costs_nothing},
     {"share_mem/vgpu_queued_jobs_hold_nothing", vgpu_queued_jobs_hold_nothing},
     {"share_mem/timeslice_shares_a_cards_array", timeslice_shares_a_cards_array},
     {"share_mem/mps_two_cards_rates_out_of_line", mps_two_cards_rates_out_of_line},
