@@ -138,7 +138,9 @@ _Static_assert(SC_CARD_MEM_MAX_MIB < INT32_MAX, "sc_card memory counters are int
 #define SC_CARD_CORES_MAX 10000
 _Static_assert(SC_CARD_CORES_MAX <= UINT16_MAX, "sc_card.cores_used is a uint16_t");
 
-/* One per GPU of the cluster, used or not: 32 bytes. Nothing that follows
+/* One per GPU of the cluster, used or not: 32 bytes, zero for an empty card
+ * of the cluster's first pool, so that the pages of the cards no task ever
+ * joined are never written (sc_new) and cost no memory. Nothing that follows
  * from the rest is kept: the card's physical memory is its pool's model's
  * (sc_card_phys_mib), its share of allocated cards (alloc) is recomputed
  * from its counters (card_alloc in share_card.c), its tenants about to be
@@ -159,7 +161,7 @@ typedef struct sc_card {
     uint16_t cores_used;   /* gpucores reserved (vgpu) */
     uint8_t pool;          /* the cluster pool it belongs to: its model */
     uint8_t cap_log2 : 6;  /* tenant array of 1 << cap_log2 (0: the one slot) */
-    bool open : 1;         /* could take some task (share_room.c) */
+    bool closed : 1;       /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
 } sc_card;
 _Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");

@@ -35,8 +35,10 @@ void sc_room_init(sc_state *st)
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            st->cards[g].open = card_open(st, &st->cards[g]);
-            st->node_open[ni] += st->cards[g].open;
+            bool open = card_open(st, &st->cards[g]);
+            if (!open) /* an empty card is open: its record is left as calloc gave it (sc_new) */
+                st->cards[g].closed = true;
+            st->node_open[ni] += open;
         }
         st->open_hist[st->node_open[ni]]++;
     }
@@ -52,9 +54,9 @@ void sc_room_card(sc_state *st, int g)
 {
     sc_card *c = &st->cards[g];
     bool now = card_open(st, c);
-    if (now == c->open)
+    if (now == !c->closed)
         return;
-    c->open = now;
+    c->closed = !now;
     int ni = sim_cluster_of(st->s)->gpu_node[g];
     st->open_hist[st->node_open[ni]]--;
     st->node_open[ni] = (uint8_t)(st->node_open[ni] + (now ? 1 : -1));

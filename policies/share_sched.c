@@ -119,7 +119,12 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         st->pool_phys_mib[n->pool] = m->memory_mib;
         st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            st->cards[g].pool = (uint8_t)n->pool;
+            /* calloc'd: pool 0 is there already, and writing it would touch the
+             * page of every card, used or not (a cluster half idle keeps half
+             * its cards' pages untouched: timeslice, four tenants a card,
+             * touches a quarter of them) */
+            if (n->pool != 0)
+                st->cards[g].pool = (uint8_t)n->pool;
             if (st->swap) {
                 /* a model without a host-link figure falls back to PCIe Gen4
                  * achievable bandwidth (reference/mechanics.md section 8) */

@@ -261,7 +261,46 @@ static void timeslice_heap_clears_void_completions(void)
     free(tr);
 }
 
+/* A card no task joined keeps the zero bytes calloc gave it (its pool is
+ * the cluster's first, its empty record open), so a cluster's idle cards
+ * cost no written pages: 8 tasks on 64 cards fill node 0 under binpack,
+ * and at the first completion the 56 others are all zero. */
+typedef struct idle_seen {
+    tu_run *r;
+    int checked, zero, used;
+} idle_seen;
+
+static void on_done_idle(void *ud, const job *j)
+{
+    (void)j;
+    idle_seen *v = ud;
+    if (v->checked++)
+        return;
+    const sc_state *st = v->r->s.pst[0];
+    static const sc_card zero;
+    for (int g = 0; g < st->ncards; g++) {
+        v->zero += memcmp(sc_card_of(st, g), &zero, sizeof zero) == 0;
+        v->used += sc_card_of(st, g)->n > 0;
+    }
+}
+
+static void idle_cards_stay_zero(void)
+{
+    const char *tr = "id,submit,duration,gpus\nj0,0,10,1\nj1,0,11,1\nj2,0,12,1\nj3,0,13,1\n"
+                     "j4,0,14,1\nj5,0,15,1\nj6,0,16,1\nj7,0,17,1\n";
+    const char *pol[] = {"vgpu", "timeslice", "mps"};
+    for (int p = 0; p < 3; p++) {
+        tu_run r;
+        idle_seen v = {.r = &r};
+        CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:64", 8, pol[p], NULL, on_done_idle, &v), 0);
+        CHECK_EQ_INT(v.used, 8);
+        CHECK_EQ_INT(v.zero, 56);
+        tu_run_free(&r);
+    }
+}
+
 const test_case tests_share_mem[] = {
+    {"share_mem/idle_cards_stay_zero", idle_cards_stay_zero},
     {"share_mem/timeslice_heap_clears_void_completions", timeslice_heap_clears_void_completions},
     {"share_mem/timeslice_card_counters", timeslice_card_counters},
     {"share_mem/vgpu_card_counters", vgpu_card_counters},
