@@ -238,9 +238,42 @@ static void card_update(sc_state *st, int g, double alloc_before)
     w->wait = thrash * k;
 }
 
+/* A tenant array of 1 << lg jobs: from the slab of its size up to
+ * SC_ARR_SLAB_LOG2 (no allocator header: four tenants' array is 32 bytes,
+ * not the 48 a malloc chunk of 32 takes), else from malloc. */
+static job **tenants_get(sc_state *st, int lg)
+{
+    if (lg > SC_ARR_SLAB_LOG2)
+        return xmalloc(((size_t)1 << lg) * sizeof(job *));
+    if (!st->arr_free[lg]) {
+        size_t per = SC_ARR_CHUNK_BYTES / (((size_t)1 << lg) * sizeof(job *));
+        job **chunk = xmalloc(SC_ARR_CHUNK_BYTES);
+        st->arr_chunks = xrealloc(st->arr_chunks, (size_t)(st->narr_chunks + 1) * sizeof *st->arr_chunks);
+        st->arr_chunks[st->narr_chunks++] = chunk;
+        for (size_t i = per; i-- > 0;) { /* the first array first */
+            job **v = chunk + (i << lg);
+            memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]); /* a free array's first bytes link the next */
+            st->arr_free[lg] = v;
+        }
+    }
+    job **v = st->arr_free[lg];
+    memcpy(&st->arr_free[lg], v, sizeof st->arr_free[lg]);
+    return v;
+}
+
+static void tenants_put(sc_state *st, job **v, int lg)
+{
+    if (lg > SC_ARR_SLAB_LOG2) {
+        free(v);
+        return;
+    }
+    memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]);
+    st->arr_free[lg] = v;
+}
+
 /* Appends j to card c's tenants: the card's own slot for the first, an
  * array once a second comes (kept at its size: a card's peak, not a job's). */
-static void tenant_add(sc_card *c, job *j)
+static void tenant_add(sc_state *st, sc_card *c, job *j)
 {
     if (!c->cap_log2 && c->n == 0) {
         c->t.one = j;
@@ -249,10 +282,10 @@ static void tenant_add(sc_card *c, job *j)
             int lg = c->cap_log2 ? c->cap_log2 + 1 : 2; /* 4, then doubling */
             if (lg > 30)
                 GS_BUG("share_card: more than 2^30 tenants on a card");
-            job **v = xmalloc(((size_t)1 << lg) * sizeof *v);
+            job **v = tenants_get(st, lg);
             memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
             if (c->cap_log2)
-                free(c->t.many);
+                tenants_put(st, c->t.many, c->cap_log2);
             c->t.many = v;
             c->cap_log2 = (uint8_t)lg;
         }
@@ -287,7 +320,7 @@ double sc_join(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         int64_t phys = sc_card_phys_mib(st, c);
         alloc_before[i] = card_alloc(st, c);
-        tenant_add(c, j);
+        tenant_add(st, c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
         if (c->cores_used + cores > SC_CARD_CORES_MAX)

@@ -108,6 +108,11 @@ typedef struct sc_task {
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
+/* Cards' tenant arrays of up to 1 << SC_ARR_SLAB_LOG2 jobs come from
+ * slabs of SC_ARR_CHUNK_BYTES chunks, one per size (share_card.c). */
+#define SC_ARR_SLAB_LOG2 4
+#define SC_ARR_CHUNK_BYTES 65536
+
 /* Records in a chunk of the policy's task slab (64 KiB). */
 #define SC_TASK_CHUNK 4096
 
@@ -193,6 +198,11 @@ typedef struct sc_state {
     sc_task **tchunks;
     int ntchunks;
     sc_task *tfree;
+    /* the cards' tenant arrays of 4, 8 and 16 (tenants_get in share_card.c):
+     * per size a free list threaded through the free arrays, and the chunks */
+    struct job **arr_free[SC_ARR_SLAB_LOG2 + 1];
+    struct job ***arr_chunks;
+    int narr_chunks;
     /* the cards a placement chose (sc_place), before the job holds them */
     int pick[CL_MAX_NODE_GPUS];
     /* time integrals: committed and used MiB, busy card-time, MiB in host

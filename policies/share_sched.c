@@ -191,9 +191,12 @@ void sc_fini(void *state)
         free(st->tchunks[c]);
     }
     free(st->tchunks);
-    for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap_log2)
+    for (int g = 0; g < st->ncards; g++) /* the arrays above the slabs' sizes */
+        if (st->cards[g].cap_log2 > SC_ARR_SLAB_LOG2)
             free(st->cards[g].t.many);
+    for (int c = 0; c < st->narr_chunks; c++)
+        free(st->arr_chunks[c]);
+    free(st->arr_chunks);
     free(st->cards);
     free(st->swap);
     free(st->scratch_bounds);

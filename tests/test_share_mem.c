@@ -212,8 +212,9 @@ static void card_on(const char *policy, const char *const *sets, int n, cards_se
 }
 
 /* timeslice without a replica limit: nine tenants on one card, an array of
- * 16 (4, 8, 16); no committed memory kept (timeslice admits none), the
- * memory in use the nine tenants' 1000 MiB each, within the card. */
+ * 16 (4, 8, 16, from the slabs); no committed memory kept (timeslice admits
+ * none), the memory in use the nine tenants' 1000 MiB each, within the
+ * card. */
 static void timeslice_card_counters(void)
 {
     cards_seen v;
@@ -224,6 +225,10 @@ static void timeslice_card_counters(void)
     CHECK_EQ_INT((int)v.committed, 0);
     CHECK_EQ_INT((int)v.used, 9000);
     CHECK_EQ_INT((int)v.phys, 81920);
+    /* forty: past the slabs' arrays (4, 8, 16), one of 64 from malloc */
+    card_on("timeslice", sets, 40, &v);
+    CHECK_EQ_INT(v.n, 40);
+    CHECK_EQ_INT(v.cap, 64);
 }
 
 /* vgpu: three tenants, an array of four; committed memory kept. */
