@@ -75,9 +75,9 @@ static double efficiency(const sc_config *cfg, int k)
 /* The rate placed j runs at: the minimum over its cards (0 while doomed).
  * one: the rate its card gives it as just computed, for a task on one card
  * without kept rates (not wide). */
-static double task_rate(const job *j, double one)
+static double task_rate(const sc_state *st, const job *j, double one)
 {
-    const sc_task *t = sc_task_of(j);
+    const sc_task *t = sc_task_of(st, j);
     double r = 1.0;
     if (t && t->wide) {
         for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
@@ -96,7 +96,7 @@ static double task_rate(const job *j, double one)
  * one: the rate card_update just gave it on the card (task_rate). */
 static void set_task_rate(sc_state *st, job *j, double one)
 {
-    double r = task_rate(j, one);
+    double r = task_rate(st, j, one);
     if (j == st->joiner)
         st->join_rate = r;
     if (j->state == JOB_RUNNING && r != j->rate && !sim_job_is_victim(j))
@@ -108,7 +108,7 @@ static void set_task_rate(sc_state *st, job *j, double one)
 static void card_rate(sc_state *st, job *j, int g, int i, double r)
 {
     st->scratch_rates[i] = r;
-    const sc_task *t = sc_task_of(j);
+    const sc_task *t = sc_task_of(st, j);
     if (!t || !t->wide)
         return;
     const int *cards = job_gpu_ids(j);
@@ -156,7 +156,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
     sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
     int k = c->n;
     for (int i = 0; i < c->n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
-        if (sc_task_doomed(ten[i]) || ten[i]->idle || sc_task_swapping(ten[i]))
+        if (sc_task_doomed(st, ten[i]) || ten[i]->idle || sc_task_swapping(st, ten[i]))
             k--;
 
     /* swap: the excess over physical lives in host memory; while every
@@ -181,9 +181,9 @@ static void card_update(sc_state *st, int g, double alloc_before)
     for (int i = 0; i < c->n; i++) {
         job *j = ten[i];
         st->scratch_rates[i] = 0; /* a doomed one's: it runs at 0 whatever its cards say (task_rate) */
-        if (sc_task_doomed(j))
+        if (sc_task_doomed(st, j))
             continue;
-        if (sc_task_swapping(j)) { /* waiting for its memory to come back from host: not computing */
+        if (sc_task_swapping(st, j)) { /* waiting for its memory to come back from host: not computing */
             card_rate(st, j, g, i, 0);
             continue;
         }
@@ -311,7 +311,7 @@ static void cards_changed(sc_state *st, const job *j, const double *alloc_before
 double sc_join(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    sc_task *t = sc_task_of(j); /* NULL: a plain task (share_card.h) */
+    sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_card.h) */
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
@@ -332,7 +332,7 @@ double sc_join(sc_state *st, job *j)
             c->mem_committed += (int32_t)mem;
         }
         sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
-        if (!sc_task_doomed(j)) {
+        if (!sc_task_doomed(st, j)) {
             if (t) {
                 t->evicted = t->swapping = false; /* it loads its memory when it starts */
                 if (t->wide)
@@ -350,7 +350,7 @@ double sc_join(sc_state *st, job *j)
             t->u.more->rate[i] = 1.0;
     }
     st->joiner = j;
-    st->join_rate = task_rate(j, 1.0); /* no card: its rate is 1 (0 doomed) */
+    st->join_rate = task_rate(st, j, 1.0); /* no card: its rate is 1 (0 doomed) */
     cards_changed(st, j, alloc_before);
     st->joiner = NULL;
     return st->join_rate;
@@ -379,7 +379,7 @@ void sc_leave(sc_state *st, job *j)
         if (st->cfg.hami)
             c->mem_committed -= (int32_t)mem;
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
-        if (!sc_task_doomed(j) && !sc_task_evicted(j)) {
+        if (!sc_task_doomed(st, j) && !sc_task_evicted(st, j)) {
             int64_t before = c->mem_used < phys ? c->mem_used : phys;
             c->mem_used -= (int32_t)mem;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
@@ -410,17 +410,17 @@ static void card_mem(sc_state *st, sc_card *c, int64_t delta)
     sim_gauge_add(&st->g_mem_used, sim_now(st->s), (double)(after - before));
 }
 
-static bool evictable(const job *j)
+static bool evictable(const sc_state *st, const job *j)
 {
-    return j->internal && j->idle && !sc_task_evicted(j) && !sc_task_swapping(j) && !sc_task_doomed(j);
+    return j->internal && j->idle && !sc_task_evicted(st, j) && !sc_task_swapping(st, j) && !sc_task_doomed(st, j);
 }
 
 /* An internal task's LRU key (its record is wide: sc_task_new). */
-static gs_time_us last_busy(const job *j) { return sc_task_of(j)->u.more->last_busy_us; }
+static gs_time_us last_busy(const sc_state *st, const job *j) { return sc_task_of(st, j)->u.more->last_busy_us; }
 
 static void evict(sc_state *st, job *j)
 {
-    sc_task_of(j)->evicted = true;
+    sc_task_of(st, j)->evicted = true;
     int64_t mem = sc_task_mem(st, j);
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
@@ -443,7 +443,7 @@ static void make_room(sc_state *st, job *j)
             job *const *ten = sc_card_tenants(c);
             for (int k = 0; k < c->n; k++) {
                 job *o = ten[k];
-                if (evictable(o) && (!lru || last_busy(o) < last_busy(lru)))
+                if (evictable(st, o) && (!lru || last_busy(st, o) < last_busy(st, lru)))
                     lru = o;
             }
             if (!lru)
@@ -455,7 +455,7 @@ static void make_room(sc_state *st, job *j)
 
 double sc_residency(sc_state *st, job *j)
 {
-    sc_task *t = sc_task_of(j);
+    sc_task *t = sc_task_of(st, j);
     if (!st->cfg.swap || !j->internal || t->doomed)
         return 0;
     double wait_s = 0;
@@ -483,6 +483,6 @@ double sc_residency(sc_state *st, job *j)
 
 void sc_swapped_in(sc_state *st, job *j)
 {
-    sc_task_of(j)->swapping = false;
+    sc_task_of(st, j)->swapping = false;
     sc_refresh(st, j);
 }

@@ -71,7 +71,7 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
-/* A task's record (j->pol): 16 bytes in the policy's slab (share_sched.c),
+/* A task's record (sc_task_of, kept by the policy by job slot): 16 bytes in the policy's slab (share_sched.c),
  * kept only by a task that has something to keep. A plain task (one card
  * or none, not an internal one, never OOM-killed) has none and costs
  * nothing beyond its job: its rate on its card is computed with the card's
@@ -98,6 +98,7 @@ typedef struct sc_task {
         sc_task_more *more;     /* wide */
         struct sc_task *next;   /* a free record of the slab */
     } u;
+    uint32_t gen;    /* its job's generation: a record left by a job that ended is not its slot's next job's */
     uint16_t ooms;   /* OOM kills so far: at most oom_retry + 1 (SC_OOM_RETRY_MAX) */
     bool doomed : 1; /* OOM: admitted, killed at once by a timer at the same instant */
     /* residency (vgpu oversub=swap, service replicas): an idle replica's
@@ -120,15 +121,17 @@ typedef struct sc_task {
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
 
+/* The tasks' records by job slot: chunks of SC_TREC_CHUNK pointers, one
+ * allocated when a task of its slot range first keeps a record, so a run
+ * whose tasks keep none pays nothing for them, not even a pointer a job. */
+#define SC_TREC_CHUNK 1024
+
+struct sc_state;
 /* The policy's record of job j (NULL while it is not placed or has nothing
  * to keep, unless an OOM kill's count waits in it). */
-static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
+static inline sc_task *sc_task_of(const struct sc_state *st, const job *j);
 /* A task needs a record from its placement: on several cards, or internal. */
 static inline bool sc_task_wide(const job *j) { return j->req.gpus > 1 || j->internal; }
-/* Its flags: a task without a record has none set. */
-static inline bool sc_task_doomed(const job *j) { return j->pol && sc_task_of(j)->doomed; }
-static inline bool sc_task_swapping(const job *j) { return j->pol && sc_task_of(j)->swapping; }
-static inline bool sc_task_evicted(const job *j) { return j->pol && sc_task_of(j)->evicted; }
 
 /* A card's memory counters are MiB in 32 bits: a model has at most 16 TiB
  * (2^24 MiB, checked when its file is read) and vgpu admits at most
@@ -198,6 +201,8 @@ typedef struct sc_state {
     sc_task **tchunks;
     int ntchunks;
     sc_task *tfree;
+    sc_task ***trec; /* records by job slot (sc_task_of) */
+    uint32_t ntrec;  /* chunks of it */
     /* the cards' tenant arrays of 4, 8 and 16 (tenants_get in share_card.c):
      * per size a free list threaded through the free arrays, and the chunks */
     struct job **arr_free[SC_ARR_SLAB_LOG2 + 1];
@@ -233,6 +238,29 @@ typedef struct sc_state {
     int *frontier, frontier_cap;
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
+
+static inline sc_task *sc_task_of(const sc_state *st, const job *j)
+{
+    uint32_t c = j->slot / SC_TREC_CHUNK;
+    sc_task *t = c < st->ntrec && st->trec[c] ? st->trec[c][j->slot % SC_TREC_CHUNK] : NULL;
+    return t && t->gen == j->gen ? t : NULL;
+}
+/* Its flags: a task without a record has none set. */
+static inline bool sc_task_doomed(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->doomed;
+}
+static inline bool sc_task_swapping(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->swapping;
+}
+static inline bool sc_task_evicted(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->evicted;
+}
 
 /* The tenants of card c (c->n of them). */
 static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }

@@ -160,7 +160,7 @@ static sc_task *task_new(sc_state *st, job *j)
     }
     sc_task *t = st->tfree;
     st->tfree = t->u.next;
-    *t = (sc_task){.live = true};
+    *t = (sc_task){.live = true, .gen = j->gen};
     /* a task on several cards keeps their rates out of line; an internal
      * one (a service replica) its residency LRU key too */
     if (sc_task_wide(j)) {
@@ -169,6 +169,25 @@ static sc_task *task_new(sc_state *st, job *j)
         t->wide = true;
     }
     return t;
+}
+
+/* Files t (NULL: none) as j's record. */
+static void sc_task_set(sc_state *st, const job *j, sc_task *t)
+{
+    uint32_t c = j->slot / SC_TREC_CHUNK;
+    if (c >= st->ntrec) {
+        if (!t)
+            return;
+        st->trec = xrealloc(st->trec, (size_t)(c + 1) * sizeof *st->trec);
+        memset(st->trec + st->ntrec, 0, (size_t)(c + 1 - st->ntrec) * sizeof *st->trec);
+        st->ntrec = c + 1;
+    }
+    if (!st->trec[c]) {
+        if (!t)
+            return;
+        st->trec[c] = xcalloc(SC_TREC_CHUNK, sizeof *st->trec[c]);
+    }
+    st->trec[c][j->slot % SC_TREC_CHUNK] = t;
 }
 
 static void task_free(sc_state *st, sc_task *t)
@@ -191,6 +210,9 @@ void sc_fini(void *state)
         free(st->tchunks[c]);
     }
     free(st->tchunks);
+    for (uint32_t c = 0; c < st->ntrec; c++)
+        free(st->trec[c]);
+    free(st->trec);
     for (int g = 0; g < st->ncards; g++) /* the arrays above the slabs' sizes */
         if (st->cards[g].cap_log2 > SC_ARR_SLAB_LOG2)
             free(st->cards[g].t.many);
@@ -232,9 +254,9 @@ bool sc_place_start(void *state, sim *s, job *j)
                 doomed = true; /* its allocation crosses the physical card */
     /* a record when it has something to keep (share_card.h); an OOM-killed
      * task's retry has its own still, with the count */
-    if (!j->pol && (doomed || sc_task_wide(j)))
-        j->pol = task_new(st, j);
-    sc_task *t = j->pol;
+    if (!sc_task_of(st, j) && (doomed || sc_task_wide(j)))
+        sc_task_set(st, j, task_new(st, j));
+    sc_task *t = sc_task_of(st, j);
     if (t)
         t->doomed = doomed;
     /* sc_join moves the node in HAMi's order (sc_room_node): that one
@@ -274,7 +296,7 @@ bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 void sc_load_changed(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = j->pol;
+    sc_task *t = sc_task_of(st, j);
     if (!t || t->doomed)
         return;
     double wait_s = sc_residency(st, j);
@@ -286,7 +308,7 @@ void sc_load_changed(void *state, sim *s, job *j)
 void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = j->pol;
+    sc_task *t = sc_task_of(st, j);
     /* the host room first, so that the one move in HAMi's order in
      * sc_leave (sc_room_node) takes it too; sc_leave reads no host room */
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
@@ -304,7 +326,7 @@ void sc_unplace(void *state, sim *s, job *j)
      * count to the retry (whose timer is ours) */
     if (j->state != JOB_SUSPENDED || t->ooms == 0) {
         task_free(st, t);
-        j->pol = NULL;
+        sc_task_set(st, j, NULL);
     }
 }
 
@@ -358,7 +380,7 @@ static int co_tenants(const sc_state *st, const job *j, uint32_t **out)
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
-    sc_task *t = j ? j->pol : NULL;
+    sc_task *t = j ? sc_task_of(st, j) : NULL;
     if (!t && tag == TAG_OOM)
         return; /* suspended at the same instant (preempted): no longer doomed, its record gone */
     if (!t)
@@ -374,9 +396,9 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
             job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
             if (o && o->state == JOB_RUNNING && o->node >= 0) {
                 st->fault_killed++;
-                if (!o->pol) /* a plain task: a record for its kill count */
-                    o->pol = task_new(st, o);
-                kill_task(st, s, o, o->pol, SC_CAUSE_CO_TENANT);
+                if (!sc_task_of(st, o)) /* a plain task: a record for its kill count */
+                    sc_task_set(st, o, task_new(st, o));
+                kill_task(st, s, o, sc_task_of(st, o), SC_CAUSE_CO_TENANT);
             }
         }
         free(co);

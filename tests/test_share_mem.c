@@ -36,6 +36,7 @@ static void sizes(void)
 typedef struct seen {
     tu_run *r;
     int checked, in_flight, queued, live, wide, arrays;
+    uint32_t trec; /* chunks of the records' table by job slot */
     size_t bytes; /* the policy's per-task bytes: records, out-of-line rates, tenant arrays */
 } seen;
 
@@ -59,18 +60,19 @@ static void on_done(void *ud, const job *j)
     uint32_t per_chunk = s->nchunks ? s->nslots / s->nchunks : 0;
     for (uint32_t slot = 0; slot < s->nslots; slot++) {
         const job *x = &s->chunks[slot / per_chunk][slot % per_chunk];
-        if (x->state == JOB_QUEUED && !x->pol)
+        if (x->state == JOB_QUEUED && !sc_task_of(st, x))
             v->queued++;
         if (x->state != JOB_RUNNING && x != j) /* j: completing now, still placed */
             continue;
         v->in_flight++;
-        const sc_task *t = sc_task_of(x);
+        const sc_task *t = sc_task_of(st, x);
         if (t && t->wide) {
             v->wide++;
             v->bytes += sizeof(sc_task_more) + (size_t)x->ngpu_ids * sizeof(double);
         }
     }
     v->live = live_records(st);
+    v->trec = st->ntrec;
     v->bytes += (size_t)v->live * sizeof(sc_task);
     for (int g = 0; g < st->ncards; g++)
         if (st->cards[g].cap_log2) {
@@ -119,6 +121,7 @@ static void vgpu_one_card_costs_nothing(void)
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 0);
     CHECK_EQ_INT(v.live, 0);
+    CHECK_EQ_INT(v.trec, 0); /* not even the table of records by slot */
     CHECK(b == 0);
 }
 
@@ -145,7 +148,8 @@ static void timeslice_shares_a_cards_array(void)
 }
 
 /* mps, one client a card, two cards a task: their rates out of line (and
- * an LRU slot). */
+ * an LRU slot); the records' table by job slot (8 bytes a slot of its
+ * 1,024-slot chunks, not counted here) has one chunk. */
 static void mps_two_cards_rates_out_of_line(void)
 {
     seen v;
@@ -153,6 +157,7 @@ static void mps_two_cards_rates_out_of_line(void)
     double b = per_job("mps", sets, "A100-SXM4-80GB:1000", 500, 2, &v);
     CHECK_EQ_INT(v.wide, 500);
     CHECK_EQ_INT(v.arrays, 0);
+    CHECK_EQ_INT(v.trec, 1); /* 500 slots: one chunk of the table */
     CHECK(b <= SC_TASK_MAX_BYTES + sizeof(sc_task_more) + 2 * sizeof(double));
 }
 
