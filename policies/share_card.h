@@ -402,6 +402,10 @@ uint32_t sc_queue_room(const void *state, const sim *s);
  * first node in order that admits(st, ni, ud) says yes to, or -1. */
 void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
+/* Frees the heap of nodes once the treap over every node (sc_host_init)
+ * is built on top of its order: sc_place asks the treap first, and
+ * sc_room_node keeps only the node scores then. */
+void sc_order_drop_heap(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* Every node in HAMi's order with its free CPU and memory and open cards

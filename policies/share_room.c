@@ -131,7 +131,7 @@ static void nh_down(sc_state *st, int i)
 
 void sc_room_node(sc_state *st, int ni)
 {
-    if (!st->nh)
+    if (!st->node_score)
         return;
     st->node_score[ni] = sc_node_score(st, ni);
     if (st->horder) {
@@ -171,6 +171,14 @@ void sc_order_init(sc_state *st)
         st->nh_pos[ni] = -1;
         sc_room_node(st, ni);
     }
+}
+
+void sc_order_drop_heap(sc_state *st)
+{
+    free(st->nh);
+    free(st->nh_pos);
+    st->nh = st->nh_pos = NULL;
+    st->nh_n = 0;
 }
 
 void sc_order_free(sc_state *st)

@@ -139,6 +139,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     if (cfg->select == SC_SEL_HAMI) {
         sc_order_init(st);
         sc_host_init(st);
+        sc_order_drop_heap(st); /* the treap answers every placement from now on */
     }
     return st;
 }
