@@ -148,7 +148,11 @@ static double card_alloc(const sc_state *st, const sc_card *c)
 static void card_update(sc_state *st, int g, double alloc_before)
 {
     sc_card *c = &st->cards[g];
-    job *const *ten = sc_card_tenants(c);
+    /* its tenants' jobs, looked up once; a copy of its own, as a rate
+     * change told to a replica's owner may come back here for another card */
+    job *fewj[32], **ten = c->n <= 32 ? fewj : xmalloc((size_t)c->n * sizeof *ten);
+    for (int i = 0; i < c->n; i++)
+        ten[i] = sc_card_tenant(st, c, i);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
     int64_t phys = sc_card_phys_mib(st, c);
@@ -219,6 +223,8 @@ static void card_update(sc_state *st, int g, double alloc_before)
         set_task_rate(st, ten[i], rs[i]);
     if (rs != few)
         free(rs);
+    if (ten != fewj)
+        free(ten);
 
     /* gauges: move each by this card's change in contribution */
     double alloc = card_alloc(st, c);
@@ -238,30 +244,31 @@ static void card_update(sc_state *st, int g, double alloc_before)
     w->wait = thrash * k;
 }
 
-/* A tenant array of 1 << lg jobs: from the slab of its size up to
- * SC_ARR_SLAB_LOG2 (no allocator header: four tenants' array is 32 bytes,
- * not the 48 a malloc chunk of 32 takes), else from malloc. */
-static job **tenants_get(sc_state *st, int lg)
+/* A tenant array of 1 << lg slots: from the slab of its size up to
+ * SC_ARR_SLAB_LOG2 (no allocator header: four tenants' array is 16 bytes,
+ * not the 32 a malloc chunk of 16 takes), else from malloc. A free array
+ * of 4 slots (16 bytes) holds the free list's link. */
+static uint32_t *tenants_get(sc_state *st, int lg)
 {
     if (lg > SC_ARR_SLAB_LOG2)
-        return xmalloc(((size_t)1 << lg) * sizeof(job *));
+        return xmalloc(((size_t)1 << lg) * sizeof(uint32_t));
     if (!st->arr_free[lg]) {
-        size_t per = SC_ARR_CHUNK_BYTES / (((size_t)1 << lg) * sizeof(job *));
-        job **chunk = xmalloc(SC_ARR_CHUNK_BYTES);
+        size_t per = SC_ARR_CHUNK_BYTES / (((size_t)1 << lg) * sizeof(uint32_t));
+        uint32_t *chunk = xmalloc(SC_ARR_CHUNK_BYTES);
         st->arr_chunks = xrealloc(st->arr_chunks, (size_t)(st->narr_chunks + 1) * sizeof *st->arr_chunks);
         st->arr_chunks[st->narr_chunks++] = chunk;
         for (size_t i = per; i-- > 0;) { /* the first array first */
-            job **v = chunk + (i << lg);
+            uint32_t *v = chunk + (i << lg);
             memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]); /* a free array's first bytes link the next */
             st->arr_free[lg] = v;
         }
     }
-    job **v = st->arr_free[lg];
+    uint32_t *v = st->arr_free[lg];
     memcpy(&st->arr_free[lg], v, sizeof st->arr_free[lg]);
     return v;
 }
 
-static void tenants_put(sc_state *st, job **v, int lg)
+static void tenants_put(sc_state *st, uint32_t *v, int lg)
 {
     if (lg > SC_ARR_SLAB_LOG2) {
         free(v);
@@ -276,20 +283,20 @@ static void tenants_put(sc_state *st, job **v, int lg)
 static void tenant_add(sc_state *st, sc_card *c, job *j)
 {
     if (!c->cap_log2 && c->n == 0) {
-        c->t.one = j;
+        c->t.one = j->slot;
     } else {
         if (!c->cap_log2 || c->n == sc_card_cap(c)) {
             int lg = c->cap_log2 ? c->cap_log2 + 1 : 2; /* 4, then doubling */
             if (lg > 30)
                 GS_BUG("share_card: more than 2^30 tenants on a card");
-            job **v = tenants_get(st, lg);
+            uint32_t *v = tenants_get(st, lg);
             memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
             if (c->cap_log2)
                 tenants_put(st, c->t.many, c->cap_log2);
             c->t.many = v;
             c->cap_log2 = (uint8_t)lg;
         }
-        c->t.many[c->n] = j;
+        c->t.many[c->n] = j->slot;
     }
     c->n++;
 }
@@ -367,10 +374,10 @@ void sc_leave(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         int64_t phys = sc_card_phys_mib(st, c);
         alloc_before[i] = card_alloc(st, c);
-        job **ten = (job **)sc_card_tenants(c);
+        uint32_t *ten = (uint32_t *)sc_card_tenants(c);
         int at = -1;
         for (int k = 0; k < c->n && at < 0; k++)
-            if (ten[k] == j)
+            if (ten[k] == j->slot)
                 at = k;
         if (at < 0)
             GS_BUG("share_card: leaving a card the task is not on");
@@ -440,9 +447,8 @@ static void make_room(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         while (c->mem_used > sc_card_phys_mib(st, c)) {
             job *lru = NULL;
-            job *const *ten = sc_card_tenants(c);
             for (int k = 0; k < c->n; k++) {
-                job *o = ten[k];
+                job *o = sc_card_tenant(st, c, k);
                 if (evictable(st, o) && (!lru || last_busy(st, o) < last_busy(st, lru)))
                     lru = o;
             }

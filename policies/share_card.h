@@ -154,12 +154,13 @@ _Static_assert(SC_CARD_CORES_MAX <= UINT16_MAX, "sc_card.cores_used is a uint16_
  * from its counters (card_alloc in share_card.c), its tenants about to be
  * OOM-killed are counted from their records when its rates are. */
 typedef struct sc_card {
-    /* its tenants' jobs (sc_card_tenants): one in the card's record, more
-     * (cap_log2 > 0) in an array of 1 << cap_log2, so a card with one
-     * tenant costs it nothing */
+    /* its tenants, as their jobs' slots (sc_card_tenants, sc_card_tenant):
+     * one in the card's record, more (cap_log2 > 0) in an array of
+     * 1 << cap_log2, so a card with one tenant costs it nothing, and four
+     * tenants' array is 16 bytes (a slot is half a pointer) */
     union {
-        job *one;
-        job **many;
+        uint32_t one;
+        uint32_t *many;
     } t;
     /* its current contribution to the busy gauge, so a change adds a delta */
     double busy;
@@ -205,8 +206,8 @@ typedef struct sc_state {
     uint32_t ntrec;  /* chunks of it */
     /* the cards' tenant arrays of 4, 8 and 16 (tenants_get in share_card.c):
      * per size a free list threaded through the free arrays, and the chunks */
-    struct job **arr_free[SC_ARR_SLAB_LOG2 + 1];
-    struct job ***arr_chunks;
+    uint32_t *arr_free[SC_ARR_SLAB_LOG2 + 1];
+    uint32_t **arr_chunks;
     int narr_chunks;
     /* the cards a placement chose (sc_place), before the job holds them */
     int pick[CL_MAX_NODE_GPUS];
@@ -263,7 +264,12 @@ static inline bool sc_task_evicted(const sc_state *st, const job *j)
 }
 
 /* The tenants of card c (c->n of them). */
-static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+static inline const uint32_t *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+/* Its k-th tenant's job. */
+static inline job *sc_card_tenant(const sc_state *st, const sc_card *c, int k)
+{
+    return sim_job_in_slot(st->s, sc_card_tenants(c)[k]);
+}
 /* The size of card c's tenant array (1: the card's own slot). */
 static inline int sc_card_cap(const sc_card *c) { return 1 << c->cap_log2; }
 /* Card c's physical memory: its pool's model's. */

@@ -357,9 +357,8 @@ static int co_tenants(const sc_state *st, const job *j, uint32_t **out)
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++) {
         const sc_card *c = &st->cards[cards[i]];
-        job *const *ten = sc_card_tenants(c);
         for (int k = 0; k < c->n; k++) {
-            const job *o = ten[k];
+            const job *o = sc_card_tenant(st, c, k);
             bool seen = o == j;
             for (int q = 0; q < n && !seen; q++)
                 seen = v[2 * q] == o->slot && v[2 * q + 1] == o->gen;

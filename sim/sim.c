@@ -516,6 +516,8 @@ void *sim_module_state(const sim *s, const sim_module *mod)
     return NULL;
 }
 
+job *sim_job_in_slot(const sim *s, uint32_t slot) { return slot_job(s, slot); }
+
 job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen)
 {
     if (slot == NO_SLOT)

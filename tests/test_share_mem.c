@@ -77,7 +77,7 @@ static void on_done(void *ud, const job *j)
     for (int g = 0; g < st->ncards; g++)
         if (st->cards[g].cap_log2) {
             v->arrays++;
-            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(job *);
+            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(uint32_t);
         }
 }
 
@@ -144,7 +144,7 @@ static void timeslice_shares_a_cards_array(void)
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 250);
     CHECK_EQ_INT(v.live, 0);
-    CHECK(b <= sizeof(job *)); /* four pointers shared by four tenants */
+    CHECK(b <= sizeof(uint32_t)); /* four slots shared by four tenants */
 }
 
 /* mps, one client a card, two cards a task: their rates out of line (and
