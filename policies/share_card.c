@@ -310,9 +310,9 @@ static void cards_changed(sc_state *st, const job *j, const double *alloc_before
     for (int i = 0; i < j->ngpu_ids; i++)
         card_update(st, cards[i], alloc_before[i]);
     for (int i = 0; i < j->ngpu_ids; i++)
-        sc_room_card(st, cards[i]);
+        sc_room_card(st, cards[i], j->node);
     if (j->ngpu_ids > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
+        sc_room_node(st, j->node);
 }
 
 double sc_join(sc_state *st, job *j)

@@ -397,10 +397,10 @@ bool sc_fifo(const void *state);
 void sc_load_changed(void *state, sim *s, job *j);
 /* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
  * a request's vGPU count against the most open cards on any node;
- * sc_room_card after any change to card g's tenants. */
+ * sc_room_card after any change to card g's tenants (ni: its node). */
 void sc_room_init(sc_state *st);
 void sc_room_free(sc_state *st);
-void sc_room_card(sc_state *st, int g);
+void sc_room_card(sc_state *st, int g, int ni);
 uint32_t sc_queue_demand(const void *state, const job *j);
 uint32_t sc_queue_room(const void *state, const sim *s);
 /* HAMi's node order (gpu_select=hami): sc_order_init builds it,

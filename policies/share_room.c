@@ -50,14 +50,13 @@ void sc_room_free(sc_state *st)
     free(st->open_hist);
 }
 
-void sc_room_card(sc_state *st, int g)
+void sc_room_card(sc_state *st, int g, int ni)
 {
     sc_card *c = &st->cards[g];
     bool now = card_open(st, c);
     if (now == !c->closed)
         return;
     c->closed = !now;
-    int ni = sim_cluster_of(st->s)->gpu_node[g];
     st->open_hist[st->node_open[ni]]--;
     st->node_open[ni] = (uint8_t)(st->node_open[ni] + (now ? 1 : -1));
     st->open_hist[st->node_open[ni]]++;
