@@ -71,8 +71,9 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
-/* A task's record (sc_task_of, kept by the policy by job slot): 16 bytes in the policy's slab (share_sched.c),
- * kept only by a task that has something to keep. A plain task (one card
+/* A task's record (sc_task_of: filed by job slot): 16 bytes in the
+ * policy's slab (share_sched.c), kept only by a task that has something to
+ * keep. A plain task (one card
  * or none, not an internal one, never OOM-killed) has none and costs
  * nothing beyond its job: its rate on its card is computed with the card's
  * (card_update) and handed to the core at once, never read back. A task on
@@ -109,7 +110,7 @@ typedef struct sc_task {
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
-/* Cards' tenant arrays of up to 1 << SC_ARR_SLAB_LOG2 jobs come from
+/* Cards' tenant arrays of up to 1 << SC_ARR_SLAB_LOG2 slots come from
  * slabs of SC_ARR_CHUNK_BYTES chunks, one per size (share_card.c). */
 #define SC_ARR_SLAB_LOG2 4
 #define SC_ARR_CHUNK_BYTES 65536
