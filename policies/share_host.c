@@ -15,94 +15,139 @@
  * skips every subtree without room or without an allowed model, asking the
  * card-level test (admits) only of nodes that pass those. Nodes without an
  * open card fail a task asking k >= 1 cards here as they are absent from
- * the heap, so both give the same node. Cost: O(log nodes) per update (a
- * task joins or leaves, host CPU or memory is taken or given: a descent,
- * and the figures pulled up again only as far as they change); a lookup is
- * O(log nodes) plus the nodes whose cards turn the task down, more when a
- * subtree's best CPU and best memory sit on different nodes and neither
- * fits alone. That last case is what grows with the cluster when CPU and
- * memory both bind (a long prefix of nearly full nodes in binpack order,
- * some with cores left, others with GiB left): each subtree also keeps a
- * 64-bit room grid, bit (i, j) set when one of its nodes has at least i
- * eighths of the largest node's cores and j eighths of its GiB free, and a
- * second one with its steps half a step lower, so a subtree with no single
- * node near the ask in both is skipped; a grid only ever skips subtrees
- * without a fitting node, so the answer is the same. What is left grows
- * with the cluster: nodes within a grid step of the ask (on `make bench`'s
- * cpumem trace, nodes looked at per lookup: 15 at 128 nodes of 64 cores
- * and 512 GiB, 93 at 8,192; 20 and 207 without the grids).
+ * the heap, so both give the same node.
+ *
+ * What grows with the cluster when CPU and memory both bind is a long
+ * prefix of nearly full nodes in binpack order, some with cores left,
+ * others with GiB left, none with both: every subtree's most cores and most
+ * GiB pass an ask that no node there meets. So a subtree keeps the most of
+ * eight keys of its nodes' room: cores, GiB, and min(cores x w, GiB) for six
+ * ratios w of GiB per core, 2.5 apart around the largest node's (from a
+ * tenth to ten times it). A node with the room asked has every key at
+ * least the ask's (min(cores asked x w, GiB asked)), so a subtree short of
+ * the ask in any key is skipped; a node short in cores fails the key of the
+ * w just below the ask's own ratio, one short in GiB the one just above,
+ * by how much it is short, so a subtree is entered for nothing only when
+ * its nodes come close to the ask. A key only ever skips subtrees without a
+ * fitting node, so the answer is the same. On `make bench`'s cpumem trace
+ * under timeslice (nodes of 64 cores and 512 GiB), nodes looked at per
+ * lookup: 14, 17 and 22 at 128, 1,024 and 8,192 nodes, where a descent
+ * entering only subtrees that hold a fitting node looks at 13.5, 15.5 and
+ * 21 (15, 29 and 93 with the two CPU x memory grids of eighths the keys
+ * replaced; 207 at 8,192 with neither).
+ *
+ * Keys are kept in 16 bits, the top half of a float's (the node's rounded
+ * up, the ask's down: within 1/128), so the eight fit in 16 bytes and a
+ * pull takes their max over a child in one vector instruction; the
+ * whole record of a node is one 64-byte cache line, aligned. Each node
+ * knows its parent (set by every pull), so taking a node out needs no
+ * descent. Cost per update (a task joins or leaves, host CPU or memory is
+ * taken or given): a node whose score changed is taken out (its children
+ * merged in its place) and put back by a descent from the root to its
+ * priority's depth, O(log nodes); the figures are pulled up only as far as
+ * they change (after putting a node back, the subtrees above it take its
+ * figures in with a max, reading no other child). Per lookup: O(log nodes) plus the subtrees entered for
+ * nothing (above) and the nodes whose cards turn the task down.
  * Priorities come from a hash of the node index, so the shape is the same
- * every run. One record per node (104 bytes, its own pool and grids inside)
- * keeps a visit to one or two cache lines at 8k nodes.
+ * every run.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "share_card.h"
 
-#ifndef CG
-#define CG 8 /* room grid levels of cores */
-#endif
-#define MG (64 / CG) /* and of GiB: CG x MG bits, one word */
+/* The keys of a node's room: its cores, min(cores x w, GiB) for NK - 2
+ * ratios w (sc_horder.w), its GiB. Eight: two words of four 16-bit keys
+ * (keys_cover). */
+#define NK 8
 
+/* One cache line: all a descent by order, a pull or a lookup reads (the
+ * exact room of a node that passes its keys is the ledger's). */
 typedef struct hnode {
-    double key;        /* node score when inserted */
-    double cpu, mem;   /* the node's free cores and GiB (+inf: unlimited) */
-    double mcpu, mmem; /* the most of each in the subtree */
-    uint64_t pools;    /* the pools of the subtree's nodes */
-    uint64_t room[2];     /* the room grids of the subtree's nodes (room_bits) */
-    uint64_t own_room[2]; /* the node's own */
+    _Alignas(64) int16_t mkey[NK]; /* the most of each key in the subtree (key_up) */
+    int16_t okey[NK];              /* the node's own keys */
+    uint64_t pools;                /* the pools of the subtree's nodes */
+    double key;                    /* node score when inserted */
     int32_t l, r;
-    int32_t open, mopen; /* the node's open cards (share_room.c), the most in the subtree */
-    uint32_t pri;
-    uint8_t pool; /* the node's own pool */
+    uint32_t pri;          /* heap priority: a hash of the index (high 24 bits); the node's pool (low 8) */
+    int16_t open16, mopen16; /* open cards (share_room.c) up to INT16_MAX: the node's, the most in the subtree */
 } hnode;
+_Static_assert(sizeof(hnode) == 64, "a node's record is one cache line");
 
 struct sc_horder {
-    hnode *n;
-    int root;
+    hnode *n;  /* the records, cache-line aligned in mem */
+    void *mem;
+    int32_t root;
     bool spread;
-    double cpu_step, mem_step; /* grid level i >= 1 means at least i steps free */
-    long visits;               /* nodes looked at by sc_host_first (tests) */
+    int32_t *up;  /* each node's parent (-1: the root), set by pull */
+    double w[NK]; /* GiB per core of each ratio key (0 and +inf: cores and GiB alone) */
+    long visits;  /* nodes looked at by sc_host_first (tests) */
 };
 
 static double host_free(double total, double used) { return total < 0 ? INFINITY : total - used; }
 
-/* The grid level of x free: the largest i < n with i == 0 or x >= i
- * steps. Monotone in x, which is all pruning needs: a node with at least
- * the asked room has at least the ask's level. */
-static int level(double x, double step, int n)
+/* A key as 16 bits: the top half of a float's bits, the float no smaller
+ * than x (key_up) or no larger (key_down), 0 below 0. The bits of floats
+ * at or above 0, +inf included, are in the same order as the floats, so
+ * these are too (a float with 8 bits of mantissa: within 1/128 of x); a
+ * max of 16-bit integers is one vector instruction for eight of them. A
+ * subtree's maxima may only overstate its room, an ask's keys only
+ * understate it. */
+static int16_t key_up(double x)
 {
-    if (!(x >= step))
-        return 0;
-    double q = x / step;
-    int i = q >= n - 1 ? n - 1 : (int)q;
-    while (i > 0 && x < i * step) /* floating-point division may round up */
-        i--;
-    while (i < n - 1 && x >= (i + 1) * step)
-        i++;
-    return i;
+    float f = x > 0 ? (float)x : 0;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    if ((double)f < x)
+        b++; /* the next float up: f is finite and at least 0 here */
+    return (int16_t)((b + 0xffff) >> 16); /* at most +inf's 0x7f80 */
 }
 
-/* The levels of (cpu, mem) in grid 0, or in grid 1 (steps half a step
- * lower), as bit i * MG + j. */
-static int grid_bit(const struct sc_horder *h, double cpu, double mem, int grid, int *ci, int *mj)
+static int16_t key_down(double x)
 {
-    double co = grid ? h->cpu_step / 2 : 0, mo = grid ? h->mem_step / 2 : 0;
-    *ci = level(cpu + co, h->cpu_step, CG);
-    *mj = level(mem + mo, h->mem_step, MG);
-    return *ci * MG + *mj;
+    float f = x > 0 ? (float)x : 0;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    if ((double)f > x)
+        b--; /* the next float down: f is above 0 here */
+    return (int16_t)(b >> 16);
 }
 
-/* a node's own grid: every bit at or below its two levels */
-static uint64_t room_bits(const struct sc_horder *h, double cpu, double mem, int grid)
+/* Are the eight keys at a and b the same? */
+static bool keys_same(const int16_t *a, const int16_t *b)
 {
-    int ci, mj;
-    grid_bit(h, cpu, mem, grid, &ci, &mj);
-    uint64_t cols = 0;
-    for (int r = 0; r <= ci; r++)
-        cols |= ((1ULL << mj << 1) - 1) << (r * MG);
-    return cols;
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a, sizeof a0);
+    memcpy(&a1, a + 4, sizeof a1);
+    memcpy(&b0, b, sizeof b0);
+    memcpy(&b1, b + 4, sizeof b1);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+/* Does every key of m reach t's (two words of four keys)? Keys are below
+ * 0x8000, so in each 16-bit lane (m + 0x8000) - t lies in 0x80..0xff80:
+ * no borrow crosses a lane, and its top bit is set when m >= t. */
+static bool keys_cover(const int16_t *m, const uint64_t *t)
+{
+    const uint64_t top = 0x8000800080008000ULL;
+    uint64_t m0, m1;
+    memcpy(&m0, m, sizeof m0);
+    memcpy(&m1, m + 4, sizeof m1);
+    return (((m0 | top) - t[0]) & ((m1 | top) - t[1]) & top) == top;
+}
+
+/* The keys of room (cpu, mem): cores, then min(cpu x w, mem) for each ratio,
+ * then GiB. Monotone in both: a node with at least the cores and GiB of an
+ * ask has every key at least the ask's. */
+static double key_of(const struct sc_horder *h, int q, double cpu, double mem)
+{
+    if (q == 0)
+        return cpu;
+    if (q == NK - 1)
+        return mem;
+    double v = cpu * h->w[q];
+    return v < mem ? v : mem;
 }
 
 /* a before b in HAMi's order, by the scores they were inserted with */
@@ -120,28 +165,25 @@ static bool before(const struct sc_horder *h, int a, int b)
 static bool pull(struct sc_horder *h, int t)
 {
     hnode *x = &h->n[t];
-    double c = x->cpu, m = x->mem;
-    int o = x->open;
-    uint64_t p = 1ULL << x->pool, room = x->own_room[0], room2 = x->own_room[1];
+    int16_t o = x->open16;
+    uint64_t p = 1ULL << (x->pri & 0xff);
+    int16_t mk[NK];
+    memcpy(mk, x->okey, sizeof mk);
     int kids[2] = {x->l, x->r};
     for (int i = 0; i < 2; i++) {
         if (kids[i] < 0)
             continue;
         const hnode *k = &h->n[kids[i]];
-        c = k->mcpu > c ? k->mcpu : c;
-        m = k->mmem > m ? k->mmem : m;
-        o = k->mopen > o ? k->mopen : o;
+        h->up[kids[i]] = t;
+        o = k->mopen16 > o ? k->mopen16 : o;
         p |= k->pools;
-        room |= k->room[0];
-        room2 |= k->room[1];
+        for (int q = 0; q < NK; q++)
+            mk[q] = k->mkey[q] > mk[q] ? k->mkey[q] : mk[q];
     }
-    bool changed = c != x->mcpu || m != x->mmem || o != x->mopen || p != x->pools || room != x->room[0] || room2 != x->room[1];
-    x->mcpu = c;
-    x->mmem = m;
-    x->mopen = o;
+    bool changed = o != x->mopen16 || p != x->pools || !keys_same(mk, x->mkey);
+    x->mopen16 = o;
     x->pools = p;
-    x->room[0] = room;
-    x->room[1] = room2;
+    memcpy(x->mkey, mk, sizeof mk);
     return changed;
 }
 
@@ -178,55 +220,89 @@ static void split(struct sc_horder *h, int t, int x, int *lo, int *hi)
     pull(h, t);
 }
 
-/* Takes x out of subtree t; *dirty: the figures of the subtree returned
- * may differ from t's before. */
-static int erase(struct sc_horder *h, int t, int x, bool *dirty)
+/* Pulls t and then each node above it while the figures change. */
+static void pull_up(struct sc_horder *h, int t)
 {
-    if (t < 0)
-        GS_BUG("share_host: node not in the order");
-    if (t == x) {
-        *dirty = true;
-        return merge(h, h->n[t].l, h->n[t].r);
-    }
-    if (before(h, x, t))
-        h->n[t].l = erase(h, h->n[t].l, x, dirty);
-    else
-        h->n[t].r = erase(h, h->n[t].r, x, dirty);
-    if (*dirty)
-        *dirty = pull(h, t);
-    return t;
+    while (t >= 0 && pull(h, t))
+        t = h->up[t];
 }
 
-/* Puts x (its figures set, no children) into subtree t: down by order to
- * where its priority belongs, and only what lies below there is split;
- * the figures are pulled again on the way back up. */
-static int insert_at(struct sc_horder *h, int t, int x, bool *dirty)
+/* Node x joined the subtrees of t and of each node above it (x's own
+ * figures are set): their figures take x's in, up to the first that this
+ * leaves the same. Unlike a pull it reads no other child: the nodes on the
+ * way are the ones a descent to x just read. */
+static void absorb_up(struct sc_horder *h, int t, int x)
 {
-    if (t < 0 || h->n[x].pri > h->n[t].pri) {
-        split(h, t, x, &h->n[x].l, &h->n[x].r);
-        pull(h, x);
-        *dirty = true;
-        return x;
+    const hnode *y = &h->n[x];
+    uint64_t pool = 1ULL << (y->pri & 0xff);
+    for (; t >= 0; t = h->up[t]) {
+        hnode *z = &h->n[t];
+        int16_t mk[NK];
+        for (int q = 0; q < NK; q++)
+            mk[q] = y->okey[q] > z->mkey[q] ? y->okey[q] : z->mkey[q];
+        int16_t o = y->open16 > z->mopen16 ? y->open16 : z->mopen16;
+        if (o == z->mopen16 && (z->pools & pool) && keys_same(mk, z->mkey))
+            return;
+        z->mopen16 = o;
+        z->pools |= pool;
+        memcpy(z->mkey, mk, sizeof mk);
     }
-    if (before(h, x, t))
-        h->n[t].l = insert_at(h, h->n[t].l, x, dirty);
-    else
-        h->n[t].r = insert_at(h, h->n[t].r, x, dirty);
-    if (*dirty)
-        *dirty = pull(h, t);
-    return t;
 }
 
-/* node ni's own figures as the ledger has them now */
-static void own(const sc_state *st, struct sc_horder *h, int ni)
+/* Takes x out of the order: its children merged in its place, and the
+ * figures pulled up from its parent while they change (every pull sets
+ * the parent of the children it reads, so up[] is right after each
+ * change of shape). No descent from the root: O(changed figures). */
+static void erase(struct sc_horder *h, int x)
+{
+    int p = h->up[x], sub = merge(h, h->n[x].l, h->n[x].r);
+    if (p < 0) {
+        h->root = sub;
+        if (sub >= 0)
+            h->up[sub] = -1;
+        return;
+    }
+    if (h->n[p].l == x)
+        h->n[p].l = sub;
+    else
+        h->n[p].r = sub;
+    pull_up(h, p);
+}
+
+/* Puts x (its figures set, no children) into the order: down by order
+ * from the root to where its priority belongs, only what lies below there
+ * split in two, then x's figures taken in above it while they change. */
+static void insert_at(struct sc_horder *h, int x)
+{
+    int p = -1, t = h->root;
+    int32_t *link = &h->root;
+    while (t >= 0 && h->n[x].pri <= h->n[t].pri) {
+        p = t;
+        link = before(h, x, t) ? &h->n[t].l : &h->n[t].r;
+        t = *link;
+    }
+    split(h, t, x, &h->n[x].l, &h->n[x].r);
+    *link = x;
+    h->up[x] = p;
+    pull(h, x);
+    absorb_up(h, p, x);
+}
+
+/* Node ni's own figures as the ledger has them now; true when they
+ * changed. */
+static bool own(const sc_state *st, struct sc_horder *h, int ni)
 {
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     hnode *x = &h->n[ni];
-    x->cpu = host_free(n->cpu_total, n->cpu_used);
-    x->mem = host_free(n->mem_total_gib, n->mem_used_gib);
-    x->open = st->node_open[ni];
-    x->own_room[0] = room_bits(h, x->cpu, x->mem, 0);
-    x->own_room[1] = room_bits(h, x->cpu, x->mem, 1);
+    double cpu = host_free(n->cpu_total, n->cpu_used), mem = host_free(n->mem_total_gib, n->mem_used_gib);
+    int open = st->node_open[ni];
+    int16_t k[NK], o = (int16_t)(open < INT16_MAX ? open : INT16_MAX);
+    for (int q = 0; q < NK; q++)
+        k[q] = key_up(key_of(h, q, cpu, mem));
+    bool changed = o != x->open16 || !keys_same(k, x->okey);
+    x->open16 = o;
+    memcpy(x->okey, k, sizeof k);
+    return changed;
 }
 
 static void insert(sc_state *st, struct sc_horder *h, int ni)
@@ -234,31 +310,36 @@ static void insert(sc_state *st, struct sc_horder *h, int ni)
     h->n[ni].key = st->node_score[ni];
     own(st, h, ni);
     h->n[ni].l = h->n[ni].r = -1;
-    bool dirty = false;
-    h->root = insert_at(h, h->root, ni, &dirty);
+    insert_at(h, ni);
 }
 
 void sc_host_init(sc_state *st)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
     struct sc_horder *h = xcalloc(1, sizeof *h);
-    h->n = xcalloc((size_t)cl->nnodes + 1, sizeof *h->n);
+    /* the records on cache-line boundaries: a node's is one line */
+    h->mem = xcalloc((size_t)cl->nnodes + 2, sizeof *h->n);
+    h->n = (hnode *)(((uintptr_t)h->mem + 63) & ~(uintptr_t)63);
     h->spread = st->cfg.node_spread;
+    h->up = xcalloc((size_t)cl->nnodes + 1, sizeof *h->up);
     h->root = -1;
-    /* the grid spans the largest node's limited cores and GiB */
+    /* the ratio keys: GiB per core 2.5 apart around the largest node's
+     * (limited cores and GiB), from about a tenth to ten times it */
     double cpu_max = 0, mem_max = 0;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         cpu_max = cl->nodes[ni].cpu_total > cpu_max ? cl->nodes[ni].cpu_total : cpu_max;
         mem_max = cl->nodes[ni].mem_total_gib > mem_max ? cl->nodes[ni].mem_total_gib : mem_max;
     }
-    h->cpu_step = cpu_max > 0 ? cpu_max / CG : 1;
-    h->mem_step = mem_max > 0 ? mem_max / MG : 1;
+    double ratio = cpu_max > 0 && mem_max > 0 ? mem_max / cpu_max : 1;
+    h->w[0] = 0;
+    h->w[NK - 1] = INFINITY;
+    for (int q = 1; q < NK - 1; q++)
+        h->w[q] = ratio * pow(2.5, q - (NK - 1) / 2.0);
     for (int ni = 0; ni < cl->nnodes; ni++) {
         uint64_t x = (uint64_t)ni * 0x9E3779B97F4A7C15ULL; /* splitmix64 finalizer */
         x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
         x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-        h->n[ni].pri = (uint32_t)(x ^ (x >> 31));
-        h->n[ni].pool = (uint8_t)cl->nodes[ni].pool;
+        h->n[ni].pri = ((uint32_t)(x >> 32) & 0xffffff00u) | (uint8_t)cl->nodes[ni].pool;
         insert(st, h, ni);
     }
     st->horder = h;
@@ -269,20 +350,10 @@ void sc_host_free(sc_state *st)
     struct sc_horder *h = st->horder;
     if (!h)
         return;
-    free(h->n);
+    free(h->mem);
+    free(h->up);
     free(h);
     st->horder = NULL;
-}
-
-/* Node x's own figures changed but not its key: the figures on the path
- * from the root down to x, pulled again on the way back up (O(depth)). */
-static bool repull(struct sc_horder *h, int t, int x)
-{
-    if (t < 0)
-        GS_BUG("share_host: node not in the order");
-    if (t != x && !repull(h, before(h, x, t) ? h->n[t].l : h->n[t].r, x))
-        return false;
-    return pull(h, t);
 }
 
 void sc_host_update(sc_state *st, int ni)
@@ -290,30 +361,26 @@ void sc_host_update(sc_state *st, int ni)
     struct sc_horder *h = st->horder;
     if (!h || ni < 0)
         return;
-    hnode *x = &h->n[ni];
-    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    double cpu = host_free(n->cpu_total, n->cpu_used), mem = host_free(n->mem_total_gib, n->mem_used_gib);
-    int open = st->node_open[ni];
     /* a treap's shape follows from its keys and priorities alone: with the
      * key unchanged the node stays where it is (an erase and insert would
      * rebuild the same tree), only the subtree figures above it may change */
-    if (st->node_score[ni] == x->key) {
-        if (cpu == x->cpu && mem == x->mem && open == x->open)
-            return;
-        own(st, h, ni);
-        repull(h, h->root, ni);
+    if (st->node_score[ni] == h->n[ni].key) {
+        if (own(st, h, ni))
+            pull_up(h, ni);
         return;
     }
-    bool dirty = false;
-    h->root = erase(h, h->root, ni, &dirty);
+    erase(h, ni);
     insert(st, h, ni);
 }
 
 typedef struct host_ask {
+    const sim_node *nodes;    /* the cluster's: the exact test of a node's own room */
+    double cpu0, mem0;        /* the ask */
     double cpu, mem;
     uint64_t pools;
-    uint64_t room, room2; /* the grid bits every node with the room asked sets */
+    uint64_t t[NK / 4]; /* each key's least value on a node with the room asked (key_down), as keys_cover reads them */
     int want;
+    int16_t want16; /* want, at most INT16_MAX: a subtree with fewer open cards is skipped */
     bool (*admits)(sc_state *st, int ni, void *ud);
     void *ud;
 } host_ask;
@@ -327,13 +394,16 @@ static int first_fit(sc_state *st, struct sc_horder *h, int t, const host_ask *a
         return -1;
     const hnode *x = &h->n[t];
     h->visits++;
-    if (x->mcpu < a->cpu || x->mmem < a->mem || !(x->pools & a->pools) || x->mopen < a->want || !(x->room[0] & a->room) || !(x->room[1] & a->room2))
+    if (!(x->pools & a->pools) || x->mopen16 < a->want16)
+        return -1;
+    if (!keys_cover(x->mkey, a->t))
         return -1;
     int y = first_fit(st, h, x->l, a);
     if (y >= 0)
         return y;
-    if (x->cpu >= a->cpu && x->mem >= a->mem && (a->pools >> x->pool & 1) && x->open >= a->want &&
-        a->admits(st, t, a->ud))
+    /* its own keys first: the exact figures are in the ledger's node */
+    if (keys_cover(x->okey, a->t) && (a->pools >> (x->pri & 0xff) & 1) && st->node_open[t] >= a->want &&
+        sc_host_fits(&a->nodes[t], a->cpu0, a->mem0) && a->admits(st, t, a->ud))
         return t;
     return first_fit(st, h, x->r, a);
 }
@@ -343,11 +413,12 @@ int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int 
 {
     struct sc_horder *h = st->horder;
     /* the ledger's tolerance (sc_host_fits): free >= ask - 1e-9 */
-    host_ask a = {cpu - 1e-9, mem_gib - 1e-9, pools, 0, 0, want, admits, ud};
-    /* a node with this room free is at least at the ask's levels in each grid */
-    int ci, mj;
-    a.room = 1ULL << grid_bit(h, a.cpu, a.mem, 0, &ci, &mj);
-    a.room2 = 1ULL << grid_bit(h, a.cpu, a.mem, 1, &ci, &mj);
+    host_ask a = {sim_cluster_of(st->s)->nodes, cpu, mem_gib, cpu - 1e-9, mem_gib - 1e-9, pools, {0}, want,
+                  (int16_t)(want < INT16_MAX ? want : INT16_MAX), admits, ud};
+    int16_t t[NK];
+    for (int q = 0; q < NK; q++)
+        t[q] = key_down(key_of(h, q, a.cpu, a.mem));
+    memcpy(a.t, t, sizeof t);
     return first_fit(st, h, h->root, &a);
 }
 

@@ -497,6 +497,7 @@ static void note_module_hooks(sim *s)
         s->with_started |= x->started ? bit : 0;
         s->with_stopped |= x->stopped ? bit : 0;
         s->with_speed |= x->speed ? bit : 0;
+        s->with_rate_changed |= x->rate_changed ? bit : 0;
         s->row_kinds |= x->row_kinds;
     }
 }
@@ -892,6 +893,8 @@ void sim_job_set_rate(sim *s, job *j, double rate)
     schedule_done(s, j);
     if (j->internal)
         task_event(s, j, TASK_RATE);
+    else
+        EACH_MODULE(s, rate_changed, s, j);
 }
 
 void sim_place_whole(sim *s, job *j, int node)

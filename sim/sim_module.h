@@ -55,6 +55,9 @@ typedef struct sim_module {
     double (*speed)(void *state, sim *s, const job *j);
     void (*started)(void *state, sim *s, job *j);
     void (*stopped)(void *state, sim *s, job *j);
+    /* Running trace job j's rate changed (sim_job_set_rate), now: its work
+     * drains at the new rate from here on. */
+    void (*rate_changed)(void *state, sim *s, job *j);
 
     /* Internal tasks (j->internal, j->owner set by the module that made
      * them): placed, rate changed, rejected by the space policy, killed. */

@@ -1,4 +1,5 @@
-/* sim_node_bound.c - nodes keyed by a lower bound (sim_node_bound.h).
+/* sim_node_bound.c - nodes keyed by a lower bound that grows with time
+ * (sim_node_bound.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_node_bound.h"
 
@@ -8,91 +9,190 @@
 
 void nb_init(nb_heap *h, int cap)
 {
-    h->n = 0;
+    *h = (nb_heap){0};
     h->cap = cap;
-    h->heap = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *h->heap);
-    h->pos = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *h->pos);
-    h->key = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *h->key);
+    size_t c = (size_t)(cap > 0 ? cap : 1);
+    h->at = xmalloc(c * sizeof *h->at);
     for (int i = 0; i < cap; i++)
-        h->pos[i] = -1;
+        h->at[i] = (nb_slot){0, -1, 0};
 }
 
 void nb_free(nb_heap *h)
 {
-    free(h->heap);
-    free(h->pos);
-    free(h->key);
+    for (int c = 0; c < NB_SLOPES; c++)
+        free(h->part[c].ids);
+    free(h->at);
     *h = (nb_heap){0};
 }
 
+int nb_class(double slope)
+{
+    int c = 0;
+    while (c + 1 < NB_SLOPES && nb_slope(c + 1) <= slope)
+        c++;
+    return c;
+}
+
+double nb_slope(int c) { return c == 0 ? 0.0 : (double)(1u << c) / (double)(1u << NB_ONE); }
+
 static bool less(const nb_heap *h, int a, int b)
 {
-    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+    return h->at[a].key < h->at[b].key || (h->at[a].key == h->at[b].key && a < b);
 }
 
-static void put(nb_heap *h, int i, int id)
+static void put(nb_heap *h, nb_part *p, int i, int id)
 {
-    h->heap[i] = id;
-    h->pos[id] = i;
+    p->ids[i] = id;
+    h->at[id].pos = i;
 }
 
-static void up(nb_heap *h, int i)
+static void up(nb_heap *h, nb_part *p, int i)
 {
-    int id = h->heap[i];
-    while (i > 0 && less(h, id, h->heap[(i - 1) / 2])) {
-        put(h, i, h->heap[(i - 1) / 2]);
+    int id = p->ids[i];
+    while (i > 0 && less(h, id, p->ids[(i - 1) / 2])) {
+        put(h, p, i, p->ids[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    put(h, i, id);
+    put(h, p, i, id);
 }
 
-static void down(nb_heap *h, int i)
+static void down(nb_heap *h, nb_part *p, int i)
 {
-    int id = h->heap[i];
+    int id = p->ids[i];
     for (;;) {
         int k = 2 * i + 1;
-        if (k >= h->n)
+        if (k >= p->n)
             break;
-        if (k + 1 < h->n && less(h, h->heap[k + 1], h->heap[k]))
+        if (k + 1 < p->n && less(h, p->ids[k + 1], p->ids[k]))
             k++;
-        if (!less(h, h->heap[k], id))
+        if (!less(h, p->ids[k], id))
             break;
-        put(h, i, h->heap[k]);
+        put(h, p, i, p->ids[k]);
         i = k;
     }
-    put(h, i, id);
+    put(h, p, i, id);
 }
 
-void nb_lower(nb_heap *h, int id, double key)
+/* id (absent) into class c with the line of value `value` at now. */
+static void insert(nb_heap *h, int id, int c, double value, double now)
 {
-    if (h->pos[id] < 0) {
-        h->key[id] = key;
-        put(h, h->n++, id);
-        up(h, h->n - 1);
-    } else if (key < h->key[id]) {
-        h->key[id] = key;
-        up(h, h->pos[id]);
+    nb_part *p = &h->part[c];
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->ids = xrealloc(p->ids, (size_t)p->cap * sizeof *p->ids);
     }
+    h->at[id].cls = c;
+    h->at[id].key = value - nb_slope(c) * now;
+    put(h, p, p->n++, id);
+    up(h, p, p->n - 1);
+    h->n++;
 }
 
-int nb_top(const nb_heap *h, double *key)
+/* Held id out of its class's heap. */
+static void take_out(nb_heap *h, int id)
 {
-    if (h->n == 0)
-        return -1;
-    if (key)
-        *key = h->key[h->heap[0]];
-    return h->heap[0];
+    nb_part *p = &h->part[h->at[id].cls];
+    int i = h->at[id].pos;
+    h->at[id].pos = -1;
+    h->n--;
+    if (--p->n == i)
+        return;
+    int moved = p->ids[p->n];
+    put(h, p, i, moved);
+    down(h, p, i);
+    up(h, p, h->at[moved].pos); /* the moved id may need to go either way */
 }
 
-int nb_pop(nb_heap *h)
+void nb_lower(nb_heap *h, int id, double value, double slope, double now)
 {
-    if (h->n == 0)
-        return -1;
-    int top = h->heap[0];
-    h->pos[top] = -1;
-    if (--h->n > 0) {
-        put(h, 0, h->heap[h->n]);
-        down(h, 0);
+    int cn = nb_class(slope);
+    if (h->at[id].pos < 0) {
+        insert(h, id, cn, value, now);
+        return;
     }
+    int c = h->at[id].cls;
+    double cur = h->at[id].key + nb_slope(c) * now;
+    if (cn >= c) { /* the class stays: only a lower value matters */
+        if (value < cur) {
+            h->at[id].key = value - nb_slope(c) * now;
+            up(h, &h->part[c], h->at[id].pos);
+        }
+        return;
+    }
+    take_out(h, id);
+    insert(h, id, cn, value < cur ? value : cur, now);
+}
+
+void nb_remove(nb_heap *h, int id)
+{
+    if (h->at[id].pos >= 0)
+        take_out(h, id);
+}
+
+void nb_set(nb_heap *h, int id, double value, double slope, double now)
+{
+    int cn = nb_class(slope);
+    if (h->at[id].pos < 0 || h->at[id].cls != cn) {
+        nb_remove(h, id);
+        insert(h, id, cn, value, now);
+        return;
+    }
+    nb_part *p = &h->part[cn];
+    h->at[id].key = value - nb_slope(cn) * now;
+    down(h, p, h->at[id].pos);
+    up(h, p, h->at[id].pos);
+}
+
+void nb_slow(nb_heap *h, int id, double slope, double now)
+{
+    if (h->at[id].pos < 0)
+        return;
+    int cn = nb_class(slope), c = h->at[id].cls;
+    if (cn >= c)
+        return;
+    double cur = h->at[id].key + nb_slope(c) * now;
+    take_out(h, id);
+    insert(h, id, cn, cur, now);
+}
+
+/* The class whose top is least at now (-1: none), its value in *value. */
+static int top_class(const nb_heap *h, double now, double *value)
+{
+    int best = -1, best_id = 0;
+    double bv = 0;
+    for (int c = 0; c < NB_SLOPES; c++) {
+        if (h->part[c].n == 0)
+            continue;
+        int id = h->part[c].ids[0];
+        double v = h->at[id].key + nb_slope(c) * now;
+        if (best < 0 || v < bv || (v == bv && id < best_id)) {
+            best = c;
+            best_id = id;
+            bv = v;
+        }
+    }
+    *value = bv;
+    return best;
+}
+
+int nb_top(const nb_heap *h, double now, double *value)
+{
+    double v;
+    int c = top_class(h, now, &v);
+    if (c < 0)
+        return -1;
+    if (value)
+        *value = v;
+    return h->part[c].ids[0];
+}
+
+int nb_pop(nb_heap *h, double now)
+{
+    double v;
+    int c = top_class(h, now, &v);
+    if (c < 0)
+        return -1;
+    int top = h->part[c].ids[0];
+    take_out(h, top);
     return top;
 }

@@ -38,6 +38,10 @@ enum { SIM_PREEMPT_CARDS, SIM_PREEMPT_BOUND, SIM_PREEMPT_SCAN };
 void sim_preempt_search(sim *s, int how);
 /* Tests: nodes planned so far by searches over every node. */
 uint64_t sim_preempt_nodes_planned(const sim *s);
+/* Tests: nodes taken off a bound heap by those searches (a node taken off
+ * twice in one search counts twice), and in *searches how many searches
+ * went by node bounds. */
+uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches);
 
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];

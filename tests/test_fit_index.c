@@ -3,8 +3,8 @@
  * random take/give sequences; the index alone against a brute-force list; a
  * lookup where one resource binds enters one tree node per level; the shared
  * cards' node order with host room (share_host.c) against a scan of every
- * node, and its room grid skipping nodes with cores or memory left but not
- * both.
+ * node, and its combined keys skipping nodes with cores or memory left but
+ * not both, or short of the ask by less than a grid of eighths could tell.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -320,16 +320,18 @@ static void host_order_against_scan(void)
     }
 }
 
-/* CPU and memory both binding, on different nodes: a long prefix (in HAMi's
- * order) of nodes each with cores or GiB left but never both, so every
- * subtree's most cores and most GiB both pass an ask that no single node
- * there meets. The room grid skips that prefix: the lookup looks at a few
- * nodes per tree level, not the prefix. Then random takes and gives of
- * fractional amounts, many right on a grid step (multiples of 8 cores and
- * 64 GiB), against the scan. */
-static void host_order_cpu_and_memory_apart(void)
+/* nn nodes of 8 cards, 64 cores and 512 GiB, all with open cards and
+ * score 0, in the shared cards' node order */
+typedef struct host_fixture {
+    int nn;
+    sim s;
+    sim_cluster cl;
+    sc_state *st;
+    double *cpu_held, *mem_held;
+} host_fixture;
+
+static void host_fixture_init(host_fixture *f, int nn)
 {
-    const int nn = 4096;
     char json[256];
     snprintf(json, sizeof json,
              "{\"name\":\"t\",\"nodes\":[{\"model\":\"H100-SXM5-80GB\",\"count\":%d,\"gpus\":8,"
@@ -337,59 +339,99 @@ static void host_order_cpu_and_memory_apart(void)
              nn);
     const char *path = tu_write_tmp(json);
     const char *trace = tu_write_tmp("id,submit,duration,gpus\na,0,1,1\n");
-    sim s;
-    sim_cluster cl;
     sim_config cfg;
     gs_error err;
-    memset(&s, 0, sizeof s);
+    memset(f, 0, sizeof *f);
     memset(&cfg, 0, sizeof cfg);
+    f->nn = nn;
     cfg.trace_path = trace;
     cfg.policy = "whole";
     cfg.seed = 1;
-    CHECK_EQ_INT(sim_cluster_load(&cl, path, tu_catalog(), &err), 0);
-    CHECK_EQ_INT(tu_sim_init(&s, &cfg, tu_catalog(), &cl, NULL, &err), 0);
-    sc_state *st = calloc(1, sizeof *st);
-    st->s = &s;
-    st->node_score = calloc((size_t)nn, sizeof *st->node_score);
-    st->node_open = calloc((size_t)nn, sizeof *st->node_open);
+    CHECK_EQ_INT(sim_cluster_load(&f->cl, path, tu_catalog(), &err), 0);
+    CHECK_EQ_INT(tu_sim_init(&f->s, &cfg, tu_catalog(), &f->cl, NULL, &err), 0);
+    f->st = calloc(1, sizeof *f->st);
+    f->st->s = &f->s;
+    f->st->node_score = calloc((size_t)nn, sizeof *f->st->node_score);
+    f->st->node_open = calloc((size_t)nn, sizeof *f->st->node_open);
     for (int ni = 0; ni < nn; ni++)
-        st->node_open[ni] = 8;
-    sc_host_init(st);
-    double *cpu_held = calloc((size_t)nn, sizeof *cpu_held), *mem_held = calloc((size_t)nn, sizeof *mem_held);
-    /* the first nn - 4 nodes: 20 cores and 10 GiB left, or 2 cores and 400 GiB */
+        f->st->node_open[ni] = 8;
+    sc_host_init(f->st);
+    f->cpu_held = calloc((size_t)nn, sizeof *f->cpu_held);
+    f->mem_held = calloc((size_t)nn, sizeof *f->mem_held);
+}
+
+static void host_fixture_free(host_fixture *f)
+{
+    sc_host_free(f->st);
+    free(f->st->node_score);
+    free(f->st->node_open);
+    free(f->st);
+    free(f->cpu_held);
+    free(f->mem_held);
+    sim_free(&f->s);
+    sim_cluster_free(&f->cl);
+}
+
+/* The first nn - 4 nodes in order hold cores and GiB so that even ones
+ * have (cpu_a, mem_a) free and odd ones (cpu_b, mem_b), neither meeting an
+ * ask of (cpu, mem) that the last four (empty) meet; returns the nodes the
+ * lookup looked at, after checking it finds node nn - 4 asking admits()
+ * once. */
+static long apart_visits(host_fixture *f, double cpu_a, double mem_a, double cpu_b, double mem_b, double cpu, double mem)
+{
+    int nn = f->nn;
     for (int ni = 0; ni < nn - 4; ni++) {
-        cpu_held[ni] = ni % 2 ? 44 : 62;
-        mem_held[ni] = ni % 2 ? 502 : 112;
-        sim_cluster_take(&cl, ni, 0, cpu_held[ni], mem_held[ni], NULL);
-        sc_host_update(st, ni);
+        f->cpu_held[ni] = 64 - (ni % 2 ? cpu_b : cpu_a);
+        f->mem_held[ni] = 512 - (ni % 2 ? mem_b : mem_a);
+        sim_cluster_take(&f->cl, ni, 0, f->cpu_held[ni], f->mem_held[ni], NULL);
+        sc_host_update(f->st, ni);
     }
     int calls = 0;
-    long v0 = sc_host_visits(st);
-    CHECK_EQ_INT(sc_host_first(st, 1, 16, 100, 1, all_admit, &calls), nn - 4);
-    CHECK_EQ_INT(scan_first(st, &cl, 1, 16, 100, 1, all_admit), nn - 4);
+    long v0 = sc_host_visits(f->st);
+    CHECK_EQ_INT(sc_host_first(f->st, 1, cpu, mem, 1, all_admit, &calls), nn - 4);
+    CHECK_EQ_INT(scan_first(f->st, &f->cl, 1, cpu, mem, 1, all_admit), nn - 4);
     CHECK_EQ_INT(calls, 1);
-    long visits = sc_host_visits(st) - v0;
-    CHECK(visits < 200); /* a few per level of a tree of 4,096 nodes; thousands without the grid */
+    return sc_host_visits(f->st) - v0;
+}
+
+/* CPU and memory both binding, on different nodes: a long prefix (in HAMi's
+ * order) of nodes each with cores or GiB left but never both, so every
+ * subtree's most cores and most GiB both pass an ask that no single node
+ * there meets. The subtrees' combined keys skip that prefix: the lookup
+ * looks at a few nodes per tree level, not the prefix. Then random takes
+ * and gives of fractional amounts, many right on a multiple of 8 cores and
+ * 64 GiB, against the scan. */
+static void host_order_cpu_and_memory_apart(void)
+{
+    host_fixture f;
+    host_fixture_init(&f, 4096);
+    int nn = f.nn;
+    sc_state *st = f.st;
+    sim_cluster *cl = &f.cl;
+    /* 20 cores and 10 GiB left, or 2 cores and 400 GiB */
+    long visits = apart_visits(&f, 20, 10, 2, 400, 16, 100);
+    CHECK(visits < 200); /* a few per level of a tree of 4,096 nodes; thousands with only the maxima */
     /* nothing anywhere: no node looked at below the root */
-    v0 = sc_host_visits(st);
+    int calls = 0;
+    long v0 = sc_host_visits(st);
     CHECK_EQ_INT(sc_host_first(st, 1, 16, 600, 1, all_admit, &calls), -1);
     CHECK(sc_host_visits(st) - v0 <= 1);
     srand(5);
     for (int step = 0; step < 20000 && check_failures < 20; step++) {
         int ni = rand() % nn, op = rand() % 10;
         if (op < 4) {
-            /* whole grid steps half the time, else hundredths */
+            /* whole multiples of 8 cores and 64 GiB half the time, else hundredths */
             double c = rand() % 2 ? 8.0 * (rand() % 3) : (double)(rand() % 2000) / 100.0;
             double m = rand() % 2 ? 64.0 * (rand() % 3) : (double)(rand() % 20000) / 100.0;
-            if (sc_host_fits(&cl.nodes[ni], c, m)) {
-                sim_cluster_take(&cl, ni, 0, c, m, NULL);
-                cpu_held[ni] += c;
-                mem_held[ni] += m;
+            if (sc_host_fits(&cl->nodes[ni], c, m)) {
+                sim_cluster_take(cl, ni, 0, c, m, NULL);
+                f.cpu_held[ni] += c;
+                f.mem_held[ni] += m;
                 sc_host_update(st, ni);
             }
         } else if (op < 6) {
-            sim_cluster_give(&cl, ni, NULL, 0, cpu_held[ni], mem_held[ni]);
-            cpu_held[ni] = mem_held[ni] = 0;
+            sim_cluster_give(cl, ni, NULL, 0, f.cpu_held[ni], f.mem_held[ni]);
+            f.cpu_held[ni] = f.mem_held[ni] = 0;
             sc_host_update(st, ni);
         } else if (op < 7) { /* a new score moves the node in the order */
             st->node_score[ni] = (double)(rand() % 4);
@@ -397,21 +439,31 @@ static void host_order_cpu_and_memory_apart(void)
         } else {
             double c = rand() % 2 ? 8.0 * (rand() % 9) : (double)(rand() % 6400) / 100.0;
             double m = rand() % 2 ? 64.0 * (rand() % 9) : (double)(rand() % 51200) / 100.0;
-            CHECK_EQ_INT(sc_host_first(st, 1, c, m, 1, all_admit, &calls), scan_first(st, &cl, 1, c, m, 1, all_admit));
+            CHECK_EQ_INT(sc_host_first(st, 1, c, m, 1, all_admit, &calls), scan_first(st, cl, 1, c, m, 1, all_admit));
         }
     }
-    sc_host_free(st);
-    free(st->node_score);
-    free(st->node_open);
-    free(st);
-    free(cpu_held);
-    free(mem_held);
-    sim_free(&s);
-    sim_cluster_free(&cl);
+    host_fixture_free(&f);
+}
+
+/* The same prefix, each node short of the ask by less than an eighth of a
+ * node in one resource: 12 of 16 cores asked (with 500 GiB), or 70 of 100
+ * GiB (with 60 cores). A grid of eighths of the node (even one with a
+ * second grid half a step off) has every cell near the ask set by one node
+ * or the other; the key min(cores x w, GiB) for the ratio w just below the
+ * ask's 6.25 GiB per core (about 5.06) is short on both (60.7 and 70 of
+ * 81), so the prefix is skipped as above. */
+static void host_order_short_within_a_step(void)
+{
+    host_fixture f;
+    host_fixture_init(&f, 4096);
+    long visits = apart_visits(&f, 12, 500, 60, 70, 16, 100);
+    CHECK(visits < 200); /* 18; 4,094 with the CPU x memory grids of eighths it replaced */
+    host_fixture_free(&f);
 }
 
 const test_case tests_fit_index[] = {
     {"fit_index: shared cards' node order, CPU and memory left on different nodes", host_order_cpu_and_memory_apart},
+    {"fit_index: shared cards' node order, every node just short in one resource", host_order_short_within_a_step},
     {"fit_index: shared cards' node order with host room against a scan", host_order_against_scan},
     {"fit_index: same pick as the bucket walk", same_pick_as_walk},
     {"fit_index: against a brute-force list", index_against_list},
