@@ -627,7 +627,7 @@ int dualpod_audit(const void *state, const sim *s, char *why, size_t n)
         }
         for (int k = 0; k < x->j->ngpu_ids; k++) {
             int gid = job_gpu_ids(x->j)[k];
-            const sim_node *nd = &c->nodes[c->gpu_node[gid]];
+            const sim_node *nd = &c->nodes[sim_cluster_gpu_node(c, gid)];
             if (nd->free_mask >> (gid - nd->gpu0) & 1) {
                 snprintf(why, n, "GPU %d shows free under instance %d", gid, i);
                 bad = 1;

@@ -16,11 +16,6 @@
 
 #define MIB 1048576.0
 
-double sc_card_total_mem(const sc_state *st, const sc_card *c)
-{
-    return (double)sc_card_phys_mib(st, c) * (st->cfg.hami ? st->cfg.mem_scaling : 1.0);
-}
-
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
     int64_t m = job_req_gpumem_mib(&j->req, phys_mib);
@@ -77,35 +72,51 @@ static double efficiency(const sc_config *cfg, int k)
     return k <= 1 ? 1.0 : (e < cfg->eff_floor ? cfg->eff_floor : e);
 }
 
-double sc_task_rate(const job *j)
+/* The rate placed j runs at: the minimum over its cards (0 while doomed).
+ * one: the rate its card gives it as just computed, for a task on one card
+ * without kept rates (not wide). */
+static double task_rate(const sc_state *st, const job *j, double one)
 {
-    sc_task *t = sc_task_of(j);
-    const double *rate = sc_task_rates(t);
+    const sc_task *t = sc_task_of(st, j);
     double r = 1.0;
-    for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
-        if (rate[i] < r)
-            r = rate[i];
-    return t->doomed ? 0 : r;
+    if (t && t->wide) {
+        for (int i = 0; i < j->ngpu_ids; i++) /* a task on several cards runs at its slowest card's pace */
+            if (t->u.more->rate[i] < r)
+                r = t->u.more->rate[i];
+    } else if (j->ngpu_ids == 1 && one < r) {
+        r = one;
+    }
+    return t && t->doomed ? 0 : r;
 }
 
 /* A preemption victim (sim_job_is_victim) is held at rate 0 by the core while it
  * writes its checkpoint: its rate is not ours to change then. It still
  * counts as a tenant in card_update (it keeps its slot, memory, cores and
- * its share of the card's time until it is released; policies/README.md). */
-static void set_task_rate(sc_state *st, job *j)
+ * its share of the card's time until it is released; policies/README.md).
+ * one: the rate card_update just gave it on the card (task_rate). */
+static void set_task_rate(sc_state *st, job *j, double one)
 {
-    double r = sc_task_rate(j);
+    double r = task_rate(st, j, one);
+    if (j == st->joiner)
+        st->join_rate = r;
     if (j->state == JOB_RUNNING && r != j->rate && !sim_job_is_victim(j))
         sim_job_set_rate(st->s, j, r);
 }
 
-/* Where j's rate on card g is kept. */
-static double *card_rate_of(job *j, int g)
+/* Tenant i of card g (job j) gets rate r there: into the scratch the rates
+ * are set from, and into its record when it keeps its cards' rates. */
+static void card_rate(sc_state *st, job *j, int g, int i, double r)
 {
+    st->scratch_rates[i] = r;
+    const sc_task *t = sc_task_of(st, j);
+    if (!t || !t->wide)
+        return;
     const int *cards = job_gpu_ids(j);
-    for (int i = 0; i < j->ngpu_ids; i++)
-        if (cards[i] == g)
-            return &sc_task_rates(sc_task_of(j))[i];
+    for (int k = 0; k < j->ngpu_ids; k++)
+        if (cards[k] == g) {
+            t->u.more->rate[k] = r;
+            return;
+        }
     GS_BUG("share_card: task is not on this card");
 }
 
@@ -137,7 +148,11 @@ static double card_alloc(const sc_state *st, const sc_card *c)
 static void card_update(sc_state *st, int g, double alloc_before)
 {
     sc_card *c = &st->cards[g];
-    job *const *ten = sc_card_tenants(c);
+    /* its tenants' jobs, looked up once; a copy of its own, as a rate
+     * change told to a replica's owner may come back here for another card */
+    job *fewj[32], **ten = c->n <= 32 ? fewj : xmalloc((size_t)c->n * sizeof *ten);
+    for (int i = 0; i < c->n; i++)
+        ten[i] = sc_card_tenant(st, c, i);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
     int64_t phys = sc_card_phys_mib(st, c);
@@ -145,7 +160,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
     sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
     int k = c->n;
     for (int i = 0; i < c->n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
-        if (sc_task_of(ten[i])->doomed || ten[i]->idle || sc_task_of(ten[i])->swapping)
+        if (sc_task_doomed(st, ten[i]) || ten[i]->idle || sc_task_swapping(st, ten[i]))
             k--;
 
     /* swap: the excess over physical lives in host memory; while every
@@ -163,22 +178,23 @@ static void card_update(sc_state *st, int g, double alloc_before)
     if (c->n >= st->scratch_cap) {
         st->scratch_cap = 2 * c->n + 8;
         st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
+        st->scratch_rates = xrealloc(st->scratch_rates, (size_t)st->scratch_cap * sizeof *st->scratch_rates);
     }
     bound *bs = st->scratch_bounds;
     int m = 0;
     for (int i = 0; i < c->n; i++) {
         job *j = ten[i];
-        const sc_task *t = sc_task_of(j);
-        if (t->doomed)
+        st->scratch_rates[i] = 0; /* a doomed one's: it runs at 0 whatever its cards say (task_rate) */
+        if (sc_task_doomed(st, j))
             continue;
-        if (t->swapping) { /* waiting for its memory to come back from host: not computing */
-            *card_rate_of(j, g) = 0;
+        if (sc_task_swapping(st, j)) { /* waiting for its memory to come back from host: not computing */
+            card_rate(st, j, g, i, 0);
             continue;
         }
         if (j->idle) { /* load-following: it takes no card time and runs at 0; its
                         * owner reads its rate only after saying it is busy
                         * (sim_task_set_busy recomputes the card first) */
-            *card_rate_of(j, g) = 0;
+            card_rate(st, j, g, i, 0);
             continue;
         }
         bool capped = cfg->throttle == SC_THROTTLE_ALWAYS || (cfg->throttle == SC_THROTTLE_CONTENDED && k >= 2);
@@ -196,10 +212,19 @@ static void card_update(sc_state *st, int g, double alloc_before)
         double share = left / (m - r), x = bs[r].b < share ? bs[r].b : share;
         left -= x;
         busy += x;
-        *card_rate_of(ten[i], g) = eff * f_swap * x / task_demand(st, ten[i]);
+        card_rate(st, ten[i], g, i, eff * f_swap * x / task_demand(st, ten[i]));
     }
-    for (int i = 0; i < c->n; i++)
-        set_task_rate(st, ten[i]);
+    /* a copy: a rate change told to a service replica's owner may come back
+     * here for another card (sc_refresh) and overwrite the scratch */
+    int n0 = c->n;
+    double few[32], *rs = n0 <= 32 ? few : xmalloc((size_t)n0 * sizeof *rs);
+    memcpy(rs, st->scratch_rates, (size_t)n0 * sizeof *rs);
+    for (int i = 0; i < n0 && i < c->n; i++)
+        set_task_rate(st, ten[i], rs[i]);
+    if (rs != few)
+        free(rs);
+    if (ten != fewj)
+        free(ten);
 
     /* gauges: move each by this card's change in contribution */
     double alloc = card_alloc(st, c);
@@ -219,50 +244,81 @@ static void card_update(sc_state *st, int g, double alloc_before)
     w->wait = thrash * k;
 }
 
+/* A tenant array of 1 << lg slots: from the slab of its size up to
+ * SC_ARR_SLAB_LOG2 (no allocator header: four tenants' array is 16 bytes,
+ * not the 32 a malloc chunk of 16 takes), else from malloc. A free array
+ * of 4 slots (16 bytes) holds the free list's link. */
+static uint32_t *tenants_get(sc_state *st, int lg)
+{
+    if (lg > SC_ARR_SLAB_LOG2)
+        return xmalloc(((size_t)1 << lg) * sizeof(uint32_t));
+    if (!st->arr_free[lg]) {
+        size_t per = SC_ARR_CHUNK_BYTES / (((size_t)1 << lg) * sizeof(uint32_t));
+        uint32_t *chunk = xmalloc(SC_ARR_CHUNK_BYTES);
+        st->arr_chunks = xrealloc(st->arr_chunks, (size_t)(st->narr_chunks + 1) * sizeof *st->arr_chunks);
+        st->arr_chunks[st->narr_chunks++] = chunk;
+        for (size_t i = per; i-- > 0;) { /* the first array first */
+            uint32_t *v = chunk + (i << lg);
+            memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]); /* a free array's first bytes link the next */
+            st->arr_free[lg] = v;
+        }
+    }
+    uint32_t *v = st->arr_free[lg];
+    memcpy(&st->arr_free[lg], v, sizeof st->arr_free[lg]);
+    return v;
+}
+
+static void tenants_put(sc_state *st, uint32_t *v, int lg)
+{
+    if (lg > SC_ARR_SLAB_LOG2) {
+        free(v);
+        return;
+    }
+    memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]);
+    st->arr_free[lg] = v;
+}
+
 /* Appends j to card c's tenants: the card's own slot for the first, an
  * array once a second comes (kept at its size: a card's peak, not a job's). */
-static void tenant_add(sc_card *c, job *j)
+static void tenant_add(sc_state *st, sc_card *c, job *j)
 {
     if (!c->cap_log2 && c->n == 0) {
-        c->t.one = j;
+        c->t.one = j->slot;
     } else {
         if (!c->cap_log2 || c->n == sc_card_cap(c)) {
             int lg = c->cap_log2 ? c->cap_log2 + 1 : 2; /* 4, then doubling */
             if (lg > 30)
                 GS_BUG("share_card: more than 2^30 tenants on a card");
-            job **v = xmalloc(((size_t)1 << lg) * sizeof *v);
+            uint32_t *v = tenants_get(st, lg);
             memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
             if (c->cap_log2)
-                free(c->t.many);
+                tenants_put(st, c->t.many, c->cap_log2);
             c->t.many = v;
             c->cap_log2 = (uint8_t)lg;
         }
-        c->t.many[c->n] = j;
+        c->t.many[c->n] = j->slot;
     }
     c->n++;
 }
 
 /* After a join or a leave changed job j's cards' counters: each card's
- * score, rates and gauges (from its alloc before the change), then what the
- * cards and their node can take. */
+ * rates and gauges (from its alloc before the change), then what the cards
+ * and their node can take. */
 static void cards_changed(sc_state *st, const job *j, const double *alloc_before)
 {
     const int *cards = job_gpu_ids(j);
-    for (int i = 0; i < j->ngpu_ids; i++) {
-        sc_card_rescore(st, cards[i]);
-        card_update(st, cards[i], alloc_before[i]);
-    }
     for (int i = 0; i < j->ngpu_ids; i++)
-        sc_room_card(st, cards[i]);
+        card_update(st, cards[i], alloc_before[i]);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        sc_room_card(st, cards[i], j->node);
     if (j->ngpu_ids > 0)
-        sc_room_node(st, sim_cluster_of(st->s)->gpu_node[cards[0]]);
+        sc_room_node(st, j->node);
 }
 
-void sc_join(sc_state *st, job *j)
+double sc_join(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    sc_task *t = sc_task_of(j);
-    double *rate = sc_task_rates(t);
+    sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_card.h) */
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
@@ -271,7 +327,7 @@ void sc_join(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         int64_t phys = sc_card_phys_mib(st, c);
         alloc_before[i] = card_alloc(st, c);
-        tenant_add(c, j);
+        tenant_add(st, c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
         if (c->cores_used + cores > SC_CARD_CORES_MAX)
@@ -283,10 +339,12 @@ void sc_join(sc_state *st, job *j)
             c->mem_committed += (int32_t)mem;
         }
         sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
-        if (!t->doomed) {
-            t->evicted = t->swapping = false; /* it loads its memory when it starts */
-            if (t->wide)
-                t->u.more->last_busy_us = now;
+        if (!sc_task_doomed(st, j)) {
+            if (t) {
+                t->evicted = t->swapping = false; /* it loads its memory when it starts */
+                if (t->wide)
+                    t->u.more->last_busy_us = now;
+            }
             if (c->mem_used + mem > SC_CARD_MEM_MAX_MIB)
                 GS_BUG("share_card: memory in use past the card's admission limit");
             c->mem_used += (int32_t)mem;
@@ -295,15 +353,19 @@ void sc_join(sc_state *st, job *j)
             before = before < phys ? before : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
-        rate[i] = 1.0;
+        if (t && t->wide)
+            t->u.more->rate[i] = 1.0;
     }
+    st->joiner = j;
+    st->join_rate = task_rate(st, j, 1.0); /* no card: its rate is 1 (0 doomed) */
     cards_changed(st, j, alloc_before);
+    st->joiner = NULL;
+    return st->join_rate;
 }
 
 void sc_leave(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    const sc_task *t = sc_task_of(j);
     const int *cards = job_gpu_ids(j);
     int64_t mem = sc_task_mem(st, j);
     int cores = sc_task_cores(st, j);
@@ -312,10 +374,10 @@ void sc_leave(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         int64_t phys = sc_card_phys_mib(st, c);
         alloc_before[i] = card_alloc(st, c);
-        job **ten = (job **)sc_card_tenants(c);
+        uint32_t *ten = (uint32_t *)sc_card_tenants(c);
         int at = -1;
         for (int k = 0; k < c->n && at < 0; k++)
-            if (ten[k] == j)
+            if (ten[k] == j->slot)
                 at = k;
         if (at < 0)
             GS_BUG("share_card: leaving a card the task is not on");
@@ -324,7 +386,7 @@ void sc_leave(sc_state *st, job *j)
         if (st->cfg.hami)
             c->mem_committed -= (int32_t)mem;
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
-        if (!t->doomed && !t->evicted) {
+        if (!sc_task_doomed(st, j) && !sc_task_evicted(st, j)) {
             int64_t before = c->mem_used < phys ? c->mem_used : phys;
             c->mem_used -= (int32_t)mem;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
@@ -355,18 +417,17 @@ static void card_mem(sc_state *st, sc_card *c, int64_t delta)
     sim_gauge_add(&st->g_mem_used, sim_now(st->s), (double)(after - before));
 }
 
-static bool evictable(const job *j)
+static bool evictable(const sc_state *st, const job *j)
 {
-    const sc_task *t = sc_task_of(j);
-    return j->internal && j->idle && !t->evicted && !t->swapping && !t->doomed;
+    return j->internal && j->idle && !sc_task_evicted(st, j) && !sc_task_swapping(st, j) && !sc_task_doomed(st, j);
 }
 
 /* An internal task's LRU key (its record is wide: sc_task_new). */
-static gs_time_us last_busy(const job *j) { return sc_task_of(j)->u.more->last_busy_us; }
+static gs_time_us last_busy(const sc_state *st, const job *j) { return sc_task_of(st, j)->u.more->last_busy_us; }
 
 static void evict(sc_state *st, job *j)
 {
-    sc_task_of(j)->evicted = true;
+    sc_task_of(st, j)->evicted = true;
     int64_t mem = sc_task_mem(st, j);
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
@@ -386,10 +447,9 @@ static void make_room(sc_state *st, job *j)
         sc_card *c = &st->cards[cards[i]];
         while (c->mem_used > sc_card_phys_mib(st, c)) {
             job *lru = NULL;
-            job *const *ten = sc_card_tenants(c);
             for (int k = 0; k < c->n; k++) {
-                job *o = ten[k];
-                if (evictable(o) && (!lru || last_busy(o) < last_busy(lru)))
+                job *o = sc_card_tenant(st, c, k);
+                if (evictable(st, o) && (!lru || last_busy(st, o) < last_busy(st, lru)))
                     lru = o;
             }
             if (!lru)
@@ -401,7 +461,7 @@ static void make_room(sc_state *st, job *j)
 
 double sc_residency(sc_state *st, job *j)
 {
-    sc_task *t = sc_task_of(j);
+    sc_task *t = sc_task_of(st, j);
     if (!st->cfg.swap || !j->internal || t->doomed)
         return 0;
     double wait_s = 0;
@@ -429,6 +489,6 @@ double sc_residency(sc_state *st, job *j)
 
 void sc_swapped_in(sc_state *st, job *j)
 {
-    sc_task_of(j)->swapping = false;
+    sc_task_of(st, j)->swapping = false;
     sc_refresh(st, j);
 }

@@ -71,38 +71,49 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
 
-/* A task's share of cards (j->pol): 16 bytes in the policy's slab
- * (share_sched.c), the only thing a task in flight costs beyond its job.
- * Nothing the job already says is kept again: its cards are the job's GPU
- * ids (job_gpu_ids, held from its placement to its release), its card
- * count the request's gpus, its memory per card, reserved cores, demand and
- * cap follow from the request and the card (sc_task_mem, sc_task_cores,
- * share_card.c). It lives from the task's placement to its release: a
- * queued job has none, nor a suspended one (preempted, hibernated), except
- * after an OOM kill, so that the kill count carries over to its retry. */
+/* A task's record (sc_task_of: filed by job slot): 16 bytes in the
+ * policy's slab (share_sched.c), kept only by a task that has something to
+ * keep. A plain task (one card
+ * or none, not an internal one, never OOM-killed) has none and costs
+ * nothing beyond its job: its rate on its card is computed with the card's
+ * (card_update) and handed to the core at once, never read back. A task on
+ * several cards keeps its cards' rates (its rate is their minimum), an
+ * internal one (a service replica) its residency state, and one doomed or
+ * OOM-killed its kill count and flags. Nothing the job already says is
+ * kept again: its cards are the job's GPU ids (job_gpu_ids, held from its
+ * placement to its release), its card count the request's gpus, its memory
+ * per card, reserved cores, demand and cap follow from the request and the
+ * card (sc_task_mem, sc_task_cores, share_card.c). A record lives from the
+ * task's placement to its release: a queued job has none, nor a suspended
+ * one (preempted, hibernated), except after an OOM kill, so that the kill
+ * count carries over to its retry. */
 typedef struct sc_task_more {
     gs_time_us last_busy_us; /* residency LRU key: when it last went idle (or joined) */
     double rate[];           /* the rate each of its cards gives it */
 } sc_task_more;
 
 typedef struct sc_task {
-    /* the rate each of its cards gives it (sc_task_rates): one card's in the
-     * record; a task on several cards, or an internal one (a service replica,
-     * which needs its residency LRU key), keeps them out of line (wide) */
+    /* a task on several cards, or an internal one (a service replica, which
+     * needs its residency LRU key), keeps its cards' rates out of line (wide) */
     union {
-        double one;             /* !wide */
         sc_task_more *more;     /* wide */
         struct sc_task *next;   /* a free record of the slab */
     } u;
+    uint32_t gen;    /* its job's generation: a record left by a job that ended is not its slot's next job's */
     uint16_t ooms;   /* OOM kills so far: at most oom_retry + 1 (SC_OOM_RETRY_MAX) */
     bool doomed : 1; /* OOM: admitted, killed at once by a timer at the same instant */
     /* residency (vgpu oversub=swap, service replicas): an idle replica's
      * memory may be evicted to host; the batch that finds it out waits for
      * it to come back (swapping) before it computes */
     bool evicted : 1, swapping : 1;
-    bool wide : 1; /* u.more holds the rates */
+    bool wide : 1; /* u.more holds the rates (else it has one card or none: its rate is not kept) */
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
+
+/* Cards' tenant arrays of up to 1 << SC_ARR_SLAB_LOG2 slots come from
+ * slabs of SC_ARR_CHUNK_BYTES chunks, one per size (share_card.c). */
+#define SC_ARR_SLAB_LOG2 4
+#define SC_ARR_CHUNK_BYTES 65536
 
 /* Records in a chunk of the policy's task slab (64 KiB). */
 #define SC_TASK_CHUNK 4096
@@ -111,11 +122,17 @@ typedef struct sc_task {
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
 
-/* The policy's record of job j (NULL while it is not placed, unless an OOM
- * kill's count waits in it). */
-static inline sc_task *sc_task_of(const job *j) { return (sc_task *)j->pol; }
-/* The rates j's cards give it, one per card. */
-static inline double *sc_task_rates(sc_task *t) { return t->wide ? t->u.more->rate : &t->u.one; }
+/* The tasks' records by job slot: chunks of SC_TREC_CHUNK pointers, one
+ * allocated when a task of its slot range first keeps a record, so a run
+ * whose tasks keep none pays nothing for them, not even a pointer a job. */
+#define SC_TREC_CHUNK 1024
+
+struct sc_state;
+/* The policy's record of job j (NULL while it is not placed or has nothing
+ * to keep, unless an OOM kill's count waits in it). */
+static inline sc_task *sc_task_of(const struct sc_state *st, const job *j);
+/* A task needs a record from its placement: on several cards, or internal. */
+static inline bool sc_task_wide(const job *j) { return j->req.gpus > 1 || j->internal; }
 
 /* A card's memory counters are MiB in 32 bits: a model has at most 16 TiB
  * (2^24 MiB, checked when its file is read) and vgpu admits at most
@@ -130,18 +147,21 @@ _Static_assert(SC_CARD_MEM_MAX_MIB < INT32_MAX, "sc_card memory counters are int
 #define SC_CARD_CORES_MAX 10000
 _Static_assert(SC_CARD_CORES_MAX <= UINT16_MAX, "sc_card.cores_used is a uint16_t");
 
-/* One per GPU of the cluster, used or not: 32 bytes. Nothing that follows
+/* One per GPU of the cluster, used or not: 32 bytes, zero for an empty card
+ * of the cluster's first pool, so that the pages of the cards no task ever
+ * joined are never written (sc_new) and cost no memory. Nothing that follows
  * from the rest is kept: the card's physical memory is its pool's model's
  * (sc_card_phys_mib), its share of allocated cards (alloc) is recomputed
  * from its counters (card_alloc in share_card.c), its tenants about to be
  * OOM-killed are counted from their records when its rates are. */
 typedef struct sc_card {
-    /* its tenants' jobs (sc_card_tenants): one in the card's record, more
-     * (cap_log2 > 0) in an array of 1 << cap_log2, so a card with one
-     * tenant costs it nothing */
+    /* its tenants, as their jobs' slots (sc_card_tenants, sc_card_tenant):
+     * one in the card's record, more (cap_log2 > 0) in an array of
+     * 1 << cap_log2, so a card with one tenant costs it nothing, and four
+     * tenants' array is 16 bytes (a slot is half a pointer) */
     union {
-        job *one;
-        job **many;
+        uint32_t one;
+        uint32_t *many;
     } t;
     /* its current contribution to the busy gauge, so a change adds a delta */
     double busy;
@@ -151,18 +171,10 @@ typedef struct sc_card {
     uint16_t cores_used;   /* gpucores reserved (vgpu) */
     uint8_t pool;          /* the cluster pool it belongs to: its model */
     uint8_t cap_log2 : 6;  /* tenant array of 1 << cap_log2 (0: the one slot) */
-    bool open : 1;         /* could take some task (share_room.c) */
+    bool closed : 1;       /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
 } sc_card;
 _Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
-
-/* The admission counters of a card (sc_card's n, cores_used, mem_committed
- * and its total memory under the run's scaling), copied out. */
-typedef struct sc_fitrec {
-    int32_t n, cores_used;
-    int64_t mem_committed;
-    double total_mem;
-} sc_fitrec;
 
 /* A card's swap state (oversub=swap only, sc_state.swap): its host link and
  * its contributions to the swap gauges. Other runs keep none: the card's
@@ -179,24 +191,25 @@ typedef struct sc_state {
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
     sc_card_swap *swap; /* one per GPU under oversub=swap, else NULL */
-    /* per card: HAMi's card score with no request added (share_place.c),
-     * kept as tasks join and leave, so a node's score reads one cache line
-     * of these instead of its cards' records */
-    double *card_score0;
-    /* per card: the counters HAMi's admission reads (sc_card_fits), kept
-     * beside card_score0 the same way: a node's 8 cards in 3 cache lines
-     * instead of 9 or 10 of their records, for the lookups that test many nodes
-     * (placement, the preemption search's open cards) */
-    struct sc_fitrec *fitrec;
     int ncards;
     double total_phys_mib;
     int64_t pool_phys_mib[CL_MAX_POOLS]; /* each pool's model's memory (sc_card_phys_mib) */
+    /* each pool's card memory under the run's scaling (sc_card_total_mem):
+     * one load where admission tests a card */
+    double pool_total_mib[CL_MAX_POOLS];
     /* the tasks' records: chunks of fixed-size slots, free ones linked
      * (sc_task_new / sc_task_free in share_sched.c): no allocator header a
      * task, pointers stable while the slab grows */
     sc_task **tchunks;
     int ntchunks;
     sc_task *tfree;
+    sc_task ***trec; /* records by job slot (sc_task_of) */
+    uint32_t ntrec;  /* chunks of it */
+    /* the cards' tenant arrays of 4, 8 and 16 (tenants_get in share_card.c):
+     * per size a free list threaded through the free arrays, and the chunks */
+    uint32_t *arr_free[SC_ARR_SLAB_LOG2 + 1];
+    uint32_t **arr_chunks;
+    int narr_chunks;
     /* the cards a placement chose (sc_place), before the job holds them */
     int pick[CL_MAX_NODE_GPUS];
     /* time integrals: committed and used MiB, busy card-time, MiB in host
@@ -212,7 +225,10 @@ typedef struct sc_state {
     sim_sketch swapin_wait_s;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
+    double *scratch_rates; /* a card's tenants' rates there, as computed (card_update) */
     int scratch_cap;
+    job *joiner;      /* the task sc_join adds, while it does */
+    double join_rate; /* its rate, as card_update found it */
     struct sc_frag *frag;  /* shapes, per-node fragmentation (NULL: not measured) */
     void *rng;             /* gsl_rng for gpu_select=random (NULL otherwise) */
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
@@ -225,8 +241,36 @@ typedef struct sc_state {
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
 
+static inline sc_task *sc_task_of(const sc_state *st, const job *j)
+{
+    uint32_t c = j->slot / SC_TREC_CHUNK;
+    sc_task *t = c < st->ntrec && st->trec[c] ? st->trec[c][j->slot % SC_TREC_CHUNK] : NULL;
+    return t && t->gen == j->gen ? t : NULL;
+}
+/* Its flags: a task without a record has none set. */
+static inline bool sc_task_doomed(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->doomed;
+}
+static inline bool sc_task_swapping(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->swapping;
+}
+static inline bool sc_task_evicted(const sc_state *st, const job *j)
+{
+    const sc_task *t = sc_task_of(st, j);
+    return t && t->evicted;
+}
+
 /* The tenants of card c (c->n of them). */
-static inline job *const *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+static inline const uint32_t *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+/* Its k-th tenant's job. */
+static inline job *sc_card_tenant(const sc_state *st, const sc_card *c, int k)
+{
+    return sim_job_in_slot(st->s, sc_card_tenants(c)[k]);
+}
 /* The size of card c's tenant array (1: the card's own slot). */
 static inline int sc_card_cap(const sc_card *c) { return 1 << c->cap_log2; }
 /* Card c's physical memory: its pool's model's. */
@@ -234,11 +278,11 @@ static inline int64_t sc_card_phys_mib(const sc_state *st, const sc_card *c) { r
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
 
-/* Adds placed j (its held cards, its task's doomed flag set) to its cards,
- * then recomputes the rates of every tenant of those cards. */
-void sc_join(sc_state *st, job *j);
-/* The rate placed j runs at: the minimum over its cards (0 while doomed). */
-double sc_task_rate(const job *j);
+/* Adds placed j (its held cards, its record's doomed flag set if it has
+ * one) to its cards, then recomputes the rates of every tenant of those
+ * cards. Returns the rate j starts at: the minimum over its cards (0 while
+ * doomed). */
+double sc_join(sc_state *st, job *j);
 /* Removes j from its cards and recomputes their tenants' rates. */
 void sc_leave(sc_state *st, job *j);
 /* Recomputes the rates on j's cards (j went idle or busy). */
@@ -258,7 +302,9 @@ static inline int sc_task_cores(const sc_state *st, const job *j) { return st->c
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
-double sc_card_total_mem(const sc_state *st, const sc_card *c);
+/* Card c's memory under the run's scaling (vgpu's mem_scaling; physical
+ * elsewhere), MiB. */
+static inline double sc_card_total_mem(const sc_state *st, const sc_card *c) { return st->pool_total_mib[c->pool]; }
 
 /* {==== share_place.c: HAMi scoring ====} */
 
@@ -352,10 +398,10 @@ bool sc_fifo(const void *state);
 void sc_load_changed(void *state, sim *s, job *j);
 /* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
  * a request's vGPU count against the most open cards on any node;
- * sc_room_card after any change to card g's tenants. */
+ * sc_room_card after any change to card g's tenants (ni: its node). */
 void sc_room_init(sc_state *st);
 void sc_room_free(sc_state *st);
-void sc_room_card(sc_state *st, int g);
+void sc_room_card(sc_state *st, int g, int ni);
 uint32_t sc_queue_demand(const void *state, const job *j);
 uint32_t sc_queue_room(const void *state, const sim *s);
 /* HAMi's node order (gpu_select=hami): sc_order_init builds it,
@@ -363,6 +409,10 @@ uint32_t sc_queue_room(const void *state, const sim *s);
  * first node in order that admits(st, ni, ud) says yes to, or -1. */
 void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
+/* Frees the heap of nodes once the treap over every node (sc_host_init)
+ * is built on top of its order: sc_place asks the treap first, and
+ * sc_room_node keeps only the node scores then. */
+void sc_order_drop_heap(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* Every node in HAMi's order with its free CPU and memory and open cards
@@ -379,13 +429,8 @@ int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int 
 /* Nodes sc_host_first has looked at so far (a cost counter for tests). */
 long sc_host_visits(const sc_state *st);
 /* HAMi's node score before a request (share_place.c): the sum of its
- * cards' card_score0 in card order. */
+ * cards' scores in card order. */
 double sc_node_score(const sc_state *st, int ni);
-/* Card g's card_score0 and fitrec again, after its tenants changed
- * (share_place.c). */
-void sc_card_rescore(sc_state *st, int g);
-/* sc_card_fits of card g, read from its fitrec (share_fit.c). */
-bool sc_card_fits_at(const sc_state *st, int g, int64_t mem, int cores);
 void sc_timer(void *state, sim *s, job *j, uint32_t tag);
 void sc_report(const void *state, const sim *s, cJSON *root);
 

@@ -11,8 +11,7 @@
  * SPDX-License-Identifier: MIT */
 #include "share_card.h"
 
-/* The test on a card's counters, whether they come from its record or
- * from its fitrec (share_card.h). */
+/* The test on a card's counters. */
 static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_committed, double total_mem, int64_t mem,
                  int cores)
 {
@@ -34,12 +33,6 @@ static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_commit
 bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
 {
     return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, c), mem, cores);
-}
-
-bool sc_card_fits_at(const sc_state *st, int g, int64_t mem, int cores)
-{
-    const sc_fitrec *f = &st->fitrec[g];
-    return fits(&st->cfg, f->n, f->cores_used, f->mem_committed, f->total_mem, mem, cores);
 }
 
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)

@@ -53,19 +53,16 @@ static int by_score_desc(const void *pa, const void *pb)
     return a->g < b->g ? -1 : a->g > b->g;
 }
 
-void sc_card_rescore(sc_state *st, int g)
-{
-    const sc_card *c = &st->cards[g];
-    st->card_score0[g] = card_score(st, c, 0, 0, 0);
-    st->fitrec[g] = (sc_fitrec){c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, c)};
-}
-
 double sc_node_score(const sc_state *st, int ni)
 {
+    /* from the cards' counters, not a copy of each card's score kept beside
+     * them (8 bytes a card): a node's score is read once per change on it
+     * (share_room.c), its cards' records are in cache then (the change was
+     * theirs) and the pool's scaled memory is one load */
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
     double score = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        score += st->card_score0[g]; /* the same sum, term by term, as scoring the cards here */
+        score += card_score(st, &st->cards[g], 0, 0, 0);
     return score;
 }
 
@@ -90,7 +87,7 @@ static bool node_admits(sc_state *st, int ni, void *ud)
     int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
     int fit = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
-        fit += sc_card_fits_at(st, g, mem, a->cores);
+        fit += sc_card_fits(st, &st->cards[g], mem, a->cores);
     return fit >= a->want;
 }
 

@@ -27,7 +27,7 @@ int sc_cards_open(const void *state, const sim *s, const job *j, int n)
     int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
     int cores = st->cfg.hami ? j->req.gpucores : 0, open = 0;
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus; g++)
-        open += sc_card_fits_at(st, g, mem, cores);
+        open += sc_card_fits(st, &st->cards[g], mem, cores);
     return open;
 }
 
@@ -39,7 +39,7 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem_gib = nd->mem_total_gib - nd->mem_used_gib;
     for (int i = 0; i < nv; i++) {
-        if (v[i]->node != n || !v[i]->pol)
+        if (v[i]->node != n)
             return false;
         cpu += v[i]->req.cpu;
         mem_gib += v[i]->req.mem_gib;

@@ -35,8 +35,10 @@ void sc_room_init(sc_state *st)
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            st->cards[g].open = card_open(st, &st->cards[g]);
-            st->node_open[ni] += st->cards[g].open;
+            bool open = card_open(st, &st->cards[g]);
+            if (!open) /* an empty card is open: its record is left as calloc gave it (sc_new) */
+                st->cards[g].closed = true;
+            st->node_open[ni] += open;
         }
         st->open_hist[st->node_open[ni]]++;
     }
@@ -48,14 +50,13 @@ void sc_room_free(sc_state *st)
     free(st->open_hist);
 }
 
-void sc_room_card(sc_state *st, int g)
+void sc_room_card(sc_state *st, int g, int ni)
 {
     sc_card *c = &st->cards[g];
     bool now = card_open(st, c);
-    if (now == c->open)
+    if (now == !c->closed)
         return;
-    c->open = now;
-    int ni = sim_cluster_of(st->s)->gpu_node[g];
+    c->closed = !now;
     st->open_hist[st->node_open[ni]]--;
     st->node_open[ni] = (uint8_t)(st->node_open[ni] + (now ? 1 : -1));
     st->open_hist[st->node_open[ni]]++;
@@ -129,7 +130,7 @@ static void nh_down(sc_state *st, int i)
 
 void sc_room_node(sc_state *st, int ni)
 {
-    if (!st->nh)
+    if (!st->node_score)
         return;
     st->node_score[ni] = sc_node_score(st, ni);
     if (st->horder) {
@@ -169,6 +170,14 @@ void sc_order_init(sc_state *st)
         st->nh_pos[ni] = -1;
         sc_room_node(st, ni);
     }
+}
+
+void sc_order_drop_heap(sc_state *st)
+{
+    free(st->nh);
+    free(st->nh_pos);
+    st->nh = st->nh_pos = NULL;
+    st->nh_n = 0;
 }
 
 void sc_order_free(sc_state *st)

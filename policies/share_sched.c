@@ -117,8 +117,14 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         st->pool_phys_mib[n->pool] = m->memory_mib;
+        st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            st->cards[g].pool = (uint8_t)n->pool;
+            /* calloc'd: pool 0 is there already, and writing it would touch the
+             * page of every card, used or not (a cluster half idle keeps half
+             * its cards' pages untouched: timeslice, four tenants a card,
+             * touches a quarter of them) */
+            if (n->pool != 0)
+                st->cards[g].pool = (uint8_t)n->pool;
             if (st->swap) {
                 /* a model without a host-link figure falls back to PCIe Gen4
                  * achievable bandwidth (reference/mechanics.md section 8) */
@@ -129,14 +135,11 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
-    st->card_score0 = xmalloc(((size_t)st->ncards + 1) * sizeof *st->card_score0);
-    st->fitrec = xmalloc(((size_t)st->ncards + 1) * sizeof *st->fitrec);
-    for (int g = 0; g < st->ncards; g++)
-        sc_card_rescore(st, g);
     sc_room_init(st);
     if (cfg->select == SC_SEL_HAMI) {
         sc_order_init(st);
         sc_host_init(st);
+        sc_order_drop_heap(st); /* the treap answers every placement from now on */
     }
     return st;
 }
@@ -158,15 +161,34 @@ static sc_task *task_new(sc_state *st, job *j)
     }
     sc_task *t = st->tfree;
     st->tfree = t->u.next;
-    *t = (sc_task){.live = true};
+    *t = (sc_task){.live = true, .gen = j->gen};
     /* a task on several cards keeps their rates out of line; an internal
      * one (a service replica) its residency LRU key too */
-    if (j->req.gpus > 1 || j->internal) {
+    if (sc_task_wide(j)) {
         size_t n = j->req.gpus > 0 ? (size_t)j->req.gpus : 0;
         t->u.more = xcalloc(1, sizeof *t->u.more + n * sizeof *t->u.more->rate);
         t->wide = true;
     }
     return t;
+}
+
+/* Files t (NULL: none) as j's record. */
+static void sc_task_set(sc_state *st, const job *j, sc_task *t)
+{
+    uint32_t c = j->slot / SC_TREC_CHUNK;
+    if (c >= st->ntrec) {
+        if (!t)
+            return;
+        st->trec = xrealloc(st->trec, (size_t)(c + 1) * sizeof *st->trec);
+        memset(st->trec + st->ntrec, 0, (size_t)(c + 1 - st->ntrec) * sizeof *st->trec);
+        st->ntrec = c + 1;
+    }
+    if (!st->trec[c]) {
+        if (!t)
+            return;
+        st->trec[c] = xcalloc(SC_TREC_CHUNK, sizeof *st->trec[c]);
+    }
+    st->trec[c][j->slot % SC_TREC_CHUNK] = t;
 }
 
 static void task_free(sc_state *st, sc_task *t)
@@ -189,14 +211,19 @@ void sc_fini(void *state)
         free(st->tchunks[c]);
     }
     free(st->tchunks);
-    for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap_log2)
+    for (uint32_t c = 0; c < st->ntrec; c++)
+        free(st->trec[c]);
+    free(st->trec);
+    for (int g = 0; g < st->ncards; g++) /* the arrays above the slabs' sizes */
+        if (st->cards[g].cap_log2 > SC_ARR_SLAB_LOG2)
             free(st->cards[g].t.many);
+    for (int c = 0; c < st->narr_chunks; c++)
+        free(st->arr_chunks[c]);
+    free(st->arr_chunks);
     free(st->cards);
-    free(st->card_score0);
-    free(st->fitrec);
     free(st->swap);
     free(st->scratch_bounds);
+    free(st->scratch_rates);
     sim_sketch_free(&st->swapin_wait_s);
     sc_frag_free(st);
     free(st->rank);
@@ -214,30 +241,34 @@ bool sc_place_start(void *state, sim *s, job *j)
     int node = sc_place(st, j);
     if (node < 0)
         return false;
-    if (!j->pol) /* else an OOM-killed task's retry: its record kept the count */
-        j->pol = task_new(st, j);
-    sc_task *t = j->pol;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
     j->node = node;
     int n = j->req.gpus;
     int *ids = sim_job_hold_gpus(j, n);
     if (n > 0)
         memcpy(ids, st->pick, (size_t)n * sizeof *ids);
-    t->doomed = false;
+    bool doomed = false;
     int64_t mem = sc_task_mem(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
             if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, &st->cards[ids[i]]))
-                t->doomed = true; /* its allocation crosses the physical card */
+                doomed = true; /* its allocation crosses the physical card */
+    /* a record when it has something to keep (share_card.h); an OOM-killed
+     * task's retry has its own still, with the count */
+    if (!sc_task_of(st, j) && (doomed || sc_task_wide(j)))
+        sc_task_set(st, j, task_new(st, j));
+    sc_task *t = sc_task_of(st, j);
+    if (t)
+        t->doomed = doomed;
     /* sc_join moves the node in HAMi's order (sc_room_node): that one
      * update also takes the host room just taken, and this one finds
      * nothing left to do unless the task holds no card */
-    sc_join(st, j);
+    double rate = sc_join(st, j);
     sc_host_update(st, node);
     sc_node_changed(st, node);
     st->placements++;
-    sim_job_start(s, j, sc_task_rate(j));
-    if (t->doomed)
+    sim_job_start(s, j, rate);
+    if (doomed)
         sim_timer(s, st->pol_index, j, sim_now(s), TAG_OOM);
     return true;
 }
@@ -266,7 +297,7 @@ bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 void sc_load_changed(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = j->pol;
+    sc_task *t = sc_task_of(st, j);
     if (!t || t->doomed)
         return;
     double wait_s = sc_residency(st, j);
@@ -278,7 +309,7 @@ void sc_load_changed(void *state, sim *s, job *j)
 void sc_unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    sc_task *t = j->pol;
+    sc_task *t = sc_task_of(st, j);
     /* the host room first, so that the one move in HAMi's order in
      * sc_leave (sc_room_node) takes it too; sc_leave reads no host room */
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
@@ -287,6 +318,8 @@ void sc_unplace(void *state, sim *s, job *j)
     sc_node_changed(st, j->node);
     sim_job_drop_gpus(j);
     j->node = -1;
+    if (!t)
+        return; /* a plain task: nothing kept */
     t->doomed = false;
     /* done or failed: the task ends here. Suspended: it comes back as a
      * new arrival, or ends without telling us (a paused session that ends,
@@ -294,7 +327,7 @@ void sc_unplace(void *state, sim *s, job *j)
      * count to the retry (whose timer is ours) */
     if (j->state != JOB_SUSPENDED || t->ooms == 0) {
         task_free(st, t);
-        j->pol = NULL;
+        sc_task_set(st, j, NULL);
     }
 }
 
@@ -324,9 +357,8 @@ static int co_tenants(const sc_state *st, const job *j, uint32_t **out)
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++) {
         const sc_card *c = &st->cards[cards[i]];
-        job *const *ten = sc_card_tenants(c);
         for (int k = 0; k < c->n; k++) {
-            const job *o = ten[k];
+            const job *o = sc_card_tenant(st, c, k);
             bool seen = o == j;
             for (int q = 0; q < n && !seen; q++)
                 seen = v[2 * q] == o->slot && v[2 * q + 1] == o->gen;
@@ -348,7 +380,7 @@ static int co_tenants(const sc_state *st, const job *j, uint32_t **out)
 void sc_timer(void *state, sim *s, job *j, uint32_t tag)
 {
     sc_state *st = state;
-    sc_task *t = j ? j->pol : NULL;
+    sc_task *t = j ? sc_task_of(st, j) : NULL;
     if (!t && tag == TAG_OOM)
         return; /* suspended at the same instant (preempted): no longer doomed, its record gone */
     if (!t)
@@ -362,9 +394,11 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
         kill_task(st, s, j, t, SC_CAUSE_OOM);
         for (int i = 0; i < nco; i++) {
             job *o = sim_job_at(s, co[2 * i], co[2 * i + 1]);
-            if (o && o->state == JOB_RUNNING && o->pol) {
+            if (o && o->state == JOB_RUNNING && o->node >= 0) {
                 st->fault_killed++;
-                kill_task(st, s, o, o->pol, SC_CAUSE_CO_TENANT);
+                if (!sc_task_of(st, o)) /* a plain task: a record for its kill count */
+                    sc_task_set(st, o, task_new(st, o));
+                kill_task(st, s, o, sc_task_of(st, o), SC_CAUSE_CO_TENANT);
             }
         }
         free(co);

@@ -154,6 +154,9 @@ void sim_hand_over_begin(sim *s, job *nominee);
 void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
+/* The job in slot (job.slot) now: for a policy that names its jobs by
+ * slot, half a pointer (the shared cards' tenants, share_card.h). */
+job *sim_job_in_slot(const sim *s, uint32_t slot);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);
 /* Returns what sim_place_whole took. */

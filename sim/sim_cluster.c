@@ -101,6 +101,24 @@ static inline void list_move(sim_cluster *c, sim_pool *p, sim_node *n, int from,
     p->nonempty = nonempty;
 }
 
+int sim_cluster_gpu_node(const sim_cluster *c, int g)
+{
+    /* the last node whose GPUs start at or before g: nodes number their
+     * GPUs in node order, and a node without GPUs starts where the next
+     * one does, so the last of them is the one that has g */
+    int lo = 0, hi = c->nnodes - 1;
+    if (g < 0 || g >= c->ngpus)
+        GS_BUG("sim_cluster_gpu_node: no such GPU");
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (c->nodes[mid].gpu0 <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
 {
     int64_t nodes64 = 0, gpus64 = 0; /* summed wide: the limits are checked before any int holds them */
@@ -111,13 +129,12 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
     if (nodes64 > CL_MAX_NODES || gpus64 > CL_MAX_GPUS)
         return gs_err(err, GS_EINPUT, "cluster '%s': %lld nodes and %lld GPUs exceed the limit of %d nodes and %d GPUs",
                       c->name, (long long)nodes64, (long long)gpus64, CL_MAX_NODES, CL_MAX_GPUS);
-    int total_nodes = (int)nodes64, total_gpus = (int)gpus64;
+    int total_nodes = (int)nodes64;
     if (total_nodes == 0)
         return gs_err(err, GS_EINPUT, "cluster '%s' has no nodes", c->name);
     c->nodes = xcalloc((size_t)total_nodes, sizeof *c->nodes);
     c->group_prefix = xcalloc((size_t)ng, sizeof *c->group_prefix);
     c->group_first = xcalloc((size_t)ng, sizeof *c->group_first);
-    c->gpu_node = xcalloc((size_t)total_gpus + 1, sizeof *c->gpu_node);
     for (int i = 0; i < ng; i++) {
         int pi = pool_for(c, g[i].model);
         if (pi < 0)
@@ -145,8 +162,7 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
             n->free_mask = g[i].gpus == 64 ? ~0ULL : ((1ULL << g[i].gpus) - 1);
             n->cpu_total = g[i].cpu;
             n->mem_total_gib = g[i].mem_gib;
-            for (int q = 0; q < g[i].gpus; q++)
-                c->gpu_node[c->ngpus++] = n->id;
+            c->ngpus += g[i].gpus;
             p->nnodes++;
             p->ngpus += g[i].gpus;
             p->free_gpus += g[i].gpus;
@@ -362,7 +378,6 @@ void sim_cluster_free_nodes(sim_cluster *c)
         free(c->pools[i].fit);
     }
     free(c->nodes);
-    free(c->gpu_node);
     free(c->fit_slot);
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);

@@ -70,7 +70,6 @@ typedef struct sim_cluster {
     sim_pool pools[CL_MAX_POOLS];
     int npools;
     int ngpus;
-    int *gpu_node; /* node id of each GPU */
     int *fit_slot; /* slot of each node in its bucket's fit index (-1: none); NULL when no pool has one */
     char path[256]; /* the cluster file ("" for --gpus) */
     /* a node group's "mig" value, kept as raw JSON text for the MIG
@@ -152,6 +151,9 @@ int sim_cluster_given_since(const sim_cluster *c, uint64_t since, double *cpu, d
 /* Could a request of ngpus whole GPUs, cpu cores and mem GiB fit on some
  * empty node of the allowed pools? */
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib);
+/* The node GPU g belongs to: O(log nodes), nothing kept per GPU (a job
+ * knows its node: this is for the GPU ids alone). */
+int sim_cluster_gpu_node(const sim_cluster *c, int g);
 /* A node with >= ngpus free GPUs and room for cpu/mem: the one with the
  * fewest free GPUs (binpack) or the most (spread); within one count the
  * bucket's order (newest link first). -1 when none. Cost is O(pools) to

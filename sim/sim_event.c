@@ -15,6 +15,8 @@ void sim_heap_init(sim_heap *h)
     h->n = h->cap = 0;
     h->next_seq = 0;
     h->has_side = false;
+    h->reclaim = NULL;
+    h->reclaim_ud = NULL;
 }
 
 void sim_heap_free(sim_heap *h)
@@ -23,10 +25,58 @@ void sim_heap_free(sim_heap *h)
     sim_heap_init(h);
 }
 
+void sim_heap_reserve(sim_heap *h, size_t cap)
+{
+    h->cap = cap > h->n ? cap : h->n;
+    h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
+}
+
 void sim_heap_grow(sim_heap *h)
 {
-    h->cap = h->cap ? h->cap * 2 : 256;
-    h->ev = xrealloc(h->ev, h->cap * sizeof *h->ev);
+    if (h->reclaim && h->reclaim(h, h->reclaim_ud) && h->n < h->cap)
+        return;
+    sim_heap_reserve(h, h->cap ? h->cap * 2 : 256);
+}
+
+/* Moves e down from position i of ev[0..n) to where it fits. */
+static void sift_down(sim_event *ev, size_t n, size_t i, sim_event e)
+{
+    for (;;) {
+        size_t c = SIM_HEAP_ARITY * i + 1, m = c;
+        if (c >= n)
+            break;
+        for (size_t k = c + 1; k < n && k < c + SIM_HEAP_ARITY; k++)
+            m = ev_less(&ev[k], &ev[m]) ? k : m;
+        if (!ev_less(&ev[m], &e))
+            break;
+        ev[i] = ev[m];
+        i = m;
+    }
+    ev[i] = e;
+}
+
+size_t sim_heap_filter(sim_heap *h, bool (*keep)(const sim_event *e, void *ud), void *ud)
+{
+    size_t n = 0, dropped = 0;
+    sim_event latest = {0};
+    for (size_t i = 0; i < h->n; i++) {
+        if (keep(&h->ev[i], ud)) {
+            h->ev[n++] = h->ev[i];
+        } else {
+            if (dropped == 0 || ev_less(&latest, &h->ev[i]))
+                latest = h->ev[i];
+            dropped++;
+        }
+    }
+    if (dropped > 0) { /* the latest refused one stays (see the header) */
+        h->ev[n++] = latest;
+        dropped--;
+    }
+    h->n = n;
+    /* bottom-up heap construction: sift each parent down, last first */
+    for (size_t i = n > 1 ? (n - 2) / SIM_HEAP_ARITY + 1 : 0; i-- > 0;)
+        sift_down(h->ev, n, i, h->ev[i]);
+    return dropped;
 }
 
 bool sim_heap_pop_array(sim_heap *h, sim_event *out)

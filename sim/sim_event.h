@@ -25,6 +25,11 @@ typedef struct sim_heap {
     sim_event *ev;
     size_t n, cap;
     uint64_t next_seq;
+    /* Asked when the array is full, before it doubles (sim_heap_grow): it
+     * may make room (sim_heap_filter, sim_heap_reserve) and return true, or
+     * return false to let it double. NULL: always double. */
+    bool (*reclaim)(struct sim_heap *h, void *ud);
+    void *reclaim_ud;
     /* One event held beside the array (sim_heap_push_side): the trace's
      * next arrival, pushed and popped once per row, costs a comparison
      * there instead of a sift up and a sift down. */
@@ -40,8 +45,19 @@ typedef struct sim_heap {
 
 void sim_heap_init(sim_heap *h);
 void sim_heap_free(sim_heap *h);
-/* Doubles the array (the rare path of sim_heap_push, kept out of line). */
+/* Makes room for one more event: the reclaim hook's, else the array
+ * doubled (the rare path of sim_heap_push, kept out of line). */
 void sim_heap_grow(sim_heap *h);
+/* Room for cap events in all (never less than held). */
+void sim_heap_reserve(sim_heap *h, size_t cap);
+/* Drops the array's events keep(e, ud) says no to, except the latest of
+ * them (by (t_us, seq)), and restores the heap order over the rest: what
+ * stays pops in the same order as before, each event keeping its seq. The
+ * latest refused event stays because a caller may read the heap's length
+ * or its last event (sim_run runs on while a void completion is pending:
+ * keeping the latest one keeps that exactly as it was). O(n). Returns the
+ * events dropped. The side event is not looked at. */
+size_t sim_heap_filter(sim_heap *h, bool (*keep)(const sim_event *e, void *ud), void *ud);
 
 /* (t_us, seq) as one signed 128-bit number, t_us the high half: the order
  * of sim_event_before in one compare-and-subtract-with-borrow pair, no

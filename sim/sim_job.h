@@ -150,8 +150,6 @@ typedef struct job {
      * time and its co-tenants run as if it were not there */
     bool idle : 1;
     uint8_t task_owner : 5; /* internal tasks: who is told of its life (SIM_OWNER_* in sim.h) */
-    /* policy's private per-job data (owned by the policy) */
-    void *pol;
     job_more *more; /* NULL until needed */
     job_req req;
 } job;

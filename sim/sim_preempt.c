@@ -732,7 +732,6 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
     dem_class *c = xmalloc(sizeof *c);
     c->rep = *p;
     c->rep.more = NULL; /* the copy outlives p: no pointer into p's state */
-    c->rep.pol = NULL;
     nb_init(&c->heap, cl->nnodes);
     node_look o;
     for (int n = 0; n < cl->nnodes; n++) {

@@ -22,6 +22,10 @@ struct sim {
     gs_time_us now;
     sim_heap heap;
     uint64_t events;
+    /* completion events voided (a rate changed, a job stopped) since the
+     * heap was last cleared of them: an upper bound, which decides when
+     * clearing them is worth a pass over the heap (heap_reclaim in sim.c) */
+    uint64_t done_voided;
     const sim_config *cfg;
     const gpu_catalog *cat;
     sim_cluster *cl;

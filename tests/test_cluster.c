@@ -61,7 +61,7 @@ static void random_take_give(void)
                 h[nh] = (held){node, k, {0}, cpu};
                 sim_cluster_take(&c, node, k, cpu, 0, h[nh].ids);
                 for (int q = 0; q < k; q++)
-                    CHECK_EQ_INT(c.gpu_node[h[nh].ids[q]], node);
+                    CHECK_EQ_INT(sim_cluster_gpu_node(&c, h[nh].ids[q]), node);
                 nh++;
             }
         }

@@ -99,7 +99,53 @@ static void side_same_order(void)
     sim_heap_free(&b);
 }
 
+/* Dropping events (sim_heap_filter) leaves the rest popping in the order
+ * they would have, ties included, with the latest dropped one kept in its
+ * place; the array's room is what the caller reserved. */
+static bool keep_even(const sim_event *e, void *ud)
+{
+    (void)ud;
+    return e->slot % 2 == 0;
+}
+
+static void filter_keeps_order(void)
+{
+    sim_heap a, b;
+    sim_heap_init(&a);
+    sim_heap_init(&b);
+    srand(9);
+    sim_event latest = {0};
+    bool any_odd = false;
+    for (uint32_t i = 0; i < 5000; i++) {
+        sim_event e = {.t_us = rand() % 300, .slot = i}; /* many ties */
+        sim_heap_push(&a, e);
+        sim_heap_push(&b, e);
+    }
+    for (size_t i = 0; i < a.n; i++) /* the latest odd one: (t_us, seq) largest */
+        if (a.ev[i].slot % 2 && (!any_odd || sim_event_before(&latest, &a.ev[i]))) {
+            latest = a.ev[i];
+            any_odd = true;
+        }
+    CHECK(any_odd);
+    size_t dropped = sim_heap_filter(&a, keep_even, NULL);
+    CHECK_EQ_INT((long)dropped, 2499); /* 2,500 odd slots, the latest stays */
+    CHECK_EQ_INT((long)sim_heap_len(&a), 2501);
+    sim_event ea, eb;
+    while (sim_heap_pop(&b, &eb)) {
+        if (eb.slot % 2 && eb.seq != latest.seq)
+            continue;
+        CHECK(sim_heap_pop(&a, &ea));
+        CHECK(ea.t_us == eb.t_us && ea.seq == eb.seq && ea.slot == eb.slot);
+    }
+    CHECK(!sim_heap_pop(&a, &ea));
+    sim_heap_reserve(&a, 1000);
+    CHECK_EQ_INT((long)a.cap, 1000);
+    sim_heap_free(&a);
+    sim_heap_free(&b);
+}
+
 const test_case tests_event[] = {
+    {"event/filter_keeps_pop_order", filter_keeps_order},
     {"event/side_event_pops_in_heap_order", side_same_order},
     {"event/ties_pop_fifo_by_sequence", ties_fifo},
     {"event/random_hold_model_order", random_order},

@@ -12,15 +12,16 @@
 #include "check.h"
 #include "testutil.h"
 
-/* The slab slot of a job: the core's 112 bytes (slot, generation and
+/* The slab slot of a job: the core's 104 bytes (slot, generation and
  * tokens, arrival order, pools, progress, placement with one card's id
- * inline, flags, the policy's and the out-of-line pointers) and the 88-byte
- * request (id, tenant and mig pointers, times, sizes, priority). A 1M-GPU
- * cluster full of 1-GPU jobs then holds 200 + 16 (id slot) + 32 (completion
- * event) bytes a job: 248 MiB beside the cluster's own, under the 300 MB the
- * scale goal allows. A member added to job must pay for itself here or go
- * out of line (job_more). */
-#define JOB_SLOT_MAX_BYTES 200
+ * inline, flags, the out-of-line pointer, which also holds the space
+ * policy's record for the few tasks that keep one) and the 88-byte request
+ * (id, tenant and mig pointers, times, sizes, priority). A 1M-GPU cluster
+ * full of 1-GPU jobs then holds 192 + 16 (id slot) + 32 (completion event)
+ * bytes a job: 240 MiB beside the cluster's own, under the 300 MB the scale
+ * goal allows. A member added to job must pay for itself here or go out of
+ * line (job_more). */
+#define JOB_SLOT_MAX_BYTES 192
 #define JOB_REQ_MAX_BYTES 88
 /* Fill mode keeps every job row of its trace for the whole experiment: the
  * placement and admission columns (names as pointers, rare ones out of

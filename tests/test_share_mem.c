@@ -1,9 +1,10 @@
 /* test_share_mem.c - what a task in flight costs the shared-card policies
- * (vgpu, timeslice, mps) beyond its job slot: its 16-byte record in the
- * policy's slab, nothing more for a task on one card; its cards' rates out
- * of line for a task on several; a card's tenant array only once a second
- * tenant comes; nothing for a queued job. Counted at the first completion,
- * when every job of the trace has arrived, from the policy's own structures.
+ * (vgpu, timeslice, mps) beyond its job slot: nothing for a plain task on
+ * one card (no record: its rate is handed to the core as computed); a
+ * 16-byte record in the policy's slab and its cards' rates out of line for
+ * a task on several; a card's tenant array only once a second tenant comes;
+ * nothing for a queued job. Counted at the first completion, when every job
+ * of the trace has arrived, from the policy's own structures.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,9 @@
 #include "check.h"
 #include "testutil.h"
 
-/* The per-task record: rates (one card's inline, else a pointer), the
- * fragmentation shape, the OOM count and five flags. Everything else a task
- * needs is the job's (its GPU ids, its request). A member added here is
- * paid by every shared-card job in flight: make it pay for itself, or put
- * it out of line (sc_task_more). */
+/* The per-task record, kept by a task on several cards, an internal one or
+ * one OOM-killed: its rates' pointer, the OOM count and five flags.
+ * Everything else a task needs is the job's (its GPU ids, its request). */
 #define SC_TASK_MAX_BYTES 16
 /* One per GPU of the cluster, whether used or not: its tenants, its busy
  * contribution, 32-bit MiB counters, tenant count, reserved cores, pool
@@ -37,6 +36,7 @@ static void sizes(void)
 typedef struct seen {
     tu_run *r;
     int checked, in_flight, queued, live, wide, arrays;
+    uint32_t trec; /* chunks of the records' table by job slot */
     size_t bytes; /* the policy's per-task bytes: records, out-of-line rates, tenant arrays */
 } seen;
 
@@ -60,23 +60,24 @@ static void on_done(void *ud, const job *j)
     uint32_t per_chunk = s->nchunks ? s->nslots / s->nchunks : 0;
     for (uint32_t slot = 0; slot < s->nslots; slot++) {
         const job *x = &s->chunks[slot / per_chunk][slot % per_chunk];
-        if (x->state == JOB_QUEUED && !x->pol)
+        if (x->state == JOB_QUEUED && !sc_task_of(st, x))
             v->queued++;
         if (x->state != JOB_RUNNING && x != j) /* j: completing now, still placed */
             continue;
         v->in_flight++;
-        const sc_task *t = sc_task_of(x);
+        const sc_task *t = sc_task_of(st, x);
         if (t && t->wide) {
             v->wide++;
             v->bytes += sizeof(sc_task_more) + (size_t)x->ngpu_ids * sizeof(double);
         }
     }
     v->live = live_records(st);
+    v->trec = st->ntrec;
     v->bytes += (size_t)v->live * sizeof(sc_task);
     for (int g = 0; g < st->ncards; g++)
         if (st->cards[g].cap_log2) {
             v->arrays++;
-            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(job *);
+            v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(uint32_t);
         }
 }
 
@@ -97,7 +98,8 @@ static double per_job_waiting(const char *policy, const char *const *sets, const
     CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), gpus_spec, 8, policy, sets, on_done, v), 0);
     CHECK_EQ_INT(v->in_flight, running);
     CHECK_EQ_INT(v->queued, n - running); /* queued, without a record */
-    CHECK_EQ_INT(v->live, running);       /* one record a running task, none for a waiting one or left by another */
+    CHECK_EQ_INT(v->live, v->wide);       /* a record a running task on several cards, none for a plain one,
+                                           * a waiting one or left by another */
     CHECK_EQ_INT(r.s.completed, n);
     CHECK_EQ_INT(live_records(r.s.pst[0]), 0); /* every record back on the free list */
     tu_run_free(&r);
@@ -110,14 +112,17 @@ static double per_job(const char *policy, const char *const *sets, const char *g
     return per_job_waiting(policy, sets, gpus_spec, n, g, n, v);
 }
 
-/* vgpu, whole-card shares: one tenant a card, the record alone. */
-static void vgpu_one_card_costs_the_record(void)
+/* vgpu, whole-card shares: one tenant a card, no record: nothing beyond
+ * the card's own slot. */
+static void vgpu_one_card_costs_nothing(void)
 {
     seen v;
     double b = per_job("vgpu", NULL, "A100-SXM4-80GB:1000", 1000, 1, &v);
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 0);
-    CHECK(b <= SC_TASK_MAX_BYTES);
+    CHECK_EQ_INT(v.live, 0);
+    CHECK_EQ_INT(v.trec, 0); /* not even the table of records by slot */
+    CHECK(b == 0);
 }
 
 /* vgpu, twice as many whole-card jobs as cards: the waiting half holds no
@@ -127,21 +132,24 @@ static void vgpu_queued_jobs_hold_nothing(void)
     seen v;
     double b = per_job_waiting("vgpu", NULL, "A100-SXM4-80GB:500", 1000, 1, 500, &v);
     CHECK_EQ_INT(v.wide, 0);
-    CHECK(b <= SC_TASK_MAX_BYTES);
+    CHECK(b == 0);
 }
 
-/* timeslice, four replicas a card: the card's array of four, shared by them. */
+/* timeslice, four replicas a card: the card's array of four, shared by
+ * them, and no record. */
 static void timeslice_shares_a_cards_array(void)
 {
     seen v;
     double b = per_job("timeslice", NULL, "A100-SXM4-80GB:250", 1000, 1, &v);
     CHECK_EQ_INT(v.wide, 0);
     CHECK_EQ_INT(v.arrays, 250);
-    CHECK(b <= SC_TASK_MAX_BYTES + sizeof(job *)); /* four pointers shared by four tenants */
+    CHECK_EQ_INT(v.live, 0);
+    CHECK(b <= sizeof(uint32_t)); /* four slots shared by four tenants */
 }
 
 /* mps, one client a card, two cards a task: their rates out of line (and
- * an LRU slot). */
+ * an LRU slot); the records' table by job slot (8 bytes a slot of its
+ * 1,024-slot chunks, not counted here) has one chunk. */
 static void mps_two_cards_rates_out_of_line(void)
 {
     seen v;
@@ -149,6 +157,7 @@ static void mps_two_cards_rates_out_of_line(void)
     double b = per_job("mps", sets, "A100-SXM4-80GB:1000", 500, 2, &v);
     CHECK_EQ_INT(v.wide, 500);
     CHECK_EQ_INT(v.arrays, 0);
+    CHECK_EQ_INT(v.trec, 1); /* 500 slots: one chunk of the table */
     CHECK(b <= SC_TASK_MAX_BYTES + sizeof(sc_task_more) + 2 * sizeof(double));
 }
 
@@ -208,8 +217,9 @@ static void card_on(const char *policy, const char *const *sets, int n, cards_se
 }
 
 /* timeslice without a replica limit: nine tenants on one card, an array of
- * 16 (4, 8, 16); no committed memory kept (timeslice admits none), the
- * memory in use the nine tenants' 1000 MiB each, within the card. */
+ * 16 (4, 8, 16, from the slabs); no committed memory kept (timeslice admits
+ * none), the memory in use the nine tenants' 1000 MiB each, within the
+ * card. */
 static void timeslice_card_counters(void)
 {
     cards_seen v;
@@ -220,6 +230,10 @@ static void timeslice_card_counters(void)
     CHECK_EQ_INT((int)v.committed, 0);
     CHECK_EQ_INT((int)v.used, 9000);
     CHECK_EQ_INT((int)v.phys, 81920);
+    /* forty: past the slabs' arrays (4, 8, 16), one of 64 from malloc */
+    card_on("timeslice", sets, 40, &v);
+    CHECK_EQ_INT(v.n, 40);
+    CHECK_EQ_INT(v.cap, 64);
 }
 
 /* vgpu: three tenants, an array of four; committed memory kept. */
@@ -233,11 +247,75 @@ static void vgpu_card_counters(void)
     CHECK_EQ_INT((int)v.used, 3000);
 }
 
+/* timeslice, four tenants a card joining one by one: each join changes the
+ * rates of the card's earlier tenants and voids their completion events
+ * (six void for four live a card). The heap is cleared of them when it
+ * fills instead of doubling (heap_reclaim in sim.c): its room stays within
+ * an eighth of the live events (4,311 slots for 4,096 here), where it held
+ * 2.5 events a job before (16,384 slots). */
+static void timeslice_heap_clears_void_completions(void)
+{
+    int n = 4096;
+    size_t cap = 64 + (size_t)n * 32;
+    char *tr = xmalloc(cap);
+    size_t used = (size_t)snprintf(tr, cap, "id,submit,duration,gpus\n");
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(tr + used, cap - used, "j%d,0,1000,1\n", i);
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:1024", 8, "timeslice", NULL, NULL, NULL), 0);
+    CHECK_EQ_INT(r.s.completed, n);
+    CHECK(r.s.heap.cap <= (size_t)n + (size_t)n / 8);
+    if (r.s.heap.cap > (size_t)n + (size_t)n / 8)
+        fprintf(stderr, "    heap room %zu for %d jobs\n", r.s.heap.cap, n);
+    tu_run_free(&r);
+    free(tr);
+}
+
+/* A card no task joined keeps the zero bytes calloc gave it (its pool is
+ * the cluster's first, its empty record open), so a cluster's idle cards
+ * cost no written pages: 8 tasks on 64 cards fill node 0 under binpack,
+ * and at the first completion the 56 others are all zero. */
+typedef struct idle_seen {
+    tu_run *r;
+    int checked, zero, used;
+} idle_seen;
+
+static void on_done_idle(void *ud, const job *j)
+{
+    (void)j;
+    idle_seen *v = ud;
+    if (v->checked++)
+        return;
+    const sc_state *st = v->r->s.pst[0];
+    static const sc_card zero;
+    for (int g = 0; g < st->ncards; g++) {
+        v->zero += memcmp(sc_card_of(st, g), &zero, sizeof zero) == 0;
+        v->used += sc_card_of(st, g)->n > 0;
+    }
+}
+
+static void idle_cards_stay_zero(void)
+{
+    const char *tr = "id,submit,duration,gpus\nj0,0,10,1\nj1,0,11,1\nj2,0,12,1\nj3,0,13,1\n"
+                     "j4,0,14,1\nj5,0,15,1\nj6,0,16,1\nj7,0,17,1\n";
+    const char *pol[] = {"vgpu", "timeslice", "mps"};
+    for (int p = 0; p < 3; p++) {
+        tu_run r;
+        idle_seen v = {.r = &r};
+        CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:64", 8, pol[p], NULL, on_done_idle, &v), 0);
+        CHECK_EQ_INT(v.used, 8);
+        CHECK_EQ_INT(v.zero, 56);
+        tu_run_free(&r);
+    }
+}
+
 const test_case tests_share_mem[] = {
+    {"share_mem/idle_cards_stay_zero", idle_cards_stay_zero},
+    {"share_mem/timeslice_heap_clears_void_completions", timeslice_heap_clears_void_completions},
     {"share_mem/timeslice_card_counters", timeslice_card_counters},
     {"share_mem/vgpu_card_counters", vgpu_card_counters},
     {"share_mem/sizes", sizes},
-    {"share_mem/vgpu_one_card_costs_the_record", vgpu_one_card_costs_the_record},
+    {"share_mem/vgpu_one_card_costs_nothing", vgpu_one_card_costs_nothing},
     {"share_mem/vgpu_queued_jobs_hold_nothing", vgpu_queued_jobs_hold_nothing},
     {"share_mem/timeslice_shares_a_cards_array", timeslice_shares_a_cards_array},
     {"share_mem/mps_two_cards_rates_out_of_line", mps_two_cards_rates_out_of_line},
