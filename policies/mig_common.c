@@ -237,6 +237,14 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     b->taken_ids = xcalloc(CL_MAX_NODE_GPUS, sizeof *b->taken_ids);
     bool *seen = xcalloc((size_t)b->ngroups + 1, sizeof *seen);
     int rc = 0;
+    /* room for every card of the cluster, cache-line aligned (mig_gpu):
+     * the MIG cards are a subset */
+    size_t cap = 1;
+    for (int i = 0; i < cl->nnodes; i++)
+        cap += (size_t)cl->nodes[i].ngpus;
+    b->gpus = aligned_alloc(_Alignof(mig_gpu), cap * sizeof *b->gpus);
+    if (!b->gpus)
+        GS_BUG("mig: out of memory for the cards");
     /* one pass over the nodes at init: O(nodes + GPUs) */
     for (int i = 0; i < cl->nnodes && rc == 0; i++) {
         const sim_node *nd = &cl->nodes[i];
@@ -265,7 +273,6 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
         b->node_first[i] = b->ngpus;
         b->node_count[i] = nd->ngpus;
         b->mig_nodes[b->nmig_nodes++] = i;
-        b->gpus = xrealloc(b->gpus, (size_t)(b->ngpus + nd->ngpus) * sizeof *b->gpus);
         for (int k = 0; k < nd->ngpus; k++) {
             mig_gpu *g = &b->gpus[b->ngpus++];
             memset(g, 0, sizeof *g);
@@ -313,8 +320,11 @@ void mig_base_free(mig_base *b)
     free(b->node_count);
     free(b->mig_nodes);
     free(b->taken_ids);
-    for (uint32_t i = 0; i < b->info_cap; i++)
+    for (uint32_t i = 0; i < b->info_cap; i++) {
         free(b->info[i].watch);
+        if (b->info[i].many)
+            free(b->info[i].slots.many);
+    }
     free(b->info);
     free(b->keys);
     if (b->idx.groups)
@@ -647,10 +657,10 @@ static bool try_place(mig_base *b, job *j)
                 slice_m = mb;
         }
         sim_job_set_slices(j, slice_c, slice_m);
-        for (int q = 0; q < k; q++) {
+        for (int q = 0; q < k; q++) /* all first: a card's rank among them places its slot (mig_inst_hold) */
             in->cards |= 1ULL << cards[q];
+        for (int q = 0; q < k; q++)
             b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
-        }
         mig_set_pending(b, in, j, false);
         sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
         b->placed_mig++;
@@ -702,6 +712,8 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
     mig_set_pending(b, in, j, false); /* the slot's earlier job (gone without a start) */
+    if (in->many)
+        free(in->slots.many);
     memset(in, 0, sizeof *in);
     in->node = -1;
     bool mig_ok, whole_ok, fallback_ok;
@@ -730,16 +742,15 @@ void mig_base_unplace(mig_base *b, job *j)
     if (in->on_ledger) {
         sim_release_whole(b->s, j);
     } else if (in->node >= 0) {
+        mig_gpu *first = &b->gpus[b->node_first[in->node]];
         for (uint64_t m = in->cards; m; m &= m - 1) {
-            mig_gpu *g = &b->gpus[b->node_first[in->node] + __builtin_ctzll(m)];
-            int slot = -1;
-            for (int q = 0; q < MIG_MAX_SLICES; q++)
-                if (g->inst[q].state == MI_HELD && g->inst[q].j == j)
-                    slot = q;
-            if (slot < 0)
+            int ci = __builtin_ctzll(m), slot = mig_job_slot(in, ci);
+            if (first[ci].inst[slot].state != MI_HELD)
                 GS_BUG("mig release: job holds no instance on its card");
-            mig_inst_unhold(b, g, slot);
+            mig_inst_unhold(b, &first[ci], slot, j);
         }
+        if (in->many)
+            free(in->slots.many);
         sim_cluster_give(sim_cluster_of(b->s), in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
         j->node = -1;
     }
@@ -789,19 +800,18 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
     int got = 0;
     for (int c = 0; c < b->node_count[n] && got < j->req.gpus; c++) {
         mig_gpu g = b->gpus[b->node_first[n] + c]; /* a copy: the dry run changes only it */
-        for (int q = 0; q < MIG_MAX_SLICES; q++) {
-            mig_inst *in = &g.inst[q];
-            bool victim = false;
-            for (int i = 0; i < nv && in->state == MI_HELD; i++)
-                victim |= in->j == v[i];
-            if (!victim)
+        for (int i = 0; i < nv; i++) { /* the victims' instances on this card, from their records */
+            const mig_jobinfo *vi = v[i]->slot < b->info_cap ? &b->info[v[i]->slot] : NULL;
+            if (!vi || vi->node != n || !(vi->cards >> c & 1))
                 continue;
+            mig_inst *in = &g.inst[mig_job_slot(vi, c)];
+            if (in->state != MI_HELD)
+                continue; /* a victim named twice */
             if (b->h->frees_slices) { /* dynmig: its slices come back (after the destroy delay) */
                 mig_remove(&g.lay, in->prof, in->start);
                 memset(in, 0, sizeof *in);
             } else { /* mig: it stays as an idle instance of its profile */
                 in->state = MI_IDLE;
-                in->j = NULL;
             }
         }
         mig_pick pk;
@@ -818,12 +828,40 @@ static double card_frac(const mig_gpu *g, int p)
     return (double)g->lay.t->profiles[p].compute_slices / g->lay.t->compute_slices;
 }
 
+int mig_job_slot(const mig_jobinfo *in, int ci)
+{
+    int rank = __builtin_popcountll(in->cards & ((1ULL << ci) - 1));
+    if (in->many)
+        return in->slots.many[rank];
+    return (int)(in->slots.packed >> (MIG_SLOT_BITS * rank) & ((1u << MIG_SLOT_BITS) - 1));
+}
+
+/* Notes slot as j's on card g (its record's cards are all set). */
+static void keep_slot(mig_base *b, mig_gpu *g, int slot, const job *j)
+{
+    mig_jobinfo *in = mig_info(b, j);
+    int ci = in->node < 0 ? -1 : (int)(g - b->gpus) - b->node_first[in->node];
+    if (ci < 0 || ci >= CL_MAX_NODE_GPUS || !(in->cards >> ci & 1))
+        GS_BUG("mig hold: the card is not among the job's");
+    int rank = __builtin_popcountll(in->cards & ((1ULL << ci) - 1));
+    if (__builtin_popcountll(in->cards) > MIG_SLOTS_PACKED) {
+        if (!in->many) {
+            in->slots.many = xcalloc(CL_MAX_NODE_GPUS, sizeof *in->slots.many);
+            in->many = true;
+        }
+        in->slots.many[rank] = (uint8_t)slot;
+    } else {
+        in->slots.packed &= ~((uint64_t)((1u << MIG_SLOT_BITS) - 1) << (MIG_SLOT_BITS * rank));
+        in->slots.packed |= (uint64_t)slot << (MIG_SLOT_BITS * rank);
+    }
+}
+
 void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
 {
     mig_inst *in = &g->inst[slot];
     const mig_profile *pr = &g->lay.t->profiles[in->prof];
+    keep_slot(b, g, slot, j);
     in->state = MI_HELD;
-    in->j = j;
     g->nheld++;
     gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, pr->size);
@@ -839,19 +877,18 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     mig_card_changed(b, g);
 }
 
-void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot)
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j)
 {
     mig_inst *in = &g->inst[slot];
     const mig_profile *pr = &g->lay.t->profiles[in->prof];
     gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, -pr->size);
     sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
-    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &in->j->req);
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
     if (mem_mib > 0)
         sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - mem_mib));
     sim_alloc_add(b->s, -card_frac(g, in->prof));
     g->nheld--;
-    in->j = NULL;
     in->state = MI_IDLE;
     b->h->unplaced(b, g, slot);
     mig_card_changed(b, g);

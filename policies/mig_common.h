@@ -30,13 +30,13 @@
 
 /* An instance slot on a card. IDLE: exists, no job (static layouts). HELD:
  * a job holds it (dynmig: being created or running). DESTROYING: the job
- * left; its slices return when the reconcile loop has destroyed it. */
+ * left; its slices return when the reconcile loop has destroyed it. Three
+ * bytes: a card's eight slots sit in its first cache line (mig_gpu). */
 enum { MI_NONE = 0, MI_IDLE, MI_HELD, MI_DESTROYING };
 
 typedef struct mig_inst {
     int8_t prof, start;
     uint8_t state;
-    job *j;
 } mig_inst;
 
 /* A layout resolved against a model's table: n instances (profile, start). */
@@ -56,29 +56,52 @@ typedef struct mig_group {
     mig_layout_spec layout[MIG_MAX_SCHED];
 } mig_group;
 
+/* A job of at most this many cards keeps its instance slots packed in its
+ * record (3 bits a card); a larger one in an array of its own. */
+#define MIG_SLOT_BITS 3
+#define MIG_SLOTS_PACKED 21 /* 21 x 3 bits in a uint64_t */
+
+/* A card: what every placement and release reads and writes in its first
+ * 64 bytes (layout, instance slots, state), the rest in its second line,
+ * read at layout switches, dynmig creations and the rare scans. At 65,536
+ * cards the array far exceeds the caches, so the lines a job's start and end
+ * touch are what the event loop's cost grows with. */
 typedef struct mig_gpu {
-    int node, group;
-    mig_card lay;
+    _Alignas(64) mig_card lay;
     mig_inst inst[MIG_MAX_SLICES];
-    int nheld;                  /* instances held by jobs */
-    gs_time_us create_free_us;  /* dynmig: creations on a card are serialized */
-    int layout_cur, layout_want; /* static: schedule entries (-1: none, while reconfiguring) */
+    int16_t group;
+    uint8_t nheld;               /* instances held by jobs */
+    int8_t layout_cur;           /* static: schedule entry (-1: none, while reconfiguring) */
     bool draining, reconfiguring;
+    /* second line */
+    int node;
+    int layout_want;             /* static: schedule entry to apply next */
+    gs_time_us create_free_us;   /* dynmig: creations on a card are serialized */
     gs_time_us drain_since_us;
 } mig_gpu;
+_Static_assert(sizeof(mig_gpu) == 128, "mig_gpu: one hot and one cold cache line");
 
 /* Per-job facts, indexed by job slot (no allocation per job). */
 typedef struct mig_jobinfo {
     uint64_t cards; /* bit i: card node_first[node] + i holds an instance of this job */
-    int node;       /* -1: none; the job's GPUs are MIG cards of this node */
-    bool on_ledger; /* placed on whole cards through the ledger */
-    bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
+    /* the instance slot it holds on its r-th card (ascending): bits
+     * [3r, 3r + 3) of packed, or many[r] when it asks more than
+     * MIG_SLOTS_PACKED cards (its own array, freed as it is released); a
+     * release goes straight to its slots, no card is scanned */
+    union {
+        uint64_t packed;
+        uint8_t *many;
+    } slots;
     gs_time_us ready_us;      /* dynmig: when its last instance is created */
-    uint8_t routes;           /* MIG_ROUTE_* bits: where it may ever go, worked out once */
     /* queued, and a refused try could still count it (mig: waiting beside
      * idle instances; dynmig: blocked by layout): the index sets it watches,
      * (group, entry, profile) triples; NULL when none */
     int *watch, nwatch;
+    int node;       /* -1: none; the job's GPUs are MIG cards of this node */
+    bool on_ledger; /* placed on whole cards through the ledger */
+    bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
+    uint8_t routes;           /* MIG_ROUTE_* bits: where it may ever go, worked out once */
+    bool many;                /* slots.many is in use */
 } mig_jobinfo;
 
 enum { MIG_ROUTE_KNOWN = 1, MIG_ROUTE_MIG = 2, MIG_ROUTE_WHOLE = 4, MIG_ROUTE_FALLBACK = 8 };
@@ -217,8 +240,13 @@ void mig_set_pending(mig_base *b, mig_jobinfo *in, const job *j, bool on);
 /* Appends the triple (g, e, p) to b->keys at n triples; returns n + 1. */
 int mig_keys_add(mig_base *b, int n, int g, int e, int p);
 /* Instance bookkeeping that keeps the gauges right. */
+/* hold: j takes slot (its record's node and cards already name the card);
+ * unhold: j, holding slot, gives it back. */
 void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j);
-void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot);
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j);
+/* The slot that the job of record in holds on card ci of its node (bit ci
+ * of in->cards set). O(1). */
+int mig_job_slot(const mig_jobinfo *in, int ci);
 int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state); /* returns the slot */
 void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot);
 /* Time of day (0 = midnight of the trace's first day) to the schedule entry in force. */
