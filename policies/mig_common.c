@@ -828,9 +828,15 @@ static double card_frac(const mig_gpu *g, int p)
     return (double)g->lay.t->profiles[p].compute_slices / g->lay.t->compute_slices;
 }
 
+/* The rank of card ci among the cards of mask (ci in it): 0 for a one-card job. */
+static int card_rank(uint64_t mask, int ci)
+{
+    return mask & (mask - 1) ? __builtin_popcountll(mask & ((1ULL << ci) - 1)) : 0;
+}
+
 int mig_job_slot(const mig_jobinfo *in, int ci)
 {
-    int rank = __builtin_popcountll(in->cards & ((1ULL << ci) - 1));
+    int rank = card_rank(in->cards, ci);
     if (in->many)
         return in->slots.many[rank];
     return (int)(in->slots.packed >> (MIG_SLOT_BITS * rank) & ((1u << MIG_SLOT_BITS) - 1));
@@ -843,8 +849,8 @@ static void keep_slot(mig_base *b, mig_gpu *g, int slot, const job *j)
     int ci = in->node < 0 ? -1 : (int)(g - b->gpus) - b->node_first[in->node];
     if (ci < 0 || ci >= CL_MAX_NODE_GPUS || !(in->cards >> ci & 1))
         GS_BUG("mig hold: the card is not among the job's");
-    int rank = __builtin_popcountll(in->cards & ((1ULL << ci) - 1));
-    if (__builtin_popcountll(in->cards) > MIG_SLOTS_PACKED) {
+    int rank = card_rank(in->cards, ci);
+    if ((in->cards & (in->cards - 1)) && __builtin_popcountll(in->cards) > MIG_SLOTS_PACKED) {
         if (!in->many) {
             in->slots.many = xcalloc(CL_MAX_NODE_GPUS, sizeof *in->slots.many);
             in->many = true;

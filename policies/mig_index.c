@@ -82,14 +82,12 @@ void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, 
     x->ngroups = ngroups;
     x->ncards = ncards;
     x->nnodes = nnodes;
-    x->node_of = xcalloc((size_t)ncards + 1, sizeof *x->node_of);
-    x->node_lo = xcalloc((size_t)nnodes + 1, sizeof *x->node_lo);
-    x->node_n = xcalloc((size_t)nnodes + 1, sizeof *x->node_n);
-    x->offer = xcalloc((size_t)nnodes + 1, sizeof *x->offer);
+    x->card = xcalloc((size_t)ncards + 1, sizeof *x->card);
+    x->node = xcalloc((size_t)nnodes + 1, sizeof *x->node);
     for (int c = ncards - 1; c >= 0; c--) {
-        x->node_of[c] = node_of[c];
-        x->node_lo[node_of[c]] = c;
-        x->node_n[node_of[c]]++;
+        x->card[c].node = node_of[c];
+        x->node[node_of[c]].lo = c;
+        x->node[node_of[c]].n++;
     }
     x->offer_hist[0] = (uint32_t)nnodes;
     x->groups = xcalloc((size_t)ngroups + 1, sizeof *x->groups);
@@ -109,14 +107,9 @@ void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, 
     x->watch_av = xcalloc((size_t)x->nkeys + 1, sizeof *x->watch_av);
     x->watch_aux = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->watch_aux);
     x->aux_count = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->aux_count);
-    x->group_of = xcalloc((size_t)ncards + 1, sizeof *x->group_of);
-    x->entry = xcalloc((size_t)ncards + 1, sizeof *x->entry);
-    x->avail = xcalloc((size_t)ncards + 1, sizeof *x->avail);
-    x->aux = xcalloc((size_t)ncards + 1, sizeof *x->aux);
-    x->room = xcalloc((size_t)ncards + 1, sizeof *x->room);
     for (int c = 0; c < ncards; c++) {
-        x->group_of[c] = (int16_t)group_of[c];
-        x->entry[c] = -1;
+        x->card[c].group = (int16_t)group_of[c];
+        x->card[c].entry = -1;
     }
 }
 
@@ -127,15 +120,8 @@ void mig_index_free(mig_index *x)
     free(x->keys);
     free(x->groups);
     free(x->aux_count);
-    free(x->group_of);
-    free(x->entry);
-    free(x->avail);
-    free(x->aux);
-    free(x->room);
-    free(x->node_of);
-    free(x->node_lo);
-    free(x->node_n);
-    free(x->offer);
+    free(x->card);
+    free(x->node);
     free(x->watch_av);
     free(x->watch_aux);
     memset(x, 0, sizeof *x);
@@ -155,7 +141,7 @@ static void watched_size(mig_index *x, int32_t watch, uint32_t n0, uint32_t n1)
 /* Card c in or out of the sets of (its group, entry e) for the profiles in mask. */
 static void put_mask(mig_index *x, int c, int e, uint16_t mask, bool on)
 {
-    int g = x->group_of[c];
+    int g = x->card[c].group;
     for (uint32_t m = mask; m; m &= m - 1) {
         int k = key_ix(x, g, e, __builtin_ctz(m));
         if (!x->keys[k])
@@ -170,25 +156,26 @@ static void put_mask(mig_index *x, int c, int e, uint16_t mask, bool on)
 static void node_offer(mig_index *x, int n)
 {
     uint8_t v[64];
-    int m = 0, lo = x->node_lo[n];
-    for (int c = 0; c < x->node_n[n] && m < 64; c++)
-        if (x->room[lo + c] > 0) { /* descending, by insertion (a node has at most 64 cards) */
+    int m = 0;
+    const mig_index_card *cd = &x->card[x->node[n].lo];
+    for (int c = 0; c < x->node[n].n && m < 64; c++)
+        if (cd[c].room > 0) { /* descending, by insertion (a node has at most 64 cards) */
             int k = m++;
-            while (k > 0 && v[k - 1] < x->room[lo + c]) {
+            while (k > 0 && v[k - 1] < cd[c].room) {
                 v[k] = v[k - 1];
                 k--;
             }
-            v[k] = x->room[lo + c];
+            v[k] = cd[c].room;
         }
     int offer = 0;
     for (int k = 0; k < m; k++)
         if ((v[k] - 1) * MIG_ROOM_STRIDE + k + 1 > offer)
             offer = (v[k] - 1) * MIG_ROOM_STRIDE + k + 1;
-    if (offer == x->offer[n])
+    if (offer == x->node[n].offer)
         return;
-    x->offer_hist[x->offer[n]]--;
+    x->offer_hist[x->node[n].offer]--;
     x->offer_hist[offer]++;
-    x->offer[n] = (uint16_t)offer;
+    x->node[n].offer = (uint16_t)offer;
     if (offer > x->offer_max)
         x->offer_max = offer;
     while (x->offer_max > 0 && x->offer_hist[x->offer_max] == 0)
@@ -214,34 +201,35 @@ void mig_index_watch(mig_index *x, int g, int e, int p, int delta)
 
 void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux, int room)
 {
-    int g = x->group_of[c];
+    mig_index_card *cd = &x->card[c];
+    int g = cd->group;
     if (entry < 0 || entry >= x->groups[g].nentries)
         entry = -1, avail = 0; /* takes no new work */
-    if (entry != x->entry[c]) { /* out of the old entry's sets, into the new one's */
-        if (x->entry[c] >= 0)
-            put_mask(x, c, x->entry[c], x->avail[c], false);
+    if (entry != cd->entry) { /* out of the old entry's sets, into the new one's */
+        if (cd->entry >= 0)
+            put_mask(x, c, cd->entry, cd->avail, false);
         if (entry >= 0)
             put_mask(x, c, entry, avail, true);
-    } else if (entry >= 0 && avail != x->avail[c]) {
-        put_mask(x, c, entry, x->avail[c] & (uint16_t)~avail, false);
-        put_mask(x, c, entry, avail & (uint16_t)~x->avail[c], true);
+    } else if (entry >= 0 && avail != cd->avail) {
+        put_mask(x, c, entry, cd->avail & (uint16_t)~avail, false);
+        put_mask(x, c, entry, avail & (uint16_t)~cd->avail, true);
     }
-    x->entry[c] = (int8_t)entry;
-    x->avail[c] = avail;
-    for (uint32_t m = (uint32_t)(aux ^ x->aux[c]); m; m &= m - 1) {
+    cd->entry = (int8_t)entry;
+    cd->avail = avail;
+    for (uint32_t m = (uint32_t)(aux ^ cd->aux); m; m &= m - 1) {
         int p = __builtin_ctz(m), a = g * MIG_MAX_PROFILES + p;
         uint32_t n0 = x->aux_count[a];
         x->aux_count[a] += (aux >> p & 1) ? 1u : (uint32_t)-1;
         watched_size(x, x->watch_aux[a], n0, x->aux_count[a]);
     }
-    x->aux[c] = aux;
+    cd->aux = aux;
     if (room < 0)
         room = 0;
     if (room > MIG_MAX_SLICES)
         room = MIG_MAX_SLICES;
-    if (room != x->room[c]) {
-        x->room[c] = (uint8_t)room;
-        node_offer(x, x->node_of[c]);
+    if (room != cd->room) {
+        cd->room = (uint8_t)room;
+        node_offer(x, cd->node);
     }
 }
 

@@ -53,20 +53,30 @@ typedef struct mig_index_group {
 #define MIG_ROOM_STRIDE 65 /* above any card count (at most 64 cards a node) */
 #define MIG_ROOM_MAX (MIG_MAX_SLICES * MIG_ROOM_STRIDE) /* above any node's offer */
 
+/* What card c was last indexed with, in one record: an update reads and
+ * writes one place (at 65,536 cards, separate arrays were a cache miss each). */
+typedef struct mig_index_card {
+    int32_t node;
+    int16_t group;
+    int8_t entry;
+    uint8_t room;
+    uint16_t avail, aux;
+} mig_index_card;
+
+/* Node n: its cards [lo, lo + n) and its offer. */
+typedef struct mig_index_node {
+    int32_t lo;
+    uint16_t n, offer;
+} mig_index_node;
+
 typedef struct mig_index {
     int ngroups, ncards, nnodes;
     mig_index_group *groups;
     mig_bits **keys;        /* [key0 + entry * MIG_MAX_PROFILES + p], made on first use */
     int nkeys;
     uint32_t *aux_count;    /* [group * MIG_MAX_PROFILES + p] */
-    /* per card: what it was last indexed with */
-    int16_t *group_of;
-    int8_t *entry;
-    uint16_t *avail, *aux;
-    uint8_t *room;
-    /* per node: its cards [node_lo, node_lo + node_n) and its offer */
-    int *node_of, *node_lo, *node_n;
-    uint16_t *offer;
+    mig_index_card *card;
+    mig_index_node *node;
     uint32_t offer_hist[MIG_ROOM_MAX + 1];
     int offer_max;
     /* watches: per avail set and per (group, profile) aux count */

@@ -178,10 +178,10 @@ static void check_now(void *ud, const job *done)
         int entry, room;
         uint16_t avail, aux;
         b->h->avail(b, &b->gpus[c], &entry, &avail, &aux, &room);
-        CHECK_EQ_INT(b->idx.entry[c], entry);
-        CHECK_EQ_INT(b->idx.avail[c], entry < 0 ? 0 : avail);
-        CHECK_EQ_INT(b->idx.aux[c], aux);
-        CHECK_EQ_INT(b->idx.room[c], room);
+        CHECK_EQ_INT(b->idx.card[c].entry, entry);
+        CHECK_EQ_INT(b->idx.card[c].avail, entry < 0 ? 0 : avail);
+        CHECK_EQ_INT(b->idx.card[c].aux, aux);
+        CHECK_EQ_INT(b->idx.card[c].room, room);
     }
     /* probes by memory (the shape a trace gives as gpumem), and whole
      * cards: copies of a finished job that named no profile (whatever the
