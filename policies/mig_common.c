@@ -622,7 +622,7 @@ static bool try_place(mig_base *b, job *j)
         if (k > 0) {
             if ((c0 = next_card(b, nk, from)) < 0)
                 break;
-            node = b->gpus[c0].node;
+            node = b->idx.card[c0].node; /* the index's record (its update reads it next), not the card's cold line */
         } else { /* no cards asked: the first MIG node that has the CPU and memory, by node id */
             if (a == b->nmig_nodes)
                 break;
