@@ -276,8 +276,8 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
         for (int k = 0; k < nd->ngpus; k++) {
             mig_gpu *g = &b->gpus[b->ngpus++];
             memset(g, 0, sizeof *g);
-            g->node = i;
-            g->group = nd->group;
+            g->ix.node = i;
+            g->ix.group = (int16_t)nd->group;
             g->layout_cur = g->layout_want = -1;
             mig_card_init(&g->lay, gr->model->mig);
             b->total_mem_slices += gr->model->mig->memory_slices;
@@ -295,10 +295,11 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
         for (int g = 0; g < b->ngroups; g++)
             nent[g] = b->groups[g].nsched;
         for (int i = 0; i < b->ngpus; i++) {
-            group_of[i] = b->gpus[i].group;
-            node_of[i] = b->gpus[i].node;
+            group_of[i] = b->gpus[i].ix.group;
+            node_of[i] = b->gpus[i].ix.node;
         }
-        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of, node_of, cl->nnodes);
+        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of, node_of, cl->nnodes,
+                       b->ngpus ? &b->gpus[0].ix : NULL, sizeof *b->gpus);
         free(nent);
         free(group_of);
         free(node_of);
@@ -622,7 +623,7 @@ static bool try_place(mig_base *b, job *j)
         if (k > 0) {
             if ((c0 = next_card(b, nk, from)) < 0)
                 break;
-            node = b->idx.card[c0].node; /* the index's record (its update reads it next), not the card's cold line */
+            node = b->gpus[c0].ix.node;
         } else { /* no cards asked: the first MIG node that has the CPU and memory, by node id */
             if (a == b->nmig_nodes)
                 break;
@@ -872,7 +873,7 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
     gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, pr->size);
     sim_gauge_add(&b->compute_held, now, pr->compute_slices);
-    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->ix.group].model, &j->req);
     if (mem_mib > 0) {
         int64_t w = pr->memory_mib - mem_mib;
         sim_gauge_add(&b->waste_mib, now, (double)w);
@@ -890,7 +891,7 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j)
     gs_time_us now = sim_now(b->s);
     sim_gauge_add(&b->mem_held, now, -pr->size);
     sim_gauge_add(&b->compute_held, now, -pr->compute_slices);
-    int64_t mem_mib = mig_req_mem_mib(b->groups[g->group].model, &j->req);
+    int64_t mem_mib = mig_req_mem_mib(b->groups[g->ix.group].model, &j->req);
     if (mem_mib > 0)
         sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - mem_mib));
     sim_alloc_add(b->s, -card_frac(g, in->prof));

@@ -20,6 +20,7 @@
 #define GPUSIM_MIG_COMMON_H
 
 #include <cJSON.h>
+#include <stddef.h>
 
 #include "../sim/sim.h"
 #include "../sim/sim_queue.h"
@@ -30,14 +31,15 @@
 
 /* An instance slot on a card. IDLE: exists, no job (static layouts). HELD:
  * a job holds it (dynmig: being created or running). DESTROYING: the job
- * left; its slices return when the reconcile loop has destroyed it. Three
+ * left; its slices return when the reconcile loop has destroyed it. Two
  * bytes: a card's eight slots sit in its first cache line (mig_gpu). */
 enum { MI_NONE = 0, MI_IDLE, MI_HELD, MI_DESTROYING };
 
 typedef struct mig_inst {
-    int8_t prof, start;
-    uint8_t state;
+    int8_t prof;
+    uint8_t start : 4, state : 4; /* start < MIG_MAX_SLICES */
 } mig_inst;
+_Static_assert(MIG_MAX_SLICES <= 16, "mig_inst.start: 4 bits");
 
 /* A layout resolved against a model's table: n instances (profile, start). */
 typedef struct mig_layout_spec {
@@ -62,24 +64,25 @@ typedef struct mig_group {
 #define MIG_SLOTS_PACKED 21 /* 21 x 3 bits in a uint64_t */
 
 /* A card: what every placement and release reads and writes in its first
- * 64 bytes (layout, instance slots, state), the rest in its second line,
- * read at layout switches, dynmig creations and the rare scans. At 65,536
- * cards the array far exceeds the caches, so the lines a job's start and end
- * touch are what the event loop's cost grows with. */
+ * 64 bytes (layout, instance slots, state, and the index's record of it:
+ * node, group and what it was last indexed with), the rest in its second
+ * line, read at layout switches and dynmig creations. At 65,536 cards the
+ * array far exceeds the caches, so the lines a job's start and end touch are
+ * what the event loop's cost grows with. */
 typedef struct mig_gpu {
     _Alignas(64) mig_card lay;
     mig_inst inst[MIG_MAX_SLICES];
-    int16_t group;
+    mig_index_card ix;           /* ix.node, ix.group: the card's node and node group */
     uint8_t nheld;               /* instances held by jobs */
     int8_t layout_cur;           /* static: schedule entry (-1: none, while reconfiguring) */
     bool draining, reconfiguring;
     /* second line */
-    int node;
     int layout_want;             /* static: schedule entry to apply next */
     gs_time_us create_free_us;   /* dynmig: creations on a card are serialized */
     gs_time_us drain_since_us;
 } mig_gpu;
-_Static_assert(sizeof(mig_gpu) == 128, "mig_gpu: one hot and one cold cache line");
+_Static_assert(sizeof(mig_gpu) == 128 && offsetof(mig_gpu, layout_want) == 64,
+               "mig_gpu: one hot and one cold cache line");
 
 /* Per-job facts, indexed by job slot (no allocation per job). */
 typedef struct mig_jobinfo {

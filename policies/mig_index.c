@@ -76,18 +76,19 @@ static int bits_next(const mig_bits *b, int from)
 /* {==== the index ====} */
 
 void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of,
-                    const int *node_of, int nnodes)
+                    const int *node_of, int nnodes, void *cards, size_t stride)
 {
     memset(x, 0, sizeof *x);
     x->ngroups = ngroups;
     x->ncards = ncards;
     x->nnodes = nnodes;
-    x->card = xcalloc((size_t)ncards + 1, sizeof *x->card);
+    x->own_cards = cards == NULL;
+    x->stride = cards ? stride : sizeof(mig_index_card);
+    x->card = cards ? cards : xcalloc((size_t)ncards + 1, sizeof(mig_index_card));
     x->node = xcalloc((size_t)nnodes + 1, sizeof *x->node);
-    for (int c = ncards - 1; c >= 0; c--) {
-        x->card[c].node = node_of[c];
-        x->node[node_of[c]].lo = c;
-        x->node[node_of[c]].n++;
+    for (int c = 0; c < ncards; c++) {
+        *mig_index_card_of(x, c) = (mig_index_card){.node = node_of[c], .group = (int16_t)group_of[c], .entry = -1};
+        x->node[node_of[c]].rooms[0]++;
     }
     x->offer_hist[0] = (uint32_t)nnodes;
     x->groups = xcalloc((size_t)ngroups + 1, sizeof *x->groups);
@@ -107,10 +108,7 @@ void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, 
     x->watch_av = xcalloc((size_t)x->nkeys + 1, sizeof *x->watch_av);
     x->watch_aux = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->watch_aux);
     x->aux_count = xcalloc((size_t)ngroups * MIG_MAX_PROFILES + 1, sizeof *x->aux_count);
-    for (int c = 0; c < ncards; c++) {
-        x->card[c].group = (int16_t)group_of[c];
-        x->card[c].entry = -1;
-    }
+
 }
 
 void mig_index_free(mig_index *x)
@@ -120,7 +118,8 @@ void mig_index_free(mig_index *x)
     free(x->keys);
     free(x->groups);
     free(x->aux_count);
-    free(x->card);
+    if (x->own_cards)
+        free(x->card);
     free(x->node);
     free(x->watch_av);
     free(x->watch_aux);
@@ -141,7 +140,7 @@ static void watched_size(mig_index *x, int32_t watch, uint32_t n0, uint32_t n1)
 /* Card c in or out of the sets of (its group, entry e) for the profiles in mask. */
 static void put_mask(mig_index *x, int c, int e, uint16_t mask, bool on)
 {
-    int g = x->card[c].group;
+    int g = mig_index_card_of(x, c)->group;
     for (uint32_t m = mask; m; m &= m - 1) {
         int k = key_ix(x, g, e, __builtin_ctz(m));
         if (!x->keys[k])
@@ -152,30 +151,24 @@ static void put_mask(mig_index *x, int c, int e, uint16_t mask, bool on)
     }
 }
 
-/* Node n's offer: max over k of (its k-th largest card room - 1) * stride + k. */
+/* Node n's offer: max over k of (its k-th largest card room - 1) * stride
+ * + k. The stride is above any card count, so that is the largest room r,
+ * with k the number of cards of room r: (r - 1) * stride + count(r), read
+ * from the node's counts by room. O(MIG_MAX_SLICES). */
 static void node_offer(mig_index *x, int n)
 {
-    uint8_t v[64];
-    int m = 0;
-    const mig_index_card *cd = &x->card[x->node[n].lo];
-    for (int c = 0; c < x->node[n].n && m < 64; c++)
-        if (cd[c].room > 0) { /* descending, by insertion (a node has at most 64 cards) */
-            int k = m++;
-            while (k > 0 && v[k - 1] < cd[c].room) {
-                v[k] = v[k - 1];
-                k--;
-            }
-            v[k] = cd[c].room;
-        }
+    mig_index_node *nd = &x->node[n];
     int offer = 0;
-    for (int k = 0; k < m; k++)
-        if ((v[k] - 1) * MIG_ROOM_STRIDE + k + 1 > offer)
-            offer = (v[k] - 1) * MIG_ROOM_STRIDE + k + 1;
-    if (offer == x->node[n].offer)
+    for (int r = MIG_MAX_SLICES; r > 0; r--)
+        if (nd->rooms[r]) {
+            offer = (r - 1) * MIG_ROOM_STRIDE + nd->rooms[r];
+            break;
+        }
+    if (offer == nd->offer)
         return;
-    x->offer_hist[x->node[n].offer]--;
+    x->offer_hist[nd->offer]--;
     x->offer_hist[offer]++;
-    x->node[n].offer = (uint16_t)offer;
+    nd->offer = (uint16_t)offer;
     if (offer > x->offer_max)
         x->offer_max = offer;
     while (x->offer_max > 0 && x->offer_hist[x->offer_max] == 0)
@@ -201,7 +194,7 @@ void mig_index_watch(mig_index *x, int g, int e, int p, int delta)
 
 void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux, int room)
 {
-    mig_index_card *cd = &x->card[c];
+    mig_index_card *cd = mig_index_card_of(x, c);
     int g = cd->group;
     if (entry < 0 || entry >= x->groups[g].nentries)
         entry = -1, avail = 0; /* takes no new work */
@@ -228,6 +221,8 @@ void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux,
     if (room > MIG_MAX_SLICES)
         room = MIG_MAX_SLICES;
     if (room != cd->room) {
+        x->node[cd->node].rooms[cd->room]--;
+        x->node[cd->node].rooms[room]++;
         cd->room = (uint8_t)room;
         node_offer(x, cd->node);
     }

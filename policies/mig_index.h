@@ -54,7 +54,10 @@ typedef struct mig_index_group {
 #define MIG_ROOM_MAX (MIG_MAX_SLICES * MIG_ROOM_STRIDE) /* above any node's offer */
 
 /* What card c was last indexed with, in one record: an update reads and
- * writes one place (at 65,536 cards, separate arrays were a cache miss each). */
+ * writes one place (at 65,536 cards, separate arrays were a cache miss
+ * each). The records may lie in the caller's own per-card records (the MIG
+ * policies keep them in the card's first cache line, which every update has
+ * just read): mig_index_init's cards and stride. */
 typedef struct mig_index_card {
     int32_t node;
     int16_t group;
@@ -63,10 +66,10 @@ typedef struct mig_index_card {
     uint16_t avail, aux;
 } mig_index_card;
 
-/* Node n: its cards [lo, lo + n) and its offer. */
+/* Node n: how many of its cards have each room value, and its offer. */
 typedef struct mig_index_node {
-    int32_t lo;
-    uint16_t n, offer;
+    uint16_t offer;
+    uint8_t rooms[MIG_MAX_SLICES + 1];
 } mig_index_node;
 
 typedef struct mig_index {
@@ -75,7 +78,9 @@ typedef struct mig_index {
     mig_bits **keys;        /* [key0 + entry * MIG_MAX_PROFILES + p], made on first use */
     int nkeys;
     uint32_t *aux_count;    /* [group * MIG_MAX_PROFILES + p] */
-    mig_index_card *card;
+    char *card;        /* card c's record at card + c * stride */
+    size_t stride;
+    bool own_cards;    /* card was allocated here */
     mig_index_node *node;
     uint32_t offer_hist[MIG_ROOM_MAX + 1];
     int offer_max;
@@ -84,12 +89,18 @@ typedef struct mig_index {
     int hot;
 } mig_index;
 
-/* group_of[c], node_of[c]: each card's group and node (a node's cards are
- * consecutive); nentries[g]: entries of group g (groups without cards may
- * give 0); nodes above every node_of. Every card starts with entry -1 and
- * nothing available. */
+/* group_of[c], node_of[c]: each card's group and node; nentries[g]:
+ * entries of group g (groups without cards may give 0); nodes above every
+ * node_of. cards: NULL (the index keeps its own records), or where card 0's
+ * record lies, card c's stride x c bytes after it, left to the index. Every
+ * card starts with entry -1 and nothing available. */
 void mig_index_init(mig_index *x, int ngroups, const int *nentries, int ncards, const int *group_of,
-                    const int *node_of, int nnodes);
+                    const int *node_of, int nnodes, void *cards, size_t stride);
+/* Card c's record (what it was last indexed with). */
+static inline mig_index_card *mig_index_card_of(const mig_index *x, int c)
+{
+    return (mig_index_card *)(x->card + (size_t)c * x->stride);
+}
 void mig_index_free(mig_index *x);
 /* Card c is now described by (entry, avail, aux, room). */
 void mig_index_set(mig_index *x, int c, int entry, uint16_t avail, uint16_t aux, int room);

@@ -63,8 +63,8 @@ static bool dyn_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
 {
     dyn_state *d = b->owner;
     const int *cand;
-    int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
-    const double *w = b->demand[b->groups[g->group].pool];
+    int n = mig_candidates_of(b, b->groups[g->ix.group].model, j, &cand);
+    const double *w = b->demand[b->groups[g->ix.group].pool];
     for (int i = 0; i < n; i++) {
         int st = mig_choose_start(&g->lay, cand[i], d->strategy, w);
         if (st >= 0) {

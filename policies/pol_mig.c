@@ -78,8 +78,8 @@ static int mapped_profile(const gpu_model *m, const mig_layout_spec *l, const jo
 static int mapped_cached(mig_base *b, const mig_gpu *g, const job *j)
 {
     const int *cand;
-    int n = mig_candidates_of(b, b->groups[g->group].model, j, &cand);
-    return mapped_in(cand, n, &b->groups[g->group].layout[g->layout_cur]);
+    int n = mig_candidates_of(b, b->groups[g->ix.group].model, j, &cand);
+    return mapped_in(cand, n, &b->groups[g->ix.group].layout[g->layout_cur]);
 }
 
 static bool st_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
@@ -196,7 +196,7 @@ static int st_watch(mig_base *b, const job *j)
 
 static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
 {
-    const mig_layout_spec *l = &st->b.groups[g->group].layout[entry];
+    const mig_layout_spec *l = &st->b.groups[g->ix.group].layout[entry];
     for (int k = 0; k < l->n; k++)
         mig_inst_create(&st->b, g, l->prof[k], l->start[k], MI_IDLE);
     if (count)
@@ -274,7 +274,7 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
                               sim_cluster_of(s)->name, gi);
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
-        apply_layout(st, g, mig_sched_entry(&st->b.groups[g->group], 0), false);
+        apply_layout(st, g, mig_sched_entry(&st->b.groups[g->ix.group], 0), false);
         g->layout_want = g->layout_cur;
     }
     for (int gi = 0; gi < st->b.ngroups; gi++) {
@@ -303,7 +303,7 @@ static void on_switch(static_state *st, int gi)
     int want = mig_sched_entry(gr, sim_now(s));
     for (int i = 0; i < st->b.ngpus; i++) {
         mig_gpu *g = &st->b.gpus[i];
-        if (g->group != gi)
+        if (g->ix.group != gi)
             continue;
         g->layout_want = want;
         if (g->reconfiguring)

@@ -78,7 +78,7 @@ static void index_random_updates(void)
         b.entry[c] = -1;
     }
     mig_index x;
-    mig_index_init(&x, NG, nentries, NCARDS, group_of, node_of, NNODES);
+    mig_index_init(&x, NG, nentries, NCARDS, group_of, node_of, NNODES, NULL, 0);
     srand(7);
     for (int step = 0; step < 4000; step++) {
         /* updates cluster on a few cards so sets empty and fill again */
@@ -178,10 +178,10 @@ static void check_now(void *ud, const job *done)
         int entry, room;
         uint16_t avail, aux;
         b->h->avail(b, &b->gpus[c], &entry, &avail, &aux, &room);
-        CHECK_EQ_INT(b->idx.card[c].entry, entry);
-        CHECK_EQ_INT(b->idx.card[c].avail, entry < 0 ? 0 : avail);
-        CHECK_EQ_INT(b->idx.card[c].aux, aux);
-        CHECK_EQ_INT(b->idx.card[c].room, room);
+        CHECK_EQ_INT(mig_index_card_of(&b->idx, c)->entry, entry);
+        CHECK_EQ_INT(mig_index_card_of(&b->idx, c)->avail, entry < 0 ? 0 : avail);
+        CHECK_EQ_INT(mig_index_card_of(&b->idx, c)->aux, aux);
+        CHECK_EQ_INT(mig_index_card_of(&b->idx, c)->room, room);
     }
     /* probes by memory (the shape a trace gives as gpumem), and whole
      * cards: copies of a finished job that named no profile (whatever the
