@@ -208,15 +208,34 @@ int mig_sched_entry(const mig_group *gr, gs_time_us t_us)
 
 /* {==== setup ====} */
 
+/* Room for the records of slots up to slot, a chunk at a time (rare: kept
+ * out of mig_info's inlined path). */
+static __attribute__((noinline)) void info_grow(mig_base *b, uint32_t slot)
+{
+    uint32_t chunks = slot / MIG_INFO_CHUNK + 1, have = b->info_cap / MIG_INFO_CHUNK;
+    b->info = xrealloc(b->info, chunks * sizeof *b->info);
+    for (uint32_t c = have; c < chunks; c++) {
+        b->info[c] = aligned_alloc(64, MIG_INFO_CHUNK * sizeof **b->info);
+        if (!b->info[c])
+            GS_BUG("mig: out of memory for the job records");
+        memset(b->info[c], 0, MIG_INFO_CHUNK * sizeof **b->info);
+    }
+    b->watches = xrealloc(b->watches, chunks * MIG_INFO_CHUNK * sizeof *b->watches);
+    memset(b->watches + b->info_cap, 0, (chunks * MIG_INFO_CHUNK - b->info_cap) * sizeof *b->watches);
+    b->info_cap = chunks * MIG_INFO_CHUNK;
+}
+
+/* Slot s's record (s < info_cap). */
+static inline mig_jobinfo *info_at(const mig_base *b, uint32_t s)
+{
+    return &b->info[s / MIG_INFO_CHUNK][s % MIG_INFO_CHUNK];
+}
+
 mig_jobinfo *mig_info(mig_base *b, const job *j)
 {
-    if (j->slot >= b->info_cap) {
-        uint32_t cap = sim_job_slots(b->s) > j->slot ? sim_job_slots(b->s) : j->slot + 1;
-        b->info = xrealloc(b->info, cap * sizeof *b->info);
-        memset(b->info + b->info_cap, 0, (cap - b->info_cap) * sizeof *b->info);
-        b->info_cap = cap;
-    }
-    return &b->info[j->slot];
+    if (j->slot >= b->info_cap)
+        info_grow(b, j->slot);
+    return info_at(b, j->slot);
 }
 
 int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err)
@@ -322,11 +341,14 @@ void mig_base_free(mig_base *b)
     free(b->mig_nodes);
     free(b->taken_ids);
     for (uint32_t i = 0; i < b->info_cap; i++) {
-        free(b->info[i].watch);
-        if (b->info[i].many)
-            free(b->info[i].slots.many);
+        free(b->watches[i].watch);
+        if (info_at(b, i)->many)
+            free(info_at(b, i)->slots.many);
     }
+    for (uint32_t c = 0; c < b->info_cap / MIG_INFO_CHUNK; c++)
+        free(b->info[c]);
     free(b->info);
+    free(b->watches);
     free(b->keys);
     if (b->idx.groups)
         mig_index_free(&b->idx);
@@ -354,22 +376,24 @@ void mig_card_changed(mig_base *b, mig_gpu *g)
 
 void mig_set_pending(mig_base *b, mig_jobinfo *in, const job *j, bool on)
 {
-    if (on == (in->watch != NULL))
+    if (on == in->watching)
         return;
+    mig_watches *w = &b->watches[j->slot];
     if (on) {
         int n = b->h->watch(b, j);
         if (n == 0)
             return;
-        in->watch = xmalloc((size_t)n * 3 * sizeof *in->watch);
-        memcpy(in->watch, b->keys, (size_t)n * 3 * sizeof *in->watch);
-        in->nwatch = n;
+        w->watch = xmalloc((size_t)n * 3 * sizeof *w->watch);
+        memcpy(w->watch, b->keys, (size_t)n * 3 * sizeof *w->watch);
+        w->nwatch = n;
     }
-    for (int k = 0; k < in->nwatch; k++)
-        mig_index_watch(&b->idx, in->watch[3 * k], in->watch[3 * k + 1], in->watch[3 * k + 2], on ? 1 : -1);
+    for (int k = 0; k < w->nwatch; k++)
+        mig_index_watch(&b->idx, w->watch[3 * k], w->watch[3 * k + 1], w->watch[3 * k + 2], on ? 1 : -1);
+    in->watching = on;
     if (!on) {
-        free(in->watch);
-        in->watch = NULL;
-        in->nwatch = 0;
+        free(w->watch);
+        w->watch = NULL;
+        w->nwatch = 0;
     }
 }
 
@@ -474,7 +498,7 @@ static void routes(const mig_base *b, const job *j, bool *mig_ok, bool *whole_ok
 
 /* routes, worked out once per job (they depend only on the request and
  * the cluster file) and kept in its record. */
-static void routes_of(mig_base *b, const job *j, bool *mig_ok, bool *whole_ok, bool *fallback_ok)
+static inline void routes_of(mig_base *b, const job *j, bool *mig_ok, bool *whole_ok, bool *fallback_ok)
 {
     mig_jobinfo *in = mig_info(b, j);
     if (!(in->routes & MIG_ROUTE_KNOWN)) {
@@ -561,11 +585,11 @@ uint64_t mig_base_shape_key(const job *j)
 
 /* the reservation of a node for a preemptor (see mig_common.h),
  * or NULL once that job has started, been placed or gone. */
-static job *resv_live(mig_base *b)
+static inline job *resv_live(mig_base *b)
 {
     job *p = b->resv;
     if (p && (p->gen != b->resv_gen || p->state != JOB_QUEUED || !sim_job_is_placed(p) ||
-              mig_info(b, p)->node >= 0 || mig_info(b, p)->on_ledger))
+              mig_info(b, p)->card0 >= 0 || mig_info(b, p)->on_ledger))
         b->resv = p = NULL;
     return p;
 }
@@ -593,7 +617,7 @@ static bool try_place(mig_base *b, job *j)
     sim *s = b->s;
     mig_jobinfo *in = mig_info(b, j);
     /* a second placement would hold two sets of instances and start j twice */
-    if (in->node >= 0 || in->on_ledger)
+    if (in->card0 >= 0 || in->on_ledger)
         GS_BUG("mig place: the job is placed already");
     bool mig_ok, whole_ok, fallback_ok;
     routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
@@ -644,7 +668,7 @@ static bool try_place(mig_base *b, job *j)
         }
         if (got < k)
             continue;
-        in->node = node;
+        in->card0 = b->node_first[node];
         j->node = node; /* the core lists running preemptible jobs per node */
         in->cards = 0;
         double slice_c = 1, slice_m = 1;
@@ -716,7 +740,7 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j)
     if (in->many)
         free(in->slots.many);
     memset(in, 0, sizeof *in);
-    in->node = -1;
+    in->card0 = -1;
     bool mig_ok, whole_ok, fallback_ok;
     routes_of(b, j, &mig_ok, &whole_ok, &fallback_ok);
     if (!mig_ok && !whole_ok)
@@ -742,8 +766,8 @@ void mig_base_unplace(mig_base *b, job *j)
     mig_jobinfo *in = mig_info(b, j);
     if (in->on_ledger) {
         sim_release_whole(b->s, j);
-    } else if (in->node >= 0) {
-        mig_gpu *first = &b->gpus[b->node_first[in->node]];
+    } else if (in->card0 >= 0) {
+        mig_gpu *first = &b->gpus[in->card0];
         for (uint64_t m = in->cards; m; m &= m - 1) {
             int ci = __builtin_ctzll(m), slot = mig_job_slot(in, ci);
             if (first[ci].inst[slot].state != MI_HELD)
@@ -752,13 +776,15 @@ void mig_base_unplace(mig_base *b, job *j)
         }
         if (in->many)
             free(in->slots.many);
-        sim_cluster_give(sim_cluster_of(b->s), in->node, NULL, 0, j->req.cpu, j->req.mem_gib);
-        j->node = -1;
+        sim_cluster_give(sim_cluster_of(b->s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     }
-    b->released_node = in->node; /* for a hand-over that follows (mig_base_nominee_missed) */
+    /* for a hand-over that follows (mig_base_nominee_missed) */
+    b->released_node = in->card0 >= 0 ? j->node : -1;
+    if (in->card0 >= 0)
+        j->node = -1;
     mig_set_pending(b, in, j, false);
     memset(in, 0, sizeof *in);
-    in->node = -1;
+    in->card0 = -1;
 }
 
 void mig_base_nominee_missed(mig_base *b, job *p)
@@ -787,7 +813,7 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
             return false;
         cpu += v[i]->req.cpu;
         mem += v[i]->req.mem_gib;
-        if (v[i]->slot < b->info_cap && b->info[v[i]->slot].on_ledger)
+        if (v[i]->slot < b->info_cap && info_at(b, v[i]->slot)->on_ledger)
             ledger += v[i]->ngpu_ids;
     }
     if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem < j->req.mem_gib - 1e-9))
@@ -802,8 +828,8 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
     for (int c = 0; c < b->node_count[n] && got < j->req.gpus; c++) {
         mig_gpu g = b->gpus[b->node_first[n] + c]; /* a copy: the dry run changes only it */
         for (int i = 0; i < nv; i++) { /* the victims' instances on this card, from their records */
-            const mig_jobinfo *vi = v[i]->slot < b->info_cap ? &b->info[v[i]->slot] : NULL;
-            if (!vi || vi->node != n || !(vi->cards >> c & 1))
+            const mig_jobinfo *vi = v[i]->slot < b->info_cap ? info_at(b, v[i]->slot) : NULL;
+            if (!vi || vi->card0 != b->node_first[n] || !(vi->cards >> c & 1))
                 continue;
             mig_inst *in = &g.inst[mig_job_slot(vi, c)];
             if (in->state != MI_HELD)
@@ -847,7 +873,7 @@ int mig_job_slot(const mig_jobinfo *in, int ci)
 static void keep_slot(mig_base *b, mig_gpu *g, int slot, const job *j)
 {
     mig_jobinfo *in = mig_info(b, j);
-    int ci = in->node < 0 ? -1 : (int)(g - b->gpus) - b->node_first[in->node];
+    int ci = in->card0 < 0 ? -1 : (int)(g - b->gpus) - in->card0;
     if (ci < 0 || ci >= CL_MAX_NODE_GPUS || !(in->cards >> ci & 1))
         GS_BUG("mig hold: the card is not among the job's");
     int rank = card_rank(in->cards, ci);
@@ -936,7 +962,7 @@ void mig_base_report(const mig_base *b, cJSON *pol)
     for (int c = 0; c < queue->ncls; c++)
         for (size_t k = 0; k < queue->cls[c].n; k++) {
             const job *j = queue->cls[c].heap[k];
-            const mig_jobinfo *in = j->slot < b->info_cap ? &b->info[j->slot] : NULL;
+            const mig_jobinfo *in = j->slot < b->info_cap ? info_at(b, j->slot) : NULL;
             if (in && in->blocked)
                 wait_s += gs_us_to_s(sim_now(s) - j->req.submit_us);
             if (in && in->other_idle)

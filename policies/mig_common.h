@@ -84,9 +84,10 @@ typedef struct mig_gpu {
 _Static_assert(sizeof(mig_gpu) == 128 && offsetof(mig_gpu, layout_want) == 64,
                "mig_gpu: one hot and one cold cache line");
 
-/* Per-job facts, indexed by job slot (no allocation per job). */
+/* Per-job facts, indexed by job slot (no allocation per job): 32 bytes,
+ * aligned, so a release reads one cache line of them. */
 typedef struct mig_jobinfo {
-    uint64_t cards; /* bit i: card node_first[node] + i holds an instance of this job */
+    uint64_t cards; /* bit i: card card0 + i holds an instance of this job */
     /* the instance slot it holds on its r-th card (ascending): bits
      * [3r, 3r + 3) of packed, or many[r] when it asks more than
      * MIG_SLOTS_PACKED cards (its own array, freed as it is released); a
@@ -95,17 +96,26 @@ typedef struct mig_jobinfo {
         uint64_t packed;
         uint8_t *many;
     } slots;
-    gs_time_us ready_us;      /* dynmig: when its last instance is created */
-    /* queued, and a refused try could still count it (mig: waiting beside
-     * idle instances; dynmig: blocked by layout): the index sets it watches,
-     * (group, entry, profile) triples; NULL when none */
-    int *watch, nwatch;
-    int node;       /* -1: none; the job's GPUs are MIG cards of this node */
-    bool on_ledger; /* placed on whole cards through the ledger */
-    bool blocked, other_idle; /* counted once: blocked by layout / waited beside idle instances */
-    uint8_t routes;           /* MIG_ROUTE_* bits: where it may ever go, worked out once */
-    bool many;                /* slots.many is in use */
+    gs_time_us ready_us; /* dynmig: when its last instance is created */
+    /* -1: none; else the job's GPUs are MIG cards of one node, whose first
+     * card is gpus[card0] (its node: the job's node) */
+    int32_t card0;
+    bool on_ledger : 1;  /* placed on whole cards through the ledger */
+    bool blocked : 1, other_idle : 1; /* counted once: blocked by layout / waited beside idle instances */
+    bool many : 1;       /* slots.many is in use */
+    bool watching : 1;   /* it has watches (mig_base.watches) */
+    uint8_t routes;      /* MIG_ROUTE_* bits: where it may ever go, worked out once */
 } mig_jobinfo;
+_Static_assert(sizeof(mig_jobinfo) == 32, "mig_jobinfo: half a cache line");
+#define MIG_INFO_CHUNK 4096u
+
+/* A queued job's watches, beside its record (read only while it is queued
+ * and a refused try could still count it: mig, waiting beside idle
+ * instances; dynmig, blocked by layout): the index sets it watches,
+ * (group, entry, profile) triples. */
+typedef struct mig_watches {
+    int *watch, nwatch;
+} mig_watches;
 
 enum { MIG_ROUTE_KNOWN = 1, MIG_ROUTE_MIG = 2, MIG_ROUTE_WHOLE = 4, MIG_ROUTE_FALLBACK = 8 };
 
@@ -165,7 +175,10 @@ struct mig_base {
     int *node_first, *node_count; /* per node: its MIG cards in gpus[] */
     int *mig_nodes, nmig_nodes;   /* nodes with MIG cards, ascending id */
     int *taken_ids;               /* scratch for ledger take/give */
-    mig_jobinfo *info;
+    /* slot s's record: info[s / MIG_INFO_CHUNK][s % MIG_INFO_CHUNK], in
+     * 64-byte aligned chunks (grown as the core's slots grow, never copied) */
+    mig_jobinfo **info;
+    mig_watches *watches;   /* by job slot */
     uint32_t info_cap;
     mig_index idx;      /* cards by what they can take now */
     int *keys, nkeys, keys_cap; /* scratch: a placement's (group, entry, profile) triples */
