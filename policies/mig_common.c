@@ -297,7 +297,7 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
             memset(g, 0, sizeof *g);
             g->ix.node = i;
             g->ix.group = (int16_t)nd->group;
-            g->layout_cur = g->layout_want = -1;
+            g->layout_cur = -1;
             mig_card_init(&g->lay, gr->model->mig);
             b->total_mem_slices += gr->model->mig->memory_slices;
             b->total_compute_slices += gr->model->mig->compute_slices;
@@ -307,6 +307,9 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
             sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
     }
     free(seen);
+    b->cold = xcalloc((size_t)b->ngpus + 1, sizeof *b->cold);
+    for (int i = 0; i < b->ngpus; i++)
+        b->cold[i].layout_want = -1;
     if (rc == 0) {
         int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent);
         int *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
@@ -336,6 +339,7 @@ void mig_base_free(mig_base *b)
 {
     free(b->groups);
     free(b->gpus);
+    free(b->cold);
     free(b->node_first);
     free(b->node_count);
     free(b->mig_nodes);

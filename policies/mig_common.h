@@ -63,12 +63,12 @@ typedef struct mig_group {
 #define MIG_SLOT_BITS 3
 #define MIG_SLOTS_PACKED 21 /* 21 x 3 bits in a uint64_t */
 
-/* A card: what every placement and release reads and writes in its first
- * 64 bytes (layout, instance slots, state, and the index's record of it:
- * node, group and what it was last indexed with), the rest in its second
- * line, read at layout switches and dynmig creations. At 65,536 cards the
- * array far exceeds the caches, so the lines a job's start and end touch are
- * what the event loop's cost grows with. */
+/* A card: what every placement and release reads and writes, in one
+ * aligned cache line (layout, instance slots, state, and the index's record
+ * of it: node, group and what it was last indexed with); the rest, read at
+ * layout switches and dynmig creations, apart (mig_gpu_cold). At 65,536
+ * cards the array far exceeds the caches, so the lines a job's start and end
+ * touch are what the event loop's cost grows with. */
 typedef struct mig_gpu {
     _Alignas(64) mig_card lay;
     mig_inst inst[MIG_MAX_SLICES];
@@ -76,13 +76,15 @@ typedef struct mig_gpu {
     uint8_t nheld;               /* instances held by jobs */
     int8_t layout_cur;           /* static: schedule entry (-1: none, while reconfiguring) */
     bool draining, reconfiguring;
-    /* second line */
-    int layout_want;             /* static: schedule entry to apply next */
-    gs_time_us create_free_us;   /* dynmig: creations on a card are serialized */
-    gs_time_us drain_since_us;
 } mig_gpu;
-_Static_assert(sizeof(mig_gpu) == 128 && offsetof(mig_gpu, layout_want) == 64,
-               "mig_gpu: one hot and one cold cache line");
+_Static_assert(sizeof(mig_gpu) == 64, "mig_gpu: one cache line");
+
+/* The rest of a card, by card index beside mig_base.gpus. */
+typedef struct mig_gpu_cold {
+    gs_time_us create_free_us; /* dynmig: creations on a card are serialized */
+    gs_time_us drain_since_us; /* static: draining since */
+    int layout_want;           /* static: schedule entry to apply next */
+} mig_gpu_cold;
 
 /* Per-job facts, indexed by job slot (no allocation per job): 32 bytes,
  * aligned, so a release reads one cache line of them. */
@@ -171,6 +173,7 @@ struct mig_base {
     mig_group *groups;
     int ngroups;
     mig_gpu *gpus;
+    mig_gpu_cold *cold; /* [card index] */
     int ngpus;
     int *node_first, *node_count; /* per node: its MIG cards in gpus[] */
     int *mig_nodes, nmig_nodes;   /* nodes with MIG cards, ascending id */
@@ -202,6 +205,8 @@ struct mig_base {
     uint32_t resv_gen;
     int resv_node;
 };
+
+static inline mig_gpu_cold *mig_cold(const mig_base *b, const mig_gpu *g) { return &b->cold[g - b->gpus]; }
 
 /* Builds the cards from the cluster (each group's "mig" key parsed and
  * validated against its model), takes MIG cards out of the ledger and sets

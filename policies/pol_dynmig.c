@@ -82,11 +82,11 @@ static void dyn_commit(mig_base *b, mig_gpu *g, job *j, const mig_pick *pk)
     b->creations++;
     mig_inst_hold(b, g, slot, j);
     /* creations on one card are serialized (HAMi creates at kubelet Allocate, one GPU at a time) */
-    gs_time_us from = g->create_free_us > sim_now(b->s) ? g->create_free_us : sim_now(b->s);
-    g->create_free_us = from + d->create_us;
+    gs_time_us from = mig_cold(b, g)->create_free_us > sim_now(b->s) ? mig_cold(b, g)->create_free_us : sim_now(b->s);
+    mig_cold(b, g)->create_free_us = from + d->create_us;
     mig_jobinfo *in = mig_info(b, j);
-    if (g->create_free_us > in->ready_us)
-        in->ready_us = g->create_free_us;
+    if (mig_cold(b, g)->create_free_us > in->ready_us)
+        in->ready_us = mig_cold(b, g)->create_free_us;
 }
 
 static void dyn_placed(mig_base *b, job *j)

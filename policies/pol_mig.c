@@ -210,7 +210,7 @@ static void apply_layout(static_state *st, mig_gpu *g, int entry, bool count)
 static void begin_reconfig(static_state *st, mig_gpu *g)
 {
     sim *s = st->b.s;
-    st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
+    st->drain_s += gs_us_to_s(sim_now(s) - mig_cold(&st->b, g)->drain_since_us);
     for (int q = 0; q < MIG_MAX_SLICES; q++)
         if (g->inst[q].state != MI_NONE) {
             mig_inst_destroy(&st->b, g, q);
@@ -275,7 +275,7 @@ static int st_init(sim *s, int index, void **state, gs_error *err)
     for (int i = 0; i < st->b.ngpus; i++) { /* configured before the run: not counted as creations */
         mig_gpu *g = &st->b.gpus[i];
         apply_layout(st, g, mig_sched_entry(&st->b.groups[g->ix.group], 0), false);
-        g->layout_want = g->layout_cur;
+        mig_cold(&st->b, g)->layout_want = g->layout_cur;
     }
     for (int gi = 0; gi < st->b.ngroups; gi++) {
         gs_time_us t = st->b.groups[gi].mig ? next_switch(&st->b.groups[gi], 0) : -1;
@@ -305,12 +305,12 @@ static void on_switch(static_state *st, int gi)
         mig_gpu *g = &st->b.gpus[i];
         if (g->ix.group != gi)
             continue;
-        g->layout_want = want;
+        mig_cold(&st->b, g)->layout_want = want;
         if (g->reconfiguring)
             continue; /* applies the latest wanted layout when done */
         if (want == g->layout_cur) {
             if (g->draining) { /* switched back before it drained */
-                st->drain_s += gs_us_to_s(sim_now(s) - g->drain_since_us);
+                st->drain_s += gs_us_to_s(sim_now(s) - mig_cold(&st->b, g)->drain_since_us);
                 g->draining = false;
                 mig_card_changed(&st->b, g);
             }
@@ -319,7 +319,7 @@ static void on_switch(static_state *st, int gi)
         st->switches++;
         if (!g->draining) {
             g->draining = true;
-            g->drain_since_us = sim_now(s);
+            mig_cold(&st->b, g)->drain_since_us = sim_now(s);
             mig_card_changed(&st->b, g);
         }
         if (g->nheld == 0)
@@ -342,7 +342,7 @@ static void st_timer(void *state, sim *s, job *j, uint32_t tag)
         on_switch(st, (int)id);
     } else if (kind == TAG_RECONF) {
         mig_gpu *g = &st->b.gpus[id];
-        apply_layout(st, g, g->layout_want, true);
+        apply_layout(st, g, mig_cold(&st->b, g)->layout_want, true);
         g->reconfiguring = g->draining = false;
         mig_card_changed(&st->b, g);
         st->reconfig_s += gs_us_to_s(st->reconfig_us);
@@ -360,7 +360,7 @@ static void st_report(const void *state, const sim *s, cJSON *root)
     double drain_s = st->drain_s;
     for (int i = 0; i < st->b.ngpus; i++) /* still draining at the end */
         if (st->b.gpus[i].draining && !st->b.gpus[i].reconfiguring)
-            drain_s += gs_us_to_s(sim_now(s) - st->b.gpus[i].drain_since_us);
+            drain_s += gs_us_to_s(sim_now(s) - mig_cold(&st->b, &st->b.gpus[i])->drain_since_us);
     cJSON *r = cJSON_AddObjectToObject(pol, "layout_switches");
     cJSON_AddNumberToObject(r, "card_switches", (double)st->switches);
     cJSON_AddNumberToObject(r, "reconfigurations", (double)st->reconfigs);
