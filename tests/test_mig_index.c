@@ -134,7 +134,34 @@ static void index_random_updates(void)
 typedef struct probe_ctx {
     sim *s;
     long checks, cards_taken; /* probes answered, of which with a card */
+    long placed_seen, wide_seen; /* slot records checked, of which of more than MIG_SLOTS_PACKED cards */
 } probe_ctx;
+
+/* A release goes straight to the slots a job's record names, scanning no
+ * card: every placed job's record names, on each of its cards, a slot that
+ * is held, and the cards' held counts are exactly the records naming them. */
+static void check_slots(mig_base *b, probe_ctx *pc)
+{
+    int *held = xcalloc((size_t)b->ngpus + 1, sizeof *held);
+    for (uint32_t s = 0; s < b->info_cap; s++) {
+        const mig_jobinfo *in = &b->info[s / MIG_INFO_CHUNK][s % MIG_INFO_CHUNK];
+        CHECK((uintptr_t)in % 32 == 0); /* half a cache line, never across two */
+        if (in->card0 < 0 || in->on_ledger || !in->cards)
+            continue;
+        pc->placed_seen++;
+        pc->wide_seen += __builtin_popcountll(in->cards) > MIG_SLOTS_PACKED;
+        CHECK_EQ_INT(in->many, __builtin_popcountll(in->cards) > MIG_SLOTS_PACKED);
+        for (uint64_t m = in->cards; m; m &= m - 1) {
+            int ci = __builtin_ctzll(m), slot = mig_job_slot(in, ci);
+            CHECK(slot >= 0 && slot < MIG_MAX_SLICES);
+            CHECK_EQ_INT(b->gpus[in->card0 + ci].inst[slot].state, MI_HELD);
+            held[in->card0 + ci]++;
+        }
+    }
+    for (int c = 0; c < b->ngpus; c++)
+        CHECK_EQ_INT(held[c], b->gpus[c].nheld);
+    free(held);
+}
 
 /* The first card, in card order, where pick succeeds for j (the scan the
  * index replaces), over the groups j may use. */
@@ -143,7 +170,7 @@ static int scan_first(mig_base *b, job *j)
     for (int c = 0; c < b->ngpus; c++) {
         mig_gpu *g = &b->gpus[c];
         mig_pick pk;
-        if ((j->pools >> b->groups[g->group].pool & 1) && b->h->pick(b, g, j, &pk))
+        if ((j->pools >> b->groups[g->ix.group].pool & 1) && b->h->pick(b, g, j, &pk))
             return c;
     }
     return -1;
@@ -174,6 +201,7 @@ static void check_now(void *ud, const job *done)
     (void)done;
     probe_ctx *pc = ud;
     mig_base *b = pc->s->pst[0]; /* both policies' state starts with their mig_base */
+    check_slots(b, pc);
     for (int c = 0; c < b->ngpus; c++) { /* each card indexed as the policy describes it now */
         int entry, room;
         uint16_t avail, aux;
@@ -266,6 +294,45 @@ static void dynmig_index_matches_scan(void)
     run_and_probe("dynmig", bestfit, 22);
 }
 
+/* Jobs of up to 64 cards on one node, to both sides of MIG_SLOTS_PACKED:
+ * their records name held slots at every end, and the cards are one
+ * aligned cache line each. */
+static void slots_of_wide_jobs(const char *policy, const char *layout)
+{
+    const char *trace = tu_write_tmp("");
+    FILE *f = fopen(trace, "w");
+    fprintf(f, "id,submit,duration,gpus,mig\n");
+    static const int gpus[] = {1, 2, 21, 22, 40, 64, 3};
+    srand(7);
+    for (int i = 0; i < 300; i++)
+        fprintf(f, "w%d,%d,%d,%d,%s\n", i, i * 3, 20 + rand() % 200, gpus[rand() % 7], rand() % 2 ? "1g.10gb" : "2g.20gb");
+    fclose(f);
+    char cluster[256];
+    snprintf(cluster, sizeof cluster,
+             "{\"name\": \"wide\", \"nodes\": [{\"name\": \"m\", \"model\": \"A100-SXM4-80GB\", "
+             "\"count\": 3, \"gpus\": 64, \"mig\": \"%s\"}]}", layout);
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = trace;
+    r.cfg.policy = policy;
+    r.cfg.seed = 1;
+    CHECK_EQ_INT(sim_cluster_load(&r.cl, tu_write_tmp(cluster), tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    mig_base *b = r.s.pst[0];
+    CHECK_EQ_INT((int)sizeof(mig_gpu), 64);
+    CHECK_EQ_INT((int)sizeof(mig_jobinfo), 32);
+    CHECK((uintptr_t)b->gpus % 64 == 0);
+    probe_ctx pc = {.s = &r.s};
+    sim_observe(&r.s, &(sim_observer){.job_done = check_now, .job_done_ud = &pc});
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    CHECK(pc.placed_seen > 300); /* records checked while jobs ran beside the one ending */
+    CHECK(pc.wide_seen > 20);    /* among them jobs of more cards than the packed record holds */
+    tu_run_free(&r);
+}
+
+static void mig_slots_of_wide_jobs(void) { slots_of_wide_jobs("mig", "all-1g.10gb"); }
+static void dynmig_slots_of_wide_jobs(void) { slots_of_wide_jobs("dynmig", "dynamic"); }
+
 /* {==== the queue's room skips only tries that would change nothing ====} */
 
 typedef struct digest {
@@ -348,5 +415,7 @@ const test_case tests_mig_index[] = {
     {"mig_index_random_updates_match_brute_force", index_random_updates},
     {"mig_index_in_static_runs_matches_card_scan", mig_index_matches_scan},
     {"mig_index_in_dynmig_runs_matches_card_scan", dynmig_index_matches_scan},
+    {"mig_release_slots_of_wide_jobs_from_records", mig_slots_of_wide_jobs},
+    {"dynmig_release_slots_of_wide_jobs_from_records", dynmig_slots_of_wide_jobs},
     {NULL, NULL},
 };
