@@ -75,6 +75,7 @@ static job *job_new(sim *s)
 }
 
 _Static_assert(CL_MAX_NODE_GPUS <= 255, "job.ngpu_ids is a uint8_t");
+_Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any request a node can take");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
 int *sim_job_hold_gpus(job *j, int n)
