@@ -110,11 +110,11 @@ double sc_req_pct(const job *j)
 double sc_card_free_pct(const sc_state *st, int g)
 {
     const sc_card *c = &st->cards[g];
-    if (st->cfg.split_count > 0 && c->n >= st->cfg.split_count)
+    if ((int)c->n >= st->cfg.max_tenants)
         return 0;
     double cores = st->cfg.hami ? 100.0 * (st->cfg.total_cores - c->cores_used) / st->cfg.total_cores
                                 : (c->n > 0 ? 0 : 100); /* timeslice: a used card has no room to measure */
-    double mem = st->cfg.hami ? 100.0 * (sc_card_total_mem(st, c) - (double)c->mem_committed) / sc_card_total_mem(st, c)
+    double mem = st->cfg.hami ? 100.0 * (sc_card_total_mem(st, g) - (double)c->mem_committed) / sc_card_total_mem(st, g)
                               : cores;
     double f = cores < mem ? cores : mem;
     return f < 0 ? 0 : f;
@@ -624,7 +624,7 @@ bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int 
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
         for (int k = 0; k < n->ngpus; k++) {
             freev[k] = sc_card_free_pct(st, n->gpu0 + k);
-            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], mem, cores))
+            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], n->gpu0 + k, mem, cores))
                 fit[nfit++] = k;
         }
         ok = nfit >= want;

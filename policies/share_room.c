@@ -15,16 +15,17 @@
 
 #include <stdlib.h>
 
-static bool card_open(const sc_state *st, const sc_card *c)
+static bool card_open(const sc_state *st, int g)
 {
     const sc_config *cfg = &st->cfg;
-    if (cfg->split_count > 0 && c->n >= cfg->split_count)
+    const sc_card *c = &st->cards[g];
+    if ((int)c->n >= cfg->max_tenants) /* split_count, else SC_CARD_TENANTS_MAX */
         return false;
     if (!cfg->hami)
         return true;
     if (c->cores_used >= cfg->total_cores)
         return false;
-    return sc_card_total_mem(st, c) - (double)c->mem_committed >= 1.0;
+    return sc_card_total_mem(st, g) - (double)c->mem_committed >= 1.0;
 }
 
 void sc_room_init(sc_state *st)
@@ -35,7 +36,7 @@ void sc_room_init(sc_state *st)
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            bool open = card_open(st, &st->cards[g]);
+            bool open = card_open(st, g);
             if (!open) /* an empty card is open: its record is left as calloc gave it (sc_new) */
                 st->cards[g].closed = true;
             st->node_open[ni] += open;
@@ -53,7 +54,7 @@ void sc_room_free(sc_state *st)
 void sc_room_card(sc_state *st, int g, int ni)
 {
     sc_card *c = &st->cards[g];
-    bool now = card_open(st, c);
+    bool now = card_open(st, g);
     if (now == !c->closed)
         return;
     c->closed = !now;

@@ -43,6 +43,8 @@ static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB
 static job *job_new(sim *s)
 {
     if (s->free_head == NO_SLOT) {
+        if (s->nslots > SIM_MAX_SLOTS - JOB_CHUNK)
+            GS_BUG("sim: more than SIM_MAX_SLOTS jobs in flight");
         if (s->nchunks % JOB_CHUNKS_PER_BLOCK == 0) {
             s->chunks = xrealloc(s->chunks, (s->nchunks + JOB_CHUNKS_PER_BLOCK) * sizeof *s->chunks);
             job *block = xcalloc((size_t)JOB_CHUNK * JOB_CHUNKS_PER_BLOCK, sizeof *block);
