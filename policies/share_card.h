@@ -182,9 +182,11 @@ typedef struct sc_card {
     /* its current contribution to the busy gauge, so a change adds a delta */
     double busy;
     int32_t mem_committed;  /* MiB asked by the tenants (admission; vgpu only) */
-    uint32_t n : 17;        /* tenants, at most SC_CARD_TENANTS_MAX */
+    /* the count in the low bits and the cores in the high ones: each is
+     * read with one instruction after the load (a mask, a shift) */
+    uint32_t n : 17;          /* tenants, at most SC_CARD_TENANTS_MAX */
+    uint32_t closed : 1;      /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
     uint32_t cores_used : 14; /* gpucores reserved (vgpu), at most SC_CARD_CORES_MAX */
-    uint32_t closed : 1;    /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
 } sc_card;
 _Static_assert(sizeof(sc_card) == 24, "a card's record is 24 bytes (tests/test_share_mem.c)");
 _Static_assert(CL_MAX_POOLS <= 256, "sc_state.range_pool is a uint8_t");
@@ -265,7 +267,7 @@ typedef struct sc_state {
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
     /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
     int *nh, *nh_pos, nh_n;
-    double *node_score;
+    double *node_score; /* per node, until the treap is built on the heap's order (sc_order_drop_heap) */
     int *frontier, frontier_cap;
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
@@ -348,6 +350,9 @@ int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
 /* Card g's memory under the run's scaling (vgpu's mem_scaling; physical
  * elsewhere), MiB. */
 static inline double sc_card_total_mem(const sc_state *st, int g) { return st->pool_total_mib[sc_card_pool(st, g)]; }
+/* The same for every card of node n (a node's cards share its model): read
+ * once where a loop visits a node's cards. */
+static inline double sc_node_total_mem(const sc_state *st, const sim_node *n) { return st->pool_total_mib[n->pool]; }
 
 /* {==== share_place.c: HAMi scoring ====} */
 
@@ -356,9 +361,11 @@ static inline double sc_card_total_mem(const sc_state *st, int g) { return st->p
 int sc_place(sc_state *st, job *j);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
-/* HAMi's admission test of one card (c: card g's counters, or a copy of
- * them with some tenants taken out), and the node's free CPU and memory. */
-bool sc_card_fits(const sc_state *st, const sc_card *c, int g, int64_t mem, int cores);
+/* HAMi's admission test of one card (c: its counters, or a copy of them
+ * with some tenants taken out; total_mib: its memory under the run's
+ * scaling, sc_card_total_mem or sc_node_total_mem), and the node's free CPU
+ * and memory. */
+bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores);
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
 /* {==== share_select.c: bestfit, dotprod, random, fgd, fgdfit ====} */
@@ -380,7 +387,7 @@ void sc_node_changed(sc_state *st, int ni);
 double sc_frag_gpus(const sc_state *st);
 /* Free share of card g in percent of a card (0..100): the smaller of free
  * cores and free memory, 0 when its slots are full. */
-double sc_card_free_pct(const sc_state *st, int g);
+double sc_card_free_pct(const sc_state *st, int g, double total_mib);
 /* A request's share of one card in percent (gpucores, else gpumem_pct,
  * else 100: a whole card). */
 double sc_req_pct(const job *j);
@@ -453,20 +460,23 @@ uint32_t sc_queue_room(const void *state, const sim *s);
  * first node in order that admits(st, ni, ud) says yes to, or -1. */
 void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
-/* Frees the heap of nodes once the treap over every node (sc_host_init)
- * is built on top of its order: sc_place asks the treap first, and
- * sc_room_node keeps only the node scores then. */
+/* Frees the heap of nodes and the node scores once the treap over every
+ * node (sc_host_init) is built on top of its order: sc_place asks the treap
+ * first, and sc_room_node gives it each new score (sc_host_rescore). */
 void sc_order_drop_heap(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* Every node in HAMi's order with its free CPU and memory and open cards
- * (share_host.c): sc_host_init after sc_order_init, sc_host_update when
- * node ni's score, open cards or host room changed, sc_host_first the first
+ * (share_host.c): sc_host_init after sc_order_init (from st->node_score),
+ * sc_host_rescore when node ni's score changed to score (its open cards or
+ * host room may have too), sc_host_update when its open cards or host room
+ * changed alone, sc_host_first the first
  * node in order of an allowed pool with cpu cores and mem_gib GiB free and
  * want open cards that admits(st, ni, ud) says yes to, or -1. O(log nodes)
  * each, plus the admits() calls that say no. */
 void sc_host_init(sc_state *st);
 void sc_host_free(sc_state *st);
+void sc_host_rescore(sc_state *st, int ni, double score);
 void sc_host_update(sc_state *st, int ni);
 int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
                   bool (*admits)(sc_state *st, int ni, void *ud), void *ud);

@@ -30,9 +30,9 @@ static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_commit
     return true;
 }
 
-bool sc_card_fits(const sc_state *st, const sc_card *c, int g, int64_t mem, int cores)
+bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores)
 {
-    return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, g), mem, cores);
+    return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, total_mib, mem, cores);
 }
 
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)

@@ -131,15 +131,16 @@ static void nh_down(sc_state *st, int i)
 
 void sc_room_node(sc_state *st, int ni)
 {
+    if (st->horder) {
+        /* the treap over every node (share_host.c) answers every placement
+         * once it is built (sc_place asks it first): the heap is not kept,
+         * nor the scores beside it (the treap's keys are they) */
+        sc_host_rescore(st, ni, sc_node_score(st, ni));
+        return;
+    }
     if (!st->node_score)
         return;
     st->node_score[ni] = sc_node_score(st, ni);
-    if (st->horder) {
-        /* the treap over every node (share_host.c) answers every placement
-         * once it is built (sc_place asks it first): the heap is not kept */
-        sc_host_update(st, ni);
-        return;
-    }
     int i = st->nh_pos[ni];
     bool in = st->node_open[ni] > 0;
     if (i < 0 && in) {
@@ -177,7 +178,9 @@ void sc_order_drop_heap(sc_state *st)
 {
     free(st->nh);
     free(st->nh_pos);
+    free(st->node_score); /* the treap's keys hold the scores from now on */
     st->nh = st->nh_pos = NULL;
+    st->node_score = NULL;
     st->nh_n = 0;
 }
 
