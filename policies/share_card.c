@@ -26,10 +26,27 @@ int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
     return st->cfg.hami ? phys_mib : 0;
 }
 
+/* The pool of placed j's cards (it holds at least one): the cards of one
+ * node share a model, its first card says. Looked up once a join, leave or
+ * refresh, and handed to each card's update. */
+static int task_pool(const sc_state *st, const job *j) { return sc_card_pool(st, job_gpu_ids(j)[0]); }
+
 int64_t sc_task_mem(const sc_state *st, const job *j)
 {
-    /* the cards of one node share a model: its first card says */
-    return j->ngpu_ids > 0 ? sc_mem_of(st, j, sc_card_phys_mib(st, &st->cards[job_gpu_ids(j)[0]])) : 0;
+    return j->ngpu_ids > 0 ? sc_mem_of(st, j, st->pool_phys_mib[task_pool(st, j)]) : 0;
+}
+
+int sc_card_pool_search(const sc_state *st, int g)
+{
+    int lo = 0, hi = st->nrange - 1; /* the last range whose first card is at most g */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (st->range_first[mid] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return st->range_pool[lo];
 }
 
 /* The fraction of a card's time j keeps busy alone, (0, 1]: the util
@@ -125,14 +142,14 @@ static void card_rate(sc_state *st, job *j, int g, int i, double r)
  * (vgpu), else 1 with a tenant (timeslice, mps, without a split), 0
  * without. A function of the counters alone, so the contribution a card
  * had before a change is this of its counters before it. */
-static double card_alloc(const sc_state *st, const sc_card *c)
+static inline double card_alloc(const sc_state *st, const sc_card *c, int pool)
 {
     const sc_config *cfg = &st->cfg;
     double alloc = 0;
     if (c->n > 0) {
         alloc = cfg->split_count > 0 ? (double)c->n / cfg->split_count : 1.0;
         if (cfg->hami) {
-            double mem = (double)c->mem_committed / sc_card_total_mem(st, c);
+            double mem = (double)c->mem_committed / st->pool_total_mib[pool];
             double cores = (double)c->cores_used / cfg->total_cores;
             alloc = alloc > mem ? alloc : mem;
             alloc = alloc > cores ? alloc : cores;
@@ -145,21 +162,22 @@ static double card_alloc(const sc_state *st, const sc_card *c)
 /* Recomputes card g: water-filling of its time, each tenant's rate there,
  * swap state and the gauge contributions (alloc_before: card_alloc before
  * the change). */
-static void card_update(sc_state *st, int g, double alloc_before)
+static void card_update(sc_state *st, int g, int pool, double alloc_before)
 {
     sc_card *c = &st->cards[g];
+    int n = c->n; /* read once: nothing below changes the card before the rates are set */
     /* its tenants' jobs, looked up once; a copy of its own, as a rate
      * change told to a replica's owner may come back here for another card */
-    job *fewj[32], **ten = c->n <= 32 ? fewj : xmalloc((size_t)c->n * sizeof *ten);
-    for (int i = 0; i < c->n; i++)
-        ten[i] = sc_card_tenant(st, c, i);
+    job *fewj[32], **ten = n <= 32 ? fewj : xmalloc((size_t)n * sizeof *ten);
+    const uint32_t *slots = sc_card_tenants(st, c);
+    for (int i = 0; i < n; i++)
+        ten[i] = sim_job_in_slot(st->s, slots[i]);
     const sc_config *cfg = &st->cfg;
     gs_time_us now = sim_now(st->s);
-    int64_t phys = sc_card_phys_mib(st, c);
     /* without swap the card's swap contributions stay 0: a scratch copy */
     sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
-    int k = c->n;
-    for (int i = 0; i < c->n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
+    int k = n;
+    for (int i = 0; i < n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
         if (sc_task_doomed(st, ten[i]) || ten[i]->idle || sc_task_swapping(st, ten[i]))
             k--;
 
@@ -168,6 +186,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
      * tenants take turns of swap_turn_s and each turn brings the excess back
      * in (and another tenant's out) at host-link speed: thrashing. */
     double host_mib = 0, f_swap = 1, swap_s = 0;
+    int64_t phys = st->pool_phys_mib[pool];
     if (cfg->swap && c->mem_used > phys && k > 0) {
         host_mib = (double)(c->mem_used - phys);
         swap_s = host_mib * MIB / w->link_bps;
@@ -175,14 +194,14 @@ static void card_update(sc_state *st, int g, double alloc_before)
     }
     double eff = efficiency(cfg, k);
 
-    if (c->n >= st->scratch_cap) {
-        st->scratch_cap = 2 * c->n + 8;
+    if (n >= st->scratch_cap) {
+        st->scratch_cap = 2 * n + 8;
         st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
         st->scratch_rates = xrealloc(st->scratch_rates, (size_t)st->scratch_cap * sizeof *st->scratch_rates);
     }
     bound *bs = st->scratch_bounds;
     int m = 0;
-    for (int i = 0; i < c->n; i++) {
+    for (int i = 0; i < n; i++) {
         job *j = ten[i];
         st->scratch_rates[i] = 0; /* a doomed one's: it runs at 0 whatever its cards say (task_rate) */
         if (sc_task_doomed(st, j))
@@ -216,7 +235,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
     }
     /* a copy: a rate change told to a service replica's owner may come back
      * here for another card (sc_refresh) and overwrite the scratch */
-    int n0 = c->n;
+    int n0 = n;
     double few[32], *rs = n0 <= 32 ? few : xmalloc((size_t)n0 * sizeof *rs);
     memcpy(rs, st->scratch_rates, (size_t)n0 * sizeof *rs);
     for (int i = 0; i < n0 && i < c->n; i++)
@@ -227,7 +246,7 @@ static void card_update(sc_state *st, int g, double alloc_before)
         free(ten);
 
     /* gauges: move each by this card's change in contribution */
-    double alloc = card_alloc(st, c);
+    double alloc = card_alloc(st, c, pool);
     busy *= f_swap;
     double swap_bps = swap_s > 0 ? host_mib * MIB / (cfg->swap_turn_s + swap_s) : 0;
     double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
@@ -244,71 +263,76 @@ static void card_update(sc_state *st, int g, double alloc_before)
     w->wait = thrash * k;
 }
 
-/* A tenant array of 1 << lg slots: from the slab of its size up to
- * SC_ARR_SLAB_LOG2 (no allocator header: four tenants' array is 16 bytes,
- * not the 32 a malloc chunk of 16 takes), else from malloc. A free array
- * of 4 slots (16 bytes) holds the free list's link. */
-static uint32_t *tenants_get(sc_state *st, int lg)
+/* A tenant array of 1 << lg slots: its handle (SC_T_ARRAY, lg, index).
+ * Arrays come from chunks of their size's set, SC_ARR_CHUNK_BYTES each (or
+ * one array, when larger): no allocator header an array (four tenants'
+ * array is 16 bytes, not the 32 a malloc chunk of 16 takes), and a handle
+ * of 32 bits where a pointer takes 64. A free array's first slot links
+ * the next free one. */
+static uint32_t tenants_get(sc_state *st, int lg)
 {
-    if (lg > SC_ARR_SLAB_LOG2)
-        return xmalloc(((size_t)1 << lg) * sizeof(uint32_t));
-    if (!st->arr_free[lg]) {
-        size_t per = SC_ARR_CHUNK_BYTES / (((size_t)1 << lg) * sizeof(uint32_t));
-        uint32_t *chunk = xmalloc(SC_ARR_CHUNK_BYTES);
-        st->arr_chunks = xrealloc(st->arr_chunks, (size_t)(st->narr_chunks + 1) * sizeof *st->arr_chunks);
-        st->arr_chunks[st->narr_chunks++] = chunk;
-        for (size_t i = per; i-- > 0;) { /* the first array first */
-            uint32_t *v = chunk + (i << lg);
-            memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]); /* a free array's first bytes link the next */
-            st->arr_free[lg] = v;
+    sc_arrays *a = &st->arr[lg];
+    uint32_t i;
+    if (a->free != UINT32_MAX) {
+        i = a->free;
+        a->free = *sc_arr_at(st, SC_T_ARRAY | (uint32_t)lg << SC_T_LG_SHIFT | i);
+    } else {
+        if (!a->chunk) { /* arrays per chunk: as many as SC_ARR_CHUNK_BYTES holds, at least one */
+            size_t bytes = ((size_t)1 << lg) * sizeof(uint32_t);
+            a->clog = 0;
+            while (((size_t)2 << a->clog) * bytes <= SC_ARR_CHUNK_BYTES)
+                a->clog++;
+        }
+        i = a->used++;
+        if (i > SC_T_INDEX_MASK)
+            GS_BUG("share_card: more tenant arrays of one size than cards");
+        if ((i >> a->clog) == a->nchunk) {
+            a->chunk = xrealloc(a->chunk, (size_t)(a->nchunk + 1) * sizeof *a->chunk);
+            a->chunk[a->nchunk++] = xmalloc(((size_t)1 << a->clog << lg) * sizeof(uint32_t));
         }
     }
-    uint32_t *v = st->arr_free[lg];
-    memcpy(&st->arr_free[lg], v, sizeof st->arr_free[lg]);
-    return v;
+    return SC_T_ARRAY | (uint32_t)lg << SC_T_LG_SHIFT | i;
 }
 
-static void tenants_put(sc_state *st, uint32_t *v, int lg)
+static void tenants_put(sc_state *st, uint32_t h)
 {
-    if (lg > SC_ARR_SLAB_LOG2) {
-        free(v);
-        return;
-    }
-    memcpy(v, &st->arr_free[lg], sizeof st->arr_free[lg]);
-    st->arr_free[lg] = v;
+    sc_arrays *a = &st->arr[h >> SC_T_LG_SHIFT & 31];
+    *sc_arr_at(st, h) = a->free;
+    a->free = h & SC_T_INDEX_MASK;
 }
 
 /* Appends j to card c's tenants: the card's own slot for the first, an
  * array once a second comes (kept at its size: a card's peak, not a job's). */
 static void tenant_add(sc_state *st, sc_card *c, job *j)
 {
-    if (!c->cap_log2 && c->n == 0) {
-        c->t.one = j->slot;
+    int n = c->n;
+    if (n == SC_CARD_TENANTS_MAX) /* admission closes a card there (max_tenants) */
+        GS_BUG("share_card: more than SC_CARD_TENANTS_MAX tenants on a card");
+    if (!(c->t & SC_T_ARRAY) && n == 0) {
+        c->t = j->slot; /* below SIM_MAX_SLOTS: the top bit clear */
     } else {
-        if (!c->cap_log2 || c->n == sc_card_cap(c)) {
-            int lg = c->cap_log2 ? c->cap_log2 + 1 : 2; /* 4, then doubling */
-            if (lg > 30)
-                GS_BUG("share_card: more than 2^30 tenants on a card");
-            uint32_t *v = tenants_get(st, lg);
-            memcpy(v, sc_card_tenants(c), (size_t)c->n * sizeof *v);
-            if (c->cap_log2)
-                tenants_put(st, c->t.many, c->cap_log2);
-            c->t.many = v;
-            c->cap_log2 = (uint8_t)lg;
+        int cap = sc_card_cap(c);
+        if (cap == 1 || n == cap) {
+            int lg = cap == 1 ? 2 : (int)(c->t >> SC_T_LG_SHIFT & 31) + 1; /* 4, then doubling */
+            uint32_t h = tenants_get(st, lg);
+            memcpy(sc_arr_at(st, h), sc_card_tenants(st, c), (size_t)n * sizeof(uint32_t));
+            if (c->t & SC_T_ARRAY)
+                tenants_put(st, c->t);
+            c->t = h;
         }
-        c->t.many[c->n] = j->slot;
+        sc_arr_at(st, c->t)[n] = j->slot;
     }
-    c->n++;
+    c->n = (unsigned)n + 1;
 }
 
 /* After a join or a leave changed job j's cards' counters: each card's
  * rates and gauges (from its alloc before the change), then what the cards
  * and their node can take. */
-static void cards_changed(sc_state *st, const job *j, const double *alloc_before)
+static void cards_changed(sc_state *st, const job *j, int pool, const double *alloc_before)
 {
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
-        card_update(st, cards[i], alloc_before[i]);
+        card_update(st, cards[i], pool, alloc_before[i]);
     for (int i = 0; i < j->ngpu_ids; i++)
         sc_room_card(st, cards[i], j->node);
     if (j->ngpu_ids > 0)
@@ -320,19 +344,20 @@ double sc_join(sc_state *st, job *j)
     gs_time_us now = sim_now(st->s);
     sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_card.h) */
     const int *cards = job_gpu_ids(j);
-    int64_t mem = sc_task_mem(st, j);
+    int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
+    int64_t phys = st->pool_phys_mib[pool];
+    int64_t mem = j->ngpu_ids > 0 ? sc_mem_of(st, j, phys) : 0; /* sc_task_mem */
     int cores = sc_task_cores(st, j);
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
-        int64_t phys = sc_card_phys_mib(st, c);
-        alloc_before[i] = card_alloc(st, c);
+        alloc_before[i] = card_alloc(st, c, pool);
         tenant_add(st, c, j);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
         if (c->cores_used + cores > SC_CARD_CORES_MAX)
             GS_BUG("share_card: reserved cores past the card's admission limit");
-        c->cores_used = (uint16_t)(c->cores_used + cores); /* admitted: at most total_cores */
+        c->cores_used = (unsigned)(c->cores_used + cores) & 0x3fff; /* admitted: at most total_cores */
         if (st->cfg.hami) {
             if (c->mem_committed + mem > SC_CARD_MEM_MAX_MIB)
                 GS_BUG("share_card: committed memory past the card's admission limit");
@@ -358,7 +383,7 @@ double sc_join(sc_state *st, job *j)
     }
     st->joiner = j;
     st->join_rate = task_rate(st, j, 1.0); /* no card: its rate is 1 (0 doomed) */
-    cards_changed(st, j, alloc_before);
+    cards_changed(st, j, pool, alloc_before);
     st->joiner = NULL;
     return st->join_rate;
 }
@@ -367,22 +392,24 @@ void sc_leave(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
     const int *cards = job_gpu_ids(j);
-    int64_t mem = sc_task_mem(st, j);
+    int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
+    int64_t phys = st->pool_phys_mib[pool];
+    int64_t mem = j->ngpu_ids > 0 ? sc_mem_of(st, j, phys) : 0; /* sc_task_mem */
     int cores = sc_task_cores(st, j);
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
-        int64_t phys = sc_card_phys_mib(st, c);
-        alloc_before[i] = card_alloc(st, c);
-        uint32_t *ten = (uint32_t *)sc_card_tenants(c);
-        int at = -1;
-        for (int k = 0; k < c->n && at < 0; k++)
+        alloc_before[i] = card_alloc(st, c, pool);
+        uint32_t *ten = (uint32_t *)sc_card_tenants(st, c);
+        int at = -1, n = c->n;
+        for (int k = 0; k < n && at < 0; k++)
             if (ten[k] == j->slot)
                 at = k;
         if (at < 0)
             GS_BUG("share_card: leaving a card the task is not on");
-        ten[at] = ten[--c->n]; /* order on a card does not matter: rates are symmetric */
-        c->cores_used = (uint16_t)(c->cores_used - cores);
+        ten[at] = ten[n - 1]; /* order on a card does not matter: rates are symmetric */
+        c->n = (unsigned)n - 1;
+        c->cores_used = (unsigned)(c->cores_used - cores) & 0x3fff; /* its own, reserved at its join */
         if (st->cfg.hami)
             c->mem_committed -= (int32_t)mem;
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
@@ -393,7 +420,7 @@ void sc_leave(sc_state *st, job *j)
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
     }
-    cards_changed(st, j, alloc_before);
+    cards_changed(st, j, pool, alloc_before);
 }
 
 const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
@@ -401,16 +428,18 @@ const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
 void sc_refresh(sc_state *st, job *j)
 {
     const int *cards = job_gpu_ids(j);
+    int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
     for (int i = 0; i < j->ngpu_ids; i++) /* its counters unchanged: the same share allocated */
-        card_update(st, cards[i], card_alloc(st, &st->cards[cards[i]]));
+        card_update(st, cards[i], pool, card_alloc(st, &st->cards[cards[i]], pool));
 }
 
 /* {==== residency: idle replicas evicted to host, swapped back in ====} */
 
-/* Moves card c's memory in use by delta MiB, and the resident-memory gauge. */
-static void card_mem(sc_state *st, sc_card *c, int64_t delta)
+/* Moves card g's memory in use by delta MiB, and the resident-memory gauge. */
+static void card_mem(sc_state *st, int g, int64_t delta)
 {
-    int64_t phys = sc_card_phys_mib(st, c);
+    sc_card *c = &st->cards[g];
+    int64_t phys = sc_card_phys_mib(st, g);
     int64_t before = c->mem_used < phys ? c->mem_used : phys;
     c->mem_used += (int32_t)delta; /* an evicted or returning tenant's: stays within join's bound */
     int64_t after = c->mem_used < phys ? c->mem_used : phys;
@@ -431,7 +460,7 @@ static void evict(sc_state *st, job *j)
     int64_t mem = sc_task_mem(st, j);
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
-        card_mem(st, &st->cards[cards[i]], -mem);
+        card_mem(st, cards[i], -mem);
     st->evictions++;
     st->freed_mib += (double)mem * j->ngpu_ids;
     sc_refresh(st, j);
@@ -445,9 +474,9 @@ static void make_room(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
-        while (c->mem_used > sc_card_phys_mib(st, c)) {
+        while (c->mem_used > sc_card_phys_mib(st, cards[i])) {
             job *lru = NULL;
-            for (int k = 0; k < c->n; k++) {
+            for (int k = 0; k < (int)c->n; k++) {
                 job *o = sc_card_tenant(st, c, k);
                 if (evictable(st, o) && (!lru || last_busy(st, o) < last_busy(st, lru)))
                     lru = o;
@@ -474,7 +503,7 @@ double sc_residency(sc_state *st, job *j)
         int64_t mem = sc_task_mem(st, j);
         const int *cards = job_gpu_ids(j);
         for (int i = 0; i < j->ngpu_ids; i++) {
-            card_mem(st, &st->cards[cards[i]], mem);
+            card_mem(st, cards[i], mem);
             const sc_card_swap *w = &st->swap[cards[i]]; /* swap runs only (above) */
             link = w->swapin_bps < link ? w->swapin_bps : link;
         }

@@ -55,6 +55,8 @@ typedef struct sc_config {
      * active threads 100 / mps_split percent, memory physical / mps_split */
     bool mps;
     int mps_split;
+    /* tenants a card takes: split_count, else SC_CARD_TENANTS_MAX (sc_new) */
+    int max_tenants;
 } sc_config;
 
 enum sc_select {
@@ -110,9 +112,10 @@ typedef struct sc_task {
     bool live : 1; /* in use (not on the slab's free list) */
 } sc_task;
 
-/* Cards' tenant arrays of up to 1 << SC_ARR_SLAB_LOG2 slots come from
- * slabs of SC_ARR_CHUNK_BYTES chunks, one per size (share_card.c). */
-#define SC_ARR_SLAB_LOG2 4
+/* Cards' tenant arrays of 1 << lg slots (lg 2..SC_ARR_LG_MAX) come from
+ * chunks of SC_ARR_CHUNK_BYTES (or one array, when larger), one set per
+ * size, and are named by a 32-bit handle (share_card.c). */
+#define SC_ARR_LG_MAX 17
 #define SC_ARR_CHUNK_BYTES 65536
 
 /* Records in a chunk of the policy's task slab (64 KiB). */
@@ -145,35 +148,48 @@ static inline bool sc_task_wide(const job *j) { return j->req.gpus > 1 || j->int
 _Static_assert(SC_CARD_MEM_MAX_MIB < INT32_MAX, "sc_card memory counters are int32_t");
 /* vgpu's cores (100 x core_scaling, core_scaling <= 100) fit cores_used. */
 #define SC_CARD_CORES_MAX 10000
-_Static_assert(SC_CARD_CORES_MAX <= UINT16_MAX, "sc_card.cores_used is a uint16_t");
+_Static_assert(SC_CARD_CORES_MAX < (1 << 14), "sc_card.cores_used is 14 bits");
+/* Tenants a card takes at most, whatever the policy's limit: its count is 17
+ * bits. vgpu's split_count (<= 1000), mps's replicas (<= 48) and
+ * timeslice's (<= 100,000) are below it; timeslice's replicas=0 (no limit)
+ * closes a card there (sc_config.max_tenants). */
+#define SC_CARD_TENANTS_MAX ((1 << 17) - 1)
+_Static_assert(((int64_t)1 << SC_ARR_LG_MAX) > SC_CARD_TENANTS_MAX, "the largest tenant array holds a full card");
+/* sc_card.t: a tenant's job slot (below 2^31: SIM_MAX_SLOTS), or, with the
+ * top bit set, a tenant array: its size's log2 in 5 bits and its index
+ * among the arrays of that size in the other 26 (a card holds at most one
+ * array, and a cluster at most CL_MAX_GPUS cards). */
+#define SC_T_ARRAY 0x80000000u
+#define SC_T_LG_SHIFT 26
+#define SC_T_INDEX_MASK ((1u << SC_T_LG_SHIFT) - 1)
+_Static_assert(SC_ARR_LG_MAX < 32 && CL_MAX_GPUS <= (1 << SC_T_LG_SHIFT), "a tenant array's handle");
+_Static_assert(SIM_MAX_SLOTS <= SC_T_ARRAY, "a job slot leaves sc_card.t's top bit clear");
 
-/* One per GPU of the cluster, used or not: 32 bytes, zero for an empty card
- * of the cluster's first pool, so that the pages of the cards no task ever
- * joined are never written (sc_new) and cost no memory. Nothing that follows
- * from the rest is kept: the card's physical memory is its pool's model's
- * (sc_card_phys_mib), its share of allocated cards (alloc) is recomputed
+/* One per GPU of the cluster, used or not: 24 bytes, zero for an empty card,
+ * so that the pages of the cards no task ever joined are never written
+ * (sc_new) and cost no memory. Nothing that follows from the rest is kept:
+ * the card's model (its physical memory) is its pool's, found from its
+ * index (sc_card_pool), its share of allocated cards (alloc) is recomputed
  * from its counters (card_alloc in share_card.c), its tenants about to be
  * OOM-killed are counted from their records when its rates are. */
 typedef struct sc_card {
     /* its tenants, as their jobs' slots (sc_card_tenants, sc_card_tenant):
-     * one in the card's record, more (cap_log2 > 0) in an array of
-     * 1 << cap_log2, so a card with one tenant costs it nothing, and four
-     * tenants' array is 16 bytes (a slot is half a pointer) */
-    union {
-        uint32_t one;
-        uint32_t *many;
-    } t;
+     * one in the card's record, more in an array named by a handle (the top
+     * bit set: SC_T_ARRAY), so a card with one tenant costs it nothing, and
+     * four tenants' array is 16 bytes */
+    uint32_t t;
+    int32_t mem_used; /* MiB the running tenants use (may exceed physical under swap) */
     /* its current contribution to the busy gauge, so a change adds a delta */
     double busy;
-    int32_t mem_committed; /* MiB asked by the tenants (admission; vgpu only) */
-    int32_t mem_used;      /* MiB the running tenants use (may exceed physical under swap) */
-    int32_t n;             /* tenants */
-    uint16_t cores_used;   /* gpucores reserved (vgpu) */
-    uint8_t pool;          /* the cluster pool it belongs to: its model */
-    uint8_t cap_log2 : 6;  /* tenant array of 1 << cap_log2 (0: the one slot) */
-    bool closed : 1;       /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
+    int32_t mem_committed;  /* MiB asked by the tenants (admission; vgpu only) */
+    /* the count in the low bits and the cores in the high ones: each is
+     * read with one instruction after the load (a mask, a shift) */
+    uint32_t n : 17;          /* tenants, at most SC_CARD_TENANTS_MAX */
+    uint32_t closed : 1;      /* could take no task (share_room.c); 0, as calloc'd, for an empty card */
+    uint32_t cores_used : 14; /* gpucores reserved (vgpu), at most SC_CARD_CORES_MAX */
 } sc_card;
-_Static_assert(CL_MAX_POOLS <= 256, "sc_card.pool is a uint8_t");
+_Static_assert(sizeof(sc_card) == 24, "a card's record is 24 bytes (tests/test_share_mem.c)");
+_Static_assert(CL_MAX_POOLS <= 256, "sc_state.range_pool is a uint8_t");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
 
 /* A card's swap state (oversub=swap only, sc_state.swap): its host link and
@@ -185,11 +201,29 @@ typedef struct sc_card_swap {
     double host_mib, swap_bps, thrash, wait;
 } sc_card_swap;
 
+/* The tenant arrays of one size (1 << lg slots): chunks of arrays, a free
+ * list threaded through the free ones (their first slot), the next never
+ * used. */
+typedef struct sc_arrays {
+    uint32_t **chunk;
+    uint32_t nchunk;
+    uint32_t free; /* an array's index, UINT32_MAX: none */
+    uint32_t used; /* arrays handed out from the chunks so far */
+    uint8_t clog;  /* arrays per chunk: 1 << clog */
+} sc_arrays;
+
 typedef struct sc_state {
     sim *s;
     sc_config cfg;
     int pol_index;
     sc_card *cards; /* one per GPU of the cluster */
+    /* each card's pool, by ranges of card indices in cluster order (a node
+     * group's cards are consecutive): pool1 when one range covers every
+     * card, else -1 and the ranges' first cards and pools (sc_card_pool) */
+    int pool1;
+    int nrange;
+    int *range_first;
+    uint8_t *range_pool;
     sc_card_swap *swap; /* one per GPU under oversub=swap, else NULL */
     int ncards;
     double total_phys_mib;
@@ -205,11 +239,8 @@ typedef struct sc_state {
     sc_task *tfree;
     sc_task ***trec; /* records by job slot (sc_task_of) */
     uint32_t ntrec;  /* chunks of it */
-    /* the cards' tenant arrays of 4, 8 and 16 (tenants_get in share_card.c):
-     * per size a free list threaded through the free arrays, and the chunks */
-    uint32_t *arr_free[SC_ARR_SLAB_LOG2 + 1];
-    uint32_t **arr_chunks;
-    int narr_chunks;
+    /* the cards' tenant arrays by size (tenants_get in share_card.c) */
+    sc_arrays arr[SC_ARR_LG_MAX + 1];
     /* the cards a placement chose (sc_place), before the job holds them */
     int pick[CL_MAX_NODE_GPUS];
     /* time integrals: committed and used MiB, busy card-time, MiB in host
@@ -236,7 +267,7 @@ typedef struct sc_state {
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
     /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
     int *nh, *nh_pos, nh_n;
-    double *node_score;
+    double *node_score; /* per node, until the treap is built on the heap's order (sc_order_drop_heap) */
     int *frontier, frontier_cap;
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
@@ -264,17 +295,31 @@ static inline bool sc_task_evicted(const sc_state *st, const job *j)
     return t && t->evicted;
 }
 
+/* The tenant array handle h names (SC_T_ARRAY set). */
+static inline uint32_t *sc_arr_at(const sc_state *st, uint32_t h)
+{
+    unsigned lg = h >> SC_T_LG_SHIFT & 31;
+    uint32_t i = h & SC_T_INDEX_MASK;
+    const sc_arrays *a = &st->arr[lg];
+    return a->chunk[i >> a->clog] + ((size_t)(i & ((1u << a->clog) - 1)) << lg);
+}
 /* The tenants of card c (c->n of them). */
-static inline const uint32_t *sc_card_tenants(const sc_card *c) { return c->cap_log2 ? c->t.many : &c->t.one; }
+static inline const uint32_t *sc_card_tenants(const sc_state *st, const sc_card *c)
+{
+    return c->t & SC_T_ARRAY ? sc_arr_at(st, c->t) : &c->t;
+}
 /* Its k-th tenant's job. */
 static inline job *sc_card_tenant(const sc_state *st, const sc_card *c, int k)
 {
-    return sim_job_in_slot(st->s, sc_card_tenants(c)[k]);
+    return sim_job_in_slot(st->s, sc_card_tenants(st, c)[k]);
 }
 /* The size of card c's tenant array (1: the card's own slot). */
-static inline int sc_card_cap(const sc_card *c) { return 1 << c->cap_log2; }
-/* Card c's physical memory: its pool's model's. */
-static inline int64_t sc_card_phys_mib(const sc_state *st, const sc_card *c) { return st->pool_phys_mib[c->pool]; }
+static inline int sc_card_cap(const sc_card *c) { return c->t & SC_T_ARRAY ? 1 << (c->t >> SC_T_LG_SHIFT & 31) : 1; }
+/* The pool (model) of card g: one load in a cluster of one range. */
+int sc_card_pool_search(const sc_state *st, int g);
+static inline int sc_card_pool(const sc_state *st, int g) { return st->pool1 >= 0 ? st->pool1 : sc_card_pool_search(st, g); }
+/* Card g's physical memory: its pool's model's. */
+static inline int64_t sc_card_phys_mib(const sc_state *st, int g) { return st->pool_phys_mib[sc_card_pool(st, g)]; }
 
 /* {==== share_card.c: cards, tenants, rates, memory ====} */
 
@@ -302,9 +347,12 @@ static inline int sc_task_cores(const sc_state *st, const job *j) { return st->c
 /* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
  * the card, else the whole card under vgpu and 0 under timeslice). */
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
-/* Card c's memory under the run's scaling (vgpu's mem_scaling; physical
+/* Card g's memory under the run's scaling (vgpu's mem_scaling; physical
  * elsewhere), MiB. */
-static inline double sc_card_total_mem(const sc_state *st, const sc_card *c) { return st->pool_total_mib[c->pool]; }
+static inline double sc_card_total_mem(const sc_state *st, int g) { return st->pool_total_mib[sc_card_pool(st, g)]; }
+/* The same for every card of node n (a node's cards share its model): read
+ * once where a loop visits a node's cards. */
+static inline double sc_node_total_mem(const sc_state *st, const sim_node *n) { return st->pool_total_mib[n->pool]; }
 
 /* {==== share_place.c: HAMi scoring ====} */
 
@@ -313,8 +361,11 @@ static inline double sc_card_total_mem(const sc_state *st, const sc_card *c) { r
 int sc_place(sc_state *st, job *j);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
-/* HAMi's admission test of one card, and the node's free CPU and memory. */
-bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores);
+/* HAMi's admission test of one card (c: its counters, or a copy of them
+ * with some tenants taken out; total_mib: its memory under the run's
+ * scaling, sc_card_total_mem or sc_node_total_mem), and the node's free CPU
+ * and memory. */
+bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores);
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 
 /* {==== share_select.c: bestfit, dotprod, random, fgd, fgdfit ====} */
@@ -336,7 +387,7 @@ void sc_node_changed(sc_state *st, int ni);
 double sc_frag_gpus(const sc_state *st);
 /* Free share of card g in percent of a card (0..100): the smaller of free
  * cores and free memory, 0 when its slots are full. */
-double sc_card_free_pct(const sc_state *st, int g);
+double sc_card_free_pct(const sc_state *st, int g, double total_mib);
 /* A request's share of one card in percent (gpucores, else gpumem_pct,
  * else 100: a whole card). */
 double sc_req_pct(const job *j);
@@ -409,20 +460,23 @@ uint32_t sc_queue_room(const void *state, const sim *s);
  * first node in order that admits(st, ni, ud) says yes to, or -1. */
 void sc_order_init(sc_state *st);
 void sc_order_free(sc_state *st);
-/* Frees the heap of nodes once the treap over every node (sc_host_init)
- * is built on top of its order: sc_place asks the treap first, and
- * sc_room_node keeps only the node scores then. */
+/* Frees the heap of nodes and the node scores once the treap over every
+ * node (sc_host_init) is built on top of its order: sc_place asks the treap
+ * first, and sc_room_node gives it each new score (sc_host_rescore). */
 void sc_order_drop_heap(sc_state *st);
 void sc_room_node(sc_state *st, int ni);
 int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
 /* Every node in HAMi's order with its free CPU and memory and open cards
- * (share_host.c): sc_host_init after sc_order_init, sc_host_update when
- * node ni's score, open cards or host room changed, sc_host_first the first
+ * (share_host.c): sc_host_init after sc_order_init (from st->node_score),
+ * sc_host_rescore when node ni's score changed to score (its open cards or
+ * host room may have too), sc_host_update when its open cards or host room
+ * changed alone, sc_host_first the first
  * node in order of an allowed pool with cpu cores and mem_gib GiB free and
  * want open cards that admits(st, ni, ud) says yes to, or -1. O(log nodes)
  * each, plus the admits() calls that say no. */
 void sc_host_init(sc_state *st);
 void sc_host_free(sc_state *st);
+void sc_host_rescore(sc_state *st, int ni, double score);
 void sc_host_update(sc_state *st, int ni);
 int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
                   bool (*admits)(sc_state *st, int ni, void *ud), void *ud);

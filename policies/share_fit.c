@@ -4,7 +4,7 @@
  * measure (share_frag.c) all ask it, so it sits below them.
  *
  * A card admits a request iff it has a slot left (split_count; 0 =
- * unlimited), and under vgpu: memory left (physical x mem_scaling minus what
+ * unlimited: SC_CARD_TENANTS_MAX), and under vgpu: memory left (physical x mem_scaling minus what
  * its tenants asked) >= the request, cores left >= the request, not (a
  * 100-core request on a card that has a user while the card has exactly 100
  * cores), not (a 0-core request on a card whose cores are all reserved).
@@ -15,7 +15,7 @@
 static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_committed, double total_mem, int64_t mem,
                  int cores)
 {
-    if (cfg->split_count > 0 && n >= cfg->split_count)
+    if (n >= cfg->max_tenants) /* split_count, else the most a card's count holds */
         return false;
     if (!cfg->hami)
         return true;
@@ -30,9 +30,9 @@ static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_commit
     return true;
 }
 
-bool sc_card_fits(const sc_state *st, const sc_card *c, int64_t mem, int cores)
+bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores)
 {
-    return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, sc_card_total_mem(st, c), mem, cores);
+    return fits(&st->cfg, c->n, c->cores_used, c->mem_committed, total_mib, mem, cores);
 }
 
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib)

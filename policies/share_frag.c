@@ -83,7 +83,7 @@ struct sc_frag {
     int ntyp;
     shash typ_hash; /* f->typ by its fields, while they are counted */
     double *node_frag, sum; /* GPUs */
-    uint32_t *node_ver;
+    uint32_t *node_ver; /* per node, with the cache only: its entries are valid at their node's version */
     fcache *cache; /* [node * nsh + shape], gpu_select=fgd and fgdfit only */
     double min_share; /* the smallest share of one card a task of the trace asks (percent) */
     /* fgdfit, scarce models: the GPUs an average row of the trace asks of
@@ -107,14 +107,14 @@ double sc_req_pct(const job *j)
     return 100;
 }
 
-double sc_card_free_pct(const sc_state *st, int g)
+double sc_card_free_pct(const sc_state *st, int g, double total_mib)
 {
     const sc_card *c = &st->cards[g];
-    if (st->cfg.split_count > 0 && c->n >= st->cfg.split_count)
+    if ((int)c->n >= st->cfg.max_tenants)
         return 0;
     double cores = st->cfg.hami ? 100.0 * (st->cfg.total_cores - c->cores_used) / st->cfg.total_cores
                                 : (c->n > 0 ? 0 : 100); /* timeslice: a used card has no room to measure */
-    double mem = st->cfg.hami ? 100.0 * (sc_card_total_mem(st, c) - (double)c->mem_committed) / sc_card_total_mem(st, c)
+    double mem = st->cfg.hami ? 100.0 * (total_mib - (double)c->mem_committed) / total_mib
                               : cores;
     double f = cores < mem ? cores : mem;
     return f < 0 ? 0 : f;
@@ -350,9 +350,9 @@ static double host_free(double total, double used) { return total < 0 ? INFINITY
 static double node_frag_now(const sc_state *st, int ni)
 {
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    double freev[CL_MAX_NODE_GPUS];
+    double freev[CL_MAX_NODE_GPUS], total = sc_node_total_mem(st, n);
     for (int k = 0; k < n->ngpus; k++)
-        freev[k] = sc_card_free_pct(st, n->gpu0 + k);
+        freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);
     return sc_node_frag(st, ni, freev, host_free(n->cpu_total, n->cpu_used),
                         host_free(n->mem_total_gib, n->mem_used_gib));
 }
@@ -396,7 +396,7 @@ static void node_rooms(const sc_state *st, struct sc_frag *f, int ni)
     f->idle_all -= f->node_idle[ni];
     f->node_idle[ni] = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-        double v = sc_card_free_pct(st, g);
+        double v = sc_card_free_pct(st, g, sc_node_total_mem(st, n));
         int b = (int)floor(v);
         b = b < 0 ? 0 : b > 127 ? 127 : b;
         f->card_free[g] = v;
@@ -518,16 +518,20 @@ int sc_frag_init(sc_state *st, gs_error *err)
         typ_cut(f, total);
     const sim_cluster *cl = sim_cluster_of(s);
     f->node_frag = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_frag);
-    f->node_ver = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_ver);
     for (int ni = 0; ni < cl->nnodes; ni++) {
-        f->node_ver[ni] = 1;
         f->node_frag[ni] = node_frag_now(st, ni);
         f->sum += f->node_frag[ni];
     }
     sim_gauge_set(&f->g, sim_now(s), f->sum);
     f->g.peak = f->sum;
-    if (st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT)
+    if (st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT) {
+        /* the cache's entries are valid while their node's version is
+         * theirs: versions are kept only with a cache (4 bytes a node) */
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
+        f->node_ver = xmalloc(((size_t)cl->nnodes + 1) * sizeof *f->node_ver);
+        for (int ni = 0; ni < cl->nnodes; ni++)
+            f->node_ver[ni] = 1;
+    }
     if (st->cfg.select == SC_SEL_FGDFIT) {
         f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
         f->node_idle = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_idle);
@@ -585,7 +589,7 @@ void sc_node_changed(sc_state *st, int ni)
     double v = node_frag_now(st, ni);
     f->sum += v - f->node_frag[ni];
     f->node_frag[ni] = v;
-    if (++f->node_ver[ni] == 0)
+    if (f->node_ver && ++f->node_ver[ni] == 0)
         f->node_ver[ni] = 1; /* 0 marks an empty cache entry */
     sim_gauge_set(&f->g, sim_now(st->s), f->sum);
 }
@@ -622,9 +626,10 @@ bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int 
     double r = sc_req_pct(j);
     if (ok) {
         int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+        double total = sc_node_total_mem(st, n);
         for (int k = 0; k < n->ngpus; k++) {
-            freev[k] = sc_card_free_pct(st, n->gpu0 + k);
-            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], mem, cores))
+            freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);
+            if (want > 0 && sc_card_fits(st, &st->cards[n->gpu0 + k], total, mem, cores))
                 fit[nfit++] = k;
         }
         ok = nfit >= want;
@@ -696,7 +701,7 @@ void sc_frag_report(const sc_state *st, const sim *s, cJSON *root)
     gs_time_us now = sim_now(s);
     double end_s = gs_us_to_s(now), cap = st->ncards, idle = 0;
     for (int g = 0; g < st->ncards; g++)
-        idle += sc_card_free_pct(st, g) / 100.0;
+        idle += sc_card_free_pct(st, g, sc_card_total_mem(st, g)) / 100.0;
     cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "gpu");
     cJSON_AddNumberToObject(gpu, "frag_gpus_end", f->sum);
     cJSON_AddNumberToObject(gpu, "frag_pct_end", cap > 0 ? 100.0 * f->sum / cap : 0);

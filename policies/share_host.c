@@ -305,9 +305,9 @@ static bool own(const sc_state *st, struct sc_horder *h, int ni)
     return changed;
 }
 
-static void insert(sc_state *st, struct sc_horder *h, int ni)
+static void insert(sc_state *st, struct sc_horder *h, int ni, double key)
 {
-    h->n[ni].key = st->node_score[ni];
+    h->n[ni].key = key;
     own(st, h, ni);
     h->n[ni].l = h->n[ni].r = -1;
     insert_at(h, ni);
@@ -340,7 +340,7 @@ void sc_host_init(sc_state *st)
         x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
         x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
         h->n[ni].pri = ((uint32_t)(x >> 32) & 0xffffff00u) | (uint8_t)cl->nodes[ni].pool;
-        insert(st, h, ni);
+        insert(st, h, ni, st->node_score[ni]);
     }
     st->horder = h;
 }
@@ -356,7 +356,7 @@ void sc_host_free(sc_state *st)
     st->horder = NULL;
 }
 
-void sc_host_update(sc_state *st, int ni)
+void sc_host_rescore(sc_state *st, int ni, double score)
 {
     struct sc_horder *h = st->horder;
     if (!h || ni < 0)
@@ -364,13 +364,21 @@ void sc_host_update(sc_state *st, int ni)
     /* a treap's shape follows from its keys and priorities alone: with the
      * key unchanged the node stays where it is (an erase and insert would
      * rebuild the same tree), only the subtree figures above it may change */
-    if (st->node_score[ni] == h->n[ni].key) {
+    if (score == h->n[ni].key) {
         if (own(st, h, ni))
             pull_up(h, ni);
         return;
     }
     erase(h, ni);
-    insert(st, h, ni);
+    insert(st, h, ni, score);
+}
+
+/* The node's key is its score as of its last change (sc_host_rescore):
+ * no copy of the scores is kept beside the records (8 bytes a node). */
+void sc_host_update(sc_state *st, int ni)
+{
+    if (st->horder && ni >= 0)
+        sc_host_rescore(st, ni, st->horder->n[ni].key);
 }
 
 typedef struct host_ask {

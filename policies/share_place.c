@@ -22,13 +22,12 @@
 #include "share_card.h"
 
 /* HAMi's usage fractions of a card with a request of (slots, mem, cores) added. */
-static double card_score(const sc_state *st, const sc_card *c, int slots, int64_t mem, int cores)
+static double card_score(const sc_state *st, const sc_card *c, double total_mib, int slots, int64_t mem, int cores)
 {
     const sc_config *cfg = &st->cfg;
     double used = cfg->split_count > 0 ? (double)(c->n + slots) / cfg->split_count : (double)(c->n + slots);
     if (cfg->hami)
-        used += (double)(cores + c->cores_used) / cfg->total_cores +
-                (double)(mem + c->mem_committed) / sc_card_total_mem(st, c);
+        used += (double)(cores + c->cores_used) / cfg->total_cores + (double)(mem + c->mem_committed) / total_mib;
     return 10.0 * used;
 }
 
@@ -60,9 +59,9 @@ double sc_node_score(const sc_state *st, int ni)
      * (share_room.c), its cards' records are in cache then (the change was
      * theirs) and the pool's scaled memory is one load */
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    double score = 0;
+    double score = 0, total = sc_node_total_mem(st, n);
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        score += card_score(st, &st->cards[g], 0, 0, 0);
+        score += card_score(st, &st->cards[g], total, 0, 0, 0);
     return score;
 }
 
@@ -85,9 +84,10 @@ static bool node_admits(sc_state *st, int ni, void *ud)
     if (st->node_open[ni] < a->want)
         return false; /* fewer cards that admit anything (share_room.c) */
     int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+    double total = sc_node_total_mem(st, n);
     int fit = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
-        fit += sc_card_fits(st, &st->cards[g], mem, a->cores);
+        fit += sc_card_fits(st, &st->cards[g], total, mem, a->cores);
     return fit >= a->want;
 }
 
@@ -126,11 +126,12 @@ int sc_place(sc_state *st, job *j)
         return -1;
     const sim_node *n = &cl->nodes[best];
     int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+    double total = sc_node_total_mem(st, n);
     ranked *r = xmalloc((size_t)(n->ngpus + 1) * sizeof *r);
     int m = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        if (sc_card_fits(st, &st->cards[g], mem, cores))
-            r[m++] = (ranked){card_score(st, &st->cards[g], 1, mem, cores), g};
+        if (sc_card_fits(st, &st->cards[g], total, mem, cores))
+            r[m++] = (ranked){card_score(st, &st->cards[g], total, 1, mem, cores), g};
     qsort(r, (size_t)m, sizeof *r, st->cfg.card_spread ? by_score_asc : by_score_desc);
     for (int i = 0; i < want; i++)
         st->pick[i] = r[i].g;

@@ -26,8 +26,9 @@ int sc_cards_open(const void *state, const sim *s, const job *j, int n)
     const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
     int cores = st->cfg.hami ? j->req.gpucores : 0, open = 0;
+    double total = sc_node_total_mem(st, nd);
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus; g++)
-        open += sc_card_fits(st, &st->cards[g], mem, cores);
+        open += sc_card_fits(st, &st->cards[g], total, mem, cores);
     return open;
 }
 
@@ -55,12 +56,12 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
             for (int k = 0; k < v[i]->ngpu_ids; k++)
                 if (vc[k] == g) {
                     c.n--;
-                    c.cores_used = (uint16_t)(c.cores_used - sc_task_cores(st, v[i]));
+                    c.cores_used = (unsigned)(c.cores_used - sc_task_cores(st, v[i])) & 0x3fff;
                     if (st->cfg.hami) /* kept only there (sc_card) */
                         c.mem_committed -= (int32_t)sc_task_mem(st, v[i]);
                 }
         }
-        fit += sc_card_fits(st, &c, mem, cores);
+        fit += sc_card_fits(st, &c, sc_node_total_mem(st, nd), mem, cores);
     }
     return fit >= j->req.gpus;
 }

@@ -15,16 +15,17 @@
 
 #include <stdlib.h>
 
-static bool card_open(const sc_state *st, const sc_card *c)
+static bool card_open(const sc_state *st, int g)
 {
     const sc_config *cfg = &st->cfg;
-    if (cfg->split_count > 0 && c->n >= cfg->split_count)
+    const sc_card *c = &st->cards[g];
+    if ((int)c->n >= cfg->max_tenants) /* split_count, else SC_CARD_TENANTS_MAX */
         return false;
     if (!cfg->hami)
         return true;
     if (c->cores_used >= cfg->total_cores)
         return false;
-    return sc_card_total_mem(st, c) - (double)c->mem_committed >= 1.0;
+    return sc_card_total_mem(st, g) - (double)c->mem_committed >= 1.0;
 }
 
 void sc_room_init(sc_state *st)
@@ -35,7 +36,7 @@ void sc_room_init(sc_state *st)
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            bool open = card_open(st, &st->cards[g]);
+            bool open = card_open(st, g);
             if (!open) /* an empty card is open: its record is left as calloc gave it (sc_new) */
                 st->cards[g].closed = true;
             st->node_open[ni] += open;
@@ -53,7 +54,7 @@ void sc_room_free(sc_state *st)
 void sc_room_card(sc_state *st, int g, int ni)
 {
     sc_card *c = &st->cards[g];
-    bool now = card_open(st, c);
+    bool now = card_open(st, g);
     if (now == !c->closed)
         return;
     c->closed = !now;
@@ -130,15 +131,16 @@ static void nh_down(sc_state *st, int i)
 
 void sc_room_node(sc_state *st, int ni)
 {
+    if (st->horder) {
+        /* the treap over every node (share_host.c) answers every placement
+         * once it is built (sc_place asks it first): the heap is not kept,
+         * nor the scores beside it (the treap's keys are they) */
+        sc_host_rescore(st, ni, sc_node_score(st, ni));
+        return;
+    }
     if (!st->node_score)
         return;
     st->node_score[ni] = sc_node_score(st, ni);
-    if (st->horder) {
-        /* the treap over every node (share_host.c) answers every placement
-         * once it is built (sc_place asks it first): the heap is not kept */
-        sc_host_update(st, ni);
-        return;
-    }
     int i = st->nh_pos[ni];
     bool in = st->node_open[ni] > 0;
     if (i < 0 && in) {
@@ -176,7 +178,9 @@ void sc_order_drop_heap(sc_state *st)
 {
     free(st->nh);
     free(st->nh_pos);
+    free(st->node_score); /* the treap's keys hold the scores from now on */
     st->nh = st->nh_pos = NULL;
+    st->node_score = NULL;
     st->nh_n = 0;
 }
 

@@ -111,20 +111,34 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->pol_index = pol_index;
     st->ncards = sim_cluster_of(s)->ngpus;
     sim_sketch_init(&st->swapin_wait_s);
+    st->cfg.max_tenants = cfg->split_count > 0 ? cfg->split_count : SC_CARD_TENANTS_MAX;
+    if (st->cfg.max_tenants > SC_CARD_TENANTS_MAX) /* the parameters' ranges keep it there (share_card.h) */
+        GS_BUG("share_sched: split_count above SC_CARD_TENANTS_MAX");
+    for (int lg = 0; lg <= SC_ARR_LG_MAX; lg++)
+        st->arr[lg].free = UINT32_MAX;
+    /* calloc'd and never written before a task joins: writing every card
+     * would touch the page of every card, used or not (a cluster half idle
+     * keeps half its cards' pages untouched: timeslice, four tenants a card,
+     * touches a quarter of them) */
     st->cards = xcalloc((size_t)st->ncards + 1, sizeof *st->cards);
     st->swap = cfg->swap ? xcalloc((size_t)st->ncards + 1, sizeof *st->swap) : NULL;
+    st->pool1 = -1;
     for (int ni = 0; ni < sim_cluster_of(s)->nnodes; ni++) {
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         st->pool_phys_mib[n->pool] = m->memory_mib;
         st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
+        if (n->ngpus > 0 && (st->nrange == 0 || st->range_pool[st->nrange - 1] != n->pool)) {
+            /* the cards' pools by ranges of consecutive cards (sc_card_pool) */
+            if ((st->nrange & (st->nrange - 1)) == 0) { /* 0, 1, 2, 4, ...: doubled */
+                size_t cap = st->nrange ? 2 * (size_t)st->nrange : 1;
+                st->range_first = xrealloc(st->range_first, cap * sizeof *st->range_first);
+                st->range_pool = xrealloc(st->range_pool, cap * sizeof *st->range_pool);
+            }
+            st->range_first[st->nrange] = n->gpu0;
+            st->range_pool[st->nrange++] = (uint8_t)n->pool;
+        }
         for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
-            /* calloc'd: pool 0 is there already, and writing it would touch the
-             * page of every card, used or not (a cluster half idle keeps half
-             * its cards' pages untouched: timeslice, four tenants a card,
-             * touches a quarter of them) */
-            if (n->pool != 0)
-                st->cards[g].pool = (uint8_t)n->pool;
             if (st->swap) {
                 /* a model without a host-link figure falls back to PCIe Gen4
                  * achievable bandwidth (reference/mechanics.md section 8) */
@@ -135,6 +149,8 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
             st->total_phys_mib += (double)m->memory_mib;
         }
     }
+    if (st->nrange == 1)
+        st->pool1 = st->range_pool[0];
     sc_room_init(st);
     if (cfg->select == SC_SEL_HAMI) {
         sc_order_init(st);
@@ -214,13 +230,14 @@ void sc_fini(void *state)
     for (uint32_t c = 0; c < st->ntrec; c++)
         free(st->trec[c]);
     free(st->trec);
-    for (int g = 0; g < st->ncards; g++) /* the arrays above the slabs' sizes */
-        if (st->cards[g].cap_log2 > SC_ARR_SLAB_LOG2)
-            free(st->cards[g].t.many);
-    for (int c = 0; c < st->narr_chunks; c++)
-        free(st->arr_chunks[c]);
-    free(st->arr_chunks);
+    for (int lg = 0; lg <= SC_ARR_LG_MAX; lg++) {
+        for (uint32_t c = 0; c < st->arr[lg].nchunk; c++)
+            free(st->arr[lg].chunk[c]);
+        free(st->arr[lg].chunk);
+    }
     free(st->cards);
+    free(st->range_first);
+    free(st->range_pool);
     free(st->swap);
     free(st->scratch_bounds);
     free(st->scratch_rates);
@@ -251,7 +268,7 @@ bool sc_place_start(void *state, sim *s, job *j)
     int64_t mem = sc_task_mem(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
-            if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, &st->cards[ids[i]]))
+            if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, ids[i]))
                 doomed = true; /* its allocation crosses the physical card */
     /* a record when it has something to keep (share_card.h); an OOM-killed
      * task's retry has its own still, with the count */

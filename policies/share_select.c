@@ -41,9 +41,10 @@ static int fitting_cards(const sc_state *st, const job *j, const sim_node *n, in
 {
     int64_t mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
     int m = 0, cores = sc_task_cores(st, j);
+    double total = sc_node_total_mem(st, n);
     for (int k = 0; k < n->ngpus; k++) {
-        freev[k] = sc_card_free_pct(st, n->gpu0 + k);
-        if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, cores)) {
+        freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);
+        if (sc_card_fits(st, &st->cards[n->gpu0 + k], total, mem, cores)) {
             int b = m++;
             for (; b > 0 && (freev[fit[b - 1]] > freev[k]); b--)
                 fit[b] = fit[b - 1];
@@ -92,7 +93,7 @@ static void fgdfit_keys(const sc_state *st, const job *j, int ni, double score, 
                 continue;
             if (mem < 0)
                 mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
-            if (sc_card_fits(st, &st->cards[n->gpu0 + k], mem, sc_task_cores(st, j))) {
+            if (sc_card_fits(st, &st->cards[n->gpu0 + k], sc_node_total_mem(st, n), mem, sc_task_cores(st, j))) {
                 room = left;
                 key[0] = left;
                 cards[0] = n->gpu0 + k;

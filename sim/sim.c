@@ -64,6 +64,8 @@ static void populate(void *p, size_t bytes)
 static job *job_new(sim *s)
 {
     if (s->free_head == NO_SLOT) {
+        if (s->nslots > SIM_MAX_SLOTS - JOB_CHUNK)
+            GS_BUG("sim: more than SIM_MAX_SLOTS jobs in flight");
         if (s->nchunks % JOB_CHUNKS_PER_BLOCK == 0) {
             s->chunks = xrealloc(s->chunks, (s->nchunks + JOB_CHUNKS_PER_BLOCK) * sizeof *s->chunks);
             job *block = xcalloc((size_t)JOB_CHUNK * JOB_CHUNKS_PER_BLOCK, sizeof *block);
@@ -97,6 +99,7 @@ static job *job_new(sim *s)
 }
 
 _Static_assert(CL_MAX_NODE_GPUS <= 255, "job.ngpu_ids is a uint8_t");
+_Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any request a node can take");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
 int *sim_job_hold_gpus(job *j, int n)

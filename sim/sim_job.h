@@ -58,13 +58,20 @@ typedef struct job_req {
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
     double util;         /* demand on a shared card, (0,1]; 0 = not given */
-    int gpus;            /* whole GPUs (or vGPUs), all on one node */
     int priority;        /* higher wins; default 0 */
+    /* the small columns in one word beside the priority, so the request is
+     * 80 bytes, not 84 rounded up to 88 (8 bytes a job in flight) */
+    uint8_t gpus;        /* whole GPUs (or vGPUs), all on one node: 0..JOB_REQ_GPUS_MAX */
     uint8_t gpucores;    /* percent of one GPU, 1..100; 0 = not given */
     uint8_t gpumem_pct;  /* percent of the card's memory, 1..100; 0 = not given */
-    uint8_t kind;        /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
-    bool preemptible;
+    uint8_t kind : 3;    /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
+    bool preemptible : 1;
 } job_req;
+/* A request's cards are on one node: the trace reader takes 0..64 (so does
+ * the warm pool's pool_gpus, pol_hibernate.c), which a uint8_t holds. */
+#define JOB_REQ_GPUS_MAX 64
+_Static_assert(JOB_REQ_GPUS_MAX <= UINT8_MAX, "job_req.gpus is a uint8_t");
+_Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
 
 /* The numeric columns of row r into q, its names left unset ("", no id): a
  * probe request (a shape counted from a trace, never run). sim_submit_row
@@ -78,11 +85,11 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->cpu = r->cpu;
     q->mem_gib = r->mem_gib;
     q->util = r->util;
-    q->gpus = r->gpus;
+    q->gpus = (uint8_t)r->gpus;             /* the reader checks 0..JOB_REQ_GPUS_MAX */
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
-    q->kind = (uint8_t)r->kind;
+    q->kind = (unsigned)r->kind;
     q->preemptible = r->preemptible != 0;
 }
 

@@ -278,7 +278,7 @@ static void host_order_against_scan(void)
             if (op < 3) { /* a task joined or left: new score and open cards */
                 st->node_score[ni] = (double)(rand() % 6) * 0.5;
                 st->node_open[ni] = rand() % (cl.nodes[ni].ngpus + 1);
-                sc_host_update(st, ni);
+                sc_host_rescore(st, ni, st->node_score[ni]);
             } else if (op < 5) { /* host CPU and memory taken */
                 double c = (double)(rand() % 16), m = (double)(rand() % 128);
                 if (sc_host_fits(&cl.nodes[ni], c, m)) {
@@ -435,7 +435,7 @@ static void host_order_cpu_and_memory_apart(void)
             sc_host_update(st, ni);
         } else if (op < 7) { /* a new score moves the node in the order */
             st->node_score[ni] = (double)(rand() % 4);
-            sc_host_update(st, ni);
+            sc_host_rescore(st, ni, st->node_score[ni]);
         } else {
             double c = rand() % 2 ? 8.0 * (rand() % 9) : (double)(rand() % 6400) / 100.0;
             double m = rand() % 2 ? 64.0 * (rand() % 9) : (double)(rand() % 51200) / 100.0;

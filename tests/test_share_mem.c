@@ -17,13 +17,14 @@
  * one OOM-killed: its rates' pointer, the OOM count and five flags.
  * Everything else a task needs is the job's (its GPU ids, its request). */
 #define SC_TASK_MAX_BYTES 16
-/* One per GPU of the cluster, whether used or not: its tenants, its busy
- * contribution, 32-bit MiB counters, tenant count, reserved cores, pool
- * and two small fields; the swap state only under oversub=swap
- * (sc_card_swap). Its physical memory (the pool's model's), its alloc
+/* One per GPU of the cluster, whether used or not: its tenants (one job
+ * slot, or a 32-bit handle of their array), its busy contribution, 32-bit
+ * MiB counters, and its tenant count, reserved cores and closed flag in one
+ * word; the swap state only under oversub=swap (sc_card_swap). Its pool
+ * (from its index), physical memory (the pool's model's), its alloc
  * contribution (from its counters) and its doomed tenants (their records)
- * are computed, not kept. */
-#define SC_CARD_MAX_BYTES 32
+ * are computed, not kept. At 1M GPUs each 8 bytes here is 8 MiB. */
+#define SC_CARD_MAX_BYTES 24
 
 static void sizes(void)
 {
@@ -75,7 +76,7 @@ static void on_done(void *ud, const job *j)
     v->trec = st->ntrec;
     v->bytes += (size_t)v->live * sizeof(sc_task);
     for (int g = 0; g < st->ncards; g++)
-        if (st->cards[g].cap_log2) {
+        if (sc_card_cap(&st->cards[g]) > 1) {
             v->arrays++;
             v->bytes += (size_t)sc_card_cap(&st->cards[g]) * sizeof(uint32_t);
         }
@@ -198,7 +199,7 @@ static void on_done_cards(void *ud, const job *j)
     v->cap = sc_card_cap(c);
     v->committed = c->mem_committed;
     v->used = c->mem_used;
-    v->phys = sc_card_phys_mib(st, c);
+    v->phys = sc_card_phys_mib(st, 0);
 }
 
 static void card_on(const char *policy, const char *const *sets, int n, cards_seen *v)
@@ -272,9 +273,9 @@ static void timeslice_heap_clears_void_completions(void)
 }
 
 /* A card no task joined keeps the zero bytes calloc gave it (its pool is
- * the cluster's first, its empty record open), so a cluster's idle cards
- * cost no written pages: 8 tasks on 64 cards fill node 0 under binpack,
- * and at the first completion the 56 others are all zero. */
+ * not kept, its empty record open), so a cluster's idle cards cost no
+ * written pages: 8 tasks on 64 cards fill node 0 under binpack, and at the
+ * first completion the 56 others are all zero. */
 typedef struct idle_seen {
     tu_run *r;
     int checked, zero, used;
@@ -309,7 +310,65 @@ static void idle_cards_stay_zero(void)
     }
 }
 
+/* A card's pool is not kept: it is found from the card's index, by ranges
+ * of consecutive cards of one pool (one load where one range covers the
+ * cluster). Three groups, 80, 40 and 80 GB cards, make three ranges of two
+ * pools; 24 tasks asking 50,000 MiB each start on the 16 cards of 80 GB
+ * and the other 8 wait for them. */
+typedef struct pools_seen {
+    tu_run *r;
+    int checked, running;
+    int64_t phys[24];
+    int pool[24], nrange, pool1;
+} pools_seen;
+
+static void on_done_pools(void *ud, const job *j)
+{
+    (void)j;
+    pools_seen *v = ud;
+    if (v->checked++)
+        return;
+    const sc_state *st = v->r->s.pst[0];
+    for (int g = 0; g < 24; g++) {
+        v->phys[g] = sc_card_phys_mib(st, g);
+        v->pool[g] = sc_card_pool(st, g);
+        v->running += sc_card_of(st, g)->n;
+    }
+    v->nrange = st->nrange;
+    v->pool1 = st->pool1;
+}
+
+static void card_pools_by_range(void)
+{
+    char tr[2048];
+    size_t used = (size_t)snprintf(tr, sizeof tr, "id,submit,duration,gpus,gpumem\n");
+    for (int i = 0; i < 24; i++)
+        used += (size_t)snprintf(tr + used, sizeof tr - used, "j%d,0,%d,1,50000\n", i, 10 + i);
+    tu_run r;
+    pools_seen v = {.r = &r};
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:8,A100-SXM4-40GB:8,A100-SXM4-80GB:8", 8, "vgpu",
+                              NULL, on_done_pools, &v),
+                 0);
+    CHECK_EQ_INT(r.s.completed, 24);
+    CHECK_EQ_INT(v.nrange, 3);
+    CHECK_EQ_INT(v.pool1, -1);
+    for (int g = 0; g < 24; g++) {
+        bool small = g >= 8 && g < 16;
+        CHECK_EQ_INT(v.pool[g], small ? 1 : 0);
+        CHECK_EQ_INT((int)v.phys[g], small ? 40960 : 81920);
+    }
+    CHECK_EQ_INT(v.running, 16); /* the 80 GB cards, one task each */
+    tu_run_free(&r);
+    /* one pool, one range: every card's pool without a search */
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:24", 8, "vgpu", NULL, NULL, NULL), 0);
+    const sc_state *st = r.s.pst[0];
+    CHECK_EQ_INT(st->nrange, 1);
+    CHECK_EQ_INT(st->pool1, 0);
+    tu_run_free(&r);
+}
+
 const test_case tests_share_mem[] = {
+    {"share_mem/card_pools_by_range", card_pools_by_range},
     {"share_mem/idle_cards_stay_zero", idle_cards_stay_zero},
     {"share_mem/timeslice_heap_clears_void_completions", timeslice_heap_clears_void_completions},
     {"share_mem/timeslice_card_counters", timeslice_card_counters},
