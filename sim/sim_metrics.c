@@ -158,25 +158,6 @@ __attribute__((noinline, cold)) uint64_t *sim_sketch_page(sim_sketch *s, int p)
     return *pg;
 }
 
-/* One body for both entries, inlined into each: the hot path is a few
- * loads and stores (bucket >= 0 is split as unsigned: no sign fix-ups). */
-static inline void sk_add(sim_sketch *s, double x, int bucket)
-{
-    s->n++;
-    s->sum += x;
-    if (x < s->min)
-        s->min = x;
-    if (x > s->max)
-        s->max = x;
-    if (bucket < 0) {
-        s->zeros++;
-        return;
-    }
-    unsigned b = (unsigned)bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
-    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
-    c[b % SK_PAGE]++;
-}
-
 void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
 {
     sim_sketch_free(dst);
@@ -189,13 +170,13 @@ void sim_sketch_copy(sim_sketch *dst, const sim_sketch *src)
         }
 }
 
-void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sk_add(s, x, bucket); }
+void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sim_sketch_count(s, x, bucket); }
 
 void sim_sketch_add_new(sim_sketch *s, double x)
 {
     s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
     s->last_x = x;
-    sk_add(s, x, s->last_bucket);
+    sim_sketch_count(s, x, s->last_bucket);
 }
 
 double sim_sketch_quantile(const sim_sketch *s, double q)

@@ -60,6 +60,26 @@ void sim_sketch_add_new(sim_sketch *s, double x);
 /* The counters of page p, made when the first value lands there (cold). */
 uint64_t *sim_sketch_page(sim_sketch *s, int p);
 
+/* Counts x into its bucket (< 0: the zeros): the one body of every add,
+ * inlined into each; the hot path is a few loads and stores (bucket >= 0
+ * is split as unsigned: no sign fix-ups). */
+static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
+{
+    s->n++;
+    s->sum += x;
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+    if (bucket < 0) {
+        s->zeros++;
+        return;
+    }
+    unsigned b = (unsigned)bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
+    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
+    c[b % SK_PAGE]++;
+}
+
 /* Adds x. Inline for the value added last (its bucket remembered: a
  * slowdown of exactly 1, a queue time of 0), several times a job: the
  * counts and one counter, without a call. */
@@ -69,19 +89,7 @@ static inline void sim_sketch_add(sim_sketch *s, double x)
         sim_sketch_add_new(s, x);
         return;
     }
-    s->n++;
-    s->sum += x;
-    if (x < s->min)
-        s->min = x;
-    if (x > s->max)
-        s->max = x;
-    if (s->last_bucket < 0) {
-        s->zeros++;
-        return;
-    }
-    unsigned b = (unsigned)s->last_bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
-    uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
-    c[b % SK_PAGE]++;
+    sim_sketch_count(s, x, s->last_bucket);
 }
 /* dst (initialised) becomes a copy of src, as if it had been given the same
  * values in the same order: O(pages). */

@@ -237,6 +237,24 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
         bk_up(q, &q->bk[c->bucket], c->bpos);
 }
 
+/* Puts `last` at position i of the class's heap, or below it where it
+ * belongs (the class's n already excludes the slot it came from). */
+static void sift_down(sq_class *c, size_t i, job *last)
+{
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= c->n)
+            break;
+        if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
+            k++;
+        if (!before(c->heap[k], last))
+            break;
+        c->heap[i] = c->heap[k];
+        i = k;
+    }
+    c->heap[i] = last;
+}
+
 /* Takes the head of class ci out; the class moves down its bucket, or
  * leaves it when empty. */
 static void pop_head(sim_queue *q, int ci)
@@ -248,20 +266,8 @@ static void pop_head(sim_queue *q, int ci)
         c->n--;
     } else {
         job *last = c->heap[--c->n];
-        size_t i = 0;
-        for (;;) {
-            size_t k = 2 * i + 1;
-            if (k >= c->n)
-                break;
-            if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
-                k++;
-            if (!before(c->heap[k], last))
-                break;
-            c->heap[i] = c->heap[k];
-            i = k;
-        }
         if (c->n)
-            c->heap[i] = last;
+            sift_down(c, 0, last);
     }
     if (c->n == 0) { /* empty: in order again, from the allocation's start */
         c->off = 0;
@@ -670,18 +676,7 @@ bool sq_remove(sim_queue *q, job *j)
             c->heap[i] = c->heap[(i - 1) / 2];
             i = (i - 1) / 2;
         }
-        for (;;) {
-            size_t k = 2 * i + 1;
-            if (k >= c->n)
-                break;
-            if (k + 1 < c->n && before(c->heap[k + 1], c->heap[k]))
-                k++;
-            if (!before(c->heap[k], last))
-                break;
-            c->heap[i] = c->heap[k];
-            i = k;
-        }
-        c->heap[i] = last;
+        sift_down(c, i, last);
     }
     j->q_class = -1;
     return true;
