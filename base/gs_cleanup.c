@@ -1,4 +1,4 @@
-/* gs_cleanup.c - temporaries removed when SIGINT or SIGTERM ends the
+/* gs_cleanup.c - temporaries removed when SIGINT, SIGTERM or SIGBUS ends the
  * process (see gs_cleanup.h). Below both the atomic file writer (gs_file.c)
  * and the output directory (gs_outdir.c), which register what they create.
  * SPDX-License-Identifier: MIT */
@@ -27,6 +27,17 @@ static void on_signal(int sig)
     for (int i = 0; i < CLEANUP_SLOTS; i++)
         if (cleanup[i].used && cleanup[i].dir)
             rmdir(cleanup[i].path);
+    if (sig == SIGBUS) {
+        /* the trace reader maps a regular file (wl_trace.c): a page of it
+         * that is gone when read, because the file was truncated while the
+         * run read it, raises SIGBUS. Bad input, not a crash: exit 3 (as
+         * GS_EINPUT) with a message, and no output. */
+        static const char msg[] = "gpusim: error: an input file became shorter while it was being read "
+                                  "(SIGBUS); nothing was written\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        _exit(3);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -41,6 +52,7 @@ void gs_cleanup_on_signals(void)
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
 }
 
 int gs_cleanup_add(const char *path, bool dir)

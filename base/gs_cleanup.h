@@ -1,6 +1,8 @@
 /* gs_cleanup.h - a fixed table of temporaries (files, empty directories)
  * that a SIGINT or SIGTERM removes before the process ends as the signal
- * would have: an interrupted command leaves no half-written output.
+ * would have: an interrupted command leaves no half-written output. A
+ * SIGBUS (a mapped trace file truncated while it is read) removes them too
+ * and exits 3 with a message, as bad input does.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_GS_CLEANUP_H
 #define GPUSIM_GS_CLEANUP_H

@@ -157,6 +157,18 @@ for sig in TERM INT; do
   if [ $n -lt 100 ] && [ "$(ls "$T/sig$sig")" = f ] && [ $rc -gt 128 ]; then ok "signal_${sig}_removes_temporaries"
   else { echo "rc $rc waited $n"; ls -laR "$T/sig$sig"; } >"$T/msg"; no "signal_${sig}_removes_temporaries" "$T/msg"; fi
 done
+# SIGBUS, what reading a mapped trace file truncated under the run raises: an input error (exit 3,
+# a message), temporaries removed. Sent while the run waits on a FIFO: the same handler, no race.
+mkdir -p "$T/sigBUS" && mkfifo "$T/sigBUS/f"
+( printf 'id,submit,duration,gpus\nj1,0,10,1\n'; sleep 3 ) >"$T/sigBUS/f" &
+wpid=$!
+"$G" run --trace "$T/sigBUS/f" --policy whole --out "$T/sigBUS/out" >/dev/null 2>"$T/sigBUS.err" &
+pid=$!
+n=0; while [ -z "$(ls -d "$T/sigBUS"/out.tmp.* 2>/dev/null)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+kill -BUS $pid; wait $pid 2>/dev/null; rc=$?; kill $wpid 2>/dev/null
+if [ $n -lt 100 ] && [ "$(ls "$T/sigBUS")" = f ] && [ $rc -eq 3 ] &&
+  grep -q "input file became shorter while it was being read" "$T/sigBUS.err"; then ok signal_BUS_is_an_input_error
+else { echo "rc $rc waited $n"; cat "$T/sigBUS.err"; ls -laR "$T/sigBUS"; } >"$T/msg"; no signal_BUS_is_an_input_error "$T/msg"; fi
 
 # {==== typed parameters ====}
 expect set_banana 2 "--set svc_util_high='banana': expected number 0..1e+06" \

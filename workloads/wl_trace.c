@@ -493,7 +493,9 @@ static bool copy_str(char *dst, size_t n, const char *src)
  * the run's memory holds about as much of the trace as the block did, not
  * the whole file. Any other input (a pipe, a FIFO, an empty file) or a
  * failed mapping keeps the block reader. The file is the one opened: a
- * trace replaced by rename (gen --out) keeps its old bytes mapped. */
+ * trace replaced by rename (gen --out) keeps its old bytes mapped; one
+ * truncated in place under the run raises SIGBUS at the first page gone,
+ * which gs_cleanup turns into exit 3 with a message and no output. */
 static bool map_file(wl_trace *t)
 {
     struct stat st;
