@@ -36,6 +36,24 @@ int64_t sc_task_mem(const sc_state *st, const job *j)
     return j->ngpu_ids > 0 ? sc_mem_of(st, j, st->pool_phys_mib[task_pool(st, j)]) : 0;
 }
 
+/* What a join adds to each of j's cards and a leave takes back: its pool
+ * (looked up once, not per card), the pool's card memory, the task's
+ * memory on each card (sc_task_mem) and its reserved cores. */
+typedef struct task_ask {
+    int pool, cores;
+    int64_t phys_mib, mem_mib;
+} task_ask;
+
+static inline task_ask ask_of(const sc_state *st, const job *j)
+{
+    task_ask a;
+    a.pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
+    a.phys_mib = st->pool_phys_mib[a.pool];
+    a.mem_mib = j->ngpu_ids > 0 ? sc_mem_of(st, j, a.phys_mib) : 0;
+    a.cores = sc_task_cores(st, j);
+    return a;
+}
+
 int sc_card_pool_search(const sc_state *st, int g)
 {
     int lo = 0, hi = st->nrange - 1; /* the last range whose first card is at most g */
@@ -344,10 +362,9 @@ double sc_join(sc_state *st, job *j)
     gs_time_us now = sim_now(st->s);
     sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_card.h) */
     const int *cards = job_gpu_ids(j);
-    int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
-    int64_t phys = st->pool_phys_mib[pool];
-    int64_t mem = j->ngpu_ids > 0 ? sc_mem_of(st, j, phys) : 0; /* sc_task_mem */
-    int cores = sc_task_cores(st, j);
+    task_ask a = ask_of(st, j);
+    int pool = a.pool, cores = a.cores;
+    int64_t phys = a.phys_mib, mem = a.mem_mib;
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
@@ -392,10 +409,9 @@ void sc_leave(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
     const int *cards = job_gpu_ids(j);
-    int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
-    int64_t phys = st->pool_phys_mib[pool];
-    int64_t mem = j->ngpu_ids > 0 ? sc_mem_of(st, j, phys) : 0; /* sc_task_mem */
-    int cores = sc_task_cores(st, j);
+    task_ask a = ask_of(st, j);
+    int pool = a.pool, cores = a.cores;
+    int64_t phys = a.phys_mib, mem = a.mem_mib;
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];

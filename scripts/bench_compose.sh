@@ -101,10 +101,7 @@ series() { # sh has no locals: names of its own
   in_turn r_run $SIZES
   base=""
   for r_g in $SIZES; do
-    eval "eps=\$bl_eps_$r_g; setup=\$bl_setup_$r_g; ev=\$bl_ev_$r_g; r_f=\$bl_fail_$r_g"
-    if [ -n "$eps" ] && [ -z "$r_f" ]; then
-      us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
-      [ -n "$base" ] || base=$us
+    if bl_size "$r_g"; then
       awk -v k="$r_kind" -v p="$r_pol" -v g="$r_g" -v n="$ev" -v e="$eps" -v us="$us" -v b="$base" -v su="$setup" \
         'BEGIN {printf "  %-10s %-20s %8d %10d %12.0f %10.3f %8.2f %8.3f\n", k, p, g, n, e, us, us / b, su}'
     else

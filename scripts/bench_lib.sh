@@ -32,3 +32,13 @@ in_turn() {
     done
   done
 }
+
+# bl_size SIZE: after in_turn, the size's figures in eps, setup, rss and ev, its us/event in us, and
+# base set to the first us seen (reset base="" before a table's first size); fails (returns 1) when
+# the size failed or timed out.
+bl_size() {
+  eval "eps=\$bl_eps_$1; setup=\$bl_setup_$1; rss=\$bl_rss_$1; ev=\$bl_ev_$1; bl_f=\$bl_fail_$1"
+  [ -n "$eps" ] && [ -z "$bl_f" ] || return 1
+  us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
+  [ -n "$base" ] || base=$us
+}

@@ -48,10 +48,7 @@ for pol in $POLICIES; do
   in_turn scale_run $SIZES
   base=""
   for g in $SIZES; do
-    eval "eps=\$bl_eps_$g; setup=\$bl_setup_$g; rss=\$bl_rss_$g; fail=\$bl_fail_$g"
-    if [ -n "$eps" ] && [ -z "$fail" ]; then
-      us=$(awk -v e="$eps" 'BEGIN {printf "%.3f", 1e6 / e}')
-      [ -n "$base" ] || base=$us
+    if bl_size "$g"; then
       awk -v p="$pol" -v g="$g" -v e="$eps" -v us="$us" -v r="$rss" -v b="$base" -v su="$setup" \
         'BEGIN {printf "  %-10s %8d %12.0f %10.3f %10.1f %8.2f %8.3f\n", p, g, e, us, r, us / b, su}'
     else
