@@ -370,7 +370,9 @@ static gsl_rng *rng_of(const sim *s, service *v)
     return v->rng;
 }
 
-static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
+/* A request to v now: from its row, or generated (row NULL). 0, or
+ * GS_EINPUT with the message in the run's error. */
+static int new_request(sim *s, service *v, const wl_request *row)
 {
     svc_layer *L = svc_of(s);
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
@@ -379,7 +381,7 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
     if (v->mode == MODE_UNSET)
         v->mode = mode;
     else if (v->mode != mode && row)
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
                       "output_tokens", sim_config_of(s)->trace_path, row->line, v->id);
     uint32_t ri = svc_req_new(L);
     svc_req *r = svc_req_at(L, ri);
@@ -416,7 +418,7 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
         r->work_left_us = sim_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
     } else {
         svc_req_free(L, ri);
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
                       "duration, or the service needs svc_mean_ms", sim_config_of(s)->trace_path, row ? row->line : 0L,
                       v->id);
     }
@@ -605,7 +607,7 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
     if (!v)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
                       "earlier service row declares", sim_config_of(s)->trace_path, rq.line, rq.id, rq.service);
-    return new_request(s, v, &rq, sim_error_slot(s));
+    return new_request(s, v, &rq);
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -675,7 +677,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         if (v->ended)
             return;
         v->generated++;
-        new_request(s, v, NULL, sim_error_slot(s));
+        new_request(s, v, NULL);
         schedule_gen(s, v);
         return;
     }

@@ -33,8 +33,9 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     } else if (lat * 1000.0 <= v->slo_ms + 1e-9) {
         v->slo_ok++;
     }
-    if (sim_observer_of(s) && sim_observer_of(s)->request_done)
-        sim_observer_of(s)->request_done(sim_observer_of(s)->request_ud, v->id, lat);
+    const sim_observer *o = sim_observer_of(s);
+    if (o && o->request_done)
+        o->request_done(o->request_ud, v->id, lat);
     if (r->first && L->act)
         L->act->first_served(svc_act_state(s, L), s, (int)v->idx,
                             r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);

@@ -270,8 +270,9 @@ replica *svc_least_loaded(service *v, double kv_tok)
 void svc_note_scale(sim *s, service *v, const char *what)
 {
     sim_gauge_set(&v->g_reps, sim_now(s), (double)(v->nready + v->nstarting - (int)0));
-    if (sim_observer_of(s) && sim_observer_of(s)->svc_scale)
-        sim_observer_of(s)->svc_scale(sim_observer_of(s)->svc_scale_ud, v->id, gs_us_to_s(sim_now(s)), what, v->nlive);
+    const sim_observer *o = sim_observer_of(s);
+    if (o && o->svc_scale)
+        o->svc_scale(o->svc_scale_ud, v->id, gs_us_to_s(sim_now(s)), what, v->nlive);
 }
 
 void svc_scale_out(sim *s, service *v)
