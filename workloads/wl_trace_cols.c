@@ -7,8 +7,6 @@
  * SPDX-License-Identifier: MIT */
 #include "wl_trace_int.h"
 
-#include <limits.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -46,7 +44,8 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_PREEMPTIBLE, "preemptible", CHOICE(preemptible, preemptible_names, "0 or 1")),
     COL(C_CHECKPOINT_GIB, "checkpoint_gib", NUM(checkpoint_gib, 0, 1e9, "a non-negative number of GiB"), NOT_GIVEN),
     COL(C_TENANT, "tenant", TEXT(tenant, "a tenant name shorter than 64 characters")),
-    COL(C_GPU_MODEL, "gpu_model", TEXT(gpu_model, "'|'-separated GPU model names"), .col_off = OFF(gpu_model_col)),
+    COL(C_GPU_MODEL, "gpu_model", TEXT(gpu_model, "'|'-separated GPU model names"), .list = true,
+        .col_off = OFF(gpu_model_col)),
     COL(C_CPU, "cpu", NUM(cpu, 0, 1e6, "a non-negative number of cores")),
     COL(C_MEM_GIB, "mem_gib", NUM(mem_gib, 0, 1e9, "a non-negative number of GiB")),
     COL(C_GPUMEM_PCT, "gpumem_pct", INT(gpumem_pct, 1, 100, "an integer percent 1..100")),
@@ -91,79 +90,7 @@ void wl_row_init(wl_row *row)
         wl_col_default(&wl_cols[c], row);
 }
 
-bool wl_parse_seconds(const char *s, gs_time_us *out_us)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    gs_time_us v;
-    if (!wl_seconds_prefix(&p, NULL, &v) || *p)
-        return false;
-    *out_us = v;
-    return true;
-}
-
-/* Plain decimal notation only: strtod and strtol also take hex (0x10),
- * inf, nan, leading blanks and a '+', none of which a trace means. */
-static bool is_decimal(const char *s)
-{
-    const char *p = s;
-    if (*p == '-')
-        p++;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
-        digits++;
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            digits++;
-    if (!digits)
-        return false;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (*p < '0' || *p > '9')
-            return false;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    return *p == 0;
-}
-
-/* A decimal integer ('-' allowed, nothing else) lo..hi, without strtol's
- * locale and base machinery. A value beyond LONG_MAX in magnitude is
- * rejected, as strtol's ERANGE is. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    bool neg = *p == '-';
-    p += neg;
-    if ((unsigned)(*p - '0') > 9)
-        return false;
-    unsigned long v = 0;
-    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
-        if (v > ((unsigned long)LONG_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    if (*p)
-        return false;
-    long x = neg ? -(long)v : (long)v;
-    if (x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
-static bool parse_num(const char *s, double lo, double hi, double *out)
-{
-    if (!is_decimal(s))
-        return false;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
+bool wl_parse_seconds(const char *s, gs_time_us *out_us) { return gs_num_seconds_us(s, out_us); }
 
 /* "0|14|15" -> 3; -1 unless non-empty decimal integers below 10^18 joined by '|'. */
 static int count_ids(const char *s)
@@ -198,7 +125,7 @@ bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no)
     char *at = (char *)row + c->off;
     switch (c->type) {
     case WT_TEXT:
-        if (!copy_str(at, c->size, v))
+        if ((c->list && !gs_text_list_ok(v, '|')) || !copy_str(at, c->size, v))
             return false;
         break;
     case WT_SECONDS: {
@@ -210,7 +137,7 @@ bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no)
     }
     case WT_INT: {
         long l;
-        if (!parse_int(v, (long)c->lo, (long)c->hi, &l))
+        if (!gs_num_long(v, (long)c->lo, (long)c->hi, &l))
             return false;
         if (c->size == sizeof(int64_t)) {
             int64_t x = l;
@@ -223,7 +150,7 @@ bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no)
     }
     case WT_NUM: {
         double d;
-        if (!parse_num(v, c->lo, c->hi, &d) || (c->lo_open && d <= c->lo))
+        if (!gs_num_double(v, c->lo, c->hi, &d) || (c->lo_open && d <= c->lo))
             return false;
         memcpy(at, &d, sizeof d);
         break;

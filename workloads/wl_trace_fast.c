@@ -188,6 +188,8 @@ static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char 
             if (len >= c->size || is_blank(a[0]))
                 return false;
             copy_text(t, at, c->size, a, len);
+            if (c->list && !gs_text_list_ok(at, '|'))
+                return false;
             break;
         }
         int k = 0;
@@ -204,7 +206,7 @@ static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char 
     }
     case WT_SECONDS: {
         gs_time_us us;
-        if (!wl_seconds_prefix(&p, end, &us) || (c->lo_open && us <= 0))
+        if (!gs_num_seconds_prefix(&p, end, &us) || (c->lo_open && us <= 0))
             return false;
         memcpy(at, &us, sizeof us);
         break;
@@ -349,8 +351,8 @@ static bool std_row(wl_trace *t)
     size_t id_len;
     gs_time_us submit_us, dur_us;
     unsigned gpus;
-    if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !wl_seconds_prefix(&p, end, &submit_us) ||
-        *p++ != ',' || !wl_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus))
+    if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
+        *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus))
         return false;
     for (int i = 4; i < t->ncols_header; i++) {
         if (*p++ != ',')

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "wl_trace.h"
 
 /* The documented columns, in the order of the table (wl_cols). */
@@ -48,6 +49,7 @@ typedef struct wl_col {
     unsigned char type;    /* enum col_type */
     bool required;         /* every row gives it (id, submit) */
     bool lo_open;          /* WT_NUM, WT_SECONDS: the value must exceed lo */
+    bool list;             /* WT_TEXT: non-empty items joined by '|' (gs_text_list_ok) */
     unsigned char kinds;   /* bit per WL_KIND_* whose rows may give it; 0: any row */
     uint16_t size;         /* bytes at off (WT_TEXT, WT_INT, WT_CHOICE) */
     uint16_t off;          /* offsetof(wl_row, member) */
@@ -184,68 +186,5 @@ static inline void wl_col_default(const wl_col *c, wl_row *row)
 }
 
 
-/* Six fraction digits at p (the microseconds a generated trace writes),
- * and no seventh: their value, read eight bytes at once; -1 otherwise.
- * The caller guarantees eight readable bytes from p. */
-static inline int64_t wl_six_digits(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    uint64_t x = v & 0x0000FFFFFFFFFFFFull; /* the first character in the lowest byte */
-    if ((x & 0xF0F0F0F0F0F0ull) != 0x303030303030ull || ((x + 0x060606060606ull) & 0xF0F0F0F0F0F0ull) !=
-        0x303030303030ull || (unsigned)(p[6] - '0') <= 9)
-        return -1;
-    /* "00" then the six digits: pairs, then fours, then the eight (most
-     * significant digit first in memory) */
-    x = ((x << 16) | 0x3030u) & 0x0F0F0F0F0F0F0F0Full;
-    x = (x * 2561) >> 8;
-    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-    return (int64_t)(((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
-#else
-    (void)p;
-    return -1;
-#endif
-}
-
-/* The seconds at *pp (see wl_parse_seconds), up to the first byte that is
- * neither a digit nor the one '.': *pp is left there, for the caller to
- * check what ends the field. Shared by both row paths, so the fast one
- * rounds exactly as the field-by-field one. end: where the readable bytes
- * end (the fraction may then be read eight bytes at once), or NULL. */
-static inline bool wl_seconds_prefix(const unsigned char **pp, const unsigned char *end, gs_time_us *out_us)
-{
-    /* 10^(6 - digits): the fraction's digits read so far scaled to microseconds */
-    static const int64_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
-    const unsigned char *p = *pp;
-    if ((unsigned)(*p - '0') > 9)
-        return false;
-    int64_t whole = 0;
-    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
-        if (whole > (INT64_MAX / GS_US_PER_S - 10) / 10)
-            return false;
-        whole = whole * 10 + (int64_t)d;
-    }
-    int64_t frac = 0;
-    int digits = 0;
-    bool round_up = false;
-    int64_t six;
-    if (*p == '.' && end && end - p >= 9 && (six = wl_six_digits(p + 1)) >= 0) {
-        frac = six;
-        digits = 6;
-        p += 7;
-    } else if (*p == '.') {
-        p++;
-        for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, digits++) {
-            if (digits < 6)
-                frac = frac * 10 + (int64_t)d;
-            else if (digits == 6)
-                round_up = d >= 5;
-        }
-    }
-    *pp = p;
-    *out_us = whole * GS_US_PER_S + frac * scale[digits < 6 ? digits : 6] + (round_up ? 1 : 0);
-    return true;
-}
 
 #endif
