@@ -25,7 +25,7 @@ typedef struct {
 /* the first SAFE values of each pool go together on a job row; the rest may
  * break a rule or be no value at all */
 enum { SAFE = 4 };
-static const char *const p_text[] = {"a", "team-x", "t0", "a b", "x|y", "", "H100-SXM5-80GB", " lead", "trail ",
+static const char *const p_text[] = {"a", "team-x", "t0", "a b", "x|y", "", "x||y", "|x", "H100-SXM5-80GB", " lead", "trail ",
                                      "\"q,uoted\"", "\"\"", NULL};
 static const char *const p_secs[] = {"0", "1.5", "12.000001", "7.", "", "0.123456", "9.999999", "3.0000005",
                                      "1e3", " 2", "-1", ".5", "1.2.3", NULL};
