@@ -97,7 +97,7 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
                 continue;
             double b = it->valuedouble, v;
             ck->checked++;
-            if (!cb_metric(ck->now, path, &v)) {
+            if (!cli_batch_metric(ck->now, path, &v)) {
                 printf("%-40s %14.6g %14s  MISSING\n", path, b, "-");
                 ck->regressed++;
                 continue;
@@ -208,16 +208,16 @@ int cmd_check(int argc, char **argv)
     if (rc == 0 && (optind != argc - 1 || !baseline))
         rc = gs_err(&err, GS_EUSAGE, "check: expected one RESULT_DIR (or report.json) and --baseline FILE");
     cJSON *now = NULL, *base = NULL;
-    if (rc == 0 && !(now = cb_read_report(argv[optind], &err)))
+    if (rc == 0 && !(now = cli_batch_read_report(argv[optind], &err)))
         rc = err.code;
-    if (rc == 0 && !(base = cb_read_report(baseline, &err)))
+    if (rc == 0 && !(base = cli_batch_read_report(baseline, &err)))
         rc = err.code;
     if (rc == 0) {
         int differ = 0;
         static const char *same[] = {"inputs.trace_rows", "inputs.seed", "inputs.cluster.gpus", "inputs.cluster.nodes"};
         for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
             double a = NAN, b = NAN;
-            if (cb_metric(base, same[i], &b) != cb_metric(now, same[i], &a) || a != b) {
+            if (cli_batch_metric(base, same[i], &b) != cli_batch_metric(now, same[i], &a) || a != b) {
                 printf("inputs differ: %s baseline %g now %g\n", same[i], b, a);
                 differ++;
             }

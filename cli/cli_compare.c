@@ -51,9 +51,9 @@ int cmd_compare(int argc, char **argv)
         {"price", required_argument, 0, '$'},
         {0, 0, 0, 0},
     };
-    cb_common com = {0};
+    cli_batch_common com = {0};
     const char *policies = NULL, *format = "text", *out = NULL, *slo_spec = NULL, *metrics = NULL;
-    long seeds = 1, jobs = cb_default_jobs();
+    long seeds = 1, jobs = cli_batch_default_jobs();
     gs_error err = {0};
     int c;
     optind = 1;
@@ -67,7 +67,7 @@ int cmd_compare(int argc, char **argv)
         case 'g': com.gpus = optarg; break;
         case 'G': com.mig = optarg; break;
         case '$':
-            if (com.nprices == CB_MAX_SETS)
+            if (com.nprices == CLI_BATCH_MAX_SETS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
             com.prices[com.nprices++] = optarg;
             break;
@@ -87,7 +87,7 @@ int cmd_compare(int argc, char **argv)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--jobs: expected an integer 1..1024"});
             break;
         case 'S':
-            if (com.nsets == CB_MAX_SETS)
+            if (com.nsets == CLI_BATCH_MAX_SETS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--set: too many parameters"});
             com.sets[com.nsets++] = optarg;
             break;
@@ -115,21 +115,21 @@ int cmd_compare(int argc, char **argv)
     if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json"))
         return cli_fail(&(gs_error){GS_EUSAGE, "--format: expected text, markdown, csv or json"});
 
-    cb_policy *pol;
+    cli_batch_policy *pol;
     int npol;
-    if (cb_policies_parse(policies, &pol, &npol, &err))
+    if (cli_batch_policies_parse(policies, &pol, &npol, &err))
         return cli_fail(&err);
-    cb_slo *slo = NULL;
+    cli_batch_slo *slo = NULL;
     int nslo = 0;
-    if (slo_spec && cb_slo_parse(slo_spec, &slo, &nslo, &err)) {
-        cb_policies_free(pol, npol);
+    if (slo_spec && cli_batch_slo_parse(slo_spec, &slo, &nslo, &err)) {
+        cli_batch_policies_free(pol, npol);
         return cli_fail(&err);
     }
     char odir[900];
     if (out)
         snprintf(odir, sizeof odir, "%s", out);
     else
-        cb_default_out(odir, sizeof odir, "compare", com.trace);
+        cli_batch_default_out(odir, sizeof odir, "compare", com.trace);
     if (!out && (com.cluster || com.gpus)) { /* names the cluster: two clusters do not overwrite each other */
         const char *cn = com.gpus ? com.gpus : strrchr(com.cluster, '/') ? strrchr(com.cluster, '/') + 1 : com.cluster;
         size_t l = strlen(odir), k = strlen(cn);
@@ -142,52 +142,52 @@ int cmd_compare(int argc, char **argv)
         odir[l] = 0;
     }
     int nruns = npol * (int)seeds;
-    cb_run *runs = xcalloc((size_t)nruns, sizeof *runs);
+    cli_batch_run *runs = xcalloc((size_t)nruns, sizeof *runs);
     for (int p = 0; p < npol; p++)
         for (long s = 0; s < seeds; s++) {
             char rd[1250];
             snprintf(rd, sizeof rd, "%s/runs/%s.s%ld", odir, pol[p].slug, s + 1);
-            cb_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
+            cli_batch_run_init(&runs[p * seeds + s], &com, &pol[p], NULL, (uint64_t)(s + 1), rd);
         }
-    int rc = cb_run_all(runs, nruns, (int)jobs, "compare", &err);
+    int rc = cli_batch_run_all(runs, nruns, (int)jobs, "compare", &err);
     /* An SLO term naming no number of the report would read as never met
      * (slo_met 0); it is a usage error, as in 'plan'. */
     for (int t = 0; rc == 0 && t < nslo; t++) {
         double v;
-        if (!cb_metric(runs[0].report, slo[t].path, &v))
+        if (!cli_batch_metric(runs[0].report, slo[t].path, &v))
             rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
                         "gpu.alloc_ratio; see README 'The report')", slo[t].path);
     }
     if (rc == 0)
-        cb_add_unit_costs(runs, nruns);
+        cli_batch_add_unit_costs(runs, nruns);
 
     /* the table: every (row, policy) cell over the seeds */
     cJSON *doc = NULL;
     if (rc == 0) {
-        cc_column *cols = xcalloc((size_t)npol, sizeof *cols);
+        cli_compare_table_column *cols = xcalloc((size_t)npol, sizeof *cols);
         cJSON **reps = xcalloc((size_t)nruns, sizeof *reps);
         const char **dirs = xcalloc((size_t)nruns, sizeof *dirs);
         for (int i = 0; i < nruns; i++)
             reps[i] = runs[i].report, dirs[i] = runs[i].out_dir;
         for (int p = 0; p < npol; p++)
-            cols[p] = (cc_column){pol[p].label, pol[p].name, reps + p * seeds, dirs + p * seeds, (int)seeds};
-        doc = cc_build(com.trace, seeds, cols, npol, slo, nslo, metrics);
+            cols[p] = (cli_compare_table_column){pol[p].label, pol[p].name, reps + p * seeds, dirs + p * seeds, (int)seeds};
+        doc = cli_compare_table_build(com.trace, seeds, cols, npol, slo, nslo, metrics);
         free(cols);
         free(reps);
         free(dirs);
         char *text = NULL;
-        rc = cc_write(doc, odir, &text, &err);
+        rc = cli_compare_table_write(doc, odir, &text, &err);
         if (rc == 0 && !strcmp(format, "json"))
             fputs(text, stdout);
         free(text);
     }
     if (rc == 0 && strcmp(format, "json"))
-        cc_print(doc, format, com.trace, seeds, odir);
+        cli_compare_table_print(doc, format, com.trace, seeds, odir);
     cJSON_Delete(doc);
     for (int i = 0; i < nruns; i++)
-        cb_run_free(&runs[i]);
+        cli_batch_run_free(&runs[i]);
     free(runs);
     free(slo);
-    cb_policies_free(pol, npol);
+    cli_batch_policies_free(pol, npol);
     return rc ? cli_fail(&err) : 0;
 }

@@ -58,7 +58,7 @@ static int add_service_rows(row *rows, int nrows, const cJSON *rep)
         static const char *what[][2] = {{"latency_p99_s", "latency_s.p99"}, {"slo_attainment", "slo_attainment"}};
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
         for (int w = 0; w < 2 && nrows < MAX_ROWS; w++) {
-            rows[nrows].owned = id ? cb_fmt("%s.%s", id, what[w][0]) : cb_fmt("service%d.%s", i, what[w][0]);
+            rows[nrows].owned = id ? cli_batch_fmt("%s.%s", id, what[w][0]) : cli_batch_fmt("service%d.%s", i, what[w][0]);
             rows[nrows].key = rows[nrows].owned;
             snprintf(rows[nrows].path, sizeof rows[0].path, "services.%d.%s", i, what[w][1]);
             nrows++;
@@ -68,17 +68,17 @@ static int add_service_rows(row *rows, int nrows, const cJSON *rep)
     return nrows;
 }
 
-static double value_of(const cJSON *rep, const char *path, const cb_slo *slo, int nslo, bool *ok)
+static double value_of(const cJSON *rep, const char *path, const cli_batch_slo *slo, int nslo, bool *ok)
 {
     double v;
     if (strcmp(path, "slo_met") == 0) {
         bool met = true;
         for (int t = 0; t < nslo; t++)
-            met &= plan_metric_measured(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v); /* unmeasured: not met */
+            met &= plan_metric_measured(rep, slo[t].path, &v) && cli_batch_slo_holds(&slo[t], v); /* unmeasured: not met */
         *ok = true;
         return met ? 1.0 : 0.0;
     }
-    *ok = cb_metric(rep, path, &v);
+    *ok = cli_batch_metric(rep, path, &v);
     return *ok ? v : NAN;
 }
 
@@ -92,7 +92,7 @@ static void fmt_cell(char *buf, size_t n, double mean, double half, int seeds)
         snprintf(buf, n, "%.4g", mean);
 }
 
-static const cJSON *first_report(const cc_column *cols, int ncols)
+static const cJSON *first_report(const cli_compare_table_column *cols, int ncols)
 {
     for (int c = 0; c < ncols; c++)
         for (int i = 0; i < cols[c].n; i++)
@@ -101,7 +101,7 @@ static const cJSON *first_report(const cc_column *cols, int ncols)
     return NULL;
 }
 
-cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols, const cb_slo *slo, int nslo,
+cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
                 const char *metrics)
 {
     const cJSON *rep0 = first_report(cols, ncols);
@@ -138,7 +138,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
     if (nslo) {
         cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
         for (int t = 0; t < nslo; t++) {
-            char *s = cb_fmt("%s%s%g", slo[t].path, cb_op_str(slo[t].op), slo[t].value);
+            char *s = cli_batch_fmt("%s%s%g", slo[t].path, cli_batch_op_str(slo[t].op), slo[t].value);
             cJSON_AddItemToArray(sa, cJSON_CreateString(s));
             free(s);
         }
@@ -172,7 +172,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
                 continue;
             present[r] = true;
             double mean, half;
-            cb_interval(vals, nv, &mean, &half);
+            cli_batch_interval(vals, nv, &mean, &half);
             cJSON *cell = cJSON_AddObjectToObject(mo, rows[r].key);
             cJSON_AddNumberToObject(cell, "mean", mean);
             cJSON_AddNumberToObject(cell, "lo", mean - half);
@@ -197,14 +197,14 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
     return doc;
 }
 
-int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
+int cli_compare_table_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
 {
     char *withnl = gs_json_print(doc, NULL); /* what compare has always written, newline included */
     char path[1000];
     snprintf(path, sizeof path, "%s/compare.json", dir);
-    int rc = cb_mkdirs(dir, err);
+    int rc = cli_batch_mkdirs(dir, err);
     if (rc == 0)
-        rc = cb_write_text(path, withnl, err);
+        rc = cli_batch_write_text(path, withnl, err);
     if (text && rc == 0)
         *text = withnl;
     else
@@ -212,7 +212,7 @@ int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
     return rc;
 }
 
-void cc_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir)
+void cli_compare_table_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir)
 {
     bool md = !strcmp(format, "markdown"), csv = !strcmp(format, "csv"), txt = !strcmp(format, "text");
     const cJSON *ra = cJSON_GetObjectItemCaseSensitive(doc, "rows");
@@ -258,9 +258,9 @@ void cc_print(const cJSON *doc, const char *format, const char *trace, long seed
             const cJSON *cell =
                 cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key);
             double mean = NAN, lo = NAN, hi = NAN;
-            cb_metric(cell, "mean", &mean);
-            cb_metric(cell, "lo", &lo);
-            cb_metric(cell, "hi", &hi);
+            cli_batch_metric(cell, "mean", &mean);
+            cli_batch_metric(cell, "lo", &lo);
+            cli_batch_metric(cell, "hi", &hi);
             char buf[64];
             fmt_cell(buf, sizeof buf, mean, (hi - lo) / 2, (int)seeds);
             if (csv) {

@@ -100,10 +100,10 @@ typedef struct candidate {
 } candidate;
 
 typedef struct plan_ctx {
-    const cb_common *com;
+    const cli_batch_common *com;
     const gpu_catalog *cat;
     const char *odir;
-    const cb_slo *slo;
+    const cli_batch_slo *slo;
     int nslo, nuser; /* terms [nuser, nslo) are implicit */
     long seeds, jobs, need;
     price_override prices[MAX_PRICES];
@@ -202,7 +202,7 @@ typedef struct point {
 
 typedef struct planner {
     const plan_ctx *cx;
-    const cb_policy *pol;
+    const cli_batch_policy *pol;
     const candidate *cand;
     point *pts; /* the evidence: the counts the serial search visits, in its order */
     int npts;
@@ -215,7 +215,7 @@ typedef struct planner {
 
 /* The child runs' cluster for count x: a --gpus spec, or the template's
  * instance written to OUT/clusters/. */
-static int child_common(planner *pl, long x, cb_common *com, char *spec, size_t nspec, char *path, size_t npath,
+static int child_common(planner *pl, long x, cli_batch_common *com, char *spec, size_t nspec, char *path, size_t npath,
                         gs_error *err)
 {
     *com = *pl->cx->com;
@@ -231,13 +231,13 @@ static int child_common(planner *pl, long x, cb_common *com, char *spec, size_t 
     snprintf(path, npath, "%s/clusters/%s.N%ld.json", pl->cx->odir, pl->cand->slug, x);
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/clusters", pl->cx->odir);
-    int rc = cb_mkdirs(dir, err);
+    int rc = cli_batch_mkdirs(dir, err);
     if (rc)
         return rc;
     cJSON *inst = cluster_template_instance(&pl->cand->tpl, x);
     char *text = cJSON_Print(inst);
-    char *withnl = cb_fmt("%s\n", text);
-    rc = cb_write_text(path, withnl, err);
+    char *withnl = cli_batch_fmt("%s\n", text);
+    rc = cli_batch_write_text(path, withnl, err);
     free(withnl);
     free(text);
     cJSON_Delete(inst);
@@ -247,7 +247,7 @@ static int child_common(planner *pl, long x, cb_common *com, char *spec, size_t 
 
 /* Keeps count x, run on every seed (runs[0..seeds-1]), among the counts
  * done; it becomes evidence when the search's path reaches it (take_point). */
-static void measure_point(planner *pl, long x, cb_run *runs)
+static void measure_point(planner *pl, long x, cli_batch_run *runs)
 {
     const plan_ctx *cx = pl->cx;
     point pt = {.x = x, .obj = cJSON_CreateObject()};
@@ -271,11 +271,11 @@ static void measure_point(planner *pl, long x, cb_run *runs)
                 absent++;
                 continue;
             }
-            bool h = cb_slo_holds(&cx->slo[t], v);
+            bool h = cli_batch_slo_holds(&cx->slo[t], v);
             ok[s] &= h;
             held += h;
             sum += v;
-            if (isnan(worst) || cb_slo_worse(&cx->slo[t], v, worst))
+            if (isnan(worst) || cli_batch_slo_worse(&cx->slo[t], v, worst))
                 worst = v;
         }
         if (t >= cx->nuser && held < cx->seeds)
@@ -297,8 +297,8 @@ static void measure_point(planner *pl, long x, cb_run *runs)
     pt.absent_only = user_absent && implicit_all;
     for (long s = 0; s < cx->seeds; s++) {
         double rj = 0, up = 0;
-        cb_metric(runs[s].report, "jobs.rejected", &rj);
-        cb_metric(runs[s].report, "derived.replicas_unplaceable", &up);
+        cli_batch_metric(runs[s].report, "jobs.rejected", &rj);
+        cli_batch_metric(runs[s].report, "derived.replicas_unplaceable", &up);
         pt.starved |= rj > 0 || up > 0;
     }
     for (long s = 0; s < cx->seeds; s++)
@@ -348,12 +348,12 @@ static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
     const plan_ctx *cx = pl->cx;
     long S = cx->seeds;
     int rc = 0;
-    cb_run *runs = xcalloc((size_t)(ntodo * S) + 1, sizeof *runs);
-    cb_common *coms = xcalloc((size_t)(ntodo * S) + 1, sizeof *coms);
+    cli_batch_run *runs = xcalloc((size_t)(ntodo * S) + 1, sizeof *runs);
+    cli_batch_common *coms = xcalloc((size_t)(ntodo * S) + 1, sizeof *coms);
     char (*specs)[200] = xcalloc((size_t)ntodo + 1, sizeof *specs);
     char (*paths)[1200] = xcalloc((size_t)ntodo + 1, sizeof *paths);
     for (int c = 0; c < ntodo && rc == 0; c++) {
-        cb_common com;
+        cli_batch_common com;
         rc = child_common(pl, todo[c], &com, specs[c], sizeof specs[c], paths[c], sizeof paths[c], err);
         for (long s = 0; s < S && rc == 0; s++) {
             coms[c * S + s] = com;
@@ -361,7 +361,7 @@ static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
                 continue;
             char rd[1250];
             snprintf(rd, sizeof rd, "%s/runs/%s.%s.g%ld.s%ld", cx->odir, pl->pol->slug, pl->cand->slug, todo[c], s + 1);
-            cb_run_init(&runs[c * S + s], &com, pl->pol, NULL, (uint64_t)(s + 1), rd);
+            cli_batch_run_init(&runs[c * S + s], &com, pl->pol, NULL, (uint64_t)(s + 1), rd);
         }
     }
     if (rc == 0 && ntodo && cx->engine) {
@@ -377,13 +377,13 @@ static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
         char what[400];
         snprintf(what, sizeof what, "plan %s on %s: %ld%s", pl->pol->label, pl->cand->label, todo[0],
                  ntodo > 1 ? ".." : "");
-        rc = cb_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
+        rc = cli_batch_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
         pl->rounds++;
     }
     for (int c = 0; c < ntodo && rc == 0; c++)
         measure_point(pl, todo[c], runs + c * S);
     for (int i = 0; i < ntodo * S; i++)
-        cb_run_free(&runs[i]);
+        cli_batch_run_free(&runs[i]);
     free(runs), free(coms), free(specs), free(paths);
     return rc;
 }
@@ -542,7 +542,7 @@ static long template_max_scale(const plan_ctx *cx, const candidate *c, long max_
 
 /* {==== feasibility ====} */
 
-static bool is_mig_policy(const cb_policy *p)
+static bool is_mig_policy(const cli_batch_policy *p)
 {
     size_t n = strcspn(p->name, "+");
     return (n == 3 && !strncmp(p->name, "mig", 3)) || (n == 6 && !strncmp(p->name, "dynmig", 6));
@@ -611,14 +611,14 @@ static long first_gpus(const cJSON *entry_obj)
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(entry_obj, "points");
     int n = cJSON_GetArraySize(pts);
     for (int i = n - 3; i < n && n >= 3; i++) /* the plateau is the last three doublings */
-        if (cb_metric(cJSON_GetArrayItem(pts, i), "gpus", &g))
+        if (cli_batch_metric(cJSON_GetArrayItem(pts, i), "gpus", &g))
             break;
     return (long)g;
 }
 
 typedef struct entry {
     const candidate *cand;
-    const cb_policy *pol;
+    const cli_batch_policy *pol;
     cJSON *obj;
     long gpus, nodes; /* 0: no answer */
     double usd_h;
@@ -668,11 +668,11 @@ int cmd_plan(int argc, char **argv)
         {"width", required_argument, 0, 'W'},    {"engine", required_argument, 0, 'E'},
         {0, 0, 0, 0},
     };
-    cb_common com = {.gpus_per_node = 8};
+    cli_batch_common com = {.gpus_per_node = 8};
     const char *policies = NULL, *models = NULL, *slo_spec = NULL, *format = "text", *out = NULL;
     const char *templates[8], *price_args[MAX_PRICES];
     int ntemplates = 0, nprice_args = 0;
-    long seeds = 1, jobs = cb_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 0; /* 0: from --jobs */
+    long seeds = 1, jobs = cli_batch_default_jobs(), min_gpus = 1, max_gpus = 65536, width = 0; /* 0: from --jobs */
     double fraction = 1.0;
     const char *engine = NULL;
     bool allow[PLAN_NIMPLICIT] = {0};
@@ -735,7 +735,7 @@ int cmd_plan(int argc, char **argv)
         case '2': allow[2] = true; break;
         case '3': allow[3] = true; break;
         case 'S':
-            if (com.nsets == CB_MAX_SETS)
+            if (com.nsets == CLI_BATCH_MAX_SETS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--set: too many parameters"});
             com.sets[com.nsets++] = optarg;
             break;
@@ -847,19 +847,19 @@ int cmd_plan(int argc, char **argv)
         cJSON_Delete(inst);
     }
 
-    cb_policy *pol = NULL;
+    cli_batch_policy *pol = NULL;
     int npol = 0;
-    cb_slo *slo = NULL;
+    cli_batch_slo *slo = NULL;
     int nslo = 0;
     if (rc == 0)
-        rc = cb_policies_parse(policies, &pol, &npol, &err);
+        rc = cli_batch_policies_parse(policies, &pol, &npol, &err);
     if (rc == 0)
-        rc = cb_slo_parse(slo_spec, &slo, &nslo, &err);
+        rc = cli_batch_slo_parse(slo_spec, &slo, &nslo, &err);
     int nuser = nslo;
     for (int t = 0; rc == 0 && t < PLAN_NIMPLICIT; t++)
         if (!allow[t]) {
             slo = xrealloc(slo, (size_t)(nslo + 1) * sizeof *slo);
-            slo[nslo] = (cb_slo){.op = CB_LE, .value = 0};
+            slo[nslo] = (cli_batch_slo){.op = CLI_BATCH_LE, .value = 0};
             snprintf(slo[nslo].path, sizeof slo[nslo].path, "%s", plan_implicit_terms[t].path);
             nslo++;
         }
@@ -874,7 +874,7 @@ int cmd_plan(int argc, char **argv)
         snprintf(odir, sizeof odir, "%s", out);
     } else if (rc == 0) { /* names the candidates: two plans of one trace do not overwrite each other */
         char base[400];
-        cb_default_out(base, sizeof base, "plan", com.trace);
+        cli_batch_default_out(base, sizeof base, "plan", com.trace);
         snprintf(odir, sizeof odir, "%s.%s%s", base, cands[0].slug, ncands > 1 ? "-and-more" : "");
     }
     cx.odir = odir;
@@ -898,7 +898,7 @@ int cmd_plan(int argc, char **argv)
         for (int t = 0; t < nslo; t++) {
             cJSON *to = cJSON_CreateObject();
             cJSON_AddStringToObject(to, "path", slo[t].path);
-            cJSON_AddStringToObject(to, "op", cb_op_str(slo[t].op));
+            cJSON_AddStringToObject(to, "op", cli_batch_op_str(slo[t].op));
             cJSON_AddNumberToObject(to, "value", slo[t].value);
             if (t >= nuser) { /* plot leaves implicit terms out of the figure */
                 cJSON_AddBoolToObject(to, "implicit", 1);
@@ -1026,12 +1026,12 @@ int cmd_plan(int argc, char **argv)
         withnl = gs_json_print(doc, NULL);
         char path[1000];
         snprintf(path, sizeof path, "%s/plan.json", odir);
-        if ((rc = cb_mkdirs(odir, &err)) == 0)
-            rc = cb_write_text(path, withnl, &err);
+        if ((rc = cli_batch_mkdirs(odir, &err)) == 0)
+            rc = cli_batch_write_text(path, withnl, &err);
         char *stext = gs_json_print(sdoc, NULL);
         snprintf(path, sizeof path, "%s/search.json", odir);
         if (rc == 0)
-            rc = cb_write_text(path, stext, &err);
+            rc = cli_batch_write_text(path, stext, &err);
         free(stext);
     }
     if (rc == 0 && !strcmp(format, "json")) {
@@ -1040,7 +1040,7 @@ int cmd_plan(int argc, char **argv)
         printf("plan: %s, %ld seed%s, %s of seeds must meet:", com.trace, seeds, seeds > 1 ? "s" : "",
                cx.need == seeds ? "all" : "a share");
         for (int t = 0; t < nuser; t++)
-            printf(" %s%s%g", slo[t].path, cb_op_str(slo[t].op), slo[t].value);
+            printf(" %s%s%g", slo[t].path, cli_batch_op_str(slo[t].op), slo[t].value);
         printf("\nimplicit terms (a failed run never passes; each is left out by its flag):");
         for (int t = nuser; t < nslo; t++)
             printf(" %s<=0 (%s)", slo[t].path, plan_term_flag(slo[t].path));
@@ -1057,7 +1057,7 @@ int cmd_plan(int argc, char **argv)
             const entry *e = &rk[i].e;
             if (e->impossible) {
                 double nb = 0;
-                cb_metric(e->obj, "feasibility.rows_impossible", &nb);
+                cli_batch_metric(e->obj, "feasibility.rows_impossible", &nb);
                 printf("%-24s %-26s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
                        e->pol->label, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
                 continue;
@@ -1114,16 +1114,16 @@ int cmd_plan(int argc, char **argv)
             cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(e->obj, "points"))
             {
                 double g = 0, nd = 0, sm = 0;
-                cb_metric(pt, "gpus", &g);
-                cb_metric(pt, "nodes", &nd);
-                cb_metric(pt, "seeds_met", &sm);
+                cli_batch_metric(pt, "gpus", &g);
+                cli_batch_metric(pt, "nodes", &nd);
+                cli_batch_metric(pt, "seeds_met", &sm);
                 printf("%8.0f %6.0f %6s %5.0f/%-3ld", g, nd,
                        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met")) ? "yes" : "no", sm, seeds);
                 const cJSON *to;
                 cJSON_ArrayForEach(to, cJSON_GetObjectItemCaseSensitive(pt, "terms"))
                 {
                     double w;
-                    if (cb_metric(to, "worst", &w))
+                    if (cli_batch_metric(to, "worst", &w))
                         printf(" %26.6g", w);
                     else
                         printf(" %26s", "absent");
@@ -1143,7 +1143,7 @@ int cmd_plan(int argc, char **argv)
     cJSON_Delete(doc);
     cJSON_Delete(sdoc);
     free(slo);
-    cb_policies_free(pol, npol);
+    cli_batch_policies_free(pol, npol);
     for (int i = 0; i < ncands; i++) {
         sim_cluster_free(&cands[i].unit);
         if (!cands[i].model)

@@ -24,7 +24,7 @@ const char *plan_term_flag(const char *path)
 
 bool plan_metric_measured(const cJSON *report, const char *path, double *v)
 {
-    if (!cb_metric(report, path, v))
+    if (!cli_batch_metric(report, path, v))
         return false;
     const char *dot = strrchr(path, '.');
     if (!dot || !strcmp(dot + 1, "count"))
@@ -36,5 +36,5 @@ bool plan_metric_measured(const cJSON *report, const char *path, double *v)
     memcpy(parent, path, l);
     strcpy(parent + l, ".count");
     double n;
-    return !cb_metric(report, parent, &n) || n > 0;
+    return !cli_batch_metric(report, parent, &n) || n > 0;
 }

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 typedef struct plan_implicit {
-    const char *path; /* report metric (derived.* ones are added by cb_read_report) */
+    const char *path; /* report metric (derived.* ones are added by cli_batch_read_report) */
     const char *flag; /* the plan flag that leaves this term out */
     const char *what; /* what a non-zero figure means, for the evidence */
 } plan_implicit;
@@ -22,7 +22,7 @@ extern const plan_implicit plan_implicit_terms[];
 /* The relax flag of an implicit term path, or NULL for a user term. */
 const char *plan_term_flag(const char *path);
 
-/* Like cb_metric, but a statistic over an empty sample is absent: a
+/* Like cli_batch_metric, but a statistic over an empty sample is absent: a
  * "p99" or "mean" whose sibling "count" is 0 was never measured (every
  * request dropped, no job started), so it cannot meet an SLO. */
 bool plan_metric_measured(const cJSON *report, const char *path, double *v);
