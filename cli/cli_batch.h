@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "../base/gs.h"
+#include "metrics.h"
 
 #define CLI_BATCH_MAX_SETS 16
 
@@ -77,8 +78,6 @@ cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err);
  * jobs, cost_per_million_requests_usd = the same per million served
  * requests (when the trace has requests). */
 void cli_batch_add_unit_costs(cli_batch_run *runs, int n);
-/* A number at a dotted path ("jobs.queue_s.p99"). False if absent. */
-bool cli_batch_metric(const cJSON *root, const char *path, double *v);
 
 /* SLO term: PATH OP VALUE with OP one of <= < >= >. */
 typedef enum { CLI_BATCH_LE, CLI_BATCH_LT, CLI_BATCH_GE, CLI_BATCH_GT } cli_batch_op;
@@ -88,8 +87,8 @@ typedef struct cli_batch_slo {
     double value;
 } cli_batch_slo;
 /* "jobs.queue_s.p99<=600,jobs.jct_s.p99<=3600"; short names queue_p99,
- * latency_p99, ... stand for their paths (list in cli_batch.c and the
- * README). Returns 0 or GS_EUSAGE. */
+ * latency_p99, ... stand for their paths (metrics.h). Returns 0 or
+ * GS_EUSAGE. */
 int cli_batch_slo_parse(const char *spec, cli_batch_slo **out, int *n, gs_error *err);
 bool cli_batch_slo_holds(const cli_batch_slo *t, double v);
 const char *cli_batch_op_str(cli_batch_op op);

@@ -52,7 +52,7 @@ int cmd_compare(int argc, char **argv)
         {0, 0, 0, 0},
     };
     cli_batch_common com = {0};
-    const char *policies = NULL, *format = "text", *out = NULL, *slo_spec = NULL, *metrics = NULL;
+    const char *policies = NULL, *format = "text", *out = NULL, *slo_spec = NULL, *extra_paths = NULL;
     long seeds = 1, jobs = cli_batch_default_jobs();
     gs_error err = {0};
     int c;
@@ -96,7 +96,7 @@ int cmd_compare(int argc, char **argv)
         case 'u': com.until = optarg; break;
         case 'm': com.models = optarg; break;
         case 'L': slo_spec = optarg; break;
-        case 'M': metrics = optarg; break;
+        case 'M': extra_paths = optarg; break;
         case 'h': compare_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "compare: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -154,7 +154,7 @@ int cmd_compare(int argc, char **argv)
      * (slo_met 0); it is a usage error, as in 'plan'. */
     for (int t = 0; rc == 0 && t < nslo; t++) {
         double v;
-        if (!cli_batch_metric(runs[0].report, slo[t].path, &v))
+        if (!metrics_get(runs[0].report, slo[t].path, &v))
             rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
                         "gpu.alloc_ratio; see README 'The report')", slo[t].path);
     }
@@ -171,7 +171,7 @@ int cmd_compare(int argc, char **argv)
             reps[i] = runs[i].report, dirs[i] = runs[i].out_dir;
         for (int p = 0; p < npol; p++)
             cols[p] = (cli_compare_table_column){pol[p].label, pol[p].name, reps + p * seeds, dirs + p * seeds, (int)seeds};
-        doc = cli_compare_table_build(com.trace, seeds, cols, npol, slo, nslo, metrics);
+        doc = cli_compare_table_build(com.trace, seeds, cols, npol, slo, nslo, extra_paths);
         free(cols);
         free(reps);
         free(dirs);

@@ -10,34 +10,10 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
-#include "cli_plan_terms.h"
+#include "metrics.h"
 
-/* The rows, in the order a planner reads them. A path absent from every
- * report (e.g. no price known) is left out of the table. */
-static const struct {
-    const char *key, *path;
-} base_rows[] = {
-    {"utilization", "gpu.alloc_ratio"},
-    {"busy_ratio", "gpu.busy_ratio"}, /* from sharing policies, when present */
-    {"queue_p50_s", "jobs.queue_s.p50"},
-    {"queue_p99_s", "jobs.queue_s.p99"},
-    {"jct_p99_s", "jobs.jct_s.p99"},
-    {"latency_p99_s", "requests.latency_s.p99"}, /* inference requests, all services */
-    {"ttft_p99_s", "requests.ttft_s.p99"},
-    {"slo_attainment", "requests.slo_attainment"},
-    {"slowdown_mean", "jobs.slowdown.mean"},
-    {"completed", "jobs.completed"},
-    {"rejected", "jobs.rejected"},
-    {"failed", "jobs.failed"},       /* killed before completing: OOM under sharing, timed out */
-    {"suspended", "jobs.suspended"}, /* stopped with work left at the end */
-    {"dropped_requests", "derived.requests_dropped"},
-    {"gpu_hours", "gpu.gpu_hours"},
-    /* the cluster as configured is paid for the whole window, however soon a policy drains */
-    {"cost_per_day_usd", "derived.cost_per_day_usd"},
-    {"cost_per_completed_job_usd", "derived.cost_per_completed_job_usd"},
-    {"cost_per_million_requests_usd", "derived.cost_per_million_requests_usd"},
-};
-#define NBASE (sizeof base_rows / sizeof *base_rows)
+/* The base rows are metrics[]'s compare rows (metrics.h), in its order; a
+ * path absent from every report (e.g. no price known) is left out. */
 #define MAX_ROWS 48
 
 typedef struct row {
@@ -74,11 +50,11 @@ static double value_of(const cJSON *rep, const char *path, const cli_batch_slo *
     if (strcmp(path, "slo_met") == 0) {
         bool met = true;
         for (int t = 0; t < nslo; t++)
-            met &= plan_metric_measured(rep, slo[t].path, &v) && cli_batch_slo_holds(&slo[t], v); /* unmeasured: not met */
+            met &= metrics_measured(rep, slo[t].path, &v) && cli_batch_slo_holds(&slo[t], v); /* unmeasured: not met */
         *ok = true;
         return met ? 1.0 : 0.0;
     }
-    *ok = cli_batch_metric(rep, path, &v);
+    *ok = metrics_get(rep, path, &v);
     return *ok ? v : NAN;
 }
 
@@ -102,17 +78,18 @@ static const cJSON *first_report(const cli_compare_table_column *cols, int ncols
 }
 
 cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
-                const char *metrics)
+                const char *extra_paths)
 {
     const cJSON *rep0 = first_report(cols, ncols);
     if (!rep0)
         return NULL;
     row rows[MAX_ROWS] = {0};
     int nrows = 0;
-    for (size_t i = 0; i < NBASE; i++) {
-        rows[nrows].key = base_rows[i].key;
-        snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", base_rows[i].path);
-    }
+    for (const metrics_row *m = metrics; m->path; m++)
+        if (m->shown & METRICS_COMPARE) {
+            rows[nrows].key = m->key;
+            snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", m->path);
+        }
     for (int t = 0; t < nslo && nrows < MAX_ROWS - 1; t++) {
         rows[nrows].key = slo[t].path;
         snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", slo[t].path);
@@ -121,7 +98,7 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
         rows[nrows].key = "slo_met";
         snprintf(rows[nrows++].path, sizeof rows[0].path, "slo_met");
     }
-    char *mcopy = metrics ? xstrdup(metrics) : NULL, *save = NULL;
+    char *mcopy = extra_paths ? xstrdup(extra_paths) : NULL, *save = NULL;
     for (char *tok = mcopy ? strtok_r(mcopy, ",", &save) : NULL; tok && nrows < MAX_ROWS;
          tok = strtok_r(NULL, ",", &save)) {
         rows[nrows].key = tok;
@@ -258,9 +235,9 @@ void cli_compare_table_print(const cJSON *doc, const char *format, const char *t
             const cJSON *cell =
                 cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key);
             double mean = NAN, lo = NAN, hi = NAN;
-            cli_batch_metric(cell, "mean", &mean);
-            cli_batch_metric(cell, "lo", &lo);
-            cli_batch_metric(cell, "hi", &hi);
+            metrics_get(cell, "mean", &mean);
+            metrics_get(cell, "lo", &lo);
+            metrics_get(cell, "hi", &hi);
             char buf[64];
             fmt_cell(buf, sizeof buf, mean, (hi - lo) / 2, (int)seeds);
             if (csv) {

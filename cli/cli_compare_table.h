@@ -22,7 +22,7 @@ typedef struct cli_compare_table_column {
  * report), then per column each row's mean, 95% interval, n and values.
  * NULL when no column has a report. */
 cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
-                const char *metrics);
+                const char *extra_paths);
 /* Prints doc as text, markdown or csv (the caller prints json itself). */
 void cli_compare_table_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir);
 /* Writes doc to dir/compare.json atomically; *text (may be NULL) receives

@@ -266,7 +266,7 @@ static void measure_point(planner *pl, long x, cli_batch_run *runs)
         double worst = NAN, sum = 0, v;
         long absent = 0, held = 0;
         for (long s = 0; s < cx->seeds; s++) {
-            if (!plan_metric_measured(runs[s].report, cx->slo[t].path, &v)) {
+            if (!metrics_measured(runs[s].report, cx->slo[t].path, &v)) {
                 ok[s] = false; /* never measured: cannot meet a term */
                 absent++;
                 continue;
@@ -297,8 +297,8 @@ static void measure_point(planner *pl, long x, cli_batch_run *runs)
     pt.absent_only = user_absent && implicit_all;
     for (long s = 0; s < cx->seeds; s++) {
         double rj = 0, up = 0;
-        cli_batch_metric(runs[s].report, "jobs.rejected", &rj);
-        cli_batch_metric(runs[s].report, "derived.replicas_unplaceable", &up);
+        metrics_get(runs[s].report, "jobs.rejected", &rj);
+        metrics_get(runs[s].report, "derived.replicas_unplaceable", &up);
         pt.starved |= rj > 0 || up > 0;
     }
     for (long s = 0; s < cx->seeds; s++)
@@ -316,7 +316,7 @@ static void measure_point(planner *pl, long x, cli_batch_run *runs)
     if (pt.absent_only) /* the last user term never measured: named if the search stops on it */
         for (int t = 0; t < cx->nuser; t++) {
             double v;
-            if (!plan_metric_measured(runs[0].report, cx->slo[t].path, &v))
+            if (!metrics_measured(runs[0].report, cx->slo[t].path, &v))
                 snprintf(pt.absent, sizeof pt.absent, "%s", cx->slo[t].path);
         }
     pl->done = xrealloc(pl->done, (size_t)(pl->ndone + 1) * sizeof *pl->done);
@@ -611,7 +611,7 @@ static long first_gpus(const cJSON *entry_obj)
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(entry_obj, "points");
     int n = cJSON_GetArraySize(pts);
     for (int i = n - 3; i < n && n >= 3; i++) /* the plateau is the last three doublings */
-        if (cli_batch_metric(cJSON_GetArrayItem(pts, i), "gpus", &g))
+        if (metrics_get(cJSON_GetArrayItem(pts, i), "gpus", &g))
             break;
     return (long)g;
 }
@@ -1057,7 +1057,7 @@ int cmd_plan(int argc, char **argv)
             const entry *e = &rk[i].e;
             if (e->impossible) {
                 double nb = 0;
-                cli_batch_metric(e->obj, "feasibility.rows_impossible", &nb);
+                metrics_get(e->obj, "feasibility.rows_impossible", &nb);
                 printf("%-24s %-26s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
                        e->pol->label, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
                 continue;
@@ -1114,16 +1114,16 @@ int cmd_plan(int argc, char **argv)
             cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(e->obj, "points"))
             {
                 double g = 0, nd = 0, sm = 0;
-                cli_batch_metric(pt, "gpus", &g);
-                cli_batch_metric(pt, "nodes", &nd);
-                cli_batch_metric(pt, "seeds_met", &sm);
+                metrics_get(pt, "gpus", &g);
+                metrics_get(pt, "nodes", &nd);
+                metrics_get(pt, "seeds_met", &sm);
                 printf("%8.0f %6.0f %6s %5.0f/%-3ld", g, nd,
                        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met")) ? "yes" : "no", sm, seeds);
                 const cJSON *to;
                 cJSON_ArrayForEach(to, cJSON_GetObjectItemCaseSensitive(pt, "terms"))
                 {
                     double w;
-                    if (cli_batch_metric(to, "worst", &w))
+                    if (metrics_get(to, "worst", &w))
                         printf(" %26.6g", w);
                     else
                         printf(" %26s", "absent");

@@ -87,7 +87,7 @@ int sw_cmd_collect(int argc, char **argv)
         {"out", required_argument, 0, 'o'}, {"format", required_argument, 0, 'f'},
         {"slo", required_argument, 0, 'L'}, {"metrics", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},      {0, 0, 0, 0}};
-    const char *out = NULL, *format = "text", *slo_spec = NULL, *metrics = NULL;
+    const char *out = NULL, *format = "text", *slo_spec = NULL, *extra_paths = NULL;
     gs_error err = {0};
     int ch;
     optind = 1;
@@ -97,7 +97,7 @@ int sw_cmd_collect(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
         case 'L': slo_spec = optarg; break;
-        case 'M': metrics = optarg; break;
+        case 'M': extra_paths = optarg; break;
         case 'h': collect_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "sweep collect: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -189,7 +189,7 @@ int sw_cmd_collect(int argc, char **argv)
         free(grp); /* the reports stay owned by reps[] */
     }
     const char *trace = many_traces ? "several traces" : m.runs[0].trace;
-    cJSON *doc = rc ? NULL : cli_compare_table_build(trace, seeds, cols, ncols, slo, nslo, metrics);
+    cJSON *doc = rc ? NULL : cli_compare_table_build(trace, seeds, cols, ncols, slo, nslo, extra_paths);
     if (rc == 0 && !doc)
         rc = gs_err(&err, GS_EINPUT, "sweep collect: none of the %d runs of %s is done yet ('gpusim sweep status')",
                     m.n, m.path);

@@ -164,7 +164,7 @@ static int line_from_json(sw_run *r, const cJSON *o, const char *path, int line,
     r->until = opt_str(o, "until");
     r->models = opt_str(o, "models");
     double gpn = 0;
-    cli_batch_metric(o, "gpus_per_node", &gpn);
+    metrics_get(o, "gpus_per_node", &gpn);
     r->gpus_per_node = (long)gpn;
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "set"))
