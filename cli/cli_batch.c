@@ -135,13 +135,15 @@ void cli_batch_policies_free(cli_batch_policy *p, int n)
 
 static void push(cli_batch_run *r, char *s)
 {
-    if (r->argc >= (int)(sizeof r->argv / sizeof *r->argv) - 1)
-        GS_BUG("cli_batch_run: too many arguments");
+    if (r->argc + 2 > r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 32;
+        r->argv = xrealloc(r->argv, (size_t)r->cap * sizeof *r->argv);
+    }
     r->argv[r->argc++] = s;
     r->argv[r->argc] = NULL;
 }
 
-void cli_batch_run_init(cli_batch_run *r, const cli_batch_common *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
+void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
                  const char *out_dir)
 {
     memset(r, 0, sizeof *r);
@@ -179,9 +181,11 @@ void cli_batch_run_free(cli_batch_run *r)
 {
     for (int i = 0; i < r->argc; i++)
         free(r->argv[i]);
+    free(r->argv);
+    r->argv = NULL;
     cJSON_Delete(r->report);
     r->report = NULL;
-    r->argc = 0;
+    r->argc = r->cap = 0;
 }
 
 int cli_batch_default_jobs(void)

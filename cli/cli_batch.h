@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "../base/gs.h"
+#include "cli_opts.h"
 #include "metrics.h"
 
 #define CLI_BATCH_MAX_SETS 16
@@ -32,29 +33,20 @@ typedef struct cli_batch_policy {
 int cli_batch_policies_parse(const char *list, cli_batch_policy **out, int *n, gs_error *err);
 void cli_batch_policies_free(cli_batch_policy *p, int n);
 
-/* Options every child run shares (copied to each child's argv). */
-typedef struct cli_batch_common {
-    const char *trace, *cluster, *gpus, *models, *until;
-    const char *mig; /* --mig LAYOUT with --gpus; NULL: none */
-    const char *prices[CLI_BATCH_MAX_SETS]; /* --price MODEL=USD, passed to every run */
-    int nprices;
-    long gpus_per_node; /* 0: not given */
-    const char *sets[CLI_BATCH_MAX_SETS];
-    int nsets;
-} cli_batch_common;
-
 typedef struct cli_batch_run {
-    char *argv[64];     /* owned strings; argv[0] is "gpusim" */
-    int argc;
+    char **argv;        /* owned strings, NULL-terminated; argv[0] is "gpusim" */
+    int argc, cap;
     char out_dir[1300]; /* the child's --out */
     pid_t pid;
     int exit_code;      /* -1 until it ended */
     cJSON *report;      /* report.json with "derived" added; NULL if it failed */
 } cli_batch_run;
 
-/* Fills r's argv for `run` with common, policy p, an optional --gpus
- * override (plan), the seed and out_dir. */
-void cli_batch_run_init(cli_batch_run *r, const cli_batch_common *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
+/* Fills r's argv for `run` with the options every child run shares
+ * (trace, cluster or --gpus with --gpus-per-node and --mig, prices, models,
+ * until, --set values), policy p, an optional --gpus override (plan), the
+ * seed and out_dir. */
+void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
                  const char *out_dir);
 void cli_batch_run_free(cli_batch_run *r);
 /* Runs all n runs, at most `jobs` at once; each child's stderr goes to

@@ -125,6 +125,31 @@ static bool same_params(const cJSON *base, const cJSON *now)
     return same;
 }
 
+/* Prints each input that differs (trace rows, seed, cluster size, policy
+ * or its parameters) and returns how many: a comparison across different
+ * inputs means nothing. */
+static int inputs_differ(const cJSON *base, const cJSON *now)
+{
+    int differ = 0;
+    static const char *same[] = {"inputs.trace_rows", "inputs.seed", "inputs.cluster.gpus", "inputs.cluster.nodes"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        double a = NAN, b = NAN;
+        if (metrics_get(base, same[i], &b) != metrics_get(now, same[i], &a) || a != b) {
+            printf("inputs differ: %s baseline %g now %g\n", same[i], b, a);
+            differ++;
+        }
+    }
+    const cJSON *ib = cJSON_GetObjectItemCaseSensitive(base, "inputs");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(now, "inputs");
+    if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(ib, "policy"), cJSON_GetObjectItemCaseSensitive(in, "policy"),
+                       1) ||
+        !same_params(cJSON_GetObjectItemCaseSensitive(ib, "params"), cJSON_GetObjectItemCaseSensitive(in, "params"))) {
+        printf("inputs differ: policy or its parameters\n");
+        differ++;
+    }
+    return differ;
+}
+
 static void check_usage(FILE *out)
 {
     fprintf(out,
@@ -189,23 +214,7 @@ int cmd_check(int argc, char **argv)
     if (rc == 0 && !(base = cli_batch_read_report(baseline, &err)))
         rc = err.code;
     if (rc == 0) {
-        int differ = 0;
-        static const char *same[] = {"inputs.trace_rows", "inputs.seed", "inputs.cluster.gpus", "inputs.cluster.nodes"};
-        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
-            double a = NAN, b = NAN;
-            if (metrics_get(base, same[i], &b) != metrics_get(now, same[i], &a) || a != b) {
-                printf("inputs differ: %s baseline %g now %g\n", same[i], b, a);
-                differ++;
-            }
-        }
-        const cJSON *ib = cJSON_GetObjectItemCaseSensitive(base, "inputs");
-        const cJSON *in = cJSON_GetObjectItemCaseSensitive(now, "inputs");
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(ib, "policy"), cJSON_GetObjectItemCaseSensitive(in, "policy"),
-                           1) ||
-            !same_params(cJSON_GetObjectItemCaseSensitive(ib, "params"), cJSON_GetObjectItemCaseSensitive(in, "params"))) {
-            printf("inputs differ: policy or its parameters\n");
-            differ++;
-        }
+        int differ = inputs_differ(base, now);
         printf("%-40s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");
         checker ck = {now, tols, ntol, 0, 0};
         char path[512] = "";

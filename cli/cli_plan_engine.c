@@ -23,7 +23,7 @@ static char *abs_or_copy(const char *p)
     return realpath(p, abs) ? xstrdup(abs) : xstrdup(p);
 }
 
-int plan_round_engine(const char *engine, const char *dir, const cli_batch_common *coms, const cli_batch_policy *pol,
+int plan_round_engine(const char *engine, const char *dir, const cli_opts *coms, const cli_batch_policy *pol,
                       cli_batch_run *runs, const uint64_t *seeds, int n, gs_error *err)
 {
     for (int i = 0; i < n; i++)
@@ -36,7 +36,7 @@ int plan_round_engine(const char *engine, const char *dir, const cli_batch_commo
     sw_manifest m = {.path = cli_batch_fmt("%s/manifest.jsonl", dir), .dir = xstrdup(dir)};
     m.runs = xcalloc((size_t)n, sizeof *m.runs);
     char mdir[PATH_MAX];
-    const cli_batch_common *com = &coms[0];
+    const cli_opts *com = &coms[0];
     if (com->models)
         snprintf(mdir, sizeof mdir, "%s", com->models);
     else

@@ -90,7 +90,7 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
     if (sw_remove_tree(tmp, err))
         return err->code;
 
-    cli_batch_common com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
+    cli_opts com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
                      .until = r->until, .gpus_per_node = r->gpus_per_node};
     cli_batch_policy pol = {0};
     snprintf(pol.name, sizeof pol.name, "%s", r->policy);
