@@ -980,7 +980,7 @@ void sim_task_set_row(sim *s, job *j, const wl_row *r)
 
 void sim_task_submit(sim *s, job *j)
 {
-    if (j->pools == 0)
+    if (j->pools == 0 || j->req.gpus > JOB_REQ_GPUS_MAX)
         sim_job_reject(s, j);
     else
         space_arrive(s, j);
@@ -1123,6 +1123,8 @@ int sim_submit_row(sim *s, const wl_row *row)
         }
         sim_job_reject(s, j);
     }
+    else if (j->req.gpus > JOB_REQ_GPUS_MAX) /* wider than any node: no space policy can place it */
+        sim_job_reject(s, j);
     else
         space_arrive(s, j);
     int state = j->state;

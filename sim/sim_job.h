@@ -67,10 +67,14 @@ typedef struct job_req {
     uint8_t kind : 3;    /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
     bool preemptible : 1;
 } job_req;
-/* A request's cards are on one node: the trace reader takes 0..64 (so does
- * the warm pool's pool_gpus, pol_hibernate.c), which a uint8_t holds. */
+/* A request's cards are on one node: at most 64 (so is the warm pool's
+ * pool_gpus, pol_hibernate.c), which a uint8_t holds. A row asking for more
+ * (the reader takes up to WL_GPUS_MAX) gets JOB_REQ_GPUS_WIDE, never a
+ * truncated width, and the core rejects it (sim_submit_row,
+ * sim_task_submit) before any space policy sees it. */
 #define JOB_REQ_GPUS_MAX 64
-_Static_assert(JOB_REQ_GPUS_MAX <= UINT8_MAX, "job_req.gpus is a uint8_t");
+#define JOB_REQ_GPUS_WIDE UINT8_MAX
+_Static_assert(JOB_REQ_GPUS_MAX < JOB_REQ_GPUS_WIDE, "job_req.gpus is a uint8_t");
 _Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
 
 /* The numeric columns of row r into q, its names left unset ("", no id): a
@@ -85,7 +89,7 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->cpu = r->cpu;
     q->mem_gib = r->mem_gib;
     q->util = r->util;
-    q->gpus = (uint8_t)r->gpus;             /* the reader checks 0..JOB_REQ_GPUS_MAX */
+    q->gpus = r->gpus <= JOB_REQ_GPUS_MAX ? (uint8_t)r->gpus : JOB_REQ_GPUS_WIDE;
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */

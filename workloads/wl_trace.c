@@ -359,7 +359,7 @@ static int read_fields(wl_trace *t, gs_error *err)
             wl_col_default(&wl_cols[c], row);
             continue;
         }
-        if (!wl_parse_field(&wl_cols[c], v, row, i + 1))
+        if (!wl_parse_field(t, c, v, row, i + 1))
             return wl_col_err(t, err, i, wl_cols[c].want);
         t->given |= COL_BIT(c);
     }
@@ -399,5 +399,6 @@ void wl_trace_close(wl_trace *t)
     free(t->fld);
     free(t->col_of);
     free(t->fast);
+    wl_names_free(&t->names);
     free(t);
 }

@@ -172,9 +172,10 @@ static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
 
 /* One non-empty field of column c at *pp into row (no blank at its start:
  * every parser declines one); *pp is left at the byte that ends it. */
-static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char **pp, const unsigned char *end,
+static inline bool fast_field(wl_trace *t, int col, const unsigned char **pp, const unsigned char *end,
                               wl_row *row)
 {
+    const wl_col *c = &wl_cols[col];
     char *at = (char *)row + c->off;
     const unsigned char *p = *pp, *a = p;
     switch (c->type) {
@@ -190,11 +191,20 @@ static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char 
             copy_text(t, at, c->size, a, len);
             if (c->list && !gs_text_list_ok(at, '|'))
                 return false;
+            if (c->sym_off) {
+                uint32_t sym = wl_name_sym(t, col, at, len);
+                memcpy((char *)row + c->sym_off, &sym, sizeof sym);
+            }
             break;
         }
         int k = 0;
-        while (c->choices[k] && (strncmp(c->choices[k], (const char *)a, len) || c->choices[k][len]))
-            k++;
+        for (const char *ch; (ch = c->choices[k]); k++) { /* short names: byte by byte, no call */
+            size_t i = 0;
+            while (i < len && ch[i] == (char)a[i])
+                i++;
+            if (i == len && !ch[len])
+                break;
+        }
         if (!c->choices[k])
             return false;
         if (c->size > sizeof(int)) {
@@ -285,7 +295,7 @@ static bool plan_row(wl_trace *t)
                 return false;
             wl_col_default(s->col, row);
         } else {
-            if (!fast_field(t, s->col, &p, end, row))
+            if (!fast_field(t, s->id, &p, end, row))
                 return false;
             given |= COL_BIT(s->id);
             if (s->col->col_off) {
@@ -322,20 +332,17 @@ static inline bool std_id(const wl_trace *t, const unsigned char **pp, const uns
     return *id_len != 0 && *id_len < cap;
 }
 
-/* gpus at *pp as the table reads it (0..64): one or two digits; others decline. */
+/* gpus at *pp as the table reads it (0..WL_GPUS_MAX): up to seven digits;
+ * others decline. */
 static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
 {
-    const unsigned char *p = *pp;
-    unsigned g, d;
-    if ((g = (unsigned)(*p - '0')) > 9)
-        return false;
-    if ((d = (unsigned)(*++p - '0')) <= 9) {
+    const unsigned char *p = *pp, *first = p;
+    unsigned g = 0;
+    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9 && p - first < 7; p++)
         g = g * 10 + d;
-        p++;
-    }
     *pp = p;
     *gpus = g;
-    return g <= wl_cols[C_GPUS].hi;
+    return p != first && g <= WL_GPUS_MAX;
 }
 
 /* The generated layout, in straight lines: the row's only members that

@@ -24,7 +24,8 @@ enum col_id {
     C_SERVICE, C_INPUT_TOKENS, C_OUTPUT_TOKENS,
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
     C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B,
-    C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_REF_GPU, C_MEM_BOUND, C_SPEEDUP, C_PROFILE, C_NCOLS
+    C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_REF_GPU, C_MEM_BOUND, C_SPEEDUP, C_PROFILE,
+    C_GPUS_PER_NODE, C_TIME_LIMIT, C_COMM, C_TOPOLOGY, C_CLASS, C_TIER, C_OBSERVED_START, C_NCOLS
 };
 /* a row's given columns are one bit each in a 64-bit mask */
 _Static_assert(C_NCOLS <= 64, "wl_trace.given is a uint64_t");
@@ -54,6 +55,7 @@ typedef struct wl_col {
     uint16_t size;         /* bytes at off (WT_TEXT, WT_INT, WT_CHOICE) */
     uint16_t off;          /* offsetof(wl_row, member) */
     uint16_t col_off;      /* offsetof the int that gets the column number, or 0 */
+    uint16_t sym_off;      /* WT_TEXT: offsetof the uint32_t that gets the name's number (wl_name_sym), or 0 */
     double lo, hi;         /* WT_INT, WT_NUM bounds (integers up to 2^53 are exact) */
     double dflt;           /* not given: the value (a choice's index); texts are "" */
     const char *const *choices; /* WT_CHOICE: the names, NULL-terminated */
@@ -67,6 +69,25 @@ extern const wl_col wl_cols[C_NCOLS];
 /* Bytes read at a time: big enough that the read system calls cost
  * nothing next to the parsing, small enough to stay in the L2 cache. */
 #define BLOCK_BYTES (256u * 1024u)
+
+/* One numbered name (wl_trace_names.c). */
+typedef struct wl_name {
+    uint64_t hash;
+    const char *text; /* NULL: a free slot */
+    uint32_t len, sym;
+    uint8_t col;
+} wl_name;
+
+typedef struct wl_names {
+    wl_name *slot;
+    size_t cap, used;
+    uint32_t count[C_NCOLS]; /* names numbered so far, per column */
+    /* per column, the name its previous row gave */
+    const char *last[C_NCOLS];
+    uint32_t last_len[C_NCOLS], last_sym[C_NCOLS];
+    char **chunks, *chunk; /* the texts; chunk: the newest one's free bytes */
+    size_t nchunks, chunk_left;
+} wl_names;
 
 /* What the fast path does with a header field (wl_trace_fast.c). */
 typedef struct fast_step {
@@ -108,6 +129,7 @@ struct wl_trace {
      * header column's members, value or default, and the row's own */
     wl_row row;
     uint64_t given; /* the current row's non-empty columns, COL_BIT(col_id) */
+    wl_names names;
     uint64_t kind_ok[5]; /* per row kind: the columns its rows may give */
     long rows, fast_rows; /* rows returned; of them, by the fast path */
     gs_time_us last_submit_us;
@@ -122,7 +144,7 @@ struct wl_trace {
 
 /* A field's text into *row by its column's type and range; false when the
  * text is no such value. Empty text is never passed. O(length). */
-bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no);
+bool wl_parse_field(wl_trace *t, int col, const char *v, wl_row *row, int field_no);
 /* The first cross-field rule *row breaks (the rules of workloads/README.md,
  * in their fixed order), 0 if none. t->given holds the row's columns. */
 int wl_rule_broken(const wl_trace *t, const wl_row *row);
@@ -130,6 +152,21 @@ int wl_rule_broken(const wl_trace *t, const wl_row *row);
 int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err);
 /* "expected <want>, found '<field>'" for field fi of the current record. */
 int wl_col_err(const wl_trace *t, gs_error *err, int fi, const char *want);
+
+/* {==== wl_trace_names.c ====} */
+
+uint32_t wl_name_sym_slow(wl_trace *t, int col, const char *s, size_t len);
+void wl_names_free(wl_names *n);
+
+/* The number of column col's name s (len bytes, no NUL inside), numbered
+ * on first appearance; 0 past 2^32 - 1 names. O(len). */
+static inline uint32_t wl_name_sym(wl_trace *t, int col, const char *s, size_t len)
+{
+    const wl_names *n = &t->names;
+    if (n->last_len[col] == len && n->last[col] && !memcmp(n->last[col], s, len))
+        return n->last_sym[col];
+    return wl_name_sym_slow(t, col, s, len);
+}
 
 /* {==== wl_trace.c ====} */
 
@@ -183,6 +220,8 @@ static inline void wl_col_default(const wl_col *c, wl_row *row)
     }
     if (c->col_off)
         memset((char *)row + c->col_off, 0, sizeof(int));
+    if (c->sym_off)
+        memset((char *)row + c->sym_off, 0, sizeof(uint32_t));
 }
 
 
