@@ -346,6 +346,7 @@ static int read_fields(wl_trace *t, gs_error *err)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
                       t->path, t->rec_start, t->ncols_header, t->nfields);
     wl_row *row = &t->row;
+    wl_fast_forget(t); /* this record may change any column's value */
     row->line = t->rec_start;
     t->given = 0;
     for (int i = 0; i < t->nfields; i++) {

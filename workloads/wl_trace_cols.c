@@ -151,7 +151,10 @@ bool wl_parse_field(wl_trace *t, int col, const char *v, wl_row *row, int field_
         if ((c->list && !gs_text_list_ok(v, '|')) || !copy_str(at, c->size, v))
             return false;
         if (c->sym_off) {
-            uint32_t sym = wl_name_sym(t, col, v, strlen(v));
+            size_t len = strlen(v);
+            uint32_t sym = wl_name_find(t, col, v, len);
+            if (!sym)
+                sym = wl_name_add(t, col, v, len);
             memcpy((char *)row + c->sym_off, &sym, sizeof sym);
         }
         break;

@@ -57,13 +57,40 @@ static inline const unsigned char *field_end(const wl_trace *t, const unsigned c
     return p;
 }
 
+static uint8_t op_of(const wl_col *c)
+{
+    switch (c->type) {
+    case WT_TEXT:
+        return OP_TEXT;
+    case WT_SECONDS:
+        return OP_SECONDS;
+    case WT_INT:
+        return c->size == sizeof(int64_t) ? OP_INT64 : OP_INT;
+    case WT_NUM:
+        return OP_NUM;
+    case WT_CHOICE:
+        return c->size > sizeof(int) ? OP_CHOICE_TEXT : OP_CHOICE;
+    case WT_IDS:
+        return OP_IDS;
+    }
+    GS_BUG("wl_fast_plan: no such column type");
+}
+
 void wl_fast_plan(wl_trace *t)
 {
-    t->fast = xmalloc((size_t)t->ncols_header * sizeof *t->fast);
+    t->fast = xcalloc((size_t)t->ncols_header, sizeof *t->fast);
     for (int i = 0; i < t->ncols_header; i++) {
         int c = t->col_of[i];
-        t->fast[i] = (fast_step){.col = c < 0 ? NULL : &wl_cols[c], .id = c};
+        fast_step *s = &t->fast[i];
+        s->id = c;
+        if (c < 0)
+            continue; /* OP_SKIP */
+        const wl_col *col = &wl_cols[c];
+        *s = (fast_step){.op = op_of(col), .required = col->required, .lo_open = col->lo_open, .list = col->list,
+                         .off = col->off, .size = col->size, .col_off = col->col_off, .sym_off = col->sym_off,
+                         .id = c, .bit = COL_BIT(c), .lo = col->lo, .hi = col->hi, .col = col};
     }
+    wl_fast_forget(t);
     t->fast_ok = t->ncols_header > 0;
     t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
                   t->col_of[2] == C_DURATION && t->col_of[3] == C_GPUS;
@@ -170,62 +197,87 @@ static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
     return t->buf;
 }
 
-/* One non-empty field of column c at *pp into row (no blank at its start:
- * every parser declines one); *pp is left at the byte that ends it. */
-static inline bool fast_field(wl_trace *t, int col, const unsigned char **pp, const unsigned char *end,
-                              wl_row *row)
+/* A text field of len bytes at a into row by step s (its number too, for a
+ * name column: a name seen before was checked then). */
+static inline bool fast_text(wl_trace *t, const fast_step *s, const unsigned char *a, size_t len, wl_row *row,
+                             int field_no)
 {
-    const wl_col *c = &wl_cols[col];
-    char *at = (char *)row + c->off;
+    char *at = (char *)row + s->off;
+    if (len >= s->size || is_blank(a[0]) || is_blank(a[len - 1]))
+        return false;
+    copy_text(t, at, s->size, a, len);
+    if (s->sym_off) {
+        uint32_t sym = wl_name_find(t, s->id, at, len);
+        if (!sym) {
+            if (s->list && !gs_text_list_ok(at, '|'))
+                return false;
+            sym = wl_name_add(t, s->id, at, len);
+        }
+        memcpy((char *)row + s->sym_off, &sym, sizeof sym);
+    } else if (s->list && !gs_text_list_ok(at, '|'))
+        return false;
+    if (s->col_off)
+        memcpy((char *)row + s->col_off, &field_no, sizeof field_no);
+    return true;
+}
+
+/* The index of the len bytes at a among names (NULL-terminated), or -1.
+ * Short names: byte by byte, no call. */
+static inline int fast_choice(const char *const *names, const unsigned char *a, size_t len)
+{
+    for (int k = 0; names[k]; k++) {
+        const char *ch = names[k];
+        size_t i = 0;
+        while (i < len && ch[i] == (char)a[i])
+            i++;
+        if (i == len && !ch[len])
+            return k;
+    }
+    return -1;
+}
+
+/* One non-empty field at *pp into row by step s (no blank at its start:
+ * every parser declines one); *pp is left at the byte that ends it. */
+static inline bool fast_field(wl_trace *t, const fast_step *s, const unsigned char **pp, const unsigned char *end,
+                              wl_row *row, int field_no)
+{
+    char *at = (char *)row + s->off;
     const unsigned char *p = *pp, *a = p;
-    switch (c->type) {
-    case WT_TEXT:
-    case WT_CHOICE: {
+    switch (s->op) {
+    case OP_SKIP:
+        break;
+    case OP_TEXT:
+        p = field_end(t, p, 1);
+        if (!fast_text(t, s, a, (size_t)(p - a), row, field_no))
+            return false;
+        break;
+    case OP_CHOICE:
+    case OP_CHOICE_TEXT: {
         p = field_end(t, p, 1);
         size_t len = (size_t)(p - a);
-        if (is_blank(a[len - 1]))
+        int k = fast_choice(s->col->choices, a, len);
+        if (k < 0)
             return false;
-        if (c->type == WT_TEXT) {
-            if (len >= c->size || is_blank(a[0]))
-                return false;
-            copy_text(t, at, c->size, a, len);
-            if (c->list && !gs_text_list_ok(at, '|'))
-                return false;
-            if (c->sym_off) {
-                uint32_t sym = wl_name_sym(t, col, at, len);
-                memcpy((char *)row + c->sym_off, &sym, sizeof sym);
-            }
-            break;
-        }
-        int k = 0;
-        for (const char *ch; (ch = c->choices[k]); k++) { /* short names: byte by byte, no call */
-            size_t i = 0;
-            while (i < len && ch[i] == (char)a[i])
-                i++;
-            if (i == len && !ch[len])
-                break;
-        }
-        if (!c->choices[k])
-            return false;
-        if (c->size > sizeof(int)) {
+        if (s->op == OP_CHOICE_TEXT) {
             memcpy(at, a, len);
             at[len] = 0;
         } else
             memcpy(at, &k, sizeof k);
         break;
     }
-    case WT_SECONDS: {
+    case OP_SECONDS: {
         gs_time_us us;
-        if (!gs_num_seconds_prefix(&p, end, &us) || (c->lo_open && us <= 0))
+        if (!gs_num_seconds_prefix(&p, end, &us) || (s->lo_open && us <= 0))
             return false;
         memcpy(at, &us, sizeof us);
         break;
     }
-    case WT_INT: {
+    case OP_INT:
+    case OP_INT64: {
         int64_t x;
-        if (!fast_int(&p, c->lo, c->hi, &x))
+        if (!fast_int(&p, s->lo, s->hi, &x))
             return false;
-        if (c->size == sizeof(int64_t))
+        if (s->op == OP_INT64)
             memcpy(at, &x, sizeof x);
         else {
             int v = (int)x;
@@ -233,14 +285,14 @@ static inline bool fast_field(wl_trace *t, int col, const unsigned char **pp, co
         }
         break;
     }
-    case WT_NUM: {
+    case OP_NUM: {
         double d;
-        if (!fast_num(&p, &d) || d < c->lo || d > c->hi || (c->lo_open && d <= c->lo))
+        if (!fast_num(&p, &d) || d < s->lo || d > s->hi || (s->lo_open && d <= s->lo))
             return false;
         memcpy(at, &d, sizeof d);
         break;
     }
-    case WT_IDS: {
+    case OP_IDS: {
         int n = fast_ids(&p);
         if (n < 0)
             return false;
@@ -272,7 +324,46 @@ static inline void take_line(wl_trace *t, wl_row *row, const unsigned char *next
     t->fast_rows++;
 }
 
-/* Any header: one step a field, by the column's table entry. */
+/* The field at p is byte for byte the one its column gave on the fast
+ * path's previous row, its terminator included (the signature kept in the
+ * step; the reader's row still holds that field's value). Sixteen bytes
+ * compared at once; false when they are not all in the block. */
+static inline bool same_as_before(const wl_trace *t, const fast_step *s, const unsigned char *p)
+{
+    if (s->sig_len == SIG_NONE || (const char *)p + 16 > t->blk + t->blk_cap)
+        return false;
+    uint64_t x[2];
+    memcpy(x, p, sizeof x);
+    return !(((x[0] ^ s->sig[0]) & s->sig_mask[0]) | ((x[1] ^ s->sig[1]) & s->sig_mask[1]));
+}
+
+/* Keeps the field of len bytes at a (and the byte after it) as the step's
+ * signature, when it and the block allow. */
+static inline void remember_field(const wl_trace *t, fast_step *s, const unsigned char *a, size_t len)
+{
+    if (len + 1 > 16 || (const char *)a + 16 > t->blk + t->blk_cap) {
+        s->sig_len = SIG_NONE;
+        return;
+    }
+    memcpy(s->sig, a, sizeof s->sig);
+    size_t bits = 8 * (len + 1);
+    s->sig_mask[0] = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    s->sig_mask[1] = bits <= 64 ? 0 : bits >= 128 ? ~0ull : (1ull << (bits - 64)) - 1;
+    s->sig[0] &= s->sig_mask[0];
+    s->sig[1] &= s->sig_mask[1];
+    s->sig_len = (uint16_t)len;
+}
+
+void wl_fast_forget(wl_trace *t)
+{
+    for (int i = 0; t->fast && i < t->ncols_header; i++)
+        t->fast[i].sig_len = SIG_NONE;
+}
+
+/* Any header: one step a field, by the column's table entry. A field equal
+ * to its column's on the previous row is not parsed again: the row's value
+ * is already its value (the reader's row keeps a column's members until the
+ * column is read again). */
 static bool plan_row(wl_trace *t)
 {
     wl_row *row = &t->row;
@@ -285,31 +376,36 @@ static bool plan_row(wl_trace *t)
     if (is_blank(*p))
         return false;
     uint64_t given = 0;
-    int last = t->ncols_header - 1;
-    for (int i = 0;; i++) {
-        const fast_step *s = &t->fast[i];
-        if (!s->col) /* ignored: skipped to its end */
+    int i = 0, last = t->ncols_header - 1;
+    for (;; i++) {
+        fast_step *s = &t->fast[i];
+        if (s->op == OP_SKIP) { /* ignored: skipped to its end */
             p = field_end(t, p, 1);
-        else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
-            if (s->col->required)
+        } else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
+            if (s->required)
                 return false;
             wl_col_default(s->col, row);
+            s->sig_len = SIG_NONE;
+        } else if (same_as_before(t, s, p)) {
+            p += s->sig_len;
+            given |= s->bit;
         } else {
-            if (!fast_field(t, s->id, &p, end, row))
+            const unsigned char *a = p;
+            if (!fast_field(t, s, &p, end, row, i + 1)) {
+                s->sig_len = SIG_NONE;
                 return false;
-            given |= COL_BIT(s->id);
-            if (s->col->col_off) {
-                int no = i + 1;
-                memcpy((char *)row + s->col->col_off, &no, sizeof no);
             }
+            remember_field(t, s, a, (size_t)(p - a));
+            given |= s->bit;
         }
-        if (i == last)
+        if (*p != ',')
             break;
-        if (*p++ != ',')
-            return false;
+        p++;
+        if (i == last)
+            return false; /* more fields than the header */
     }
     const unsigned char *next = line_end(p);
-    if (!next)
+    if (i != last || !next)
         return false;
     t->given = given;
     row->has_duration = (given & COL_BIT(C_DURATION)) != 0;

@@ -55,7 +55,7 @@ typedef struct wl_col {
     uint16_t size;         /* bytes at off (WT_TEXT, WT_INT, WT_CHOICE) */
     uint16_t off;          /* offsetof(wl_row, member) */
     uint16_t col_off;      /* offsetof the int that gets the column number, or 0 */
-    uint16_t sym_off;      /* WT_TEXT: offsetof the uint32_t that gets the name's number (wl_name_sym), or 0 */
+    uint16_t sym_off;      /* WT_TEXT: offsetof the uint32_t that gets the name's number (wl_name_find), or 0 */
     double lo, hi;         /* WT_INT, WT_NUM bounds (integers up to 2^53 are exact) */
     double dflt;           /* not given: the value (a choice's index); texts are "" */
     const char *const *choices; /* WT_CHOICE: the names, NULL-terminated */
@@ -78,22 +78,40 @@ typedef struct wl_name {
     uint8_t col;
 } wl_name;
 
+/* A column's recently seen names, by a cheap key of their bytes. */
+#define NAME_RECENT 8
+
 typedef struct wl_names {
     wl_name *slot;
     size_t cap, used;
     uint32_t count[C_NCOLS]; /* names numbered so far, per column */
-    /* per column, the name its previous row gave */
-    const char *last[C_NCOLS];
-    uint32_t last_len[C_NCOLS], last_sym[C_NCOLS];
+    struct {
+        const char *text;
+        uint32_t len, sym;
+    } recent[C_NCOLS][NAME_RECENT];
     char **chunks, *chunk; /* the texts; chunk: the newest one's free bytes */
     size_t nchunks, chunk_left;
 } wl_names;
 
-/* What the fast path does with a header field (wl_trace_fast.c). */
+/* What the fast path does with a header field (wl_trace_fast.c): its
+ * column's table entry, unpacked at the header so that a row reads one
+ * small record a field. */
+enum fast_op { OP_SKIP, OP_TEXT, OP_SECONDS, OP_INT, OP_INT64, OP_NUM, OP_CHOICE, OP_CHOICE_TEXT, OP_IDS };
 typedef struct fast_step {
-    const wl_col *col; /* NULL: an ignored extra column */
+    uint8_t op;        /* enum fast_op; OP_SKIP: an ignored extra column */
+    bool required, lo_open, list;
+    uint16_t off, size, col_off, sym_off;
     int id;            /* its enum col_id, or -1 */
+    uint64_t bit;      /* COL_BIT(id) */
+    double lo, hi;
+    const wl_col *col;
+    /* the field as the fast path's previous row gave it, with the byte
+     * after it, when 16 bytes hold both (sig_len: its length; SIG_NONE:
+     * no signature): a field equal to it is that row's value again */
+    uint64_t sig[2], sig_mask[2];
+    uint16_t sig_len;
 } fast_step;
+#define SIG_NONE UINT16_MAX
 
 struct wl_trace {
     FILE *f;
@@ -155,17 +173,42 @@ int wl_col_err(const wl_trace *t, gs_error *err, int fi, const char *want);
 
 /* {==== wl_trace_names.c ====} */
 
-uint32_t wl_name_sym_slow(wl_trace *t, int col, const char *s, size_t len);
+uint32_t wl_name_find_slow(wl_trace *t, int col, const char *s, size_t len);
+uint32_t wl_name_add(wl_trace *t, int col, const char *s, size_t len);
 void wl_names_free(wl_names *n);
 
-/* The number of column col's name s (len bytes, no NUL inside), numbered
- * on first appearance; 0 past 2^32 - 1 names. O(len). */
-static inline uint32_t wl_name_sym(wl_trace *t, int col, const char *s, size_t len)
+/* The len bytes at a and b are equal (no call, no byte past len read). */
+static inline bool wl_same_text(const char *a, const char *b, size_t len)
 {
-    const wl_names *n = &t->names;
-    if (n->last_len[col] == len && n->last[col] && !memcmp(n->last[col], s, len))
-        return n->last_sym[col];
-    return wl_name_sym_slow(t, col, s, len);
+    for (; len >= sizeof(uint64_t); a += sizeof(uint64_t), b += sizeof(uint64_t), len -= sizeof(uint64_t)) {
+        uint64_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x != y)
+            return false;
+    }
+    for (; len; a++, b++, len--)
+        if (*a != *b)
+            return false;
+    return true;
+}
+
+static inline unsigned wl_name_recent_key(const char *s, size_t len)
+{
+    return (unsigned)(len + (unsigned char)s[0] * 3u + (unsigned char)s[len - 1] * 7u) % NAME_RECENT;
+}
+
+/* The number of column col's name s (len >= 1 bytes, no NUL inside), or 0
+ * if it has none yet (wl_name_add gives it one). A name among the
+ * column's recent ones costs a comparison, any other one a hash probe.
+ * O(len). */
+static inline uint32_t wl_name_find(wl_trace *t, int col, const char *s, size_t len)
+{
+    unsigned k = wl_name_recent_key(s, len);
+    const char *r = t->names.recent[col][k].text;
+    if (r && t->names.recent[col][k].len == len && wl_same_text(r, s, len))
+        return t->names.recent[col][k].sym;
+    return wl_name_find_slow(t, col, s, len);
 }
 
 /* {==== wl_trace.c ====} */
@@ -182,6 +225,9 @@ void wl_map_release(wl_trace *t);
 
 /* The plan for the header just read (t->col_of, t->has). */
 void wl_fast_plan(wl_trace *t);
+/* Forgets the fields of the fast path's previous row: a row read the
+ * field-by-field way may have changed any column's value. */
+void wl_fast_forget(wl_trace *t);
 
 /* {==== shared by both row paths ====} */
 

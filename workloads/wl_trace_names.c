@@ -4,9 +4,10 @@
  *
  * Open addressing on a 64-bit hash of (column, text), at most half full;
  * the texts are kept in chunks that never move. Memory is O(distinct
- * names), never O(rows). A row's name costs O(length): the same text as the
- * column's previous row is one comparison (wl_name_sym, wl_trace_int.h),
- * any other one hash probe.
+ * names), never O(rows). A row's name costs O(length): one of the column's
+ * recent names is a comparison (wl_name_find, wl_trace_int.h), any other
+ * one hash probe. Only names that passed their column's check are numbered,
+ * so a name found needs no check again.
  * SPDX-License-Identifier: MIT */
 #include "wl_trace_int.h"
 
@@ -63,29 +64,53 @@ static void grow(wl_names *n)
     n->cap = cap;
 }
 
-uint32_t wl_name_sym_slow(wl_trace *t, int col, const char *s, size_t len)
+static void remember(wl_names *n, int col, const wl_name *e)
+{
+    unsigned k = wl_name_recent_key(e->text, e->len);
+    n->recent[col][k].text = e->text;
+    n->recent[col][k].len = e->len;
+    n->recent[col][k].sym = e->sym;
+}
+
+/* The slot of (col, s), or the free slot where it goes. */
+static wl_name *slot_of(wl_names *n, int col, const char *s, size_t len, uint64_t h)
+{
+    size_t k = h & (n->cap - 1);
+    for (; n->slot[k].text; k = (k + 1) & (n->cap - 1)) {
+        const wl_name *e = &n->slot[k];
+        if (e->hash == h && e->col == col && e->len == len && wl_same_text(e->text, s, len))
+            break;
+    }
+    return &n->slot[k];
+}
+
+uint32_t wl_name_find_slow(wl_trace *t, int col, const char *s, size_t len)
+{
+    wl_names *n = &t->names;
+    if (!n->cap)
+        return 0;
+    const wl_name *e = slot_of(n, col, s, len, name_hash(col, s, len));
+    if (!e->text)
+        return 0;
+    remember(n, col, e);
+    return e->sym;
+}
+
+uint32_t wl_name_add(wl_trace *t, int col, const char *s, size_t len)
 {
     wl_names *n = &t->names;
     if (2 * (n->used + 1) > n->cap)
         grow(n);
     uint64_t h = name_hash(col, s, len);
-    size_t k = h & (n->cap - 1);
-    for (; n->slot[k].text; k = (k + 1) & (n->cap - 1)) {
-        const wl_name *e = &n->slot[k];
-        if (e->hash == h && e->col == col && e->len == len && !memcmp(e->text, s, len))
-            break;
-    }
-    wl_name *e = &n->slot[k];
-    if (!e->text) {
-        if (n->count[col] == UINT32_MAX)
-            return 0; /* past 2^32 - 1 names: the text alone, as a row built by hand */
-        *e = (wl_name){.hash = h, .text = keep_text(n, s, len), .len = (uint32_t)len, .col = (uint8_t)col,
-                       .sym = ++n->count[col]};
-        n->used++;
-    }
-    n->last[col] = e->text;
-    n->last_len[col] = e->len;
-    n->last_sym[col] = e->sym;
+    wl_name *e = slot_of(n, col, s, len, h);
+    if (e->text)
+        return e->sym; /* numbered already */
+    if (n->count[col] >= UINT32_MAX - 1)
+        return 0; /* past 2^32 - 2 names: the text alone, as a row built by hand */
+    *e = (wl_name){.hash = h, .text = keep_text(n, s, len), .len = (uint32_t)len, .col = (uint8_t)col,
+                   .sym = ++n->count[col]};
+    n->used++;
+    remember(n, col, e);
     return e->sym;
 }
 
