@@ -44,7 +44,7 @@ typedef struct hw_state {
     struct hw_tab *tabs;
     size_t ntabs, tabs_cap;
     size_t *tab_at; /* open addressing on the text's address: index + 1 into tabs, 0 = free */
-    size_t tab_slots;
+    size_t tab_slots, last_tab;
     /* a row's ref_gpu model, by the reader's name number (sim_symmap.h) */
     sim_symmap ref_by_sym;
 } hw_state;
@@ -168,9 +168,10 @@ static void tab_parse(const gpu_catalog *cat, const char *table, hw_tab *t)
     }
 }
 
-/* The parsed table of an interned speedup text: parsed on its first use,
- * then found by its address. O(1) expected. */
-static const hw_tab *hw_tab_of(hw_state *h, const char *table)
+/* The index of an interned speedup text's parsed table: parsed on its
+ * first use, then found by its address (hw_tab_of: the last one used, then
+ * a probe). O(1) expected. */
+static size_t tab_find(hw_state *h, const char *table)
 {
     if (2 * (h->ntabs + 1) > h->tab_slots) { /* at most half full: grow and place every table again */
         h->tab_slots = h->tab_slots ? 2 * h->tab_slots : 16;
@@ -186,14 +187,21 @@ static const hw_tab *hw_tab_of(hw_state *h, const char *table)
     size_t k = ((uintptr_t)table * 0x9E3779B97F4A7C15ull >> 20) & (h->tab_slots - 1);
     for (; h->tab_at[k]; k = (k + 1) & (h->tab_slots - 1))
         if (h->tabs[h->tab_at[k] - 1].text == table)
-            return &h->tabs[h->tab_at[k] - 1];
+            return h->tab_at[k] - 1;
     if (h->ntabs == h->tabs_cap) {
         h->tabs_cap = h->tabs_cap ? 2 * h->tabs_cap : 8;
         h->tabs = xrealloc(h->tabs, h->tabs_cap * sizeof *h->tabs);
     }
     tab_parse(h->cat, table, &h->tabs[h->ntabs]);
     h->tab_at[k] = ++h->ntabs;
-    return &h->tabs[h->ntabs - 1];
+    return h->ntabs - 1;
+}
+
+static const hw_tab *hw_tab_of(hw_state *h, const char *table)
+{
+    if (!h->ntabs || h->tabs[h->last_tab].text != table) /* most rows of a trace name one table */
+        h->last_tab = tab_find(h, table);
+    return &h->tabs[h->last_tab];
 }
 
 /* The factor of model `want` in an interned speedup table: -1 when the

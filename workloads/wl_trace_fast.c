@@ -99,13 +99,15 @@ void wl_fast_plan(wl_trace *t)
 }
 
 /* A text of len bytes at a into the char array dst of cap bytes. A short one
- * is copied as a fixed 32 bytes (two vector moves) when the block has them:
+ * is copied as a fixed 32 or 64 bytes (vector moves) when the block has them:
  * a copy of variable length is inlined as `rep movsq`, whose start-up costs
  * more than a whole line's parse. The bytes past the NUL are never read. */
 static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
 {
     if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
         memcpy(dst, a, 32);
+    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap)
+        memcpy(dst, a, 64);
     else
         memcpy(dst, a, len);
     dst[len] = 0;
@@ -327,37 +329,68 @@ static inline void take_line(wl_trace *t, wl_row *row, const unsigned char *next
 /* The field at p is byte for byte the one its column gave on the fast
  * path's previous row, its terminator included (the signature kept in the
  * step; the reader's row still holds that field's value). Sixteen bytes
- * compared at once; false when they are not all in the block. */
-static inline bool same_as_before(const wl_trace *t, const fast_step *s, const unsigned char *p)
+ * compared at once; the caller checked they are in the block. */
+static inline bool same_as_before(const fast_step *s, const unsigned char *p)
 {
-    if (s->sig_len == SIG_NONE || (const char *)p + 16 > t->blk + t->blk_cap)
-        return false;
     uint64_t x[2];
     memcpy(x, p, sizeof x);
     return !(((x[0] ^ s->sig[0]) & s->sig_mask[0]) | ((x[1] ^ s->sig[1]) & s->sig_mask[1]));
 }
 
-/* Keeps the field of len bytes at a (and the byte after it) as the step's
- * signature, when it and the block allow. */
-static inline void remember_field(const wl_trace *t, fast_step *s, const unsigned char *a, size_t len)
+/* Masks of the first n bytes of 16, n = 1..16: the low and the high word. */
+#define M_(n) ((n) >= 8 ? ~0ull : (1ull << 8 * (n)) - 1)
+#define MASKS(n) {M_(n), (n) <= 8 ? 0 : M_((n) - 8)}
+static const uint64_t sig_masks[17][2] = {
+    MASKS(0), MASKS(1), MASKS(2),  MASKS(3),  MASKS(4),  MASKS(5),  MASKS(6),  MASKS(7), MASKS(8),
+    MASKS(9), MASKS(10), MASKS(11), MASKS(12), MASKS(13), MASKS(14), MASKS(15), MASKS(16),
+};
+
+/* After a field was parsed: keeps it (len bytes at a, and the byte after
+ * it) as the step's signature when 16 bytes hold both. A column whose
+ * fields keep changing stops being compared for a while (SIG_REST rows
+ * after SIG_MISSES misses in a row), so a column of distinct values costs
+ * a count, not a comparison and a copy a row. */
+static inline void remember_field(fast_step *s, const unsigned char *a, size_t len)
 {
-    if (len + 1 > 16 || (const char *)a + 16 > t->blk + t->blk_cap) {
+    if (s->sig_rest) {
+        s->sig_rest--;
+        return;
+    }
+    if (s->sig_len != SIG_NONE && ++s->sig_misses >= SIG_MISSES) {
+        s->sig_misses = 0;
+        s->sig_rest = SIG_REST;
+        s->sig_len = SIG_NONE;
+        return;
+    }
+    if (len + 1 > 16) {
         s->sig_len = SIG_NONE;
         return;
     }
     memcpy(s->sig, a, sizeof s->sig);
-    size_t bits = 8 * (len + 1);
-    s->sig_mask[0] = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    s->sig_mask[1] = bits <= 64 ? 0 : bits >= 128 ? ~0ull : (1ull << (bits - 64)) - 1;
-    s->sig[0] &= s->sig_mask[0];
-    s->sig[1] &= s->sig_mask[1];
+    s->sig[0] &= s->sig_mask[0] = sig_masks[len + 1][0];
+    s->sig[1] &= s->sig_mask[1] = sig_masks[len + 1][1];
     s->sig_len = (uint16_t)len;
 }
 
 void wl_fast_forget(wl_trace *t)
 {
-    for (int i = 0; t->fast && i < t->ncols_header; i++)
+    for (int i = 0; t->fast && i < t->ncols_header; i++) {
         t->fast[i].sig_len = SIG_NONE;
+        t->fast[i].sig_misses = 0;
+        /* id and submit differ on nearly every row: never compared */
+        t->fast[i].sig_rest = t->fast[i].id == C_ID || t->fast[i].id == C_SUBMIT ? UINT16_MAX : 0;
+    }
+}
+
+/* The common row's rules, inline: a job row with duration and gpus >= 1,
+ * no column a job may not give, in submit order. Those break no rule of
+ * wl_rule_broken but the two checked here; false: ask wl_rule_broken. */
+static inline bool job_rules_hold(const wl_trace *t, const wl_row *row)
+{
+    uint64_t given = t->given, need = COL_BIT(C_DURATION) | COL_BIT(C_GPUS);
+    return row->kind == WL_KIND_JOB && (given & need) == need && !(given & ~t->kind_ok[WL_KIND_JOB]) &&
+           row->gpus > 0 && row->gpus_per_node <= row->gpus && row->submit_us >= t->last_submit_us &&
+           (!(given & COL_BIT(C_OBSERVED_START)) || row->observed_start_us >= row->submit_us);
 }
 
 /* Any header: one step a field, by the column's table entry. A field equal
@@ -375,10 +408,11 @@ static bool plan_row(wl_trace *t)
         return false;
     if (is_blank(*p))
         return false;
+    /* a signature compares 16 bytes from the field's start: they must be in the block */
+    const unsigned char *sig_end = (const unsigned char *)t->blk + t->blk_cap - 16;
     uint64_t given = 0;
-    int i = 0, last = t->ncols_header - 1;
-    for (;; i++) {
-        fast_step *s = &t->fast[i];
+    fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
+    for (;; s++) {
         if (s->op == OP_SKIP) { /* ignored: skipped to its end */
             p = field_end(t, p, 1);
         } else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
@@ -386,30 +420,32 @@ static bool plan_row(wl_trace *t)
                 return false;
             wl_col_default(s->col, row);
             s->sig_len = SIG_NONE;
-        } else if (same_as_before(t, s, p)) {
+        } else if (s->sig_len != SIG_NONE && p <= sig_end && same_as_before(s, p)) {
             p += s->sig_len;
+            s->sig_misses = 0;
             given |= s->bit;
         } else {
             const unsigned char *a = p;
-            if (!fast_field(t, s, &p, end, row, i + 1)) {
+            if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
                 s->sig_len = SIG_NONE;
                 return false;
             }
-            remember_field(t, s, a, (size_t)(p - a));
+            if (a <= sig_end)
+                remember_field(s, a, (size_t)(p - a));
             given |= s->bit;
         }
         if (*p != ',')
             break;
         p++;
-        if (i == last)
+        if (s == s_last)
             return false; /* more fields than the header */
     }
     const unsigned char *next = line_end(p);
-    if (i != last || !next)
+    if (s != s_last || !next)
         return false;
     t->given = given;
     row->has_duration = (given & COL_BIT(C_DURATION)) != 0;
-    if (wl_rule_broken(t, row))
+    if (!job_rules_hold(t, row) && wl_rule_broken(t, row))
         return false;
     take_line(t, row, next);
     return true;

@@ -110,8 +110,11 @@ typedef struct fast_step {
      * no signature): a field equal to it is that row's value again */
     uint64_t sig[2], sig_mask[2];
     uint16_t sig_len;
+    uint16_t sig_misses, sig_rest; /* misses in a row; rows left without comparing */
 } fast_step;
 #define SIG_NONE UINT16_MAX
+#define SIG_MISSES 3
+#define SIG_REST 256
 
 struct wl_trace {
     FILE *f;
