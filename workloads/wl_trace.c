@@ -93,11 +93,12 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         }
         /* read(2), not fread: a pipe or FIFO hands over what it has, so rows
          * are replayed as they arrive (fread would wait for a whole block);
-         * one byte of slack: split_plain ends a last line without a newline
-         * with a NUL there, and the fast path finds one there */
+         * BLOCK_SLACK bytes of slack: split_plain ends a last line without a
+         * newline with a NUL there, the fast path finds one there, and may
+         * read 16 bytes from any byte of the block */
         ssize_t r;
         do
-            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - 1);
+            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - BLOCK_SLACK);
         while (r < 0 && errno == EINTR);
         if (r < 0)
             return -1;
@@ -109,7 +110,7 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
             t->nul_at = z ? (size_t)(z - t->blk) : avail + got;
         }
         t->blk_len = avail + got;
-        t->blk[t->blk_len] = 0; /* in the slack: where the fast path's scan of an unfinished line stops */
+        memset(t->blk + t->blk_len, 0, BLOCK_SLACK); /* where the fast path's scan of an unfinished line stops */
     }
 }
 

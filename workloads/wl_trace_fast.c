@@ -329,7 +329,8 @@ static inline void take_line(wl_trace *t, wl_row *row, const unsigned char *next
 /* The field at p is byte for byte the one its column gave on the fast
  * path's previous row, its terminator included (the signature kept in the
  * step; the reader's row still holds that field's value). Sixteen bytes
- * compared at once; the caller checked they are in the block. */
+ * compared at once (BLOCK_SLACK: always readable); a step with no
+ * signature compares a NUL, so never matches. */
 static inline bool same_as_before(const fast_step *s, const unsigned char *p)
 {
     uint64_t x[2];
@@ -350,6 +351,13 @@ static const uint64_t sig_masks[17][2] = {
  * fields keep changing stops being compared for a while (SIG_REST rows
  * after SIG_MISSES misses in a row), so a column of distinct values costs
  * a count, not a comparison and a copy a row. */
+static inline void no_signature(fast_step *s)
+{
+    s->sig_len = SIG_NONE;
+    s->sig[0] = s->sig[1] = s->sig_mask[1] = 0;
+    s->sig_mask[0] = 0xff;
+}
+
 static inline void remember_field(fast_step *s, const unsigned char *a, size_t len)
 {
     if (s->sig_rest) {
@@ -359,11 +367,11 @@ static inline void remember_field(fast_step *s, const unsigned char *a, size_t l
     if (s->sig_len != SIG_NONE && ++s->sig_misses >= SIG_MISSES) {
         s->sig_misses = 0;
         s->sig_rest = SIG_REST;
-        s->sig_len = SIG_NONE;
+        no_signature(s);
         return;
     }
     if (len + 1 > 16) {
-        s->sig_len = SIG_NONE;
+        no_signature(s);
         return;
     }
     memcpy(s->sig, a, sizeof s->sig);
@@ -375,7 +383,7 @@ static inline void remember_field(fast_step *s, const unsigned char *a, size_t l
 void wl_fast_forget(wl_trace *t)
 {
     for (int i = 0; t->fast && i < t->ncols_header; i++) {
-        t->fast[i].sig_len = SIG_NONE;
+        no_signature(&t->fast[i]);
         t->fast[i].sig_misses = 0;
         /* id and submit differ on nearly every row: never compared */
         t->fast[i].sig_rest = t->fast[i].id == C_ID || t->fast[i].id == C_SUBMIT ? UINT16_MAX : 0;
@@ -408,8 +416,6 @@ static bool plan_row(wl_trace *t)
         return false;
     if (is_blank(*p))
         return false;
-    /* a signature compares 16 bytes from the field's start: they must be in the block */
-    const unsigned char *sig_end = (const unsigned char *)t->blk + t->blk_cap - 16;
     uint64_t given = 0;
     fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
     for (;; s++) {
@@ -419,19 +425,18 @@ static bool plan_row(wl_trace *t)
             if (s->required)
                 return false;
             wl_col_default(s->col, row);
-            s->sig_len = SIG_NONE;
-        } else if (s->sig_len != SIG_NONE && p <= sig_end && same_as_before(s, p)) {
+            no_signature(s);
+        } else if (same_as_before(s, p)) {
             p += s->sig_len;
             s->sig_misses = 0;
             given |= s->bit;
         } else {
             const unsigned char *a = p;
             if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
-                s->sig_len = SIG_NONE;
+                no_signature(s);
                 return false;
             }
-            if (a <= sig_end)
-                remember_field(s, a, (size_t)(p - a));
+            remember_field(s, a, (size_t)(p - a));
             given |= s->bit;
         }
         if (*p != ',')

@@ -69,6 +69,10 @@ extern const wl_col wl_cols[C_NCOLS];
 /* Bytes read at a time: big enough that the read system calls cost
  * nothing next to the parsing, small enough to stay in the L2 cache. */
 #define BLOCK_BYTES (256u * 1024u)
+/* Zero bytes kept after the block's last byte (a mapped file has a page of
+ * them): a scan stops at the first, and the fast path may read 16 bytes
+ * from any byte of the block. */
+#define BLOCK_SLACK 16u
 
 /* One numbered name (wl_trace_names.c). */
 typedef struct wl_name {
@@ -108,7 +112,7 @@ typedef struct fast_step {
     /* the field as the fast path's previous row gave it, with the byte
      * after it, when 16 bytes hold both (sig_len: its length; SIG_NONE:
      * no signature): a field equal to it is that row's value again */
-    uint64_t sig[2], sig_mask[2];
+    uint64_t sig[2], sig_mask[2]; /* no signature: a NUL first byte, which no field starts with */
     uint16_t sig_len;
     uint16_t sig_misses, sig_rest; /* misses in a row; rows left without comparing */
 } fast_step;
