@@ -326,6 +326,8 @@ static uint32_t dyn_queue_room(const void *state, const sim *s)
     return mig_base_queue_room(&((const dyn_state *)state)->b);
 }
 
+static const pol_space_index space_index = {.queue_demand = dyn_queue_demand, .queue_room = dyn_queue_room};
+
 static const pol_space space = {
     .caps = POL_CAP_ADMIT,
     .fits_if_released = dyn_fits_if_released,
@@ -335,8 +337,7 @@ static const pol_space space = {
     .shape_key = mig_base_shape_key,
     .nominee_missed = dyn_nominee_missed,
     .dispatch_held = dyn_dispatch_held,
-    .queue_demand = dyn_queue_demand,
-    .queue_room = dyn_queue_room,
+    .index = &space_index,
 };
 
 const pol_ops pol_dynmig = {

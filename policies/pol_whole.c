@@ -139,13 +139,20 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
            (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
 }
 
-/* free cards: a victim set must free the rest (pol_space.cards_open) */
+/* free cards: a victim set must free the rest (pol_space_index.cards_open) */
 static int whole_cards_open(const void *state, const sim *s, const job *j, int n)
 {
     (void)state;
     (void)j;
     return sim_cluster_of(s)->nodes[n].free_gpus;
 }
+
+static const pol_space_index space_index = {
+    .queue_demand = whole_demand,
+    .queue_room = whole_room,
+    .queue_host = true,
+    .cards_open = whole_cards_open,
+};
 
 static const pol_space space = {
     .caps = POL_CAP_ADMIT,
@@ -155,10 +162,7 @@ static const pol_space space = {
     .unplace = whole_unplace,
     .shape_key = shape_key,
     .fifo = whole_fifo,
-    .queue_demand = whole_demand,
-    .queue_room = whole_room,
-    .queue_host = true,
-    .cards_open = whole_cards_open,
+    .index = &space_index,
 };
 
 const pol_ops pol_whole = {

@@ -492,7 +492,7 @@ void sc_report(const void *state, const sim *s, cJSON *root);
 
 /* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
 bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);
-/* Cards of node n that admit queued j as they are (pol_space.cards_open). */
+/* Cards of node n that admit queued j as they are (pol_space_index.cards_open). */
 int sc_cards_open(const void *state, const sim *s, const job *j, int n);
 
 /* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */

@@ -14,7 +14,7 @@
  *
  * A card of the copy changes only when a victim is on it, so the cards that
  * admit the request as they are, plus the victims' cards, bound the count:
- * sc_cards_open (pol_space.cards_open). A card's room grows only when a task
+ * sc_cards_open (pol_space_index.cards_open). A card's room grows only when a task
  * leaves it (sc_leave, from sc_unplace, which gives the node's host share
  * back to the ledger).
  * SPDX-License-Identifier: MIT */

@@ -85,6 +85,13 @@ static double space_frag_gpus(const void *state) { return sc_frag_gpus(state); }
 
 /* The space record of every shared-card policy: they differ only in
  * their parameters and sc_config. */
+static const pol_space_index sc_index = {
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
+    .queue_host = true,
+    .cards_open = sc_cards_open,
+};
+
 const pol_space sc_space = {
     .frag_gpus = space_frag_gpus, /* < 0 unless the run measures fragmentation (vgpu, frag=on) */
     .caps = POL_CAP_ADMIT,        /* quotas and preemption (share_preempt.c) */
@@ -95,10 +102,7 @@ const pol_space sc_space = {
     .shape_key = sc_shape_key,
     .fifo = sc_fifo,
     .load_changed = sc_load_changed,
-    .queue_demand = sc_queue_demand,
-    .queue_room = sc_queue_room,
-    .queue_host = true,
-    .cards_open = sc_cards_open,
+    .index = &sc_index,
 };
 
 sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
