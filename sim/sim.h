@@ -155,7 +155,7 @@ void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* The job in slot (job.slot) now: for a policy that names its jobs by
- * slot, half a pointer (the shared cards' tenants, share_card.h). */
+ * slot, half a pointer (the shared cards' tenants, share/share_state.h). */
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);

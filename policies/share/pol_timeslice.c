@@ -2,11 +2,12 @@
  * 2): each card is advertised as `replicas` copies; tasks on a card share
  * its time equally (no caps), pay a context-switch cost, and have no memory
  * isolation: the task whose memory takes the card past physical is OOM
- * killed. The mechanics live in share_card.h; this file reads parameters.
+ * killed. The mechanics live in share_rule.h and share_sched.h; this file
+ * reads parameters.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 
-#include "share_card.h"
+#include "share_sched.h"
 
 static const pol_param params[] = {
     {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, reference/mechanics.md 2b); "
@@ -33,8 +34,10 @@ static int ts_init(sim *s, int index, void **state, gs_error *err)
     if (replicas != floor(replicas))
         return gs_err(err, GS_EUSAGE, "--set replicas takes a whole number");
     c.split_count = (int)replicas;
-    *state = sc_new(s, &c, index);
-    return 0;
+    sc_state *st = NULL;
+    rc = sc_new(s, &c, index, &st, err);
+    *state = st;
+    return rc;
 }
 
 const pol_ops pol_timeslice = {

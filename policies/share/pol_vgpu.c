@@ -1,13 +1,15 @@
 /* pol_vgpu.c - HAMi-style vGPU sharing (reference/mechanics.md section 1): a card
  * holds up to split_count tasks, each with a memory and a cores share;
  * memory and cores may be overcommitted by scaling; contention, memory in
- * use, OOM and swap follow share_card.h. This file only reads parameters.
+ * use, OOM and swap follow share_rule.h and share_sched.h. This file only
+ * reads parameters.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
-#include "share_card.h"
+#include "../../base/sim_rng.h"
+#include "share_paper.h"
+#include "share_sched.h"
 
 static const pol_param params[] = {
     {"split_count", "10", "tasks per card (HAMi deviceSplitCount; reference/mechanics.md 1b)", P_INT(1, 1000)},
@@ -81,15 +83,13 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     if ((c.select == SC_SEL_FGD || c.select == SC_SEL_FGDFIT) && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=%s needs frag=on", gs);
 
-    sc_state *st = sc_new(s, &c, index);
+    sc_state *st;
+    if ((rc = sc_new(s, &c, index, &st, err)))
+        return rc;
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.paper || c.select == SC_SEL_FGDFIT)
         st->rank = sc_paper_rank_new(sim_seed(s), sim_cluster_of(s)->nnodes);
-    if (c.frag && (rc = sc_frag_init(st, err))) {
-        sc_fini(st);
-        return rc;
-    }
     *state = st;
     return 0;
 }

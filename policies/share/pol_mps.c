@@ -4,13 +4,13 @@
  * percentage whether or not the others are busy; each has a pinned memory
  * limit; a card serves at most client_limit clients; and there is no fault
  * isolation: one client's OOM takes down every client on the card. The
- * mechanics live in share_card.h (the contention rule with caps always
+ * mechanics live in share_rule.h (the contention rule with caps always
  * enforced, memory and OOM, the fault propagation in share_sched.c); this
  * file reads parameters.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 
-#include "share_card.h"
+#include "share_sched.h"
 
 static const pol_param params[] = {
     {"replicas", "4", "clients per card the device plugin advertises; each gets active threads 100/N % and "
@@ -40,8 +40,10 @@ static int mps_init(sim *s, int index, void **state, gs_error *err)
         return gs_err(err, GS_EUSAGE, "--set replicas=%g: more clients than client_limit=%g", replicas, limit);
     c.mps_split = (int)replicas;
     c.split_count = replicas > 0 ? (int)replicas : (int)limit;
-    *state = sc_new(s, &c, index);
-    return 0;
+    sc_state *st = NULL;
+    rc = sc_new(s, &c, index, &st, err);
+    *state = st;
+    return rc;
 }
 
 const pol_ops pol_mps = {
