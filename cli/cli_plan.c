@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../policies/registry.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_batch.h"
@@ -542,10 +543,15 @@ static long template_max_scale(const plan_ctx *cx, const candidate *c, long max_
 
 /* {==== feasibility ====} */
 
-static bool is_mig_policy(const cb_policy *p)
+/* Does p's space policy (the name before any '+') let requests name a MIG
+ * profile, so that a plan must check them against each candidate's MIG
+ * cards? The policy record answers (POL_CAP_MIG). */
+static bool names_mig_profiles(const cb_policy *p)
 {
-    size_t n = strcspn(p->name, "+");
-    return (n == 3 && !strncmp(p->name, "mig", 3)) || (n == 6 && !strncmp(p->name, "dynmig", 6));
+    char space[sizeof p->name];
+    snprintf(space, sizeof space, "%.*s", (int)strcspn(p->name, "+"), p->name);
+    const pol_ops *op = pol_find(space);
+    return op && op->space && (op->space->caps & POL_CAP_MIG);
 }
 
 static cJSON *feasibility_json(const plan_feasibility *f)
@@ -931,7 +937,7 @@ int cmd_plan(int argc, char **argv)
             cJSON_AddStringToObject(e->obj, "candidate", cd->label);
             cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
             /* the trace is read once per candidate and kind of policy (MIG or not) */
-            int mk = is_mig_policy(&pol[p]);
+            int mk = names_mig_profiles(&pol[p]);
             if (!fdone[ci][mk] &&
                 (rc = plan_feasible_check(&cd->unit, &cat, com.trace, mk, false, &fcache[ci][mk], &err)) != 0)
                 break;

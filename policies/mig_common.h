@@ -238,6 +238,10 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j);
 bool mig_base_place(mig_base *b, job *j);
 void mig_base_unplace(mig_base *b, job *j);
 uint64_t mig_base_shape_key(const job *j);
+/* pol_space.mem_per_card_mib of both: a named profile's memory on a MIG
+ * model (0: the model has no such profile), else gpumem (the policy picks a
+ * profile that holds it), else the whole card. O(profiles). */
+double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r);
 void mig_base_nominee_missed(mig_base *b, job *p);
 job *mig_base_dispatch_held(mig_base *b);
 /* Core preemption (policies/README.md): would queued j be placed

@@ -329,7 +329,8 @@ static uint32_t dyn_queue_room(const void *state, const sim *s)
 static const pol_space_index space_index = {.queue_demand = dyn_queue_demand, .queue_room = dyn_queue_room};
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT,
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG,
+    .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = dyn_fits_if_released,
     .can_ever_fit = dyn_can_ever_fit,
     .place = dyn_place,

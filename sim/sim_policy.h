@@ -29,7 +29,9 @@
  * (the questions a space policy answers; the core runs the queue) and
  * pol_time (a time policy's hooks). 5: pol_ops.actuator, a service
  * actuator's hooks, instead of an actuator installed from init(). 6: the
- * speed-ups of pol_space in their own record, pol_space.index. */
+ * speed-ups of pol_space in their own record, pol_space.index;
+ * pol_space.mem_per_card_mib and POL_CAP_MIG, so the engine and the tool
+ * never ask a policy's name what it gives. */
 #define POL_ABI 6
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
@@ -37,9 +39,14 @@
  * what a hand-over frees). Quotas and preempt=on are refused for a space
  * policy without it. */
 #define POL_CAP_ADMIT 1u
+/* POL_CAP_MIG: requests may name a MIG profile (the mig column), which only
+ * a MIG-enabled card offering it can take: a plan checks a trace's named
+ * profiles against each candidate's MIG cards (cli/plan_feasible.c). */
+#define POL_CAP_MIG 2u
 
 typedef struct sim sim;
 typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */
+struct gpu_model;                                 /* models/gpu/gpu_model.h */
 
 enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
 
@@ -139,6 +146,14 @@ typedef struct pol_space {
      * recomputes what j and its co-tenants get. NULL: the policy ignores
      * load (whole cards, MIG instances: nobody else is on them). */
     void (*load_changed)(void *state, sim *s, job *j);
+    /* Optional: the memory (MiB) the policy gives request r on each card
+     * of model m, what a service replica's weights and KV cache must fit
+     * in (sim_svc_hw.c sizes every replica with it): a vGPU's gpumem, an
+     * MPS client's limit, a MIG instance's memory. 0: r can never run on m
+     * under this policy. Reads r's card fields only (gpus, gpumem_mib,
+     * gpumem_pct, gpucores, mig); asked once per service row and model.
+     * NULL: the whole card. */
+    double (*mem_per_card_mib)(const void *state, const struct gpu_model *m, const job_req *r);
     /* Optional: speed-ups (pol_space_index). NULL: the core tries every
      * request and searches every node for preemption victims. */
     const struct pol_space_index *index;

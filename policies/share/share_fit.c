@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: MIT */
 #include "share_fit.h"
 
+#include <math.h>
+
 int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
 {
     int64_t m = job_req_gpumem_mib(&j->req, phys_mib);
@@ -66,4 +68,17 @@ bool sc_can_ever_fit(const sc_state *st, const job *j)
         return true;
     }
     return false;
+}
+
+double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r)
+{
+    const sc_state *st = state;
+    double card = (double)m->memory_mib;
+    if (st->cfg.mps && st->cfg.mps_split > 0) { /* as sc_can_ever_fit: the limit is known before it starts */
+        int64_t limit = (int64_t)m->memory_mib / st->cfg.mps_split;
+        return job_req_gpumem_mib(r, (int64_t)m->memory_mib) > limit ? 0 : (double)limit;
+    }
+    if (r->gpumem_mib > 0)
+        return fmin((double)r->gpumem_mib, card);
+    return r->gpumem_pct > 0 ? card * r->gpumem_pct / 100.0 : card;
 }

@@ -29,5 +29,10 @@ bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
+/* pol_space.mem_per_card_mib: the memory request r is given on a card of
+ * model m. mps with a split: every client's pinned limit, physical /
+ * replicas (0 for a request above it: it could only crash); else gpumem
+ * (at most the card), else gpumem_pct of the card, else the whole card. */
+double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r);
 
 #endif

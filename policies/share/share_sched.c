@@ -416,5 +416,6 @@ const pol_space sc_space = {
     .shape_key = shape_key,
     .fifo = fifo,
     .load_changed = load_changed,
+    .mem_per_card_mib = sc_mem_per_card_mib,
     .index = &sc_index,
 };
