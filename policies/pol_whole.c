@@ -31,17 +31,13 @@ static const pol_param params[] = {
 
 static int whole_init(sim *s, int index, void **state, gs_error *err)
 {
-    const char *q = sim_param(s, "queue"), *p = sim_param(s, "placement");
-    if (strcmp(q, "skip") && strcmp(q, "fifo"))
-        return gs_err(err, GS_EUSAGE, "--set queue='%s': expected skip or fifo", q);
-    if (strcmp(p, "binpack") && strcmp(p, "spread"))
-        return gs_err(err, GS_EUSAGE, "--set placement='%s': expected binpack or spread", p);
     (void)index; /* no timers */
+    (void)err;   /* values typed and range-checked by the core */
     whole_state *w = xcalloc(1, sizeof *w);
     w->s = s;
     w->cl = sim_cluster_of(s);
-    w->fifo = strcmp(q, "fifo") == 0;
-    w->spread = strcmp(p, "spread") == 0;
+    w->fifo = sim_param_choice(s, "queue") == 1;
+    w->spread = sim_param_choice(s, "placement") == 1;
     *state = w;
     return 0;
 }

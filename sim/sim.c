@@ -265,7 +265,13 @@ double sim_param_number(const sim *s, const char *name)
     return param_value(s, name, t).num;
 }
 long long sim_param_int(const sim *s, const char *name) { return param_value(s, name, GS_P_INT).i; }
-int sim_param_choice(const sim *s, const char *name) { return param_value(s, name, GS_P_ENUM).choice; }
+int sim_param_choice(const sim *s, const char *name)
+{
+    const pol_param *pp = param_decl(s, name); /* an enum, or a number that also takes words */
+    if (!pp || (pp->spec.type != GS_P_ENUM && !pp->spec.choices))
+        GS_BUG("sim_param_choice: parameter has no choices");
+    return param_value(s, name, pp->spec.type).choice;
+}
 bool sim_param_on(const sim *s, const char *name) { return param_value(s, name, GS_P_ONOFF).choice == 1; }
 gs_time_us sim_param_us(const sim *s, const char *name)
 {

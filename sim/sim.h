@@ -107,7 +107,9 @@ double sim_param_num(const sim *s, const char *name);
 /* A number, an integer or a duration (in seconds) as a double. */
 double sim_param_number(const sim *s, const char *name);
 long long sim_param_int(const sim *s, const char *name);
-int sim_param_choice(const sim *s, const char *name); /* index into the enum's choices */
+/* The index of the value among an enum's choices; for a number that also
+ * takes words (P_INT_OR, P_DURATION_OR), the word given, or -1 for a number. */
+int sim_param_choice(const sim *s, const char *name);
 bool sim_param_on(const sim *s, const char *name);
 gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
 uint64_t sim_seed(const sim *s);

@@ -17,7 +17,6 @@
  * The queue is the core's (pol_space.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,40 +54,13 @@ static double link_fraction(const char *kind)
     return 24.0 / 31.5; /* pcie4, and a link of unknown kind */
 }
 
-int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
+void sc_param_common(const sim *s, sc_config *c)
 {
-    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
-    if (!(d >= lo && d <= hi))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, sim_param(s, name),
-                      lo, hi);
-    *out = d;
-    return 0;
-}
-
-int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err)
-{
-    const char *v = sim_param(s, name);
-    if (strcmp(v, a) && strcmp(v, b))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected %s or %s", name, v, a, b);
-    *out = strcmp(v, b) == 0;
-    return 0;
-}
-
-int sc_param_common(const sim *s, sc_config *c, gs_error *err)
-{
-    double retry = 0, backoff = 0;
-    int rc;
-    if ((rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c->node_spread, err)) ||
-        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c->card_spread, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, SC_OOM_RETRY_MAX, &retry, err)) ||
-        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
-        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c->fifo, err)))
-        return rc;
-    if (retry != floor(retry))
-        return gs_err(err, GS_EUSAGE, "--set oom_retry takes a whole number");
-    c->oom_retry = (int)retry;
-    c->oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
-    return 0;
+    c->node_spread = sim_param_choice(s, "node_policy") == 1;
+    c->card_spread = sim_param_choice(s, "card_policy") == 1;
+    c->oom_retry = (int)sim_param_int(s, "oom_retry");
+    c->oom_backoff_us = sim_param_us(s, "oom_backoff_s");
+    c->fifo = sim_param_choice(s, "queue") == 1;
 }
 
 int sc_new(sim *s, const sc_config *cfg, int pol_index, sc_state **out, gs_error *err)
@@ -389,9 +361,8 @@ void sc_report(const void *state, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
         cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
     }
-    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
-        cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
+        cJSON_AddStringToObject(pol, "gpu_select", st->cfg.select_name);
     sc_frag_report(st, s, root);
 }
 

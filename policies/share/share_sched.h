@@ -25,12 +25,11 @@ void sc_report(const void *state, const sim *s, cJSON *root);
 /* The space record of vgpu, timeslice and mps. */
 extern const pol_space sc_space;
 
-/* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
-int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);
-/* Parses one of two words: *out = false for a, true for b. */
-int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err);
-/* Reads the parameters every shared-card policy has: node_policy,
- * card_policy, oom_retry, oom_backoff_s, queue. */
-int sc_param_common(const sim *s, sc_config *c, gs_error *err);
+/* Reads the parameters every shared-card policy declares (node_policy and
+ * card_policy as SC_SPREAD_CHOICES, oom_retry, oom_backoff_s, queue as
+ * "skip|fifo"), typed and range-checked by the core already. */
+void sc_param_common(const sim *s, sc_config *c);
+/* The oom_retry range every shared-card policy declares. */
+#define SC_P_OOM_RETRY P_INT(0, SC_OOM_RETRY_MAX)
 
 #endif

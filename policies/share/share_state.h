@@ -49,6 +49,7 @@ typedef struct sc_config {
     /* where a task goes (share_select.c) and fragmentation
      * measured against the trace's request shapes (share_frag.c) */
     int select;             /* enum sc_select */
+    const char *select_name; /* its gpu_select value, for the report */
     bool frag;              /* measure fragmentation (report, timeseries) */
     bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
     /* mps: a fault of one client (an OOM) takes down every client on its
@@ -59,6 +60,12 @@ typedef struct sc_config {
     /* tenants a card takes: split_count, else SC_CARD_TENANTS_MAX (sc_new) */
     int max_tenants;
 } sc_config;
+
+/* The choices of vgpu's gpu_select, in enum sc_select's order: the one
+ * list the parameter table, the reader and the report use. */
+#define SC_SELECT_CHOICES "hami|bestfit|dotprod|random|fgd|fgdfit"
+/* node_policy and card_policy: index 1 is spread. */
+#define SC_SPREAD_CHOICES "binpack|spread"
 
 enum sc_select {
     SC_SEL_HAMI = 0, /* node_policy / card_policy with HAMi's scores (share_place.c) */
