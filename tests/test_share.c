@@ -159,8 +159,9 @@ static void multi_card_min_rate(void)
 
 /* HAMi scoring: two small tasks on a node of 2 cards go to different cards
  * under card_policy=spread (default), the same card under binpack; on two
- * 1-card nodes, node_policy=binpack (default) puts b on a's node only if it
- * fits there (it does: the busier node wins), spread on the other node. */
+ * 1-card nodes, vgpu's node_policy=binpack (default) puts b on a's node only
+ * if it fits there (it does: the busier node wins), spread on the other
+ * node. */
 static void placement_scores(void)
 {
     tu_run r;
@@ -180,6 +181,19 @@ static void placement_scores(void)
     CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, "vgpu", ns), 0);
     CHECK(e.node[0] != e.node[1]);
     tu_run_free(&r);
+    /* timeslice and mps follow the Kubernetes default scheduler
+     * (LeastAllocated): spread by default, b on the other node; binpack on
+     * request */
+    const char *const spreaders[] = {"timeslice", "mps"};
+    const char *nb[] = {"node_policy=binpack", NULL};
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, spreaders[k], NULL), 0);
+        CHECK(e.node[0] != e.node[1]);
+        tu_run_free(&r);
+        CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, spreaders[k], nb), 0);
+        CHECK_EQ_INT(e.node[0], e.node[1]);
+        tu_run_free(&r);
+    }
 }
 
 /* The seed article's example: 29,000 MiB committed on an A10G (23,028 MiB
