@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../policies/share/share_state.h"
+#include "../sim/sim_report.h"
 #include "../workloads/wl_gen.h"
 #include "check.h"
 #include "testutil.h"
@@ -230,6 +231,26 @@ static void seed_swap_vs_oom(void)
     CHECK_EQ_INT(r.s.failed, 1);
     CHECK_EQ_INT(r.s.completed, 1);
     CHECK_NEAR(end_of(&e, "a"), 100, 0, 1e-9);
+    /* the failure says why: by cause in the report, once on the warnings
+     * (stderr) and in the summary */
+    cJSON *rep = sim_report_build(&r.s, 0, 0);
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(rep, "jobs");
+    const cJSON *fc = cJSON_GetObjectItemCaseSensitive(jobs, "failed_by_cause");
+    CHECK_EQ_INT((int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(fc, "oom")), 1);
+    CHECK_EQ_INT((int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(fc, "co_tenant_fault")), 0);
+    CHECK_STR_HAS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(jobs, "oom_cause")),
+                  "memory overcommitted (mem_scaling=1.5)");
+    CHECK_EQ_INT(sim_nwarnings(&r.s), 1);
+    if (sim_nwarnings(&r.s) == 1)
+        CHECK_STR_HAS(sim_warning(&r.s, 0), "vgpu: jobs failed by OOM, memory overcommitted (mem_scaling=1.5)");
+    char *sum = NULL;
+    size_t sum_n = 0;
+    FILE *f = open_memstream(&sum, &sum_n);
+    sim_report_summary(f, rep);
+    fclose(f);
+    CHECK_STR_HAS(sum, "failed    by cause: oom 1, co-tenant fault 0; 1 OOM kills");
+    free(sum);
+    cJSON_Delete(rep);
     tu_run_free(&r);
     /* without overcommit b is not admitted: it queues and runs after a */
     CHECK_EQ_INT(run(&r, &e, tr, "A10G:1", 1, "vgpu", NULL), 0);

@@ -76,7 +76,7 @@ enum sc_select {
     SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
-/* Why a task was killed (mps reports failures by cause). */
+/* Why a task was killed (the report counts failures by cause). */
 enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
@@ -253,7 +253,7 @@ typedef struct sc_state {
     sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
     uint64_t oom_killed, placements;
     uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
-    uint64_t failed_by[2];      /* mps: jobs failed for good, by cause (enum sc_cause) */
+    uint64_t failed_by[2];      /* jobs failed for good, by cause (enum sc_cause) */
     /* residency: swap-ins of evicted replicas, their waits, evictions */
     uint64_t swap_ins, evictions;
     double swapped_in_mib, freed_mib;
