@@ -89,7 +89,10 @@ int sc_new(sim *s, const sc_config *cfg, int pol_index, sc_state **out, gs_error
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         st->pool_phys_mib[n->pool] = m->memory_mib;
-        st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
+        /* HAMi registers physical x mem_scaling, truncated to MiB
+         * (pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go) */
+        st->pool_total_mib[n->pool] =
+            cfg->hami ? (double)(int64_t)((double)m->memory_mib * cfg->mem_scaling) : (double)m->memory_mib;
         if (n->ngpus > 0 && (st->nrange == 0 || st->range_pool[st->nrange - 1] != n->pool)) {
             /* the cards' pools by ranges of consecutive cards (sc_card_pool) */
             if ((st->nrange & (st->nrange - 1)) == 0) { /* 0, 1, 2, 4, ...: doubled */
@@ -166,10 +169,10 @@ static bool place_start(void *state, sim *s, job *j)
     if (n > 0)
         memcpy(ids, st->pick, (size_t)n * sizeof *ids);
     bool doomed = false;
-    int64_t mem = sc_task_mem(st, j);
+    int64_t use = sc_task_use(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
-            if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, ids[i]))
+            if (st->cards[ids[i]].mem_used + use > sc_card_phys_mib(st, ids[i]))
                 doomed = true; /* its allocation crosses the physical card */
     /* a record when it has something to keep (share_state.h); an OOM-killed
      * task's retry has its own still, with the count */
