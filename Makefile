@@ -82,6 +82,17 @@ $(TST)/%.o: %.c
 	@echo "CC [asan,ubsan] $<"
 	@$(CC) $(BASE_CFLAGS) $(SAN) -O1 -g -c -o $@ $<
 
+# the runner's list of test tables, made from the test files (tests/tables.c):
+# rewritten only when it changes, so an unchanged list rebuilds nothing
+$(TST)/test_list.h: $(wildcard tests/test_*.c)
+	@mkdir -p $(dir $@)
+	@grep -ho '^const test_case tests_[a-z0-9_]*\[\]' $(sort $^) | sed 's/^const test_case \(.*\)\[\]/TEST_TABLE(\1)/' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(TST)/tests/tables.o: tests/tables.c $(TST)/test_list.h
+	@mkdir -p $(dir $@)
+	@echo "CC [asan,ubsan] $<"
+	@$(CC) $(BASE_CFLAGS) $(SAN) -I$(TST) -O1 -g -c -o $@ $<
+
 $(TST)/gpusim: $(TST_LIB_OBJ) $(TST_CLI_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
