@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../policies/registry.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_opts.h"
@@ -209,10 +210,15 @@ typedef struct plan_state {
     bool (*fdone)[2];
 } plan_state;
 
-static bool is_mig_policy(const cli_batch_policy *p)
+/* Does p's space policy (the name before any '+') let requests name a MIG
+ * profile, so that a plan must check them against each candidate's MIG
+ * cards? The policy record answers (POL_CAP_MIG). */
+static bool names_mig_profiles(const cli_batch_policy *p)
 {
-    size_t n = strcspn(p->name, "+");
-    return (n == 3 && !strncmp(p->name, "mig", 3)) || (n == 6 && !strncmp(p->name, "dynmig", 6));
+    char space[sizeof p->name];
+    snprintf(space, sizeof space, "%.*s", (int)strcspn(p->name, "+"), p->name);
+    const pol_ops *op = pol_find(space);
+    return op && op->space && (op->space->caps & POL_CAP_MIG);
 }
 
 /* The entry's verdict and answer, from a finished search. */
@@ -316,7 +322,7 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     cJSON_AddStringToObject(e->obj, "policy", pol->name);
     cJSON_AddStringToObject(e->obj, "candidate", cd->label);
     cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
-    int mk = is_mig_policy(pol), rc;
+    int mk = names_mig_profiles(pol), rc;
     if (!st->fdone[ci][mk] &&
         (rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, mk, false, &st->fcache[ci][mk], err)) != 0) {
         cJSON_Delete(e->obj);
