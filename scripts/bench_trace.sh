@@ -10,12 +10,13 @@
 #     0.9), gpusim on the four-column layout and on the full job layout, whole-process CPU of each
 #     (bench_cpu.py, median of SIMPY_REPEAT and GPUSIM_REPEAT runs; goal >= 50x on both).
 #  3. readers at scale, each at a size and four times it (per-row cost at both: linear if about equal):
-#     the full job layout (TRACE_JOBS and 4x), the cluster file (2,500 and 10,000 nodes, listed one by
-#     one as an importer writes them), a Mooncake-style request trace (100,000 and 400,000 requests
-#     with token counts and hash_ids, 8 replicas on 64 H100s), and `gpusim import mooncake` on JSON
-#     Lines of 64 and 256 MB (TRACE_BENCH_BIG=1: 256 MB and 1 GB). Rate in rows/s and MB/s of the file
-#     (CPU seconds: the event loop's for a replay; the process's, against a one-row baseline, for the
-#     cluster file and the import) and peak RSS (the report's, or GNU time's for the import).
+#     the full job layout (150,000 and 600,000 rows), the cluster file (2,500 and 10,000 nodes, listed
+#     one by one as an importer writes them), a Mooncake-style request trace (50,000 and 200,000
+#     requests with token counts and hash_ids, 8 replicas on 64 H100s), and `gpusim import mooncake`
+#     on JSON Lines of 32 and 128 MB. TRACE_BENCH_BIG=1: four times each (the import on 256 MB and 1 GB).
+#     Rate in rows/s and MB/s of the file (CPU seconds: the event loop's for a replay; the process's,
+#     against a one-row baseline, for the cluster file and the import; best of 3) and peak RSS (the
+#     report's, or GNU time's).
 # BENCH_DIR (default build/bench) receives the inputs; GPUSIM (default ./gpusim) is the binary.
 set -e
 D=${BENCH_DIR:-build/bench}
@@ -117,6 +118,9 @@ else
 fi
 
 # --- 3. readers at scale ---
+X=1
+[ -z "${TRACE_BENCH_BIG:-}" ] || X=4
+R3=3
 mb() { awk -v b="$(wc -c <"$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 # best_cpu N CMD...: the least whole-process CPU seconds of N runs of CMD (bench_cpu.py's minimum)
 best_cpu() { /usr/bin/python3 scripts/bench_cpu.py "$@" | awk '{ print $2 }'; }
@@ -128,14 +132,14 @@ row() { # name rows file cpu_s rss_mib
     printf "  %-34s %10d %8.1f %9.3f %12.0f %8.1f %9.3f %9.1f\n", n, r, m, c, r / c, m / c, 1e6 * c / r, k }'
 }
 # the full job layout, replayed
-for n in "$TJ" $((4 * TJ)); do
+for n in $((150000 * X)) $((600000 * X)); do
   F="$D/trace-full-$n.csv"
   if [ ! -s "$F" ]; then
     "$GS" gen mmc --jobs "$n" --servers 16 --util 0.8 --seed 1 | full_layout >"$F"
   fi
   bc=""
   i=0
-  while [ "$i" -lt "$REPS" ]; do
+  while [ "$i" -lt "$R3" ]; do
     i=$((i + 1))
     "$GS" run --trace "$F" --policy whole --gpus "$MODEL:16" --sample-s 0 --out "$D/trace-full-run" --json >"$D/tf.json"
     c=$(val cpu_s "$D/tf.json")
@@ -153,10 +157,10 @@ cluster() { # n -> a cluster file of n 8-GPU nodes, three of four H100, one A100
     print "]}" }'
 }
 cluster 1 >"$D/cluster-1.json"
-base=$(best_cpu "$REPS" "$GS" run --cluster "$D/cluster-1.json" --trace "$D/one-row.csv" --policy whole --sample-s 0 --out "$D/cl-run")
-for n in 2500 10000; do
+base=$(best_cpu "$R3" "$GS" run --cluster "$D/cluster-1.json" --trace "$D/one-row.csv" --policy whole --sample-s 0 --out "$D/cl-run")
+for n in $((2500 * X)) $((10000 * X)); do
   cluster "$n" >"$D/cluster-$n.json"
-  c=$(best_cpu "$REPS" "$GS" run --cluster "$D/cluster-$n.json" --trace "$D/one-row.csv" --policy whole --sample-s 0 --out "$D/cl-run")
+  c=$(best_cpu "$R3" "$GS" run --cluster "$D/cluster-$n.json" --trace "$D/one-row.csv" --policy whole --sample-s 0 --out "$D/cl-run")
   k=$(rss_kb "$GS" run --cluster "$D/cluster-$n.json" --trace "$D/one-row.csv" --policy whole --sample-s 0 --out "$D/cl-run")
   row "cluster file, nodes" "$n" "$D/cluster-$n.json" "$(awk -v a="$c" -v b="$base" 'BEGIN { d = a - b; print (d > 1e-6 ? d : 1e-6) }')" \
     "$(awk -v k="$k" 'BEGIN { print k / 1024 }')"
@@ -174,14 +178,14 @@ mooncake() { # n -> n JSON lines: ~3 s timestamp buckets, prompts of 500-16k tok
         int(i / 40) * 3000, in_len, out_len, s
     } }'
 }
-for n in 100000 400000; do
+for n in $((50000 * X)) $((200000 * X)); do
   J="$D/mooncake-$n.jsonl"
   [ -s "$J" ] || mooncake "$n" >"$J"
   F="$D/requests-$n.csv"
   [ -s "$F" ] || "$GS" import mooncake "$J" --out-trace "$F" 2>/dev/null
   bc=""
   i=0
-  while [ "$i" -lt "$REPS" ]; do
+  while [ "$i" -lt "$R3" ]; do
     i=$((i + 1))
     "$GS" run --trace "$F" --policy whole --gpus H100-SXM5-80GB:64 --sample-s 0 --out "$D/req-run" --json >"$D/req.json"
     c=$(val cpu_s "$D/req.json")
@@ -190,9 +194,10 @@ for n in 100000 400000; do
   row "requests, tokens and hash_ids" "$((n + 1))" "$F" "$bc" "$rss"
 done
 # an importer: import mooncake on JSON Lines of two sizes (about 222 bytes a line)
-if [ -n "${TRACE_BENCH_BIG:-}" ]; then SIZES_MB="256 1024"; else SIZES_MB="64 256"; fi
-head -n 1 "$D/mooncake-100000.jsonl" >"$D/mooncake-1.jsonl"
-ib=$(best_cpu "$REPS" "$GS" import mooncake "$D/mooncake-1.jsonl" --out-trace "$D/imp-1.csv")
+SIZES_MB="$((32 * X * 2)) $((128 * X * 2))"
+[ -n "${TRACE_BENCH_BIG:-}" ] || SIZES_MB="32 128"
+head -n 1 "$D/mooncake-$((50000 * X)).jsonl" >"$D/mooncake-1.jsonl"
+ib=$(best_cpu "$R3" "$GS" import mooncake "$D/mooncake-1.jsonl" --out-trace "$D/imp-1.csv")
 for m in $SIZES_MB; do
   lines=$((m * 1000000 / 222))
   J="$D/import-$m.jsonl"

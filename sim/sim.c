@@ -121,19 +121,25 @@ void sim_job_drop_gpus(job *j)
     j->ngpu_ids = 0;
 }
 
+/* An ending job's job_more, kept for the next job that needs one
+ * (more_of): no allocation a row. Out of line: most jobs have none. */
+__attribute__((noinline)) static void more_keep(sim *s, job *j)
+{
+    if (s->more_n == s->more_cap) {
+        s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
+        s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
+    }
+    s->more_pool[s->more_n++] = j->more;
+    j->more = NULL;
+}
+
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    if (j->more) { /* kept for the next job that needs one (more_of): no allocation a row */
-        if (s->more_n == s->more_cap) {
-            s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
-            s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
-        }
-        s->more_pool[s->more_n++] = j->more;
-    }
-    j->more = NULL;
+    if (j->more)
+        more_keep(s, j);
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;

@@ -474,12 +474,17 @@ static inline bool std_id(const wl_trace *t, const unsigned char **pp, const uns
 static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
 {
     const unsigned char *p = *pp, *first = p;
-    unsigned g = 0;
-    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9 && p - first < 7; p++)
+    unsigned g, d;
+    if ((g = (unsigned)(*p - '0')) > 9)
+        return false;
+    if ((d = (unsigned)(*++p - '0')) <= 9) { /* two digits, then any more up to seven */
         g = g * 10 + d;
+        while ((d = (unsigned)(*++p - '0')) <= 9 && p - first < 7)
+            g = g * 10 + d;
+    }
     *pp = p;
     *gpus = g;
-    return p != first && g <= WL_GPUS_MAX;
+    return g <= WL_GPUS_MAX;
 }
 
 /* The generated layout, in straight lines: the row's only members that
