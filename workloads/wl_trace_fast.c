@@ -339,8 +339,8 @@ static inline bool same_as_before(const fast_step *s, const unsigned char *p)
 }
 
 /* Masks of the first n bytes of 16, n = 1..16: the low and the high word. */
-#define M_(n) ((n) >= 8 ? ~0ull : (1ull << 8 * (n)) - 1)
-#define MASKS(n) {M_(n), (n) <= 8 ? 0 : M_((n) - 8)}
+#define M_(n) ((n) >= 8 ? ~0ull : (n) <= 0 ? 0ull : (1ull << ((8 * (n)) & 63)) - 1)
+#define MASKS(n) {M_(n), M_((n) - 8)}
 static const uint64_t sig_masks[17][2] = {
     MASKS(0), MASKS(1), MASKS(2),  MASKS(3),  MASKS(4),  MASKS(5),  MASKS(6),  MASKS(7), MASKS(8),
     MASKS(9), MASKS(10), MASKS(11), MASKS(12), MASKS(13), MASKS(14), MASKS(15), MASKS(16),
