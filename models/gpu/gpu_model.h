@@ -47,6 +47,16 @@ typedef struct gpu_model {
      * times by these ratios (models/gpu/README.md) */
     double tensor_tflops;
     double mem_bw_gbps;            /* GB/s = 1e9 B/s */
+    /* precisions below BF16: dense tensor TFLOPS; < 0 when the card has
+     * none (a service asking for it is refused there) */
+    double fp8_tflops, fp4_tflops;
+    /* between GPUs: NVLink GB/s per GPU, aggregate of both directions as
+     * NVIDIA quotes it (0: none; < 0 unknown), joining nvlink_gpus GPUs
+     * (8 on an NVSwitch board, 2 bridged, 1 none); the scale-out network
+     * per GPU, GB/s per direction (< 0 unknown) */
+    double nvlink_gbps;
+    int nvlink_gpus;
+    double net_gbps;
     char unverified[256];          /* comma-separated field names, "" if none */
     mig_table *mig;                /* NULL when the card has no MIG */
 } gpu_model;
