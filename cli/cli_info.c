@@ -43,15 +43,34 @@ int cmd_policies(int argc, char **argv)
 
 int cmd_models(int argc, char **argv)
 {
-    char dir[512];
-    if (argc > 2 && !strcmp(argv[1], "--models"))
-        snprintf(dir, sizeof dir, "%s", argv[2]);
-    else
+    char dir[512] = "";
+    bool llm = false, validate = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--models") && i + 1 < argc)
+            snprintf(dir, sizeof dir, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "--llm"))
+            llm = true;
+        else if (!strcmp(argv[i], "--validate"))
+            validate = true;
+        else {
+            fprintf(stderr, "gpusim: error: models: unexpected argument '%s'\nusage: gpusim models "
+                            "[--llm | --validate] [--models DIR]\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!*dir)
         gpu_catalog_default_dir(dir, sizeof dir);
+    if (llm)
+        return cli_models_llm(dir);
     gpu_catalog cat;
     gs_error err = {0};
     if (gpu_catalog_load(&cat, dir, &err) != 0)
         return cli_fail(&err);
+    if (validate) {
+        int rc = cli_models_validate(dir, &cat);
+        gpu_catalog_free(&cat);
+        return rc;
+    }
     printf("%-18s %8s %8s %10s %5s %-11s %8s %10s  %s\n", "model", "tflops", "mem_GB/s", "mem_mib", "sms",
            "host_link", "GB/s/dir", "usd/gpu-h", "MIG profiles");
     for (int i = 0; i < cat.n; i++) {
