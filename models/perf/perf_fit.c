@@ -199,3 +199,23 @@ int perf_validate(const perf_set *ps, const llm_catalog *lc, const perf_coef *k,
     }
     return n;
 }
+
+bool perf_shape_validated(const perf_cfg *c, const perf_set *ps, const char **why)
+{
+    bool card = false;
+    int tp_lo = 1 << 30, tp_hi = 0;
+    for (int i = 0; i < ps->n; i++)
+        if (ps->e[i].model && gs_streq_ci(ps->e[i].profile, PERF_FIT_PROFILE)) {
+            card |= ps->e[i].model == c->gpu;
+            tp_lo = ps->e[i].tp < tp_lo ? ps->e[i].tp : tp_lo;
+            tp_hi = ps->e[i].tp > tp_hi ? ps->e[i].tp : tp_hi;
+        }
+    *why = !card                             ? "a card no measurement of the fit covers"
+           : c->dtype != LLM_BF16            ? "a precision below bf16, never measured"
+           : c->tp < tp_lo || c->tp > tp_hi  ? "a tensor-parallel degree outside those measured"
+           : c->pp != 1                      ? "pipeline parallelism, never measured"
+           : c->llm->experts                 ? "a mixture of experts, never measured"
+           : c->llm->attn == LLM_MLA         ? "latent attention (MLA), never measured"
+                                             : NULL;
+    return *why == NULL;
+}

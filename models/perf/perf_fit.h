@@ -17,6 +17,14 @@
 #include "perf_profile.h"
 #include "perf_shape.h"
 
+/* The profile the shipped constants are fitted on. */
+#define PERF_FIT_PROFILE "llama2-70b"
+
+/* Whether c lies inside what the validation covers, given the measured set:
+ * a card and a TP range the fit's profile measured, bf16, PP 1, a dense
+ * MHA/GQA model. false with the first reason in *why (static text). */
+bool perf_shape_validated(const perf_cfg *c, const perf_set *ps, const char **why);
+
 /* Fits k on the profiles named `train` (e.g. "llama2-70b") whose card the
  * catalog knows; the model's shape is the catalog entry whose profile is
  * train. *loss: the sum of squared log errors; *npts: points used. 0, or

@@ -110,20 +110,28 @@ double perf_shape_iter_s(const perf_cfg *c, const perf_coef *k, double tok, doub
     return fmax(t_mem, t_math) + comm_s(c, k, tokens) + fixed;
 }
 
-const char *perf_shape_refuse(const perf_cfg *c)
+const char *perf_shape_config_error(const perf_cfg *c)
 {
-    const gpu_model *g = c->gpu;
-    if (!(g->mem_bw_gbps > 0) || !(g->tensor_tflops > 0))
-        return "the card file gives no memory bandwidth or tensor throughput";
-    if (c->dtype == LLM_FP8 && !(g->fp8_tflops > 0))
-        return "the card has no FP8 tensor cores";
-    if (c->dtype == LLM_FP4 && !(g->fp4_tflops > 0))
-        return "the card has no FP4 tensor cores";
     if (c->tp < 1 || c->pp < 1 || c->llm->heads % c->tp)
         return "tp must divide the model's attention heads";
     if (c->pp > c->llm->layers)
         return "pp must not exceed the model's layers";
     if (c->ep != 1 && (!c->llm->experts || c->ep != c->tp))
         return "ep applies to a mixture-of-experts model and must equal tp (experts spread over the tp GPUs)";
+    return NULL;
+}
+
+const char *perf_shape_refuse(const perf_cfg *c)
+{
+    const gpu_model *g = c->gpu;
+    const char *bad = perf_shape_config_error(c);
+    if (bad)
+        return bad;
+    if (!(g->mem_bw_gbps > 0) || !(g->tensor_tflops > 0))
+        return "the card file gives no memory bandwidth or tensor throughput";
+    if (c->dtype == LLM_FP8 && !(g->fp8_tflops > 0))
+        return "the card has no FP8 tensor cores";
+    if (c->dtype == LLM_FP4 && !(g->fp4_tflops > 0))
+        return "the card has no FP4 tensor cores";
     return NULL;
 }

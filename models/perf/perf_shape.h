@@ -72,9 +72,12 @@ double perf_shape_tflops(const gpu_model *g, int dtype);
  * token takes on one GPU. */
 double perf_shape_weight_bytes(const perf_cfg *c);
 double perf_shape_kv_bytes_tok(const perf_cfg *c);
-/* Why c cannot run, or NULL: the card lacks dtype's tensor cores or a speed
- * figure, tp does not divide the attention heads, ep is neither 1 nor tp, a
- * dense model names ep. The text is static. */
+/* Why the configuration is impossible whatever the card, or NULL: tp does
+ * not divide the attention heads, pp exceeds the layers, ep is set on a
+ * dense model or differs from tp. Static text. */
+const char *perf_shape_config_error(const perf_cfg *c);
+/* Why c cannot run on its card, or NULL: perf_shape_config_error, or the
+ * card lacks dtype's tensor cores or a speed figure. Static text. */
 const char *perf_shape_refuse(const perf_cfg *c);
 
 #endif

@@ -146,6 +146,7 @@ static void svc_layer_free(void *state)
     if (!L)
         return;
     perf_set_free(&L->perf);
+    llm_catalog_free(&L->llm);
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
         sim_rng_free(v->rng);
@@ -495,6 +496,19 @@ static void by_id_add(svc_layer *L)
     by_id_put(L->by_id, L->cap_by_id, L->svcs[L->nsvcs - 1]);
 }
 
+/* Every card a replica of v fits where its speed is an extrapolation: one
+ * warning each (report "warnings", stderr from run). */
+static void warn_extrapolated(sim *s, const service *v)
+{
+    const sim_cluster *cl = sim_cluster_of(s);
+    uint64_t fit = v->hw.fit_models[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->hw.fit_models, NULL) : 0;
+    for (int p = 0; p < cl->npools; p++) {
+        const char *why;
+        if (fit >> p & 1 && svc_hw_source(&v->hw, &v->L->perf, cl->pools[p].model, &why) == SVC_SPEED_EXTRAP)
+            sim_warn(s, "service '%s' on %s: its speed is an extrapolation (%s)", v->id, cl->pools[p].model->name, why);
+    }
+}
+
 static int declare(sim *s, const wl_service *row)
 {
     svc_layer *L = svc_of(s);
@@ -534,22 +548,23 @@ static int declare(sim *s, const wl_service *row)
     v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
                      : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
                                          : L->weights_def;
-    if (row->profile[0] && !L->perf_loaded) { /* models/perf beside models/gpu */
-        char dir[600];
-        snprintf(dir, sizeof dir, "%s/../perf", sim_catalog(s)->dir);
-        L->perf_loaded = true;
-        int prc = perf_set_load(&L->perf, dir, sim_catalog(s), sim_error_slot(s));
-        if (prc) {
-            free(v);
-            return prc;
-        }
+    double kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
+    svc_model_row mr = {0};
+    int hrc = row->model[0] ? svc_model_resolve(s, L, row, &mr) : row->profile[0] ? svc_perf_load(s, L) : 0;
+    if (row->model[0] && !hrc) { /* the shape decides the replica's GPUs, weights and KV bytes */
+        v->cfg.ask.gpus = mr.gpus;
+        v->weights_gib = mr.weights_gib;
+        kv_kib = mr.kv_kib;
     }
-    int hrc = svc_hw_shape(s, &L->hw_params, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
-                           &L->perf, &v->hw, sim_error_slot(s));
+    if (!hrc)
+        hrc = svc_hw_shape(s, &L->hw_params, &v->cfg, v->weights_gib, kv_kib, &L->perf, row->model[0] ? &mr.cfg : NULL,
+                           &v->hw, sim_error_slot(s));
     if (hrc) {
+        svc_hw_shape_free(&v->hw);
         free(v);
         return hrc;
     }
+    warn_extrapolated(s, v);
     if (!v->hw.reason[0]) /* replicas go only where they fit */
         snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
     const sim_cluster *cl = sim_cluster_of(s);
@@ -562,7 +577,7 @@ static int declare(sim *s, const wl_service *row)
     v->slo_tpot_ms = row->slo_tpot_ms;
     if (row->slo_ttft_ms >= 0 && row->slo_ms < 0) /* a service with a TTFT SLO scales on it (tick) */
         v->p99_high_ms = row->slo_ttft_ms;
-    v->kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
+    v->kv_kib = kv_kib;
     v->svc_mean_ms = row->svc_mean_ms;
     v->start_us = sim_now(s);
     v->end_us = row->has_duration ? sim_now(s) + row->dur_us : GS_TIME_MAX;

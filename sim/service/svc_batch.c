@@ -86,6 +86,24 @@ static void svc_pull_queue(replica *p)
 
 static double svc_rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; }
 
+/* The shape model's block on replica p (perf_shape.h): the first pass holds
+ * the new prompts (tok tokens, prompt_sq their squares) and a token of each
+ * of the b sequences; each of the k iterations reads every sequence's
+ * context, which grows by one token a step, so the later ones are timed at
+ * the block's midpoint context. O(b). */
+static void shape_times(const replica *p, double tok, double prompt_sq, long k, double *first_ms, double *step_ms)
+{
+    const svc_layer *L = p->svc->L;
+    double b = p->nactive, ctx = 0;
+    for (int i = 0; i < p->nactive; i++) {
+        const svc_req *r = svc_req_at(L, p->active[i]);
+        ctx += (double)(r->in_tok + r->out_tok - r->tok_left);
+    }
+    *first_ms = 1e3 * perf_shape_iter_s(&p->hw.cfg, &perf_shape_default, tok, prompt_sq, b, b, ctx) * p->hw.prefill_x;
+    *step_ms = 1e3 * perf_shape_iter_s(&p->hw.cfg, &perf_shape_default, 0, 0, b, b, ctx + b * (double)k / 2) *
+               p->hw.decode_x;
+}
+
 /* Starts the next block (tokens) or reschedules the next completion (time)
  * at the current instant, admitting pending requests. */
 void svc_replica_run(sim *s, replica *p)
@@ -134,8 +152,11 @@ void svc_replica_run(sim *s, replica *p)
     }
     svc_pull_queue(p);
     int64_t new_tok = 0;
+    double prompt_sq = 0; /* the new prompts' self-attention (shape model) */
     for (int i = 0; i < p->npending; i++) {
-        new_tok += svc_prefix_prefill(L, p, svc_req_at(L, p->pending[i])); /* prefix cache hook */
+        int64_t t = svc_prefix_prefill(L, p, svc_req_at(L, p->pending[i])); /* prefix cache hook */
+        new_tok += t;
+        prompt_sq += (double)t * (double)t;
         p->active[p->nactive++] = p->pending[i];
     }
     p->npending = 0;
@@ -155,14 +176,18 @@ void svc_replica_run(sim *s, replica *p)
             k = (long)svc_req_at(L, p->active[i])->tok_left;
     /* per-iteration times on this card: a measured profile (prefill over
      * the batch's new prompt tokens, decode over its sequences), else the
-     * service's stated times; each x the card's factor (svc_hw.c) */
-    double step_ms, prefill_ms;
+     * shape model (one pass: the new prompts and a token of every
+     * sequence), else the service's stated times; each x the card's factor
+     * (svc_hw.c) */
+    double step_ms, first_ms;
     if (p->hw.prof) {
         step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
-        prefill_ms = new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0;
+        first_ms = step_ms + (new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0);
+    } else if (p->hw.shape) {
+        shape_times(p, (double)new_tok, prompt_sq, k, &first_ms, &step_ms);
     } else {
         step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
-        prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
+        first_ms = step_ms + (double)new_tok * v->prefill_ms * p->hw.prefill_x;
     }
     p->t0_us = sim_now(s);
     p->k_iters = k;
@@ -171,7 +196,7 @@ void svc_replica_run(sim *s, replica *p)
         p->t_end_us = GS_TIME_MAX;
         return;
     }
-    p->d1_us = (gs_time_us)llround((prefill_ms + step_ms) * 1000.0 / rate);
+    p->d1_us = (gs_time_us)llround(first_ms * 1000.0 / rate);
     p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
     svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);

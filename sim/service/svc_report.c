@@ -62,6 +62,37 @@ static void add_prefix_cache(cJSON *o, const svc_layer *L, const service *v)
     cJSON_AddNumberToObject(pc, "evictions", (double)ev);
 }
 
+/* The model it serves (model rows) and, per card a replica fits on, where
+ * its speed there comes from (svc_hw_source): "speed": [{gpu_model,
+ * source, why}]. */
+static void add_speed(cJSON *o, const sim *s, const svc_layer *L, const service *v)
+{
+    const perf_cfg *c = &v->hw.model;
+    if (c->llm) {
+        cJSON *m = cJSON_AddObjectToObject(o, "model");
+        cJSON_AddStringToObject(m, "name", c->llm->name);
+        cJSON_AddStringToObject(m, "dtype", llm_dtype_name(c->dtype));
+        cJSON_AddNumberToObject(m, "tp", c->tp);
+        cJSON_AddNumberToObject(m, "pp", c->pp);
+        cJSON_AddNumberToObject(m, "ep", c->ep);
+    }
+    const sim_cluster *cl = sim_cluster_of(s);
+    uint64_t fit = v->hw.fit_models[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->hw.fit_models, NULL) : 0;
+    cJSON *arr = cJSON_AddArrayToObject(o, "speed");
+    for (int p = 0; p < cl->npools; p++) {
+        if (!(fit >> p & 1))
+            continue;
+        const char *why;
+        int src = svc_hw_source(&v->hw, &L->perf, cl->pools[p].model, &why);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "gpu_model", cl->pools[p].model->name);
+        cJSON_AddStringToObject(e, "source", svc_speed_name(src));
+        if (why)
+            cJSON_AddStringToObject(e, "why", why);
+        cJSON_AddItemToArray(arr, e);
+    }
+}
+
 void svc_report(const void *state, const sim *s, cJSON *root, int section)
 {
     const svc_layer *L = state;
@@ -85,6 +116,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
         cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
         cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
+        add_speed(o, s, L, v);
         sim_report_add_stats(o, "latency_s", &v->lat_s);
         if (v->lat_s.n)
             add_cdf(o, "latency_cdf_s", &v->lat_s);

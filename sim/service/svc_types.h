@@ -1,5 +1,7 @@
 /* svc_types.h - the service layer's own records and the calls its files
- * make to each other, bottom up: svc_req.c (requests slab, events) <-
+ * make to each other, bottom up: svc_model.c (a catalog model's serving
+ * configuration; profiles and catalog loaded once), svc_req.c (requests
+ * slab, events) <-
  * svc_prefix.c (prefix-cache hooks) <- svc_scale.c (replicas, autoscaler)
  * <- svc_batch.c (continuous batching) <- svc.c (the module: rows,
  * routing, event dispatch, replica tasks, actuation); svc_report.c
@@ -166,6 +168,8 @@ struct svc_layer {
     bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;
+    llm_catalog llm;  /* the LLM catalog (models/llm), loaded when a service names a model */
+    bool llm_loaded;
 };
 
 /* The actuator policy's state, for its hooks (L->act set). Read at each
@@ -182,6 +186,17 @@ static inline bool svc_has_room(const replica *p, double kv_tok)
     int n = p->nactive + p->npending;
     return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
 }
+
+/* svc_model.c: a service of a catalog model; the profiles and the catalog, loaded once */
+typedef struct svc_model_row {
+    perf_cfg cfg;     /* its model, precision, tp, pp, ep (cfg.gpu unset) */
+    int gpus;         /* per replica: tp x pp */
+    double weights_gib, kv_kib; /* per replica: all its GPUs */
+} svc_model_row;
+/* Row `row` names a model (row->model): 0, or GS_EINPUT in the run's error
+ * naming the line (and column) at fault. Loads the catalog and profiles. */
+int svc_model_resolve(sim *s, svc_layer *L, const wl_service *row, svc_model_row *out);
+int svc_perf_load(sim *s, svc_layer *L);
 
 /* svc_req.c: the requests slab and the layer's events */
 uint32_t svc_req_new(svc_layer *L);
