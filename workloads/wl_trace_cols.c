@@ -215,7 +215,7 @@ int wl_rule_broken(const wl_trace *t, const wl_row *row)
         if (row->wake == WL_WAKE_USER && row->due_us >= 0)
             return R_BURST_USER_DUE;
     }
-    if (kind == WL_KIND_SERVICE && !(given & (COL_BIT(C_GPUS) | COL_BIT(C_TP))))
+    if (kind == WL_KIND_SERVICE && !(given & (COL_BIT(C_GPUS) | COL_BIT(C_TP) | COL_BIT(C_MODEL))))
         return R_SERVICE_GPUS;
     if (kind == WL_KIND_REQUEST && !row->service[0])
         return R_REQUEST_SERVICE;
@@ -274,7 +274,7 @@ int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): a user-driven burst runs at "
                       "its submit time; expected no due", f, ln, t->has[C_DUE]);
     case R_SERVICE_GPUS:
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica) or 'tp'", f, ln);
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica), 'tp' or 'model'", f, ln);
     case R_REQUEST_SERVICE:
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request row needs 'service'", f, ln);
     case R_REPLICAS:

@@ -4,6 +4,7 @@
 #include "perf_shape.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* The fit on Llama-2-70B's measured times (Splitwise, A100 and H100, TP 2,
  * 4, 8): scripts and figures in models/perf/README.md; perf_fit_run
@@ -134,4 +135,21 @@ const char *perf_shape_refuse(const perf_cfg *c)
     if (c->dtype == LLM_FP4 && !(g->fp4_tflops > 0))
         return "the card has no FP4 tensor cores";
     return NULL;
+}
+
+bool perf_shape_fits(const perf_cfg *c, double reserve_tok, double mem_util, char *why, size_t n)
+{
+    const char *no = perf_shape_refuse(c);
+    if (no) {
+        snprintf(why, n, "%s", no);
+        return false;
+    }
+    double need = perf_shape_weight_bytes(c) + reserve_tok * perf_shape_kv_bytes_tok(c);
+    double have = (double)c->gpu->memory_mib * 1048576.0 * mem_util;
+    if (need <= have)
+        return true;
+    snprintf(why, n, "needs %.1f GiB per GPU (weights %.1f + KV reserve %.0f tokens) of the %.1f GiB usable on %s",
+             need / 1073741824.0, perf_shape_weight_bytes(c) / 1073741824.0, reserve_tok, have / 1073741824.0,
+             c->gpu->name);
+    return false;
 }

@@ -80,4 +80,10 @@ const char *perf_shape_config_error(const perf_cfg *c);
  * card lacks dtype's tensor cores or a speed figure. Static text. */
 const char *perf_shape_refuse(const perf_cfg *c);
 
+/* Whether a replica of c holds its weights and a KV reserve of reserve_tok
+ * tokens in mem_util of its cards' whole memory (per GPU: weights / (tp x
+ * pp) + reserve x KV bytes per token <= memory x mem_util); false with the
+ * reason (perf_shape_refuse's, or "needs X GiB per GPU of Y") in why. */
+bool perf_shape_fits(const perf_cfg *c, double reserve_tok, double mem_util, char *why, size_t n);
+
 #endif

@@ -75,6 +75,10 @@ const pol_param svc_params[] = {
     {"svc_demand", "load", "a replica's demand on a shared card (vgpu, timeslice, mps): load: its util (else 1) "
                            "while it serves a batch, nothing while idle; static: its util all the time",
      P_ENUM("load|static")},
+    {"svc_tp", "0", "tensor-parallel degree of every service of a catalog model (model=): 0 keeps each row's tp "
+                    "(else gpus); what plan --tp tries", P_INT(0, 64)},
+    {"svc_dtype", "row", "precision of every service of a catalog model: row keeps each row's dtype (else the "
+                         "model's own); what plan --dtype tries", P_ENUM("row|bf16|fp8|fp4")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},

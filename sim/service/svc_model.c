@@ -56,8 +56,16 @@ int svc_model_resolve(sim *s, svc_layer *L, const wl_service *row, svc_model_row
     *c = (perf_cfg){.llm = m, .dtype = row->dtype ? row->dtype - 1 : m->dtype, .pp = row->pp ? row->pp : 1,
                     .ep = row->ep ? row->ep : 1};
     c->tp = row->tp ? row->tp : row->ask.gpus > 0 ? row->ask.gpus / c->pp : 1;
+    /* the run's overrides (what plan tries): they replace the row's tp (and so its gpus) and dtype */
+    int tp_all = (int)sim_param_int(s, "svc_tp"), dt_all = sim_param_choice(s, "svc_dtype");
+    if (tp_all > 0)
+        c->tp = tp_all;
+    if (dt_all > 0)
+        c->dtype = dt_all - 1;
+    if (c->ep > 1 && tp_all > 0)
+        c->ep = c->tp;
     char what[300];
-    if (row->ask.gpus > 0 && row->ask.gpus != c->tp * c->pp) {
+    if (row->ask.gpus > 0 && tp_all == 0 && row->ask.gpus != c->tp * c->pp) {
         snprintf(what, sizeof what, "gpus %d per replica, but tp %d x pp %d = %d", row->ask.gpus, c->tp, c->pp,
                  c->tp * c->pp);
         return row_err(s, row, 0, "", what);
