@@ -30,7 +30,12 @@ static void on_req(void *ud, const char *svc, double lat)
 static const char *const warm[] = {"svc_pod_start_s=0", "svc_import_s=0", "svc_compile_s=0", "svc_graph_s=0",
                                    "svc_load_gbps=1e6", NULL};
 
-static int run(tu_run *r, const char *trace, const char *gpus, seen *l)
+typedef struct ttft_seen {
+    int n;
+    double ttft_s[8];
+} ttft_seen;
+
+static int run_n(tu_run *r, const char *trace, const char *gpus, int per_node, seen *l)
 {
     memset(r, 0, sizeof *r);
     memset(l, 0, sizeof *l);
@@ -38,7 +43,7 @@ static int run(tu_run *r, const char *trace, const char *gpus, seen *l)
     r->cfg.policy = "whole";
     r->cfg.seed = 1;
     tu_add_sets(&r->cfg, warm);
-    if ((r->rc = sim_cluster_from_spec(&r->cl, gpus, 8, tu_catalog(), &r->err)))
+    if ((r->rc = sim_cluster_from_spec(&r->cl, gpus, per_node, tu_catalog(), &r->err)))
         return r->rc;
     if ((r->rc = tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err)))
         return r->rc;
@@ -47,6 +52,8 @@ static int run(tu_run *r, const char *trace, const char *gpus, seen *l)
         r->err = r->s.err;
     return r->rc;
 }
+
+static int run(tu_run *r, const char *trace, const char *gpus, seen *l) { return run_n(r, trace, gpus, 8, l); }
 
 /* The services part of the report, as text (caller frees). */
 static char *services_json(tu_run *r)
@@ -161,6 +168,52 @@ static void timeline_by_hand(void)
     llm_catalog_free(&lc);
 }
 
+/* One request (1000 prompt, 3 output tokens) at t = 10 s through a
+ * disaggregated Llama-3.1-8B (pd=1:1, H100, TP 1), by hand from
+ * perf_shape_iter_s, each step rounded to the microsecond:
+ *   prefill pass  P = iter(1000 new tokens, 1000^2, no decode, 1 sequence)
+ *   KV transfer   X = 1000 tokens x 128 KiB / 450 GB/s (NVLink: both on one
+ *                 node) or / 50 GB/s (network: one card per node)
+ *   TTFT          P + X (the first token arrives with its KV)
+ *   decode        the other 2 tokens: a block of 2 steps at context 1001,
+ *                 the second at its midpoint 1002
+ * and the same request aggregated (pd absent) for contrast: its TTFT is
+ * one pass with prefill and the first decode token. */
+static void pd_timeline_by_hand(void)
+{
+    const char *tr = "id,submit,duration,kind,model,tp,pd,replicas_min,replicas_max,service,input_tokens,output_tokens\n"
+                     "s,0,100,service,llama-3.1-8b,1,1:1,,,,,\nq,10,,request,,,,,,s,1000,3\n";
+    llm_catalog lc;
+    gs_error err = {0};
+    CHECK_EQ_INT(llm_catalog_load(&lc, "models/llm", &err), 0);
+    perf_cfg c = {llm_catalog_find(&lc, "llama-3.1-8b"), gpu_catalog_find(tu_catalog(), "H100-SXM5-80GB"), LLM_BF16, 1, 1, 1};
+    const perf_coef *k = &perf_shape_default;
+    double P = (double)llround(1e6 * perf_shape_iter_s(&c, k, 1000, 1e6, 0, 1, 0));
+    double bytes = 1000 * 131072.0;
+    double d1 = (double)llround(1e6 * perf_shape_iter_s(&c, k, 0, 0, 1, 1, 1001));
+    double d = (double)llround(1e6 * perf_shape_iter_s(&c, k, 0, 0, 1, 1, 1002));
+    for (int per_node = 8; per_node >= 1; per_node -= 7) {
+        double X = (double)llround(1e6 * bytes / ((per_node == 8 ? 450 : 50) * 1e9));
+        tu_run r;
+        seen l;
+        CHECK_EQ_INT(run_n(&r, tr, "H100-SXM5-80GB:2", per_node, &l), 0);
+        CHECK_EQ_INT(l.n, 1);
+        CHECK_NEAR(l.lat[0], (P + X + d1 + d) / 1e6, 1e-12, 1e-9);
+        char *txt = services_json(&r);
+        cJSON *rep = cJSON_Parse(txt);
+        const cJSON *sv = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
+        const cJSON *tt = cJSON_GetObjectItemCaseSensitive(sv, "ttft_s");
+        CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(tt, "mean")), (P + X) / 1e6, 1e-12, 1e-9);
+        cJSON_Delete(rep);
+        CHECK_STR_HAS(txt, per_node == 8 ? "\"kv_transfers_nvlink\":1,\"kv_transfers_network\":0"
+                                         : "\"kv_transfers_nvlink\":0,\"kv_transfers_network\":1");
+        CHECK_STR_HAS(txt, "\"kv_transferred_gib\":0.1220703125"); /* 1000 x 128 KiB */
+        free(txt);
+        tu_run_free(&r);
+    }
+    llm_catalog_free(&lc);
+}
+
 static void bad_rows(void)
 {
     static const char *const cases[][2] = {
@@ -168,6 +221,7 @@ static void bad_rows(void)
         {HDR "a,0,100,service,llama-3.1-70b,,2,4,1,1,,,\n", "gpus 4 per replica, but tp 2 x pp 1 = 2"},
         {HDR "a,0,100,service,llama-3.1-70b,,3,,1,1,,,\n", "tp must divide the model's attention heads"},
         {HDR "a,0,100,job,llama-3.1-70b,,,1,,,,,\n", "column 5 ('model'): only service rows say how a model is served"},
+        {"id,submit,duration,kind,model,pd\na,0,100,service,llama-3.1-8b,2-6\n", "column 6 ('pd'): expected prefill:decode"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_run r;
@@ -183,6 +237,7 @@ const test_case tests_svc_model[] = {
     {"svc_model_fp8_refused_without_tensor_cores", fp8_refused_without_tensor_cores},
     {"svc_model_measured_profile_wins", measured_profile_wins},
     {"svc_model_timeline_by_hand", timeline_by_hand},
+    {"svc_model_pd_timeline_by_hand", pd_timeline_by_hand},
     {"svc_model_bad_rows", bad_rows},
     {NULL, NULL},
 };

@@ -79,6 +79,8 @@ const pol_param svc_params[] = {
                     "(else gpus); what plan --tp tries", P_INT(0, 64)},
     {"svc_dtype", "row", "precision of every service of a catalog model: row keeps each row's dtype (else the "
                          "model's own); what plan --dtype tries", P_ENUM("row|bf16|fp8|fp4")},
+    {"svc_net_gbps", "12.5", "GB/s per GPU each way a disaggregated service's KV crosses the network at when a "
+                             "card file gives no net_gbps (100 Gb/s Ethernet); assumption", P_NUM(1e-6, 1e6, "GB/s")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
@@ -122,6 +124,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
+    L->pd_net_gbps = num_param(s, "svc_net_gbps");
     L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
     svc_hw_params_read(s, &L->hw_params);
     sim_sketch_init(&L->all_lat);
@@ -158,6 +161,8 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->lat_s);
         sim_sketch_free(&v->ttft_s);
         sim_sketch_free(&v->win_ttft);
+        sim_sketch_free(&v->pd_wait_s);
+        sim_sketch_free(&v->pd_xfer_s);
         free(v->reps);
         free(v->rdy);
         free(v->lheap);
@@ -352,12 +357,15 @@ static void route(sim *s, service *v, uint32_t ri)
             svc_req_free(L, ri);
         } else {
             r->queued = true;
+            r->queued_at_us = sim_now(s);
             if (v->qtail == NONE)
                 v->qhead = ri;
             else
                 svc_req_at(L, v->qtail)->next = ri;
             v->qtail = ri;
             v->qlen++;
+            if (v->qlen > v->pd_queue_peak)
+                v->pd_queue_peak = v->qlen;
             svc_emit(s, v, sim_now(s) + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
         }
     }
@@ -388,6 +396,9 @@ static int new_request(sim *s, service *v, const wl_request *row)
     else if (v->mode != mode && row)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
                       "output_tokens", sim_config_of(s)->trace_path, row->line, v->id);
+    if (v->pd_role && mode == MODE_TIME)
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' runs disaggregated (pd): its "
+                      "requests need output_tokens", sim_config_of(s)->trace_path, row ? row->line : 0L, v->id);
     uint32_t ri = svc_req_new(L);
     svc_req *r = svc_req_at(L, ri);
     r->svc = v;
@@ -473,8 +484,8 @@ static service *find_service(const svc_layer *L, const char *id)
         uint32_t k = L->by_id[i & (L->cap_by_id - 1)];
         if (!k)
             return NULL;
-        if (!strcmp(L->svcs[k - 1]->id, id))
-            return L->svcs[k - 1];
+        if (!strcmp(L->svcs[k - 1]->id, id) && L->svcs[k - 1]->pd_role != SVC_PD_DECODE)
+            return L->svcs[k - 1]; /* a decode pool is reached only through its service */
     }
 }
 
@@ -513,7 +524,8 @@ static void warn_extrapolated(sim *s, const service *v)
     }
 }
 
-static int declare(sim *s, const wl_service *row)
+/* Declares one service (or one pool of a disaggregated one: role). */
+static int declare_pool(sim *s, const wl_service *row, int role, service **out)
 {
     svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
@@ -528,6 +540,7 @@ static int declare(sim *s, const wl_service *row)
     service *v = xcalloc(1, sizeof *v);
     v->L = L;
     v->idx = L->nsvcs;
+    v->pd_role = role;
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
@@ -606,7 +619,29 @@ static int declare(sim *s, const wl_service *row)
         schedule_gen(s, v);
     if (v->end_us != GS_TIME_MAX)
         svc_emit(s, v, v->end_us, v->idx, 0, EVK_END);
+    if (out)
+        *out = v;
     return 0;
+}
+
+/* A service row: one pool, or with pd its prefill and decode pools, each
+ * the other's peer (svc_pd.c). */
+static int declare(sim *s, const wl_service *row)
+{
+    if (!row->pd[0])
+        return declare_pool(s, row, SVC_PD_NONE, NULL);
+    wl_service pre, dec;
+    service *vp, *vd;
+    int rc = svc_pd_rows(s, row, &pre, &dec);
+    if (!rc)
+        rc = declare_pool(s, &pre, SVC_PD_PREFILL, &vp);
+    if (!rc)
+        rc = declare_pool(s, &dec, SVC_PD_DECODE, &vd);
+    if (!rc) {
+        vp->pd_peer = vd;
+        vd->pd_peer = vp;
+    }
+    return rc;
 }
 
 /* The row is converted here, once, into the record of its kind: the layer
@@ -690,6 +725,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     }
     case EVK_TICK:
         svc_tick(s, L->svcs[slot]);
+        return;
+    case EVK_KV:
+        svc_pd_landed(s, L, slot, gen);
         return;
     case EVK_GEN: {
         service *v = L->svcs[slot];

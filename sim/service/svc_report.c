@@ -104,6 +104,8 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
     double rep_h = 0, gpu_h = 0;
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         const service *v = L->svcs[i];
+        if (v->pd_role == SVC_PD_DECODE)
+            continue; /* inside its service's "pd" */
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", v->id);
         long queued = v->qlen, in_service = v->in_flight - v->qlen;
@@ -138,12 +140,21 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         if (v->pc_reqs)
             add_prefix_cache(o, L, v);
         double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
+        uint64_t cold_v = v->cold_starts;
+        if (v->pd_role == SVC_PD_PREFILL) { /* both pools' replicas */
+            const service *d = v->pd_peer;
+            double drh = sim_gauge_area(&d->g_reps, sim_now(s)) / 3600.0;
+            rh += drh;
+            gh += drh * d->cfg.ask.gpus;
+            cold_v += d->cold_starts;
+            svc_pd_report(o, v, s);
+        }
         cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
         cJSON_AddNumberToObject(rp, "min", v->min);
         cJSON_AddNumberToObject(rp, "max", v->max);
         cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
         cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
-        cJSON_AddNumberToObject(rp, "cold_starts", (double)v->cold_starts);
+        cJSON_AddNumberToObject(rp, "cold_starts", (double)cold_v);
         cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
         cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
         cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
@@ -153,7 +164,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
         cJSON_AddItemToArray(arr, o);
         a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
-        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += cold_v, ins += in_service, q += queued;
         un += v->drop_unplaceable, nun += v->hw.reason[0] != 0;
         rep_h += rh, gpu_h += gh;
     }
