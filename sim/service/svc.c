@@ -79,6 +79,9 @@ const pol_param svc_params[] = {
                     "(else gpus); what plan --tp tries", P_INT(0, 64)},
     {"svc_dtype", "row", "precision of every service of a catalog model: row keeps each row's dtype (else the "
                          "model's own); what plan --dtype tries", P_ENUM("row|bf16|fp8|fp4")},
+    {"svc_pd", "row", "disaggregate every service of a catalog model: P:D prefill and decode replicas, each side "
+                      "optionally @MODEL; none: aggregated; row: as each row says (pd); what compare tries",
+     P_NAME},
     {"svc_net_gbps", "12.5", "GB/s per GPU each way a disaggregated service's KV crosses the network at when a "
                              "card file gives no net_gbps (100 Gb/s Ethernet); assumption", P_NUM(1e-6, 1e6, "GB/s")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
@@ -524,6 +527,34 @@ static void warn_extrapolated(sim *s, const service *v)
     }
 }
 
+/* Service v's weights, KV bytes per token (*kv_kib) and fit over the
+ * cluster's cards: from its catalog model (svc_model.c) or its own columns.
+ * On failure v is freed. */
+static int pool_shape(sim *s, svc_layer *L, service *v, const wl_service *row, double *kv_kib)
+{
+    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
+                     : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
+                                         : L->weights_def;
+    *kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
+    svc_model_row mr = {0};
+    int hrc = row->model[0] ? svc_model_resolve(s, L, row, &mr) : row->profile[0] ? svc_perf_load(s, L) : 0;
+    if (row->model[0] && !hrc) { /* the shape decides the replica's GPUs, weights and KV bytes */
+        v->cfg.ask.gpus = mr.gpus;
+        v->weights_gib = mr.weights_gib;
+        *kv_kib = mr.kv_kib;
+    }
+    if (!hrc)
+        hrc = svc_hw_shape(s, &L->hw_params, &v->cfg, v->weights_gib, *kv_kib, &L->perf, row->model[0] ? &mr.cfg : NULL,
+                           &v->hw, sim_error_slot(s));
+    if (hrc) {
+        svc_hw_shape_free(&v->hw);
+        free(v);
+        return hrc;
+    }
+    warn_extrapolated(s, v);
+    return 0;
+}
+
 /* Declares one service (or one pool of a disaggregated one: role). */
 static int declare_pool(sim *s, const wl_service *row, int role, service **out)
 {
@@ -562,26 +593,10 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     /* the 200 ms P99 rule suits short requests; a service that states
      * its own SLO (a 7 s chat completion) scales on that instead */
     v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
-    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
-                     : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
-                                         : L->weights_def;
-    double kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
-    svc_model_row mr = {0};
-    int hrc = row->model[0] ? svc_model_resolve(s, L, row, &mr) : row->profile[0] ? svc_perf_load(s, L) : 0;
-    if (row->model[0] && !hrc) { /* the shape decides the replica's GPUs, weights and KV bytes */
-        v->cfg.ask.gpus = mr.gpus;
-        v->weights_gib = mr.weights_gib;
-        kv_kib = mr.kv_kib;
-    }
-    if (!hrc)
-        hrc = svc_hw_shape(s, &L->hw_params, &v->cfg, v->weights_gib, kv_kib, &L->perf, row->model[0] ? &mr.cfg : NULL,
-                           &v->hw, sim_error_slot(s));
-    if (hrc) {
-        svc_hw_shape_free(&v->hw);
-        free(v);
+    double kv_kib;
+    int hrc = pool_shape(s, L, v, row, &kv_kib);
+    if (hrc)
         return hrc;
-    }
-    warn_extrapolated(s, v);
     if (!v->hw.reason[0]) /* replicas go only where they fit */
         snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
     const sim_cluster *cl = sim_cluster_of(s);
@@ -628,6 +643,14 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
  * the other's peer (svc_pd.c). */
 static int declare(sim *s, const wl_service *row)
 {
+    const char *pd_all = sim_param(s, "svc_pd");
+    wl_service over;
+    if (row->model[0] && strcmp(pd_all, "row")) { /* the run's override (--set svc_pd) */
+        over = *row;
+        snprintf(over.pd, sizeof over.pd, "%s", strcmp(pd_all, "none") ? pd_all : "");
+        over.pd_col = 0;
+        row = &over;
+    }
     if (!row->pd[0])
         return declare_pool(s, row, SVC_PD_NONE, NULL);
     wl_service pre, dec;

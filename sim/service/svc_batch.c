@@ -124,6 +124,52 @@ static void shape_times(const replica *p, double tok, double prompt_sq, long k, 
                p->hw.decode_x;
 }
 
+/* A time-mode replica (token-less requests): drains every active
+ * request's work up to now, serves the finished, admits from the queue and
+ * schedules the next completion. */
+static void run_time(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = p->svc->L;
+    double rate;
+    /* drain the work of every active request up to now, finish the done */
+    double dt = (double)(sim_now(s) - p->last_us);
+    for (int i = 0; i < p->nactive;) {
+        svc_req *r = svc_req_at(L, p->active[i]);
+        r->work_left_us -= dt * p->rate_used;
+        if (r->work_left_us <= 0.5) { /* within half a tick: done */
+            p->kv_used -= r->kv_tok;
+            svc_serve(s, v, p->active[i], sim_now(s));
+            p->active[i] = p->active[--p->nactive];
+            svc_load_changed(p);
+        } else {
+            i++;
+        }
+    }
+    p->last_us = sim_now(s);
+    svc_pull_queue(s, p);
+    for (int i = 0; i < p->npending; i++)
+        p->active[p->nactive++] = p->pending[i];
+    p->npending = 0;
+    p->in_run = true;
+    svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
+    p->in_run = false;
+    rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
+    p->rate_used = rate;
+    p->ev_gen++;
+    if (p->nactive == 0 || rate <= 0) {
+        if (p->nactive == 0 && v->ended)
+            svc_replica_remove(s, p);
+        return;
+    }
+    double min_w = INFINITY;
+    for (int i = 0; i < p->nactive; i++)
+        if (svc_req_at(L, p->active[i])->work_left_us < min_w)
+            min_w = svc_req_at(L, p->active[i])->work_left_us;
+    p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
+    svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+}
+
 /* Starts the next block (tokens) or reschedules the next completion (time)
  * at the current instant, admitting pending requests. */
 void svc_replica_run(sim *s, replica *p)
@@ -132,42 +178,7 @@ void svc_replica_run(sim *s, replica *p)
     svc_layer *L = p->svc->L;
     double rate;
     if (v->mode == MODE_TIME) {
-        /* drain the work of every active request up to now, finish the done */
-        double dt = (double)(sim_now(s) - p->last_us);
-        for (int i = 0; i < p->nactive;) {
-            svc_req *r = svc_req_at(L, p->active[i]);
-            r->work_left_us -= dt * p->rate_used;
-            if (r->work_left_us <= 0.5) { /* within half a tick: done */
-                p->kv_used -= r->kv_tok;
-                svc_serve(s, v, p->active[i], sim_now(s));
-                p->active[i] = p->active[--p->nactive];
-                svc_load_changed(p);
-            } else {
-                i++;
-            }
-        }
-        p->last_us = sim_now(s);
-        svc_pull_queue(s, p);
-        for (int i = 0; i < p->npending; i++)
-            p->active[p->nactive++] = p->pending[i];
-        p->npending = 0;
-        p->in_run = true;
-        svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
-        p->in_run = false;
-        rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
-        p->rate_used = rate;
-        p->ev_gen++;
-        if (p->nactive == 0 || rate <= 0) {
-            if (p->nactive == 0 && v->ended)
-                svc_replica_remove(s, p);
-            return;
-        }
-        double min_w = INFINITY;
-        for (int i = 0; i < p->nactive; i++)
-            if (svc_req_at(L, p->active[i])->work_left_us < min_w)
-                min_w = svc_req_at(L, p->active[i])->work_left_us;
-        p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
-        svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+        run_time(s, p);
         return;
     }
     svc_pull_queue(s, p);

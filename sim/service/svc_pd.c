@@ -47,10 +47,14 @@ int svc_pd_rows(sim *s, const wl_service *row, wl_service *pre, wl_service *dec)
     int np = 0, nd = 0;
     char mp[48], md[48];
     if (!colon || !pd_side(row->pd, (size_t)(colon - row->pd), &np, mp, sizeof mp) ||
-        !pd_side(colon + 1, strlen(colon + 1), &nd, md, sizeof md))
-        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('pd'): expected prefill:decode "
-                      "replica counts, each optionally @MODEL (e.g. 2:6 or 2@H100-SXM5-80GB:6@A100-SXM4-80GB), "
-                      "found '%s'", sim_config_of(s)->trace_path, row->line, row->pd_col, row->pd);
+        !pd_side(colon + 1, strlen(colon + 1), &nd, md, sizeof md)) {
+        static const char want[] = "expected prefill:decode replica counts, each optionally @MODEL (e.g. 2:6 or "
+                                   "2@H100-SXM5-80GB:6@A100-SXM4-80GB)";
+        if (!row->pd_col) /* --set svc_pd */
+            return gs_err(sim_error_slot(s), GS_EUSAGE, "--set svc_pd='%s': %s", row->pd, want);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('pd'): %s, found '%s'",
+                      sim_config_of(s)->trace_path, row->line, row->pd_col, want, row->pd);
+    }
     *pre = *dec = *row;
     pre->replicas_min = pre->replicas_max = pre->replicas_init = np;
     dec->replicas_min = dec->replicas_max = dec->replicas_init = nd;
