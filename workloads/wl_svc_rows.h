@@ -55,7 +55,7 @@ typedef struct wl_service {
     char model[48];
     int model_col;
     int dtype, tp, pp, ep;
-    char pd[24];
+    char pd[112];
     int pd_col;
     wl_replica_ask ask;
 } wl_service;

@@ -88,7 +88,7 @@ typedef struct wl_row {
     char speedup[160];
     char profile[32];    /* service: a shipped performance profile ("" = scale the row's own reference times) */
     char model[48];      /* service: a catalog model (models/llm); "" = the row states its own shape */
-    char pd[24];         /* service: "P:D" prefill and decode replicas (disaggregated); "" = aggregated */
+    char pd[112];        /* service: "P[@MODEL]:D[@MODEL]" prefill and decode replicas (disaggregated); "" = aggregated */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

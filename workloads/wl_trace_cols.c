@@ -90,7 +90,7 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_TP, "tp", INT(tp, 1, 64, "a tensor-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
     COL(C_PP, "pp", INT(pp, 1, 64, "a pipeline-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
     COL(C_EP, "ep", INT(ep, 1, 64, "an expert-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
-    COL(C_PD, "pd", TEXT(pd, "prefill:decode replica counts such as 2:6"), .kinds = KIND(WL_KIND_SERVICE),
+    COL(C_PD, "pd", TEXT(pd, "prefill:decode replica counts such as 2:6 or 2@MODEL:6@MODEL, shorter than 112 characters"), .kinds = KIND(WL_KIND_SERVICE),
         .kind_note = svc_only, .col_off = OFF(pd_col)),
 };
 

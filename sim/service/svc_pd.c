@@ -25,7 +25,7 @@
 /* "N" or "N@MODEL" of pd at text p (n bytes): the count and the model. */
 static bool pd_side(const char *p, size_t n, int *count, char *model, size_t cap)
 {
-    char buf[32];
+    char buf[64];
     if (n == 0 || n >= sizeof buf)
         return false;
     memcpy(buf, p, n);
