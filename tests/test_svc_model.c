@@ -214,6 +214,41 @@ static void pd_timeline_by_hand(void)
     llm_catalog_free(&lc);
 }
 
+/* Generated traffic waits out the cold start (svc_warmup_s=cold): an 8B
+ * replica starts in 5 + 10 + 14.957 GiB x 1.0737 / 2 GB/s + 20 + 10 =
+ * 53.03 s, so no request comes before it is ready and nothing is warned;
+ * with no warm-up the first requests meet a replica still starting, counted
+ * and warned about (the figure is the start-up's, not capacity's). */
+static void warmup_waits_out_the_cold_start(void)
+{
+    const char *tr = "id,submit,duration,kind,model,rate,input_tokens,output_tokens\n"
+                     "g,0,300,service,llama-3.1-8b,2,100,10\n";
+    for (int none = 0; none <= 1; none++) {
+        tu_run r;
+        memset(&r, 0, sizeof r);
+        r.cfg.trace_path = tu_write_tmp(tr);
+        r.cfg.policy = "whole";
+        r.cfg.seed = 1;
+        const char *const sets[] = {"svc_warmup_s=0", NULL};
+        if (none)
+            tu_add_sets(&r.cfg, sets);
+        CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:1", 8, tu_catalog(), &r.err), 0);
+        CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+        CHECK_EQ_INT(sim_run(&r.s), 0);
+        char *txt = services_json(&r);
+        if (!none) {
+            CHECK_STR_HAS(txt, "\"warmup_s\":53.03");
+            CHECK_STR_HAS(txt, "\"arrived_before_ready\":0");
+            CHECK_EQ_INT(sim_nwarnings(&r.s), 1); /* the speed extrapolation (TP 1), nothing about start-up */
+        } else {
+            CHECK(!strstr(txt, "\"arrived_before_ready\":0,"));
+            CHECK(sim_nwarnings(&r.s) == 2 && strstr(sim_warning(&r.s, 1), "arrived before its first replica was ready"));
+        }
+        free(txt);
+        tu_run_free(&r);
+    }
+}
+
 static void bad_rows(void)
 {
     static const char *const cases[][2] = {
@@ -238,6 +273,7 @@ const test_case tests_svc_model[] = {
     {"svc_model_measured_profile_wins", measured_profile_wins},
     {"svc_model_timeline_by_hand", timeline_by_hand},
     {"svc_model_pd_timeline_by_hand", pd_timeline_by_hand},
+    {"svc_model_warmup_waits_out_the_cold_start", warmup_waits_out_the_cold_start},
     {"svc_model_bad_rows", bad_rows},
     {NULL, NULL},
 };

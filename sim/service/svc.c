@@ -82,6 +82,9 @@ const pol_param svc_params[] = {
     {"svc_pd", "row", "disaggregate every service of a catalog model: P:D prefill and decode replicas, each side "
                       "optionally @MODEL; none: aggregated; row: as each row says (pd); what compare tries",
      P_NAME},
+    {"svc_warmup_s", "cold", "a service's generated requests (rate) begin this long after its row: cold: its own "
+                             "cold start, so the first find a replica ready (as the importers' --warmup-s)",
+     P_DURATION_OR(0, 1e9, "cold")},
     {"svc_net_gbps", "12.5", "GB/s per GPU each way a disaggregated service's KV crosses the network at when a "
                              "card file gives no net_gbps (100 Gb/s Ethernet); assumption", P_NUM(1e-6, 1e6, "GB/s")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
@@ -196,6 +199,13 @@ static void svc_layer_free(void *state)
 
 /* {==== replica tasks ====} */
 
+/* One replica's cold start: pod, imports, weights over the load
+ * bandwidth, compile, graph capture (reference/mechanics.md section 4). */
+static double cold_start_s(const svc_layer *L, const service *v)
+{
+    return L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s + L->graph_s;
+}
+
 static void svc_task_started(void *state, sim *s, job *j)
 {
     (void)state;
@@ -217,8 +227,7 @@ static void svc_task_started(void *state, sim *s, job *j)
         svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
         return;
     }
-    double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
-                    L->graph_s, ready_s = cold_s;
+    double cold_s = cold_start_s(L, v), ready_s = cold_s;
     if (L->act) /* hot, warm or cold, chosen by the actuator */
         p->path = L->act->activate(svc_act_state(s, L), s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
@@ -388,6 +397,18 @@ static gsl_rng *rng_of(const sim *s, service *v)
 
 /* A request to v now: from its row, or generated (row NULL). 0, or
  * GS_EINPUT with the message in the run's error. */
+/* v's first replica is ready: the requests that came before it waited out
+ * the start-up, and a figure they decide says so (report, stderr, plan). */
+static void first_ready(sim *s, service *v)
+{
+    v->ever_ready = true;
+    v->before_ready = v->arrived;
+    if (v->arrived)
+        sim_warn(s, "service '%s': %llu requests arrived before its first replica was ready (%.0f s after its row): "
+                 "their latency is the start-up's, not capacity's; submit the service earlier or give it a warm-up "
+                 "(svc_warmup_s)", v->id, (unsigned long long)v->arrived, gs_us_to_s(sim_now(s) - v->start_us));
+}
+
 static int new_request(sim *s, service *v, const wl_request *row)
 {
     svc_layer *L = svc_of(s);
@@ -451,7 +472,7 @@ static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 864
  * intensity peaks at 1.6 x rate at 14:00 and bottoms at 0.4 x at 02:00). */
 static void schedule_gen(sim *s, service *v)
 {
-    double rate = v->cfg.rate, t = gs_us_to_s(sim_now(s));
+    double rate = v->cfg.rate, t = gs_us_to_s(sim_now(s) > v->gen_from_us ? sim_now(s) : v->gen_from_us);
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
@@ -630,8 +651,12 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     by_id_add(L);
     for (int i = 0; i < init; i++)
         svc_scale_out(s, v);
-    if (row->rate > 0)
+    if (row->rate > 0) { /* its traffic begins after the warm-up (svc_warmup_s) */
+        double w = sim_param_choice(s, "svc_warmup_s") == 0 ? cold_start_s(L, v) : sim_param_number(s, "svc_warmup_s");
+        v->warmup_s = w;
+        v->gen_from_us = sim_now(s) + (gs_time_us)llround(w * 1e6);
         schedule_gen(s, v);
+    }
     if (v->end_us != GS_TIME_MAX)
         svc_emit(s, v, v->end_us, v->idx, 0, EVK_END);
     if (out)
@@ -729,6 +754,8 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->last_us = sim_now(s);
         p->svc->nstarting--;
         L->nup--;
+        if (!p->svc->ever_ready)
+            first_ready(s, p->svc);
         svc_ready_add(p->svc, p);
         svc_note_scale(s, p->svc, "ready");
         svc_replica_run(s, p);

@@ -111,6 +111,9 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
     cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
     cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
     add_speed(o, s, L, v);
+    if (v->cfg.rate > 0)
+        cJSON_AddNumberToObject(o, "warmup_s", v->warmup_s);
+    cJSON_AddNumberToObject(o, "arrived_before_ready", (double)(v->ever_ready ? v->before_ready : v->arrived));
     sim_report_add_stats(o, "latency_s", &v->lat_s);
     if (v->lat_s.n)
         add_cdf(o, "latency_cdf_s", &v->lat_s);

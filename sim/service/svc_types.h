@@ -148,6 +148,13 @@ typedef struct service {
     /* disaggregated (svc_pd.c): this pool's role and the other pool; the
      * pool's busy card time and queue; on the prefill pool (the service the
      * requests name) the KV moved between them */
+    /* start-up: when its generated requests begin and after how long a
+     * warm-up; whether a replica was ever ready, and the requests that came
+     * before one was */
+    gs_time_us gen_from_us;
+    double warmup_s;
+    bool ever_ready;
+    uint64_t before_ready;
     int pd_role;
     struct service *pd_peer;
     double pd_busy_s;
