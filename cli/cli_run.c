@@ -147,6 +147,26 @@ static void default_out(char *buf, size_t n, const char *trace, const char *clus
     snprintf(buf, n, "results/%.*s.%s.%s", (int)l, base, slug, policy);
 }
 
+/* One warning line per reason jobs were rejected for (jobs.rejected_reasons). */
+static void warn_rejected(const cJSON *rep)
+{
+    const cJSON *r, *rs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"),
+                                                            "rejected_reasons");
+    cJSON_ArrayForEach(r, rs)
+    {
+        double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "count"));
+        char ids[200] = "";
+        const cJSON *id;
+        cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(r, "ids"))
+        {
+            size_t l = strlen(ids);
+            snprintf(ids + l, sizeof ids - l, "%s'%s'", l ? ", " : "", cJSON_GetStringValue(id));
+        }
+        fprintf(stderr, "gpusim: warning: %.0f job%s rejected: %s (%s%s)\n", n, n == 1 ? "" : "s", r->string,
+                n > 1 ? "first: " : "", ids);
+    }
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -395,6 +415,7 @@ int cmd_run(int argc, char **argv)
                 fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
                         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
         }
+        warn_rejected(rep);
     }
     if (rc == 0)
         rc = gs_outdir_commit(&od, &err);

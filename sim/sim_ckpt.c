@@ -50,6 +50,17 @@ double sim_ckpt_periodic_point_us(const sim *s, const sim_ext *x, const job *j, 
     return point;
 }
 
+double sim_ckpt_shard(const sim *s, const job *j)
+{
+    if (!j->req.spans)
+        return 1;
+    int g = j->req.gpus_per_node;
+    for (int p = 0; !g && p < s->cl->npools; p++)
+        if ((j->pools >> p & 1) && s->cl->pools[p].max_node_gpus > g)
+            g = s->cl->pools[p].max_node_gpus;
+    return g >= j->req.gpus || g <= 0 ? 1 : (double)g / j->req.gpus;
+}
+
 static double work_left_now_us(const sim *s, const job *j)
 {
     double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
@@ -73,7 +84,7 @@ bool sim_ckpt_write_completes(const sim_ext *x, gs_time_us write_us)
  * checkpoint goes first. */
 double sim_ckpt_cost_us(const sim *s, const sim_ext *x, const job *j)
 {
-    double bytes = sim_ckpt_bytes(x, j);
+    double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
     gs_time_us w = sim_ckpt_write_us(x, bytes);
     bool has, done = bytes > 0 && sim_ckpt_write_completes(x, w);
     double point = done ? work_left_now_us(s, j) : sim_ckpt_periodic_point_us(s, x, j, &has);
@@ -107,7 +118,7 @@ bool sim_ckpt_eligible(const sim *s, const sim_ext *x, const job *v, const job *
 int sim_ckpt_plan_node(sim *s, const sim_ext *x, job *p, int n, job **out, double *cost, cand **buf, size_t *cap)
 {
     size_t k = 0;
-    for (job *v = x->node_run[n]; v; v = v->more->run_next) {
+    for (job *v = x->node_run[n]; v; v = vic_next(v, n)) {
         if (!sim_ckpt_eligible(s, x, v, p))
             continue;
         if (k == *cap) {

@@ -51,6 +51,7 @@ static void bucket_unlink(sim_cluster *c, sim_node *n)
         c->nodes[n->next].prev = n->prev;
     if (n->free_gpus > 0 && p->head[n->free_gpus] < 0)
         p->nonempty &= ~(1ULL << (n->free_gpus - 1));
+    p->count[n->free_gpus]--;
     n->prev = n->next = -1;
 }
 
@@ -68,6 +69,7 @@ static void bucket_link(sim_cluster *c, sim_node *n)
     p->head[n->free_gpus] = n->id;
     if (n->free_gpus > 0)
         p->nonempty |= 1ULL << (n->free_gpus - 1);
+    p->count[n->free_gpus]++;
 }
 
 /* bucket_unlink then bucket_link for a pool without a fit index, when a
@@ -99,6 +101,8 @@ static inline void list_move(sim_cluster *c, sim_pool *p, sim_node *n, int from,
     if (to > 0)
         nonempty |= 1ULL << (to - 1);
     p->nonempty = nonempty;
+    p->count[from]--;
+    p->count[to]++;
 }
 
 int sim_cluster_gpu_node(const sim_cluster *c, int g)
@@ -142,14 +146,16 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         sim_pool *p = &c->pools[pi];
         if (g[i].gpus > p->max_node_gpus)
             p->max_node_gpus = g[i].gpus;
-        bool seen = false;
+        int seen = -1;
         for (int s = 0; s < p->nshapes; s++)
-            seen |= p->shapes[s].ngpus == g[i].gpus && p->shapes[s].cpu == g[i].cpu &&
-                    p->shapes[s].mem_gib == g[i].mem_gib;
-        if (!seen) {
+            if (p->shapes[s].ngpus == g[i].gpus && p->shapes[s].cpu == g[i].cpu && p->shapes[s].mem_gib == g[i].mem_gib)
+                seen = s;
+        if (seen < 0) {
             p->shapes = xrealloc(p->shapes, (size_t)(p->nshapes + 1) * sizeof *p->shapes);
-            p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib};
+            p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib, 0};
+            seen = p->nshapes - 1;
         }
+        p->shapes[seen].count += g[i].count;
         memcpy(c->group_prefix[i], g[i].prefix, sizeof c->group_prefix[i]);
         c->group_first[i] = c->nnodes;
         for (int k = 0; k < g[i].count; k++) {
@@ -173,6 +179,7 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         p->head = xmalloc((size_t)(p->max_node_gpus + 1) * sizeof *p->head);
         for (int k = 0; k <= p->max_node_gpus; k++)
             p->head[k] = -1;
+        p->count = xcalloc((size_t)p->max_node_gpus + 1, sizeof *p->count);
         bool host = false;
         for (int s = 0; s < p->nshapes; s++)
             host |= p->shapes[s].cpu >= 0 || p->shapes[s].mem_gib >= 0;
@@ -372,6 +379,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
 {
     for (int i = 0; i < c->npools; i++) {
         free(c->pools[i].head);
+        free(c->pools[i].count);
         free(c->pools[i].shapes);
         for (int k = 0; c->pools[i].fit && k <= c->pools[i].max_node_gpus; k++)
             cl_fit_free(&c->pools[i].fit[k]);
@@ -437,11 +445,7 @@ uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, co
     return mask;
 }
 
-static inline bool fits_host(const sim_node *n, double cpu, double mem)
-{
-    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
-           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9);
-}
+static inline bool fits_host(const sim_node *n, double cpu, double mem) { return sim_node_host_fits(n, cpu, mem); }
 
 void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib)
 {

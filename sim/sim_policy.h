@@ -28,14 +28,29 @@
 /* 4: the record split in three: pol_ops (what every policy is), pol_space
  * (the questions a space policy answers; the core runs the queue) and
  * pol_time (a time policy's hooks). 5: pol_ops.actuator, a service
- * actuator's hooks, instead of an actuator installed from init(). */
-#define POL_ABI 5
+ * actuator's hooks, instead of an actuator installed from init(). 6: jobs
+ * across nodes (POL_CAP_GANG, pol_space.gang_cards) and
+ * pol_space.reject_reason. */
+#define POL_ABI 6
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
  * what a hand-over frees). Quotas and preempt=on are refused for a space
  * policy without it. */
 #define POL_CAP_ADMIT 1u
+/* POL_CAP_GANG: the core places jobs across nodes (sim_gang.h) under this
+ * policy, on whole free cards of the ledger. The policy keeps there
+ * exactly the cards its own work does not use (whole and the MIG policies
+ * by placing through it; a policy that shares cards by taking a card while
+ * it has tenants) and places nothing on the cards a gang holds
+ * (pol_space.gang_cards tells it which, where it needs telling). Without
+ * it a job across nodes is rejected with that reason. */
+#define POL_CAP_GANG 2u
+/* POL_CAP_WHOLE: every placement of the policy holds whole cards of the
+ * ledger (sim_place_whole), so the core's own dry runs may count a job's
+ * cards as freed: jobs across nodes preempt, and are preempted, only under
+ * such a policy. */
+#define POL_CAP_WHOLE 4u
 
 typedef struct sim sim;
 typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */
@@ -133,6 +148,15 @@ typedef struct pol_space {
      * that node (sim_cluster_give). whole: the free cards; shared cards: the
      * cards whose admission test passes. */
     int (*cards_open)(const void *state, const sim *s, const job *j, int node);
+    /* Optional, with POL_CAP_GANG: the core took (held) or gave back whole
+     * cards ids[0..n) of node for a job across nodes; the policy places
+     * nothing of its own on them while they are held. NULL: the ledger is
+     * the policy's only record of whole cards (whole, the MIG policies). */
+    void (*gang_cards)(void *state, sim *s, int node, const int *ids, int n, bool held);
+    /* Optional: why j can never fit (can_ever_fit said no), into why[cap]
+     * ("MIG profile 9g.99gb: no card offers it"); leave it empty for the
+     * core's own reason (sim_reject.h). */
+    void (*reject_reason)(const void *state, const sim *s, const job *j, char *why, size_t cap);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,

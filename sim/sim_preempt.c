@@ -249,31 +249,39 @@ static bool ext_admit(void *state, sim *s, job *j)
 /* {==== running jobs per node ====} */
 
 
-static void list_add(sim *s, sim_ext *x, job *j)
+/* j into the list of each node it runs on; it counts once. Out of line:
+ * the stop and start hooks' common path stays without its loop. */
+static __attribute__((noinline)) void list_add(sim *s, sim_ext *x, job *j)
 {
-    job **head = &x->node_run[j->node];
-    job_more *m = sim_job_more(j);
-    m->run_prev = NULL;
-    m->run_next = *head;
-    if (*head)
-        (*head)->more->run_prev = j;
-    *head = j;
+    sim_job_more(j);
+    for (int i = 0; i < vic_nodes(j); i++) {
+        int n = vic_node(j, i);
+        job **head = &x->node_run[n];
+        *vic_prev(j, n) = NULL;
+        *vic_nextp(j, n) = *head;
+        if (*head)
+            *vic_prev(*head, n) = j;
+        *head = j;
+    }
     j->core_flags |= JF_LISTED;
     x->nlisted++;
     class_of(x, j->req.priority)->listed++;
     sim_victims_listed(s, x, j);
 }
 
-static void list_del(sim_ext *x, job *j)
+static __attribute__((noinline)) void list_del(sim_ext *x, job *j)
 {
-    job_more *m = j->more; /* listed: it has one */
-    if (m->run_prev)
-        m->run_prev->more->run_next = m->run_next;
-    else
-        x->node_run[j->node] = m->run_next;
-    if (m->run_next)
-        m->run_next->more->run_prev = m->run_prev;
-    m->run_prev = m->run_next = NULL;
+    for (int i = 0; i < vic_nodes(j); i++) {
+        int n = vic_node(j, i);
+        job *prev = *vic_prev(j, n), *next = *vic_nextp(j, n);
+        if (prev)
+            *vic_nextp(prev, n) = next;
+        else
+            x->node_run[n] = next;
+        if (next)
+            *vic_prev(next, n) = prev;
+        *vic_prev(j, n) = *vic_nextp(j, n) = NULL;
+    }
     j->core_flags &= ~JF_LISTED;
     x->nlisted--;
     class_of(x, j->req.priority)->listed--;
@@ -299,7 +307,8 @@ static void ext_started(void *state, sim *s, job *j)
     if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
-    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
+    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority) &&
+        (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE))) {
         job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
@@ -355,6 +364,45 @@ static bool any_lower_listed(const sim_ext *x, const job *p)
     return false;
 }
 
+/* The most checkpoint bytes one node writes for victims v[0..nv): a
+ * victim on one node writes all of its own there, one across nodes a shard
+ * on each (its GPUs there of its GPUs). O(victims x parts). */
+static double decision_bytes(const sim_ext *x, job **v, int nv)
+{
+    bool one = true;
+    for (int i = 0; i < nv && one; i++)
+        one = !job_spans(v[i]) && v[i]->node == v[0]->node;
+    double bytes = 0;
+    if (one) { /* all on one node */
+        for (int i = 0; i < nv; i++)
+            bytes += sim_ckpt_bytes(x, v[i]);
+        return bytes;
+    }
+    int cap = 0, n = 0;
+    for (int i = 0; i < nv; i++)
+        cap += vic_nodes(v[i]);
+    int *node = xmalloc((size_t)cap * sizeof *node);
+    double *b = xmalloc((size_t)cap * sizeof *b);
+    for (int i = 0; i < nv; i++) {
+        double vb = sim_ckpt_bytes(x, v[i]);
+        for (int k = 0; k < vic_nodes(v[i]); k++) {
+            int nd = vic_node(v[i], k), e = 0;
+            double share = job_spans(v[i]) ? vb * v[i]->gpu.span->part[k].ngpus / v[i]->req.gpus : vb;
+            while (e < n && node[e] != nd)
+                e++;
+            if (e == n) {
+                node[n] = nd;
+                b[n++] = 0;
+            }
+            b[e] += share;
+            bytes = b[e] > bytes ? b[e] : bytes;
+        }
+    }
+    free(node);
+    free(b);
+    return bytes;
+}
+
 static void commit(sim *s, job *p, int node, job **v, int nv)
 {
     sim_ext *x = ext_of(s);
@@ -374,11 +422,10 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     op->nv = nv;
     op->v = xrealloc(op->v, (size_t)nv * sizeof *op->v);
     op->v_gen = xrealloc(op->v_gen, (size_t)nv * sizeof *op->v_gen);
-    /* the victims on the node write together through its bandwidth: the
-     * write completes for all of them or is cut for all of them */
-    double bytes = 0;
-    for (int i = 0; i < nv; i++)
-        bytes += sim_ckpt_bytes(x, v[i]);
+    /* the victims on a node write together through its bandwidth, the
+     * nodes in parallel: the write completes for all of them or is cut for
+     * all of them */
+    double bytes = decision_bytes(x, v, nv);
     gs_time_us write_us = sim_ckpt_write_us(x, bytes);
     bool done = sim_ckpt_write_completes(x, write_us);
     if (!done)
@@ -434,13 +481,22 @@ static bool try_preempt(sim *s, job *p, int only_node)
     if (!pools)
         return false;
     vic_pick best = {.node = -1};
-    bool found = only_node >= 0 ? sim_victims_scan(s, x, p, pools, only_node, only_node + 1, &best)
-                                : sim_victims_find(s, x, p, pools, &best);
+    bool found;
+    if (p->req.spans) /* across nodes: under a policy of whole ledger cards only (POL_CAP_WHOLE) */
+        found = (s->pol[0]->space->caps & POL_CAP_WHOLE) && sim_victims_gang(s, x, p, pools, &best);
+    else if (only_node >= 0)
+        found = sim_victims_scan(s, x, p, pools, only_node, only_node + 1, &best);
+    else
+        found = sim_victims_find(s, x, p, pools, &best);
     if (found) {
         commit(s, p, best.node, best.v, best.nv);
-        sim_victims_committed(s, x, best.node);
+        if (best.nn == 0)
+            sim_victims_committed(s, x, best.node);
+        for (int i = 0; i < best.nn; i++)
+            sim_victims_committed(s, x, best.nodes[i]);
     }
     free(best.v);
+    free(best.nodes);
     return found;
 }
 
@@ -540,7 +596,7 @@ static void on_op(sim *s, uint32_t oi)
         if (!has)
             x->lost_all++;
         sim_job_suspend(s, vi);
-        double read_us = has ? sim_ckpt_bytes(x, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
+        double read_us = has ? sim_ckpt_bytes(x, vi) * sim_ckpt_shard(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
         vi->work_left_us = vi->more->resume_work_us + read_us;
         x->read_gpu_s += g * read_us / 1e6;
         vi->more->preemptions++;

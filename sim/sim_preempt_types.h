@@ -15,6 +15,7 @@
 #include "sim_module.h"
 #include "sim_node_bound.h"
 #include "sim_waitset.h"
+#include "sim_gang.h"
 
 enum {
     DEM_MAX = 64,    /* cards on a node at most (sim_cluster.h) */
@@ -106,6 +107,24 @@ typedef struct sim_ext {
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 
+/* The links of listed job v in node n's list (x->node_run[n]): its own
+ * (job_more) on one node, its part's across nodes (job_part). */
+static inline job **vic_prev(job *v, int n)
+{
+    return job_spans(v) ? &((job_part *)job_part_on(v, n))->run_prev : &v->more->run_prev;
+}
+static inline job **vic_nextp(job *v, int n)
+{
+    return job_spans(v) ? &((job_part *)job_part_on(v, n))->run_next : &v->more->run_next;
+}
+static inline job *vic_next(const job *v, int n)
+{
+    return job_spans(v) ? job_part_on(v, n)->run_next : v->more->run_next;
+}
+/* The nodes job j runs on: one, or its parts'. */
+static inline int vic_nodes(const job *j) { return job_spans(j) ? j->gpu.span->nparts : 1; }
+static inline int vic_node(const job *j, int i) { return job_spans(j) ? j->gpu.span->part[i].node : j->node; }
+
 /* {==== sim_ckpt.c: the checkpoint model and one node's victims ====} */
 
 /* A candidate victim and what preempting it costs (sim_ckpt_cost_us x GPUs). */
@@ -117,6 +136,10 @@ typedef struct cand {
 /* Bytes of j's checkpoint: checkpoint_gib if given, else params_b x
  * ckpt_bytes_per_param, else 0 (none: a restart starts from scratch). */
 double sim_ckpt_bytes(const sim_ext *x, const job *j);
+/* The share of j's checkpoint its busiest node writes and reads back: 1
+ * on one node; a job across nodes writes and reads shards in parallel, a
+ * node its GPUs' share (its shape's largest part, sim_gang.h). */
+double sim_ckpt_shard(const sim *s, const job *j);
 /* Time to write `bytes` at a node's checkpoint bandwidth. */
 gs_time_us sim_ckpt_write_us(const sim_ext *x, double bytes);
 /* Whether a write of write_us at preemption completes before the kill. */
@@ -136,12 +159,15 @@ int sim_ckpt_plan_node(sim *s, const sim_ext *x, job *p, int n, job **out, doubl
 
 /* {==== sim_victims.c: the node to preempt on ====} */
 
-/* The best victim set found: on node `node` (-1: none), nv jobs in v. */
+/* The best victim set found: on node `node` (-1: none), nv jobs in v; for
+ * a preemptor across nodes, on nodes[0..nn). */
 typedef struct vic_pick {
     int node, nv;
     double cost;
     job **v;
     size_t vcap;
+    int *nodes, nn;
+    size_t ncap;
 } vic_pick;
 
 void sim_victims_init(sim *s, sim_ext *x);
@@ -156,6 +182,10 @@ bool sim_victims_scan(sim *s, sim_ext *x, job *p, uint64_t pools, int lo, int hi
 /* The same winner over every node, found through the nodes' lower bounds
  * (the scan in tests that ask for it, sim_preempt_search). */
 bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out);
+/* For a preemptor across nodes: the nodes of one pool whose cheapest sets
+ * (one part each, beyond the nodes free already) cost least, their
+ * victims once each. The scan, or the bound search, as for one node. */
+bool sim_victims_gang(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out);
 /* A set was committed on node n: its keys again, its victims left out. */
 void sim_victims_committed(sim *s, sim_ext *x, int n);
 

@@ -58,7 +58,7 @@ static double victim_slope(const sim_ext *x, const job *v)
 /* v's bound now; *slope: victim_slope. */
 static double victim_bound(const sim *s, const sim_ext *x, const job *v, double *slope)
 {
-    double bytes = sim_ckpt_bytes(x, v);
+    double bytes = sim_ckpt_bytes(x, v) * sim_ckpt_shard(s, v);
     double c = bytes > 0 && !sim_ckpt_write_completes(x, sim_ckpt_write_us(x, bytes)) ? (double)x->write_limit_us
                                                                                         : sim_ckpt_cost_us(s, x, v);
     c *= v->req.gpus > 0 ? v->req.gpus : 1;
@@ -72,12 +72,13 @@ static double victim_bound(const sim *s, const sim_ext *x, const job *v, double 
     return c * (1 - 1e-9) - 1.0 - *slope * (2.0 + 1e-12 * (double)s->now);
 }
 
-/* j was listed on its node: the node's line comes down to j's. A node a
+/* j was listed on its nodes: each node's line comes down to j's. A node a
  * search has off the heap gets its line back when the search ends. */
 static void bound_offer(sim *s, sim_ext *x, const job *j)
 {
     double slope, b = victim_bound(s, x, j, &slope);
-    nb_lower(&x->vx.bound, j->node, b, slope, (double)s->now);
+    for (int i = 0; i < vic_nodes(j); i++)
+        nb_lower(&x->vx.bound, vic_node(j, i), b, slope, (double)s->now);
 }
 
 /* Node n's key as of now: its listed jobs' least bound (INFINITY when it
@@ -88,7 +89,7 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed, d
 {
     double key = INFINITY, a = INFINITY;
     size_t k = 0;
-    for (const job *v = x->node_run[n]; v; v = v->more->run_next, k++)
+    for (const job *v = x->node_run[n]; v; v = vic_next(v, n), k++)
         if (!(v->core_flags & JF_VICTIM)) {
             double sl, b = victim_bound(s, x, v, &sl);
             key = b < key ? b : key;
@@ -127,7 +128,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     o->kmax = kmax;
     for (int k = 0; k <= kmax + 1; k++)
         o->ge[k] = o->gs[k] = INFINITY;
-    for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
+    for (const job *v = x->node_run[n]; v; v = vic_next(v, n), o->listed++) {
         if (v->core_flags & JF_VICTIM)
             continue;
         double sl, b = victim_bound(s, x, v, &sl);
@@ -138,7 +139,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
         } else if (b < o->b2) {
             o->b2 = b;
         }
-        int g = v->ngpu_ids > kmax ? kmax : v->ngpu_ids;
+        int held = job_gpus_on(v, n), g = held > kmax ? kmax : held;
         o->ge[g] = b < o->ge[g] ? b : o->ge[g];
         o->gs[g] = sl < o->gs[g] ? sl : o->gs[g];
     }
@@ -158,7 +159,7 @@ static double class_key(const sim *s, const node_look *o, const dem_class *c, in
     *slope = o->slope;
     if (o->b1 == INFINITY)
         return INFINITY;
-    int r = (int)c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
+    int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
@@ -277,8 +278,8 @@ void sim_victims_free(sim_ext *x)
 void sim_victims_listed(sim *s, sim_ext *x, const job *j)
 {
     bound_offer(s, x, j);
-    if (x->vx.cards_fit)
-        demand_offer(s, x, j->node);
+    for (int i = 0; x->vx.cards_fit && i < vic_nodes(j); i++)
+        demand_offer(s, x, vic_node(j, i));
 }
 
 /* A listed job's rate changed: its line now rises slower or faster. Slower:
@@ -292,9 +293,12 @@ void sim_victims_rate_changed(sim *s, sim_ext *x, const job *j)
         return;
     vic_index *vx = &x->vx;
     double slope = victim_slope(x, j), now = (double)s->now;
-    nb_slow(&vx->bound, j->node, slope, now);
-    for (int i = 0; i < vx->ndem; i++)
-        nb_slow(&vx->dem[i]->heap, j->node, slope, now);
+    for (int k = 0; k < vic_nodes(j); k++) {
+        int n = vic_node(j, k);
+        nb_slow(&vx->bound, n, slope, now);
+        for (int i = 0; i < vx->ndem; i++)
+            nb_slow(&vx->dem[i]->heap, n, slope, now);
+    }
 }
 
 /* {==== the search ====} */
@@ -351,7 +355,7 @@ static bool scan_range(sim *s, sim_ext *x, job *p, uint64_t pools, int lo, int h
     pick_reset(out);
     for (int n = lo; n < hi; n++) {
         size_t cnt = 0;
-        for (job *v = x->node_run[n]; v; v = v->more->run_next)
+        for (job *v = x->node_run[n]; v; v = vic_next(v, n))
             cnt++;
         if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
             continue;
@@ -440,5 +444,200 @@ bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
         if (vx->looked_key[i] < INFINITY)
             nb_lower(heap, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
     work_free(&w);
+    return out->node >= 0;
+}
+
+/* {==== a preemptor across nodes ====}
+ * A job of shape (g, k, r) in pool p (sim_gang.h) needs k nodes. A node
+ * with g free cards and room for its host share is free already; so is
+ * one with r (and fewer than g) for the part of r. Every other node of p
+ * takes a part once its cheapest victim set for a part of g is gone
+ * (sim_ckpt_plan_node for a probe of g cards: the policy's dry run). The
+ * nodes chosen are the `need` cheapest (cost, victims, node id) beyond the
+ * free ones; a victim on several of them counts once in the total, and the
+ * pool of the least total wins (ties: fewer victims, the lower pool). The
+ * scan plans every listed node of the pool; the bound search stops at the
+ * first key above the need-th best cost found (no node left can take its
+ * place). */
+
+/* One node's plan for a part. */
+typedef struct part_plan {
+    int node, nv;
+    double cost;
+    job **v;
+} part_plan;
+
+/* Does (cost, nv, node) come before plan a? */
+static bool plan_before(const part_plan *a, double cost, int nv, int node)
+{
+    return cost < a->cost || (cost == a->cost && (nv < a->nv || (nv == a->nv && node < a->node)));
+}
+
+/* The `need` best plans so far, sorted: best[0..nb). */
+typedef struct part_best {
+    part_plan *p;
+    int nb, need;
+} part_best;
+
+/* Keeps node n's plan when it is among the need best. O(need). */
+static void keep_plan(part_best *b, int n, job **v, int nv, double cost)
+{
+    int i = b->nb;
+    if (i == b->need) {
+        if (!plan_before(&b->p[i - 1], cost, nv, n))
+            return;
+        free(b->p[--i].v);
+        b->nb--;
+    }
+    while (i > 0 && plan_before(&b->p[i - 1], cost, nv, n)) {
+        b->p[i] = b->p[i - 1];
+        i--;
+    }
+    b->p[i] = (part_plan){n, nv, cost, xmalloc((size_t)nv * sizeof(job *))};
+    memcpy(b->p[i].v, v, (size_t)nv * sizeof(job *));
+    b->nb++;
+}
+
+/* Free nodes of pool p for shape sh and host share (cpu, mem): how many
+ * can take a part of g (up to k), and in *rfree whether one with fewer can
+ * take the part of r. O(k + cards per node) plus the nodes passed over for
+ * want of CPU or memory. */
+static int free_parts(const sim_cluster *c, int p, const gang_shape *sh, double cpu, double mem, bool *rfree)
+{
+    const sim_pool *pl = &c->pools[p];
+    int m = 0;
+    *rfree = false;
+    for (int f = sh->r; f < sh->g && f <= pl->max_node_gpus && !*rfree; f++)
+        for (int id = pl->head[f]; id >= 0 && !*rfree; id = c->nodes[id].next)
+            *rfree = sim_node_host_fits(&c->nodes[id], cpu, mem);
+    for (int f = sh->g; f <= pl->max_node_gpus && m < sh->k; f++)
+        for (int id = pl->head[f]; id >= 0 && m < sh->k; id = c->nodes[id].next)
+            m += sim_node_host_fits(&c->nodes[id], cpu, mem);
+    return m;
+}
+
+/* Plans node n for the probe part q (a node already free is no candidate). */
+static void gang_consider(sim *s, const sim_ext *x, job *q, int n, int g, part_best *b, vic_work *w, size_t cnt)
+{
+    const sim_node *nd = &s->cl->nodes[n];
+    if (nd->free_gpus >= g && sim_node_host_fits(nd, q->req.cpu, q->req.mem_gib))
+        return;
+    if (cnt > w->vcap) {
+        w->vcap = cnt;
+        w->cur = xrealloc(w->cur, w->vcap * sizeof *w->cur);
+    }
+    double cost;
+    int nv = sim_ckpt_plan_node(s, x, q, n, w->cur, &cost, &w->buf, &w->cap);
+    if (nv > 0)
+        keep_plan(b, n, w->cur, nv, cost);
+}
+
+/* The need best nodes of pool p for probe q: every listed node (scan), or
+ * through the bound heap. */
+static void gang_search(sim *s, sim_ext *x, job *q, int p, int g, part_best *b)
+{
+    vic_index *vx = &x->vx;
+    vic_work w = {xmalloc(16 * sizeof(job *)), 16, NULL, 0};
+    if (vx->plain_scan) {
+        for (int n = 0; n < s->cl->nnodes; n++) {
+            size_t cnt = 0;
+            for (job *v = x->node_run[n]; v; v = vic_next(v, n))
+                cnt++;
+            if (s->cl->nodes[n].pool != p || !cnt)
+                continue;
+            vx->planned++;
+            gang_consider(s, x, q, n, g, b, &w, cnt);
+        }
+        work_free(&w);
+        return;
+    }
+    int nlooked = 0;
+    double now = (double)s->now;
+    vx->searches++;
+    if (++vx->search == 0) {
+        for (int i = 0; i < s->cl->nnodes; i++)
+            vx->fresh[i].seen = 0;
+        vx->search = 1;
+    }
+    size_t cnt;
+    for (;;) {
+        vic_pick stop = {.node = b->nb == b->need ? 0 : -1, .cost = b->nb ? b->p[b->nb - 1].cost : 0};
+        int n = next_node(s, x, &vx->bound, NULL, &stop, &nlooked, &cnt);
+        if (n < 0)
+            break;
+        if (s->cl->nodes[n].pool != p || !cnt)
+            continue;
+        vx->planned++;
+        gang_consider(s, x, q, n, g, b, &w, cnt);
+    }
+    for (int i = 0; i < nlooked; i++)
+        if (vx->looked_key[i] < INFINITY)
+            nb_lower(&vx->bound, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
+    work_free(&w);
+}
+
+/* The victims of b's plans, each once, into out (its cost their sum). */
+static void gang_union(sim *s, const sim_ext *x, const part_best *b, vic_pick *out)
+{
+    out->nv = 0;
+    out->cost = 0;
+    out->nn = 0;
+    for (int i = 0; i < b->nb; i++) {
+        if ((size_t)out->nn == out->ncap) {
+            out->ncap = out->ncap ? 2 * out->ncap : 16;
+            out->nodes = xrealloc(out->nodes, out->ncap * sizeof *out->nodes);
+        }
+        out->nodes[out->nn++] = b->p[i].node;
+        for (int k = 0; k < b->p[i].nv; k++) {
+            job *v = b->p[i].v[k];
+            bool dup = false;
+            for (int e = 0; e < out->nv && !dup; e++)
+                dup = out->v[e] == v;
+            if (dup)
+                continue;
+            if ((size_t)out->nv == out->vcap) {
+                out->vcap = out->vcap ? 2 * out->vcap : 16;
+                out->v = xrealloc(out->v, out->vcap * sizeof *out->v);
+            }
+            out->v[out->nv++] = v;
+            out->cost += sim_ckpt_cost_us(s, x, v) * (v->req.gpus > 0 ? v->req.gpus : 1);
+        }
+    }
+    out->node = b->nb ? b->p[0].node : -1;
+}
+
+bool sim_victims_gang(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
+{
+    vic_pick cur = {.node = -1};
+    out->node = -1;
+    for (int pi = 0; pi < s->cl->npools; pi++) {
+        gang_shape sh;
+        if (!(pools >> pi & 1) || !sim_gang_shape(s->cl, p, pi, &sh))
+            continue;
+        bool rfree;
+        int m = free_parts(s->cl, pi, &sh, p->req.cpu, p->req.mem_gib, &rfree);
+        int need = sh.k - m - (sh.r < sh.g && rfree ? 1 : 0);
+        if (need <= 0)
+            continue; /* it fits as things are (the gang placer decides) */
+        job q = *p; /* the probe: one part of g cards */
+        q.req.gpus = sh.g;
+        q.req.spans = false;
+        q.pools = 1ULL << pi;
+        part_best b = {xcalloc((size_t)need, sizeof(part_plan)), 0, need};
+        gang_search(s, x, &q, pi, sh.g, &b);
+        if (b.nb == need) {
+            gang_union(s, x, &b, &cur);
+            if (out->node < 0 || cur.cost < out->cost || (cur.cost == out->cost && cur.nv < out->nv)) {
+                vic_pick t = *out;
+                *out = cur;
+                cur = t;
+            }
+        }
+        for (int i = 0; i < b.nb; i++)
+            free(b.p[i].v);
+        free(b.p);
+    }
+    free(cur.v);
+    free(cur.nodes);
     return out->node >= 0;
 }
