@@ -182,7 +182,8 @@ job_more *sim_job_more(job *j)
 {
     if (!j->more) {
         job_more *m = xcalloc(1, sizeof *m);
-        m->checkpoint_gib = m->params_b = m->mem_bound = -1;
+        m->checkpoint_gib = m->params_b = m->mem_bound = m->comm = -1;
+        m->time_limit_us = -1;
         m->ref_gpu = m->speedup = sim_str_none;
         m->slice_c = m->slice_m = 1;
         m->prefer_node = -1; /* no preferred node */
@@ -862,6 +863,8 @@ void sim_job_start(sim *s, job *j, double rate)
         int m = __builtin_ctz(b);
         j->speed *= s->mod[m]->speed(s->mst[m], s, j);
     }
+    if (__builtin_expect(j->req.spans, 0)) /* the network, across racks or blocks */
+        j->speed *= sim_gang_net_factor(s->cl, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;

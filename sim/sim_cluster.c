@@ -223,8 +223,9 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
     cJSON_ArrayForEach(it, j)
     {
         if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment") &&
-            strcmp(it->string, "tenants")) {
-            rc = gs_err(err, GS_EINPUT, "cluster '%s': unknown key '%s' (expected name, nodes, tenants, comment)",
+            strcmp(it->string, "tenants") && strcmp(it->string, "topology")) {
+            rc = gs_err(err, GS_EINPUT,
+                        "cluster '%s': unknown key '%s' (expected name, nodes, tenants, topology, comment)",
                         path,
                         it->string);
             goto out;
@@ -395,8 +396,8 @@ void sim_cluster_free_nodes(sim_cluster *c)
     free(c->group_first);
     free(c->given);
     free(c->given_flag);
-    if (c->quota)
-        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
+    if (c->quota || c->topo)
+        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas or a topology (sim_cluster_free)");
     memset(c, 0, sizeof *c);
 }
 
@@ -609,6 +610,8 @@ void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double me
         bucket_link(c, n);
     else
         list_move(c, p, n, from, from - ngpus);
+    if (c->topo && ngpus)
+        sim_topo_moved(c->topo, n->pool, node, from, from - ngpus);
 }
 
 void sim_cluster_watch_gives(sim_cluster *c)
@@ -658,6 +661,8 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
         bucket_link(c, n);
     else
         list_move(c, p, n, from, from + ngpus);
+    if (c->topo && ngpus)
+        sim_topo_moved(c->topo, n->pool, node, from, from + ngpus);
 }
 
 int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)

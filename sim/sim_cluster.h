@@ -20,6 +20,7 @@
 #include "../models/gpu/gpu_model.h"
 #include "../base/gs.h"
 #include "sim_fit_index.h"
+#include "sim_topo.h"
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
@@ -89,6 +90,7 @@ typedef struct sim_cluster {
     int *group_first;         /* per node group: its first node's id */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
+    sim_topo *topo; /* the network's racks and blocks and their index (cluster file "topology"); NULL: flat */
     /* nodes given something back (cards, or CPU and memory alone) since their watcher last took the list
      * (sim_cluster_watch_gives); NULL: nobody watches */
     int *given, ngiven;

@@ -16,10 +16,17 @@
  * bucket order of the ledger), the part of r to the tightest node with at
  * least r that is not one of those: partly used nodes fill first and whole
  * nodes stay whole for the next gang. With a topology (sim_topo.h) the
- * job stays in the fewest domains, lowest level first, and the same rule
- * holds inside them. Allowed pools are tried in pool order. Cost: O(k +
- * cards per node) bucket steps, plus the nodes passed over for want of
- * CPU or memory, plus O(k log nodes) for the ledger's takes.
+ * job stays in the fewest domains, lowest level first: the tightest rack
+ * that fits it, else the tightest block (its racks with the most room
+ * first, the last the tightest that takes the rest), else the pool's top
+ * domains with the most room first; inside a rack the same best fit.
+ * "topology" rack or block (job_req.topology) is required: nothing wider.
+ * Allowed pools are tried in pool order. Cost: O(k + cards per node)
+ * bucket steps on a flat network, O(levels x domain size / 64) to find a
+ * domain and O(nodes of the racks used x log) inside them with a
+ * topology, plus the nodes passed over for want of CPU or memory (with a
+ * topology, a domain short of host room is given up for the next level),
+ * plus O(k log nodes) for the ledger's takes.
  *
  * A gang starts, stops, is preempted and restarts as one job; its speed is
  * its cards' (one model) times the network's factor when it spans racks
@@ -53,6 +60,12 @@ bool sim_gang_ever(const sim_cluster *c, const job *j, char *why, size_t cap);
 bool sim_gang_place(sim *s, job *j, uint64_t pools);
 /* Gives back every part of gang j and drops its record. */
 void sim_gang_release(sim *s, job *j);
+/* The speed factor of gang j on its placement: 1 inside one rack (or on a
+ * flat network), else 1 / ((1 - comm) + comm x inside / across), inside
+ * the node's card-to-card bandwidth (the model's nvlink_gbps, else both
+ * directions of its host link), across the bandwidth of the widest level
+ * it spans (sim_topo.h), the ratio at least 1. O(1). */
+double sim_gang_net_factor(const sim_cluster *c, const job *j);
 /* The most GPUs one new job of the default shape (whole nodes, the rest on
  * one more node) could get now, over pools: the timeseries' largest_gang.
  * O(pools x cards per node). */

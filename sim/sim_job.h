@@ -77,6 +77,13 @@ typedef struct job_req {
  * nodes when no node can take them all. */
 #define JOB_REQ_GPUS_MAX (1 << 20)
 _Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
+/* The share of a training step spent in inter-GPU communication that a job
+ * of kind `job` states when it gives none (the comm column): an
+ * assumption, set the column per job. Data-parallel training overlaps most
+ * of its gradient reduction with the backward pass; 0.2 leaves a fifth of
+ * the step on the network when the job spans racks. Sessions: 0 (no
+ * collectives). Used only across racks or blocks (sim_gang.h). */
+#define JOB_COMM_DEFAULT 0.2
 /* job_req.topology: none (preferred: the fewest domains, sim_gang.h), or
  * required inside one rack or one block (Kueue podset-required-topology). */
 enum { JOB_TOPO_ANY = 0, JOB_TOPO_RACK = 1, JOB_TOPO_BLOCK = 2 };
@@ -110,6 +117,8 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
 typedef struct job_more {
     /* the request's rare columns (< 0: not given) */
     double checkpoint_gib, params_b, mem_bound;
+    double comm;             /* share of its step time in inter-GPU communication, 0..1 */
+    gs_time_us time_limit_us; /* the wall time its user asked for (Slurm --time) */
     const char *ref_gpu, *speedup; /* interned; "" = not given */
     /* hardware (sim_hw.c): the reference card resolved from ref_gpu, NULL:
      * the run's. A MIG policy sets slice_c/slice_m (the instance's compute
@@ -223,6 +232,17 @@ static inline double job_req_params_b(const job *j) { return j->more ? j->more->
 static inline double job_req_mem_bound(const job *j) { return j->more ? j->more->mem_bound : -1; }
 static inline const char *job_req_ref_gpu(const job *j) { return j->more ? j->more->ref_gpu : ""; }
 static inline const char *job_req_speedup(const job *j) { return j->more ? j->more->speedup : ""; }
+/* Its communication share (sim_gang.h: JOB_COMM_DEFAULT when not given). */
+static inline double job_req_comm(const job *j)
+{
+    return j->more && j->more->comm >= 0 ? j->more->comm : j->req.kind == WL_KIND_JOB ? JOB_COMM_DEFAULT : 0;
+}
+/* Its time limit: the column, else its duration (what a scheduler that
+ * plans by limits, such as EASY backfilling, reads). */
+static inline gs_time_us job_req_time_limit_us(const job *j)
+{
+    return j->more && j->more->time_limit_us >= 0 ? j->more->time_limit_us : j->req.dur_us;
+}
 /* The MIG instance's shares of its card (1: a whole card). */
 static inline double job_slice_c(const job *j) { return j->more ? j->more->slice_c : 1; }
 static inline double job_slice_m(const job *j) { return j->more ? j->more->slice_m : 1; }

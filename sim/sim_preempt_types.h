@@ -22,7 +22,7 @@ enum {
     DEM_CLASSES = 32 /* card classes with a heap of their own; requests of others use the plain bound */
 };
 
-/* Requests that pol_space.cards_open cannot tell apart (same cards, card
+/* Requests that pol_space_index.cards_open cannot tell apart (same cards, card
  * memory and cores), with their node heap. */
 typedef struct dem_class {
     job rep; /* a copy of its first request; only the request's card fields are read */

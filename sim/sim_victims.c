@@ -100,7 +100,7 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed, d
     return key;
 }
 
-/* {==== bounds that count cards (pol_space.cards_open) ====}
+/* {==== bounds that count cards (pol_space_index.cards_open) ====}
  * There a victim set on node n hosting a request of d cards holds at least
  * r = d - (cards open to it on n) cards: one job holding r or more, or at
  * least two jobs. So its cost is at least the least bound of a job holding
@@ -159,7 +159,7 @@ static double class_key(const sim *s, const node_look *o, const dem_class *c, in
     *slope = o->slope;
     if (o->b1 == INFINITY)
         return INFINITY;
-    int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
+    int r = c->rep.req.gpus - s->pol[0]->space->index->cards_open(s->pst[0], s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
@@ -252,7 +252,7 @@ void sim_victims_init(sim *s, sim_ext *x)
     vic_index *vx = &x->vx;
     int n = s->cl->nnodes;
     nb_init(&vx->bound, n);
-    vx->cards_fit = s->pol[0]->space->cards_open != NULL;
+    vx->cards_fit = s->pol[0]->space->index && s->pol[0]->space->index->cards_open;
     if (vx->cards_fit)
         sim_cluster_watch_gives(s->cl);
     vx->looked = xmalloc(((size_t)n + 1) * sizeof *vx->looked);
