@@ -161,7 +161,6 @@ for m in ref["models"]:
         "nvlink_gpus": nvl_gpus,
         "net_gbps": net,
         "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
-        "nvlink_gbps": m.get("nvlink_gbps") or 0,
         "price_per_hour_usd": price["value"] if price else None,
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),

@@ -45,7 +45,7 @@ static int get_num(const cJSON *o, const char *key, double *out, bool required, 
 #define MAX_TFLOPS 1e6
 
 /* The optional speed figures (null or absent: unknown, -1; nvlink_gpus
- * defaults to 1, net_gbps to unknown). */
+ * defaults to 1, and is 1 without NVLink: nvlink_gbps is read before). */
 static int load_speed(gpu_model *m, const cJSON *j, const char *path, gs_error *err)
 {
     static const struct {
@@ -60,7 +60,6 @@ static int load_speed(gpu_model *m, const cJSON *j, const char *path, gs_error *
         {"mem_bw_gbps", offsetof(gpu_model, mem_bw_gbps), 1e-3, MAX_GBPS, GBPS_WANT},
         {"fp8_tflops", offsetof(gpu_model, fp8_tflops), 1e-3, MAX_TFLOPS, TFLOPS_WANT},
         {"fp4_tflops", offsetof(gpu_model, fp4_tflops), 1e-3, MAX_TFLOPS, TFLOPS_WANT},
-        {"nvlink_gbps", offsetof(gpu_model, nvlink_gbps), 0, MAX_GBPS, "a number of GB/s from 0 (none) up to 1e6"},
         {"net_gbps", offsetof(gpu_model, net_gbps), 1e-3, MAX_GBPS, GBPS_WANT},
 #undef TFLOPS_WANT
 #undef GBPS_WANT

@@ -51,11 +51,9 @@ typedef struct gpu_model {
     /* precisions below BF16: dense tensor TFLOPS; < 0 when the card has
      * none (a service asking for it is refused there) */
     double fp8_tflops, fp4_tflops;
-    /* between GPUs: NVLink GB/s per GPU, aggregate of both directions as
-     * NVIDIA quotes it (0: none; < 0 unknown), joining nvlink_gpus GPUs
-     * (8 on an NVSwitch board, 2 bridged, 1 none); the scale-out network
+    /* between GPUs: the GPUs one NVLink domain joins (8 on an NVSwitch
+     * board, 2 bridged, 1 none; nvlink_gbps above); the scale-out network
      * per GPU, GB/s per direction (< 0 unknown) */
-    double nvlink_gbps;
     int nvlink_gpus;
     double net_gbps;
     char unverified[256];          /* comma-separated field names, "" if none */
