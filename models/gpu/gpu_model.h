@@ -41,12 +41,21 @@ typedef struct gpu_model {
     int sms;
     char host_link_kind[24];
     double host_link_gbps_per_dir; /* GB/s (1e9 B/s) per direction */
+    double nvlink_gbps;            /* GB/s, both directions, per GPU; 0: no NVLink */
     double price_per_hour_usd;     /* < 0 when unknown */
     /* speed: peak dense tensor throughput (BF16, else FP16) and memory
      * bandwidth; < 0 when the file gives none. Jobs and services scale their
      * times by these ratios (models/gpu/README.md) */
     double tensor_tflops;
     double mem_bw_gbps;            /* GB/s = 1e9 B/s */
+    /* precisions below BF16: dense tensor TFLOPS; < 0 when the card has
+     * none (a service asking for it is refused there) */
+    double fp8_tflops, fp4_tflops;
+    /* between GPUs: the GPUs one NVLink domain joins (8 on an NVSwitch
+     * board, 2 bridged, 1 none; nvlink_gbps above); the scale-out network
+     * per GPU, GB/s per direction (< 0 unknown) */
+    int nvlink_gpus;
+    double net_gbps;
     char unverified[256];          /* comma-separated field names, "" if none */
     mig_table *mig;                /* NULL when the card has no MIG */
 } gpu_model;
