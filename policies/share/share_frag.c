@@ -485,7 +485,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
             uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
             if (r->gpu_model[0])
                 pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r->gpu_model, NULL);
-            if (!pools || r->gpus > JOB_REQ_GPUS_MAX)
+            if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
             job_req_numbers(&probe.req, r);
