@@ -187,6 +187,26 @@ static void level_build(topo_level *L, const sim_topo *t, const topo_nodes *nd, 
     }
 }
 
+void sim_topo_set_ever(sim_topo *t, const topo_nodes *nd)
+{
+    for (int p = 0; p < t->npools; p++)
+        for (int l = 0; l < t->nlevels; l++) {
+            topo_level *L = &t->lv[p][l];
+            int *cnt = xcalloc((size_t)L->ndom * (size_t)(L->g + 2), sizeof *cnt);
+            for (int n = 0; n < nd->nnodes; n++)
+                if (nd->pool[n] == p)
+                    for (int th = 1; th <= nd->free[n] && th <= L->g; th++)
+                        cnt[(size_t)sim_topo_dom(t, n, l) * (size_t)(L->g + 2) + th]++;
+            memset(L->ever_s, 0, (size_t)(L->g + 2) * sizeof *L->ever_s);
+            for (int d = 0; d < L->ndom; d++)
+                for (int th = 1; th <= L->g; th++) {
+                    int v = cnt[(size_t)d * (size_t)(L->g + 2) + th];
+                    L->ever_s[th] = v > L->ever_s[th] ? v : L->ever_s[th];
+                }
+            free(cnt);
+        }
+}
+
 bool sim_topo_ever(const sim_topo *t, int p, int l, int g, int k, int r)
 {
     const topo_level *L = &t->lv[p][l];

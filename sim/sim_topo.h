@@ -81,6 +81,10 @@ typedef struct topo_nodes {
 } topo_nodes;
 /* Builds the index over nodes nd (O(nodes + domains x cards per node^2)). */
 void sim_topo_build(sim_topo *t, const topo_nodes *nd);
+/* The domains' capacities for sim_topo_ever again, with nd->free each
+ * node's cards for whole-card work (a policy kept some out). O(nodes +
+ * domains x cards per node). */
+void sim_topo_set_ever(sim_topo *t, const topo_nodes *nd);
 void sim_topo_free(sim_topo *t);
 /* The domain of node n at level l. */
 static inline int sim_topo_dom(const sim_topo *t, int n, int l)
