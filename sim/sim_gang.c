@@ -248,7 +248,7 @@ static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int lev
 
 typedef struct pick_ctx {
     const sim_cluster *c;
-    const sim_topo *t;
+    sim_topo *t; /* its questions bring the buckets up to date (sim_topo.h) */
     int p;
     gang_shape sh;
     double cpu, mem;
@@ -384,7 +384,7 @@ static bool pick_pool(pick_ctx *x)
  * last), and in *level the widest level it spans; false: none fit. */
 static bool pick_topo(const sim_cluster *c, const job *j, int p, const gang_shape *sh, int *nodes, int *level)
 {
-    const sim_topo *t = c->topo;
+    sim_topo *t = c->topo;
     int most = j->req.topology == JOB_TOPO_RACK ? TOPO_RACK : j->req.topology == JOB_TOPO_BLOCK ? TOPO_BLOCK
                                                                                                 : t->nlevels;
     pick_ctx x = {c, t, p, *sh, j->req.cpu, j->req.mem_gib, nodes, 0, -1};
