@@ -747,6 +747,10 @@ static __attribute__((noinline)) bool gang_ever(sim *s, job *j)
                  j->req.gpus, s->pol[0]->name);
     else if (sim_gang_ever(s->cl, j, why, sizeof why))
         return true;
+    else if (j->tenant_ix) { /* its pools are those its tenant's quota lets it ever use */
+        size_t l = strlen(why);
+        snprintf(why + l, sizeof why - l, ", within the quota of tenant '%.60s'", j->req.tenant);
+    }
     reject_why(s, j, why);
     return false;
 }
