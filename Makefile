@@ -155,6 +155,7 @@ run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
 	@sh scripts/bench_trace.sh
+	@sh scripts/bench_gang.sh
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh

@@ -152,7 +152,7 @@ static const pol_space_index space_index = {
 };
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT | POL_CAP_GANG | POL_CAP_WHOLE,
+    .caps = POL_CAP_ADMIT | POL_CAP_GANG | POL_CAP_WHOLE | POL_CAP_NODES,
     .fits_if_released = whole_fits_if_released,
     .can_ever_fit = whole_can_ever_fit,
     .place = whole_place,

@@ -11,6 +11,7 @@
 
 #include "sim_gang.h"
 #include "sim_module.h"
+#include "sim_nodes.h"
 #include "sim_queue.h"
 #include "sim_reject.h"
 
@@ -535,6 +536,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
+    sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -782,6 +784,10 @@ static __attribute__((noinline)) bool gang_ever(sim *s, job *j)
                  j->req.gpus, s->pol[0]->name);
     else if (sim_gang_ever(s->cl, j, why, sizeof why))
         return true;
+    else if (j->tenant_ix) { /* its pools are those its tenant's quota lets it ever use */
+        size_t l = strlen(why);
+        snprintf(why + l, sizeof why - l, ", within the quota of tenant '%.60s'", j->req.tenant);
+    }
     reject_why(s, j, why);
     return false;
 }
@@ -815,6 +821,8 @@ static void space_arrive(sim *s, job *j)
 static void space_release(sim *s, job *j)
 {
     const pol_space *p = space_of(s);
+    if (__builtin_expect(s->node_jobs != NULL, 0))
+        sim_nodes_job_stopped(s, j);
     if (j->req.spans)
         gang_unplace(s, j);
     else
@@ -902,6 +910,8 @@ void sim_job_start(sim *s, job *j, double rate)
     }
     if (__builtin_expect(j->req.spans, 0)) /* the network, across racks or blocks */
         j->speed *= sim_gang_net_factor(s->cl, j);
+    if (__builtin_expect(s->node_jobs != NULL, 0))
+        sim_nodes_job_started(s, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -1456,6 +1466,7 @@ int sim_run(sim *s)
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
     sim_gauge_add(&s->g_running, s->now, 0);
+    sim_gauge_add(&s->g_out, s->now, 0);
     if (s->arrived != s->completed + s->running + s->queued + s->rejected + s->suspended + s->failed)
         GS_BUG("job accounting does not add up");
     return 0;
@@ -1519,6 +1530,8 @@ void sim_free(sim *s)
         sim_sketch_free(&s->size_jct_s[c]);
     }
     sim_rejects_free(&s->rejects);
+    free(s->node_jobs);
+    s->node_jobs = NULL;
     for (int m = s->nmod; m-- > 0;)
         if (s->mst[m] && s->mod[m]->fini)
             s->mod[m]->fini(s->mst[m]);

@@ -131,6 +131,7 @@ typedef struct job_more {
     gs_time_us pre_wait_since_us; /* preemptor: when its victims were chosen */
     double resume_work_us;        /* victim: work left at its resume point */
     struct job *run_prev, *run_next; /* running preemptible jobs of one node */
+    struct job *node_prev, *node_next; /* the jobs of its node, while node states are on (sim_nodes.h) */
     uint32_t preemptions;         /* times this job was preempted */
     /* internal tasks: the owner's record of the task (a service replica),
      * or NULL; a node the owner would like it placed on (a sleeping model
@@ -192,6 +193,7 @@ typedef struct job_part {
     int node, ngpus;
     int first_id;                    /* its ids: span ids [first_id, first_id + ngpus) */
     struct job *run_prev, *run_next; /* preemption: the running preemptible jobs of this node */
+    struct job *nprev, *nnext;       /* the jobs of this node, while node states are on (sim_nodes.h) */
 } job_part;
 typedef struct job_span {
     int nparts, ngpus;

@@ -128,13 +128,21 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
-    double cap_gpu_s = s->cl->ngpus * end_s;
+    /* the GPUs of nodes in service only (sim_nodes.h); all of them on a fixed cluster */
+    double cap_gpu_s = s->cl->ngpus * end_s - s->g_out.area;
     cJSON_AddNumberToObject(gpu, "count", s->cl->ngpus);
     cJSON_AddNumberToObject(gpu, "alloc_ratio", cap_gpu_s > 0 ? s->g_alloc.area / cap_gpu_s : 0.0);
     cJSON_AddNumberToObject(gpu, "gpu_hours", s->g_alloc.area / 3600.0);
     cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
     cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
 
+    if (s->node_jobs) { /* node states were on (sim_nodes.h) */
+        cJSON *nd = cJSON_AddObjectToObject(r, "nodes");
+        cJSON_AddNumberToObject(nd, "out_of_service_gpu_hours", s->g_out.area / 3600.0);
+        cJSON_AddNumberToObject(nd, "interruptions", (double)s->interruptions);
+        cJSON_AddNumberToObject(nd, "lost_gpu_hours", s->interrupt_lost_gpu_s / 3600.0);
+        cJSON_AddNumberToObject(nd, "checkpoint_read_gpu_hours", s->interrupt_read_gpu_s / 3600.0);
+    }
     report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
     cJSON_AddObjectToObject(r, "policy");
     for (int p = 0; p < s->npol; p++)

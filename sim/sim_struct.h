@@ -87,6 +87,12 @@ struct sim {
     int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
     bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
+    /* node states (sim_nodes.h): the jobs of each node, NULL while states
+     * are off; GPUs out of service over time; jobs interrupted by a node */
+    job **node_jobs;
+    sim_gauge g_out;
+    uint64_t interruptions;
+    double interrupt_lost_gpu_s, interrupt_read_gpu_s;
     sim_gauge g_alloc, g_queued, g_running;
 
     /* timeseries, bounded (sim_timeseries.h) */
