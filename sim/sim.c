@@ -251,11 +251,14 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     /* most rows name neither: no call for an empty one */
     q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
     q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
-    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
+    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
+        r->comm >= 0 || r->time_limit_us > 0) {
         job_more *m = more_of(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;
+        m->comm = r->comm;
+        m->time_limit_us = r->time_limit_us > 0 ? r->time_limit_us : -1;
         m->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
         m->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
     }

@@ -104,12 +104,11 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
-    q->gpus_per_node = 0;
-    /* the flags in one store: kind, preemptible, spans (no), topology (none) */
+    q->gpus_per_node = (uint8_t)(r->gpus_per_node > 0 ? r->gpus_per_node : 0); /* the reader checks 1..64 */
     q->kind = (unsigned)r->kind & 7u;
     q->preemptible = r->preemptible != 0;
-    q->spans = false;
-    q->topology = JOB_TOPO_ANY;
+    q->spans = false; /* set at arrival (sim_gang_spans) */
+    q->topology = r->topology == WL_TOPO_RACK ? JOB_TOPO_RACK : r->topology == WL_TOPO_BLOCK ? JOB_TOPO_BLOCK : JOB_TOPO_ANY;
 }
 
 /* A job's rarely used state, allocated on first need (sim_job_more) and
