@@ -11,6 +11,7 @@
 
 #include "sim_module.h"
 #include "sim_queue.h"
+#include "sim_backfill.h"
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
@@ -477,6 +478,9 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
+    int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
+    if (look_ahead > 0)
+        s->bf = sim_bf_new(s, (size_t)look_ahead);
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -658,6 +662,11 @@ static void space_dispatch(sim *s)
         if (h)
             sq_remove(&s->queue, h);
     }
+    if (s->bf) { /* EASY backfilling (sim_backfill.h) */
+        sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+        sim_bf_dispatch(s->bf, &s->queue, &ops);
+        return;
+    }
     sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
@@ -665,7 +674,21 @@ static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
     uint32_t demand = demand_index(s) ? space_of(s)->queue_demand(s->pst[0], j) : 0;
-    sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
+    uint64_t key = space_of(s)->shape_key(j);
+    sq_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
+}
+
+/* A newcomer under backfilling while others wait: one try under the kept
+ * reservation, or a pass. */
+static void bf_arrive(sim *s, job *j)
+{
+    sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+    int what = sim_bf_arrive(s->bf, &s->queue, j, &ops);
+    if (what == BF_STARTED)
+        return;
+    space_queue(s, j);
+    if (what == BF_PASS)
+        space_dispatch(s);
 }
 
 static void space_arrive(sim *s, job *j)
@@ -673,6 +696,10 @@ static void space_arrive(sim *s, job *j)
     const pol_space *p = space_of(s);
     if (!p->can_ever_fit(s->pst[0], s, j)) {
         sim_job_reject(s, j);
+        return;
+    }
+    if (s->bf && sq_len(&s->queue) > 0) {
+        bf_arrive(s, j);
         return;
     }
     if (!space_fifo(s) || sq_len(&s->queue) == 0) {
@@ -941,12 +968,16 @@ void sim_place_whole(sim *s, job *j, int node)
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
     sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
+    if (s->bf)
+        sim_bf_taken(s->bf, j);
 }
 
 void sim_release_whole(sim *s, job *j)
 {
     if (j->node < 0)
         GS_BUG("sim_release_whole: job holds no node");
+    if (s->bf)
+        sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
     sim_gauge_add(&s->g_alloc, s->now, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
@@ -1330,6 +1361,8 @@ void sim_free(sim *s)
     free(s->chunks);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
+    sim_bf_free(s->bf);
+    s->bf = NULL;
     sim_ts_free(&s->ts);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);

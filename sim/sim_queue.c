@@ -15,6 +15,8 @@ static inline bool before(const job *a, const job *b)
     return a->arrival_no < b->arrival_no;
 }
 
+bool sq_before(const job *a, const job *b) { return before(a, b); }
+
 void sq_init(sim_queue *q) { memset(q, 0, sizeof *q); }
 
 void sq_free(sim_queue *q)
@@ -500,11 +502,27 @@ static bool shut_out(sim_queue *q, sq_bucket *bk, const sq_host *host, void *ud,
     return true;
 }
 
+job *sq_head(const sim_queue *q)
+{
+    int best = -1;
+    for (int b = 0; b < q->nbk; b++)
+        if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
+            best = q->bk[b].h[0];
+    return best < 0 ? NULL : q->cls[best].heap[0];
+}
+
 void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud)
 {
+    sq_dispatch_upto(q, strict, room_fn, host, try_start, ud, SIZE_MAX);
+}
+
+size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+                        bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries)
+{
+    size_t tries = 0;
     if (q->len == 0)
-        return; /* nothing waits (and no pass runs: a failed class is not empty) */
+        return 0; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
     if (q->depth++ > 0) {
@@ -578,7 +596,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                 best = bk->h[0];
             }
         }
-        if (best < 0)
+        if (best < 0 || tries == max_tries)
             break;
         if (q->cls[best].demand > room || !host_open(&q->bk[q->cls[best].bucket], hcpu, hmem))
             break; /* strict: the head of the line cannot fit now */
@@ -589,6 +607,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         bool short_ = parking && woken_short(host, ud, &given, &q->bk[q->cls[best].bucket], head->req.cpu,
                                               head->req.mem_gib);
         uint64_t gen0 = q->gen, gives0 = parking ? host->gives(ud) : 0;
+        tries += !short_;
         if (!short_ && try_start(ud, q->cls[best].heap[0])) {
             /* nothing else in the queue moved (no push, removal or nested
              * pass), and no node was given anything (or no bucket was
@@ -647,6 +666,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         free(el);
     restore_failed(q);
     q->depth--;
+    return tries;
 }
 
 /* Removes j from its class heap (a wait given up, or a preemptor started out

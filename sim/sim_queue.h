@@ -138,5 +138,14 @@ typedef struct sq_host {
  * nothing at a release that frees a few cores. */
 void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud);
+/* sq_dispatch_host that stops after max_tries calls of try_start (SIZE_MAX:
+ * no bound; a backfill pass's look-ahead); returns the calls made. */
+size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+                        bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries);
+/* The first request in queue order (priority, submit, arrival), or NULL.
+ * O(buckets); not during a pass. */
+job *sq_head(const sim_queue *q);
+/* Whether a comes before b in queue order. */
+bool sq_before(const job *a, const job *b);
 
 #endif

@@ -1,0 +1,232 @@
+/* sim_backfill.c - EASY backfilling (see sim_backfill.h).
+ * SPDX-License-Identifier: MIT */
+#include "sim_backfill.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "sim_bf_index.h"
+
+struct sim_bf {
+    sim *s;
+    sim_cluster *cl;
+    bf_index *ix;
+    size_t look_ahead;
+    /* the reservation, kept while `valid` and the index's epoch is `epoch` */
+    bool valid, none;
+    uint64_t epoch;
+    const job *head;
+    uint32_t head_slot, head_gen;
+    gs_time_us t_us; /* T: the head's planned start */
+    int node;        /* the node reserved */
+    int extra;       /* its GPUs free at T beyond the head's need, left to requests that run past T */
+    size_t tries_left; /* of the look-ahead, after the last pass */
+    /* the hold: GPU ids of `node` taken from the ledger */
+    int *held;
+    int nheld, held_cap;
+    /* a pass running; one asked for during it */
+    bool in_pass, again;
+    const sim_bf_ops *ops;
+    uint64_t backfilled, reservations;
+};
+
+/* A request's time limit: what the reservation plans with. Its duration
+ * (work at full speed) until the trace gives one; work with no end (an
+ * internal task) has none. */
+static gs_time_us limit_us(const job *j) { return j->internal ? BF_NEVER : j->req.dur_us; }
+
+static gs_time_us end_after(gs_time_us now, gs_time_us limit)
+{
+    return limit == BF_NEVER || limit > BF_NEVER - now ? BF_NEVER : now + limit;
+}
+
+sim_bf *sim_bf_new(sim *s, size_t look_ahead)
+{
+    sim_bf *b = xcalloc(1, sizeof *b);
+    b->s = s;
+    b->cl = sim_cluster_of(s);
+    b->ix = bf_index_new(b->cl);
+    b->look_ahead = look_ahead;
+    b->node = -1;
+    return b;
+}
+
+void sim_bf_free(sim_bf *b)
+{
+    if (!b)
+        return;
+    bf_index_free(b->ix);
+    free(b->held);
+    free(b);
+}
+
+void sim_bf_taken(sim_bf *b, const job *j)
+{
+    bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end_after(sim_now(b->s), limit_us(j)));
+}
+
+void sim_bf_given(sim_bf *b, const job *j) { bf_index_remove(b->ix, j->node, j->slot); }
+
+uint64_t sim_bf_class_key(const job *j)
+{
+    uint64_t k = (uint64_t)limit_us(j) * 0x9E3779B97F4A7C15ULL;
+    return k ^ (k >> 31);
+}
+
+uint64_t sim_bf_backfilled(const sim_bf *b) { return b->backfilled; }
+uint64_t sim_bf_reservations(const sim_bf *b) { return b->reservations; }
+
+/* {==== the hold ====} */
+
+/* Holds what a request running past T may not use: the reserved node's
+ * free GPUs beyond the extra. O(GPUs moved). */
+static void hold_rebalance(sim_bf *b)
+{
+    if (b->none || b->node < 0)
+        return;
+    int want = bf_index_free_now(b->ix, b->node) - b->extra;
+    if (want < 0)
+        want = 0;
+    if (want > b->nheld) {
+        int add = want - b->nheld;
+        if (want > b->held_cap) {
+            b->held_cap = want;
+            b->held = xrealloc(b->held, (size_t)want * sizeof *b->held);
+        }
+        sim_cluster_take(b->cl, b->node, add, 0, 0, b->held + b->nheld);
+        b->nheld = want;
+    } else if (want < b->nheld) {
+        sim_cluster_give(b->cl, b->node, b->held + want, b->nheld - want, 0, 0);
+        b->nheld = want;
+    }
+}
+
+static void hold_release(sim_bf *b)
+{
+    if (b->nheld)
+        sim_cluster_give(b->cl, b->node, b->held, b->nheld, 0, 0);
+    b->nheld = 0;
+}
+
+/* {==== the reservation ====} */
+
+static bool cache_valid(const sim_bf *b, const job *h)
+{
+    return b->valid && b->epoch == bf_index_epoch(b->ix) && h == b->head && h->slot == b->head_slot &&
+           h->gen == b->head_gen;
+}
+
+/* The head h's reservation: the node of its pools where its GPUs are free
+ * the soonest by the planned ends, and the extra there. */
+static void reserve(sim_bf *b, const job *h)
+{
+    b->head = h;
+    b->head_slot = h->slot;
+    b->head_gen = h->gen;
+    b->valid = true;
+    b->node = h->req.gpus > 0 ? bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) : -1;
+    b->none = b->node < 0;
+    if (b->none)
+        return;
+    b->extra = bf_index_free_by(b->ix, b->node, b->t_us) - h->req.gpus;
+    b->reservations++;
+}
+
+/* A request ends, by its time limit, no later than the reservation. */
+static bool ends_by_t(const sim_bf *b, const job *j)
+{
+    return b->none || end_after(sim_now(b->s), limit_us(j)) <= b->t_us;
+}
+
+/* sq_dispatch's try_start under the reservation. */
+static bool bf_try(void *ud, job *j)
+{
+    sim_bf *b = ud;
+    if (j == b->head)
+        return false; /* it did not fit in the fifo part: nothing was given since */
+    bool by_t = ends_by_t(b, j);
+    bool ok = b->ops->place(b->ops->ud, j);
+    if (!ok && by_t && b->nheld) { /* it may use what is held: try it without */
+        hold_release(b);
+        ok = b->ops->place(b->ops->ud, j);
+    }
+    if (ok) {
+        if (!by_t && j->node == b->node)
+            b->extra -= j->ngpu_ids;
+        b->backfilled++;
+    }
+    hold_rebalance(b);
+    return ok;
+}
+
+/* The room the holds hide from the policy's own. */
+static uint32_t bf_room(void *ud)
+{
+    sim_bf *b = ud;
+    uint32_t r = b->ops->room(b->ops->ud);
+    if (b->nheld) {
+        uint32_t on_node = (uint32_t)(b->cl->nodes[b->node].free_gpus + b->nheld);
+        r = on_node > r ? on_node : r;
+    }
+    return r;
+}
+
+/* {==== passes ====} */
+
+/* The part past the head, under its reservation; returns the tries made. */
+static size_t backfill_part(sim_bf *b, sim_queue *q, size_t max_tries)
+{
+    hold_rebalance(b);
+    size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, b->ops->host, bf_try, b, max_tries);
+    hold_release(b);
+    return n;
+}
+
+void sim_bf_dispatch(sim_bf *b, sim_queue *q, const sim_bf_ops *ops)
+{
+    if (b->in_pass) {
+        b->again = true;
+        return;
+    }
+    b->in_pass = true;
+    b->ops = ops;
+    do {
+        b->again = false;
+        sq_dispatch_host(q, true, ops->room, ops->host, ops->place, ops->ud);
+        job *h = sq_head(q);
+        if (!h)
+            break;
+        if (!cache_valid(b, h))
+            reserve(b, h);
+        b->tries_left = b->look_ahead - backfill_part(b, q, b->look_ahead);
+        b->epoch = bf_index_epoch(b->ix);
+        b->valid = !b->again;
+    } while (b->again);
+    b->in_pass = false;
+}
+
+int sim_bf_arrive(sim_bf *b, sim_queue *q, job *j, const sim_bf_ops *ops)
+{
+    const job *h = sq_head(q);
+    if (!h || b->in_pass || !cache_valid(b, h) || sq_before(j, h))
+        return BF_PASS;
+    if (b->tries_left == 0)
+        return BF_QUEUE; /* beyond the look-ahead */
+    b->tries_left--;
+    b->ops = ops;
+    b->in_pass = true;
+    hold_rebalance(b);
+    bool ok = bf_try(b, j);
+    hold_release(b);
+    b->in_pass = false;
+    b->epoch = bf_index_epoch(b->ix);
+    if (b->again) { /* the try released something: a pass, with j in the queue if it waits */
+        b->again = false;
+        b->valid = false;
+        if (!ok)
+            return BF_PASS;
+        sim_bf_dispatch(b, q, ops);
+    }
+    return ok ? BF_STARTED : BF_QUEUE;
+}

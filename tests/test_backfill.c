@@ -1,0 +1,193 @@
+/* test_backfill.c - queue=backfill: the planned-time index against brute
+ * force, and backfill examples worked by hand.
+ *
+ * The hand examples run on one node of 8 GPUs, where EASY's arithmetic is
+ * plain (times in seconds):
+ *   j1  t=0  6 GPUs 100 s: starts at 0, planned to end at 100
+ *   j2  t=1  the head: does not fit (2 free); its reservation is T = 100
+ *   j3  t=2  2 GPUs
+ * A. j2 needs 8, j3 runs 50 s: j3 ends at 52 <= T, so it starts at once
+ *    (fifo: at 150, behind j2).
+ * B. j2 needs 8, j3 runs 200 s: j3 would end at 202 > T and at T all 8
+ *    GPUs are j2's (extra 0): it must not start; j2 starts at 100, j3 at
+ *    150 (skip, which ignores reservations, starts j3 at 2 and delays j2
+ *    to 202).
+ * C. j2 needs 4, j3 runs 200 s: at T 8 GPUs are free and j2 needs 4, so
+ *    4 are extra and j3's 2 are among them: it starts at 2 and j2 still
+ *    starts at 100.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim_bf_index.h"
+#include "../sim/sim_cluster.h"
+#include "check.h"
+#include "testutil.h"
+
+/* {==== the index against brute force ====} */
+
+typedef struct bt_job {
+    int node, gpus;
+    gs_time_us end;
+    bool on;
+} bt_job;
+
+static gs_time_us brute_when(const sim_cluster *cl, const bt_job *jobs, int nj, int node, int g)
+{
+    int free_g = cl->nodes[node].ngpus;
+    for (int i = 0; i < nj; i++)
+        if (jobs[i].on && jobs[i].node == node)
+            free_g -= jobs[i].gpus;
+    if (g <= free_g)
+        return BF_NOW;
+    /* the least end t with free + GPUs of jobs ending by t >= g */
+    gs_time_us best = BF_NEVER;
+    for (int i = 0; i < nj; i++) {
+        if (!jobs[i].on || jobs[i].node != node || jobs[i].end == BF_NEVER)
+            continue;
+        int f = free_g;
+        for (int k = 0; k < nj; k++)
+            if (jobs[k].on && jobs[k].node == node && jobs[k].end <= jobs[i].end)
+                f += jobs[k].gpus;
+        if (f >= g && jobs[i].end < best)
+            best = jobs[i].end;
+    }
+    return best;
+}
+
+static void test_index_brute(void)
+{
+    sim_cluster cl = {0};
+    gs_error err = {0};
+    CHECK_EQ_INT(sim_cluster_from_spec(&cl, "H100-SXM5-80GB:40,A100-SXM4-80GB:12", 8, tu_catalog(), &err), 0);
+    bf_index *x = bf_index_new(&cl);
+    enum { NJ = 300 };
+    bt_job jobs[NJ] = {{0}};
+    int free_g[64];
+    for (int n = 0; n < cl.nnodes; n++)
+        free_g[n] = cl.nodes[n].ngpus;
+    uint64_t seed = 12345;
+    int bad = 0;
+    for (int step = 0; step < 4000; step++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        int i = (int)((seed >> 33) % NJ);
+        if (jobs[i].on) {
+            bf_index_remove(x, jobs[i].node, (uint32_t)i);
+            free_g[jobs[i].node] += jobs[i].gpus;
+            jobs[i].on = false;
+        } else {
+            int node = (int)((seed >> 20) % (uint64_t)cl.nnodes), g = 1 + (int)((seed >> 45) % 4);
+            if (free_g[node] < g)
+                continue;
+            gs_time_us end = (seed >> 10) % 7 == 0 ? BF_NEVER : (gs_time_us)((seed >> 13) % 50);
+            bf_index_add(x, node, (uint32_t)i, g, end);
+            jobs[i] = (bt_job){node, g, end, true};
+            free_g[node] -= g;
+        }
+        for (int n = 0; n < cl.nnodes; n++) {
+            for (int g = 1; g <= 8; g++)
+                bad += bf_index_when(x, n, g) != brute_when(&cl, jobs, NJ, n, g);
+            CHECK_EQ_INT(bf_index_free_now(x, n), free_g[n]);
+        }
+        for (int g = 1; g <= 8; g++) {
+            uint64_t pools = step % 3 == 0 ? 1 : step % 3 == 1 ? 2 : 3;
+            gs_time_us t, best = BF_NEVER;
+            int want = -1;
+            for (int n = 0; n < cl.nnodes; n++) {
+                gs_time_us w = brute_when(&cl, jobs, NJ, n, g);
+                if (pools >> cl.nodes[n].pool & 1 && w != BF_NEVER && (want < 0 || w < best))
+                    best = w, want = n;
+            }
+            int got = bf_index_first(x, pools, g, &t);
+            bad += got != want || (got >= 0 && t != best);
+            /* the walk visits the pools' nodes in (time, id) order */
+            bf_walk w;
+            bf_index_walk_start(&w, x, pools, g);
+            gs_time_us prev_t = BF_NOW;
+            int prev_n = -1, visited = 0, n;
+            while ((n = bf_index_walk_next(&w, &t)) >= 0) {
+                bad += t != brute_when(&cl, jobs, NJ, n, g) || t < prev_t || (t == prev_t && n < prev_n) ||
+                       !(pools >> cl.nodes[n].pool & 1);
+                prev_t = t, prev_n = n, visited++;
+            }
+            bf_index_walk_end(&w);
+            int expect = 0;
+            for (int m = 0; m < cl.nnodes; m++)
+                expect += pools >> cl.nodes[m].pool & 1 && brute_when(&cl, jobs, NJ, m, g) != BF_NEVER;
+            bad += visited != expect;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    bf_index_free(x);
+    sim_cluster_free(&cl);
+}
+
+/* {==== hand-worked examples ====} */
+
+typedef struct starts {
+    gs_time_us at[8];
+} starts;
+
+static void on_done(void *ud, const job *j)
+{
+    starts *st = ud;
+    int k = atoi(j->req.id + 1);
+    if (k >= 0 && k < 8)
+        st->at[k] = j->start_us;
+}
+
+/* Start times of j1..j3 of the example with j2's GPUs and j3's duration
+ * under queue=q. */
+static void run_example(const char *q, int j2_gpus, int j3_dur_s, starts *st)
+{
+    char trace[512];
+    snprintf(trace, sizeof trace, "id,submit,duration,gpus\nj1,0,100,6\nj2,1,50,%d\nj3,2,%d,2\n", j2_gpus, j3_dur_s);
+    char set[64];
+    snprintf(set, sizeof set, "queue=%s", q);
+    const char *sets[] = {set, NULL};
+    memset(st, 0xff, sizeof *st);
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "H100-SXM5-80GB:8", 8, "whole", sets, on_done, st), 0);
+    CHECK_EQ_INT(r.s.completed, 3);
+    tu_run_free(&r);
+}
+
+#define S(x) ((gs_time_us)(x) * GS_US_PER_S)
+
+static void test_hand_short_job_starts_early(void)
+{
+    starts st;
+    run_example("backfill", 8, 50, &st); /* A */
+    CHECK_EQ_INT(st.at[1], S(0));
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(2));
+    run_example("fifo", 8, 50, &st);
+    CHECK_EQ_INT(st.at[3], S(150));
+}
+
+static void test_hand_long_job_must_not(void)
+{
+    starts st;
+    run_example("backfill", 8, 200, &st); /* B */
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(150));
+    run_example("skip", 8, 200, &st);
+    CHECK_EQ_INT(st.at[3], S(2));
+    CHECK_EQ_INT(st.at[2], S(202));
+}
+
+static void test_hand_long_job_on_extra_gpus(void)
+{
+    starts st;
+    run_example("backfill", 4, 200, &st); /* C */
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(2));
+}
+
+const test_case tests_backfill[] = {
+    {"backfill_index_brute", test_index_brute},
+    {"backfill_hand_short_job_starts_early", test_hand_short_job_starts_early},
+    {"backfill_hand_long_job_must_not", test_hand_long_job_must_not},
+    {"backfill_hand_long_job_on_extra_gpus", test_hand_long_job_on_extra_gpus},
+    {NULL, NULL},
+};
