@@ -172,13 +172,39 @@ static uint32_t bf_room(void *ud)
     return r;
 }
 
+/* The host room's members, called with the pass's ud (the sim_bf) and
+ * handed on with the caller's. */
+static void fwd_room(void *ud, double *cpu, double *mem)
+{
+    const sim_bf *b = ud;
+    b->ops->host->room(b->ops->ud, cpu, mem);
+}
+static bool fwd_fits(void *ud, double cpu, double mem)
+{
+    const sim_bf *b = ud;
+    return b->ops->host->fits(b->ops->ud, cpu, mem);
+}
+static uint64_t fwd_gives(void *ud)
+{
+    const sim_bf *b = ud;
+    return b->ops->host->gives(b->ops->ud);
+}
+static int fwd_given_free(void *ud, uint64_t since, double *cpu, double *mem, int max)
+{
+    const sim_bf *b = ud;
+    return b->ops->host->given_free(b->ops->ud, since, cpu, mem, max);
+}
+
 /* {==== passes ====} */
 
 /* The part past the head, under its reservation; returns the tries made. */
 static size_t backfill_part(sim_bf *b, sim_queue *q, size_t max_tries)
 {
+    const sq_host *h = b->ops->host;
+    sq_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
+                   h && h->given_free ? fwd_given_free : NULL};
     hold_rebalance(b);
-    size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, b->ops->host, bf_try, b, max_tries);
+    size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
     hold_release(b);
     return n;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../sim/sim_bf_index.h"
+#include "../sim/sim_report.h"
 #include "../sim/sim_cluster.h"
 #include "check.h"
 #include "testutil.h"
@@ -184,7 +185,62 @@ static void test_hand_long_job_on_extra_gpus(void)
     CHECK_EQ_INT(st.at[3], S(2));
 }
 
+/* {==== every example under backfill ====} */
+
+/* The report of trace on cluster_file (NULL: 8 H100s) under whole with
+ * queue=backfill and `extra` (may be NULL), timing fields fixed; NULL when
+ * the run fails. */
+static char *example_report(const char *trace, const char *cluster_file, const char *extra)
+{
+    sim_config cfg = {.trace_path = trace, .policy = "whole", .seed = 5};
+    const char *sets[] = {"queue=backfill", extra, NULL};
+    tu_add_sets(&cfg, sets);
+    sim_cluster cl;
+    gs_error err;
+    sim s;
+    int rc = cluster_file ? sim_cluster_load(&cl, cluster_file, tu_catalog(), &err)
+                          : sim_cluster_from_spec(&cl, "H100-SXM5-80GB:8", 4, tu_catalog(), &err);
+    char *out = NULL;
+    if (rc == 0 && tu_sim_init(&s, &cfg, tu_catalog(), &cl, NULL, &err) == 0 && sim_run(&s) == 0) {
+        CHECK(s.arrived == s.completed + s.running + s.queued + s.rejected + s.suspended + s.failed);
+        cJSON *r = sim_report_build(&s, 0.0, 0.0);
+        out = cJSON_Print(r);
+        cJSON_Delete(r);
+    } else {
+        fprintf(stderr, "    %s: %s\n", trace, err.msg);
+    }
+    if (rc == 0) {
+        sim_free(&s);
+        sim_cluster_free(&cl);
+    }
+    for (int i = 0; i < cfg.nsets; i++)
+        free(cfg.sets[i].key);
+    return out;
+}
+
+/* The examples (services, sessions, CPU and memory asks, preemption) run to
+ * their end under backfill, twice alike. */
+static void test_examples_run(void)
+{
+    static const char *const runs[][3] = {
+        {"workloads/examples/day.csv", "workloads/examples/cluster.json", NULL},
+        {"workloads/examples/agents.csv", "workloads/examples/cluster.json", NULL},
+        {"workloads/examples/inference.csv", "workloads/examples/cluster.json", NULL},
+        {"workloads/examples/longtail.csv", NULL, NULL},
+        {"workloads/examples/preempt.csv", "workloads/examples/cluster-preempt.json", "preempt=on"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *a = example_report(runs[i][0], runs[i][1], runs[i][2]);
+        char *b = example_report(runs[i][0], runs[i][1], runs[i][2]);
+        CHECK(a && b && strcmp(a, b) == 0);
+        CHECK(a && strstr(a, "\"backfill\":"));
+        free(a);
+        free(b);
+    }
+}
+
 const test_case tests_backfill[] = {
+    {"backfill_examples_run", test_examples_run},
     {"backfill_index_brute", test_index_brute},
     {"backfill_hand_short_job_starts_early", test_hand_short_job_starts_early},
     {"backfill_hand_long_job_must_not", test_hand_long_job_must_not},
