@@ -17,6 +17,7 @@ typedef struct bf_node {
     int n, cap;
     int free_gpus;
     int pool;
+    bool dirty; /* its list changed since its T_n were last computed */
 } bf_node;
 
 struct bf_index {
@@ -29,6 +30,7 @@ struct bf_index {
     int *pool_g;       /* pool's G */
     int **heap;        /* heap[h][i]: a node id */
     int *hn;           /* heap sizes */
+    int *dirty, ndirty; /* nodes whose T_n are to be recomputed before the next question */
     uint64_t epoch;
 };
 
@@ -73,6 +75,7 @@ bf_index *bf_index_new(const sim_cluster *cl)
     x->nnodes = cl->nnodes;
     x->npools = cl->npools;
     x->node = xcalloc((size_t)cl->nnodes, sizeof *x->node);
+    x->dirty = xmalloc((size_t)(cl->nnodes ? cl->nnodes : 1) * sizeof *x->dirty);
     x->off = xmalloc((size_t)cl->nnodes * sizeof *x->off);
     x->pool_h0 = xmalloc((size_t)cl->npools * sizeof *x->pool_h0);
     x->pool_g = xmalloc((size_t)cl->npools * sizeof *x->pool_g);
@@ -127,6 +130,7 @@ void bf_index_free(bf_index *x)
         free(x->heap[h]);
     free(x->heap);
     free(x->hn);
+    free(x->dirty);
     free(x->node);
     free(x->off);
     free(x->tn);
@@ -156,6 +160,27 @@ static void recompute(bf_index *x, int node)
     }
 }
 
+/* The heaps are brought up to date only when asked: a run that never
+ * queues pays for the lists alone, and a node changed twice between two
+ * questions is recomputed once. */
+static void touch(bf_index *x, int node)
+{
+    x->epoch++;
+    if (!x->node[node].dirty) {
+        x->node[node].dirty = true;
+        x->dirty[x->ndirty++] = node;
+    }
+}
+
+static void flush(bf_index *x)
+{
+    for (int i = 0; i < x->ndirty; i++) {
+        x->node[x->dirty[i]].dirty = false;
+        recompute(x, x->dirty[i]);
+    }
+    x->ndirty = 0;
+}
+
 void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_us)
 {
     bf_node *nd = &x->node[node];
@@ -170,8 +195,7 @@ void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_
     }
     nd->e[i] = (bf_ent){end_us, key, gpus};
     nd->free_gpus -= gpus;
-    x->epoch++;
-    recompute(x, node);
+    touch(x, node);
 }
 
 void bf_index_remove(bf_index *x, int node, uint32_t key)
@@ -185,17 +209,18 @@ void bf_index_remove(bf_index *x, int node, uint32_t key)
     nd->free_gpus += nd->e[i].gpus;
     memmove(&nd->e[i], &nd->e[i + 1], (size_t)(nd->n - i - 1) * sizeof *nd->e);
     nd->n--;
-    x->epoch++;
-    recompute(x, node);
+    touch(x, node);
 }
 
-gs_time_us bf_index_when(const bf_index *x, int node, int g)
+gs_time_us bf_index_when(bf_index *x, int node, int g)
 {
+    flush(x);
     return g >= 1 && g <= x->pool_g[x->node[node].pool] ? key_of(x, node, g) : BF_NEVER;
 }
 
-int bf_index_first(const bf_index *x, uint64_t pools, int g, gs_time_us *t)
+int bf_index_first(bf_index *x, uint64_t pools, int g, gs_time_us *t)
 {
+    flush(x);
     int best = -1;
     for (int p = 0; p < x->npools; p++) {
         int h = x->pool_h0[p] + g - 1;
@@ -251,8 +276,9 @@ static void front_push(bf_walk *w, int heap, int i)
     w->f[k] = e;
 }
 
-void bf_index_walk_start(bf_walk *w, const bf_index *x, uint64_t pools, int g)
+void bf_index_walk_start(bf_walk *w, bf_index *x, uint64_t pools, int g)
 {
+    flush(x);
     memset(w, 0, sizeof *w);
     w->x = x;
     w->g = g;

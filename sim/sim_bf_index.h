@@ -16,10 +16,12 @@
  * GPUs taken from the ledger for anything else (a backfill pass's hold)
  * are not its business, so a hold never moves a planned time.
  *
- * Costs: a job added or removed on node n: O(jobs on n + G) to recompute
- * T_n(1..G) (G: the largest node of n's pool) and O(log nodes) per value
- * that changed; the earliest node for g over a set of pools: O(pools);
- * the nodes in T_n(g) order, k of them: O(k log k) (bf_index_walk).
+ * Costs: a job added or removed on node n: O(jobs on n) for its list; the
+ * heaps follow at the next question, once per node changed since: O(jobs
+ * on n + G) to recompute T_n(1..G) (G: the largest node of n's pool) and
+ * O(log nodes) per value that moved. Then the earliest node for g over a
+ * set of pools: O(pools); the nodes in T_n(g) order, k of them: O(k log k)
+ * (bf_index_walk).
  * Memory: O(GPUs) for the heaps, O(jobs running) for the lists.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_BF_INDEX_H
@@ -42,11 +44,11 @@ void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_
 /* Job `key` gave back what it held on node (a bug when it holds nothing). */
 void bf_index_remove(bf_index *x, int node, uint32_t key);
 /* T_n(g) (BF_NEVER for g above the node's pool's largest node). O(1). */
-gs_time_us bf_index_when(const bf_index *x, int node, int g);
+gs_time_us bf_index_when(bf_index *x, int node, int g);
 /* The node of the pools in mask with the least T_n(g) (ties: the lowest
  * id; each pool's heap top), its time in *t; -1 when every such node has
  * BF_NEVER. O(pools). */
-int bf_index_first(const bf_index *x, uint64_t pools, int g, gs_time_us *t);
+int bf_index_first(bf_index *x, uint64_t pools, int g, gs_time_us *t);
 /* Free GPUs of node now, and at time t by the planned ends (ends <= t
  * counted). O(1) and O(jobs on node). */
 int bf_index_free_now(const bf_index *x, int node);
@@ -65,7 +67,7 @@ typedef struct bf_walk {
     bf_front *f; /* the frontier, a min-heap by its slots' keys */
     int n, cap;
 } bf_walk;
-void bf_index_walk_start(bf_walk *w, const bf_index *x, uint64_t pools, int g);
+void bf_index_walk_start(bf_walk *w, bf_index *x, uint64_t pools, int g);
 int bf_index_walk_next(bf_walk *w, gs_time_us *t);
 void bf_index_walk_end(bf_walk *w);
 
