@@ -17,7 +17,7 @@ typedef struct bf_node {
     int n, cap;
     int free_gpus;
     int pool;
-    bool dirty; /* its list changed since its T_n were last computed */
+    uint64_t stale; /* bit g - 1: T_n(g) to be recomputed (the node is on heap g's dirty list) */
 } bf_node;
 
 struct bf_index {
@@ -30,7 +30,7 @@ struct bf_index {
     int *pool_g;       /* pool's G */
     int **heap;        /* heap[h][i]: a node id */
     int *hn;           /* heap sizes */
-    int *dirty, ndirty; /* nodes whose T_n are to be recomputed before the next question */
+    int **dirty, *ndirty; /* per heap: its nodes whose key is stale */
     uint64_t epoch;
 };
 
@@ -75,7 +75,6 @@ bf_index *bf_index_new(const sim_cluster *cl)
     x->nnodes = cl->nnodes;
     x->npools = cl->npools;
     x->node = xcalloc((size_t)cl->nnodes, sizeof *x->node);
-    x->dirty = xmalloc((size_t)(cl->nnodes ? cl->nnodes : 1) * sizeof *x->dirty);
     x->off = xmalloc((size_t)cl->nnodes * sizeof *x->off);
     x->pool_h0 = xmalloc((size_t)cl->npools * sizeof *x->pool_h0);
     x->pool_g = xmalloc((size_t)cl->npools * sizeof *x->pool_g);
@@ -94,10 +93,13 @@ bf_index *bf_index_new(const sim_cluster *cl)
     x->hpos = xmalloc((slots ? slots : 1) * sizeof *x->hpos);
     x->heap = xcalloc((size_t)(nheaps ? nheaps : 1), sizeof *x->heap);
     x->hn = xcalloc((size_t)(nheaps ? nheaps : 1), sizeof *x->hn);
+    x->dirty = xcalloc((size_t)(nheaps ? nheaps : 1), sizeof *x->dirty);
+    x->ndirty = xcalloc((size_t)(nheaps ? nheaps : 1), sizeof *x->ndirty);
     for (int p = 0; p < cl->npools; p++)
         for (int g = 1; g <= x->pool_g[p]; g++)
-            x->heap[x->pool_h0[p] + g - 1] = xmalloc((size_t)(cl->pools[p].nnodes ? cl->pools[p].nnodes : 1) *
-                                                     sizeof(int));
+            for (int k = 0; k < 2; k++) /* the heap, and its dirty list */
+                (k ? x->dirty : x->heap)[x->pool_h0[p] + g - 1] =
+                    xmalloc((size_t)(cl->pools[p].nnodes ? cl->pools[p].nnodes : 1) * sizeof(int));
     for (int n = 0; n < cl->nnodes; n++) {
         bf_node *nd = &x->node[n];
         nd->pool = cl->nodes[n].pool;
@@ -126,11 +128,14 @@ void bf_index_free(bf_index *x)
     int nheaps = 0;
     for (int p = 0; p < x->npools; p++)
         nheaps += x->pool_g[p];
-    for (int h = 0; h < nheaps; h++)
+    for (int h = 0; h < nheaps; h++) {
         free(x->heap[h]);
+        free(x->dirty[h]);
+    }
     free(x->heap);
     free(x->hn);
     free(x->dirty);
+    free(x->ndirty);
     free(x->node);
     free(x->off);
     free(x->tn);
@@ -140,45 +145,56 @@ void bf_index_free(bf_index *x)
     free(x);
 }
 
-/* T_n(1..G) again from the node's list; the heaps follow the values that moved. */
-static void recompute(bf_index *x, int node)
+/* T_n(g) from the node's list: O(jobs on it). */
+static gs_time_us when_of(const bf_node *nd, int g)
 {
-    bf_node *nd = &x->node[node];
-    int cum = nd->free_gpus, k = 0, G = x->pool_g[nd->pool];
-    gs_time_us last = BF_NOW;
-    for (int g = 1; g <= G; g++) {
-        while (cum < g && k < nd->n && nd->e[k].end_us != BF_NEVER) {
-            cum += nd->e[k].gpus;
-            last = nd->e[k++].end_us;
-        }
-        gs_time_us t = g <= nd->free_gpus ? BF_NOW : cum >= g ? last : BF_NEVER;
-        gs_time_us *slot = &x->tn[x->off[node] + g - 1];
-        if (*slot != t) {
-            *slot = t;
-            sift(x, x->pool_h0[nd->pool] + g - 1, g, x->hpos[x->off[node] + g - 1]);
-        }
-    }
+    if (g <= nd->free_gpus)
+        return BF_NOW;
+    int cum = nd->free_gpus;
+    for (int k = 0; k < nd->n && nd->e[k].end_us != BF_NEVER; k++)
+        if ((cum += nd->e[k].gpus) >= g)
+            return nd->e[k].end_us;
+    return BF_NEVER;
 }
 
-/* The heaps are brought up to date only when asked: a run that never
- * queues pays for the lists alone, and a node changed twice between two
- * questions is recomputed once. */
+/* A heap is brought up to date only when asked about: a run that never
+ * queues pays for the lists alone, a node changed twice between two
+ * questions is recomputed once, and only the GPU counts heads ask for
+ * (one or two: 8 for a whole node) are kept. */
 static void touch(bf_index *x, int node)
 {
+    bf_node *nd = &x->node[node];
     x->epoch++;
-    if (!x->node[node].dirty) {
-        x->node[node].dirty = true;
-        x->dirty[x->ndirty++] = node;
-    }
+    for (int g = 1; g <= x->pool_g[nd->pool]; g++)
+        if (!(nd->stale >> (g - 1) & 1)) {
+            int h = x->pool_h0[nd->pool] + g - 1;
+            nd->stale |= 1ULL << (g - 1);
+            x->dirty[h][x->ndirty[h]++] = node;
+        }
 }
 
-static void flush(bf_index *x)
+/* Heap (pool, g)'s stale keys recomputed and sifted. */
+static void flush(bf_index *x, int pool, int g)
 {
-    for (int i = 0; i < x->ndirty; i++) {
-        x->node[x->dirty[i]].dirty = false;
-        recompute(x, x->dirty[i]);
+    int h = x->pool_h0[pool] + g - 1;
+    for (int i = 0; i < x->ndirty[h]; i++) {
+        int node = x->dirty[h][i];
+        bf_node *nd = &x->node[node];
+        nd->stale &= ~(1ULL << (g - 1));
+        gs_time_us t = when_of(nd, g), *slot = &x->tn[x->off[node] + g - 1];
+        if (*slot != t) {
+            *slot = t;
+            sift(x, h, g, x->hpos[x->off[node] + g - 1]);
+        }
     }
-    x->ndirty = 0;
+    x->ndirty[h] = 0;
+}
+
+static void flush_pools(bf_index *x, uint64_t pools, int g)
+{
+    for (int p = 0; p < x->npools; p++)
+        if (pools >> p & 1 && g >= 1 && g <= x->pool_g[p])
+            flush(x, p, g);
 }
 
 void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_us)
@@ -214,13 +230,12 @@ void bf_index_remove(bf_index *x, int node, uint32_t key)
 
 gs_time_us bf_index_when(bf_index *x, int node, int g)
 {
-    flush(x);
-    return g >= 1 && g <= x->pool_g[x->node[node].pool] ? key_of(x, node, g) : BF_NEVER;
+    return g >= 1 && g <= x->pool_g[x->node[node].pool] ? when_of(&x->node[node], g) : BF_NEVER;
 }
 
 int bf_index_first(bf_index *x, uint64_t pools, int g, gs_time_us *t)
 {
-    flush(x);
+    flush_pools(x, pools, g);
     int best = -1;
     for (int p = 0; p < x->npools; p++) {
         int h = x->pool_h0[p] + g - 1;
@@ -278,7 +293,7 @@ static void front_push(bf_walk *w, int heap, int i)
 
 void bf_index_walk_start(bf_walk *w, bf_index *x, uint64_t pools, int g)
 {
-    flush(x);
+    flush_pools(x, pools, g);
     memset(w, 0, sizeof *w);
     w->x = x;
     w->g = g;

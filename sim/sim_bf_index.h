@@ -16,12 +16,12 @@
  * GPUs taken from the ledger for anything else (a backfill pass's hold)
  * are not its business, so a hold never moves a planned time.
  *
- * Costs: a job added or removed on node n: O(jobs on n) for its list; the
- * heaps follow at the next question, once per node changed since: O(jobs
- * on n + G) to recompute T_n(1..G) (G: the largest node of n's pool) and
- * O(log nodes) per value that moved. Then the earliest node for g over a
- * set of pools: O(pools); the nodes in T_n(g) order, k of them: O(k log k)
- * (bf_index_walk).
+ * Costs: a job added or removed on node n: O(jobs on n + G) for its list
+ * and its stale marks (G: the largest node of n's pool). A heap (pool, g)
+ * follows at the next question about g, once per node changed since:
+ * O(jobs on n + log nodes) each. Then the earliest node for g over a set
+ * of pools: O(pools); the nodes in T_n(g) order, k of them: O(k log k)
+ * (bf_index_walk); T_n(g) of one node, O(jobs on it).
  * Memory: O(GPUs) for the heaps, O(jobs running) for the lists.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_BF_INDEX_H
@@ -43,7 +43,7 @@ void bf_index_free(bf_index *x); /* NULL-safe */
 void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_us);
 /* Job `key` gave back what it held on node (a bug when it holds nothing). */
 void bf_index_remove(bf_index *x, int node, uint32_t key);
-/* T_n(g) (BF_NEVER for g above the node's pool's largest node). O(1). */
+/* T_n(g) (BF_NEVER for g above the node's pool's largest node). */
 gs_time_us bf_index_when(bf_index *x, int node, int g);
 /* The node of the pools in mask with the least T_n(g) (ties: the lowest
  * id; each pool's heap top), its time in *t; -1 when every such node has
