@@ -103,6 +103,33 @@ static int bucket_of(sim_queue *q, uint32_t demand, uint32_t host)
     return lo;
 }
 
+/* Drops the empty classes and renumbers the rest: their requests' q_class,
+ * the buckets' heaps, the hash. O(classes + queued). Not during a pass
+ * (a failed class is out of its bucket then). */
+static void drop_empty_classes(sim_queue *q)
+{
+    int *to = xmalloc((size_t)q->ncls * sizeof *to), m = 0;
+    for (int c = 0; c < q->ncls; c++) {
+        if (q->cls[c].n == 0) {
+            free(q->cls[c].base);
+            to[c] = -1;
+            continue;
+        }
+        to[c] = m;
+        q->cls[m] = q->cls[c];
+        for (size_t i = 0; i < q->cls[m].n; i++)
+            q->cls[m].heap[i]->q_class = m;
+        m++;
+    }
+    q->ncls = m;
+    for (int b = 0; b < q->nbk; b++)
+        for (int i = 0; i < q->bk[b].n; i++)
+            q->bk[b].h[i] = to[q->bk[b].h[i]];
+    free(to);
+    q->hash_cap /= 2; /* rehash doubles it: the same size again */
+    rehash(q);
+}
+
 static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
 {
     if (q->hash_cap == 0 || (q->ncls + 1) * 2 > q->hash_cap)
@@ -112,6 +139,10 @@ static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
         if (q->cls[q->hash[h]].key == key)
             return q->hash[h];
         h = (h + 1) & (size_t)(q->hash_cap - 1);
+    }
+    if (q->depth == 0 && q->ncls - q->nlive > 64 && q->ncls - q->nlive >= q->nlive) {
+        drop_empty_classes(q);
+        return class_of(q, key, demand, j); /* the slot found is of the old hash */
     }
     if (q->ncls == q->cls_cap) {
         q->cls_cap = q->cls_cap ? q->cls_cap * 2 : 8;
@@ -233,8 +264,10 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
     j->q_class = ci;
     q->len++;
     q->gen++;
-    if (c->n == 1)
+    if (c->n == 1) {
+        q->nlive++;
         bk_insert(q, ci);
+    }
     else if (i == 0 && c->bpos >= 0) /* a new head: the class moves up */
         bk_up(q, &q->bk[c->bucket], c->bpos);
 }
@@ -275,6 +308,7 @@ static void pop_head(sim_queue *q, int ci)
         c->off = 0;
         c->heap = c->base;
         c->unsorted = false;
+        q->nlive--;
     }
     q->len--;
     if (c->bpos < 0)
