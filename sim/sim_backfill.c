@@ -8,6 +8,14 @@
 #include "sim.h"
 #include "sim_bf_index.h"
 
+/* A node of the reservation: what the head takes there at T, and the hold. */
+typedef struct bf_rnode {
+    int node;
+    int extra; /* its GPUs free at T beyond the head's part: left to requests that run past T */
+    int nheld; /* GPU ids taken from the ledger, at held[off ..] */
+    int off;
+} bf_rnode;
+
 struct sim_bf {
     sim *s;
     sim_cluster *cl;
@@ -19,12 +27,13 @@ struct sim_bf {
     const job *head;
     uint32_t head_slot, head_gen;
     gs_time_us t_us; /* T: the head's planned start */
-    int node;        /* the node reserved */
-    int extra;       /* its GPUs free at T beyond the head's need, left to requests that run past T */
+    bf_rnode *r;     /* its nodes */
+    int nr, r_cap;
+    int *rix;        /* [node]: its index in r, or -1 */
+    int *held;       /* the holds' GPU ids, each node's slice as long as its GPUs */
+    int held_cap, nheld; /* nheld: all nodes' */
+    int room_r;      /* the most GPUs free on one reserved node, holds aside (bf_room) */
     size_t tries_left; /* of the look-ahead, after the last pass */
-    /* the hold: GPU ids of `node` taken from the ledger */
-    int *held;
-    int nheld, held_cap;
     /* a pass running; one asked for during it */
     bool in_pass, again;
     const sim_bf_ops *ops;
@@ -48,7 +57,9 @@ sim_bf *sim_bf_new(sim *s, size_t look_ahead)
     b->cl = sim_cluster_of(s);
     b->ix = bf_index_new(b->cl);
     b->look_ahead = look_ahead;
-    b->node = -1;
+    b->rix = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->rix);
+    for (int n = 0; n < b->cl->nnodes; n++)
+        b->rix[n] = -1;
     return b;
 }
 
@@ -57,6 +68,8 @@ void sim_bf_free(sim_bf *b)
     if (!b)
         return;
     bf_index_free(b->ix);
+    free(b->r);
+    free(b->rix);
     free(b->held);
     free(b);
 }
@@ -79,34 +92,47 @@ uint64_t sim_bf_reservations(const sim_bf *b) { return b->reservations; }
 
 /* {==== the hold ====} */
 
-/* Holds what a request running past T may not use: the reserved node's
+/* Holds on reserved node i what a request running past T may not use: its
  * free GPUs beyond the extra. O(GPUs moved). */
-static void hold_rebalance(sim_bf *b)
+static void hold_node(sim_bf *b, int i)
 {
-    if (b->none || b->node < 0)
-        return;
-    int want = bf_index_free_now(b->ix, b->node) - b->extra;
+    bf_rnode *rn = &b->r[i];
+    int want = bf_index_free_now(b->ix, rn->node) - rn->extra;
     if (want < 0)
         want = 0;
-    if (want > b->nheld) {
-        int add = want - b->nheld;
-        if (want > b->held_cap) {
-            b->held_cap = want;
-            b->held = xrealloc(b->held, (size_t)want * sizeof *b->held);
-        }
-        sim_cluster_take(b->cl, b->node, add, 0, 0, b->held + b->nheld);
-        b->nheld = want;
-    } else if (want < b->nheld) {
-        sim_cluster_give(b->cl, b->node, b->held + want, b->nheld - want, 0, 0);
-        b->nheld = want;
-    }
+    if (want > rn->nheld)
+        sim_cluster_take(b->cl, rn->node, want - rn->nheld, 0, 0, b->held + rn->off + rn->nheld);
+    else if (want < rn->nheld)
+        sim_cluster_give(b->cl, rn->node, b->held + rn->off + want, rn->nheld - want, 0, 0);
+    b->nheld += want - rn->nheld;
+    rn->nheld = want;
+}
+
+static void hold_all(sim_bf *b)
+{
+    for (int i = 0; i < b->nr; i++)
+        hold_node(b, i);
 }
 
 static void hold_release(sim_bf *b)
 {
-    if (b->nheld)
-        sim_cluster_give(b->cl, b->node, b->held, b->nheld, 0, 0);
-    b->nheld = 0;
+    for (int i = 0; b->nheld && i < b->nr; i++) {
+        bf_rnode *rn = &b->r[i];
+        if (rn->nheld)
+            sim_cluster_give(b->cl, rn->node, b->held + rn->off, rn->nheld, 0, 0);
+        b->nheld -= rn->nheld;
+        rn->nheld = 0;
+    }
+}
+
+/* The most GPUs free on one reserved node, holds aside: O(reserved nodes). */
+static void room_of_reserved(sim_bf *b)
+{
+    b->room_r = 0;
+    for (int i = 0; i < b->nr; i++) {
+        int f = bf_index_free_now(b->ix, b->r[i].node);
+        b->room_r = f > b->room_r ? f : b->room_r;
+    }
 }
 
 /* {==== the reservation ====} */
@@ -117,26 +143,67 @@ static bool cache_valid(const sim_bf *b, const job *h)
            h->gen == b->head_gen;
 }
 
+/* Forgets the reserved nodes (no hold is on them). */
+static void clear_nodes(sim_bf *b)
+{
+    for (int i = 0; i < b->nr; i++)
+        b->rix[b->r[i].node] = -1;
+    b->nr = 0;
+}
+
+/* Adds node to the reservation with the head's part of `need` GPUs there. */
+static void reserve_node(sim_bf *b, int node, int need)
+{
+    if (b->nr == b->r_cap) {
+        b->r_cap = b->r_cap ? 2 * b->r_cap : 4;
+        b->r = xrealloc(b->r, (size_t)b->r_cap * sizeof *b->r);
+    }
+    int off = b->nr ? b->r[b->nr - 1].off + b->cl->nodes[b->r[b->nr - 1].node].ngpus : 0;
+    int end = off + b->cl->nodes[node].ngpus;
+    if (end > b->held_cap) {
+        b->held_cap = end > 2 * b->held_cap ? end : 2 * b->held_cap;
+        b->held = xrealloc(b->held, (size_t)b->held_cap * sizeof *b->held);
+    }
+    b->rix[node] = b->nr;
+    b->r[b->nr++] = (bf_rnode){node, bf_index_free_by(b->ix, node, b->t_us) - need, 0, off};
+}
+
 /* The head h's reservation: the node of its pools where its GPUs are free
  * the soonest by the planned ends, and the extra there. */
 static void reserve(sim_bf *b, const job *h)
 {
+    clear_nodes(b);
     b->head = h;
     b->head_slot = h->slot;
     b->head_gen = h->gen;
     b->valid = true;
-    b->node = h->req.gpus > 0 ? bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) : -1;
-    b->none = b->node < 0;
-    if (b->none)
-        return;
-    b->extra = bf_index_free_by(b->ix, b->node, b->t_us) - h->req.gpus;
-    b->reservations++;
+    int node = h->req.gpus > 0 ? bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) : -1;
+    b->none = node < 0;
+    if (!b->none) {
+        reserve_node(b, node, h->req.gpus);
+        b->reservations++;
+    }
+    room_of_reserved(b);
 }
 
 /* A request ends, by its time limit, no later than the reservation. */
 static bool ends_by_t(const sim_bf *b, const job *j)
 {
     return b->none || end_after(sim_now(b->s), limit_us(j)) <= b->t_us;
+}
+
+/* After j started: a request running past T takes its GPUs on reserved
+ * nodes out of their extra; every reserved node it took from is held
+ * again (less held where it used what the hold left). */
+static void started(sim_bf *b, const job *j, bool by_t)
+{
+    int i = b->rix[j->node];
+    if (i < 0)
+        return;
+    if (!by_t)
+        b->r[i].extra -= j->ngpu_ids;
+    hold_node(b, i);
+    room_of_reserved(b);
 }
 
 /* sq_dispatch's try_start under the reservation. */
@@ -150,13 +217,13 @@ static bool bf_try(void *ud, job *j)
     if (!ok && by_t && b->nheld) { /* it may use what is held: try it without */
         hold_release(b);
         ok = b->ops->place(b->ops->ud, j);
+        if (ok)
+            started(b, j, by_t);
+        hold_all(b);
+    } else if (ok) {
+        started(b, j, by_t);
     }
-    if (ok) {
-        if (!by_t && j->node == b->node)
-            b->extra -= j->ngpu_ids;
-        b->backfilled++;
-    }
-    hold_rebalance(b);
+    b->backfilled += ok;
     return ok;
 }
 
@@ -165,11 +232,7 @@ static uint32_t bf_room(void *ud)
 {
     sim_bf *b = ud;
     uint32_t r = b->ops->room(b->ops->ud);
-    if (b->nheld) {
-        uint32_t on_node = (uint32_t)(b->cl->nodes[b->node].free_gpus + b->nheld);
-        r = on_node > r ? on_node : r;
-    }
-    return r;
+    return b->nheld && (uint32_t)b->room_r > r ? (uint32_t)b->room_r : r;
 }
 
 /* The host room's members, called with the pass's ud (the sim_bf) and
@@ -203,7 +266,7 @@ static size_t backfill_part(sim_bf *b, sim_queue *q, size_t max_tries)
     const sq_host *h = b->ops->host;
     sq_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
                    h && h->given_free ? fwd_given_free : NULL};
-    hold_rebalance(b);
+    hold_all(b);
     size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
     hold_release(b);
     return n;
@@ -242,7 +305,7 @@ int sim_bf_arrive(sim_bf *b, sim_queue *q, job *j, const sim_bf_ops *ops)
     b->tries_left--;
     b->ops = ops;
     b->in_pass = true;
-    hold_rebalance(b);
+    hold_all(b);
     bool ok = bf_try(b, j);
     hold_release(b);
     b->in_pass = false;
