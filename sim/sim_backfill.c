@@ -97,7 +97,7 @@ uint64_t sim_bf_reservations(const sim_bf *b) { return b->reservations; }
 static void hold_node(sim_bf *b, int i)
 {
     bf_rnode *rn = &b->r[i];
-    int want = bf_index_free_now(b->ix, rn->node) - rn->extra;
+    int want = bf_index_free_now(b->ix, rn->node) - rn->extra; /* extra: at T, by the index now */
     if (want < 0)
         want = 0;
     if (want > rn->nheld)
@@ -168,22 +168,77 @@ static void reserve_node(sim_bf *b, int node, int need)
     b->r[b->nr++] = (bf_rnode){node, bf_index_free_by(b->ix, node, b->t_us) - need, 0, off};
 }
 
-/* The head h's reservation: the node of its pools where its GPUs are free
- * the soonest by the planned ends, and the extra there. */
-static void reserve(sim_bf *b, const job *h)
+/* What node n would hold for a part of `need` GPUs at T: its free GPUs now
+ * beyond its extra then. */
+static int hold_cost(sim_bf *b, int node, int need)
+{
+    int extra = bf_index_free_by(b->ix, node, b->t_us) - need;
+    int h = bf_index_free_now(b->ix, node) - extra;
+    return h > 0 ? h : 0;
+}
+
+/* The reserved nodes for T: `count` parts of `need` GPUs on nodes of the
+ * pools planned to have them by T (T_n(need) <= T), those that would hold
+ * the least first (the nodes whose jobs free the most by T: a node free
+ * now is held whole, one that a job ending by T frees not at all), ties in
+ * (T_n, id) order. Chosen again after every start past the head: what the
+ * start did to a node moves its cost, never T. O(c log c) for the c nodes
+ * planned free by the count-th one's time (count, and the ties at it). */
+static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
+{
+    bf_walk w;
+    bf_index_walk_start(&w, b->ix, pools, need);
+    typedef struct { int cost, rank, node; } cand;
+    cand stack_c[8], *c = stack_c;
+    int nc = 0, cap = 8, node;
+    gs_time_us t, last = BF_NOW;
+    while ((node = bf_index_walk_next(&w, &t)) >= 0 && t <= b->t_us && (nc < count || t == last)) {
+        if (nc == cap) {
+            cap *= 2;
+            c = c == stack_c ? memcpy(xmalloc((size_t)cap * sizeof *c), stack_c, sizeof stack_c)
+                             : xrealloc(c, (size_t)cap * sizeof *c);
+        }
+        c[nc] = (cand){hold_cost(b, node, need), nc, node};
+        nc++;
+        last = t;
+    }
+    bf_index_walk_end(&w);
+    for (int i = 1; i < nc; i++) { /* insertion sort by (cost, rank): few candidates */
+        cand x = c[i];
+        int k = i;
+        while (k > 0 && (c[k - 1].cost > x.cost || (c[k - 1].cost == x.cost && c[k - 1].rank > x.rank))) {
+            c[k] = c[k - 1];
+            k--;
+        }
+        c[k] = x;
+    }
+    for (int i = 0; i < nc && i < count; i++)
+        reserve_node(b, c[i].node, need);
+    if (c != stack_c)
+        free(c);
+}
+
+/* The reservation's nodes from T and the head's shape; no hold on them. */
+static void reselect(sim_bf *b)
 {
     clear_nodes(b);
+    if (!b->none)
+        select_nodes(b, b->head->pools, b->head->req.gpus, 1);
+    room_of_reserved(b);
+}
+
+/* The head h's reservation: T, the soonest its GPUs are planned free on a
+ * node of its pools, and the nodes. */
+static void reserve(sim_bf *b, const job *h)
+{
     b->head = h;
     b->head_slot = h->slot;
     b->head_gen = h->gen;
     b->valid = true;
     int node = h->req.gpus > 0 ? bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) : -1;
     b->none = node < 0;
-    if (!b->none) {
-        reserve_node(b, node, h->req.gpus);
-        b->reservations++;
-    }
-    room_of_reserved(b);
+    b->reservations += !b->none;
+    reselect(b);
 }
 
 /* A request ends, by its time limit, no later than the reservation. */
@@ -192,18 +247,15 @@ static bool ends_by_t(const sim_bf *b, const job *j)
     return b->none || end_after(sim_now(b->s), limit_us(j)) <= b->t_us;
 }
 
-/* After j started: a request running past T takes its GPUs on reserved
- * nodes out of their extra; every reserved node it took from is held
- * again (less held where it used what the hold left). */
-static void started(sim_bf *b, const job *j, bool by_t)
+/* After a start past the head: the nodes chosen again (a request running
+ * past T is now a job the index plans past T), and held. */
+static void started(sim_bf *b)
 {
-    int i = b->rix[j->node];
-    if (i < 0)
+    if (b->none)
         return;
-    if (!by_t)
-        b->r[i].extra -= j->ngpu_ids;
-    hold_node(b, i);
-    room_of_reserved(b);
+    hold_release(b);
+    reselect(b);
+    hold_all(b);
 }
 
 /* sq_dispatch's try_start under the reservation. */
@@ -212,17 +264,15 @@ static bool bf_try(void *ud, job *j)
     sim_bf *b = ud;
     if (j == b->head)
         return false; /* it did not fit in the fifo part: nothing was given since */
-    bool by_t = ends_by_t(b, j);
     bool ok = b->ops->place(b->ops->ud, j);
-    if (!ok && by_t && b->nheld) { /* it may use what is held: try it without */
+    if (!ok && b->nheld && ends_by_t(b, j)) { /* it may use what is held: try it without */
         hold_release(b);
         ok = b->ops->place(b->ops->ud, j);
-        if (ok)
-            started(b, j, by_t);
-        hold_all(b);
-    } else if (ok) {
-        started(b, j, by_t);
+        if (!ok)
+            hold_all(b);
     }
+    if (ok)
+        started(b);
     b->backfilled += ok;
     return ok;
 }
