@@ -22,6 +22,7 @@
 #include "../sim/sim_bf_index.h"
 #include "../sim/sim_report.h"
 #include "../sim/sim_cluster.h"
+#include "../sim/sim_queue.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -121,6 +122,41 @@ static void test_index_brute(void)
     CHECK_EQ_INT(bad, 0);
     bf_index_free(x);
     sim_cluster_free(&cl);
+}
+
+/* {==== the queue keeps the shapes queued, not every shape seen ====} */
+
+static bool take_all(void *ud, job *j)
+{
+    (void)j;
+    (*(int *)ud)++;
+    return true;
+}
+
+/* 20,000 requests, each its own class key (as distinct time limits make
+ * them), pushed and started 100 at a time: the queue never holds more than
+ * a few hundred classes, and every request comes out once, in order. */
+static void test_queue_drops_empty_classes(void)
+{
+    enum { N = 20000, WAVE = 100 };
+    job *jobs = calloc(N, sizeof *jobs);
+    sim_queue q;
+    sq_init(&q);
+    int started = 0, most = 0;
+    for (int w = 0; w < N / WAVE; w++) {
+        for (int i = w * WAVE; i < (w + 1) * WAVE; i++) {
+            jobs[i].req.submit_us = i;
+            jobs[i].arrival_no = (uint64_t)i;
+            sq_push(&q, &jobs[i], 0x1000 + (uint64_t)i, 0);
+        }
+        most = q.ncls > most ? q.ncls : most;
+        sq_dispatch(&q, true, NULL, take_all, &started);
+    }
+    CHECK_EQ_INT(started, N);
+    CHECK_EQ_INT(sq_len(&q), 0);
+    CHECK(most <= 3 * WAVE + 64);
+    sq_free(&q);
+    free(jobs);
 }
 
 /* {==== hand-worked examples ====} */
@@ -242,6 +278,7 @@ static void test_examples_run(void)
 const test_case tests_backfill[] = {
     {"backfill_examples_run", test_examples_run},
     {"backfill_index_brute", test_index_brute},
+    {"backfill_queue_drops_empty_classes", test_queue_drops_empty_classes},
     {"backfill_hand_short_job_starts_early", test_hand_short_job_starts_early},
     {"backfill_hand_long_job_must_not", test_hand_long_job_must_not},
     {"backfill_hand_long_job_on_extra_gpus", test_hand_long_job_on_extra_gpus},
