@@ -7,6 +7,7 @@
 
 #include "sim.h"
 #include "sim_bf_index.h"
+#include "sim_gang.h"
 
 /* A node of the reservation: what the head takes there at T, and the hold. */
 typedef struct bf_rnode {
@@ -27,9 +28,14 @@ struct sim_bf {
     const job *head;
     uint32_t head_slot, head_gen;
     gs_time_us t_us; /* T: the head's planned start */
+    /* its shape: `count` parts of `need` GPUs in `pools` (and, across nodes,
+     * one more of `rest` in the same pool; rest 0: none) */
+    uint64_t pools;
+    int need, count, rest;
     bf_rnode *r;     /* its nodes */
     int nr, r_cap;
     int *rix;        /* [node]: its index in r, or -1 */
+    uint32_t *mark, stamp; /* [node]: == stamp when a walk counted it (reserve) */
     int *held;       /* the holds' GPU ids, each node's slice as long as its GPUs */
     int held_cap, nheld; /* nheld: all nodes' */
     int room_r;      /* the most GPUs free on one reserved node, holds aside (bf_room) */
@@ -58,6 +64,7 @@ sim_bf *sim_bf_new(sim *s, size_t look_ahead)
     b->ix = bf_index_new(b->cl);
     b->look_ahead = look_ahead;
     b->rix = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->rix);
+    b->mark = xcalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1), sizeof *b->mark);
     for (int n = 0; n < b->cl->nnodes; n++)
         b->rix[n] = -1;
     return b;
@@ -70,20 +77,39 @@ void sim_bf_free(sim_bf *b)
     bf_index_free(b->ix);
     free(b->r);
     free(b->rix);
+    free(b->mark);
     free(b->held);
     free(b);
 }
 
 void sim_bf_taken(sim_bf *b, const job *j)
 {
-    bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end_after(sim_now(b->s), limit_us(j)));
+    gs_time_us end = end_after(sim_now(b->s), limit_us(j));
+    if (!job_spans(j)) {
+        bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end);
+        return;
+    }
+    const job_span *sp = j->gpu.span;
+    for (int i = 0; i < sp->nparts; i++)
+        bf_index_add(b->ix, sp->part[i].node, j->slot, sp->part[i].ngpus, end);
 }
 
-void sim_bf_given(sim_bf *b, const job *j) { bf_index_remove(b->ix, j->node, j->slot); }
+void sim_bf_given(sim_bf *b, const job *j)
+{
+    if (!job_spans(j)) {
+        bf_index_remove(b->ix, j->node, j->slot);
+        return;
+    }
+    const job_span *sp = j->gpu.span;
+    for (int i = 0; i < sp->nparts; i++)
+        bf_index_remove(b->ix, sp->part[i].node, j->slot);
+}
 
 uint64_t sim_bf_class_key(const job *j)
 {
-    uint64_t k = (uint64_t)limit_us(j) * 0x9E3779B97F4A7C15ULL;
+    /* the shape across nodes too: a class shares a demand (sim_bf_demand) */
+    uint64_t k = (uint64_t)limit_us(j) * 0x9E3779B97F4A7C15ULL ^
+                 ((uint64_t)j->req.gpus_per_node << 8 | j->req.topology) * 0xC2B2AE3D27D4EB4FULL;
     return k ^ (k >> 31);
 }
 
@@ -193,6 +219,8 @@ static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
     int nc = 0, cap = 8, node;
     gs_time_us t, last = BF_NOW;
     while ((node = bf_index_walk_next(&w, &t)) >= 0 && t <= b->t_us && (nc < count || t == last)) {
+        if (b->rix[node] >= 0)
+            continue; /* a part of g took it: the part of r goes elsewhere */
         if (nc == cap) {
             cap *= 2;
             c = c == stack_c ? memcpy(xmalloc((size_t)cap * sizeof *c), stack_c, sizeof stack_c)
@@ -222,21 +250,82 @@ static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
 static void reselect(sim_bf *b)
 {
     clear_nodes(b);
-    if (!b->none)
-        select_nodes(b, b->head->pools, b->head->req.gpus, 1);
+    if (!b->none) {
+        select_nodes(b, b->pools, b->need, b->count);
+        if (b->rest)
+            select_nodes(b, b->pools, b->rest, 1);
+    }
     room_of_reserved(b);
 }
 
+/* The planned time of the count-th node of pool mask `pools` with `need`
+ * GPUs, none of them marked with `avoid` (0: any); marks those it counts
+ * with the current stamp. BF_NEVER when there are not that many. */
+static gs_time_us nth_time(sim_bf *b, uint64_t pools, int need, int count, uint32_t avoid)
+{
+    bf_walk w;
+    bf_index_walk_start(&w, b->ix, pools, need);
+    gs_time_us t = BF_NOW, last = count > 0 ? BF_NEVER : BF_NOW;
+    int node, got = 0;
+    while (got < count && (node = bf_index_walk_next(&w, &t)) >= 0) {
+        if (avoid && b->mark[node] == avoid)
+            continue;
+        b->mark[node] = b->stamp;
+        last = t;
+        got++;
+    }
+    bf_index_walk_end(&w);
+    return got == count ? last : BF_NEVER;
+}
+
+/* A head across nodes: in each pool it may use, its shape (sim_gang.h: k
+ * nodes, k - 1 parts of g and one of r); T there is the later of the
+ * (k - 1)-th node's time for g and the first other node's for r (k nodes
+ * for g when r = g). The pool with the least T wins (the first on ties).
+ * O((k + ties) log k) a pool. */
+static void reserve_span(sim_bf *b, const job *h)
+{
+    b->t_us = BF_NEVER;
+    for (int p = 0; p < b->cl->npools; p++) {
+        gang_shape sh;
+        if (!(h->pools >> p & 1) || !sim_gang_shape(b->cl, h, p, &sh))
+            continue;
+        int count = sh.r == sh.g ? sh.k : sh.k - 1, rest = sh.r == sh.g ? 0 : sh.r;
+        uint32_t first = ++b->stamp;
+        gs_time_us t = nth_time(b, 1ULL << p, sh.g, count, 0);
+        if (rest && t != BF_NEVER) {
+            b->stamp++;
+            gs_time_us tr = nth_time(b, 1ULL << p, rest, 1, first);
+            t = tr > t ? tr : t;
+        }
+        if (t < b->t_us) {
+            b->t_us = t;
+            b->pools = 1ULL << p;
+            b->need = sh.g;
+            b->count = count;
+            b->rest = rest;
+        }
+    }
+    b->none = b->t_us == BF_NEVER;
+}
+
 /* The head h's reservation: T, the soonest its GPUs are planned free on a
- * node of its pools, and the nodes. */
+ * node of its pools (on nodes of one pool, across nodes), and the nodes. */
 static void reserve(sim_bf *b, const job *h)
 {
     b->head = h;
     b->head_slot = h->slot;
     b->head_gen = h->gen;
     b->valid = true;
-    int node = h->req.gpus > 0 ? bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) : -1;
-    b->none = node < 0;
+    if (h->req.spans) {
+        reserve_span(b, h);
+    } else {
+        b->pools = h->pools;
+        b->need = h->req.gpus;
+        b->count = 1;
+        b->rest = 0;
+        b->none = h->req.gpus <= 0 || bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) < 0;
+    }
     b->reservations += !b->none;
     reselect(b);
 }
@@ -258,14 +347,38 @@ static void started(sim_bf *b)
     hold_all(b);
 }
 
-/* sq_dispatch's try_start under the reservation. */
+/* The GPUs request j needs on one node: all of them, or across nodes its
+ * largest part (a gang needs a node with that many free, at least). */
+static int demand_of(const sim_bf *b, const job *j)
+{
+    return j->req.spans ? (int)sim_bf_demand(b, j) : j->req.gpus;
+}
+
+uint32_t sim_bf_demand(const sim_bf *b, const job *j)
+{
+    int d = 0;
+    for (int p = 0; p < b->cl->npools; p++) {
+        gang_shape sh;
+        if (j->pools >> p & 1 && sim_gang_shape(b->cl, j, p, &sh) && (d == 0 || sh.g < d))
+            d = sh.g;
+    }
+    return (uint32_t)d;
+}
+
+/* sq_dispatch's try_start under the reservation. Two tests spare a
+ * placement that cannot succeed (and the ledger the churn of a hold given
+ * back and taken again): no node has the request's GPUs free with the
+ * holds in place (the policy's room), and no reserved node has them free
+ * without (the room under the holds). */
 static bool bf_try(void *ud, job *j)
 {
     sim_bf *b = ud;
     if (j == b->head)
         return false; /* it did not fit in the fifo part: nothing was given since */
-    bool ok = b->ops->place(b->ops->ud, j);
-    if (!ok && b->nheld && ends_by_t(b, j)) { /* it may use what is held: try it without */
+    int d = demand_of(b, j);
+    bool held_room = b->ops->room == NULL || (int)b->ops->room(b->ops->ud) >= d;
+    bool ok = held_room && b->ops->place(b->ops->ud, j);
+    if (!ok && b->nheld && b->room_r >= d && ends_by_t(b, j)) { /* it may use what is held: try it without */
         hold_release(b);
         ok = b->ops->place(b->ops->ud, j);
         if (!ok)

@@ -53,8 +53,13 @@ void sim_bf_free(sim_bf *b); /* NULL-safe */
  * to give them back (sim_release_whole). */
 void sim_bf_taken(sim_bf *b, const job *j);
 void sim_bf_given(sim_bf *b, const job *j);
-/* Mixed into j's queue class key: requests of one class share a time limit. */
+/* Mixed into j's queue class key: requests of one class share a time limit
+ * and, across nodes, a shape. */
 uint64_t sim_bf_class_key(const job *j);
+/* The queue demand of a request across nodes (sim_queue.h): its largest
+ * part, the least over its pools; no node with that many GPUs free, and it
+ * cannot start. O(pools). */
+uint32_t sim_bf_demand(const sim_bf *b, const job *j);
 
 /* The place a pass starts requests with (try_start's contract, sq_dispatch)
  * and the queue's room (NULL: no demand index) and host room. */

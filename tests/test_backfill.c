@@ -15,6 +15,10 @@
  * C. j2 needs 4, j3 runs 200 s: at T 8 GPUs are free and j2 needs 4, so
  *    4 are extra and j3's 2 are among them: it starts at 2 and j2 still
  *    starts at 100.
+ * The same across nodes, on 4 nodes of 8 GPUs: j1 takes 3 nodes (24 GPUs)
+ * for 100 s, j2 (the head) asks all 4 (32 GPUs), j3 one node (8 GPUs):
+ * D. j3 runs 50 s: it ends by T = 100 and starts at 2 on the free node.
+ * E. j3 runs 200 s: at T every node is j2's; j3 starts at 150.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -174,19 +178,28 @@ static void on_done(void *ud, const job *j)
 }
 
 /* Start times of j1..j3 of the example with j2's GPUs and j3's duration
- * under queue=q. */
-static void run_example(const char *q, int j2_gpus, int j3_dur_s, starts *st)
+ * under queue=q (nodes > 1: the example across nodes of 8 GPUs). */
+static void run_example_on(int nodes, const char *q, int j2_gpus, int j3_dur_s, starts *st)
 {
     char trace[512];
-    snprintf(trace, sizeof trace, "id,submit,duration,gpus\nj1,0,100,6\nj2,1,50,%d\nj3,2,%d,2\n", j2_gpus, j3_dur_s);
+    int j1 = nodes > 1 ? 24 : 6, j3 = nodes > 1 ? 8 : 2;
+    snprintf(trace, sizeof trace, "id,submit,duration,gpus\nj1,0,100,%d\nj2,1,50,%d\nj3,2,%d,%d\n", j1, j2_gpus,
+             j3_dur_s, j3);
     char set[64];
     snprintf(set, sizeof set, "queue=%s", q);
     const char *sets[] = {set, NULL};
     memset(st, 0xff, sizeof *st);
     tu_run r;
-    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "H100-SXM5-80GB:8", 8, "whole", sets, on_done, st), 0);
+    char spec[64];
+    snprintf(spec, sizeof spec, "H100-SXM5-80GB:%d", 8 * nodes);
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), spec, 8, "whole", sets, on_done, st), 0);
     CHECK_EQ_INT(r.s.completed, 3);
     tu_run_free(&r);
+}
+
+static void run_example(const char *q, int j2_gpus, int j3_dur_s, starts *st)
+{
+    run_example_on(1, q, j2_gpus, j3_dur_s, st);
 }
 
 #define S(x) ((gs_time_us)(x) * GS_US_PER_S)
@@ -275,6 +288,21 @@ static void test_examples_run(void)
     }
 }
 
+static void test_hand_across_nodes(void)
+{
+    starts st;
+    run_example_on(4, "backfill", 32, 50, &st); /* D */
+    CHECK_EQ_INT(st.at[1], S(0));
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(2));
+    run_example_on(4, "backfill", 32, 200, &st); /* E */
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(150));
+    run_example_on(4, "skip", 32, 200, &st);
+    CHECK_EQ_INT(st.at[3], S(2));
+    CHECK_EQ_INT(st.at[2], S(202));
+}
+
 const test_case tests_backfill[] = {
     {"backfill_examples_run", test_examples_run},
     {"backfill_index_brute", test_index_brute},
@@ -282,5 +310,6 @@ const test_case tests_backfill[] = {
     {"backfill_hand_short_job_starts_early", test_hand_short_job_starts_early},
     {"backfill_hand_long_job_must_not", test_hand_long_job_must_not},
     {"backfill_hand_long_job_on_extra_gpus", test_hand_long_job_on_extra_gpus},
+    {"backfill_hand_across_nodes", test_hand_across_nodes},
     {NULL, NULL},
 };

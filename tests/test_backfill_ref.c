@@ -158,18 +158,19 @@ static uint64_t rnd(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* A random trace: sizes 1..units (small ones likelier), run times 1..3600 s,
- * limits run x 1..4, arrivals at a rate giving offered load `load`. */
-static void make_trace(ref_job *jobs, int n, int units, double load, uint64_t seed)
+/* A random trace: sizes 1..max_k (small ones likelier), run times 1..3600 s,
+ * limits run x 1..4, arrivals at a rate giving offered load `load` of
+ * `units`. */
+static void make_trace(ref_job *jobs, int n, int units, int max_k, double load, uint64_t seed)
 {
     uint64_t s = seed;
     int64_t t = 0;
     double mean_run = 0, mean_k = 0;
     for (int i = 0; i < n; i++) {
         double u = (double)(rnd(&s) >> 11) / 9007199254740992.0;
-        jobs[i].k = 1 + (int)((double)units * u * u * u);
-        if (jobs[i].k > units)
-            jobs[i].k = units;
+        jobs[i].k = 1 + (int)((double)max_k * u * u * u);
+        if (jobs[i].k > max_k)
+            jobs[i].k = max_k;
         jobs[i].run = 1000000 + (int64_t)(rnd(&s) % 3599000000ULL) + 1;
         jobs[i].limit = jobs[i].run + (int64_t)(rnd(&s) % (uint64_t)(3 * jobs[i].run + 1));
         mean_run += (double)jobs[i].run / n;
@@ -202,14 +203,22 @@ static char *trace_text(const ref_job *jobs, int n, bool limits)
     return buf;
 }
 
-/* gpusim and the reference on one trace: the jobs whose starts differ. */
-static int compare_one_node(int n, int units, double load, uint64_t seed)
+/* gpusim and the reference on one trace: the jobs whose starts differ.
+ * node_gpus 0: one node of `units` GPUs, a unit a GPU; else `units` nodes
+ * of node_gpus GPUs, a unit a whole node (a job of k units asks k x
+ * node_gpus GPUs: whole nodes, across nodes when k > 1). */
+static int compare(int n, int units, int node_gpus, double load, uint64_t seed)
 {
     ref_job *jobs = malloc((size_t)n * sizeof *jobs);
-    make_trace(jobs, n, units, load, seed);
+    int scale = node_gpus ? node_gpus : 1;
+    make_trace(jobs, n, units, node_gpus ? 64 / node_gpus : units, load, seed);
     for (int i = 0; i < n; i++)
         jobs[i].limit = jobs[i].run; /* the trace gives no time limit yet: it is the duration */
+    for (int i = 0; i < n; i++)
+        jobs[i].k *= scale;
     char *text = trace_text(jobs, n, false);
+    for (int i = 0; i < n; i++)
+        jobs[i].k /= scale;
     ref_sim r = {.j = jobs, .n = n, .units = units};
     ref_run(&r);
     CHECK_EQ_INT(r.ties, 0);
@@ -217,10 +226,11 @@ static int compare_one_node(int n, int units, double load, uint64_t seed)
     for (int i = 0; i < n; i++)
         g.start[i] = -1;
     char spec[64];
-    snprintf(spec, sizeof spec, "H100-SXM5-80GB:%d", units);
+    snprintf(spec, sizeof spec, "H100-SXM5-80GB:%d", units * scale);
     const char *sets[] = {"queue=backfill", "bf_max_job_test=1000000", NULL};
     tu_run run;
-    CHECK_EQ_INT(tu_run_trace(&run, tu_write_tmp(text), spec, units, "whole", sets, on_done, &g), 0);
+    CHECK_EQ_INT(tu_run_trace(&run, tu_write_tmp(text), spec, node_gpus ? node_gpus : units, "whole", sets, on_done,
+                              &g), 0);
     int differ = 0, first = -1;
     for (int i = 0; i < n; i++)
         if (g.start[i] != jobs[i].start && differ++ == 0)
@@ -243,10 +253,19 @@ static int compare_one_node(int n, int units, double load, uint64_t seed)
 static void test_ref_one_node(void)
 {
     for (uint64_t seed = 1; seed <= 4; seed++)
-        CHECK_EQ_INT(compare_one_node(10000, 64, seed % 2 ? 0.85 : 0.95, seed), 0);
+        CHECK_EQ_INT(compare(10000, 64, 0, seed % 2 ? 0.85 : 0.95, seed), 0);
+}
+
+/* Whole-node jobs of 1..8 nodes of 8 GPUs on 32 nodes: gangs of 16..64
+ * GPUs across nodes beside 8-GPU jobs on one (the trace reader's 64). */
+static void test_ref_whole_nodes(void)
+{
+    for (uint64_t seed = 11; seed <= 14; seed++)
+        CHECK_EQ_INT(compare(10000, 32, 8, seed % 2 ? 0.85 : 0.95, seed), 0);
 }
 
 const test_case tests_backfill_ref[] = {
     {"backfill_ref_one_node", test_ref_one_node},
+    {"backfill_ref_whole_nodes", test_ref_whole_nodes},
     {NULL, NULL},
 };
