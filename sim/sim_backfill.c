@@ -32,6 +32,10 @@ struct sim_bf {
      * one more of `rest` in the same pool; rest 0: none) */
     uint64_t pools;
     int need, count, rest;
+    /* a head that must stay inside one rack or block: the level
+     * (TOPO_RACK, TOPO_BLOCK; -1: none) and the domain reserved */
+    int level, domain;
+    int *dcount, *dtouched, ntouched; /* [domain]: nodes a walk counted in it (reserve_inside) */
     bf_rnode *r;     /* its nodes */
     int nr, r_cap;
     int *rix;        /* [node]: its index in r, or -1 */
@@ -65,6 +69,11 @@ sim_bf *sim_bf_new(sim *s, size_t look_ahead)
     b->look_ahead = look_ahead;
     b->rix = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->rix);
     b->mark = xcalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1), sizeof *b->mark);
+    b->level = b->domain = -1;
+    if (b->cl->topo) {
+        b->dcount = xcalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1), sizeof *b->dcount);
+        b->dtouched = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->dtouched);
+    }
     for (int n = 0; n < b->cl->nnodes; n++)
         b->rix[n] = -1;
     return b;
@@ -78,6 +87,8 @@ void sim_bf_free(sim_bf *b)
     free(b->r);
     free(b->rix);
     free(b->mark);
+    free(b->dcount);
+    free(b->dtouched);
     free(b->held);
     free(b);
 }
@@ -210,6 +221,16 @@ static int hold_cost(sim_bf *b, int node, int need)
  * (T_n, id) order. Chosen again after every start past the head: what the
  * start did to a node moves its cost, never T. O(c log c) for the c nodes
  * planned free by the count-th one's time (count, and the ties at it). */
+/* The domain of node n at the reserved level (the cluster file's nodes in
+ * order form racks, racks form blocks: sim_topo.h), -1 without one. */
+static int domain_of(const sim_bf *b, int n)
+{
+    if (b->level < 0)
+        return -1;
+    int rack = n / b->cl->topo->rack_nodes;
+    return b->level == TOPO_RACK ? rack : rack / b->cl->topo->block_racks;
+}
+
 static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
 {
     bf_walk w;
@@ -219,8 +240,8 @@ static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
     int nc = 0, cap = 8, node;
     gs_time_us t, last = BF_NOW;
     while ((node = bf_index_walk_next(&w, &t)) >= 0 && t <= b->t_us && (nc < count || t == last)) {
-        if (b->rix[node] >= 0)
-            continue; /* a part of g took it: the part of r goes elsewhere */
+        if (b->rix[node] >= 0 || (b->domain >= 0 && domain_of(b, node) != b->domain))
+            continue; /* a part of g took it (the part of r goes elsewhere), or outside the domain */
         if (nc == cap) {
             cap *= 2;
             c = c == stack_c ? memcpy(xmalloc((size_t)cap * sizeof *c), stack_c, sizeof stack_c)
@@ -283,13 +304,57 @@ static gs_time_us nth_time(sim_bf *b, uint64_t pools, int need, int count, uint3
  * (k - 1)-th node's time for g and the first other node's for r (k nodes
  * for g when r = g). The pool with the least T wins (the first on ties).
  * O((k + ties) log k) a pool. */
+/* A head that must stay inside one domain, shape (g, k, r) in pool p: the
+ * nodes in T_n(g) order, counted by domain, until one domain has k (the
+ * part of r planned as one of g: a little late at worst, never early).
+ * O(v log v) for the v nodes walked, at worst the pool's. */
+static gs_time_us inside_time(sim_bf *b, int p, const gang_shape *sh, int *domain)
+{
+    bf_walk w;
+    bf_index_walk_start(&w, b->ix, 1ULL << p, sh->g);
+    gs_time_us t = BF_NEVER, tn;
+    int node;
+    *domain = -1;
+    while ((node = bf_index_walk_next(&w, &tn)) >= 0) {
+        int d = domain_of(b, node);
+        if (b->dcount[d]++ == 0)
+            b->dtouched[b->ntouched++] = d;
+        if (b->dcount[d] == sh->k) {
+            t = tn;
+            *domain = d;
+            break;
+        }
+    }
+    bf_index_walk_end(&w);
+    for (int i = 0; i < b->ntouched; i++)
+        b->dcount[b->dtouched[i]] = 0;
+    b->ntouched = 0;
+    return t;
+}
+
 static void reserve_span(sim_bf *b, const job *h)
 {
     b->t_us = BF_NEVER;
+    b->level = !b->cl->topo || h->req.topology == JOB_TOPO_ANY ? -1
+               : h->req.topology == JOB_TOPO_RACK                ? TOPO_RACK
+                                                                  : TOPO_BLOCK;
     for (int p = 0; p < b->cl->npools; p++) {
         gang_shape sh;
         if (!(h->pools >> p & 1) || !sim_gang_shape(b->cl, h, p, &sh))
             continue;
+        if (b->level >= 0) {
+            int d;
+            gs_time_us t = inside_time(b, p, &sh, &d);
+            if (t < b->t_us) {
+                b->t_us = t;
+                b->pools = 1ULL << p;
+                b->need = sh.g;
+                b->count = sh.k;
+                b->rest = 0;
+                b->domain = d;
+            }
+            continue;
+        }
         int count = sh.r == sh.g ? sh.k : sh.k - 1, rest = sh.r == sh.g ? 0 : sh.r;
         uint32_t first = ++b->stamp;
         gs_time_us t = nth_time(b, 1ULL << p, sh.g, count, 0);
@@ -317,6 +382,7 @@ static void reserve(sim_bf *b, const job *h)
     b->head_slot = h->slot;
     b->head_gen = h->gen;
     b->valid = true;
+    b->level = b->domain = -1;
     if (h->req.spans) {
         reserve_span(b, h);
     } else {
