@@ -7,6 +7,9 @@
 #  discipline: us/event (CPU seconds of the event loop, best of BENCH_REPS runs, default 5, the sizes
 #  in turn), the ratio to skip at the same size, the ratio to the smallest size (goal: within 2x), and
 #  the backfill counts (starts past a reserved head, reservations made).
+#  Then gangs: BF_GANG_JOBS rows (default 100,000) of `gen training` (Helios Saturn's mix: jobs across
+#  nodes above 8 GPUs, up to BF_GANG_MAX GPUs, default 64, the trace reader's bound) on 16,384 GPUs,
+#  the same figures.
 set -e
 D=build/bench
 mkdir -p "$D"
@@ -53,4 +56,31 @@ for q in skip fifo backfill; do
       printf "  %-9s %8d %10s\n" "$q" "$g" "timeout (> ${TMO} s) or error"
     fi
   done
+done
+
+# --- gangs: a training day of gen training's Helios Saturn mix on 16,384 GPUs (BF_GANG_GPUS), jobs
+# across nodes up to BF_GANG_MAX GPUs, under each discipline: us/event, ratio to skip
+GG=${BF_GANG_GPUS:-16384}
+GMAX=${BF_GANG_MAX:-64}
+GJ=${BF_GANG_JOBS:-100000}
+GT="$D/bf-gang-$GJ-$GMAX.csv"
+# the reader takes jobs of at most 64 GPUs and the four core columns: sizes above are cut to GMAX
+[ -s "$GT" ] || ./gpusim gen training --jobs "$GJ" --max-gpus 65 --seed 3 |
+  awk -F, -v m="$GMAX" 'NR == 1 {print "id,submit,duration,gpus"; next} {g = $4 > m ? m : $4; print $1 "," $2 "," $3 "," g}' >"$GT"
+echo "bench: queue disciplines, a training day of $GJ jobs (gen training, Saturn's mix, at most $GMAX GPUs, across"
+echo "  nodes of 8 above 8) on $GG GPUs, whole, best of $REPS runs"
+printf "  %-9s %8s %10s %9s %11s %13s\n" queue GPUs us/event "x skip" backfilled reservations
+for q in skip fifo backfill; do
+  g_run() { timeout "$TMO" ./gpusim run --trace "$GT" --policy whole --gpus "$MODEL:$1" --set queue="$q" \
+              --sample-s 0 --out "$D/bf-run" --json >"$BL_JSON" 2>/dev/null && cp "$BL_JSON" "$D/bf-gang-$q.json"; }
+  in_turn g_run "$GG"
+  base=""
+  if bl_size "$GG"; then
+    [ "$q" = skip ] && gskip=$us
+    bfd=$(val backfilled "$D/bf-gang-$q.json"); res=$(val reservations "$D/bf-gang-$q.json")
+    awk -v q="$q" -v g="$GG" -v us="$us" -v s="$gskip" -v bfd="${bfd:--}" -v res="${res:--}" \
+      'BEGIN {printf "  %-9s %8d %10.3f %9.2f %11s %13s\n", q, g, us, us / s, bfd, res}'
+  else
+    printf "  %-9s %8d %10s\n" "$q" "$GG" "timeout (> ${TMO} s) or error"
+  fi
 done
