@@ -4,23 +4,30 @@
  *
  * A pass starts requests in queue order while they fit (as queue=fifo). The
  * first that does not, the head, gets a reservation: the earliest planned
- * time T at which one node of its pools has the GPUs it needs, judged by
- * the running jobs' time limits (sim_bf_index.h), and that node. Then at
- * most look_ahead later requests are tried in queue order (Slurm's
- * bf_max_job_test, default 500: slurm.conf(5), SchedMD/slurm
- * src/plugins/sched/backfill/backfill.c DEF_BF_MAX_JOB_TEST); one starts
- * now only if it fits and either ends, by its own time limit, no later
- * than T, or takes nothing the reservation needs: of the reserved node's
- * GPUs free now it may use only the extra, those still free at T after the
- * head's (free at T - the head's need).
+ * time T its GPUs are free, judged by the running jobs' time limits
+ * (sim_bf_index.h), and the nodes reserved for it then: one node of its
+ * pools with its GPUs; across nodes (sim_gang.h), in one pool, k - 1 nodes
+ * with its part of g and another with its part of r, inside one rack or
+ * block when it must stay there (sim_topo.h). Then at most look_ahead later
+ * requests are tried in queue order (Slurm's bf_max_job_test, default 500:
+ * slurm.conf(5), SchedMD/slurm src/plugins/sched/backfill/backfill.c
+ * DEF_BF_MAX_JOB_TEST); one starts now only if it fits and either ends, by
+ * its own time limit, no later than T, or takes nothing the reservation
+ * needs: of a reserved node's GPUs free now it may use only the extra,
+ * those still free at T after the head's part there.
  *
- * The rule is the ledger's: while a request is tried, the reserved node's
- * GPUs beyond the extra are held (taken from the ledger, given back when
- * the try is done), so the policy's own placement keeps long requests off
- * them; a request that ends by T and does not fit under the hold is tried
- * again without it. The queue's demand index is told the room the holds
- * hide. A request's class (sim_queue.h) includes its time limit, so a class
- * whose head is refused is refused as a whole for the right reason.
+ * The rule is the ledger's: while requests are tried, each reserved node's
+ * GPUs beyond its extra are held (taken from the ledger, given back when
+ * the pass is done), so the placement, the policy's or the gang placer's,
+ * keeps long requests off them; a request that ends by T and does not fit
+ * under the holds is tried again without them. Of the nodes planned free by
+ * T, those that would hold least are reserved (the nodes a job ending by T
+ * frees before the nodes free now), and they are chosen again after every
+ * start: so a long request may use every node the head does not need, as
+ * EASY's count of extra nodes allows. The queue's demand index is told the
+ * room the holds hide. A request's class (sim_queue.h) includes its time
+ * limit and shape across nodes, so a class whose head is refused is
+ * refused as a whole for the right reason.
  *
  * The reservation is kept between passes while no job started or stopped
  * outside a pass (bf_index_epoch) and the head is the same: an arrival
@@ -29,14 +36,19 @@
  *
  * Judged by GPUs: the head's CPU, memory and quota are not planned (a head
  * short of them starts when it fits); a head that no listed job's end makes
- * room for (its node held by work with no limit) gets no reservation, and
- * the pass skips as queue=skip does.
+ * room for (held by work with no limit) gets no reservation, and the pass
+ * skips as queue=skip does. A job running past its time limit is planned
+ * as ending by then.
  *
- * Cost: the fifo part as sq_dispatch; a reservation O(pools + jobs on the
- * node) when the cached one is stale; then at most look_ahead tries, each
- * one placement and O(1) ledger changes for the hold: O(look_ahead x a
- * placement) a pass, whatever the cluster's size. Keeping the index: per
- * job started or stopped on a node, O(jobs on it + G log nodes).
+ * Cost: the fifo part as sq_dispatch; a reservation, when the kept one is
+ * stale, O(pools + jobs on the node) for one node, O((k + ties) log k) per
+ * pool across k nodes, and a walk of the pool's nodes in planned order
+ * until one domain holds k for a head that must stay inside one (at worst
+ * every node of the pool); then at most look_ahead tries, each one
+ * placement, and after each start the nodes chosen again (O(k log k)) and
+ * held (O(k) ledger changes): O(look_ahead x (a placement + k log k)) a
+ * pass, whatever the cluster's size. Keeping the index: per job started or
+ * stopped, O(jobs on each of its nodes + G) (sim_bf_index.h).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_BACKFILL_H
 #define GPUSIM_SIM_BACKFILL_H
