@@ -28,6 +28,12 @@ cJSON *gs_json_read(const char *path, const char *what, gs_error *err);
  * the file name used in messages. */
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err);
 
+/* As gs_json_parse, for a text that starts on line first_line of its file
+ * (a JSON Lines record): messages name that line ("'FILE' line L, column
+ * C", with no leading kind when what is ""). */
+cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
+                        gs_error *err);
+
 /* Reads a whole regular file, at most max bytes, into a NUL-terminated
  * buffer (*n bytes before the terminator). A directory, a missing file or a
  * file over max is GS_EINPUT naming path. */

@@ -9,6 +9,7 @@
 
 #include "../workloads/wl_import.h"
 #include "cli.h"
+#include "../base/gs_num.h"
 #include "../sim/sim_report.h"
 
 static void import_usage(FILE *out)
@@ -39,10 +40,8 @@ static void import_usage(FILE *out)
 /* A whole decimal integer in [lo, hi] (atoi would take "banana" as 0). */
 static bool int_arg(const char *s, long lo, long hi, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi || *s == ' ' || *s == '+')
+    long v;
+    if (!gs_num_long(s, lo, hi, &v))
         return false;
     *out = (int)v;
     return true;
@@ -248,9 +247,9 @@ int cmd_import(int argc, char **argv)
         return 2;
     }
     if (o.gpus < 1 || o.gpus > 64 || o.replicas_min < 0 || o.replicas_max < 1 || o.replicas_min > o.replicas_max ||
-        !*o.service || strpbrk(o.service, ",\"\n")) {
+        !gs_text_field_ok(o.service, 60)) {
         fprintf(stderr, "gpusim: error: import: --gpus 1..64, --replicas MIN:MAX with 0 <= MIN <= MAX, MAX >= 1, "
-                        "and a service name without commas or quotes\n");
+                        "and a service name without commas, quotes or control characters\n");
         return 2;
     }
     const char *in = argv[optind + 1];
