@@ -17,6 +17,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
 #include "cli_opts.h"
@@ -121,9 +122,8 @@ typedef struct run_args {
  * (sim_timeseries.h) bounds the file either way. */
 static int parse_sample(const char *opt, const char *v, void *p, gs_error *err)
 {
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x == 0 || (x >= 0.001 && x <= 9e12)))
+    double x;
+    if (!gs_num_double(v, 0, 9e12, &x) || (x > 0 && x < 0.001))
         return gs_err(err, GS_EUSAGE, "--%s: expected 0 (no timeseries) or seconds from 0.001 to 9e12", opt);
     *(gs_time_us *)p = (gs_time_us)(x * 1e6 + 0.5);
     return 0;
