@@ -89,6 +89,20 @@ static void compare_out(const cli_opts *com, char *odir, size_t n)
     odir[l] = 0;
 }
 
+/* Each --metrics path: a number the report can hold (report NULL: before
+ * any run, against the metrics table), or one of report's own (the paths
+ * of a policy's section, which only a run can say). 0 or GS_EUSAGE. */
+static int check_extra_paths(const char *paths, const cJSON *report, gs_error *err)
+{
+    char *copy = paths ? xstrdup(paths) : NULL, *save = NULL;
+    int rc = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && rc == 0; tok = strtok_r(NULL, ",", &save))
+        if (!report || metrics_known(tok) == METRICS_OPEN)
+            rc = metrics_check_path("--metrics", tok, report, err);
+    free(copy);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     compare_args a = {0};
@@ -99,6 +113,8 @@ int cmd_compare(int argc, char **argv)
     const cli_opts com = a.o;
     long seeds = com.seeds, jobs = com.jobs;
     const char *format = a.format, *slo_spec = com.slo;
+    if ((rc = check_extra_paths(a.extra_paths, NULL, &err)) != 0)
+        return cli_fail(&err);
     cli_batch_policy *pol;
     int npol;
     if (cli_batch_policies_parse(a.policies, &pol, &npol, &err))
@@ -122,12 +138,9 @@ int cmd_compare(int argc, char **argv)
     rc = cli_batch_run_all(runs, nruns, (int)jobs, "compare", &err);
     /* An SLO term naming no number of the report would read as never met
      * (slo_met 0); it is a usage error, as in 'plan'. */
-    for (int t = 0; rc == 0 && t < nslo; t++) {
-        double v;
-        if (!metrics_get(runs[0].report, slo[t].path, &v))
-            rc = gs_err(&err, GS_EUSAGE, "--slo: the report has no number at '%s' (e.g. jobs.queue_s.p99, "
-                        "gpu.alloc_ratio; see README 'The report')", slo[t].path);
-    }
+    for (int t = 0; rc == 0 && t < nslo; t++)
+        rc = metrics_check_path("--slo", slo[t].path, runs[0].report, &err);
+    rc = rc ? rc : check_extra_paths(a.extra_paths, runs[0].report, &err); /* a policy's section: now known */
     if (rc == 0)
         cli_batch_add_unit_costs(runs, nruns);
 

@@ -86,7 +86,7 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
     row rows[MAX_ROWS] = {0};
     int nrows = 0;
     for (const metrics_row *m = metrics; m->path; m++)
-        if (m->shown & METRICS_COMPARE) {
+        if (m->flags & METRICS_COMPARE) {
             rows[nrows].key = m->key;
             snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", m->path);
         }

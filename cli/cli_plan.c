@@ -280,7 +280,8 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         max_x = cli_plan_search_max_scale(st->cx, e->cand, a->max_gpus);
     }
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
-    qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
+    if (pl.npts > 1)
+        qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);
         cJSON_AddItemToArray(st->pa, e->obj);

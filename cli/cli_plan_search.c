@@ -187,6 +187,11 @@ static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
         rc = cli_batch_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
         pl->rounds++;
     }
+    /* a user term in a policy's section: the first report says whether that
+     * number exists (a misspelling is a usage error, not "never met") */
+    for (int t = 0; rc == 0 && ntodo && pl->ndone == 0 && t < cx->nuser; t++)
+        if (metrics_known(cx->slo[t].path) == METRICS_OPEN)
+            rc = metrics_check_path("--slo", cx->slo[t].path, runs[0].report, err);
     for (int c = 0; c < ntodo && rc == 0; c++)
         measure_point(pl, todo[c], runs + c * S);
     for (int i = 0; i < ntodo * S; i++)
