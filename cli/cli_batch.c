@@ -178,6 +178,24 @@ void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_pol
     push(r, cli_batch_fmt("--out=%s", out_dir));
 }
 
+static const char *value_of(const char *kv, const char *key)
+{
+    size_t l = strlen(key);
+    return !strncmp(kv, key, l) && kv[l] == '=' ? kv + l + 1 : NULL;
+}
+
+const char *cli_batch_param(const cli_opts *c, const cli_batch_policy *p, const char *key)
+{
+    const char *v = NULL, *x;
+    for (int i = 0; i < c->nsets; i++)
+        if ((x = value_of(c->sets[i], key)))
+            v = x;
+    for (int i = 0; p && i < p->nsets; i++)
+        if ((x = value_of(p->sets[i], key)))
+            v = x;
+    return v;
+}
+
 void cli_batch_run_free(cli_batch_run *r)
 {
     for (int i = 0; i < r->argc; i++)

@@ -54,7 +54,7 @@ static double value_of(const cJSON *rep, const char *path, const cli_batch_slo *
         *ok = true;
         return met ? 1.0 : 0.0;
     }
-    *ok = metrics_get(rep, path, &v);
+    *ok = metrics_measured(rep, path, &v); /* a statistic of an empty sample: absent, "-" */
     return *ok ? v : NAN;
 }
 

@@ -28,11 +28,19 @@
 #include "cli_opts.h"
 #include "cli_plan.h"
 #include "cli_plan_terms.h"
+#include "plan_evidence.h"
+#include "trace_facts.h"
 
 /* the default width's cap: past 15 (four bisection levels a round) the
  * speculative runs a round wastes outnumber the ones it uses */
 #define PLAN_WIDTH_MAX 15
 #define PLAN_MAX_TEMPLATES 8
+/* seeds per count: with one, an answer is one draw of the workload's
+ * randomness (a count that fails one seed in five passes one seed four
+ * times in five, five seeds a third of the time); five keep the t-interval
+ * usable (4 degrees of freedom) at five runs a count, run in parallel */
+#define PLAN_DEFAULT_SEEDS 5
+#define PLAN_DEFAULT_MARGIN 4
 
 /* {==== options ====} */
 
@@ -43,6 +51,7 @@ typedef struct plan_args {
     int ntemplates;
     double fraction;
     long min_gpus, max_gpus, width; /* width 0: from --jobs */
+    long margin;
     bool allow[PLAN_NIMPLICIT];
 } plan_args;
 
@@ -77,7 +86,11 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
                                 "queue_p50, queue_mean, jct_p99, latency_p99, ttft_p99, slo_attainment,\n"
                                 "utilization, busy_ratio, cost_usd ('queue_p99<=600,latency_p99<=0.2');\n"
                                 "a metric never measured (nothing served) is not met"),
-        CLI_SHARED(CLI_OPT_SEEDS, "seeds 1..N per card count (default 1)"),
+        CLI_SHARED(CLI_OPT_SEEDS, "seeds 1..N per card count (default 5: a count that fails one seed in\n"
+                                  "five passes five seeds a third of the time, one seed four times in five)"),
+        {.name = "margin", .arg = "N", .kind = CLI_ARG_LONG, .lo = 0, .hi = PLAN_MARGIN_MAX, .p = &a->margin,
+         .help = "counts probed above the answer, +1, +2, +4, ... (default 4; 0: none): the answer is\n"
+                 "reported with the fewest cards from which every probed count met"},
         {.name = "fraction", .arg = "F", .kind = CLI_ARG_NUM, .lo = 0, .lo_open = true, .hi = 1, .p = &a->fraction,
          .help = "share of seeds that must meet every term (default 1)"},
         {.name = "min-gpus", .arg = "N", .kind = CLI_ARG_LONG, .lo = 1, .hi = 100000000, .p = &a->min_gpus,
@@ -115,7 +128,8 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
 static int plan_options(int argc, char **argv, plan_args *a, gs_error *err)
 {
     a->o.gpus_per_node = 8;
-    a->o.seeds = 1;
+    a->o.seeds = PLAN_DEFAULT_SEEDS;
+    a->margin = PLAN_DEFAULT_MARGIN;
     a->o.jobs = cli_batch_default_jobs();
     a->format = "text";
     a->fraction = 1.0;
@@ -215,6 +229,39 @@ static bool is_mig_policy(const cli_batch_policy *p)
     return (n == 3 && !strncmp(p->name, "mig", 3)) || (n == 6 && !strncmp(p->name, "dynmig", 6));
 }
 
+/* The answer's margin: the fewest cards from which every probed count met,
+ * and the counts above the answer that failed (a non-monotone region). */
+static void entry_margin(const plan_ctx *cx, entry *e, const planner *pl, long answer)
+{
+    long *x = xcalloc((size_t)pl->npts + 1, sizeof *x);
+    bool *met = xcalloc((size_t)pl->npts + 1, sizeof *met);
+    for (int i = 0; i < pl->npts; i++)
+        x[i] = pl->pts[i].x, met[i] = pl->pts[i].met;
+    plan_margin mg;
+    plan_evidence_margin(x, met, pl->npts, answer, &mg);
+    free(x);
+    free(met);
+    long cards, nodes;
+    double usd;
+    if (mg.stable_from > 0) {
+        cli_plan_cands_size(cx, e->cand, mg.stable_from, &cards, &nodes, &usd, NULL);
+        e->stable_gpus = cards;
+        cJSON_AddNumberToObject(e->obj, "stable_from_gpus", (double)cards);
+        if (!e->cand->model)
+            cJSON_AddNumberToObject(e->obj, "stable_from_scale", (double)mg.stable_from);
+    } else { /* the largest count probed failed */
+        cJSON_AddNullToObject(e->obj, "stable_from_gpus");
+    }
+    cJSON_AddBoolToObject(e->obj, "non_monotone", mg.nfailed_above > 0);
+    if (mg.nfailed_above > 0) {
+        cJSON *fa = cJSON_AddArrayToObject(e->obj, "failed_above_answer");
+        for (int i = 0; i < mg.nfailed_above; i++) {
+            cli_plan_cands_size(cx, e->cand, mg.failed_above[i], &cards, &nodes, &usd, NULL);
+            cJSON_AddItemToArray(fa, cJSON_CreateNumber((double)cards));
+        }
+    }
+}
+
 /* The entry's verdict and answer, from a finished search. */
 static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long answer)
 {
@@ -226,6 +273,7 @@ static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long a
         if (!e->cand->model)
             cJSON_AddNumberToObject(e->obj, "scale", (double)answer);
         cJSON_AddStringToObject(e->obj, "verdict", "met");
+        entry_margin(cx, e, pl, answer);
         if (!isnan(e->usd_h)) {
             cJSON_AddNumberToObject(e->obj, "price_per_gpu_hour_usd", e->usd_h / (double)e->gpus);
             cJSON_AddNumberToObject(e->obj, "cost_per_hour_usd", e->usd_h);
@@ -257,7 +305,8 @@ static void entry_search_log(plan_state *st, const entry *e, planner *pl)
             cJSON_Delete(pl->done[i].obj);
         }
     cJSON *so = cJSON_CreateObject();
-    cJSON_AddStringToObject(so, "label", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "label")));
+    const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "label"));
+    cJSON_AddStringToObject(so, "label", label);
     cJSON_AddNumberToObject(so, "rounds", pl->rounds);
     cJSON_AddNumberToObject(so, "counts_run", pl->ndone);
     cJSON_AddNumberToObject(so, "counts_in_evidence", pl->npts);
@@ -391,6 +440,61 @@ static int plan_setup(plan_args *a, plan_ctx *cx, gpu_catalog *cat, plan_state *
     return rc;
 }
 
+/* Candidates of different cards with the trace's durations stated on no
+ * card: under ref_gpu=cluster each candidate would run them as measured on
+ * its own first model, sizing each for different work. Refused (usage). */
+static int plan_check_ref(const plan_state *st, const trace_facts *tf, gs_error *err)
+{
+    const gpu_model *first = NULL;
+    char list[600] = "";
+    bool differ = false;
+    for (int c = 0; c < st->ncands; c++) {
+        const candidate *cd = &st->cands[c];
+        const gpu_model *m = cd->model ? cd->model : cd->unit.npools ? cd->unit.pools[0].model : NULL;
+        for (int p = 0; p < st->npol && m; p++) {
+            const char *ref = cli_batch_param(&st->a->o, &st->pol[p], "ref_gpu");
+            if (ref && strcmp(ref, "cluster"))
+                continue; /* stated: the same work on every card */
+            if (first && m != first)
+                differ = true;
+            if (!strstr(list, m->name))
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", m->name);
+            first = first ? first : m;
+        }
+    }
+    if (!differ || tf->no_ref == 0)
+        return 0;
+    return gs_err(err, GS_EUSAGE, "plan: the candidates would run the durations of '%s' as measured on different "
+                  "cards (%s: ref_gpu=cluster takes each cluster's first model), so each would be sized for other "
+                  "work; %ld rows state no ref_gpu (the first at line %ld): give --set ref_gpu=MODEL, the card the "
+                  "durations were measured on, or a ref_gpu column in the trace",
+                  st->a->o.trace, list, tf->no_ref, tf->first_no_ref_line);
+}
+
+/* What the trace must say for the plan to mean something: one reference
+ * card across candidates of several, services' token counts for token
+ * terms and token SLOs, each services.<id> a service of it; and the
+ * milliseconds hint. One read of the trace. */
+static int plan_check_trace(const plan_state *st, gs_error *err)
+{
+    const plan_ctx *cx = st->cx;
+    trace_facts tf;
+    int rc = trace_facts_read(st->a->o.trace, 0, false, &tf, err);
+    if (rc)
+        return rc;
+    rc = plan_check_ref(st, &tf, err);
+    for (int t = 0; rc == 0 && t < cx->nuser; t++)
+        rc = trace_facts_check_path(&tf, st->a->o.trace, "--slo", cx->slo[t].path, err);
+    if (rc == 0)
+        rc = trace_facts_check_services(&tf, st->a->o.trace, err);
+    char hint[600];
+    trace_facts_units_hint(&tf, st->a->o.trace, hint, sizeof hint);
+    if (rc == 0 && hint[0])
+        fprintf(stderr, "gpusim: hint: %s\n", hint);
+    trace_facts_free(&tf);
+    return rc;
+}
+
 static void plan_free(plan_state *st, cli_batch_slo *slo, cli_batch_policy *pol, gpu_catalog *cat)
 {
     free(st->ents);
@@ -427,11 +531,13 @@ int cmd_plan(int argc, char **argv)
     if (width == 0) /* one count per free worker: --jobs (the online cores) over the seeds a count runs */
         width = jobs / seeds < 1 ? 1 : jobs / seeds > PLAN_WIDTH_MAX ? PLAN_WIDTH_MAX : jobs / seeds;
     plan_ctx cx = {.com = &a.o, .cat = &cat, .seeds = seeds, .jobs = jobs, .width = width, .engine = a.engine,
-                   .max_gpus = a.max_gpus};
+                   .max_gpus = a.max_gpus, .margin = a.margin};
     plan_state st = {.a = &a, .cx = &cx, .cat = &cat, .cands = xcalloc(PLAN_MAX_CANDS, sizeof *st.cands)};
     cli_batch_slo *slo = NULL;
     cli_batch_policy *pol = NULL;
     rc = plan_setup(&a, &cx, &cat, &st, &slo, &pol, &err);
+    if (rc == 0)
+        rc = plan_check_trace(&st, &err);
     char odir[900];
     if (a.o.out) {
         snprintf(odir, sizeof odir, "%s", a.o.out);

@@ -47,6 +47,7 @@ typedef struct plan_ctx {
     long width;         /* counts tried per round (1: bisection) */
     const char *engine; /* NULL: child processes here; else each round is a sweep on it */
     long max_gpus;      /* --max-gpus: where a --gpu search gives up */
+    long margin;        /* --margin: probes above the answer (plan_evidence.h) */
 } plan_ctx;
 
 typedef struct point {
@@ -81,6 +82,7 @@ typedef struct entry {
     const cli_batch_policy *pol;
     cJSON *obj;       /* its plan.json object */
     long gpus, nodes; /* 0: no answer */
+    long stable_gpus; /* the fewest cards from which every probed count met (with an answer) */
     double usd_h;
     bool impossible;
 } entry;

@@ -124,8 +124,8 @@ static void print_unanswered(const plan_ctx *cx, const entry *e)
 static void print_table(const plan_ctx *cx, const entry *ents, int nents)
 {
     printf("\nbuyer's table, cheapest first ($/month = 730 h):\n");
-    printf("%-24s %-26s %7s %6s %12s %14s  %s\n", "policy", "card or cluster", "cards", "nodes", "$/hour",
-           "$/month", "price from");
+    printf("%-24s %-26s %7s %8s %6s %12s %14s  %s\n", "policy", "card or cluster", "cards", "stable", "nodes",
+           "$/hour", "$/month", "price from");
     ranked *rk = xcalloc((size_t)nents + 1, sizeof *rk);
     for (int i = 0; i < nents; i++)
         rk[i] = (ranked){ents[i], i};
@@ -144,14 +144,23 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             if (sname && !strstr(srcs, sname))
                 snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%s", srcs[0] ? ", " : "", sname);
         }
-        if (isnan(e->usd_h))
-            printf("%-24s %-26s %7ld %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, e->nodes, "?",
-                   "?", "no price known");
+        char stable[32];
+        bool nm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e->obj, "non_monotone"));
+        if (e->stable_gpus)
+            snprintf(stable, sizeof stable, "%ld%s", e->stable_gpus, nm ? " !" : "");
         else
-            printf("%-24s %-26s %7ld %6ld %12.2f %14.0f  %s\n", e->pol->label, e->cand->label, e->gpus, e->nodes,
-                   e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
+            snprintf(stable, sizeof stable, "- !");
+        if (isnan(e->usd_h))
+            printf("%-24s %-26s %7ld %8s %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
+                   e->nodes, "?", "?", "no price known");
+        else
+            printf("%-24s %-26s %7ld %8s %6ld %12.2f %14.0f  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
+                   e->nodes, e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
     }
     free(rk);
+    printf("cards: the fewest the search found to meet every term; stable: the fewest from which every count\n"
+           "probed above also met (margin probes +1, +2, +4, ...); '!': a count above the answer failed (a\n"
+           "non-monotone region: buy the stable count, or see the evidence)\n");
 }
 
 /* The runs' warnings (those of the first count's first seed), once per entry. */
@@ -194,7 +203,9 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
             else
                 printf(" %26s", "absent");
         }
-        printf("\n");
+        bool margin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "margin"));
+        bool above = g > (double)e->gpus && e->gpus && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met"));
+        printf("%s%s\n", margin ? "  margin" : "", above ? "  <- fails above the answer" : "");
     }
 }
 

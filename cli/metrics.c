@@ -12,6 +12,8 @@
 #define HI METRICS_HIGHER
 #define EI METRICS_EITHER
 #define ST METRICS_STATS
+#define TK METRICS_TOKENS
+#define SV METRICS_SERVED
 
 /* {path, compare key, --slo alias, words, unit, better, flags}. The rows
  * shown by compare come first, in the order a planner reads them; a
@@ -30,11 +32,11 @@ const metrics_row metrics[] = {
     {"requests.latency_s", NULL, NULL, "request latency, all services", "s", LO, ST},
     {"requests.latency_s.p50", NULL, NULL, "request latency, median", "s", EI, H},
     {"requests.latency_s.p99", "latency_p99_s", "latency_p99", "request latency, 99th percentile", "s", EI, C | H},
-    {"requests.ttft_s", NULL, NULL, "time to first token, all services", "s", LO, ST},
-    {"requests.ttft_s.p99", "ttft_p99_s", "ttft_p99", "time to first token, 99th percentile", "s", EI, C | H},
-    {"requests.tpot_s", NULL, NULL, "time per output token, all services", "s", LO, ST},
+    {"requests.ttft_s", NULL, NULL, "time to first token, all services", "s", LO, ST | TK},
+    {"requests.ttft_s.p99", "ttft_p99_s", "ttft_p99", "time to first token, 99th percentile", "s", EI, C | H | TK},
+    {"requests.tpot_s", NULL, NULL, "time per output token, all services", "s", LO, ST | TK},
     {"requests.slo_attainment", "slo_attainment", "slo_attainment", "requests served within their SLO / arrived",
-     "ratio", HI, C | H},
+     "ratio", HI, C | H | SV},
     {"jobs.slowdown", NULL, NULL, "job completion time / its run time alone", "ratio", LO, ST},
     {"jobs.slowdown.mean", "slowdown_mean", NULL, "job slowdown, mean", "ratio", EI, C | H},
     {"jobs.arrived", NULL, NULL, "jobs in the trace that arrived", "jobs", EI, H},
@@ -79,11 +81,13 @@ const metrics_row metrics[] = {
     {"services.*.latency_s", NULL, NULL, "request latency of one service", "s", LO, ST},
     {"services.*.latency_cdf_s.*", NULL, NULL, "request latency of one service, a quantile (p1 .. p99_9)", "s",
      LO, 0},
-    {"services.*.ttft_s", NULL, NULL, "time to first token of one service", "s", LO, ST},
-    {"services.*.tpot_s", NULL, NULL, "time per output token of one service", "s", LO, ST},
-    {"services.*.slo_attainment", NULL, NULL, "requests of one service within its SLO", "ratio", HI, 0},
-    {"services.*.slo_attainment_ttft", NULL, NULL, "requests of one service within its TTFT SLO", "ratio", HI, 0},
-    {"services.*.slo_attainment_tpot", NULL, NULL, "requests of one service within its TPOT SLO", "ratio", HI, 0},
+    {"services.*.ttft_s", NULL, NULL, "time to first token of one service", "s", LO, ST | TK},
+    {"services.*.tpot_s", NULL, NULL, "time per output token of one service", "s", LO, ST | TK},
+    {"services.*.slo_attainment", NULL, NULL, "requests of one service within its SLO", "ratio", HI, SV},
+    {"services.*.slo_attainment_ttft", NULL, NULL, "requests of one service within its TTFT SLO", "ratio", HI,
+     TK | SV},
+    {"services.*.slo_attainment_tpot", NULL, NULL, "requests of one service within its TPOT SLO", "ratio", HI,
+     TK | SV},
     {"services.*.served", NULL, NULL, "requests of one service served", "requests", HI, 0},
     {"services.*.queued", NULL, NULL, "requests of one service waiting at the end", "requests", LO, 0},
     {"services.*.dropped_queue_full", NULL, NULL, "requests of one service dropped: queue full", "requests", LO, 0},
@@ -122,7 +126,8 @@ const metrics_row metrics[] = {
     {"policy.slice_util.compute", NULL, NULL, "MIG compute slices used / held", "ratio", HI, 0},
     {"policy.slice_util.memory", NULL, NULL, "MIG memory slices used / held", "ratio", HI, 0},
     {"policy.dualpod.evictions.*", NULL, NULL, "dual-pod evictions, by cause", "evictions", LO, 0},
-    {"policy.dualpod.first_request_latency_s.*", NULL, NULL, "latency of a model's first request, by path", "s", LO, ST},
+    {"policy.dualpod.first_request_latency_s.*", NULL, NULL, "latency of a model's first request, by path", "s", LO,
+     ST},
     {"policy.hibernate.sessions_rejected", NULL, NULL, "agent sessions rejected", "sessions", LO, 0},
     {"policy.hibernate.wakes_failed", NULL, NULL, "wakes that failed", "wakes", LO, 0},
     {"policy.hibernate.wakes_waited", NULL, NULL, "wakes that waited for room", "wakes", LO, 0},
@@ -161,10 +166,10 @@ const metrics_row metrics[] = {
     {"services.*.kv_kib_per_token", NULL, NULL, "KV cache per token", "KiB", EI, 0},
     {"services.*.weights_gib", NULL, NULL, "model weights", "GiB", EI, 0},
     {"services.*.slo_ms", NULL, NULL, "the service's end-to-end latency SLO", "ms", EI, 0},
-    {"services.*.slo_ttft_ms", NULL, NULL, "the service's TTFT SLO", "ms", EI, 0},
-    {"services.*.slo_tpot_ms", NULL, NULL, "the service's TPOT SLO", "ms", EI, 0},
+    {"services.*.slo_ttft_ms", NULL, NULL, "the service's TTFT SLO", "ms", EI, TK},
+    {"services.*.slo_tpot_ms", NULL, NULL, "the service's TPOT SLO", "ms", EI, TK},
     {"services.*.slo_attainment_both", NULL, NULL, "requests of one service within both token SLOs", "ratio", HI,
-     0},
+     TK | SV},
     {"services.*.replicas.min", NULL, NULL, "the service's configured minimum replicas", "replicas", EI, 0},
     {"services.*.replicas.max", NULL, NULL, "the service's configured maximum replicas", "replicas", EI, 0},
     {"services.*.replicas.peak", NULL, NULL, "replicas, most at once", "replicas", EI, 0},
@@ -250,6 +255,21 @@ bool metrics_get(const cJSON *root, const char *path, double *v)
     return true;
 }
 
+/* The number beside path's leaf named sib (the sample's count, the
+ * requests served), or true when there is none. */
+static bool sibling_positive(const cJSON *root, const char *path, const char *sib)
+{
+    const char *dot = strrchr(path, '.');
+    char p[200];
+    size_t l = dot ? (size_t)(dot - path) : 0;
+    if (!dot || l + strlen(sib) + 2 > sizeof p)
+        return true;
+    memcpy(p, path, l);
+    snprintf(p + l, sizeof p - l, ".%s", sib);
+    double n;
+    return !metrics_get(root, p, &n) || n > 0;
+}
+
 bool metrics_measured(const cJSON *root, const char *path, double *v)
 {
     if (!metrics_get(root, path, v))
@@ -257,14 +277,10 @@ bool metrics_measured(const cJSON *root, const char *path, double *v)
     const char *dot = strrchr(path, '.');
     if (!dot || !strcmp(dot + 1, "count"))
         return true;
-    char parent[160];
-    size_t l = (size_t)(dot - path);
-    if (l + sizeof ".count" > sizeof parent)
-        return true;
-    memcpy(parent, path, l);
-    strcpy(parent + l, ".count");
-    double n;
-    return !metrics_get(root, parent, &n) || n > 0;
+    const metrics_row *m = metrics_find(path);
+    if (m && (m->flags & METRICS_SERVED))
+        return sibling_positive(root, path, "served");
+    return sibling_positive(root, path, "count");
 }
 
 /* Does pattern (with "*" segments) match the first n bytes of path, segment
@@ -345,6 +361,12 @@ static const metrics_row *covering(const char *path)
     if (dot && (is_statistic(dot + 1) || !strcmp(dot + 1, "count")))
         return stats_object(path, (size_t)(dot - path));
     return NULL;
+}
+
+bool metrics_needs_tokens(const char *path)
+{
+    const metrics_row *m = covering(path);
+    return m && (m->flags & METRICS_TOKENS);
 }
 
 const char *metrics_unit(const char *path)

@@ -35,6 +35,8 @@ enum {
     METRICS_COMPARE = 1, /* shown: a base row of `compare` (and `sweep collect`), under its key */
     METRICS_HTML = 2,    /* shown: a row of the key metrics table of plot's report.html */
     METRICS_STATS = 4,   /* the path is a statistic object (count, mean, p50, p95, p99, max), not a number */
+    METRICS_TOKENS = 8,  /* measured only for requests with token counts (TTFT, TPOT) */
+    METRICS_SERVED = 16, /* a share of the requests served (its sibling "served"): of none, absent */
 };
 
 typedef struct metrics_row {
@@ -56,8 +58,9 @@ extern const metrics_row metrics[];
  * or not a number. */
 bool metrics_get(const cJSON *root, const char *path, double *v);
 /* Like metrics_get, but a statistic over an empty sample is absent: a p99 or
- * mean whose sibling count is 0 was never measured (every request dropped,
- * no job started), so it cannot meet an SLO and prints as "-". */
+ * mean whose sibling count is 0, a share of the requests served when none
+ * was (METRICS_SERVED), was never measured (every request dropped, no job
+ * started), so it cannot meet an SLO and prints as "-". */
 bool metrics_measured(const cJSON *root, const char *path, double *v);
 
 /* Which way path is better: its statistic object's row, else its own row,
@@ -68,6 +71,8 @@ metrics_better metrics_direction(const char *path);
 const metrics_row *metrics_find(const char *path);
 /* The report path a --slo short name stands for, or NULL. */
 const char *metrics_alias(const char *name);
+/* Is path measured only for requests that carry token counts? */
+bool metrics_needs_tokens(const char *path);
 /* The unit of path's row (its statistic object's for a statistic), or NULL
  * when no row covers it. */
 const char *metrics_unit(const char *path);

@@ -143,6 +143,11 @@ static void paths_and_empty_samples(void)
     CHECK(metrics_measured(r, "jobs.jct_s.p99", &v) && v == 7);
     CHECK(metrics_get(r, "services.1.served", &v) && v == 6);
     CHECK(metrics_get(r, "services.b.served", &v) && v == 6); /* by id */
+    cJSON *z = cJSON_Parse("{\"requests\":{\"served\":0,\"slo_attainment\":0},\"services\":[{\"id\":\"a\","
+                           "\"served\":2,\"slo_attainment\":0.5}]}");
+    CHECK(!metrics_measured(z, "requests.slo_attainment", &v)); /* a share of nothing served */
+    CHECK(metrics_measured(z, "services.a.slo_attainment", &v) && v == 0.5);
+    cJSON_Delete(z);
     CHECK(!metrics_get(r, "services.c.served", &v));
     CHECK(!metrics_get(r, "services.2.served", &v));
     CHECK(!metrics_get(r, "services.1.id", &v)); /* a string is not a number */

@@ -107,7 +107,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
             add_prefix_cache(o, L, v);
         double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
         cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
-        cJSON_AddNumberToObject(rp, "min", v->min);
+        cJSON_AddNumberToObject(rp, "min", v->min_cfg);
         cJSON_AddNumberToObject(rp, "max", v->max);
         cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
         cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
