@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../policies/registry.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_opts.h"
@@ -219,14 +220,55 @@ typedef struct plan_state {
     entry *ents;
     int nents, nimpossible;
     cJSON *pa, *sra; /* plan.json's policies, search.json's policies */
-    plan_feasibility (*fcache)[2];
-    bool (*fdone)[2];
 } plan_state;
 
-static bool is_mig_policy(const cli_batch_policy *p)
+/* Does p's space policy (the name before any '+') let requests name a MIG
+ * profile, so that a plan must check them against each candidate's MIG
+ * cards? The policy record answers (POL_CAP_MIG). */
+static bool names_mig_profiles(const cli_batch_policy *p)
 {
-    size_t n = strcspn(p->name, "+");
-    return (n == 3 && !strncmp(p->name, "mig", 3)) || (n == 6 && !strncmp(p->name, "dynmig", 6));
+    char space[sizeof p->name];
+    snprintf(space, sizeof space, "%.*s", (int)strcspn(p->name, "+"), p->name);
+    const pol_ops *op = pol_find(space);
+    return op && op->space && (op->space->caps & POL_CAP_MIG);
+}
+
+/* The rows no count of candidate cd serves under pol (plan_feasible.h):
+ * the policy is set up on one instance of the candidate with the plan's
+ * parameters (a bad one is refused here, before any search), and its
+ * record says what memory it gives a task per card. One read of the trace
+ * per entry. */
+static int entry_feasibility(plan_state *st, const candidate *cd, const cli_batch_policy *pol, plan_feasibility *f,
+                             gs_error *err)
+{
+    static sim_config cfg; /* the --set table: off the stack */
+    memset(&cfg, 0, sizeof cfg);
+    cfg.registry = pol_all();
+    cfg.trace_path = st->a->o.trace;
+    cfg.policy = pol->name;
+    cfg.seed = 1;
+    char *copies[CLI_OPTS_MAX_SETS + CLI_BATCH_MAX_SETS];
+    for (int i = 0; i < st->a->o.nsets + pol->nsets && cfg.nsets < SIM_MAX_SETS; i++) {
+        char *kv = copies[cfg.nsets] = xstrdup(i < st->a->o.nsets ? st->a->o.sets[i] : pol->sets[i - st->a->o.nsets]);
+        char *eq = strchr(kv, '=');
+        *eq = 0;
+        cfg.sets[cfg.nsets++] = (sim_set){.key = kv, .value = eq + 1};
+    }
+    sim_cluster cl;
+    int rc = cli_plan_cands_unit(cd, st->cat, &cl, err);
+    bool built = rc == 0;
+    sim *s = sim_create();
+    if (rc == 0 && (rc = sim_init(s, &cfg, st->cat, &cl, NULL, err)) == 0) {
+        const pol_ops *op = sim_policy_at(s, 0);
+        plan_policy_ask ask = {op->space ? op->space->mem_per_card_mib : NULL, sim_policy_state(s, 0), op->name};
+        rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, names_mig_profiles(pol), false, &ask, f, err);
+    }
+    sim_destroy(s);
+    if (built)
+        sim_cluster_free(&cl);
+    for (int i = 0; i < cfg.nsets; i++)
+        free(copies[i]);
+    return rc;
 }
 
 /* The answer's margin: the fewest cards from which every probed count met,
@@ -366,15 +408,13 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     cJSON_AddStringToObject(e->obj, "policy", pol->name);
     cJSON_AddStringToObject(e->obj, "candidate", cd->label);
     cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
-    int mk = is_mig_policy(pol), rc;
-    if (!st->fdone[ci][mk] &&
-        (rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, mk, false, &st->fcache[ci][mk], err)) != 0) {
+    plan_feasibility feas, *f = &feas;
+    int rc = entry_feasibility(st, cd, pol, f, err);
+    if (rc) {
         cJSON_Delete(e->obj);
         st->nents--;
         return rc;
     }
-    st->fdone[ci][mk] = true;
-    const plan_feasibility *f = &st->fcache[ci][mk];
     cJSON_AddItemToObject(e->obj, "feasibility", cli_plan_output_feasibility(f));
     char what[600];
     if (f->bad > 0 && !st->a->allow[0]) {
@@ -498,8 +538,6 @@ static int plan_check_trace(const plan_state *st, gs_error *err)
 static void plan_free(plan_state *st, cli_batch_slo *slo, cli_batch_policy *pol, gpu_catalog *cat)
 {
     free(st->ents);
-    free(st->fcache);
-    free(st->fdone);
     free(slo);
     cli_batch_policies_free(pol, st->npol);
     for (int i = 0; i < st->ncands; i++) {
@@ -554,8 +592,6 @@ int cmd_plan(int argc, char **argv)
     cJSON_AddNumberToObject(sdoc, "width", (double)width);
     cJSON_AddNumberToObject(sdoc, "jobs", (double)jobs);
     st.sra = cJSON_AddArrayToObject(sdoc, "policies");
-    st.fcache = xcalloc(PLAN_MAX_CANDS, sizeof *st.fcache);
-    st.fdone = xcalloc(PLAN_MAX_CANDS, sizeof *st.fdone);
     for (int ci = 0; ci < st.ncands && rc == 0; ci++)
         for (int p = 0; p < st.npol && rc == 0; p++)
             rc = plan_entry(&st, ci, p, &err);

@@ -32,6 +32,9 @@ typedef struct candidate {
     char slug[160];         /* file-name safe */
     const gpu_model *model; /* --gpu candidate; NULL for a template */
     cluster_template tpl;   /* template candidate */
+    const char *path;       /* the template's file */
+    long gpus_per_node;     /* --gpu candidate: cards a node */
+    const char *mig;        /* --gpu candidate: --mig layout, NULL: none */
     sim_cluster unit;       /* the candidate at scale 1: feasibility */
 } candidate;
 
@@ -97,6 +100,9 @@ int cli_plan_cands_price(plan_ctx *cx, const gpu_catalog *cat, const char *arg, 
  * gpus_per_node cards (with --mig), to cands. 0 or the error. */
 int cli_plan_cands_gpus(const char *gpu_list, long gpus_per_node, const char *mig, const gpu_catalog *cat,
                         candidate *cands, int *ncands, gs_error *err);
+/* The candidate at scale 1 (one node of each group), built afresh into out
+ * (a run may change the cluster it is given). 0 or the error. */
+int cli_plan_cands_unit(const candidate *c, const gpu_catalog *cat, sim_cluster *out, gs_error *err);
 /* Appends each template, checked at scale 1, to cands. 0 or the error. */
 int cli_plan_cands_templates(const char *const *templates, int ntemplates, const gpu_catalog *cat, candidate *cands,
                              int *ncands, gs_error *err);

@@ -94,11 +94,11 @@ int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, 
     if (!t)
         return err->code;
     double *durs = xmalloc(TRACE_FACTS_SAMPLE * sizeof *durs);
-    wl_row r;
+    const wl_row *r;
     int rc = 0;
     while ((max_rows == 0 || out->rows < max_rows) && (rc = wl_trace_next(t, &r, err)) == 1) {
         out->rows++;
-        take_row(out, &r, durs);
+        take_row(out, r, durs);
     }
     if (max_rows && out->rows >= max_rows)
         rc = 0;

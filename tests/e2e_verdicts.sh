@@ -117,6 +117,21 @@ expect plan_service_by_id 0 "^whole  *H100-SXM5-80GB  *1 " \
   "$G" plan --trace "$T/notok.csv" --policy whole --gpu H100-SXM5-80GB --slo 'services.svc.latency_s.p99<=2m' --seeds 1 \
   --out "$T/t6"
 
+# {==== impossible covers every policy's limits: the policy record says what a task is given ====}
+# 40 GiB a card is above an MPS client's 20 GiB (replicas=4 on 80 GB): never served under mps, at any count
+printf 'id,submit,duration,gpus,gpumem\na,0,100,1,40960\nb,10,100,1,8192\n' >"$T/mps.csv"
+if check_rc plan_mps_limit_impossible 0 timeout 120 "$G" plan --trace "$T/mps.csv" --policies mps,whole \
+     --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --seeds 1 --out "$T/i1"; then
+  if has "$T/out" "line 2 a: under mps no card gives its task memory (40960 MiB a GPU asked" &&
+     has "$T/out" "^mps  *H100-SXM5-80GB  *-  *-  *impossible: 1 row" && has "$T/out" "^whole  *H100-SXM5-80GB  *2 " &&
+     ! grep -q '"gpus":[[:space:]]*65536' "$T/i1/plan.json"
+  then ok plan_mps_limit_impossible; else no plan_mps_limit_impossible "$T/out"; fi
+fi
+expect plan_mps_split_off_serves 0 "^mps.replicas=0.  *H100-SXM5-80GB  *1 " \
+  "$G" plan --trace "$T/mps.csv" --policy 'mps[replicas=0]' --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --seeds 1 --out "$T/i2"
+expect plan_bad_parameter_up_front 2 "replicas" \
+  "$G" plan --trace "$T/mps.csv" --policy 'mps[replicas=99]' --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --out "$T/i3"
+
 # {==== units, empty statistics, the configured minimum ====}
 printf 'id,submit,duration,gpus\na,0,3600000,1\nb,60000,5400000,1\nc,120000,1800000,1\n' >"$T/ms.csv"
 expect run_milliseconds_hint 0 "^gpusim: hint: the median job duration in '.*ms.csv' is 41.7 days (3600000 s, over 3 job rows): if its durations are milliseconds, divide them by 1000" \

@@ -26,16 +26,16 @@
  * - a node's fragmentation is recomputed only when a task is placed on it or
  *   leaves it: O(c^2 + S d) for d <= c distinct free shares on the node
  *   (sorted once, with the sums of the cards at or below each; then per
- *   shape d compares without branches instead of a walk over the cards). It stays linear in S because it is one floating-point sum over
- *   the shapes in table order, and any regrouping would move its last bits
+ *   shape d compares without branches instead of a walk over the cards).
+ *   It stays linear in S because it is one floating-point sum over the
+ *   shapes in table order, and any regrouping would move its last bits
  *   (and so the report). The cluster sum and its time integral move by the
  *   difference, so per-event work does not grow with the cluster;
  * - gpu_select=fgd and fgdfit score each candidate node by the same sum with
  *   the task added, cached per (node, shape) until the node changes.
  * A trace of R rows that are all distinct therefore costs O(R^2) over a run
- * in these sums (20,000 distinct 1-card rows on 1,024 GPUs under vgpu: about
- * 8 CPU seconds on the 2-core build machine, against 0.02 s to read the
- * table); a trace of few shapes, O(R).
+ * in these sums (scripts/README.md gives a figure); a trace of few shapes,
+ * O(R).
  * Memory: one double per node, the hash (two ints per shape), plus for
  * gpu_select=fgd and fgdfit a cache of nodes x shapes entries (16 bytes
  * each), and for fgdfit one double per card (its free share, refreshed with
@@ -45,7 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "share_card.h"
+#include "share_fit.h"
+#include "share_frag.h"
+#include "share_paper.h"
 
 typedef struct fshape {
     int gpus, gpucores, gpumem_pct;
@@ -474,25 +476,24 @@ int sc_frag_init(sc_state *st, gs_error *err)
         wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
         if (!tr)
             return GS_EINPUT;
-        wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
+        const wl_row *r;
         int got;
         job probe;
-        while ((got = wl_trace_next(tr, rp, err)) > 0) {
-            const wl_row r = *rp;
-            if (r.kind != WL_KIND_JOB)
+        while ((got = wl_trace_next(tr, &r, err)) > 0) {
+            if (r->kind != WL_KIND_JOB)
                 continue;
             uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
-            if (r.gpu_model[0])
-                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r.gpu_model, NULL);
+            if (r->gpu_model[0])
+                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r->gpu_model, NULL);
             if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
-            job_req_numbers(&probe.req, &r);
+            job_req_numbers(&probe.req, r);
             probe.pools = pools;
             total += 1;
             if (st->cfg.paper)
-                typ_count(f, &tcap, r.gpus, r.gpus > 0 ? sc_req_pct(&probe) : 0, r.cpu, pools,
-                          r.gpu_model[0] ? pools : 0);
+                typ_count(f, &tcap, r->gpus, r->gpus > 0 ? sc_req_pct(&probe) : 0, r->cpu, pools,
+                          r->gpu_model[0] ? pools : 0);
             int i = shape_of(f, &probe);
             if (i >= 0) {
                 f->sh[i].w += 1;
@@ -502,12 +503,11 @@ int sc_frag_init(sc_state *st, gs_error *err)
                 cap = cap ? 2 * cap : 64;
                 f->sh = xrealloc(f->sh, (size_t)cap * sizeof *f->sh);
             }
-            f->sh[f->nsh++] = (fshape){r.gpus, r.gpucores, r.gpumem_pct, r.gpumem_mib, r.cpu, r.mem_gib,
-                                       r.gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
+            f->sh[f->nsh++] = (fshape){r->gpus, r->gpucores, r->gpumem_pct, r->gpumem_mib, r->cpu, r->mem_gib,
+                                       r->gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
             sh_add(&f->sh_hash, job_hash(&probe), f->nsh - 1, fshape_rehash, f);
         }
         wl_trace_close(tr);
-        free(rp);
         if (got < 0)
             return GS_EINPUT;
     }
@@ -579,7 +579,7 @@ void sc_frag_free(sc_state *st)
     st->frag = NULL;
 }
 
-void sc_node_changed(sc_state *st, int ni)
+void sc_frag_changed(sc_state *st, int ni)
 {
     struct sc_frag *f = st->frag;
     if (!f || ni < 0)
