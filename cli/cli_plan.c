@@ -219,6 +219,7 @@ typedef struct plan_state {
     int npol;
     entry *ents;
     int nents, nimpossible;
+    bool services;   /* the trace has service rows (start-up transients are possible) */
     cJSON *pa, *sra; /* plan.json's policies, search.json's policies */
 } plan_state;
 
@@ -335,6 +336,39 @@ static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long a
         cJSON_AddItemToArray(ev, pl->pts[i].obj);
 }
 
+/* The cold-start parameters a warm probe sets to nothing: replicas that
+ * start at once (sim/service: pod start, imports, weight load, compile,
+ * graph capture). */
+static char *const warm_sets[] = {(char *)"svc_pod_start_s=0", (char *)"svc_import_s=0", (char *)"svc_load_gbps=1e6",
+                                  (char *)"svc_compile_s=0", (char *)"svc_graph_s=0"};
+#define NWARM (int)(sizeof warm_sets / sizeof *warm_sets)
+
+/* Not met at any count searched: is a term decided by the start-up
+ * transient (requests arriving while replicas cold-start), not by capacity?
+ * The largest count searched is run again with replicas that start at
+ * once; if it then meets every term, the verdict says so (decided_by). */
+static int entry_transient(entry *e, const planner *pl, gs_error *err)
+{
+    cli_batch_policy w = *e->pol;
+    if (w.nsets + NWARM > CLI_BATCH_MAX_SETS)
+        return 0;
+    for (int i = 0; i < NWARM; i++)
+        w.sets[w.nsets++] = warm_sets[i];
+    snprintf(w.slug, sizeof w.slug, "%.180s-warm", e->pol->slug);
+    long x = pl->pts[pl->npts - 1].x;
+    bool met = false;
+    cJSON *obj = NULL;
+    int rc = cli_plan_search_probe(pl, &w, x, &met, &obj, err);
+    if (rc || !obj)
+        return rc;
+    cJSON_AddItemToObject(e->obj, "warm_probe", obj); /* the same count, replicas starting at once */
+    if (met) {
+        cJSON_ReplaceItemInObjectCaseSensitive(e->obj, "verdict", cJSON_CreateString("not met: start-up transient"));
+        cJSON_AddStringToObject(e->obj, "decided_by", "start-up transient");
+    }
+    return 0;
+}
+
 /* How the search went (search.json, and one line on stderr): not evidence,
  * it depends on the width, so not in plan.json. Frees the speculative
  * points. */
@@ -375,6 +409,10 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);
+        if (!answer && !pl.absent_path[0] && st->services && pl.npts)
+            rc = entry_transient(e, &pl, err);
+    }
+    if (rc == 0) {
         cJSON_AddItemToArray(st->pa, e->obj);
         entry_search_log(st, e, &pl);
     } else {
@@ -515,7 +553,7 @@ static int plan_check_ref(const plan_state *st, const trace_facts *tf, gs_error 
  * card across candidates of several, services' token counts for token
  * terms and token SLOs, each services.<id> a service of it; and the
  * milliseconds hint. One read of the trace. */
-static int plan_check_trace(const plan_state *st, gs_error *err)
+static int plan_check_trace(plan_state *st, gs_error *err)
 {
     const plan_ctx *cx = st->cx;
     trace_facts tf;
@@ -523,6 +561,8 @@ static int plan_check_trace(const plan_state *st, gs_error *err)
     if (rc)
         return rc;
     rc = plan_check_ref(st, &tf, err);
+    for (int i = 0; i < tf.nsvc; i++)
+        st->services |= tf.svc[i].line > 0;
     for (int t = 0; rc == 0 && t < cx->nuser; t++)
         rc = trace_facts_check_path(&tf, st->a->o.trace, "--slo", cx->slo[t].path, err);
     if (rc == 0)

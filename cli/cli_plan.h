@@ -114,6 +114,11 @@ int cli_plan_cands_templates(const char *const *templates, int ntemplates, const
 int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error *err);
 /* The largest scale of a template whose cards stay <= max_gpus (>= 1). */
 long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_gpus);
+/* Runs count x of pl's candidate under pol (another variant of pl's
+ * policy) on every seed, outside the evidence: *met, and the point's object
+ * (the caller's). */
+int cli_plan_search_probe(const planner *pl, const cli_batch_policy *pol, long x, bool *met, cJSON **obj,
+                          gs_error *err);
 /* Sorts points by count. */
 int cli_plan_search_cmp_point(const void *a, const void *b);
 

@@ -102,20 +102,26 @@ static void print_unanswered(const plan_ctx *cx, const entry *e)
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);
-        printf("%-24s %-26s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
-               e->pol->label, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
+        printf("%-24s %-26s %7s %8s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
+               e->pol->label, e->cand->label, "-", "-", "-", nb, nb == 1 ? "" : "s");
         return;
     }
     const char *am = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "absent_metric"));
     const char *vd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "verdict"));
-    if (vd && strstr(vd, "plateau"))
-        printf("%-24s %-26s %7s %6s   not met: the figures stay the same from %ld cards on (more "
-               "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-", first_gpus(e->obj));
+    double wg = 0;
+    if (vd && strstr(vd, "start-up") && metrics_get(e->obj, "warm_probe.gpus", &wg))
+        printf("%-24s %-26s %7s %8s %6s   not met: decided by replica start-up, not capacity: with replicas\n"
+               "%-24s %-26s %7s %8s %6s   starting at once %.0f cards meet every term (plan.json warm_probe): warm\n"
+               "%-24s %-26s %7s %8s %6s   the services up first (--warmup-s, a warm-up window) or ask the steady state\n",
+               e->pol->label, e->cand->label, "-", "-", "-", "", "", "", "", "", wg, "", "", "", "", "");
+    else if (vd && strstr(vd, "plateau"))
+        printf("%-24s %-26s %7s %8s %6s   not met: the figures stay the same from %ld cards on (more "
+               "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-", "-", first_gpus(e->obj));
     else if (am)
-        printf("%-24s %-26s %7s %6s   metric absent: '%s' was never measured although every job and "
-               "request was served (check the path)\n", e->pol->label, e->cand->label, "-", "-", am);
+        printf("%-24s %-26s %7s %8s %6s   metric absent: '%s' was never measured although every job and "
+               "request was served (check the path)\n", e->pol->label, e->cand->label, "-", "-", "-", am);
     else
-        printf("%-24s %-26s %7s %6s   not met up to %ld cards\n", e->pol->label, e->cand->label, "-", "-",
+        printf("%-24s %-26s %7s %8s %6s   not met up to %ld cards\n", e->pol->label, e->cand->label, "-", "-", "-",
                cx->max_gpus);
 }
 

@@ -376,3 +376,20 @@ long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_
     }
     return hi > lo ? hi : lo;
 }
+
+int cli_plan_search_probe(const planner *pl, const cli_batch_policy *pol, long x, bool *met, cJSON **obj,
+                          gs_error *err)
+{
+    planner p2 = {.cx = pl->cx, .pol = pol, .cand = pl->cand};
+    int rc = try_counts(&p2, &x, 1, err);
+    *obj = NULL;
+    if (rc == 0 && p2.ndone == 1) {
+        *met = p2.done[0].met;
+        *obj = p2.done[0].obj;
+    } else {
+        for (int i = 0; i < p2.ndone; i++)
+            cJSON_Delete(p2.done[i].obj);
+    }
+    free(p2.done);
+    return rc;
+}

@@ -2,7 +2,8 @@
 # e2e_verdicts.sh - no silent wrong answer from plan, compare, check and
 # run: a misspelled metric is a usage error before anything runs, an SLO
 # takes a time with its unit, plan answers on several seeds with its margin,
-# card models are compared only for the same work (ref_gpu), TTFT and TPOT
+# a term the start-up transient decides is said to be, card models are
+# compared only for the same work (ref_gpu), TTFT and TPOT
 # only for requests with token counts, a trace in milliseconds gets a hint,
 # a statistic of nothing prints "-", replicas.min is the configured minimum.
 # Usage: tests/e2e_verdicts.sh [GPUSIM]   (default build/test/gpusim)
@@ -117,13 +118,33 @@ expect plan_service_by_id 0 "^whole  *H100-SXM5-80GB  *1 " \
   "$G" plan --trace "$T/notok.csv" --policy whole --gpu H100-SXM5-80GB --slo 'services.svc.latency_s.p99<=2m' --seeds 1 \
   --out "$T/t6"
 
+# {==== a term the start-up transient decides, not capacity ====}
+# requests from t=0 while the first replica cold-starts (45 s and its weights) put more than 1% of
+# an hour's requests over 5 s at any count; with replicas starting at once the same count meets it
+printf 'id,submit,duration,gpus,kind,replicas_min,replicas_max,rate,svc_mean_ms,weights_gib\nsvc,0,3600,1,service,1,4,2,50,16\n' \
+  >"$T/warm.csv"
+if check_rc plan_start_up_transient 0 "$G" plan --trace "$T/warm.csv" --policy whole --gpu H100-SXM5-80GB \
+     --slo 'services.svc.latency_s.p99<=5' --seeds 2 --out "$T/w1"; then
+  if has "$T/out" "not met: decided by replica start-up, not capacity" &&
+     python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["policies"][0]
+sys.exit(not (e["verdict"] == "not met: start-up transient" and e["decided_by"] == "start-up transient"
+              and e["warm_probe"]["met"] and e["gpus"] is None))' "$T/w1/plan.json"
+  then ok plan_start_up_transient; else no plan_start_up_transient "$T/out"; fi
+fi
+# a term capacity decides: no such verdict
+if check_rc plan_capacity_not_transient 0 "$G" plan --trace "$T/warm.csv" --policy whole --gpu H100-SXM5-80GB \
+     --slo 'services.svc.latency_s.p50<=5' --seeds 2 --out "$T/w2"; then
+  if ! has "$T/out" "start-up" && ! grep -q warm_probe "$T/w2/plan.json"; then ok plan_capacity_not_transient
+  else no plan_capacity_not_transient "$T/out"; fi
+fi
+
 # {==== impossible covers every policy's limits: the policy record says what a task is given ====}
 # 40 GiB a card is above an MPS client's 20 GiB (replicas=4 on 80 GB): never served under mps, at any count
 printf 'id,submit,duration,gpus,gpumem\na,0,100,1,40960\nb,10,100,1,8192\n' >"$T/mps.csv"
 if check_rc plan_mps_limit_impossible 0 timeout 120 "$G" plan --trace "$T/mps.csv" --policies mps,whole \
      --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --seeds 1 --out "$T/i1"; then
   if has "$T/out" "line 2 a: under mps no card gives its task memory (40960 MiB a GPU asked" &&
-     has "$T/out" "^mps  *H100-SXM5-80GB  *-  *-  *impossible: 1 row" && has "$T/out" "^whole  *H100-SXM5-80GB  *2 " &&
+     has "$T/out" "^mps  *H100-SXM5-80GB  *-  *-  *-  *impossible: 1 row" && has "$T/out" "^whole  *H100-SXM5-80GB  *2 " &&
      ! grep -q '"gpus":[[:space:]]*65536' "$T/i1/plan.json"
   then ok plan_mps_limit_impossible; else no plan_mps_limit_impossible "$T/out"; fi
 fi
