@@ -187,7 +187,7 @@ static int compare_table(const compare_args *a, cli_batch_run *runs, const cli_b
     free(text);
     if (rc == 0 && strcmp(a->format, "json")) {
         cli_compare_table_print(doc, a->format, a->o.trace, seeds, odir);
-        if (warning[0] && strcmp(a->format, "csv"))
+        if (warning[0] && !strcmp(a->format, "text")) /* markdown and csv are the table alone, as sweep collect's */
             printf("warning: %s\n", warning);
     }
     cJSON_Delete(doc);
