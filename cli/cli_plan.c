@@ -23,14 +23,12 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
-#include "../policies/registry.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_opts.h"
 #include "cli_plan.h"
 #include "cli_plan_terms.h"
 #include "plan_evidence.h"
-#include "trace_facts.h"
 
 /* the default width's cap: past 15 (four bisection levels a round) the
  * speculative runs a round wastes outnumber the ones it uses */
@@ -223,55 +221,6 @@ typedef struct plan_state {
     cJSON *pa, *sra; /* plan.json's policies, search.json's policies */
 } plan_state;
 
-/* Does p's space policy (the name before any '+') let requests name a MIG
- * profile, so that a plan must check them against each candidate's MIG
- * cards? The policy record answers (POL_CAP_MIG). */
-static bool names_mig_profiles(const cli_batch_policy *p)
-{
-    char space[sizeof p->name];
-    snprintf(space, sizeof space, "%.*s", (int)strcspn(p->name, "+"), p->name);
-    const pol_ops *op = pol_find(space);
-    return op && op->space && (op->space->caps & POL_CAP_MIG);
-}
-
-/* The rows no count of candidate cd serves under pol (plan_feasible.h):
- * the policy is set up on one instance of the candidate with the plan's
- * parameters (a bad one is refused here, before any search), and its
- * record says what memory it gives a task per card. One read of the trace
- * per entry. */
-static int entry_feasibility(plan_state *st, const candidate *cd, const cli_batch_policy *pol, plan_feasibility *f,
-                             gs_error *err)
-{
-    static sim_config cfg; /* the --set table: off the stack */
-    memset(&cfg, 0, sizeof cfg);
-    cfg.registry = pol_all();
-    cfg.trace_path = st->a->o.trace;
-    cfg.policy = pol->name;
-    cfg.seed = 1;
-    char *copies[CLI_OPTS_MAX_SETS + CLI_BATCH_MAX_SETS];
-    for (int i = 0; i < st->a->o.nsets + pol->nsets && cfg.nsets < SIM_MAX_SETS; i++) {
-        char *kv = copies[cfg.nsets] = xstrdup(i < st->a->o.nsets ? st->a->o.sets[i] : pol->sets[i - st->a->o.nsets]);
-        char *eq = strchr(kv, '=');
-        *eq = 0;
-        cfg.sets[cfg.nsets++] = (sim_set){.key = kv, .value = eq + 1};
-    }
-    sim_cluster cl;
-    int rc = cli_plan_cands_unit(cd, st->cat, &cl, err);
-    bool built = rc == 0;
-    sim *s = sim_create();
-    if (rc == 0 && (rc = sim_init(s, &cfg, st->cat, &cl, NULL, err)) == 0) {
-        const pol_ops *op = sim_policy_at(s, 0);
-        plan_policy_ask ask = {op->space ? op->space->mem_per_card_mib : NULL, sim_policy_state(s, 0), op->name};
-        rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, names_mig_profiles(pol), false, &ask, f, err);
-    }
-    sim_destroy(s);
-    if (built)
-        sim_cluster_free(&cl);
-    for (int i = 0; i < cfg.nsets; i++)
-        free(copies[i]);
-    return rc;
-}
-
 /* The answer's margin: the fewest cards from which every probed count met,
  * and the counts above the answer that failed (a non-monotone region). */
 static void entry_margin(const plan_ctx *cx, entry *e, const planner *pl, long answer)
@@ -336,39 +285,6 @@ static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long a
         cJSON_AddItemToArray(ev, pl->pts[i].obj);
 }
 
-/* The cold-start parameters a warm probe sets to nothing: replicas that
- * start at once (sim/service: pod start, imports, weight load, compile,
- * graph capture). */
-static char *const warm_sets[] = {(char *)"svc_pod_start_s=0", (char *)"svc_import_s=0", (char *)"svc_load_gbps=1e6",
-                                  (char *)"svc_compile_s=0", (char *)"svc_graph_s=0"};
-#define NWARM (int)(sizeof warm_sets / sizeof *warm_sets)
-
-/* Not met at any count searched: is a term decided by the start-up
- * transient (requests arriving while replicas cold-start), not by capacity?
- * The largest count searched is run again with replicas that start at
- * once; if it then meets every term, the verdict says so (decided_by). */
-static int entry_transient(entry *e, const planner *pl, gs_error *err)
-{
-    cli_batch_policy w = *e->pol;
-    if (w.nsets + NWARM > CLI_BATCH_MAX_SETS)
-        return 0;
-    for (int i = 0; i < NWARM; i++)
-        w.sets[w.nsets++] = warm_sets[i];
-    snprintf(w.slug, sizeof w.slug, "%.180s-warm", e->pol->slug);
-    long x = pl->pts[pl->npts - 1].x;
-    bool met = false;
-    cJSON *obj = NULL;
-    int rc = cli_plan_search_probe(pl, &w, x, &met, &obj, err);
-    if (rc || !obj)
-        return rc;
-    cJSON_AddItemToObject(e->obj, "warm_probe", obj); /* the same count, replicas starting at once */
-    if (met) {
-        cJSON_ReplaceItemInObjectCaseSensitive(e->obj, "verdict", cJSON_CreateString("not met: start-up transient"));
-        cJSON_AddStringToObject(e->obj, "decided_by", "start-up transient");
-    }
-    return 0;
-}
-
 /* How the search went (search.json, and one line on stderr): not evidence,
  * it depends on the width, so not in plan.json. Frees the speculative
  * points. */
@@ -410,7 +326,7 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);
         if (!answer && !pl.absent_path[0] && st->services && pl.npts)
-            rc = entry_transient(e, &pl, err);
+            rc = cli_plan_checks_transient(e, &pl, err);
     }
     if (rc == 0) {
         cJSON_AddItemToArray(st->pa, e->obj);
@@ -447,7 +363,7 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     cJSON_AddStringToObject(e->obj, "candidate", cd->label);
     cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
     plan_feasibility feas, *f = &feas;
-    int rc = entry_feasibility(st, cd, pol, f, err);
+    int rc = cli_plan_checks_feasibility(&st->a->o, st->cat, cd, pol, f, err);
     if (rc) {
         cJSON_Delete(e->obj);
         st->nents--;
@@ -518,63 +434,6 @@ static int plan_setup(plan_args *a, plan_ctx *cx, gpu_catalog *cat, plan_state *
     return rc;
 }
 
-/* Candidates of different cards with the trace's durations stated on no
- * card: under ref_gpu=cluster each candidate would run them as measured on
- * its own first model, sizing each for different work. Refused (usage). */
-static int plan_check_ref(const plan_state *st, const trace_facts *tf, gs_error *err)
-{
-    const gpu_model *first = NULL;
-    char list[600] = "";
-    bool differ = false;
-    for (int c = 0; c < st->ncands; c++) {
-        const candidate *cd = &st->cands[c];
-        const gpu_model *m = cd->model ? cd->model : cd->unit.npools ? cd->unit.pools[0].model : NULL;
-        for (int p = 0; p < st->npol && m; p++) {
-            const char *ref = cli_batch_param(&st->a->o, &st->pol[p], "ref_gpu");
-            if (ref && strcmp(ref, "cluster"))
-                continue; /* stated: the same work on every card */
-            if (first && m != first)
-                differ = true;
-            if (!strstr(list, m->name))
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", m->name);
-            first = first ? first : m;
-        }
-    }
-    if (!differ || tf->no_ref == 0)
-        return 0;
-    return gs_err(err, GS_EUSAGE, "plan: the candidates would run the durations of '%s' as measured on different "
-                  "cards (%s: ref_gpu=cluster takes each cluster's first model), so each would be sized for other "
-                  "work; %ld rows state no ref_gpu (the first at line %ld): give --set ref_gpu=MODEL, the card the "
-                  "durations were measured on, or a ref_gpu column in the trace",
-                  st->a->o.trace, list, tf->no_ref, tf->first_no_ref_line);
-}
-
-/* What the trace must say for the plan to mean something: one reference
- * card across candidates of several, services' token counts for token
- * terms and token SLOs, each services.<id> a service of it; and the
- * milliseconds hint. One read of the trace. */
-static int plan_check_trace(plan_state *st, gs_error *err)
-{
-    const plan_ctx *cx = st->cx;
-    trace_facts tf;
-    int rc = trace_facts_read(st->a->o.trace, 0, false, &tf, err);
-    if (rc)
-        return rc;
-    rc = plan_check_ref(st, &tf, err);
-    for (int i = 0; i < tf.nsvc; i++)
-        st->services |= tf.svc[i].line > 0;
-    for (int t = 0; rc == 0 && t < cx->nuser; t++)
-        rc = trace_facts_check_path(&tf, st->a->o.trace, "--slo", cx->slo[t].path, err);
-    if (rc == 0)
-        rc = trace_facts_check_services(&tf, st->a->o.trace, err);
-    char hint[600];
-    trace_facts_units_hint(&tf, st->a->o.trace, hint, sizeof hint);
-    if (rc == 0 && hint[0])
-        fprintf(stderr, "gpusim: hint: %s\n", hint);
-    trace_facts_free(&tf);
-    return rc;
-}
-
 static void plan_free(plan_state *st, cli_batch_slo *slo, cli_batch_policy *pol, gpu_catalog *cat)
 {
     free(st->ents);
@@ -615,7 +474,7 @@ int cmd_plan(int argc, char **argv)
     cli_batch_policy *pol = NULL;
     rc = plan_setup(&a, &cx, &cat, &st, &slo, &pol, &err);
     if (rc == 0)
-        rc = plan_check_trace(&st, &err);
+        rc = cli_plan_checks_trace(&a.o, &cx, st.cands, st.ncands, st.pol, st.npol, &st.services, &err);
     char odir[900];
     if (a.o.out) {
         snprintf(odir, sizeof odir, "%s", a.o.out);

@@ -4,6 +4,8 @@
  *   cli_plan_search.c  one count on every seed (a point), rounds of counts,
  *                      the serial walk (doubling, then bisection) and its
  *                      speculative rounds;
+ *   cli_plan_checks.c  the trace before the search, each entry's impossible
+ *                      rows (the policy record asked), the start-up probe;
  *   cli_plan_output.c  plan.json's entry objects and the text: the buyer's
  *                      table, the warnings, the evidence;
  *   cli_plan.c         the command: options, candidates and prices, terms,
@@ -121,6 +123,23 @@ int cli_plan_search_probe(const planner *pl, const cli_batch_policy *pol, long x
                           gs_error *err);
 /* Sorts points by count. */
 int cli_plan_search_cmp_point(const void *a, const void *b);
+
+/* The trace checked once before any search (trace_facts.h): candidates
+ * of several cards taking different references with rows naming none
+ * (exit 2), token terms and token SLOs without token counts (exit 3),
+ * services by id; *services: the trace has service rows. Prints the
+ * milliseconds hint. 0 or the error. */
+int cli_plan_checks_trace(const cli_opts *o, const plan_ctx *cx, const candidate *cands, int ncands,
+                          const cli_batch_policy *pol, int npol, bool *services, gs_error *err);
+/* The rows no count of cd serves under pol (plan_feasible.h), the policy
+ * set up on one instance of cd with the plan's parameters (a bad one is
+ * refused here). One read of the trace. 0 or the error. */
+int cli_plan_checks_feasibility(const cli_opts *o, const gpu_catalog *cat, const candidate *cd,
+                                const cli_batch_policy *pol, plan_feasibility *f, gs_error *err);
+/* After a search that met at no count: the largest count again with
+ * replicas starting at once; if that meets every term, e's verdict says the
+ * start-up transient decides it (decided_by, warm_probe). 0 or the error. */
+int cli_plan_checks_transient(entry *e, const planner *pl, gs_error *err);
 
 /* plan.json's "feasibility" object. */
 cJSON *cli_plan_output_feasibility(const plan_feasibility *f);
