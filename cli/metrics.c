@@ -63,7 +63,12 @@ const metrics_row metrics[] = {
     {"jobs.queued", NULL, NULL, "jobs waiting at the end", "jobs", LO, 0},
     {"jobs.oom_killed", NULL, NULL, "jobs killed out of memory", "jobs", LO, 0},
     {"jobs.failed_by_cause.*", NULL, NULL, "jobs killed, by cause", "jobs", LO, 0},
-    {"jobs.rejected_reasons.*", NULL, NULL, "jobs rejected, by reason", "jobs", LO, 0},
+    {"jobs.rejected_reasons.*.count", NULL, NULL, "jobs rejected for one reason (the reason is the key)", "jobs", LO,
+     0},
+    {"jobs.by_size.*.count", NULL, NULL, "jobs of one size class (GPUs: 1, 2-8, 9-64, ...) that arrived", "jobs", EI,
+     0},
+    {"jobs.by_size.*.queue_s", NULL, NULL, "job wait of one size class", "s", LO, ST},
+    {"jobs.by_size.*.jct_s", NULL, NULL, "job completion time of one size class", "s", LO, ST},
     {"jobs.by_priority.*.queue_s", NULL, NULL, "job wait of one priority", "s", LO, ST},
     {"jobs.by_priority.*.jct_s", NULL, NULL, "job completion time of one priority", "s", LO, ST},
     {"gpu.count", NULL, NULL, "GPUs in the cluster", "GPUs", EI, H},
@@ -333,7 +338,7 @@ metrics_better metrics_direction(const char *path)
 {
     const char *dot = strrchr(path, '.');
     const char *leaf = dot ? dot + 1 : path;
-    if (!strcmp(leaf, "count"))
+    if (!strcmp(leaf, "count") && dot && stats_object(path, (size_t)(dot - path)))
         return METRICS_EITHER; /* how many samples a statistic has */
     const metrics_row *o = dot && is_statistic(leaf) ? stats_object(path, (size_t)(dot - path)) : NULL;
     if (o)

@@ -64,7 +64,7 @@ bool metrics_get(const cJSON *root, const char *path, double *v);
 bool metrics_measured(const cJSON *root, const char *path, double *v);
 
 /* Which way path is better: its statistic object's row, else its own row,
- * else METRICS_EITHER; a "count" leaf is always METRICS_EITHER. */
+ * else METRICS_EITHER; a statistic object's "count" is METRICS_EITHER. */
 metrics_better metrics_direction(const char *path);
 /* The row whose path matches path exactly ("*" matching any segment), or
  * NULL. O(rows). */
