@@ -119,12 +119,13 @@ expect plan_service_by_id 0 "^whole  *H100-SXM5-80GB  *1 " \
   --out "$T/t6"
 
 # {==== a term the start-up transient decides, not capacity ====}
-# requests from t=0 while the first replica cold-starts (45 s and its weights) put more than 1% of
-# an hour's requests over 5 s at any count; with replicas starting at once the same count meets it
+# traffic from t=0 (svc_warmup_s=0) while the first replica cold-starts (45 s and its weights) puts
+# more than 1% of an hour's requests over 5 s at any count; with replicas starting at once the same
+# count meets it
 printf 'id,submit,duration,gpus,kind,replicas_min,replicas_max,rate,svc_mean_ms,weights_gib\nsvc,0,3600,1,service,1,4,2,50,16\n' \
   >"$T/warm.csv"
 if check_rc plan_start_up_transient 0 "$G" plan --trace "$T/warm.csv" --policy whole --gpu H100-SXM5-80GB \
-     --slo 'services.svc.latency_s.p99<=5' --seeds 2 --out "$T/w1"; then
+     --slo 'services.svc.latency_s.p99<=5' --set svc_warmup_s=0 --seeds 2 --out "$T/w1"; then
   if has "$T/out" "not met: decided by replica start-up, not capacity" &&
      python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["policies"][0]
 sys.exit(not (e["verdict"] == "not met: start-up transient" and e["decided_by"] == "start-up transient"
@@ -133,8 +134,8 @@ sys.exit(not (e["verdict"] == "not met: start-up transient" and e["decided_by"] 
 fi
 # a term capacity decides: no such verdict
 if check_rc plan_capacity_not_transient 0 "$G" plan --trace "$T/warm.csv" --policy whole --gpu H100-SXM5-80GB \
-     --slo 'services.svc.latency_s.p50<=5' --seeds 2 --out "$T/w2"; then
-  if ! has "$T/out" "start-up" && ! grep -q warm_probe "$T/w2/plan.json"; then ok plan_capacity_not_transient
+     --slo 'services.svc.latency_s.p50<=5' --set svc_warmup_s=0 --seeds 2 --out "$T/w2"; then
+  if ! has "$T/out" "decided by replica start-up" && ! grep -q warm_probe "$T/w2/plan.json"; then ok plan_capacity_not_transient
   else no plan_capacity_not_transient "$T/out"; fi
 fi
 
