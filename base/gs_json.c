@@ -77,11 +77,19 @@ static void line_col(const char *text, size_t off, int *line, int *col)
     *col = (int)(off - start) + 1;
 }
 
+/* Where text[0] sits in its file (1, 1 unless a cut-out value). */
+typedef struct text_origin {
+    int line, col;
+} text_origin;
+
 static int pos_err(gs_error *err, const char *what, const char *name, const char *text, size_t off,
-                   const char *msg)
+                   const char *msg, text_origin o)
 {
     int line, col;
     line_col(text, off, &line, &col);
+    if (line == 1)
+        col += o.col - 1;
+    line += o.line - 1;
     return gs_err(err, GS_EINPUT, "%s '%s' line %d, column %d: %s", what, name, line, col, msg);
 }
 
@@ -348,12 +356,19 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
 
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
 {
+    return gs_json_parse_at(text, n, what, name, 1, 1, err);
+}
+
+cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int line0, int col0,
+                        gs_error *err)
+{
+    text_origin o = {line0, col0};
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         skip = 3; /* a byte-order mark some editors write: not part of the value */
     const char *nul = memchr(text, 0, n);
     if (nul) {
-        pos_err(err, what, name, text, (size_t)(nul - text), "NUL byte (not a text file?)");
+        pos_err(err, what, name, text, (size_t)(nul - text), "NUL byte (not a text file?)", o);
         return NULL;
     }
     scan c = {.s = (const unsigned char *)text, .n = n, .i = skip};
@@ -365,7 +380,7 @@ cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *n
             snprintf(msg, sizeof msg, "unexpected '%c': %s", c.s[c.i], c.why);
         else
             snprintf(msg, sizeof msg, "unexpected byte 0x%02X: %s", c.s[c.i], c.why);
-        pos_err(err, what, name, text, c.i, msg);
+        pos_err(err, what, name, text, c.i, msg, o);
         return NULL;
     }
     if (c.i < n) {
@@ -373,7 +388,7 @@ cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *n
         snprintf(msg, sizeof msg, "unexpected %s%c%s after the JSON value (only one value is allowed)",
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "byte ", c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? c.s[c.i] : '?',
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "");
-        pos_err(err, what, name, text, c.i, msg);
+        pos_err(err, what, name, text, c.i, msg, o);
         return NULL;
     }
     cJSON *j = cJSON_ParseWithLengthOpts(text + skip, n - skip, NULL, 0);

@@ -27,6 +27,11 @@ cJSON *gs_json_read(const char *path, const char *what, gs_error *err);
 /* The same checks on n bytes in memory (which may hold NUL bytes); name is
  * the file name used in messages. */
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err);
+/* The same, for a value cut out of a larger file (one item of a streamed
+ * list): text[0] sits at line line0, column col0 of that file, and every
+ * position in a message is the file's. */
+cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int line0, int col0,
+                        gs_error *err);
 
 /* Reads a whole regular file, at most max bytes, into a NUL-terminated
  * buffer (*n bytes before the terminator). A directory, a missing file or a
