@@ -69,7 +69,7 @@ static int hami_devices(const cJSON *it, char *type, size_t cap)
     const char *p[] = {"metadata", "annotations", "hami.io/node-nvidia-register"};
     const char *s = wl_value_json_str(it, p, 3);
     int n = 0;
-    for (const char *dev = s; dev && *dev; n++) {
+    for (const char *dev = s; dev && *dev && *dev != ' '; n++) {
         const char *end = strchr(dev, ':');
         size_t len = end ? (size_t)(end - dev) : strlen(dev);
         const char *f = dev;
@@ -80,6 +80,8 @@ static int hami_devices(const cJSON *it, char *type, size_t cap)
         if (n == 0 && f) {
             const char *fe = memchr(f, ',', len - (size_t)(f - dev));
             size_t tl = fe ? (size_t)(fe - f) : len - (size_t)(f - dev);
+            if (tl > 7 && !strncmp(f, "NVIDIA-", 7)) /* HAMi writes "NVIDIA-" before the device name */
+                f += 7, tl -= 7;
             snprintf(type, cap, "%.*s", (int)(tl < cap ? tl : cap - 1), f);
         }
         dev = end ? end + 1 : NULL;

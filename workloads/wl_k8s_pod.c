@@ -145,7 +145,7 @@ static int add_container(wl_jlist *l, k8s_pod *p, const cJSON *ctr, const ctr_re
     if (gpu_of(l, p, ctr, r, &g, err) || res_val(l, p, ctr, r, "cpu", false, &cpu, err) < 0 ||
         res_val(l, p, ctr, r, "memory", false, &mem, err) < 0)
         return GS_EINPUT;
-    s->two_migs |= g.two_migs || (g.n && g.mig_n);
+    s->two_migs |= g.two_migs || (g.n && g.mig_n) || (g.mig_n && s->gpu_ctrs && strcmp(s->gpu.mig, g.mig));
     long n = g.n + g.mig_n;
     if (n > 0) {
         if (s->gpu_ctrs++ && !same_share(&s->gpu, &g))
@@ -319,8 +319,9 @@ static int map_times(wl_jlist *l, k8s_pod *p, const cJSON *it, gs_error *err)
     else if (p->start_us < 0)
         p->reason = p->reason < 0 ? WL_K8S_SKIP_PENDING : p->reason;
     else if (done) {
-        p->end_us = end >= 0 ? end : cond;
-        p->end_from_conditions = end < 0 && cond >= 0;
+        /* no container end: the last condition change, if after the start (the Ready -> False of the end) */
+        p->end_us = end >= 0 ? end : cond > p->start_us ? cond : -1;
+        p->end_from_conditions = end < 0 && p->end_us >= 0;
         if (p->end_us < 0 && p->reason < 0)
             p->reason = WL_K8S_SKIP_NO_END;
         p->failed = !strcmp(phase, "Failed");
