@@ -77,20 +77,18 @@ static void line_col(const char *text, size_t off, int *line, int *col)
     *col = (int)(off - start) + 1;
 }
 
-/* Where text[0] sits in its file (1, 1 unless a cut-out value). */
+/* Where text[0] sits in its file: line 1, column 1 for a whole file. */
 typedef struct text_origin {
     int line, col;
 } text_origin;
 
-static int pos_err(gs_error *err, const char *what, const char *name, const char *text, size_t off,
-                   const char *msg, text_origin o)
+static int pos_err(gs_error *err, const char *what, const char *name, text_origin o, const char *text, size_t off,
+                   const char *msg)
 {
     int line, col;
     line_col(text, off, &line, &col);
-    if (line == 1)
-        col += o.col - 1;
-    line += o.line - 1;
-    return gs_err(err, GS_EINPUT, "%s '%s' line %d, column %d: %s", what, name, line, col, msg);
+    return gs_err(err, GS_EINPUT, "%s%s'%s' line %d, column %d: %s", what, *what ? " " : "", name,
+                  line + o.line - 1, line == 1 ? col + o.col - 1 : col, msg);
 }
 
 /* {==== syntax check ====}
@@ -354,21 +352,38 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
     return false;
 }
 
-cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
+/* A message's subject: "WHAT 'NAME'" for a whole file, "'NAME' line L" (no
+ * kind when what is "") for a record of a JSON Lines file. */
+static const char *where(char *buf, size_t n, const char *what, const char *name, int first_line)
 {
-    return gs_json_parse_at(text, n, what, name, 1, 1, err);
+    if (first_line > 1 || !*what)
+        snprintf(buf, n, "%s%s'%s' line %d", what, *what ? " " : "", name, first_line);
+    else
+        snprintf(buf, n, "%s '%s'", what, name);
+    return buf;
 }
 
-cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int line0, int col0,
+cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
+{
+    return gs_json_parse_at(text, n, what, name, 1, err);
+}
+
+cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err)
 {
-    text_origin o = {line0, col0};
+    return gs_json_parse_cut(text, n, what, name, first_line, 1, err);
+}
+
+cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
+                         int first_col, gs_error *err)
+{
+    text_origin o = {first_line, first_col};
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         skip = 3; /* a byte-order mark some editors write: not part of the value */
     const char *nul = memchr(text, 0, n);
     if (nul) {
-        pos_err(err, what, name, text, (size_t)(nul - text), "NUL byte (not a text file?)", o);
+        pos_err(err, what, name, o, text, (size_t)(nul - text), "NUL byte (not a text file?)");
         return NULL;
     }
     scan c = {.s = (const unsigned char *)text, .n = n, .i = skip};
@@ -380,7 +395,7 @@ cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char
             snprintf(msg, sizeof msg, "unexpected '%c': %s", c.s[c.i], c.why);
         else
             snprintf(msg, sizeof msg, "unexpected byte 0x%02X: %s", c.s[c.i], c.why);
-        pos_err(err, what, name, text, c.i, msg, o);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     if (c.i < n) {
@@ -388,19 +403,22 @@ cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char
         snprintf(msg, sizeof msg, "unexpected %s%c%s after the JSON value (only one value is allowed)",
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "byte ", c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? c.s[c.i] : '?',
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "");
-        pos_err(err, what, name, text, c.i, msg, o);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     cJSON *j = cJSON_ParseWithLengthOpts(text + skip, n - skip, NULL, 0);
     if (!j) { /* well formed by the scan, refused by cJSON: a \u escape naming a lone surrogate */
-        gs_err(err, GS_EINPUT, "%s '%s': invalid \\u escape (a lone UTF-16 surrogate)", what, name);
+        char at[1200];
+        gs_err(err, GS_EINPUT, "%s: invalid \\u escape (a lone UTF-16 surrogate)",
+               where(at, sizeof at, what, name, first_line));
         return NULL;
     }
     /* first without paths (a path per member is most of a model file's
      * load, at every start), then again for the one found */
     char path[512] = "";
     if (find_dup(j, NULL, 0, 0) && find_dup(j, path, sizeof path, 0)) {
-        gs_err(err, GS_EINPUT, "%s '%s': duplicate key '%s'", what, name, path);
+        char at[1200];
+        gs_err(err, GS_EINPUT, "%s: duplicate key '%s'", where(at, sizeof at, what, name, first_line), path);
         cJSON_Delete(j);
         return NULL;
     }

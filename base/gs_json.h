@@ -27,11 +27,16 @@ cJSON *gs_json_read(const char *path, const char *what, gs_error *err);
 /* The same checks on n bytes in memory (which may hold NUL bytes); name is
  * the file name used in messages. */
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err);
-/* The same, for a value cut out of a larger file (one item of a streamed
- * list): text[0] sits at line line0, column col0 of that file, and every
- * position in a message is the file's. */
-cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int line0, int col0,
+
+/* As gs_json_parse, for a text that starts on line first_line of its file
+ * (a JSON Lines record): messages name that line ("'FILE' line L, column
+ * C", with no leading kind when what is ""). */
+cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err);
+/* As gs_json_parse_at, for a value cut out of the middle of a line (one
+ * item of a streamed List): text[0] sits at first_line, first_col. */
+cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
+                         int first_col, gs_error *err);
 
 /* Reads a whole regular file, at most max bytes, into a NUL-terminated
  * buffer (*n bytes before the terminator). A directory, a missing file or a

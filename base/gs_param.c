@@ -2,46 +2,15 @@
  * SPDX-License-Identifier: MIT */
 #include "gs_param.h"
 
+#include "gs_num.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool gs_parse_decimal(const char *s, size_t n, double *out)
-{
-    size_t i = 0;
-    if (i < n && s[i] == '-')
-        i++;
-    size_t digits = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-        digits++;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-            digits++;
-    if (!digits)
-        return false;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (i >= n || s[i] < '0' || s[i] > '9')
-            return false;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-    }
-    if (i != n || n > 64)
-        return false;
-    char buf[72];
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    errno = 0;
-    double v = strtod(buf, NULL);
-    if (!isfinite(v))
-        return false; /* 1e999 */
-    *out = v;
-    return true;
-}
+bool gs_parse_decimal(const char *s, size_t n, double *out) { return gs_num_decimal_n(s, n, out); }
 
 /* The numeric prefix of s: its length (the rest is a unit). */
 static size_t num_len(const char *s)

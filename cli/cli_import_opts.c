@@ -2,7 +2,6 @@
  * options as a table (cli_iopt) and cli_import_args parses them, checked,
  * with --out-trace, --help and the one input file every importer takes.
  * SPDX-License-Identifier: MIT */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,13 +9,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../base/gs_num.h"
 
 bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *out)
 {
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(d) || d < lo || d > hi) {
+    double d;
+    if (!gs_num_double(v, lo, hi, &d)) {
         fprintf(stderr, "gpusim: error: %s: expected a number from %g to %g, found '%s'\n", opt, lo, hi, v);
         return false;
     }
@@ -26,13 +24,21 @@ bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *o
 
 bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi)
 {
-    int a, b, n = 0;
-    if (sscanf(v, "%d:%d%n", &a, &b, &n) != 2 || v[n] || a < 0 || b < 1 || a > b || b > 100000) {
+    const char *colon = strchr(v, ':');
+    char first[24];
+    long a = -1, b = -1;
+    if (colon && colon - v < (long)sizeof first) {
+        memcpy(first, v, (size_t)(colon - v));
+        first[colon - v] = 0;
+        if (!gs_num_long(first, 0, 100000, &a) || !gs_num_long(colon + 1, 1, 100000, &b))
+            a = -1;
+    }
+    if (a < 0 || a > b) {
         fprintf(stderr, "gpusim: error: %s: expected MIN:MAX with 0 <= MIN <= MAX, MAX >= 1, found '%s'\n", opt, v);
         return false;
     }
-    *lo = a;
-    *hi = b;
+    *lo = (int)a;
+    *hi = (int)b;
     return true;
 }
 
@@ -71,8 +77,9 @@ static bool take(const cli_iopt *o, const char *v)
         return true;
     case CLI_IOPT_RANGE: return cli_opt_range(opt, v, (int *)o->p, (int *)o->p2);
     case CLI_IOPT_NAME:
-        if (!*v || strpbrk(v, ",\"\n") || strlen(v) > 60) {
-            fprintf(stderr, "gpusim: error: %s: a name without commas or quotes, at most 60 characters\n", opt);
+        if (!gs_text_field_ok(v, 60)) {
+            fprintf(stderr, "gpusim: error: %s: a name without commas, quotes or control characters, at most 60 "
+                            "characters\n", opt);
             return false;
         }
         *(const char **)o->p = v;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
@@ -89,24 +90,7 @@ int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), 
     return rc;
 }
 
-/* The n bytes at s as a whole decimal integer that fits 64 bits (strtoull
- * wraps "-1" and saturates on overflow without saying so). */
-bool cli_parse_u64(const char *s, size_t n, uint64_t *out)
-{
-    if (n == 0 || n > 20)
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
+bool cli_parse_u64(const char *s, size_t n, uint64_t *out) { return gs_num_u64(s, n, out); }
 
 /* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
  * cluster but the shipped example (cluster: its name, or the --gpus spec),

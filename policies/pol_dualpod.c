@@ -3,7 +3,7 @@
  * 4-5; exact rules and defaults in policies/README.md).
  *
  * It registers as the service layer's actuator (pol_ops.actuator,
- * sim/sim_service_actuator.h) and watches no trace job:
+ * sim/service/svc_actuator.h) and watches no trace job:
  * - scale-in of an idle replica puts its model instance to sleep (level 1:
  *   weights to the node's host RAM; level 2: weights dropped); the replica's
  *   task, and so its GPUs, is ended only when the sleep has finished, so the
@@ -32,8 +32,8 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_report.h"
-#include "../sim/sim_service.h"
-#include "../sim/sim_service_actuator.h"
+#include "../sim/service/svc.h"
+#include "../sim/service/svc_actuator.h"
 #include "../sim/sim_policy.h"
 
 enum { MODE_DUALPOD, MODE_ALWAYS_ON, MODE_SCALE_TO_ZERO };

@@ -355,7 +355,7 @@ static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
     t->ooms++;
     if (t->ooms <= st->cfg.oom_retry && !j->internal) {
         /* a service replica is not retried here: the service layer
-         * replaces a lost replica itself (sim_service.c) */
+         * replaces a lost replica itself (sim/service/svc.c) */
         sim_job_suspend(s, j);
         sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
     } else {

@@ -308,14 +308,18 @@ void sim_destroy(sim *s)
     free(s);
 }
 
-gs_time_us sim_now(const sim *s) { return s->now; }
+_Static_assert(offsetof(struct sim, now) == 0, "sim_now (sim.h) reads the clock at the start of struct sim");
 sim_cluster *sim_cluster_of(const sim *s) { return s->cl; }
 const gpu_catalog *sim_catalog(const sim *s) { return s->cat; }
 const sim_config *sim_config_of(const sim *s) { return s->cfg; }
 uint64_t sim_events(const sim *s) { return s->events; }
-uint32_t sim_job_slots(const sim *s) { return s->nslots; }
 double sim_alloc_gpus(const sim *s) { return s->g_alloc.value; }
 const gs_error *sim_error(const sim *s) { return &s->err; }
+gs_error *sim_error_slot(sim *s) { return &s->err; }
+const sim_observer *sim_observer_of(const sim *s) { return s->obs; }
+int sim_npolicies(const sim *s) { return s->npol; }
+const pol_ops *sim_policy_at(const sim *s, int i) { return s->pol[i]; }
+void *sim_policy_state(const sim *s, int i) { return s->pst[i]; }
 int sim_nwarnings(const sim *s) { return s->nwarnings; }
 const char *sim_warning(const sim *s, int i) { return s->warnings[i]; }
 

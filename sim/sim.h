@@ -81,7 +81,9 @@ const char *sim_warning(const sim *s, int i);
 
 /* {==== for policies ====} */
 
-gs_time_us sim_now(const sim *s);
+/* The clock. Inline, since every layer reads it on every event: struct sim
+ * (sim_struct.h) begins with it, which sim.c checks when it compiles. */
+static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(const void *)s; }
 /* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
 sim_cluster *sim_cluster_of(const sim *s);
 const gpu_catalog *sim_catalog(const sim *s);
@@ -89,10 +91,18 @@ const sim_config *sim_config_of(const sim *s);
 /* Events processed so far; GPUs allocated now (the gauge behind
  * gpu.alloc_ratio); the first error raised inside the run. */
 uint64_t sim_events(const sim *s);
-/* Job slots so far: every job's slot is below it (a policy's per-job array). */
-uint32_t sim_job_slots(const sim *s);
 double sim_alloc_gpus(const sim *s);
 const gs_error *sim_error(const sim *s);
+/* The run's error slot, for a module's or policy's input error raised
+ * mid-run (sim_run then returns its code). */
+gs_error *sim_error_slot(sim *s);
+/* The observers installed (sim_observe), NULL when none (but in tests). */
+const sim_observer *sim_observer_of(const sim *s);
+/* The run's policies in --policy order ([0] the space policy), and the
+ * state policy i's init() made (NULL before it ran). i < sim_npolicies. */
+int sim_npolicies(const sim *s);
+const pol_ops *sim_policy_at(const sim *s, int i);
+void *sim_policy_state(const sim *s, int i);
 /* NULL-terminated list of the core's own parameter tables (its standard
  * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);

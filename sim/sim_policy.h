@@ -9,7 +9,7 @@
  * where work goes; a policy of kind POL_TIME decides when held resources are
  * given back, either by watching jobs (a time policy proper, pol_time:
  * hibernate) or by taking over the service layer's replicas (a service
- * actuator, svc_actuator_ops in sim_service_actuator.h: dual-pod sleep). A
+ * actuator, svc_actuator_ops in service/svc_actuator.h: dual-pod sleep). A
  * run is one space policy plus zero or more of the others, at most one
  * actuator, written "space+time".
  *
@@ -38,7 +38,7 @@
 #define POL_CAP_ADMIT 1u
 
 typedef struct sim sim;
-typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */
+typedef struct svc_actuator_ops svc_actuator_ops; /* service/svc_actuator.h */
 
 enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
 
@@ -176,7 +176,7 @@ typedef struct pol_ops {
     /* Kind POL_TIME: exactly one of the two. */
     const pol_time *time;
     /* A service actuator: the service layer calls these with the state
-     * init() made (sim_service_actuator.h). At most one in a run. */
+     * init() made (service/svc_actuator.h). At most one in a run. */
     const svc_actuator_ops *actuator;
 } pol_ops;
 

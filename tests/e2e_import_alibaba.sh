@@ -38,7 +38,7 @@ if check_rc import_sd_reasons 0 "$G" import sd "$T/sdq.csv" --out-trace "$T/sdq.
     ok import_sd_skips_counted_by_reason || no import_sd_skips_counted_by_reason "$T/out"
 fi
 printf '%s\n2024-11-15 16:57:50,TXT_2_IMG,SUCCEED,32.0,G0,63.0,26.0,1.0,30.0,M0,0\n2024-11-15 16:57:51,TXT_2_IMG,SUCCEED,fast,G0,63.0,26.0,1.0,30.0,M0,0\n' "$H" >"$T/sdbad.csv"
-expect import_sd_bad_row_names_line_and_column 3 "line 3, column 4 ('exec_time_seconds'): expected a number of seconds >= 0, found 'fast'" \
+expect import_sd_bad_row_names_line_and_column 3 "line 3, column 4 ('exec_time_seconds'): expected a number of seconds 0..1e7, found 'fast'" \
   "$G" import sd "$T/sdbad.csv" --out-trace "$T/sdbad.out"
 [ ! -e "$T/sdbad.out" ] && ! ls "$T" | grep -q '\.tmp\.' && ok import_sd_bad_input_writes_nothing ||
   no import_sd_bad_input_writes_nothing

@@ -20,33 +20,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 
 /* "YYYY-MM-DD HH:MM:SS.fffffff" -> microseconds since the epoch (UTC; the
  * trace states no zone, and only differences matter). */
-static bool parse_stamp(const char *s, int64_t *us)
-{
-    int Y, M, D, h, m, sec, n = 0;
-    if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sec, &n) != 6)
-        return false;
-    struct tm tm = {.tm_year = Y - 1900, .tm_mon = M - 1, .tm_mday = D, .tm_hour = h, .tm_min = m, .tm_sec = sec};
-    int64_t frac = 0;
-    const char *p = s + n;
-    if (*p == '.') {
-        int digits = 0;
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-            if (digits < 6)
-                frac = frac * 10 + (*p - '0');
-        for (; digits < 6; digits++)
-            frac *= 10;
-    }
-    if (*p)
-        return false;
-    *us = (int64_t)timegm(&tm) * 1000000 + frac;
-    return true;
-}
+static bool parse_stamp(const char *s, int64_t *us) { return gs_num_datetime_us(s, true, us); }
 
 typedef struct row_buf {
     char f[3][64];
@@ -73,15 +53,8 @@ static void cb_row(int c, void *data)
     ((row_buf *)data)->done = true;
 }
 
-static bool parse_tokens(const char *s, long lo, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > 10000000)
-        return false;
-    *out = v;
-    return true;
-}
+/* The trace reader's bound on token counts (wl_trace.c). */
+static bool parse_tokens(const char *s, long lo, long *out) { return gs_num_long(s, lo, 10000000L, out); }
 
 int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_import_counts *counts, gs_error *err)
 {
@@ -127,10 +100,10 @@ int wl_import_azure(const char *path, FILE *out, const wl_azure_opts *o, wl_impo
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 1 ('TIMESTAMP'): expected YYYY-MM-DD HH:MM:SS.f, "
                         "found '%s'", path, lineno, r.f[0]);
         else if (!parse_tokens(r.f[1], 0, &in_tok))
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 2 ('ContextTokens'): expected an integer >= 0, "
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 2 ('ContextTokens'): expected an integer 0..10000000, "
                         "found '%s'", path, lineno, r.f[1]);
         else if (!parse_tokens(r.f[2], 1, &out_tok))
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 3 ('GeneratedTokens'): expected an integer >= 1, "
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 3 ('GeneratedTokens'): expected an integer 1..10000000, "
                         "found '%s'", path, lineno, r.f[2]);
         if (rc)
             break;

@@ -5,11 +5,11 @@
  * SPDX-License-Identifier: MIT */
 #include "wl_import_csv.h"
 
+#include "../base/gs_num.h"
+
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void cb_field(void *s, size_t len, void *data)
 {
@@ -128,24 +128,13 @@ int wl_csv_bad(const wl_csv *c, int col, const char *what, gs_error *err)
                   col + 1, c->hdr[col], what, c->f[col]);
 }
 
-bool wl_csv_num(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
+bool wl_csv_num(const char *s, double lo, double hi, double *out) { return gs_num_double(s, lo, hi, out); }
 
 bool wl_csv_datetime(const char *s, int64_t *sec)
 {
-    int Y, M, D, h, m, x, n = 0;
-    if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &x, &n) != 6 || s[n] || M < 1 || M > 12 ||
-        D < 1 || D > 31 || h > 23 || m > 59 || x > 60)
+    int64_t us;
+    if (!gs_num_datetime_us(s, false, &us))
         return false;
-    struct tm tm = {.tm_year = Y - 1900, .tm_mon = M - 1, .tm_mday = D, .tm_hour = h, .tm_min = m, .tm_sec = x};
-    *sec = (int64_t)timegm(&tm);
+    *sec = us / GS_US_PER_S;
     return true;
 }

@@ -47,10 +47,13 @@ void wl_csv_close(wl_csv *c);
 int wl_csv_col(const wl_csv *c, const char *name);
 /* GS_EINPUT: "'path' line L, column C ('name'): expected WHAT, found 'field'". */
 int wl_csv_bad(const wl_csv *c, int col, const char *what, gs_error *err);
-/* A decimal number in [lo, hi] ("30.0", "475.00000000000006"); false on
+/* A decimal number in [lo, hi] ("30.0", "475.00000000000006") as the trace
+ * reader takes one (gs_num_double: no hex, inf, nan or blanks); false on
  * anything else, the empty string included. */
 bool wl_csv_num(const char *s, double lo, double hi, double *out);
-/* "YYYY-MM-DD HH:MM:SS" -> seconds since the epoch (UTC); false if not. */
+/* "YYYY-MM-DD HH:MM:SS" -> seconds since the epoch (UTC); false if not a
+ * real date and time (gs_num_datetime_us: 25:00:00 is refused, never
+ * normalised). */
 bool wl_csv_datetime(const char *s, int64_t *sec);
 
 #endif

@@ -26,6 +26,7 @@
 #include "wl_import.h"
 #include "wl_import_csv.h"
 #include "wl_sort_runs.h"
+#include "../base/gs_num.h"
 
 const char *const wl_dlrm_reason[WL_DLRM_NREASONS] = {
     "role not selected (--roles)",
@@ -55,7 +56,7 @@ static int emit_row(void *ud, double key, const char *line)
     return ferror(e->out) ? GS_EWRITE : 0;
 }
 
-static bool safe_text(const char *s) { return *s && !strpbrk(s, ",\"\n\t") && strlen(s) < 60; }
+static bool safe_text(const char *s) { return gs_text_field_ok(s, 59); }
 
 int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *o, wl_dlrm_counts *n, gs_error *err)
 {
@@ -86,12 +87,12 @@ int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *
                 : -1;
         if (bad >= 0) {
             static const char *const what[NF] = {
-                [F_SN] = "an instance id without commas or quotes, under 60 characters",
-                [F_APP] = "an app name without commas or quotes, under 60 characters",
-                [F_CPU] = "a number of vCPUs >= 0", [F_GPU] = "a number of GPUs >= 0",
-                [F_RDMA] = "a percent 0..100", [F_MEM] = "a number of GiB >= 0",
-                [F_MAXPN] = "-1 (unlimited) or a count >= 0", [F_CREATE] = "empty or seconds >= 0",
-                [F_DELETE] = "empty or seconds >= 0"};
+                [F_SN] = "an instance id without commas, quotes or control characters, under 60 characters",
+                [F_APP] = "an app name without commas, quotes or control characters, under 60 characters",
+                [F_CPU] = "a number of vCPUs 0..1e6", [F_GPU] = "a number of GPUs 0..1e6",
+                [F_RDMA] = "a percent 0..100", [F_MEM] = "a number of GiB 0..1e9",
+                [F_MAXPN] = "-1 (unlimited) or a count 0..1e6", [F_CREATE] = "empty or seconds 0..1e12",
+                [F_DELETE] = "empty or seconds 0..1e12"};
             rc = wl_csv_bad(&c, ix[bad], what[bad], err);
             break;
         }
@@ -137,6 +138,13 @@ int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;
+    /* nothing to convert is an error, never an empty success */
+    if (rc == 0 && n->rows_in == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': no instance rows after the header", path);
+    else if (rc == 0 && n->converted == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': none of the %ld rows can be converted (each skipped: %ld by role, "
+                    "%ld by lifetime, %ld by GPUs)", path, n->rows_in, n->skipped_by[WL_DLRM_SKIP_ROLE],
+                    n->skipped_by[WL_DLRM_SKIP_LIFETIME], n->skipped_by[WL_DLRM_SKIP_GPUS]);
     wl_csv_close(&c);
     n->end_s = o->end_s > 0 ? o->end_s : latest;
     if (rc == 0) {

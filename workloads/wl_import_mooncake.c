@@ -14,12 +14,14 @@
  * SPDX-License-Identifier: MIT */
 #include <cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_json.h"
 #include "wl_import.h"
 
 const char *const wl_mc_reason[WL_MC_NREASONS] = {
@@ -63,6 +65,11 @@ static void flush(bucket *b, FILE *out, gsl_rng *rng, double width_ms, bool burs
     }
     b->n = 0;
 }
+
+/* The trace reader's bounds (wl_trace.c): tokens per request, and block
+ * ids per request. */
+#define MAX_TOKENS 1e7
+#define MAX_IDS (1 << 20)
 
 /* "'path' line L, column C ('field'): expected WHAT" */
 static int bad(gs_error *err, const char *path, long line, long col, const char *field, const char *what)
@@ -112,25 +119,31 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = 0;
-        if (len == 0)
-            continue;
+        if (strspn(line, " \t") == (size_t)len)
+            continue; /* a blank line */
         n->rows_in++;
-        const char *end = NULL;
-        cJSON *j = cJSON_ParseWithLengthOpts(line, (size_t)len, &end, 0);
+        /* the one JSON reader: nothing after the object (a second object on
+         * the line is an error, not dropped), duplicate keys refused */
+        cJSON *j = lineno > INT_MAX ? NULL : gs_json_parse_at(line, (size_t)len, "", path, (int)lineno, err);
         int64_t ts = 0, in = 0, outk = 0;
         const cJSON *h = j ? cJSON_GetObjectItemCaseSensitive(j, "hash_ids") : NULL;
-        if (!cJSON_IsObject(j))
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %ld: expected a JSON object (one request per line)",
-                        path, lineno, j ? 1L : (long)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - line + 1 : 1));
+        if (!j)
+            rc = lineno > INT_MAX ? gs_err(err, GS_EINPUT, "'%s': more than %d lines", path, INT_MAX) : GS_EINPUT;
+        else if (!cJSON_IsObject(j))
+            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 1: expected a JSON object (one request per line)",
+                        path, lineno);
         else if (!get_int(j, "timestamp", 0, 1e15, &ts))
             rc = bad(err, path, lineno, col_of(line, "timestamp"), "timestamp", "an integer number of ms >= 0");
-        else if (!get_int(j, "input_length", 0, 1e8, &in))
-            rc = bad(err, path, lineno, col_of(line, "input_length"), "input_length", "an integer number of tokens >= 0");
-        else if (!get_int(j, "output_length", 1, 1e8, &outk))
+        else if (!get_int(j, "input_length", 0, MAX_TOKENS, &in))
+            rc = bad(err, path, lineno, col_of(line, "input_length"), "input_length",
+                     "an integer number of tokens 0..10000000");
+        else if (!get_int(j, "output_length", 1, MAX_TOKENS, &outk))
             rc = bad(err, path, lineno, col_of(line, "output_length"), "output_length",
-                     "an integer number of tokens >= 1");
+                     "an integer number of tokens 1..10000000");
         else if (!cJSON_IsArray(h))
             rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "an array of block ids");
+        else if (cJSON_GetArraySize(h) > MAX_IDS)
+            rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "at most 1048576 block ids");
         if (rc) {
             cJSON_Delete(j);
             break;

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 
 const char *const wl_openb_reason[WL_OPENB_NREASONS] = {
     "num_gpu and gpu_milli inconsistent or out of range",
@@ -134,22 +135,26 @@ static int read_header(csv_in *c, const char *const *need, int nneed, gs_error *
     return 0;
 }
 
-/* A non-negative integer field, or GS_EINPUT naming line and column. An
- * empty field is allowed only when `opt` (then *out = -1). */
-static int get_int(const csv_in *c, const row_buf *r, int col, bool opt, long *out, gs_error *err)
+/* Upper bounds of the fields, so that every converted value is one the
+ * trace reader takes: times to 1e12 s, cpu_milli / 1000 to 1e6 cores,
+ * memory_mib / 1024 to 1e9 GiB (the trace's cpu and mem_gib ranges). */
+#define MAX_TIME_S 1000000000000L
+#define MAX_CPU_MILLI 1000000000L
+#define MAX_MEM_MIB 1000000000000L
+#define MAX_COUNT 1000000L
+
+/* A non-negative integer field up to hi, or GS_EINPUT naming line and
+ * column. An empty field is allowed only when `opt` (then *out = -1). */
+static int get_int(const csv_in *c, const row_buf *r, int col, bool opt, long hi, long *out, gs_error *err)
 {
     const char *s = r->f[col];
     if (!*s && opt) {
         *out = -1;
         return 0;
     }
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < 0)
-        return gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('%s'): expected an integer >= 0, found '%s'",
-                      c->path, c->lineno, col + 1, c->hdr[col], s);
-    *out = v;
+    if (!gs_num_long(s, 0, hi, out))
+        return gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('%s'): expected an integer >= 0, at most %ld, "
+                      "found '%s'", c->path, c->lineno, col + 1, c->hdr[col], hi, s);
     return 0;
 }
 
@@ -215,23 +220,24 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld: expected %d fields, found %d", path, c.lineno, c.nhdr, r.nf);
             break;
         }
-        if (r.too_long || strlen(r.f[ci[0]]) >= sizeof pods[0]->id || !r.f[ci[0]][0] ||
-            strpbrk(r.f[ci[0]], ",\"\n")) {
+        if (r.too_long || !gs_text_field_ok(r.f[ci[0]], sizeof pods[0]->id - 1)) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('name'): expected a name under 64 characters "
-                        "without commas or quotes", path, c.lineno, ci[0] + 1);
+                        "without commas, quotes or control characters", path, c.lineno, ci[0] + 1);
             break;
         }
         pod p = {0};
         long create = -1, del = -1;
         snprintf(p.id, sizeof p.id, "%s", r.f[ci[0]]);
-        if ((rc = get_int(&c, &r, ci[1], false, &p.cpu_milli, err)) || (rc = get_int(&c, &r, ci[2], false, &p.mem_mib, err)) ||
-            (rc = get_int(&c, &r, ci[3], false, &p.gpus, err)) || (rc = get_int(&c, &r, ci[4], false, &p.milli, err)) ||
-            (timed && ((rc = get_int(&c, &r, c_create, true, &create, err)) ||
-                       (rc = get_int(&c, &r, c_delete, true, &del, err)))))
+        if ((rc = get_int(&c, &r, ci[1], false, MAX_CPU_MILLI, &p.cpu_milli, err)) ||
+            (rc = get_int(&c, &r, ci[2], false, MAX_MEM_MIB, &p.mem_mib, err)) ||
+            (rc = get_int(&c, &r, ci[3], false, MAX_COUNT, &p.gpus, err)) ||
+            (rc = get_int(&c, &r, ci[4], false, MAX_COUNT, &p.milli, err)) ||
+            (timed && ((rc = get_int(&c, &r, c_create, true, MAX_TIME_S, &create, err)) ||
+                       (rc = get_int(&c, &r, c_delete, true, MAX_TIME_S, &del, err)))))
             break;
         if (c_spec >= 0)
             snprintf(p.spec, sizeof p.spec, "%s", r.f[c_spec]);
-        if (strpbrk(p.spec, ",\"\n")) {
+        if (p.spec[0] && !gs_text_field_ok(p.spec, sizeof p.spec - 1)) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
                         path, c.lineno, c_spec + 1);
             break;
@@ -301,6 +307,45 @@ typedef struct node_grp {
     long gpus, cpu_milli, mem_mib, count;
 } node_grp;
 
+static const node_grp *sort_base;
+static int by_model(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(sort_base[a].model, sort_base[b].model);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* The GPU model with the most nodes over all groups, the one seen first
+ * among equal counts; "" when no group names one. Sorting the group
+ * indices by model makes it O(groups log groups) (a scan per group was
+ * quadratic in the distinct nodes of a large list). */
+static const char *most_common_model(const node_grp *g, size_t ng)
+{
+    size_t *ix = xmalloc((ng ? ng : 1) * sizeof *ix);
+    for (size_t i = 0; i < ng; i++)
+        ix[i] = i;
+    sort_base = g;
+    qsort(ix, ng, sizeof *ix, by_model);
+    const char *common = "";
+    long best = 0;
+    size_t best_first = 0;
+    for (size_t i = 0; i < ng;) {
+        size_t k = i;
+        long cnt = 0;
+        for (; k < ng && !strcmp(g[ix[k]].model, g[ix[i]].model); k++)
+            cnt += g[ix[k]].count;
+        /* ix[i] is the model's first group: the indices sort ascending within a model */
+        if (g[ix[i]].model[0] && (cnt > best || (cnt == best && ix[i] < best_first))) {
+            best = cnt;
+            best_first = ix[i];
+            common = g[ix[i]].model;
+        }
+        i = k;
+    }
+    free(ix);
+    return common;
+}
+
 int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
 {
     static const char *const need[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
@@ -320,10 +365,11 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
             break;
         }
         node_grp x = {.count = 1};
-        if ((rc = get_int(&c, &r, ci[1], false, &x.cpu_milli, err)) || (rc = get_int(&c, &r, ci[2], false, &x.mem_mib, err)) ||
-            (rc = get_int(&c, &r, ci[3], false, &x.gpus, err)))
+        if ((rc = get_int(&c, &r, ci[1], false, MAX_CPU_MILLI, &x.cpu_milli, err)) ||
+            (rc = get_int(&c, &r, ci[2], false, MAX_MEM_MIB, &x.mem_mib, err)) ||
+            (rc = get_int(&c, &r, ci[3], false, MAX_COUNT, &x.gpus, err)))
             break;
-        if (strlen(r.f[ci[4]]) >= sizeof x.model || strpbrk(r.f[ci[4]], "|\"\\")) {
+        if (r.f[ci[4]][0] && (!gs_text_field_ok(r.f[ci[4]], sizeof x.model - 1) || strpbrk(r.f[ci[4]], "|\\"))) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('model'): expected a model name", path, c.lineno,
                         ci[4] + 1);
             break;
@@ -357,18 +403,7 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
         /* The cluster format wants a model per node group: CPU-only nodes
          * (gpu 0, model empty) join the pool of the most common GPU model,
          * with no cards (a modeling choice; they still host CPU-only pods). */
-        const char *common = "";
-        long best = 0;
-        for (size_t i = 0; i < ng; i++) {
-            long cnt = 0;
-            for (size_t k = 0; k < ng; k++)
-                if (!strcmp(g[k].model, g[i].model))
-                    cnt += g[k].count;
-            if (g[i].model[0] && cnt > best) {
-                best = cnt;
-                common = g[i].model;
-            }
-        }
+        const char *common = most_common_model(g, ng);
         cJSON *root = cJSON_CreateObject(), *arr;
         cJSON_AddStringToObject(root, "name", "openb");
         cJSON_AddStringToObject(root, "comment", "converted by gpusim import openb from an Alibaba "

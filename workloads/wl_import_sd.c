@@ -23,6 +23,7 @@
 
 #include "wl_import.h"
 #include "wl_import_csv.h"
+#include "../base/gs_num.h"
 
 const char *const wl_sd_reason[WL_SD_NREASONS] = {
     "predict_status FAILED",
@@ -59,16 +60,16 @@ static int classify(const wl_csv *c, const int *ix, int64_t last, sd_row *r, gs_
                                                 : WL_SD_SKIP_STATUS);
     if (!c->f[ix[F_MODEL]][0])
         return 1 + WL_SD_SKIP_NO_MODEL;
-    if (strpbrk(c->f[ix[F_MODEL]], ",\"\n") || strlen(c->f[ix[F_MODEL]]) > 60)
-        return wl_csv_bad(c, ix[F_MODEL], "a model id without commas or quotes, at most 60 characters", err), -1;
-    if (strpbrk(c->f[ix[F_GROUP]], ",\"\n") || strlen(c->f[ix[F_GROUP]]) > 60)
-        return wl_csv_bad(c, ix[F_GROUP], "a group id without commas or quotes, at most 60 characters", err), -1;
+    if (!gs_text_field_ok(c->f[ix[F_MODEL]], 60))
+        return wl_csv_bad(c, ix[F_MODEL], "a model id without commas, quotes or control characters, at most 60 "
+                          "characters", err), -1;
+    if (c->f[ix[F_GROUP]][0] && !gs_text_field_ok(c->f[ix[F_GROUP]], 60))
+        return wl_csv_bad(c, ix[F_GROUP], "a group id without commas, quotes or control characters, at most 60 "
+                          "characters", err), -1;
     if (!wl_csv_num(c->f[ix[F_EXEC]], 0, 1e7, &r->exec_s))
-        return wl_csv_bad(c, ix[F_EXEC], "a number of seconds >= 0", err), -1;
-    double l;
-    if (!wl_csv_num(c->f[ix[F_LORA]], 0, 1000, &l) || l != (long)l)
-        return wl_csv_bad(c, ix[F_LORA], "a whole number of adapters >= 0", err), -1;
-    r->lora = (long)l;
+        return wl_csv_bad(c, ix[F_EXEC], "a number of seconds 0..1e7", err), -1;
+    if (!gs_num_long(c->f[ix[F_LORA]], 0, 1000, &r->lora))
+        return wl_csv_bad(c, ix[F_LORA], "a whole number of adapters 0..1000", err), -1;
     if (r->t_s < last)
         return 1 + WL_SD_SKIP_BACKWARDS;
     return 0;
@@ -157,6 +158,12 @@ int wl_import_sd(const char *path, FILE *out, FILE *warn, const wl_sd_opts *o, w
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;
+    /* nothing to convert is an error, never an empty success */
+    if (rc == 0 && n->rows_in == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': no request rows after the header", path);
+    else if (rc == 0 && n->converted == 0)
+        rc = gs_err(err, GS_EINPUT, "'%s': none of the %ld rows can be converted (each skipped, reasons above)",
+                    path, n->rows_in);
     free(m.id);
     wl_csv_close(&c);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))

@@ -141,7 +141,7 @@ static int cut_value(wl_jlist *l, gs_error *err)
 
 static cJSON *parse_cut(wl_jlist *l, gs_error *err)
 {
-    return gs_json_parse_at(l->item, l->ilen, l->what, l->path, l->item_line, l->item_col, err);
+    return gs_json_parse_cut(l->item, l->ilen, l->what, l->path, l->item_line, l->item_col, err);
 }
 
 wl_jlist *wl_jlist_open(const char *path, const char *what, gs_error *err)

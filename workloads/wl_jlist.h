@@ -6,7 +6,7 @@
  * (Kubernetes API conventions, "Lists and Simple kinds"). The top level is
  * scanned byte by byte: the members other than "items" are cut out and
  * checked whole ("kind" and "apiVersion" kept), and each element of "items"
- * is cut out and parsed alone (gs_json_parse_at: the same syntax checks,
+ * is cut out and parsed alone (gs_json_parse_cut: the same syntax checks,
  * duplicate keys and limits as every JSON file, positions in the file's
  * lines and columns). Memory is O(largest item); time O(file).
  * SPDX-License-Identifier: MIT */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 
 enum col_id {
     C_ID, C_SUBMIT, C_DURATION, C_GPUS, C_KIND, C_GPUMEM, C_GPUCORES, C_MIG, C_PRIORITY, C_PREEMPTIBLE,
@@ -307,145 +308,7 @@ static int read_record(wl_trace *t, gs_error *err)
 }
 
 
-/* Six fraction digits at p (the microseconds a generated trace writes),
- * and no seventh: their value, read eight bytes at once; -1 otherwise.
- * The caller guarantees eight readable bytes from p. */
-static inline int64_t six_digits(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    uint64_t x = v & 0x0000FFFFFFFFFFFFull; /* the first character in the lowest byte */
-    if ((x & 0xF0F0F0F0F0F0ull) != 0x303030303030ull || ((x + 0x060606060606ull) & 0xF0F0F0F0F0F0ull) !=
-        0x303030303030ull || (unsigned)(p[6] - '0') <= 9)
-        return -1;
-    /* "00" then the six digits: pairs, then fours, then the eight (most
-     * significant digit first in memory) */
-    x = ((x << 16) | 0x3030u) & 0x0F0F0F0F0F0F0F0Full;
-    x = (x * 2561) >> 8;
-    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-    return (int64_t)(((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
-#else
-    (void)p;
-    return -1;
-#endif
-}
-
-/* The seconds at *pp (see wl_parse_seconds), up to the first byte that is
- * neither a digit nor the one '.': *pp is left there, for the caller to
- * check what ends the field. Shared by both row paths, so the fast one
- * rounds exactly as the field-by-field one. end: where the readable bytes
- * end (the fraction may then be read eight bytes at once), or NULL. */
-static inline bool seconds_prefix(const unsigned char **pp, const unsigned char *end, gs_time_us *out_us)
-{
-    /* 10^(6 - digits): the fraction's digits read so far scaled to microseconds */
-    static const int64_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
-    const unsigned char *p = *pp;
-    if ((unsigned)(*p - '0') > 9)
-        return false;
-    int64_t whole = 0;
-    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
-        if (whole > (INT64_MAX / GS_US_PER_S - 10) / 10)
-            return false;
-        whole = whole * 10 + (int64_t)d;
-    }
-    int64_t frac = 0;
-    int digits = 0;
-    bool round_up = false;
-    int64_t six;
-    if (*p == '.' && end && end - p >= 9 && (six = six_digits(p + 1)) >= 0) {
-        frac = six;
-        digits = 6;
-        p += 7;
-    } else if (*p == '.') {
-        p++;
-        for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, digits++) {
-            if (digits < 6)
-                frac = frac * 10 + (int64_t)d;
-            else if (digits == 6)
-                round_up = d >= 5;
-        }
-    }
-    *pp = p;
-    *out_us = whole * GS_US_PER_S + frac * scale[digits < 6 ? digits : 6] + (round_up ? 1 : 0);
-    return true;
-}
-
-bool wl_parse_seconds(const char *s, gs_time_us *out_us)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    gs_time_us v;
-    if (!seconds_prefix(&p, NULL, &v) || *p)
-        return false;
-    *out_us = v;
-    return true;
-}
-
-/* Plain decimal notation only: strtod and strtol also take hex (0x10),
- * inf, nan, leading blanks and a '+', none of which a trace means. */
-static bool is_decimal(const char *s, bool integer)
-{
-    const char *p = s;
-    if (*p == '-')
-        p++;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
-        digits++;
-    if (!integer && *p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            digits++;
-    if (!digits)
-        return false;
-    if (!integer && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (*p < '0' || *p > '9')
-            return false;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    return *p == 0;
-}
-
-/* What is_decimal(s, true) and strtol accept, without strtol's locale and
- * base machinery (it showed in profiles: gpus is on every row). A value
- * beyond LONG_MAX in magnitude is rejected, as strtol's ERANGE is; only
- * "-9223372036854775808" differs (strtol takes it), and no caller's lo
- * reaches it. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    bool neg = *p == '-';
-    p += neg;
-    if ((unsigned)(*p - '0') > 9)
-        return false;
-    unsigned long v = 0;
-    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++) {
-        if (v > ((unsigned long)LONG_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    if (*p)
-        return false;
-    long x = neg ? -(long)v : (long)v;
-    if (x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
-static bool parse_num(const char *s, double lo, double hi, double *out)
-{
-    if (!is_decimal(s, false))
-        return false;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
+bool wl_parse_seconds(const char *s, gs_time_us *out_us) { return gs_num_seconds_us(s, out_us); }
 
 static int col_err(wl_trace *t, gs_error *err, int fi, const char *want)
 {
@@ -677,7 +540,7 @@ static inline bool fast_id(const unsigned char **pp, const unsigned char **id, s
     return *id_len != 0 && *id_len < cap;
 }
 
-/* The fast path's gpus at *pp, parse_int(v, 0, 64): one or two digits;
+/* The fast path's gpus at *pp, gs_num_long(v, 0, 64): one or two digits;
  * others decline. */
 static inline bool fast_gpus(const unsigned char **pp, unsigned *gpus)
 {
@@ -715,8 +578,8 @@ static bool fast_row(wl_trace *t, wl_row *row)
     unsigned gpus = 0;
     int last = t->ncols_header - 1;
     if (t->fast_std) { /* the generated layout: the same steps as the loop below, without its dispatch */
-        if (!fast_id(&p, &id, &id_len, sizeof row->id) || *p++ != ',' || !seconds_prefix(&p, end, &submit_us) ||
-            *p++ != ',' || !seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !fast_gpus(&p, &gpus))
+        if (!fast_id(&p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
+            *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !fast_gpus(&p, &gpus))
             return false;
         for (int i = 4; i <= last; i++) {
             if (*p++ != ',')
@@ -732,11 +595,11 @@ static bool fast_row(wl_trace *t, wl_row *row)
                     return false;
                 break;
             case F_SUBMIT:
-                if (!seconds_prefix(&p, end, &submit_us))
+                if (!gs_num_seconds_prefix(&p, end, &submit_us))
                     return false;
                 break;
             case F_DURATION:
-                if (!seconds_prefix(&p, end, &dur_us))
+                if (!gs_num_seconds_prefix(&p, end, &dur_us))
                     return false;
                 break;
             case F_GPUS:
@@ -839,7 +702,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             row->has_duration = true;
             break;
         case C_GPUS:
-            if (!parse_int(v, 0, 64, &l))
+            if (!gs_num_long(v, 0, 64, &l))
                 return col_err(t, err, i, "an integer 0..64");
             row->gpus = (int)l;
             has_gpus = 1;
@@ -864,7 +727,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             break;
         case C_INPUT_TOKENS:
         case C_OUTPUT_TOKENS:
-            if (!parse_int(v, c == C_INPUT_TOKENS ? 0 : 1, 10000000L, &l))
+            if (!gs_num_long(v, c == C_INPUT_TOKENS ? 0 : 1, 10000000L, &l))
                 return col_err(t, err, i, c == C_INPUT_TOKENS ? "an integer number of tokens >= 0"
                                                               : "an integer number of tokens >= 1");
             *(c == C_INPUT_TOKENS ? &row->input_tokens : &row->output_tokens) = l;
@@ -872,13 +735,13 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         case C_REPLICAS_MIN:
         case C_REPLICAS_MAX:
         case C_REPLICAS_INIT:
-            if (!parse_int(v, c == C_REPLICAS_MAX ? 1 : 0, 100000L, &l))
+            if (!gs_num_long(v, c == C_REPLICAS_MAX ? 1 : 0, 100000L, &l))
                 return col_err(t, err, i, c == C_REPLICAS_MAX ? "an integer >= 1" : "an integer >= 0");
             *(c == C_REPLICAS_MIN ? &row->replicas_min : c == C_REPLICAS_MAX ? &row->replicas_max
                                                                              : &row->replicas_init) = (int)l;
             break;
         case C_MAX_BATCH:
-            if (!parse_int(v, 1, 4096, &l))
+            if (!gs_num_long(v, 1, 4096, &l))
                 return col_err(t, err, i, "an integer batch size 1..4096");
             row->max_batch = (int)l;
             break;
@@ -888,14 +751,14 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
         case C_PREFILL_MS:
         case C_DECODE_BASE_MS:
         case C_DECODE_SEQ_MS:
-            if (!parse_num(v, 0, 1e12, &d) || (c == C_SVC_MEAN_MS && d <= 0))
+            if (!gs_num_double(v, 0, 1e12, &d) || (c == C_SVC_MEAN_MS && d <= 0))
                 return col_err(t, err, i, c == C_SVC_MEAN_MS ? "a positive number" : "a non-negative number");
             *(c == C_SLO_MS ? &row->slo_ms : c == C_WEIGHTS_GIB ? &row->weights_gib
                 : c == C_SVC_MEAN_MS ? &row->svc_mean_ms : c == C_PREFILL_MS ? &row->prefill_ms_per_token
                 : c == C_DECODE_BASE_MS ? &row->decode_ms_base : &row->decode_ms_per_seq) = d;
             break;
         case C_RATE:
-            if (!parse_num(v, 0, 1e9, &d))
+            if (!gs_num_double(v, 0, 1e9, &d))
                 return col_err(t, err, i, "a non-negative number of requests per second");
             row->rate = d;
             break;
@@ -905,12 +768,12 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             snprintf(row->pattern, sizeof row->pattern, "%s", v);
             break;
         case C_GPUMEM:
-            if (!parse_int(v, 1, 1L << 40, &l))
+            if (!gs_num_long(v, 1, 1L << 40, &l))
                 return col_err(t, err, i, "an integer number of MiB >= 1");
             row->gpumem_mib = l;
             break;
         case C_GPUCORES:
-            if (!parse_int(v, 1, 100, &l))
+            if (!gs_num_long(v, 1, 100, &l))
                 return col_err(t, err, i, "an integer percent 1..100");
             row->gpucores = (int)l;
             break;
@@ -919,7 +782,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a MIG profile name such as '1g.10gb'");
             break;
         case C_PRIORITY:
-            if (!parse_int(v, -2000000000L, 2000000000L, &l))
+            if (!gs_num_long(v, -2000000000L, 2000000000L, &l))
                 return col_err(t, err, i, "an integer priority");
             row->priority = (int)l;
             break;
@@ -929,19 +792,19 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             row->preemptible = v[0] == '1';
             break;
         case C_CHECKPOINT_GIB:
-            if (!parse_num(v, 0, 1e9, &d))
+            if (!gs_num_double(v, 0, 1e9, &d))
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->checkpoint_gib = d;
             break;
         case C_PARAMS_B:
-            if (!parse_num(v, 0, 1e6, &d))
+            if (!gs_num_double(v, 0, 1e6, &d))
                 return col_err(t, err, i, "a non-negative number of billions of parameters");
             row->params_b = d;
             break;
         case C_SLO_TTFT_MS:
         case C_SLO_TPOT_MS:
         case C_KV_KIB:
-            if (!parse_num(v, 0, 1e12, &d) || (c == C_KV_KIB && d <= 0))
+            if (!gs_num_double(v, 0, 1e12, &d) || (c == C_KV_KIB && d <= 0))
                 return col_err(t, err, i, c == C_KV_KIB ? "a positive number of KiB" : "a non-negative number of ms");
             *(c == C_SLO_TTFT_MS ? &row->slo_ttft_ms : c == C_SLO_TPOT_MS ? &row->slo_tpot_ms
                                                                           : &row->kv_kib_per_token) = d;
@@ -956,27 +819,27 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
                 return col_err(t, err, i, "a tenant name shorter than 64 characters");
             break;
         case C_GPU_MODEL:
-            if (!copy_str(row->gpu_model, sizeof row->gpu_model, v))
+            if (!gs_text_list_ok(v, '|') || !copy_str(row->gpu_model, sizeof row->gpu_model, v))
                 return col_err(t, err, i, "'|'-separated GPU model names");
             row->gpu_model_col = i + 1;
             break;
         case C_CPU:
-            if (!parse_num(v, 0, 1e6, &d))
+            if (!gs_num_double(v, 0, 1e6, &d))
                 return col_err(t, err, i, "a non-negative number of cores");
             row->cpu = d;
             break;
         case C_MEM_GIB:
-            if (!parse_num(v, 0, 1e9, &d))
+            if (!gs_num_double(v, 0, 1e9, &d))
                 return col_err(t, err, i, "a non-negative number of GiB");
             row->mem_gib = d;
             break;
         case C_GPUMEM_PCT:
-            if (!parse_int(v, 1, 100, &l))
+            if (!gs_num_long(v, 1, 100, &l))
                 return col_err(t, err, i, "an integer percent 1..100");
             row->gpumem_pct = (int)l;
             break;
         case C_UTIL:
-            if (!parse_num(v, 0, 1, &d) || d <= 0)
+            if (!gs_num_double(v, 0, 1, &d) || d <= 0)
                 return col_err(t, err, i, "a demand 0 < util <= 1");
             row->util = d;
             break;
@@ -1002,7 +865,7 @@ int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err)
             row->ref_gpu_col = i + 1;
             break;
         case C_MEM_BOUND:
-            if (!parse_num(v, 0, 1, &d))
+            if (!gs_num_double(v, 0, 1, &d))
                 return col_err(t, err, i, "a share of time bound by memory bandwidth, 0..1");
             row->mem_bound = d;
             break;

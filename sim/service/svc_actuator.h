@@ -1,24 +1,24 @@
-/* sim_service_actuator.h - a service actuator: a policy that takes over how
+/* svc_actuator.h - a service actuator: a policy that takes over how
  * the service layer's replicas come and go (dual-pod actuation,
  * policies/pol_dualpod.c). It is a policy record (pol_ops, sim_policy.h)
  * whose `actuator` member points to one of these: it is named in --policy
  * after the space policy like a time policy (whole+dualpod), keeps its
  * parameters, init, timers and report there, and the service layer calls
  * the hooks below with the policy's state. At most one per run.
- * Its own header so that the layer's lower files (sim_service_types.h) and
+ * Its own header so that the layer's lower files (svc_types.h) and
  * a policy can name it without the layer's public face.
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SIM_SERVICE_ACTUATOR_H
-#define GPUSIM_SIM_SERVICE_ACTUATOR_H
+#ifndef GPUSIM_SVC_ACTUATOR_H
+#define GPUSIM_SVC_ACTUATOR_H
 
-#include "sim_job.h"
+#include "../sim_job.h"
 
 typedef struct sim sim;
 
 /* How a replica became ready; SVC_PATH_AWAKE: a request found one ready. */
 enum svc_path { SVC_PATH_AWAKE = 0, SVC_PATH_HOT = 1, SVC_PATH_WARM = 2, SVC_PATH_COLD = 3 };
 
-/* What an actuator may know about a service (svc_describe, sim_service.h). */
+/* What an actuator may know about a service (svc_describe, svc.h). */
 typedef struct svc_desc {
     const char *id;
     double weights_gib;

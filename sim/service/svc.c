@@ -1,4 +1,4 @@
-/* sim_service.c - inference services (see sim_service.h).
+/* svc.c - inference services (see svc.h).
  *
  * Continuous batching, event-efficient. A replica runs "blocks" of identical
  * decode iterations: a block starts at t0 with its batch fixed; its first
@@ -19,20 +19,19 @@
  * service's svc_mean_ms) scaled by the replica's rate: batch slots are then
  * independent servers, and max_batch = 1 makes a replica an M/M/1 server.
  * SPDX-License-Identifier: MIT */
-#include "sim_service.h"
-#include "sim_service_types.h"
-#include "sim_struct.h"
+#include "svc.h"
+#include "svc_types.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_policy.h"
-#include "sim.h"
-#include "sim_report.h"
-#include "sim_svc_hw.h"
-#include "../base/sim_rng.h"
+#include "../sim_policy.h"
+#include "../sim.h"
+#include "../sim_report.h"
+#include "svc_hw.h"
+#include "../../base/sim_rng.h"
 #include "svc_prefix_cache.h"
 
 /* {==== parameters ====} */
@@ -124,9 +123,9 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
     *out = L;
-    for (int p = 0; p < s->npol; p++) /* the core allows at most one */
-        if (s->pol[p]->actuator) {
-            L->act = s->pol[p]->actuator;
+    for (int p = 0; p < sim_npolicies(s); p++) /* the core allows at most one */
+        if (sim_policy_at(s, p)->actuator) {
+            L->act = sim_policy_at(s, p)->actuator;
             L->act_pol = p;
         }
     if (L->max_batch_def < 1 || L->period_s <= 0 || L->queue_max < 0 || L->timeout_s <= 0 || L->load_gbps <= 0 ||
@@ -158,13 +157,13 @@ static void svc_layer_free(void *state)
         free(v->rdy);
         free(v->lheap);
         free(v->lroom);
-        svc_shape_free(&v->hw);
+        svc_hw_shape_free(&v->hw);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
         free(L->reps[i]->active);
         free(L->reps[i]->pending);
-        spc_free(L->reps[i]->pc);
+        svc_prefix_cache_free(L->reps[i]->pc);
         free(L->reps[i]);
     }
     for (uint32_t c = 0; c < L->nchunks; c++) {
@@ -202,7 +201,7 @@ static void svc_task_started(void *state, sim *s, job *j)
          * cold start; it is handed back at once, through a zero-delay event
          * (never from inside the space policy's own start). */
         p->unactivated = true;
-        svc_emit(s, p->svc, s->now, p->idx, p->gen, EVK_READY);
+        svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
         return;
     }
     double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
@@ -211,7 +210,7 @@ static void svc_task_started(void *state, sim *s, job *j)
         p->path = L->act->activate(svc_act_state(s, L), s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
         v->cold_starts++;
-    svc_emit(s, p->svc, s->now + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
+    svc_emit(s, p->svc, sim_now(s) + (gs_time_us)llround(ready_s * 1e6), p->idx, p->gen, EVK_READY);
     svc_note_scale(s, v, p->path == SVC_PATH_HOT ? "hot_start" : p->path == SVC_PATH_WARM ? "warm_start" : "cold_start");
 }
 
@@ -331,8 +330,8 @@ static void route(sim *s, service *v, uint32_t ri)
     /* a first request (see svc_actuator_ops), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->act)
-        r->first = v->last_arrival_us < 0 || gs_us_to_s(s->now - v->last_arrival_us) >= L->idle_s - 1e-9;
-    v->last_arrival_us = s->now;
+        r->first = v->last_arrival_us < 0 || gs_us_to_s(sim_now(s) - v->last_arrival_us) >= L->idle_s - 1e-9;
+    v->last_arrival_us = sim_now(s);
     if (p) {
         svc_assign(s, p, ri);
     } else {
@@ -354,7 +353,7 @@ static void route(sim *s, service *v, uint32_t ri)
                 svc_req_at(L, v->qtail)->next = ri;
             v->qtail = ri;
             v->qlen++;
-            svc_emit(s, v, s->now + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
+            svc_emit(s, v, sim_now(s) + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
         }
     }
     svc_schedule_tick(s, v);
@@ -371,7 +370,9 @@ static gsl_rng *rng_of(const sim *s, service *v)
     return v->rng;
 }
 
-static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
+/* A request to v now: from its row, or generated (row NULL). 0, or
+ * GS_EINPUT with the message in the run's error. */
+static int new_request(sim *s, service *v, const wl_request *row)
 {
     svc_layer *L = svc_of(s);
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
@@ -380,12 +381,12 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
     if (v->mode == MODE_UNSET)
         v->mode = mode;
     else if (v->mode != mode && row)
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
-                      "output_tokens", s->cfg->trace_path, row->line, v->id);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
+                      "output_tokens", sim_config_of(s)->trace_path, row->line, v->id);
     uint32_t ri = svc_req_new(L);
     svc_req *r = svc_req_at(L, ri);
     r->svc = v;
-    r->arrive_us = s->now;
+    r->arrive_us = sim_now(s);
     if (mode == MODE_TOKENS) {
         if (row) { /* a request row: its own token counts */
             r->in_tok = row->input_tokens > 0 ? row->input_tokens : 0;
@@ -417,8 +418,8 @@ static int new_request(sim *s, service *v, const wl_request *row, gs_error *err)
         r->work_left_us = sim_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
     } else {
         svc_req_free(L, ri);
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
-                      "duration, or the service needs svc_mean_ms", s->cfg->trace_path, row ? row->line : 0L,
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
+                      "duration, or the service needs svc_mean_ms", sim_config_of(s)->trace_path, row ? row->line : 0L,
                       v->id);
     }
     route(s, v, ri);
@@ -431,7 +432,7 @@ static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 864
  * intensity peaks at 1.6 x rate at 14:00 and bottoms at 0.4 x at 02:00). */
 static void schedule_gen(sim *s, service *v)
 {
-    double rate = v->cfg.rate, t = gs_us_to_s(s->now);
+    double rate = v->cfg.rate, t = gs_us_to_s(sim_now(s));
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
@@ -445,8 +446,8 @@ static void schedule_gen(sim *s, service *v)
             break;
     }
     gs_time_us at = (gs_time_us)llround(t * 1e6);
-    if (at <= s->now)
-        at = s->now + 1;
+    if (at <= sim_now(s))
+        at = sim_now(s) + 1;
     if (at < v->end_us)
         svc_emit(s, v, at, v->idx, 0, EVK_GEN);
 }
@@ -498,14 +499,14 @@ static int declare(sim *s, const wl_service *row)
 {
     svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
-        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", s->cfg->trace_path,
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", sim_config_of(s)->trace_path,
                       row->line, row->id);
     if (row->rate > 0 && !row->has_duration)
-        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests (rate) and so "
-                      "needs a duration (how long it runs)", s->cfg->trace_path, row->line, row->id);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests (rate) and so "
+                      "needs a duration (how long it runs)", sim_config_of(s)->trace_path, row->line, row->id);
     if (row->rate > 0 && row->output_tokens < 1 && row->svc_mean_ms <= 0)
-        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
-                      "output_tokens (and input_tokens) or svc_mean_ms", s->cfg->trace_path, row->line, row->id);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
+                      "output_tokens (and input_tokens) or svc_mean_ms", sim_config_of(s)->trace_path, row->line, row->id);
     service *v = xcalloc(1, sizeof *v);
     v->L = L;
     v->idx = L->nsvcs;
@@ -522,8 +523,8 @@ static int declare(sim *s, const wl_service *row)
     v->max = row->replicas_max >= 0 ? row->replicas_max : (init > v->min ? init : (v->min > 1 ? v->min : 1));
     if (init > v->max || v->min > v->max) {
         free(v);
-        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s': need replicas_min <= replicas_init "
-                      "<= replicas_max", s->cfg->trace_path, row->line, row->id);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s': need replicas_min <= replicas_init "
+                      "<= replicas_max", sim_config_of(s)->trace_path, row->line, row->id);
     }
     v->max_batch = row->max_batch > 0 ? row->max_batch : L->max_batch_def;
     v->slo_ms = row->slo_ms >= 0 ? row->slo_ms : L->slo_def;
@@ -535,24 +536,25 @@ static int declare(sim *s, const wl_service *row)
                                          : L->weights_def;
     if (row->profile[0] && !L->perf_loaded) { /* models/perf beside models/gpu */
         char dir[600];
-        snprintf(dir, sizeof dir, "%s/../perf", s->cat->dir);
+        snprintf(dir, sizeof dir, "%s/../perf", sim_catalog(s)->dir);
         L->perf_loaded = true;
-        int prc = perf_set_load(&L->perf, dir, s->cat, &s->err);
+        int prc = perf_set_load(&L->perf, dir, sim_catalog(s), sim_error_slot(s));
         if (prc) {
             free(v);
             return prc;
         }
     }
     int hrc = svc_hw_shape(s, &L->hw_params, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
-                           &L->perf, &v->hw, &s->err);
+                           &L->perf, &v->hw, sim_error_slot(s));
     if (hrc) {
         free(v);
         return hrc;
     }
     if (!v->hw.reason[0]) /* replicas go only where they fit */
         snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
-    v->task_pools = v->cfg.ask.gpu_model[0] ? sim_cluster_model_mask(s->cl, s->cat, v->cfg.ask.gpu_model, NULL)
-                                            : sim_cluster_all_pools(s->cl);
+    const sim_cluster *cl = sim_cluster_of(s);
+    v->task_pools = v->cfg.ask.gpu_model[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->cfg.ask.gpu_model, NULL)
+                                            : sim_cluster_all_pools(cl);
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
@@ -562,17 +564,17 @@ static int declare(sim *s, const wl_service *row)
         v->p99_high_ms = row->slo_ttft_ms;
     v->kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
     v->svc_mean_ms = row->svc_mean_ms;
-    v->start_us = s->now;
-    v->end_us = row->has_duration ? s->now + row->dur_us : GS_TIME_MAX;
+    v->start_us = sim_now(s);
+    v->end_us = row->has_duration ? sim_now(s) + row->dur_us : GS_TIME_MAX;
     v->qhead = v->qtail = NONE;
     v->last_arrival_us = -1;
-    v->win_start_us = s->now;
+    v->win_start_us = sim_now(s);
     sim_sketch_init(&v->win_lat);
     sim_sketch_init(&v->lat_s);
     sim_sketch_init(&v->ttft_s);
     sim_sketch_init(&v->win_ttft);
-    v->g_reps.since = s->now;
-    v->g_slots.since = s->now;
+    v->g_reps.since = sim_now(s);
+    v->g_slots.since = sim_now(s);
     if (L->nsvcs == L->cap_svcs) {
         L->cap_svcs = L->cap_svcs ? L->cap_svcs * 2 : 8;
         L->svcs = xrealloc(L->svcs, L->cap_svcs * sizeof *L->svcs);
@@ -603,9 +605,9 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
     wl_request_of(row, &rq);
     service *v = find_service(L, rq.service);
     if (!v)
-        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
-                      "earlier service row declares", s->cfg->trace_path, rq.line, rq.id, rq.service);
-    return new_request(s, v, &rq, &s->err);
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: request '%s' names service '%s', which no "
+                      "earlier service row declares", sim_config_of(s)->trace_path, rq.line, rq.id, rq.service);
+    return new_request(s, v, &rq);
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -645,9 +647,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         if (p->gen != gen || p->state != R_STARTING)
             return;
         p->state = R_READY;
-        p->ready_us = s->now;
-        p->idle_since_us = s->now;
-        p->last_us = s->now;
+        p->ready_us = sim_now(s);
+        p->idle_since_us = sim_now(s);
+        p->last_us = sim_now(s);
         p->svc->nstarting--;
         L->nup--;
         svc_ready_add(p->svc, p);
@@ -675,7 +677,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         if (v->ended)
             return;
         v->generated++;
-        new_request(s, v, NULL, &s->err);
+        new_request(s, v, NULL);
         schedule_gen(s, v);
         return;
     }
@@ -693,7 +695,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
                 /* its cold start is cut short: ready now (a new generation
                  * drops the pending READY), then removed as idle */
                 p->gen++;
-                svc_emit(s, p->svc, s->now, p->idx, p->gen, EVK_READY);
+                svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
             }
         }
         /* replicas still waiting for GPUs are handed back when they get

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "../base/gs.h"
+#include "../../base/gs.h"
 
 #define NIL (-1)
 
@@ -33,7 +33,7 @@ static uint64_t mix(uint64_t x) /* splitmix64's finalizer: ids are small consecu
     return x ^ (x >> 31);
 }
 
-svc_prefix_cache *spc_new(long capacity_blocks)
+svc_prefix_cache *svc_prefix_cache_new(long capacity_blocks)
 {
     svc_prefix_cache *c = xcalloc(1, sizeof *c);
     c->cap = capacity_blocks > 0 ? capacity_blocks : 0;
@@ -49,7 +49,7 @@ svc_prefix_cache *spc_new(long capacity_blocks)
     return c;
 }
 
-void spc_free(svc_prefix_cache *c)
+void svc_prefix_cache_free(svc_prefix_cache *c)
 {
     if (!c)
         return;
@@ -104,7 +104,7 @@ static void push_front(svc_prefix_cache *c, int32_t k)
         c->tail = k;
 }
 
-int spc_match(const svc_prefix_cache *c, const uint64_t *ids, int n)
+int svc_prefix_cache_match(const svc_prefix_cache *c, const uint64_t *ids, int n)
 {
     int m = 0;
     if (c->cap == 0)
@@ -137,9 +137,9 @@ static void touch(svc_prefix_cache *c, uint64_t id)
     push_front(c, k);
 }
 
-int spc_admit(svc_prefix_cache *c, const uint64_t *ids, int n)
+int svc_prefix_cache_admit(svc_prefix_cache *c, const uint64_t *ids, int n)
 {
-    int m = spc_match(c, ids, n);
+    int m = svc_prefix_cache_match(c, ids, n);
     if (c->cap == 0)
         return 0;
     /* the hits first, so that inserting the misses cannot evict them (the
@@ -155,6 +155,5 @@ int spc_admit(svc_prefix_cache *c, const uint64_t *ids, int n)
     return m;
 }
 
-long spc_capacity(const svc_prefix_cache *c) { return c->cap; }
-long spc_size(const svc_prefix_cache *c) { return c->size; }
-uint64_t spc_evictions(const svc_prefix_cache *c) { return c->evictions; }
+long svc_prefix_cache_size(const svc_prefix_cache *c) { return c->size; }
+uint64_t svc_prefix_cache_evictions(const svc_prefix_cache *c) { return c->evictions; }

@@ -1,9 +1,9 @@
-/* sim_service_scale.c - how many replicas a service runs: scale out (a new
+/* svc_scale.c - how many replicas a service runs: scale out (a new
  * replica task handed to the space policy), scale in (an idle replica
  * retired, or handed to an actuator), the autoscaler's evaluation every
  * svc_scale_period_s over the window's busy fraction, batch-slot occupancy
  * and P99 (or TTFT), and the busy accounting those read. Below the batching
- * (sim_service_batch.c), which calls it; it calls nothing above.
+ * (svc_batch.c), which calls it; it calls nothing above.
  *
  * Costs, n = a service's ready replicas: a request routed, admitted or
  * served moves one replica in the load heap, O(log n); routing when KV
@@ -17,7 +17,7 @@
  * request (bench_infer.sh's routing series: flat within 1.5x from 20 to
  * 1,000 replicas).
  * SPDX-License-Identifier: MIT */
-#include "sim_service_types.h"
+#include "svc_types.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,13 +189,13 @@ void svc_ready_del(service *v, replica *p)
 void svc_set_busy(sim *s, replica *p, bool busy)
 {
     service *v = p->svc;
-    sim_gauge_set(&v->g_slots, s->now, (double)v->slots_used);
+    sim_gauge_set(&v->g_slots, sim_now(s), (double)v->slots_used);
     if (busy && !p->in_block) {
-        p->busy_since_us = s->now;
+        p->busy_since_us = sim_now(s);
     } else if (!busy && p->in_block) {
         gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-        v->win_busy_s += gs_us_to_s(s->now - from);
-        p->idle_since_us = s->now;
+        v->win_busy_s += gs_us_to_s(sim_now(s) - from);
+        p->idle_since_us = sim_now(s);
     }
     p->in_block = busy;
     /* load-following: the card learns at batch starts and ends, not per iteration */
@@ -269,9 +269,10 @@ replica *svc_least_loaded(service *v, double kv_tok)
 
 void svc_note_scale(sim *s, service *v, const char *what)
 {
-    sim_gauge_set(&v->g_reps, s->now, (double)(v->nready + v->nstarting - (int)0));
-    if (s->obs && s->obs->svc_scale)
-        s->obs->svc_scale(s->obs->svc_scale_ud, v->id, gs_us_to_s(s->now), what, v->nlive);
+    sim_gauge_set(&v->g_reps, sim_now(s), (double)(v->nready + v->nstarting - (int)0));
+    const sim_observer *o = sim_observer_of(s);
+    if (o && o->svc_scale)
+        o->svc_scale(o->svc_scale_ud, v->id, gs_us_to_s(sim_now(s)), what, v->nlive);
 }
 
 void svc_scale_out(sim *s, service *v)
@@ -301,7 +302,7 @@ void svc_scale_out(sim *s, service *v)
     wl_row row; /* a job row: the core places tasks by their row (and keeps its job_req) */
     wl_service_replica_row(&v->cfg, &row);
     snprintf(row.id, sizeof row.id, "%.50s#%u", v->id, p->idx);
-    row.submit_us = s->now;
+    row.submit_us = sim_now(s);
     row.gpu_model[0] = '\0'; /* its pools were resolved when the service was read */
     sim_task_set_row(s, t, &row);
     t->pools = v->task_pools;
@@ -354,7 +355,7 @@ void svc_tick(sim *s, service *v)
     svc_layer *L = v->L;
     v->tick_pending = false;
     svc_compact_reps(v);
-    double window_s = gs_us_to_s(s->now - v->win_start_us);
+    double window_s = gs_us_to_s(sim_now(s) - v->win_start_us);
     double busy = v->win_busy_s, ready_s = 0;
     int slots_used = 0;
     for (int i = 0; i < v->nreps; i++) {
@@ -362,15 +363,15 @@ void svc_tick(sim *s, service *v)
         if (p->state != R_READY)
             continue;
         gs_time_us from = p->ready_us > v->win_start_us ? p->ready_us : v->win_start_us;
-        ready_s += gs_us_to_s(s->now - from);
+        ready_s += gs_us_to_s(sim_now(s) - from);
         if (p->in_block) {
             gs_time_us bf = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
-            busy += gs_us_to_s(s->now - bf);
+            busy += gs_us_to_s(sim_now(s) - bf);
         }
         slots_used += p->nactive + p->npending;
     }
     double util = ready_s > 0 ? busy / ready_s : 0;
-    double slot_s = sim_gauge_area(&v->g_slots, s->now) - v->win_slots_area0;
+    double slot_s = sim_gauge_area(&v->g_slots, sim_now(s)) - v->win_slots_area0;
     double mem = ready_s > 0 ? slot_s / (ready_s * v->max_batch) : 0;
     (void)slots_used;
     /* A service with token SLOs (TTFT/TPOT) scales on them and on batch-slot
@@ -390,7 +391,7 @@ void svc_tick(sim *s, service *v)
         for (int i = 0; i < v->nreps; i++) {
             replica *p = v->reps[i];
             if (p->state == R_READY && !p->in_block && !p->npending &&
-                gs_us_to_s(s->now - p->idle_since_us) >= L->idle_s - 1e-9 &&
+                gs_us_to_s(sim_now(s) - p->idle_since_us) >= L->idle_s - 1e-9 &&
                 (!idle || p->idle_since_us < idle->idle_since_us))
                 idle = p;
         }
@@ -398,9 +399,9 @@ void svc_tick(sim *s, service *v)
             svc_replica_remove(s, idle);
     }
     /* new window */
-    v->win_start_us = s->now;
+    v->win_start_us = sim_now(s);
     v->win_busy_s = 0;
-    v->win_slots_area0 = sim_gauge_area(&v->g_slots, s->now);
+    v->win_slots_area0 = sim_gauge_area(&v->g_slots, sim_now(s));
     /* a window that saw no request left its sketches as reset (only adds
      * touch them): most windows of a long-tail service see none */
     if (v->win_lat.n)

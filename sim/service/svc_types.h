@@ -1,23 +1,22 @@
-/* sim_service_types.h - the service layer's own records and the calls its
- * files make to each other, bottom up: sim_service_req.c (requests slab,
- * events) <- sim_service_prefix.c (prefix-cache hooks) <-
- * sim_service_scale.c (replicas, autoscaler) <- sim_service_batch.c
- * (continuous batching) <- sim_service.c (the module: rows, routing, event
- * dispatch, replica tasks, actuation); sim_service_report.c (figures).
- * Private to the layer: nothing outside sim_service*.c includes it.
+/* svc_types.h - the service layer's own records and the calls its files
+ * make to each other, bottom up: svc_req.c (requests slab, events) <-
+ * svc_prefix.c (prefix-cache hooks) <- svc_scale.c (replicas, autoscaler)
+ * <- svc_batch.c (continuous batching) <- svc.c (the module: rows,
+ * routing, event dispatch, replica tasks, actuation); svc_report.c
+ * (figures). Private to the layer: only its own files (and its tests)
+ * include it.
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SIM_SERVICE_TYPES_H
-#define GPUSIM_SIM_SERVICE_TYPES_H
+#ifndef GPUSIM_SVC_TYPES_H
+#define GPUSIM_SVC_TYPES_H
 
 #include <gsl/gsl_rng.h>
 
-#include "sim.h"
-#include "sim_struct.h"
-#include "sim_module.h"
-#include "sim_service_actuator.h"
-#include "sim_svc_hw.h"
+#include "../sim.h"
+#include "../sim_module.h"
+#include "svc_actuator.h"
+#include "svc_hw.h"
 #include "svc_prefix_cache.h"
-#include "../workloads/wl_svc_rows.h"
+#include "../../workloads/wl_svc_rows.h"
 
 typedef struct svc_layer svc_layer;
 
@@ -155,7 +154,7 @@ struct svc_layer {
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
-    /* the run's service actuator (sim_service_actuator.h), NULL without
+    /* the run's service actuator (svc_actuator.h), NULL without
      * one; its state is that of the policy at act_pol (svc_act_state) */
     const svc_actuator_ops *act;
     int act_pol;
@@ -171,7 +170,7 @@ struct svc_layer {
 
 /* The actuator policy's state, for its hooks (L->act set). Read at each
  * call: the layer is made before the policies' init() makes that state. */
-static inline void *svc_act_state(const sim *s, const svc_layer *L) { return s->pst[L->act_pol]; }
+static inline void *svc_act_state(const sim *s, const svc_layer *L) { return sim_policy_state(s, L->act_pol); }
 
 static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 
@@ -184,20 +183,20 @@ static inline bool svc_has_room(const replica *p, double kv_tok)
     return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
 }
 
-/* sim_service_req.c: the requests slab and the layer's events */
+/* svc_req.c: the requests slab and the layer's events */
 uint32_t svc_req_new(svc_layer *L);
 void svc_req_free(svc_layer *L, uint32_t i);
 void svc_emit(sim *s, const service *v, gs_time_us at, uint32_t slot, uint32_t gen, int kind);
 bool svc_tick_needed(const service *v);
 void svc_schedule_tick(sim *s, service *v);
 
-/* sim_service_prefix.c: prefix-cache hooks */
+/* svc_prefix.c: prefix-cache hooks */
 int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r);
 replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r);
 long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j);
 void svc_prefix_drop(replica *p);
 
-/* sim_service_scale.c: replicas in and out, the autoscaler */
+/* svc_scale.c: replicas in and out, the autoscaler */
 void svc_ready_add(service *v, replica *p);
 void svc_ready_del(service *v, replica *p);
 void svc_set_busy(sim *s, replica *p, bool busy);
@@ -219,14 +218,14 @@ void svc_replica_remove(sim *s, replica *p);
 void svc_compact_reps(service *v);
 void svc_tick(sim *s, service *v);
 
-/* sim_service_batch.c: continuous batching on a replica */
+/* svc_batch.c: continuous batching on a replica */
 void svc_replica_run(sim *s, replica *p);
 void svc_block_end(sim *s, replica *p);
 void svc_cut_block(sim *s, replica *p);
 void svc_assign(sim *s, replica *p, uint32_t ri);
 
 /* Adds "services" (per service) and "requests" (over all) to the report
- * (sim_service_report.c); the module's report member. */
+ * (svc_report.c); the module's report member. */
 void svc_report(const void *state, const sim *s, cJSON *root, int section);
 
 #endif

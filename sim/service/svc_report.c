@@ -1,11 +1,11 @@
-/* sim_service_report.c - the service layer's figures: "services" (per
+/* svc_report.c - the service layer's figures: "services" (per
  * service: requests, latency and its CDF, time to first token, SLO
  * attainment, replicas, GPU-hours) and "requests" (the same over all).
  * Computed from the layer's counters, gauges and sketches only.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 
-#include "sim_service_types.h"
+#include "svc_types.h"
 
 /* A finer latency distribution than the p50/p95/p99 of the stats object,
  * for CDF plots: quantile key "pQ" -> seconds (sketch: <= 0.99% error), the
@@ -46,7 +46,7 @@ static void add_prefix_cache(cJSON *o, const svc_layer *L, const service *v)
 {
     uint64_t ev = v->pc_evicted;
     for (int k = 0; k < v->nreps; k++)
-        ev += v->reps[k]->pc ? spc_evictions(v->reps[k]->pc) : 0;
+        ev += v->reps[k]->pc ? svc_prefix_cache_evictions(v->reps[k]->pc) : 0;
     cJSON *pc = cJSON_AddObjectToObject(o, "prefix_cache");
     cJSON_AddBoolToObject(pc, "enabled", L->pc_on);
     cJSON_AddNumberToObject(pc, "block_tokens", L->block_tok);
@@ -105,7 +105,7 @@ void svc_report(const void *state, const sim *s, cJSON *root, int section)
         cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
         if (v->pc_reqs)
             add_prefix_cache(o, L, v);
-        double rh = sim_gauge_area(&v->g_reps, s->now) / 3600.0, gh = rh * v->cfg.ask.gpus;
+        double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
         cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
         cJSON_AddNumberToObject(rp, "min", v->min);
         cJSON_AddNumberToObject(rp, "max", v->max);

@@ -1,16 +1,16 @@
-/* sim_svc_hw.h - what the card means for an inference service: whether its
+/* svc_hw.h - what the card means for an inference service: whether its
  * replica fits (weights + a KV-cache reserve in the memory it is given), how
  * many tokens of KV cache its batch may hold, and how fast it prefills and
  * decodes there (a measured profile where one exists, else the roofline
  * scaling of the service's reference times). Computed once per service row
  * and once per replica placement; the batching loop only reads the result.
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SIM_SVC_HW_H
-#define GPUSIM_SIM_SVC_HW_H
+#ifndef GPUSIM_SVC_HW_H
+#define GPUSIM_SVC_HW_H
 
-#include "../models/perf/perf_profile.h"
-#include "../workloads/wl_svc_rows.h"
-#include "sim.h"
+#include "../../models/perf/perf_profile.h"
+#include "../../workloads/wl_svc_rows.h"
+#include "../sim.h"
 
 typedef struct svc_shape {
     double weights_gib;
@@ -19,7 +19,7 @@ typedef struct svc_shape {
     double mem_util;      /* share of the memory given that weights + KV may use (vLLM's 0.9) */
     double decode_share, prefill_share; /* per-phase bandwidth shares of the roofline fallback */
     const gpu_model *ref; /* the card the stated times are measured on */
-    /* owned, never NULL once svc_hw_shape succeeded (svc_shape_free); on
+    /* owned, never NULL once svc_hw_shape succeeded (svc_hw_shape_free); on
      * the heap at their length, not at the most they may hold: a long tail
      * of services keeps one shape each */
     char *fit_models; /* '|'-separated cluster models a replica fits on ("" = none), at most 255 bytes */
@@ -47,7 +47,7 @@ void svc_hw_params_read(const sim *s, svc_hw_params *hp);
 int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
                  const perf_set *perf, svc_shape *out, gs_error *err);
 /* Frees what svc_hw_shape made; a zeroed shape is fine. */
-void svc_shape_free(svc_shape *sh);
+void svc_hw_shape_free(svc_shape *sh);
 /* The replica task t has just started on its placement: its speed factors,
  * profile entry and KV capacity. */
 void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,

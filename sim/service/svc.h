@@ -1,4 +1,4 @@
-/* sim_service.h - inference services: model deployments whose replicas are
+/* svc.h - inference services: model deployments whose replicas are
  * placed by the space policy like any task, and requests served by those
  * replicas with continuous batching, queueing, timeouts and autoscaling.
  *
@@ -7,15 +7,15 @@
  * card slows it down) and gets it back when the service scales in. The
  * service layer owns requests; they never reach the space policy.
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SIM_SERVICE_H
-#define GPUSIM_SIM_SERVICE_H
+#ifndef GPUSIM_SVC_H
+#define GPUSIM_SVC_H
 
 #include <cJSON.h>
 
-#include "sim_job.h"
-#include "sim_module.h"
-#include "sim_policy.h"
-#include "sim_service_actuator.h"
+#include "../sim_job.h"
+#include "../sim_module.h"
+#include "../sim_policy.h"
+#include "svc_actuator.h"
 
 typedef struct sim sim;
 typedef struct svc_layer svc_layer;
@@ -27,7 +27,7 @@ extern const sim_module svc_module;
 /* {==== actuation ====}
  * A service actuator may take over how a service's replicas come and go
  * (dual-pod actuation, policies/pol_dualpod.c): a policy whose record has
- * an `actuator` (sim_service_actuator.h), named in --policy after the space
+ * an `actuator` (svc_actuator.h), named in --policy after the space
  * policy; the layer finds it among the run's policies. Without one every
  * activation is a cold start and scale-in ends the replica's task at once.
  * What an actuator may ask the layer: */

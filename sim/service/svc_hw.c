@@ -1,14 +1,13 @@
-/* sim_svc_hw.c - fit, KV capacity and speed of a service's replicas on the
- * card they get (see sim_svc_hw.h).
+/* svc_hw.c - fit, KV capacity and speed of a service's replicas on the
+ * card they get (see svc_hw.h).
  * SPDX-License-Identifier: MIT */
-#include "sim_svc_hw.h"
-#include "sim_struct.h"
+#include "svc_hw.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_hw.h"
+#include "../sim_hw.h"
 
 
 static double num(const sim *s, const char *name) { return sim_param_number(s, name); }
@@ -16,7 +15,7 @@ static double num(const sim *s, const char *name) { return sim_param_number(s, n
 
 double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_ask *ask)
 {
-    const char *pol = s->pol[0]->name;
+    const char *pol = sim_policy_at(s, 0)->name;
     double card = (double)m->memory_mib, per = card;
     int gpus = ask->gpus > 0 ? ask->gpus : 1;
     if (!strcmp(pol, "vgpu") || !strcmp(pol, "timeslice")) {
@@ -64,24 +63,25 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
                                       "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
     out->ref = sim_hw_ref(s);
     if (row->ask.ref_gpu[0])
-        out->ref = gpu_catalog_find(s->cat, row->ask.ref_gpu);
+        out->ref = gpu_catalog_find(sim_catalog(s), row->ask.ref_gpu);
     if (row->ask.ref_gpu[0] && !out->ref)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model, "
-                      "found '%s'", s->cfg->trace_path, row->line, row->ask.ref_gpu_col, row->ask.ref_gpu);
+                      "found '%s'", sim_config_of(s)->trace_path, row->line, row->ask.ref_gpu_col, row->ask.ref_gpu);
     if (row->profile[0] && (!perf || !perf_known(perf, row->profile)))
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld ('profile'): no measured profile '%s' in models/perf "
-                      "(known: llama2-70b, bloom-176b)", s->cfg->trace_path, row->line, row->profile);
+                      "(known: llama2-70b, bloom-176b)", sim_config_of(s)->trace_path, row->line, row->profile);
     /* the models this row may use (its gpu_model list, else all) where weights + reserve fit */
-    uint64_t allowed = sim_cluster_model_mask(s->cl, s->cat, row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
+    const sim_cluster *cl = sim_cluster_of(s);
+    uint64_t allowed = sim_cluster_model_mask(cl, sim_catalog(s), row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
     double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
     double best_gib = 0;
     const char *best = "";
     size_t used = 0;
     char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
-    for (int p = 0; p < s->cl->npools; p++) {
+    for (int p = 0; p < cl->npools; p++) {
         if (!(allowed >> p & 1))
             continue;
-        const gpu_model *m = s->cl->pools[p].model;
+        const gpu_model *m = cl->pools[p].model;
         double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
         if (give_gib > best_gib) {
             best_gib = give_gib;
@@ -98,13 +98,13 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
                  "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
                  "most any allowed card gives under %s is %.1f GiB (%s)",
                  need_gib, weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
-                 s->pol[0]->name, best_gib, *best ? best : "no card of the cluster is allowed");
+                 sim_policy_at(s, 0)->name, best_gib, *best ? best : "no card of the cluster is allowed");
     out->fit_models = xstrdup(fit);
     out->reason = xstrdup(why);
     return 0;
 }
 
-void svc_shape_free(svc_shape *sh)
+void svc_hw_shape_free(svc_shape *sh)
 {
     free(sh->fit_models);
     free(sh->reason);
@@ -119,7 +119,8 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf
     out->kv_cap_tok = INFINITY;
     if (t->node < 0)
         return;
-    const gpu_model *m = s->cl->pools[s->cl->nodes[t->node].pool].model;
+    const sim_cluster *cl = sim_cluster_of(s);
+    const gpu_model *m = cl->pools[cl->nodes[t->node].pool].model;
     bool share = sim_hw_slice_share(s);
     double c = share ? job_slice_c(t) : 1, mb = share ? job_slice_m(t) : 1;
     int tp = row->ask.gpus > 0 ? row->ask.gpus : 1;

@@ -1,10 +1,10 @@
-/* sim_service_prefix.c - the service layer's prefix-cache hooks
+/* svc_prefix.c - the service layer's prefix-cache hooks
  * (svc_prefix_cache.h holds the cache itself): the prefill a request still
  * needs on a replica, cache-aware routing, the blocks that fit beside the
  * weights, and a cache dropped with its replica. Below scaling and batching,
  * which call it.
  * SPDX-License-Identifier: MIT */
-#include "sim_service_types.h"
+#include "svc_types.h"
 
 #include <math.h>
 
@@ -19,8 +19,8 @@ int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r)
     int hit = 0;
     if (L->pc_on) {
         if (!p->pc)
-            p->pc = spc_new(p->pc_cap);
-        hit = spc_admit(p->pc, r->hash, r->nhash);
+            p->pc = svc_prefix_cache_new(p->pc_cap);
+        hit = svc_prefix_cache_admit(p->pc, r->hash, r->nhash);
     }
     int64_t saved = (int64_t)hit * L->block_tok;
     if (saved > r->in_tok)
@@ -50,7 +50,7 @@ replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r
         replica *p = v->rdy[i];
         if (!p->pc)
             continue;
-        int m = spc_match(p->pc, r->hash, r->nhash);
+        int m = svc_prefix_cache_match(p->pc, r->hash, r->nhash);
         int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;
         if (m > best_m || (m == best_m && best && load < best_load)) {
             best = p;
@@ -69,9 +69,9 @@ long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, con
 {
     if (j->node < 0)
         return 0;
+    const sim_cluster *cl = sim_cluster_of(s);
     double card_gib = j->req.gpumem_mib > 0 ? (double)j->req.gpumem_mib / 1024.0
-                                            : (double)s->cl->pools[s->cl->nodes[j->node].pool].model->memory_mib /
-                                                  1024.0;
+                                            : (double)cl->pools[cl->nodes[j->node].pool].model->memory_mib / 1024.0;
     double kv_gib = (double)v->cfg.ask.gpus * card_gib * L->kv_util - v->weights_gib;
     double block_kib = v->kv_kib * L->block_tok;
     return kv_gib > 0 ? (long)floor(kv_gib * 1024.0 * 1024.0 / block_kib) : 0;
@@ -81,8 +81,8 @@ long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, con
 void svc_prefix_drop(replica *p)
 {
     if (p->pc) {
-        p->svc->pc_evicted += spc_evictions(p->pc);
-        spc_free(p->pc);
+        p->svc->pc_evicted += svc_prefix_cache_evictions(p->pc);
+        svc_prefix_cache_free(p->pc);
         p->pc = NULL;
     }
 }

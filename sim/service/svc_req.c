@@ -1,9 +1,9 @@
-/* sim_service_req.c - the service layer's requests slab and its events:
+/* svc_req.c - the service layer's requests slab and its events:
  * requests live in fixed chunks reused through a free list (memory follows
  * the requests in flight), and every event of the layer goes through
  * svc_emit. The bottom of the layer's files.
  * SPDX-License-Identifier: MIT */
-#include "sim_service_types.h"
+#include "svc_types.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,7 +60,7 @@ void svc_schedule_tick(sim *s, service *v)
     gs_time_us period = (gs_time_us)llround(v->L->period_s * 1e6);
     if (period < 1)
         GS_BUG("schedule_tick: autoscaler period below a microsecond");
-    gs_time_us k = (s->now - v->start_us) / period + 1;
+    gs_time_us k = (sim_now(s) - v->start_us) / period + 1;
     v->tick_pending = true;
     svc_emit(s, v, v->start_us + k * period, v->idx, 0, EVK_TICK);
 }

@@ -14,20 +14,19 @@
 
 typedef struct svc_prefix_cache svc_prefix_cache;
 
-svc_prefix_cache *spc_new(long capacity_blocks);
-void spc_free(svc_prefix_cache *c);
+svc_prefix_cache *svc_prefix_cache_new(long capacity_blocks);
+void svc_prefix_cache_free(svc_prefix_cache *c);
 /* Leading blocks of ids[0..n) that are resident (stops at the first miss: a
  * later block cannot be used without the ones before it). Touches nothing. */
-int spc_match(const svc_prefix_cache *c, const uint64_t *ids, int n);
-/* A request's prefill on this replica: returns spc_match(ids, n), then makes
+int svc_prefix_cache_match(const svc_prefix_cache *c, const uint64_t *ids, int n);
+/* A request's prefill on this replica: returns svc_prefix_cache_match(ids, n), then makes
  * the n blocks resident and most recently used, the first block the most
  * recent of all (a prefix outlives its tail: eviction takes the tail of a
  * prompt first, as vLLM frees a sequence's blocks last-first), evicting the
  * least recently used as needed. With n > capacity the first `capacity`
  * blocks stay. O(n). */
-int spc_admit(svc_prefix_cache *c, const uint64_t *ids, int n);
-long spc_capacity(const svc_prefix_cache *c);
-long spc_size(const svc_prefix_cache *c);
-uint64_t spc_evictions(const svc_prefix_cache *c);
+int svc_prefix_cache_admit(svc_prefix_cache *c, const uint64_t *ids, int n);
+long svc_prefix_cache_size(const svc_prefix_cache *c);
+uint64_t svc_prefix_cache_evictions(const svc_prefix_cache *c);
 
 #endif

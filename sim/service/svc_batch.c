@@ -1,11 +1,11 @@
-/* sim_service_batch.c - continuous batching on one replica (the model in
- * sim_service.c's header): blocks of identical decode iterations, requests
+/* svc_batch.c - continuous batching on one replica (the model in
+ * svc.c's header): blocks of identical decode iterations, requests
  * joining at iteration boundaries, token-less requests holding a slot for
  * their own service time, and a request served (latency, token SLOs). Calls
  * the scaling below it (a drained replica retired, a replica started for a
  * request).
  * SPDX-License-Identifier: MIT */
-#include "sim_service_types.h"
+#include "svc_types.h"
 
 #include <limits.h>
 #include <math.h>
@@ -33,8 +33,9 @@ static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
     } else if (lat * 1000.0 <= v->slo_ms + 1e-9) {
         v->slo_ok++;
     }
-    if (s->obs && s->obs->request_done)
-        s->obs->request_done(s->obs->request_ud, v->id, lat);
+    const sim_observer *o = sim_observer_of(s);
+    if (o && o->request_done)
+        o->request_done(o->request_ud, v->id, lat);
     if (r->first && L->act)
         L->act->first_served(svc_act_state(s, L), s, (int)v->idx,
                             r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
@@ -94,20 +95,20 @@ void svc_replica_run(sim *s, replica *p)
     double rate;
     if (v->mode == MODE_TIME) {
         /* drain the work of every active request up to now, finish the done */
-        double dt = (double)(s->now - p->last_us);
+        double dt = (double)(sim_now(s) - p->last_us);
         for (int i = 0; i < p->nactive;) {
             svc_req *r = svc_req_at(L, p->active[i]);
             r->work_left_us -= dt * p->rate_used;
             if (r->work_left_us <= 0.5) { /* within half a tick: done */
                 p->kv_used -= r->kv_tok;
-                svc_done_request(s, v, p->active[i], s->now);
+                svc_done_request(s, v, p->active[i], sim_now(s));
                 p->active[i] = p->active[--p->nactive];
                 svc_load_changed(p);
             } else {
                 i++;
             }
         }
-        p->last_us = s->now;
+        p->last_us = sim_now(s);
         svc_pull_queue(p);
         for (int i = 0; i < p->npending; i++)
             p->active[p->nactive++] = p->pending[i];
@@ -127,7 +128,7 @@ void svc_replica_run(sim *s, replica *p)
         for (int i = 0; i < p->nactive; i++)
             if (svc_req_at(L, p->active[i])->work_left_us < min_w)
                 min_w = svc_req_at(L, p->active[i])->work_left_us;
-        p->t_end_us = s->now + (gs_time_us)ceil(min_w / rate - 1e-6);
+        p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
         svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
         return;
     }
@@ -154,7 +155,7 @@ void svc_replica_run(sim *s, replica *p)
             k = (long)svc_req_at(L, p->active[i])->tok_left;
     /* per-iteration times on this card: a measured profile (prefill over
      * the batch's new prompt tokens, decode over its sequences), else the
-     * service's stated times; each x the card's factor (sim_svc_hw.c) */
+     * service's stated times; each x the card's factor (svc_hw.c) */
     double step_ms, prefill_ms;
     if (p->hw.prof) {
         step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
@@ -163,7 +164,7 @@ void svc_replica_run(sim *s, replica *p)
         step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
         prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
     }
-    p->t0_us = s->now;
+    p->t0_us = sim_now(s);
     p->k_iters = k;
     if (rate <= 0) { /* stalled until the rate rises: no event */
         p->d1_us = p->d_us = 0;
@@ -186,10 +187,10 @@ void svc_block_end(sim *s, replica *p)
         return;
     }
     if (p->start_pending) {
-        if (sim_rows_pending_at(s, s->now)) {
+        if (sim_rows_pending_at(s, sim_now(s))) {
             /* more rows arrive at this instant: their arrival event is already
              * queued, so going to the back of the instant lets them join */
-            svc_emit(s, p->svc, s->now, p->idx, p->ev_gen, EVK_BLOCK);
+            svc_emit(s, p->svc, sim_now(s), p->idx, p->ev_gen, EVK_BLOCK);
             return;
         }
         p->start_pending = false;
@@ -211,7 +212,7 @@ void svc_block_end(sim *s, replica *p)
         }
         if (r->tok_left <= 0) {
             p->kv_used -= r->kv_tok;
-            svc_done_request(s, v, p->active[i], s->now);
+            svc_done_request(s, v, p->active[i], sim_now(s));
             p->active[i] = p->active[--p->nactive];
             svc_load_changed(p);
         } else {
@@ -236,11 +237,11 @@ void svc_cut_block(sim *s, replica *p)
     }
     gs_time_us first_end = p->t0_us + p->d1_us, b;
     long n;
-    if (s->now < first_end) {
+    if (sim_now(s) < first_end) {
         b = first_end;
         n = 1;
     } else {
-        long m = (long)((s->now - first_end) / p->d_us) + 1;
+        long m = (long)((sim_now(s) - first_end) / p->d_us) + 1;
         b = first_end + (gs_time_us)m * p->d_us;
         n = m + 1;
     }
@@ -265,7 +266,7 @@ void svc_assign(sim *s, replica *p, uint32_t ri)
     } else if (!p->in_block) {
         p->start_pending = true;
         p->ev_gen++;
-        svc_emit(s, p->svc, s->now, p->idx, p->ev_gen, EVK_BLOCK);
+        svc_emit(s, p->svc, sim_now(s), p->idx, p->ev_gen, EVK_BLOCK);
     } else {
         svc_cut_block(s, p);
     }
