@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "wl_k8s_types.h"
 #include "wl_value.h"
 
@@ -119,7 +120,7 @@ static int quota_from(wl_k8s *k, wl_jlist *l, const cJSON *it, gs_error *err)
     if (check_kind(l, it, "ResourceQuota", err))
         return GS_EINPUT;
     const char *ns = wl_value_json_str(it, pn, 2);
-    if (!ns || !*ns || strlen(ns) >= sizeof k->tenants[0].ns || strpbrk(ns, ",\"\n"))
+    if (!ns || !gs_text_field_ok(ns, sizeof k->tenants[0].ns - 1))
         return wl_jlist_fail(l, err, NULL, pn, 2, "expected the quota's namespace");
     const cJSON *hard = wl_value_json_at(it, ph, 2), *h;
     if (hard && !cJSON_IsObject(hard))

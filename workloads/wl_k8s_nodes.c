@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 #include "wl_k8s_types.h"
 #include "wl_value.h"
 
@@ -267,7 +268,7 @@ static int node_from(wl_k8s *k, wl_jlist *l, const cJSON *it, k8s_node *nd, bool
     if (kind && strcmp(kind, "Node"))
         return wl_jlist_fail(l, err, NULL, pk, 1, "expected a Node, found '%s'", kind);
     const char *name = wl_value_json_str(it, pn, 2);
-    if (!name || !*name || strlen(name) >= sizeof nd->name || strpbrk(name, ",\"\n"))
+    if (!name || !gs_text_field_ok(name, sizeof nd->name - 1))
         return wl_jlist_fail(l, err, NULL, pn, 2, "expected the node's name");
     memset(nd, 0, sizeof *nd);
     snprintf(nd->name, sizeof nd->name, "%s", name);

@@ -29,6 +29,8 @@
  *               nvidia.com/gpu.product (In, NotIn), HAMi's annotations
  *               nvidia.com/use-gputype and nouse-gputype (a card matches
  *               when its type contains an entry, case-insensitively)
+ *   ref_gpu     the model of the node it ran on (spec.nodeName): the card
+ *               its measured duration belongs to
  *   tenant      the namespace; time_limit spec.activeDeadlineSeconds;
  *               tier no-spot when pinned to on-demand capacity
  *               (karpenter.sh/capacity-type, eks.amazonaws.com/capacityType)
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "wl_k8s_types.h"
 #include "wl_value.h"
 
@@ -518,13 +521,13 @@ static int map_meta(wl_jlist *l, k8s_pod *p, const cJSON *it, gs_error *err)
     if (kind && strcmp(kind, "Pod"))
         return wl_jlist_fail(l, err, NULL, pk, 1, "expected a Pod, found '%s'", kind);
     const char *name = wl_value_json_str(it, pn, 2), *ns = wl_value_json_str(it, pns, 2), *uid = wl_value_json_str(it, pu, 2);
-    if (!name || !*name || strlen(name) > 253 || strpbrk(name, ",\"\n\t"))
+    if (!name || !gs_text_field_ok(name, 253))
         return wl_jlist_fail(l, err, NULL, pn, 2, "expected the pod's name (a DNS subdomain)");
-    if (!ns || !*ns || strlen(ns) >= sizeof p->ns || strpbrk(ns, ",\"\n\t|"))
+    if (!ns || !gs_text_field_ok(ns, sizeof p->ns - 1) || strchr(ns, '|'))
         return wl_jlist_fail(l, err, name, pns, 2, "expected the pod's namespace (a DNS label, at most 63 characters)");
     snprintf(p->ns, sizeof p->ns, "%s", ns);
     snprintf(p->label, sizeof p->label, "%s/%s", ns, name);
-    if (!uid || !*uid || strlen(uid) >= sizeof p->uid || strpbrk(uid, ",\"\n\t"))
+    if (!uid || !gs_text_field_ok(uid, sizeof p->uid - 1))
         return wl_jlist_fail(l, err, p->label, pu, 2, "expected the pod's uid");
     snprintf(p->uid, sizeof p->uid, "%s", uid);
     return 0;
@@ -545,6 +548,8 @@ int k8s_pod_map(wl_k8s *k, wl_jlist *l, const cJSON *it, k8s_pod *p, gs_error *e
     const k8s_node *nd = k8s_node_find(k, wl_value_json_str(it, pn, 2) ? wl_value_json_str(it, pn, 2) : "");
     if (nd && nd->single_profile[0] && p->gpus > 0 && !p->mig[0]) /* single strategy: a GPU is an instance */
         snprintf(p->mig, sizeof p->mig, "%s", nd->single_profile);
+    if (nd && nd->model >= 0 && p->gpus > 0) /* its duration was measured on that node's cards */
+        snprintf(p->ref_gpu, sizeof p->ref_gpu, "%s", k->models[nd->model]);
     const cJSON *ad = wl_value_json_at(it, pa, 2);
     if (ad && !k8s_json_long(ad, 1, 1000000000000L, &p->time_limit_s))
         return wl_jlist_fail(l, err, p->label, pa, 2, "expected a whole number of seconds >= 1");

@@ -87,9 +87,9 @@ static void tail_of(const k8s_pod *p, char *buf, size_t cap)
         snprintf(pct, sizeof pct, "%d", p->gpumem_pct);
     if (p->time_limit_s > 0)
         snprintf(tl, sizeof tl, "%ld", p->time_limit_s);
-    snprintf(buf, cap, "%d,%s,%s,%s,%s,%ld,1,%s,%s,%.12g,%.12g,%s,%s", p->gpus, mem, cores, pct,
+    snprintf(buf, cap, "%d,%s,%s,%s,%s,%ld,1,%s,%s,%.12g,%.12g,%s,%s,%s", p->gpus, mem, cores, pct,
              p->gpus ? p->mig : "", p->priority, p->ns, p->gpus ? p->gpu_model : "", p->cpu, p->mem_gib, tl,
-             p->no_spot ? "no-spot" : "");
+             p->no_spot ? "no-spot" : "", p->ref_gpu);
 }
 
 static unsigned flags_of(wl_k8s *k, const k8s_pod *p)
@@ -414,7 +414,7 @@ static int on_line(void *ud, double key, const char *line)
 static void write_header(const wl_k8s *k, FILE *out)
 {
     fprintf(out, "id,submit,duration,gpus,gpumem,gpucores,gpumem_pct,mig,priority,preemptible,tenant,gpu_model,cpu,"
-                 "mem_gib,time_limit,tier,class,observed_start");
+                 "mem_gib,time_limit,tier,ref_gpu,class,observed_start");
     if (k->o->nservices) {
         fprintf(out, ",kind");
         for (int i = 0; wl_k8s_service_keys[i]; i++)

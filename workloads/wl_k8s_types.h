@@ -60,6 +60,7 @@ typedef struct k8s_pod {
     char mig[32];
     long priority;
     char gpu_model[256];
+    char ref_gpu[48];           /* the model of the node it ran on (spec.nodeName): its duration's card */
     double cpu, mem_gib;
     long time_limit_s;          /* -1: none */
     bool no_spot, end_from_conditions, merged, never_preempt, clamped, failed;

@@ -20,6 +20,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 #include "wl_slurm_types.h"
 
 int slurm_model_of(wl_slurm *s, const char *type)
@@ -101,16 +102,19 @@ static int node_of(wl_slurm *s, slurm_node *nd, const char *name, const char *cp
                    const char *gres, const char *parts, const char *where, gs_error *err)
 {
     memset(nd, 0, sizeof *nd);
-    if (!name || !*name || strlen(name) >= sizeof nd->name || strpbrk(name, ",\""))
+    if (!name || !gs_text_field_ok(name, sizeof nd->name - 1))
         return gs_err(err, GS_EINPUT, "%s: expected a node name (NodeName)", where);
     snprintf(nd->name, sizeof nd->name, "%s", name);
-    char *end;
-    nd->cpu = cpu && *cpu ? strtod(cpu, &end) : -1;
-    if (cpu && *cpu && (*end || nd->cpu < 0 || nd->cpu > 1e6))
+    long v;
+    nd->cpu = nd->mem_gib = -1;
+    if (cpu && *cpu && !gs_num_long(cpu, 0, 1000000, &v))
         return gs_err(err, GS_EINPUT, "%s (%s): CPUs: expected a count, found '%s'", where, name, cpu);
-    nd->mem_gib = mem && *mem ? strtod(mem, &end) / 1024.0 : -1;
-    if (mem && *mem && (*end || nd->mem_gib < 0 || nd->mem_gib > 1e9))
+    if (cpu && *cpu)
+        nd->cpu = (double)v;
+    if (mem && *mem && !gs_num_long(mem, 0, 1000000000000L, &v))
         return gs_err(err, GS_EINPUT, "%s (%s): memory: expected MiB (RealMemory), found '%s'", where, name, mem);
+    if (mem && *mem)
+        nd->mem_gib = (double)v / 1024.0;
     snprintf(nd->parts, sizeof nd->parts, "%s", parts ? parts : "");
     for (char *p = nd->parts, *q = p;; q++) /* sinfo marks the default partition with '*' */
         if (*q != '*' && !(*p++ = *q))

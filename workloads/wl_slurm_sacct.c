@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 #include "wl_value.h"
 #include "wl_slurm_types.h"
 #include "wl_sort_runs.h"
@@ -187,15 +188,17 @@ typedef struct tres {
     int ntypes;
 } tres;
 
+/* mem=: a number and a unit of Slurm's convert_num_unit (K M G T P, 1024
+ * apart; none: MiB). */
 static bool tres_mem(const char *v, double *gib)
 {
-    char *end;
-    double x = strtod(v, &end);
     static const char units[] = "KMGTP";
-    const char *u = *end ? strchr(units, *end) : NULL;
-    if (end == v || x < 0 || !isfinite(x) || (*end && (!u || end[1])))
+    size_t n = strlen(v);
+    const char *u = n && strchr(units, v[n - 1]) ? strchr(units, v[n - 1]) : NULL;
+    double x;
+    if (!n || n > 40 || !gs_num_decimal_n(v, u ? n - 1 : n, &x) || x < 0)
         return false;
-    *gib = x * pow(1024.0, (double)(u ? u - units : 1) - 2); /* MiB when no unit, as sacct prints it */
+    *gib = x * pow(1024.0, (double)(u ? u - units : 1) - 2);
     return true;
 }
 
@@ -211,9 +214,8 @@ static int tres_of(const sacct_in *in, tres *t, gs_error *err)
             return bad(in, F_TRES, "KEY=VALUE entries such as cpu=8,gres/gpu=8", err);
         *eq = 0;
         const char *k = e, *v = eq + 1;
-        char *end;
-        long n = strtol(v, &end, 10);
-        bool whole = *v && !*end && n >= 0 && n < 100000000;
+        long n = 0;
+        bool whole = gs_num_long(v, 0, 100000000, &n);
         if (!strcmp(k, "gres/gpu") || !strncmp(k, "gres/gpu:", 9)) {
             if (!whole)
                 return bad(in, F_TRES, "a whole number of GPUs in gres/gpu", err);
@@ -240,8 +242,8 @@ static int tres_of(const sacct_in *in, tres *t, gs_error *err)
 static int text_of(const sacct_in *in, int f, char *out, size_t cap, gs_error *err)
 {
     const char *s = val(in, f);
-    if (strlen(s) >= cap || strpbrk(s, ",\"\t"))
-        return bad(in, f, "a name without commas or quotes, under 64 characters", err);
+    if (*s && !gs_text_field_ok(s, cap - 1))
+        return bad(in, f, "a name without commas, quotes or control characters, under 64 characters", err);
     snprintf(out, cap, "%s", s);
     return 0;
 }
@@ -339,7 +341,7 @@ static int job_of(wl_slurm *s, const sacct_in *in, sjob *j, gs_error *err)
     j->reason = -1;
     j->limit_s = -1;
     const char *id = val(in, F_JOBID), *st = val(in, F_STATE), *nn = val(in, F_NNODES), *pr = val(in, F_PRIO);
-    if (!*id || strlen(id) >= sizeof j->id || strpbrk(id, ",\"\t"))
+    if (!gs_text_field_ok(id, sizeof j->id - 1))
         return bad(in, F_JOBID, "a job id such as 1234, 1234_7 or 1234+1", err);
     snprintf(j->id, sizeof j->id, "%s", id);
     if (strchr(id, '.')) {
@@ -348,13 +350,10 @@ static int job_of(wl_slurm *s, const sacct_in *in, sjob *j, gs_error *err)
     }
     if ((j->state = state_of(st)) < 0)
         return bad(in, F_STATE, "a job state (sacct(1) JOB STATE CODES)", err);
-    char *end;
-    j->nodes = strtol(nn, &end, 10);
-    if (!*nn || *end || j->nodes < 0 || j->nodes > 1000000)
+    if (!gs_num_long(nn, 0, 1000000, &j->nodes))
         return bad(in, F_NNODES, "a whole number of nodes", err);
-    j->prio = *pr ? strtol(pr, &end, 10) : 0;
-    if (*pr && (*end || j->prio < 0))
-        return bad(in, F_PRIO, "a whole priority >= 0", err);
+    if (*pr && !gs_num_long(pr, 0, 4294967295L, &j->prio))
+        return bad(in, F_PRIO, "a whole priority 0..4294967295", err);
     j->clamped = j->prio > 2000000000L;
     j->prio = j->clamped ? 2000000000L : j->prio;
     tres t;

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: MIT */
 #include "wl_value.h"
 
+#include "../base/gs_num.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,25 +26,6 @@ static bool digits(const char *s, int n, int *v)
     return true;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days
- * inverse: era of 400 years, day of era). */
-static int64_t days_from_civil(int y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static int month_days(int y, int m)
-{
-    static const int n[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return m == 2 && leap ? 29 : n[m - 1];
-}
-
 /* The zone at p ("Z", "+hh:mm", "-hh:mm") in seconds east of UTC. */
 static bool zone_at(const char *p, int *east_s)
 {
@@ -58,32 +41,34 @@ static bool zone_at(const char *p, int *east_s)
     return true;
 }
 
+/* The date and time (with 'T' as ' ') go to the one strict date parser,
+ * gs_num_datetime_us, which refuses 25:00 and 30 February; the zone is
+ * applied here. */
 bool wl_value_time(const char *s, int zone, int64_t *us)
 {
-    int y, mo, d, h, mi, se;
-    if (strlen(s) < 19 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
-        !digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || !digits(s + 11, 2, &h) || s[13] != ':' ||
-        !digits(s + 14, 2, &mi) || s[16] != ':' || !digits(s + 17, 2, &se))
+    size_t n = strlen(s);
+    if (n < 19 || (s[10] != 'T' && s[10] != 't'))
         return false;
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || se > 59)
+    size_t dt = 19;
+    if (s[19] == '.')
+        for (dt = 20; s[dt] >= '0' && s[dt] <= '9'; dt++)
+            ;
+    if (dt - 20 > 9 && s[19] == '.') /* more than nanoseconds */
         return false;
-    const char *p = s + 19;
-    int64_t frac_us = 0;
-    if (*p == '.') {
-        int nd = 0;
-        for (p++; *p >= '0' && *p <= '9'; p++, nd++)
-            if (nd < 6)
-                frac_us = frac_us * 10 + (*p - '0');
-        if (nd == 0 || nd > 9)
-            return false;
-        for (int k = nd; k < 6; k++)
-            frac_us *= 10;
-    }
+    char buf[40];
+    if (dt >= sizeof buf)
+        return false;
+    memcpy(buf, s, dt);
+    buf[dt] = 0;
+    buf[10] = ' ';
     int east = 0;
-    if (*p ? zone == 0 || !zone_at(p, &east) : zone == 1)
+    const char *z = s + dt;
+    if (*z ? zone == 0 || !zone_at(z, &east) : zone == 1)
         return false;
-    int64_t t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - east;
-    *us = t * 1000000 + frac_us;
+    int64_t t;
+    if (!gs_num_datetime_us(buf, true, &t))
+        return false;
+    *us = t - (int64_t)east * 1000000;
     return true;
 }
 
