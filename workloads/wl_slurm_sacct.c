@@ -19,6 +19,7 @@
  *                (the latest time in the file), class ":running"
  *   skipped      PENDING; CANCELLED before a start (a wait, no work: their
  *                waits are summed in the counts); no GPU; steps
+ *   ref_gpu      the one model the job's GPUs can be (its duration's card)
  *   time_limit   Timelimit [D-]HH:MM:SS (UNLIMITED, Partition_Limit: none)
  *   priority     Priority (above 2e9 clamped); tenant Account; class QOS
  * Job arrays' tasks (JobID A_T) are jobs like any other; a pending array's
@@ -273,7 +274,7 @@ static int state_of(const char *s)
 }
 
 typedef struct sjob {
-    char id[128], tenant[64], klass[64], gpu_model[256];
+    char id[128], tenant[64], klass[64], gpu_model[256], ref_gpu[48];
     int reason, state;
     int64_t submit_us, start_us, end_us;
     long gpus, nodes, gpn, prio, limit_s;
@@ -296,6 +297,10 @@ static void models_of(wl_slurm *s, const sacct_in *in, const tres *t, sjob *j)
     if (!t->ntypes && s->nnodes)
         m = slurm_part_models(s, val(in, F_PART));
     m &= all;
+    if (m && !(m & (m - 1))) /* one model: the card its duration was measured on */
+        for (int i = 0; i < s->nmodels; i++)
+            if (m == 1ull << i)
+                snprintf(j->ref_gpu, sizeof j->ref_gpu, "%s", s->models[i]);
     if (m == s->all_models || !m)
         return;
     size_t w = 0;
@@ -429,8 +434,8 @@ static int read_jobs(wl_slurm *s, sacct_in *in, wl_runs *runs, gs_error *err)
             snprintf(gpn, sizeof gpn, "%ld", j.gpn);
         if (j.limit_s >= 0)
             snprintf(lim, sizeof lim, "%ld", j.limit_s);
-        snprintf(line, sizeof line, "%" PRId64 "\t%" PRId64 "\t%s\t%s,%ld,%s,%.12g,%.12g,%ld,%s,%s,%s", j.start_us,
-                 j.end_us, j.klass, j.id, j.gpus, gpn, j.cpu, j.mem_gib, j.prio, j.tenant, j.gpu_model, lim);
+        snprintf(line, sizeof line, "%" PRId64 "\t%" PRId64 "\t%s\t%s,%ld,%s,%.12g,%.12g,%ld,%s,%s,%s,%s", j.start_us,
+                 j.end_us, j.klass, j.id, j.gpus, gpn, j.cpu, j.mem_gib, j.prio, j.tenant, j.gpu_model, lim, j.ref_gpu);
         rc = wl_runs_add(runs, (double)j.submit_us / 1e6, line, err);
     }
     return rc ? rc : got < 0 ? GS_EINPUT : 0;
@@ -482,8 +487,8 @@ int wl_slurm_write_trace(wl_slurm *s, const char *path, FILE *out, gs_error *err
         rc = gs_err(err, GS_EINPUT, "accounting '%s': no job converted (%ld lines, %ld skipped): nothing to replay",
                     path, s->n->rows_in, s->n->skipped);
     if (rc == 0) {
-        fprintf(out, "id,submit,duration,gpus,gpus_per_node,cpu,mem_gib,priority,tenant,gpu_model,time_limit,class,"
-                     "observed_start\n");
+        fprintf(out, "id,submit,duration,gpus,gpus_per_node,cpu,mem_gib,priority,tenant,gpu_model,time_limit,ref_gpu,"
+                     "class,observed_start\n");
         emit_ctx e = {out, s->n};
         rc = wl_runs_merge(runs, emit_row, &e, err);
         s->n->runs = wl_runs_spilled(runs);
