@@ -128,7 +128,7 @@ static bool service_opt(const char *opt, const char *v, void *p)
     }
     wl_k8s_service *s = &c->services[c->nsvc];
     memset(s, 0, sizeof *s);
-    snprintf(s->ns_name, sizeof s->ns_name, "%s", buf);
+    snprintf(s->ns_name, sizeof s->ns_name, "%.*s", (int)(sizeof s->ns_name - 1), buf);
     char *save = NULL;
     for (char *kv = eq ? strtok_r(eq + 1, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save))
         if (!service_column(opt, s, kv))

@@ -235,6 +235,9 @@ static int node_gpus(wl_k8s *k, wl_jlist *l, const cJSON *it, k8s_node *nd, gs_e
     if (cap_gpu == 0 && !has_mig)
         nd->cards = 0;
     nd->model = -1;
+    if (has_mig && !single && count < 0)
+        return wl_jlist_fail(l, err, nd->name, pl, 2, "MIG devices without the label nvidia.com/gpu.count: "
+                             "the number of cards they are cut from is unknown");
     if (nd->cards == 0 && !single)
         return 0;
     const char *pp[] = {"metadata", "labels", "nvidia.com/gpu.product"};
@@ -248,9 +251,6 @@ static int node_gpus(wl_k8s *k, wl_jlist *l, const cJSON *it, k8s_node *nd, gs_e
         if ((rc = single_layout(k, l, nd, cap_gpu, err)))
             return rc;
     } else if (has_mig) {
-        if (count < 0)
-            return wl_jlist_fail(l, err, nd->name, pl, 2, "MIG devices without the label nvidia.com/gpu.count: "
-                                 "the number of cards they are cut from is unknown");
         if ((rc = mixed_layout(k, l, it, nd, cap_gpu, err)))
             return rc;
     }

@@ -49,7 +49,7 @@ typedef struct replica {
     char uid[80];
     int snap, reason;
     int64_t created_us, start_us, end_us;
-    char tail[512];
+    char tail[600];
 } replica;
 
 typedef struct svc_acc {
@@ -59,7 +59,7 @@ typedef struct svc_acc {
     bool live, emitted;
     int64_t created_us, start_us, end_us; /* end < 0: runs past the last snapshot */
     int peak;
-    char tail[512];
+    char tail[600];
 } svc_acc;
 
 typedef struct trace_ctx {
@@ -137,7 +137,7 @@ static int read_snapshot(wl_k8s *k, int snap, wl_runs *runs, svc_acc *svc, gs_er
             break;
         if (p.latest_us > k->n->snapshot_us[snap])
             k->n->snapshot_us[snap] = p.latest_us;
-        char tail[512], line[1700];
+        char tail[600], line[1800];
         tail_of(&p, tail, sizeof tail);
         snprintf(line, sizeof line, "%s\t%d\t%ld\t%d\t%" PRId64 "\t%" PRId64 "\t%u\t%d\t%s\t%s\t%s", p.uid, snap,
                  wl_jlist_count(l) - 1, p.reason, p.start_us, p.end_us, flags_of(k, &p), p.service, p.label, p.klass,
