@@ -13,7 +13,7 @@ extern const test_case tests_event[], tests_sketch[], tests_trace[], tests_clust
     tests_svc_hw[], tests_residency[], tests_svc_rows[],
     tests_sweep[], /* sweep: run ids (SHA-256), spec positions */
     tests_queue_index[], tests_job_mem[], tests_fit_index[], tests_svc_route[], tests_preempt_index[],
-    tests_share_mem[], tests_num[], tests_import_k8s[];
+    tests_share_mem[], tests_num[], tests_import_k8s[], tests_import_slurm[];
 
 const test_case *const test_tables[] = {
     tests_event,     tests_sketch,     tests_trace,   tests_cluster,       tests_models,   tests_whole,
@@ -22,7 +22,7 @@ const test_case *const test_tables[] = {
     tests_prefix_cache, tests_prefix_service, tests_owner, tests_paper, tests_plan_cluster, tests_json, tests_timeseries,
     tests_param,     tests_mps,        tests_load_follow, tests_hw, tests_svc_hw, tests_residency, tests_svc_rows, tests_sweep,
     tests_queue_index, tests_job_mem, tests_fit_index, tests_svc_route, tests_preempt_index,
-    tests_share_mem, tests_num, tests_import_k8s,
+    tests_share_mem, tests_num, tests_import_k8s, tests_import_slurm,
     NULL,
 };
 
