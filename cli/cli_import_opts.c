@@ -59,9 +59,7 @@ static bool take(const cli_iopt *o, const char *v)
     case CLI_IOPT_LONG:
     case CLI_IOPT_U64:
     case CLI_IOPT_SIZE:
-        if (!cli_opt_num(opt, v, o->lo, o->hi, &d))
-            return false;
-        if (d != floor(d)) {
+        if (!gs_num_double(v, o->lo, o->hi, &d) || d != floor(d)) {
             fprintf(stderr, "gpusim: error: %s: expected a whole number from %g to %g, found '%s'\n", opt, o->lo,
                     o->hi, v);
             return false;
