@@ -55,7 +55,7 @@ if check_rc k8s_product_mapped 0 "$G" import k8s --nodes "$T/n5.json" --pods $K/
   grep -q '"model":[[:space:]]*"L4-24GB"' "$T/k6.json" && ok k8s_product_mapping_applies || no k8s_product_mapping_applies "$T/k6.json"
 fi
 printf '{"items": [{"kind": "Pod", "metadata": {"name": "p"' >"$T/cut.json"
-expect k8s_cut_list 3 "pod list '$T/cut.json' line 1, column 12: unexpected end of input inside the value" \
+expect k8s_cut_list 3 "pod list '$T/cut.json' line 1, column 52: unexpected end of input inside the value that starts at line 1, column 12" \
   "$G" import k8s --nodes $K/nodes.json --pods "$T/cut.json" --out-trace "$T/k7.csv"
 
 # {==== sacct ====}
