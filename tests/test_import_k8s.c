@@ -619,6 +619,20 @@ static void refused_meta(void)
     out_free(&r);
 }
 
+/* Escapes inside strings do not end them: a quote, a backslash, and an
+ * escape before an ordinary letter and then the closing quote. */
+static void string_escapes(void)
+{
+    wl_k8s_opts o = {.nodes = tu_write_tmp(good_nodes), .npods = 1};
+    o.pods[0] = tu_write_tmp(pod_with("\"metadata\": {", "\"metadata\": {\"annotations\": {\"note\": \"a \\\"}\\\\ "
+                                      "\\n\\t]\", \"x\": \"\\u00e9\\n\"}, "));
+    k8s_out r;
+    run(&r, &o);
+    CHECK_EQ_INT(r.rc, 0);
+    CHECK_EQ_INT(r.n.converted, 1);
+    out_free(&r);
+}
+
 /* A pod List every pod of which is skipped converts to nothing: refused. */
 static void refused_empty(void)
 {
@@ -645,5 +659,6 @@ const test_case tests_import_k8s[] = {
     {"import_k8s_refused_nodes", refused_nodes},
     {"import_k8s_refused_meta", refused_meta},
     {"import_k8s_refused_empty", refused_empty},
+    {"import_k8s_string_escapes", string_escapes},
     {NULL, NULL},
 };

@@ -89,6 +89,10 @@ static void put(wl_jlist *l, int c)
     l->item[l->ilen++] = (char)c;
 }
 
+/* The bytes cut_value must look at: quotes, escapes, brackets, newlines. */
+static const bool special[256] = {['"'] = true, ['\\'] = true, ['{'] = true, ['}'] = true,
+                                  ['['] = true, [']'] = true, ['\n'] = true};
+
 /* Cuts the next value out into l->item (the top level's cursor then just
  * past it). The cut follows brackets and strings only; the parse that
  * follows checks the rest. 0 or GS_EINPUT. */
@@ -110,29 +114,51 @@ static int cut_value(wl_jlist *l, gs_error *err)
         l->ilen--;
         return 0;
     }
-    for (;;) {
-        if ((c = get(l)) < 0)
+    for (;;) { /* a buffer at a time: scan for the end, then copy the bytes scanned */
+        if (peek(l) < 0)
             return gs_err(err, GS_EINPUT, "%s '%s' line %d, column %d: unexpected end of input inside the value "
                           "that starts at line %d, column %d", l->what, l->path, l->line, l->col, l->item_line,
                           l->item_col);
-        put(l, c);
+        size_t i = l->pos;
+        bool done = false;
+        for (; i < l->len && !done; i++) {
+            while (!esc && i < l->len && !special[l->buf[i]]) /* most bytes: nothing to track */
+                i++, l->col++;
+            if (i == l->len)
+                break;
+            unsigned char ch = l->buf[i];
+            if (ch == '\n')
+                l->line++, l->col = 0;
+            l->col++;
+            if (in_str) {
+                if (esc)
+                    esc = false;
+                else if (ch == '\\')
+                    esc = true;
+                else if (ch == '"' && (in_str = false, !nested))
+                    done = true; /* the end of a top-level string */
+            } else if (ch == '"') {
+                in_str = true;
+            } else if (ch == '{' || ch == '[') {
+                depth++;
+            } else if ((ch == '}' || ch == ']') && --depth == 0) {
+                done = true;
+            }
+        }
+        size_t n = i - l->pos;
+        if (l->ilen + n + 1 > l->icap) {
+            while (l->ilen + n + 1 > l->icap)
+                l->icap = l->icap ? 2 * l->icap : 4096;
+            l->item = xrealloc(l->item, l->icap);
+        }
+        memcpy(l->item + l->ilen, l->buf + l->pos, n);
+        l->ilen += n;
+        l->pos = i;
         if (l->ilen > WL_JLIST_MAX_ITEM)
             return gs_err(err, GS_EINPUT, "%s '%s' line %d, column %d: a value longer than %u MiB", l->what, l->path,
                           l->item_line, l->item_col, WL_JLIST_MAX_ITEM >> 20);
-        if (in_str) {
-            if (esc)
-                esc = false;
-            else if (c == '\\')
-                esc = true;
-            else if (c == '"' && (in_str = false, !nested))
-                break; /* the end of a top-level string */
-        } else if (c == '"') {
-            in_str = true;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if ((c == '}' || c == ']') && --depth == 0) {
+        if (done)
             break;
-        }
     }
     put(l, 0);
     l->ilen--;
