@@ -625,7 +625,7 @@ static void string_escapes(void)
 {
     wl_k8s_opts o = {.nodes = tu_write_tmp(good_nodes), .npods = 1};
     o.pods[0] = tu_write_tmp(pod_with("\"metadata\": {", "\"metadata\": {\"annotations\": {\"note\": \"a \\\"}\\\\ "
-                                      "\\n\\t]\", \"x\": \"\\u00e9\\n\"}, "));
+                                      "\\n\\t]\", \"x\": \"\\u00e9\", \"y\": \"\\n\"}, "));
     k8s_out r;
     run(&r, &o);
     CHECK_EQ_INT(r.rc, 0);
