@@ -133,7 +133,7 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
     long nshards = 0;
     if (sharded) {
         nshards = ntodo < o->array_max ? ntodo : o->array_max;
-        list = cb_fmt("0-%ld", nshards - 1);
+        list = cli_batch_fmt("0-%ld", nshards - 1);
     } else {
         list = sw_index_list(todo, m->n);
         if (strlen(list) > 900) { /* sbatch reads directives a line at a time: keep the line short; */
@@ -141,11 +141,11 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
             while (!todo[lo])
                 lo++;
             free(list);
-            list = cb_fmt("%d-%d", lo, last);
+            list = cli_batch_fmt("%d-%d", lo, last);
         }
     }
     char *qexe = shq(exe), *qman = shq(man);
-    char *text = cb_fmt("#!/bin/sh\n"
+    char *text = cli_batch_fmt("#!/bin/sh\n"
                         "# Written by 'gpusim sweep submit --engine slurm': array task I runs %s of %s.\n"
                         "#SBATCH --job-name=gpusim-sweep\n"
                         "#SBATCH --array=%s%s%.0ld\n"
@@ -157,21 +157,21 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
     free(list);
     char *more;
     if (o->partition)
-        more = cb_fmt("%s#SBATCH --partition=%s\n", text, o->partition), free(text), text = more;
+        more = cli_batch_fmt("%s#SBATCH --partition=%s\n", text, o->partition), free(text), text = more;
     if (o->time)
-        more = cb_fmt("%s#SBATCH --time=%s\n", text, o->time), free(text), text = more;
+        more = cli_batch_fmt("%s#SBATCH --time=%s\n", text, o->time), free(text), text = more;
     if (o->mem)
-        more = cb_fmt("%s#SBATCH --mem=%s\n", text, o->mem), free(text), text = more;
+        more = cli_batch_fmt("%s#SBATCH --mem=%s\n", text, o->mem), free(text), text = more;
     if (sharded)
-        more = cb_fmt("%sexec %s sweep run %s --shard \"$((SLURM_ARRAY_TASK_ID + 1))/%ld\"\n", text, qexe, qman,
+        more = cli_batch_fmt("%sexec %s sweep run %s --shard \"$((SLURM_ARRAY_TASK_ID + 1))/%ld\"\n", text, qexe, qman,
                       nshards);
     else
-        more = cb_fmt("%sexec %s sweep run %s   # the line from $SLURM_ARRAY_TASK_ID\n", text, qexe, qman);
+        more = cli_batch_fmt("%sexec %s sweep run %s   # the line from $SLURM_ARRAY_TASK_ID\n", text, qexe, qman);
     free(text), text = more;
     free(qexe), free(qman);
     int rc = gs_mkdirs(sdir, err);
     if (rc == 0)
-        rc = cb_write_text(script, text, err);
+        rc = cli_batch_write_text(script, text, err);
     free(text);
     if (rc)
         return rc;
@@ -213,7 +213,7 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
 static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, const char *man, const sub_opts *o,
                            gs_error *err)
 {
-    long k = o->max_parallel ? o->max_parallel : cb_default_jobs();
+    long k = o->max_parallel ? o->max_parallel : cli_batch_default_jobs();
     long n = o->shards ? o->shards : 4 * k;
     if (n > m->n)
         n = m->n;
@@ -239,7 +239,7 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
     argv[argc++] = xstrdup(shard);
     argv[argc++] = xstrdup(":::");
     for (long i = 1; i <= n; i++)
-        argv[argc++] = cb_fmt("%ld", i);
+        argv[argc++] = cli_batch_fmt("%ld", i);
     FILE *to = o->run ? stderr : stdout;
     fprintf(to, "%s", o->run ? "sweep: " : "");
     for (int i = 0; i < argc; i++) {
@@ -286,7 +286,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
          *mnt = yq(o->mount ? o->mount : absdir), *pvc = yq(o->pvc ? o->pvc : "gpusim-sweep"),
          *mem = yq(o->mem ? o->mem : "1Gi");
     /* Every index runs: one already done exits at once (sweep run skips it). */
-    char *text = cb_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
+    char *text = cli_batch_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
                         "# (JOB_COMPLETION_INDEX). Start it with: kubectl create -f %s (generateName: a new Job each time)\n"
                         "apiVersion: batch/v1\n"
                         "kind: Job\n"
@@ -315,7 +315,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
     free(img), free(qman), free(mnt), free(pvc), free(mem);
     int rc = gs_mkdirs(kdir, err);
     if (rc == 0)
-        rc = cb_write_text(path, text, err);
+        rc = cli_batch_write_text(path, text, err);
     free(text);
     if (rc == 0)
         printf("sweep: %d runs to do; wrote %s (kubectl create -f %s; the claim must hold the sweep directory and "
@@ -326,7 +326,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
 
 static int submit_local(const sw_manifest *m, int ntodo, const char *man, const sub_opts *o, gs_error *err)
 {
-    long k = o->max_parallel ? o->max_parallel : cb_default_jobs();
+    long k = o->max_parallel ? o->max_parallel : cli_batch_default_jobs();
     if (k > ntodo)
         k = ntodo;
     printf("sweep: %d runs to do, %ld at once\n", ntodo, k);

@@ -42,7 +42,7 @@ else no policies_table_matches_gpusim_policies; diff "$T/have" "$T/want" | head 
 
 # 2. file tables (a table whose header starts "| file |"): names in the first
 #    cell; a{b,c} expands to a.b a.c
-for dir in base sim sim/service policies cli workloads tests; do
+for dir in base sim sim/service policies policies/share cli workloads tests; do
     readme=$dir/README.md key=$(echo "$dir" | tr / _)
     [ -f "$readme" ] || { no "files_of_$dir (no $readme)"; continue; }
     awk '/^\| file \|/ { t = 1; next } t && /^\|/ { print; next } { t = 0 }' "$readme" |

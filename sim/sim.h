@@ -117,7 +117,9 @@ double sim_param_num(const sim *s, const char *name);
 /* A number, an integer or a duration (in seconds) as a double. */
 double sim_param_number(const sim *s, const char *name);
 long long sim_param_int(const sim *s, const char *name);
-int sim_param_choice(const sim *s, const char *name); /* index into the enum's choices */
+/* The index of the value among an enum's choices; for a number that also
+ * takes words (P_INT_OR, P_DURATION_OR), the word given, or -1 for a number. */
+int sim_param_choice(const sim *s, const char *name);
 bool sim_param_on(const sim *s, const char *name);
 gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
 uint64_t sim_seed(const sim *s);
@@ -165,7 +167,7 @@ void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* The job in slot (job.slot) now: for a policy that names its jobs by
- * slot, half a pointer (the shared cards' tenants, share_card.h). */
+ * slot, half a pointer (the shared cards' tenants, share/share_state.h). */
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);

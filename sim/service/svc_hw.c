@@ -15,26 +15,13 @@ static double num(const sim *s, const char *name) { return sim_param_number(s, n
 
 double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_ask *ask)
 {
-    const char *pol = sim_policy_at(s, 0)->name;
-    double card = (double)m->memory_mib, per = card;
-    int gpus = ask->gpus > 0 ? ask->gpus : 1;
-    if (!strcmp(pol, "vgpu") || !strcmp(pol, "timeslice")) {
-        if (ask->gpumem_mib > 0)
-            per = fmin((double)ask->gpumem_mib, card);
-        else if (ask->gpumem_pct > 0)
-            per = card * ask->gpumem_pct / 100.0;
-    } else if (!strcmp(pol, "mig") || !strcmp(pol, "dynmig")) {
-        if (ask->mig[0] && m->mig) {
-            int p = -1;
-            for (int i = 0; i < m->mig->nprofiles; i++)
-                if (gs_streq_ci(m->mig->profiles[i].name, ask->mig))
-                    p = i;
-            per = p >= 0 ? (double)m->mig->profiles[p].memory_mib : 0;
-        } else if (ask->gpumem_mib > 0) {
-            per = fmin((double)ask->gpumem_mib, card); /* at least this: the policy picks a profile that holds it */
-        }
-    }
-    return per * gpus;
+    /* the replica's request as the space policy reads it: its card fields */
+    job_req r = {.id = "", .tenant = "", .mig = ask->mig, .gpumem_mib = ask->gpumem_mib,
+                 .gpus = (uint8_t)ask->gpus, .gpucores = (uint8_t)ask->gpucores,
+                 .gpumem_pct = (uint8_t)ask->gpumem_pct};
+    const pol_space *sp = sim_policy_at(s, 0)->space;
+    double per = sp->mem_per_card_mib ? sp->mem_per_card_mib(sim_policy_state(s, 0), m, &r) : (double)m->memory_mib;
+    return per * (ask->gpus > 0 ? ask->gpus : 1);
 }
 
 void svc_hw_params_read(const sim *s, svc_hw_params *hp)
@@ -93,7 +80,11 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
         if (w > 0 && (size_t)w < sizeof fit - used)
             used += (size_t)w;
     }
-    if (!used)
+    if (!used && allowed && !*best) /* every allowed model gives it nothing */
+        snprintf(why, sizeof why, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
+                 "no memory on any allowed card (its ask is above what the policy gives a task per card)",
+                 sim_policy_at(s, 0)->name, (long long)row->ask.gpumem_mib, row->ask.gpumem_pct, row->ask.mig);
+    else if (!used)
         snprintf(why, sizeof why,
                  "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
                  "most any allowed card gives under %s is %.1f GiB (%s)",

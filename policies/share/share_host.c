@@ -1,61 +1,39 @@
-/* share_host.c - HAMi's node order over every node, with each node's host
- * room: where every task goes under gpu_select=hami, those that ask no
- * card included.
+/* share_host.c - index: every node in HAMi's order with its host room
+ * (see share_host.h).
  *
- * A task of 0 cards (an agent session, a CPU-only job) may go to any node of
- * its models with room for its CPU cores and memory, the best by HAMi's node
- * score winning (binpack: highest, spread: lowest; ties to the lower node
- * index; share_place.c). Walking the nodes costs O(nodes) per placement,
- * and the open-card heap (share_room.c) does not hold nodes without an open
- * card; a task asking cards walks that heap past every node whose CPU or
- * memory is short. Here every node sits in a treap in that order (the score
- * as of its last change, kept by sc_room_node), each subtree knowing the
- * most free cores, the most free GiB, the most open cards and the pools
- * below it; the first node in order that admits a task is a descent that
- * skips every subtree without room or without an allowed model, asking the
- * card-level test (admits) only of nodes that pass those. Nodes without an
- * open card fail a task asking k >= 1 cards here as they are absent from
- * the heap, so both give the same node.
+ * A treap keyed by (score, node index) in HAMi's order (binpack: highest
+ * first, spread: lowest; ties to the lower index), each subtree knowing the
+ * most open cards, the pools and the most of eight keys of its nodes' free
+ * CPU and memory: cores, GiB, and min(cores x w, GiB) for six ratios w of
+ * GiB per core, 2.5 apart around the largest node's (from a tenth to ten
+ * times it). Invariant: a node with the room asked has every key at least
+ * the ask's, so a subtree short of the ask in any key holds no fitting node
+ * and is skipped; the answer is that of the scan over every node in order
+ * (tests/test_fit_index.c checks it against that scan). The ratio keys
+ * matter where CPU and memory both bind: a long prefix of nearly full nodes
+ * each with cores or GiB left but not both passes cores and GiB alone, and
+ * a node short in cores fails the key of the ratio just below the ask's
+ * own, one short in GiB the one just above, by how much it is short.
  *
- * What grows with the cluster when CPU and memory both bind is a long
- * prefix of nearly full nodes in binpack order, some with cores left,
- * others with GiB left, none with both: every subtree's most cores and most
- * GiB pass an ask that no node there meets. So a subtree keeps the most of
- * eight keys of its nodes' room: cores, GiB, and min(cores x w, GiB) for six
- * ratios w of GiB per core, 2.5 apart around the largest node's (from a
- * tenth to ten times it). A node with the room asked has every key at
- * least the ask's (min(cores asked x w, GiB asked)), so a subtree short of
- * the ask in any key is skipped; a node short in cores fails the key of the
- * w just below the ask's own ratio, one short in GiB the one just above,
- * by how much it is short, so a subtree is entered for nothing only when
- * its nodes come close to the ask. A key only ever skips subtrees without a
- * fitting node, so the answer is the same. On `make bench`'s cpumem trace
- * under timeslice (nodes of 64 cores and 512 GiB), nodes looked at per
- * lookup: 14, 17 and 22 at 128, 1,024 and 8,192 nodes, where a descent
- * entering only subtrees that hold a fitting node looks at 13.5, 15.5 and
- * 21 (15, 29 and 93 with the two CPU x memory grids of eighths the keys
- * replaced; 207 at 8,192 with neither).
- *
- * Keys are kept in 16 bits, the top half of a float's (the node's rounded
- * up, the ask's down: within 1/128), so the eight fit in 16 bytes and a
- * pull takes their max over a child in one vector instruction; the
- * whole record of a node is one 64-byte cache line, aligned. Each node
- * knows its parent (set by every pull), so taking a node out needs no
- * descent. Cost per update (a task joins or leaves, host CPU or memory is
- * taken or given): a node whose score changed is taken out (its children
- * merged in its place) and put back by a descent from the root to its
- * priority's depth, O(log nodes); the figures are pulled up only as far as
- * they change (after putting a node back, the subtrees above it take its
- * figures in with a max, reading no other child). Per lookup: O(log nodes) plus the subtrees entered for
- * nothing (above) and the nodes whose cards turn the task down.
- * Priorities come from a hash of the node index, so the shape is the same
- * every run.
+ * Keys are 16 bits, the top half of a float's (the node's rounded up, the
+ * ask's down: within 1/128), so the eight fit in 16 bytes and a pull takes
+ * their max over a child in one vector instruction; a node's record is one
+ * 64-byte cache line. Each node knows its parent (set by every pull), so
+ * taking a node out needs no descent. Cost per update: a node whose score
+ * changed is taken out (its children merged in its place) and put back by
+ * a descent to its priority's depth, O(log nodes); figures are pulled up
+ * only as far as they change. Per lookup: O(log nodes) plus the subtrees
+ * entered for nothing and the nodes whose cards turn the task down
+ * (scripts/README.md gives the nodes looked at per lookup on the bench's
+ * cpumem trace). Priorities are a hash of the node index, so the shape is
+ * the same every run.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "share_card.h"
+#include "share_fit.h"
+#include "share_host.h"
 
 /* The keys of a node's room: its cores, min(cores x w, GiB) for NK - 2
  * ratios w (sc_horder.w), its GiB. Eight: two words of four 16-bit keys
@@ -78,6 +56,8 @@ _Static_assert(sizeof(hnode) == 64, "a node's record is one cache line");
 struct sc_horder {
     hnode *n;  /* the records, cache-line aligned in mem */
     void *mem;
+    const sim_cluster *cl; /* the ledger: each node's free CPU and memory */
+    const uint8_t *open;   /* each node's open cards (share_room.c) */
     int32_t root;
     bool spread;
     int32_t *up;  /* each node's parent (-1: the root), set by pull */
@@ -290,12 +270,12 @@ static void insert_at(struct sc_horder *h, int x)
 
 /* Node ni's own figures as the ledger has them now; true when they
  * changed. */
-static bool own(const sc_state *st, struct sc_horder *h, int ni)
+static bool own(struct sc_horder *h, int ni)
 {
-    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    const sim_node *n = &h->cl->nodes[ni];
     hnode *x = &h->n[ni];
     double cpu = host_free(n->cpu_total, n->cpu_used), mem = host_free(n->mem_total_gib, n->mem_used_gib);
-    int open = st->node_open[ni];
+    int open = h->open[ni];
     int16_t k[NK], o = (int16_t)(open < INT16_MAX ? open : INT16_MAX);
     for (int q = 0; q < NK; q++)
         k[q] = key_up(key_of(h, q, cpu, mem));
@@ -305,22 +285,23 @@ static bool own(const sc_state *st, struct sc_horder *h, int ni)
     return changed;
 }
 
-static void insert(sc_state *st, struct sc_horder *h, int ni, double key)
+static void insert(struct sc_horder *h, int ni, double key)
 {
     h->n[ni].key = key;
-    own(st, h, ni);
+    own(h, ni);
     h->n[ni].l = h->n[ni].r = -1;
     insert_at(h, ni);
 }
 
-void sc_host_init(sc_state *st)
+sc_horder *sc_host_new(const sim_cluster *cl, const uint8_t *open, bool spread, const double *score)
 {
-    const sim_cluster *cl = sim_cluster_of(st->s);
     struct sc_horder *h = xcalloc(1, sizeof *h);
     /* the records on cache-line boundaries: a node's is one line */
     h->mem = xcalloc((size_t)cl->nnodes + 2, sizeof *h->n);
     h->n = (hnode *)(((uintptr_t)h->mem + 63) & ~(uintptr_t)63);
-    h->spread = st->cfg.node_spread;
+    h->cl = cl;
+    h->open = open;
+    h->spread = spread;
     h->up = xcalloc((size_t)cl->nnodes + 1, sizeof *h->up);
     h->root = -1;
     /* the ratio keys: GiB per core 2.5 apart around the largest node's
@@ -340,46 +321,37 @@ void sc_host_init(sc_state *st)
         x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
         x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
         h->n[ni].pri = ((uint32_t)(x >> 32) & 0xffffff00u) | (uint8_t)cl->nodes[ni].pool;
-        insert(st, h, ni, st->node_score[ni]);
+        insert(h, ni, score[ni]);
     }
-    st->horder = h;
+    return h;
 }
 
-void sc_host_free(sc_state *st)
+void sc_host_free(sc_horder *h)
 {
-    struct sc_horder *h = st->horder;
     if (!h)
         return;
     free(h->mem);
     free(h->up);
     free(h);
-    st->horder = NULL;
 }
 
-void sc_host_rescore(sc_state *st, int ni, double score)
+void sc_host_rescore(sc_horder *h, int ni, double score)
 {
-    struct sc_horder *h = st->horder;
-    if (!h || ni < 0)
-        return;
     /* a treap's shape follows from its keys and priorities alone: with the
      * key unchanged the node stays where it is (an erase and insert would
      * rebuild the same tree), only the subtree figures above it may change */
     if (score == h->n[ni].key) {
-        if (own(st, h, ni))
+        if (own(h, ni))
             pull_up(h, ni);
         return;
     }
     erase(h, ni);
-    insert(st, h, ni, score);
+    insert(h, ni, score);
 }
 
 /* The node's key is its score as of its last change (sc_host_rescore):
  * no copy of the scores is kept beside the records (8 bytes a node). */
-void sc_host_update(sc_state *st, int ni)
-{
-    if (st->horder && ni >= 0)
-        sc_host_rescore(st, ni, st->horder->n[ni].key);
-}
+void sc_host_update(sc_horder *h, int ni) { sc_host_rescore(h, ni, h->n[ni].key); }
 
 typedef struct host_ask {
     const sim_node *nodes;    /* the cluster's: the exact test of a node's own room */
@@ -389,14 +361,14 @@ typedef struct host_ask {
     uint64_t t[NK / 4]; /* each key's least value on a node with the room asked (key_down), as keys_cover reads them */
     int want;
     int16_t want16; /* want, at most INT16_MAX: a subtree with fewer open cards is skipped */
-    bool (*admits)(sc_state *st, int ni, void *ud);
+    bool (*admits)(void *ud, int ni);
     void *ud;
 } host_ask;
 
 /* The first node of subtree t in order that passes the cheap tests (model,
  * CPU, memory, open cards) and then admits(); subtrees failing a cheap test
  * as a whole are skipped. */
-static int first_fit(sc_state *st, struct sc_horder *h, int t, const host_ask *a)
+static int first_fit(struct sc_horder *h, int t, const host_ask *a)
 {
     if (t < 0)
         return -1;
@@ -406,28 +378,27 @@ static int first_fit(sc_state *st, struct sc_horder *h, int t, const host_ask *a
         return -1;
     if (!keys_cover(x->mkey, a->t))
         return -1;
-    int y = first_fit(st, h, x->l, a);
+    int y = first_fit(h, x->l, a);
     if (y >= 0)
         return y;
     /* its own keys first: the exact figures are in the ledger's node */
-    if (keys_cover(x->okey, a->t) && (a->pools >> (x->pri & 0xff) & 1) && st->node_open[t] >= a->want &&
-        sc_host_fits(&a->nodes[t], a->cpu0, a->mem0) && a->admits(st, t, a->ud))
+    if (keys_cover(x->okey, a->t) && (a->pools >> (x->pri & 0xff) & 1) && h->open[t] >= a->want &&
+        sc_host_fits(&a->nodes[t], a->cpu0, a->mem0) && a->admits(a->ud, t))
         return t;
-    return first_fit(st, h, x->r, a);
+    return first_fit(h, x->r, a);
 }
 
-int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
-                  bool (*admits)(sc_state *st, int ni, void *ud), void *ud)
+int sc_host_first(sc_horder *h, uint64_t pools, double cpu, double mem_gib, int want,
+                  bool (*admits)(void *ud, int ni), void *ud)
 {
-    struct sc_horder *h = st->horder;
     /* the ledger's tolerance (sc_host_fits): free >= ask - 1e-9 */
-    host_ask a = {sim_cluster_of(st->s)->nodes, cpu, mem_gib, cpu - 1e-9, mem_gib - 1e-9, pools, {0}, want,
+    host_ask a = {h->cl->nodes, cpu, mem_gib, cpu - 1e-9, mem_gib - 1e-9, pools, {0}, want,
                   (int16_t)(want < INT16_MAX ? want : INT16_MAX), admits, ud};
     int16_t t[NK];
     for (int q = 0; q < NK; q++)
         t[q] = key_down(key_of(h, q, a.cpu, a.mem));
     memcpy(a.t, t, sizeof t);
-    return first_fit(st, h, h->root, &a);
+    return first_fit(h, h->root, &a);
 }
 
-long sc_host_visits(const sc_state *st) { return st->horder ? st->horder->visits : 0; }
+long sc_host_visits(const sc_horder *h) { return h->visits; }

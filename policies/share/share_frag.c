@@ -26,16 +26,16 @@
  * - a node's fragmentation is recomputed only when a task is placed on it or
  *   leaves it: O(c^2 + S d) for d <= c distinct free shares on the node
  *   (sorted once, with the sums of the cards at or below each; then per
- *   shape d compares without branches instead of a walk over the cards). It stays linear in S because it is one floating-point sum over
- *   the shapes in table order, and any regrouping would move its last bits
+ *   shape d compares without branches instead of a walk over the cards).
+ *   It stays linear in S because it is one floating-point sum over the
+ *   shapes in table order, and any regrouping would move its last bits
  *   (and so the report). The cluster sum and its time integral move by the
  *   difference, so per-event work does not grow with the cluster;
  * - gpu_select=fgd and fgdfit score each candidate node by the same sum with
  *   the task added, cached per (node, shape) until the node changes.
  * A trace of R rows that are all distinct therefore costs O(R^2) over a run
- * in these sums (20,000 distinct 1-card rows on 1,024 GPUs under vgpu: about
- * 8 CPU seconds on the 2-core build machine, against 0.02 s to read the
- * table); a trace of few shapes, O(R).
+ * in these sums (scripts/README.md gives a figure); a trace of few shapes,
+ * O(R).
  * Memory: one double per node, the hash (two ints per shape), plus for
  * gpu_select=fgd and fgdfit a cache of nodes x shapes entries (16 bytes
  * each), and for fgdfit one double per card (its free share, refreshed with
@@ -45,7 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "share_card.h"
+#include "share_fit.h"
+#include "share_frag.h"
+#include "share_paper.h"
 
 typedef struct fshape {
     int gpus, gpucores, gpumem_pct;
@@ -579,7 +581,7 @@ void sc_frag_free(sc_state *st)
     st->frag = NULL;
 }
 
-void sc_node_changed(sc_state *st, int ni)
+void sc_frag_changed(sc_state *st, int ni)
 {
     struct sc_frag *f = st->frag;
     if (!f || ni < 0)

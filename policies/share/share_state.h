@@ -1,29 +1,30 @@
-/* share_card.h - cards shared by several tasks: the state the software
- * sharing policies (`vgpu`, `timeslice`, `mps`) keep per card, the contention rule
- * that turns a card's tenants into progress rates, memory in use and swap,
- * HAMi-style placement, and the lifecycle (queue, OOM kill and retry, report)
- * the policies have in common. pol_vgpu.c, pol_timeslice.c and pol_mps.c
- * only read their parameters into an sc_config.
+/* share_state.h - the state of the shared-card wing (`vgpu`, `timeslice`,
+ * `mps`): the policy's configuration, a card's counters and tenants, a
+ * task's record, and the accessors every file of the wing reads them with.
+ * Types and inline reads only; the files that change them, bottom-up
+ * (each calls only files listed before it; share/README.md):
  *
- * Contention rule (documented with a worked example in policies/README.md):
- * on a card with k running tenants, tenant i has demand d_i (fraction of the
- * card's time it keeps busy alone) and a bound b_i = d_i, or min(d_i, cap_i)
- * while its core cap is enforced. Card time (1) is divided max-min fairly
- * under those bounds (water-filling): x_i = min(b_i, L) with L the level at
- * which the x_i sum to 1, or x_i = b_i when the bounds sum to at most 1. The
- * tenant progresses at rate eff(k) * f_swap * x_i / d_i, with eff(k) =
- * max(eff_floor, 1 - switch_cost * (k - 1)) and f_swap the share of time the
- * card is not waiting on swap. A task on several cards runs at the minimum
- * of its cards' rates.
- *
- * Cost: a task starting or leaving touches only the tenants of its cards
- * (O(k log k) per card); placement scans the nodes of the cluster once per
- * attempt (O(nodes x cards per node)).
+ *   share_tenants.c  tenant arrays: the allocator of a card's tenant list
+ *   share_task.c     the tasks' records by job slot (a slab)
+ *   share_fit.c      HAMi's admission test, a task's memory per card
+ *   share_rule.c     the contention rule: join, leave, water-filling, swap,
+ *                    residency of idle replicas
+ *   share_score.c    HAMi's card and node scores
+ *   share_paper.c    frag_model=paper: the FGD artifact's integer scores
+ *   share_room.c     index: open cards per node (the queue's demand index)
+ *   share_host.c     index: every node in HAMi's order with its host room
+ *   share_frag.c     index and measure: fragmentation as FGD defines it
+ *   share_index.c    sc_index_changed: the indexes above, in their order
+ *   share_place.c    gpu_select=hami: HAMi's node and card choice
+ *   share_select.c   the other gpu_select strategies (bestfit .. fgdfit)
+ *   share_preempt.c  the core's preemption dry run
+ *   share_sched.c    the life cycle: place, OOM kill and retry, release, report
+ *   pol_vgpu.c, pol_timeslice.c, pol_mps.c  the policies: parameters only
  * SPDX-License-Identifier: MIT */
-#ifndef GPUSIM_SHARE_CARD_H
-#define GPUSIM_SHARE_CARD_H
+#ifndef GPUSIM_SHARE_STATE_H
+#define GPUSIM_SHARE_STATE_H
 
-#include "../sim/sim.h"
+#include "../../sim/sim.h"
 
 enum sc_throttle {
     SC_THROTTLE_NEVER = 0,   /* timeslice; vgpu core_policy=disable */
@@ -48,6 +49,7 @@ typedef struct sc_config {
     /* where a task goes (share_select.c) and fragmentation
      * measured against the trace's request shapes (share_frag.c) */
     int select;             /* enum sc_select */
+    const char *select_name; /* its gpu_select value, for the report */
     bool frag;              /* measure fragmentation (report, timeseries) */
     bool paper;             /* frag_model=paper: the FGD artifact's measure, scores and ties (share_paper.c) */
     /* mps: a fault of one client (an OOM) takes down every client on its
@@ -58,6 +60,12 @@ typedef struct sc_config {
     /* tenants a card takes: split_count, else SC_CARD_TENANTS_MAX (sc_new) */
     int max_tenants;
 } sc_config;
+
+/* The choices of vgpu's gpu_select, in enum sc_select's order: the one
+ * list the parameter table, the reader and the report use. */
+#define SC_SELECT_CHOICES "hami|bestfit|dotprod|random|fgd|fgdfit"
+/* node_policy and card_policy: index 1 is spread. */
+#define SC_SPREAD_CHOICES "binpack|spread"
 
 enum sc_select {
     SC_SEL_HAMI = 0, /* node_policy / card_policy with HAMi's scores (share_place.c) */
@@ -74,9 +82,9 @@ enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 struct sc_frag;
 
 /* A task's record (sc_task_of: filed by job slot): 16 bytes in the
- * policy's slab (share_sched.c), kept only by a task that has something to
- * keep. A plain task (one card
- * or none, not an internal one, never OOM-killed) has none and costs
+ * policy's slab (share_task.c), kept only by a task that has something to
+ * keep. A plain task (one card or none, not an internal one, never
+ * OOM-killed) has none and costs
  * nothing beyond its job: its rate on its card is computed with the card's
  * (card_update) and handed to the core at once, never read back. A task on
  * several cards keeps its cards' rates (its rate is their minimum), an
@@ -85,7 +93,7 @@ struct sc_frag;
  * kept again: its cards are the job's GPU ids (job_gpu_ids, held from its
  * placement to its release), its card count the request's gpus, its memory
  * per card, reserved cores, demand and cap follow from the request and the
- * card (sc_task_mem, sc_task_cores, share_card.c). A record lives from the
+ * card (sc_task_mem, share_fit.c; sc_task_cores). A record lives from the
  * task's placement to its release: a queued job has none, nor a suspended
  * one (preempted, hibernated), except after an OOM kill, so that the kill
  * count carries over to its retry. */
@@ -114,7 +122,7 @@ typedef struct sc_task {
 
 /* Cards' tenant arrays of 1 << lg slots (lg 2..SC_ARR_LG_MAX) come from
  * chunks of SC_ARR_CHUNK_BYTES (or one array, when larger), one set per
- * size, and are named by a 32-bit handle (share_card.c). */
+ * size, and are named by a 32-bit handle (share_tenants.c). */
 #define SC_ARR_LG_MAX 17
 #define SC_ARR_CHUNK_BYTES 65536
 
@@ -125,15 +133,11 @@ typedef struct sc_task {
 #define SC_OOM_RETRY_MAX 1000
 _Static_assert(SC_OOM_RETRY_MAX + 1 < UINT16_MAX, "sc_task.ooms is a uint16_t");
 
-/* The tasks' records by job slot: chunks of SC_TREC_CHUNK pointers, one
+/* The tasks' records by job slot (share_task.c): chunks of SC_TREC_CHUNK pointers, one
  * allocated when a task of its slot range first keeps a record, so a run
  * whose tasks keep none pays nothing for them, not even a pointer a job. */
 #define SC_TREC_CHUNK 1024
 
-struct sc_state;
-/* The policy's record of job j (NULL while it is not placed or has nothing
- * to keep, unless an OOM kill's count waits in it). */
-static inline sc_task *sc_task_of(const struct sc_state *st, const job *j);
 /* A task needs a record from its placement: on several cards, or internal. */
 static inline bool sc_task_wide(const job *j) { return j->req.gpus > 1 || j->internal; }
 
@@ -170,7 +174,7 @@ _Static_assert(SIM_MAX_SLOTS <= SC_T_ARRAY, "a job slot leaves sc_card.t's top b
  * (sc_new) and cost no memory. Nothing that follows from the rest is kept:
  * the card's model (its physical memory) is its pool's, found from its
  * index (sc_card_pool), its share of allocated cards (alloc) is recomputed
- * from its counters (card_alloc in share_card.c), its tenants about to be
+ * from its counters (card_alloc in share_rule.c), its tenants about to be
  * OOM-killed are counted from their records when its rates are. */
 typedef struct sc_card {
     /* its tenants, as their jobs' slots (sc_card_tenants, sc_card_tenant):
@@ -232,14 +236,14 @@ typedef struct sc_state {
      * one load where admission tests a card */
     double pool_total_mib[CL_MAX_POOLS];
     /* the tasks' records: chunks of fixed-size slots, free ones linked
-     * (sc_task_new / sc_task_free in share_sched.c): no allocator header a
-     * task, pointers stable while the slab grows */
+     * (share_task.c): no allocator header a task, pointers stable while
+     * the slab grows */
     sc_task **tchunks;
     int ntchunks;
     sc_task *tfree;
     sc_task ***trec; /* records by job slot (sc_task_of) */
     uint32_t ntrec;  /* chunks of it */
-    /* the cards' tenant arrays by size (tenants_get in share_card.c) */
+    /* the cards' tenant arrays by size (share_tenants.c) */
     sc_arrays arr[SC_ARR_LG_MAX + 1];
     /* the cards a placement chose (sc_place), before the job holds them */
     int pick[CL_MAX_NODE_GPUS];
@@ -256,7 +260,7 @@ typedef struct sc_state {
     sim_sketch swapin_wait_s;
     int peak_tenants;
     void *scratch_bounds; /* water-filling scratch, grown as needed */
-    double *scratch_rates; /* a card's tenants' rates there, as computed (card_update) */
+    double *scratch_rates; /* a card's tenants' rates there, as computed (card_update, share_rule.c) */
     int scratch_cap;
     job *joiner;      /* the task sc_join adds, while it does */
     double join_rate; /* its rate, as card_update found it */
@@ -265,13 +269,11 @@ typedef struct sc_state {
     int *rank;             /* frag_model=paper: per-seed node order that breaks ties (NULL otherwise) */
     uint8_t *node_open;    /* per node: its open cards (share_room.c), at most CL_MAX_NODE_GPUS */
     int *open_hist;        /* [0..CL_MAX_NODE_GPUS]: nodes with that many open cards */
-    /* gpu_select=hami: nodes with an open card in HAMi's order (share_room.c); NULL otherwise */
-    int *nh, *nh_pos, nh_n;
-    double *node_score; /* per node, until the treap is built on the heap's order (sc_order_drop_heap) */
-    int *frontier, frontier_cap;
     struct sc_horder *horder; /* gpu_select=hami: every node in HAMi's order with its host room (share_host.c) */
 } sc_state;
 
+/* The policy's record of job j (NULL while it is not placed or has nothing
+ * to keep, unless an OOM kill's count waits in it). */
 static inline sc_task *sc_task_of(const sc_state *st, const job *j)
 {
     uint32_t c = j->slot / SC_TREC_CHUNK;
@@ -315,198 +317,31 @@ static inline job *sc_card_tenant(const sc_state *st, const sc_card *c, int k)
 }
 /* The size of card c's tenant array (1: the card's own slot). */
 static inline int sc_card_cap(const sc_card *c) { return c->t & SC_T_ARRAY ? 1 << (c->t >> SC_T_LG_SHIFT & 31) : 1; }
-/* The pool (model) of card g: one load in a cluster of one range. */
-int sc_card_pool_search(const sc_state *st, int g);
-static inline int sc_card_pool(const sc_state *st, int g) { return st->pool1 >= 0 ? st->pool1 : sc_card_pool_search(st, g); }
+/* The pool (model) of card g: one load in a cluster of one range, else the
+ * last range whose first card is at most g (O(log ranges)). */
+static inline int sc_card_pool(const sc_state *st, int g)
+{
+    if (st->pool1 >= 0)
+        return st->pool1;
+    int lo = 0, hi = st->nrange - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (st->range_first[mid] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return st->range_pool[lo];
+}
 /* Card g's physical memory: its pool's model's. */
 static inline int64_t sc_card_phys_mib(const sc_state *st, int g) { return st->pool_phys_mib[sc_card_pool(st, g)]; }
-
-/* {==== share_card.c: cards, tenants, rates, memory ====} */
-
-/* Adds placed j (its held cards, its record's doomed flag set if it has
- * one) to its cards, then recomputes the rates of every tenant of those
- * cards. Returns the rate j starts at: the minimum over its cards (0 while
- * doomed). */
-double sc_join(sc_state *st, job *j);
-/* Removes j from its cards and recomputes their tenants' rates. */
-void sc_leave(sc_state *st, job *j);
-/* Recomputes the rates on j's cards (j went idle or busy). */
-void sc_refresh(sc_state *st, job *j);
-/* Residency (oversub=swap): j went idle or busy. Busy and evicted: its
- * memory comes back (returns the swap-in wait, s; the caller holds it at
- * rate 0 until then); busy or idle: while a card of j is short of memory,
- * idle replicas resident there are evicted, least recently busy first.
- * Returns 0 when nothing has to come back. */
-double sc_residency(sc_state *st, job *j);
-/* The swap-in of j finished: it computes again. */
-void sc_swapped_in(sc_state *st, job *j);
-/* Memory placed j takes on each of its cards (sc_mem_of on their model). */
-int64_t sc_task_mem(const sc_state *st, const job *j);
+/* Card g's memory under the run's scaling (vgpu's mem_scaling; physical
+ * elsewhere), MiB; the same for every card of node n (a node's cards share
+ * its model): read once where a loop visits a node's cards. */
+static inline double sc_card_total_mem(const sc_state *st, int g) { return st->pool_total_mib[sc_card_pool(st, g)]; }
+static inline double sc_node_total_mem(const sc_state *st, const sim_node *n) { return st->pool_total_mib[n->pool]; }
 /* Cores j reserves on each of its cards (vgpu admission; 0 elsewhere). */
 static inline int sc_task_cores(const sc_state *st, const job *j) { return st->cfg.hami ? j->req.gpucores : 0; }
-/* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
- * the card, else the whole card under vgpu and 0 under timeslice). */
-int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
-/* Card g's memory under the run's scaling (vgpu's mem_scaling; physical
- * elsewhere), MiB. */
-static inline double sc_card_total_mem(const sc_state *st, int g) { return st->pool_total_mib[sc_card_pool(st, g)]; }
-/* The same for every card of node n (a node's cards share its model): read
- * once where a loop visits a node's cards. */
-static inline double sc_node_total_mem(const sc_state *st, const sim_node *n) { return st->pool_total_mib[n->pool]; }
 
-/* {==== share_place.c: HAMi scoring ====} */
-
-/* Chooses a node and req.gpus cards for j (into st->pick). Returns the
- * node, or -1 when nothing fits now. */
-int sc_place(sc_state *st, job *j);
-/* Could the request ever fit on an empty node of its allowed models? */
-bool sc_can_ever_fit(const sc_state *st, const job *j);
-/* HAMi's admission test of one card (c: its counters, or a copy of them
- * with some tenants taken out; total_mib: its memory under the run's
- * scaling, sc_card_total_mem or sc_node_total_mem), and the node's free CPU
- * and memory. */
-bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores);
-bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
-
-/* {==== share_select.c: bestfit, dotprod, random, fgd, fgdfit ====} */
-
-/* Like sc_place, for cfg.select != SC_SEL_HAMI, over the nodes of pools
- * (sim_admit_pools: quotas, preemption hand-over). */
-int sc_place_select(sc_state *st, const job *j, uint64_t pools);
-
-/* {==== share_frag.c: fragmentation as FGD defines it ====} */
-
-/* Reads the request shapes of the run's trace (job rows) and computes every
- * node's fragmentation. Returns 0 or GS_EINPUT. */
-int sc_frag_init(sc_state *st, gs_error *err);
-void sc_frag_free(sc_state *st);
-/* Node ni changed (a task placed or gone): recompute its fragmentation,
- * move the cluster sum and the gauge. O(shapes x cards per node). */
-void sc_node_changed(sc_state *st, int ni);
-/* Fragmented GPUs of the whole cluster now (sum over nodes). */
-double sc_frag_gpus(const sc_state *st);
-/* Free share of card g in percent of a card (0..100): the smaller of free
- * cores and free memory, 0 when its slots are full. */
-double sc_card_free_pct(const sc_state *st, int g, double total_mib);
-/* A request's share of one card in percent (gpucores, else gpumem_pct,
- * else 100: a whole card). */
-double sc_req_pct(const job *j);
-/* Expected fragmentation (GPUs) of node ni if its cards had free shares
- * free_pct[] and its host cpu_free / mem_free: the FGD measure. */
-double sc_node_frag(const sc_state *st, int ni, const double *free_pct, double cpu_free, double mem_free);
-/* j's index in the shape table (-1: none, or no cache: fgd and fgdfit only).
- * O(1) expected: a hash probe, once per placement. */
-int sc_frag_shape(const sc_state *st, const job *j);
-/* FGD's choice for j (of shape si, sc_frag_shape) on node ni: the growth of
- * the node's fragmentation and the cards; false when j does not fit there.
- * Cached per (node, shape). */
-bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards);
-/* The smallest share of one card (percent) a task of the run's trace asks:
- * room below it on a card is never used (gpu_select=fgdfit). */
-double sc_min_share_pct(const sc_state *st);
-/* gpu_select=fgdfit: would the tasks of the trace held to some GPU models
- * (gpu_model lists) ask all of the pool's free share before the cluster is
- * full, at the trace's mix? (false without such tasks) */
-bool sc_pool_scarce(const sc_state *st, int pool);
-/* gpu_select=fgdfit: every card's free share (percent), kept current by
- * sc_node_changed (NULL under other strategies). */
-const double *sc_card_free_cached(const sc_state *st);
-/* gpu_select=fgdfit: node ni's idle share (percent of a card, summed), and
- * whether one of its cards may have lo_pct..hi_pct free (no false "no"). */
-double sc_node_idle_pct(const sc_state *st, int ni);
-bool sc_node_has_room_in(const sc_state *st, int ni, double lo_pct, double hi_pct);
-/* Report fields (gpu.frag_*) */
-void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
-
-/* {==== share_paper.c: frag_model=paper, the FGD artifact's scores ====} */
-
-/* FGD's integer node score for a growth of delta_gpus in the node's
- * fragmentation: 100 x sigmoid(decrease), cut (higher is better). */
-double sc_paper_fgd_score(double delta_gpus);
-/* bestfit's (before normalization) or dotprod's integer node score for a
- * request of cpu_req cores and gpu_req GPUs on a node with cpu_free, gpu_free
- * left (higher is better). */
-int64_t sc_paper_node_score(int select, double cpu_free, double gpu_free, double cpu_req, double gpu_req);
-/* Min-max normalization of an integer score to 0..100 (integer division). */
-int64_t sc_paper_normalize(int64_t score, int64_t lo, int64_t hi);
-/* One random node order per seed: rank[node], lower wins a tie. */
-int *sc_paper_rank_new(uint64_t seed, int nnodes);
-
-/* {==== share_sched.c: the policy lifecycle ====} */
-
-/* Builds the state for cfg. */
-sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index);
-void sc_fini(void *state);
-/* The questions the core's queue asks (pol_space.place and beside it):
- * could j ever fit, place and start it now, take it back, its shape, and
- * whether the queue is strict FIFO (queue=fifo). */
-bool sc_can_ever_fit_q(void *state, const sim *s, const job *j);
-bool sc_place_start(void *state, sim *s, job *j);
-void sc_unplace(void *state, sim *s, job *j);
-uint64_t sc_shape_key(const job *j);
-bool sc_fifo(const void *state);
-/* pol_ops.load_changed: a running replica went idle or busy. */
-void sc_load_changed(void *state, sim *s, job *j);
-/* share_room.c: the queue's demand index (pol_ops.queue_demand/queue_room):
- * a request's vGPU count against the most open cards on any node;
- * sc_room_card after any change to card g's tenants (ni: its node). */
-void sc_room_init(sc_state *st);
-void sc_room_free(sc_state *st);
-void sc_room_card(sc_state *st, int g, int ni);
-uint32_t sc_queue_demand(const void *state, const job *j);
-uint32_t sc_queue_room(const void *state, const sim *s);
-/* HAMi's node order (gpu_select=hami): sc_order_init builds it,
- * sc_room_node after a task joined or left node ni, sc_order_first the
- * first node in order that admits(st, ni, ud) says yes to, or -1. */
-void sc_order_init(sc_state *st);
-void sc_order_free(sc_state *st);
-/* Frees the heap of nodes and the node scores once the treap over every
- * node (sc_host_init) is built on top of its order: sc_place asks the treap
- * first, and sc_room_node gives it each new score (sc_host_rescore). */
-void sc_order_drop_heap(sc_state *st);
-void sc_room_node(sc_state *st, int ni);
-int sc_order_first(sc_state *st, bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
-/* Every node in HAMi's order with its free CPU and memory and open cards
- * (share_host.c): sc_host_init after sc_order_init (from st->node_score),
- * sc_host_rescore when node ni's score changed to score (its open cards or
- * host room may have too), sc_host_update when its open cards or host room
- * changed alone, sc_host_first the first
- * node in order of an allowed pool with cpu cores and mem_gib GiB free and
- * want open cards that admits(st, ni, ud) says yes to, or -1. O(log nodes)
- * each, plus the admits() calls that say no. */
-void sc_host_init(sc_state *st);
-void sc_host_free(sc_state *st);
-void sc_host_rescore(sc_state *st, int ni, double score);
-void sc_host_update(sc_state *st, int ni);
-int sc_host_first(sc_state *st, uint64_t pools, double cpu, double mem_gib, int want,
-                  bool (*admits)(sc_state *st, int ni, void *ud), void *ud);
-/* Nodes sc_host_first has looked at so far (a cost counter for tests). */
-long sc_host_visits(const sc_state *st);
-/* HAMi's node score before a request (share_place.c): the sum of its
- * cards' scores in card order. */
-double sc_node_score(const sc_state *st, int ni);
-void sc_timer(void *state, sim *s, job *j, uint32_t tag);
-void sc_report(const void *state, const sim *s, cJSON *root);
-
-/* {==== share_preempt.c: core preemption hooks ====} */
-
-/* Would queued j be admitted on node n if victims v[0..nv) left its cards? */
-bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv);
-/* Cards of node n that admit queued j as they are (pol_space.cards_open). */
-int sc_cards_open(const void *state, const sim *s, const job *j, int n);
-
-/* Parses a number parameter in [lo, hi] (GS_EUSAGE otherwise). */
-int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err);
-/* Parses one of two words: *out = false for a, true for b. */
-int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err);
-
-/* Reads the parameters every shared-card policy has: node_policy,
- * card_policy, oom_retry, oom_backoff_s, queue. */
-int sc_param_common(const sim *s, sc_config *c, gs_error *err);
-/* The space record of vgpu, timeslice and mps (share_sched.c). */
-extern const pol_space sc_space;
-
-/* For tests: the card state of GPU g, and a job's current card count. */
-const sc_card *sc_card_of(const sc_state *st, int g);
 
 #endif

@@ -5,20 +5,21 @@
  * Would a queued request be admitted on a node if some running tasks there
  * (the victims) left? Each card of the node is looked at as a copy with the
  * victims' shares taken out (their slots, reserved cores and committed
- * memory), and HAMi's admission test (share_place.c) is run on the copy:
+ * memory), and HAMi's admission test (share_fit.c) is run on the copy:
  * the request fits when at least `gpus` cards admit it and the node's CPU
  * and memory, plus what the victims hold, cover its host request. This is
- * the same test sc_place() runs, so a "yes" here means the hand-over can
+ * the same test placement runs, so a "yes" here means the hand-over can
  * place it (unless room was taken meanwhile, which the core counts as a
  * miss). Cost: O(cards on the node x victims x cards per victim).
  *
  * A card of the copy changes only when a victim is on it, so the cards that
  * admit the request as they are, plus the victims' cards, bound the count:
- * sc_cards_open (pol_space.cards_open). A card's room grows only when a task
+ * sc_cards_open (pol_space_index.cards_open). A card's room grows only when a task
  * leaves it (sc_leave, from sc_unplace, which gives the node's host share
  * back to the ledger).
  * SPDX-License-Identifier: MIT */
-#include "share_card.h"
+#include "share_fit.h"
+#include "share_preempt.h"
 
 int sc_cards_open(const void *state, const sim *s, const job *j, int n)
 {

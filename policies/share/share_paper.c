@@ -35,8 +35,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../base/sim_rng.h"
-#include "share_card.h"
+#include "../../base/sim_rng.h"
+#include "share_paper.h"
 
 #define MAX_SPEC_CPU_MILLI 128000.0 /* the artifact's normalizers (open-gpu-share/utils/const.go) */
 #define MAX_SPEC_GPU_MILLI 8000.0

@@ -1,14 +1,16 @@
-/* share_card.c - per-card tenants, the contention rule and memory/swap
- * accounting (see share_card.h and policies/README.md).
+/* share_rule.c - the contention rule: a card's tenants into progress
+ * rates, memory in use and swap (see share_rule.h and policies/README.md).
  *
  * Every change to a card (a tenant joins or leaves) recomputes the rates of
  * that card's tenants only, and moves the policy's time-integrated gauges by
  * the card's change in contribution: O(k log k) for k tenants on the card,
  * independent of the cluster size.
  * SPDX-License-Identifier: MIT */
-#include "share_card.h"
+#include "share_rule.h"
 
-#include "../sim/sim_preempt.h"
+#include "../../sim/sim_preempt.h"
+#include "share_fit.h"
+#include "share_tenants.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,25 +18,10 @@
 
 #define MIB 1048576.0
 
-int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
-{
-    int64_t m = job_req_gpumem_mib(&j->req, phys_mib);
-    if (m > 0)
-        return m;
-    /* HAMi: no memory asked = the whole card; time-slicing has no memory
-     * accounting, so memory not stated is not modeled (0) */
-    return st->cfg.hami ? phys_mib : 0;
-}
-
 /* The pool of placed j's cards (it holds at least one): the cards of one
  * node share a model, its first card says. Looked up once a join, leave or
  * refresh, and handed to each card's update. */
 static int task_pool(const sc_state *st, const job *j) { return sc_card_pool(st, job_gpu_ids(j)[0]); }
-
-int64_t sc_task_mem(const sc_state *st, const job *j)
-{
-    return j->ngpu_ids > 0 ? sc_mem_of(st, j, st->pool_phys_mib[task_pool(st, j)]) : 0;
-}
 
 /* What a join adds to each of j's cards and a leave takes back: its pool
  * (looked up once, not per card), the pool's card memory, the task's
@@ -52,19 +39,6 @@ static inline task_ask ask_of(const sc_state *st, const job *j)
     a.mem_mib = j->ngpu_ids > 0 ? sc_mem_of(st, j, a.phys_mib) : 0;
     a.cores = sc_task_cores(st, j);
     return a;
-}
-
-int sc_card_pool_search(const sc_state *st, int g)
-{
-    int lo = 0, hi = st->nrange - 1; /* the last range whose first card is at most g */
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (st->range_first[mid] <= g)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return st->range_pool[lo];
 }
 
 /* The fraction of a card's time j keeps busy alone, (0, 1]: the util
@@ -152,7 +126,7 @@ static void card_rate(sc_state *st, job *j, int g, int i, double r)
             t->u.more->rate[k] = r;
             return;
         }
-    GS_BUG("share_card: task is not on this card");
+    GS_BUG("share_rule: task is not on this card");
 }
 
 /* Card c's share of an allocated card (the alloc gauge's contribution): the
@@ -281,86 +255,19 @@ static void card_update(sc_state *st, int g, int pool, double alloc_before)
     w->wait = thrash * k;
 }
 
-/* A tenant array of 1 << lg slots: its handle (SC_T_ARRAY, lg, index).
- * Arrays come from chunks of their size's set, SC_ARR_CHUNK_BYTES each (or
- * one array, when larger): no allocator header an array (four tenants'
- * array is 16 bytes, not the 32 a malloc chunk of 16 takes), and a handle
- * of 32 bits where a pointer takes 64. A free array's first slot links
- * the next free one. */
-static uint32_t tenants_get(sc_state *st, int lg)
-{
-    sc_arrays *a = &st->arr[lg];
-    uint32_t i;
-    if (a->free != UINT32_MAX) {
-        i = a->free;
-        a->free = *sc_arr_at(st, SC_T_ARRAY | (uint32_t)lg << SC_T_LG_SHIFT | i);
-    } else {
-        if (!a->chunk) { /* arrays per chunk: as many as SC_ARR_CHUNK_BYTES holds, at least one */
-            size_t bytes = ((size_t)1 << lg) * sizeof(uint32_t);
-            a->clog = 0;
-            while (((size_t)2 << a->clog) * bytes <= SC_ARR_CHUNK_BYTES)
-                a->clog++;
-        }
-        i = a->used++;
-        if (i > SC_T_INDEX_MASK)
-            GS_BUG("share_card: more tenant arrays of one size than cards");
-        if ((i >> a->clog) == a->nchunk) {
-            a->chunk = xrealloc(a->chunk, (size_t)(a->nchunk + 1) * sizeof *a->chunk);
-            a->chunk[a->nchunk++] = xmalloc(((size_t)1 << a->clog << lg) * sizeof(uint32_t));
-        }
-    }
-    return SC_T_ARRAY | (uint32_t)lg << SC_T_LG_SHIFT | i;
-}
-
-static void tenants_put(sc_state *st, uint32_t h)
-{
-    sc_arrays *a = &st->arr[h >> SC_T_LG_SHIFT & 31];
-    *sc_arr_at(st, h) = a->free;
-    a->free = h & SC_T_INDEX_MASK;
-}
-
-/* Appends j to card c's tenants: the card's own slot for the first, an
- * array once a second comes (kept at its size: a card's peak, not a job's). */
-static void tenant_add(sc_state *st, sc_card *c, job *j)
-{
-    int n = c->n;
-    if (n == SC_CARD_TENANTS_MAX) /* admission closes a card there (max_tenants) */
-        GS_BUG("share_card: more than SC_CARD_TENANTS_MAX tenants on a card");
-    if (!(c->t & SC_T_ARRAY) && n == 0) {
-        c->t = j->slot; /* below SIM_MAX_SLOTS: the top bit clear */
-    } else {
-        int cap = sc_card_cap(c);
-        if (cap == 1 || n == cap) {
-            int lg = cap == 1 ? 2 : (int)(c->t >> SC_T_LG_SHIFT & 31) + 1; /* 4, then doubling */
-            uint32_t h = tenants_get(st, lg);
-            memcpy(sc_arr_at(st, h), sc_card_tenants(st, c), (size_t)n * sizeof(uint32_t));
-            if (c->t & SC_T_ARRAY)
-                tenants_put(st, c->t);
-            c->t = h;
-        }
-        sc_arr_at(st, c->t)[n] = j->slot;
-    }
-    c->n = (unsigned)n + 1;
-}
-
 /* After a join or a leave changed job j's cards' counters: each card's
- * rates and gauges (from its alloc before the change), then what the cards
- * and their node can take. */
+ * rates and gauges (from its alloc before the change). */
 static void cards_changed(sc_state *st, const job *j, int pool, const double *alloc_before)
 {
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
         card_update(st, cards[i], pool, alloc_before[i]);
-    for (int i = 0; i < j->ngpu_ids; i++)
-        sc_room_card(st, cards[i], j->node);
-    if (j->ngpu_ids > 0)
-        sc_room_node(st, j->node);
 }
 
 double sc_join(sc_state *st, job *j)
 {
     gs_time_us now = sim_now(st->s);
-    sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_card.h) */
+    sc_task *t = sc_task_of(st, j); /* NULL: a plain task (share_state.h) */
     const int *cards = job_gpu_ids(j);
     task_ask a = ask_of(st, j);
     int pool = a.pool, cores = a.cores;
@@ -369,15 +276,15 @@ double sc_join(sc_state *st, job *j)
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
         alloc_before[i] = card_alloc(st, c, pool);
-        tenant_add(st, c, j);
+        sc_tenants_add(st, c, j->slot);
         if (c->n > st->peak_tenants)
             st->peak_tenants = c->n;
         if (c->cores_used + cores > SC_CARD_CORES_MAX)
-            GS_BUG("share_card: reserved cores past the card's admission limit");
+            GS_BUG("share_rule: reserved cores past the card's admission limit");
         c->cores_used = (unsigned)(c->cores_used + cores) & 0x3fff; /* admitted: at most total_cores */
         if (st->cfg.hami) {
             if (c->mem_committed + mem > SC_CARD_MEM_MAX_MIB)
-                GS_BUG("share_card: committed memory past the card's admission limit");
+                GS_BUG("share_rule: committed memory past the card's admission limit");
             c->mem_committed += (int32_t)mem;
         }
         sim_gauge_add(&st->g_mem_alloc, now, (double)mem);
@@ -388,7 +295,7 @@ double sc_join(sc_state *st, job *j)
                     t->u.more->last_busy_us = now;
             }
             if (c->mem_used + mem > SC_CARD_MEM_MAX_MIB)
-                GS_BUG("share_card: memory in use past the card's admission limit");
+                GS_BUG("share_rule: memory in use past the card's admission limit");
             c->mem_used += (int32_t)mem;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
             int64_t before = c->mem_used - mem;
@@ -416,15 +323,7 @@ void sc_leave(sc_state *st, job *j)
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
         alloc_before[i] = card_alloc(st, c, pool);
-        uint32_t *ten = (uint32_t *)sc_card_tenants(st, c);
-        int at = -1, n = c->n;
-        for (int k = 0; k < n && at < 0; k++)
-            if (ten[k] == j->slot)
-                at = k;
-        if (at < 0)
-            GS_BUG("share_card: leaving a card the task is not on");
-        ten[at] = ten[n - 1]; /* order on a card does not matter: rates are symmetric */
-        c->n = (unsigned)n - 1;
+        sc_tenants_remove(st, c, j->slot);
         c->cores_used = (unsigned)(c->cores_used - cores) & 0x3fff; /* its own, reserved at its join */
         if (st->cfg.hami)
             c->mem_committed -= (int32_t)mem;
@@ -438,8 +337,6 @@ void sc_leave(sc_state *st, job *j)
     }
     cards_changed(st, j, pool, alloc_before);
 }
-
-const sc_card *sc_card_of(const sc_state *st, int g) { return &st->cards[g]; }
 
 void sc_refresh(sc_state *st, job *j)
 {

@@ -4,6 +4,7 @@
  * own (policies/README.md argues it).
  * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
  * node only with room for the task's CPU and memory (sc_host_fits).
+ * (see share_select.h)
  *
  *   bestfit  node with the least resources left after placement: the sum of
  *            its free CPU, memory and GPU share as fractions of its capacity
@@ -34,7 +35,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "share_card.h"
+#include "share_fit.h"
+#include "share_frag.h"
+#include "share_paper.h"
+#include "share_select.h"
 
 /* The node's fitting cards, tightest first; returns how many. */
 static int fitting_cards(const sc_state *st, const job *j, const sim_node *n, int *fit, double *freev)

@@ -1,5 +1,5 @@
-/* share_sched.c - the lifecycle both shared-card policies run:
- * placement, OOM kill and retry, release and the report (see share_card.h).
+/* share_sched.c - the life cycle the shared-card policies run: placement,
+ * OOM kill and retry, release and the report (see share_sched.h).
  *
  * OOM: a task whose memory would take the card's memory in use past the
  * physical card (timeslice always; vgpu with oversub=oom) is admitted, then
@@ -17,15 +17,24 @@
  * The queue is the core's (pol_space.place): this file answers whether a task
  * can ever fit, places it, and takes it back.
  * SPDX-License-Identifier: MIT */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
-#include "../sim/sim_module.h"
-#include "../sim/sim_report.h"
-#include "share_card.h"
+#include "../../base/sim_rng.h"
+#include "../../sim/sim_module.h"
+#include "../../sim/sim_report.h"
+#include "share_fit.h"
+#include "share_frag.h"
+#include "share_index.h"
+#include "share_place.h"
+#include "share_preempt.h"
+#include "share_room.h"
+#include "share_rule.h"
+#include "share_sched.h"
+#include "share_select.h"
+#include "share_task.h"
+#include "share_tenants.h"
 
 #define MIB 1048576.0
 
@@ -45,63 +54,16 @@ static double link_fraction(const char *kind)
     return 24.0 / 31.5; /* pcie4, and a link of unknown kind */
 }
 
-int sc_param_num(const sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
+void sc_param_common(const sim *s, sc_config *c)
 {
-    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
-    if (!(d >= lo && d <= hi))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number from %g to %g", name, sim_param(s, name),
-                      lo, hi);
-    *out = d;
-    return 0;
+    c->node_spread = sim_param_choice(s, "node_policy") == 1;
+    c->card_spread = sim_param_choice(s, "card_policy") == 1;
+    c->oom_retry = (int)sim_param_int(s, "oom_retry");
+    c->oom_backoff_us = sim_param_us(s, "oom_backoff_s");
+    c->fifo = sim_param_choice(s, "queue") == 1;
 }
 
-int sc_param_pick(const sim *s, const char *name, const char *a, const char *b, bool *out, gs_error *err)
-{
-    const char *v = sim_param(s, name);
-    if (strcmp(v, a) && strcmp(v, b))
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected %s or %s", name, v, a, b);
-    *out = strcmp(v, b) == 0;
-    return 0;
-}
-
-int sc_param_common(const sim *s, sc_config *c, gs_error *err)
-{
-    double retry = 0, backoff = 0;
-    int rc;
-    if ((rc = sc_param_pick(s, "node_policy", "binpack", "spread", &c->node_spread, err)) ||
-        (rc = sc_param_pick(s, "card_policy", "binpack", "spread", &c->card_spread, err)) ||
-        (rc = sc_param_num(s, "oom_retry", 0, SC_OOM_RETRY_MAX, &retry, err)) ||
-        (rc = sc_param_num(s, "oom_backoff_s", 0, 1e9, &backoff, err)) ||
-        (rc = sc_param_pick(s, "queue", "skip", "fifo", &c->fifo, err)))
-        return rc;
-    if (retry != floor(retry))
-        return gs_err(err, GS_EUSAGE, "--set oom_retry takes a whole number");
-    c->oom_retry = (int)retry;
-    c->oom_backoff_us = (gs_time_us)llround(backoff * GS_US_PER_S);
-    return 0;
-}
-
-static double space_frag_gpus(const void *state) { return sc_frag_gpus(state); }
-
-/* The space record of every shared-card policy: they differ only in
- * their parameters and sc_config. */
-const pol_space sc_space = {
-    .frag_gpus = space_frag_gpus, /* < 0 unless the run measures fragmentation (vgpu, frag=on) */
-    .caps = POL_CAP_ADMIT,        /* quotas and preemption (share_preempt.c) */
-    .fits_if_released = sc_fits_if_released,
-    .can_ever_fit = sc_can_ever_fit_q,
-    .place = sc_place_start,
-    .unplace = sc_unplace,
-    .shape_key = sc_shape_key,
-    .fifo = sc_fifo,
-    .load_changed = sc_load_changed,
-    .queue_demand = sc_queue_demand,
-    .queue_room = sc_queue_room,
-    .queue_host = true,
-    .cards_open = sc_cards_open,
-};
-
-sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
+int sc_new(sim *s, const sc_config *cfg, int pol_index, sc_state **out, gs_error *err)
 {
     if (cfg->total_cores > SC_CARD_CORES_MAX) /* core_scaling's range (pol_vgpu.c) keeps it there */
         GS_BUG("share_sched: total_cores above SC_CARD_CORES_MAX");
@@ -112,7 +74,7 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     st->ncards = sim_cluster_of(s)->ngpus;
     sim_sketch_init(&st->swapin_wait_s);
     st->cfg.max_tenants = cfg->split_count > 0 ? cfg->split_count : SC_CARD_TENANTS_MAX;
-    if (st->cfg.max_tenants > SC_CARD_TENANTS_MAX) /* the parameters' ranges keep it there (share_card.h) */
+    if (st->cfg.max_tenants > SC_CARD_TENANTS_MAX) /* the parameters' ranges keep it there (share_state.h) */
         GS_BUG("share_sched: split_count above SC_CARD_TENANTS_MAX");
     for (int lg = 0; lg <= SC_ARR_LG_MAX; lg++)
         st->arr[lg].free = UINT32_MAX;
@@ -151,68 +113,13 @@ sc_state *sc_new(sim *s, const sc_config *cfg, int pol_index)
     }
     if (st->nrange == 1)
         st->pool1 = st->range_pool[0];
-    sc_room_init(st);
-    if (cfg->select == SC_SEL_HAMI) {
-        sc_order_init(st);
-        sc_host_init(st);
-        sc_order_drop_heap(st); /* the treap answers every placement from now on */
+    *out = st;
+    int rc = sc_index_init(st, err);
+    if (rc) {
+        sc_fini(st);
+        *out = NULL;
     }
-    return st;
-}
-
-/* {==== the tasks' slab ====} */
-
-/* A record for j (its cards' rates out of line when it is wide), from the
- * free list, else a new chunk's. */
-static sc_task *task_new(sc_state *st, job *j)
-{
-    if (!st->tfree) {
-        st->tchunks = xrealloc(st->tchunks, (size_t)(st->ntchunks + 1) * sizeof *st->tchunks);
-        sc_task *c = xcalloc(SC_TASK_CHUNK, sizeof *c);
-        st->tchunks[st->ntchunks++] = c;
-        for (int i = SC_TASK_CHUNK - 1; i >= 0; i--) { /* first slot first */
-            c[i].u.next = st->tfree;
-            st->tfree = &c[i];
-        }
-    }
-    sc_task *t = st->tfree;
-    st->tfree = t->u.next;
-    *t = (sc_task){.live = true, .gen = j->gen};
-    /* a task on several cards keeps their rates out of line; an internal
-     * one (a service replica) its residency LRU key too */
-    if (sc_task_wide(j)) {
-        size_t n = j->req.gpus > 0 ? (size_t)j->req.gpus : 0;
-        t->u.more = xcalloc(1, sizeof *t->u.more + n * sizeof *t->u.more->rate);
-        t->wide = true;
-    }
-    return t;
-}
-
-/* Files t (NULL: none) as j's record. */
-static void sc_task_set(sc_state *st, const job *j, sc_task *t)
-{
-    uint32_t c = j->slot / SC_TREC_CHUNK;
-    if (c >= st->ntrec) {
-        if (!t)
-            return;
-        st->trec = xrealloc(st->trec, (size_t)(c + 1) * sizeof *st->trec);
-        memset(st->trec + st->ntrec, 0, (size_t)(c + 1 - st->ntrec) * sizeof *st->trec);
-        st->ntrec = c + 1;
-    }
-    if (!st->trec[c]) {
-        if (!t)
-            return;
-        st->trec[c] = xcalloc(SC_TREC_CHUNK, sizeof *st->trec[c]);
-    }
-    st->trec[c][j->slot % SC_TREC_CHUNK] = t;
-}
-
-static void task_free(sc_state *st, sc_task *t)
-{
-    if (t->wide)
-        free(t->u.more);
-    *t = (sc_task){.u.next = st->tfree};
-    st->tfree = t;
+    return rc;
 }
 
 void sc_fini(void *state)
@@ -220,21 +127,8 @@ void sc_fini(void *state)
     sc_state *st = state;
     if (!st)
         return;
-    for (int c = 0; c < st->ntchunks; c++) {
-        for (int i = 0; i < SC_TASK_CHUNK; i++)
-            if (st->tchunks[c][i].live && st->tchunks[c][i].wide)
-                free(st->tchunks[c][i].u.more);
-        free(st->tchunks[c]);
-    }
-    free(st->tchunks);
-    for (uint32_t c = 0; c < st->ntrec; c++)
-        free(st->trec[c]);
-    free(st->trec);
-    for (int lg = 0; lg <= SC_ARR_LG_MAX; lg++) {
-        for (uint32_t c = 0; c < st->arr[lg].nchunk; c++)
-            free(st->arr[lg].chunk[c]);
-        free(st->arr[lg].chunk);
-    }
+    sc_tasks_free(st);
+    sc_tenants_free(st);
     free(st->cards);
     free(st->range_first);
     free(st->range_pool);
@@ -242,20 +136,27 @@ void sc_fini(void *state)
     free(st->scratch_bounds);
     free(st->scratch_rates);
     sim_sketch_free(&st->swapin_wait_s);
-    sc_frag_free(st);
+    sc_index_free(st);
     free(st->rank);
-    sc_room_free(st);
-    sc_order_free(st);
-    sc_host_free(st);
     if (st->rng)
         sim_rng_free(st->rng);
     free(st);
 }
 
-bool sc_place_start(void *state, sim *s, job *j)
+/* Where j goes now (into st->pick), within sim_admit_pools (quotas, the
+ * preemption hand-over): the node, or -1. */
+static int choose(sc_state *st, job *j)
+{
+    uint64_t pools = sim_admit_pools(st->s, j);
+    if (!pools)
+        return -1;
+    return st->cfg.select == SC_SEL_HAMI ? sc_place_hami(st, j, pools) : sc_place_select(st, j, pools);
+}
+
+static bool place_start(void *state, sim *s, job *j)
 {
     sc_state *st = state;
-    int node = sc_place(st, j);
+    int node = choose(st, j);
     if (node < 0)
         return false;
     sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL); /* host CPU and memory only */
@@ -270,19 +171,15 @@ bool sc_place_start(void *state, sim *s, job *j)
         for (int i = 0; i < n; i++)
             if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, ids[i]))
                 doomed = true; /* its allocation crosses the physical card */
-    /* a record when it has something to keep (share_card.h); an OOM-killed
+    /* a record when it has something to keep (share_state.h); an OOM-killed
      * task's retry has its own still, with the count */
     if (!sc_task_of(st, j) && (doomed || sc_task_wide(j)))
-        sc_task_set(st, j, task_new(st, j));
+        sc_task_set(st, j, sc_task_new(st, j));
     sc_task *t = sc_task_of(st, j);
     if (t)
         t->doomed = doomed;
-    /* sc_join moves the node in HAMi's order (sc_room_node): that one
-     * update also takes the host room just taken, and this one finds
-     * nothing left to do unless the task holds no card */
     double rate = sc_join(st, j);
-    sc_host_update(st, node);
-    sc_node_changed(st, node);
+    sc_index_changed(st, j);
     st->placements++;
     sim_job_start(s, j, rate);
     if (doomed)
@@ -291,7 +188,7 @@ bool sc_place_start(void *state, sim *s, job *j)
 }
 
 /* Requests of one shape share a queue class (see sim_queue.h). */
-uint64_t sc_shape_key(const job *j)
+static uint64_t shape_key(const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
@@ -303,15 +200,16 @@ uint64_t sc_shape_key(const job *j)
     return k ^ (c * 0xBF58476D1CE4E5B9ULL) ^ (m * 0x2545F4914F6CDD1DULL) ^ (m >> 17);
 }
 
-bool sc_can_ever_fit_q(void *state, const sim *s, const job *j)
+static bool can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)s;
     return sc_can_ever_fit(state, j);
 }
 
-bool sc_fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
+static bool fifo(const void *state) { return ((const sc_state *)state)->cfg.fifo; }
 
-void sc_load_changed(void *state, sim *s, job *j)
+/* A running replica went idle or busy. */
+static void load_changed(void *state, sim *s, job *j)
 {
     sc_state *st = state;
     sc_task *t = sc_task_of(st, j);
@@ -323,16 +221,13 @@ void sc_load_changed(void *state, sim *s, job *j)
     sc_refresh(st, j);
 }
 
-void sc_unplace(void *state, sim *s, job *j)
+static void unplace(void *state, sim *s, job *j)
 {
     sc_state *st = state;
     sc_task *t = sc_task_of(st, j);
-    /* the host room first, so that the one move in HAMi's order in
-     * sc_leave (sc_room_node) takes it too; sc_leave reads no host room */
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     sc_leave(st, j);
-    sc_host_update(st, j->node);
-    sc_node_changed(st, j->node);
+    sc_index_changed(st, j);
     sim_job_drop_gpus(j);
     j->node = -1;
     if (!t)
@@ -343,7 +238,7 @@ void sc_unplace(void *state, sim *s, job *j)
      * a wait given up), so its record goes too, unless it carries an OOM
      * count to the retry (whose timer is ours) */
     if (j->state != JOB_SUSPENDED || t->ooms == 0) {
-        task_free(st, t);
+        sc_task_free(st, t);
         sc_task_set(st, j, NULL);
     }
 }
@@ -414,7 +309,7 @@ void sc_timer(void *state, sim *s, job *j, uint32_t tag)
             if (o && o->state == JOB_RUNNING && o->node >= 0) {
                 st->fault_killed++;
                 if (!sc_task_of(st, o)) /* a plain task: a record for its kill count */
-                    sc_task_set(st, o, task_new(st, o));
+                    sc_task_set(st, o, sc_task_new(st, o));
                 kill_task(st, s, o, sc_task_of(st, o), SC_CAUSE_CO_TENANT);
             }
         }
@@ -466,8 +361,32 @@ void sc_report(const void *state, const sim *s, cJSON *root)
         cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
         cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
     }
-    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
     if (st->cfg.hami)
-        cJSON_AddStringToObject(pol, "gpu_select", sel[st->cfg.select]);
+        cJSON_AddStringToObject(pol, "gpu_select", st->cfg.select_name);
     sc_frag_report(st, s, root);
 }
+
+static double space_frag_gpus(const void *state) { return sc_frag_gpus(state); }
+
+/* The space record of every shared-card policy: they differ only in
+ * their parameters and sc_config. */
+static const pol_space_index sc_index = {
+    .queue_demand = sc_queue_demand,
+    .queue_room = sc_queue_room,
+    .queue_host = true,
+    .cards_open = sc_cards_open,
+};
+
+const pol_space sc_space = {
+    .frag_gpus = space_frag_gpus, /* < 0 unless the run measures fragmentation (vgpu, frag=on) */
+    .caps = POL_CAP_ADMIT,        /* quotas and preemption (share_preempt.c) */
+    .fits_if_released = sc_fits_if_released,
+    .can_ever_fit = can_ever_fit,
+    .place = place_start,
+    .unplace = unplace,
+    .shape_key = shape_key,
+    .fifo = fifo,
+    .load_changed = load_changed,
+    .mem_per_card_mib = sc_mem_per_card_mib,
+    .index = &sc_index,
+};
