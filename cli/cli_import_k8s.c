@@ -161,8 +161,9 @@ static void print_pods(const wl_k8s_opts *o, const wl_k8s_counts *n, const char 
 {
     fprintf(stderr, "import k8s: %ld pod objects in %d snapshot(s), %ld copies of a pod in a later snapshot: %ld pods, "
                     "%ld converted (%ld running at their snapshot: duration to it, class ':running'; %ld Failed), "
-                    "%ld replicas of %ld services, %ld skipped%s%s\n", n->pods_in, o->npods, n->duplicates, n->pods,
-            n->converted, n->running, n->failed, n->replicas, n->services, n->skipped,
+                    "%ld replicas of %ld services (%ld --service with no pod), %ld skipped%s%s\n", n->pods_in,
+            o->npods, n->duplicates, n->pods, n->converted, n->running, n->failed, n->replicas, n->services,
+            n->services_unmatched, n->skipped,
             out_trace ? ", written to " : "", out_trace ? out_trace : "");
     for (int i = 0; i < WL_K8S_NREASONS; i++)
         if (n->skipped_by[i])

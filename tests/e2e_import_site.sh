@@ -24,7 +24,7 @@ if check_rc k8s_import 0 "$G" import k8s --nodes $K/nodes.json --pods $K/pods.js
      --priority-classes $K/priorityclasses.json --quotas $K/quotas.json --events $K/events.json \
      --service inference/llama=rate=2,svc_mean_ms=800,slo_ms=2000 --out-trace "$T/k.csv" --out-cluster "$T/k.json"; then
   if has "$T/out" "88 pod objects in 2 snapshot(s), 43 copies of a pod in a later snapshot: 45 pods, 30 converted" &&
-     has "$T/out" "4 replicas of 1 services, 11 skipped, written to $T/k.csv" &&
+     has "$T/out" "4 replicas of 1 services (0 --service with no pod), 11 skipped, written to $T/k.csv" &&
      has "$T/out" "skipped: 1 x phase Unknown" && has "$T/out" "trace time 0 = 2024-05-01T08:00:00Z" &&
      has "$T/out" "1 pods named by events are in no snapshot" && has "$T/out" "1 control-plane left out"; then
     ok k8s_summary_counts_by_reason

@@ -323,6 +323,11 @@ static void service_rows(void)
     CHECK_CELL(&r, "inference/llama", "duration", "18601"); /* to the last snapshot, 13:10:01 */
     CHECK_CELL(&r, "team-a/train-small-0", "kind", "");
     out_free(&r);
+    snprintf(sv.ns_name, sizeof sv.ns_name, "inference/lama"); /* a typo: said, not silently nothing */
+    run(&r, &o);
+    CHECK_EQ_INT(r.n.services_unmatched, 1);
+    CHECK_STR_HAS(r.warn, "--service inference/lama: no started pod of this Deployment in the snapshots");
+    out_free(&r);
 }
 
 static void events(void)
@@ -527,6 +532,7 @@ static void refused_lists(void)
     refused(NULL, "{\"items\": [{\"a\": \"x\"", "unexpected end of input inside the value that starts at line 1, "
                                                 "column 12");
     refused(NULL, "{\"items\": [{\"a\": 1, \"a\": 2}]}", "duplicate key 'a'");
+    refused(NULL, "{\"kind\": \"NodeList\", \"items\": []}", "kind 'NodeList': expected a List of Pod objects");
 }
 
 static void refused_pods(void)

@@ -69,7 +69,7 @@ typedef struct wl_k8s_counts {
     long gpus, groups, tenants, quota_keys_ignored;
     long classes, events_in, event_pods_missing; /* event pods in no snapshot */
     long pods_in, duplicates, pods, converted, running, failed, end_from_conditions, merged_containers;
-    long replicas, services, priority_clamped, preempt_never, waited_events, preempted_events, clock_skew;
+    long replicas, services, services_unmatched, priority_clamped, preempt_never, waited_events, preempted_events, clock_skew;
     long skipped, skipped_by[WL_K8S_NREASONS];
     int64_t origin_us;                     /* trace time 0 (the earliest converted creation) */
     int64_t snapshot_us[WL_K8S_MAX_FILES]; /* each pod List's latest timestamp */

@@ -340,6 +340,15 @@ int wl_jlist_next(wl_jlist *l, cJSON **out, gs_error *err)
 }
 
 const char *wl_jlist_kind(const wl_jlist *l) { return l->kind; }
+
+int wl_jlist_expect_kind(const wl_jlist *l, const char *item_kind, gs_error *err)
+{
+    size_t n = strlen(item_kind);
+    if (!l->kind[0] || !strcmp(l->kind, "List") || (!strncmp(l->kind, item_kind, n) && !strcmp(l->kind + n, "List")))
+        return 0;
+    return gs_err(err, GS_EINPUT, "%s '%s': kind '%s': expected a List of %s objects (List or %sList)", l->what,
+                  l->path, l->kind, item_kind, item_kind);
+}
 long wl_jlist_count(const wl_jlist *l) { return l->count; }
 const char *wl_jlist_path(const wl_jlist *l) { return l->path; }
 

@@ -32,6 +32,9 @@ wl_jlist *wl_jlist_open(const char *path, const char *what, gs_error *err);
 int wl_jlist_next(wl_jlist *l, cJSON **item, gs_error *err);
 /* The top-level "kind" ("" until read: kubectl prints it after "items"). */
 const char *wl_jlist_kind(const wl_jlist *l);
+/* After the last item: GS_EINPUT unless the List's kind is absent, "List"
+ * or item_kind + "List" (a NodeList for Nodes), naming what it is. */
+int wl_jlist_expect_kind(const wl_jlist *l, const char *item_kind, gs_error *err);
 /* Items returned so far; the current one is items[count - 1]. */
 long wl_jlist_count(const wl_jlist *l);
 const char *wl_jlist_path(const wl_jlist *l);

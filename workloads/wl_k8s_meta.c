@@ -72,7 +72,7 @@ static int class_from(wl_k8s *k, wl_jlist *l, const cJSON *it, gs_error *err)
 }
 
 /* Reads every item of path with one(k, l, item, err). */
-static int read_list(wl_k8s *k, const char *path, const char *what,
+static int read_list(wl_k8s *k, const char *path, const char *what, const char *kind,
                      int (*one)(wl_k8s *, wl_jlist *, const cJSON *, gs_error *), gs_error *err)
 {
     wl_jlist *l = wl_jlist_open(path, what, err);
@@ -86,6 +86,8 @@ static int read_list(wl_k8s *k, const char *path, const char *what,
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;
+    if (rc == 0)
+        rc = wl_jlist_expect_kind(l, kind, err);
     wl_jlist_close(l);
     return rc;
 }
@@ -95,7 +97,7 @@ int k8s_read_classes(wl_k8s *k, gs_error *err)
     k->global_default = -1;
     if (!k->o->priority_classes)
         return 0;
-    int rc = read_list(k, k->o->priority_classes, "PriorityClass list", class_from, err);
+    int rc = read_list(k, k->o->priority_classes, "PriorityClass list", "PriorityClass", class_from, err);
     k->n->classes = k->nclasses;
     return rc;
 }
@@ -149,7 +151,7 @@ int k8s_read_quotas(wl_k8s *k, gs_error *err)
 {
     if (!k->o->quotas)
         return 0;
-    int rc = read_list(k, k->o->quotas, "ResourceQuota list", quota_from, err);
+    int rc = read_list(k, k->o->quotas, "ResourceQuota list", "ResourceQuota", quota_from, err);
     k->n->tenants = k->ntenants;
     return rc;
 }
@@ -233,7 +235,7 @@ static int event_from(wl_k8s *k, wl_jlist *l, const cJSON *it, gs_error *err)
 int k8s_read_events(wl_k8s *k, gs_error *err)
 {
     for (int i = 0; i < k->o->nevents; i++) {
-        int rc = read_list(k, k->o->events[i], "event list", event_from, err);
+        int rc = read_list(k, k->o->events[i], "event list", "Event", event_from, err);
         if (rc)
             return rc;
     }

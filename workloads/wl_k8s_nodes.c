@@ -337,6 +337,8 @@ int k8s_read_nodes(wl_k8s *k, gs_error *err)
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;
+    if (rc == 0)
+        rc = wl_jlist_expect_kind(l, "Node", err);
     if (rc == 0 && k->n->nodes_gpu == 0)
         rc = gs_err(err, GS_EINPUT, "node list '%s': no node with GPUs (%ld nodes read)", k->o->nodes, k->n->nodes_in);
     wl_jlist_close(l);

@@ -148,6 +148,8 @@ static int read_snapshot(wl_k8s *k, int snap, wl_runs *runs, svc_acc *svc, gs_er
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;
+    if (rc == 0)
+        rc = wl_jlist_expect_kind(l, "Pod", err);
     wl_jlist_close(l);
     return rc;
 }
@@ -175,6 +177,8 @@ static int by_time(const void *pa, const void *pb)
 /* A mapped service's figures from its replicas' latest copies. */
 static void service_finish(const wl_k8s *k, svc_acc *s)
 {
+    if (s->n == 0)
+        return;
     qsort(s->r, s->n, sizeof *s->r, by_uid_snap);
     edge *e = xmalloc((2 * s->n + 1) * sizeof *e);
     size_t ne = 0;
@@ -433,8 +437,15 @@ int wl_k8s_write_trace(wl_k8s *k, FILE *out, gs_error *err)
         rc = read_snapshot(k, s, runs, c.svc, err);
     for (size_t i = 0; i < k->ev_cap; i++)
         k->n->event_pods_missing += k->events[i].key[0] && !(k->events[i].flags & K8S_EV_SEEN);
-    for (int i = 0; rc == 0 && i < k->o->nservices; i++)
+    for (int i = 0; rc == 0 && i < k->o->nservices; i++) {
         service_finish(k, &c.svc[i]);
+        if (!c.svc[i].live) {
+            k->n->services_unmatched++;
+            if (k->warn)
+                fprintf(k->warn, "gpusim: warning: --service %s: no started pod of this Deployment in the snapshots; "
+                        "no service row\n", k->o->services[i].ns_name);
+        }
+    }
     if (rc == 0) {
         write_header(k, out);
         rc = wl_runs_merge(runs, on_line, &c, err);
