@@ -425,9 +425,7 @@ static void schedule_arrival(sim *s)
 
 static int read_next(sim *s)
 {
-    if (!s->next_row) /* the reader's full row, one for the run: a job keeps only its job_req */
-        s->next_row = xmalloc(sizeof *s->next_row);
-    int rc = wl_trace_next(s->tr, s->next_row, &s->err);
+    int rc = wl_trace_next(s->tr, &s->next_row, &s->err); /* the reader's row: a job keeps only its job_req */
     if (rc < 0)
         return rc;
     s->have_next = rc == 1;
@@ -1350,7 +1348,6 @@ void sim_free(sim *s)
     memset(s->mst, 0, sizeof s->mst);
     wl_trace_close(s->tr);
     s->tr = NULL;
-    free(s->next_row);
     s->next_row = NULL;
     sim_strtab_free(&s->strs); /* after the slots: their ids live here */
 }

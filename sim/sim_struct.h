@@ -38,7 +38,7 @@ struct sim {
 
     /* trace: one row read ahead */
     struct wl_trace *tr;
-    wl_row *next_row; /* the read-ahead row (the reader's full row; a job keeps its job_req) */
+    const wl_row *next_row; /* the read-ahead row (the reader's, valid until the next read; a job keeps its job_req) */
     const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
     bool have_next;
     sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
