@@ -15,6 +15,7 @@
 
 #include <cJSON.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim_metrics.h"
 
