@@ -253,9 +253,13 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 num(sw, "swap_in_wait_s", "p99"), num(sw, "idle_evictions", NULL), num(sw, "idle_freed_mib", NULL),
                 num(sw, "bytes_in", NULL) / 1e9);
     const cJSON *fc = cJSON_GetObjectItemCaseSensitive(jobs, "failed_by_cause");
-    if (fc && num(jobs, "failed", NULL) > 0)
-        fprintf(out, "  failed    by cause: oom %.0f, co-tenant fault %.0f\n", num(fc, "oom", NULL),
-                num(fc, "co_tenant_fault", NULL));
+    double failed = num(jobs, "failed", NULL), oom = num(fc, "oom", NULL), co = num(fc, "co_tenant_fault", NULL);
+    if (fc && failed > 0) {
+        fprintf(out, "  failed    by cause: oom %.0f, co-tenant fault %.0f", oom, co);
+        if (failed > oom + co) /* a time policy's (a wake that timed out) */
+            fprintf(out, ", other %.0f", failed - oom - co);
+        fprintf(out, "; %.0f OOM kills (retried tasks and service replicas included)\n", num(jobs, "oom_killed", NULL));
+    }
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(r, "tenants"), *t;
     cJSON_ArrayForEach(t, tn)
     {

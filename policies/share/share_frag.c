@@ -625,7 +625,7 @@ bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int 
     int fit[CL_MAX_NODE_GPUS], nfit = 0;
     double r = sc_req_pct(j);
     if (ok) {
-        int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+        int64_t mem = sc_mem_of(st, j, n->pool);
         double total = sc_node_total_mem(st, n);
         for (int k = 0; k < n->ngpus; k++) {
             freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);
