@@ -71,8 +71,6 @@ typedef struct trace_ctx {
     char **grp;
     size_t ngrp, capgrp;
     double grp_key;
-    int rc;
-    gs_error *err;
 } trace_ctx;
 
 /* The row columns after duration that pass 1 can write already. */
@@ -430,7 +428,7 @@ static void write_header(const wl_k8s *k, FILE *out)
 int wl_k8s_write_trace(wl_k8s *k, FILE *out, gs_error *err)
 {
     wl_runs *runs = wl_runs_new(k->o->sort_lines ? k->o->sort_lines : 65536);
-    trace_ctx c = {.k = k, .out = out, .origin_us = -1, .err = err};
+    trace_ctx c = {.k = k, .out = out, .origin_us = -1};
     c.svc = xcalloc((size_t)k->o->nservices + 1, sizeof *c.svc);
     int rc = 0;
     for (int s = 0; rc == 0 && s < k->o->npods; s++)
