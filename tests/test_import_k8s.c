@@ -464,6 +464,25 @@ static void topology(void)
     out_free(&r);
 }
 
+/* HAMi's older register annotation (docs/develop/protocol.md): devices
+ * separated by ':', the type fifth, "NVIDIA-" before a name that lacks it. */
+static void hami_colon_form(void)
+{
+    static const char nodes[] =
+        "{\"items\": [{\"kind\": \"Node\", \"metadata\": {\"name\": \"t4\", \"annotations\": "
+        "{\"hami.io/node-nvidia-register\": \"GPU-a,10,15360,100,NVIDIA-Tesla T4,0,true:GPU-b,10,15360,100,"
+        "NVIDIA-Tesla T4,0,true:\"}}, \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"20\"}}}]}";
+    wl_k8s_opts o = {.nodes = tu_write_tmp(nodes), .npods = 1};
+    o.pods[0] = tu_write_tmp(one_pod);
+    k8s_out r;
+    run(&r, &o);
+    CHECK_EQ_INT(r.rc, 0);
+    CHECK_STR_HAS(r.cluster, "\"model\":\t\"T4-16GB\"");
+    CHECK_STR_HAS(r.cluster, "\"gpus\":\t2\n");
+    CHECK_EQ_INT(r.n.nodes_shared, 1);
+    out_free(&r);
+}
+
 /* A small sort budget spills runs and gives the same bytes. */
 static void spilled_sort(void)
 {
@@ -660,6 +679,7 @@ const test_case tests_import_k8s[] = {
     {"import_k8s_cluster_nodes", cluster_nodes},
     {"import_k8s_topology", topology},
     {"import_k8s_spilled_sort", spilled_sort},
+    {"import_k8s_hami_colon_form", hami_colon_form},
     {"import_k8s_refused_lists", refused_lists},
     {"import_k8s_refused_pods", refused_pods},
     {"import_k8s_refused_nodes", refused_nodes},

@@ -8,7 +8,8 @@
  *     HAMi's hami.io/node-nvidia-register annotation (HAMi
  *     docs/develop/protocol.md);
  *   cards: the label nvidia.com/gpu.count (GFD counts MIG-enabled cards
- *     too), else HAMi's registered devices, else status.capacity
+ *     too), else HAMi's registered devices (its annotation as JSON or in
+ *     the older colon form), else status.capacity
  *     nvidia.com/gpu divided by the label nvidia.com/gpu.replicas;
  *     capacity above the cards (time-slicing replicas, HAMi's vGPUs) marks
  *     the node shared;
@@ -63,13 +64,35 @@ static int capacity(wl_jlist *l, const cJSON *it, const char *name, const char *
     return 1;
 }
 
+/* HAMi writes "NVIDIA-" before a device name that does not start with
+ * "NVIDIA" (register.go); the name itself is what the driver reports. */
+static void hami_type(char *type, size_t cap, const char *t, size_t tl)
+{
+    if (tl > 7 && !strncmp(t, "NVIDIA-", 7))
+        t += 7, tl -= 7;
+    snprintf(type, cap, "%.*s", (int)(tl < cap ? tl : cap - 1), t);
+}
+
 /* The number of devices and the first device type in HAMi's register
- * annotation ("UUID,split,mem,cores,type,numa,healthy:..."); 0 if none. */
+ * annotation: a JSON array of {"id", "count", "devmem", "devcore", "type",
+ * ...} (pkg/device/devices.go MarshalNodeDevices, what the device plugin
+ * writes now), or the older "UUID,split,mem,cores,type,numa,healthy:..."
+ * (docs/develop/protocol.md); 0 if none. */
 static int hami_devices(const cJSON *it, char *type, size_t cap)
 {
     const char *p[] = {"metadata", "annotations", "hami.io/node-nvidia-register"};
     const char *s = wl_value_json_str(it, p, 3);
     int n = 0;
+    if (s && *s == '[') {
+        cJSON *a = cJSON_Parse(s), *d;
+        cJSON_ArrayForEach(d, a) {
+            const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "type"));
+            if (n++ == 0 && t)
+                hami_type(type, cap, t, strlen(t));
+        }
+        cJSON_Delete(a);
+        return n;
+    }
     for (const char *dev = s; dev && *dev && *dev != ' '; n++) {
         const char *end = strchr(dev, ':');
         size_t len = end ? (size_t)(end - dev) : strlen(dev);
@@ -80,10 +103,7 @@ static int hami_devices(const cJSON *it, char *type, size_t cap)
         }
         if (n == 0 && f) {
             const char *fe = memchr(f, ',', len - (size_t)(f - dev));
-            size_t tl = fe ? (size_t)(fe - f) : len - (size_t)(f - dev);
-            if (tl > 7 && !strncmp(f, "NVIDIA-", 7)) /* HAMi writes "NVIDIA-" before the device name */
-                f += 7, tl -= 7;
-            snprintf(type, cap, "%.*s", (int)(tl < cap ? tl : cap - 1), f);
+            hami_type(type, cap, f, fe ? (size_t)(fe - f) : len - (size_t)(f - dev));
         }
         dev = end ? end + 1 : NULL;
     }
