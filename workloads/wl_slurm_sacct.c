@@ -178,6 +178,8 @@ static int limit_of(const sacct_in *in, long *secs, gs_error *err)
     if (m > 59 || sec > 59)
         return bad(in, F_LIMIT, "[D-]HH:MM:SS with minutes and seconds below 60", err);
     *secs = ((d * 24 + h) * 60 + m) * 60 + sec;
+    if (*secs == 0)
+        *secs = -1; /* a zero limit is no limit a trace can state */
     return 0;
 }
 
