@@ -52,9 +52,14 @@ void sim_observed_report(const sim_observed *o, cJSON *jobs)
     sim_report_add_stats(q, "simulated_s", &o->simulated_s);
 }
 
-static double stat(const cJSON *q, const char *which, const char *k)
+static void row(FILE *out, const char *label, const cJSON *st)
 {
-    return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(q, which), k));
+    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", label,
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "mean")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p50")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p95")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p99")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "max")));
 }
 
 void sim_observed_print(const cJSON *jobs, FILE *out)
@@ -64,8 +69,8 @@ void sim_observed_print(const cJSON *jobs, FILE *out)
         return;
     double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "jobs")),
            st = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "started"));
-    fprintf(out, "  observed  queue s: simulated mean %.1f p50 %.1f p99 %.1f against observed mean %.1f p50 %.1f "
-                 "p99 %.1f (%.0f jobs with an observed start; %.0f never started in the run)\n",
-            stat(q, "simulated_s", "mean"), stat(q, "simulated_s", "p50"), stat(q, "simulated_s", "p99"),
-            stat(q, "observed_s", "mean"), stat(q, "observed_s", "p50"), stat(q, "observed_s", "p99"), n, n - st);
+    row(out, "queue sim", cJSON_GetObjectItemCaseSensitive(q, "simulated_s"));
+    row(out, "queue obs", cJSON_GetObjectItemCaseSensitive(q, "observed_s"));
+    fprintf(out, "  (queue sim against obs: the %.0f jobs with an observed start, simulated and as the real cluster "
+                 "queued them; %.0f never started in this run)\n", n, n - st);
 }

@@ -42,7 +42,8 @@ static inline void sim_observed_started(sim_observed *o, uint32_t slot, double q
 /* jobs.queue_vs_observed {jobs, started, observed_s, simulated_s}, only
  * when some job had an observed start. */
 void sim_observed_report(const sim_observed *o, cJSON *jobs);
-/* The summary line for that object, when the report has it. */
+/* The summary rows "queue sim" and "queue obs" under the run's queue row,
+ * when the report has that object. */
 void sim_observed_print(const cJSON *jobs, FILE *out);
 
 #endif
