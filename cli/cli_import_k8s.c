@@ -16,14 +16,16 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim import k8s --nodes NODES.json --pods PODS.json [--pods LATER.json ...]\n"
             "                         [--events EVENTS.json ...] [--priority-classes PC.json] [--quotas RQ.json]\n"
-            "                         [--topology-label LABEL ...] [--service NS/DEPLOYMENT[=KEY=VALUE,...] ...]\n"
+            "                         [--topology-label BLOCK_LABEL] [--topology-label RACK_LABEL]\n"
+            "                         [--topology-bw-gbps BLOCK,RACK] [--service NS/DEPLOYMENT[=KEY=VALUE,...] ...]\n"
             "                         [--gpu-product PRODUCT=MODEL ...] [--cpu-pods] [--sort-lines N]\n"
             "                         [--out-trace T.csv] [--out-cluster C.json]\n"
             "\n"
             "  The JSON of `kubectl get nodes -o json` -> a cluster file: GPU model from the label\n"
             "  nvidia.com/gpu.product (GPU feature discovery), cards from nvidia.com/gpu.count or the capacity,\n"
             "  MIG layouts from nvidia.com/mig-<profile> (mixed strategy) or the product (single), CPU and memory\n"
-            "  from status.capacity, topology domains from the --topology-label labels (widest first);\n"
+            "  from status.capacity, racks (and blocks) from the --topology-label labels, widest first, with\n"
+            "  their bandwidths;\n"
             "  ResourceQuotas (requests.nvidia.com/gpu, HAMi's limits.nvidia.com/gpumem) as tenant quotas.\n"
             "  `kubectl get pods -A -o json` (snapshots, oldest first) -> one row per pod: nvidia.com/gpu, HAMi's\n"
             "  gpumem, gpumem-percentage and gpucores, MIG resources, CPU and memory requests, priority (spec or\n"
@@ -39,7 +41,7 @@ typedef struct k8s_cli {
     wl_k8s_service services[16];
     import_gpu gpus;
     const char *out_cluster;
-    int nsvc;
+    int nsvc, nbw;
 } k8s_cli;
 
 static bool add_file(const char *opt, const char **list, int *n, const char *v)
@@ -68,10 +70,27 @@ static bool topo_opt(const char *opt, const char *v, void *p)
 {
     k8s_cli *c = p;
     if (!*v || strlen(v) > 63 || strpbrk(v, ",\"") || c->o.ntopo == WL_K8S_MAX_TOPO) {
-        fprintf(stderr, "gpusim: error: %s: expected a node label key, at most %d levels\n", opt, WL_K8S_MAX_TOPO);
+        fprintf(stderr, "gpusim: error: %s: expected a node label key, at most %d (block, then rack)\n", opt,
+                WL_K8S_MAX_TOPO);
         return false;
     }
     c->o.topo[c->o.ntopo++] = v;
+    return true;
+}
+
+/* --topology-bw-gbps B[,R]: one per-GPU bandwidth per --topology-label. */
+static bool topo_bw_opt(const char *opt, const char *v, void *p)
+{
+    k8s_cli *c = p;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *comma = strchr(buf, ',');
+    if (comma)
+        *comma = 0;
+    c->nbw = 0;
+    if (!cli_opt_num(opt, buf, 1e-6, 1e6, &c->o.topo_bw_gbps[c->nbw++]) ||
+        (comma && !cli_opt_num(opt, comma + 1, 1e-6, 1e6, &c->o.topo_bw_gbps[c->nbw++])))
+        return false;
     return true;
 }
 
@@ -198,6 +217,7 @@ int cli_import_k8s(int argc, char **argv)
         {"priority-classes", CLI_IOPT_PATH, 0, 0, 0, &c.o.priority_classes, NULL, NULL},
         {"quotas", CLI_IOPT_PATH, 0, 0, 0, &c.o.quotas, NULL, NULL},
         {"topology-label", CLI_IOPT_FN, 0, 0, 0, &c, NULL, topo_opt},
+        {"topology-bw-gbps", CLI_IOPT_FN, 0, 0, 0, &c, NULL, topo_bw_opt},
         {"service", CLI_IOPT_FN, 0, 0, 0, &c, NULL, service_opt},
         {"gpu-product", CLI_IOPT_FN, 0, 0, 0, &c, NULL, product_opt},
         {"cpu-pods", CLI_IOPT_FLAG, 0, 0, 0, &c.o.cpu_pods, NULL, NULL},
@@ -216,6 +236,11 @@ int cli_import_k8s(int argc, char **argv)
     int rc = cli_import_args(argc, argv, "k8s", NULL, opts, usage, &in, &out_trace);
     if (rc < 0 && (!c.o.nodes || !c.o.npods)) {
         fprintf(stderr, "gpusim: error: import k8s: give --nodes NODES.json and --pods PODS.json\n");
+        rc = 2;
+    }
+    if (rc < 0 && c.nbw != c.o.ntopo) {
+        fprintf(stderr, "gpusim: error: import k8s: --topology-bw-gbps gives %d bandwidths for %d --topology-label "
+                        "levels (one per level, widest first, GB/s per GPU)\n", c.nbw, c.o.ntopo);
         rc = 2;
     }
     wl_gpu_names names = import_gpu_names(&c.gpus);

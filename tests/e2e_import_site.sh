@@ -54,6 +54,17 @@ if check_rc k8s_product_mapped 0 "$G" import k8s --nodes "$T/n5.json" --pods $K/
      --priority-classes $K/priorityclasses.json --out-trace "$T/k6.csv" --out-cluster "$T/k6.json"; then
   grep -q '"model":[[:space:]]*"L4-24GB"' "$T/k6.json" && ok k8s_product_mapping_applies || no k8s_product_mapping_applies "$T/k6.json"
 fi
+# racks and blocks from Kueue-style labels: the cluster file's topology, read back by run
+if check_rc k8s_topology 0 "$G" import k8s --nodes $K/nodes.json --pods $K/pods.json --priority-classes $K/priorityclasses.json \
+     --topology-label cloud.google.com/gce-topology-block --topology-label cloud.google.com/gce-topology-subblock \
+     --topology-bw-gbps 50,200 --out-trace "$T/kt.csv" --out-cluster "$T/kt.json"; then
+  if tr -d ' \t\n' <"$T/kt.json" | grep -q '"topology":{"levels":\["block","rack"\],"sizes":\[2,4\],"bw_gbps":\[50,200\]}' &&
+     "$G" run --trace "$T/kt.csv" --cluster "$T/kt.json" --policy whole --allow-extra-columns --out "$T/ktr" >"$T/ktr.out" 2>&1
+  then ok k8s_topology_cluster_runs
+  else cat "$T/kt.json" "$T/ktr.out" >"$T/msg" 2>/dev/null; no k8s_topology_cluster_runs "$T/msg"; fi
+fi
+expect k8s_topology_needs_bw 2 "--topology-bw-gbps gives 0 bandwidths for 1 --topology-label levels" \
+  "$G" import k8s --nodes $K/nodes.json --pods $K/pods.json --topology-label cloud.google.com/gce-topology-block
 printf '{"items": [{"kind": "Pod", "metadata": {"name": "p"' >"$T/cut.json"
 expect k8s_cut_list 3 "pod list '$T/cut.json' line 1, column 52: unexpected end of input inside the value that starts at line 1, column 12" \
   "$G" import k8s --nodes $K/nodes.json --pods "$T/cut.json" --out-trace "$T/k7.csv"
@@ -67,7 +78,9 @@ if check_rc sacct_import 0 "$G" import sacct $S/sacct.txt --nodes $S/nodes-scont
   else no sacct_summary_counts_by_reason "$T/out"; fi
   if "$G" run --trace "$T/s.csv" --cluster "$T/s.json" --policy whole --allow-extra-columns --json --out "$T/sr" \
        >"$T/sr.json" 2>"$T/err"; then
-    grep -q '"arrived":[[:space:]]*24' "$T/sr.json" && ok sacct_trace_replays || no sacct_trace_replays "$T/sr.json"
+    # every job, the gangs across nodes included, runs
+    grep -q '"arrived":[[:space:]]*24,' "$T/sr.json" && grep -q '"completed":[[:space:]]*24,' "$T/sr.json" &&
+      grep -q '"rejected":[[:space:]]*0,' "$T/sr.json" && ok sacct_trace_replays || no sacct_trace_replays "$T/sr.json"
   else no sacct_trace_replays "$T/err"; fi
 fi
 expect sacct_unmapped_type 3 "GPU type 'h100' names no \`gpusim models\` model or alias; map it with --gpu-type 'h100=MODEL'" \

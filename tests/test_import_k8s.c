@@ -408,13 +408,13 @@ static void cluster_nodes(void)
     out_free(&r);
 }
 
-/* A node List of eight H100 nodes in the given (name, block, rack)
+/* A node List of n H100 nodes in the given (name, block, rack)
  * domains. */
-static const char *topo_nodes(const char *const dom[8][3])
+static const char *domain_nodes(const char *const dom[8][3], int n)
 {
     static char text[8192];
     snprintf(text, sizeof text, "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [");
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < n; i++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "%s{\"kind\": \"Node\", \"metadata\": {\"name\": "
                  "\"%s\", \"labels\": {\"nvidia.com/gpu.product\": \"NVIDIA-H100-80GB-HBM3\", \"block\": \"%s\", "
                  "\"rack\": \"%s\"}}, \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"8\"}}}", i ? ", " : "",
@@ -435,7 +435,8 @@ static void topology(void)
     const char *const regular[8][3] = {{"n4", "b1", "r2"}, {"n1", "b1", "r1"}, {"n3", "b1", "r2"},
                                        {"n2", "b1", "r1"}, {"n5", "b2", "r3"}, {"n6", "b2", "r3"},
                                        {"n7", "b2", "r4"}, {"n8", "b2", "r4"}};
-    wl_k8s_opts o = {.nodes = topo_nodes(regular), .npods = 1, .ntopo = 2, .topo = {"block", "rack"}};
+    wl_k8s_opts o = {.nodes = domain_nodes(regular, 8), .npods = 1, .ntopo = 2, .topo = {"block", "rack"},
+                     .topo_bw_gbps = {50, 200}};
     o.pods[0] = tu_write_tmp(one_pod);
     k8s_out r;
     run(&r, &o);
@@ -444,21 +445,40 @@ static void topology(void)
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "topology");
     CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "sizes"), 0)), 2);
     CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "sizes"), 1)), 2);
+    CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "levels"), 0)), "block"));
     CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "levels"), 1)), "rack"));
+    CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "bw_gbps"), 1)), 200);
     CHECK_EQ_INT(num(group(c, 0), "count"), 8); /* identical nodes in domain order: one group */
     cJSON_Delete(c);
+    sim_cluster cl; /* the cluster file's topology reader takes it */
+    gs_error err = {0};
+    CHECK_EQ_INT(sim_cluster_load(&cl, tu_write_tmp(r.cluster), tu_catalog(), &err), 0);
+    if (!err.code)
+        sim_cluster_free(&cl);
+    else
+        fprintf(stderr, "    %s\n", err.msg);
+    out_free(&r);
+    o.nodes = domain_nodes(regular, 7); /* the last rack holds fewer: allowed */
+    run(&r, &o);
+    CHECK_EQ_INT(r.rc, 0);
     out_free(&r);
     /* a rack of 3 beside racks of 2: the cluster file's topology cannot say it */
     const char *const irregular[8][3] = {{"n4", "b1", "r2"}, {"n1", "b1", "r1"}, {"n3", "b1", "r2"},
                                          {"n2", "b1", "r1"}, {"n5", "b2", "r3"}, {"n6", "b2", "r3"},
                                          {"n7", "b2", "r4"}, {"n8", "b2", "r3"}};
-    o.nodes = topo_nodes(irregular);
+    o.nodes = domain_nodes(irregular, 8);
     run(&r, &o);
     CHECK_EQ_INT(r.rc, GS_EINPUT);
-    CHECK_STR_HAS(r.err.msg, "topology level 'rack': domain 'r3' holds 3 nodes, the one before 2");
+    CHECK_STR_HAS(r.err.msg, "topology level 'rack': domain 'r3' holds 3 nodes, the first 2");
+    out_free(&r);
+    const char *const short_rack[8][3] = {{"n1", "b1", "r1"}, {"n2", "b1", "r2"}, {"n3", "b1", "r2"},
+                                          {"n4", "b2", "r3"}, {"n5", "b2", "r3"}};
+    o.nodes = domain_nodes(short_rack, 5); /* a short rack before the last */
+    run(&r, &o);
+    CHECK_STR_HAS(r.err.msg, "topology level 'rack': domain 'r2' holds 2 nodes, the first 1");
     out_free(&r);
     o.topo[1] = "zone"; /* a node without the label */
-    o.nodes = topo_nodes(regular);
+    o.nodes = domain_nodes(regular, 8);
     run(&r, &o);
     CHECK_STR_HAS(r.err.msg, "items[0] (n4): metadata.labels: no topology label 'zone' (--topology-label)");
     out_free(&r);

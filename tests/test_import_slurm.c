@@ -109,7 +109,7 @@ static void gpus_and_nodes(void)
     CHECK_CELL(&r, "1001", "mem_gib", "512"); /* mem=512G */
     CHECK_CELL(&r, "1002", "gpus", "32");     /* NNodes 4: one gang row */
     CHECK_CELL(&r, "1002", "gpus_per_node", "8");
-    CHECK_CELL(&r, "1002", "cpu", "128");     /* per node */
+    CHECK_CELL(&r, "1002", "cpu", "96");      /* cpu=384 over 4 nodes */
     CHECK_CELL(&r, "1002", "mem_gib", "1024"); /* mem=4T over 4 nodes */
     CHECK_CELL(&r, "1023", "mem_gib", "878.90625"); /* mem=900000M */
     CHECK_EQ_INT(r.n.multi_node, 3);

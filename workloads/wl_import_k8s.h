@@ -36,7 +36,7 @@ enum {
 extern const char *const wl_k8s_reason[WL_K8S_NREASONS];
 
 #define WL_K8S_MAX_FILES 64
-#define WL_K8S_MAX_TOPO 4
+#define WL_K8S_MAX_TOPO 2 /* the cluster file's levels: block and rack, or rack */
 
 /* `--service NAMESPACE/DEPLOYMENT=KEY=VALUE,...`: that Deployment's pods
  * become one service row; columns are written after the derived ones. */
@@ -56,6 +56,7 @@ typedef struct wl_k8s_opts {
     int nevents;
     const char *priority_classes, *quotas; /* PriorityClass and ResourceQuota Lists, or NULL */
     const char *topo[WL_K8S_MAX_TOPO];     /* node labels naming topology domains, widest first */
+    double topo_bw_gbps[WL_K8S_MAX_TOPO];  /* per level: the per-GPU bandwidth of a ring across its domains */
     int ntopo;
     const wl_k8s_service *services;
     int nservices;

@@ -37,11 +37,15 @@ static bool same_domain(const k8s_node *a, const k8s_node *b, int lvl)
 }
 
 /* sizes[i]: how many level i+1 domains (nodes, for the last level) each
- * level-i domain holds; the same for every domain, or an error. */
+ * level-i domain holds: the same for every domain but the last, which may
+ * hold fewer (the cluster file's rule: nodes in file order fill racks of
+ * sizes[last], racks fill blocks); anything else is an error naming the
+ * domain. */
 static int topo_sizes(const wl_k8s *k, const size_t *ord, int *sizes, gs_error *err)
 {
     for (int lvl = 0; lvl < k->o->ntopo; lvl++) {
-        int want = -1;
+        int want = -1, prev = -1;
+        size_t prev_first = 0;
         for (size_t i = 0; i < k->nnodes;) {
             size_t j = i;
             int children = 0;
@@ -51,12 +55,17 @@ static int topo_sizes(const wl_k8s *k, const size_t *ord, int *sizes, gs_error *
                     children++;
                 j++;
             }
-            if (want >= 0 && children != want)
+            want = want < 0 ? children : want;
+            /* a domain before the last that is not full, or one fuller than the first */
+            bool short_before = prev >= 0 && prev != want, over = children > want;
+            if (short_before || over)
                 return gs_err(err, GS_EINPUT, "node list '%s': topology level '%s': domain '%s' holds %d %s, the "
-                              "one before %d; the cluster file's topology needs domains of one size", k->o->nodes,
-                              k->o->topo[lvl], k->nodes[ord[i]].topo[lvl], children,
+                              "first %d; the cluster file's topology needs domains of one size (only the last may "
+                              "hold fewer)", k->o->nodes, k->o->topo[lvl],
+                              k->nodes[ord[short_before ? prev_first : i]].topo[lvl], short_before ? prev : children,
                               lvl == k->o->ntopo - 1 ? "nodes" : "domains", want);
-            want = children;
+            prev = children;
+            prev_first = i;
             i = j;
         }
         sizes[lvl] = want;
@@ -119,13 +128,16 @@ static void add_tenants(const wl_k8s *k, cJSON *root)
     }
 }
 
+/* "topology": {"levels": ["block", "rack"] or ["rack"], "sizes", "bw_gbps"}:
+ * the widest label names blocks when there are two. */
 static void add_topology(const wl_k8s *k, cJSON *root, const int *sizes)
 {
     cJSON *t = cJSON_AddObjectToObject(root, "topology"), *lv = cJSON_AddArrayToObject(t, "levels"),
-          *sz = cJSON_AddArrayToObject(t, "sizes");
+          *sz = cJSON_AddArrayToObject(t, "sizes"), *bw = cJSON_AddArrayToObject(t, "bw_gbps");
     for (int i = 0; i < k->o->ntopo; i++) {
-        cJSON_AddItemToArray(lv, cJSON_CreateString(k->o->topo[i]));
+        cJSON_AddItemToArray(lv, cJSON_CreateString(i == k->o->ntopo - 1 ? "rack" : "block"));
         cJSON_AddItemToArray(sz, cJSON_CreateNumber(sizes[i]));
+        cJSON_AddItemToArray(bw, cJSON_CreateNumber(k->o->topo_bw_gbps[i]));
     }
 }
 
