@@ -71,6 +71,20 @@ const metrics_row metrics[] = {
     {"jobs.by_size.*.jct_s", NULL, NULL, "job completion time of one size class", "s", LO, ST},
     {"jobs.by_priority.*.queue_s", NULL, NULL, "job wait of one priority", "s", LO, ST},
     {"jobs.by_priority.*.jct_s", NULL, NULL, "job completion time of one priority", "s", LO, ST},
+    /* a trace with a class column: one object per class, by name */
+    {"jobs.class.*.arrivals", NULL, NULL, "jobs of one class (the trace's class column) that arrived", "jobs", EI, 0},
+    {"jobs.class.*.completed", NULL, NULL, "jobs of one class completed", "jobs", HI, 0},
+    {"jobs.class.*.queue_s", NULL, NULL, "job wait of one class", "s", LO, ST},
+    {"jobs.class.*.jct_s", NULL, NULL, "job completion time of one class", "s", LO, ST},
+    /* an imported trace's observed_start: the run's queue times against the real cluster's */
+    {"jobs.queue_vs_observed.jobs", NULL, NULL, "jobs with an observed start (the trace's observed_start)", "jobs",
+     EI, 0},
+    {"jobs.queue_vs_observed.started", NULL, NULL, "jobs with an observed start that started in the run", "jobs", EI,
+     0},
+    {"jobs.queue_vs_observed.observed_s", NULL, NULL, "job wait as the real cluster queued them (observed_start)",
+     "s", EI, ST},
+    {"jobs.queue_vs_observed.simulated_s", NULL, NULL, "job wait in the run, of the jobs with an observed start",
+     "s", LO, ST},
     {"gpu.count", NULL, NULL, "GPUs in the cluster", "GPUs", EI, H},
     {"gpu.mem_alloc_ratio", NULL, NULL, "GPU memory allocated / capacity", "ratio", HI, 0},
 

@@ -8,11 +8,13 @@
 
 #include <stdio.h>
 
+#include "sim_class.h"
 #include "sim_cluster.h"
 #include "sim_config.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
+#include "sim_observed.h"
 #include "sim_policy.h"
 #include "sim_queue.h"
 #include "sim_reject.h"
@@ -89,6 +91,15 @@ struct sim {
     int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
     bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
+    /* figures a trace's optional columns add: per class (sim_class.h) and
+     * simulated against observed queue time (sim_observed.h). row_extras:
+     * the trace has either column, so each arrival is handed to them;
+     * job_extras: that, or jobs of several size classes, so a first start
+     * and a completion have more to count than the run's figures. A run
+     * without them tests one flag where it tested the size class. */
+    sim_classes classes;
+    sim_observed observed;
+    bool row_extras, job_extras;
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
