@@ -535,7 +535,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         return GS_EINPUT;
     sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
     sim_observed_init(&s->observed);
-    s->row_extras = s->job_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
+    s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
     /* the modules first: a policy may use one from its init() (place a
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
@@ -932,24 +932,20 @@ static void schedule_done(sim *s, job *j)
                                         .aux = j->done_tok});
 }
 
-/* A job's first start beyond the run's queue figure (sim.job_extras):
- * its size class's, its class's, its observed queue's. The value and its
- * bucket are the run's sketch's last ones, found once for all. */
+/* A job's first start beyond the run's figures, when the trace has a
+ * class or observed_start column (sim.row_extras): its class's queue
+ * time, its observed queue's. The value and its bucket are the run's
+ * sketch's last ones, found once for all. */
 static __attribute__((noinline)) void started_extras(sim *s, const job *j)
 {
-    double q_s = s->queue_s.last_x;
-    if (s->size_only == SIM_SIZE_CLASSES) /* several sizes so far: each its own figures */
-        sim_sketch_count(&s->size_queue_s[sim_size_class(j->req.gpus)], q_s, s->queue_s.last_bucket);
     if (s->classes.on)
-        sim_class_started(&s->classes, j, q_s, s->queue_s.last_bucket);
-    sim_observed_started(&s->observed, j->slot, q_s);
+        sim_class_started(&s->classes, j, s->queue_s.last_x, s->queue_s.last_bucket);
+    sim_observed_started(&s->observed, j->slot, s->queue_s.last_x);
 }
 
 /* Its completion, likewise (the run's jct_s just took the value). */
 static __attribute__((noinline)) void done_extras(sim *s, const job *j)
 {
-    if (s->size_only == SIM_SIZE_CLASSES)
-        sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
     if (s->classes.on)
         sim_class_done(&s->classes, j, s->jct_s.last_x, s->jct_s.last_bucket);
 }
@@ -987,7 +983,10 @@ void sim_job_start(sim *s, job *j, double rate)
         j->started = true;
         j->start_us = s->now;
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
-        if (__builtin_expect(s->job_extras, 0))
+        /* the value's bucket, found once for all */
+        if (s->size_only == SIM_SIZE_CLASSES) /* several sizes so far: each its own figures */
+            sim_sketch_count(&s->size_queue_s[sim_size_class(j->req.gpus)], s->queue_s.last_x, s->queue_s.last_bucket);
+        if (__builtin_expect(s->row_extras, 0))
             started_extras(s, j);
     }
     schedule_done(s, j);
@@ -1105,7 +1104,9 @@ void sim_job_complete(sim *s, job *j)
     j->state = JOB_DONE;
     s->completed++;
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
-    if (__builtin_expect(s->job_extras, 0))
+    if (s->size_only == SIM_SIZE_CLASSES)
+        sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
+    if (__builtin_expect(s->row_extras, 0))
         done_extras(s, j);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
@@ -1337,7 +1338,6 @@ static void size_split(sim *s, int c)
         sim_sketch_copy(&s->size_queue_s[s->size_only], &s->queue_s);
         sim_sketch_copy(&s->size_jct_s[s->size_only], &s->jct_s);
         s->size_only = SIM_SIZE_CLASSES;
-        s->job_extras = true;
     }
 }
 
@@ -1365,7 +1365,8 @@ int sim_submit_row(sim *s, const wl_row *row)
     req_of_row(s, j, row);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, row, &j->pools) != 0) {
+    if (resolve_models(s, row, &j->pools) != 0 ||
+        (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0)) {
         s->arrived--;
         job_free(s, j);
         return -1;
@@ -1374,14 +1375,14 @@ int sim_submit_row(sim *s, const wl_row *row)
     uint64_t asked = j->pools; /* before a quota narrows them */
     bool admitted = j->pools != 0 && modules_admit(s, j);
     s->arriving = NULL;
-    if ((!admitted && s->err.code) || /* a bad value a module found (an unknown ref_gpu) */
-        (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0)) {
-        s->arrived--;
-        job_free(s, j);
-        return -1;
-    }
     size_arrive(s, sim_size_class(j->req.gpus));
     if (!admitted) { /* no allowed model, or over its tenant's quota for good */
+        if (s->err.code) { /* a bad value a module found (an unknown ref_gpu) */
+            s->arrived--;
+            s->size_arrived[sim_size_class(j->req.gpus)]--;
+            job_free(s, j);
+            return -1;
+        }
         reject_unadmitted(s, j, asked);
     } else {
         if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && sim_gang_spans(s->cl, j))
@@ -1453,7 +1454,9 @@ static void on_done(sim *s, job *j)
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     s->completed++;
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
-    if (__builtin_expect(s->job_extras, 0))
+    if (s->size_only == SIM_SIZE_CLASSES)
+        sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
+    if (__builtin_expect(s->row_extras, 0))
         done_extras(s, j);
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);

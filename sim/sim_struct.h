@@ -93,13 +93,11 @@ struct sim {
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
     /* figures a trace's optional columns add: per class (sim_class.h) and
      * simulated against observed queue time (sim_observed.h). row_extras:
-     * the trace has either column, so each arrival is handed to them;
-     * job_extras: that, or jobs of several size classes, so a first start
-     * and a completion have more to count than the run's figures. A run
-     * without them tests one flag where it tested the size class. */
+     * the trace has either column, so its arrivals, first starts and
+     * completions are handed to them (a run without tests one flag there) */
     sim_classes classes;
     sim_observed observed;
-    bool row_extras, job_extras;
+    bool row_extras;
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;

@@ -106,7 +106,7 @@ static void absent_without_column(void)
     tu_run r;
     CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus\na,0,10,1\n"), "H100-SXM5-80GB:1", 1, "whole",
                               NULL, NULL, NULL), 0);
-    CHECK(!r.s.classes.on && r.s.classes.n == 0 && !r.s.row_extras && !r.s.job_extras);
+    CHECK(!r.s.classes.on && r.s.classes.n == 0 && !r.s.row_extras);
     cJSON *rep = sim_report_build(&r.s, 0, 0);
     CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"), "class") == NULL);
     cJSON_Delete(rep);
