@@ -90,6 +90,10 @@ const metrics_row metrics[] = {
      0},
     {"services.*.dropped_unplaceable", NULL, NULL, "requests of one service dropped: fits no card", "requests", LO,
      0},
+    {"services.*.replicas.cold_starts", NULL, NULL, "replicas of one service started cold", "replicas", LO, 0},
+    {"services.*.replicas.drains", NULL, NULL, "scale-ins of one service that waited for a replica's requests (kpa, hpa)",
+     "replicas", EI, 0},
+    {"services.*.replicas.panic_s", NULL, NULL, "time one service's kpa autoscaler spent in panic mode", "s", LO, 0},
 
     /* {==== preemption, quotas, swap ====} */
     {"preemption.decisions", NULL, NULL, "preemption decisions", "decisions", LO, 0},

@@ -39,7 +39,7 @@
 const pol_param svc_params[] = {
     {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption", P_INT(1, 4096)},
     {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption", P_NUM(0, 1e15, "ms")},
-    {"svc_autoscaler", "threshold", "threshold: scale out on busy time, batch slots or P99 and in after svc_idle_s idle "
+    {"svc_autoscaler", "hpa", "threshold: scale out on busy time, batch slots or P99 and in after svc_idle_s idle "
                                     "(the seed article's rule); kpa: Knative Pod Autoscaler; hpa: Kubernetes HPA on "
                                     "batch-slot occupancy (sim/service/README.md)", P_ENUM("threshold|kpa|hpa")},
     {"svc_scale_period_s", "15", "threshold: evaluation period and metric window, s (assumption); hpa: sync period "
