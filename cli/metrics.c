@@ -102,10 +102,6 @@ const metrics_row metrics[] = {
      0},
     {"services.*.dropped_unplaceable", NULL, NULL, "requests of one service dropped: fits no card", "requests", LO,
      0},
-    {"services.*.replicas.cold_starts", NULL, NULL, "replicas of one service started cold", "replicas", LO, 0},
-    {"services.*.replicas.drains", NULL, NULL, "scale-ins of one service that waited for a replica's requests (kpa, hpa)",
-     "replicas", EI, 0},
-    {"services.*.replicas.panic_s", NULL, NULL, "time one service's kpa autoscaler spent in panic mode", "s", LO, 0},
 
     /* {==== preemption, quotas, swap ====} */
     {"preemption.decisions", NULL, NULL, "preemption decisions", "decisions", LO, 0},
@@ -188,6 +184,9 @@ const metrics_row metrics[] = {
     {"services.*.replicas.scale_ins", NULL, NULL, "autoscaler scale-ins", "replicas", EI, 0},
     {"services.*.replicas.unplaceable", NULL, NULL, "replicas that could not be placed", "replicas", EI, 0},
     {"services.*.replicas.lost", NULL, NULL, "replicas lost (their card taken back)", "replicas", EI, 0},
+    {"services.*.replicas.drains", NULL, NULL, "scale-ins that waited for the replica's requests (kpa, hpa)",
+     "replicas", EI, 0},
+    {"services.*.replicas.panic_s", NULL, NULL, "time the kpa autoscaler spent in panic mode", "s", EI, 0},
     {"services.*.replica_hours", NULL, NULL, "replica-hours of one service", "replica-h", EI, 0},
     {"services.*.gpu_hours", NULL, NULL, "GPU-hours of one service's replicas", "GPU-h", EI, 0},
     {"services.*.gpu_hours_per_million_requests", NULL, NULL, "its GPU-hours / requests served x 1e6", "GPU-h",
