@@ -4,8 +4,8 @@
 # computed here from the rows, not read back from gpusim), every row is a row
 # of the base list, the output imports, bad arguments exit 2 and a bad base
 # list exits 3 naming line and column; and gpusim's fgdhost against paper-mode
-# FGD on one generated variant of the tuning set (the full score over 40
-# variants is scripts/fgd_variants.sh).
+# FGD on the default list (the full score over the 17 published lists and 40
+# generated variants is scripts/fgd_variants.sh).
 #
 # usage: sh tests/e2e_openb_variant.sh BUILD_DIR   (from the repository root)
 # Generation runs the sanitized binary; the fill-up runs the release binary
@@ -77,28 +77,29 @@ expect openb_variant_no_pods_exit2 2 "need --pods" "$G" gen openb-variant --fami
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\nopenb-pod-0,4000,1024,1,500\nopenb-pod-1,4x,1024,0,0\n' \
     > "$T/bad.csv"
 expect openb_variant_bad_row_exit3 3 "line 3, column 2 ('cpu_milli')" "$G" gen openb-variant --pods "$T/bad.csv" \
-    --family cpu --pct 10
+    --family cpu --pct 50
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\nopenb-pod-0,4000,1024,1,500\n' > "$T/nocpu.csv"
 expect openb_variant_no_cpu_pods_exit3 3 "no CPU-only pods" "$G" gen openb-variant --pods "$T/nocpu.csv" \
-    --family cpu --pct 10
+    --family cpu --pct 50
 
-# fgdhost vs paper-mode FGD on the tuning set's cpu 30 variant (seed 1003),
-# fill-up seeds 42..44: 12.94 vs 14.53 unallocated over 42..51 (sd 0.2 and
-# 0.3), so 3 seeds keep the sign; a stranding rule that stops firing loses
-# the 1.6 points
-"$R" gen openb-variant --pods "$B" --family cpu --pct 30 --seed 1003 --out "$T/v.pods.csv" &&
-    "$R" import openb "$T/v.pods.csv" --nodes "$OB/openb_node_list_gpu_node.csv" --out-trace "$T/v.csv" \
-        --out-cluster "$T/v.json" > /dev/null 2>&1
+# fgdhost vs paper-mode FGD on the committed default list, fill-up seeds
+# 42..44: 4.17 vs 4.82 unallocated over 42..51 (sd 0.03 and 0.07: cli/README
+# "The fill-up experiment"), so 3 seeds keep the sign by a wide margin; a
+# stranding key that stops firing falls back to fgdfit's 4.64 or worse, and a
+# wrong sign on it strands CPU beside idle cards (above FGD)
+"$R" import openb "$B" --nodes "$OB/openb_node_list_gpu_node.csv" --out-trace "$T/v.csv" --out-cluster "$T/v.json" \
+    > /dev/null 2>&1
 for s in fgd fgdhost; do
     "$R" run --mode fill --fill-to 1.0 --seeds 42..44 --trace "$T/v.csv" --cluster "$T/v.json" --policy vgpu \
         --set split_count=20 --set gpu_select=$s --set frag_model=paper --out "$T/o-$s" > "$T/o-$s.out" 2>&1
     eval "u_$s=\$(awk -F, '\$1 == 100 { print \$4 }' \"\$T/o-$s/fill.csv\" 2>/dev/null)"
 done
-echo "    cpu 30 variant: fgd ${u_fgd:-?}, fgdhost ${u_fgdhost:-?} unallocated at 100% arrived"
-if [ -n "$u_fgd" ] && [ -n "$u_fgdhost" ] && awk -v a="$u_fgdhost" -v b="$u_fgd" 'BEGIN { exit !(a < b) }'; then
-    ok openb_variant_fgdhost_ahead_of_fgd_cpu30
+echo "    default list: fgd ${u_fgd:-?}, fgdhost ${u_fgdhost:-?} unallocated at 100% arrived"
+if [ -n "$u_fgd" ] && [ -n "$u_fgdhost" ] &&
+   awk -v a="$u_fgdhost" -v b="$u_fgd" 'BEGIN { exit !(a < b - 0.3) }'; then
+    ok openb_variant_fgdhost_ahead_of_fgd_default
 else
-    no openb_variant_fgdhost_ahead_of_fgd_cpu30 "$T/o-fgdhost.out"
+    no openb_variant_fgdhost_ahead_of_fgd_default "$T/o-fgdhost.out"
 fi
 
 finish
