@@ -103,7 +103,7 @@ for r in rows:
     if r["trace"] not in meta:
         traces.append(r["trace"])
         meta[r["trace"]] = r
-print("#### Generated openb variants: paper-mode FGD vs gpusim's own strategies\n")
+print("#### Paper-mode FGD vs gpusim's own strategies on the published lists and generated variants\n")
 print("Unallocated GPUs (%% of 6,212) at 100%% arrived, mean over fill-up seeds %s (their sd in variants.csv);"
       " diff: own minus FGD (negative: fewer GPUs left unallocated). Variant F P S: `gpusim gen"
       " openb-variant --family F --pct P --seed S` from the default pod list.\n" % sys.argv[2])
