@@ -34,8 +34,14 @@ static fail_run *run_of(const sim_fail *x, const job *j)
     return r->starts && r->gen == j->gen && r->starts == j->starts ? r : NULL;
 }
 
+/* j's next write at at_us, unless j completes by then (its completion
+ * event, scheduled before, would come first: no write event left behind
+ * by the many jobs shorter than the interval). */
 static void next_write(sim_fail *x, sim *s, const job *j, gs_time_us at_us)
 {
+    double drain = job_drain_rate(j); /* its completion: as the core scheduled it at its last rate change */
+    if (drain > 0 && j->rate_since_us + (gs_time_us)ceil(j->work_left_us / drain - 1e-6) <= at_us)
+        return;
     sim_module_event(s, x->index, at_us, j->slot, j->gen, ft_aux(FT_WRITE, j->starts));
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/metrics.h"
 #include "../sim/service/svc.h"
 #include "../sim/sim_fail.h"
 #include "../sim/sim_hw.h"
@@ -160,6 +161,37 @@ static void off_reports_nothing(void)
     cJSON_Delete(rep);
 }
 
+/* Every number under o (at path) has a metrics row: plan and check read it. */
+static void rows_for_numbers(const cJSON *o, const char *path)
+{
+    if (cJSON_IsNumber(o)) {
+        if (!metrics_find(path))
+            fprintf(stderr, "    no metrics row for %s\n", path);
+        CHECK(metrics_find(path) != NULL);
+        return;
+    }
+    int i = 0;
+    for (const cJSON *c = o ? o->child : NULL; c; c = c->next, i++) {
+        char sub[256];
+        if (cJSON_IsArray(o))
+            snprintf(sub, sizeof sub, "%s.%d", path, i);
+        else
+            snprintf(sub, sizeof sub, "%s.%s", path, c->string);
+        rows_for_numbers(c, sub);
+    }
+}
+
+static void every_number_has_a_metrics_row(void)
+{
+    static const hit h[] = {{370, 0}};
+    double end_s;
+    cJSON *rep = run_one(two_nodes, h, 1, &end_s);
+    rows_for_numbers(cJSON_GetObjectItemCaseSensitive(rep, "failures"), "failures");
+    rows_for_numbers(cJSON_GetObjectItemCaseSensitive(rep, "nodes"), "nodes");
+    CHECK(metrics_find("jobs.goodput") && metrics_direction("jobs.goodput") == METRICS_HIGHER);
+    cJSON_Delete(rep);
+}
+
 /* A bad override names the group and the field. */
 static void bad_override_is_input_error(void)
 {
@@ -181,6 +213,7 @@ const test_case tests_failures[] = {
     {"failures/during_the_write_loses_the_interval_before", failure_during_write},
     {"failures/spare_shortens_the_restart_by_the_repair", spare_shortens_restart},
     {"failures/off_reports_nothing", off_reports_nothing},
+    {"failures/every_number_has_a_metrics_row", every_number_has_a_metrics_row},
     {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
     {NULL, NULL},
 };
