@@ -192,6 +192,48 @@ static void every_number_has_a_metrics_row(void)
     cJSON_Delete(rep);
 }
 
+/* Random jobs (1 to 24 GPUs: gangs across 8-GPU nodes too), many failures
+ * (some during start-ups and writes), short repairs, two spares: every job
+ * completes and what they held is exactly their work plus the losses the
+ * report counts (all on the reference card: work is GPU-seconds). */
+static void held_is_work_plus_losses(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, NULL};
+    char *trace = xmalloc(64 * 400 + 64);
+    size_t len = (size_t)sprintf(trace, "id,submit,duration,gpus,checkpoint_gib\n");
+    double work_gpu_s = 0;
+    unsigned x = 12345;
+    for (int i = 0; i < 300; i++) {
+        x = x * 1103515245u + 12345u;
+        int g = 1 + (int)(x >> 16) % 24;
+        x = x * 1103515245u + 12345u;
+        int dur = 200 + (int)(x >> 16) % 5000;
+        x = x * 1103515245u + 12345u;
+        const char *ck = (x >> 16) % 4 ? CKPT_20GB : "";
+        len += (size_t)sprintf(trace + len, "j%d,%d,%d,%d,%s\n", i, i * 60, dur, g, ck);
+        work_gpu_s += (double)g * dur;
+    }
+    static const char *const busy[] = {"failures=on", "fail_scale=3000", "checkpoint_every=300", "restart_s=40",
+                                       "spare_swap_s=20", NULL};
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r,
+                                "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 6, \"gpus\": 8, "
+                                "\"spares\": 2, \"failures\": {\"causes\": [{\"cause\": \"faulty GPU\", "
+                                "\"repair_h\": 0.2}, {\"cause\": \"GPU HBM3 memory\", \"repair_h\": 0.1}]}}]}",
+                                trace, busy, mods, NULL, NULL);
+    ft_run_free(&r);
+    free(trace);
+    CHECK_NEAR(ft_num(rep, "jobs.completed"), 300, 0, 0);
+    CHECK(ft_num(rep, "failures.jobs_interrupted") > 50);
+    CHECK(ft_num(rep, "failures.spare_swaps") >= 2); /* later failures find them in use (others' repairs are long) */
+    double held = ft_num(rep, "failures.held_gpu_hours"), lost = ft_num(rep, "failures.lost_gpu_hours");
+    double restart = ft_num(rep, "failures.restart_gpu_hours"), write = ft_num(rep, "failures.checkpoint_write_gpu_hours");
+    CHECK_NEAR(held - lost - restart - write, work_gpu_s / 3600, 1e-9, 1e-6);
+    CHECK_NEAR(held, ft_num(rep, "gpu.gpu_hours"), 1e-12, 0); /* trace jobs are all that held GPUs */
+    CHECK_NEAR(ft_num(rep, "jobs.goodput"), work_gpu_s / 3600 / held, 1e-9, 0);
+    cJSON_Delete(rep);
+}
+
 /* A bad override names the group and the field. */
 static void bad_override_is_input_error(void)
 {
@@ -214,6 +256,7 @@ const test_case tests_failures[] = {
     {"failures/spare_shortens_the_restart_by_the_repair", spare_shortens_restart},
     {"failures/off_reports_nothing", off_reports_nothing},
     {"failures/every_number_has_a_metrics_row", every_number_has_a_metrics_row},
+    {"failures/held_is_work_plus_losses", held_is_work_plus_losses},
     {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
     {NULL, NULL},
 };
