@@ -55,8 +55,7 @@ void fail_job_started(sim_fail *x, sim *s, job *j)
     double startup = j->starts > 1 && j->more ? j->work_left_us - j->more->resume_work_us : 0;
     *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = s->now, .write_since_us = -1, .rate = j->rate};
     r->startup_us = startup > 0 && drain > 0 ? (gs_time_us)ceil(startup / drain) : 0;
-    gs_time_us read_us;
-    sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us, &read_us);
+    sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
     if (r->every_us > 0)
         next_write(x, s, j, s->now + r->startup_us + r->every_us);
 }

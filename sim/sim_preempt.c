@@ -335,13 +335,12 @@ void sim_job_ckpt_commit(sim *s, job *j)
     j->core_flags |= JF_HAS_CKPT;
 }
 
-void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us, gs_time_us *read_us)
+void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us)
 {
     const sim_ext *x = ext_of(s);
-    double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
+    double bytes = x->ckpt_every_us > 0 ? sim_ckpt_bytes(x, j) : 0;
     *every_us = bytes > 0 ? x->ckpt_every_us : 0;
-    *write_us = sim_ckpt_write_us(x, bytes);
-    *read_us = (gs_time_us)llround(bytes / (x->read_gbps * 1e9) * 1e6);
+    *write_us = bytes > 0 ? sim_ckpt_write_us(x, bytes * sim_ckpt_shard(s, j)) : 0;
 }
 
 void sim_job_interrupt(sim *s, job *j, const sim_node_why *why)

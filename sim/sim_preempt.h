@@ -65,9 +65,9 @@ void sim_preempt_ckpt_by_events(sim *s);
  * resume point. */
 void sim_job_ckpt_commit(sim *s, job *j);
 /* j's periodic checkpoints: the interval (checkpoint_every; 0: none, also
- * when j states no checkpoint size), the write of its shard on one node
- * (ckpt_write_gbps) and its read-back (ckpt_read_gbps). */
-void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us, gs_time_us *read_us);
+ * when j states no checkpoint size) and the write of its shard on one
+ * node (ckpt_write_gbps; 0 without checkpoints). */
+void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us);
 
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];
