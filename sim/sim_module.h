@@ -87,7 +87,7 @@ typedef struct sim_module {
 /* Per-job hooks a module's init may drop for the run: it vouches that for
  * every job of this run the hook would change nothing (the call costs a
  * job's worth of instructions on a plain replay). */
-enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_STARTED = 4u, SIM_HOOK_STOPPED = 8u };
+enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
 void sim_module_skip(sim *s, int index, unsigned hooks);
 /* Whether module `index` is the run's only one with a narrow_pools hook. */
 bool sim_module_narrows_alone(const sim *s, int index);
