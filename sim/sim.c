@@ -27,7 +27,8 @@ _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree
 #include <sys/mman.h>
 
 /* EV_MODULE + i: an event of module i (sim_module.h) */
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16, EV_MODULE_WEAK = 32 };
+_Static_assert(EV_MODULE + SIM_MAX_MODULES <= EV_MODULE_WEAK, "module event types overlap");
 #define JOB_CHUNK 1024u
 #define NO_SLOT SIM_NO_SLOT
 
@@ -606,6 +607,10 @@ void sim_module_skip(sim *s, int index, unsigned hooks)
         s->with_narrow_pools &= ~bit;
     if (hooks & SIM_HOOK_ARRIVED)
         s->with_arrived &= ~bit;
+    if (hooks & SIM_HOOK_STARTED)
+        s->with_started &= ~bit;
+    if (hooks & SIM_HOOK_STOPPED)
+        s->with_stopped &= ~bit;
 }
 
 bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
@@ -1235,6 +1240,17 @@ void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32
                                         .gen = gen, .aux = aux});
 }
 
+void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_module_event_weak: scheduling into the past");
+    if (index < 0 || index >= s->nmod)
+        GS_BUG("sim_module_event_weak: no such module");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE_WEAK + (uint32_t)index, .slot = slot,
+                                        .gen = gen, .aux = aux});
+    s->weak_pending++;
+}
+
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
 
 static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
@@ -1278,7 +1294,8 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
                         .running = s->running,
                         .replicas = module_replicas(s),
                         .frag = sim_frag_gpus(s),
-                        .largest_gang = sim_gang_largest(s->cl)};
+                        .largest_gang = sim_gang_largest(s->cl),
+                        .nodes_down = s->node_jobs ? s->node_count[NODE_DOWN] : 0};
         sim_ts_add(&s->ts, &r);
     }
 }
@@ -1499,8 +1516,11 @@ int sim_run(sim *s)
         prefetch_next(s);
         if (ev.type == EV_TIMER_WEAK)
             s->weak_pending--;
-        const sim_module *mod = ev.type >= EV_MODULE ? s->mod[ev.type - EV_MODULE] : NULL;
-        if (mod && mod->event_live && !mod->event_live(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux))
+        int mi = ev.type >= EV_MODULE_WEAK ? (int)(ev.type - EV_MODULE_WEAK) : (int)ev.type - EV_MODULE;
+        if (ev.type >= EV_MODULE_WEAK)
+            s->weak_pending--;
+        const sim_module *mod = mi >= 0 ? s->mod[mi] : NULL;
+        if (mod && mod->event_live && !mod->event_live(s->mst[mi], s, ev.slot, ev.gen, ev.aux))
             continue;
         if (ev.type != EV_ARRIVAL && !mod) {
             job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
@@ -1520,7 +1540,7 @@ int sim_run(sim *s)
         } else if (ev.type == EV_DONE) {
             on_done(s, slot_job(s, ev.slot));
         } else if (mod) {
-            mod->event(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux);
+            mod->event(s->mst[mi], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
         } else {
@@ -1541,6 +1561,7 @@ int sim_run(sim *s)
     }
     sample_until(s, s->now, true);
     s->ts.gang = s->spanned; /* the column only where a job across nodes ran */
+    s->ts.nodes = s->node_jobs != NULL;
     if (sim_ts_write(&s->ts) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
     /* close the gauges at the end time */

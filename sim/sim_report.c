@@ -25,7 +25,8 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     for (int m = 0; m < s->nmod; m++) /* the core's own parameters */
-        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
+        for (const pol_param *pp = s->mod[m]->params;
+             pp && pp->name && !(s->mod[m]->params_quiet && s->mod[m]->params_quiet(s->mst[m])); pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
     if (s->cfg->until_us > 0)

@@ -101,6 +101,7 @@ struct sim {
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
+    int node_count[NODE_NSTATES]; /* nodes in each state, while node states are on (sim_nodes.h) */
     sim_gauge g_out;
     uint64_t interruptions;
     double interrupt_lost_gpu_s, interrupt_read_gpu_s;
