@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/gs_cleanup.h"
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
 #include "cli_docs.h"
@@ -197,7 +198,7 @@ static pid_t spawn(cb_run *r, gs_error *err)
     if (cb_mkdirs(r->out_dir, err))
         return -1;
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = gs_cleanup_fork(&r->slot);
     if (pid < 0) {
         gs_err(err, GS_EFAIL, "fork: %s", strerror(errno));
         return -1;
@@ -255,6 +256,7 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
         for (int i = 0; i < next; i++) {
             if (runs[i].pid != pid)
                 continue;
+            gs_cleanup_remove_child(runs[i].slot);
             active--;
             done++;
             runs[i].exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -47,6 +47,7 @@ typedef struct cb_run {
     int argc;
     char out_dir[1300]; /* the child's --out */
     pid_t pid;
+    int slot;           /* its gs_cleanup child slot while it runs: a signal to the parent stops it */
     int exit_code;      /* -1 until it ended */
     cJSON *report;      /* report.json with "derived" added; NULL if it failed */
 } cb_run;

@@ -960,7 +960,8 @@ int cmd_plan(int argc, char **argv)
                 max_x = template_max_scale(&cx, cd, max_gpus);
             }
             rc = search(&pl, min_x, max_x, &answer, &err);
-            qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cmp_point);
+            if (pl.npts > 1) /* a round that failed first left none (and qsort must not see NULL) */
+                qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cmp_point);
             if (rc == 0) {
                 if (answer) {
                     cJSON *src = cJSON_CreateArray();

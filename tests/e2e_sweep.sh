@@ -262,7 +262,8 @@ else
   timeout 240 "$G" sweep submit sp/manifest.jsonl --engine parallel --max-parallel 2 --shards 5 --run >"$T/out" 2>&1
   src=$?
   "$G" sweep collect sp/manifest.jsonl --format markdown >sp.md 2>>"$T/out"; crc=$?
-  if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt '^parallel --jobs 2 .* --shard {}/5 ::: 1 2 3 4 5$' &&
+  if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt "^parallel --jobs 2 .* --null --quote -a .*/sp/parallel/exe .* '{1}' sweep run '{2}' --shard '{3}'\$" &&
+     [ "$(tr '\0' ' ' <sp/parallel/shards)" = "1/5 2/5 3/5 4/5 5/5 " ] &&
      [ "$(ls sp/runs | grep -c .)" = 24 ]; then ok sweep_parallel_shards_equal_compare
   else cat cmd.txt >>"$T/out"; diff ref.md sp.md >>"$T/out" 2>&1; no sweep_parallel_shards_equal_compare "$T/out"; fi
   "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \
