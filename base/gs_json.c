@@ -83,7 +83,7 @@ static int pos_err(gs_error *err, const char *what, const char *name, int first_
     int line, col;
     line_col(text, off, &line, &col);
     return gs_err(err, GS_EINPUT, "%s%s'%s' line %d, column %d: %s", what, *what ? " " : "", name,
-                  line + first_line - 1, col, msg);
+                  line + (first_line > 0 ? first_line - 1 : 0), col, msg);
 }
 
 /* {==== syntax check ====}
@@ -347,24 +347,33 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
     return false;
 }
 
-/* A message's subject: "WHAT 'NAME'" for a whole file, "'NAME' line L" (no
- * kind when what is "") for a record of a JSON Lines file. */
+/* A message's subject: "WHAT 'NAME'" for a whole file (first_line 0),
+ * "WHAT 'NAME' line L" (no kind when what is "") for a record of a JSON
+ * Lines file. */
 static const char *where(char *buf, size_t n, const char *what, const char *name, int first_line)
 {
-    if (first_line > 1 || !*what)
+    if (first_line > 0)
         snprintf(buf, n, "%s%s'%s' line %d", what, *what ? " " : "", name, first_line);
     else
         snprintf(buf, n, "%s '%s'", what, name);
     return buf;
 }
 
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, int first_line, gs_error *err);
+
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
 {
-    return gs_json_parse_at(text, n, what, name, 1, err);
+    return parse(text, n, what, name, 0, err);
 }
 
 cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err)
+{
+    return parse(text, n, what, name, first_line > 0 ? first_line : 1, err);
+}
+
+/* first_line 0: a whole file (its lines count from 1) */
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, int first_line, gs_error *err)
 {
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gsl/gsl_cdf.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "../base/gs_cleanup.h"
+#include "../base/gs_num.h"
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
 #include "cli_docs.h"
@@ -375,8 +377,9 @@ bool cb_metric(const cJSON *root, const char *path, double *v)
             return false;
         memcpy(key, p, l);
         key[l] = 0;
-        if (cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9') /* "models.0.price" */
-            o = cJSON_GetArrayItem(o, atoi(key));
+        long ix;
+        if (cJSON_IsArray(o)) /* "models.0.price": an index, all digits ("0x", "1e3" name nothing) */
+            o = gs_num_long(key, 0, INT_MAX, &ix) ? cJSON_GetArrayItem(o, (int)ix) : NULL;
         else
             o = cJSON_GetObjectItemCaseSensitive(o, key);
         p += l + (dot ? 1 : 0);
@@ -443,12 +446,15 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
                 snprintf(t.path, sizeof t.path, "%s", slo_alias[a][1]);
         bool eq = op[1] == '=';
         t.op = op[0] == '<' ? (eq ? CB_LE : CB_LT) : (eq ? CB_GE : CB_GT);
-        char *end;
-        t.value = strtod(op + 1 + eq, &end);
-        while (*end == ' ')
-            end++;
-        if (end == op + 1 + eq || *end || !isfinite(t.value)) {
-            rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected a number after %s", tok, cb_op_str(t.op));
+        /* the value as the trace's numbers are read (gs_num.h: no hex, inf
+         * or nan), blanks around it allowed as around the operator */
+        const char *v = op + 1 + eq;
+        v += strspn(v, " ");
+        size_t vl = strlen(v);
+        while (vl && v[vl - 1] == ' ')
+            vl--;
+        if (!gs_num_decimal_n(v, vl, &t.value)) {
+            rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected a decimal number after %s", tok, cb_op_str(t.op));
             break;
         }
         *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);

@@ -72,17 +72,17 @@ int cmd_compare(int argc, char **argv)
             com.prices[com.nprices++] = optarg;
             break;
         case 'n':
-            com.gpus_per_node = strtol(optarg, &end, 10);
+            com.gpus_per_node = cli_strtol(optarg, &end);
             if (*end || com.gpus_per_node < 1)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected a positive integer"});
             break;
         case 's':
-            seeds = strtol(optarg, &end, 10);
+            seeds = cli_strtol(optarg, &end);
             if (*end || seeds < 1 || seeds > 1000)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected an integer 1..1000"});
             break;
         case 'J':
-            jobs = strtol(optarg, &end, 10);
+            jobs = cli_strtol(optarg, &end);
             if (*end || jobs < 1 || jobs > 1024)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--jobs: expected an integer 1..1024"});
             break;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "../base/gs_json.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
@@ -696,7 +697,7 @@ int cmd_plan(int argc, char **argv)
             models = optarg;
             break;
         case 'n':
-            com.gpus_per_node = strtol(optarg, &end, 10);
+            com.gpus_per_node = cli_strtol(optarg, &end);
             if (*end || com.gpus_per_node < 1 || com.gpus_per_node > CL_MAX_NODE_GPUS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
@@ -713,18 +714,18 @@ int cmd_plan(int argc, char **argv)
             break;
         case 'L': slo_spec = optarg; break;
         case 's':
-            seeds = strtol(optarg, &end, 10);
+            seeds = cli_strtol(optarg, &end);
             if (*end || seeds < 1 || seeds > 1000)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected an integer 1..1000"});
             break;
         case 'F':
-            fraction = strtod(optarg, &end);
+            fraction = cli_strtod(optarg, &end);
             if (*end || !(fraction > 0 && fraction <= 1))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--fraction: expected a number in (0, 1]"});
             break;
         case 'a':
         case 'b': {
-            long v = strtol(optarg, &end, 10);
+            long v = cli_strtol(optarg, &end);
             if (*end || v < 1 || v > 100000000)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--min-gpus/--max-gpus: expected a positive integer"});
             *(c == 'a' ? &min_gpus : &max_gpus) = v;
@@ -740,7 +741,7 @@ int cmd_plan(int argc, char **argv)
             com.sets[com.nsets++] = optarg;
             break;
         case 'J':
-            jobs = strtol(optarg, &end, 10);
+            jobs = cli_strtol(optarg, &end);
             if (*end || jobs < 1 || jobs > 1024)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--jobs: expected an integer 1..1024"});
             break;
@@ -749,7 +750,7 @@ int cmd_plan(int argc, char **argv)
         case 'u': com.until = optarg; break;
         case 'm': com.models = optarg; break;
         case 'W':
-            width = strtol(optarg, &end, 10);
+            width = cli_strtol(optarg, &end);
             if (*end || width < 1 || width > 64)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--width: expected an integer 1..64"});
             break;
@@ -775,7 +776,7 @@ int cmd_plan(int argc, char **argv)
         return cli_fail(&(gs_error){GS_EUSAGE, "--format: expected text or json"});
     if (min_gpus > max_gpus)
         return cli_fail(&(gs_error){GS_EUSAGE, "plan: --min-gpus is above --max-gpus"});
-    if (models && strchr(models, ':'))
+    if (models && (strchr(models, ':') || !gs_text_list_ok(models, ','))) /* "," or "A,,B" name no model */
         return cli_fail(&(gs_error){GS_EUSAGE, "--gpu: expected model names, comma separated ('gpusim models')"});
     if (com.mig && !models)
         return cli_fail(&(gs_error){GS_EUSAGE, "--mig goes with --gpu (a template says \"mig\" per node group)"});

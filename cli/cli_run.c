@@ -121,7 +121,7 @@ static void show_progress(void *ud, const sim *s)
 static bool parse_seconds_arg(const char *s, gs_time_us *out)
 {
     char *end;
-    double v = strtod(s, &end);
+    double v = cli_strtod(s, &end);
     if (end == s || *end || !(v >= 0) || v > 9e12)
         return false;
     *out = (gs_time_us)(v * 1e6 + 0.5);
@@ -191,7 +191,7 @@ int cmd_run(int argc, char **argv)
             prices[nprices++] = optarg;
             break;
         case 'n':
-            gpn = strtol(optarg, &end, 10);
+            gpn = cli_strtol(optarg, &end);
             if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
             break;
@@ -232,7 +232,7 @@ int cmd_run(int argc, char **argv)
             break;
         case 'F':
             fill_to_given = true;
-            fo.fill_to = strtod(optarg, &end);
+            fo.fill_to = cli_strtod(optarg, &end);
             if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
                 return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
             break;

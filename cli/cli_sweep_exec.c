@@ -176,10 +176,14 @@ int sw_cmd_run(int argc, char **argv)
     long k = 0, nsh = 0;
     if (shard) {
         char *end;
-        k = strtol(shard, &end, 10);
-        if (*end == '/')
-            nsh = strtol(end + 1, &end, 10);
-        if (*end || nsh < 1 || k < 1 || k > nsh)
+        const char *slash = strchr(shard, '/');
+        char first[24] = "";
+        if (slash && slash - shard < (long)sizeof first)
+            memcpy(first, shard, (size_t)(slash - shard));
+        k = cli_strtol(first, &end);
+        if (slash && !*end)
+            nsh = cli_strtol(slash + 1, &end);
+        if (!slash || *end || nsh < 1 || k < 1 || k > nsh)
             return cli_fail(&(gs_error){GS_EUSAGE, "--shard: expected K/N with 1 <= K <= N, e.g. 2/8"});
     }
     sw_manifest m;

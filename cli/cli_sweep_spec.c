@@ -261,10 +261,11 @@ static int parse_clusters(spec_ctx *c, const cJSON *a, spec *s)
                           "clusters[%d]: expected a cluster file, {\"path\": FILE} or {\"gpus\": \"MODEL:N[,...]\", "
                           "\"gpus_per_node\": N}",
                           i);
-        if (gpn && (!cJSON_IsNumber(gpn) || gpn->valuedouble < 1 || gpn->valuedouble != floor(gpn->valuedouble) ||
-                    !g)) {
+        if (gpn && (!cJSON_IsNumber(gpn) || gpn->valuedouble < 1 || gpn->valuedouble > CL_MAX_NODE_GPUS ||
+                    gpn->valuedouble != floor(gpn->valuedouble) || !g)) {
             const char *w2[] = {"clusters", ix, "gpus_per_node", NULL};
-            return bad_at(c, false, w2, "clusters[%d].gpus_per_node: expected a positive integer (with \"gpus\")", i);
+            return bad_at(c, false, w2, "clusters[%d].gpus_per_node: expected an integer 1..%d (with \"gpus\")", i,
+                          CL_MAX_NODE_GPUS);
         }
         if (p) {
             if (resolve(c, where, p, &it->path))

@@ -484,7 +484,7 @@ int sw_cmd_submit(int argc, char **argv)
         case 'k':
         case 'n':
         case 'A':
-            v = strtol(optarg, &end, 10);
+            v = cli_strtol(optarg, &end);
             if (*end || v < 1 || v > 1000000)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--max-parallel, --shards, --array-max: expected a positive "
                                                        "integer"});

@@ -101,6 +101,32 @@ void cli_shipped_path(char *buf, size_t n, const char *rel)
         snprintf(buf, n, "%s", rel);
 }
 
+/* A path option given an empty value (`--out ''`) names nothing: every
+ * command would read or make "" and build "/runs/..." from it, at the root
+ * of the file system. Refused here, once for every command, before any is
+ * run. 0, or the usage exit code after the message. */
+static int refuse_empty_paths(int argc, char **argv)
+{
+    static const char *const path_opts[] = {"--out", "--out-trace", "--out-cluster", "--trace", "--cluster",
+                                            "--cluster-template", "--models", "--baseline", "--nodes",
+                                            "--sshloginfile", NULL};
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        for (int k = 0; path_opts[k]; k++) {
+            size_t l = strlen(path_opts[k]);
+            if (strncmp(argv[i], path_opts[k], l))
+                continue;
+            bool empty = (argv[i][l] == '=' && !argv[i][l + 1]) || (!argv[i][l] && i + 1 < argc && !argv[i + 1][0]);
+            if (empty) {
+                fprintf(stderr, "gpusim: error: %s: expected a path, found an empty string\n", path_opts[k]);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off(); /* GSL must never abort a run; we check returns */
@@ -119,7 +145,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (!strcmp(argv[1], commands[i].name)) {
-            int rc = commands[i].fn(argc - 1, argv + 1);
+            int rc = refuse_empty_paths(argc, argv);
+            if (rc)
+                return rc;
+            rc = commands[i].fn(argc - 1, argv + 1);
             if (fflush(stdout) != 0 || ferror(stdout)) {
                 fprintf(stderr, "gpusim: error: writing to standard output failed\n");
                 return 4;

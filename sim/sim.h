@@ -82,6 +82,15 @@ const char *sim_warning(const sim *s, int i);
 /* {==== for policies ====} */
 
 gs_time_us sim_now(const sim *s);
+/* The time off_us after now for row `id` (a job's or a service's id), a
+ * time computed from its inputs (`cause`: the columns and parameters that
+ * made it, e.g. "'duration' 9e12 s at 0.03 of full speed"): gs_time_add's
+ * check against the clock. Past the clock the run stops with an input
+ * error naming the row and the cause (sim_run returns it after the
+ * current event) and GS_TIME_MAX is returned, a time no event reaches
+ * before the stop. The one conversion every time from inputs goes
+ * through. */
+gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause);
 /* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
 sim_cluster *sim_cluster_of(const sim *s);
 const gpu_catalog *sim_catalog(const sim *s);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "../base/gs_num.h"
 
 const pol_param hw_params[] = {
     {"ref_gpu", "cluster",
@@ -70,10 +71,8 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
     if (strcmp(ms, "share") && strcmp(ms, "card"))
         return gs_err(err, GS_EUSAGE, "parameter mig_speed: expected share or card, found '%s'", ms);
     h->slice_share = !strcmp(ms, "share");
-    char *end;
     const char *mb = sim_param(s, "mem_bound_job");
-    h->mem_bound_job = strtod(mb, &end);
-    if (end == mb || *end || !(h->mem_bound_job >= 0 && h->mem_bound_job <= 1))
+    if (!gs_num_double(mb, 0, 1, &h->mem_bound_job))
         return gs_err(err, GS_EUSAGE, "parameter mem_bound_job: expected a share 0..1, found '%s'", mb);
     return 0;
 }
@@ -131,9 +130,8 @@ static double table_factor(const gpu_catalog *cat, const char *table, const gpu_
         if (!colon)
             return -2;
         *colon = 0;
-        char *end;
-        double f = strtod(colon + 1, &end);
-        if (end == colon + 1 || *end || !(f > 0 && f < 1e9))
+        double f;
+        if (!gs_num_double(colon + 1, 0, 1e9, &f) || !(f > 0 && f < 1e9))
             return -2;
         const gpu_model *m = gpu_catalog_find(cat, item);
         if (!m)

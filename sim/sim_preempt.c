@@ -496,10 +496,14 @@ static double work_left_now_us(const sim *s, const job *j)
     return left < 0 ? 0 : left;
 }
 
-/* Time to write `bytes` at the node's checkpoint bandwidth. */
+/* Time to write `bytes` at the node's checkpoint bandwidth, held at 4e18 us
+ * (127,000 years: a 10,000 GiB checkpoint at 1e-9 GB/s is 3e20 us, which
+ * llround cannot return); the event it ends is range-checked against the
+ * clock (sim_time_after). */
 static gs_time_us write_time_us(const sim_ext *x, double bytes)
 {
-    return (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
+    double us = bytes / (x->write_gbps * 1e9) * 1e6;
+    return us < 4e18 ? (gs_time_us)llround(us) : (gs_time_us)4e18;
 }
 
 /* Whether a write of write_us at preemption completes before the kill. */
@@ -889,7 +893,17 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     p->core_flags |= JF_PREEMPTOR;
     sim_job_more(p)->pre_wait_since_us = s->now;
     x->decisions++;
-    core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
+    /* a write held at write_time_us's cap is past the clock: the check below refuses it with its real length */
+    double wait_us = (double)x->grace_us + (write_us < (gs_time_us)4e18 ? (double)write_us
+                                                                         : bytes / (x->write_gbps * 1e9) * 1e6);
+    gs_time_us at;
+    if (!gs_time_add(s->now, wait_us, &at)) {
+        char cause[160];
+        snprintf(cause, sizeof cause, "the checkpoint write of %.6g GB at ckpt_write_gbps %g for its preemption",
+                 bytes / 1e9, x->write_gbps);
+        at = sim_time_after(s, wait_us, p->req.id, cause);
+    }
+    core_timer(s, NULL, at, TAG_OP << 24 | (uint32_t)oi);
 }
 
 /* Tries to preempt for queued job p on node only_node (-1: every node).

@@ -197,6 +197,10 @@ static void svc_task_started(void *state, sim *s, job *j)
     v->nstarting++;
     L->nup++;
     p->pc_cap = v->pc_cap = svc_prefix_capacity(L, s, v, j); /* prefix cache hook */
+    if (L->pc_on && p->pc_cap > SVC_PREFIX_MAX_BLOCKS && !s->err.code)
+        gs_err(&s->err, GS_EINPUT, "trace '%s': service '%s' ('kv_kib_per_token' %g): a replica's prefix cache "
+               "would hold more than %ld blocks of KV cache; give the KiB a token really takes (or prefix_cache=off)",
+               s->cfg->trace_path, v->id, v->kv_kib, SVC_PREFIX_MAX_BLOCKS);
     if (v->ended) {
         /* The service ended while this replica waited for its GPUs: no
          * cold start; it is handed back at once, through a zero-delay event
@@ -257,7 +261,17 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->nlive--;
     v->replicas_lost++;
     svc_note_scale(s, v, "lost");
-    if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
+    /* A lost replica is replaced at once, but not without end at one
+     * instant: a replacement killed where it lands (an OOM beside the
+     * card's other tenants under timeslice) would be placed and lost again
+     * forever without time moving. Past 2 x max + 8 losses in an instant,
+     * the next arrival or scale decision tries again. */
+    if (s->now != v->lost_at_us || v->lost_then == 0) {
+        v->lost_at_us = s->now;
+        v->lost_then = 0;
+    }
+    bool replace = ++v->lost_then <= 2L * v->max + 8;
+    if (!v->ended && replace && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
         svc_scale_out(s, v);
     /* the other replicas keep serving; their idle slots take queued requests */
     for (int i = 0; i < v->nreps; i++)
@@ -497,6 +511,11 @@ static void by_id_add(svc_layer *L)
 static int declare(sim *s, const wl_service *row)
 {
     svc_layer *L = svc_of(s);
+    gs_time_us end_us = GS_TIME_MAX;
+    if (row->has_duration && !gs_time_add_us(s->now, row->dur_us, &end_us))
+        return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld ('duration'): service '%s' declared at %.6f s for "
+                      "%.6f s ends past the simulator's clock (int64 microseconds, %.4g s)", s->cfg->trace_path,
+                      row->line, row->id, gs_us_to_s(s->now), gs_us_to_s(row->dur_us), gs_us_to_s(GS_TIME_MAX));
     if (find_service(L, row->id))
         return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", s->cfg->trace_path,
                       row->line, row->id);
@@ -563,7 +582,7 @@ static int declare(sim *s, const wl_service *row)
     v->kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
     v->svc_mean_ms = row->svc_mean_ms;
     v->start_us = s->now;
-    v->end_us = row->has_duration ? s->now + row->dur_us : GS_TIME_MAX;
+    v->end_us = end_us;
     v->qhead = v->qtail = NONE;
     v->last_arrival_us = -1;
     v->win_start_us = s->now;

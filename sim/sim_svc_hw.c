@@ -20,8 +20,12 @@ double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_a
     double card = (double)m->memory_mib, per = card;
     int gpus = ask->gpus > 0 ? ask->gpus : 1;
     if (!strcmp(pol, "vgpu") || !strcmp(pol, "timeslice")) {
+        /* a replica asking more than a card admits (its physical memory, x
+         * mem_scaling under vgpu) gets no card of the model: reported as
+         * unplaceable, never placed to be killed and placed again */
+        double admits = card * (!strcmp(pol, "vgpu") ? sim_param_number(s, "mem_scaling") : 1.0);
         if (ask->gpumem_mib > 0)
-            per = fmin((double)ask->gpumem_mib, card);
+            per = (double)ask->gpumem_mib <= admits ? fmin((double)ask->gpumem_mib, card) : 0;
         else if (ask->gpumem_pct > 0)
             per = card * ask->gpumem_pct / 100.0;
     } else if (!strcmp(pol, "mig") || !strcmp(pol, "dynmig")) {
@@ -93,7 +97,10 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
         if (w > 0 && (size_t)w < sizeof fit - used)
             used += (size_t)w;
     }
-    if (!used)
+    if (!used && !*best && row->ask.gpumem_mib > 0 && allowed)
+        snprintf(why, sizeof why, "asks gpumem %lld MiB a card, more than any allowed card admits under %s",
+                 (long long)row->ask.gpumem_mib, s->pol[0]->name);
+    else if (!used)
         snprintf(why, sizeof why,
                  "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
                  "most any allowed card gives under %s is %.1f GiB (%s)",
