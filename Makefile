@@ -33,8 +33,8 @@ JOBS ?= -j2
 
 # cli/ helpers that are not commands (the fill-up driver, cluster templates,
 # plan feasibility) link into the tests too; cli_*.c and main.c are the tool.
-LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/perf/perf_profile.c $(wildcard workloads/*.c) $(wildcard sim/*.c) \
-           $(wildcard policies/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/perf/perf_profile.c $(wildcard workloads/*.c) $(wildcard sim/*.c) $(wildcard sim/service/*.c) \
+           $(wildcard policies/*.c) $(wildcard policies/share/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
 # Fuzz harnesses (tests/fuzz/): built with clang and libFuzzer by `make fuzz`,
@@ -81,6 +81,17 @@ $(TST)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "CC [asan,ubsan] $<"
 	@$(CC) $(BASE_CFLAGS) $(SAN) -O1 -g -c -o $@ $<
+
+# the runner's list of test tables, made from the test files (tests/tables.c):
+# rewritten only when it changes, so an unchanged list rebuilds nothing
+$(TST)/test_list.h: $(wildcard tests/test_*.c)
+	@mkdir -p $(dir $@)
+	@grep -ho '^const test_case tests_[a-z0-9_]*\[\]' $(sort $^) | sed 's/^const test_case \(.*\)\[\]/TEST_TABLE(\1)/' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(TST)/tests/tables.o: tests/tables.c $(TST)/test_list.h
+	@mkdir -p $(dir $@)
+	@echo "CC [asan,ubsan] $<"
+	@$(CC) $(BASE_CFLAGS) $(SAN) -I$(TST) -O1 -g -c -o $@ $<
 
 $(TST)/gpusim: $(TST_LIB_OBJ) $(TST_CLI_OBJ)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)

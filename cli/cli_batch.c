@@ -25,7 +25,7 @@
 #include "cli.h"
 #include "../sim/sim_report.h"
 
-char *cb_fmt(const char *fmt, ...)
+char *cli_batch_fmt(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -38,14 +38,14 @@ char *cb_fmt(const char *fmt, ...)
     return s;
 }
 
-int cb_mkdirs(const char *dir, gs_error *err) { return gs_mkdirs(dir, err); }
+int cli_batch_mkdirs(const char *dir, gs_error *err) { return gs_mkdirs(dir, err); }
 
-int cb_write_text(const char *path, const char *text, gs_error *err)
+int cli_batch_write_text(const char *path, const char *text, gs_error *err)
 {
     return gs_write_atomic(path, text, strlen(text), err);
 }
 
-void cb_default_out(char *buf, size_t n, const char *kind, const char *trace)
+void cli_batch_default_out(char *buf, size_t n, const char *kind, const char *trace)
 {
     const char *base = strrchr(trace, '/');
     base = base ? base + 1 : trace;
@@ -57,7 +57,7 @@ void cb_default_out(char *buf, size_t n, const char *kind, const char *trace)
 
 /* {==== policy lists ====} */
 
-static int parse_one(cb_policy *p, const char *s, size_t len, int index, gs_error *err)
+static int parse_one(cli_batch_policy *p, const char *s, size_t len, int index, gs_error *err)
 {
     memset(p, 0, sizeof *p);
     if (len == 0 || len >= sizeof p->label)
@@ -79,9 +79,9 @@ static int parse_one(cb_policy *p, const char *s, size_t len, int index, gs_erro
             const char *eq = memchr(q, '=', (size_t)(c - q));
             if (!eq || eq == q)
                 return gs_err(err, GS_EUSAGE, "--policies: '%s': expected key=value inside [ ]", p->label);
-            if (p->nsets == CB_MAX_SETS)
+            if (p->nsets == CLI_BATCH_MAX_SETS)
                 return gs_err(err, GS_EUSAGE, "--policies: '%s': too many parameters", p->label);
-            p->sets[p->nsets++] = cb_fmt("%.*s", (int)(c - q), q);
+            p->sets[p->nsets++] = cli_batch_fmt("%.*s", (int)(c - q), q);
             q = c + 1;
         }
     }
@@ -96,7 +96,7 @@ static int parse_one(cb_policy *p, const char *s, size_t len, int index, gs_erro
     return 0;
 }
 
-int cb_policies_parse(const char *list, cb_policy **out, int *n, gs_error *err)
+int cli_batch_policies_parse(const char *list, cli_batch_policy **out, int *n, gs_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -119,14 +119,14 @@ int cb_policies_parse(const char *list, cb_policy **out, int *n, gs_error *err)
     if (rc == 0 && depth != 0)
         rc = gs_err(err, GS_EUSAGE, "--policies: unbalanced brackets in '%s'", list);
     if (rc) {
-        cb_policies_free(*out, *n);
+        cli_batch_policies_free(*out, *n);
         *out = NULL;
         *n = 0;
     }
     return rc;
 }
 
-void cb_policies_free(cb_policy *p, int n)
+void cli_batch_policies_free(cli_batch_policy *p, int n)
 {
     for (int i = 0; i < n; i++)
         for (int k = 0; k < p[i].nsets; k++)
@@ -136,15 +136,17 @@ void cb_policies_free(cb_policy *p, int n)
 
 /* {==== child runs ====} */
 
-static void push(cb_run *r, char *s)
+static void push(cli_batch_run *r, char *s)
 {
-    if (r->argc >= (int)(sizeof r->argv / sizeof *r->argv) - 1)
-        GS_BUG("cb_run: too many arguments");
+    if (r->argc + 2 > r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 32;
+        r->argv = xrealloc(r->argv, (size_t)r->cap * sizeof *r->argv);
+    }
     r->argv[r->argc++] = s;
     r->argv[r->argc] = NULL;
 }
 
-void cb_run_init(cb_run *r, const cb_common *c, const cb_policy *p, const char *gpus, uint64_t seed,
+void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
                  const char *out_dir)
 {
     memset(r, 0, sizeof *r);
@@ -152,52 +154,54 @@ void cb_run_init(cb_run *r, const cb_common *c, const cb_policy *p, const char *
     snprintf(r->out_dir, sizeof r->out_dir, "%s", out_dir);
     push(r, xstrdup("gpusim"));
     push(r, xstrdup("run"));
-    push(r, cb_fmt("--trace=%s", c->trace));
-    push(r, cb_fmt("--policy=%s", p->name));
+    push(r, cli_batch_fmt("--trace=%s", c->trace));
+    push(r, cli_batch_fmt("--policy=%s", p->name));
     if (gpus)
-        push(r, cb_fmt("--gpus=%s", gpus));
+        push(r, cli_batch_fmt("--gpus=%s", gpus));
     else if (c->gpus)
-        push(r, cb_fmt("--gpus=%s", c->gpus));
+        push(r, cli_batch_fmt("--gpus=%s", c->gpus));
     else if (c->cluster)
-        push(r, cb_fmt("--cluster=%s", c->cluster));
+        push(r, cli_batch_fmt("--cluster=%s", c->cluster));
     if (c->gpus_per_node)
-        push(r, cb_fmt("--gpus-per-node=%ld", c->gpus_per_node));
+        push(r, cli_batch_fmt("--gpus-per-node=%ld", c->gpus_per_node));
     if (c->mig && (gpus || c->gpus))
-        push(r, cb_fmt("--mig=%s", c->mig));
+        push(r, cli_batch_fmt("--mig=%s", c->mig));
     for (int i = 0; i < c->nprices; i++)
-        push(r, cb_fmt("--price=%s", c->prices[i]));
+        push(r, cli_batch_fmt("--price=%s", c->prices[i]));
     if (c->models)
-        push(r, cb_fmt("--models=%s", c->models));
+        push(r, cli_batch_fmt("--models=%s", c->models));
     if (c->until)
-        push(r, cb_fmt("--until=%s", c->until));
+        push(r, cli_batch_fmt("--until=%s", c->until));
     for (int i = 0; i < c->nsets; i++)
-        push(r, cb_fmt("--set=%s", c->sets[i]));
+        push(r, cli_batch_fmt("--set=%s", c->sets[i]));
     for (int i = 0; i < p->nsets; i++) /* after the common ones: the entry's own win */
-        push(r, cb_fmt("--set=%s", p->sets[i]));
-    push(r, cb_fmt("--seed=%llu", (unsigned long long)seed));
-    push(r, cb_fmt("--out=%s", out_dir));
+        push(r, cli_batch_fmt("--set=%s", p->sets[i]));
+    push(r, cli_batch_fmt("--seed=%llu", (unsigned long long)seed));
+    push(r, cli_batch_fmt("--out=%s", out_dir));
 }
 
-void cb_run_free(cb_run *r)
+void cli_batch_run_free(cli_batch_run *r)
 {
     for (int i = 0; i < r->argc; i++)
         free(r->argv[i]);
+    free(r->argv);
+    r->argv = NULL;
     cJSON_Delete(r->report);
     r->report = NULL;
-    r->argc = 0;
+    r->argc = r->cap = 0;
 }
 
-int cb_default_jobs(void)
+int cli_batch_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
 
-static pid_t spawn(cb_run *r, gs_error *err)
+static pid_t spawn(cli_batch_run *r, gs_error *err)
 {
     char log[1400];
     snprintf(log, sizeof log, "%s/stderr.log", r->out_dir);
-    if (cb_mkdirs(r->out_dir, err))
+    if (cli_batch_mkdirs(r->out_dir, err))
         return -1;
     fflush(NULL);
     pid_t pid = gs_cleanup_fork(&r->slot);
@@ -229,7 +233,7 @@ static void first_line(const char *path, char *buf, size_t n)
     fclose(f);
 }
 
-int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
+int cli_batch_run_all(cli_batch_run *runs, int n, int jobs, const char *what, gs_error *err)
 {
     if (jobs < 1)
         jobs = 1;
@@ -269,7 +273,7 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
                 if (stat(log, &sb) == 0 && sb.st_size == 0)
                     unlink(log);
                 gs_error e2;
-                runs[i].report = cb_read_report(runs[i].out_dir, &e2);
+                runs[i].report = cli_batch_read_report(runs[i].out_dir, &e2);
                 if (!runs[i].report && rc == 0)
                     rc = gs_err(err, e2.code, "%s", e2.msg);
             } else if (rc == 0) {
@@ -294,12 +298,12 @@ int cb_run_all(cb_run *runs, int n, int jobs, const char *what, gs_error *err)
 
 /* {==== reports and metrics ====} */
 
-cJSON *cb_read_json(const char *path, gs_error *err)
+cJSON *cli_batch_read_json(const char *path, gs_error *err)
 {
     return gs_json_read(path, "file", err);
 }
 
-cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
+cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err)
 {
     struct stat st;
     char path[1100];
@@ -307,7 +311,7 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
         snprintf(path, sizeof path, "%s/report.json", dir_or_file);
     else
         snprintf(path, sizeof path, "%s", dir_or_file);
-    cJSON *r = cb_read_json(path, err);
+    cJSON *r = cli_batch_read_json(path, err);
     if (!r)
         return NULL;
     double cph, end_s = 0;
@@ -315,10 +319,10 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
         cJSON_Delete(r);
         return NULL;
     }
-    cb_metric(r, "sim.end_s", &end_s);
+    metrics_get(r, "sim.end_s", &end_s);
     cJSON_DeleteItemFromObjectCaseSensitive(r, "derived");
     cJSON *d = cJSON_AddObjectToObject(r, "derived");
-    if (cb_metric(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
+    if (metrics_get(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
         cJSON_AddNumberToObject(d, "cost_usd", cph * end_s / 3600.0);
         /* the cluster as configured is paid by the day, however soon a policy drains its backlog */
         cJSON_AddNumberToObject(d, "cost_per_day_usd", cph * 24.0);
@@ -329,12 +333,12 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
     double dropped = 0, unplaceable = 0, x;
     for (size_t i = 0; i < sizeof drops / sizeof *drops; i++)
-        if (cb_metric(rq, drops[i], &x))
+        if (metrics_get(rq, drops[i], &x))
             dropped += x;
     const cJSON *sv;
     cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(r, "services"))
     {
-        if (cb_metric(sv, "replicas.unplaceable", &x))
+        if (metrics_get(sv, "replicas.unplaceable", &x))
             unplaceable += x;
         if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason")))
             unplaceable += 1; /* a service whose replica fits no card of the cluster */
@@ -344,86 +348,48 @@ cJSON *cb_read_report(const char *dir_or_file, gs_error *err)
     return r;
 }
 
-void cb_add_unit_costs(cb_run *runs, int n)
+void cli_batch_add_unit_costs(cli_batch_run *runs, int n)
 {
     double window_s = 0, v;
     for (int i = 0; i < n; i++)
-        if (runs[i].report && cb_metric(runs[i].report, "sim.end_s", &v) && v > window_s)
+        if (runs[i].report && metrics_get(runs[i].report, "sim.end_s", &v) && v > window_s)
             window_s = v;
     for (int i = 0; i < n; i++) {
         cJSON *d = cJSON_GetObjectItemCaseSensitive(runs[i].report, "derived");
         double cph, done, served;
-        if (!d || !cb_metric(runs[i].report, "inputs.cluster.cost_per_hour_usd", &cph))
+        if (!d || !metrics_get(runs[i].report, "inputs.cluster.cost_per_hour_usd", &cph))
             continue;
         double usd = cph * window_s / 3600.0;
         cJSON_DeleteItemFromObjectCaseSensitive(d, "window_s");
         cJSON_AddNumberToObject(d, "window_s", window_s);
-        if (cb_metric(runs[i].report, "jobs.completed", &done) && done > 0)
+        if (metrics_get(runs[i].report, "jobs.completed", &done) && done > 0)
             cJSON_AddNumberToObject(d, "cost_per_completed_job_usd", usd / done);
-        if (cb_metric(runs[i].report, "requests.served", &served) && served > 0)
+        if (metrics_get(runs[i].report, "requests.served", &served) && served > 0)
             cJSON_AddNumberToObject(d, "cost_per_million_requests_usd", usd / served * 1e6);
     }
 }
 
-bool cb_metric(const cJSON *root, const char *path, double *v)
-{
-    const cJSON *o = root;
-    const char *p = path;
-    while (o && *p) {
-        const char *dot = strchr(p, '.');
-        size_t l = dot ? (size_t)(dot - p) : strlen(p);
-        char key[128];
-        if (l >= sizeof key)
-            return false;
-        memcpy(key, p, l);
-        key[l] = 0;
-        long ix;
-        if (cJSON_IsArray(o)) /* "models.0.price": an index, all digits ("0x", "1e3" name nothing) */
-            o = gs_num_long(key, 0, INT_MAX, &ix) ? cJSON_GetArrayItem(o, (int)ix) : NULL;
-        else
-            o = cJSON_GetObjectItemCaseSensitive(o, key);
-        p += l + (dot ? 1 : 0);
-        if (!dot)
-            break;
-    }
-    if (!cJSON_IsNumber(o))
-        return false;
-    *v = o->valuedouble;
-    return true;
-}
-
 /* {==== SLO terms ====} */
 
-const char *cb_op_str(cb_op op)
+const char *cli_batch_op_str(cli_batch_op op)
 {
     static const char *s[] = {"<=", "<", ">=", ">"};
     return s[op];
 }
 
-bool cb_slo_holds(const cb_slo *t, double v)
+bool cli_batch_slo_holds(const cli_batch_slo *t, double v)
 {
     switch (t->op) {
-    case CB_LE: return v <= t->value;
-    case CB_LT: return v < t->value;
-    case CB_GE: return v >= t->value;
+    case CLI_BATCH_LE: return v <= t->value;
+    case CLI_BATCH_LT: return v < t->value;
+    case CLI_BATCH_GE: return v >= t->value;
     default: return v > t->value;
     }
 }
 
-bool cb_slo_worse(const cb_slo *t, double a, double b) { return t->op <= CB_LT ? a > b : a < b; }
+bool cli_batch_slo_worse(const cli_batch_slo *t, double a, double b) { return t->op <= CLI_BATCH_LT ? a > b : a < b; }
 
-/* Short names for the metrics planners ask about most (the issue's own
- * example reads 'queue_p99<=600,latency_p99<=0.2'); any other term is a
- * report path as written. */
-static const char *const slo_alias[][2] = {
-    {"queue_p50", "jobs.queue_s.p50"},         {"queue_p99", "jobs.queue_s.p99"},
-    {"queue_mean", "jobs.queue_s.mean"},       {"jct_p99", "jobs.jct_s.p99"},
-    {"latency_p99", "requests.latency_s.p99"}, {"ttft_p99", "requests.ttft_s.p99"},
-    {"slo_attainment", "requests.slo_attainment"}, {"utilization", "gpu.alloc_ratio"},
-    {"busy_ratio", "gpu.busy_ratio"},          {"cost_usd", "derived.cost_usd"},
-};
-
-int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
+int cli_batch_slo_parse(const char *spec, cli_batch_slo **out, int *n, gs_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -433,7 +399,7 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
         while (*tok == ' ')
             tok++;
         char *op = strpbrk(tok, "<>");
-        cb_slo t = {.op = CB_LE};
+        cli_batch_slo t = {.op = CLI_BATCH_LE};
         if (!op || op == tok || (size_t)(op - tok) >= sizeof t.path) {
             rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected METRIC<=VALUE (or <, >=, >), e.g. jobs.queue_s.p99<=600",
                         tok);
@@ -441,11 +407,11 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
         }
         memcpy(t.path, tok, (size_t)(op - tok));
         t.path[strcspn(t.path, " ")] = 0;
-        for (size_t a = 0; a < sizeof slo_alias / sizeof *slo_alias; a++)
-            if (!strcmp(t.path, slo_alias[a][0]))
-                snprintf(t.path, sizeof t.path, "%s", slo_alias[a][1]);
+        const char *full = metrics_alias(t.path);
+        if (full)
+            snprintf(t.path, sizeof t.path, "%s", full);
         bool eq = op[1] == '=';
-        t.op = op[0] == '<' ? (eq ? CB_LE : CB_LT) : (eq ? CB_GE : CB_GT);
+        t.op = op[0] == '<' ? (eq ? CLI_BATCH_LE : CLI_BATCH_LT) : (eq ? CLI_BATCH_GE : CLI_BATCH_GT);
         /* the value as the trace's numbers are read (gs_num.h: no hex, inf
          * or nan), blanks around it allowed as around the operator */
         const char *v = op + 1 + eq;
@@ -454,7 +420,7 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
         while (vl && v[vl - 1] == ' ')
             vl--;
         if (!gs_num_decimal_n(v, vl, &t.value)) {
-            rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected a decimal number after %s", tok, cb_op_str(t.op));
+            rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected a decimal number after %s", tok, cli_batch_op_str(t.op));
             break;
         }
         *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
@@ -473,7 +439,7 @@ int cb_slo_parse(const char *spec, cb_slo **out, int *n, gs_error *err)
 
 /* {==== spread over seeds ====} */
 
-void cb_interval(const double *v, int n, double *mean, double *half)
+void cli_batch_interval(const double *v, int n, double *mean, double *half)
 {
     double m = 0, ss = 0;
     for (int i = 0; i < n; i++)

@@ -2,12 +2,11 @@
  * gate. Compares every number of a report with a baseline report and exits 1
  * when one moved past its tolerance in the bad direction.
  *
- * Which direction is bad comes from the metric's name (check_direction below,
- * documented in the README): waits, latencies, slowdowns, rejections,
- * failures, drops and cost are bad when they rise; utilization, busy ratio, SLO
- * attainment, completions and throughput are bad when they fall; anything
- * else (counts, event totals, end time) must stay equal within tolerance,
- * either way. Timing fields (sim.wall_s, setup_s, cpu_s, events_per_s, peak_rss_mib) and the
+ * Which direction is bad is the metric's row of metrics[] (metrics.h):
+ * waits, latencies, slowdowns, rejections, failures, drops and cost are bad
+ * when they rise; utilization, busy ratio, SLO attainment and completions
+ * when they fall; a number no row covers (sample counts, event totals, end
+ * time, a policy's counters) must stay equal within tolerance, either way. Timing fields (sim.wall_s, setup_s, cpu_s, events_per_s, peak_rss_mib) and the
  * inputs are not metrics; differing inputs (trace rows, policy, parameters,
  * seed, cluster size) make the comparison meaningless and fail it.
  * SPDX-License-Identifier: MIT */
@@ -22,29 +21,6 @@
 #include "cli.h"
 #include "cli_batch.h"
 #include "../policies/registry.h"
-
-enum { DIR_EITHER = 0, DIR_UP_BAD = 1, DIR_DOWN_BAD = -1 };
-
-static bool has(const char *path, const char *word) { return strstr(path, word) != NULL; }
-
-static int check_direction(const char *path)
-{
-    const char *last = strrchr(path, '.');
-    last = last ? last + 1 : path;
-    if (!strcmp(last, "count"))
-        return DIR_EITHER; /* how many samples a statistic has */
-    static const char *down_bad[] = {"alloc_ratio", "busy", "util", "attainment", "completed", "goodput",
-                                     "throughput", "slo_met", "served"};
-    static const char *up_bad[] = {"queue", "wait", "jct", "latency", "slowdown", "ttft", "tpot", "rejected",
-                                   "failed", "suspended", "preempt", "evict", "oom", "cost", "queued", "dropped"};
-    for (size_t i = 0; i < sizeof down_bad / sizeof *down_bad; i++)
-        if (has(path, down_bad[i]))
-            return DIR_DOWN_BAD;
-    for (size_t i = 0; i < sizeof up_bad / sizeof *up_bad; i++)
-        if (has(path, up_bad[i]))
-            return DIR_UP_BAD;
-    return DIR_EITHER;
-}
 
 typedef struct tol {
     char *prefix;
@@ -146,18 +122,18 @@ static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
                 continue;
             double b = it->valuedouble, v;
             ck->checked++;
-            if (!cb_metric(ck->now, path, &v)) {
+            if (!metrics_get(ck->now, path, &v)) {
                 printf("%-40s %14.6g %14s  MISSING\n", path, b, "-");
                 ck->regressed++;
                 continue;
             }
             double rel = tolerance_for(path, ck->tols, ck->ntol);
             double allow = rel * fabs(b) + 1e-12 * (fabs(b) > 1 ? fabs(b) : 1); /* float print round-trip */
-            int dir = check_direction(path);
+            metrics_better dir = metrics_direction(path);
             double d = v - b;
-            bool bad = dir == DIR_UP_BAD ? d > allow : dir == DIR_DOWN_BAD ? -d > allow : fabs(d) > allow;
+            bool bad = dir == METRICS_LOWER ? d > allow : dir == METRICS_HIGHER ? -d > allow : fabs(d) > allow;
             bool better = !bad && fabs(d) > allow;
-            const char *verdict = bad ? (dir == DIR_EITHER ? "REGRESSED (changed)" : "REGRESSED")
+            const char *verdict = bad ? (dir == METRICS_EITHER ? "REGRESSED (changed)" : "REGRESSED")
                                   : better ? "better"
                                   : d != 0 ? "ok (within tolerance)"
                                            : "ok";
@@ -198,6 +174,31 @@ static bool same_params(const cJSON *base, const cJSON *now)
     return same;
 }
 
+/* Prints each input that differs (trace rows, seed, cluster size, policy
+ * or its parameters) and returns how many: a comparison across different
+ * inputs means nothing. */
+static int inputs_differ(const cJSON *base, const cJSON *now)
+{
+    int differ = 0;
+    static const char *same[] = {"inputs.trace_rows", "inputs.seed", "inputs.cluster.gpus", "inputs.cluster.nodes"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        double a = NAN, b = NAN;
+        if (metrics_get(base, same[i], &b) != metrics_get(now, same[i], &a) || a != b) {
+            printf("inputs differ: %s baseline %g now %g\n", same[i], b, a);
+            differ++;
+        }
+    }
+    const cJSON *ib = cJSON_GetObjectItemCaseSensitive(base, "inputs");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(now, "inputs");
+    if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(ib, "policy"), cJSON_GetObjectItemCaseSensitive(in, "policy"),
+                       1) ||
+        !same_params(cJSON_GetObjectItemCaseSensitive(ib, "params"), cJSON_GetObjectItemCaseSensitive(in, "params"))) {
+        printf("inputs differ: policy or its parameters\n");
+        differ++;
+    }
+    return differ;
+}
+
 static void check_usage(FILE *out)
 {
     fprintf(out,
@@ -207,8 +208,8 @@ static void check_usage(FILE *out)
             "  (or the inputs differ), 2 usage, 3 unreadable report.\n"
             "  --tolerance: relative, per metric path or prefix (longest wins), e.g.\n"
             "     jobs.queue_s=0.05,gpu.alloc_ratio=0.01,default=0.02   (default 0: equal)\n"
-            "  Bad direction: up for queue/wait/jct/latency/slowdown/rejected/failed/cost...,\n"
-            "  down for alloc_ratio/busy/util/attainment/completed/throughput, either way otherwise.\n");
+            "  Bad direction: each metric's (up for waits, latencies, rejections, failures, cost; down for\n"
+            "  utilization, SLO attainment, completions); a number with no direction must not move.\n");
 }
 
 int cmd_check(int argc, char **argv)
@@ -258,28 +259,12 @@ int cmd_check(int argc, char **argv)
     if (rc == 0 && (optind != argc - 1 || !baseline))
         rc = gs_err(&err, GS_EUSAGE, "check: expected one RESULT_DIR (or report.json) and --baseline FILE");
     cJSON *now = NULL, *base = NULL;
-    if (rc == 0 && !(now = cb_read_report(argv[optind], &err)))
+    if (rc == 0 && !(now = cli_batch_read_report(argv[optind], &err)))
         rc = err.code;
-    if (rc == 0 && !(base = cb_read_report(baseline, &err)))
+    if (rc == 0 && !(base = cli_batch_read_report(baseline, &err)))
         rc = err.code;
     if (rc == 0) {
-        int differ = 0;
-        static const char *same[] = {"inputs.trace_rows", "inputs.seed", "inputs.cluster.gpus", "inputs.cluster.nodes"};
-        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
-            double a = NAN, b = NAN;
-            if (cb_metric(base, same[i], &b) != cb_metric(now, same[i], &a) || a != b) {
-                printf("inputs differ: %s baseline %g now %g\n", same[i], b, a);
-                differ++;
-            }
-        }
-        const cJSON *ib = cJSON_GetObjectItemCaseSensitive(base, "inputs");
-        const cJSON *in = cJSON_GetObjectItemCaseSensitive(now, "inputs");
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(ib, "policy"), cJSON_GetObjectItemCaseSensitive(in, "policy"),
-                           1) ||
-            !same_params(cJSON_GetObjectItemCaseSensitive(ib, "params"), cJSON_GetObjectItemCaseSensitive(in, "params"))) {
-            printf("inputs differ: policy or its parameters\n");
-            differ++;
-        }
+        int differ = inputs_differ(base, now);
         checker ck = {now, tols, ntol, 0, 0};
         char path[512] = "", bad[512] = "";
         if (bad_leaf(base, now, path, 0, bad, sizeof bad)) {

@@ -10,34 +10,10 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
-#include "cli_plan_terms.h"
+#include "metrics.h"
 
-/* The rows, in the order a planner reads them. A path absent from every
- * report (e.g. no price known) is left out of the table. */
-static const struct {
-    const char *key, *path;
-} base_rows[] = {
-    {"utilization", "gpu.alloc_ratio"},
-    {"busy_ratio", "gpu.busy_ratio"}, /* from sharing policies, when present */
-    {"queue_p50_s", "jobs.queue_s.p50"},
-    {"queue_p99_s", "jobs.queue_s.p99"},
-    {"jct_p99_s", "jobs.jct_s.p99"},
-    {"latency_p99_s", "requests.latency_s.p99"}, /* inference requests, all services */
-    {"ttft_p99_s", "requests.ttft_s.p99"},
-    {"slo_attainment", "requests.slo_attainment"},
-    {"slowdown_mean", "jobs.slowdown.mean"},
-    {"completed", "jobs.completed"},
-    {"rejected", "jobs.rejected"},
-    {"failed", "jobs.failed"},       /* killed before completing: OOM under sharing, timed out */
-    {"suspended", "jobs.suspended"}, /* stopped with work left at the end */
-    {"dropped_requests", "derived.requests_dropped"},
-    {"gpu_hours", "gpu.gpu_hours"},
-    /* the cluster as configured is paid for the whole window, however soon a policy drains */
-    {"cost_per_day_usd", "derived.cost_per_day_usd"},
-    {"cost_per_completed_job_usd", "derived.cost_per_completed_job_usd"},
-    {"cost_per_million_requests_usd", "derived.cost_per_million_requests_usd"},
-};
-#define NBASE (sizeof base_rows / sizeof *base_rows)
+/* The base rows are metrics[]'s compare rows (metrics.h), in its order; a
+ * path absent from every report (e.g. no price known) is left out. */
 #define MAX_ROWS 48
 
 typedef struct row {
@@ -58,7 +34,7 @@ static int add_service_rows(row *rows, int nrows, const cJSON *rep)
         static const char *what[][2] = {{"latency_p99_s", "latency_s.p99"}, {"slo_attainment", "slo_attainment"}};
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
         for (int w = 0; w < 2 && nrows < MAX_ROWS; w++) {
-            rows[nrows].owned = id ? cb_fmt("%s.%s", id, what[w][0]) : cb_fmt("service%d.%s", i, what[w][0]);
+            rows[nrows].owned = id ? cli_batch_fmt("%s.%s", id, what[w][0]) : cli_batch_fmt("service%d.%s", i, what[w][0]);
             rows[nrows].key = rows[nrows].owned;
             snprintf(rows[nrows].path, sizeof rows[0].path, "services.%d.%s", i, what[w][1]);
             nrows++;
@@ -68,17 +44,17 @@ static int add_service_rows(row *rows, int nrows, const cJSON *rep)
     return nrows;
 }
 
-static double value_of(const cJSON *rep, const char *path, const cb_slo *slo, int nslo, bool *ok)
+static double value_of(const cJSON *rep, const char *path, const cli_batch_slo *slo, int nslo, bool *ok)
 {
     double v;
     if (strcmp(path, "slo_met") == 0) {
         bool met = true;
         for (int t = 0; t < nslo; t++)
-            met &= plan_metric_measured(rep, slo[t].path, &v) && cb_slo_holds(&slo[t], v); /* unmeasured: not met */
+            met &= metrics_measured(rep, slo[t].path, &v) && cli_batch_slo_holds(&slo[t], v); /* unmeasured: not met */
         *ok = true;
         return met ? 1.0 : 0.0;
     }
-    *ok = cb_metric(rep, path, &v);
+    *ok = metrics_get(rep, path, &v);
     return *ok ? v : NAN;
 }
 
@@ -92,7 +68,7 @@ static void fmt_cell(char *buf, size_t n, double mean, double half, int seeds)
         snprintf(buf, n, "%.4g", mean);
 }
 
-static const cJSON *first_report(const cc_column *cols, int ncols)
+static const cJSON *first_report(const cli_compare_table_column *cols, int ncols)
 {
     for (int c = 0; c < ncols; c++)
         for (int i = 0; i < cols[c].n; i++)
@@ -101,18 +77,19 @@ static const cJSON *first_report(const cc_column *cols, int ncols)
     return NULL;
 }
 
-cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols, const cb_slo *slo, int nslo,
-                const char *metrics)
+cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
+                const char *extra_paths)
 {
     const cJSON *rep0 = first_report(cols, ncols);
     if (!rep0)
         return NULL;
     row rows[MAX_ROWS] = {0};
     int nrows = 0;
-    for (size_t i = 0; i < NBASE; i++) {
-        rows[nrows].key = base_rows[i].key;
-        snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", base_rows[i].path);
-    }
+    for (const metrics_row *m = metrics; m->path; m++)
+        if (m->shown & METRICS_COMPARE) {
+            rows[nrows].key = m->key;
+            snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", m->path);
+        }
     for (int t = 0; t < nslo && nrows < MAX_ROWS - 1; t++) {
         rows[nrows].key = slo[t].path;
         snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", slo[t].path);
@@ -121,7 +98,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
         rows[nrows].key = "slo_met";
         snprintf(rows[nrows++].path, sizeof rows[0].path, "slo_met");
     }
-    char *mcopy = metrics ? xstrdup(metrics) : NULL, *save = NULL;
+    char *mcopy = extra_paths ? xstrdup(extra_paths) : NULL, *save = NULL;
     for (char *tok = mcopy ? strtok_r(mcopy, ",", &save) : NULL; tok && nrows < MAX_ROWS;
          tok = strtok_r(NULL, ",", &save)) {
         rows[nrows].key = tok;
@@ -138,7 +115,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
     if (nslo) {
         cJSON *sa = cJSON_AddArrayToObject(doc, "slo");
         for (int t = 0; t < nslo; t++) {
-            char *s = cb_fmt("%s%s%g", slo[t].path, cb_op_str(slo[t].op), slo[t].value);
+            char *s = cli_batch_fmt("%s%s%g", slo[t].path, cli_batch_op_str(slo[t].op), slo[t].value);
             cJSON_AddItemToArray(sa, cJSON_CreateString(s));
             free(s);
         }
@@ -172,7 +149,7 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
                 continue;
             present[r] = true;
             double mean, half;
-            cb_interval(vals, nv, &mean, &half);
+            cli_batch_interval(vals, nv, &mean, &half);
             cJSON *cell = cJSON_AddObjectToObject(mo, rows[r].key);
             cJSON_AddNumberToObject(cell, "mean", mean);
             cJSON_AddNumberToObject(cell, "lo", mean - half);
@@ -197,14 +174,14 @@ cJSON *cc_build(const char *trace, long seeds, const cc_column *cols, int ncols,
     return doc;
 }
 
-int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
+int cli_compare_table_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
 {
     char *withnl = gs_json_print(doc, NULL); /* what compare has always written, newline included */
     char path[1000];
     snprintf(path, sizeof path, "%s/compare.json", dir);
-    int rc = cb_mkdirs(dir, err);
+    int rc = cli_batch_mkdirs(dir, err);
     if (rc == 0)
-        rc = cb_write_text(path, withnl, err);
+        rc = cli_batch_write_text(path, withnl, err);
     if (text && rc == 0)
         *text = withnl;
     else
@@ -212,7 +189,7 @@ int cc_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
     return rc;
 }
 
-void cc_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir)
+void cli_compare_table_print(const cJSON *doc, const char *format, const char *trace, long seeds, const char *odir)
 {
     bool md = !strcmp(format, "markdown"), csv = !strcmp(format, "csv"), txt = !strcmp(format, "text");
     const cJSON *ra = cJSON_GetObjectItemCaseSensitive(doc, "rows");
@@ -258,9 +235,9 @@ void cc_print(const cJSON *doc, const char *format, const char *trace, long seed
             const cJSON *cell =
                 cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key);
             double mean = NAN, lo = NAN, hi = NAN;
-            cb_metric(cell, "mean", &mean);
-            cb_metric(cell, "lo", &lo);
-            cb_metric(cell, "hi", &hi);
+            metrics_get(cell, "mean", &mean);
+            metrics_get(cell, "lo", &lo);
+            metrics_get(cell, "hi", &hi);
             char buf[64];
             fmt_cell(buf, sizeof buf, mean, (hi - lo) / 2, (int)seeds);
             if (csv) {

@@ -24,8 +24,8 @@ static char *abs_or_copy(const char *p)
     return realpath(p, abs) ? xstrdup(abs) : xstrdup(p);
 }
 
-int plan_round_engine(const char *engine, const char *dir, const cb_common *coms, const cb_policy *pol,
-                      cb_run *runs, const uint64_t *seeds, int n, gs_error *err)
+int plan_round_engine(const char *engine, const char *dir, const cli_opts *coms, const cli_batch_policy *pol,
+                      cli_batch_run *runs, const uint64_t *seeds, int n, gs_error *err)
 {
     for (int i = 0; i < n; i++)
         if (coms[i].mig || coms[i].nprices)
@@ -34,10 +34,10 @@ int plan_round_engine(const char *engine, const char *dir, const cb_common *coms
     int rc = gs_mkdirs(dir, err);
     if (rc)
         return rc;
-    sw_manifest m = {.path = cb_fmt("%s/manifest.jsonl", dir), .dir = xstrdup(dir)};
+    sw_manifest m = {.path = cli_batch_fmt("%s/manifest.jsonl", dir), .dir = xstrdup(dir)};
     m.runs = xcalloc((size_t)n, sizeof *m.runs);
     char mdir[PATH_MAX];
-    const cb_common *com = &coms[0];
+    const cli_opts *com = &coms[0];
     if (com->models)
         snprintf(mdir, sizeof mdir, "%s", com->models);
     else
@@ -61,9 +61,9 @@ int plan_round_engine(const char *engine, const char *dir, const cb_common *coms
         }
         r->label = xstrdup(pol->label);
         r->policy = xstrdup(pol->name);
-        for (int k = 0; k < com->nsets && r->nsets < CB_MAX_SETS; k++)
+        for (int k = 0; k < com->nsets && r->nsets < CLI_BATCH_MAX_SETS; k++)
             r->sets[r->nsets++] = xstrdup(com->sets[k]);
-        for (int k = 0; k < pol->nsets && r->nsets < CB_MAX_SETS; k++)
+        for (int k = 0; k < pol->nsets && r->nsets < CLI_BATCH_MAX_SETS; k++)
             r->sets[r->nsets++] = xstrdup(pol->sets[k]);
         r->seed = seeds[i];
         r->until = com->until ? xstrdup(com->until) : NULL;
@@ -116,7 +116,7 @@ int plan_round_engine(const char *engine, const char *dir, const cb_common *coms
                         why[0] ? "failed: " : "did not finish", why, m.path);
             break;
         }
-        runs[i].report = cb_read_report(runs[i].out_dir, err);
+        runs[i].report = cli_batch_read_report(runs[i].out_dir, err);
         if (!runs[i].report)
             rc = err->code;
         runs[i].exit_code = rc ? 1 : 0;

@@ -10,7 +10,7 @@
  * seed seeds[i]) of policy pol as the sweep dir/manifest.jsonl on engine;
  * fills runs[i].out_dir and runs[i].report (runs zeroed by the caller).
  * 0, or the first run missing or failed, named. */
-int plan_round_engine(const char *engine, const char *dir, const cb_common *coms, const cb_policy *pol,
-                      cb_run *runs, const uint64_t *seeds, int n, gs_error *err);
+int plan_round_engine(const char *engine, const char *dir, const cli_opts *coms, const cli_batch_policy *pol,
+                      cli_batch_run *runs, const uint64_t *seeds, int n, gs_error *err);
 
 #endif

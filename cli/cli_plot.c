@@ -256,20 +256,13 @@ static int csv_column(const char *header, const char *name)
 
 static void h_metrics_table(html *h, const cJSON *rep)
 {
-    static const char *rows[] = {"jobs.arrived", "jobs.completed", "jobs.rejected", "jobs.queue_s.mean",
-                                 "jobs.queue_s.p50", "jobs.queue_s.p99", "jobs.jct_s.p50", "jobs.jct_s.p99",
-                                 "jobs.slowdown.mean", "jobs.mean_queued", "jobs.peak_queued", "gpu.count",
-                                 "gpu.alloc_ratio", "gpu.busy_ratio", "gpu.gpu_hours", "derived.cost_usd",
-                                 "requests.arrived", "requests.served", "requests.latency_s.p50",
-                                 "requests.latency_s.p99", "requests.ttft_s.p99", "requests.slo_attainment",
-                                 "sim.end_s", "sim.events"};
     h_raw(h, "<table><tr><th>metric</th><th>value</th></tr>\n");
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    for (const metrics_row *m = metrics; m->path; m++) {
         double v;
-        if (!cb_metric(rep, rows[i], &v))
+        if (!(m->shown & METRICS_HTML) || !metrics_get(rep, m->path, &v))
             continue;
         h_raw(h, "<tr><td>");
-        h_raw(h, rows[i]);
+        h_raw(h, m->path);
         h_raw(h, "</td><td>");
         h_num(h, v);
         h_raw(h, "</td></tr>\n");
@@ -304,7 +297,7 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
     int rc = 0;
     char ts[1100];
     double gpus = 0;
-    cb_metric(rep, "gpu.count", &gpus);
+    metrics_get(rep, "gpu.count", &gpus);
     if (exists(dir, "timeseries.csv", ts, sizeof ts)) {
         char header[512] = "";
         FILE *f = fopen(ts, "r");
@@ -322,7 +315,7 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
         }
         if (rc == 0 && qc) {
             double peak = 0;
-            cb_metric(rep, "jobs.peak_queued", &peak);
+            metrics_get(rep, "jobs.peak_queued", &peak);
             snprintf(defs, sizeof defs, "queued_col=%d; peak_queued=%.17g", qc, peak);
             rc = figure(pl, dir, "fig_queue", "scripts/fig_queue.gp", defs, ts, title, NULL);
         }
@@ -370,12 +363,12 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
                     fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(pct) / 100.0), points++;
             }
         }
-        if (cb_metric(lat, "max", &mx) && mx > 0) /* the slowest request closes the curve */
+        if (metrics_get(lat, "max", &mx) && mx > 0) /* the slowest request closes the curve */
             fprintf(f, "%.9g\t1\n", mx), points++;
         rc = tsv_close(f, p, err);
-        double served = 0;
-        cb_metric(lat, "count", &served);
-        if (rc == 0 && (points == 0 || served <= 0)) { /* a service that served nothing has no curve to draw */
+        double served = -1; /* a report's count of latencies; absent: the points decide */
+        metrics_get(lat, "count", &served);
+        if (rc == 0 && (points == 0 || served == 0)) { /* a service that served nothing has no curve to draw */
             unlink(p);
             printf("note: %s: service '%s' served no request: no latency curve\n", dir, id);
             continue;
@@ -400,7 +393,7 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
 static double cell(const cJSON *po, const char *key, const char *what)
 {
     double v = NAN;
-    cb_metric(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key), what, &v);
+    metrics_get(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(po, "metrics"), key), what, &v);
     return v;
 }
 
@@ -445,7 +438,7 @@ static int plot_compare(plotter *pl, const char *dir, const cJSON *doc)
     int rc = figure(pl, dir, "fig_compare", "scripts/fig_compare.gp", "x=0", tsv, title, NULL);
     /* the table, rows x policies, mean [lo, hi] */
     double seeds = 1;
-    cb_metric(doc, "seeds", &seeds);
+    metrics_get(doc, "seeds", &seeds);
     h_raw(&pl->h, "<table><tr><th>metric</th>");
     cJSON_ArrayForEach(po, pa)
     {
@@ -522,12 +515,12 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
         cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(po, "points"))
         {
             double g = 0;
-            cb_metric(pt, "gpus", &g);
+            metrics_get(pt, "gpus", &g);
             fprintf(f, "%.0f", g);
             const cJSON *terms = cJSON_GetObjectItemCaseSensitive(pt, "terms");
             for (int t = 0; t < nterm; t++) {
                 double w = NAN;
-                cb_metric(cJSON_GetArrayItem(terms, t), "worst", &w);
+                metrics_get(cJSON_GetArrayItem(terms, t), "worst", &w);
                 isnan(w) ? fprintf(f, "\t?") : fprintf(f, "\t%.9g", w);
             }
             fprintf(f, "\n");
@@ -541,7 +534,7 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
     for (int t = 0; t < nterm; t++) {
         double thr = 0;
         const cJSON *to = cJSON_GetArrayItem(sa, t);
-        cb_metric(to, "value", &thr);
+        metrics_get(to, "value", &thr);
         /* a log axis when the worst values span more than two decades */
         double lo = INFINITY, hi = 0;
         cJSON_ArrayForEach(po, pa)
@@ -550,7 +543,7 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
             cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(po, "points"))
             {
                 double w = NAN;
-                cb_metric(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pt, "terms"), t), "worst", &w);
+                metrics_get(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pt, "terms"), t), "worst", &w);
                 if (w > 0 && w < lo)
                     lo = w;
                 if (w > hi)
@@ -571,9 +564,9 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
     cJSON_ArrayForEach(po, pa)
     {
         double g = NAN, ch = NAN, cm = NAN;
-        cb_metric(po, "gpus", &g);
-        cb_metric(po, "cost_per_hour_usd", &ch);
-        cb_metric(po, "cost_per_month_usd", &cm);
+        metrics_get(po, "gpus", &g);
+        metrics_get(po, "cost_per_hour_usd", &ch);
+        metrics_get(po, "cost_per_month_usd", &cm);
         h_raw(&pl->h, "<tr><td>");
         h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "label")) ?: "?");
         h_raw(&pl->h, "</td><td>");
@@ -601,7 +594,7 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
             h_raw(&pl->h, " ");
             h_esc(&pl->h, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(to, "op")) ?: "?");
             double v = NAN;
-            cb_metric(to, "value", &v);
+            metrics_get(to, "value", &v);
             h_raw(&pl->h, " ");
             h_num(&pl->h, v);
             h_raw(&pl->h, "</th>");
@@ -611,8 +604,8 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
         cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(po, "points"))
         {
             double g = NAN, sm = NAN;
-            cb_metric(pt, "gpus", &g);
-            cb_metric(pt, "seeds_met", &sm);
+            metrics_get(pt, "gpus", &g);
+            metrics_get(pt, "seeds_met", &sm);
             h_raw(&pl->h, "<tr><td>");
             h_num(&pl->h, g);
             h_raw(&pl->h, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met")) ? "</td><td>yes</td><td>"
@@ -623,7 +616,7 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
             cJSON_ArrayForEach(tv, cJSON_GetObjectItemCaseSensitive(pt, "terms"))
             {
                 double w = NAN;
-                cb_metric(tv, "worst", &w);
+                metrics_get(tv, "worst", &w);
                 h_raw(&pl->h, "<td>");
                 h_num(&pl->h, w);
                 h_raw(&pl->h, "</td>");
@@ -647,16 +640,16 @@ static int load_docs(plot_docs *d, const char *dir, gs_error *err)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return gs_err(err, GS_EINPUT, "plot: '%s' is not a directory", dir);
-    if (exists(dir, "report.json", p, sizeof p) && !(d->report = cb_read_report(dir, err)))
+    if (exists(dir, "report.json", p, sizeof p) && !(d->report = cli_batch_read_report(dir, err)))
         return err->code;
     if (exists(dir, "compare.json", p, sizeof p)) {
-        if (!(d->compare = cb_read_json(p, err)))
+        if (!(d->compare = cli_batch_read_json(p, err)))
             return err->code;
         if (cd_check_compare(d->compare, p, err))
             return err->code;
     }
     if (exists(dir, "plan.json", p, sizeof p)) {
-        if (!(d->plan = cb_read_json(p, err)))
+        if (!(d->plan = cli_batch_read_json(p, err)))
             return err->code;
         if (cd_check_plan(d->plan, p, err))
             return err->code;
@@ -736,9 +729,9 @@ int cmd_plot(int argc, char **argv)
         char path[1100];
         snprintf(path, sizeof path, "%s/report.html", out ? out : argv[optind]);
         if (out)
-            rc = cb_mkdirs(out, &err);
+            rc = cli_batch_mkdirs(out, &err);
         if (rc == 0)
-            rc = cb_write_text(path, pl.h.buf, &err);
+            rc = cli_batch_write_text(path, pl.h.buf, &err);
         if (rc == 0)
             printf("report: %s (%d figures inlined)\n", path, pl.figures);
     }

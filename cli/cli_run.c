@@ -6,7 +6,6 @@
  * SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,41 +19,11 @@
 #include "../base/gs_json.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
+#include "cli_opts.h"
 #include "../sim/sim_cluster_file.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
 #include "../sim/sim_report.h"
-
-static void run_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: gpusim run --trace FILE --policy NAME[+TIME_POLICY...] [options]\n"
-            "\n"
-            "  --trace FILE            trace, CSV format v1 (workloads/README.md)\n"
-            "  --policy NAME           space policy, optionally +time policies ('gpusim policies')\n"
-            "  --cluster FILE          cluster JSON (default: workloads/examples/cluster.json)\n"
-            "  --gpus MODEL:N[,...]    cluster shorthand instead of --cluster ('gpusim models')\n"
-            "  --gpus-per-node N       GPUs per node for --gpus (default 8)\n"
-            "  --price MODEL=USD       price per GPU-hour of a model's cards (repeatable; wins over the cluster\n"
-            "                          file's price_per_gpu_hour_usd and the model file's list price)\n"
-            "  --mig LAYOUT            with --gpus: MIG on every card that has it: all-<profile>, balanced, whole,\n"
-            "                          dynamic (empty cards, for dynmig), or the JSON of a cluster file's \"mig\"\n"
-            "  --seed N                run seed (default 1)\n"
-            "  --set KEY=VALUE         policy parameter (repeatable)\n"
-            "  --out DIR               output directory (default results/<trace>.<policy>/, on another cluster\n"
-            "                          than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)\n"
-            "  --json                  also print report.json to stdout (instead of the summary)\n"
-            "  --until SECONDS         stop the simulation at this time\n"
-            "  --sample-s SECONDS      timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
-            "                          100000 rows: at the cap the step doubles and every second row is dropped\n"
-            "  --allow-extra-columns   ignore unknown trace columns\n"
-            "  --models DIR            GPU model directory (default models/gpu beside the binary)\n"
-            "  --mode run|fill         fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
-            "                          never departing, until --fill-to x the cluster's GPUs were requested;\n"
-            "                          writes report.json and fill.csv (default out results/<trace>.<policy>.fill/)\n"
-            "  --fill-to X             fill mode: multiple of capacity to request (default 1.3)\n"
-            "  --seeds A..B            fill mode: average seeds A to B (default: --seed)\n");
-}
 
 /* The simulation's own peak resident memory. ru_maxrss is not it: Linux
  * keeps it across exec, so a run started by a large harness (a Python
@@ -118,16 +87,6 @@ static void show_progress(void *ud, const sim *s)
     p->shown = true;
 }
 
-static bool parse_seconds_arg(const char *s, gs_time_us *out)
-{
-    char *end;
-    double v = cli_strtod(s, &end);
-    if (end == s || *end || !(v >= 0) || v > 9e12)
-        return false;
-    *out = (gs_time_us)(v * 1e6 + 0.5);
-    return true;
-}
-
 static void default_out(char *buf, size_t n, const char *trace, const char *cluster, const char *policy)
 {
     const char *base = strrchr(trace, '/');
@@ -147,187 +106,193 @@ static void default_out(char *buf, size_t n, const char *trace, const char *clus
     snprintf(buf, n, "results/%.*s.%s.%s", (int)l, base, slug, policy);
 }
 
-int cmd_run(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"trace", required_argument, 0, 't'},   {"policy", required_argument, 0, 'p'},
-        {"cluster", required_argument, 0, 'c'}, {"gpus", required_argument, 0, 'g'},
-        {"gpus-per-node", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
-        {"set", required_argument, 0, 'S'},     {"out", required_argument, 0, 'o'},
-        {"json", no_argument, 0, 'j'},          {"until", required_argument, 0, 'u'},
-        {"sample-s", required_argument, 0, 'i'}, {"allow-extra-columns", no_argument, 0, 'x'},
-        {"models", required_argument, 0, 'm'},  {"help", no_argument, 0, 'h'},
-        {"mode", required_argument, 0, 'M'},    {"fill-to", required_argument, 0, 'F'},
-        {"seeds", required_argument, 0, 'D'},   {"mig", required_argument, 0, 'G'},
-        {"price", required_argument, 0, '$'},
-        {0, 0, 0, 0},
-    };
-    static sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.registry = pol_all();
-    cfg.seed = 1;
-    cfg.sample_us = 60 * GS_US_PER_S;
-    const char *cluster_path = NULL, *gpus_spec = NULL, *out_dir = NULL, *models_dir = NULL, *mig = NULL;
-    long gpn = 8;
-    bool json = false, fill = false, seeds_given = false, fill_to_given = false;
-    const char *prices[16];
-    int nprices = 0;
-    cli_fill_opts fo = {.fill_to = 1.3};
-    gs_error err = {0};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
-        switch (c) {
-        case 't': cfg.trace_path = optarg; break;
-        case 'p': cfg.policy = optarg; break;
-        case 'c': cluster_path = optarg; break;
-        case 'g': gpus_spec = optarg; break;
-        case 'G': mig = optarg; break;
-        case '$':
-            if (nprices == 16)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--price: at most 16"});
-            prices[nprices++] = optarg;
-            break;
-        case 'n':
-            gpn = cli_strtol(optarg, &end);
-            if (*end || gpn < 1 || gpn > CL_MAX_NODE_GPUS)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--gpus-per-node: expected an integer 1..64"});
-            break;
-        case 's':
-            if (!cli_parse_u64(optarg, strlen(optarg), &cfg.seed))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--seed: expected an integer 0..18446744073709551615"});
-            break;
-        case 'S': {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--set: expected KEY=VALUE"});
-            if (cfg.nsets == SIM_MAX_SETS)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--set: too many parameters"});
-            *eq = 0;
-            cfg.sets[cfg.nsets].key = optarg;
-            cfg.sets[cfg.nsets++].value = eq + 1;
-            break;
-        }
-        case 'o': out_dir = optarg; break;
-        case 'j': json = true; break;
-        case 'u':
-            if (!parse_seconds_arg(optarg, &cfg.until_us) || cfg.until_us == 0)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--until: expected a positive number of seconds"});
-            break;
-        case 'i':
-            /* below a millisecond a row per step says nothing the events do not;
-             * the row cap (sim_timeseries.h) bounds the file either way */
-            if (!parse_seconds_arg(optarg, &cfg.sample_us) || (cfg.sample_us > 0 && cfg.sample_us < 1000))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--sample-s: expected 0 (no timeseries) or seconds "
-                                                       "from 0.001 to 9e12"});
-            break;
-        case 'x': cfg.allow_extra_columns = true; break;
-        case 'm': models_dir = optarg; break;
-        case 'M':
-            if (strcmp(optarg, "run") && strcmp(optarg, "fill"))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--mode: expected run or fill"});
-            fill = !strcmp(optarg, "fill");
-            break;
-        case 'F':
-            fill_to_given = true;
-            fo.fill_to = cli_strtod(optarg, &end);
-            if (end == optarg || *end || !(fo.fill_to > 0 && fo.fill_to <= 10))
-                return cli_fail(&(gs_error){GS_EUSAGE, "--fill-to: expected a number in (0, 10]"});
-            break;
-        case 'D': {
-            uint64_t a, b;
-            const char *dots = strstr(optarg, "..");
-            if (dots && cli_parse_u64(optarg, (size_t)(dots - optarg), &a) && cli_parse_u64(dots + 2, strlen(dots + 2), &b) &&
-                a <= b && b - a < 1000) {
-                fo.seed_lo = a;
-                fo.seed_hi = b;
-            } else if (!dots && cli_parse_u64(optarg, strlen(optarg), &a)) {
-                fo.seed_lo = fo.seed_hi = a;
-            } else {
-                return cli_fail(&(gs_error){GS_EUSAGE, "--seeds: expected A..B (at most 1000 seeds) or N"});
-            }
-            seeds_given = true;
-            break;
-        }
-        case 'h': run_usage(stdout); return 0;
-        default:
-            gs_err(&err, GS_EUSAGE, "run: unknown or incomplete option '%s'", argv[optind - 1]);
-            return cli_fail(&err);
-        }
-    }
-    if (optind < argc) {
-        gs_err(&err, GS_EUSAGE, "run: unexpected argument '%s'", argv[optind]);
-        return cli_fail(&err);
-    }
-    if (!cfg.trace_path || !cfg.policy) {
-        gs_err(&err, GS_EUSAGE, "run: --trace and --policy are required");
-        return cli_fail(&err);
-    }
-    if (cluster_path && gpus_spec) {
-        gs_err(&err, GS_EUSAGE, "run: give --cluster or --gpus, not both");
-        return cli_fail(&err);
-    }
-    if (mig && !gpus_spec) {
-        gs_err(&err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
-        return cli_fail(&err);
-    }
+/* {==== options ====} */
 
-    char mdir[512], cpath[512], odir[1024];
-    if (models_dir)
-        snprintf(mdir, sizeof mdir, "%s", models_dir);
+typedef struct run_args {
+    cli_opts o;
+    sim_config cfg;
+    bool json, fill, seeds_given, fill_to_given;
+    const char *mode;
+    cli_fill_opts fo;
+} run_args;
+
+/* --sample-s: 0 (no timeseries) or a step from a millisecond: below that a
+ * row per step says nothing the events do not; the row cap
+ * (sim_timeseries.h) bounds the file either way. */
+static int parse_sample(const char *opt, const char *v, void *p, gs_error *err)
+{
+    char *end;
+    double x = cli_strtod(v, &end);
+    if (end == v || *end || !(x == 0 || (x >= 0.001 && x <= 9e12)))
+        return gs_err(err, GS_EUSAGE, "--%s: expected 0 (no timeseries) or seconds from 0.001 to 9e12", opt);
+    *(gs_time_us *)p = (gs_time_us)(x * 1e6 + 0.5);
+    return 0;
+}
+
+/* --seeds A..B (at most 1000) or N, into the fill options. */
+static int parse_fill_seeds(const char *opt, const char *v, void *p, gs_error *err)
+{
+    run_args *a = p;
+    uint64_t lo, hi;
+    const char *dots = strstr(v, "..");
+    if (dots && cli_parse_u64(v, (size_t)(dots - v), &lo) && cli_parse_u64(dots + 2, strlen(dots + 2), &hi) &&
+        lo <= hi && hi - lo < 1000) {
+        a->fo.seed_lo = lo;
+        a->fo.seed_hi = hi;
+    } else if (!dots && cli_parse_u64(v, strlen(v), &lo)) {
+        a->fo.seed_lo = a->fo.seed_hi = lo;
+    } else {
+        return gs_err(err, GS_EUSAGE, "--%s: expected A..B (at most 1000 seeds) or N", opt);
+    }
+    a->seeds_given = true;
+    return 0;
+}
+
+static const char run_synopsis[] = "usage: gpusim run --trace FILE --policy NAME[+TIME_POLICY...] [options]\n\n";
+
+/* Parses and checks the options; the --set values split into cfg.sets
+ * (argv's strings cut at '='). 0, 1 after --help, or GS_EUSAGE. */
+static int run_options(int argc, char **argv, run_args *a, gs_error *err)
+{
+    sim_config *cfg = &a->cfg;
+    double fill_to = 0;
+    const cli_opt table[] = {
+        CLI_SHARED(CLI_OPT_TRACE, NULL),
+        {.name = "policy", .arg = "NAME", .kind = CLI_ARG_STR, .p = &cfg->policy,
+         .help = "space policy, optionally +time policies ('gpusim policies')"},
+        CLI_SHARED(CLI_OPT_CLUSTER, NULL),
+        CLI_SHARED(CLI_OPT_GPUS, NULL),
+        CLI_SHARED(CLI_OPT_GPUS_PER_NODE, NULL),
+        CLI_SHARED(CLI_OPT_PRICE, NULL),
+        CLI_SHARED(CLI_OPT_MIG, NULL),
+        {.name = "seed", .arg = "N", .kind = CLI_ARG_FN, .fn = cli_opts_u64, .p = &cfg->seed,
+         .help = "run seed (default 1)"},
+        CLI_SHARED(CLI_OPT_SET, NULL),
+        CLI_SHARED(CLI_OPT_OUT, "output directory (default results/<trace>.<policy>/, on another cluster\n"
+                                "than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)"),
+        {.name = "json", .kind = CLI_ARG_FLAG, .p = &a->json,
+         .help = "also print report.json to stdout (instead of the summary)"},
+        CLI_SHARED(CLI_OPT_UNTIL, NULL),
+        {.name = "sample-s", .arg = "SECONDS", .kind = CLI_ARG_FN, .fn = parse_sample, .p = &cfg->sample_us,
+         .help = "timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
+                 "100000 rows: at the cap the step doubles and every second row is dropped"},
+        {.name = "allow-extra-columns", .kind = CLI_ARG_FLAG, .p = &cfg->allow_extra_columns,
+         .help = "ignore unknown trace columns"},
+        CLI_SHARED(CLI_OPT_MODELS, NULL),
+        {.name = "mode", .arg = "run|fill", .kind = CLI_ARG_CHOICE, .choices = "run,fill", .p = &a->mode,
+         .help = "fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
+                 "never departing, until --fill-to x the cluster's GPUs were requested;\n"
+                 "writes report.json and fill.csv (default out results/<trace>.<policy>.fill/)"},
+        {.name = "fill-to", .arg = "X", .kind = CLI_ARG_NUM, .lo = 0, .lo_open = true, .hi = 10, .p = &fill_to,
+         .help = "fill mode: multiple of capacity to request (default 1.3)"},
+        {.name = "seeds", .arg = "A..B", .kind = CLI_ARG_FN, .fn = parse_fill_seeds, .p = a,
+         .help = "fill mode: average seeds A to B (default: --seed)"},
+        {0},
+    };
+    a->o.gpus_per_node = 8;
+    int rc = cli_opts_parse("run", argc, argv, table, &a->o, run_synopsis, NULL, err);
+    if (rc)
+        return rc;
+    cfg->trace_path = a->o.trace;
+    cfg->until_us = a->o.until_us;
+    a->fill = a->mode && !strcmp(a->mode, "fill");
+    a->fill_to_given = fill_to > 0;
+    if (a->fill_to_given)
+        a->fo.fill_to = fill_to;
+    if (!cfg->trace_path || !cfg->policy)
+        return gs_err(err, GS_EUSAGE, "run: --trace and --policy are required");
+    if (a->o.cluster && a->o.gpus)
+        return gs_err(err, GS_EUSAGE, "run: give --cluster or --gpus, not both");
+    if (a->o.mig && !a->o.gpus)
+        return gs_err(err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
+    if (!a->fill && (a->seeds_given || a->fill_to_given))
+        return gs_err(err, GS_EUSAGE, "--seeds and --fill-to need --mode fill");
+    if (a->fill && a->o.mig) /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
+        return gs_err(err, GS_EUSAGE, "--mig is not used by --mode fill");
+    for (int i = 0; i < a->o.nsets; i++) {
+        char *kv = (char *)a->o.sets[i], *eq = strchr(kv, '=');
+        *eq = 0;
+        cfg->sets[cfg->nsets++] = (sim_set){.key = kv, .value = eq + 1};
+    }
+    return 0;
+}
+
+/* {==== the cluster ====} */
+
+/* The model catalog and the cluster (a file, --gpus with --mig, or the
+ * shipped example), with --price applied. 0 or the error; on success the
+ * caller frees both. */
+static int run_cluster(const run_args *a, gpu_catalog *cat, sim_cluster *cl, gs_error *err)
+{
+    char mdir[512], cpath[512];
+    if (a->o.models)
+        snprintf(mdir, sizeof mdir, "%s", a->o.models);
     else
         gpu_catalog_default_dir(mdir, sizeof mdir);
-    gpu_catalog cat;
-    int rc = gpu_catalog_load(&cat, mdir, &err);
+    int rc = gpu_catalog_load(cat, mdir, err);
     if (rc)
-        return cli_fail(&err);
-    sim_cluster cl;
-    if (gpus_spec) {
-        rc = sim_cluster_from_spec(&cl, gpus_spec, (int)gpn, &cat, &err);
-        if (rc == 0 && mig && (rc = sim_cluster_set_mig(&cl, mig, &err)) != 0)
-            sim_cluster_free(&cl);
-    } else {
-        if (!cluster_path)
-            cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
-        rc = sim_cluster_load(&cl, cluster_path ? cluster_path : cpath, &cat, &err);
-    }
-    for (int i = 0; rc == 0 && i < nprices; i++)
-        if ((rc = sim_cluster_set_price(&cl, &cat, prices[i], &err)) != 0)
-            sim_cluster_free(&cl);
-    if (rc) {
-        gpu_catalog_free(&cat);
-        return cli_fail(&err);
-    }
-    if (out_dir)
-        snprintf(odir, sizeof odir, "%s", out_dir);
-    else
-        default_out(odir, sizeof odir, cfg.trace_path, gpus_spec || cluster_path ? cl.name : NULL, cfg.policy);
-    if (fill || seeds_given || fill_to_given) { /* the fill-up experiment (cli_fill.c) */
-        sim_cluster_free(&cl);
-        if (!fill) {
-            gpu_catalog_free(&cat);
-            return cli_fail(&(gs_error){GS_EUSAGE, "--seeds and --fill-to need --mode fill"});
-        }
-        if (mig) { /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
-            gpu_catalog_free(&cat);
-            return cli_fail(&(gs_error){GS_EUSAGE, "--mig is not used by --mode fill"});
-        }
-        if (!seeds_given)
-            fo.seed_lo = fo.seed_hi = cfg.seed;
-        if (!out_dir)
-            strncat(odir, ".fill", sizeof odir - strlen(odir) - 1);
-        cli_cluster_src src = {cluster_path, gpus_spec, (int)gpn};
-        rc = cli_run_fill(&cfg, &cat, &src, odir, &fo, json);
-        gpu_catalog_free(&cat);
         return rc;
+    if (a->o.gpus) {
+        rc = sim_cluster_from_spec(cl, a->o.gpus, (int)a->o.gpus_per_node, cat, err);
+        if (rc == 0 && a->o.mig && (rc = sim_cluster_set_mig(cl, a->o.mig, err)) != 0)
+            sim_cluster_free(cl);
+    } else {
+        if (!a->o.cluster)
+            cli_shipped_path(cpath, sizeof cpath, "workloads/examples/cluster.json");
+        rc = sim_cluster_load(cl, a->o.cluster ? a->o.cluster : cpath, cat, err);
     }
+    for (int i = 0; rc == 0 && i < a->o.nprices; i++)
+        if ((rc = sim_cluster_set_price(cl, cat, a->o.prices[i], err)) != 0)
+            sim_cluster_free(cl);
+    if (rc)
+        gpu_catalog_free(cat);
+    return rc;
+}
 
-    /* Both files go to a temporary directory beside odir, put in place as
-     * one unit at the end (gs_outdir.h): a failed or interrupted run leaves
-     * nothing, and no reader sees the new report beside an old timeseries
-     * (with --sample-s 0 an old timeseries.csv in odir is removed). */
+/* {==== one run ====} */
+
+/* The two clocks of a run: setup (sim_init: nodes, cards, policy state,
+ * built once per run and growing with the cluster) and the event loop
+ * (sim_run: reading the trace and every event). sim.wall_s and
+ * events_per_s are the loop's alone, so a per-event cost is not the setup
+ * spread over the events; sim.setup_s is the setup's. sim.cpu_s is the
+ * loop's process CPU time: on a shared machine it moves less with load than
+ * wall time does (the benches' per-event figures use it). */
+typedef struct run_clock {
+    struct timespec t0, t_loop, t1, c_loop, c1;
+} run_clock;
+
+/* The report of a finished run, written to rep_tmp; *text is what was
+ * written (the caller frees it and the report). */
+static int run_report(sim *s, const run_clock *k, const char *rep_tmp, cJSON **rep, char **text, gs_error *err)
+{
+    *rep = sim_report_build(s, since(&k->t_loop, &k->t1), peak_rss_mib());
+    cJSON *sm = cJSON_GetObjectItemCaseSensitive(*rep, "sim");
+    cJSON_AddNumberToObject(sm, "setup_s", since(&k->t0, &k->t_loop));
+    cJSON_AddNumberToObject(sm, "cpu_s", since(&k->c_loop, &k->c1));
+    size_t n;
+    *text = gs_json_print(*rep, &n);
+    int rc = gs_write_atomic(rep_tmp, *text, n, err);
+    /* a service whose replica fits no card is never served: say so even
+     * when the summary is not printed */
+    const cJSON *sv, *svcs = cJSON_GetObjectItemCaseSensitive(*rep, "services");
+    cJSON_ArrayForEach(sv, svcs)
+    {
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason");
+        if (cJSON_IsString(why))
+            fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
+    }
+    return rc;
+}
+
+/* Runs the simulation into odir. Both files go to a temporary directory
+ * beside odir, put in place as one unit at the end (gs_outdir.h): a failed
+ * or interrupted run leaves nothing, and no reader sees the new report
+ * beside an old timeseries (with --sample-s 0 an old timeseries.csv in odir
+ * is removed). */
+static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, const char *odir, gs_error *err)
+{
     static const char *const owned[] = {"timeseries.csv", "report.json", NULL};
     char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300];
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
@@ -335,73 +300,47 @@ int cmd_run(int argc, char **argv)
     FILE *ts = NULL;
     sim *s = sim_create();
     gs_outdir od;
-    /* Two clocks: setup (sim_init: nodes, cards, policy state, built once
-     * per run and growing with the cluster) and the event loop (sim_run:
-     * reading the trace and every event). sim.wall_s and events_per_s are
-     * the loop's alone, so a per-event cost is not the setup spread over
-     * the events; sim.setup_s is the setup's. sim.cpu_s is the loop's
-     * process CPU time: on a shared machine it moves less with load than
-     * wall time does (the benches' per-event figures use it). */
-    struct timespec t0, t_loop, t1, c_loop, c1;
+    run_clock k;
     rss_reset();
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = sim_init(s, &cfg, &cat, &cl, NULL, &err);
+    clock_gettime(CLOCK_MONOTONIC, &k.t0);
+    int rc = sim_init(s, &a->cfg, cat, cl, NULL, err);
     bool begun = false;
-    if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, &err)) == 0) {
+    if (rc == 0 && (rc = gs_outdir_begin(&od, odir, owned, err)) == 0) {
         begun = true;
         gs_outdir_file(&od, "timeseries.csv", ts_tmp, sizeof ts_tmp);
         gs_outdir_file(&od, "report.json", rep_tmp, sizeof rep_tmp);
-        if (cfg.sample_us > 0) {
+        if (a->cfg.sample_us > 0) {
             ts = fopen(ts_tmp, "w");
             if (!ts)
-                rc = gs_err(&err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
+                rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
             sim_set_timeseries(s, ts);
         }
     }
-    progress prog = {.t0 = t0};
-    if (rc == 0 && isatty(STDERR_FILENO)) {
+    progress prog = {.t0 = k.t0};
+    if (rc == 0 && isatty(STDERR_FILENO))
         sim_set_progress(s, show_progress, &prog);
-    }
     for (int w = 0; rc == 0 && w < sim_nwarnings(s); w++)
         fprintf(stderr, "gpusim: warning: %s\n", sim_warning(s, w));
-    clock_gettime(CLOCK_MONOTONIC, &t_loop);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c_loop);
+    clock_gettime(CLOCK_MONOTONIC, &k.t_loop);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &k.c_loop);
     if (rc == 0 && (rc = sim_run(s)) != 0)
-        err = *sim_error(s);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+        *err = *sim_error(s);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &k.c1);
+    clock_gettime(CLOCK_MONOTONIC, &k.t1);
     if (prog.shown)
         fprintf(stderr, "\r\033[K"); /* erase the progress line */
-    double setup_s = since(&t0, &t_loop), wall_s = since(&t_loop, &t1);
     if (ts && (fclose(ts) != 0) && rc == 0)
-        rc = gs_err(&err, GS_EWRITE, "cannot write '%s'", ts_path);
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s'", ts_path);
     cJSON *rep = NULL;
     char *text = NULL;
-    if (rc == 0) {
-        rep = sim_report_build(s, wall_s, peak_rss_mib());
-        cJSON *sm = cJSON_GetObjectItemCaseSensitive(rep, "sim");
-        cJSON_AddNumberToObject(sm, "setup_s", setup_s);
-        cJSON_AddNumberToObject(sm, "cpu_s", since(&c_loop, &c1));
-        size_t n;
-        text = gs_json_print(rep, &n);
-        rc = gs_write_atomic(rep_tmp, text, n, &err);
-        /* a service whose replica fits no card is never served: say so
-         * even when the summary is not printed */
-        const cJSON *sv, *svcs = cJSON_GetObjectItemCaseSensitive(rep, "services");
-        cJSON_ArrayForEach(sv, svcs)
-        {
-            const cJSON *why = cJSON_GetObjectItemCaseSensitive(sv, "unplaceable_reason");
-            if (cJSON_IsString(why))
-                fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
-                        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
-        }
-    }
     if (rc == 0)
-        rc = gs_outdir_commit(&od, &err);
+        rc = run_report(s, &k, rep_tmp, &rep, &text, err);
+    if (rc == 0)
+        rc = gs_outdir_commit(&od, err);
     if (rc != 0) {
         if (begun)
             gs_outdir_abort(&od);
-    } else if (json) {
+    } else if (a->json) {
         fputs(text, stdout);
     } else {
         sim_report_summary(stdout, rep);
@@ -412,6 +351,44 @@ int cmd_run(int argc, char **argv)
     free(text);
     cJSON_Delete(rep);
     sim_destroy(s);
+    return rc;
+}
+
+/* {==== the command ====} */
+
+int cmd_run(int argc, char **argv)
+{
+    static run_args a; /* sim_config holds the --set table: off the stack */
+    memset(&a, 0, sizeof a);
+    a.cfg.registry = pol_all();
+    a.cfg.seed = 1;
+    a.cfg.sample_us = 60 * GS_US_PER_S;
+    a.fo.fill_to = 1.3;
+    gs_error err = {0};
+    int rc = run_options(argc, argv, &a, &err);
+    if (rc)
+        return rc == 1 ? 0 : cli_fail(&err);
+    gpu_catalog cat;
+    sim_cluster cl;
+    if ((rc = run_cluster(&a, &cat, &cl, &err)) != 0)
+        return cli_fail(&err);
+    char odir[1024];
+    if (a.o.out)
+        snprintf(odir, sizeof odir, "%s", a.o.out);
+    else
+        default_out(odir, sizeof odir, a.cfg.trace_path, a.o.gpus || a.o.cluster ? cl.name : NULL, a.cfg.policy);
+    if (a.fill) { /* the fill-up experiment (cli_fill.c) */
+        sim_cluster_free(&cl);
+        if (!a.seeds_given)
+            a.fo.seed_lo = a.fo.seed_hi = a.cfg.seed;
+        if (!a.o.out)
+            strncat(odir, ".fill", sizeof odir - strlen(odir) - 1);
+        cli_cluster_src src = {a.o.cluster, a.o.gpus, (int)a.o.gpus_per_node};
+        rc = cli_run_fill(&a.cfg, &cat, &src, odir, &a.fo, a.json);
+        gpu_catalog_free(&cat);
+        return rc;
+    }
+    rc = run_sim(&a, &cat, &cl, odir, &err);
     sim_cluster_free(&cl);
     gpu_catalog_free(&cat);
     return rc ? cli_fail(&err) : 0;

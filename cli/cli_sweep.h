@@ -34,7 +34,7 @@ typedef struct sw_run {
     long gpus_per_node;  /* with gpus; 0 = run's default */
     char *cluster_label;
     char *label, *policy; /* the entry as written; the --policy argument */
-    char *sets[CB_MAX_SETS];
+    char *sets[CLI_BATCH_MAX_SETS];
     int nsets;
     uint64_t seed;
     char *until, *models; /* NULL when not given */

@@ -87,7 +87,7 @@ int sw_cmd_collect(int argc, char **argv)
         {"out", required_argument, 0, 'o'}, {"format", required_argument, 0, 'f'},
         {"slo", required_argument, 0, 'L'}, {"metrics", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},      {0, 0, 0, 0}};
-    const char *out = NULL, *format = "text", *slo_spec = NULL, *metrics = NULL;
+    const char *out = NULL, *format = "text", *slo_spec = NULL, *extra_paths = NULL;
     gs_error err = {0};
     int ch;
     optind = 1;
@@ -97,7 +97,7 @@ int sw_cmd_collect(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
         case 'L': slo_spec = optarg; break;
-        case 'M': metrics = optarg; break;
+        case 'M': extra_paths = optarg; break;
         case 'h': collect_usage(stdout); return 0;
         default:
             gs_err(&err, GS_EUSAGE, "sweep collect: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -106,9 +106,9 @@ int sw_cmd_collect(int argc, char **argv)
     }
     if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json"))
         return cli_fail(&(gs_error){GS_EUSAGE, "--format: expected text, markdown, csv or json"});
-    cb_slo *slo = NULL;
+    cli_batch_slo *slo = NULL;
     int nslo = 0;
-    if (slo_spec && cb_slo_parse(slo_spec, &slo, &nslo, &err))
+    if (slo_spec && cli_batch_slo_parse(slo_spec, &slo, &nslo, &err))
         return cli_fail(&err);
     sw_manifest m;
     if (read_manifest_arg(argc, argv, "collect", &m, &err)) {
@@ -136,18 +136,18 @@ int sw_cmd_collect(int argc, char **argv)
     cJSON **reps = xcalloc((size_t)m.n, sizeof *reps);
     char **dirs = xcalloc((size_t)m.n, sizeof *dirs);
     int *order = xcalloc((size_t)m.n, sizeof *order); /* lines grouped by column */
-    cc_column *cols = xcalloc((size_t)ncols, sizeof *cols);
+    cli_compare_table_column *cols = xcalloc((size_t)ncols, sizeof *cols);
     char **labels = xcalloc((size_t)ncols, sizeof *labels);
     bool *missing = xcalloc((size_t)m.n, sizeof *missing);
     int nmiss = 0, rc = 0, at = 0;
     long seeds = 0;
     for (int c = 0; c < ncols; c++) {
         const sw_run *f = &m.runs[first[c]];
-        labels[c] = many_traces && many_clusters ? cb_fmt("%s (%s, %s)", f->label, f->trace_label, f->cluster_label)
-                    : many_traces               ? cb_fmt("%s (%s)", f->label, f->trace_label)
-                    : many_clusters             ? cb_fmt("%s (%s)", f->label, f->cluster_label)
+        labels[c] = many_traces && many_clusters ? cli_batch_fmt("%s (%s, %s)", f->label, f->trace_label, f->cluster_label)
+                    : many_traces               ? cli_batch_fmt("%s (%s)", f->label, f->trace_label)
+                    : many_clusters             ? cli_batch_fmt("%s (%s)", f->label, f->cluster_label)
                                                 : xstrdup(f->label);
-        cols[c] = (cc_column){labels[c], f->policy, reps + at, (const char *const *)dirs + at, 0};
+        cols[c] = (cli_compare_table_column){labels[c], f->policy, reps + at, (const char *const *)dirs + at, 0};
         for (int i = 0; i < m.n; i++) {
             if (col_of[i] != c)
                 continue;
@@ -155,7 +155,7 @@ int sw_cmd_collect(int argc, char **argv)
             sw_run_dir(&m, i, d, sizeof d);
             dirs[at] = xstrdup(d);
             if (sw_state_of(&m, i, NULL, 0) == SW_DONE) {
-                reps[at] = cb_read_report(d, &err);
+                reps[at] = cli_batch_read_report(d, &err);
                 if (!reps[at] && rc == 0)
                     rc = err.code;
             } else {
@@ -177,7 +177,7 @@ int sw_cmd_collect(int argc, char **argv)
                     !strcmp(m.runs[first[d]].cluster_label, f->cluster_label);
         if (seen)
             continue;
-        cb_run *grp = xcalloc((size_t)m.n, sizeof *grp);
+        cli_batch_run *grp = xcalloc((size_t)m.n, sizeof *grp);
         int ng = 0;
         for (int d = c; d < ncols; d++)
             if (!strcmp(m.runs[first[d]].trace_label, f->trace_label) &&
@@ -185,11 +185,11 @@ int sw_cmd_collect(int argc, char **argv)
                 for (int k = 0; k < cols[d].n; k++)
                     if (cols[d].reports[k])
                         grp[ng++].report = cols[d].reports[k];
-        cb_add_unit_costs(grp, ng);
+        cli_batch_add_unit_costs(grp, ng);
         free(grp); /* the reports stay owned by reps[] */
     }
     const char *trace = many_traces ? "several traces" : m.runs[0].trace;
-    cJSON *doc = rc ? NULL : cc_build(trace, seeds, cols, ncols, slo, nslo, metrics);
+    cJSON *doc = rc ? NULL : cli_compare_table_build(trace, seeds, cols, ncols, slo, nslo, extra_paths);
     if (rc == 0 && !doc)
         rc = gs_err(&err, GS_EINPUT, "sweep collect: none of the %d runs of %s is done yet ('gpusim sweep status')",
                     m.n, m.path);
@@ -200,11 +200,11 @@ int sw_cmd_collect(int argc, char **argv)
             if (missing[i])
                 cJSON_AddItemToArray(ma, cJSON_CreateNumber(i));
         char *text = NULL;
-        rc = cc_write(doc, odir, &text, &err);
+        rc = cli_compare_table_write(doc, odir, &text, &err);
         if (rc == 0 && !strcmp(format, "json"))
             fputs(text, stdout);
         else if (rc == 0)
-            cc_print(doc, format, trace, seeds, odir);
+            cli_compare_table_print(doc, format, trace, seeds, odir);
         free(text);
     }
     if (rc == 0 && nmiss) {

@@ -90,25 +90,25 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
     if (sw_remove_tree(tmp, err))
         return err->code;
 
-    cb_common com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
+    cli_opts com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
                      .until = r->until, .gpus_per_node = r->gpus_per_node};
-    cb_policy pol = {0};
+    cli_batch_policy pol = {0};
     snprintf(pol.name, sizeof pol.name, "%s", r->policy);
     for (int k = 0; k < r->nsets; k++)
         pol.sets[pol.nsets++] = r->sets[k];
-    cb_run run;
-    cb_run_init(&run, &com, &pol, NULL, r->seed, tmp);
+    cli_batch_run run;
+    cli_batch_run_init(&run, &com, &pol, NULL, r->seed, tmp);
     char what[300];
     snprintf(what, sizeof what, "sweep [%d]", i);
-    int rc = cb_run_all(&run, 1, 1, what, err);
-    cb_run_free(&run);
+    int rc = cli_batch_run_all(&run, 1, 1, what, err);
+    cli_batch_run_free(&run);
     if (rc == 0) {
         cJSON *o = sw_run_json(r);
         char *text = cJSON_Print(o);
-        char *withnl = cb_fmt("%s\n", text);
+        char *withnl = cli_batch_fmt("%s\n", text);
         char p[1500];
         snprintf(p, sizeof p, "%s/run.json", tmp);
-        rc = cb_write_text(p, withnl, err);
+        rc = cli_batch_write_text(p, withnl, err);
         free(text), free(withnl);
         cJSON_Delete(o);
         if (rc == 0 && force && sw_remove_tree(final, err))

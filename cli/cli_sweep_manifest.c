@@ -63,22 +63,22 @@ static void id_from(sw_run *r, const char *trace_sha, const char *cluster_sha, c
 {
     gs_sha256 s;
     gs_sha256_init(&s);
-    char *head = cb_fmt("gpusim sweep run\nversion=%s\ntrace=%s\n", GPUSIM_VERSION, trace_sha);
+    char *head = cli_batch_fmt("gpusim sweep run\nversion=%s\ntrace=%s\n", GPUSIM_VERSION, trace_sha);
     gs_sha256_update(&s, head, strlen(head));
     free(head);
-    char *cl = r->cluster ? cb_fmt("cluster=%s\n", cluster_sha)
-                          : cb_fmt("gpus=%s per_node=%ld\n", r->gpus, r->gpus_per_node);
+    char *cl = r->cluster ? cli_batch_fmt("cluster=%s\n", cluster_sha)
+                          : cli_batch_fmt("gpus=%s per_node=%ld\n", r->gpus, r->gpus_per_node);
     gs_sha256_update(&s, cl, strlen(cl));
     free(cl);
-    char *pol = cb_fmt("policy=%s\n", r->policy);
+    char *pol = cli_batch_fmt("policy=%s\n", r->policy);
     gs_sha256_update(&s, pol, strlen(pol));
     free(pol);
     for (int i = 0; i < r->nsets; i++) {
-        char *kv = cb_fmt("set=%s\n", r->sets[i]);
+        char *kv = cli_batch_fmt("set=%s\n", r->sets[i]);
         gs_sha256_update(&s, kv, strlen(kv));
         free(kv);
     }
-    char *tail = cb_fmt("seed=%llu\nuntil=%s\nmodels=%s\n", (unsigned long long)r->seed, r->until ? r->until : "",
+    char *tail = cli_batch_fmt("seed=%llu\nuntil=%s\nmodels=%s\n", (unsigned long long)r->seed, r->until ? r->until : "",
                         models_sha);
     gs_sha256_update(&s, tail, strlen(tail));
     free(tail);
@@ -115,9 +115,9 @@ int sw_models_sha(const char *dir, char hex[65], gs_error *err)
     gs_sha256_init(&s);
     int rc = 0;
     for (int i = 0; i < n; i++) {
-        char *p = cb_fmt("%s/%s", dir, names[i]), fh[65];
+        char *p = cli_batch_fmt("%s/%s", dir, names[i]), fh[65];
         if (rc == 0 && (rc = gs_sha256_file(p, fh, err)) == 0) {
-            char *line = cb_fmt("%s %s\n", names[i], fh);
+            char *line = cli_batch_fmt("%s %s\n", names[i], fh);
             gs_sha256_update(&s, line, strlen(line));
             free(line);
         }
@@ -188,9 +188,9 @@ static int line_from_json(sw_run *r, const cJSON *o, const char *path, int line,
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "set"))
     {
-        if (!cJSON_IsString(s) || r->nsets == CB_MAX_SETS)
+        if (!cJSON_IsString(s) || r->nsets == CLI_BATCH_MAX_SETS)
             return gs_err(err, GS_EINPUT, "%s:%d:1: \"set\": expected at most %d strings key=value", path, line,
-                          CB_MAX_SETS);
+                          CLI_BATCH_MAX_SETS);
         r->sets[r->nsets++] = xstrdup(s->valuestring);
     }
     if (!cJSON_IsNumber(idx) || !cJSON_IsNumber(seed) || !id || strlen(id) != SW_ID_HEX || !r->trace ||
@@ -216,7 +216,7 @@ int sw_manifest_read(sw_manifest *m, const char *path, gs_error *err)
         return gs_err(err, GS_EINPUT, "cannot read '%s': %s", path, strerror(errno));
     m->path = xstrdup(path);
     char *slash = strrchr(m->path, '/');
-    m->dir = slash ? cb_fmt("%.*s", (int)(slash - m->path), m->path) : xstrdup(".");
+    m->dir = slash ? cli_batch_fmt("%.*s", (int)(slash - m->path), m->path) : xstrdup(".");
     if (!m->dir[0]) {
         free(m->dir);
         m->dir = xstrdup("/");

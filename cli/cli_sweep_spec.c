@@ -103,7 +103,7 @@ static char *read_text(const char *path, gs_error *err)
  * that a task started anywhere (another node, a container) finds it. */
 static int resolve(spec_ctx *c, const char *const *where, const char *p, char **out)
 {
-    char *joined = p[0] == '/' ? xstrdup(p) : cb_fmt("%s/%s", c->dir, p);
+    char *joined = p[0] == '/' ? xstrdup(p) : cli_batch_fmt("%s/%s", c->dir, p);
     char abs[PATH_MAX];
     if (!realpath(joined, abs)) {
         int e = errno;
@@ -122,7 +122,7 @@ static char *base_label(const char *path, const char *ext)
     size_t l = strlen(b), el = strlen(ext);
     if (l > el && strcmp(b + l - el, ext) == 0)
         l -= el;
-    return cb_fmt("%.*s", (int)l, b);
+    return cli_batch_fmt("%.*s", (int)l, b);
 }
 
 /* A number or string parameter value as `run --set` takes it. */
@@ -132,10 +132,10 @@ static char *value_text(const cJSON *v)
         return xstrdup(v->valuestring);
     if (!cJSON_IsNumber(v))
         return NULL;
-    char *s = cb_fmt("%.15g", v->valuedouble);
+    char *s = cli_batch_fmt("%.15g", v->valuedouble);
     if (strtod(s, NULL) != v->valuedouble) {
         free(s);
-        s = cb_fmt("%.17g", v->valuedouble);
+        s = cli_batch_fmt("%.17g", v->valuedouble);
     }
     return s;
 }
@@ -148,11 +148,11 @@ typedef struct axis_item {
 typedef struct spec {
     axis_item *traces, *clusters;
     int ntraces, nclusters;
-    cb_policy *pols; /* one per entry */
+    cli_batch_policy *pols; /* one per entry */
     int npols;
     uint64_t *seeds;
     int nseeds;
-    char *sets[CB_MAX_SETS];
+    char *sets[CLI_BATCH_MAX_SETS];
     int nsets;
     char *until, *models;
     char models_sha[65];
@@ -165,7 +165,7 @@ static void spec_free(spec *s)
     for (int i = 0; i < s->nclusters; i++)
         free(s->clusters[i].path), free(s->clusters[i].label), free(s->clusters[i].gpus), free(s->clusters[i].sha);
     free(s->traces), free(s->clusters);
-    cb_policies_free(s->pols, s->npols);
+    cli_batch_policies_free(s->pols, s->npols);
     free(s->seeds);
     for (int i = 0; i < s->nsets; i++)
         free(s->sets[i]);
@@ -179,7 +179,7 @@ static void unique_labels(axis_item *it, int n)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(it[i].label, it[j].label)) {
-                char *l = cb_fmt("%s.%d", it[i].label, i + 1);
+                char *l = cli_batch_fmt("%s.%d", it[i].label, i + 1);
                 free(it[i].label);
                 it[i].label = l;
                 break;
@@ -331,25 +331,25 @@ static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
                     return bad_at(c, false, w2, "policies[%d].params.%s: expected a number or a string without , [ ]",
                                   i, kv->string);
                 }
-                char *e2 = cb_fmt("%s%s%s=%s", entry, k ? "," : "[", kv->string, v);
+                char *e2 = cli_batch_fmt("%s%s%s=%s", entry, k ? "," : "[", kv->string, v);
                 free(entry), free(v);
                 entry = e2;
                 k++;
             }
             if (k) {
-                char *e2 = cb_fmt("%s]", entry);
+                char *e2 = cli_batch_fmt("%s]", entry);
                 free(entry);
                 entry = e2;
             }
         } else {
             return bad_at(c, false, where, "policies[%d]: expected a string or an object", i);
         }
-        cb_policy *one;
+        cli_batch_policy *one;
         int n;
         gs_error e2 = {0};
-        int rc = cb_policies_parse(entry, &one, &n, &e2);
+        int rc = cli_batch_policies_parse(entry, &one, &n, &e2);
         if (rc == 0 && n != 1) {
-            cb_policies_free(one, n);
+            cli_batch_policies_free(one, n);
             rc = gs_err(&e2, GS_EUSAGE, "one policy per entry");
         }
         if (rc) {
@@ -363,12 +363,12 @@ static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
         if (!policy_known(one->name)) {
             char msg[300];
             snprintf(msg, sizeof msg, "policies[%d]: unknown policy '%s' (see 'gpusim policies')", i, one->name);
-            cb_policies_free(one, n);
+            cli_batch_policies_free(one, n);
             return bad_at(c, false, where, "%s", msg);
         }
         for (int p = 0; p < s->npols; p++)
             if (!strcmp(s->pols[p].label, one->label)) {
-                cb_policies_free(one, n);
+                cli_batch_policies_free(one, n);
                 return bad_at(c, false, where, "policies[%d]: the label '%s' is already used", i, s->pols[p].label);
             }
         s->pols = xrealloc(s->pols, (size_t)(s->npols + 1) * sizeof *s->pols);
@@ -449,18 +449,18 @@ static int parse_spec(spec_ctx *c, const cJSON *root, spec *s)
     cJSON_ArrayForEach(kv, set)
     {
         char *v = value_text(kv);
-        if (!v || strchr(kv->string, '=') || s->nsets == CB_MAX_SETS) {
+        if (!v || strchr(kv->string, '=') || s->nsets == CLI_BATCH_MAX_SETS) {
             free(v);
             return bad_at(c, false, (const char *[]){"set", kv->string, NULL},
-                          "set.%s: expected a number or a string (at most %d parameters)", kv->string, CB_MAX_SETS);
+                          "set.%s: expected a number or a string (at most %d parameters)", kv->string, CLI_BATCH_MAX_SETS);
         }
-        s->sets[s->nsets++] = cb_fmt("%s=%s", kv->string, v);
+        s->sets[s->nsets++] = cli_batch_fmt("%s=%s", kv->string, v);
         free(v);
     }
     for (int p = 0; p < s->npols; p++)
-        if (s->nsets + s->pols[p].nsets > CB_MAX_SETS)
+        if (s->nsets + s->pols[p].nsets > CLI_BATCH_MAX_SETS)
             return bad_at(c, false, (const char *[]){"policies", NULL}, "'%s': more than %d parameters with \"set\"",
-                          s->pols[p].label, CB_MAX_SETS);
+                          s->pols[p].label, CLI_BATCH_MAX_SETS);
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(root, "until");
     if (u) {
         if (!cJSON_IsNumber(u) || !(u->valuedouble > 0))
@@ -524,7 +524,7 @@ int sw_cmd_init(int argc, char **argv)
     if (!text)
         return cli_fail(&err);
     const char *slash = strrchr(path, '/');
-    spec_ctx c = {path, text, slash ? cb_fmt("%.*s", (int)(slash - path) + 1, path) : xstrdup("."), &err};
+    spec_ctx c = {path, text, slash ? cli_batch_fmt("%.*s", (int)(slash - path) + 1, path) : xstrdup("."), &err};
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     spec s = {0};

@@ -161,7 +161,7 @@ static char *slurm_script(const sw_manifest *m, const bool *todo, int ntodo, con
     long nshards = 0;
     if (sharded) {
         nshards = ntodo < o->array_max ? ntodo : o->array_max;
-        list = cb_fmt("0-%ld", nshards - 1);
+        list = cli_batch_fmt("0-%ld", nshards - 1);
     } else {
         list = sw_index_list(todo, m->n);
         if (strlen(list) > 900) { /* sbatch reads directives a line at a time: keep the line short; */
@@ -169,11 +169,11 @@ static char *slurm_script(const sw_manifest *m, const bool *todo, int ntodo, con
             while (!todo[lo])
                 lo++;
             free(list);
-            list = cb_fmt("%d-%d", lo, last);
+            list = cli_batch_fmt("%d-%d", lo, last);
         }
     }
     bool plain_man = gs_text_vetted(man, "_./:=@+,-"), plain_dir = gs_text_vetted(absdir, "_./:=@+,-");
-    char *text = cb_fmt("#!/bin/sh\n"
+    char *text = cli_batch_fmt("#!/bin/sh\n"
                         "# Written by 'gpusim sweep submit --engine slurm': array task I runs %s of %s.\n"
                         "#SBATCH --job-name=gpusim-sweep\n"
                         "#SBATCH --array=%s%s%.0ld\n"
@@ -188,13 +188,13 @@ static char *slurm_script(const sw_manifest *m, const bool *todo, int ntodo, con
     char *more;
     for (int i = 0; i < 3; i++)
         if (vals[i])
-            more = cb_fmt("%s#SBATCH --%s=%s\n", text, names[i], vals[i]), free(text), text = more;
+            more = cli_batch_fmt("%s#SBATCH --%s=%s\n", text, names[i], vals[i]), free(text), text = more;
     char *qexe = gs_sh_quote(exe), *qman = gs_sh_quote(man);
     if (sharded)
-        more = cb_fmt("%sexec %s sweep run %s --shard \"$((SLURM_ARRAY_TASK_ID + 1))/%ld\"\n", text, qexe, qman,
+        more = cli_batch_fmt("%sexec %s sweep run %s --shard \"$((SLURM_ARRAY_TASK_ID + 1))/%ld\"\n", text, qexe, qman,
                       nshards);
     else
-        more = cb_fmt("%sexec %s sweep run %s   # the line from $SLURM_ARRAY_TASK_ID\n", text, qexe, qman);
+        more = cli_batch_fmt("%sexec %s sweep run %s   # the line from $SLURM_ARRAY_TASK_ID\n", text, qexe, qman);
     free(text);
     free(qexe), free(qman);
     return more;
@@ -212,13 +212,13 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
     char *outpat = slurm_output_pattern(absdir, err);
     if (!outpat)
         return err->code;
-    char *sdir = cb_fmt("%s/slurm", m->dir), *script = cb_fmt("%s/submit.sbatch", sdir);
+    char *sdir = cli_batch_fmt("%s/slurm", m->dir), *script = cli_batch_fmt("%s/submit.sbatch", sdir);
     char *text = slurm_script(m, todo, ntodo, exe, man, absdir, outpat, o);
     int rc = gs_mkdirs(sdir, err);
     if (rc == 0)
-        rc = cb_write_text(script, text, err);
+        rc = cli_batch_write_text(script, text, err);
     free(text);
-    char *outarg = cb_fmt("--output=%s", outpat);
+    char *outarg = cli_batch_fmt("--output=%s", outpat);
     free(outpat);
     if (rc == 0 && o->dry_run) {
         char *qo = gs_sh_word(outarg), *qs = gs_sh_word(script);
@@ -272,7 +272,7 @@ static int slurm_sbatch(const char *script, const char *outarg, int ntodo, const
  * DIR/parallel/NAME. */
 static int write_source(const char *pdir, const char *name, const char *recs, size_t n, gs_error *err)
 {
-    char *path = cb_fmt("%s/%s", pdir, name);
+    char *path = cli_batch_fmt("%s/%s", pdir, name);
     int rc = gs_write_atomic(path, recs, n, err);
     free(path);
     return rc;
@@ -289,14 +289,14 @@ static int write_source(const char *pdir, const char *name, const char *recs, si
 static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, const char *man, const sub_opts *o,
                            gs_error *err)
 {
-    long k = o->max_parallel ? o->max_parallel : cb_default_jobs();
+    long k = o->max_parallel ? o->max_parallel : cli_batch_default_jobs();
     long n = o->shards ? o->shards : 4 * k;
     if (n > m->n)
         n = m->n;
     char absdir[PATH_MAX];
     if (!realpath(m->dir, absdir))
         return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
-    char *pdir = cb_fmt("%s/parallel", absdir);
+    char *pdir = cli_batch_fmt("%s/parallel", absdir);
     int rc = gs_mkdirs(pdir, err);
     if (rc == 0)
         rc = write_source(pdir, "exe", exe, strlen(exe) + 1, err);
@@ -332,7 +332,7 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
     static const char *const sources[] = {"exe", "manifest", "shards"};
     for (int i = 0; i < 3; i++) {
         argv[argc++] = xstrdup("-a");
-        argv[argc++] = cb_fmt("%s/%s", pdir, sources[i]);
+        argv[argc++] = cli_batch_fmt("%s/%s", pdir, sources[i]);
     }
     static const char *const cmd[] = {"{1}", "sweep", "run", "{2}", "--shard", "{3}"};
     for (int i = 0; i < 6; i++)
@@ -367,7 +367,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
     char absdir[PATH_MAX];
     if (!realpath(m->dir, absdir))
         return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
-    char *kdir = cb_fmt("%s/k8s", m->dir), *path = cb_fmt("%s/job.yaml", kdir);
+    char *kdir = cli_batch_fmt("%s/k8s", m->dir), *path = cli_batch_fmt("%s/job.yaml", kdir);
     /* the comment names the file only as a plain word: a newline in it would end the comment */
     char *shown = gs_text_vetted(path, "_./:=@+,-") ? xstrdup(path) : xstrdup("this file");
     long k = o->max_parallel ? o->max_parallel : 8;
@@ -375,7 +375,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
          *mnt = gs_yaml_str(o->mount ? o->mount : absdir), *pvc = gs_yaml_str(o->pvc ? o->pvc : "gpusim-sweep"),
          *mem = gs_yaml_str(o->mem ? o->mem : "1Gi");
     /* Every index runs: one already done exits at once (sweep run skips it). */
-    char *text = cb_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
+    char *text = cli_batch_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
                         "# (JOB_COMPLETION_INDEX). Start it with: kubectl create -f %s (generateName: a new Job each time)\n"
                         "apiVersion: batch/v1\n"
                         "kind: Job\n"
@@ -405,7 +405,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
     free(img), free(qman), free(mnt), free(pvc), free(mem);
     int rc = gs_mkdirs(kdir, err);
     if (rc == 0)
-        rc = cb_write_text(path, text, err);
+        rc = cli_batch_write_text(path, text, err);
     free(text);
     if (rc == 0)
         printf("sweep: %d runs to do; wrote %s (kubectl create -f %s; the claim must hold the sweep directory and "
@@ -417,7 +417,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
 
 static int submit_local(const sw_manifest *m, int ntodo, const char *man, const sub_opts *o, gs_error *err)
 {
-    long k = o->max_parallel ? o->max_parallel : cb_default_jobs();
+    long k = o->max_parallel ? o->max_parallel : cli_batch_default_jobs();
     if (k > ntodo)
         k = ntodo;
     printf("sweep: %d runs to do, %ld at once\n", ntodo, k);

@@ -6,6 +6,7 @@
 #include "../sim/sim_hw.h"
 #include "../sim/sim_preempt.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -571,6 +572,17 @@ uint32_t mig_base_queue_demand(mig_base *b, const job *j)
     if (least <= 0 || j->req.gpus < 1)
         return 0;
     return (uint32_t)((least - 1) * MIG_ROOM_STRIDE + j->req.gpus);
+}
+
+double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r)
+{
+    (void)state;
+    double card = (double)m->memory_mib;
+    if (r->mig[0] && m->mig) {
+        int p = mig_profile_find(m->mig, r->mig);
+        return p >= 0 ? (double)m->mig->profiles[p].memory_mib : 0;
+    }
+    return r->gpumem_mib > 0 ? fmin((double)r->gpumem_mib, card) : card;
 }
 
 uint64_t mig_base_shape_key(const job *j)

@@ -238,20 +238,24 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j);
 bool mig_base_place(mig_base *b, job *j);
 void mig_base_unplace(mig_base *b, job *j);
 uint64_t mig_base_shape_key(const job *j);
+/* pol_space.mem_per_card_mib of both: a named profile's memory on a MIG
+ * model (0: the model has no such profile), else gpumem (the policy picks a
+ * profile that holds it), else the whole card. O(profiles). */
+double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r);
 void mig_base_nominee_missed(mig_base *b, job *p);
 job *mig_base_dispatch_held(mig_base *b);
 /* Core preemption (policies/README.md): would queued j be placed
  * on node n if the running jobs v[0..nv) released what they hold there? A
  * dry run on copies of the node's cards; changes nothing. */
 bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *const *v, int nv);
-/* The queue's demand index (pol_space.queue_demand): 0 for a request that
+/* The queue's demand index (pol_space_index.queue_demand): 0 for a request that
  * may take whole cards through the ledger (always tried), else the fewest
  * memory slices among the profiles it could take on any MIG card it may use
  * (the policy's room says the most any card offers now). */
 uint32_t mig_base_queue_demand(mig_base *b, const job *j);
 /* Card g changed (instances, state, layout, service): re-index it. O(profiles x placements). */
 void mig_card_changed(mig_base *b, mig_gpu *g);
-/* The queue's room (pol_space.queue_room): the most any node offers
+/* The queue's room (pol_space_index.queue_room): the most any node offers
  * (mig_index.h), or unbounded while a watched set of a queued request is not
  * empty (a try of it could be counted). O(1). */
 uint32_t mig_base_queue_room(const mig_base *b);

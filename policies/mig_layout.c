@@ -136,14 +136,3 @@ int mig_choose_start(const mig_card *c, int p, mig_strategy st, const double *we
     }
     return best;
 }
-
-int mig_strategy_parse(const char *name, mig_strategy *out)
-{
-    static const char *names[] = {"first", "bestfit", "demand"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *out = (mig_strategy)i;
-            return 0;
-        }
-    return -1;
-}

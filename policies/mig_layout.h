@@ -30,6 +30,8 @@ typedef enum mig_strategy {
     MIG_BESTFIT,   /* keep the largest profile creatable, then the most free legal starts */
     MIG_DEMAND     /* keep creatable what the requests seen so far asked for (weights) */
 } mig_strategy;
+/* dynmig's strategy parameter: the names in enum mig_strategy's order. */
+#define MIG_STRATEGY_CHOICES "first|bestfit|demand"
 
 void mig_card_init(mig_card *c, const mig_table *t);
 /* Index of profile `name` (exact, case-insensitive) in t, or -1. */
@@ -65,6 +67,5 @@ bool mig_blocked_by_layout(const mig_card *c, int p);
  * creatable profile is worth. Ties go to the lowest start. */
 int mig_choose_start(const mig_card *c, int p, mig_strategy st, const double *weights);
 /* "first", "bestfit", "demand" -> 0 and *out; -1 if unknown. */
-int mig_strategy_parse(const char *name, mig_strategy *out);
 
 #endif

@@ -3,7 +3,7 @@
  * 4-5; exact rules and defaults in policies/README.md).
  *
  * It registers as the service layer's actuator (pol_ops.actuator,
- * sim/sim_service_actuator.h) and watches no trace job:
+ * sim/service/svc_actuator.h) and watches no trace job:
  * - scale-in of an idle replica puts its model instance to sleep (level 1:
  *   weights to the node's host RAM; level 2: weights dropped); the replica's
  *   task, and so its GPUs, is ended only when the sleep has finished, so the
@@ -32,8 +32,8 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_report.h"
-#include "../sim/sim_service.h"
-#include "../sim/sim_service_actuator.h"
+#include "../sim/service/svc.h"
+#include "../sim/service/svc_actuator.h"
 #include "../sim/sim_policy.h"
 
 enum { MODE_DUALPOD, MODE_ALWAYS_ON, MODE_SCALE_TO_ZERO };
@@ -111,17 +111,6 @@ static const pol_param params[] = {
     {"sleep_residual_gib", "1", "GPU memory a sleeping instance keeps per GPU, GiB (reference/mechanics.md 4-5)", P_NUM(0, 1e6, "GiB")},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
-
-/* {==== parameters ====} */
-
-static int num(sim *s, const char *name, double lo, double hi, double *out, gs_error *err)
-{
-    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
-    if (d < lo || d > hi)
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number %g..%g", name, sim_param(s, name), lo, hi);
-    *out = d;
-    return 0;
-}
 
 /* {==== instances and launchers ====} */
 
@@ -452,40 +441,25 @@ static int dp_init(sim *s, int index, void **state, gs_error *err)
     }
     sim_sketch_init(&d->first_all);
     d->g_gpus.since = d->g_host.since = d->g_resid.since = sim_now(s);
-    const char *m = sim_param(s, "dualpod_mode");
-    if (!strcmp(m, "dualpod"))
-        d->mode = MODE_DUALPOD;
-    else if (!strcmp(m, "always-on"))
-        d->mode = MODE_ALWAYS_ON;
-    else if (!strcmp(m, "scale-to-zero"))
-        d->mode = MODE_SCALE_TO_ZERO;
-    else
-        return gs_err(err, GS_EUSAGE, "--set dualpod_mode='%s': expected dualpod, always-on or scale-to-zero", m);
-    const char *hf = sim_param(s, "host_full");
-    if (strcmp(hf, "level2") && strcmp(hf, "evict"))
-        return gs_err(err, GS_EUSAGE, "--set host_full='%s': expected level2 or evict", hf);
-    d->host_evict = !strcmp(hf, "evict");
-    double lvl = 1, mi = 1, lpn = -1;
-    int rc;
-    const char *lp = sim_param(s, "launchers_per_node");
-    if ((rc = num(s, "sleep_level", 1, 2, &lvl, err)) || (rc = num(s, "max_instances", 1, 64, &mi, err)) ||
-        (strcmp(lp, "gpus") && (rc = num(s, "launchers_per_node", 0, 4096, &lpn, err))) ||
-        (rc = num(s, "host_sleep_gib", 0, 1e9, &d->host_gib, err)) ||
-        (rc = num(s, "wake_l1_gibps", 1e-6, 1e6, &d->wake_gibps, err)) ||
-        (rc = num(s, "wake_l1_fixed_s", 0, 1e6, &d->wake_fixed_s, err)) ||
-        (rc = num(s, "wake_l2_fixed_s", 0, 1e6, &d->wake_l2_fixed_s, err)) ||
-        (rc = num(s, "sleep_fixed_s", 0, 1e6, &d->sleep_fixed_s, err)) ||
-        (rc = num(s, "sleep_residual_gib", 0, 1e6, &d->residual_gib, err)) ||
-        (rc = num(s, "act_requester_s", 0, 1e6, &d->req_s, err)) || (rc = num(s, "act_bind_s", 0, 1e6, &d->bind_s, err)) ||
-        (rc = num(s, "act_probe_s", 0, 1e6, &d->probe_s, err)) || (rc = num(s, "act_relay_s", 0, 1e6, &d->relay_s, err)))
-        return rc;
-    if (lvl != 1 && lvl != 2)
-        return gs_err(err, GS_EUSAGE, "--set sleep_level='%s': expected 1 or 2", sim_param(s, "sleep_level"));
-    if (mi != floor(mi) || lpn != floor(lpn))
-        return gs_err(err, GS_EUSAGE, "--set max_instances / launchers_per_node: expected whole numbers");
-    d->level = (int)lvl;
-    d->max_inst = (int)mi;
-    d->lpn = (int)lpn;
+    (void)err; /* every value typed and range-checked by the core (the params' specs) */
+    /* the modes in their declared order */
+    static const int modes[] = {MODE_DUALPOD, MODE_ALWAYS_ON, MODE_SCALE_TO_ZERO};
+    d->mode = modes[sim_param_choice(s, "dualpod_mode")];
+    d->host_evict = sim_param_choice(s, "host_full") == 1;
+    d->level = (int)sim_param_int(s, "sleep_level");
+    d->max_inst = (int)sim_param_int(s, "max_instances");
+    /* "gpus" (its word): one per GPU of the node, -1 */
+    d->lpn = sim_param_choice(s, "launchers_per_node") == 0 ? -1 : (int)sim_param_int(s, "launchers_per_node");
+    d->host_gib = sim_param_num(s, "host_sleep_gib");
+    d->wake_gibps = sim_param_num(s, "wake_l1_gibps");
+    d->wake_fixed_s = sim_param_number(s, "wake_l1_fixed_s");
+    d->wake_l2_fixed_s = sim_param_number(s, "wake_l2_fixed_s");
+    d->sleep_fixed_s = sim_param_number(s, "sleep_fixed_s");
+    d->residual_gib = sim_param_num(s, "sleep_residual_gib");
+    d->req_s = sim_param_number(s, "act_requester_s");
+    d->bind_s = sim_param_number(s, "act_bind_s");
+    d->probe_s = sim_param_number(s, "act_probe_s");
+    d->relay_s = sim_param_number(s, "act_relay_s");
     d->pod_s = sim_param_number(s, "svc_pod_start_s");
     d->import_s = sim_param_number(s, "svc_import_s");
     d->load_gbps = sim_param_number(s, "svc_load_gbps");

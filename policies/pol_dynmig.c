@@ -40,7 +40,7 @@ typedef struct dyn_state {
 static const pol_param params[] = {
     {"strategy", "first",
      "legal start to take: first (HAMi: 1g/3g highest free start, others lowest), bestfit (keep the largest "
-     "profile creatable), demand (keep creatable what requests so far asked for)", P_ENUM("first|bestfit|demand")},
+     "profile creatable), demand (keep creatable what requests so far asked for)", P_ENUM(MIG_STRATEGY_CHOICES)},
     {"create_s", "2", "GI+CI creation before the task starts, per instance, serialized per card (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
     {"destroy_s", "1", "GI+CI destruction (reference/mechanics.md 3 [U])", P_DURATION(0, 1e9)},
     {"mem_route", "mig-first",
@@ -51,13 +51,6 @@ static const pol_param params[] = {
                          "(reference/mechanics.md 1)", P_DURATION(0, 1e9)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
-
-static int get_seconds(sim *s, const char *name, gs_time_us *out, gs_error *err)
-{
-    (void)err; /* typed and range-checked by the core (params' specs) */
-    *out = sim_param_us(s, name);
-    return 0;
-}
 
 static bool dyn_pick(mig_base *b, mig_gpu *g, job *j, mig_pick *pk)
 {
@@ -212,19 +205,14 @@ static int dyn_init(sim *s, int index, void **state, gs_error *err)
     dyn_state *d = xcalloc(1, sizeof *d);
     *state = d;
     d->strategy_name = sim_param(s, "strategy");
-    if (mig_strategy_parse(d->strategy_name, &d->strategy) != 0)
-        return gs_err(err, GS_EUSAGE, "--set strategy='%s': expected first, bestfit or demand", d->strategy_name);
+    d->strategy = (mig_strategy)sim_param_choice(s, "strategy");
+    d->create_us = sim_param_us(s, "create_s");
+    d->destroy_us = sim_param_us(s, "destroy_s");
+    d->reconcile_us = sim_param_us(s, "reconcile_s");
     int rc;
-    if ((rc = get_seconds(s, "create_s", &d->create_us, err)) ||
-        (rc = get_seconds(s, "destroy_s", &d->destroy_us, err)) ||
-        (rc = get_seconds(s, "reconcile_s", &d->reconcile_us, err)))
-        return rc;
-    const char *route = sim_param(s, "mem_route");
-    if (strcmp(route, "mig-first") && strcmp(route, "mig-only"))
-        return gs_err(err, GS_EUSAGE, "--set mem_route='%s': expected mig-first or mig-only", route);
     if ((rc = mig_base_init(&d->b, s, index, &hooks, d, err)) != 0)
         return rc;
-    d->b.mem_fallback = !strcmp(route, "mig-first");
+    d->b.mem_fallback = sim_param_choice(s, "mem_route") == 0; /* mig-first */
     if (d->b.ngpus >= (1 << 20) / MIG_MAX_SLICES)
         return gs_err(err, GS_EINPUT, "cluster '%s': dynmig supports at most %d MIG cards", sim_cluster_of(s)->path,
                       (1 << 20) / MIG_MAX_SLICES - 1);
@@ -326,8 +314,11 @@ static uint32_t dyn_queue_room(const void *state, const sim *s)
     return mig_base_queue_room(&((const dyn_state *)state)->b);
 }
 
+static const pol_space_index space_index = {.queue_demand = dyn_queue_demand, .queue_room = dyn_queue_room};
+
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT,
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG,
+    .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = dyn_fits_if_released,
     .can_ever_fit = dyn_can_ever_fit,
     .place = dyn_place,
@@ -335,8 +326,7 @@ static const pol_space space = {
     .shape_key = mig_base_shape_key,
     .nominee_missed = dyn_nominee_missed,
     .dispatch_held = dyn_dispatch_held,
-    .queue_demand = dyn_queue_demand,
-    .queue_room = dyn_queue_room,
+    .index = &space_index,
 };
 
 const pol_ops pol_dynmig = {

@@ -110,25 +110,10 @@ static const pol_param params[] = {
 
 /* {==== parameters ====} */
 
-static int param_s(sim *s, const char *name, bool allow_off, gs_time_us *out, gs_error *err)
+/* A duration that also takes "off" (its only word): -1 when off. */
+static gs_time_us param_us_or_off(const sim *s, const char *name)
 {
-    const char *v = sim_param(s, name);
-    if (allow_off && !strcmp(v, "off")) {
-        *out = -1;
-        return 0;
-    }
-    (void)err; /* typed and range-checked by the core (params' specs) */
-    *out = sim_param_us(s, name);
-    return 0;
-}
-
-static int param_num(sim *s, const char *name, double hi, double *out, gs_error *err)
-{
-    double d = sim_param_number(s, name); /* typed and range-checked by the core (params' specs) */
-    if (d < 0 || d > hi)
-        return gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number 0..%g", name, sim_param(s, name), hi);
-    *out = d;
-    return 0;
+    return sim_param_choice(s, name) == 0 ? -1 : sim_param_us(s, name);
 }
 
 /* {==== sessions by id ====} */
@@ -629,31 +614,22 @@ static int hib_init(sim *s, int index, void **state, gs_error *err)
     *state = h;
     h->s = s;
     h->self = index;
-    double km = 0, pool_n = 0, pool_gpus = 0;
-    int rc = 0;
-    if ((rc = param_s(s, "pause_after", true, &h->pause_after_us, err)) ||
-        (rc = param_s(s, "probe_period", false, &h->probe_us, err)) ||
-        (rc = param_s(s, "pause_time", true, &h->pause_time_us, err)) ||
-        (rc = param_s(s, "pause_s", false, &h->pause_us, err)) ||
-        (rc = param_s(s, "resume_s", false, &h->resume_us, err)) ||
-        (rc = param_s(s, "lead_time", false, &h->lead_us, err)) ||
-        (rc = param_s(s, "wake_timeout", false, &h->timeout_us, err)) ||
-        (rc = param_s(s, "claim_s", false, &h->claim_us, err)) ||
-        (rc = param_s(s, "pool_refill_s", false, &h->refill_us, err)) ||
-        (rc = param_num(s, "keep_memory", 1, &km, err)) ||
-        (rc = param_num(s, "snapshot_s_per_gib", 1e6, &h->snap_s_per_gib, err)) ||
-        (rc = param_num(s, "warm_pool", 1e6, &pool_n, err)) ||
-        (rc = param_num(s, "pool_cpu", 1e6, &h->pool_cpu, err)) ||
-        (rc = param_num(s, "pool_mem_gib", 1e9, &h->pool_mem_gib, err)) ||
-        (rc = param_num(s, "pool_gpus", 64, &pool_gpus, err)))
-        return rc;
-    if (h->probe_us == 0)
-        return gs_err(err, GS_EUSAGE, "--set probe_period=0: expected a period > 0 seconds");
-    if ((km != 0 && km != 1) || pool_n != floor(pool_n) || pool_gpus != floor(pool_gpus))
-        return gs_err(err, GS_EUSAGE, "--set keep_memory must be 0 or 1; warm_pool and pool_gpus integers");
-    h->keep_memory = km == 1;
-    h->pool_n = (int)pool_n;
-    h->pool_gpus = (int)pool_gpus;
+    /* typed and range-checked by the core (the params' specs) */
+    h->pause_after_us = param_us_or_off(s, "pause_after");
+    h->probe_us = sim_param_us(s, "probe_period"); /* at least 1 ms */
+    h->pause_time_us = param_us_or_off(s, "pause_time");
+    h->pause_us = sim_param_us(s, "pause_s");
+    h->resume_us = sim_param_us(s, "resume_s");
+    h->lead_us = sim_param_us(s, "lead_time");
+    h->timeout_us = sim_param_us(s, "wake_timeout");
+    h->claim_us = sim_param_us(s, "claim_s");
+    h->refill_us = sim_param_us(s, "pool_refill_s");
+    h->keep_memory = sim_param_int(s, "keep_memory") == 1;
+    h->snap_s_per_gib = sim_param_num(s, "snapshot_s_per_gib");
+    h->pool_n = (int)sim_param_int(s, "warm_pool");
+    h->pool_cpu = sim_param_num(s, "pool_cpu");
+    h->pool_mem_gib = sim_param_num(s, "pool_mem_gib");
+    h->pool_gpus = (int)sim_param_int(s, "pool_gpus");
     sim_sketch_init(&h->wake_s);
     h->per_node = xcalloc((size_t)sim_cluster_of(s)->nnodes + 1, sizeof *h->per_node);
     h->pool = xcalloc((size_t)h->pool_n + 1, sizeof *h->pool);

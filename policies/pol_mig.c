@@ -431,8 +431,11 @@ static uint32_t st_queue_room(const void *state, const sim *s)
     return mig_base_queue_room(&((const static_state *)state)->b);
 }
 
+static const pol_space_index space_index = {.queue_demand = st_queue_demand, .queue_room = st_queue_room};
+
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT,
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG,
+    .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = st_fits_if_released,
     .can_ever_fit = st_can_ever_fit,
     .place = st_place,
@@ -440,8 +443,7 @@ static const pol_space space = {
     .shape_key = mig_base_shape_key,
     .nominee_missed = st_nominee_missed,
     .dispatch_held = st_dispatch_held,
-    .queue_demand = st_queue_demand,
-    .queue_room = st_queue_room,
+    .index = &space_index,
 };
 
 const pol_ops pol_mig = {

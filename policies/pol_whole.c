@@ -31,17 +31,13 @@ static const pol_param params[] = {
 
 static int whole_init(sim *s, int index, void **state, gs_error *err)
 {
-    const char *q = sim_param(s, "queue"), *p = sim_param(s, "placement");
-    if (strcmp(q, "skip") && strcmp(q, "fifo"))
-        return gs_err(err, GS_EUSAGE, "--set queue='%s': expected skip or fifo", q);
-    if (strcmp(p, "binpack") && strcmp(p, "spread"))
-        return gs_err(err, GS_EUSAGE, "--set placement='%s': expected binpack or spread", p);
     (void)index; /* no timers */
+    (void)err;   /* values typed and range-checked by the core */
     whole_state *w = xcalloc(1, sizeof *w);
     w->s = s;
     w->cl = sim_cluster_of(s);
-    w->fifo = strcmp(q, "fifo") == 0;
-    w->spread = strcmp(p, "spread") == 0;
+    w->fifo = sim_param_choice(s, "queue") == 1;
+    w->spread = sim_param_choice(s, "placement") == 1;
     *state = w;
     return 0;
 }
@@ -139,13 +135,20 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
            (nd->mem_total_gib < 0 || mem >= j->req.mem_gib - 1e-9);
 }
 
-/* free cards: a victim set must free the rest (pol_space.cards_open) */
+/* free cards: a victim set must free the rest (pol_space_index.cards_open) */
 static int whole_cards_open(const void *state, const sim *s, const job *j, int n)
 {
     (void)state;
     (void)j;
     return sim_cluster_of(s)->nodes[n].free_gpus;
 }
+
+static const pol_space_index space_index = {
+    .queue_demand = whole_demand,
+    .queue_room = whole_room,
+    .queue_host = true,
+    .cards_open = whole_cards_open,
+};
 
 static const pol_space space = {
     .caps = POL_CAP_ADMIT,
@@ -155,10 +158,7 @@ static const pol_space space = {
     .unplace = whole_unplace,
     .shape_key = shape_key,
     .fifo = whole_fifo,
-    .queue_demand = whole_demand,
-    .queue_room = whole_room,
-    .queue_host = true,
-    .cards_open = whole_cards_open,
+    .index = &space_index,
 };
 
 const pol_ops pol_whole = {

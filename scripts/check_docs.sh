@@ -42,8 +42,8 @@ else no policies_table_matches_gpusim_policies; diff "$T/have" "$T/want" | head 
 
 # 2. file tables (a table whose header starts "| file |"): names in the first
 #    cell; a{b,c} expands to a.b a.c
-for dir in base sim policies cli workloads tests; do
-    readme=$dir/README.md
+for dir in base sim sim/service policies policies/share cli workloads tests; do
+    readme=$dir/README.md key=$(echo "$dir" | tr / _)
     [ -f "$readme" ] || { no "files_of_$dir (no $readme)"; continue; }
     awk '/^\| file \|/ { t = 1; next } t && /^\|/ { print; next } { t = 0 }' "$readme" |
         cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' |
@@ -53,19 +53,19 @@ for dir in base sim policies cli workloads tests; do
                     for e in $(echo "$exts" | tr ',' ' '); do echo "$base$e"; done ;;
                 *) echo "$name" ;;
             esac
-        done | sort -u > "$T/listed_$dir"
+        done | sort -u > "$T/listed_$key"
     missing="" unlisted=""
     while read -r f; do
         case $f in */*|*' '*|'') continue ;; esac # not a plain file name of this folder
         [ -e "$dir/$f" ] || missing="$missing $f"
-    done < "$T/listed_$dir"
+    done < "$T/listed_$key"
     for f in "$dir"/*.c "$dir"/*.h "$dir"/*.sh; do
         [ -e "$f" ] || continue
         b=${f##*/}
-        grep -qx "$b" "$T/listed_$dir" || unlisted="$unlisted $b"
+        grep -qx "$b" "$T/listed_$key" || unlisted="$unlisted $b"
     done
-    if [ -z "$missing$unlisted" ]; then ok "files_of_$dir"
-    else no "files_of_$dir"; echo "    listed but absent:${missing:- none}; present but not listed:${unlisted:- none}"; fi
+    if [ -z "$missing$unlisted" ]; then ok "files_of_$key"
+    else no "files_of_$key"; echo "    listed but absent:${missing:- none}; present but not listed:${unlisted:- none}"; fi
 done
 
 # 3. no issue numbers, no paths outside the repository

@@ -265,7 +265,13 @@ double sim_param_number(const sim *s, const char *name)
     return param_value(s, name, t).num;
 }
 long long sim_param_int(const sim *s, const char *name) { return param_value(s, name, GS_P_INT).i; }
-int sim_param_choice(const sim *s, const char *name) { return param_value(s, name, GS_P_ENUM).choice; }
+int sim_param_choice(const sim *s, const char *name)
+{
+    const pol_param *pp = param_decl(s, name); /* an enum, or a number that also takes words */
+    if (!pp || (pp->spec.type != GS_P_ENUM && !pp->spec.choices))
+        GS_BUG("sim_param_choice: parameter has no choices");
+    return param_value(s, name, pp->spec.type).choice;
+}
 bool sim_param_on(const sim *s, const char *name) { return param_value(s, name, GS_P_ONOFF).choice == 1; }
 gs_time_us sim_param_us(const sim *s, const char *name)
 {
@@ -308,14 +314,18 @@ void sim_destroy(sim *s)
     free(s);
 }
 
-gs_time_us sim_now(const sim *s) { return s->now; }
+_Static_assert(offsetof(struct sim, now) == 0, "sim_now (sim.h) reads the clock at the start of struct sim");
 sim_cluster *sim_cluster_of(const sim *s) { return s->cl; }
 const gpu_catalog *sim_catalog(const sim *s) { return s->cat; }
 const sim_config *sim_config_of(const sim *s) { return s->cfg; }
 uint64_t sim_events(const sim *s) { return s->events; }
-uint32_t sim_job_slots(const sim *s) { return s->nslots; }
 double sim_alloc_gpus(const sim *s) { return s->g_alloc.value; }
 const gs_error *sim_error(const sim *s) { return &s->err; }
+gs_error *sim_error_slot(sim *s) { return &s->err; }
+const sim_observer *sim_observer_of(const sim *s) { return s->obs; }
+int sim_npolicies(const sim *s) { return s->npol; }
+const pol_ops *sim_policy_at(const sim *s, int i) { return s->pol[i]; }
+void *sim_policy_state(const sim *s, int i) { return s->pst[i]; }
 int sim_nwarnings(const sim *s) { return s->nwarnings; }
 const char *sim_warning(const sim *s, int i) { return s->warnings[i]; }
 
@@ -620,14 +630,14 @@ static bool space_fifo(const sim *s) { return space_of(s)->fifo && space_of(s)->
  * refused try under tenant quotas counts the request as quota-blocked. */
 static bool demand_index(const sim *s)
 {
-    const pol_space *p = space_of(s);
-    return p->queue_demand && p->queue_room && !s->cl->quota;
+    const pol_space_index *x = space_of(s)->index;
+    return x && x->queue_demand && x->queue_room && !s->cl->quota;
 }
 
 static uint32_t room_cb(void *ud)
 {
     sim *s = ud;
-    return space_of(s)->queue_room(s->pst[0], s);
+    return space_of(s)->index->queue_room(s->pst[0], s);
 }
 
 static void host_room_cb(void *ud, double *cpu, double *mem)
@@ -648,14 +658,14 @@ static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem
 }
 
 /* The host room joins the demand index where the policy enforces CPU and
- * memory on every placement (pol_space.queue_host). */
+ * memory on every placement (pol_space_index.queue_host). */
 static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
 /* None on a cluster whose nodes set no CPU or memory (no fit index): every
  * ask fits the host there, as the room's INFINITY answers would say. */
 static const sq_host *host_room_of(const sim *s)
 {
-    return demand_index(s) && space_of(s)->queue_host && s->cl->fit_slot ? &host_room : NULL;
+    return demand_index(s) && space_of(s)->index->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
 
 /* A dispatch pass: the request the policy holds room for first, then the
@@ -674,7 +684,7 @@ static void space_dispatch(sim *s)
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    uint32_t demand = demand_index(s) ? space_of(s)->queue_demand(s->pst[0], j) : 0;
+    uint32_t demand = demand_index(s) ? space_of(s)->index->queue_demand(s->pst[0], j) : 0;
     sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
 }
 

@@ -81,7 +81,9 @@ const char *sim_warning(const sim *s, int i);
 
 /* {==== for policies ====} */
 
-gs_time_us sim_now(const sim *s);
+/* The clock. Inline, since every layer reads it on every event: struct sim
+ * (sim_struct.h) begins with it, which sim.c checks when it compiles. */
+static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(const void *)s; }
 /* The time off_us after now for row `id` (a job's or a service's id), a
  * time computed from its inputs (`cause`: the columns and parameters that
  * made it, e.g. "'duration' 9e12 s at 0.03 of full speed"): gs_time_add's
@@ -98,10 +100,18 @@ const sim_config *sim_config_of(const sim *s);
 /* Events processed so far; GPUs allocated now (the gauge behind
  * gpu.alloc_ratio); the first error raised inside the run. */
 uint64_t sim_events(const sim *s);
-/* Job slots so far: every job's slot is below it (a policy's per-job array). */
-uint32_t sim_job_slots(const sim *s);
 double sim_alloc_gpus(const sim *s);
 const gs_error *sim_error(const sim *s);
+/* The run's error slot, for a module's or policy's input error raised
+ * mid-run (sim_run then returns its code). */
+gs_error *sim_error_slot(sim *s);
+/* The observers installed (sim_observe), NULL when none (but in tests). */
+const sim_observer *sim_observer_of(const sim *s);
+/* The run's policies in --policy order ([0] the space policy), and the
+ * state policy i's init() made (NULL before it ran). i < sim_npolicies. */
+int sim_npolicies(const sim *s);
+const pol_ops *sim_policy_at(const sim *s, int i);
+void *sim_policy_state(const sim *s, int i);
 /* NULL-terminated list of the core's own parameter tables (its standard
  * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);
@@ -116,7 +126,9 @@ double sim_param_num(const sim *s, const char *name);
 /* A number, an integer or a duration (in seconds) as a double. */
 double sim_param_number(const sim *s, const char *name);
 long long sim_param_int(const sim *s, const char *name);
-int sim_param_choice(const sim *s, const char *name); /* index into the enum's choices */
+/* The index of the value among an enum's choices; for a number that also
+ * takes words (P_INT_OR, P_DURATION_OR), the word given, or -1 for a number. */
+int sim_param_choice(const sim *s, const char *name);
 bool sim_param_on(const sim *s, const char *name);
 gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
 uint64_t sim_seed(const sim *s);
@@ -164,7 +176,7 @@ void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
 /* The job in slot (job.slot) now: for a policy that names its jobs by
- * slot, half a pointer (the shared cards' tenants, share_card.h). */
+ * slot, half a pointer (the shared cards' tenants, share/share_state.h). */
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);

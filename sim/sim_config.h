@@ -14,7 +14,7 @@
 #define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
 #define SIM_NO_SLOT UINT32_MAX /* an event about no job */
 /* Job slots stay below this (a policy may keep a slot in 31 bits beside a
- * flag: share_card.h): 2^31 jobs in flight would take 400 GB of slots. */
+ * flag: share/share_state.h): 2^31 jobs in flight would take 400 GB of slots. */
 #define SIM_MAX_SLOTS 0x80000000u
 #define SIM_MAX_SETS 64
 #define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */

@@ -6,7 +6,7 @@
 #include "sim.h"
 #include "sim_hw.h"
 #include "sim_preempt.h"
-#include "sim_service.h"
+#include "service/svc.h"
 
 static const sim_module *const standard_modules[] = {&hw_module, &svc_module, &preempt_module, NULL};
 static const pol_param *const standard_params[] = {hw_params, svc_params, preempt_params, NULL};

@@ -248,11 +248,6 @@ static double place_speed_in(sim *s, hw_state *h, const job *j)
     return speed_in(s, h, j, m, job_slice_c(j), job_slice_m(j));
 }
 
-double sim_hw_place_speed(sim *s, const job *j)
-{
-    return place_speed_in(s, sim_module_state(s, &hw_module), j);
-}
-
 void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb)
 {
     int full_sms = 0;

@@ -14,7 +14,7 @@
  *     the SMs and of the memory slices). A speedup-table ratio is multiplied
  *     by the MIG instance's roofline share the same way.
  * Sessions hold for wall-clock time and are not scaled; service replicas
- * scale their own per-token times (sim_service.c). A job spanning cards runs
+ * scale their own per-token times (service/svc_hw.c). A job spanning cards runs
  * at its slowest card: all of its cards sit on one node of one model, so the
  * node's model decides.
  * SPDX-License-Identifier: MIT */
@@ -31,9 +31,6 @@ extern const pol_param hw_params[];
  * bandwidth share mb of one card (1, 1 for whole cards); records the
  * figures it relied on. 1 when the run has no hardware layer. */
 double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double mb);
-/* The speed factor of j's current placement (its node's model, its slice
- * shares): the module's speed member, asked by the core when j starts. */
-double sim_hw_place_speed(sim *s, const job *j);
 /* A MIG profile's compute share (its SMs over the full-card instance's; the
  * compute slices' share where SMs are unknown) and bandwidth share (memory
  * slices over the card's). */

@@ -9,7 +9,7 @@
  * where work goes; a policy of kind POL_TIME decides when held resources are
  * given back, either by watching jobs (a time policy proper, pol_time:
  * hibernate) or by taking over the service layer's replicas (a service
- * actuator, svc_actuator_ops in sim_service_actuator.h: dual-pod sleep). A
+ * actuator, svc_actuator_ops in service/svc_actuator.h: dual-pod sleep). A
  * run is one space policy plus zero or more of the others, at most one
  * actuator, written "space+time".
  *
@@ -28,17 +28,25 @@
 /* 4: the record split in three: pol_ops (what every policy is), pol_space
  * (the questions a space policy answers; the core runs the queue) and
  * pol_time (a time policy's hooks). 5: pol_ops.actuator, a service
- * actuator's hooks, instead of an actuator installed from init(). */
-#define POL_ABI 5
+ * actuator's hooks, instead of an actuator installed from init(). 6: the
+ * speed-ups of pol_space in their own record, pol_space.index;
+ * pol_space.mem_per_card_mib and POL_CAP_MIG, so the engine and the tool
+ * never ask a policy's name what it gives. */
+#define POL_ABI 6
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
  * what a hand-over frees). Quotas and preempt=on are refused for a space
  * policy without it. */
 #define POL_CAP_ADMIT 1u
+/* POL_CAP_MIG: requests may name a MIG profile (the mig column), which only
+ * a MIG-enabled card offering it can take: a plan checks a trace's named
+ * profiles against each candidate's MIG cards (cli/plan_feasible.c). */
+#define POL_CAP_MIG 2u
 
 typedef struct sim sim;
-typedef struct svc_actuator_ops svc_actuator_ops; /* sim_service_actuator.h */
+typedef struct svc_actuator_ops svc_actuator_ops; /* service/svc_actuator.h */
+struct gpu_model;                                 /* models/gpu/gpu_model.h */
 
 enum pol_kind { POL_SPACE = 1, POL_TIME = 2 };
 
@@ -64,6 +72,36 @@ typedef struct pol_param {
 #define P_INT_OR(lo, hi, words) {GS_P_INT, (lo), (hi), NULL, (words)}
 #define P_DURATION_OR(lo, hi, words) {GS_P_DURATION, (lo), (hi), "s", (words)}
 #define P_NAME {GS_P_NAME, 0, 0, NULL, NULL}
+
+/* Optional acceleration a space policy may offer (pol_space.index). Each
+ * member is a promise that only ever spares the core work whose answer
+ * would be "no": dropping the record changes no figure of a run, only its
+ * cost. */
+typedef struct pol_space_index {
+    /* Both or neither: the queue's demand index (sim_queue.h). A request's
+     * demand (one shape key, one demand) and the room now: a request whose
+     * demand exceeds the room cannot be placed, so the core does not try
+     * it (e.g. demand: cards on one node; room: the most cards that could
+     * take anything on any node). room costs O(1) or O(cards per node). */
+    uint32_t (*queue_demand)(const void *state, const job *j);
+    uint32_t (*queue_room)(const void *state, const sim *s);
+    /* With the demand index: true when place never starts a request on a
+     * node whose free CPU cores or GiB are short of its req.cpu /
+     * req.mem_gib (by the ledger's 1e-9), so the core skips the shapes
+     * that ask more than the most any node has free
+     * (sim_cluster_host_room). */
+    bool queue_host;
+    /* With pol_space.fits_if_released: how many cards of node `node` would
+     * take queued j as they are now, nothing released. It lets the core's
+     * search for preemption victims skip nodes: fits_if_released(j, node,
+     * victims) holds only if this count plus the cards the victims hold
+     * (ngpu_ids) reaches j->req.gpus; the count depends on j only through
+     * req.gpus, gpumem_mib, gpumem_pct and gpucores; and it grows only when
+     * the ledger is given something back on that node (sim_cluster_give).
+     * whole: the free cards; shared cards: the cards whose admission test
+     * passes. */
+    int (*cards_open)(const void *state, const sim *s, const job *j, int node);
+} pol_space_index;
 
 /* A space policy decides how cards are cut and where a request goes. It
  * answers questions; the core runs the queue (priority, then submit order;
@@ -108,31 +146,17 @@ typedef struct pol_space {
      * recomputes what j and its co-tenants get. NULL: the policy ignores
      * load (whole cards, MIG instances: nobody else is on them). */
     void (*load_changed)(void *state, sim *s, job *j);
-    /* Optional, both or neither: the queue's demand index (sim_queue.h). A
-     * request's demand (one shape key, one demand) and the room now: a
-     * request whose demand exceeds the room cannot be placed, so the core
-     * does not try it. A pure speed-up: it must only ever skip requests
-     * whose place would fail (e.g. demand: cards on one node; room: the
-     * most cards that could take anything on any node). room costs O(1) or
-     * O(cards per node). */
-    uint32_t (*queue_demand)(const void *state, const job *j);
-    uint32_t (*queue_room)(const void *state, const sim *s);
-    /* Optional, with the demand index: true when place never starts a
-     * request on a node whose free CPU cores or GiB are short of its
-     * req.cpu / req.mem_gib (by the ledger's 1e-9), so the core skips the
-     * shapes that ask more than the most any node has free
-     * (sim_cluster_host_room). */
-    bool queue_host;
-    /* Optional, with fits_if_released: how many cards of node `node` would
-     * take queued j as they are now, nothing released. A promise that lets
-     * the core's search for preemption victims skip nodes:
-     * fits_if_released(j, node, victims) holds only if this count plus the
-     * cards the victims hold (ngpu_ids) reaches j->req.gpus; the count
-     * depends on j only through req.gpus, gpumem_mib, gpumem_pct and
-     * gpucores; and it grows only when the ledger is given something back on
-     * that node (sim_cluster_give). whole: the free cards; shared cards: the
-     * cards whose admission test passes. */
-    int (*cards_open)(const void *state, const sim *s, const job *j, int node);
+    /* Optional: the memory (MiB) the policy gives request r on each card
+     * of model m, what a service replica's weights and KV cache must fit
+     * in (sim_svc_hw.c sizes every replica with it): a vGPU's gpumem, an
+     * MPS client's limit, a MIG instance's memory. 0: r can never run on m
+     * under this policy. Reads r's card fields only (gpus, gpumem_mib,
+     * gpumem_pct, gpucores, mig); asked once per service row and model.
+     * NULL: the whole card. */
+    double (*mem_per_card_mib)(const void *state, const struct gpu_model *m, const job_req *r);
+    /* Optional: speed-ups (pol_space_index). NULL: the core tries every
+     * request and searches every node for preemption victims. */
+    const struct pol_space_index *index;
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,
@@ -176,7 +200,7 @@ typedef struct pol_ops {
     /* Kind POL_TIME: exactly one of the two. */
     const pol_time *time;
     /* A service actuator: the service layer calls these with the state
-     * init() made (sim_service_actuator.h). At most one in a run. */
+     * init() made (service/svc_actuator.h). At most one in a run. */
     const svc_actuator_ops *actuator;
 } pol_ops;
 

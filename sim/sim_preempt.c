@@ -64,7 +64,7 @@ enum {
     DEM_CLASSES = 32 /* card classes with a heap of their own; requests of others use the plain bound */
 };
 
-/* Requests that pol_space.cards_open cannot tell apart (same cards, card
+/* Requests that pol_space_index.cards_open cannot tell apart (same cards, card
  * memory and cores), with their node heap. */
 typedef struct dem_class {
     job rep; /* a copy of its first request; only the request's card fields are read */
@@ -203,7 +203,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
         nb_init(&x->bound, s->cl->nnodes);
-        x->cards_fit = sp->space->cards_open != NULL;
+        x->cards_fit = sp->space->index && sp->space->index->cards_open;
         if (x->cards_fit)
             sim_cluster_watch_gives(s->cl);
         x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
@@ -630,7 +630,7 @@ static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed, d
     return key;
 }
 
-/* {==== bounds that count cards (pol_space.cards_open) ====}
+/* {==== bounds that count cards (pol_space_index.cards_open) ====}
  * There a victim set on node n hosting a request of d cards holds at least
  * r = d - (cards open to it on n) cards: one job holding r or more, or at
  * least two jobs. So its cost is at least the least bound of a job holding
@@ -689,7 +689,7 @@ static double class_key(const sim *s, const node_look *o, const dem_class *c, in
     *slope = o->slope;
     if (o->b1 == INFINITY)
         return INFINITY;
-    int r = c->rep.req.gpus - s->pol[0]->space->cards_open(s->pst[0], s, &c->rep, n);
+    int r = c->rep.req.gpus - s->pol[0]->space->index->cards_open(s->pst[0], s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;

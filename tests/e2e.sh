@@ -366,7 +366,7 @@ if check_rc fill_without_mode 2 "$G" run --fill-to 1.2 --trace workloads/example
 fi
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1024,1,1500\np2,x,1,1,100\n' >"$T/badpods.csv"
 if check_rc import_openb_bad 3 "$G" import openb "$T/badpods.csv"; then
-  has "$T/out" "line 3, column 2 ('cpu_milli'): expected an integer >= 0, found 'x'" &&
+  has "$T/out" "line 3, column 2 ('cpu_milli'): expected an integer >= 0, at most 1000000000, found 'x'" &&
     has "$T/out" "line 2: num_gpu and gpu_milli inconsistent" && ok import_openb_bad_row_exit3_line_column ||
     no import_openb_bad_row_exit3_line_column "$T/out"
 fi

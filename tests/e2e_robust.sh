@@ -217,4 +217,23 @@ sys.exit(0 if gh <= 16 * end / 3600 + 1e-9 and cold == 16 and 100 <= end < 101 e
   fi
 done
 
+# {==== one option table: run, compare and plan check a shared option alike ====}
+# (compare took --gpus-per-node 100, plan handed '--set noeq' to its runs)
+for cmd in run compare plan; do
+  case $cmd in
+    run) args="--policy whole --gpus H100-SXM5-80GB:8" ;;
+    compare) args="--policies whole --gpus H100-SXM5-80GB:8" ;;
+    plan) args="--policy whole --gpu H100-SXM5-80GB --slo queue_p99<=1" ;;
+  esac
+  # shellcheck disable=SC2086
+  expect "${cmd}_gpus_per_node_bounded" 2 "--gpus-per-node: expected an integer 1..64, found '100'" \
+    "$G" $cmd --trace "$T/small.csv" --out "$T/opt.$cmd" $args --gpus-per-node 100
+  # shellcheck disable=SC2086
+  expect "${cmd}_set_needs_key_value" 2 "^gpusim: error: --set: expected KEY=VALUE, found 'noeq'" \
+    "$G" $cmd --trace "$T/small.csv" --out "$T/opt.$cmd" $args --set noeq
+  # shellcheck disable=SC2086
+  expect "${cmd}_until_positive" 2 "^gpusim: error: --until: expected a number in (0, 9e+12\], found '-5'" \
+    "$G" $cmd --trace "$T/small.csv" --out "$T/opt.$cmd" $args --until -5
+done
+
 finish

@@ -2,7 +2,7 @@
  * bucket-list walk it replaced would pick (same bucket, same link order), on
  * random take/give sequences; the index alone against a brute-force list; a
  * lookup where one resource binds enters one tree node per level; the shared
- * cards' node order with host room (share_host.c) against a scan of every
+ * cards' node order with host room (share/share_host.c) against a scan of every
  * node, and its combined keys skipping nodes with cores or memory left but
  * not both, or short of the ask by less than a grid of eighths could tell.
  * SPDX-License-Identifier: MIT */
@@ -13,7 +13,8 @@
 #include "../sim/sim_cluster.h"
 #include "../sim/sim_cluster_file.h"
 #include "../sim/sim_fit_index.h"
-#include "../policies/share_card.h"
+#include "../policies/share/share_fit.h"
+#include "../policies/share/share_host.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -206,38 +207,44 @@ static void cpu_and_memory_apart_pruned(void)
 /* admits() of the test: turns down a fixed pseudo-random third of the
  * nodes, different per query */
 static int g_query;
-static bool some_admit(sc_state *st, int ni, void *ud)
+static bool some_admit(void *ud, int ni)
 {
-    (void)st;
     int *calls = ud;
     ++*calls;
     return (ni * 7 + g_query * 13) % 3 != 0;
 }
 
 /* admits() that says yes to every node, counting its calls */
-static bool all_admit(sc_state *st, int ni, void *ud)
+static bool all_admit(void *ud, int ni)
 {
-    (void)st;
     (void)ni;
     ++*(int *)ud;
     return true;
 }
 
-/* The scan share_place.c did: every node in index order, the best score
- * (binpack: highest, spread: lowest) of those that pass winning. */
-static int scan_first(const sc_state *st, const sim_cluster *cl, uint64_t pools, double cpu, double mem, int want,
-                      bool (*admits)(sc_state *st, int ni, void *ud))
+/* The order the treap keeps, as the test sets it: each node's score and
+ * open cards, binpack or spread. */
+typedef struct order_ref {
+    double *score;
+    uint8_t *open;
+    bool spread;
+} order_ref;
+
+/* The reference: every node in index order, the best score (binpack:
+ * highest, spread: lowest) of those that pass winning. */
+static int scan_first(const order_ref *o, const sim_cluster *cl, uint64_t pools, double cpu, double mem, int want,
+                      bool (*admits)(void *ud, int ni))
 {
     int best = -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
-        if (!(pools >> n->pool & 1) || !sc_host_fits(n, cpu, mem) || st->node_open[ni] < want)
+        if (!(pools >> n->pool & 1) || !sc_host_fits(n, cpu, mem) || o->open[ni] < want)
             continue;
         int dummy = 0;
-        if (!admits(NULL, ni, &dummy))
+        if (!admits(&dummy, ni))
             continue;
-        double sc = st->node_score[ni], sb = best >= 0 ? st->node_score[best] : 0;
-        if (best < 0 || (st->cfg.node_spread ? sc < sb : sc > sb))
+        double sc = o->score[ni], sb = best >= 0 ? o->score[best] : 0;
+        if (best < 0 || (o->spread ? sc < sb : sc > sb))
             best = ni;
     }
     return best;
@@ -262,42 +269,38 @@ static void host_order_against_scan(void)
         cfg.seed = 1;
         CHECK_EQ_INT(sim_cluster_load(&cl, path, tu_catalog(), &err), 0);
         CHECK_EQ_INT(tu_sim_init(&s, &cfg, tu_catalog(), &cl, NULL, &err), 0);
-        sc_state *st = calloc(1, sizeof *st);
-        st->s = &s;
-        st->cfg.node_spread = spread;
-        st->node_score = calloc((size_t)cl.nnodes, sizeof *st->node_score);
-        st->node_open = calloc((size_t)cl.nnodes, sizeof *st->node_open);
+        order_ref o = {calloc((size_t)cl.nnodes, sizeof *o.score), calloc((size_t)cl.nnodes, sizeof *o.open), spread};
         for (int ni = 0; ni < cl.nnodes; ni++)
-            st->node_open[ni] = cl.nodes[ni].ngpus;
-        sc_host_init(st);
+            o.open[ni] = (uint8_t)cl.nodes[ni].ngpus;
+        sc_horder *h = sc_host_new(&cl, o.open, spread, o.score);
         double *cpu_held = calloc((size_t)cl.nnodes, sizeof *cpu_held), *mem_held = calloc((size_t)cl.nnodes, sizeof *mem_held);
         srand(17 + spread);
         long calls = 0, queries = 0, found = 0;
         for (int step = 0; step < 30000 && check_failures < 20; step++) {
             int ni = rand() % cl.nnodes, op = rand() % 10;
             if (op < 3) { /* a task joined or left: new score and open cards */
-                st->node_score[ni] = (double)(rand() % 6) * 0.5;
-                st->node_open[ni] = rand() % (cl.nodes[ni].ngpus + 1);
-                sc_host_rescore(st, ni, st->node_score[ni]);
+                o.score[ni] = (double)(rand() % 6) * 0.5;
+                o.open[ni] = (uint8_t)(rand() % (cl.nodes[ni].ngpus + 1));
+                sc_host_rescore(h, ni, o.score[ni]);
             } else if (op < 5) { /* host CPU and memory taken */
                 double c = (double)(rand() % 16), m = (double)(rand() % 128);
                 if (sc_host_fits(&cl.nodes[ni], c, m)) {
                     sim_cluster_take(&cl, ni, 0, c, m, NULL);
                     cpu_held[ni] += c;
                     mem_held[ni] += m;
-                    sc_host_update(st, ni);
+                    sc_host_update(h, ni);
                 }
             } else if (op < 6) { /* and given back */
                 sim_cluster_give(&cl, ni, NULL, 0, cpu_held[ni], mem_held[ni]);
                 cpu_held[ni] = mem_held[ni] = 0;
-                sc_host_update(st, ni);
+                sc_host_update(h, ni);
             } else {
                 uint64_t pools = (uint64_t)(rand() % 7 + 1);
                 double c = rand() % 3 ? (double)(rand() % 40) : 0, m = rand() % 3 ? (double)(rand() % 400) : 0;
                 int want = rand() % 4, ncalls = 0;
                 g_query = step;
-                int want_node = scan_first(st, &cl, pools, c, m, want, some_admit);
-                int got = sc_host_first(st, pools, c, m, want, some_admit, &ncalls);
+                int want_node = scan_first(&o, &cl, pools, c, m, want, some_admit);
+                int got = sc_host_first(h, pools, c, m, want, some_admit, &ncalls);
                 CHECK_EQ_INT(got, want_node);
                 calls += ncalls;
                 queries++;
@@ -309,10 +312,9 @@ static void host_order_against_scan(void)
         /* admits() is asked of few nodes: those that pass the cheap tests,
          * from the best on, until one says yes */
         CHECK(calls < queries * 4);
-        sc_host_free(st);
-        free(st->node_score);
-        free(st->node_open);
-        free(st);
+        sc_host_free(h);
+        free(o.score);
+        free(o.open);
         free(cpu_held);
         free(mem_held);
         sim_free(&s);
@@ -326,7 +328,8 @@ typedef struct host_fixture {
     int nn;
     sim s;
     sim_cluster cl;
-    sc_state *st;
+    order_ref o;
+    sc_horder *h;
     double *cpu_held, *mem_held;
 } host_fixture;
 
@@ -349,23 +352,20 @@ static void host_fixture_init(host_fixture *f, int nn)
     cfg.seed = 1;
     CHECK_EQ_INT(sim_cluster_load(&f->cl, path, tu_catalog(), &err), 0);
     CHECK_EQ_INT(tu_sim_init(&f->s, &cfg, tu_catalog(), &f->cl, NULL, &err), 0);
-    f->st = calloc(1, sizeof *f->st);
-    f->st->s = &f->s;
-    f->st->node_score = calloc((size_t)nn, sizeof *f->st->node_score);
-    f->st->node_open = calloc((size_t)nn, sizeof *f->st->node_open);
+    f->o.score = calloc((size_t)nn, sizeof *f->o.score);
+    f->o.open = calloc((size_t)nn, sizeof *f->o.open);
     for (int ni = 0; ni < nn; ni++)
-        f->st->node_open[ni] = 8;
-    sc_host_init(f->st);
+        f->o.open[ni] = 8;
+    f->h = sc_host_new(&f->cl, f->o.open, false, f->o.score);
     f->cpu_held = calloc((size_t)nn, sizeof *f->cpu_held);
     f->mem_held = calloc((size_t)nn, sizeof *f->mem_held);
 }
 
 static void host_fixture_free(host_fixture *f)
 {
-    sc_host_free(f->st);
-    free(f->st->node_score);
-    free(f->st->node_open);
-    free(f->st);
+    sc_host_free(f->h);
+    free(f->o.score);
+    free(f->o.open);
     free(f->cpu_held);
     free(f->mem_held);
     sim_free(&f->s);
@@ -384,14 +384,14 @@ static long apart_visits(host_fixture *f, double cpu_a, double mem_a, double cpu
         f->cpu_held[ni] = 64 - (ni % 2 ? cpu_b : cpu_a);
         f->mem_held[ni] = 512 - (ni % 2 ? mem_b : mem_a);
         sim_cluster_take(&f->cl, ni, 0, f->cpu_held[ni], f->mem_held[ni], NULL);
-        sc_host_update(f->st, ni);
+        sc_host_update(f->h, ni);
     }
     int calls = 0;
-    long v0 = sc_host_visits(f->st);
-    CHECK_EQ_INT(sc_host_first(f->st, 1, cpu, mem, 1, all_admit, &calls), nn - 4);
-    CHECK_EQ_INT(scan_first(f->st, &f->cl, 1, cpu, mem, 1, all_admit), nn - 4);
+    long v0 = sc_host_visits(f->h);
+    CHECK_EQ_INT(sc_host_first(f->h, 1, cpu, mem, 1, all_admit, &calls), nn - 4);
+    CHECK_EQ_INT(scan_first(&f->o, &f->cl, 1, cpu, mem, 1, all_admit), nn - 4);
     CHECK_EQ_INT(calls, 1);
-    return sc_host_visits(f->st) - v0;
+    return sc_host_visits(f->h) - v0;
 }
 
 /* CPU and memory both binding, on different nodes: a long prefix (in HAMi's
@@ -406,16 +406,16 @@ static void host_order_cpu_and_memory_apart(void)
     host_fixture f;
     host_fixture_init(&f, 4096);
     int nn = f.nn;
-    sc_state *st = f.st;
+    sc_horder *h = f.h;
     sim_cluster *cl = &f.cl;
     /* 20 cores and 10 GiB left, or 2 cores and 400 GiB */
     long visits = apart_visits(&f, 20, 10, 2, 400, 16, 100);
     CHECK(visits < 200); /* a few per level of a tree of 4,096 nodes; thousands with only the maxima */
     /* nothing anywhere: no node looked at below the root */
     int calls = 0;
-    long v0 = sc_host_visits(st);
-    CHECK_EQ_INT(sc_host_first(st, 1, 16, 600, 1, all_admit, &calls), -1);
-    CHECK(sc_host_visits(st) - v0 <= 1);
+    long v0 = sc_host_visits(h);
+    CHECK_EQ_INT(sc_host_first(h, 1, 16, 600, 1, all_admit, &calls), -1);
+    CHECK(sc_host_visits(h) - v0 <= 1);
     srand(5);
     for (int step = 0; step < 20000 && check_failures < 20; step++) {
         int ni = rand() % nn, op = rand() % 10;
@@ -427,19 +427,19 @@ static void host_order_cpu_and_memory_apart(void)
                 sim_cluster_take(cl, ni, 0, c, m, NULL);
                 f.cpu_held[ni] += c;
                 f.mem_held[ni] += m;
-                sc_host_update(st, ni);
+                sc_host_update(h, ni);
             }
         } else if (op < 6) {
             sim_cluster_give(cl, ni, NULL, 0, f.cpu_held[ni], f.mem_held[ni]);
             f.cpu_held[ni] = f.mem_held[ni] = 0;
-            sc_host_update(st, ni);
+            sc_host_update(h, ni);
         } else if (op < 7) { /* a new score moves the node in the order */
-            st->node_score[ni] = (double)(rand() % 4);
-            sc_host_rescore(st, ni, st->node_score[ni]);
+            f.o.score[ni] = (double)(rand() % 4);
+            sc_host_rescore(h, ni, f.o.score[ni]);
         } else {
             double c = rand() % 2 ? 8.0 * (rand() % 9) : (double)(rand() % 6400) / 100.0;
             double m = rand() % 2 ? 64.0 * (rand() % 9) : (double)(rand() % 51200) / 100.0;
-            CHECK_EQ_INT(sc_host_first(st, 1, c, m, 1, all_admit, &calls), scan_first(st, cl, 1, c, m, 1, all_admit));
+            CHECK_EQ_INT(sc_host_first(h, 1, c, m, 1, all_admit, &calls), scan_first(&f.o, cl, 1, c, m, 1, all_admit));
         }
     }
     host_fixture_free(&f);

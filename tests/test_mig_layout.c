@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../policies/mig_layout.h"
+#include "../base/gs_param.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -215,10 +216,17 @@ static void strategies_on_example(void)
     /* bestfit: a 3g.20gb at 0 leaves a 4g.20gb impossible (4g only at 0) but
      * at 4 keeps it: size 4 creatable either way, so more free starts decide */
     CHECK_EQ_INT(mig_choose_start(&e, p3g, MIG_BESTFIT, NULL), 4);
-    mig_strategy st;
-    CHECK_EQ_INT(mig_strategy_parse("bestfit", &st), 0);
-    CHECK_EQ_INT(st, MIG_BESTFIT);
-    CHECK_EQ_INT(mig_strategy_parse("worst", &st), -1);
+    /* dynmig's strategy parameter names the enum in its order */
+    const gs_param_spec sp = {GS_P_ENUM, 0, 0, NULL, MIG_STRATEGY_CHOICES};
+    gs_param_value v;
+    gs_error err;
+    CHECK_EQ_INT(gs_param_parse("strategy", "first", &sp, &v, &err), 0);
+    CHECK_EQ_INT(v.choice, MIG_FIRST);
+    CHECK_EQ_INT(gs_param_parse("strategy", "bestfit", &sp, &v, &err), 0);
+    CHECK_EQ_INT(v.choice, MIG_BESTFIT);
+    CHECK_EQ_INT(gs_param_parse("strategy", "demand", &sp, &v, &err), 0);
+    CHECK_EQ_INT(v.choice, MIG_DEMAND);
+    CHECK_EQ_INT(gs_param_parse("strategy", "worst", &sp, &v, &err), GS_EUSAGE);
 }
 
 /* Thousands of random creates (random profile, random free legal start or a

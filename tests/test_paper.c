@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../policies/share_card.h"
+#include "../policies/share/share_frag.h"
+#include "../policies/share/share_paper.h"
 #include "check.h"
 #include "testutil.h"
 

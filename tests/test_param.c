@@ -6,6 +6,7 @@
 
 #include "../base/gs_param.h"
 #include "../policies/registry.h"
+#include "../policies/share/share_state.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -101,6 +102,15 @@ static void bad_values_refused_at_init(void)
         {"vgpu", "switch_cost=nan", "expected number 0..1"},
         {"vgpu+hibernate", "pause_after=soon", "or off"},
         {"dynmig", "create_s=inf", "expected duration"},
+        {"vgpu", "split_count=2.5", "--set split_count='2.5': expected integer 1..1000"},
+        {"vgpu", "gpu_select=best", "expected hami, bestfit, dotprod, random, fgd or fgdfit"},
+        {"vgpu", "core_policy=soft", "expected default, force or disable"},
+        {"mps", "replicas=60", "--set replicas='60': expected integer 0..48"},
+        {"timeslice", "oom_retry=1001", "expected integer 0..1000"},
+        {"whole+dualpod", "sleep_level=3", "expected integer 1..2"},
+        {"whole+dualpod", "launchers_per_node=some", "expected integer 0..4096 or gpus"},
+        {"whole+hibernate", "probe_period=0", "expected duration 0.001..1e+09 s"},
+        {"whole+hibernate", "keep_memory=2", "expected integer 0..1"},
     };
     const char *trace = tu_write_tmp("id,submit,duration,gpus\na,0,1,1\n");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -123,10 +133,31 @@ static void bad_values_refused_at_init(void)
     }
 }
 
+/* A policy reads an enum by its index: the declared choices are the enum's
+ * names in its order, written once (SC_SELECT_CHOICES, MIG_STRATEGY_CHOICES)
+ * and named by the declaration the core checks values against. */
+static void choices_are_the_enums(void)
+{
+    static const char *const sel[] = {"hami", "bestfit", "dotprod", "random", "fgd", "fgdfit"};
+    static const int want[] = {SC_SEL_HAMI, SC_SEL_BESTFIT, SC_SEL_DOTPROD, SC_SEL_RANDOM, SC_SEL_FGD, SC_SEL_FGDFIT};
+    const pol_param *gsel = NULL;
+    for (const pol_param *pp = pol_find("vgpu")->params; pp->name; pp++)
+        if (!strcmp(pp->name, "gpu_select"))
+            gsel = pp;
+    CHECK(gsel && gsel->spec.type == GS_P_ENUM && !strcmp(gsel->spec.choices, SC_SELECT_CHOICES));
+    for (int i = 0; i < 6 && gsel; i++) {
+        gs_param_value v;
+        gs_error err;
+        CHECK_EQ_INT(gs_param_parse("gpu_select", sel[i], &gsel->spec, &v, &err), 0);
+        CHECK_EQ_INT(v.choice, want[i]);
+    }
+}
+
 const test_case tests_param[] = {
     {"param/numbers_and_units", numbers_and_units},
     {"param/durations_enums_words", durations_enums_words},
     {"param/every_parameter_typed_default_in_range", every_parameter_typed},
     {"param/bad_values_refused_at_init", bad_values_refused_at_init},
+    {"param/enum_choices_are_the_enums_in_order", choices_are_the_enums},
     {NULL, NULL},
 };

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/sim_service.h"
+#include "../sim/service/svc.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../policies/share_card.h"
+#include "../policies/share/share_frag.h"
+#include "../policies/share/share_paper.h"
 #include "../cli/fill.h"
 #include "check.h"
 #include "testutil.h"

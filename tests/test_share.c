@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../policies/share_card.h"
+#include "../policies/share/share_state.h"
 #include "../workloads/wl_gen.h"
 #include "check.h"
 #include "testutil.h"

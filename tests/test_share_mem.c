@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../policies/share_card.h"
+#include "../policies/share/share_state.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -194,7 +194,7 @@ static void on_done_cards(void *ud, const job *j)
     if (v->checked++)
         return;
     const sc_state *st = v->r->s.pst[0];
-    const sc_card *c = sc_card_of(st, 0);
+    const sc_card *c = (&st->cards[0]);
     v->n = c->n;
     v->cap = sc_card_cap(c);
     v->committed = c->mem_committed;
@@ -213,7 +213,7 @@ static void card_on(const char *policy, const char *const *sets, int n, cards_se
     v->r = &r;
     CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(tr), "A100-SXM4-80GB:1", 8, policy, sets, on_done_cards, v), 0);
     CHECK_EQ_INT(r.s.completed, n);
-    CHECK_EQ_INT(sc_card_of(r.s.pst[0], 0)->n, 0);
+    CHECK_EQ_INT(((const sc_state *)r.s.pst[0])->cards[0].n, 0);
     tu_run_free(&r);
 }
 
@@ -290,8 +290,8 @@ static void on_done_idle(void *ud, const job *j)
     const sc_state *st = v->r->s.pst[0];
     static const sc_card zero;
     for (int g = 0; g < st->ncards; g++) {
-        v->zero += memcmp(sc_card_of(st, g), &zero, sizeof zero) == 0;
-        v->used += sc_card_of(st, g)->n > 0;
+        v->zero += memcmp((&st->cards[g]), &zero, sizeof zero) == 0;
+        v->used += (&st->cards[g])->n > 0;
     }
 }
 
@@ -332,7 +332,7 @@ static void on_done_pools(void *ud, const job *j)
     for (int g = 0; g < 24; g++) {
         v->phys[g] = sc_card_phys_mib(st, g);
         v->pool[g] = sc_card_pool(st, g);
-        v->running += sc_card_of(st, g)->n;
+        v->running += (&st->cards[g])->n;
     }
     v->nrange = st->nrange;
     v->pool1 = st->pool1;

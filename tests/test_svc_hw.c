@@ -124,6 +124,62 @@ static void fit_follows_the_share(void)
     tu_run_free(&r);
 }
 
+/* Every space policy sizes a replica with the memory it gives (the policy
+ * record's mem_per_card_mib), mps included: with replicas=4 each client of
+ * an H100 (81559 MiB) is limited to 81559 / 4 = 20389 MiB. A 70B service of
+ * 131.5 GiB on 4 cards gets 4 x 20389 x 0.9 = 71.7 GiB: unplaceable, with
+ * the figures in its reason (under whole: 4 x 79.6 x 0.9 = 286.7 GiB,
+ * served). An 8B service (16 GiB + 4096 tokens x 320 KiB = 17.25 GiB)
+ * asking gpumem 30000 MiB, above the client limit, is given nothing (it
+ * could only crash); asking 16384 MiB it gets the client's 20389 MiB
+ * (17.9 GiB of it usable): served. */
+static void mps_sizes_replicas_by_client(void)
+{
+    const char *big = "id,submit,duration,gpus,kind,weights_gib,replicas_min,replicas_max,service,"
+                      "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                      "chat70b,0,100,4,service,131.5,1,1,,,,10,0,0\nq,10,,,request,,,,chat70b,10,5,,,\n";
+    const char *over = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                       "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                       "chat8b,0,100,1,30000,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,chat8b,10,5,,,\n";
+    const char *under = "id,submit,duration,gpus,gpumem,kind,weights_gib,replicas_min,replicas_max,service,"
+                        "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+                        "chat8b,0,100,1,16384,service,16,1,1,,,,10,0,0\nq,10,,,,request,,,,chat8b,10,5,,,\n";
+    const char *const four[] = {"replicas=4", NULL};
+    tu_run r;
+    lats l;
+    CHECK_EQ_INT(run_pol(&r, "mps", big, "H100-SXM5-80GB:8", four, &l), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 1);
+    cJSON *rep = cJSON_CreateObject();
+    for (int m = 0; m < r.s.nmod; m++)
+        if (r.s.mod[m]->report)
+            r.s.mod[m]->report(r.s.mst[m], &r.s, rep, SIM_REPORT_GPU);
+    char *txt = cJSON_PrintUnformatted(rep);
+    CHECK_STR_HAS(txt, "the most any allowed card gives under mps is 71.7 GiB (H100-SXM5-80GB)");
+    CHECK_STR_HAS(txt, "\"fits_on\":\"\"");
+    free(txt);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "whole", big, "H100-SXM5-80GB:8", NULL, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "mps", over, "H100-SXM5-80GB:1", four, &l), 0);
+    CHECK_EQ_INT(l.n, 0);
+    CHECK_EQ_INT(report_num(&r, "dropped_unplaceable"), 1);
+    rep = cJSON_CreateObject();
+    for (int m = 0; m < r.s.nmod; m++)
+        if (r.s.mod[m]->report)
+            r.s.mod[m]->report(r.s.mst[m], &r.s, rep, SIM_REPORT_GPU);
+    txt = cJSON_PrintUnformatted(rep);
+    CHECK_STR_HAS(txt, "under mps a replica asking gpumem 30000 MiB, gpumem_pct 0, mig '' is given no memory");
+    free(txt);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    CHECK_EQ_INT(run_pol(&r, "mps", under, "H100-SXM5-80GB:1", four, &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    tu_run_free(&r);
+}
+
 /* KV-bounded batching. L4-24GB: 23034 MiB x 0.9 = 20.245 GiB; weights 16
  * GiB leave 4.245 GiB = 4347 tokens at 1 MiB per token (>= the 4096-token
  * reserve). Three requests of 1000 in + 1000 out (2000 tokens each) arrive
@@ -225,6 +281,7 @@ static void roofline_scaled_times(void)
 const test_case tests_svc_hw[] = {
     {"svc_hw/weights_fit_no_card_reported_never_served", unplaceable_service},
     {"svc_hw/fit_follows_the_memory_the_policy_gives", fit_follows_the_share},
+    {"svc_hw/mps_sizes_a_replica_by_its_client_limit", mps_sizes_replicas_by_client},
     {"svc_hw/batch_bounded_by_kv_cache", kv_bounded_batch},
     {"svc_hw/measured_profile_per_card", measured_profile},
     {"svc_hw/stated_times_scaled_by_roofline", roofline_scaled_times},

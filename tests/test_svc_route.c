@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../base/sim_rng.h"
-#include "../sim/sim_service_types.h"
+#include "../sim/service/svc_types.h"
 #include "check.h"
 
 enum { NREP = 300 };

@@ -1,0 +1,120 @@
+/* cli_plan.h - the `plan` wing, private to its files (bottom-up):
+ *   cli_plan_cands.c   candidates (--gpu, --cluster-template), their sizes and
+ *                      prices;
+ *   cli_plan_search.c  one count on every seed (a point), rounds of counts,
+ *                      the serial walk (doubling, then bisection) and its
+ *                      speculative rounds;
+ *   cli_plan_output.c  plan.json's entry objects and the text: the buyer's
+ *                      table, the warnings, the evidence;
+ *   cli_plan.c         the command: options, candidates and prices, terms,
+ *                      one entry per (candidate, policy).
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_CLI_PLAN_H
+#define GPUSIM_CLI_PLAN_H
+
+#include <cJSON.h>
+
+#include "cli_batch.h"
+#include "cluster_template.h"
+#include "plan_feasible.h"
+
+#define PLAN_HOURS_PER_MONTH 730.0 /* 8760 h / 12 */
+#define PLAN_MAX_CANDS 16
+#define PLAN_MAX_PRICES 16
+
+typedef struct price_override {
+    const gpu_model *model;
+    double usd;
+} price_override;
+
+typedef struct candidate {
+    char label[160];        /* what the table shows */
+    char slug[160];         /* file-name safe */
+    const gpu_model *model; /* --gpu candidate; NULL for a template */
+    cluster_template tpl;   /* template candidate */
+    sim_cluster unit;       /* the candidate at scale 1: feasibility */
+} candidate;
+
+typedef struct plan_ctx {
+    const cli_opts *com;
+    const gpu_catalog *cat;
+    const char *odir;
+    const cli_batch_slo *slo;
+    int nslo, nuser; /* terms [nuser, nslo) are implicit */
+    long seeds, jobs, need;
+    price_override prices[PLAN_MAX_PRICES];
+    int nprices;
+    long width;         /* counts tried per round (1: bisection) */
+    const char *engine; /* NULL: child processes here; else each round is a sweep on it */
+    long max_gpus;      /* --max-gpus: where a --gpu search gives up */
+} plan_ctx;
+
+typedef struct point {
+    long x; /* the count searched: cards, or a template's N */
+    long gpus, nodes;
+    int seeds_met;
+    bool met;
+    bool absent_only;   /* a user term was measured on no seed although every implicit term held */
+    char absent[128];   /* with absent_only: the last user term never measured on the first seed */
+    char term_sig[600]; /* every term's worst figure, to see a plateau */
+    bool starved;       /* a job rejected or a replica unplaceable: too small to judge a plateau */
+    bool used;          /* on the search's path: in the evidence (not a speculative run it never needed) */
+    cJSON *obj;
+} point;
+
+typedef struct planner {
+    const plan_ctx *cx;
+    const cli_batch_policy *pol;
+    const candidate *cand;
+    point *pts; /* the evidence: the counts the serial search visits, in its order */
+    int npts;
+    point *done; /* every count run so far, on the path or speculative */
+    int ndone;
+    char absent_path[128]; /* set when the search stopped on a metric the report never has */
+    bool plateau;          /* stopped: every term's figure stayed the same over 3 doublings */
+    int rounds;            /* batches of runs (one per count at width 1) */
+} planner;
+
+/* One (candidate, policy) of the buyer's table. */
+typedef struct entry {
+    const candidate *cand;
+    const cli_batch_policy *pol;
+    cJSON *obj;       /* its plan.json object */
+    long gpus, nodes; /* 0: no answer */
+    double usd_h;
+    bool impossible;
+} entry;
+
+/* Cards, nodes and cost per hour of candidate c at scale x; sources (a JSON
+ * array, may be NULL) gets one entry per model and source. */
+void cli_plan_cands_size(const plan_ctx *cx, const candidate *c, long x, long *cards, long *nodes, double *usd_h,
+                         cJSON *sources);
+/* --price MODEL=USD into cx->prices. 0 or GS_EUSAGE. */
+int cli_plan_cands_price(plan_ctx *cx, const gpu_catalog *cat, const char *arg, gs_error *err);
+/* Appends the models of gpu_list (comma separated), each at one node of
+ * gpus_per_node cards (with --mig), to cands. 0 or the error. */
+int cli_plan_cands_gpus(const char *gpu_list, long gpus_per_node, const char *mig, const gpu_catalog *cat,
+                        candidate *cands, int *ncands, gs_error *err);
+/* Appends each template, checked at scale 1, to cands. 0 or the error. */
+int cli_plan_cands_templates(const char *const *templates, int ntemplates, const gpu_catalog *cat, candidate *cands,
+                             int *ncands, gs_error *err);
+
+/* Searches counts min_x..max_x of pl's candidate under its policy; the
+ * evidence is pl->pts (in the walk's order), every count run pl->done.
+ * *answer = 0 when even max_x fails, or when a user term's metric stays
+ * absent although every job and request was served, or on a plateau. */
+int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error *err);
+/* The largest scale of a template whose cards stay <= max_gpus (>= 1). */
+long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_gpus);
+/* Sorts points by count. */
+int cli_plan_search_cmp_point(const void *a, const void *b);
+
+/* plan.json's "feasibility" object. */
+cJSON *cli_plan_output_feasibility(const plan_feasibility *f);
+/* "WHAT: N of M rows can never be served ..." and the examples. */
+void cli_plan_output_impossible(FILE *out, const char *what, const plan_feasibility *f, bool set_aside);
+/* The text answer: header, buyer's table (cheapest first), the runs'
+ * warnings, the evidence of each entry. */
+void cli_plan_output_text(const plan_ctx *cx, const char *trace, const entry *ents, int nents);
+
+#endif

@@ -1,0 +1,38 @@
+/* share_fit.h - whether a shared card, and its node, admit a request:
+ * HAMi's admission test (reference/mechanics.md section 1a,
+ * "Scheduling"), and the memory a task takes on a card. Placement,
+ * selection, fragmentation, preemption and the contention rule all ask it,
+ * so it sits at the bottom of the wing.
+ *
+ * A card admits a request iff it has a slot left (split_count; 0 =
+ * unlimited: SC_CARD_TENANTS_MAX), and under vgpu: memory left (physical x
+ * mem_scaling minus what its tenants asked) >= the request, cores left >=
+ * the request, not (a 100-core request on a card that has a user while the
+ * card has exactly 100 cores), not (a 0-core request on a card whose cores
+ * are all reserved). O(1).
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SHARE_FIT_H
+#define GPUSIM_SHARE_FIT_H
+
+#include "share_state.h"
+
+/* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
+ * the card, else the whole card under vgpu and 0 under timeslice). */
+int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
+/* Memory placed j takes on each of its cards (sc_mem_of on their model). */
+int64_t sc_task_mem(const sc_state *st, const job *j);
+/* HAMi's admission test of one card (c: its counters, or a copy of them
+ * with some tenants taken out; total_mib: its memory under the run's
+ * scaling, sc_card_total_mem or sc_node_total_mem). */
+bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_t mem, int cores);
+/* Node n's free CPU cores and host GiB cover the ask (the ledger's 1e-9). */
+bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
+/* Could the request ever fit on an empty node of its allowed models? */
+bool sc_can_ever_fit(const sc_state *st, const job *j);
+/* pol_space.mem_per_card_mib: the memory request r is given on a card of
+ * model m. mps with a split: every client's pinned limit, physical /
+ * replicas (0 for a request above it: it could only crash); else gpumem
+ * (at most the card), else gpumem_pct of the card, else the whole card. */
+double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r);
+
+#endif

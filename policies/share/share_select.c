@@ -1,0 +1,233 @@
+/* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores:
+ * bestfit, dotprod, random and fgd, the policies compared in Weng et al.,
+ * "Beware of Fragmentation" (USENIX ATC'23, Sec. 6), and fgdfit, gpusim's
+ * own (policies/README.md argues it).
+ * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
+ * node only with room for the task's CPU and memory (sc_host_fits).
+ * (see share_select.h)
+ *
+ *   bestfit  node with the least resources left after placement: the sum of
+ *            its free CPU, memory and GPU share as fractions of its capacity
+ *            (dimensions without a limit left out); cards: the tightest.
+ *   dotprod  node with the largest dot product of the request and the node's
+ *            free resources, both as fractions of the node's capacity
+ *            (Tetris, Grandl et al., SIGCOMM'14); cards: the tightest.
+ *   random   a node uniformly among the feasible ones, then the cards
+ *            uniformly among its fitting cards (seeded stream).
+ *   fgd      the node and card whose placement grows the node's expected
+ *            fragmentation (share_frag.c) least.
+ *   fgdfit   fgd's score; a GPU task keeps off a GPU model that the
+ *            trace's tasks held to it would fill before the cluster is full
+ *            (when it can go elsewhere); a share of a card goes first to an
+ *            exact fit (room left below the trace's smallest share) on a
+ *            node where it grows no fragmentation; a CPU task breaks fgd's
+ *            ties toward the node with the least idle GPU.
+ * Ties go to the lower node index, then the lower card index; under
+ * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
+ * dotprod and fgd score as the FGD artifact does (share_paper.c).
+ *
+ * Cost: one scan of the nodes and their cards per placement, O(nodes x
+ * cards per node); fgd adds O(shapes x cards per node) per node whose state
+ * changed since the task's shape was last evaluated there (cached).
+ * SPDX-License-Identifier: MIT */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "share_fit.h"
+#include "share_frag.h"
+#include "share_paper.h"
+#include "share_select.h"
+
+/* The node's fitting cards, tightest first; returns how many. */
+static int fitting_cards(const sc_state *st, const job *j, const sim_node *n, int *fit, double *freev)
+{
+    int64_t mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
+    int m = 0, cores = sc_task_cores(st, j);
+    double total = sc_node_total_mem(st, n);
+    for (int k = 0; k < n->ngpus; k++) {
+        freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);
+        if (sc_card_fits(st, &st->cards[n->gpu0 + k], total, mem, cores)) {
+            int b = m++;
+            for (; b > 0 && (freev[fit[b - 1]] > freev[k]); b--)
+                fit[b] = fit[b - 1];
+            fit[b] = k;
+        }
+    }
+    return m;
+}
+
+static double frac(double part, double total) { return total > 0 ? part / total : 0; }
+
+/* gpu_select=fgdfit's keys for placing t on node n, where fgd scores it
+ * `score` (lower is better) on cards[] (the caller puts the scarce-model key
+ * before them and the node's rank after; lower keys win, in order):
+ *   a share of one card: first the room its tightest fitting card would keep,
+ *     when that room is below the smallest share the trace asks (an exact
+ *     fit: room no task could use later is closed now; that card replaces
+ *     fgd's) and fgd sees no growth of fragmentation on the node (integer
+ *     score 50 or better under frag_model=paper), else "no exact fit"; then
+ *     fgd's score;
+ *   no GPU (a CPU task): fgd's score, then the node's idle GPU share: CPU goes
+ *     where the fewest cards are left without it;
+ *   whole cards: fgd's score alone. */
+static void fgdfit_keys(const sc_state *st, const job *j, int ni, double score, int *cards, double *key)
+{
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    int want = j->req.gpus;
+    double r = want > 0 ? sc_req_pct(j) : 0;
+    key[0] = score;
+    key[1] = 0;
+    if (want == 1 && r < 100) {
+        /* only cards whose room would fall below the smallest share are
+         * candidates: test admission for those alone (a plain scan, no sort) */
+        double dead = sc_min_share_pct(st), room = INFINITY;
+        const double *fr = sc_card_free_cached(st);
+        int64_t mem = -1;
+        key[0] = 1000; /* no exact fit */
+        key[1] = score;
+        if (!sc_node_has_room_in(st, ni, r, r + dead))
+            return; /* most nodes: one look at the node's room bits */
+        if (score > (st->cfg.paper ? -50.0 : 0.0) + 1e-9)
+            return; /* it would grow the fragmentation there: fgd decides */
+        for (int k = 0; k < n->ngpus; k++) {
+            double left = fr[n->gpu0 + k] - r;
+            if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
+                continue;
+            if (mem < 0)
+                mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
+            if (sc_card_fits(st, &st->cards[n->gpu0 + k], sc_node_total_mem(st, n), mem, sc_task_cores(st, j))) {
+                room = left;
+                key[0] = left;
+                cards[0] = n->gpu0 + k;
+            }
+        }
+    } else if (want == 0) {
+        key[1] = sc_node_idle_pct(st, ni);
+    }
+}
+
+#define NKEYS 4 /* scarce model, fgdfit_keys' two, the seed's node order */
+
+static bool keys_before(const double *a, const double *b)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (a[i] < b[i] - 1e-9 || a[i] > b[i] + 1e-9)
+            return a[i] < b[i];
+    return false;
+}
+
+int sc_place_select(sc_state *st, const job *j, uint64_t pools)
+{
+    const sim_cluster *cl = sim_cluster_of(st->s);
+    int want = j->req.gpus, best = -1, nfeas = 0;
+    int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
+    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0, 0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
+    bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
+    int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
+    int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
+    int si = st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT ? sc_frag_shape(st, j) : -1;
+    for (int ni = 0; ni < cl->nnodes; ni++) {
+        const sim_node *n = &cl->nodes[ni];
+        if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
+            continue;
+        double score;
+        if (st->cfg.select == SC_SEL_FGD) {
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
+                continue;
+        } else if (st->cfg.select == SC_SEL_FGDFIT) {
+            if (!sc_fgd_node(st, j, si, ni, &score, cards))
+                continue;
+            double key[NKEYS];
+            /* a GPU task keeps off a model that tasks held to it will need */
+            key[0] = want > 0 && sc_pool_scarce(st, n->pool);
+            fgdfit_keys(st, j, ni, score, cards, key + 1);
+            key[3] = st->rank[ni];
+            if (best < 0 || keys_before(key, best_key)) {
+                best = ni;
+                for (int i = 0; i < NKEYS; i++)
+                    best_key[i] = key[i];
+                for (int i = 0; i < want; i++)
+                    best_cards[i] = cards[i];
+            }
+            continue;
+        } else {
+            int m = fitting_cards(st, j, n, fit, freev);
+            if (m < want)
+                continue;
+            if (st->cfg.select == SC_SEL_RANDOM) {
+                feas[nfeas++] = ni;
+                continue;
+            }
+            double gfree = 0;
+            for (int k = 0; k < n->ngpus; k++)
+                gfree += freev[k] / 100.0;
+            double cpu_free = n->cpu_total - n->cpu_used, mem_free = n->mem_total_gib - n->mem_used_gib;
+            double greq = want * r / 100.0;
+            if (paper) { /* the artifact's integer scores, higher is better (share_paper.c) */
+                int64_t v = sc_paper_node_score(st->cfg.select, cpu_free, gfree, j->req.cpu, greq);
+                if (normalize) {
+                    raw[nfeas] = v;
+                    feas[nfeas++] = ni;
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                    continue;
+                }
+                score = -(double)v;
+            } else if (st->cfg.select == SC_SEL_BESTFIT)
+                score = frac(cpu_free - j->req.cpu, n->cpu_total) + frac(mem_free - j->req.mem_gib, n->mem_total_gib) +
+                        frac(gfree - greq, n->ngpus);
+            else /* dotprod: maximized, so negated to share the min rule */
+                score = -(frac(j->req.cpu, n->cpu_total) * frac(cpu_free, n->cpu_total) +
+                          frac(j->req.mem_gib, n->mem_total_gib) * frac(mem_free, n->mem_total_gib) +
+                          frac(greq, n->ngpus) * frac(gfree, n->ngpus));
+            for (int i = 0; i < want; i++)
+                cards[i] = n->gpu0 + fit[i];
+        }
+        /* paper: equal scores go to the seed's node order, else the lower index */
+        if (best < 0 || score < best_score - 1e-12 ||
+            (paper && score <= best_score + 1e-12 && st->rank[ni] < st->rank[best])) {
+            best = ni;
+            best_score = score;
+            for (int i = 0; i < want; i++)
+                best_cards[i] = cards[i];
+        }
+    }
+    if (normalize) {
+        int64_t best_v = -1;
+        for (int i = 0; i < nfeas; i++) {
+            int64_t v = sc_paper_normalize(raw[i], lo, hi);
+            if (best < 0 || v > best_v || (v == best_v && st->rank[feas[i]] < st->rank[best])) {
+                best = feas[i];
+                best_v = v;
+            }
+        }
+        if (best >= 0) {
+            fitting_cards(st, j, &cl->nodes[best], fit, freev);
+            for (int i = 0; i < want; i++)
+                best_cards[i] = cl->nodes[best].gpu0 + fit[i];
+        }
+        free(feas);
+        free(raw);
+    } else if (st->cfg.select == SC_SEL_RANDOM) {
+        if (nfeas > 0) {
+            best = feas[gsl_rng_uniform_int(st->rng, (unsigned long)nfeas)];
+            const sim_node *n = &cl->nodes[best];
+            int m = fitting_cards(st, j, n, fit, freev);
+            for (int i = 0; i < want; i++) { /* partial Fisher-Yates over the fitting cards */
+                int k = i + (int)gsl_rng_uniform_int(st->rng, (unsigned long)(m - i));
+                int x = fit[i];
+                fit[i] = fit[k];
+                fit[k] = x;
+                best_cards[i] = n->gpu0 + fit[i];
+            }
+        }
+        free(feas);
+    }
+    if (best < 0)
+        return -1;
+    for (int i = 0; i < want; i++)
+        st->pick[i] = best_cards[i];
+    return best;
+}

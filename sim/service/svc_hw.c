@@ -1,0 +1,141 @@
+/* svc_hw.c - fit, KV capacity and speed of a service's replicas on the
+ * card they get (see svc_hw.h).
+ * SPDX-License-Identifier: MIT */
+#include "svc_hw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim_hw.h"
+
+
+static double num(const sim *s, const char *name) { return sim_param_number(s, name); }
+
+
+double svc_hw_mem_given_mib(const sim *s, const gpu_model *m, const wl_replica_ask *ask)
+{
+    /* the replica's request as the space policy reads it: its card fields */
+    job_req r = {.id = "", .tenant = "", .mig = ask->mig, .gpumem_mib = ask->gpumem_mib,
+                 .gpus = (uint8_t)ask->gpus, .gpucores = (uint8_t)ask->gpucores,
+                 .gpumem_pct = (uint8_t)ask->gpumem_pct};
+    const pol_space *sp = sim_policy_at(s, 0)->space;
+    double per = sp->mem_per_card_mib ? sp->mem_per_card_mib(sim_policy_state(s, 0), m, &r) : (double)m->memory_mib;
+    return per * (ask->gpus > 0 ? ask->gpus : 1);
+}
+
+void svc_hw_params_read(const sim *s, svc_hw_params *hp)
+{
+    hp->bpp = num(s, "svc_bytes_per_param");
+    hp->reserve_tok = num(s, "svc_kv_reserve_tokens");
+    hp->mem_util = num(s, "svc_kv_mem_util");
+    hp->decode_share = num(s, "svc_decode_mem_bound");
+    hp->prefill_share = num(s, "svc_prefill_mem_bound");
+}
+
+int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
+                 const perf_set *perf, svc_shape *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double bpp = hp->bpp;
+    out->weights_gib = weights_gib;
+    out->kv_bytes_tok = kv_kib_per_token * 1024;
+    out->reserve_tok = hp->reserve_tok;
+    out->mem_util = hp->mem_util;
+    out->decode_share = hp->decode_share;
+    out->prefill_share = hp->prefill_share;
+    if (!(bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
+        !(out->decode_share >= 0 && out->decode_share <= 1) || !(out->prefill_share >= 0 && out->prefill_share <= 1))
+        return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "
+                                      "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
+    out->ref = sim_hw_ref(s);
+    if (row->ask.ref_gpu[0])
+        out->ref = gpu_catalog_find(sim_catalog(s), row->ask.ref_gpu);
+    if (row->ask.ref_gpu[0] && !out->ref)
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model, "
+                      "found '%s'", sim_config_of(s)->trace_path, row->line, row->ask.ref_gpu_col, row->ask.ref_gpu);
+    if (row->profile[0] && (!perf || !perf_known(perf, row->profile)))
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld ('profile'): no measured profile '%s' in models/perf "
+                      "(known: llama2-70b, bloom-176b)", sim_config_of(s)->trace_path, row->line, row->profile);
+    /* the models this row may use (its gpu_model list, else all) where weights + reserve fit */
+    const sim_cluster *cl = sim_cluster_of(s);
+    uint64_t allowed = sim_cluster_model_mask(cl, sim_catalog(s), row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
+    double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
+    double best_gib = 0;
+    const char *best = "";
+    size_t used = 0;
+    char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
+    for (int p = 0; p < cl->npools; p++) {
+        if (!(allowed >> p & 1))
+            continue;
+        const gpu_model *m = cl->pools[p].model;
+        double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
+        if (give_gib > best_gib) {
+            best_gib = give_gib;
+            best = m->name;
+        }
+        if (give_gib + 1e-9 < need_gib)
+            continue;
+        int w = snprintf(fit + used, sizeof fit - used, "%s%s", used ? "|" : "", m->name);
+        if (w > 0 && (size_t)w < sizeof fit - used)
+            used += (size_t)w;
+    }
+    if (!used && allowed && !*best) /* every allowed model gives it nothing */
+        snprintf(why, sizeof why, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
+                 "no memory on any allowed card (its ask is above what the policy gives a task per card)",
+                 sim_policy_at(s, 0)->name, (long long)row->ask.gpumem_mib, row->ask.gpumem_pct, row->ask.mig);
+    else if (!used)
+        snprintf(why, sizeof why,
+                 "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
+                 "most any allowed card gives under %s is %.1f GiB (%s)",
+                 need_gib, weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
+                 sim_policy_at(s, 0)->name, best_gib, *best ? best : "no card of the cluster is allowed");
+    out->fit_models = xstrdup(fit);
+    out->reason = xstrdup(why);
+    return 0;
+}
+
+void svc_hw_shape_free(svc_shape *sh)
+{
+    free(sh->fit_models);
+    free(sh->reason);
+    sh->fit_models = sh->reason = NULL;
+}
+
+void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf_set *perf, const job *t,
+                  svc_place *out)
+{
+    memset(out, 0, sizeof *out);
+    out->prefill_x = out->decode_x = 1;
+    out->kv_cap_tok = INFINITY;
+    if (t->node < 0)
+        return;
+    const sim_cluster *cl = sim_cluster_of(s);
+    const gpu_model *m = cl->pools[cl->nodes[t->node].pool].model;
+    bool share = sim_hw_slice_share(s);
+    double c = share ? job_slice_c(t) : 1, mb = share ? job_slice_m(t) : 1;
+    int tp = row->ask.gpus > 0 ? row->ask.gpus : 1;
+    /* KV capacity in the memory this placement gives (a MIG instance: its
+     * share of the card's memory slices) */
+    double mem_mib = svc_hw_mem_given_mib(s, m, &row->ask);
+    if (job_slice_m(t) < 1 && !row->ask.mig[0]) /* an instance chosen by the policy: its memory slices' share */
+        mem_mib = (double)m->memory_mib * job_slice_m(t) * tp;
+    double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
+    out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;
+    const perf_entry *own = perf && row->profile[0] ? perf_find(perf, row->profile, m, tp) : NULL;
+    const perf_entry *refp = perf && row->profile[0] && sh->ref ? perf_find(perf, row->profile, sh->ref, tp) : NULL;
+    if (own) { /* measured on this card: only a MIG instance's share scales it */
+        out->prof = own;
+        out->prefill_x = sim_hw_time_ratio(m, m, sh->prefill_share, c, mb);
+        out->decode_x = sim_hw_time_ratio(m, m, sh->decode_share, c, mb);
+        return;
+    }
+    const gpu_model *ref = sh->ref ? sh->ref : m;
+    out->prof = refp; /* measured on the reference card, else the row's stated times */
+    if (ref == m && c == 1 && mb == 1)
+        return;
+    out->prefill_x = sim_hw_time_ratio(ref, m, sh->prefill_share, c, mb);
+    out->decode_x = sim_hw_time_ratio(ref, m, sh->decode_share, c, mb);
+    sim_hw_note(s, m, true, true);
+    sim_hw_note(s, ref, true, true);
+}

@@ -1,0 +1,139 @@
+/* svc_report.c - the service layer's figures: "services" (per
+ * service: requests, latency and its CDF, time to first token, SLO
+ * attainment, replicas, GPU-hours) and "requests" (the same over all).
+ * Computed from the layer's counters, gauges and sketches only.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+
+#include "svc_types.h"
+
+/* A finer latency distribution than the p50/p95/p99 of the stats object,
+ * for CDF plots: quantile key "pQ" -> seconds (sketch: <= 0.99% error), the
+ * decimal point of Q written '_' ("p99_9") so that report paths, which use
+ * '.', stay unambiguous for `gpusim check` and `compare`. */
+static void add_cdf(cJSON *o, const char *key, const sim_sketch *sk)
+{
+    static const double qs[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97.5, 99, 99.5, 99.9};
+    cJSON *c = cJSON_AddObjectToObject(o, key);
+    for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%g", qs[i]);
+        for (char *c2 = name; *c2; c2++)
+            if (*c2 == '.')
+                *c2 = '_';
+        cJSON_AddNumberToObject(c, name, sim_sketch_quantile(sk, qs[i] / 100.0));
+    }
+}
+
+static void add_counts(cJSON *o, uint64_t arrived, uint64_t generated, uint64_t served, uint64_t full,
+                       uint64_t timeout, uint64_t ended, uint64_t lost, uint64_t unplaceable, long in_service,
+                       long queued)
+{
+    cJSON_AddNumberToObject(o, "dropped_unplaceable", (double)unplaceable);
+    cJSON_AddNumberToObject(o, "dropped_replica_lost", (double)lost);
+    cJSON_AddNumberToObject(o, "arrived", (double)arrived);
+    cJSON_AddNumberToObject(o, "generated", (double)generated);
+    cJSON_AddNumberToObject(o, "served", (double)served);
+    cJSON_AddNumberToObject(o, "dropped_queue_full", (double)full);
+    cJSON_AddNumberToObject(o, "dropped_timeout", (double)timeout);
+    cJSON_AddNumberToObject(o, "dropped_after_end", (double)ended);
+    cJSON_AddNumberToObject(o, "in_service", (double)in_service);
+    cJSON_AddNumberToObject(o, "queued", (double)queued);
+}
+
+/* Prefix cache figures of one service (requests with hash ids). */
+static void add_prefix_cache(cJSON *o, const svc_layer *L, const service *v)
+{
+    uint64_t ev = v->pc_evicted;
+    for (int k = 0; k < v->nreps; k++)
+        ev += v->reps[k]->pc ? svc_prefix_cache_evictions(v->reps[k]->pc) : 0;
+    cJSON *pc = cJSON_AddObjectToObject(o, "prefix_cache");
+    cJSON_AddBoolToObject(pc, "enabled", L->pc_on);
+    cJSON_AddNumberToObject(pc, "block_tokens", L->block_tok);
+    cJSON_AddNumberToObject(pc, "capacity_blocks_per_replica", (double)v->pc_cap);
+    cJSON_AddNumberToObject(pc, "requests", (double)v->pc_reqs);
+    cJSON_AddNumberToObject(pc, "requests_with_hits", (double)v->pc_reqs_hit);
+    cJSON_AddNumberToObject(pc, "blocks", (double)v->pc_blocks);
+    cJSON_AddNumberToObject(pc, "hit_blocks", (double)v->pc_hit_blocks);
+    cJSON_AddNumberToObject(pc, "block_hit_rate", (double)v->pc_hit_blocks / (double)v->pc_blocks);
+    cJSON_AddNumberToObject(pc, "prompt_tokens", (double)v->pc_tokens);
+    cJSON_AddNumberToObject(pc, "prefill_tokens_saved", (double)v->pc_saved);
+    cJSON_AddNumberToObject(pc, "token_hit_rate", v->pc_tokens ? (double)v->pc_saved / (double)v->pc_tokens : 0.0);
+    cJSON_AddNumberToObject(pc, "evictions", (double)ev);
+}
+
+void svc_report(const void *state, const sim *s, cJSON *root, int section)
+{
+    const svc_layer *L = state;
+    if (section != SIM_REPORT_GPU || L->nsvcs == 0)
+        return;
+    cJSON *arr = cJSON_AddArrayToObject(root, "services");
+    uint64_t a = 0, g = 0, sv = 0, f = 0, to = 0, en = 0, lo = 0, ok = 0, cold = 0, un = 0, nun = 0;
+    long ins = 0, q = 0;
+    double rep_h = 0, gpu_h = 0;
+    for (uint32_t i = 0; i < L->nsvcs; i++) {
+        const service *v = L->svcs[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", v->id);
+        long queued = v->qlen, in_service = v->in_flight - v->qlen;
+        add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
+                   v->drop_lost, v->drop_unplaceable, in_service, queued);
+        if (v->hw.reason[0])
+            cJSON_AddStringToObject(o, "unplaceable_reason", v->hw.reason);
+        else
+            cJSON_AddNullToObject(o, "unplaceable_reason");
+        cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
+        cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
+        cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
+        sim_report_add_stats(o, "latency_s", &v->lat_s);
+        if (v->lat_s.n)
+            add_cdf(o, "latency_cdf_s", &v->lat_s);
+        if (v->mode == MODE_TOKENS)
+            sim_report_add_stats(o, "ttft_s", &v->ttft_s);
+        double sv_n = v->served ? (double)v->served : 1.0;
+        if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs */
+            if (v->slo_ttft_ms >= 0)
+                cJSON_AddNumberToObject(o, "slo_ttft_ms", v->slo_ttft_ms);
+            if (v->slo_tpot_ms >= 0)
+                cJSON_AddNumberToObject(o, "slo_tpot_ms", v->slo_tpot_ms);
+            cJSON_AddNumberToObject(o, "slo_attainment_ttft", (double)v->ok_ttft / sv_n);
+            cJSON_AddNumberToObject(o, "slo_attainment_tpot", (double)v->ok_tpot / sv_n);
+            cJSON_AddNumberToObject(o, "slo_attainment_both", (double)v->slo_ok / sv_n);
+        } else {
+            cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
+        }
+        cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
+        if (v->pc_reqs)
+            add_prefix_cache(o, L, v);
+        double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
+        cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
+        cJSON_AddNumberToObject(rp, "min", v->min);
+        cJSON_AddNumberToObject(rp, "max", v->max);
+        cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
+        cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
+        cJSON_AddNumberToObject(rp, "cold_starts", (double)v->cold_starts);
+        cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
+        cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
+        cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
+        cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
+        cJSON_AddNumberToObject(o, "replica_hours", rh);
+        cJSON_AddNumberToObject(o, "gpu_hours", gh);
+        cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);
+        cJSON_AddItemToArray(arr, o);
+        a += v->arrived, g += v->generated, sv += v->served, f += v->drop_full, to += v->drop_timeout;
+        en += v->drop_ended, lo += v->drop_lost, ok += v->slo_ok, cold += v->cold_starts, ins += in_service, q += queued;
+        un += v->drop_unplaceable, nun += v->hw.reason[0] != 0;
+        rep_h += rh, gpu_h += gh;
+    }
+    cJSON *o = cJSON_AddObjectToObject(root, "requests");
+    add_counts(o, a, g, sv, f, to, en, lo, un, ins, q);
+    cJSON_AddNumberToObject(o, "services_unplaceable", (double)nun);
+    sim_report_add_stats(o, "latency_s", &L->all_lat);
+    if (L->all_ttft.n)
+        sim_report_add_stats(o, "ttft_s", &L->all_ttft);
+    cJSON_AddNumberToObject(o, "slo_attainment", sv ? (double)ok / (double)sv : 0.0);
+    cJSON_AddNumberToObject(o, "replica_hours", rep_h);
+    cJSON_AddNumberToObject(o, "gpu_hours", gpu_h);
+    cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", sv ? gpu_h / (double)sv * 1e6 : 0);
+    cJSON_AddNumberToObject(o, "cold_starts", (double)cold);
+}

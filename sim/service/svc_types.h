@@ -1,0 +1,239 @@
+/* svc_types.h - the service layer's own records and the calls its files
+ * make to each other, bottom up: svc_req.c (requests slab, events) <-
+ * svc_prefix.c (prefix-cache hooks) <- svc_scale.c (replicas, autoscaler)
+ * <- svc_batch.c (continuous batching) <- svc.c (the module: rows,
+ * routing, event dispatch, replica tasks, actuation); svc_report.c
+ * (figures). Private to the layer: only its own files (and its tests)
+ * include it.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SVC_TYPES_H
+#define GPUSIM_SVC_TYPES_H
+
+#include <gsl/gsl_rng.h>
+
+#include "../sim.h"
+#include "../sim_module.h"
+#include "svc_actuator.h"
+#include "svc_hw.h"
+#include "svc_prefix_cache.h"
+#include "../../workloads/wl_svc_rows.h"
+
+typedef struct svc_layer svc_layer;
+
+enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
+enum { R_PLACING, R_STARTING, R_READY, R_GONE };
+enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
+#define NONE UINT32_MAX
+#define REQ_CHUNK 4096u
+
+typedef struct svc_req {
+    uint32_t gen;
+    bool live, queued;
+    struct service *svc;
+    gs_time_us arrive_us;
+    int64_t in_tok, tok_left; /* tokens mode */
+    bool first_done;
+    double work_left_us; /* time mode */
+    double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
+    uint32_t next;       /* service queue link */
+    /* only with an actuator: a first request (see svc_actuator_ops)
+     * and the replica whose activation it waited for (NONE: found one ready) */
+    bool first;
+    uint32_t first_rep;
+    /* token SLOs and prefix cache */
+    int64_t out_tok;       /* output tokens asked for (TPOT) */
+    gs_time_us ttft_at_us; /* when its first token came */
+    uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned */
+    int nhash;
+} svc_req;
+
+typedef struct replica {
+    uint32_t idx, gen;
+    int state;
+    struct service *svc;
+    job *task;
+    uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
+    int nactive, npending, cap_slots;
+    /* current block (tokens mode) or last drain (time mode) */
+    bool in_block;
+    bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
+    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
+    long k_iters;
+    uint32_t ev_gen;
+    gs_time_us idle_since_us, busy_since_us, ready_us;
+    double rate_used; /* time mode: the rate the active requests drained at since last_us */
+    bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
+                           every arrival of the same instant has joined (a zero-delay event) */
+    int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
+    int load, hpos;   /* while ready: requests held (active + pending) as the heap last saw them, place in it */
+    svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
+    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
+    svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
+    double kv_used;       /* KV tokens held by its active and pending requests */
+} replica;
+
+typedef struct service {
+    struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
+    uint32_t idx;
+    char id[64];
+    wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
+    uint64_t task_pools; /* cfg.ask.gpu_model as pools, resolved once: a scale-out does not parse it again */
+    int mode;
+    int min, max, max_batch;
+    double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
+    double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
+    gs_time_us start_us, end_us;
+    bool ended;
+    gs_time_us last_arrival_us; /* -1 before the first request */
+    /* queue: FIFO with lazy removal of timed-out requests */
+    uint32_t qhead, qtail;
+    long qlen;
+    replica **reps;
+    int nreps, cap_reps;
+    int nlive, nready, nstarting; /* live = placing + starting + ready */
+    /* the nready ready replicas in creation order (that of reps, which breaks
+     * ties): the per-request loops (routing, slot gauge) walk only these,
+     * at most what the cluster can hold, never the replicas still waiting
+     * for GPUs */
+    replica **rdy;
+    int cap_rdy;
+    /* the ready replicas again, as a min-heap on (load, creation order):
+     * least-loaded routing and the slot gauge in O(log n) per request;
+     * lroom[i] is the most KV-cache room (tokens) any replica with a free
+     * batch slot has in the heap's subtree at i (-inf: none), so a request
+     * that fits beside none is turned away at the root and a search for one
+     * that fits skips every subtree without room; kept only from the first
+     * time KV memory binds on the least-loaded replica (room_on), so a
+     * service whose batches never fill the cache never pays for it */
+    replica **lheap;
+    double *lroom;
+    bool room_on;
+    long slots_used; /* sum of the ready replicas' loads */
+    long in_flight;               /* requests arrived and not yet served or dropped */
+    gs_time_us lost_at_us;        /* the instant of the latest replica lost, and how many were lost then */
+    long lost_then;
+    bool tick_pending;
+    gsl_rng *rng;
+    /* autoscaler window */
+    gs_time_us win_start_us;
+    double win_busy_s;
+    sim_gauge g_slots;      /* batch slots in use over all replicas (KV-cache occupancy proxy) */
+    double win_slots_area0; /* g_slots area at the window start */
+    sim_sketch win_lat;
+    /* figures */
+    uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
+    uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
+    sim_sketch lat_s, ttft_s;
+    sim_gauge g_reps; /* replicas holding resources (starting + ready) */
+    /* token SLOs: slo_ok then counts requests meeting every token SLO given */
+    double slo_ttft_ms, slo_tpot_ms; /* < 0: not given */
+    uint64_t ok_ttft, ok_tpot;
+    sim_sketch win_ttft; /* the autoscaler's window, when slo_ttft_ms is given */
+    /* prefix cache figures, over requests with hash ids */
+    double kv_kib;
+    long pc_cap;
+    uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
+    svc_shape hw;               /* fit over the cluster's cards, KV bytes per token, reference card */
+    uint64_t drop_unplaceable;  /* requests to a service whose replica fits no card */
+} service;
+
+struct svc_layer {
+    service **svcs;
+    uint32_t nsvcs, cap_svcs;
+    /* services by id: open addressing, linear probing, index + 1 (0: empty),
+     * at most half full, so a request row finds its service in O(1) however
+     * many services the trace declares */
+    uint32_t *by_id, cap_by_id;
+    replica **reps; /* every replica ever made, by idx (events name them) */
+    uint32_t nreps, cap_reps;
+    long nup; /* replicas holding resources over every service (starting + ready): each timeseries row */
+    svc_req **chunks;
+    uint32_t nchunks, nslots, *free_req, nfree, cap_free;
+    int index; /* the layer's place among the run's modules (its events) */
+    sim_sketch all_lat, all_ttft;
+    int max_batch_def;
+    double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
+    long queue_max;
+    double pod_s, import_s, load_gbps, compile_s, graph_s;
+    /* the run's service actuator (svc_actuator.h), NULL without
+     * one; its state is that of the policy at act_pol (svc_act_state) */
+    const svc_actuator_ops *act;
+    int act_pol;
+    bool pc_on;
+    int block_tok;
+    double route_share;
+    double kv_kib_def, kv_util;
+    svc_hw_params hw_params; /* the run's parameters of a replica's shape, read once */
+    bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
+    perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
+    bool perf_loaded;
+};
+
+/* The actuator policy's state, for its hooks (L->act set). Read at each
+ * call: the layer is made before the policies' init() makes that state. */
+static inline void *svc_act_state(const sim *s, const svc_layer *L) { return sim_policy_state(s, L->act_pol); }
+
+static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
+
+/* Whether replica p has a batch slot and KV-cache room for a request of
+ * kv_tok tokens, as vLLM admits: an empty replica always takes one (a
+ * request longer than the cache then runs alone). */
+static inline bool svc_has_room(const replica *p, double kv_tok)
+{
+    int n = p->nactive + p->npending;
+    return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
+}
+
+/* svc_req.c: the requests slab and the layer's events */
+uint32_t svc_req_new(svc_layer *L);
+void svc_req_free(svc_layer *L, uint32_t i);
+void svc_emit(sim *s, const service *v, gs_time_us at, uint32_t slot, uint32_t gen, int kind);
+bool svc_tick_needed(const service *v);
+void svc_schedule_tick(sim *s, service *v);
+
+/* svc_prefix.c: prefix-cache hooks */
+int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r);
+replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r);
+long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j);
+/* The most blocks one replica's prefix cache may hold: its node table is
+ * allocated whole (svc_prefix_cache.c). 2^26 is 30 times the largest real
+ * case (8 cards of 141 GB at 512 tokens of 1 KiB a block); a tiny
+ * kv_kib_per_token asking more, with the prefix cache on, is an input
+ * error, never an allocation of terabytes. */
+#define SVC_PREFIX_MAX_BLOCKS (1L << 26)
+void svc_prefix_drop(replica *p);
+
+/* svc_scale.c: replicas in and out, the autoscaler */
+void svc_ready_add(service *v, replica *p);
+void svc_ready_del(service *v, replica *p);
+void svc_set_busy(sim *s, replica *p, bool busy);
+/* After a ready replica's requests changed: its place in the load heap and
+ * the service's slot total. O(log ready replicas). */
+void svc_load_changed(replica *p);
+/* The ready replica with the fewest requests (the first made among equals)
+ * that has a batch slot and KV-cache room for kv_tok tokens: the top of the
+ * load heap, O(1), whenever the top has room; when KV memory binds on the
+ * least-loaded replica, NULL at once if no replica with a free slot has the
+ * room (the root's figure), else a best-first walk of the heap that enters
+ * only subtrees with room: the replicas it visits are those ranked before
+ * the answer on its path, not every ready replica. The same pick as a scan
+ * of the ready list (the heap's order among equals is the list's). */
+replica *svc_least_loaded(service *v, double kv_tok);
+void svc_note_scale(sim *s, service *v, const char *what);
+void svc_scale_out(sim *s, service *v);
+void svc_replica_remove(sim *s, replica *p);
+void svc_compact_reps(service *v);
+void svc_tick(sim *s, service *v);
+
+/* svc_batch.c: continuous batching on a replica */
+void svc_replica_run(sim *s, replica *p);
+void svc_block_end(sim *s, replica *p);
+void svc_cut_block(sim *s, replica *p);
+void svc_assign(sim *s, replica *p, uint32_t ri);
+
+/* Adds "services" (per service) and "requests" (over all) to the report
+ * (svc_report.c); the module's report member. */
+void svc_report(const void *state, const sim *s, cJSON *root, int section);
+
+#endif
