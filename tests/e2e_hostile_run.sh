@@ -1,0 +1,127 @@
+#!/bin/sh
+# e2e_hostile_run.sh - what the audit found inside runs and around them:
+# times past the microsecond clock (a long job on a slow card, a checkpoint
+# at 1e-9 GB/s, a batch of 1e7 tokens at 1e11 ms a step, a service's end
+# past int64) are input errors naming the row; a replica no card admits is
+# reported, never retried forever; `--out ''`, a time policy named twice, a
+# baseline metric stored as a string, a model alias naming another model,
+# hex and blanks in option values, manifest and spec numbers past a cast are
+# refused with a message; plot survives a service that served nothing and a
+# full file system (exit 4, no cut image). Each bounded by `timeout`: a hang
+# is a failure.
+# Usage: tests/e2e_hostile_run.sh [GPUSIM]   (default build/test/gpusim)
+G=${1:-build/test/gpusim}
+. "$(dirname "$0")/lib_e2e.sh"
+G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
+R=$(cd "$(dirname "$0")/.." && pwd)
+export GPUSIM_MODELS="$R/models/gpu"
+cd "$T" || exit 1
+H=H100-SXM5-80GB
+TO="timeout 60"
+printf 'id,submit,duration,gpus\nj1,0,10,1\nj2,5,10,2\n' >small.csv
+
+# {==== the clock: every time from inputs range-checked ====}
+printf 'id,submit,duration,gpus,ref_gpu\nlong1,0,9000000000000,1,%s\n' $H >long.csv
+expect clock_long_job_slow_card 3 "row 'long1': its 'duration' (9e+12 s of work left) at 0.139 of full speed ends .* past the simulator's clock" \
+  $TO "$G" run --trace long.csv --policy whole --gpus A10-24GB:1 --out o_long
+printf 'id,submit,duration,gpus,priority,preemptible,checkpoint_gib\ntrain,0,14400,8,0,1,10000\nsurge,600,900,8,100,0,\n' >ck.csv
+expect clock_checkpoint_write 3 "row 'surge': the checkpoint write of 10737.4 GB at ckpt_write_gbps 1e-09 for its preemption ends" \
+  $TO "$G" run --trace ck.csv --policy whole --gpus $H:8 --set preempt=on --set ckpt_write_gbps=1e-9 --out o_ck
+printf 'id,submit,duration,gpus,kind,service,input_tokens,output_tokens,decode_ms_per_seq,weights_gib,replicas_min,replicas_max\nsvc,0,100000,1,service,,,,100000000000,10,1,1\nr1,1,,,request,svc,10,10000000,,,,\n' >dec.csv
+expect clock_decode_block 3 "row 'svc': a batch of 10000000 tokens at 1e+11 ms a step" \
+  $TO "$G" run --trace dec.csv --policy whole --gpus $H:8 --out o_dec
+printf 'id,submit,duration,gpus,kind,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nsvc,1000000000000,9000000000000,1,service,10,1,100,1,1\n' >far.csv
+expect clock_service_end 3 "far.csv' line 2 ('duration'): service 'svc' declared at 1000000000000.000000 s for 9000000000000.000000 s ends past" \
+  $TO "$G" run --trace far.csv --policy whole --gpus $H:8 --out o_far
+printf 'id,submit,duration,gpus,kind,service,input_tokens,output_tokens,kv_kib_per_token,weights_gib,replicas_min,replicas_max,hash_ids\nsvc,0,100,1,service,,,,1e-300,10,1,1,\nr1,1,,,request,svc,600,5,,,,,0|1\n' >kv.csv
+expect kv_tiny_prefix_cache_refused 3 "service 'svc' ('kv_kib_per_token' 1e-300): a replica's prefix cache would hold more than 67108864 blocks" \
+  $TO "$G" run --trace kv.csv --policy whole --gpus $H:8 --set prefix_cache=on --out o_kv
+if [ ! -e o_long ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -e o_kv ] && ! ls -a | grep -q '\.tmp\.'; then
+  ok clock_errors_write_nothing
+else ls -a >"$T/msg"; no clock_errors_write_nothing "$T/msg"; fi
+
+# {==== a replica no card admits: reported, never retried forever ====}
+printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
+for p in timeslice vgpu; do
+  expect "replica_above_card_${p}_reported" 0 "service 'big' fits no card of the cluster and is never served" \
+    $TO "$G" run --trace gm.csv --policy $p --gpus $H:8 --out o_gm_$p
+done
+# twenty replicas of 50 GB on eight 80 GB cards: under timeslice each extra one is killed by an OOM where it lands
+printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,50000,10,1,100,20,20\n' >gm2.csv
+if check_rc replicas_killed_at_placement_end 0 $TO "$G" run --trace gm2.csv --policy timeslice --gpus $H:8 --out o_gm2 &&
+   python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["services"][0]; assert s["served"] > 0 and s["replicas"]["lost"] > 0, s' \
+     o_gm2/report.json >"$T/msg" 2>&1; then ok replicas_killed_at_placement_end
+else no replicas_killed_at_placement_end "$T/msg"; fi
+
+# {==== values refused at the door ====}
+for c in "run --trace small.csv --policy whole --out" "compare --trace small.csv --policies whole --out" \
+         "plan --trace small.csv --policy whole --gpu $H --slo jobs.queue_s.p99<=10 --out" "sweep init x.json --out" \
+         "import openb small.csv --out-trace" "gen mmc --jobs 1 --servers 1 --util 0.5 --out"; do
+  set -- $c
+  expect "empty_path_$1" 2 "expected a path, found an empty string" "$G" "$@" ''
+done
+if [ ! -e /runs ] && ! ls -a | grep -q '\.tmp\.'; then ok empty_out_wrote_nothing
+else ls -a / . >"$T/msg"; no empty_out_wrote_nothing "$T/msg"; fi
+expect time_policy_named_twice 2 "'hibernate' is named twice" \
+  "$G" run --trace small.csv --policy whole+hibernate+hibernate --gpus $H:8 --out o_twice
+expect plan_gpu_comma 2 "--gpu: expected model names, comma separated" \
+  "$G" plan --trace small.csv --policy whole --gpu , --slo 'jobs.queue_s.p99<=10' --out o_pg
+expect plan_slo_hex 2 "expected a decimal number after <=" \
+  "$G" plan --trace small.csv --policy whole --gpu $H --slo 'jobs.queue_s.p99<=0x10' --out o_ps
+expect run_gpus_per_node_blank 2 "gpus-per-node" "$G" run --trace small.csv --policy whole --gpus $H:8 --gpus-per-node ' 8' --out o_gpn
+expect run_until_hex 2 "until" "$G" run --trace small.csv --policy whole --gpus $H:8 --until 0x10 --out o_u
+expect run_gpus_count_plus 2 "expected MODEL:COUNT" "$G" run --trace small.csv --policy whole --gpus $H:+8 --out o_gc
+expect run_price_hex 2 "expected US dollars per GPU-hour" "$G" run --trace small.csv --policy whole --gpus $H:8 --price $H=0x1 --out o_pr
+expect gen_jobs_huge 2 "--jobs: expected a whole number from 0 to 100000000, found '1000000000000'" \
+  "$G" gen mmc --jobs 1000000000000 --servers 2 --util 0.5
+expect gen_util_1000 2 "--util: expected a number from 0 to 10, found '1000'" "$G" gen mmc --jobs 10 --servers 2 --util 1000
+expect gen_agents_hours_nan 2 "--hours: expected a number" "$G" gen agents --sessions 2 --hours nan
+printf '{"nodes": [{"model": "%s", "count": "N*0x2", "gpus": 8}]}\n' $H >tpl.json
+expect template_ratio_hex 3 "tpl.json" \
+  "$G" plan --trace small.csv --policy whole --cluster-template tpl.json --slo 'jobs.queue_s.p99<=10' --out o_tpl
+
+# {==== check: a baseline metric stored as a string ====}
+"$G" run --trace small.csv --policy whole --gpus $H:8 --out ck_ok >/dev/null 2>&1
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["jobs"]["completed"]="903"; json.dump(r,open(sys.argv[2],"w"))' \
+  ck_ok/report.json ck_bad.json
+expect check_baseline_string_metric 3 "baseline 'ck_bad.json': jobs.completed: expected a number (the report has one), found a string" \
+  "$G" check ck_ok --baseline ck_bad.json
+expect check_tolerance_hex 2 "--tolerance: 'default=0x1': expected METRIC=REL" "$G" check ck_ok --baseline ck_ok/report.json --tolerance default=0x1
+
+# {==== a model alias naming another model ====}
+mkdir models && cp "$R"/models/gpu/*.json models/
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.setdefault("aliases",[]).append("H100-SXM5-80GB"); json.dump(d,open(sys.argv[1],"w"))' \
+  models/A10-24GB.json
+expect model_alias_shadows_name 3 "'H100-SXM5-80GB' is an alias of 'A10-24GB' and the name of 'H100-SXM5-80GB'" \
+  "$G" models --models models
+
+# {==== sweep manifest and spec numbers before any cast ====}
+echo '{"traces": ["small.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:8"}], "policies": ["whole"]}' >spec.json
+"$G" sweep init spec.json --out sw >/dev/null 2>&1
+for v in '"seed":-1' '"seed":1e300' '"gpus_per_node":1e300' '"index":1e300'; do
+  k=${v%%:*}; k=$(echo "$k" | tr -d '"')
+  case $k in
+    seed) sed "s/\"seed\":[0-9]*/$v/" sw/manifest.jsonl >sw/bad.jsonl ;;
+    index) sed "s/\"index\":0/$v/" sw/manifest.jsonl >sw/bad.jsonl ;;
+    *) sed "s/\"seed\":1/\"seed\":1,$v/" sw/manifest.jsonl >sw/bad.jsonl ;;
+  esac
+  expect "manifest_${k}_$(echo "$v" | tr -dc '0-9e-')" 3 "\"$k\": expected an integer" "$G" sweep status sw/bad.jsonl
+done
+sed 's/$/ {"x": 1}/' sw/manifest.jsonl >sw/two.jsonl
+expect manifest_two_objects_on_a_line 3 "manifest 'sw/two.jsonl' line 1, column [0-9]*: unexpected '{' after the JSON value" \
+  "$G" sweep status sw/two.jsonl
+echo '{"traces": ["small.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:8", "gpus_per_node": 1e300}], "policies": ["whole"]}' >spec2.json
+expect spec_gpus_per_node_huge 3 "gpus_per_node: expected an integer 1..64" "$G" sweep init spec2.json --out sw2
+
+# {==== plot: a service that served nothing; a full file system ====}
+"$G" run --trace gm.csv --policy timeslice --gpus $H:8 --out p_none >/dev/null 2>&1
+expect plot_service_served_nothing 0 "service 'big' served no request: no latency curve" "$G" plot p_none --no-svg
+if [ -s p_none/report.html ]; then ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
+cp -r ck_ok p_full && rm -f p_full/*.png
+# a file size limit stands in for a full disk: writes past 8 KiB fail with EFBIG (SIGXFSZ ignored)
+bash -c 'ulimit -f 8; trap "" XFSZ; exec "$@"' sh "$G" plot p_full --no-svg >"$T/out" 2>&1; rc=$?
+if [ "$rc" = 4 ] && grep -q "cannot write the image" "$T/out" && [ -z "$(ls p_full | grep -v '^report.json$\|^timeseries.csv$')" ]; then
+  ok plot_full_disk_exit_4_no_cut_image
+else echo "    exit $rc" >>"$T/out"; ls -la p_full >>"$T/out"; no plot_full_disk_exit_4_no_cut_image "$T/out"; fi
+
+finish
