@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/gs_cleanup.h"
 #include "../base/gs_file.h"
 #include "../base/gs_num.h"
 #include "../base/gs_outdir.h"
@@ -78,6 +79,7 @@ int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), 
         free(tmp);
         return rc;
     }
+    int slot = gs_cleanup_add(tmp, false); /* a SIGINT or SIGTERM while it is written leaves no .tmp file */
     rc = emit(f, ud, err);
     bool bad = fflush(f) != 0 || ferror(f) != 0;
     if ((fclose(f) != 0 || bad) && rc == 0)
@@ -86,6 +88,7 @@ int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), 
         rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
     if (rc)
         unlink(tmp);
+    gs_cleanup_remove(slot);
     free(tmp);
     return rc;
 }

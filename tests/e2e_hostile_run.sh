@@ -124,4 +124,39 @@ if [ "$rc" = 4 ] && grep -q "cannot write the image" "$T/out" && [ -z "$(ls p_fu
   ok plot_full_disk_exit_4_no_cut_image
 else echo "    exit $rc" >>"$T/out"; ls -la p_full >>"$T/out"; no plot_full_disk_exit_4_no_cut_image "$T/out"; fi
 
+# {==== signals: no temporaries left; stale ones swept at the next start ====}
+# stop_after SECS SIG CMD...: starts CMD, sends SIG after SECS, waits for it
+stop_after() {
+  secs=$1; sig=$2; shift 2
+  "$@" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$secs"
+  kill "-$sig" "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
+mkdir sig && mkfifo sig/in.csv
+# the importer blocks on a FIFO whose writer never finishes: its output is open when the signal comes
+( printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n'; sleep 30 ) >sig/in.csv &
+wpid=$!
+stop_after 1 TERM "$G" import azure-llm sig/in.csv --out-trace sig/az.csv
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+stop_after 1 INT "$G" gen mmc --jobs 100000000 --servers 8 --util 0.5 --out sig/gen.csv
+if [ -z "$(ls -a sig | grep -v '^\.\.*$\|^in.csv$')" ]; then ok signal_import_gen_leave_nothing
+else ls -a sig >"$T/msg"; no signal_import_gen_leave_nothing "$T/msg"; fi
+"$G" gen mmc --jobs 400000 --servers 64 --util 0.9 --mean-s 30 --seed 3 --out big.csv >/dev/null 2>&1
+echo '{"traces": ["big.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:64"}], "policies": ["whole", "vgpu"]}' >bigspec.json
+"$G" sweep init bigspec.json --out sws >/dev/null 2>&1
+stop_after 2 TERM "$G" sweep run sws/manifest.jsonl --index 0
+if [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then ok signal_sweep_run_leaves_nothing
+else ls -a sws/runs >"$T/msg"; no signal_sweep_run_leaves_nothing "$T/msg"; fi
+stop_after 2 KILL "$G" sweep run sws/manifest.jsonl --index 1
+sleep 1 # the orphaned run child notices nothing: let it be killed too, as a lost node's would be
+pkill_children=$(ls -a sws/runs | grep -c '^\.tmp\.' )
+expect sweep_run_sweeps_stale_temporaries 0 "removed [0-9]* temporary director" \
+  "$G" sweep run sws/manifest.jsonl --index 0 --force
+if [ "$pkill_children" -ge 1 ] && [ -z "$(ls -a sws/runs | grep '^\.tmp\.')" ]; then ok sweep_run_stale_gone
+else echo "    before: $pkill_children" >"$T/msg"; ls -a sws/runs >>"$T/msg"; no sweep_run_stale_gone "$T/msg"; fi
+expect sweep_run_unreadable_trace_said 3 "sweep: \[0\] whole seed 1 failed: .*big2.csv" \
+  sh -c "cp big.csv big2.csv && echo '{\"traces\": [\"big2.csv\"], \"clusters\": [{\"gpus\": \"H100-SXM5-80GB:8\"}], \"policies\": [\"whole\"]}' >s3.json && '$G' sweep init s3.json --out sw3 >/dev/null && chmod 000 big2.csv && rm big2.csv && mkdir big2.csv && '$G' sweep run sw3/manifest.jsonl --index 0"
+
 finish
