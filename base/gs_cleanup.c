@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: MIT */
 #include "gs_cleanup.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,6 +29,24 @@ static void on_signal(int sig)
     for (int i = 0; i < CHILD_SLOTS; i++)
         if (child[i] > 0)
             kill((pid_t)child[i], sig == SIGBUS ? SIGTERM : sig);
+    /* up to 2 s for them to remove their own temporaries and end (waitpid
+     * and nanosleep are async-signal-safe): when this process is gone, so
+     * is what its children were writing; one slower than that is left */
+    for (int tick = 0; tick < 200; tick++) {
+        bool left = false;
+        for (int i = 0; i < CHILD_SLOTS; i++)
+            if (child[i] > 0) {
+                pid_t w = waitpid((pid_t)child[i], NULL, WNOHANG);
+                if (w == (pid_t)child[i] || (w < 0 && errno != EINTR))
+                    child[i] = 0;
+                else
+                    left = true;
+            }
+        if (!left)
+            break;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
     /* files first, then the (now empty) temporary directories */
     for (int i = 0; i < CLEANUP_SLOTS; i++)
         if (cleanup[i].used && !cleanup[i].dir)

@@ -225,8 +225,13 @@ int sw_manifest_read(sw_manifest *m, const char *path, gs_error *err)
     size_t cap = 0;
     ssize_t len;
     int line = 0, rc = 0;
+    long nruns = 0;
     while (rc == 0 && (len = getline(&buf, &cap, f)) >= 0) {
         line++;
+        if (++nruns > SW_MAX_RUNS) {
+            rc = gs_err(err, GS_EINPUT, "%s:%d:1: more than %d runs in one manifest", path, line, SW_MAX_RUNS);
+            break;
+        }
         /* the one JSON reader: a second value on the line, a duplicate key
          * or a NUL byte is an error, not silently dropped */
         cJSON *o = gs_json_parse_at(buf, (size_t)len, "manifest", path, line, err);
@@ -238,7 +243,8 @@ int sw_manifest_read(sw_manifest *m, const char *path, gs_error *err)
             cJSON_Delete(o);
             break;
         }
-        m->runs = xrealloc(m->runs, (size_t)(m->n + 1) * sizeof *m->runs);
+        if ((m->n & (m->n - 1)) == 0) /* doubling at each power of two: O(lines) copying, not O(lines^2) */
+            m->runs = xrealloc(m->runs, (size_t)(m->n ? 2 * m->n : 1) * sizeof *m->runs);
         rc = line_from_json(&m->runs[m->n], o, path, line, err);
         m->n++;
         cJSON_Delete(o);

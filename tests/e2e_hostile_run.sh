@@ -113,6 +113,26 @@ expect manifest_two_objects_on_a_line 3 "manifest 'sw/two.jsonl' line 1, column 
 echo '{"traces": ["small.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:8", "gpus_per_node": 1e300}], "policies": ["whole"]}' >spec2.json
 expect spec_gpus_per_node_huge 3 "gpus_per_node: expected an integer 1..64" "$G" sweep init spec2.json --out sw2
 
+# {==== sweep init sets each run up as run would ====}
+k=0
+for pol in '{"name": "vgpu", "params": {"nosuch": 1}}' '"whole[queue=banana]"' '"whole+vgpu"' '"whole+hibernate+hibernate"'; do
+  k=$((k + 1))
+  printf '{"traces": ["small.csv"], "clusters": [{"gpus": "%s:8"}],\n "policies": ["whole", %s]}\n' $H "$pol" >si$k.json
+  expect "sweep_init_checks_policy_$k" 3 "si$k.json:2:[0-9]*: policies\[1\]" "$G" sweep init si$k.json --out si$k
+done
+printf '{"traces": ["small.csv"], "clusters": [{"gpus": "NOPE:8"}], "policies": ["whole"]}\n' >si5.json
+expect sweep_init_unknown_model 3 "clusters\[0\]: --gpus: unknown GPU model 'NOPE'" "$G" sweep init si5.json --out si5
+printf '{"nodes": [{"model": "%s", "count": "N", "gpus": 8}]}\n' $H >tplc.json
+printf '{"traces": ["small.csv"], "clusters": ["tplc.json"], "policies": ["whole"]}\n' >si6.json
+expect sweep_init_template_cluster 3 "clusters\[0\]: cluster .*this is a cluster template" "$G" sweep init si6.json --out si6
+printf '{"traces": ["small.csv"], "policies": ["whole"], "seeds": 3, "seeds": 4}\n' >si7.json
+expect sweep_init_duplicate_key 3 "duplicate key 'seeds'" "$G" sweep init si7.json --out si7
+python3 -c 'import json; print(json.dumps({"traces": ["small.csv"], "policies": [{"name": "whole", "label": "w%d" % i} for i in range(101)], "seeds": 10000}))' >si8.json
+expect sweep_init_refuses_huge_manifest 2 "1010000 runs .* would make a manifest of about [0-9.]* GB, read whole by every sweep command; at most 1000000 runs" \
+  "$G" sweep init si8.json --out si8
+if [ -z "$(ls -d si[0-9]* 2>/dev/null | grep -v json)" ]; then ok sweep_init_refusals_write_nothing
+else ls -d si* >"$T/msg"; no sweep_init_refusals_write_nothing "$T/msg"; fi
+
 # {==== plot: a service that served nothing; a full file system ====}
 "$G" run --trace gm.csv --policy timeslice --gpus $H:8 --out p_none >/dev/null 2>&1
 expect plot_service_served_nothing 0 "service 'big' served no request: no latency curve" "$G" plot p_none --no-svg
