@@ -216,6 +216,7 @@ static pid_t spawn(cli_batch_run *r, gs_error *err)
             dup2(dn, 1);
         if (lg >= 0)
             dup2(lg, 2);
+        setenv("GPUSIM_PROGRESS", "off", 1); /* its stderr.log holds its error, not progress lines */
         execv("/proc/self/exe", r->argv);
         _exit(127);
     }

@@ -764,6 +764,19 @@ static void notify_time(sim *s, job *j, int ev)
             s->pol[p]->time->job_event(s->pst[p], s, j, ev);
 }
 
+bool sim_idle(const sim *s) { return s->queued == 0 && s->running == 0; }
+
+gs_time_us sim_next_strong_us(const sim *s)
+{
+    gs_time_us t = s->heap.has_side ? s->heap.side.t_us : GS_TIME_MAX;
+    for (size_t i = 0; i < s->heap.n; i++)
+        if (s->heap.ev[i].type != EV_TIMER_WEAK && s->heap.ev[i].t_us < t)
+            t = s->heap.ev[i].t_us;
+    return t;
+}
+
+void sim_count_skipped_events(sim *s, uint64_t n) { s->events += n; }
+
 gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause)
 {
     gs_time_us at;

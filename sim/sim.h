@@ -93,6 +93,14 @@ static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(co
  * before the stop. The one conversion every time from inputs goes
  * through. */
 gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause);
+/* For a policy that skips its own periodic timers over an idle stretch
+ * (pol_mig's layout schedule): whether no job is queued or running, the
+ * time of the earliest pending event that is not a weak timer (the trace's
+ * next arrival included; GS_TIME_MAX: none), and the events it skipped,
+ * added to the run's count as if processed. O(pending events). */
+bool sim_idle(const sim *s);
+gs_time_us sim_next_strong_us(const sim *s);
+void sim_count_skipped_events(sim *s, uint64_t n);
 /* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
 sim_cluster *sim_cluster_of(const sim *s);
 const gpu_catalog *sim_catalog(const sim *s);

@@ -40,6 +40,53 @@ if [ ! -e o_long ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -
   ok clock_errors_write_nothing
 else ls -a >"$T/msg"; no clock_errors_write_nothing "$T/msg"; fi
 
+# {==== bounded work: estimated before the run, refused past the limit, progress in a log ====}
+printf 'id,submit,duration,gpus,kind,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nsvc,0,86400,1,service,10,1000000000,100,1,1\n' >rate.csv
+expect work_rate_1e9_refused 3 "rate.csv' line 2: service 'svc' (rate 1e+09/s for 86400 s) asks for about 8.64e+13 generated requests and autoscaler ticks.*run --max-work 8.64e+13.*lifts it" \
+  $TO "$G" run --trace rate.csv --policy whole --gpus $H:8 --out o_rate
+printf 'id,submit,duration,gpus,kind,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nsvc,0,100,1,service,10,100,100,1,1\n' >rate2.csv
+expect work_limit_flag 3 "past the limit of 1000 events" $TO "$G" run --trace rate2.csv --policy whole --gpus $H:8 --max-work 1000 --out o_r2
+expect work_limit_env 3 "past the limit of 1000 events" env GPUSIM_MAX_WORK=1000 $TO "$G" run --trace rate2.csv --policy whole --gpus $H:8 --out o_r3
+expect work_limit_lifted 0 "report:" $TO "$G" run --trace rate2.csv --policy whole --gpus $H:8 --max-work 1e5 --out o_r4
+"$G" gen mmc --jobs 300000 --servers 16 --util 0.9 --out prog.csv >/dev/null 2>&1
+GPUSIM_PROGRESS=0.2 "$G" run --trace prog.csv --policy whole --gpus $H:16 --out o_prog >o_prog.out 2>o_prog.err
+if grep -q '^gpusim: simulated [0-9.]* h, [0-9]* events, [0-9]* events/s$' o_prog.err && ! grep -q "$(printf '\r')" o_prog.err &&
+   ! grep -q '^gpusim: simulated' o_prog.out; then ok progress_lines_in_a_log
+else cat o_prog.err >"$T/msg"; no progress_lines_in_a_log "$T/msg"; fi
+GPUSIM_PROGRESS=off "$G" run --trace prog.csv --policy whole --gpus $H:16 --out o_prog2 >/dev/null 2>o_prog2.err
+python3 - o_prog/report.json o_prog2/report.json >"$T/msg" 2>&1 <<'EOP'
+import json, sys
+T = {"wall_s", "setup_s", "cpu_s", "events_per_s", "peak_rss_mib"}
+def walk(o):
+    if isinstance(o, dict): return {k: walk(v) for k, v in o.items() if k not in T}
+    if isinstance(o, list): return [walk(v) for v in o]
+    return o
+a, b = (walk(json.load(open(p))) for p in sys.argv[1:])
+assert a == b, "reports differ"
+EOP
+if [ $? = 0 ] && [ ! -s o_prog2.err ]; then ok progress_leaves_the_report_alone; else no progress_leaves_the_report_alone "$T/msg"; fi
+
+# {==== a MIG layout schedule jumps an idle stretch to the next arrival ====}
+# a 1-day gap is stepped switch by switch; a 100,000-day gap is jumped: the difference is exactly
+# 99,999 days of the schedule's own switches (a100-mig-b: 3 switches a day, 8 cards each) and events
+CLS="$R/workloads/examples/cluster-mig-schedule.json"
+for d in 1 100000; do
+  printf 'id,submit,duration,gpus,mig\nj1,0,3600,1,1g.10gb\nj3,%d,3600,1,1g.10gb\n' $((d * 86400 + 50000)) >fm_$d.csv
+  $TO "$G" run --trace fm_$d.csv --policy mig --cluster "$CLS" --out o_fm_$d >/dev/null 2>"$T/msg" || cat "$T/msg"
+done
+if python3 - o_fm_1/report.json o_fm_100000/report.json >"$T/msg" 2>&1 <<'EOP'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+la, lb = a["policy"]["layout_switches"], b["policy"]["layout_switches"]
+days = 99999
+assert lb["card_switches"] - la["card_switches"] == 24 * days, (la, lb)
+assert lb["reconfigurations"] - la["reconfigurations"] == 24 * days, (la, lb)
+assert lb["reconfig_card_s"] - la["reconfig_card_s"] == 24 * days * 120, (la, lb)
+assert b["sim"]["events"] - a["sim"]["events"] == 27 * days, (a["sim"]["events"], b["sim"]["events"])
+assert lb["drain_card_s"] == la["drain_card_s"], (la, lb)
+EOP
+then ok mig_schedule_jump_counts_as_stepping; else no mig_schedule_jump_counts_as_stepping "$T/msg"; fi
+
 # {==== a replica no card admits: reported, never retried forever ====}
 printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
 for p in timeslice vgpu; do

@@ -101,6 +101,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->max_batch_def = (int)sim_param_int(s, "svc_max_batch");
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
+    L->max_work = sim_config_of(s)->max_work > 0 ? sim_config_of(s)->max_work : SIM_MAX_WORK;
     L->util_high = num_param(s, "svc_util_high");
     L->mem_high = num_param(s, "svc_mem_high");
     L->p99_high_ms = num_param(s, "svc_p99_high_ms");
@@ -523,6 +524,16 @@ static int declare(sim *s, const wl_service *row)
     if (row->rate > 0 && !row->has_duration)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests (rate) and so "
                       "needs a duration (how long it runs)", sim_config_of(s)->trace_path, row->line, row->id);
+    /* bounded work: what the row asks for, before any of it is generated */
+    double dur_s = row->has_duration ? gs_us_to_s(row->dur_us) : 0;
+    double work = (row->rate > 0 ? row->rate * dur_s : 0) + dur_s / L->period_s;
+    L->work_planned += work;
+    if (L->work_planned > L->max_work)
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' (rate %g/s for %.6g s) asks "
+                      "for about %.4g generated requests and autoscaler ticks, %.4g with the services before it: past "
+                      "the limit of %.4g events (run --max-work %.4g, or GPUSIM_MAX_WORK for the runs compare, plan "
+                      "and sweep start, lifts it)", sim_config_of(s)->trace_path,
+                      row->line, row->id, row->rate, dur_s, work, L->work_planned, L->max_work, L->work_planned);
     if (row->rate > 0 && row->output_tokens < 1 && row->svc_mean_ms <= 0)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
                       "output_tokens (and input_tokens) or svc_mean_ms", sim_config_of(s)->trace_path, row->line, row->id);

@@ -153,6 +153,7 @@ struct svc_layer {
     int index; /* the layer's place among the run's modules (its events) */
     sim_sketch all_lat, all_ttft;
     int max_batch_def;
+    double max_work, work_planned; /* sim_config.max_work and the estimate of the services declared so far */
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
