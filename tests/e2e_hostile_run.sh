@@ -87,6 +87,17 @@ assert lb["drain_card_s"] == la["drain_card_s"], (la, lb)
 EOP
 then ok mig_schedule_jump_counts_as_stepping; else no mig_schedule_jump_counts_as_stepping "$T/msg"; fi
 
+# {==== quadratic inputs: linear now ====}
+python3 -c 'import json; print(json.dumps({"nodes": [{"model": "H100-SXM5-80GB", "count": 1, "gpus": 8}], "tenants": [{"name": "t%06d" % i, "gpus": 1} for i in range(100000)]}))' >ten.json
+printf 'id,submit,duration,gpus,tenant\nj1,0,10,1,t099999\nj2,1,10,2,t000001\n' >ten.csv
+expect quota_100000_tenants_in_seconds 0 "report:" timeout 30 "$G" run --trace ten.csv --policy whole --cluster ten.json --out o_ten
+python3 -c 'import json; r=json.load(open("o_ten/report.json")); print(sum(t["arrivals"] for t in r["tenants"]))' >ten.out 2>&1
+if [ "$(cat ten.out)" = 2 ]; then ok quota_lookup_by_name_counts; else no quota_lookup_by_name_counts ten.out; fi
+python3 -c 'print("sn,cpu_milli,memory_mib,gpu,model"); [print("n%d,%d,1024,8,V100M16" % (i, 1000 + i)) for i in range(30000)]' >nodes.csv
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,1000\n' >pods.csv
+expect openb_30000_node_groups_in_seconds 0 "30000 node rows read" \
+  timeout 30 "$G" import openb pods.csv --nodes nodes.csv --out-trace pods.out --out-cluster nodes.json
+
 # {==== a replica no card admits: reported, never retried forever ====}
 printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
 for p in timeslice vgpu; do
