@@ -237,7 +237,7 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
             break;
         if (c_spec >= 0)
             snprintf(p.spec, sizeof p.spec, "%s", r.f[c_spec]);
-        if (p.spec[0] && !gs_text_field_ok(p.spec, sizeof p.spec - 1)) {
+        if (p.spec[0] && (!gs_text_field_ok(p.spec, sizeof p.spec - 1) || !gs_text_list_ok(p.spec, '|'))) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
                         path, c.lineno, c_spec + 1);
             break;
