@@ -149,6 +149,12 @@ for e in parallel slurm; do
   only_under "plan_engine_${e}_nothing_outside_its_output" "$T/$PO.$e"
 done
 
+# a first round whose submission fails: the plan says so (it once sorted an empty round and died)
+mkdir bin2 && printf '#!/bin/sh\necho "sbatch: error: no partition" >&2\nexit 1\n' >bin2/sbatch && chmod +x bin2/sbatch
+expect plan_engine_first_round_fails_said 1 "plan round on slurm: run on .* did not finish" \
+  env PATH="$T/bin2:$PATH" "$G" plan --trace "$TR" --policy whole --gpu H100-SXM5-80GB --gpus-per-node 8 \
+  --slo 'jobs.queue_s.p99<=1000' --engine slurm --out plan_fail
+
 # {==== plot: result directories named |cmd and <cmd, labels gnuplot would misread ====}
 "$G" run --trace "$TR" --policy whole --out run.ok >/dev/null 2>&1
 k=0

@@ -234,6 +234,15 @@ expect sweep_run_sweeps_stale_temporaries 0 "removed [0-9]* temporary director" 
   "$G" sweep run sws/manifest.jsonl --index 0 --force
 if [ "$pkill_children" -ge 1 ] && [ -z "$(ls -a sws/runs | grep '^\.tmp\.')" ]; then ok sweep_run_stale_gone
 else echo "    before: $pkill_children" >"$T/msg"; ls -a sws/runs >>"$T/msg"; no sweep_run_stale_gone "$T/msg"; fi
+# sweep submit --engine local passes the signal on to its shards: none keeps running, none leaves a temporary
+rm -rf sws/runs
+stop_after 2 TERM "$G" sweep submit sws/manifest.jsonl --engine local --max-parallel 2
+sleep 1
+n1=$(ls sws/runs 2>/dev/null | grep -c .)
+sleep 4
+n2=$(ls sws/runs 2>/dev/null | grep -c .)
+if [ "$n1" = "$n2" ] && [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then ok signal_submit_local_stops_its_shards
+else echo "    runs: $n1 then $n2" >"$T/msg"; ls -a sws/runs >>"$T/msg" 2>&1; no signal_submit_local_stops_its_shards "$T/msg"; fi
 expect sweep_run_unreadable_trace_said 3 "sweep: \[0\] whole seed 1 failed: .*big2.csv" \
   sh -c "cp big.csv big2.csv && echo '{\"traces\": [\"big2.csv\"], \"clusters\": [{\"gpus\": \"H100-SXM5-80GB:8\"}], \"policies\": [\"whole\"]}' >s3.json && '$G' sweep init s3.json --out sw3 >/dev/null && chmod 000 big2.csv && rm big2.csv && mkdir big2.csv && '$G' sweep run sw3/manifest.jsonl --index 0"
 

@@ -26,6 +26,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_num.h"
+#include "../base/gs_utf8.h"
 
 const char *const wl_openb_reason[WL_OPENB_NREASONS] = {
     "num_gpu and gpu_milli inconsistent or out of range",
@@ -369,7 +370,9 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
             (rc = get_int(&c, &r, ci[2], false, MAX_MEM_MIB, &x.mem_mib, err)) ||
             (rc = get_int(&c, &r, ci[3], false, MAX_COUNT, &x.gpus, err)))
             break;
-        if (r.f[ci[4]][0] && (!gs_text_field_ok(r.f[ci[4]], sizeof x.model - 1) || strpbrk(r.f[ci[4]], "|\\"))) {
+        /* the model goes into the cluster's JSON: text (UTF-8), no '|' (the trace's separator) */
+        if (r.f[ci[4]][0] && (!gs_text_field_ok(r.f[ci[4]], sizeof x.model - 1) || strpbrk(r.f[ci[4]], "|\\") ||
+                              !gs_utf8_valid(r.f[ci[4]], strlen(r.f[ci[4]])))) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('model'): expected a model name", path, c.lineno,
                         ci[4] + 1);
             break;
