@@ -114,9 +114,9 @@ int fill_rows_load(const char *path, bool allow_extra_columns, fill_rows *out, g
     if (!tr)
         return GS_EINPUT;
     size_t cap = 0;
-    wl_row *r = xmalloc(sizeof *r); /* the reader's full row: one, reused */
+    const wl_row *r;
     int got;
-    while ((got = wl_trace_next(tr, r, err)) > 0) {
+    while ((got = wl_trace_next(tr, &r, err)) > 0) {
         if (r->kind != WL_KIND_JOB) {
             out->other++;
             continue;
@@ -127,7 +127,6 @@ int fill_rows_load(const char *path, bool allow_extra_columns, fill_rows *out, g
         }
         keep_row(out, &out->row[out->n++], r);
     }
-    free(r);
     wl_trace_close(tr);
     if (got < 0) {
         fill_rows_free(out);
@@ -183,7 +182,7 @@ int fill_run(sim *s, const fill_rows *rows, double fill_to, fill_result *res, gs
         return 0;
     gsl_rng *rng = sim_rng_new(sim_seed(s), RNG_FILL);
     wl_row *row = xmalloc(sizeof *row); /* the row handed to the run, rebuilt for each task */
-    memset(row, 0, sizeof *row);
+    wl_row_init(row);
     size_t *order = xmalloc(n * sizeof *order);
     for (size_t i = 0; i < n; i++)
         order[i] = i;

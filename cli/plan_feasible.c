@@ -39,6 +39,18 @@ static void largest(const sim_cluster *cl, uint64_t pools, int *gpus, double *cp
     }
 }
 
+/* Has an allowed pool a node without MIG (whole cards for a job across nodes)? */
+static bool whole_cards(const sim_cluster *cl, uint64_t pools)
+{
+    for (int g = 0; g < cl->ngroups; g++) {
+        int n = cl->group_first[g];
+        if (n < cl->nnodes && (pools >> cl->nodes[n].pool & 1) && !sim_cluster_node_mig(cl, n) &&
+            cl->nodes[n].ngpus > 0)
+            return true;
+    }
+    return false;
+}
+
 /* Does a MIG-enabled group of an allowed pool offer profile name? */
 static bool mig_offers(const sim_cluster *cl, uint64_t pools, const char *name)
 {
@@ -75,18 +87,18 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
     for (int pi = 0; pi < cl->npools; pi++)
         snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", pi ? ", " : "",
                  cl->pools[pi].model->name);
-    wl_row r;
+    const wl_row *r;
     int rc;
     while ((rc = wl_trace_next(t, &r, err)) == 1) {
-        if (r.kind != WL_KIND_JOB && r.kind != WL_KIND_SESSION && r.kind != WL_KIND_SERVICE)
+        if (r->kind != WL_KIND_JOB && r->kind != WL_KIND_SESSION && r->kind != WL_KIND_SERVICE)
             continue;
         out->rows++;
         char why[240];
         gs_error e2;
-        uint64_t pools = sim_cluster_model_mask(cl, cat, r.gpu_model, &e2);
+        uint64_t pools = sim_cluster_model_mask(cl, cat, r->gpu_model, &e2);
         if (!pools) {
-            snprintf(why, sizeof why, "gpu_model '%.80s' allows none of the cards (%.100s)", r.gpu_model, models);
-            flag(out, &r, PF_GPU_MODEL, why);
+            snprintf(why, sizeof why, "gpu_model '%.80s' allows none of the cards (%.100s)", r->gpu_model, models);
+            flag(out, r, PF_GPU_MODEL, why);
             out->bad++;
             continue;
         }
@@ -95,26 +107,29 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
         int64_t card_mib;
         largest(cl, pools, &ng, &cpu, &mem, &card_mib);
         bool bad = true;
-        if (mig_policy && r.mig[0] && !mig_offers(cl, pools, r.mig)) {
+        if (mig_policy && r->mig[0] && !mig_offers(cl, pools, r->mig)) {
             snprintf(why, sizeof why, "MIG profile %.31s: no MIG-enabled card of the cluster offers it (cards: %.100s)",
-                     r.mig, models);
-            flag(out, &r, PF_MIG_PROFILE, why);
-        } else if (r.gpus > ng) {
-            snprintf(why, sizeof why, "needs %d GPUs on one node; the largest node has %d", r.gpus, ng);
-            flag(out, &r, PF_NODE_GPUS, why);
-        } else if (!sim_cluster_can_ever_fit(cl, pools, r.gpus, r.cpu, r.mem_gib)) {
+                     r->mig, models);
+            flag(out, r, PF_MIG_PROFILE, why);
+        } else if (r->gpus > ng && (r->kind == WL_KIND_SERVICE || (mig_policy && !whole_cards(cl, pools)))) {
+            /* a job wider than a node spans nodes (sim_gang.h), on cards
+             * without MIG under the MIG policies; a replica never does */
+            snprintf(why, sizeof why, "needs %d GPUs on one node; the largest node has %d%s", r->gpus, ng,
+                     r->kind == WL_KIND_SERVICE ? "" : " and every card has MIG (a job across nodes takes whole cards)");
+            flag(out, r, PF_NODE_GPUS, why);
+        } else if (!sim_cluster_can_ever_fit(cl, pools, r->gpus < ng ? r->gpus : ng, r->cpu, r->mem_gib)) {
             snprintf(why, sizeof why, "needs %g CPU cores and %g GiB host memory with %d GPUs on one node; no node "
-                     "has that (largest: %g cores, %g GiB)", r.cpu, r.mem_gib, r.gpus, cpu, mem);
-            flag(out, &r, PF_NODE_HOST, why);
-        } else if (r.gpumem_mib > card_mib) {
-            snprintf(why, sizeof why, "asks %lld MiB per GPU; the largest card has %lld MiB", (long long)r.gpumem_mib,
+                     "has that (largest: %g cores, %g GiB)", r->cpu, r->mem_gib, r->gpus, cpu, mem);
+            flag(out, r, PF_NODE_HOST, why);
+        } else if (r->gpumem_mib > card_mib) {
+            snprintf(why, sizeof why, "asks %lld MiB per GPU; the largest card has %lld MiB", (long long)r->gpumem_mib,
                      (long long)card_mib);
-            flag(out, &r, PF_GPU_MEMORY, why);
-        } else if (r.kind == WL_KIND_SERVICE && r.weights_gib > 0 && r.gpus > 0 &&
-                   r.weights_gib * 1024.0 > (double)r.gpus * (double)card_mib) {
-            snprintf(why, sizeof why, "weights of %g GiB fit no replica of %d card%s of %lld MiB", r.weights_gib,
-                     r.gpus, r.gpus > 1 ? "s" : "", (long long)card_mib);
-            flag(out, &r, PF_WEIGHTS, why);
+            flag(out, r, PF_GPU_MEMORY, why);
+        } else if (r->kind == WL_KIND_SERVICE && r->weights_gib > 0 && r->gpus > 0 &&
+                   r->weights_gib * 1024.0 > (double)r->gpus * (double)card_mib) {
+            snprintf(why, sizeof why, "weights of %g GiB fit no replica of %d card%s of %lld MiB", r->weights_gib,
+                     r->gpus, r->gpus > 1 ? "s" : "", (long long)card_mib);
+            flag(out, r, PF_WEIGHTS, why);
         } else {
             bad = false;
         }

@@ -238,6 +238,18 @@ double sim_hw_speed(sim *s, const job *j, const gpu_model *m, double c, double m
     return speed_in(s, sim_module_state(s, &hw_module), j, m, c, mb);
 }
 
+/* The share of its instance's speed a job on a slice of `share` of its card
+ * is held to: a job that keeps a fraction util of a whole card busy (its
+ * util column; not given: 1) needs util of the card's compute and
+ * bandwidth, so a slice of share >= util does not slow it and a smaller one
+ * slows it by util / share (the contention rule's min(d, cap) / d with the
+ * slice as the cap). 1 (no slice) stays 1. */
+static double demand_share(const job *j, double share)
+{
+    double u = j->req.util;
+    return u > 0 && u < share ? 1.0 : u > 0 ? share / u : share;
+}
+
 static double place_speed_in(sim *s, hw_state *h, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
@@ -245,7 +257,7 @@ static double place_speed_in(sim *s, hw_state *h, const job *j)
     const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
     if (h && !h->slice_share)
         return speed_in(s, h, j, m, 1, 1);
-    return speed_in(s, h, j, m, job_slice_c(j), job_slice_m(j));
+    return speed_in(s, h, j, m, demand_share(j, job_slice_c(j)), demand_share(j, job_slice_m(j)));
 }
 
 void sim_hw_mig_shares(const mig_table *t, const mig_profile *p, double *c, double *mb)

@@ -113,6 +113,18 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    sim_reject_report(&s->rejects, jobs); /* when some job was rejected */
+    if (s->spanned) { /* a job across nodes ran: the figures by job size */
+        static const char *const label[SIM_SIZE_CLASSES] = {"1", "2-8", "9-64", "65-512", "513+"};
+        cJSON *bs = cJSON_AddObjectToObject(jobs, "by_size");
+        for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
+            cJSON *o = cJSON_AddObjectToObject(bs, label[c]);
+            cJSON_AddNumberToObject(o, "count", (double)s->size_arrived[c]);
+            bool run = s->size_only == c; /* the only size: its figures are the run's */
+            sim_report_add_stats(o, "queue_s", run ? &s->queue_s : &s->size_queue_s[c]);
+            sim_report_add_stats(o, "jct_s", run ? &s->jct_s : &s->size_jct_s[c]);
+        }
+    }
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
@@ -253,9 +265,13 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 num(sw, "swap_in_wait_s", "p99"), num(sw, "idle_evictions", NULL), num(sw, "idle_freed_mib", NULL),
                 num(sw, "bytes_in", NULL) / 1e9);
     const cJSON *fc = cJSON_GetObjectItemCaseSensitive(jobs, "failed_by_cause");
-    if (fc && num(jobs, "failed", NULL) > 0)
-        fprintf(out, "  failed    by cause: oom %.0f, co-tenant fault %.0f\n", num(fc, "oom", NULL),
-                num(fc, "co_tenant_fault", NULL));
+    double failed = num(jobs, "failed", NULL), oom = num(fc, "oom", NULL), co = num(fc, "co_tenant_fault", NULL);
+    if (fc && failed > 0) {
+        fprintf(out, "  failed    by cause: oom %.0f, co-tenant fault %.0f", oom, co);
+        if (failed > oom + co) /* a time policy's (a wake that timed out) */
+            fprintf(out, ", other %.0f", failed - oom - co);
+        fprintf(out, "; %.0f OOM kills (retried tasks and service replicas included)\n", num(jobs, "oom_killed", NULL));
+    }
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(r, "tenants"), *t;
     cJSON_ArrayForEach(t, tn)
     {

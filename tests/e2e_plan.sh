@@ -47,8 +47,8 @@ if check_rc plan_some_impossible 0 "$G" plan --trace "$T/pin.csv" --policy whole
   if grep -q '^whole  *A100-SXM4-80GB  *-  *-  *impossible: 1 row no count' "$T/out" && grep -q '^whole  *H100-SXM5-80GB  *2  *1 ' "$T/out"
   then ok plan_some_impossible_others_answer; else no plan_some_impossible_others_answer "$T/out"; fi
 fi
-# a job wider than a node
-printf 'id,submit,duration,gpus\nwide,0,10,8\n' >"$T/wide.csv"
+# a service replica wider than a node (a job that wide spans nodes)
+printf 'id,submit,duration,gpus,kind\nwide,0,10,8,service\n' >"$T/wide.csv"
 expect plan_job_wider_than_node 1 'needs 8 GPUs on one node; the largest node has 4' \
   "$G" plan --trace "$T/wide.csv" --policy whole --gpu H100-SXM5-80GB --gpus-per-node 4 --slo 'queue_p99<=1' --out "$T/w"
 # a MIG profile the card lacks, under dynmig
@@ -64,9 +64,10 @@ if check_rc plan_implicit_terms 0 "$G" plan --trace "$T/two.csv" --policy whole 
      has "$T/out" 'derived.replicas_unplaceable<=0 (--allow-unplaceable)' && has "$T/out" 'jobs.rejected<=0 (--allow-rejected)'
   then ok plan_implicit_terms_printed; else no plan_implicit_terms_printed "$T/out"; fi
 fi
-# timeslice OOM-kills jobs at any size: never an answer, and the search stops on the plateau
-if check_rc plan_failed_jobs 0 "$G" plan --trace $DAY --policy timeslice --gpu H100-SXM5-80GB --min-gpus 64 \
-     --slo 'queue_p99<=1800' --out "$T/ts" --jobs 2; then
+# timeslice packing tenants (node_policy=binpack) OOM-kills jobs at any size: never an answer, and the
+# search stops on the plateau
+if check_rc plan_failed_jobs 0 "$G" plan --trace $DAY --policy timeslice --set node_policy=binpack --gpu H100-SXM5-80GB \
+     --min-gpus 64 --slo 'queue_p99<=1800' --out "$T/ts" --jobs 2; then
   v=$(jkey "$T/ts/plan.json" verdict)
   n=$(grep -c '"seeds_met"' "$T/ts/plan.json")
   if [ "$v" = "not met: plateau" ] && [ "$n" -le 4 ]; then ok plan_failed_jobs_never_pass
@@ -148,7 +149,7 @@ expect run_mig_dynamic_not_for_mig 2 "is for --policy dynmig" \
   "$G" run --trace workloads/examples/mig-mix.csv --policy mig --gpus A100-SXM4-80GB:16 --mig dynamic --out "$T/w3"
 expect run_summary_failed_suspended 0 'failed [0-9]*  suspended [0-9]*' \
   "$G" run --trace $DAY --policy timeslice --out "$T/ts1"
-if check_rc compare_rows 0 "$G" compare --trace $DAY --policies whole,timeslice --out "$T/cmp" --jobs 2; then
+if check_rc compare_rows 0 "$G" compare --trace $DAY --policies 'whole,timeslice[node_policy=binpack]' --out "$T/cmp" --jobs 2; then
   if grep -q '^failed  *0  *23' "$T/out" && has "$T/out" '^dropped_requests' && has "$T/out" '^cost_per_day_usd' &&
      has "$T/out" '^cost_per_completed_job_usd' && has "$T/out" '^cost_per_million_requests_usd'
   then ok compare_failed_dropped_unit_costs; else no compare_failed_dropped_unit_costs "$T/out"; fi

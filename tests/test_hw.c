@@ -115,6 +115,43 @@ static void mig_slice_shares(void)
     }
 }
 
+/* A slice slows a job only as far as its demand exceeds the slice: a 3g.40gb
+ * of an A100-80GB has 42 of the 98 SMs of the 7g instance (3/7) and four of
+ * eight memory slices (1/2). A job keeping a tenth of a whole card busy
+ * (util 0.1) runs there as on the card: 100 s. At util 0.6 it needs more
+ * than the slice: a compute-bound job takes 100 x 0.6 / (3/7) = 140 s, a
+ * memory-bound one 100 x 0.6 / 0.5 = 120 s. Without util (a busy card) the
+ * slice's own shares: 100 x 7/3 = 233.3 s and 200 s. Under mig and dynmig. */
+static void mig_slice_follows_demand(void)
+{
+    static const char *const zero[] = {"create_s=0", "reconcile_s=0", "destroy_s=0", NULL};
+    const char *cl = "{\"name\": \"t\", \"nodes\": [{\"model\": \"A100-SXM4-80GB\", \"gpus\": 1, \"mig\": "
+                     "\"all-3g.40gb\"}]}";
+    static const struct {
+        const char *util;
+        int mb;
+        double want_s;
+    } cases[] = {{"0.1", 0, 100}, {"0.1", 1, 100}, {"0.6", 0, 140}, {"0.6", 1, 120}, {"", 0, 700.0 / 3}, {"", 1, 200}};
+    for (int dyn = 0; dyn < 2; dyn++)
+        for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+            char trace[256];
+            snprintf(trace, sizeof trace, "id,submit,duration,gpus,mig,mem_bound,util\nj,0,100,1,3g.40gb,%d,%s\n",
+                     cases[k].mb, cases[k].util);
+            tu_run r;
+            memset(&r, 0, sizeof r);
+            r.cfg.trace_path = tu_write_tmp(trace);
+            r.cfg.policy = dyn ? "dynmig" : "mig";
+            r.cfg.seed = 1;
+            tu_add_sets(&r.cfg, dyn ? zero : NULL);
+            CHECK_EQ_INT(sim_cluster_load(&r.cl, tu_write_tmp(cl), tu_catalog(), &r.err), 0);
+            CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+            CHECK_EQ_INT(sim_run(&r.s), 0);
+            CHECK_EQ_INT(r.s.completed, 1);
+            CHECK_NEAR(gs_us_to_s(r.s.now), cases[k].want_s, 0, 1e-6);
+            tu_run_free(&r);
+        }
+}
+
 typedef struct waits {
     double *w;
 } waits;
@@ -207,6 +244,7 @@ const test_case tests_hw[] = {
     {"hw/roofline_tflops_and_bandwidth_ratios", roofline_ratios},
     {"hw/speedup_table_overrides", speedup_table},
     {"hw/mig_1g10gb_runs_at_1_7_and_1_8", mig_slice_shares},
+    {"hw/mig_slice_slows_only_demand_above_its_share", mig_slice_follows_demand},
     {"hw/mmc_scaled_service_times_erlang_c", mmc_scaled},
     {"hw/bad_names_and_figures_relied_on", bad_names_and_report},
     {NULL, NULL},

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../policies/share/share_state.h"
+#include "../sim/sim_report.h"
 #include "../workloads/wl_gen.h"
 #include "check.h"
 #include "testutil.h"
@@ -159,8 +160,9 @@ static void multi_card_min_rate(void)
 
 /* HAMi scoring: two small tasks on a node of 2 cards go to different cards
  * under card_policy=spread (default), the same card under binpack; on two
- * 1-card nodes, node_policy=binpack (default) puts b on a's node only if it
- * fits there (it does: the busier node wins), spread on the other node. */
+ * 1-card nodes, vgpu's node_policy=binpack (default) puts b on a's node only
+ * if it fits there (it does: the busier node wins), spread on the other
+ * node. */
 static void placement_scores(void)
 {
     tu_run r;
@@ -180,6 +182,19 @@ static void placement_scores(void)
     CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, "vgpu", ns), 0);
     CHECK(e.node[0] != e.node[1]);
     tu_run_free(&r);
+    /* timeslice and mps follow the Kubernetes default scheduler
+     * (LeastAllocated): spread by default, b on the other node; binpack on
+     * request */
+    const char *const spreaders[] = {"timeslice", "mps"};
+    const char *nb[] = {"node_policy=binpack", NULL};
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, spreaders[k], NULL), 0);
+        CHECK(e.node[0] != e.node[1]);
+        tu_run_free(&r);
+        CHECK_EQ_INT(run(&r, &e, tr, "A10G:2", 1, spreaders[k], nb), 0);
+        CHECK_EQ_INT(e.node[0], e.node[1]);
+        tu_run_free(&r);
+    }
 }
 
 /* The seed article's example: 29,000 MiB committed on an A10G (23,028 MiB
@@ -216,6 +231,26 @@ static void seed_swap_vs_oom(void)
     CHECK_EQ_INT(r.s.failed, 1);
     CHECK_EQ_INT(r.s.completed, 1);
     CHECK_NEAR(end_of(&e, "a"), 100, 0, 1e-9);
+    /* the failure says why: by cause in the report, once on the warnings
+     * (stderr) and in the summary */
+    cJSON *rep = sim_report_build(&r.s, 0, 0);
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(rep, "jobs");
+    const cJSON *fc = cJSON_GetObjectItemCaseSensitive(jobs, "failed_by_cause");
+    CHECK_EQ_INT((int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(fc, "oom")), 1);
+    CHECK_EQ_INT((int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(fc, "co_tenant_fault")), 0);
+    CHECK_STR_HAS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(jobs, "oom_cause")),
+                  "memory overcommitted (mem_scaling=1.5)");
+    CHECK_EQ_INT(sim_nwarnings(&r.s), 1);
+    if (sim_nwarnings(&r.s) == 1)
+        CHECK_STR_HAS(sim_warning(&r.s, 0), "vgpu: jobs failed by OOM, memory overcommitted (mem_scaling=1.5)");
+    char *sum = NULL;
+    size_t sum_n = 0;
+    FILE *f = open_memstream(&sum, &sum_n);
+    sim_report_summary(f, rep);
+    fclose(f);
+    CHECK_STR_HAS(sum, "failed    by cause: oom 1, co-tenant fault 0; 1 OOM kills");
+    free(sum);
+    cJSON_Delete(rep);
     tu_run_free(&r);
     /* without overcommit b is not admitted: it queues and runs after a */
     CHECK_EQ_INT(run(&r, &e, tr, "A10G:1", 1, "vgpu", NULL), 0);

@@ -48,6 +48,16 @@ static void check_job_columns(const wl_row *a, const wl_row *b)
     CHECK_EQ_INT(a->speedup_col, b->speedup_col);
 }
 
+/* wl_trace_next into a row of the caller's (a copy of the reader's). */
+static int next_row(wl_trace *t, wl_row *out, gs_error *err)
+{
+    const wl_row *r;
+    int rc = wl_trace_next(t, &r, err);
+    if (rc == 1)
+        *out = *r;
+    return rc;
+}
+
 static void service_and_request_records(void)
 {
     gs_error err = {0};
@@ -58,7 +68,7 @@ static void service_and_request_records(void)
     wl_row r, task;
     wl_service v;
     /* chat: every service column, and a task row with its job columns */
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
     wl_service_of(&r, &v);
     CHECK(!strcmp(v.id, "chat"));
     CHECK_EQ_INT(v.line, 2);
@@ -78,20 +88,20 @@ static void service_and_request_records(void)
     CHECK(task.weights_gib < 0 && task.replicas_min < 0 && task.output_tokens < 0 && task.rate == 0);
     CHECK(!task.service[0] && !task.hash_ids && task.nhash == 0);
     /* small: MIG profile and memory share; poisson by default */
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
     wl_service_of(&r, &v);
     CHECK(!v.diurnal && !v.has_duration && v.replicas_min == -1 && v.weights_gib < 0);
     CHECK(!strcmp(v.ask.mig, "1g.10gb") && v.ask.gpumem_pct == 25);
     wl_service_replica_row(&v, &task);
     check_job_columns(&task, &r);
     /* q1: a request, its ids still the reader's */
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
     wl_request q;
     wl_request_of(&r, &q);
     CHECK(!strcmp(q.id, "q1") && !strcmp(q.service, "chat"));
     CHECK(q.line == 4 && q.input_tokens == 5 && q.output_tokens == 17 && !q.has_duration);
     CHECK(q.hash_ids == r.hash_ids && q.nhash == 3);
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 0);
+    CHECK_EQ_INT(next_row(t, &r, &err), 0);
     wl_trace_close(t);
 }
 

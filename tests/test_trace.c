@@ -12,6 +12,16 @@
 #include "check.h"
 #include "testutil.h"
 
+/* wl_trace_next into a row of the caller's (a copy of the reader's). */
+static int next_row(wl_trace *t, wl_row *out, gs_error *err)
+{
+    const wl_row *r;
+    int rc = wl_trace_next(t, &r, err);
+    if (rc == 1)
+        *out = *r;
+    return rc;
+}
+
 /* Reads the whole text; returns the first error message (or "" if none) and
  * the rows read in *rows. */
 static const char *read_all(const char *text, bool extra, long *rows, int *code)
@@ -29,7 +39,7 @@ static const char *read_all(const char *text, bool extra, long *rows, int *code)
     }
     wl_row row;
     int rc;
-    while ((rc = wl_trace_next(t, &row, &err)) == 1)
+    while ((rc = next_row(t, &row, &err)) == 1)
         (*rows)++;
     wl_trace_close(t);
     *code = rc < 0 ? rc : 0;
@@ -142,7 +152,7 @@ static void full_row(void)
     if (!t)
         return;
     wl_row r;
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
     CHECK(strcmp(r.id, "x,y") == 0);
     CHECK_EQ_INT(r.submit_us, 10000001);
     CHECK_EQ_INT(r.dur_us, 3600250000LL);
@@ -159,12 +169,12 @@ static void full_row(void)
     CHECK_NEAR(r.cpu, 12, 0, 0);
     CHECK_NEAR(r.mem_gib, 64.5, 0, 0);
     CHECK_EQ_INT(r.line, 2);
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
     CHECK(strcmp(r.id, "z") == 0);
     CHECK_EQ_INT(r.line, 4);
     CHECK_EQ_INT(r.gpus, 0);
     CHECK(r.checkpoint_gib < 0);
-    CHECK_EQ_INT(wl_trace_next(t, &r, &err), 0);
+    CHECK_EQ_INT(next_row(t, &r, &err), 0);
     CHECK_EQ_INT(wl_trace_rows(t), 2);
     wl_trace_close(t);
 }
@@ -188,8 +198,8 @@ static void fast_path_matches_libcsv(void)
         return;
     wl_row r[5];
     for (int i = 0; i < 5; i++)
-        CHECK_EQ_INT(wl_trace_next(t, &r[i], &err), 1);
-    CHECK_EQ_INT(wl_trace_next(t, &r[0], &err), 0); /* r[0] is overwritten only on success */
+        CHECK_EQ_INT(next_row(t, &r[i], &err), 1);
+    CHECK_EQ_INT(next_row(t, &r[0], &err), 0); /* r[0] is overwritten only on success */
     wl_trace_close(t);
     for (int i = 0; i < 4; i += 2) {
         CHECK(strcmp(r[i].id, r[i + 1].id) == 0);
@@ -218,8 +228,8 @@ static int second_row(const char *header, const char *first, const char *line, w
     wl_trace *t = wl_trace_open(tu_write_tmp(text), &(wl_opts){.allow_extra_columns = true}, &err);
     int rc = -100;
     memset(row, 0, sizeof *row);
-    if (t && wl_trace_next(t, row, &err) == 1)
-        rc = wl_trace_next(t, row, &err);
+    if (t && next_row(t, row, &err) == 1)
+        rc = next_row(t, row, &err);
     snprintf(msg, cap, "%s", rc < 0 ? err.msg : "");
     wl_trace_close(t);
     return rc;
@@ -306,7 +316,7 @@ static void one_pass_six_decimals(void)
     CHECK(a && b);
     wl_row ra, rb;
     long same = 0;
-    while (a && b && wl_trace_next(a, &ra, &err) == 1 && wl_trace_next(b, &rb, &err) == 1)
+    while (a && b && next_row(a, &ra, &err) == 1 && next_row(b, &rb, &err) == 1)
         same += ra.submit_us == rb.submit_us && ra.dur_us == rb.dur_us && ra.line == rb.line;
     CHECK_EQ_INT(same, ROWS);
     CHECK_EQ_INT(ra.submit_us, (ROWS - 1) * 1000000L + (long)(x % 1000000));
@@ -364,7 +374,7 @@ static void block_boundaries(void)
         wl_row r;
         int rc;
         long k = 0;
-        while (t && (rc = wl_trace_next(t, &r, &err)) == 1)
+        while (t && (rc = next_row(t, &r, &err)) == 1)
             k++;
         CHECK_EQ_INT(k, rows + 2);
         CHECK_STR_HAS(err.msg, "NUL byte at byte 6 of the line");
@@ -402,7 +412,7 @@ static long read_fifo(const char *text, size_t n, char *msg, size_t msg_len, int
     long k = 0;
     int rc = 0;
     wl_row r;
-    while (t && (rc = wl_trace_next(t, &r, &err)) == 1)
+    while (t && (rc = next_row(t, &r, &err)) == 1)
         k++;
     wl_trace_close(t);
     waitpid(pid, NULL, 0);

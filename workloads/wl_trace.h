@@ -24,83 +24,87 @@ enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
 
 #define WL_ID_MAX 128
 
+/* One row of any kind, every column at its value or its default (the
+ * column table, workloads/wl_trace_cols.c; wl_row_init). */
 typedef struct wl_row {
-    long line;
-    int kind;
-    char id[WL_ID_MAX];
+    /* ---- default 0 (8-byte members, then 4-byte ones) ---- */
+    long line;           /* physical line the record starts on */
     gs_time_us submit_us;
     gs_time_us dur_us;   /* work at full speed on the requested resources */
-    int gpus;            /* whole GPUs (or vGPUs), all on one node */
     int64_t gpumem_mib;  /* per GPU; 0 = not given */
-    int gpucores;        /* percent of one GPU, 1..100; 0 = not given */
-    char mig[32];        /* MIG profile name; "" = not given */
-    int priority;        /* higher wins; default 0 */
-    int preemptible;     /* 0/1, default 0 */
-    double checkpoint_gib; /* < 0 = not given */
-    char tenant[64];     /* "" = default tenant */
-    char gpu_model[256]; /* '|'-separated allowed models; "" = any */
-    int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
     double cpu;          /* cores, default 0 */
     double mem_gib;      /* host memory GiB, default 0 */
-    /* sharing policies; appended so earlier fields keep their place */
-    int gpumem_pct;      /* percent of the card's memory, 1..100; 0 = not given (gpumem wins) */
     double util;         /* demand: fraction of a card's time the task keeps busy alone, (0,1]; 0 = not given */
-    bool has_duration;   /* duration was given (a service row's lifetime is optional) */
-    /* inference: service rows declare a deployment, request rows name one */
-    char service[64];    /* request: the service it goes to */
-    int64_t input_tokens, output_tokens; /* request; -1 = not given */
-    int replicas_min, replicas_max, replicas_init; /* service; -1 = not given */
-    int max_batch;       /* service; 0 = not given */
-    double slo_ms;       /* service latency SLO; < 0 = not given */
-    double weights_gib;  /* service model weights to load at cold start; < 0 = not given */
     double rate;         /* service: generated requests per second; 0 = none */
-    char pattern[16];    /* service: poisson (default) or diurnal */
-    double svc_mean_ms;  /* service: mean of exponential service times for token-less requests; < 0 = not given */
-    double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq; /* service perf model; < 0 = default */
-    /* agent sessions: burst rows only */
-    char session[WL_ID_MAX]; /* the session this burst belongs to */
-    int wake;                /* WL_WAKE_USER or WL_WAKE_SCHEDULED */
-    gs_time_us due_us;       /* scheduled bursts: when it runs (>= submit) */
-    double params_b;     /* model parameters, billions (checkpoint size estimate); < 0 = not given */
+    const char *hash_ids; /* request: '|'-separated prefix-block ids (checked: integers 0..10^18-1);
+                             points into the reader's buffer, valid until the next wl_trace_next; NULL = none */
+    int kind;            /* WL_KIND_*; default job */
+    int gpus;            /* whole GPUs (or vGPUs), all on one node */
+    int gpucores;        /* percent of one GPU, 1..100; 0 = not given */
+    int priority;        /* higher wins; default 0 */
+    int preemptible;     /* 0/1, default 0 */
+    int gpumem_pct;      /* percent of the card's memory, 1..100; 0 = not given (gpumem wins) */
+    int gpu_model_col;   /* 1-based column of gpu_model, for later errors */
+    int max_batch;       /* service; 0 = not given */
+    int wake;            /* burst: WL_WAKE_USER or WL_WAKE_SCHEDULED */
+    int ref_gpu_col;     /* 1-based column of ref_gpu, for later errors; 0 = not given */
+    int speedup_col;     /* likewise of speedup */
+    int nhash;           /* how many ids hash_ids holds */
+    bool has_duration;   /* duration was given (a service row's lifetime is optional) */
+    /* ---- default -1: not given ---- */
+    double checkpoint_gib;
+    double params_b;     /* model parameters, billions (checkpoint size estimate) */
     /* hardware speed: `duration` is the time alone on ref_gpu ("" = the
      * run's ref_gpu parameter); mem_bound weights the bandwidth ratio against
      * the compute ratio (< 0 = the kind's default); speedup "MODEL:f|MODEL:f"
      * (a measured throughput table) overrides both */
-    char ref_gpu[48];
-    int ref_gpu_col;     /* 1-based column, for later errors; 0 = not given */
     double mem_bound;
+    /* service: SLOs, weights and the perf model (< 0 = the run's default) */
+    double slo_ms;       /* latency SLO */
+    double weights_gib;  /* model weights to load at cold start */
+    double svc_mean_ms;  /* mean of exponential service times for token-less requests */
+    double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq;
+    double slo_ttft_ms, slo_tpot_ms; /* time-to-first-token and time-per-output-token SLOs */
+    double kv_kib_per_token;         /* KV-cache bytes of one token, KiB */
+    int64_t input_tokens, output_tokens; /* request */
+    gs_time_us due_us;   /* scheduled bursts: when it runs (>= submit) */
+    int replicas_min, replicas_max, replicas_init; /* service */
+    /* ---- texts, default "" ---- */
+    char id[WL_ID_MAX];
+    char mig[32];        /* MIG profile name; "" = not given */
+    char tenant[64];     /* "" = default tenant */
+    char gpu_model[256]; /* '|'-separated allowed models; "" = any */
+    char service[64];    /* request: the service it goes to */
+    char pattern[16];    /* service: poisson (default) or diurnal */
+    char session[WL_ID_MAX]; /* burst: the session it belongs to */
+    char ref_gpu[48];
     char speedup[160];
-    int speedup_col;
-    /* service: a shipped performance profile ("" = scale the row's own
-     * reference times) */
-    char profile[32];
-    /* token SLOs and the prefix cache; appended */
-    double slo_ttft_ms, slo_tpot_ms; /* service: time-to-first-token and time-per-output-token SLOs; < 0 = not given */
-    double kv_kib_per_token;         /* service: KV-cache bytes of one token, KiB; < 0 = not given */
-    const char *hash_ids; /* request: '|'-separated prefix-block ids (checked: integers 0..2^63-1);
-                             points into the reader's buffer, valid until the next wl_trace_next; NULL = none */
-    int nhash;            /* how many ids hash_ids holds */
+    char profile[32];    /* service: a shipped performance profile ("" = scale the row's own reference times) */
 } wl_row;
 
 typedef struct wl_trace wl_trace;
 
 typedef struct wl_opts {
     bool allow_extra_columns; /* ignore unknown columns instead of failing */
+    bool field_by_field;      /* every line the field-by-field way: the reference the fast path is tested against */
 } wl_opts;
 
 /* Opens path and reads its header. NULL on error (GS_EINPUT in err). */
 wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err);
-/* Reads the next row into *row: 1 = a row, 0 = end of file, < 0 = error
- * (GS_EINPUT, message in err naming file, line and column). Rows must come in
- * non-decreasing submit order; a row that goes back in time is an error.
- * The reader may leave alone the fields the previous row left at their
- * defaults when the same row is passed again: a caller that writes into the
- * row must not pass it back. */
-int wl_trace_next(wl_trace *t, wl_row *row, gs_error *err);
+/* Reads the next row: 1 = *row points at it, the reader's own (read-only,
+ * valid until the next call or wl_trace_close), 0 = end of file, < 0 =
+ * error (GS_EINPUT, message in err naming file, line and column); *row is
+ * set only on 1. Rows must come in non-decreasing submit order; a row that
+ * goes back in time is an error. O(line length): a column absent from the
+ * header costs nothing. */
+int wl_trace_next(wl_trace *t, const wl_row **row, gs_error *err);
 /* Rows returned so far. */
 long wl_trace_rows(const wl_trace *t);
-const char *wl_trace_path(const wl_trace *t);
 void wl_trace_close(wl_trace *t);
+
+/* Every member of *row at its column's default, as the reader leaves a
+ * column that is not given: for a row built by hand (a task's, a copy). */
+void wl_row_init(wl_row *row);
 
 /* Parses a non-negative decimal number of seconds ("12", "0.5", "3.000001")
  * into microseconds, rounding half up past the sixth decimal. Returns false

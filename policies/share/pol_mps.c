@@ -16,7 +16,8 @@ static const pol_param params[] = {
                       "(a client's own gpucores and gpumem only)", P_INT(0, 48)},
     {"client_limit", "48", "clients the MPS server serves per card (48 on Volta and later, 16 before; NVIDIA "
                            "MPS documentation)", P_INT(1, 48)},
-    {"node_policy", "binpack", "binpack: busiest fitting node (clients per card); spread: least busy", P_ENUM(SC_SPREAD_CHOICES)},
+    {"node_policy", "spread", "spread: least busy fitting node (clients per card), as the Kubernetes default "
+                              "scheduler's LeastAllocated scoring (policies/README.md); binpack: busiest", P_ENUM(SC_SPREAD_CHOICES)},
     {"card_policy", "spread", "spread: card with the fewest clients; binpack: the most", P_ENUM(SC_SPREAD_CHOICES)},
     {"oom_retry", "0", "times a killed client (its own OOM or a co-tenant's fault) is resubmitted from scratch", SC_P_OOM_RETRY},
     {"oom_backoff_s", "10", "wait before a killed client is resubmitted (seconds)", P_DURATION(0, 1e9)},

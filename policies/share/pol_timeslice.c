@@ -10,7 +10,8 @@
 static const pol_param params[] = {
     {"replicas", "4", "tasks per card (sharing.timeSlicing replicas; docs example 4, reference/mechanics.md 2b); "
                       "0 = unlimited", P_INT(0, 100000)},
-    {"node_policy", "binpack", "binpack: busiest fitting node (tasks per card); spread: least busy", P_ENUM(SC_SPREAD_CHOICES)},
+    {"node_policy", "spread", "spread: least busy fitting node (tasks per card), as the Kubernetes default scheduler's "
+                              "LeastAllocated scoring (policies/README.md); binpack: busiest", P_ENUM(SC_SPREAD_CHOICES)},
     {"card_policy", "spread", "spread: card with the fewest tasks; binpack: the most", P_ENUM(SC_SPREAD_CHOICES)},
     {"oom_retry", "0", "times an OOM-killed task is resubmitted from scratch", SC_P_OOM_RETRY},
     {"oom_backoff_s", "10", "wait before an OOM-killed task is resubmitted (seconds)", P_DURATION(0, 1e9)},

@@ -16,6 +16,9 @@ static const pol_param params[] = {
     {"core_scaling", "1.0", "card has 100 x this cores (HAMi deviceCoreScaling; 1.2 = 120 shares)", P_NUM(1, 100, NULL)},
     {"node_policy", "binpack", "binpack: busiest fitting node by HAMi's node score; spread: least busy", P_ENUM(SC_SPREAD_CHOICES)},
     {"card_policy", "spread", "spread: least used fitting cards by HAMi's card score; binpack: most used", P_ENUM(SC_SPREAD_CHOICES)},
+    {"exclusive_cores", "on", "on: a task asking neither gpucores nor a memory share (or gpumem_pct=100) reserves 100 "
+                              "cores, the card to itself (HAMi v2.7.0 and later, its admission webhook); off: 0 cores "
+                              "(HAMi v2.6 and earlier)", P_ONOFF},
     {"core_policy", "default", "default: cap at gpucores only while another task is on the card; force: always; "
                                "disable: never", P_ENUM("default|force|disable")},
     {"oversub", "oom", "memory in use past the physical card: oom (the task that crosses fails) or swap (to host)", P_ENUM("oom|swap")},
@@ -44,7 +47,10 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     sc_param_common(s, &c);
     c.split_count = (int)sim_param_int(s, "split_count");
     c.mem_scaling = sim_param_num(s, "mem_scaling");
-    c.total_cores = (int)floor(100 * sim_param_num(s, "core_scaling") + 0.5);
+    /* HAMi registers 100 x deviceCoreScaling cores, truncated
+     * (pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go) */
+    c.total_cores = (int)(100 * sim_param_num(s, "core_scaling"));
+    c.exclusive_cores = sim_param_on(s, "exclusive_cores");
     c.throttle = throttle[sim_param_choice(s, "core_policy")];
     c.swap = sim_param_choice(s, "oversub") == 1;
     c.swap_turn_s = sim_param_number(s, "swap_turn_s");

@@ -5,20 +5,31 @@
 
 #include <math.h>
 
-int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib)
+int64_t sc_mem_of(const sc_state *st, const job *j, int pool)
 {
-    int64_t m = job_req_gpumem_mib(&j->req, phys_mib);
-    if (m > 0)
-        return m;
-    /* HAMi: no memory asked = the whole card; time-slicing has no memory
-     * accounting, so memory not stated is not modeled (0) */
-    return st->cfg.hami ? phys_mib : 0;
+    /* vgpu: a share of the registered memory; time-slicing and MPS have no
+     * memory accounting, so memory not stated is not modeled (0) */
+    int64_t card = st->cfg.hami ? (int64_t)st->pool_total_mib[pool] : st->pool_phys_mib[pool];
+    int64_t m = job_req_gpumem_mib(&j->req, card);
+    return m > 0 ? m : st->cfg.hami ? card : 0;
 }
 
+int64_t sc_mem_use_of(const sc_state *st, const job *j, int pool)
+{
+    int64_t m = sc_mem_of(st, j, pool), phys = st->pool_phys_mib[pool];
+    bool asked = j->req.gpumem_mib > 0 || j->req.gpumem_pct > 0;
+    return !asked && m > phys ? phys : m;
+}
+
+/* a node's cards share a model: its first card says */
 int64_t sc_task_mem(const sc_state *st, const job *j)
 {
-    /* a node's cards share a model: its first card says */
-    return j->ngpu_ids > 0 ? sc_mem_of(st, j, sc_card_phys_mib(st, job_gpu_ids(j)[0])) : 0;
+    return j->ngpu_ids > 0 ? sc_mem_of(st, j, sc_card_pool(st, job_gpu_ids(j)[0])) : 0;
+}
+
+int64_t sc_task_use(const sc_state *st, const job *j)
+{
+    return j->ngpu_ids > 0 ? sc_mem_use_of(st, j, sc_card_pool(st, job_gpu_ids(j)[0])) : 0;
 }
 
 /* The test on a card's counters. */
@@ -58,12 +69,11 @@ bool sc_can_ever_fit(const sc_state *st, const job *j)
         if (!(j->pools >> p & 1) || !sim_cluster_can_ever_fit(cl, 1ULL << p, j->req.gpus, j->req.cpu, j->req.mem_gib))
             continue;
         int64_t phys = cl->pools[p].model->memory_mib;
-        if (st->cfg.hami && ((double)sc_mem_of(st, j, phys) > (double)phys * st->cfg.mem_scaling ||
-                             j->req.gpucores > st->cfg.total_cores))
+        if (st->cfg.hami && ((double)sc_mem_of(st, j, p) > st->pool_total_mib[p] || sc_task_cores(st, j) > st->cfg.total_cores))
             continue;
         /* mps: a client's pinned memory limit is known before it starts: a
          * request above it could only crash, every time */
-        if (st->cfg.mps && st->cfg.mps_split > 0 && sc_mem_of(st, j, phys) > phys / st->cfg.mps_split)
+        if (st->cfg.mps && st->cfg.mps_split > 0 && sc_mem_of(st, j, p) > phys / st->cfg.mps_split)
             continue;
         return true;
     }
@@ -84,5 +94,7 @@ double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const j
     if (r->gpumem_mib > 0)
         return (double)r->gpumem_mib <= card * (st->cfg.hami ? st->cfg.mem_scaling : 1.0)
                    ? fmin((double)r->gpumem_mib, card) : 0;
+    if (r->gpumem_pct > 0 && st->cfg.hami) /* of the registered memory, as it books it */
+        return fmin((double)((int64_t)((double)m->memory_mib * st->cfg.mem_scaling) * r->gpumem_pct / 100), card);
     return r->gpumem_pct > 0 ? card * r->gpumem_pct / 100.0 : card;
 }

@@ -16,11 +16,19 @@
 
 #include "share_state.h"
 
-/* Memory a request takes on a card of phys_mib (gpumem, else gpumem_pct of
- * the card, else the whole card under vgpu and 0 under timeslice). */
-int64_t sc_mem_of(const sc_state *st, const job *j, int64_t phys_mib);
-/* Memory placed j takes on each of its cards (sc_mem_of on their model). */
+/* Memory a request books on a card of pool `pool` (admission, committed):
+ * gpumem, else gpumem_pct of the card, else the whole card under vgpu and 0
+ * under timeslice and mps. vgpu takes the percent and the whole card of the
+ * registered memory (physical x mem_scaling), as HAMi does
+ * (pkg/device/nvidia/device.go, Fit: Totalmem x MemPercentagereq / 100;
+ * GenerateResourceRequests: no memory asked is 100 percent). */
+int64_t sc_mem_of(const sc_state *st, const job *j, int pool);
+/* Memory it keeps in use there: what it booked, except that a task asking
+ * no memory share uses at most the physical card. */
+int64_t sc_mem_use_of(const sc_state *st, const job *j, int pool);
+/* The same for placed j on each of its cards (their pool). */
 int64_t sc_task_mem(const sc_state *st, const job *j);
+int64_t sc_task_use(const sc_state *st, const job *j);
 /* HAMi's admission test of one card (c: its counters, or a copy of them
  * with some tenants taken out; total_mib: its memory under the run's
  * scaling, sc_card_total_mem or sc_node_total_mem). */

@@ -476,25 +476,24 @@ int sc_frag_init(sc_state *st, gs_error *err)
         wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
         if (!tr)
             return GS_EINPUT;
-        wl_row *rp = xmalloc(sizeof *rp); /* large: on the heap, read one at a time */
+        const wl_row *r;
         int got;
         job probe;
-        while ((got = wl_trace_next(tr, rp, err)) > 0) {
-            const wl_row r = *rp;
-            if (r.kind != WL_KIND_JOB)
+        while ((got = wl_trace_next(tr, &r, err)) > 0) {
+            if (r->kind != WL_KIND_JOB)
                 continue;
             uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
-            if (r.gpu_model[0])
-                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r.gpu_model, NULL);
+            if (r->gpu_model[0])
+                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r->gpu_model, NULL);
             if (!pools)
                 continue; /* nowhere to go: rejected by the run, not part of the mix */
             memset(&probe, 0, sizeof probe);
-            job_req_numbers(&probe.req, &r);
+            job_req_numbers(&probe.req, r);
             probe.pools = pools;
             total += 1;
             if (st->cfg.paper)
-                typ_count(f, &tcap, r.gpus, r.gpus > 0 ? sc_req_pct(&probe) : 0, r.cpu, pools,
-                          r.gpu_model[0] ? pools : 0);
+                typ_count(f, &tcap, r->gpus, r->gpus > 0 ? sc_req_pct(&probe) : 0, r->cpu, pools,
+                          r->gpu_model[0] ? pools : 0);
             int i = shape_of(f, &probe);
             if (i >= 0) {
                 f->sh[i].w += 1;
@@ -504,12 +503,11 @@ int sc_frag_init(sc_state *st, gs_error *err)
                 cap = cap ? 2 * cap : 64;
                 f->sh = xrealloc(f->sh, (size_t)cap * sizeof *f->sh);
             }
-            f->sh[f->nsh++] = (fshape){r.gpus, r.gpucores, r.gpumem_pct, r.gpumem_mib, r.cpu, r.mem_gib,
-                                       r.gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
+            f->sh[f->nsh++] = (fshape){r->gpus, r->gpucores, r->gpumem_pct, r->gpumem_mib, r->cpu, r->mem_gib,
+                                       r->gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
             sh_add(&f->sh_hash, job_hash(&probe), f->nsh - 1, fshape_rehash, f);
         }
         wl_trace_close(tr);
-        free(rp);
         if (got < 0)
             return GS_EINPUT;
     }
@@ -627,7 +625,7 @@ bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int 
     int fit[CL_MAX_NODE_GPUS], nfit = 0;
     double r = sc_req_pct(j);
     if (ok) {
-        int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+        int64_t mem = sc_mem_of(st, j, n->pool);
         double total = sc_node_total_mem(st, n);
         for (int k = 0; k < n->ngpus; k++) {
             freev[k] = sc_card_free_pct(st, n->gpu0 + k, total);

@@ -14,12 +14,17 @@ typedef struct ranked {
     int g;
 } ranked;
 
+/* The order cards are taken in: HAMi sorts a node's cards by score
+ * (binpack ascending, spread descending; its sort keeps equal cards in
+ * index order for up to 12 cards) and Fit takes them from the end
+ * (pkg/scheduler/policy/gpu_policy.go Less, pkg/device/nvidia/device.go
+ * Fit), so among equal scores the highest index goes first. */
 static int by_score_asc(const void *pa, const void *pb)
 {
     const ranked *a = pa, *b = pb;
     if (a->score != b->score)
         return a->score < b->score ? -1 : 1;
-    return a->g < b->g ? -1 : a->g > b->g;
+    return a->g > b->g ? -1 : a->g < b->g;
 }
 
 static int by_score_desc(const void *pa, const void *pb)
@@ -27,7 +32,7 @@ static int by_score_desc(const void *pa, const void *pb)
     const ranked *a = pa, *b = pb;
     if (a->score != b->score)
         return a->score > b->score ? -1 : 1;
-    return a->g < b->g ? -1 : a->g > b->g;
+    return a->g > b->g ? -1 : a->g < b->g;
 }
 
 typedef struct place_ask {
@@ -46,7 +51,7 @@ static bool node_admits(void *ud, int ni)
     const sim_node *n = &cl->nodes[ni];
     if (n->ngpus < a->want)
         return false;
-    int64_t mem = sc_mem_of(st, a->j, cl->pools[n->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, a->j, n->pool);
     double total = sc_node_total_mem(st, n);
     int fit = 0;
     for (int g = n->gpu0; g < n->gpu0 + n->ngpus && fit < a->want; g++)
@@ -63,7 +68,7 @@ int sc_place_hami(sc_state *st, const job *j, uint64_t pools)
     if (best < 0)
         return -1;
     const sim_node *n = &cl->nodes[best];
-    int64_t mem = sc_mem_of(st, j, cl->pools[n->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, j, n->pool);
     double total = sc_node_total_mem(st, n);
     ranked *r = xmalloc((size_t)(n->ngpus + 1) * sizeof *r);
     int m = 0;

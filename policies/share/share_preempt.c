@@ -25,8 +25,8 @@ int sc_cards_open(const void *state, const sim *s, const job *j, int n)
 {
     const sc_state *st = state;
     const sim_node *nd = &sim_cluster_of(s)->nodes[n];
-    int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
-    int cores = st->cfg.hami ? j->req.gpucores : 0, open = 0;
+    int64_t mem = sc_mem_of(st, j, nd->pool);
+    int cores = sc_task_cores(st, j), open = 0;
     double total = sc_node_total_mem(st, nd);
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus; g++)
         open += sc_card_fits(st, &st->cards[g], total, mem, cores);
@@ -48,8 +48,8 @@ bool sc_fits_if_released(const void *state, const sim *s, const job *j, int n, j
     }
     if ((nd->cpu_total >= 0 && cpu < j->req.cpu - 1e-9) || (nd->mem_total_gib >= 0 && mem_gib < j->req.mem_gib - 1e-9))
         return false;
-    int64_t mem = sc_mem_of(st, j, sim_cluster_of(s)->pools[nd->pool].model->memory_mib);
-    int cores = st->cfg.hami ? j->req.gpucores : 0, fit = 0;
+    int64_t mem = sc_mem_of(st, j, nd->pool);
+    int cores = sc_task_cores(st, j), fit = 0;
     for (int g = nd->gpu0; g < nd->gpu0 + nd->ngpus && fit < j->req.gpus; g++) {
         sc_card c = st->cards[g]; /* a copy: only its counters are changed */
         for (int i = 0; i < nv; i++) {

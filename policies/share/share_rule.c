@@ -24,11 +24,12 @@
 static int task_pool(const sc_state *st, const job *j) { return sc_card_pool(st, job_gpu_ids(j)[0]); }
 
 /* What a join adds to each of j's cards and a leave takes back: its pool
- * (looked up once, not per card), the pool's card memory, the task's
- * memory on each card (sc_task_mem) and its reserved cores. */
+ * (looked up once, not per card), the pool's card memory, the memory the
+ * task books on each card (sc_task_mem) and keeps in use there
+ * (sc_task_use), and its reserved cores. */
 typedef struct task_ask {
     int pool, cores;
-    int64_t phys_mib, mem_mib;
+    int64_t phys_mib, mem_mib, use_mib;
 } task_ask;
 
 static inline task_ask ask_of(const sc_state *st, const job *j)
@@ -36,7 +37,8 @@ static inline task_ask ask_of(const sc_state *st, const job *j)
     task_ask a;
     a.pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
     a.phys_mib = st->pool_phys_mib[a.pool];
-    a.mem_mib = j->ngpu_ids > 0 ? sc_mem_of(st, j, a.phys_mib) : 0;
+    a.mem_mib = j->ngpu_ids > 0 ? sc_mem_of(st, j, a.pool) : 0;
+    a.use_mib = j->ngpu_ids > 0 ? sc_mem_use_of(st, j, a.pool) : 0;
     a.cores = sc_task_cores(st, j);
     return a;
 }
@@ -271,7 +273,7 @@ double sc_join(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     task_ask a = ask_of(st, j);
     int pool = a.pool, cores = a.cores;
-    int64_t phys = a.phys_mib, mem = a.mem_mib;
+    int64_t phys = a.phys_mib, mem = a.mem_mib, use = a.use_mib;
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
@@ -294,11 +296,11 @@ double sc_join(sc_state *st, job *j)
                 if (t->wide)
                     t->u.more->last_busy_us = now;
             }
-            if (c->mem_used + mem > SC_CARD_MEM_MAX_MIB)
+            if (c->mem_used + use > SC_CARD_MEM_MAX_MIB)
                 GS_BUG("share_rule: memory in use past the card's admission limit");
-            c->mem_used += (int32_t)mem;
+            c->mem_used += (int32_t)use;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
-            int64_t before = c->mem_used - mem;
+            int64_t before = c->mem_used - use;
             before = before < phys ? before : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
@@ -318,7 +320,7 @@ void sc_leave(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     task_ask a = ask_of(st, j);
     int pool = a.pool, cores = a.cores;
-    int64_t phys = a.phys_mib, mem = a.mem_mib;
+    int64_t phys = a.phys_mib, mem = a.mem_mib, use = a.use_mib;
     double alloc_before[CL_MAX_NODE_GPUS];
     for (int i = 0; i < j->ngpu_ids; i++) {
         sc_card *c = &st->cards[cards[i]];
@@ -330,7 +332,7 @@ void sc_leave(sc_state *st, job *j)
         sim_gauge_add(&st->g_mem_alloc, now, -(double)mem);
         if (!sc_task_doomed(st, j) && !sc_task_evicted(st, j)) {
             int64_t before = c->mem_used < phys ? c->mem_used : phys;
-            c->mem_used -= (int32_t)mem;
+            c->mem_used -= (int32_t)use;
             int64_t resident = c->mem_used < phys ? c->mem_used : phys;
             sim_gauge_add(&st->g_mem_used, now, (double)(resident - before));
         }
@@ -370,7 +372,7 @@ static gs_time_us last_busy(const sc_state *st, const job *j) { return sc_task_o
 static void evict(sc_state *st, job *j)
 {
     sc_task_of(st, j)->evicted = true;
-    int64_t mem = sc_task_mem(st, j);
+    int64_t mem = sc_task_use(st, j);
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
         card_mem(st, cards[i], -mem);
@@ -413,7 +415,7 @@ double sc_residency(sc_state *st, job *j)
         t->evicted = false;
         t->swapping = true;
         double link = INFINITY;
-        int64_t mem = sc_task_mem(st, j);
+        int64_t mem = sc_task_use(st, j);
         const int *cards = job_gpu_ids(j);
         for (int i = 0; i < j->ngpu_ids; i++) {
             card_mem(st, cards[i], mem);

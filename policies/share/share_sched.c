@@ -89,7 +89,10 @@ int sc_new(sim *s, const sc_config *cfg, int pol_index, sc_state **out, gs_error
         const sim_node *n = &sim_cluster_of(s)->nodes[ni];
         const gpu_model *m = sim_cluster_of(s)->pools[n->pool].model;
         st->pool_phys_mib[n->pool] = m->memory_mib;
-        st->pool_total_mib[n->pool] = (double)m->memory_mib * (cfg->hami ? cfg->mem_scaling : 1.0);
+        /* HAMi registers physical x mem_scaling, truncated to MiB
+         * (pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go) */
+        st->pool_total_mib[n->pool] =
+            cfg->hami ? (double)(int64_t)((double)m->memory_mib * cfg->mem_scaling) : (double)m->memory_mib;
         if (n->ngpus > 0 && (st->nrange == 0 || st->range_pool[st->nrange - 1] != n->pool)) {
             /* the cards' pools by ranges of consecutive cards (sc_card_pool) */
             if ((st->nrange & (st->nrange - 1)) == 0) { /* 0, 1, 2, 4, ...: doubled */
@@ -166,10 +169,10 @@ static bool place_start(void *state, sim *s, job *j)
     if (n > 0)
         memcpy(ids, st->pick, (size_t)n * sizeof *ids);
     bool doomed = false;
-    int64_t mem = sc_task_mem(st, j);
+    int64_t use = sc_task_use(st, j);
     if (!st->cfg.swap)
         for (int i = 0; i < n; i++)
-            if (st->cards[ids[i]].mem_used + mem > sc_card_phys_mib(st, ids[i]))
+            if (st->cards[ids[i]].mem_used + use > sc_card_phys_mib(st, ids[i]))
                 doomed = true; /* its allocation crosses the physical card */
     /* a record when it has something to keep (share_state.h); an OOM-killed
      * task's retry has its own still, with the count */
@@ -243,6 +246,21 @@ static void unplace(void *state, sim *s, job *j)
     }
 }
 
+/* What an OOM kill means under cfg: the one way each policy lets memory in
+ * use pass the physical card. */
+static void oom_cause(const sc_config *cfg, char *buf, size_t n)
+{
+    if (cfg->hami && cfg->swap)
+        snprintf(buf, n, "none: memory past the physical card goes to host (oversub=swap)");
+    else if (cfg->hami)
+        snprintf(buf, n, "memory overcommitted (mem_scaling=%g): tenants' memory in use passed the physical card "
+                 "(oversub=oom)", cfg->mem_scaling);
+    else if (cfg->mps)
+        snprintf(buf, n, "no memory isolation between MPS clients: their memory in use passed the physical card");
+    else
+        snprintf(buf, n, "no memory isolation under time-slicing: tenants' memory in use passed the physical card");
+}
+
 /* Kills running j as an OOM does: resubmitted after the backoff while it has
  * retries left, else failed (counted by cause under mps). */
 static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
@@ -254,8 +272,15 @@ static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
         sim_job_suspend(s, j);
         sim_timer(s, st->pol_index, j, sim_now(s) + st->cfg.oom_backoff_us, TAG_RETRY);
     } else {
-        if (st->cfg.mps && !j->internal)
-            st->failed_by[cause]++;
+        if (!j->internal && st->failed_by[cause]++ == 0) { /* once per cause: stderr and the report's warnings */
+            char why[200];
+            oom_cause(&st->cfg, why, sizeof why);
+            if (cause == SC_CAUSE_OOM)
+                sim_warn(s, "%s: jobs failed by OOM, %s; counts in jobs.failed_by_cause", st->cfg.name, why);
+            else
+                sim_warn(s, "%s: jobs failed as co-tenants of a client's OOM (no fault isolation); counts in "
+                         "jobs.failed_by_cause", st->cfg.name);
+        }
         sim_job_fail(s, j);
     }
 }
@@ -335,6 +360,15 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(gpu, "busy_ratio", card_s > 0 ? sim_gauge_area(&st->g_busy, now) / card_s : 0);
     cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
     cJSON_AddNumberToObject(jobs, "oom_killed", (double)st->oom_killed);
+    /* jobs failed for good (retries spent), by cause, and what the OOMs
+     * mean under this policy (service replicas are replaced by the service
+     * layer, not counted) */
+    cJSON *fc = cJSON_AddObjectToObject(jobs, "failed_by_cause");
+    cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
+    cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
+    char why[200];
+    oom_cause(&st->cfg, why, sizeof why);
+    cJSON_AddStringToObject(jobs, "oom_cause", why);
     if (st->cfg.hami) {
         double bytes = sim_gauge_area(&st->g_swap_bps, now);
         cJSON *sw = cJSON_AddObjectToObject(root, "swap");
@@ -357,9 +391,6 @@ void sc_report(const void *state, const sim *s, cJSON *root)
     cJSON_AddNumberToObject(pol, "peak_tenants_per_card", st->peak_tenants);
     if (st->cfg.mps) {
         cJSON_AddNumberToObject(pol, "co_tenant_fault_killed", (double)st->fault_killed);
-        cJSON *fc = cJSON_AddObjectToObject(jobs, "failed_by_cause");
-        cJSON_AddNumberToObject(fc, "oom", (double)st->failed_by[SC_CAUSE_OOM]);
-        cJSON_AddNumberToObject(fc, "co_tenant_fault", (double)st->failed_by[SC_CAUSE_CO_TENANT]);
     }
     if (st->cfg.hami)
         cJSON_AddStringToObject(pol, "gpu_select", st->cfg.select_name);

@@ -1,25 +1,43 @@
-/* share_score.c - HAMi's card and node scores (see share_score.h).
+/* share_score.c - HAMi's card and node scores (see share_score.h). Both in
+ * single precision, as HAMi's float32, so that equal and ordered scores
+ * compare as there.
  * SPDX-License-Identifier: MIT */
 #include "share_score.h"
 
 double sc_card_score(const sc_state *st, const sc_card *c, double total_mib, int slots, int64_t mem, int cores)
 {
     const sc_config *cfg = &st->cfg;
-    double used = cfg->split_count > 0 ? (double)(c->n + slots) / cfg->split_count : (double)(c->n + slots);
-    if (cfg->hami)
-        used += (double)(cores + c->cores_used) / cfg->total_cores + (double)(mem + c->mem_committed) / total_mib;
-    return 10.0 * used;
+    float used = cfg->split_count > 0 ? (float)(c->n + slots) / (float)cfg->split_count : (float)(c->n + slots);
+    if (cfg->hami) /* weights 1, 1, 1 (util.DeviceScoringWeights' defaults) */
+        used = used + (float)(cores + c->cores_used) / (float)cfg->total_cores +
+               (float)(mem + c->mem_committed) / (float)total_mib;
+    return 10.0f * used;
 }
 
 double sc_node_score(const sc_state *st, int ni)
 {
-    /* from the cards' counters, not a copy of each card's score kept beside
-     * them (8 bytes a card): a node's score is read once per change on it
-     * (share_index.c), its cards' records are in cache then (the change
-     * was theirs) and the pool's scaled memory is one load */
+    /* from the cards' counters, not copies kept beside them: a node's score
+     * is read once per change on it (share_index.c), when its cards' records
+     * are in cache (the change was theirs) */
     const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
-    double score = 0, total = sc_node_total_mem(st, n);
-    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++)
-        score += sc_card_score(st, &st->cards[g], total, 0, 0, 0);
-    return score;
+    if (n->ngpus == 0)
+        return 0;
+    const sc_config *cfg = &st->cfg;
+    int64_t used = 0, cores = 0, mem = 0;
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
+        used += st->cards[g].n;
+        cores += st->cards[g].cores_used;
+        mem += st->cards[g].mem_committed;
+    }
+    /* ratios of the node's sums (pkg/scheduler/policy/node_policy.go,
+     * ComputeDefaultScore); slots: the count each card advertises, or (no
+     * limit) tenants per card */
+    int64_t count = (int64_t)(cfg->split_count > 0 ? cfg->split_count : 1) * n->ngpus;
+    float score = (float)used / (float)count;
+    if (cfg->hami) {
+        int64_t total_cores = (int64_t)cfg->total_cores * n->ngpus;
+        int64_t total_mem = (int64_t)sc_node_total_mem(st, n) * n->ngpus;
+        score = score + (float)cores / (float)total_cores + (float)mem / (float)total_mem;
+    }
+    return 10.0f * score;
 }

@@ -1,10 +1,14 @@
-/* share_score.h - HAMi's card and node scores (reference/mechanics.md
- * section 1a, "Scheduling"): the usage fractions placement ranks by, below
- * the indexes that keep nodes in that order.
+/* share_score.h - HAMi's card and node scores (Project-HAMi/HAMi,
+ * pkg/scheduler/policy/gpu_policy.go ComputeScore, node_policy.go
+ * ComputeDefaultScore): the usage fractions placement ranks by, below the
+ * indexes that keep nodes in that order.
  *
- * Card score = 10 x (slots + cores + memory usage fractions, a request
- * included); node score = 10 x the same fractions summed over its cards,
- * before the request. binpack takes the highest, spread the lowest.
+ * Card score = 10 x (slots used / slots + cores reserved / cores + memory
+ * booked / registered memory), the request included. Node score = 10 x the
+ * same three ratios of the node's sums over its cards (sum used / sum
+ * slots, ...), before the request: a ratio, so a node's score does not grow
+ * with its card count. timeslice and mps: the slots term alone (tenants per
+ * card when unlimited). binpack takes the highest, spread the lowest.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SHARE_SCORE_H
 #define GPUSIM_SHARE_SCORE_H

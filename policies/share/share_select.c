@@ -43,7 +43,7 @@
 /* The node's fitting cards, tightest first; returns how many. */
 static int fitting_cards(const sc_state *st, const job *j, const sim_node *n, int *fit, double *freev)
 {
-    int64_t mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
+    int64_t mem = sc_mem_of(st, j, n->pool);
     int m = 0, cores = sc_task_cores(st, j);
     double total = sc_node_total_mem(st, n);
     for (int k = 0; k < n->ngpus; k++) {
@@ -96,7 +96,7 @@ static void fgdfit_keys(const sc_state *st, const job *j, int ni, double score, 
             if (left < -1e-9 || left >= dead - 1e-9 || left >= room - 1e-9)
                 continue;
             if (mem < 0)
-                mem = sc_mem_of(st, j, sim_cluster_of(st->s)->pools[n->pool].model->memory_mib);
+                mem = sc_mem_of(st, j, n->pool);
             if (sc_card_fits(st, &st->cards[n->gpu0 + k], sc_node_total_mem(st, n), mem, sc_task_cores(st, j))) {
                 room = left;
                 key[0] = left;

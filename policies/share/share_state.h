@@ -36,8 +36,11 @@ typedef struct sc_config {
     const char *name;       /* policy name, for the report */
     bool hami;              /* vgpu: memory and cores are admission limits; timeslice: slots only */
     int split_count;        /* tenants per card; 0 = unlimited */
-    double mem_scaling;     /* vgpu: card admits physical x this */
-    int total_cores;        /* vgpu: 100 x core_scaling */
+    double mem_scaling;     /* vgpu: card registers (admits) physical x this, truncated to MiB */
+    int total_cores;        /* vgpu: 100 x core_scaling, truncated */
+    /* vgpu: a task asking neither cores nor a memory share (or all the
+     * memory) reserves 100 cores, the card (HAMi v2.7.0 on; 0 before) */
+    bool exclusive_cores;
     bool node_spread, card_spread;
     int throttle;           /* enum sc_throttle */
     bool swap;              /* memory above physical goes to host (else: OOM kill) */
@@ -76,7 +79,7 @@ enum sc_select {
     SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
 };
 
-/* Why a task was killed (mps reports failures by cause). */
+/* Why a task was killed (the report counts failures by cause). */
 enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
 
 struct sc_frag;
@@ -234,7 +237,7 @@ typedef struct sc_state {
     int64_t pool_phys_mib[CL_MAX_POOLS]; /* each pool's model's memory (sc_card_phys_mib) */
     /* each pool's card memory under the run's scaling (sc_card_total_mem):
      * one load where admission tests a card */
-    double pool_total_mib[CL_MAX_POOLS];
+    double pool_total_mib[CL_MAX_POOLS]; /* vgpu: HAMi's registered memory, physical x mem_scaling truncated */
     /* the tasks' records: chunks of fixed-size slots, free ones linked
      * (share_task.c): no allocator header a task, pointers stable while
      * the slab grows */
@@ -253,7 +256,7 @@ typedef struct sc_state {
     sim_gauge g_mem_alloc, g_mem_used, g_busy, g_host_mib, g_swap_bps, g_thrash, g_wait;
     uint64_t oom_killed, placements;
     uint64_t fault_killed;      /* mps: co-tenants taken down by a client's fault */
-    uint64_t failed_by[2];      /* mps: jobs failed for good, by cause (enum sc_cause) */
+    uint64_t failed_by[2];      /* jobs failed for good, by cause (enum sc_cause) */
     /* residency: swap-ins of evicted replicas, their waits, evictions */
     uint64_t swap_ins, evictions;
     double swapped_in_mib, freed_mib;
@@ -340,8 +343,17 @@ static inline int64_t sc_card_phys_mib(const sc_state *st, int g) { return st->p
  * its model): read once where a loop visits a node's cards. */
 static inline double sc_card_total_mem(const sc_state *st, int g) { return st->pool_total_mib[sc_card_pool(st, g)]; }
 static inline double sc_node_total_mem(const sc_state *st, const sim_node *n) { return st->pool_total_mib[n->pool]; }
-/* Cores j reserves on each of its cards (vgpu admission; 0 elsewhere). */
-static inline int sc_task_cores(const sc_state *st, const job *j) { return st->cfg.hami ? j->req.gpucores : 0; }
+/* Cores j reserves on each of its cards (vgpu admission; 0 elsewhere): its
+ * gpucores, else, with exclusive_cores, 100 for a task that asks no memory
+ * share or all of it (HAMi's admission webhook, pkg/device/nvidia/device.go
+ * defaultExclusiveCoreIfNeeded), else 0. */
+static inline int sc_task_cores(const sc_state *st, const job *j)
+{
+    if (!st->cfg.hami || j->req.gpucores > 0)
+        return st->cfg.hami ? j->req.gpucores : 0;
+    bool whole = j->req.gpumem_pct == 100 || (j->req.gpumem_pct == 0 && j->req.gpumem_mib == 0);
+    return st->cfg.exclusive_cores && whole ? 100 : 0;
+}
 
 
 #endif

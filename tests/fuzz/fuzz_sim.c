@@ -31,13 +31,13 @@ static bool within_budget(const char *path)
     wl_trace *t = wl_trace_open(path, &o, &err);
     if (!t)
         return true; /* sim_init reports it */
-    wl_row r;
+    const wl_row *r;
     double gen = 0;
     bool ok = true;
     while (ok && wl_trace_next(t, &r, &err) > 0) {
-        if (r.kind == WL_KIND_SERVICE) {
-            gen += r.rate * (r.has_duration ? gs_us_to_s(r.dur_us) : 0);
-            ok = r.replicas_max <= MAX_REPLICAS && r.replicas_min <= MAX_REPLICAS && r.replicas_init <= MAX_REPLICAS;
+        if (r->kind == WL_KIND_SERVICE) {
+            gen += r->rate * (r->has_duration ? gs_us_to_s(r->dur_us) : 0);
+            ok = r->replicas_max <= MAX_REPLICAS && r->replicas_min <= MAX_REPLICAS && r->replicas_init <= MAX_REPLICAS;
         }
         ok = ok && gen <= MAX_GENERATED;
     }

@@ -87,7 +87,7 @@ void fz_trace_reads(const char *path)
         fprintf(stderr, "fuzz: the converted trace does not open: %s\n", err.msg);
         abort();
     }
-    wl_row row;
+    const wl_row *row;
     int rc;
     while ((rc = wl_trace_next(t, &row, &err)) > 0)
         ;

@@ -1,0 +1,239 @@
+/* test_trace_paths.c - the trace reader's fast path against its reference:
+ * random traces of every documented column, in random subsets and orders,
+ * read with and without wl_opts.field_by_field, give the same rows member
+ * by member and the same first error; and each row is what its line alone
+ * gives (nothing of an earlier row shows through the reader's one row).
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../workloads/wl_trace_int.h" /* the fast path's count of rows it took */
+#include "check.h"
+#include "testutil.h"
+
+/* A column and the values a field of it takes: mostly valid ones, and the
+ * near misses (blanks, quotes, notations, ranges) each path must judge
+ * alike. */
+typedef struct {
+    const char *name;
+    const char *const *values;
+} col_pool;
+
+#define POOL(...) (const char *const[]){__VA_ARGS__, NULL}
+/* the first SAFE values of each pool go together on a job row; the rest may
+ * break a rule or be no value at all */
+enum { SAFE = 4 };
+static const char *const p_text[] = {"a", "team-x", "t0", "a b", "x|y", "", "x||y", "|x", "H100-SXM5-80GB", " lead", "trail ",
+                                     "\"q,uoted\"", "\"\"", NULL};
+static const char *const p_secs[] = {"0", "1.5", "12.000001", "7.", "", "0.123456", "9.999999", "3.0000005",
+                                     "1e3", " 2", "-1", ".5", "1.2.3", NULL};
+static const char *const p_int[] = {"1", "8", "2", "4", "0", "", "64", "65", "-1", "100", "+1", "0x1", "007",
+                                    "99999999999999999999", NULL};
+static const char *const p_num[] = {"0.5", "1", "0.25", "0.1", "0", "-0", "12.25", "5.", ".5", "", "0.3", "1e1",
+                                    "nan", "0.333333333333333333", "123456789012345678", "-0.5", "2E-1", NULL};
+static const char *const p_none[] = {"", "", "", "", "x", "1", "user", "scheduled", "0|1", NULL}; /* burst and request columns */
+static const col_pool cols[] = {
+    {"duration", p_secs}, {"gpus", p_int},
+    {"kind", POOL("job", "job", "job", "", "session", "service", "request", "burst", "jobs", " job")},
+    {"gpumem", p_int}, {"gpucores", p_int}, {"mig", p_text}, {"priority", p_int},
+    {"preemptible", POOL("0", "1", "", "0", "2", "yes")}, {"checkpoint_gib", p_num}, {"tenant", p_text},
+    {"gpu_model", p_text}, {"cpu", p_num}, {"mem_gib", p_num}, {"gpumem_pct", p_int}, {"util", p_num},
+    {"service", p_text}, {"input_tokens", p_int}, {"output_tokens", p_int}, {"replicas_min", p_int},
+    {"replicas_max", p_int}, {"replicas_init", p_int}, {"max_batch", p_int}, {"slo_ms", p_num},
+    {"weights_gib", p_num}, {"rate", p_num}, {"pattern", POOL("poisson", "diurnal", "", "", "burst")},
+    {"svc_mean_ms", p_num}, {"prefill_ms_per_token", p_num}, {"decode_ms_base", p_num},
+    {"decode_ms_per_seq", p_num}, {"session", p_none}, {"wake", p_none}, {"due", p_none}, {"params_b", p_num},
+    {"slo_ttft_ms", p_num}, {"slo_tpot_ms", p_num}, {"kv_kib_per_token", p_num},
+    {"hash_ids", POOL("", "", "", "", "0|1|2", "5", "1||2", "x", "1234567890123456789")},
+    {"ref_gpu", p_text}, {"mem_bound", p_num}, {"speedup", p_text}, {"profile", p_text}, {"note", p_text},
+};
+enum { NPOOLS = sizeof cols / sizeof *cols };
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static unsigned pick(unsigned n)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static unsigned pool_len(const char *const *v)
+{
+    unsigned n = 0;
+    while (v[n])
+        n++;
+    return n;
+}
+
+/* Every member of two rows equal (strings as strings; hash_ids by text). */
+static bool same_row(const wl_row *a, const wl_row *b)
+{
+#define EQ(m) (a->m == b->m)
+#define EQS(m) (strcmp(a->m, b->m) == 0)
+    bool ids = (a->hash_ids == NULL) == (b->hash_ids == NULL) && (!a->hash_ids || !strcmp(a->hash_ids, b->hash_ids));
+    return ids && EQ(line) && EQ(kind) && EQS(id) && EQ(submit_us) && EQ(dur_us) && EQ(gpus) && EQ(gpumem_mib) &&
+           EQ(gpucores) && EQS(mig) && EQ(priority) && EQ(preemptible) && EQ(checkpoint_gib) && EQS(tenant) &&
+           EQS(gpu_model) && EQ(gpu_model_col) && EQ(cpu) && EQ(mem_gib) && EQ(gpumem_pct) && EQ(util) &&
+           EQ(has_duration) && EQS(service) && EQ(input_tokens) && EQ(output_tokens) && EQ(replicas_min) &&
+           EQ(replicas_max) && EQ(replicas_init) && EQ(max_batch) && EQ(slo_ms) && EQ(weights_gib) && EQ(rate) &&
+           EQS(pattern) && EQ(svc_mean_ms) && EQ(prefill_ms_per_token) && EQ(decode_ms_base) &&
+           EQ(decode_ms_per_seq) && EQS(session) && EQ(wake) && EQ(due_us) && EQ(params_b) && EQS(ref_gpu) &&
+           EQ(ref_gpu_col) && EQ(mem_bound) && EQS(speedup) && EQ(speedup_col) && EQS(profile) &&
+           EQ(slo_ttft_ms) && EQ(slo_tpot_ms) && EQ(kv_kib_per_token) && EQ(nhash) &&
+           /* -0 and 0 read alike as numbers; the paths must agree on the sign too */
+           signbit(a->cpu) == signbit(b->cpu) && signbit(a->mem_bound) == signbit(b->mem_bound);
+#undef EQ
+#undef EQS
+}
+
+/* A random trace: id, submit and a random subset of the columns in a random
+ * order; rows mostly valid, so that reading goes on for a while. */
+static size_t random_trace(char *out, size_t cap, int nrows)
+{
+    int order[NPOOLS + 2], n = 0;
+    order[n++] = -1; /* id */
+    order[n++] = -2; /* submit */
+    for (int c = 0; c < NPOOLS; c++)
+        if (pick(c < 2 ? 20 : 3) == 0 || (c < 2 && pick(20))) /* duration, gpus: in most traces */
+            order[n++] = c;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)pick((unsigned)i + 1), x = order[i];
+        order[i] = order[j], order[j] = x;
+    }
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "," : "",
+                                order[i] == -1 ? "id" : order[i] == -2 ? "submit" : cols[order[i]].name);
+    len += (size_t)snprintf(out + len, cap - len, "\n");
+    bool crlf = pick(8) == 0;
+    for (int r = 0; r < nrows && len + 4096 < cap; r++) {
+        if (pick(40) == 0)
+            len += (size_t)snprintf(out + len, cap - len, pick(2) ? "\n" : " \n");
+        for (int i = 0; i < n; i++) {
+            const char *v;
+            char buf[64];
+            if (order[i] == -1)
+                snprintf(buf, sizeof buf, pick(2000) ? "r%d" : pick(2) ? "" : " r%d", r), v = buf;
+            else if (order[i] == -2)
+                snprintf(buf, sizeof buf, r % 3 || pick(2) ? "%d.%06u" : "%d", r / 3, (unsigned)(r % 3) * 300000 + pick(300000)),
+                    v = buf; /* non-decreasing */
+            else {
+                const char *const *pool = cols[order[i]].values;
+                unsigned k = pool_len(pool);
+                v = pool[pick(300) ? pick(SAFE) : pick(k)];
+            }
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "," : "", v);
+        }
+        len += (size_t)snprintf(out + len, cap - len, crlf ? "\r\n" : "\n");
+    }
+    return len;
+}
+
+/* Reads path both ways: the same rows, the same end or the same error. */
+static long compare_paths(const char *path, long *rows_read, long *fast_rows)
+{
+    gs_error ea = {0}, eb = {0};
+    wl_trace *a = wl_trace_open(path, &(wl_opts){.allow_extra_columns = true}, &ea);
+    wl_trace *b = wl_trace_open(path, &(wl_opts){.allow_extra_columns = true, .field_by_field = true}, &eb);
+    long differ = 0;
+    if (!a || !b) {
+        differ += (a == NULL) != (b == NULL) || strcmp(ea.msg, eb.msg);
+        wl_trace_close(a);
+        wl_trace_close(b);
+        return differ;
+    }
+    const wl_row *ra, *rb;
+    int rca, rcb;
+    do {
+        rca = wl_trace_next(a, &ra, &ea);
+        rcb = wl_trace_next(b, &rb, &eb);
+        differ += rca != rcb || (rca == 1 && !same_row(ra, rb));
+        *rows_read += rca == 1;
+    } while (rca == 1 && rcb == 1);
+    if (rca < 0 && rcb < 0)
+        differ += strcmp(ea.msg, eb.msg) != 0;
+    *fast_rows += a->fast_rows;
+    differ += b->fast_rows != 0;
+    if (differ)
+        fprintf(stderr, "paths differ on %s: %d/%d, '%s' / '%s'\n", path, rca, rcb, ea.msg, eb.msg);
+    wl_trace_close(a);
+    wl_trace_close(b);
+    return differ;
+}
+
+static void fast_matches_reference(void)
+{
+    enum { TRACES = 400, ROWS = 60 };
+    size_t cap = 1 << 20;
+    char *text = xmalloc(cap);
+    long differ = 0, rows = 0, errors = 0, fast = 0;
+    for (int i = 0; i < TRACES; i++) {
+        random_trace(text, cap, ROWS);
+        long before = rows;
+        differ += compare_paths(tu_write_tmp(text), &rows, &fast);
+        errors += rows - before < ROWS;
+    }
+    CHECK_EQ_INT(differ, 0);
+    /* the traces reach far: most rows read, some traces end in an error */
+    CHECK(rows > TRACES * ROWS / 4);
+    CHECK(errors > TRACES / 10);
+    CHECK(fast > rows / 2); /* and the fast path took most of them */
+    free(text);
+}
+
+/* Each row read from a trace against its line read alone, by a reader of
+ * its own (the header and that line): the same members, its line number
+ * aside, on either path. Lines end with a newline. */
+static long rows_alone(const char *text, bool fbf, long *compared)
+{
+    const char *nl = strchr(text, '\n');
+    size_t hlen = (size_t)(nl - text) + 1;
+    gs_error err = {0}, e1 = {0};
+    wl_opts o = {.allow_extra_columns = true, .field_by_field = fbf};
+    wl_trace *t = wl_trace_open(tu_write_tmp(text), &o, &err);
+    long differ = 0;
+    const wl_row *r;
+    const char *line = nl + 1;
+    char one[8192];
+    while (t && wl_trace_next(t, &r, &err) == 1) {
+        while (line[strspn(line, " \t\r")] == '\n') /* the blank lines before the row */
+            line = strchr(line, '\n') + 1;
+        const char *end = strchr(line, '\n') + 1;
+        snprintf(one, sizeof one, "%.*s%.*s", (int)hlen, text, (int)(end - line), line);
+        line = end;
+        wl_trace *u = wl_trace_open(tu_write_tmp(one), &o, &e1);
+        const wl_row *alone;
+        if (!u || wl_trace_next(u, &alone, &e1) != 1) {
+            differ++;
+        } else {
+            wl_row a = *alone;
+            a.line = r->line;
+            differ += !same_row(&a, r);
+            (*compared)++;
+        }
+        wl_trace_close(u);
+    }
+    wl_trace_close(t);
+    return differ;
+}
+
+static void rows_independent(void)
+{
+    size_t cap = 1 << 20;
+    char *text = xmalloc(cap);
+    long differ = 0, compared = 0;
+    for (int i = 0; i < 60; i++) {
+        random_trace(text, cap, 30);
+        differ += rows_alone(text, i & 1, &compared);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(compared > 500);
+    free(text);
+}
+
+const test_case tests_trace_paths[] = {
+    {"trace_paths/fast_path_matches_field_by_field_on_random_traces", fast_matches_reference},
+    {"trace_paths/each_row_is_its_line_alone", rows_independent},
+    {NULL, NULL},
+};

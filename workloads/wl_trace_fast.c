@@ -1,0 +1,383 @@
+/* wl_trace_fast.c - the trace reader's fast path: a plain line (no quote,
+ * no CR but a CRLF ending, no blank around a field, no NUL) parsed in one
+ * pass straight from the block, each field by its column's type where it
+ * stands (no line search, no split into fields, no copy but the values').
+ *
+ * The contract is wl_trace_next's: a line it takes gives exactly the row the
+ * field-by-field path (wl_trace.c) gives for it, which is the reference it
+ * is tested against (wl_opts.field_by_field); any line whose outcome it
+ * cannot vouch for (an irregular byte, an empty required field, a value
+ * out of its range or in a notation it does not read, a field count off the
+ * header's, a broken row rule, a line not yet wholly in the block: every
+ * scan stops at the NUL kept after the block's bytes) it declines, having
+ * consumed nothing, and that line goes the field-by-field way to its row or
+ * its exact error (that path writes every header column again, so what a
+ * declined line began in the row never shows). The generated layout (id, submit, duration, gpus, then
+ * ignored columns) has a straight-line path of its own. O(line length).
+ * SPDX-License-Identifier: MIT */
+#include "wl_trace_int.h"
+
+/* Bytes that end a field's scan: bit 1 for any field (the comma, the line
+ * end, and what only libcsv or split_plain handle: a quote, a CR, a NUL),
+ * bit 2 also for the id of the generated layout (blanks, which split_plain
+ * trims). */
+static const unsigned char stop_at[256] = {
+    [','] = 3, ['\n'] = 3, ['"'] = 3, ['\r'] = 3, [0] = 3, [' '] = 2, ['\t'] = 2,
+};
+
+static inline bool is_blank(unsigned char c) { return c == ' ' || c == '\t'; }
+
+/* The first byte at or after p that ends a field (stop_at[byte] & bit).
+ * Every stop byte is below ',' + 1, so eight bytes at a time are tested for
+ * a byte below it (the lowest such byte is found exactly: a borrow moves
+ * only upwards), and only such a byte is looked up; the last bytes of the
+ * block, and big-endian hosts, go byte by byte. */
+static inline const unsigned char *field_end(const wl_trace *t, const unsigned char *p, unsigned bit)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const unsigned char *lim = (const unsigned char *)t->blk + t->blk_cap - sizeof(uint64_t);
+    while (p <= lim) {
+        uint64_t x;
+        memcpy(&x, p, sizeof x);
+        uint64_t below = (x - 0x2D2D2D2D2D2D2D2Dull) & ~x & 0x8080808080808080ull;
+        if (!below) {
+            p += sizeof x;
+            continue;
+        }
+        p += __builtin_ctzll(below) >> 3;
+        if (stop_at[*p] & bit)
+            return p;
+        p++;
+    }
+#else
+    (void)t;
+#endif
+    while (!(stop_at[*p] & bit))
+        p++;
+    return p;
+}
+
+void wl_fast_plan(wl_trace *t)
+{
+    t->fast = xmalloc((size_t)t->ncols_header * sizeof *t->fast);
+    for (int i = 0; i < t->ncols_header; i++) {
+        int c = t->col_of[i];
+        t->fast[i] = (fast_step){.col = c < 0 ? NULL : &wl_cols[c], .id = c};
+    }
+    t->fast_ok = t->ncols_header > 0;
+    t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
+                  t->col_of[2] == C_DURATION && t->col_of[3] == C_GPUS;
+    for (int i = 4; i < t->ncols_header && t->fast_std; i++)
+        t->fast_std = t->col_of[i] < 0;
+}
+
+/* A text of len bytes at a into the char array dst of cap bytes. A short one
+ * is copied as a fixed 32 bytes (two vector moves) when the block has them:
+ * a copy of variable length is inlined as `rep movsq`, whose start-up costs
+ * more than a whole line's parse. The bytes past the NUL are never read. */
+static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
+{
+    if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
+        memcpy(dst, a, 32);
+    else
+        memcpy(dst, a, len);
+    dst[len] = 0;
+}
+
+/* A decimal integer at *pp ('-' allowed) lo..hi; false otherwise. */
+static inline bool fast_int(const unsigned char **pp, double lo, double hi, int64_t *out)
+{
+    const unsigned char *p = *pp;
+    bool neg = *p == '-';
+    p += neg;
+    if ((unsigned)(*p - '0') > 9)
+        return false;
+    uint64_t v = 0;
+    int n = 0;
+    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, n++)
+        v = v * 10 + d;
+    if (n > 18) /* past what the bounds can admit (|bound| < 2^63): the long way rejects it */
+        return false;
+    int64_t x = neg ? -(int64_t)v : (int64_t)v;
+    if ((double)x < lo || (double)x > hi)
+        return false;
+    *pp = p;
+    *out = x;
+    return true;
+}
+
+/* A plain decimal number at *pp ('-', digits, an optional '.' and digits):
+ * at most 15 digits and no exponent, so the digits m are exact in a double,
+ * as is 10^k for the k <= 15 fraction digits, and m / 10^k is the correctly
+ * rounded value: the double strtod gives (Clinger's fast path). Anything
+ * else is declined. */
+static inline bool fast_num(const unsigned char **pp, double *out)
+{
+    static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const unsigned char *p = *pp;
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t m = 0;
+    int digits = 0, frac = 0;
+    for (unsigned d; (d = (unsigned)(*p - '0')) <= 9; p++, digits++)
+        m = m * 10 + d;
+    if (*p == '.')
+        for (p++; (unsigned)(*p - '0') <= 9; p++, digits++, frac++)
+            m = m * 10 + (unsigned)(*p - '0');
+    if (digits == 0 || digits > 15 || *p == 'e' || *p == 'E')
+        return false;
+    double v = (double)m;
+    if (frac)
+        v /= pow10[frac];
+    *pp = p;
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* '|'-separated ids at *pp (count_ids' rule): their count, or -1. */
+static inline int fast_ids(const unsigned char **pp)
+{
+    const unsigned char *p = *pp;
+    int n = 0;
+    for (;;) {
+        int digits = 0;
+        for (; (unsigned)(*p - '0') <= 9; p++)
+            if (++digits > 18)
+                return -1;
+        if (!digits || n == 1 << 20)
+            return -1;
+        n++;
+        if (*p != '|')
+            break;
+        p++;
+    }
+    *pp = p;
+    return n;
+}
+
+/* hash_ids' len bytes at a, NUL-terminated in the reader's buffer (valid,
+ * as the field-by-field path's, until the next row). */
+static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
+{
+    if (len + 1 > t->buf_cap) {
+        while (len + 1 > t->buf_cap)
+            t->buf_cap = t->buf_cap ? t->buf_cap * 2 : 1024;
+        t->buf = xrealloc(t->buf, t->buf_cap);
+    }
+    memcpy(t->buf, a, len);
+    t->buf[len] = 0;
+    return t->buf;
+}
+
+/* One non-empty field of column c at *pp into row (no blank at its start:
+ * every parser declines one); *pp is left at the byte that ends it. */
+static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char **pp, const unsigned char *end,
+                              wl_row *row)
+{
+    char *at = (char *)row + c->off;
+    const unsigned char *p = *pp, *a = p;
+    switch (c->type) {
+    case WT_TEXT:
+    case WT_CHOICE: {
+        p = field_end(t, p, 1);
+        size_t len = (size_t)(p - a);
+        if (is_blank(a[len - 1]))
+            return false;
+        if (c->type == WT_TEXT) {
+            if (len >= c->size || is_blank(a[0]))
+                return false;
+            copy_text(t, at, c->size, a, len);
+            if (c->list && !gs_text_list_ok(at, '|'))
+                return false;
+            break;
+        }
+        int k = 0;
+        while (c->choices[k] && (strncmp(c->choices[k], (const char *)a, len) || c->choices[k][len]))
+            k++;
+        if (!c->choices[k])
+            return false;
+        if (c->size > sizeof(int)) {
+            memcpy(at, a, len);
+            at[len] = 0;
+        } else
+            memcpy(at, &k, sizeof k);
+        break;
+    }
+    case WT_SECONDS: {
+        gs_time_us us;
+        if (!gs_num_seconds_prefix(&p, end, &us) || (c->lo_open && us <= 0))
+            return false;
+        memcpy(at, &us, sizeof us);
+        break;
+    }
+    case WT_INT: {
+        int64_t x;
+        if (!fast_int(&p, c->lo, c->hi, &x))
+            return false;
+        if (c->size == sizeof(int64_t))
+            memcpy(at, &x, sizeof x);
+        else {
+            int v = (int)x;
+            memcpy(at, &v, sizeof v);
+        }
+        break;
+    }
+    case WT_NUM: {
+        double d;
+        if (!fast_num(&p, &d) || d < c->lo || d > c->hi || (c->lo_open && d <= c->lo))
+            return false;
+        memcpy(at, &d, sizeof d);
+        break;
+    }
+    case WT_IDS: {
+        int n = fast_ids(&p);
+        if (n < 0)
+            return false;
+        row->nhash = n;
+        row->hash_ids = keep_ids(t, a, (size_t)(p - a));
+        break;
+    }
+    }
+    *pp = p;
+    return true;
+}
+
+/* The line's end at p: "\n" or "\r\n"; the byte after it, or NULL. */
+static inline const unsigned char *line_end(const unsigned char *p)
+{
+    p += *p == '\r';
+    return *p == '\n' ? p + 1 : NULL;
+}
+
+/* The row is read: the reader moves past the line at next. */
+static inline void take_line(wl_trace *t, wl_row *row, const unsigned char *next)
+{
+    t->blk_pos = (size_t)((const char *)next - t->blk);
+    t->lineno++;
+    t->rec_start = t->lineno;
+    row->line = t->rec_start;
+    t->last_submit_us = row->submit_us;
+    t->rows++;
+    t->fast_rows++;
+}
+
+/* Any header: one step a field, by the column's table entry. */
+static bool plan_row(wl_trace *t)
+{
+    wl_row *row = &t->row;
+    const unsigned char *p = (const unsigned char *)t->blk + t->blk_pos;
+    const unsigned char *end = (const unsigned char *)t->blk + t->blk_len; /* the block's bytes read */
+    /* a line that starts with a blank, a quote, a line end or a NUL may be
+     * blank (no row at all): then the row the caller holds stays as it was */
+    if (stop_at[*p] & 1 && *p != ',')
+        return false;
+    if (is_blank(*p))
+        return false;
+    uint64_t given = 0;
+    int last = t->ncols_header - 1;
+    for (int i = 0;; i++) {
+        const fast_step *s = &t->fast[i];
+        if (!s->col) /* ignored: skipped to its end */
+            p = field_end(t, p, 1);
+        else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
+            if (s->col->required)
+                return false;
+            wl_col_default(s->col, row);
+        } else {
+            if (!fast_field(t, s->col, &p, end, row))
+                return false;
+            given |= COL_BIT(s->id);
+            if (s->col->col_off) {
+                int no = i + 1;
+                memcpy((char *)row + s->col->col_off, &no, sizeof no);
+            }
+        }
+        if (i == last)
+            break;
+        if (*p++ != ',')
+            return false;
+    }
+    const unsigned char *next = line_end(p);
+    if (!next)
+        return false;
+    t->given = given;
+    row->has_duration = (given & COL_BIT(C_DURATION)) != 0;
+    if (wl_rule_broken(t, row))
+        return false;
+    take_line(t, row, next);
+    return true;
+}
+
+/* The fast path's id at *pp: up to the first byte that ends it; false
+ * when empty or too long for the row (cap bytes with its NUL). */
+static inline bool std_id(const wl_trace *t, const unsigned char **pp, const unsigned char **id, size_t *id_len,
+                          size_t cap)
+{
+    const unsigned char *p = *pp;
+    *id = p;
+    p = field_end(t, p, 2);
+    *id_len = (size_t)(p - *id);
+    *pp = p;
+    return *id_len != 0 && *id_len < cap;
+}
+
+/* gpus at *pp as the table reads it (0..64): one or two digits; others decline. */
+static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
+{
+    const unsigned char *p = *pp;
+    unsigned g, d;
+    if ((g = (unsigned)(*p - '0')) > 9)
+        return false;
+    if ((d = (unsigned)(*++p - '0')) <= 9) {
+        g = g * 10 + d;
+        p++;
+    }
+    *pp = p;
+    *gpus = g;
+    return g <= wl_cols[C_GPUS].hi;
+}
+
+/* The generated layout, in straight lines: the row's only members that
+ * can change are these four columns' (the others are absent: at their
+ * defaults). All four given, on a job row, break no row rule but the
+ * submit order. */
+static bool std_row(wl_trace *t)
+{
+    wl_row *row = &t->row;
+    const unsigned char *p = (const unsigned char *)t->blk + t->blk_pos;
+    const unsigned char *end = (const unsigned char *)t->blk + t->blk_len;
+    const unsigned char *id;
+    size_t id_len;
+    gs_time_us submit_us, dur_us;
+    unsigned gpus;
+    if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
+        *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus))
+        return false;
+    for (int i = 4; i < t->ncols_header; i++) {
+        if (*p++ != ',')
+            return false;
+        p = field_end(t, p, 1);
+    }
+    const unsigned char *next = line_end(p);
+    if (!next || submit_us < t->last_submit_us)
+        return false;
+    copy_text(t, row->id, sizeof row->id, id, id_len);
+    row->submit_us = submit_us;
+    row->dur_us = dur_us;
+    row->has_duration = true;
+    row->gpus = (int)gpus;
+    t->given = COL_BIT(C_ID) | COL_BIT(C_SUBMIT) | COL_BIT(C_DURATION) | COL_BIT(C_GPUS);
+    take_line(t, row, next);
+    return true;
+}
+
+int wl_trace_next(wl_trace *t, const wl_row **row, gs_error *err)
+{
+    if (t->map_len && t->blk_pos - t->map_done >= MAP_RELEASE_BYTES)
+        wl_map_release(t);
+    int rc = t->fast_ok && !t->eof && (t->fast_std ? std_row(t) : plan_row(t)) ? 1 : wl_read_slow(t, err);
+    if (rc == 1)
+        *row = &t->row;
+    return rc;
+}
