@@ -203,32 +203,37 @@ if [ "$rc" = 4 ] && grep -q "cannot write the image" "$T/out" && [ -z "$(ls p_fu
 else echo "    exit $rc" >>"$T/out"; ls -la p_full >>"$T/out"; no plot_full_disk_exit_4_no_cut_image "$T/out"; fi
 
 # {==== signals: no temporaries left; stale ones swept at the next start ====}
-# stop_after SECS SIG CMD...: starts CMD, sends SIG after SECS, waits for it
-stop_after() {
-  secs=$1; sig=$2; shift 2
+# signal_when DIR PATTERN SIG CMD...: starts CMD, sends SIG once an entry of DIR matches PATTERN (the
+# temporary it must not leave; at most 60 s), waits for it; `seen` says whether it appeared
+signal_when() {
+  dir=$1; pat=$2; sig=$3; shift 3
   "$@" >/dev/null 2>&1 &
   pid=$!
-  sleep "$secs"
+  i=0 seen=0
+  while [ $i -lt 300 ] && kill -0 "$pid" 2>/dev/null; do
+    if ls -a "$dir" 2>/dev/null | grep -q -- "$pat"; then seen=1; break; fi
+    sleep 0.2; i=$((i + 1))
+  done
   kill "-$sig" "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 }
 mkdir sig && mkfifo sig/in.csv
 # the importer blocks on a FIFO whose writer never finishes: its output is open when the signal comes
-( printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n'; sleep 30 ) >sig/in.csv &
+( printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n'; sleep 60 ) >sig/in.csv &
 wpid=$!
-stop_after 1 TERM "$G" import azure-llm sig/in.csv --out-trace sig/az.csv
+signal_when sig 'az.csv.tmp' TERM "$G" import azure-llm sig/in.csv --out-trace sig/az.csv; s1=$seen
 kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
-stop_after 1 INT "$G" gen mmc --jobs 100000000 --servers 8 --util 0.5 --out sig/gen.csv
-if [ -z "$(ls -a sig | grep -v '^\.\.*$\|^in.csv$')" ]; then ok signal_import_gen_leave_nothing
-else ls -a sig >"$T/msg"; no signal_import_gen_leave_nothing "$T/msg"; fi
+signal_when sig 'gen.csv.tmp' INT "$G" gen mmc --jobs 100000000 --servers 8 --util 0.5 --out sig/gen.csv; s2=$seen
+if [ "$s1$s2" = 11 ] && [ -z "$(ls -a sig | grep -v '^\.\.*$\|^in.csv$')" ]; then ok signal_import_gen_leave_nothing
+else echo "    temporaries seen: $s1$s2" >"$T/msg"; ls -a sig >>"$T/msg"; no signal_import_gen_leave_nothing "$T/msg"; fi
 "$G" gen mmc --jobs 400000 --servers 64 --util 0.9 --mean-s 30 --seed 3 --out big.csv >/dev/null 2>&1
 echo '{"traces": ["big.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:64"}], "policies": ["whole", "vgpu"]}' >bigspec.json
 "$G" sweep init bigspec.json --out sws >/dev/null 2>&1
-stop_after 2 TERM "$G" sweep run sws/manifest.jsonl --index 0
-if [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then ok signal_sweep_run_leaves_nothing
-else ls -a sws/runs >"$T/msg"; no signal_sweep_run_leaves_nothing "$T/msg"; fi
-stop_after 2 KILL "$G" sweep run sws/manifest.jsonl --index 1
-sleep 1 # the orphaned run child notices nothing: let it be killed too, as a lost node's would be
+signal_when sws/runs '^\.tmp\.' TERM "$G" sweep run sws/manifest.jsonl --index 0; s1=$seen
+if [ "$s1" = 1 ] && [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then ok signal_sweep_run_leaves_nothing
+else echo "    temporary seen: $s1" >"$T/msg"; ls -a sws/runs >>"$T/msg"; no signal_sweep_run_leaves_nothing "$T/msg"; fi
+signal_when sws/runs '^\.tmp\.' KILL "$G" sweep run sws/manifest.jsonl --index 1
+sleep 1 # the orphaned run child notices nothing: it is left to run out, as a lost node's would be
 pkill_children=$(ls -a sws/runs | grep -c '^\.tmp\.' )
 expect sweep_run_sweeps_stale_temporaries 0 "removed [0-9]* temporary director" \
   "$G" sweep run sws/manifest.jsonl --index 0 --force
@@ -236,13 +241,14 @@ if [ "$pkill_children" -ge 1 ] && [ -z "$(ls -a sws/runs | grep '^\.tmp\.')" ]; 
 else echo "    before: $pkill_children" >"$T/msg"; ls -a sws/runs >>"$T/msg"; no sweep_run_stale_gone "$T/msg"; fi
 # sweep submit --engine local passes the signal on to its shards: none keeps running, none leaves a temporary
 rm -rf sws/runs
-stop_after 2 TERM "$G" sweep submit sws/manifest.jsonl --engine local --max-parallel 2
+signal_when sws/runs '^\.tmp\.' TERM "$G" sweep submit sws/manifest.jsonl --engine local --max-parallel 2; s1=$seen
 sleep 1
 n1=$(ls sws/runs 2>/dev/null | grep -c .)
 sleep 4
 n2=$(ls sws/runs 2>/dev/null | grep -c .)
-if [ "$n1" = "$n2" ] && [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then ok signal_submit_local_stops_its_shards
-else echo "    runs: $n1 then $n2" >"$T/msg"; ls -a sws/runs >>"$T/msg" 2>&1; no signal_submit_local_stops_its_shards "$T/msg"; fi
+if [ "$s1" = 1 ] && [ "$n1" = "$n2" ] && [ -z "$(ls -a sws/runs 2>/dev/null | grep tmp)" ]; then
+  ok signal_submit_local_stops_its_shards
+else echo "    seen $s1, runs: $n1 then $n2" >"$T/msg"; ls -a sws/runs >>"$T/msg" 2>&1; no signal_submit_local_stops_its_shards "$T/msg"; fi
 expect sweep_run_unreadable_trace_said 3 "sweep: \[0\] whole seed 1 failed: .*big2.csv" \
   sh -c "cp big.csv big2.csv && echo '{\"traces\": [\"big2.csv\"], \"clusters\": [{\"gpus\": \"H100-SXM5-80GB:8\"}], \"policies\": [\"whole\"]}' >s3.json && '$G' sweep init s3.json --out sw3 >/dev/null && chmod 000 big2.csv && rm big2.csv && mkdir big2.csv && '$G' sweep run sw3/manifest.jsonl --index 0"
 
