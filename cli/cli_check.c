@@ -75,7 +75,7 @@ static const cJSON *at_path(const cJSON *o, const char *path)
 /* The first leaf of the baseline under path that is not a number where the
  * report has a number, into bad (true): a metric stored as a string (or
  * null, or true) is a broken baseline, never a metric to skip (a completed
- * count of "903" let any figure pass). */
+ * count of "903" would let any figure pass). */
 static bool bad_leaf(const cJSON *base, const cJSON *now, char *path, size_t plen, char *bad, size_t n)
 {
     const cJSON *it;

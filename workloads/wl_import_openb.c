@@ -318,8 +318,8 @@ static int by_model(const void *pa, const void *pb)
 
 /* The GPU model with the most nodes over all groups, the one seen first
  * among equal counts; "" when no group names one. Sorting the group
- * indices by model makes it O(groups log groups) (a scan per group was
- * quadratic in the distinct nodes of a large list). */
+ * indices by model makes it O(groups log groups), not a scan of every
+ * group per group (a large list has as many groups as distinct nodes). */
 static const char *most_common_model(const node_grp *g, size_t ng)
 {
     size_t *ix = xmalloc((ng ? ng : 1) * sizeof *ix);

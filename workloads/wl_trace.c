@@ -68,7 +68,7 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
     for (;;) {
         size_t avail = t->blk_len - t->blk_pos;
         /* only the bytes not searched yet: a long line from a pipe arrives a
-         * read at a time, and searching it whole after each read was
+         * read at a time, and searching it whole after each read would be
          * quadratic in its length */
         char *p = t->blk + t->blk_pos,
              *nl = avail > t->nl_scanned ? memchr(p + t->nl_scanned, '\n', avail - t->nl_scanned) : NULL;
