@@ -99,6 +99,11 @@ static void print_head(const plan_ctx *cx, const char *trace)
  * metric never measured, or not met up to --max-gpus. */
 static void print_unanswered(const plan_ctx *cx, const entry *e)
 {
+    const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "reason"));
+    if (e->impossible && reason) { /* a serving configuration the card cannot hold (cli_plan_serving.c) */
+        printf("%-24s %-26s %7s %6s   impossible: %s\n", e->pol->label, e->cand->label, "-", "-", reason);
+        return;
+    }
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);
