@@ -42,12 +42,12 @@ TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil
 # and with the normal sanitized build and replay.c as the corpus replays
 # `make test` runs (no clang needed).
 # Every reader that takes outside input: the trace, cluster and model files,
-# reports, a small run, each importer, the sweep spec and manifest, check
-# baselines, plan SLO terms, cluster templates.
+# reports, a small run, each importer (k8s and sacct included), the sweep
+# spec and manifest, check baselines, plan SLO terms, cluster templates.
 FUZZ_TARGETS := trace cluster model report sim import_sd import_dlrm import_mooncake import_openb import_azure \
-                sweep_spec sweep_manifest check plan_slo cluster_template
-# the commands' files (not main.c, whose main() is libFuzzer's): the sweep,
-# check and plan harnesses call into them
+                k8s sacct sweep_spec sweep_manifest check plan_slo cluster_template
+# the commands' files (not main.c, whose main() is libFuzzer's): the import,
+# sweep, check and plan harnesses call into them
 FUZZ_COMMON := tests/fuzz/fuzz_util.c $(filter-out cli/main.c,$(CLI_SRC))
 FUZZ_SECONDS ?= 60
 FZ := build/fuzz
@@ -160,9 +160,12 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_trace.sh
+	@sh scripts/bench_gang.sh
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
+	@sh scripts/bench_backfill.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

@@ -77,13 +77,19 @@ static void line_col(const char *text, size_t off, int *line, int *col)
     *col = (int)(off - start) + 1;
 }
 
-static int pos_err(gs_error *err, const char *what, const char *name, int first_line, const char *text, size_t off,
+/* Where text[0] sits in its file: line 0 (its lines count from 1), column 1
+ * for a whole file. */
+typedef struct text_origin {
+    int line, col;
+} text_origin;
+
+static int pos_err(gs_error *err, const char *what, const char *name, text_origin o, const char *text, size_t off,
                    const char *msg)
 {
     int line, col;
     line_col(text, off, &line, &col);
     return gs_err(err, GS_EINPUT, "%s%s'%s' line %d, column %d: %s", what, *what ? " " : "", name,
-                  line + (first_line > 0 ? first_line - 1 : 0), col, msg);
+                  line + (o.line > 0 ? o.line - 1 : 0), line == 1 ? col + o.col - 1 : col, msg);
 }
 
 /* {==== syntax check ====}
@@ -359,28 +365,34 @@ static const char *where(char *buf, size_t n, const char *what, const char *name
     return buf;
 }
 
-static cJSON *parse(const char *text, size_t n, const char *what, const char *name, int first_line, gs_error *err);
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, text_origin o, gs_error *err);
 
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
 {
-    return parse(text, n, what, name, 0, err);
+    return parse(text, n, what, name, (text_origin){0, 1}, err);
 }
 
 cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err)
 {
-    return parse(text, n, what, name, first_line > 0 ? first_line : 1, err);
+    return parse(text, n, what, name, (text_origin){first_line > 0 ? first_line : 1, 1}, err);
 }
 
-/* first_line 0: a whole file (its lines count from 1) */
-static cJSON *parse(const char *text, size_t n, const char *what, const char *name, int first_line, gs_error *err)
+cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
+                         int first_col, gs_error *err)
+{
+    text_origin o = {first_line > 0 ? first_line : 1, first_col > 0 ? first_col : 1};
+    return parse(text, n, what, name, o, err);
+}
+
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, text_origin o, gs_error *err)
 {
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         skip = 3; /* a byte-order mark some editors write: not part of the value */
     const char *nul = memchr(text, 0, n);
     if (nul) {
-        pos_err(err, what, name, first_line, text, (size_t)(nul - text), "NUL byte (not a text file?)");
+        pos_err(err, what, name, o, text, (size_t)(nul - text), "NUL byte (not a text file?)");
         return NULL;
     }
     scan c = {.s = (const unsigned char *)text, .n = n, .i = skip};
@@ -392,7 +404,7 @@ static cJSON *parse(const char *text, size_t n, const char *what, const char *na
             snprintf(msg, sizeof msg, "unexpected '%c': %s", c.s[c.i], c.why);
         else
             snprintf(msg, sizeof msg, "unexpected byte 0x%02X: %s", c.s[c.i], c.why);
-        pos_err(err, what, name, first_line, text, c.i, msg);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     if (c.i < n) {
@@ -400,14 +412,14 @@ static cJSON *parse(const char *text, size_t n, const char *what, const char *na
         snprintf(msg, sizeof msg, "unexpected %s%c%s after the JSON value (only one value is allowed)",
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "byte ", c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? c.s[c.i] : '?',
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "");
-        pos_err(err, what, name, first_line, text, c.i, msg);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     cJSON *j = cJSON_ParseWithLengthOpts(text + skip, n - skip, NULL, 0);
     if (!j) { /* well formed by the scan, refused by cJSON: a \u escape naming a lone surrogate */
         char at[1200];
         gs_err(err, GS_EINPUT, "%s: invalid \\u escape (a lone UTF-16 surrogate)",
-               where(at, sizeof at, what, name, first_line));
+               where(at, sizeof at, what, name, o.line));
         return NULL;
     }
     /* first without paths (a path per member is most of a model file's
@@ -415,7 +427,7 @@ static cJSON *parse(const char *text, size_t n, const char *what, const char *na
     char path[512] = "";
     if (find_dup(j, NULL, 0, 0) && find_dup(j, path, sizeof path, 0)) {
         char at[1200];
-        gs_err(err, GS_EINPUT, "%s: duplicate key '%s'", where(at, sizeof at, what, name, first_line), path);
+        gs_err(err, GS_EINPUT, "%s: duplicate key '%s'", where(at, sizeof at, what, name, o.line), path);
         cJSON_Delete(j);
         return NULL;
     }

@@ -124,7 +124,7 @@ expect time_policy_named_twice 2 "'hibernate' is named twice" \
   "$G" run --trace small.csv --policy whole+hibernate+hibernate --gpus $H:8 --out o_twice
 expect plan_gpu_comma 2 "--gpu: expected model names, comma separated" \
   "$G" plan --trace small.csv --policy whole --gpu , --slo 'jobs.queue_s.p99<=10' --out o_pg
-expect plan_slo_hex 2 "expected a decimal number after <=" \
+expect plan_slo_hex 2 "expected a time after <=" \
   "$G" plan --trace small.csv --policy whole --gpu $H --slo 'jobs.queue_s.p99<=0x10' --out o_ps
 expect run_gpus_per_node_blank 2 "gpus-per-node" "$G" run --trace small.csv --policy whole --gpus $H:8 --gpus-per-node ' 8' --out o_gpn
 expect run_until_hex 2 "until" "$G" run --trace small.csv --policy whole --gpus $H:8 --until 0x10 --out o_u
@@ -133,6 +133,13 @@ expect run_price_hex 2 "expected US dollars per GPU-hour" "$G" run --trace small
 expect gen_jobs_huge 2 "--jobs: expected a whole number from 0 to 100000000, found '1000000000000'" \
   "$G" gen mmc --jobs 1000000000000 --servers 2 --util 0.5
 expect gen_util_1000 2 "--util: expected a number from 0 to 10, found '1000'" "$G" gen mmc --jobs 10 --servers 2 --util 1000
+# gen training: every value through the strict parser, its range checked before the cast to int
+expect gen_training_max_gpus_wraps 2 "--max-gpus: expected a whole number from 65 to 1048576, found '4294967361'" \
+  "$G" gen training --jobs 3 --max-gpus 4294967361
+expect gen_training_overask_hex 2 "--overask: expected a number from 1 to 1000, found '0x10'" \
+  "$G" gen training --jobs 3 --overask 0x10
+expect gen_training_jobs_blank 2 "--jobs: expected a whole number from 0 to 100000000, found ' 3'" \
+  "$G" gen training --jobs ' 3'
 expect gen_agents_hours_nan 2 "--hours: expected a number" "$G" gen agents --sessions 2 --hours nan
 printf '{"nodes": [{"model": "%s", "count": "N*0x2", "gpus": 8}]}\n' $H >tpl.json
 expect template_ratio_hex 3 "tpl.json" \

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "fuzz_util.h"
 
+#include "../../sim/sim_cluster_file.h"
 #include "../../workloads/wl_trace.h"
 
 #include <fcntl.h>
@@ -96,6 +97,17 @@ void fz_trace_reads(const char *path)
         fprintf(stderr, "fuzz: the importer wrote a row the trace reader refuses: %s\n", err.msg);
         abort();
     }
+}
+
+void fz_cluster_reads(const char *path)
+{
+    sim_cluster c;
+    gs_error err = {0};
+    if (sim_cluster_load(&c, path, fz_catalog(), &err) != 0) {
+        fprintf(stderr, "fuzz: the importer wrote a cluster the cluster loader refuses: %s\n", err.msg);
+        abort();
+    }
+    sim_cluster_free(&c);
 }
 
 int fz_command(int (*fn)(int, char **), int argc, const char *const *argv)
