@@ -41,8 +41,15 @@ TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil
 # Fuzz harnesses (tests/fuzz/): built with clang and libFuzzer by `make fuzz`,
 # and with the normal sanitized build and replay.c as the corpus replays
 # `make test` runs (no clang needed).
-FUZZ_TARGETS := trace cluster model report sim k8s sacct
-FUZZ_COMMON := tests/fuzz/fuzz_util.c cli/cli_docs.c
+# Every reader that takes outside input: the trace, cluster and model files,
+# reports, a small run, each importer (k8s and sacct included), gen
+# openb-variant's base list, the sweep spec and manifest, check baselines,
+# plan SLO terms, cluster templates.
+FUZZ_TARGETS := trace cluster model report sim import_sd import_dlrm import_mooncake import_openb import_azure \
+                k8s sacct gen_openb sweep_spec sweep_manifest check plan_slo cluster_template
+# the commands' files (not main.c, whose main() is libFuzzer's): the import,
+# sweep, check and plan harnesses call into them
+FUZZ_COMMON := tests/fuzz/fuzz_util.c $(filter-out cli/main.c,$(CLI_SRC))
 FUZZ_SECONDS ?= 60
 FZ := build/fuzz
 FUZZ_CC ?= clang

@@ -20,6 +20,29 @@ typedef int64_t gs_time_us;
 
 static inline double gs_us_to_s(gs_time_us t) { return (double)t / 1e6; }
 
+/* The one range check of a time computed from inputs (a duration at a
+ * rate, a checkpoint at a bandwidth, a token count at a per-token time):
+ * now + off_us, off_us already rounded by the caller as it wants, into *out
+ * when the sum stays on the clock; false for NaN, an offset that would go
+ * before 0, or a sum within 4096 us of GS_TIME_MAX (the margin covers the
+ * rounding of INT64_MAX - now to a double). Casting a double past int64 is
+ * undefined and a signed sum past it wraps: neither may happen. */
+static inline bool gs_time_add(gs_time_us now, double off_us, gs_time_us *out)
+{
+    if (!(off_us >= -(double)now) || !(off_us <= (double)(GS_TIME_MAX - now) - 4096.0))
+        return false;
+    *out = now + (gs_time_us)off_us;
+    return true;
+}
+/* The same for a whole offset (a stated duration): exact, no double. */
+static inline bool gs_time_add_us(gs_time_us now, gs_time_us off_us, gs_time_us *out)
+{
+    if (off_us < -now || off_us > GS_TIME_MAX - 4096 - now)
+        return false;
+    *out = now + off_us;
+    return true;
+}
+
 /* Status codes. Library code returns 0 or one of these (negative) and puts
  * the context into a gs_error; only main.c maps them to exit codes. */
 enum {

@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: MIT */
 #include "gs_cleanup.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,8 +21,32 @@ static struct {
     volatile sig_atomic_t used, dir;
 } cleanup[CLEANUP_SLOTS];
 
+#define CHILD_SLOTS 256
+static volatile sig_atomic_t child[CHILD_SLOTS]; /* pid, 0 when free */
+
 static void on_signal(int sig)
 {
+    for (int i = 0; i < CHILD_SLOTS; i++)
+        if (child[i] > 0)
+            kill((pid_t)child[i], sig == SIGBUS ? SIGTERM : sig);
+    /* up to 2 s for them to remove their own temporaries and end (waitpid
+     * and nanosleep are async-signal-safe): when this process is gone, so
+     * is what its children were writing; one slower than that is left */
+    for (int tick = 0; tick < 200; tick++) {
+        bool left = false;
+        for (int i = 0; i < CHILD_SLOTS; i++)
+            if (child[i] > 0) {
+                pid_t w = waitpid((pid_t)child[i], NULL, WNOHANG);
+                if (w == (pid_t)child[i] || (w < 0 && errno != EINTR))
+                    child[i] = 0;
+                else
+                    left = true;
+            }
+        if (!left)
+            break;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
     /* files first, then the (now empty) temporary directories */
     for (int i = 0; i < CLEANUP_SLOTS; i++)
         if (cleanup[i].used && !cleanup[i].dir)
@@ -67,6 +94,43 @@ int gs_cleanup_add(const char *path, bool dir)
             return i;
         }
     return -1;
+}
+
+int gs_cleanup_add_child(int pid)
+{
+    for (int i = 0; i < CHILD_SLOTS; i++)
+        if (child[i] == 0) {
+            child[i] = pid;
+            return i;
+        }
+    return -1;
+}
+
+void gs_cleanup_remove_child(int slot)
+{
+    if (slot >= 0 && slot < CHILD_SLOTS)
+        child[slot] = 0;
+}
+
+int gs_cleanup_fork(int *slot)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    pid_t pid = fork();
+    *slot = -1;
+    if (pid == 0) {
+        for (int i = 0; i < CLEANUP_SLOTS; i++)
+            cleanup[i].used = 0;
+        for (int i = 0; i < CHILD_SLOTS; i++)
+            child[i] = 0;
+    } else if (pid > 0) {
+        *slot = gs_cleanup_add_child(pid);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return pid;
 }
 
 void gs_cleanup_remove(int slot)

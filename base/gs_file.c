@@ -15,6 +15,8 @@
 
 int gs_mkdirs(const char *dir, gs_error *err)
 {
+    if (!*dir) /* `--out ''`: there is no directory to make (the walk below starts past the first byte) */
+        return gs_err(err, GS_EUSAGE, "an output directory needs a name (an empty one was given)");
     char *p = xstrdup(dir);
     for (char *q = p + 1; ; q++) {
         if (*q == '/' || *q == 0) {
@@ -40,6 +42,8 @@ int gs_mkdirs(const char *dir, gs_error *err)
 
 int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err)
 {
+    if (!*path)
+        return gs_err(err, GS_EUSAGE, "an output file needs a name (an empty one was given)");
     size_t l = strlen(path) + 32;
     char *tmp = xmalloc(l);
     snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());

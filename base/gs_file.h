@@ -9,7 +9,7 @@
 
 #include "gs.h"
 
-/* mkdir -p. Returns 0 or GS_EWRITE. */
+/* mkdir -p. Returns 0, GS_EUSAGE for an empty name, or GS_EWRITE. */
 int gs_mkdirs(const char *dir, gs_error *err);
 /* Writes data to path through path.tmp.<pid> + fsync + rename. 0 or GS_EWRITE. */
 int gs_write_atomic(const char *path, const char *data, size_t n, gs_error *err);

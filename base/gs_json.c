@@ -77,7 +77,8 @@ static void line_col(const char *text, size_t off, int *line, int *col)
     *col = (int)(off - start) + 1;
 }
 
-/* Where text[0] sits in its file: line 1, column 1 for a whole file. */
+/* Where text[0] sits in its file: line 0 (its lines count from 1), column 1
+ * for a whole file. */
 typedef struct text_origin {
     int line, col;
 } text_origin;
@@ -88,7 +89,7 @@ static int pos_err(gs_error *err, const char *what, const char *name, text_origi
     int line, col;
     line_col(text, off, &line, &col);
     return gs_err(err, GS_EINPUT, "%s%s'%s' line %d, column %d: %s", what, *what ? " " : "", name,
-                  line + o.line - 1, line == 1 ? col + o.col - 1 : col, msg);
+                  line + (o.line > 0 ? o.line - 1 : 0), line == 1 ? col + o.col - 1 : col, msg);
 }
 
 /* {==== syntax check ====}
@@ -352,32 +353,40 @@ static bool find_dup(const cJSON *v, char *buf, size_t cap, size_t l)
     return false;
 }
 
-/* A message's subject: "WHAT 'NAME'" for a whole file, "'NAME' line L" (no
- * kind when what is "") for a record of a JSON Lines file. */
+/* A message's subject: "WHAT 'NAME'" for a whole file (first_line 0),
+ * "WHAT 'NAME' line L" (no kind when what is "") for a record of a JSON
+ * Lines file. */
 static const char *where(char *buf, size_t n, const char *what, const char *name, int first_line)
 {
-    if (first_line > 1 || !*what)
+    if (first_line > 0)
         snprintf(buf, n, "%s%s'%s' line %d", what, *what ? " " : "", name, first_line);
     else
         snprintf(buf, n, "%s '%s'", what, name);
     return buf;
 }
 
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, text_origin o, gs_error *err);
+
 cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *name, gs_error *err)
 {
-    return gs_json_parse_at(text, n, what, name, 1, err);
+    return parse(text, n, what, name, (text_origin){0, 1}, err);
 }
 
 cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err)
 {
-    return gs_json_parse_cut(text, n, what, name, first_line, 1, err);
+    return parse(text, n, what, name, (text_origin){first_line > 0 ? first_line : 1, 1}, err);
 }
 
 cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
                          int first_col, gs_error *err)
 {
-    text_origin o = {first_line, first_col};
+    text_origin o = {first_line > 0 ? first_line : 1, first_col > 0 ? first_col : 1};
+    return parse(text, n, what, name, o, err);
+}
+
+static cJSON *parse(const char *text, size_t n, const char *what, const char *name, text_origin o, gs_error *err)
+{
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         skip = 3; /* a byte-order mark some editors write: not part of the value */
@@ -410,7 +419,7 @@ cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const cha
     if (!j) { /* well formed by the scan, refused by cJSON: a \u escape naming a lone surrogate */
         char at[1200];
         gs_err(err, GS_EINPUT, "%s: invalid \\u escape (a lone UTF-16 surrogate)",
-               where(at, sizeof at, what, name, first_line));
+               where(at, sizeof at, what, name, o.line));
         return NULL;
     }
     /* first without paths (a path per member is most of a model file's
@@ -418,7 +427,7 @@ cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const cha
     char path[512] = "";
     if (find_dup(j, NULL, 0, 0) && find_dup(j, path, sizeof path, 0)) {
         char at[1200];
-        gs_err(err, GS_EINPUT, "%s: duplicate key '%s'", where(at, sizeof at, what, name, first_line), path);
+        gs_err(err, GS_EINPUT, "%s: duplicate key '%s'", where(at, sizeof at, what, name, o.line), path);
         cJSON_Delete(j);
         return NULL;
     }

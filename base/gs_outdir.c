@@ -27,6 +27,8 @@ int gs_outdir_begin(gs_outdir *o, const char *dir, const char *const *owned, gs_
 {
     memset(o, 0, sizeof *o);
     o->slot = -1;
+    if (!*dir)
+        return gs_err(err, GS_EUSAGE, "an output directory needs a name (an empty one was given)");
     if (strlen(dir) >= sizeof o->final)
         return gs_err(err, GS_EWRITE, "output directory name too long: '%s'", dir);
     snprintf(o->final, sizeof o->final, "%s", dir);

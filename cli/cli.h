@@ -54,9 +54,18 @@ int cli_fail(const gs_error *err);
  * memory first, then a temporary file renamed over path), or straight to
  * stdout when path is NULL. Returns emit's status, or GS_EWRITE. */
 int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err);
-/* Importer options: a number in [lo, hi], or MIN:MAX replicas; false after
- * printing what was expected (the caller exits 2). */
+/* Option values, through the one strict parser (base/gs_num.h): a number
+ * in [lo, hi], or MIN:MAX replicas; false after printing what was expected
+ * (the caller exits 2). */
 bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *out);
+/* strtol's and strtod's calling shape over the one strict parser: the whole
+ * of s or nothing. On anything base/gs_num.h refuses (hex, inf, nan, blanks,
+ * '+', overflow, "") *end is s itself and the value LONG_MIN or NaN, which
+ * a caller's `*end` and range checks refuse. For option values. */
+long cli_strtol(const char *s, char **end);
+double cli_strtod(const char *s, char **end);
+/* A whole number in [lo, hi] (gs_num_long: no hex, blanks or '+'). */
+bool cli_opt_long(const char *opt, const char *v, long lo, long hi, long *out);
 bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
 /* An importer option, by table: NUM stores a double (x scale when scale is
  * not 0), INT/LONG/U64/SIZE a whole number, all in [lo, hi]; RANGE a

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gsl/gsl_cdf.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/gs_cleanup.h"
+#include "../base/gs_num.h"
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
 #include "../base/gs_param.h"
@@ -220,7 +223,7 @@ static pid_t spawn(cli_batch_run *r, gs_error *err)
     if (cli_batch_mkdirs(r->out_dir, err))
         return -1;
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = gs_cleanup_fork(&r->slot);
     if (pid < 0) {
         gs_err(err, GS_EFAIL, "fork: %s", strerror(errno));
         return -1;
@@ -232,6 +235,7 @@ static pid_t spawn(cli_batch_run *r, gs_error *err)
             dup2(dn, 1);
         if (lg >= 0)
             dup2(lg, 2);
+        setenv("GPUSIM_PROGRESS", "off", 1); /* its stderr.log holds its error, not progress lines */
         execv("/proc/self/exe", r->argv);
         _exit(127);
     }
@@ -278,6 +282,7 @@ int cli_batch_run_all(cli_batch_run *runs, int n, int jobs, const char *what, gs
         for (int i = 0; i < next; i++) {
             if (runs[i].pid != pid)
                 continue;
+            gs_cleanup_remove_child(runs[i].slot);
             active--;
             done++;
             runs[i].exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -38,6 +38,7 @@ typedef struct cli_batch_run {
     int argc, cap;
     char out_dir[1300]; /* the child's --out */
     pid_t pid;
+    int slot;           /* its gs_cleanup child slot while it runs: a signal to the parent stops it */
     int exit_code;      /* -1 until it ended */
     cJSON *report;      /* report.json with "derived" added; NULL if it failed */
 } cli_batch_run;

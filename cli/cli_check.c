@@ -11,11 +11,13 @@
  * seed, cluster size) make the comparison meaningless and fail it.
  * SPDX-License-Identifier: MIT */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "cli.h"
 #include "cli_batch.h"
 #include "../policies/registry.h"
@@ -51,6 +53,53 @@ typedef struct checker {
     int ntol;
     int regressed, checked;
 } checker;
+
+/* The report's value at a dotted path (array elements by index), or NULL. */
+static const cJSON *at_path(const cJSON *o, const char *path)
+{
+    char key[512];
+    while (o && *path) {
+        size_t l = strcspn(path, ".");
+        if (l >= sizeof key)
+            return NULL;
+        memcpy(key, path, l);
+        key[l] = 0;
+        long ix;
+        o = cJSON_IsArray(o) && gs_num_long(key, 0, INT_MAX, &ix) ? cJSON_GetArrayItem(o, (int)ix)
+                                                                 : cJSON_GetObjectItemCaseSensitive(o, key);
+        path += l + (path[l] == '.');
+    }
+    return o;
+}
+
+/* The first leaf of the baseline under path that is not a number where the
+ * report has a number, into bad (true): a metric stored as a string (or
+ * null, or true) is a broken baseline, never a metric to skip (a completed
+ * count of "903" would let any figure pass). */
+static bool bad_leaf(const cJSON *base, const cJSON *now, char *path, size_t plen, char *bad, size_t n)
+{
+    const cJSON *it;
+    int index = 0;
+    cJSON_ArrayForEach(it, base)
+    {
+        char key[32];
+        snprintf(key, sizeof key, "%d", index++);
+        size_t l = plen + (size_t)snprintf(path + plen, 512 - plen, "%s%s", plen ? "." : "", it->string ? it->string : key);
+        bool found = l < 511 && ((cJSON_IsObject(it) || cJSON_IsArray(it)) ? bad_leaf(it, now, path, l, bad, n)
+                                 : !cJSON_IsNumber(it) && cJSON_IsNumber(at_path(now, path)));
+        if (found && !bad[0])
+            snprintf(bad, n, "%s", path);
+        path[plen] = 0;
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+static const char *type_name(const cJSON *v)
+{
+    return cJSON_IsString(v) ? "a string" : cJSON_IsBool(v) ? "a boolean" : cJSON_IsNull(v) ? "null" : "not a number";
+}
 
 static void walk(checker *ck, const cJSON *base, char *path, size_t plen)
 {
@@ -159,8 +208,10 @@ static bool has_numbers_under(const cJSON *o, const char *path)
         return false;
     memcpy(key, path, l);
     key[l] = 0;
-    const cJSON *c = cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9' ? cJSON_GetArrayItem(o, atoi(key))
-                                                                       : cJSON_GetObjectItemCaseSensitive(o, key);
+    long ix; /* an index: all digits ("1e3" or past INT_MAX names nothing) */
+    const cJSON *c = !cJSON_IsArray(o) || key[0] < '0' || key[0] > '9' ? cJSON_GetObjectItemCaseSensitive(o, key)
+                     : gs_num_long(key, 0, INT_MAX, &ix)                ? cJSON_GetArrayItem(o, (int)ix)
+                                                                        : NULL;
     if (!c)
         return false;
     if (path[l])
@@ -232,10 +283,11 @@ int cmd_check(int argc, char **argv)
             }
             char *copy = tcopies[ntc++] = xstrdup(optarg), *save = NULL;
             for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-                char *eq = strchr(tok, '='), *end = NULL;
-                double rel = eq ? strtod(eq + 1, &end) : 0;
-                if (!eq || eq == tok || end == eq + 1 || *end || !(rel >= 0) || ntol == 64) {
-                    rc = gs_err(&err, GS_EUSAGE, "--tolerance: '%s': expected METRIC=REL with REL >= 0 (0.05 = 5%%)",
+                char *eq = strchr(tok, '=');
+                double rel = 0;
+                if (!eq || eq == tok || !gs_num_double(eq + 1, 0, 1e6, &rel) || ntol == 64) {
+                    rc = gs_err(&err, GS_EUSAGE, "--tolerance: '%s': expected METRIC=REL with REL a decimal 0..1e6 "
+                                "(0.05 = 5%%)",
                                 tok);
                     break;
                 }
@@ -259,15 +311,21 @@ int cmd_check(int argc, char **argv)
         rc = check_tolerance_path(base, tols[i].prefix, &err);
     if (rc == 0) {
         int differ = inputs_differ(base, now);
-        printf("%-40s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");
         checker ck = {now, tols, ntol, 0, 0};
-        char path[512] = "";
+        char path[512] = "", bad[512] = "";
+        if (bad_leaf(base, now, path, 0, bad, sizeof bad)) {
+            rc = gs_err(&err, GS_EINPUT, "baseline '%s': %s: expected a number (the report has one), found %s",
+                        baseline, bad, type_name(at_path(base, bad)));
+            goto done;
+        }
+        printf("%-40s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");
         walk(&ck, base, path, 0);
         printf("check: %d metrics, %d regressed%s\n", ck.checked, ck.regressed,
                differ ? ", inputs differ" : "");
         if (ck.regressed || differ)
             rc = 1;
     }
+done:
     cJSON_Delete(now);
     cJSON_Delete(base);
 out:

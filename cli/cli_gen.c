@@ -54,14 +54,16 @@ int cmd_gen(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        char *end = NULL;
+    long l = 0;
+    bool ok = true;
+    while (ok && (c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        /* the bounds keep the trace writable (1e8 rows, a few GB) and the load meaningful */
         switch (c) {
-        case 'n': o.jobs = strtol(optarg, &end, 10); break;
-        case 'c': o.servers = (int)strtol(optarg, &end, 10); break;
-        case 'u': o.util = strtod(optarg, &end); break;
-        case 'm': o.mean_s = strtod(optarg, &end); break;
-        case 'g': o.gpus_per_job = (int)strtol(optarg, &end, 10); break;
+        case 'n': ok = cli_opt_long("--jobs", optarg, 0, 100000000L, &l), o.jobs = l; break;
+        case 'c': ok = cli_opt_long("--servers", optarg, 1, 1000000L, &l), o.servers = (int)l; break;
+        case 'u': ok = cli_opt_num("--util", optarg, 0, 10, &o.util); break;
+        case 'm': ok = cli_opt_num("--mean-s", optarg, 0, 1e9, &o.mean_s); break;
+        case 'g': ok = cli_opt_long("--gpus-per-job", optarg, 1, 64, &l), o.gpus_per_job = (int)l; break;
         case 's':
             if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
                 fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
@@ -75,11 +77,9 @@ int cmd_gen(int argc, char **argv)
                     argv[optind]);
             return 2;
         }
-        if (end && (*end || end == optarg)) {
-            fprintf(stderr, "gpusim: error: gen: '%s' is not a number\n", optarg);
-            return 2;
-        }
     }
+    if (!ok)
+        return 2;
     if (o.jobs < 0 || o.servers < 1 || !(o.util > 0) || !(o.mean_s > 0) || o.gpus_per_job < 1 ||
         o.gpus_per_job > 64) {
         fprintf(stderr, "gpusim: error: gen mmc: need --jobs >= 0, --servers >= 1, --util > 0, --mean-s > 0, "

@@ -45,19 +45,21 @@ int cmd_gen_agents(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        char *end = NULL;
+    long l = 0;
+    bool ok = true;
+    while (ok && (c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
+        /* the trace reader's ranges for cpu and mem_gib; counts and spans that keep the trace writable */
         switch (c) {
-        case 'n': o.sessions = strtol(optarg, &end, 10); break;
-        case 'H': o.hours = strtod(optarg, &end); break;
-        case 'L': o.session_mean_s = strtod(optarg, &end); break;
-        case 'l': o.session_min_s = strtod(optarg, &end); break;
-        case 'b': o.burst_mean_s = strtod(optarg, &end); break;
-        case 'g': o.gap_mean_s = strtod(optarg, &end); break;
-        case 'S': o.scheduled_share = strtod(optarg, &end); break;
-        case 'G': o.gpu_share = strtod(optarg, &end); break;
-        case 'c': o.cpu = strtod(optarg, &end); break;
-        case 'm': o.mem_gib = strtod(optarg, &end); break;
+        case 'n': ok = cli_opt_long("--sessions", optarg, 0, 10000000L, &l), o.sessions = l; break;
+        case 'H': ok = cli_opt_num("--hours", optarg, 0, 1e5, &o.hours); break;
+        case 'L': ok = cli_opt_num("--session-mean-s", optarg, 0, 1e9, &o.session_mean_s); break;
+        case 'l': ok = cli_opt_num("--session-min-s", optarg, 0, 1e9, &o.session_min_s); break;
+        case 'b': ok = cli_opt_num("--burst-mean-s", optarg, 0, 1e9, &o.burst_mean_s); break;
+        case 'g': ok = cli_opt_num("--gap-mean-s", optarg, 0, 1e9, &o.gap_mean_s); break;
+        case 'S': ok = cli_opt_num("--scheduled", optarg, 0, 1, &o.scheduled_share); break;
+        case 'G': ok = cli_opt_num("--gpu-share", optarg, 0, 1, &o.gpu_share); break;
+        case 'c': ok = cli_opt_num("--cpu", optarg, 0, 1e6, &o.cpu); break;
+        case 'm': ok = cli_opt_num("--mem-gib", optarg, 0, 1e9, &o.mem_gib); break;
         case 's':
             if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
                 fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
@@ -71,11 +73,9 @@ int cmd_gen_agents(int argc, char **argv)
                             "try 'gpusim gen agents --help'\n", argv[optind]);
             return 2;
         }
-        if (end && (*end || end == optarg)) {
-            fprintf(stderr, "gpusim: error: gen agents: '%s' is not a number\n", optarg);
-            return 2;
-        }
     }
+    if (!ok)
+        return 2;
     if (o.sessions < 0 || !(o.hours > 0) || !(o.session_min_s >= 0) || !(o.session_mean_s > o.session_min_s) ||
         !(o.burst_mean_s > 0) || !(o.gap_mean_s > 0) || !(o.scheduled_share >= 0 && o.scheduled_share <= 1) ||
         !(o.gpu_share >= 0 && o.gpu_share <= 1) || !(o.cpu >= 0) || !(o.mem_gib >= 0) || !isfinite(o.hours)) {

@@ -50,7 +50,6 @@ int cmd_gen_openb(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        char *end = NULL;
         switch (c) {
         case 'p': o.pods_path = optarg; break;
         case 'f':
@@ -60,7 +59,10 @@ int cmd_gen_openb(int argc, char **argv)
                 return 2;
             }
             break;
-        case 'P': o.pct = strtod(optarg, &end); break;
+        case 'P': /* the strict parser: no hex, blanks or '+' */
+            if (!cli_opt_num("--pct", optarg, 0, 100, &o.pct))
+                return 2;
+            break;
         case 's':
             if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
                 fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
@@ -72,10 +74,6 @@ int cmd_gen_openb(int argc, char **argv)
         default:
             fprintf(stderr, "gpusim: error: gen openb-variant: unknown or incomplete option '%s'\n"
                             "try 'gpusim gen openb-variant --help'\n", argv[optind]);
-            return 2;
-        }
-        if (end && (*end || end == optarg)) {
-            fprintf(stderr, "gpusim: error: gen openb-variant: '%s' is not a number\n", optarg);
             return 2;
         }
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "../workloads/wl_gen.h"
 #include "cli.h"
 
@@ -50,20 +51,30 @@ int cmd_gen_training(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
+    long l = 0;
+    /* every value through the strict parser (cli_opt_num/long: no hex,
+     * blanks or '+'; a range checked before any cast) */
     while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
-        char *end = NULL;
+        bool ok = true;
         switch (c) {
-        case 'n':
-            o.jobs = strtol(optarg, &end, 10);
-            if (o.jobs < 0)
-                return bad("--jobs: expected 0..1e8");
+        case 'n': ok = cli_opt_long("--jobs", optarg, 0, 100000000, &o.jobs); break;
+        case 'H':
+            if (!gs_num_double(optarg, 0, 1e5, &o.hours) || !(o.hours > 0)) {
+                fprintf(stderr, "gpusim: error: --hours: expected a number above 0 up to 100000, found '%s'\n", optarg);
+                return 2;
+            }
             break;
-        case 'H': o.hours = strtod(optarg, &end); break;
         case 'x': o.mix = optarg; break;
-        case 'g': o.max_gpus = (int)strtol(optarg, &end, 10); break;
-        case 'p': o.gpus_per_node = (int)strtol(optarg, &end, 10); break;
-        case 'f': o.overask = strtod(optarg, &end); break;
-        case 'M': o.max_hours = strtod(optarg, &end); break;
+        case 'g':
+            ok = cli_opt_long("--max-gpus", optarg, 65, 1 << 20, &l);
+            o.max_gpus = (int)l;
+            break;
+        case 'p':
+            ok = cli_opt_long("--gpus-per-node", optarg, 1, 64, &l);
+            o.gpus_per_node = (int)l;
+            break;
+        case 'f': ok = cli_opt_num("--overask", optarg, 1, 1000, &o.overask); break;
+        case 'M': ok = cli_opt_num("--max-hours", optarg, 1.0 / 60, 1e5, &o.max_hours); break;
         case 's':
             if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
                 fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
@@ -78,21 +89,13 @@ int cmd_gen_training(int argc, char **argv)
             return bad(msg);
         }
         }
-        if (end && (*end || end == optarg)) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "'%s' is not a number", optarg);
-            return bad(msg);
-        }
+        if (!ok)
+            return 2;
     }
     if (optind + 1 < argc)
         return bad("unexpected argument");
     if (!wl_training_mix_find(o.mix))
         return bad("--mix: expected venus, earth, saturn or uranus");
-    if (o.jobs > 100000000 || !(o.hours > 0 && o.hours <= 1e5) || o.max_gpus < 65 || o.max_gpus > (1 << 20) ||
-        o.gpus_per_node < 1 || o.gpus_per_node > 64 || !(o.overask >= 1 && o.overask <= 1000) ||
-        !(o.max_hours >= 1.0 / 60 && o.max_hours <= 1e5) || !isfinite(o.hours))
-        return bad("need --jobs 0..1e8, --hours in (0, 1e5], --max-gpus 65..1048576, --gpus-per-node 1..64, "
-                   "--overask 1..1000, --max-hours 1/60..1e5");
     gs_error err = {0};
     int rc = cli_emit(out_path, emit_training, &o, &err);
     return rc ? cli_fail(&err) : 0;

@@ -3,6 +3,7 @@
  * with --out-trace, --help and the one input file every importer takes.
  * SPDX-License-Identifier: MIT */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,37 @@ bool cli_opt_num(const char *opt, const char *v, double lo, double hi, double *o
     }
     *out = d;
     return true;
+}
+
+bool cli_opt_long(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    if (!gs_num_long(v, lo, hi, out)) {
+        fprintf(stderr, "gpusim: error: %s: expected a whole number from %ld to %ld, found '%s'\n", opt, lo, hi, v);
+        return false;
+    }
+    return true;
+}
+
+long cli_strtol(const char *s, char **end)
+{
+    long v;
+    if (gs_num_long(s, LONG_MIN + 1, LONG_MAX, &v)) {
+        *end = (char *)s + strlen(s);
+        return v;
+    }
+    *end = (char *)s;
+    return LONG_MIN;
+}
+
+double cli_strtod(const char *s, char **end)
+{
+    double v;
+    if (gs_num_double(s, -HUGE_VAL, HUGE_VAL, &v)) {
+        *end = (char *)s + strlen(s);
+        return v;
+    }
+    *end = (char *)s;
+    return NAN;
 }
 
 bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi)

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_opts.h"
@@ -148,7 +149,7 @@ static int plan_options(int argc, char **argv, plan_args *a, gs_error *err)
                                       "--cluster-template) and --slo are required");
     if (a->min_gpus > a->max_gpus)
         return gs_err(err, GS_EUSAGE, "plan: --min-gpus is above --max-gpus");
-    if (a->gpu_list && strchr(a->gpu_list, ':'))
+    if (a->gpu_list && (strchr(a->gpu_list, ':') || !gs_text_list_ok(a->gpu_list, ','))) /* "," names no model */
         return gs_err(err, GS_EUSAGE, "--gpu: expected model names, comma separated ('gpusim models')");
     if (a->o.mig && !a->gpu_list)
         return gs_err(err, GS_EUSAGE, "--mig goes with --gpu (a template says \"mig\" per node group)");
@@ -327,7 +328,7 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         max_x = cli_plan_search_max_scale(st->cx, e->cand, a->max_gpus);
     }
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
-    if (pl.npts > 1)
+    if (pl.npts > 1) /* a round that failed first left none (and qsort must not see NULL) */
         qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);

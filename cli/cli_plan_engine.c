@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/gs_cleanup.h"
 #include "../base/gs_file.h"
 #include "../models/gpu/gpu_model.h"
 #include "cli_plan_engine.h"
@@ -90,7 +91,8 @@ int plan_round_engine(const char *engine, const char *dir, const cli_opts *coms,
         const char *extra = !strcmp(engine, "slurm") ? "--wait" : !strcmp(engine, "parallel") ? "--run" : NULL;
         char *argv[] = {exe, (char *)"sweep", (char *)"submit", m.path, eng, (char *)extra, NULL};
         fflush(NULL);
-        pid_t pid = fork();
+        int slot;
+        pid_t pid = gs_cleanup_fork(&slot); /* stopping the plan stops the submission */
         if (pid < 0) {
             rc = gs_err(err, GS_EFAIL, "fork: %s", strerror(errno));
         } else if (pid == 0) {
@@ -101,6 +103,7 @@ int plan_round_engine(const char *engine, const char *dir, const cli_opts *coms,
             int st;
             while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
                 ;
+            gs_cleanup_remove_child(slot);
             (void)st; /* a failed run is found below, by name */
         }
     }

@@ -8,6 +8,7 @@
  * gnuplot only through environment variables and data files (see
  * scripts/fig_common.gp) and HTML only escaped.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/gs_cleanup.h"
 #include "cli.h"
 #include "cli_batch.h"
 #include "cli_docs.h"
@@ -66,12 +68,49 @@ static bool exists(const char *dir, const char *name, char *path, size_t n)
     return access(path, R_OK) == 0;
 }
 
-/* Data-file text: no tab or newline, which would break the columns; all else
- * is kept, since gnuplot reads it as data, never as code. */
+/* Data-file text, always in double quotes: gnuplot reads a line that starts
+ * with '#' as a comment (a bar would vanish) and an unquoted '"' opens a
+ * string across the tabs (the columns would shift); inside the quotes a
+ * '"' is doubled, which gnuplot reads back as one. A tab or a line end
+ * becomes a space. The text is data to gnuplot, never code. */
 static void tsv_text(FILE *f, const char *s)
 {
-    for (; *s; s++)
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
         fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+    }
+    fputc('"', f);
+}
+
+/* Closes a data file written for gnuplot: a write that failed (a full file
+ * system) is GS_EWRITE naming it, never a figure of half the data. */
+static int tsv_close(FILE *f, const char *path, gs_error *err)
+{
+    bool bad = fflush(f) != 0 || ferror(f);
+    if (fclose(f) != 0 || bad)
+        return gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    return 0;
+}
+
+/* The image gnuplot wrote is whole: a PNG ends with its IEND chunk, an SVG
+ * with its closing tag (what a full file system cuts off first). */
+static bool image_whole(const char *path, const char *term)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    unsigned char tail[16] = {0};
+    long want = !strcmp(term, "png") ? 12 : 16;
+    bool ok = fseek(f, -want, SEEK_END) == 0 && fread(tail, 1, (size_t)want, f) == (size_t)want;
+    fclose(f);
+    if (!ok)
+        return false;
+    if (want == 12)
+        return !memcmp(tail, iend, 12);
+    return strstr((const char *)tail + 1, "</svg>") != NULL;
 }
 
 /* A figure script: where the binary's data lies (gs_exe_relative: beside
@@ -79,22 +118,34 @@ static void tsv_text(FILE *f, const char *s)
  * (relative to the working directory). */
 static void script_path(char *buf, size_t n, const char *rel) { cli_shipped_path(buf, n, rel); }
 
+/* A path as gnuplot may open it: gnuplot runs a file name that starts with
+ * '|' (set output) or '<' (plot, load) as a shell command, so a relative
+ * path is given as "./PATH", never as the bare name a result directory
+ * called "|cmd" would be. */
+static void gp_path(const char *p, char *buf, size_t n) { snprintf(buf, n, "%s%s", p[0] == '/' ? "" : "./", p); }
+
 /* Runs gnuplot on scripts/<script> for one format. defs holds only numbers
  * formatted here; every text goes as a -c argument (ARG1..ARG9, string
- * values gnuplot never parses; see scripts/fig_common.gp). */
+ * values gnuplot never parses; see scripts/fig_common.gp), every path
+ * through gp_path. */
 static int gnuplot(const char *script, const char *defs, const char *in, const char *out, const char *term,
                    const char *title, const char *const *panels, gs_error *err)
 {
-    char sp[1024], common[1024];
-    script_path(sp, sizeof sp, script);
-    script_path(common, sizeof common, "scripts/fig_common.gp");
-    const char *args[16] = {"gnuplot", "-e", defs, "-c", sp, common, out, term, title, in};
+    char sp0[1024], common0[1024], sp[1100], common[1100], gin[1400], gout[1400];
+    script_path(sp0, sizeof sp0, script);
+    script_path(common0, sizeof common0, "scripts/fig_common.gp");
+    gp_path(sp0, sp, sizeof sp);
+    gp_path(common0, common, sizeof common);
+    gp_path(in, gin, sizeof gin);
+    gp_path(out, gout, sizeof gout);
+    const char *args[16] = {"gnuplot", "-e", defs, "-c", sp, common, gout, term, title, gin};
     int n = 10;
     for (int i = 0; panels && panels[i] && i < 4; i++)
         args[n++] = panels[i];
     args[n] = NULL;
     fflush(NULL);
-    pid_t pid = fork();
+    int slot;
+    pid_t pid = gs_cleanup_fork(&slot);
     if (pid < 0)
         return gs_err(err, GS_EFAIL, "fork: cannot start gnuplot");
     if (pid == 0) {
@@ -102,16 +153,36 @@ static int gnuplot(const char *script, const char *defs, const char *in, const c
         _exit(127);
     }
     int st;
-    while (waitpid(pid, &st, 0) < 0)
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    gs_cleanup_remove_child(slot);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return gs_err(err, GS_EFAIL, "gnuplot %s failed (exit %d)%s", script, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
                       WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": gnuplot not installed (apt-get install gnuplot-nox)"
                                                               : "");
-    struct stat sb;
-    if (stat(out, &sb) != 0 || sb.st_size == 0)
-        return gs_err(err, GS_EFAIL, "gnuplot %s wrote no image to '%s'", script, out);
     return 0;
+}
+
+/* Draws one image: gnuplot writes out.tmp.<pid> (removed on a signal), a
+ * whole image is renamed to out; a missing, empty or cut image is GS_EWRITE
+ * (the file system is full or the directory not writable), and out is left
+ * as it was. */
+static int draw(const char *script, const char *defs, const char *in, const char *out, const char *term,
+                const char *title, const char *const *panels, gs_error *err)
+{
+    char tmp[1300];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    int slot = gs_cleanup_add(tmp, false);
+    int rc = gnuplot(script, defs, in, tmp, term, title, panels, err);
+    if (rc == 0 && !image_whole(tmp, term))
+        rc = gs_err(err, GS_EWRITE, "cannot write the image '%s' (gnuplot's output is missing or cut short: is the "
+                    "file system full?)", out);
+    if (rc == 0 && rename(tmp, out) != 0)
+        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, out, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    gs_cleanup_remove(slot);
+    return rc;
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -154,10 +225,10 @@ static int figure(plotter *pl, const char *dir, const char *name, const char *sc
 {
     char out[1200];
     snprintf(out, sizeof out, "%s/%s.png", dir, name);
-    int rc = gnuplot(script, defs, in, out, "png", title, panels, pl->err);
+    int rc = draw(script, defs, in, out, "png", title, panels, pl->err);
     if (rc == 0 && pl->svg) {
         snprintf(out, sizeof out, "%s/%s.svg", dir, name);
-        rc = gnuplot(script, defs, in, out, "svg", title, panels, pl->err);
+        rc = draw(script, defs, in, out, "svg", title, panels, pl->err);
     }
     if (rc == 0) {
         snprintf(out, sizeof out, "%s/%s.png", dir, name);
@@ -278,6 +349,7 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
         fprintf(f, "\n");
         const cJSON *q;
         double mx;
+        int points = 0;
         const cJSON *pts = cJSON_IsObject(cdf) ? cdf : lat;
         cJSON_ArrayForEach(q, pts)
         {
@@ -288,12 +360,19 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
                     if (*c2 == '_')
                         *c2 = '.';
                 if (atof(pct) > 0)
-                    fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(pct) / 100.0);
+                    fprintf(f, "%.9g\t%.6g\n", q->valuedouble, atof(pct) / 100.0), points++;
             }
         }
         if (metrics_get(lat, "max", &mx) && mx > 0) /* the slowest request closes the curve */
-            fprintf(f, "%.9g\t1\n", mx);
-        fclose(f);
+            fprintf(f, "%.9g\t1\n", mx), points++;
+        rc = tsv_close(f, p, err);
+        double served = -1; /* a report's count of latencies; absent: the points decide */
+        metrics_get(lat, "count", &served);
+        if (rc == 0 && (points == 0 || served == 0)) { /* a service that served nothing has no curve to draw */
+            unlink(p);
+            printf("note: %s: service '%s' served no request: no latency curve\n", dir, id);
+            continue;
+        }
         nsvc++;
     }
     if (rc == 0 && nsvc) {
@@ -302,8 +381,8 @@ static int plot_run(plotter *pl, const char *dir, const cJSON *rep)
         snprintf(prefix, sizeof prefix, "%s/fig_latency_cdf.svc", dir);
         rc = figure(pl, dir, "fig_latency_cdf", "scripts/fig_latency_cdf.gp", defs, prefix, title, NULL);
     } else if (rc == 0) {
-        h_raw(&pl->h, "<p class=note>no services in this report: latency CDF skipped</p>\n");
-        printf("note: %s has no services: latency CDF skipped\n", dir);
+        h_raw(&pl->h, "<p class=note>no service in this report served a request: latency CDF skipped</p>\n");
+        printf("note: %s has no service that served a request: latency CDF skipped\n", dir);
     }
     h_metrics_table(&pl->h, rep);
     h_json(&pl->h, "inputs", in, true);
@@ -350,7 +429,9 @@ static int plot_compare(plotter *pl, const char *dir, const cJSON *doc)
         }
         fprintf(f, "\n");
     }
-    fclose(f);
+    int rc0 = tsv_close(f, tsv, err);
+    if (rc0)
+        return rc0;
     h_raw(&pl->h, "<h3>");
     h_esc(&pl->h, title);
     h_raw(&pl->h, "</h3>\n");
@@ -444,7 +525,8 @@ static int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
             }
             fprintf(f, "\n");
         }
-        fclose(f);
+        if ((rc = tsv_close(f, p, err)) != 0)
+            break;
         np++;
     }
     int l = snprintf(defs, sizeof defs, "npol=%d; nterm=%d", np, nterm);

@@ -64,10 +64,16 @@ static double peak_rss_mib(void)
 
 /* Progress on a terminal: simulated time reached and events/s,
  * at most 4 lines a second, rewritten in place with \r and erased at the
- * end. Not shown when stderr is not a terminal (CI logs, compare's runs). */
+ * end. When stderr is not a terminal (a CI log, a batch job), a long run
+ * still says it is alive: a line every log_s seconds (GPUSIM_PROGRESS=S,
+ * default 10) once it has run that long (a short run prints nothing). Off
+ * for the runs compare, plan and sweep start (GPUSIM_PROGRESS=off: their
+ * stderr.log holds the error). stderr only: the report is the same either
+ * way. */
 typedef struct progress {
     struct timespec t0, last;
-    bool shown;
+    bool shown, tty;
+    double log_s;
 } progress;
 
 static double since(const struct timespec *a, const struct timespec *b)
@@ -80,9 +86,18 @@ static void show_progress(void *ud, const sim *s)
     progress *p = ud;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
+    double wall = since(&p->t0, &now);
+    if (!p->tty) {
+        if (since(p->shown ? &p->last : &p->t0, &now) < p->log_s)
+            return;
+        fprintf(stderr, "gpusim: simulated %.2f h, %llu events, %.0f events/s\n", gs_us_to_s(sim_now(s)) / 3600.0,
+                (unsigned long long)sim_events(s), wall > 0 ? (double)sim_events(s) / wall : 0.0);
+        p->last = now;
+        p->shown = true;
+        return;
+    }
     if (p->shown && since(&p->last, &now) < 0.25)
         return;
-    double wall = since(&p->t0, &now);
     fprintf(stderr, "\rgpusim: simulated %.2f h, %llu events, %.0f events/s ", gs_us_to_s(sim_now(s)) / 3600.0,
             (unsigned long long)sim_events(s), wall > 0 ? (double)sim_events(s) / wall : 0.0);
     p->last = now;
@@ -188,6 +203,9 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
          .help = "fill mode: multiple of capacity to request (default 1.3)"},
         {.name = "seeds", .arg = "A..B", .kind = CLI_ARG_FN, .fn = parse_fill_seeds, .p = a,
          .help = "fill mode: average seeds A to B (default: --seed)"},
+        {.name = "max-work", .arg = "N", .kind = CLI_ARG_NUM, .lo = 1, .hi = 1e18, .p = &cfg->max_work,
+         .help = "the most events generated rows may ask for (default 1e9, else $GPUSIM_MAX_WORK);\n"
+                 "a trace asking more is refused before the run with the estimate"},
         {0},
     };
     a->o.gpus_per_node = 8;
@@ -196,6 +214,9 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
         return rc;
     cfg->trace_path = a->o.trace;
     cfg->until_us = a->o.until_us;
+    const char *mw = getenv("GPUSIM_MAX_WORK"); /* the runs compare, plan and sweep start inherit it */
+    if (cfg->max_work == 0 && mw && *mw && !gs_num_double(mw, 1, 1e18, &cfg->max_work))
+        return gs_err(err, GS_EUSAGE, "GPUSIM_MAX_WORK: expected a number from 1 to 1e18, found '%s'", mw);
     a->fill = a->mode && !strcmp(a->mode, "fill");
     a->fill_to_given = fill_to > 0;
     if (a->fill_to_given)
@@ -338,8 +359,11 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
             sim_set_timeseries(s, ts);
         }
     }
-    progress prog = {.t0 = k.t0};
-    if (rc == 0 && isatty(STDERR_FILENO))
+    progress prog = {.t0 = k.t0, .tty = isatty(STDERR_FILENO), .log_s = 10};
+    const char *pe = getenv("GPUSIM_PROGRESS");
+    if (pe && *pe && strcmp(pe, "off") && !gs_num_double(pe, 0.001, 1e6, &prog.log_s))
+        rc = gs_err(err, GS_EUSAGE, "GPUSIM_PROGRESS: expected off or seconds from 0.001, found '%s'", pe);
+    if (rc == 0 && !(pe && !strcmp(pe, "off")))
         sim_set_progress(s, show_progress, &prog);
     for (int w = 0; rc == 0 && w < sim_nwarnings(s); w++)
         fprintf(stderr, "gpusim: warning: %s\n", sim_warning(s, w));
@@ -349,7 +373,7 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
         *err = *sim_error(s);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &k.c1);
     clock_gettime(CLOCK_MONOTONIC, &k.t1);
-    if (prog.shown)
+    if (prog.shown && prog.tty)
         fprintf(stderr, "\r\033[K"); /* erase the progress line */
     if (ts && (fclose(ts) != 0) && rc == 0)
         rc = gs_err(err, GS_EWRITE, "cannot write '%s'", ts_path);

@@ -20,8 +20,13 @@
 #include <stdint.h>
 
 #include "cli_batch.h"
+#include "../models/gpu/gpu_model.h"
 #include "../base/gs.h"
 
+/* The most runs a manifest holds: each sweep command reads it whole (a run
+ * is about 600 bytes on disk and in memory), so 1,000,000 runs is about a
+ * GB; `sweep init` refuses more with the size it would take. */
+#define SW_MAX_RUNS 1000000
 #define SW_ID_HEX 20 /* 80 bits of the SHA-256: ids of distinct runs never meet in practice */
 
 /* One manifest line. Paths are absolute, so a task may start anywhere. */
@@ -73,6 +78,14 @@ void sw_run_dir(const sw_manifest *m, int i, char *buf, size_t n);
 int sw_remove_tree(const char *path, gs_error *err);
 /* Writes a compact index list "0-3,7,9-12" of the lines in want[]. */
 char *sw_index_list(const bool *want, int n);
+
+/* {==== cli_sweep_check.c ====} */
+/* Sets run r up as `run` would (its cluster, its policy and parameters over
+ * its trace's first row) and takes it down: 0, or the error `run` would
+ * stop with. */
+int sw_check_run(const gpu_catalog *cat, const sw_run *r, gs_error *err);
+/* Only its cluster: 0, or the loader's error. */
+int sw_check_cluster(const gpu_catalog *cat, const sw_run *r, gs_error *err);
 
 /* {==== cli_sweep_exec.c ====} */
 int sw_cmd_run(int argc, char **argv);

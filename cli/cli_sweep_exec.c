@@ -12,7 +12,10 @@
  * trace edited since `sweep init` is refused rather than filed under the
  * old id.
  * SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,9 @@
 
 #include "cli.h"
 #include "cli_sweep.h"
+#include "../base/gs_cleanup.h"
 #include "../base/gs_file.h"
+#include "../base/gs_num.h"
 
 static void run_usage(FILE *out)
 {
@@ -65,6 +70,39 @@ static int parse_list(const char *s, bool *want, int n, const char *what, gs_err
     return 0;
 }
 
+/* What a run's temporary directory holds until it is renamed: registered
+ * with the signal cleanup (files first, then the directory), so a SIGINT or
+ * SIGTERM leaves none of it (the child run, told too, removes its own). */
+static const char *const tmp_files[] = {"stderr.log", "report.json", "timeseries.csv", "fill.csv", "run.json"};
+#define NTMP (sizeof tmp_files / sizeof *tmp_files)
+
+static void tmp_register(const char *tmp, int *slots)
+{
+    for (size_t k = 0; k < NTMP; k++) {
+        char p[1500];
+        snprintf(p, sizeof p, "%s/%s", tmp, tmp_files[k]);
+        slots[k] = gs_cleanup_add(p, false);
+    }
+    slots[NTMP] = gs_cleanup_add(tmp, true);
+}
+
+static void tmp_forget(const int *slots)
+{
+    for (size_t k = 0; k <= NTMP; k++)
+        gs_cleanup_remove(slots[k]);
+}
+
+/* A line that failed before its run started (its trace unreadable): said on
+ * stderr as a failed run is, never an exit code alone. */
+static int line_failed(const sw_run *r, int i, gs_error *err)
+{
+    fprintf(stderr, "sweep: [%d] %s seed %llu failed: %s\n", i, r->label, (unsigned long long)r->seed, err->msg);
+    return err->code;
+}
+
+static int run_commit(const sw_manifest *m, int i, bool force, const char *tmp, const char *final,
+                      const char *failed, int rc, gs_error *err);
+
 /* Runs line i. Returns 0 (done now or already), or the run's failure. */
 static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
 {
@@ -77,7 +115,7 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
     }
     sw_run now = *r;
     if (sw_run_id(&now, err))
-        return err->code;
+        return line_failed(r, i, err);
     if (strcmp(now.id, r->id))
         return gs_err(err, GS_EINPUT,
                       "%s:%d: the inputs of run %d (trace, cluster, GPU models or the gpusim version) changed "
@@ -88,7 +126,9 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
     snprintf(tmp, sizeof tmp, "%s/runs/.tmp.%s.%s.%ld", m->dir, r->id, host, (long)getpid());
     snprintf(failed, sizeof failed, "%s/failed/%s", m->dir, r->id);
     if (sw_remove_tree(tmp, err))
-        return err->code;
+        return line_failed(r, i, err);
+    int slots[NTMP + 1];
+    tmp_register(tmp, slots);
 
     cli_opts com = {.trace = r->trace, .cluster = r->cluster, .gpus = r->gpus, .models = r->models,
                      .until = r->until, .gpus_per_node = r->gpus_per_node};
@@ -102,6 +142,16 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
     snprintf(what, sizeof what, "sweep [%d]", i);
     int rc = cli_batch_run_all(&run, 1, 1, what, err);
     cli_batch_run_free(&run);
+    rc = run_commit(m, i, force, tmp, final, failed, rc, err);
+    tmp_forget(slots);
+    return rc;
+}
+
+/* After line i's run: renames tmp to final (done) or to failed/<id>. */
+static int run_commit(const sw_manifest *m, int i, bool force, const char *tmp, const char *final,
+                      const char *failed, int rc, gs_error *err)
+{
+    const sw_run *r = &m->runs[i];
     if (rc == 0) {
         cJSON *o = sw_run_json(r);
         char *text = cJSON_Print(o);
@@ -133,6 +183,57 @@ static int run_line(const sw_manifest *m, int i, bool force, gs_error *err)
         sw_remove_tree(tmp, &e2);
     fprintf(stderr, "sweep: [%d] %s seed %llu failed: %s\n", i, r->label, (unsigned long long)r->seed, err->msg);
     return rc;
+}
+
+/* Whether a runs/ entry is a temporary of a sweep run on this host whose
+ * process is gone: ".tmp.<id>.<host>.<pid>" (and the run's own
+ * "...<pid>.tmp.<child pid>"), pid no longer alive (a kill -9, a node
+ * lost). A pid that is alive, or another host's, is left alone. */
+static bool stale_tmp(const char *name, const char *host)
+{
+    if (strncmp(name, ".tmp.", 5))
+        return false;
+    const char *p = name + 5 + strspn(name + 5, "0123456789abcdef");
+    size_t hl = strlen(host);
+    if (p != name + 5 + SW_ID_HEX || *p != '.' || strncmp(p + 1, host, hl) || p[1 + hl] != '.')
+        return false;
+    p += 2 + hl;
+    size_t nd = strspn(p, "0123456789");
+    char digits[24];
+    long pid;
+    if (nd == 0 || nd >= sizeof digits || (p[nd] && strncmp(p + nd, ".tmp.", 5)))
+        return false;
+    memcpy(digits, p, nd);
+    digits[nd] = 0;
+    if (!gs_num_long(digits, 1, INT_MAX, &pid) || pid == (long)getpid())
+        return false;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the stale temporaries under DIR/runs (stale_tmp) before this
+ * run starts: a sweep killed with -9 leaves them, and no later run would.
+ * O(entries of runs/). */
+static void sweep_stale(const sw_manifest *m)
+{
+    char host[256] = "host", *dir = cli_batch_fmt("%s/runs", m->dir);
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, "/ ")] = 0;
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!stale_tmp(e->d_name, host))
+            continue;
+        char *p = cli_batch_fmt("%s/%s", dir, e->d_name);
+        gs_error e2;
+        n += sw_remove_tree(p, &e2) == 0;
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    if (n)
+        fprintf(stderr, "sweep: removed %d temporary director%s left by a sweep run that was killed\n", n,
+                n == 1 ? "y" : "ies");
+    free(dir);
 }
 
 int sw_cmd_run(int argc, char **argv)
@@ -176,15 +277,20 @@ int sw_cmd_run(int argc, char **argv)
     long k = 0, nsh = 0;
     if (shard) {
         char *end;
-        k = strtol(shard, &end, 10);
-        if (*end == '/')
-            nsh = strtol(end + 1, &end, 10);
-        if (*end || nsh < 1 || k < 1 || k > nsh)
+        const char *slash = strchr(shard, '/');
+        char first[24] = "";
+        if (slash && slash - shard < (long)sizeof first)
+            memcpy(first, shard, (size_t)(slash - shard));
+        k = cli_strtol(first, &end);
+        if (slash && !*end)
+            nsh = cli_strtol(slash + 1, &end);
+        if (!slash || *end || nsh < 1 || k < 1 || k > nsh)
             return cli_fail(&(gs_error){GS_EUSAGE, "--shard: expected K/N with 1 <= K <= N, e.g. 2/8"});
     }
     sw_manifest m;
     if (sw_manifest_read(&m, argv[optind], &err))
         return cli_fail(&err);
+    sweep_stale(&m);
     bool *want = xcalloc((size_t)m.n, sizeof *want);
     int rc = 0;
     if (shard)

@@ -4,6 +4,8 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +13,10 @@
 #include <sys/stat.h>
 
 #include "cli_sweep.h"
+#include "../base/gs_json.h"
 #include "../base/gs_jsonpos.h"
 #include "../base/gs_sha256.h"
+#include "../sim/sim_cluster.h"
 
 cJSON *sw_run_json(const sw_run *r)
 {
@@ -105,7 +109,8 @@ int sw_models_sha(const char *dir, char hex[65], gs_error *err)
         }
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
     gs_sha256 s;
     gs_sha256_init(&s);
     int rc = 0;
@@ -148,6 +153,12 @@ static char *opt_str(const cJSON *o, const char *key)
     return s ? xstrdup(s) : NULL;
 }
 
+/* v is a whole number in [lo, hi] (so that casting it is defined). */
+static bool whole_in(const cJSON *v, double lo, double hi)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && v->valuedouble == floor(v->valuedouble);
+}
+
 static int line_from_json(sw_run *r, const cJSON *o, const char *path, int line, gs_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -163,9 +174,17 @@ static int line_from_json(sw_run *r, const cJSON *o, const char *path, int line,
     r->policy = opt_str(o, "policy");
     r->until = opt_str(o, "until");
     r->models = opt_str(o, "models");
-    double gpn = 0;
-    metrics_get(o, "gpus_per_node", &gpn);
-    r->gpus_per_node = (long)gpn;
+    /* numbers are checked before any cast: a seed of -1 or 1e300 or a
+     * gpus_per_node of 1e300 is undefined to convert, and would make every run fail */
+    const cJSON *gpn = cJSON_GetObjectItemCaseSensitive(o, "gpus_per_node");
+    if (gpn && !whole_in(gpn, 1, CL_MAX_NODE_GPUS))
+        return gs_err(err, GS_EINPUT, "%s:%d:1: \"gpus_per_node\": expected an integer 1..%d", path, line,
+                      CL_MAX_NODE_GPUS);
+    r->gpus_per_node = gpn ? (long)gpn->valuedouble : 0;
+    if (seed && !whole_in(seed, 0, 9007199254740992.0))
+        return gs_err(err, GS_EINPUT, "%s:%d:1: \"seed\": expected an integer 0..2^53", path, line);
+    if (idx && !whole_in(idx, 0, INT_MAX))
+        return gs_err(err, GS_EINPUT, "%s:%d:1: \"index\": expected an integer >= 0", path, line);
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(o, "set"))
     {
@@ -180,7 +199,7 @@ static int line_from_json(sw_run *r, const cJSON *o, const char *path, int line,
                       "%s:%d:1: not a sweep manifest line (needs index, id, trace, trace_label, cluster or gpus, "
                       "cluster_label, label, policy, seed; made by 'gpusim sweep init')",
                       path, line);
-    r->index = idx->valueint;
+    r->index = (int)idx->valuedouble;
     r->seed = (uint64_t)seed->valuedouble;
     memcpy(r->id, id, SW_ID_HEX + 1);
     if (r->index != line - 1)
@@ -206,18 +225,26 @@ int sw_manifest_read(sw_manifest *m, const char *path, gs_error *err)
     size_t cap = 0;
     ssize_t len;
     int line = 0, rc = 0;
+    long nruns = 0;
     while (rc == 0 && (len = getline(&buf, &cap, f)) >= 0) {
         line++;
-        const char *end = NULL;
-        cJSON *o = cJSON_ParseWithOpts(buf, &end, 0);
+        if (++nruns > SW_MAX_RUNS) {
+            rc = gs_err(err, GS_EINPUT, "%s:%d:1: more than %d runs in one manifest", path, line, SW_MAX_RUNS);
+            break;
+        }
+        /* the one JSON reader: a second value on the line, a duplicate key
+         * or a NUL byte is an error, not silently dropped */
+        cJSON *o = gs_json_parse_at(buf, (size_t)len, "manifest", path, line, err);
         if (!o || !cJSON_IsObject(o)) {
-            int l, c;
-            gs_text_linecol(buf, end ? (size_t)(end - buf) : 0, &l, &c);
-            rc = gs_err(err, GS_EINPUT, "%s:%d:%d: expected one JSON object per line", path, line, c);
+            if (o)
+                rc = gs_err(err, GS_EINPUT, "%s:%d:1: expected one JSON object per line", path, line);
+            else
+                rc = GS_EINPUT;
             cJSON_Delete(o);
             break;
         }
-        m->runs = xrealloc(m->runs, (size_t)(m->n + 1) * sizeof *m->runs);
+        if ((m->n & (m->n - 1)) == 0) /* doubling at each power of two: O(lines) copying, not O(lines^2) */
+            m->runs = xrealloc(m->runs, (size_t)(m->n ? 2 * m->n : 1) * sizeof *m->runs);
         rc = line_from_json(&m->runs[m->n], o, path, line, err);
         m->n++;
         cJSON_Delete(o);

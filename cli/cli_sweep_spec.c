@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_sweep.h"
+#include "../base/gs_json.h"
 #include "../base/gs_jsonpos.h"
 #include "../base/gs_sha256.h"
 #include "../models/gpu/gpu_model.h"
@@ -261,10 +262,11 @@ static int parse_clusters(spec_ctx *c, const cJSON *a, spec *s)
                           "clusters[%d]: expected a cluster file, {\"path\": FILE} or {\"gpus\": \"MODEL:N[,...]\", "
                           "\"gpus_per_node\": N}",
                           i);
-        if (gpn && (!cJSON_IsNumber(gpn) || gpn->valuedouble < 1 || gpn->valuedouble != floor(gpn->valuedouble) ||
-                    !g)) {
+        if (gpn && (!cJSON_IsNumber(gpn) || gpn->valuedouble < 1 || gpn->valuedouble > CL_MAX_NODE_GPUS ||
+                    gpn->valuedouble != floor(gpn->valuedouble) || !g)) {
             const char *w2[] = {"clusters", ix, "gpus_per_node", NULL};
-            return bad_at(c, false, w2, "clusters[%d].gpus_per_node: expected a positive integer (with \"gpus\")", i);
+            return bad_at(c, false, w2, "clusters[%d].gpus_per_node: expected an integer 1..%d (with \"gpus\")", i,
+                          CL_MAX_NODE_GPUS);
         }
         if (p) {
             if (resolve(c, where, p, &it->path))
@@ -483,6 +485,75 @@ static int parse_spec(spec_ctx *c, const cJSON *root, spec *s)
     return sw_models_sha(s->models, s->models_sha, c->err);
 }
 
+/* The run of trace t, cluster k, policy p and seed e (borrowed strings). */
+static sw_run run_of(const spec *s, int t, int k, int p, int e, int index)
+{
+    sw_run r = {.index = index, .seed = s->seeds[e], .gpus_per_node = s->clusters[k].gpus_per_node};
+    r.trace = s->traces[t].path, r.trace_label = s->traces[t].label;
+    r.cluster = s->clusters[k].path, r.gpus = s->clusters[k].gpus;
+    r.cluster_label = s->clusters[k].label;
+    r.label = s->pols[p].label, r.policy = s->pols[p].name;
+    for (int i = 0; i < s->nsets; i++)
+        r.sets[r.nsets++] = s->sets[i];
+    for (int i = 0; i < s->pols[p].nsets; i++) /* the entry's own win */
+        r.sets[r.nsets++] = s->pols[p].sets[i];
+    r.until = s->until, r.models = s->models;
+    return r;
+}
+
+/* Every cluster loads, and every policy entry starts on every cluster (the
+ * first trace, the first seed), as `run` would: the error names the spec
+ * entry, before a manifest is written (sw_check_run). O(clusters x
+ * policies) set-ups. */
+static int check_runs(spec_ctx *c, const spec *s)
+{
+    gpu_catalog cat;
+    if (gpu_catalog_load(&cat, s->models, c->err))
+        return bad_at(c, false, (const char *[]){"models", NULL}, "%s", c->err->msg);
+    int rc = 0;
+    for (int k = 0; k < s->nclusters && rc == 0; k++) {
+        char ix[16];
+        snprintf(ix, sizeof ix, "#%d", k);
+        for (int p = 0; p < s->npols && rc == 0; p++) {
+            sw_run r = run_of(s, 0, k, p, 0, 0);
+            gs_error e = {0};
+            if (sw_check_run(&cat, &r, &e) == 0)
+                continue;
+            char px[16];
+            snprintf(px, sizeof px, "#%d", p);
+            bool cluster_bad = p == 0 && sw_check_cluster(&cat, &r, &(gs_error){0}) != 0;
+            rc = cluster_bad ? bad_at(c, false, (const char *[]){"clusters", ix, NULL}, "clusters[%d]: %s", k, e.msg)
+                             : bad_at(c, false, (const char *[]){"policies", px, NULL},
+                                      "policies[%d] '%s' on cluster '%s': %s", p, s->pols[p].label,
+                                      s->clusters[k].label, e.msg);
+        }
+    }
+    gpu_catalog_free(&cat);
+    return rc;
+}
+
+/* The manifest: every trace x cluster x policy x seed, one line each. */
+static int emit_manifest(FILE *out, void *ud, gs_error *err)
+{
+    (void)err;
+    const spec *s = ud;
+    int index = 0;
+    for (int t = 0; t < s->ntraces; t++)
+        for (int k = 0; k < s->nclusters; k++)
+            for (int p = 0; p < s->npols; p++)
+                for (int e = 0; e < s->nseeds; e++) {
+                    /* borrowed strings: the line is printed, then dropped */
+                    sw_run r = run_of(s, t, k, p, e, index++);
+                    sw_run_id_from(&r, s->traces[t].sha, s->clusters[k].sha ? s->clusters[k].sha : "", s->models_sha);
+                    cJSON *o = sw_run_json(&r);
+                    char *line = cJSON_PrintUnformatted(o);
+                    fprintf(out, "%s\n", line);
+                    free(line);
+                    cJSON_Delete(o);
+                }
+    return 0;
+}
+
 static void init_usage(FILE *out)
 {
     fprintf(out,
@@ -533,7 +604,11 @@ int sw_cmd_init(int argc, char **argv)
         gs_text_linecol(text, end ? (size_t)(end - text) : 0, &line, &col);
         rc = gs_err(&err, GS_EINPUT, "%s:%d:%d: not valid JSON here", path, line, col);
     } else {
-        rc = parse_spec(&c, root, &s);
+        /* the one JSON reader's checks beside cJSON's positions: a key given
+         * twice would otherwise keep its first value silently */
+        cJSON *strict = gs_json_parse(text, strlen(text), "sweep spec", path, &err);
+        rc = strict ? parse_spec(&c, root, &s) : GS_EINPUT;
+        cJSON_Delete(strict);
     }
     char odir[900];
     if (out)
@@ -544,47 +619,31 @@ int sw_cmd_init(int argc, char **argv)
         free(b);
     }
     size_t nruns = rc ? 0 : (size_t)s.ntraces * (size_t)s.nclusters * (size_t)s.npols * (size_t)s.nseeds;
-    if (rc == 0 && nruns > 10000000)
-        rc = gs_err(&err, GS_EUSAGE, "%s: %zu runs: more than 10,000,000", path, nruns);
-    char *buf = NULL;
-    size_t len = 0;
+    if (rc == 0 && nruns > SW_MAX_RUNS) {
+        /* every sweep command reads the whole manifest: say what it would take */
+        sw_run r = run_of(&s, 0, 0, 0, 0, 0);
+        cJSON *o = sw_run_json(&r);
+        char *line = cJSON_PrintUnformatted(o);
+        double bytes = (double)nruns * (double)(strlen(line) + 1);
+        rc = gs_err(&err, GS_EUSAGE, "%s: %zu runs (%d traces x %d clusters x %d policies x %d seeds) would make a "
+                    "manifest of about %.1f GB, read whole by every sweep command; at most %d runs: split the spec",
+                    path, nruns, s.ntraces, s.nclusters, s.npols, s.nseeds, bytes / 1e9, SW_MAX_RUNS);
+        free(line);
+        cJSON_Delete(o);
+    }
+    if (rc == 0)
+        rc = check_runs(&c, &s);
     if (rc == 0) {
-        FILE *mem = open_memstream(&buf, &len);
-        int index = 0;
-        for (int t = 0; t < s.ntraces; t++)
-            for (int k = 0; k < s.nclusters; k++)
-                for (int p = 0; p < s.npols; p++)
-                    for (int e = 0; e < s.nseeds; e++) {
-                        sw_run r = {.index = index++, .seed = s.seeds[e], .gpus_per_node = s.clusters[k].gpus_per_node};
-                        /* borrowed strings: the line is printed, then dropped */
-                        r.trace = s.traces[t].path, r.trace_label = s.traces[t].label;
-                        r.cluster = s.clusters[k].path, r.gpus = s.clusters[k].gpus;
-                        r.cluster_label = s.clusters[k].label;
-                        r.label = s.pols[p].label, r.policy = s.pols[p].name;
-                        for (int i = 0; i < s.nsets; i++)
-                            r.sets[r.nsets++] = s.sets[i];
-                        for (int i = 0; i < s.pols[p].nsets; i++) /* the entry's own win */
-                            r.sets[r.nsets++] = s.pols[p].sets[i];
-                        r.until = s.until, r.models = s.models;
-                        sw_run_id_from(&r, s.traces[t].sha, s.clusters[k].sha ? s.clusters[k].sha : "", s.models_sha);
-                        cJSON *o = sw_run_json(&r);
-                        char *line = cJSON_PrintUnformatted(o);
-                        fprintf(mem, "%s\n", line);
-                        free(line);
-                        cJSON_Delete(o);
-                    }
-        fclose(mem);
         char mpath[1000];
         snprintf(mpath, sizeof mpath, "%s/manifest.jsonl", odir);
         rc = gs_mkdirs(odir, &err);
-        if (rc == 0)
-            rc = gs_write_atomic(mpath, buf, len, &err);
+        if (rc == 0) /* streamed into a temporary beside it, renamed whole: memory O(one line) */
+            rc = cli_emit(mpath, emit_manifest, &s, &err);
         if (rc == 0)
             printf("sweep: %zu runs (%d trace%s x %d cluster%s x %d polic%s x %d seed%s): %s\n", nruns, s.ntraces,
                    s.ntraces > 1 ? "s" : "", s.nclusters, s.nclusters > 1 ? "s" : "", s.npols,
                    s.npols > 1 ? "ies" : "y", s.nseeds, s.nseeds > 1 ? "s" : "", mpath);
     }
-    free(buf);
     spec_free(&s);
     cJSON_Delete(root);
     free(c.dir);

@@ -24,7 +24,9 @@
 
 #include "cli.h"
 #include "cli_sweep.h"
+#include "../base/gs_cleanup.h"
 #include "../base/gs_file.h"
+#include "../base/gs_quote.h"
 
 #define SW_MAX_EXTRA 16
 
@@ -53,25 +55,6 @@ static void submit_usage(FILE *out)
             "Only runs not done are submitted; 'gpusim sweep run' skips a run whose result exists.\n");
 }
 
-/* Single-quoted for sh: ' becomes '\''. */
-static char *shq(const char *s)
-{
-    size_t n = 3;
-    for (const char *p = s; *p; p++)
-        n += *p == '\'' ? 4 : 1;
-    char *o = xmalloc(n), *q = o;
-    *q++ = '\'';
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'')
-            memcpy(q, "'\\''", 4), q += 4;
-        else
-            *q++ = *p;
-    }
-    *q++ = '\'';
-    *q = 0;
-    return o;
-}
-
 /* Runs argv (PATH lookup), stdout to *captured when non-NULL. Exit status. */
 static int spawn_wait(char *const *argv, char **captured, gs_error *err)
 {
@@ -79,7 +62,8 @@ static int spawn_wait(char *const *argv, char **captured, gs_error *err)
     if (captured && pipe(fd) != 0)
         return gs_err(err, GS_EFAIL, "pipe: %s", strerror(errno));
     fflush(NULL);
-    pid_t pid = fork();
+    int slot;
+    pid_t pid = gs_cleanup_fork(&slot);
     if (pid < 0)
         return gs_err(err, GS_EFAIL, "fork: %s", strerror(errno));
     if (pid == 0) {
@@ -108,20 +92,64 @@ static int spawn_wait(char *const *argv, char **captured, gs_error *err)
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            gs_cleanup_remove_child(slot);
             return gs_err(err, GS_EFAIL, "waitpid: %s", strerror(errno));
+        }
+    gs_cleanup_remove_child(slot);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const char *exe, const char *man,
-                        const sub_opts *o, gs_error *err)
+/* The #SBATCH values a user types: sbatch reads a directive a line at a
+ * time and has no quoting that holds a newline, so each is checked against
+ * the characters its syntax uses (sbatch(1): --partition names, --time
+ * "days-hours:minutes:seconds" or a word such as UNLIMITED, --mem a size
+ * with a unit suffix). 0 or GS_EUSAGE naming the option. */
+static int slurm_check_opts(const sub_opts *o, gs_error *err)
 {
-    char sdir[1000], script[1100];
-    snprintf(sdir, sizeof sdir, "%s/slurm", m->dir);
-    snprintf(script, sizeof script, "%s/submit.sbatch", sdir);
-    char absdir[PATH_MAX];
-    if (!realpath(m->dir, absdir))
-        return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
+    static const struct {
+        const char *name, *extra, *what;
+    } chk[] = {{"--partition", "_.,-", "letters, digits, '_', '.', '-' and ','"},
+               {"--time", ":-", "digits, letters, ':' and '-' (e.g. 2:00:00 or 1-12)"},
+               {"--mem", "", "digits and a unit letter (e.g. 2G or 500M)"}};
+    const char *v[] = {o->partition, o->time, o->mem};
+    for (int i = 0; i < 3; i++)
+        if (v[i] && !gs_text_vetted(v[i], chk[i].extra))
+            return gs_err(err, GS_EUSAGE, "sweep submit: %s: expected %s, found '%s'", chk[i].name, chk[i].what,
+                          v[i]);
+    return 0;
+}
+
+/* sbatch's --output pattern for the task logs under absdir: '%' doubled
+ * (sbatch(1), "filename pattern": %% is a '%'); a backslash, which turns
+ * every replacement off, is refused. NULL with err set. */
+static char *slurm_output_pattern(const char *absdir, gs_error *err)
+{
+    if (strchr(absdir, '\\')) {
+        gs_err(err, GS_EUSAGE, "sweep submit --engine slurm: the sweep directory '%s' holds a backslash, which "
+               "sbatch's --output pattern cannot carry; move the sweep", absdir);
+        return NULL;
+    }
+    size_t n = strlen(absdir), k = 0;
+    char *o = xmalloc(2 * n + 32);
+    for (size_t i = 0; i < n; i++) {
+        if (absdir[i] == '%')
+            o[k++] = '%';
+        o[k++] = absdir[i];
+    }
+    memcpy(o + k, "/slurm/%A_%a.out", sizeof "/slurm/%A_%a.out");
+    return o;
+}
+
+/* The array script. No text a user chose goes into a comment or an
+ * #SBATCH line unchecked: the manifest's name is said only when it is a
+ * plain word, the output pattern only when the directory is one (else it
+ * goes to sbatch as an argument, outpat), the partition, time and memory
+ * are vetted (slurm_check_opts); the command line quotes its paths for
+ * sh, and sbatch reads no directive after it. */
+static char *slurm_script(const sw_manifest *m, const bool *todo, int ntodo, const char *exe, const char *man,
+                          const char *absdir, const char *outpat, const sub_opts *o)
+{
     int last = 0;
     for (int i = 0; i < m->n; i++)
         if (todo[i])
@@ -144,50 +172,80 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
             list = cli_batch_fmt("%d-%d", lo, last);
         }
     }
-    char *qexe = shq(exe), *qman = shq(man);
+    bool plain_man = gs_text_vetted(man, "_./:=@+,-"), plain_dir = gs_text_vetted(absdir, "_./:=@+,-");
     char *text = cli_batch_fmt("#!/bin/sh\n"
                         "# Written by 'gpusim sweep submit --engine slurm': array task I runs %s of %s.\n"
                         "#SBATCH --job-name=gpusim-sweep\n"
                         "#SBATCH --array=%s%s%.0ld\n"
                         "#SBATCH --ntasks=1\n"
                         "#SBATCH --cpus-per-task=1\n"
-                        "#SBATCH --output=%s/slurm/%%A_%%a.out\n",
-                        sharded ? "the shard I+1 of the lines" : "line I", man, list,
-                        o->max_parallel ? "%" : "", o->max_parallel, absdir);
+                        "%s%s%s",
+                        sharded ? "the shard I+1 of the lines" : "line I", plain_man ? man : "the manifest below",
+                        list, o->max_parallel ? "%" : "", o->max_parallel, plain_dir ? "#SBATCH --output=" : "",
+                        plain_dir ? outpat : "", plain_dir ? "\n" : "");
     free(list);
+    const char *names[] = {"partition", "time", "mem"}, *vals[] = {o->partition, o->time, o->mem};
     char *more;
-    if (o->partition)
-        more = cli_batch_fmt("%s#SBATCH --partition=%s\n", text, o->partition), free(text), text = more;
-    if (o->time)
-        more = cli_batch_fmt("%s#SBATCH --time=%s\n", text, o->time), free(text), text = more;
-    if (o->mem)
-        more = cli_batch_fmt("%s#SBATCH --mem=%s\n", text, o->mem), free(text), text = more;
+    for (int i = 0; i < 3; i++)
+        if (vals[i])
+            more = cli_batch_fmt("%s#SBATCH --%s=%s\n", text, names[i], vals[i]), free(text), text = more;
+    char *qexe = gs_sh_quote(exe), *qman = gs_sh_quote(man);
     if (sharded)
         more = cli_batch_fmt("%sexec %s sweep run %s --shard \"$((SLURM_ARRAY_TASK_ID + 1))/%ld\"\n", text, qexe, qman,
                       nshards);
     else
         more = cli_batch_fmt("%sexec %s sweep run %s   # the line from $SLURM_ARRAY_TASK_ID\n", text, qexe, qman);
-    free(text), text = more;
+    free(text);
     free(qexe), free(qman);
+    return more;
+}
+
+static int slurm_sbatch(const char *script, const char *outarg, int ntodo, const char *man, const sub_opts *o,
+                        gs_error *err);
+
+static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const char *exe, const char *man,
+                        const sub_opts *o, gs_error *err)
+{
+    char absdir[PATH_MAX];
+    if (!realpath(m->dir, absdir))
+        return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
+    char *outpat = slurm_output_pattern(absdir, err);
+    if (!outpat)
+        return err->code;
+    char *sdir = cli_batch_fmt("%s/slurm", m->dir), *script = cli_batch_fmt("%s/submit.sbatch", sdir);
+    char *text = slurm_script(m, todo, ntodo, exe, man, absdir, outpat, o);
     int rc = gs_mkdirs(sdir, err);
     if (rc == 0)
         rc = cli_batch_write_text(script, text, err);
     free(text);
-    if (rc)
-        return rc;
-    if (o->dry_run) {
-        printf("sweep: %d runs to do; wrote %s (submit it with: sbatch %s)\n", ntodo, script, script);
-        return 0;
+    char *outarg = cli_batch_fmt("--output=%s", outpat);
+    free(outpat);
+    if (rc == 0 && o->dry_run) {
+        char *qo = gs_sh_word(outarg), *qs = gs_sh_word(script);
+        printf("sweep: %d runs to do; wrote %s (submit it with: sbatch %s %s)\n", ntodo, script, qo, qs);
+        free(qo), free(qs);
+    } else if (rc == 0) {
+        rc = slurm_sbatch(script, outarg, ntodo, man, o, err);
     }
+    free(outarg), free(sdir), free(script);
+    return rc;
+}
+
+/* Submits script with sbatch (its task logs to outarg's pattern). */
+static int slurm_sbatch(const char *script, const char *outarg, int ntodo, const char *man, const sub_opts *o,
+                        gs_error *err)
+{
+    int rc = 0;
     char *argv[8 + SW_MAX_EXTRA];
     int a = 0;
     argv[a++] = (char *)"sbatch";
     argv[a++] = (char *)"--parsable";
+    argv[a++] = (char *)outarg;
     if (o->wait)
         argv[a++] = (char *)"--wait";
     for (int i = 0; i < o->nextra; i++)
         argv[a++] = (char *)o->extra[i];
-    argv[a++] = script;
+    argv[a++] = (char *)script;
     argv[a] = NULL;
     char *outp = NULL;
     printf("sweep: submitting %d runs: sbatch%s %s\n", ntodo, o->wait ? " --wait" : "", script);
@@ -210,6 +268,24 @@ static int submit_slurm(const sw_manifest *m, const bool *todo, int ntodo, const
     return rc;
 }
 
+/* Writes the NUL-separated records of one GNU parallel input source to
+ * DIR/parallel/NAME. */
+static int write_source(const char *pdir, const char *name, const char *recs, size_t n, gs_error *err)
+{
+    char *path = cli_batch_fmt("%s/%s", pdir, name);
+    int rc = gs_write_atomic(path, recs, n, err);
+    free(path);
+    return rc;
+}
+
+/* GNU parallel over shards. No path reaches parallel's command template:
+ * gpusim, the manifest and each shard K/N are NUL-separated records of
+ * three input sources (DIR/parallel/{exe,manifest,shards}), whose every
+ * combination is one job, and the command is the fixed `{1} sweep run {2}
+ * --shard {3}` under --quote. A path given in the template would be split
+ * by the shell parallel starts, and a `{=...=}` in it is Perl parallel
+ * evaluates; a replacement value is always quoted. The printed command
+ * quotes each word for sh (gs_sh_word), so pasting it is as safe. */
 static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, const char *man, const sub_opts *o,
                            gs_error *err)
 {
@@ -217,11 +293,31 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
     long n = o->shards ? o->shards : 4 * k;
     if (n > m->n)
         n = m->n;
-    char jobs[32], shard[64];
+    char absdir[PATH_MAX];
+    if (!realpath(m->dir, absdir))
+        return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
+    char *pdir = cli_batch_fmt("%s/parallel", absdir);
+    int rc = gs_mkdirs(pdir, err);
+    if (rc == 0)
+        rc = write_source(pdir, "exe", exe, strlen(exe) + 1, err);
+    if (rc == 0)
+        rc = write_source(pdir, "manifest", man, strlen(man) + 1, err);
+    if (rc == 0) {
+        size_t cap = (size_t)n * 48, len = 0;
+        char *recs = xmalloc(cap);
+        for (long i = 1; i <= n; i++)
+            len += (size_t)snprintf(recs + len, cap - len, "%ld/%ld", i, n) + 1; /* with its NUL */
+        rc = write_source(pdir, "shards", recs, len, err);
+        free(recs);
+    }
+    if (rc) {
+        free(pdir);
+        return rc;
+    }
+    char jobs[32];
     snprintf(jobs, sizeof jobs, "%ld", k);
-    snprintf(shard, sizeof shard, "{}/%ld", n);
     int argc = 0;
-    char **argv = xcalloc((size_t)n + 20, sizeof *argv);
+    char *argv[32];
     argv[argc++] = xstrdup("parallel");
     argv[argc++] = xstrdup("--jobs");
     argv[argc++] = xstrdup(jobs);
@@ -231,24 +327,26 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
         argv[argc++] = xstrdup("--sshloginfile");
         argv[argc++] = xstrdup(o->hosts);
     }
-    argv[argc++] = xstrdup(exe);
-    argv[argc++] = xstrdup("sweep");
-    argv[argc++] = xstrdup("run");
-    argv[argc++] = xstrdup(man);
-    argv[argc++] = xstrdup("--shard");
-    argv[argc++] = xstrdup(shard);
-    argv[argc++] = xstrdup(":::");
-    for (long i = 1; i <= n; i++)
-        argv[argc++] = cli_batch_fmt("%ld", i);
+    argv[argc++] = xstrdup("--null");
+    argv[argc++] = xstrdup("--quote");
+    static const char *const sources[] = {"exe", "manifest", "shards"};
+    for (int i = 0; i < 3; i++) {
+        argv[argc++] = xstrdup("-a");
+        argv[argc++] = cli_batch_fmt("%s/%s", pdir, sources[i]);
+    }
+    static const char *const cmd[] = {"{1}", "sweep", "run", "{2}", "--shard", "{3}"};
+    for (int i = 0; i < 6; i++)
+        argv[argc++] = xstrdup(cmd[i]);
+    argv[argc] = NULL;
+    free(pdir);
     FILE *to = o->run ? stderr : stdout;
     fprintf(to, "%s", o->run ? "sweep: " : "");
     for (int i = 0; i < argc; i++) {
-        char *q = strpbrk(argv[i], " '\"$`\\*?;&|<>()") ? shq(argv[i]) : xstrdup(argv[i]);
+        char *q = gs_sh_word(argv[i]);
         fprintf(to, "%s%s", i ? " " : "", q);
         free(q);
     }
     fprintf(to, "\n");
-    int rc = 0;
     if (o->run) {
         fprintf(stderr, "sweep: %d runs to do in %ld shards, %ld at once\n", ntodo, n, k);
         int st = spawn_wait(argv, NULL, err);
@@ -259,32 +357,23 @@ static int submit_parallel(const sw_manifest *m, int ntodo, const char *exe, con
     }
     for (int i = 0; i < argc; i++)
         free(argv[i]);
-    free(argv);
     return rc;
-}
-
-/* YAML double-quoted scalar: JSON string escaping is valid YAML. */
-static char *yq(const char *s)
-{
-    cJSON *j = cJSON_CreateString(s);
-    char *t = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    return t;
 }
 
 static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const char *man, const sub_opts *o,
                       gs_error *err)
 {
     (void)exe;
-    char absdir[PATH_MAX], kdir[1000], path[1100];
+    char absdir[PATH_MAX];
     if (!realpath(m->dir, absdir))
         return gs_err(err, GS_EINPUT, "cannot resolve '%s': %s", m->dir, strerror(errno));
-    snprintf(kdir, sizeof kdir, "%s/k8s", m->dir);
-    snprintf(path, sizeof path, "%s/job.yaml", kdir);
+    char *kdir = cli_batch_fmt("%s/k8s", m->dir), *path = cli_batch_fmt("%s/job.yaml", kdir);
+    /* the comment names the file only as a plain word: a newline in it would end the comment */
+    char *shown = gs_text_vetted(path, "_./:=@+,-") ? xstrdup(path) : xstrdup("this file");
     long k = o->max_parallel ? o->max_parallel : 8;
-    char *img = yq(o->image ? o->image : "gpusim:latest"), *qman = yq(man),
-         *mnt = yq(o->mount ? o->mount : absdir), *pvc = yq(o->pvc ? o->pvc : "gpusim-sweep"),
-         *mem = yq(o->mem ? o->mem : "1Gi");
+    char *img = gs_yaml_str(o->image ? o->image : "gpusim:latest"), *qman = gs_yaml_str(man),
+         *mnt = gs_yaml_str(o->mount ? o->mount : absdir), *pvc = gs_yaml_str(o->pvc ? o->pvc : "gpusim-sweep"),
+         *mem = gs_yaml_str(o->mem ? o->mem : "1Gi");
     /* Every index runs: one already done exits at once (sweep run skips it). */
     char *text = cli_batch_fmt("# Written by 'gpusim sweep submit --engine k8s': pod I runs line I of the manifest\n"
                         "# (JOB_COMPLETION_INDEX). Start it with: kubectl create -f %s (generateName: a new Job each time)\n"
@@ -311,7 +400,8 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
                         "      volumes:\n"
                         "        - name: sweep\n"
                         "          persistentVolumeClaim: {claimName: %s}\n",
-                        path, m->n, k, m->n, img, qman, mem, mnt, pvc);
+                        shown, m->n, k, m->n, img, qman, mem, mnt, pvc);
+    free(shown);
     free(img), free(qman), free(mnt), free(pvc), free(mem);
     int rc = gs_mkdirs(kdir, err);
     if (rc == 0)
@@ -321,6 +411,7 @@ static int submit_k8s(const sw_manifest *m, int ntodo, const char *exe, const ch
         printf("sweep: %d runs to do; wrote %s (kubectl create -f %s; the claim must hold the sweep directory and "
                "the traces at the paths in the manifest)\n",
                ntodo, path, path);
+    free(kdir), free(path);
     return rc;
 }
 
@@ -332,9 +423,10 @@ static int submit_local(const sw_manifest *m, int ntodo, const char *man, const 
     printf("sweep: %d runs to do, %ld at once\n", ntodo, k);
     fflush(NULL);
     pid_t *pids = xcalloc((size_t)k, sizeof *pids);
+    int *slots = xcalloc((size_t)k, sizeof *slots);
     int rc = 0;
     for (long s = 0; s < k; s++) {
-        pids[s] = fork();
+        pids[s] = gs_cleanup_fork(&slots[s]); /* a SIGINT or SIGTERM here stops the shards too */
         if (pids[s] < 0) {
             rc = gs_err(err, GS_EFAIL, "fork: %s", strerror(errno));
             break;
@@ -355,9 +447,11 @@ static int submit_local(const sw_manifest *m, int ntodo, const char *man, const 
             continue;
         while (waitpid(pids[s], &st, 0) < 0 && errno == EINTR)
             ;
+        gs_cleanup_remove_child(slots[s]);
         failed += !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     }
     free(pids);
+    free(slots);
     (void)m;
     if (rc == 0 && failed)
         rc = gs_err(err, GS_EFAIL, "%d of %ld shards had failed runs ('gpusim sweep status %s' lists them)", failed, k,
@@ -390,7 +484,7 @@ int sw_cmd_submit(int argc, char **argv)
         case 'k':
         case 'n':
         case 'A':
-            v = strtol(optarg, &end, 10);
+            v = cli_strtol(optarg, &end);
             if (*end || v < 1 || v > 1000000)
                 return cli_fail(&(gs_error){GS_EUSAGE, "--max-parallel, --shards, --array-max: expected a positive "
                                                        "integer"});
@@ -422,6 +516,8 @@ int sw_cmd_submit(int argc, char **argv)
     if (!o.engine || (strcmp(o.engine, "slurm") && strcmp(o.engine, "parallel") && strcmp(o.engine, "k8s") &&
                       strcmp(o.engine, "local")))
         return cli_fail(&(gs_error){GS_EUSAGE, "sweep submit: --engine slurm, parallel, k8s or local is required"});
+    if (slurm_check_opts(&o, &err)) /* checked whatever the engine: a bad value is a bad value */
+        return cli_fail(&err);
     sw_manifest m;
     if (sw_manifest_read(&m, argv[optind], &err))
         return cli_fail(&err);

@@ -8,6 +8,19 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
+
+/* The decimal number at *s after blanks, read as a trace's numbers are
+ * (gs_num.h: no hex, inf or nan); *s moves past it and the blanks after. */
+static bool decimal_at(const char **s, double *v)
+{
+    const char *p = *s + strspn(*s, " ");
+    size_t n = strspn(p, "0123456789.eE+-");
+    if (!gs_num_decimal_n(p, n, v))
+        return false;
+    *s = p + n + strspn(p + n, " ");
+    return true;
+}
 
 /* "N", "N*A", "N/B", "N*A/B" (spaces allowed) -> A/B; false otherwise. */
 static bool parse_ratio(const char *s, double *ratio)
@@ -17,24 +30,17 @@ static bool parse_ratio(const char *s, double *ratio)
     if (*s++ != 'N')
         return false;
     double a = 1, b = 1;
-    char *end;
     while (*s == ' ')
         s++;
     if (*s == '*') {
-        a = strtod(s + 1, &end);
-        if (end == s + 1)
+        s++;
+        if (!decimal_at(&s, &a))
             return false;
-        s = end;
-        while (*s == ' ')
-            s++;
     }
     if (*s == '/') {
-        b = strtod(s + 1, &end);
-        if (end == s + 1)
+        s++;
+        if (!decimal_at(&s, &b))
             return false;
-        s = end;
-        while (*s == ' ')
-            s++;
     }
     if (*s || !(a > 0 && a <= 1e6) || !(b > 0 && b <= 1e6))
         return false;

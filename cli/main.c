@@ -9,9 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../base/gs_file.h"
-#include "../base/gs_num.h"
-#include "../base/gs_outdir.h"
+#include "../base/gs_cleanup.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
 
@@ -42,63 +40,30 @@ static void usage(FILE *out)
                  "2 usage, 3 bad input, 4 cannot write output.\n");
 }
 
-int cli_exit_code(int status)
+/* A path option given an empty value (`--out ''`) names nothing: every
+ * command would read or make "" and build "/runs/..." from it, at the root
+ * of the file system. Refused here, once for every command, before any is
+ * run. 0, or the usage exit code after the message. */
+static int refuse_empty_paths(int argc, char **argv)
 {
-    switch (status) {
-    case GS_OK: return 0;
-    case GS_EUSAGE: return 2;
-    case GS_EINPUT: return 3;
-    case GS_EWRITE: return 4;
-    default: return 1;
+    static const char *const path_opts[] = {"--out", "--out-trace", "--out-cluster", "--trace", "--cluster",
+                                            "--cluster-template", "--models", "--baseline", "--nodes",
+                                            "--sshloginfile", NULL};
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        for (int k = 0; path_opts[k]; k++) {
+            size_t l = strlen(path_opts[k]);
+            if (strncmp(argv[i], path_opts[k], l))
+                continue;
+            bool empty = (argv[i][l] == '=' && !argv[i][l + 1]) || (!argv[i][l] && i + 1 < argc && !argv[i + 1][0]);
+            if (empty) {
+                fprintf(stderr, "gpusim: error: %s: expected a path, found an empty string\n", path_opts[k]);
+                return 2;
+            }
+        }
     }
-}
-
-int cli_fail(const gs_error *err)
-{
-    fprintf(stderr, "gpusim: error: %s\n", err->msg);
-    if (err->code == GS_EUSAGE)
-        fprintf(stderr, "try 'gpusim --help'\n");
-    return cli_exit_code(err->code);
-}
-
-int cli_emit(const char *path, int (*emit)(FILE *out, void *ud, gs_error *err), void *ud, gs_error *err)
-{
-    if (!path)
-        return emit(stdout, ud, err);
-    /* streamed into path.tmp.<pid> beside it, renamed over path only when
-     * emit succeeded: memory stays independent of the output's size (an
-     * importer's output grows with its input), and a failure leaves nothing */
-    size_t l = strlen(path) + 32;
-    char *tmp = xmalloc(l);
-    snprintf(tmp, l, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int rc;
-    if (!f) {
-        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    rc = emit(f, ud, err);
-    bool bad = fflush(f) != 0 || ferror(f) != 0;
-    if ((fclose(f) != 0 || bad) && rc == 0)
-        rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = gs_err(err, GS_EWRITE, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    free(tmp);
-    return rc;
-}
-
-bool cli_parse_u64(const char *s, size_t n, uint64_t *out) { return gs_num_u64(s, n, out); }
-
-/* results/<trace>.<policy>, or results/<trace>.<cluster>.<policy> on any
- * cluster but the shipped example (cluster: its name, or the --gpus spec),
- * so two runs of one trace on two clusters do not overwrite each other. */
-void cli_shipped_path(char *buf, size_t n, const char *rel)
-{
-    if (!gs_exe_relative(buf, n, rel))
-        snprintf(buf, n, "%s", rel);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -119,7 +84,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (!strcmp(argv[1], commands[i].name)) {
-            int rc = commands[i].fn(argc - 1, argv + 1);
+            int rc = refuse_empty_paths(argc, argv);
+            if (rc)
+                return rc;
+            rc = commands[i].fn(argc - 1, argv + 1);
             if (fflush(stdout) != 0 || ferror(stdout)) {
                 fprintf(stderr, "gpusim: error: writing to standard output failed\n");
                 return 4;

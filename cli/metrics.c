@@ -2,9 +2,12 @@
  * SPDX-License-Identifier: MIT */
 #include "metrics.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../base/gs_num.h"
 
 #define C METRICS_COMPARE
 #define H METRICS_HTML
@@ -296,8 +299,9 @@ bool metrics_get(const cJSON *root, const char *path, double *v)
             return false;
         memcpy(key, p, l);
         key[l] = 0;
-        if (cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9') /* "models.0.price" */
-            o = cJSON_GetArrayItem(o, atoi(key));
+        long ix;
+        if (cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9') /* "models.0.price": an index, all digits ("0x", "1e3" name nothing) */
+            o = gs_num_long(key, 0, INT_MAX, &ix) ? cJSON_GetArrayItem(o, (int)ix) : NULL;
         else if (cJSON_IsArray(o)) /* "services.chat70b.ttft_s.p99": the element with that id */
             o = by_id(o, key);
         else

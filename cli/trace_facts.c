@@ -2,11 +2,13 @@
  * SPDX-License-Identifier: MIT */
 #include "trace_facts.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "../workloads/wl_trace.h"
 #include "metrics.h"
 
@@ -177,8 +179,10 @@ static const trace_service *named(const trace_facts *f, const char *seg, size_t 
         return NULL;
     memcpy(id, seg, l);
     id[l] = 0;
+    long k;
     if (strspn(id, "0123456789") == l) {
-        long k = atol(id);
+        if (!gs_num_long(id, 0, INT_MAX, &k)) /* digits past INT_MAX name no service */
+            return NULL;
         for (int i = 0; i < f->nsvc; i++)
             if (f->svc[i].line && k-- == 0)
                 return &f->svc[i];

@@ -229,7 +229,9 @@ static void schedule_probe(hib *h, hsess *e)
  * sandbox is busy over the union of their intervals, cut at the end). */
 static void serve(hib *h, hsess *e, gs_time_us dur_us)
 {
-    gs_time_us now = sim_now(h->s), end = now + dur_us;
+    gs_time_us now = sim_now(h->s), end;
+    if (!gs_time_add_us(now, dur_us, &end)) /* cut at the session's end below: a burst past the clock ends there */
+        end = e->end_us;
     if (end > e->end_us)
         end = e->end_us;
     gs_time_us from = e->busy_until_us > now ? e->busy_until_us : now;
@@ -435,7 +437,8 @@ static void on_started(hib *h, job *j)
     if (e->state == HS_FIRST) {
         h->sessions++;
         e->start_us = e->ready_us = e->busy_until_us = now;
-        e->end_us = now + j->req.dur_us;
+        if (!gs_time_add_us(now, j->req.dur_us, &e->end_us))
+            e->end_us = sim_time_after(s, (double)j->req.dur_us, j->req.id, "the session's 'duration'");
         e->state = HS_READY;
         timer(h, e, e->end_us, T_END);
         if (h->pause_time_us >= 0 && now + h->pause_time_us < e->end_us)

@@ -294,12 +294,106 @@ static void st_fini(void *state)
     free(st);
 }
 
+/* The memory slices layout l occupies on card g. */
+static double layout_slices(const mig_gpu *g, const mig_layout_spec *l)
+{
+    double n = 0;
+    for (int k = 0; k < l->n; k++)
+        n += g->lay.t->profiles[l->prof[k]].size;
+    return n;
+}
+
+/* The index of the schedule point at time of day of t (a switch time). */
+static int k0_of(const mig_group *gr, gs_time_us t)
+{
+    for (int k = 0; k < gr->nsched; k++)
+        if (gr->at_us[k] == t % DAY_US)
+            return k;
+    return 0;
+}
+
+/* Whether every card of group gi is in service with nothing on it, and
+ * each switch of its schedule ends before the next begins (reconfig_s
+ * shorter than every gap): then a day of switches changes nothing but
+ * the counters, the same way every day. */
+static bool group_quiet(const static_state *st, int gi)
+{
+    const mig_group *gr = &st->b.groups[gi];
+    for (int k = 0; k < gr->nsched; k++) {
+        gs_time_us gap = (k + 1 < gr->nsched ? gr->at_us[k + 1] : gr->at_us[0] + DAY_US) - gr->at_us[k];
+        if (gap <= st->reconfig_us)
+            return false;
+    }
+    for (int i = 0; i < st->b.ngpus; i++) {
+        const mig_gpu *g = &st->b.gpus[i];
+        if (g->ix.group == gi && (g->draining || g->reconfiguring || g->nheld))
+            return false;
+    }
+    return true;
+}
+
+/* A far arrival after an idle stretch (a valid submit time years out)
+ * would have the schedule step through every switch of every day up to
+ * it. When nothing runs or waits and the next event other than a layout
+ * timer is more than two days away, the whole days between are jumped: a
+ * day's switches on idle cards add the same counts every day (each card
+ * whose wanted layout changes is switched, drained at once, destroyed and
+ * rebuilt after reconfig_s), so days x one day's counts are added, the
+ * events they would have been counted, and the switch due now moves to the
+ * same time of day before that event, the cards in the layout they would
+ * be in. O(schedule x MIG cards) per jump instead of per day. */
+static bool try_jump(static_state *st, int gi)
+{
+    sim *s = st->b.s;
+    const mig_group *gr = &st->b.groups[gi];
+    gs_time_us now = sim_now(s), next = sim_next_strong_us(s);
+    if (!sim_idle(s) || next == GS_TIME_MAX || next - now < 3 * DAY_US || !group_quiet(st, gi))
+        return false;
+    int64_t days = (next - now) / DAY_US - 1;
+    uint64_t sw = 0, cr = 0, de = 0, ev = (uint64_t)gr->nsched; /* one day's; each switch of the group is an event */
+    double area = 0; /* a day's memory-occupied slice-seconds when stepped, less the same day at the layout of now */
+    int k0 = k0_of(gr, now);
+    for (int i = 0; i < st->b.ngpus; i++) {
+        const mig_gpu *g = &st->b.gpus[i];
+        if (g->ix.group != gi)
+            continue;
+        int cur = g->layout_cur, start = cur;
+        for (int k = 0; k < gr->nsched; k++) { /* the day's switches from now on, in order */
+            gs_time_us off = (gr->at_us[(k0 + k) % gr->nsched] - gr->at_us[k0] + DAY_US) % DAY_US;
+            gs_time_us end = k + 1 < gr->nsched
+                                 ? (gr->at_us[(k0 + k + 1) % gr->nsched] - gr->at_us[k0] + DAY_US) % DAY_US
+                                 : DAY_US;
+            int want = mig_sched_entry(gr, now + off);
+            gs_time_us empty = want == cur ? 0 : st->reconfig_us; /* destroyed, then rebuilt after reconfig_s */
+            area += layout_slices(g, &gr->layout[want]) * gs_us_to_s(end - off - empty);
+            if (want == cur)
+                continue;
+            sw++, ev++; /* and its reconfiguration's own event */
+            de += (uint64_t)gr->layout[cur].n;
+            cr += (uint64_t)gr->layout[want].n;
+            cur = want;
+        }
+        area -= layout_slices(g, &gr->layout[start]) * gs_us_to_s(DAY_US);
+    }
+    st->b.mem_occupied.area += area * (double)days;
+    st->switches += sw * (uint64_t)days;
+    st->reconfigs += sw * (uint64_t)days;
+    st->reconfig_s += (double)(sw * (uint64_t)days) * gs_us_to_s(st->reconfig_us);
+    st->b.creations += cr * (uint64_t)days;
+    st->b.destructions += de * (uint64_t)days;
+    sim_count_skipped_events(s, ev * (uint64_t)days - 1); /* the switch due now is counted when it comes again */
+    sim_timer_weak(s, st->b.pol_index, now + days * DAY_US, TAG(TAG_SWITCH, gi));
+    return true;
+}
+
 /* A group's switch time: its cards start draining toward the entry now in
  * force. O(MIG cards) per switch. */
 static void on_switch(static_state *st, int gi)
 {
     sim *s = st->b.s;
     const mig_group *gr = &st->b.groups[gi];
+    if (try_jump(st, gi))
+        return;
     int want = mig_sched_entry(gr, sim_now(s));
     for (int i = 0; i < st->b.ngpus; i++) {
         mig_gpu *g = &st->b.gpus[i];

@@ -397,6 +397,14 @@ static void list_policies(const sim *s, char *buf, size_t n, int kind)
         snprintf(buf, n, "(none yet)");
 }
 
+static bool policy_listed(const sim *s, const pol_ops *p)
+{
+    for (int i = 0; i < s->npol; i++)
+        if (s->pol[i] == p)
+            return true;
+    return false;
+}
+
 static int resolve_policies(sim *s, const char *spec, gs_error *err)
 {
     char *copy = xstrdup(spec), *save = NULL;
@@ -418,6 +426,8 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
             GS_BUG("policy record misses a required member");
         } else if (p->actuator && nact++) {
             rc = gs_err(err, GS_EUSAGE, "--policy '%s': at most one service actuator (%s)", spec, tok);
+        } else if (policy_listed(s, p)) { /* two instances would act on the same jobs twice */
+            rc = gs_err(err, GS_EUSAGE, "--policy '%s': '%s' is named twice", spec, tok);
         } else {
             s->pol[s->npol++] = p;
         }
@@ -927,12 +937,43 @@ static void notify_time(sim *s, job *j, int ev)
             s->pol[p]->time->job_event(s->pst[p], s, j, ev);
 }
 
+bool sim_idle(const sim *s) { return s->queued == 0 && s->running == 0; }
+
+gs_time_us sim_next_strong_us(const sim *s)
+{
+    gs_time_us t = s->heap.has_side ? s->heap.side.t_us : GS_TIME_MAX;
+    for (size_t i = 0; i < s->heap.n; i++)
+        if (s->heap.ev[i].type != EV_TIMER_WEAK && s->heap.ev[i].t_us < t)
+            t = s->heap.ev[i].t_us;
+    return t;
+}
+
+void sim_count_skipped_events(sim *s, uint64_t n) { s->events += n; }
+
+gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause)
+{
+    gs_time_us at;
+    if (gs_time_add(s->now, off_us, &at))
+        return at;
+    if (!s->err.code)
+        gs_err(&s->err, GS_EINPUT, "trace '%s': row '%s': %s ends %.6g s after %.6f s, past the simulator's clock "
+               "(int64 microseconds, %.4g s)", s->cfg->trace_path, id, cause, off_us / 1e6, gs_us_to_s(s->now),
+               gs_us_to_s(GS_TIME_MAX));
+    return GS_TIME_MAX;
+}
+
 static void schedule_done(sim *s, job *j)
 {
     if (j->rate <= 0 || isinf(j->work_left_us))
         return; /* paused, or a task with no end of its own (a service replica) */
     double dt = j->work_left_us / job_drain_rate(j);
-    gs_time_us at = s->now + (gs_time_us)ceil(dt - 1e-6);
+    gs_time_us at;
+    if (!gs_time_add(s->now, ceil(dt - 1e-6), &at)) {
+        char cause[160];
+        snprintf(cause, sizeof cause, "its 'duration' (%.6g s of work left) at %.3g of full speed",
+                 j->work_left_us / 1e6, job_drain_rate(j));
+        at = sim_time_after(s, ceil(dt - 1e-6), j->req.id, cause);
+    }
     sim_heap_push(&s->heap, (sim_event){.t_us = at, .type = EV_DONE, .slot = j->slot, .gen = j->gen,
                                         .aux = j->done_tok});
 }
@@ -1549,6 +1590,8 @@ int sim_run(sim *s)
                 s->pol[p]->timer(s->pst[p], s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot),
                                  ev.aux & 0xffffffu);
         }
+        if (s->err.code) /* an input error found inside the run (a time past the clock) */
+            return s->err.code;
     }
     if (stopped) {
         s->now = until;

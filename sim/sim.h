@@ -84,6 +84,23 @@ const char *sim_warning(const sim *s, int i);
 /* The clock. Inline, since every layer reads it on every event: struct sim
  * (sim_struct.h) begins with it, which sim.c checks when it compiles. */
 static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(const void *)s; }
+/* The time off_us after now for row `id` (a job's or a service's id), a
+ * time computed from its inputs (`cause`: the columns and parameters that
+ * made it, e.g. "'duration' 9e12 s at 0.03 of full speed"): gs_time_add's
+ * check against the clock. Past the clock the run stops with an input
+ * error naming the row and the cause (sim_run returns it after the
+ * current event) and GS_TIME_MAX is returned, a time no event reaches
+ * before the stop. The one conversion every time from inputs goes
+ * through. */
+gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause);
+/* For a policy that skips its own periodic timers over an idle stretch
+ * (pol_mig's layout schedule): whether no job is queued or running, the
+ * time of the earliest pending event that is not a weak timer (the trace's
+ * next arrival included; GS_TIME_MAX: none), and the events it skipped,
+ * added to the run's count as if processed. O(pending events). */
+bool sim_idle(const sim *s);
+gs_time_us sim_next_strong_us(const sim *s);
+void sim_count_skipped_events(sim *s, uint64_t n);
 /* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
 sim_cluster *sim_cluster_of(const sim *s);
 const gpu_catalog *sim_catalog(const sim *s);

@@ -71,7 +71,11 @@ static double work_left_now_us(const sim *s, const job *j)
 
 gs_time_us sim_ckpt_write_us(const sim_ext *x, double bytes)
 {
-    return (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
+    /* held at 4e18 us (127,000 years: a 10,000 GiB checkpoint at 1e-9 GB/s
+     * is 3e20 us, which llround cannot return); the event it ends is
+     * range-checked against the clock (sim_time_after) */
+    double us = bytes / (x->write_gbps * 1e9) * 1e6;
+    return us < 4e18 ? (gs_time_us)llround(us) : (gs_time_us)4e18;
 }
 
 bool sim_ckpt_write_completes(const sim_ext *x, gs_time_us write_us)

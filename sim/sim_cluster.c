@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 
 /* {==== building ====} */
 
@@ -377,9 +378,8 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
     int ng = 0, rc = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *colon = strrchr(tok, ':');
-        char *end = NULL;
-        long count = colon ? strtol(colon + 1, &end, 10) : 0;
-        if (!colon || end == colon + 1 || *end || count < 1 || count > 100000000) {
+        long count = 0;
+        if (!colon || !gs_num_long(colon + 1, 1, 100000000, &count)) {
             rc = gs_err(err, GS_EUSAGE, "--gpus '%s': expected MODEL:COUNT[,MODEL:COUNT] with COUNT >= 1", spec);
             break;
         }
@@ -862,13 +862,12 @@ int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)
 int sim_price_parse(const gpu_catalog *cat, const char *arg, const gpu_model **model, double *usd, gs_error *err)
 {
     const char *eq = strchr(arg, '=');
-    char name[200], *end;
+    char name[200];
     if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name)
         return gs_err(err, GS_EUSAGE, "--price '%s': expected MODEL=USD_PER_GPU_HOUR", arg);
     memcpy(name, arg, (size_t)(eq - arg));
     name[eq - arg] = 0;
-    *usd = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !(*usd >= 0 && *usd <= 1e4))
+    if (!gs_num_double(eq + 1, 0, 1e4, usd))
         return gs_err(err, GS_EUSAGE, "--price '%s': expected US dollars per GPU-hour from 0 to 1e4", arg);
     *model = gpu_catalog_find(cat, name);
     if (!*model) {

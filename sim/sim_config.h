@@ -17,6 +17,9 @@
  * flag: share/share_state.h): 2^31 jobs in flight would take 400 GB of slots. */
 #define SIM_MAX_SLOTS 0x80000000u
 #define SIM_MAX_SETS 64
+/* The default work limit: 1e9 events is minutes to an hour of simulation
+ * (scripts/README.md: 2-10 M events/s); `run --max-work N` lifts it. */
+#define SIM_MAX_WORK 1e9
 #define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 
 typedef struct sim_set {
@@ -34,6 +37,11 @@ typedef struct sim_config {
     gs_time_us sample_us; /* timeseries step; 0: no timeseries */
     size_t ts_max_rows;   /* timeseries row cap; 0: SIM_TS_MAX_ROWS (sim_timeseries.h) */
     bool allow_extra_columns;
+    /* bounded work: the most events the trace may ask for through generated
+     * rows, estimated before they are made (a service's rate x duration and
+     * autoscaler ticks); past it the run is refused with the estimate.
+     * 0: SIM_MAX_WORK */
+    double max_work;
     const pol_ops *const *registry; /* the policies to choose from, NULL-terminated (policies/registry.h) */
 } sim_config;
 

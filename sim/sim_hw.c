@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "../base/gs_num.h"
 
 const pol_param hw_params[] = {
     {"ref_gpu", "cluster",
@@ -88,10 +89,8 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
     if (strcmp(ms, "share") && strcmp(ms, "card"))
         return gs_err(err, GS_EUSAGE, "parameter mig_speed: expected share or card, found '%s'", ms);
     h->slice_share = !strcmp(ms, "share");
-    char *end;
     const char *mb = sim_param(s, "mem_bound_job");
-    h->mem_bound_job = strtod(mb, &end);
-    if (end == mb || *end || !(h->mem_bound_job >= 0 && h->mem_bound_job <= 1))
+    if (!gs_num_double(mb, 0, 1, &h->mem_bound_job))
         return gs_err(err, GS_EUSAGE, "parameter mem_bound_job: expected a share 0..1, found '%s'", mb);
     return 0;
 }
@@ -142,18 +141,17 @@ static void tab_parse(const gpu_catalog *cat, const char *table, hw_tab *t)
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);
         char item[160];
-        char *colon = NULL, *end = NULL;
+        char *colon = NULL;
         double f = 0;
         if (len < sizeof item) {
             memcpy(item, p, len);
             item[len] = 0;
             colon = strrchr(item, ':');
         }
-        if (colon) {
+        if (colon)
             *colon = 0;
-            f = strtod(colon + 1, &end);
-        }
-        if (!colon || end == colon + 1 || *end || !(f > 0 && f < 1e9) || t->n == HW_TAB_MAX) {
+        /* the factor as the trace's numbers are read (gs_num.h: no hex, blanks or '+') */
+        if (!colon || !gs_num_double(colon + 1, 0, 1e9, &f) || !(f > 0 && f < 1e9) || t->n == HW_TAB_MAX) {
             t->status = -2;
             break;
         }

@@ -519,7 +519,17 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     p->core_flags |= JF_PREEMPTOR;
     sim_job_more(p)->pre_wait_since_us = s->now;
     x->decisions++;
-    core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
+    /* a write held at sim_ckpt_write_us's cap is past the clock: the check below refuses it with its real length */
+    double wait_us = (double)x->grace_us + (write_us < (gs_time_us)4e18 ? (double)write_us
+                                                                         : bytes / (x->write_gbps * 1e9) * 1e6);
+    gs_time_us at;
+    if (!gs_time_add(s->now, wait_us, &at)) {
+        char cause[160];
+        snprintf(cause, sizeof cause, "the checkpoint write of %.6g GB at ckpt_write_gbps %g for its preemption",
+                 bytes / 1e9, x->write_gbps);
+        at = sim_time_after(s, wait_us, p->req.id, cause);
+    }
+    core_timer(s, NULL, at, TAG_OP << 24 | (uint32_t)oi);
 }
 
 /* Tries to preempt for queued job p on node only_node (-1: every node;

@@ -15,6 +15,24 @@ static int bad(gs_error *err, const char *path, int i, const char *field, const 
 
 static bool count_ok(const cJSON *v) { return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 1e9; }
 
+/* FNV-1a: spreads short, similar names ("team-00017") over the table. */
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The slot of name in the table: its entry, or the empty slot it would go to. */
+static size_t name_slot(const sim_quota *q, const char *name)
+{
+    size_t i = (size_t)name_hash(name) & (q->cap - 1);
+    while (q->by_name[i] && strcmp(q->t[q->by_name[i] - 1].name, name))
+        i = (i + 1) & (q->cap - 1);
+    return i;
+}
+
 int sim_quota_parse(sim_quota *q, const cJSON *arr, const char *path, const sim_cluster *c,
                     const gpu_catalog *cat, gs_error *err)
 {
@@ -23,6 +41,9 @@ int sim_quota_parse(sim_quota *q, const cJSON *arr, const char *path, const sim_
         return gs_err(err, GS_EINPUT, "cluster '%s': 'tenants' must be an array", path);
     int n = cJSON_GetArraySize(arr), i = 0;
     q->t = xcalloc((size_t)n + 1, sizeof *q->t);
+    for (q->cap = 4; q->cap < 2 * (size_t)n; q->cap *= 2)
+        ;
+    q->by_name = xcalloc(q->cap, sizeof *q->by_name);
     const cJSON *it;
     cJSON_ArrayForEach(it, arr)
     {
@@ -49,6 +70,7 @@ int sim_quota_parse(sim_quota *q, const cJSON *arr, const char *path, const sim_
             return gs_err(err, GS_EINPUT, "cluster '%s': tenants[%d].name: tenant '%s' listed twice", path, i,
                           v->valuestring);
         snprintf(t->name, sizeof t->name, "%s", v->valuestring);
+        q->by_name[name_slot(q, t->name)] = i + 1;
         if ((v = cJSON_GetObjectItemCaseSensitive(it, "gpus"))) {
             if (!count_ok(v) || v->valuedouble != floor(v->valuedouble))
                 return bad(err, path, i, "gpus", "an integer >= 0");
@@ -86,15 +108,13 @@ void sim_quota_free(sim_quota *q)
     for (int i = 0; i < q->n; i++)
         sim_sketch_free(&q->t[i].blocked_queue_s);
     free(q->t);
+    free(q->by_name);
     memset(q, 0, sizeof *q);
 }
 
 int sim_quota_find(const sim_quota *q, const char *name)
 {
-    for (int i = 0; q && i < q->n; i++)
-        if (!strcmp(q->t[i].name, name))
-            return i + 1;
-    return 0;
+    return q && q->cap ? q->by_name[name_slot(q, name)] : 0;
 }
 
 void sim_quota_reset(sim_quota *q)

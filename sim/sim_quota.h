@@ -28,6 +28,12 @@ typedef struct sim_tenant {
 typedef struct sim_quota {
     sim_tenant *t;
     int n;
+    /* names -> 1 + index, open addressing over a power-of-two table at
+     * least twice the tenants (0: empty): a lookup is O(1) expected, so the
+     * parse (a duplicate check per tenant) and every arrival's tenant are
+     * not O(tenants) each: 100,000 tenants would make the parse quadratic */
+    int *by_name;
+    size_t cap;
 } sim_quota;
 
 /* Parses the cluster file's "tenants" array: [{"name": T, "gpus": N,

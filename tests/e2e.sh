@@ -222,7 +222,8 @@ if [ "$rc" -eq 0 ] && [ -s "$T/inj/run/fig_gpus.png" ] && [ -s "$T/inj/cmp/fig_c
   ok plot_hostile_names_run_nothing
 else no plot_hostile_names_run_nothing "$T/out"; fi
 
-# 18. progress: on stderr when it is a terminal (via script(1)), nothing when it is not
+# 18. progress: on stderr when it is a terminal (via script(1)); when it is not, nothing for a run
+# shorter than the 10 s between log lines (e2e_hostile_run.sh checks the lines of a longer one)
 "$G" gen mmc --jobs 140000 --servers 16 --util 0.8 --out "$T/long.csv" >/dev/null
 "$G" run --trace "$T/long.csv" --policy whole --gpus H100-SXM5-80GB:16 --out "$T/long" >/dev/null 2>"$T/err"
 if [ ! -s "$T/err" ]; then ok no_progress_when_not_a_terminal; else no no_progress_when_not_a_terminal "$T/err"; fi

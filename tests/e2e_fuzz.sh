@@ -7,7 +7,9 @@
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
 B=$(dirname "$G")
-for t in trace cluster model report sim k8s sacct; do
+# every target with a corpus (make's FUZZ_TARGETS; each keeps at least one input)
+for t in $(ls tests/fuzz/corpus); do
+  [ -d "tests/fuzz/corpus/$t" ] || continue
   if ! need_file "fuzz_${t}_replay" "$B/fuzz_${t}_replay"; then continue; fi
   n=$(ls tests/fuzz/corpus/$t 2>/dev/null | grep -vc README.md)
   if "$B/fuzz_${t}_replay" "tests/fuzz/corpus/$t" >"$T/out" 2>"$T/err" && [ "$n" -gt 0 ]; then

@@ -110,9 +110,11 @@ expect openb_plus_number 3 "line 2, column 2 ('cpu_milli'): expected an integer 
 expect openb_time_trace_refuses 3 "line 2, column 10 ('deletion_time'): expected an integer >= 0, at most 1000000000000" \
   "$G" import openb ob_far.csv --out-trace ob_far.out
 { echo "$OH"; echo "p0,12000,16384,1,1000,|||,LS,Running,0,100,0"; } >ob_bars.csv
-"$G" import openb ob_bars.csv --out-trace ob_bars.out >/dev/null 2>&1
-expect gpu_model_bars_refused_by_run 3 "column 7 ('gpu_model'): expected '|'-separated GPU model names, found '|||'" \
-  "$G" run --trace ob_bars.out --policy whole --out ob_run
+expect openb_model_bars_refused 3 "ob_bars.csv' line 2, column 6 ('gpu_spec'): expected model names separated by '|'" \
+  "$G" import openb ob_bars.csv --out-trace ob_bars.out
+printf 'id,submit,duration,gpus,gpu_model\nj1,0,10,1,|||\n' >bars.csv
+expect gpu_model_bars_refused_by_run 3 "column 5 ('gpu_model'): expected '|'-separated GPU model names, found '|||'" \
+  "$G" run --trace bars.csv --policy whole --out ob_run
 no_output openb_writes_nothing ob_cr.out
 
 finish

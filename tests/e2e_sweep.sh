@@ -103,14 +103,20 @@ expect sweep_run_refuses_changed_trace 3 'changed since' "$G" sweep run sv/manif
 mv day.orig day.csv
 rm -rf sv
 
-# 5. a failed run is named with its first error line, and collect names what is missing
+# 5. init sets each run up as run would: a bad parameter is refused there, naming the entry
 printf '{"traces": ["day.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:8"}],\n "policies": ["whole", "whole[queue=nosuch]"], "seeds": 2}\n' >fail.json
+expect sweep_init_checks_parameters 3 "fail.json:2:24: policies\[1\] 'whole\[queue=nosuch\]' on cluster .*queue" \
+  "$G" sweep init fail.json --out sf
+# a run that fails only when it runs (a bad row past the first) is named with its first error line,
+# and collect names what is missing
+cp day.csv dayb.csv && echo "zz,999999,x,1" >>dayb.csv && badline=$(grep -c '' dayb.csv)
+printf '{"traces": ["day.csv", "dayb.csv"], "clusters": [{"gpus": "H100-SXM5-80GB:8"}],\n "policies": ["whole"], "seeds": 2}\n' >fail.json
 "$G" sweep init fail.json --out sf >/dev/null 2>&1
 "$G" sweep submit sf/manifest.jsonl --engine local --max-parallel 2 >"$T/out" 2>&1; src=$?
 "$G" sweep status sf/manifest.jsonl >>"$T/out" 2>&1
 "$G" sweep collect sf/manifest.jsonl --format csv >>"$T/out" 2>&1; crc=$?
 if [ "$src" -ne 0 ] && [ "$crc" -eq 1 ] && has "$T/out" '4 runs: 2 done, 2 failed, 0 missing' &&
-   has "$T/out" 'failed \[2\] whole\[queue=nosuch\] seed 1 .*queue' &&
+   has "$T/out" "failed \[2\] whole seed 1 (dayb.*dayb.csv' line $badline" &&
    has "$T/out" '2 of 4 runs not done' && has "$T/out" 'missing: 2-3'; then ok sweep_failed_runs_named
 else no sweep_failed_runs_named "$T/out"; fi
 
@@ -262,7 +268,8 @@ else
   timeout 240 "$G" sweep submit sp/manifest.jsonl --engine parallel --max-parallel 2 --shards 5 --run >"$T/out" 2>&1
   src=$?
   "$G" sweep collect sp/manifest.jsonl --format markdown >sp.md 2>>"$T/out"; crc=$?
-  if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt '^parallel --jobs 2 .* --shard {}/5 ::: 1 2 3 4 5$' &&
+  if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && cmp -s sp.md ref.md && has cmd.txt "^parallel --jobs 2 .* --null --quote -a .*/sp/parallel/exe .* '{1}' sweep run '{2}' --shard '{3}'\$" &&
+     [ "$(tr '\0' ' ' <sp/parallel/shards)" = "1/5 2/5 3/5 4/5 5/5 " ] &&
      [ "$(ls sp/runs | grep -c .)" = 24 ]; then ok sweep_parallel_shards_equal_compare
   else cat cmd.txt >>"$T/out"; diff ref.md sp.md >>"$T/out" 2>&1; no sweep_parallel_shards_equal_compare "$T/out"; fi
   "$G" plan --trace mmc.csv --policy whole --gpu H100-SXM5-80GB --gpus-per-node 1 --slo 'queue_mean<=0.04' \

@@ -26,6 +26,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_num.h"
+#include "../base/gs_utf8.h"
 
 const char *const wl_openb_reason[WL_OPENB_NREASONS] = {
     "num_gpu and gpu_milli inconsistent or out of range",
@@ -237,7 +238,7 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
             break;
         if (c_spec >= 0)
             snprintf(p.spec, sizeof p.spec, "%s", r.f[c_spec]);
-        if (p.spec[0] && !gs_text_field_ok(p.spec, sizeof p.spec - 1)) {
+        if (p.spec[0] && (!gs_text_field_ok(p.spec, sizeof p.spec - 1) || !gs_text_list_ok(p.spec, '|'))) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
                         path, c.lineno, c_spec + 1);
             break;
@@ -317,8 +318,8 @@ static int by_model(const void *pa, const void *pb)
 
 /* The GPU model with the most nodes over all groups, the one seen first
  * among equal counts; "" when no group names one. Sorting the group
- * indices by model makes it O(groups log groups) (a scan per group was
- * quadratic in the distinct nodes of a large list). */
+ * indices by model makes it O(groups log groups), not a scan of every
+ * group per group (a large list has as many groups as distinct nodes). */
 static const char *most_common_model(const node_grp *g, size_t ng)
 {
     size_t *ix = xmalloc((ng ? ng : 1) * sizeof *ix);
@@ -369,7 +370,9 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
             (rc = get_int(&c, &r, ci[2], false, MAX_MEM_MIB, &x.mem_mib, err)) ||
             (rc = get_int(&c, &r, ci[3], false, MAX_COUNT, &x.gpus, err)))
             break;
-        if (r.f[ci[4]][0] && (!gs_text_field_ok(r.f[ci[4]], sizeof x.model - 1) || strpbrk(r.f[ci[4]], "|\\"))) {
+        /* the model goes into the cluster's JSON: text (UTF-8), no '|' (the trace's separator) */
+        if (r.f[ci[4]][0] && (!gs_text_field_ok(r.f[ci[4]], sizeof x.model - 1) || strpbrk(r.f[ci[4]], "|\\") ||
+                              !gs_utf8_valid(r.f[ci[4]], strlen(r.f[ci[4]])))) {
             rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('model'): expected a model name", path, c.lineno,
                         ci[4] + 1);
             break;

@@ -67,9 +67,15 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
 {
     for (;;) {
         size_t avail = t->blk_len - t->blk_pos;
-        char *p = t->blk + t->blk_pos, *nl = avail ? memchr(p, '\n', avail) : NULL;
+        /* only the bytes not searched yet: a long line from a pipe arrives a
+         * read at a time, and searching it whole after each read would be
+         * quadratic in its length */
+        char *p = t->blk + t->blk_pos,
+             *nl = avail > t->nl_scanned ? memchr(p + t->nl_scanned, '\n', avail - t->nl_scanned) : NULL;
+        t->nl_scanned = avail;
         if (nl || (t->blk_eof && avail)) {
             size_t n = nl ? (size_t)(nl - p) + 1 : avail;
+            t->nl_scanned = 0;
             *line = p;
             /* the caller stops reading at a NUL; a mapped file is searched
              * line by line, on this path only (the fast path stops at a NUL
@@ -81,8 +87,11 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         }
         if (t->blk_eof)
             return 0;
-        /* keep the partial line, at the front; grow when little room is left */
-        if (avail)
+        if (avail >= WL_TRACE_MAX_LINE)
+            return -2;
+        /* keep the partial line, at the front (moved once, not at every
+         * read); grow when little room is left */
+        if (avail && t->blk_pos)
             memmove(t->blk, p, avail);
         t->nul_at -= t->blk_pos; /* the first NUL at or after blk_pos, or blk_len: none */
         t->blk_len = avail;
@@ -171,6 +180,11 @@ static int read_record(wl_trace *t, gs_error *err)
         char *line;
         bool nul;
         ssize_t n = next_line(t, &line, &nul);
+        if (n == -2) {
+            t->eof = true;
+            return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a line longer than %d MiB", t->path, t->lineno + 1,
+                          WL_TRACE_MAX_LINE >> 20);
+        }
         if (n < 0) {
             t->eof = true;
             return gs_err(err, GS_EINPUT, "trace '%s' line %ld: cannot read the file", t->path, t->lineno + 1);

@@ -70,6 +70,10 @@ extern const wl_col wl_cols[C_NCOLS];
 /* Bytes read at a time: big enough that the read system calls cost
  * nothing next to the parsing, small enough to stay in the L2 cache. */
 #define BLOCK_BYTES (256u * 1024u)
+/* The longest physical line read from a pipe: a row of a million hash ids
+ * is about 20 MiB; a line past this is an error, not a block that grows
+ * with it. */
+#define WL_TRACE_MAX_LINE (256 << 20)
 /* Zero bytes kept after the block's last byte (a mapped file has a page of
  * them): a scan stops at the first, and the fast path may read 16 bytes
  * from any byte of the block. */
@@ -129,6 +133,7 @@ struct wl_trace {
      * lines; nul_at is the first NUL byte at or after blk_pos, or blk_len */
     char *blk;
     size_t blk_pos, blk_len, blk_cap, nul_at;
+    size_t nl_scanned; /* bytes from blk_pos already searched for a newline (a line still arriving) */
     bool blk_eof;
     size_t map_len;  /* > 0: blk is the whole file mapped (map_file), map_len bytes to unmap */
     size_t map_done; /* the mapped bytes before this, whole pages, are read and given back */

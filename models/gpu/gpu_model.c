@@ -238,6 +238,26 @@ out:
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* Each name and alias names one model: an alias equal to another model's
+ * name or alias would shadow it (the first file found would win every
+ * lookup, silently). O(names^2) over a catalog of a few dozen models. */
+static int check_names(const gpu_catalog *cat, const char *dir, gs_error *err)
+{
+    for (int i = 0; i < cat->n; i++)
+        for (int a = -1; a < cat->models[i].naliases; a++) {
+            const char *x = a < 0 ? cat->models[i].name : cat->models[i].aliases[a];
+            for (int k = i + 1; k < cat->n; k++)
+                for (int b = -1; b < cat->models[k].naliases; b++) {
+                    const char *y = b < 0 ? cat->models[k].name : cat->models[k].aliases[b];
+                    if (gs_streq_ci(x, y))
+                        return gs_err(err, GS_EINPUT, "GPU models in '%s': '%s' is %s of '%s' and %s of '%s'; a "
+                                      "name or alias must name one model", dir, x, a < 0 ? "the name" : "an alias",
+                                      cat->models[i].name, b < 0 ? "the name" : "an alias", cat->models[k].name);
+                }
+        }
+    return 0;
+}
+
 int gpu_catalog_load(gpu_catalog *cat, const char *dir, gs_error *err)
 {
     memset(cat, 0, sizeof *cat);
@@ -272,6 +292,8 @@ int gpu_catalog_load(gpu_catalog *cat, const char *dir, gs_error *err)
     for (int i = 0; i < nn; i++)
         free(names[i]);
     free(names);
+    if (rc == 0)
+        rc = check_names(cat, dir, err);
     if (rc == 0 && cat->n == 0)
         rc = gs_err(err, GS_EINPUT, "no GPU model files (*.json) in '%s'", dir);
     if (rc)

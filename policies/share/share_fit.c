@@ -107,8 +107,12 @@ double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const j
         int64_t limit = (int64_t)m->memory_mib / st->cfg.mps_split;
         return job_req_gpumem_mib(r, (int64_t)m->memory_mib) > limit ? 0 : (double)limit;
     }
+    /* a task asking more than a card admits (physical, x mem_scaling under
+     * vgpu) is given nothing there: a service replica is then reported
+     * unplaceable, never placed, killed by an OOM and placed again */
     if (r->gpumem_mib > 0)
-        return fmin((double)r->gpumem_mib, card);
+        return (double)r->gpumem_mib <= card * (st->cfg.hami ? st->cfg.mem_scaling : 1.0)
+                   ? fmin((double)r->gpumem_mib, card) : 0;
     if (r->gpumem_pct > 0 && st->cfg.hami) /* of the registered memory, as it books it */
         return fmin((double)((int64_t)((double)m->memory_mib * st->cfg.mem_scaling) * r->gpumem_pct / 100), card);
     return r->gpumem_pct > 0 ? card * r->gpumem_pct / 100.0 : card;

@@ -138,6 +138,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->max_batch_def = (int)sim_param_int(s, "svc_max_batch");
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
+    L->max_work = sim_config_of(s)->max_work > 0 ? sim_config_of(s)->max_work : SIM_MAX_WORK;
     L->scaler = sim_param_choice(s, "svc_autoscaler");
     if (L->scaler == SVC_SCALER_KPA)
         L->period_s = num_param(s, "svc_kpa_tick_s");
@@ -258,6 +259,10 @@ static void svc_task_started(void *state, sim *s, job *j)
     v->nstarting++;
     L->nup++;
     p->pc_cap = v->pc_cap = svc_prefix_capacity(L, s, v, j); /* prefix cache hook */
+    if (L->pc_on && p->pc_cap > SVC_PREFIX_MAX_BLOCKS && !sim_error(s)->code)
+        gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s': service '%s' ('kv_kib_per_token' %g): a replica's prefix cache "
+               "would hold more than %ld blocks of KV cache; give the KiB a token really takes (or prefix_cache=off)",
+               sim_config_of(s)->trace_path, v->id, v->kv_kib, SVC_PREFIX_MAX_BLOCKS);
     if (v->ended) {
         /* The service ended while this replica waited for its GPUs: no
          * cold start; it is handed back at once, through a zero-delay event
@@ -322,7 +327,17 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->nlive--;
     v->replicas_lost++;
     svc_note_scale(s, v, "lost");
-    if (!v->ended && (v->nlive - v->ndraining < v->min || (v->nlive - v->ndraining == 0 && v->qlen > 0)))
+    /* A lost replica is replaced at once, but not without end at one
+     * instant: a replacement killed where it lands (an OOM beside the
+     * card's other tenants under timeslice) would be placed and lost again
+     * forever without time moving. Past 2 x max + 8 losses in an instant,
+     * the next arrival or scale decision tries again. */
+    if (sim_now(s) != v->lost_at_us || v->lost_then == 0) {
+        v->lost_at_us = sim_now(s);
+        v->lost_then = 0;
+    }
+    bool replace = ++v->lost_then <= 2L * v->max + 8;
+    if (!v->ended && replace && (v->nlive - v->ndraining < v->min || (v->nlive - v->ndraining == 0 && v->qlen > 0)))
         svc_scale_out(s, v);
     /* the other replicas keep serving; their idle slots take queued requests */
     for (int i = 0; i < v->nreps; i++)
@@ -630,12 +645,27 @@ static int pool_shape(sim *s, svc_layer *L, service *v, const wl_service *row, d
 static int declare_pool(sim *s, const wl_service *row, int role, service **out)
 {
     svc_layer *L = svc_of(s);
+    gs_time_us end_us = GS_TIME_MAX;
+    if (row->has_duration && !gs_time_add_us(sim_now(s), row->dur_us, &end_us))
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld ('duration'): service '%s' declared at %.6f s for "
+                      "%.6f s ends past the simulator's clock (int64 microseconds, %.4g s)", sim_config_of(s)->trace_path,
+                      row->line, row->id, gs_us_to_s(sim_now(s)), gs_us_to_s(row->dur_us), gs_us_to_s(GS_TIME_MAX));
     if (find_service(L, row->id))
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' declared twice", sim_config_of(s)->trace_path,
                       row->line, row->id);
     if (row->rate > 0 && !row->has_duration)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests (rate) and so "
                       "needs a duration (how long it runs)", sim_config_of(s)->trace_path, row->line, row->id);
+    /* bounded work: what the row asks for, before any of it is generated */
+    double dur_s = row->has_duration ? gs_us_to_s(row->dur_us) : 0;
+    double work = (row->rate > 0 ? row->rate * dur_s : 0) + dur_s / L->period_s;
+    L->work_planned += work;
+    if (L->work_planned > L->max_work)
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' (rate %g/s for %.6g s) asks "
+                      "for about %.4g generated requests and autoscaler ticks, %.4g with the services before it: past "
+                      "the limit of %.4g events (run --max-work %.4g, or GPUSIM_MAX_WORK for the runs compare, plan "
+                      "and sweep start, lifts it)", sim_config_of(s)->trace_path,
+                      row->line, row->id, row->rate, dur_s, work, L->work_planned, L->max_work, L->work_planned);
     if (row->rate > 0 && row->output_tokens < 1 && row->svc_mean_ms <= 0)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
                       "output_tokens (and input_tokens) or svc_mean_ms", sim_config_of(s)->trace_path, row->line, row->id);
@@ -688,7 +718,7 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     v->kv_kib = kv_kib;
     v->svc_mean_ms = row->svc_mean_ms;
     v->start_us = sim_now(s);
-    v->end_us = row->has_duration ? sim_now(s) + row->dur_us : GS_TIME_MAX;
+    v->end_us = end_us;
     v->qhead = v->qtail = NONE;
     v->last_arrival_us = -1;
     v->win_start_us = sim_now(s);

@@ -167,7 +167,8 @@ static void run_time(sim *s, replica *p)
     for (int i = 0; i < p->nactive; i++)
         if (svc_req_at(L, p->active[i])->work_left_us < min_w)
             min_w = svc_req_at(L, p->active[i])->work_left_us;
-    p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
+    if (!gs_time_add(sim_now(s), ceil(min_w / rate - 1e-6), &p->t_end_us))
+        p->t_end_us = sim_time_after(s, ceil(min_w / rate - 1e-6), v->id, "a request's service time at its rate");
     svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
 }
 
@@ -234,8 +235,21 @@ void svc_replica_run(sim *s, replica *p)
         p->t_end_us = GS_TIME_MAX;
         return;
     }
-    p->d1_us = (gs_time_us)llround(first_ms * 1000.0 / rate);
-    p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
+    /* the block's length from the row's token counts and per-token times,
+     * checked against the clock before any cast (1e7 tokens at 1e11 ms a
+     * step is 1e24 us) */
+    double d1 = round(first_ms * 1000.0 / rate), d = round(step_ms * 1000.0 / rate);
+    double span = d1 + (double)(k - 1) * d;
+    if (!gs_time_add(sim_now(s), span, &p->t_end_us)) {
+        char cause[200];
+        snprintf(cause, sizeof cause, "a batch of %ld tokens at %.6g ms a step (decode_ms_base, decode_ms_per_seq, "
+                 "output_tokens)", k, step_ms);
+        p->t_end_us = sim_time_after(s, span, v->id, cause);
+        p->d1_us = p->d_us = 0;
+        return;
+    }
+    p->d1_us = (gs_time_us)d1;
+    p->d_us = (gs_time_us)d;
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
     svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
 }
@@ -313,6 +327,8 @@ void svc_cut_block(sim *s, replica *p)
     if (sim_now(s) < first_end) {
         b = first_end;
         n = 1;
+    } else if (p->d_us == 0) {
+        return; /* steps of no time: the block ends at first_end, which is now */
     } else {
         long m = (long)((sim_now(s) - first_end) / p->d_us) + 1;
         b = first_end + (gs_time_us)m * p->d_us;

@@ -74,7 +74,9 @@ long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, con
                                             : (double)cl->pools[cl->nodes[j->node].pool].model->memory_mib / 1024.0;
     double kv_gib = (double)v->cfg.ask.gpus * card_gib * L->kv_util - v->weights_gib;
     double block_kib = v->kv_kib * L->block_tok;
-    return kv_gib > 0 ? (long)floor(kv_gib * 1024.0 * 1024.0 / block_kib) : 0;
+    double blocks = kv_gib > 0 ? floor(kv_gib * 1024.0 * 1024.0 / block_kib) : 0;
+    /* a tiny kv_kib_per_token asks for more blocks than a long holds: held past the limit (then refused) */
+    return blocks <= (double)SVC_PREFIX_MAX_BLOCKS ? (long)blocks : SVC_PREFIX_MAX_BLOCKS + 1;
 }
 
 /* A replica that stops serving drops its cache (its evictions counted). */

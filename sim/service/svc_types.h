@@ -160,6 +160,8 @@ typedef struct service {
     bool room_on;
     long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
+    gs_time_us lost_at_us;        /* the instant of the latest replica lost, and how many were lost then */
+    long lost_then;
     bool tick_pending;
     gsl_rng *rng;
     /* autoscaler window */
@@ -218,6 +220,7 @@ struct svc_layer {
     int index; /* the layer's place among the run's modules (its events) */
     sim_sketch all_lat, all_ttft;
     int max_batch_def;
+    double max_work, work_planned; /* sim_config.max_work and the estimate of the services declared so far */
     double slo_def, period_s, util_high, mem_high, p99_high_ms, idle_s, timeout_s, weights_def;
     long queue_max;
     double pod_s, import_s, load_gbps, compile_s, graph_s;
@@ -310,6 +313,12 @@ void svc_schedule_tick(sim *s, service *v);
 int64_t svc_prefix_prefill(svc_layer *L, replica *p, svc_req *r);
 replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r);
 long svc_prefix_capacity(const svc_layer *L, const sim *s, const service *v, const job *j);
+/* The most blocks one replica's prefix cache may hold: its node table is
+ * allocated whole (svc_prefix_cache.c). 2^26 is 30 times the largest real
+ * case (8 cards of 141 GB at 512 tokens of 1 KiB a block); a tiny
+ * kv_kib_per_token asking more, with the prefix cache on, is an input
+ * error, never an allocation of terabytes. */
+#define SVC_PREFIX_MAX_BLOCKS (1L << 26)
 void svc_prefix_drop(replica *p);
 
 /* svc_scale.c: replicas in and out, the autoscaler */

@@ -1,7 +1,9 @@
 /* fuzz_k8s.c - `import k8s` on any bytes: the input as a pod List beside
  * the fixture's nodes, then as a node List beside the fixture's pods (the
  * streamed List reader, the node and pod mappings, the sort). Every refusal
- * must carry a known status and a message.
+ * must carry a known status and a message; what it converts must read back:
+ * the trace through the trace reader, the cluster through the cluster
+ * loader.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +27,25 @@ static void one(const char *nodes, const char *pods)
         fz_check_err(GS_EINPUT, &err);
         return;
     }
-    FILE *out = fopen("/dev/null", "w");
-    int rc = wl_k8s_write_trace(k, out, &err);
+    char trace[700], cluster[700];
+    snprintf(trace, sizeof trace, "%s/converted.csv", fz_dir());
+    snprintf(cluster, sizeof cluster, "%s/converted.json", fz_dir());
+    FILE *ft = fopen(trace, "w"), *fc = fopen(cluster, "w");
+    if (!ft || !fc)
+        abort();
+    int rc = wl_k8s_write_trace(k, ft, &err);
     if (rc == 0)
-        rc = wl_k8s_write_cluster(k, out, &err);
-    if (rc)
+        rc = wl_k8s_write_cluster(k, fc, &err);
+    if (fclose(ft) != 0 || fclose(fc) != 0)
+        abort();
+    if (rc) {
         fz_check_err(rc, &err);
-    else if (n.pods != n.converted + n.skipped + n.replicas)
-        abort(); /* every pod accounted for */
-    fclose(out);
+    } else {
+        if (n.pods != n.converted + n.skipped + n.replicas)
+            abort(); /* every pod accounted for */
+        fz_trace_reads(trace);
+        fz_cluster_reads(cluster);
+    }
     wl_k8s_free(k);
 }
 

@@ -1,7 +1,9 @@
 /* fuzz_sacct.c - `import sacct` on any bytes: the input as the accounting
  * beside the fixture's nodes, then as a node list (scontrol or sinfo)
  * beside the fixture's accounting. Every refusal must carry a known status
- * and a message, and every job line be accounted for.
+ * and a message, every job line be accounted for, and what it converts read
+ * back: the trace through the trace reader, the cluster through the cluster
+ * loader.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +28,25 @@ static void one(const char *nodes, const char *acct)
         fz_check_err(GS_EINPUT, &err);
         return;
     }
-    FILE *out = fopen("/dev/null", "w");
-    int rc = wl_slurm_write_trace(s, acct, out, &err);
-    if (rc == 0)
-        rc = wl_slurm_write_cluster(s, out, &err);
-    if (rc)
-        fz_check_err(rc, &err);
-    else if (n.rows_in != n.converted + n.skipped)
+    char trace[700], cluster[700];
+    snprintf(trace, sizeof trace, "%s/converted.csv", fz_dir());
+    snprintf(cluster, sizeof cluster, "%s/converted.json", fz_dir());
+    FILE *ft = fopen(trace, "w"), *fc = fopen(cluster, "w");
+    if (!ft || !fc)
         abort();
-    fclose(out);
+    int rc = wl_slurm_write_trace(s, acct, ft, &err);
+    if (rc == 0)
+        rc = wl_slurm_write_cluster(s, fc, &err);
+    if (fclose(ft) != 0 || fclose(fc) != 0)
+        abort();
+    if (rc) {
+        fz_check_err(rc, &err);
+    } else {
+        if (n.rows_in != n.converted + n.skipped)
+            abort(); /* every job line accounted for */
+        fz_trace_reads(trace);
+        fz_cluster_reads(cluster);
+    }
     wl_slurm_free(s);
 }
 

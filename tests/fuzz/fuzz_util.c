@@ -2,6 +2,10 @@
  * SPDX-License-Identifier: MIT */
 #include "fuzz_util.h"
 
+#include "../../sim/sim_cluster_file.h"
+#include "../../workloads/wl_trace.h"
+
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +78,58 @@ void fz_check_err(int rc, const gs_error *err)
                 err->msg);
         abort();
     }
+}
+
+void fz_trace_reads(const char *path)
+{
+    gs_error err = {0};
+    wl_trace *t = wl_trace_open(path, NULL, &err);
+    if (!t) {
+        fprintf(stderr, "fuzz: the converted trace does not open: %s\n", err.msg);
+        abort();
+    }
+    const wl_row *row;
+    int rc;
+    while ((rc = wl_trace_next(t, &row, &err)) > 0)
+        ;
+    wl_trace_close(t);
+    if (rc < 0) {
+        fprintf(stderr, "fuzz: the importer wrote a row the trace reader refuses: %s\n", err.msg);
+        abort();
+    }
+}
+
+void fz_cluster_reads(const char *path)
+{
+    sim_cluster c;
+    gs_error err = {0};
+    if (sim_cluster_load(&c, path, fz_catalog(), &err) != 0) {
+        fprintf(stderr, "fuzz: the importer wrote a cluster the cluster loader refuses: %s\n", err.msg);
+        abort();
+    }
+    sim_cluster_free(&c);
+}
+
+int fz_command(int (*fn)(int, char **), int argc, const char *const *argv)
+{
+    static int null_fd = -1;
+    if (null_fd < 0) { /* once: the commands print their tables; the fuzzer needs none of it */
+        fflush(stdout);
+        null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0) {
+            perror("fuzz: /dev/null");
+            abort();
+        }
+    }
+    char *av[32];
+    for (int i = 0; i < argc && i < 31; i++)
+        av[i] = (char *)argv[i];
+    av[argc < 31 ? argc : 31] = NULL;
+    int rc = fn(argc, av);
+    fflush(stdout);
+    if (rc < 0 || rc > 4) {
+        fprintf(stderr, "fuzz: command exited %d, not a command's exit code\n", rc);
+        abort();
+    }
+    return rc;
 }

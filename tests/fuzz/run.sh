@@ -25,6 +25,14 @@ for t in "$@"; do
            # the first byte picks the policy (fuzz_sim.c); keep the seeds small
            { printf "\\$(printf '%03o' $i)"; head -40 "$f"; } >"$work/seed$i"; i=$((i + 1))
          done ;;
+    import_sd) head -60 tests/fixtures/alibaba-sd/*.csv >"$work/seed.csv" ;;
+    import_dlrm) head -60 tests/fixtures/alibaba-dlrm/*.csv >"$work/seed.csv" ;;
+    import_mooncake) head -30 tests/fixtures/mooncake/*.jsonl >"$work/seed.jsonl" ;;
+    import_azure) head -60 workloads/traces/azure-llm-inference-2023/*.csv >"$work/seed.csv" 2>/dev/null ;;
+    import_openb) # the first byte picks the pod list (even) or the node list (odd)
+       { printf '\000'; head -60 workloads/traces/alibaba-openb-gpu-v2023/openb_pod_list_default.csv; } >"$work/pods"
+       { printf '\001'; head -60 tests/fixtures/openb/openb_node_list_all_node.csv; } >"$work/nodes" ;;
+    check) cp results/baseline/*.json "$work"/ 2>/dev/null ;;
   esac
   log=$FZ/fuzz_$t.log
   "$FZ/fuzz_$t" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \

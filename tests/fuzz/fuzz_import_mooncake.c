@@ -1,0 +1,33 @@
+/* fuzz_import_mooncake.c - the importer of the Mooncake JSON Lines (workloads/wl_import_mooncake.c), spread and bursts on any
+ * bytes: it converts or refuses with a message naming the input, and what
+ * it converts reads whole through the trace reader.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../workloads/wl_import.h"
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *p = fz_write(data, size, "mc.jsonl");
+    char in[700], conv[700];
+    snprintf(in, sizeof in, "%s", p);
+    snprintf(conv, sizeof conv, "%s/converted.csv", fz_dir());
+    FILE *out = fopen(conv, "w");
+    if (!out)
+        abort();
+    gs_error err = {0};
+    wl_mc_opts o = {.service = "llm", .gpus = 8, .replicas_min = 1, .replicas_max = 4, .weights_gib = 130,
+                    .slo_ttft_ms = 2000, .slo_tpot_ms = 200, .kv_kib_per_token = 320, .block_tokens = 512,
+                    .bursts = size > 0 && (data[0] & 1), .bucket_ms = 3000, .seed = 7, .warmup_s = 180};
+    wl_mc_counts n;
+    int rc = wl_import_mooncake(in, out, NULL, &o, &n, &err);
+    if (fclose(out) != 0)
+        abort();
+    if (rc)
+        fz_check_err(rc, &err);
+    else
+        fz_trace_reads(conv);
+    return 0;
+}
