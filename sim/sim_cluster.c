@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "sim_elastic.h"
 
 /* {==== building ====} */
 
@@ -195,6 +196,25 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
     return 0;
 }
 
+/* The group's elastic keys (sim_elastic.h); the table is made at the first
+ * group that has one, so a fixed cluster keeps none. */
+static int elastic_group(sim_cluster *c, const cJSON *it, const char *path, int i, int ng, int *count,
+                         gs_error *err)
+{
+    sim_group_elastic e;
+    bool any;
+    int rc = sim_elastic_group_parse(it, path, i, &e, count, &any, err);
+    if (rc || !any)
+        return rc;
+    if (!c->group_elastic) {
+        c->group_elastic = xcalloc((size_t)ng, sizeof *c->group_elastic);
+        for (int k = 0; k < ng; k++)
+            c->group_elastic[k].tier = TIER_RESERVED;
+    }
+    c->group_elastic[i] = e;
+    return 0;
+}
+
 static int bad_field(gs_error *err, const char *path, int idx, const char *field, const char *want)
 {
     return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
@@ -242,10 +262,11 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
+            ok |= sim_elastic_key(k->string);
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig, price_per_gpu_hour_usd)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd, tier, autoscale, trigger, ...)",
                             path, i, k->string);
                 goto out;
             }
@@ -279,6 +300,8 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         }
         if (v)
             g[i].count = (int)v->valuedouble;
+        if ((rc = elastic_group(c, it, path, i, ng, &g[i].count, err)) != 0)
+            goto out;
         v = cJSON_GetObjectItemCaseSensitive(it, "gpus");
         if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > CL_MAX_NODE_GPUS ||
             v->valuedouble != floor(v->valuedouble)) {
@@ -393,6 +416,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
     free(c->group_price);
+    free(c->group_elastic);
     free(c->group_prefix);
     free(c->group_first);
     free(c->given);

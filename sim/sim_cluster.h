@@ -97,6 +97,8 @@ typedef struct sim_cluster {
     /* a node group's "mig" value, kept as raw JSON text for the MIG
      * policies to parse (the core does not interpret it); NULL when absent */
     char **group_mig;
+    /* per node group: tier, autoscaling, spot reclaims (sim_elastic.h); NULL: no group has an elastic key */
+    struct sim_group_elastic *group_elastic;
     double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
     char (*group_prefix)[24]; /* per node group: its nodes' name prefix (node k of the group: prefix k) */
     int *group_first;         /* per node group: its first node's id */
