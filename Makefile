@@ -154,10 +154,12 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_trace.sh
 	@sh scripts/bench_gang.sh
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
+	@sh scripts/bench_backfill.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)
