@@ -36,6 +36,15 @@ static void ref_push(el_ref **a, int *n, int *cap, const job *j)
     (*a)[(*n)++] = (el_ref){j->slot, j->gen};
 }
 
+/* Moves node (sim_nodes.h), counted in its group's states. */
+void el_set_state(el_state *e, int node, int state)
+{
+    el_group *g = &e->g[e->group_of[node]];
+    g->nstate[sim_node_state(e->s, node)]--;
+    g->nstate[state]++;
+    sim_node_set_state(e->s, node, state);
+}
+
 /* {==== scale out ====} */
 
 /* Does an up node have room for j now? (A job across nodes: the queue
@@ -94,7 +103,7 @@ static void node_provision(el_state *e, el_group *g)
     g->scale_outs++;
     sim_gauge_add(&g->exist, s->now, 1);
     sim_gauge_add(&g->provisioning, s->now, 1);
-    sim_node_set_state(s, node, NODE_PROVISIONING);
+    el_set_state(e, node, NODE_PROVISIONING);
     sim_module_event(s, e->index, s->now + s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
 }
 
@@ -210,7 +219,7 @@ static void on_up(el_state *e, int node)
     int nw = n->nwait;
     n->wait = NULL;
     n->nwait = n->capwait = 0;
-    sim_node_set_state(s, node, NODE_UP); /* dispatches */
+    el_set_state(e, node, NODE_UP); /* dispatches */
     el_spot_arm(e, node);
     for (int i = 0; i < nw; i++) {
         job *j = sim_job_at(s, w[i].slot, w[i].gen);
@@ -242,7 +251,7 @@ void el_node_gone(el_state *e, int node, bool reclaimed)
     else
         g->scale_ins++;
     n->spot_gen++;
-    sim_node_set_state(s, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
+    el_set_state(e, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
     g->absent[g->nabsent++] = node;
     el_ref *w = n->wait;
     int nw = n->nwait;
@@ -282,6 +291,31 @@ static void el_arrived(void *state, sim *s, job *j)
     el_state *e = state;
     if (e && e->states && j->state == JOB_QUEUED)
         pending(e, j);
+}
+
+/* Where a trace job may run (the row's tier; jobs and sessions: any): a
+ * no-spot job loses the spot pools, and is refused when no other is left. */
+static bool el_admit(void *state, sim *s, job *j)
+{
+    el_state *e = state;
+    const wl_row *r = s->arriving;
+    if (r && r->tier == WL_TIER_NO_SPOT && (j->pools & e->spot_pools)) {
+        j->pools &= ~e->spot_pools;
+        if (!j->pools) {
+            s->admit_why = "tier no-spot: the GPU models it may use are on spot nodes only";
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Internal tasks (service replicas, sandboxes) stay off spot nodes: a
+ * service's default tier is no-spot. */
+static uint64_t el_narrow_pools(void *state, sim *s, job *j, uint64_t pools)
+{
+    (void)s;
+    const el_state *e = state;
+    return j->internal ? pools & ~e->spot_pools : pools;
 }
 
 static bool el_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -354,9 +388,10 @@ static void group_init(el_state *e, int gi)
     for (int k = 0; k < g->count; k++)
         e->group_of[g->first + k] = gi;
     int up = g->cfg->autoscale ? g->cfg->min : g->count;
+    g->nstate[NODE_UP] = g->count;
     for (int k = g->count - 1; k >= up; k--) { /* the lowest absent id on top */
         g->absent[g->nabsent++] = g->first + k;
-        sim_node_set_state(s, g->first + k, NODE_ABSENT);
+        el_set_state(e, g->first + k, NODE_ABSENT);
     }
     g->alive = up;
     sim_gauge_set(&g->exist, 0, up);
@@ -368,12 +403,34 @@ static void group_init(el_state *e, int gi)
         e->order[e->norder++] = gi;
 }
 
+static void ts_fill(void *ud, double *out)
+{
+    const el_state *e = ud;
+    for (int gi = 0; gi < e->ng; gi++) {
+        *out++ = e->g[gi].nstate[NODE_UP];
+        *out++ = e->g[gi].nstate[NODE_PROVISIONING];
+        *out++ = e->g[gi].nstate[NODE_DRAINING];
+    }
+}
+
+/* The timeseries gains each group's nodes up, provisioning and draining. */
+static void ts_columns(el_state *e)
+{
+    size_t cap = (size_t)e->ng * 64 + 1, len = 0;
+    char *head = xmalloc(cap);
+    head[0] = 0;
+    for (int gi = 0; gi < e->ng; gi++)
+        len += (size_t)snprintf(head + len, cap - len, ",g%d_up,g%d_provisioning,g%d_draining", gi, gi, gi);
+    sim_ts_columns(e->s, head, 3 * e->ng, ts_fill, e);
+    free(head);
+}
+
 static int el_init(sim *s, int index, void **state, gs_error *err)
 {
     const sim_cluster *c = s->cl;
     *state = NULL;
     if (!c->group_elastic) {
-        sim_module_skip(s, index, SIM_HOOK_ARRIVED);
+        sim_module_skip(s, index, SIM_HOOK_ARRIVED | SIM_HOOK_ADMIT | SIM_HOOK_NARROW_POOLS);
         return 0;
     }
     el_state *e = xcalloc(1, sizeof *e);
@@ -397,6 +454,12 @@ static int el_init(sim *s, int index, void **state, gs_error *err)
     for (int gi = 0; gi < e->ng; gi++)
         group_init(e, gi);
     sort_by_price(e);
+    if (e->states)
+        ts_columns(e);
+    for (int p = 0; p < c->npools; p++)
+        e->spot_pools |= c->pools[p].spot ? 1ULL << p : 0;
+    if (!e->spot_pools)
+        sim_module_skip(s, index, SIM_HOOK_ADMIT | SIM_HOOK_NARROW_POOLS);
     return 0;
 }
 
@@ -424,6 +487,8 @@ const sim_module elastic_module = {
     .name = "elastic",
     .init = el_init,
     .fini = el_fini,
+    .admit = el_admit,
+    .narrow_pools = el_narrow_pools,
     .arrived = el_arrived,
     .event_live = el_event_live,
     .event = el_event,

@@ -39,6 +39,7 @@ typedef struct el_group {
     sim_gauge used;              /* GPUs held by jobs on its nodes */
     sim_gauge provisioning;      /* nodes provisioning */
     sim_sketch provision_wait_s; /* decision to start, jobs that waited for a node of the group */
+    int nstate[NODE_NSTATES];    /* its nodes in each state (el_set_state), for the timeseries */
     int reserved_gpus;           /* reserved tier: GPUs paid for the whole run */
     gsl_rng *rng;                /* spot reclaims: the group's own stream */
     uint64_t interrupted;        /* jobs a reclaim stopped before they could write a checkpoint */
@@ -65,6 +66,7 @@ typedef struct el_state {
     int nwatch, capwatch;
     bool scan_pending;
     bool states; /* some group autoscales: node states are on */
+    uint64_t spot_pools; /* the pools of spot nodes, a bit each */
 } el_state;
 
 /* sim_elastic_spot.c */
@@ -74,6 +76,7 @@ void el_spot_free(el_group *g);
 /* sim_elastic_report.c */
 void el_report(const void *state, const sim *s, cJSON *root, int section);
 /* sim_elastic.c */
+void el_set_state(el_state *e, int node, int state);
 void el_node_gone(el_state *e, int node, bool reclaimed);
 void el_provision(el_state *e, el_group *g, job *j);
 

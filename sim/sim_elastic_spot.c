@@ -47,7 +47,7 @@ static void on_notice(el_state *e, int node)
     sim *s = e->s;
     el_group *g = &e->g[e->group_of[node]];
     gs_time_us notice_us = s_to_us(g->cfg->notice_s);
-    sim_node_set_state(s, node, NODE_DRAINING);
+    el_set_state(e, node, NODE_DRAINING);
     for (job *j = s->node_jobs[node]; j;) {
         job *next = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext : j->more->node_next;
         gs_time_us w = j->internal ? -1 : sim_job_ckpt_write_us(s, j);

@@ -50,6 +50,7 @@ struct sim {
     struct wl_trace *tr;
     const wl_row *next_row; /* the read-ahead row (the reader's, valid until the next read; a job keeps its job_req) */
     const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
+    const char *admit_why;  /* set by a module's admit that refuses the arrival: the reason (static text) */
     bool have_next;
     sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
     /* names resolved once, by the reader's name numbers (sim_symmap.h):
@@ -101,6 +102,10 @@ struct sim {
 
     /* timeseries, bounded (sim_timeseries.h) */
     sim_timeseries ts;
+    /* a module's extra columns (sim_ts_columns): fill writes their values now */
+    void (*ts_fill)(void *ud, double *out);
+    void *ts_fill_ud;
+    double *ts_vals;
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
