@@ -268,17 +268,24 @@ void el_node_gone(el_state *e, int node, bool reclaimed)
 static void on_idle(el_state *e, int node)
 {
     el_group *g = &e->g[e->group_of[node]];
-    if (sim_node_state(e->s, node) == NODE_UP && sim_node_empty(e->s, node) && g->alive > g->cfg->min)
+    if (sim_node_state(e->s, node) != NODE_UP || !sim_node_empty(e->s, node) || g->alive <= g->cfg->min)
+        return;
+    if (g->cfg->trigger == TRIGGER_POOLED && el_pooled_keeps(e, g))
+        idle_later(e, node); /* needed by the pooled metrics: looked at again after idle_s */
+    else
         el_node_gone(e, node, false);
 }
 
 /* {==== the module's hooks ====} */
 
-static void on_watch(void *ud, sim *s, int node, int dgpus, bool joined)
+static void on_watch(void *ud, sim *s, int node, const job *j, bool joined)
 {
     el_state *e = ud;
     el_group *g = &e->g[e->group_of[node]];
-    sim_gauge_add(&g->used, s->now, dgpus);
+    int gpus = job_gpus_on(j, node);
+    int64_t mib = job_req_gpumem_mib(&j->req, s->cl->pools[g->pool].model->memory_mib);
+    sim_gauge_add(&g->used, s->now, joined ? gpus : -gpus);
+    e->mem_used_mib += (joined ? 1.0 : -1.0) * (double)(mib > 0 ? mib : s->cl->pools[g->pool].model->memory_mib) * gpus;
     if (joined)
         e->node[node].gen++; /* an idle timer running is void */
     else if (sim_node_empty(s, node) && sim_node_state(s, node) == NODE_UP)
@@ -289,8 +296,12 @@ static void el_arrived(void *state, sim *s, job *j)
 {
     (void)s;
     el_state *e = state;
-    if (e && e->states && j->state == JOB_QUEUED)
+    if (!e || !e->states)
+        return;
+    if (j->state == JOB_QUEUED)
         pending(e, j);
+    if (e->pooled)
+        el_pooled_arm(e);
 }
 
 /* Where a trace job may run (the row's tier; jobs and sessions: any): a
@@ -338,6 +349,7 @@ static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t 
     case EL_EV_UP: on_up(e, (int)slot); break;
     case EL_EV_IDLE: on_idle(e, (int)slot); break;
     case EL_EV_SCAN: on_scan(e); break;
+    case EL_EV_POOLED: el_pooled_tick(e); break;
     default: el_spot_event(e, slot, gen, (int)aux); break;
     }
 }
@@ -456,6 +468,10 @@ static int el_init(sim *s, int index, void **state, gs_error *err)
     sort_by_price(e);
     if (e->states)
         ts_columns(e);
+    for (int k = 0; k < e->norder; k++)
+        e->pooled |= e->g[e->order[k]].cfg->trigger == TRIGGER_POOLED;
+    if (e->pooled)
+        el_pooled_arm(e);
     for (int p = 0; p < c->npools; p++)
         e->spot_pools |= c->pools[p].spot ? 1ULL << p : 0;
     if (!e->spot_pools)

@@ -67,12 +67,20 @@ typedef struct el_state {
     bool scan_pending;
     bool states; /* some group autoscales: node states are on */
     uint64_t spot_pools; /* the pools of spot nodes, a bit each */
+    double mem_used_mib; /* GPU memory the jobs on nodes state (a card's whole memory when they state none) */
+    bool pooled;         /* some group has the pooled trigger */
+    bool pooled_pending; /* a pooled tick is scheduled */
 } el_state;
 
 /* sim_elastic_spot.c */
 void el_spot_arm(el_state *e, int node);
 void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind);
 void el_spot_free(el_group *g);
+/* sim_elastic_pooled.c */
+void el_pooled_arm(el_state *e);
+void el_pooled_tick(el_state *e);
+/* Would removing one up node of pooled group g pass its thresholds? */
+bool el_pooled_keeps(const el_state *e, const el_group *g);
 /* sim_elastic_report.c */
 void el_report(const void *state, const sim *s, cJSON *root, int section);
 /* sim_elastic.c */

@@ -42,7 +42,7 @@ void sim_nodes_job_started(sim *s, job *j)
             *prev_of(*head, n) = j;
         *head = j;
         if (s->node_watch)
-            s->node_watch(s->node_watch_ud, s, n, job_gpus_on(j, n), true);
+            s->node_watch(s->node_watch_ud, s, n, j, true);
     }
 }
 
@@ -63,7 +63,7 @@ void sim_nodes_job_stopped(sim *s, job *j)
             *prev_of(x, n) = p;
         *prev_of(j, n) = *next_of(j, n) = NULL;
         if (s->node_watch)
-            s->node_watch(s->node_watch_ud, s, n, -job_gpus_on(j, n), false);
+            s->node_watch(s->node_watch_ud, s, n, j, false);
     }
 }
 

@@ -39,11 +39,10 @@ double sim_nodes_out_gpus(const sim *s);
 void sim_nodes_job_started(sim *s, job *j);
 void sim_nodes_job_stopped(sim *s, job *j);
 /* A watcher of the jobs on nodes (one per run, sim_nodes_enable first):
- * fn(ud, s, node, dgpus, joined) after a job joins a node's list (joined;
- * dgpus: the GPUs it holds there, 0 for a job without GPUs) or leaves it
- * (minus those), a gang once per node. An elastic model learns each node's load and when it
+ * fn(ud, s, node, j, joined) after job j joins node's list (joined) or
+ * leaves it, a gang once per node (job_gpus_on(j, node): its GPUs there). An elastic model learns each node's load and when it
  * empties (sim_node_empty). O(1) per call. */
-typedef void (*sim_node_watch_fn)(void *ud, sim *s, int node, int dgpus, bool joined);
+typedef void (*sim_node_watch_fn)(void *ud, sim *s, int node, const job *j, bool joined);
 void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud);
 /* Does no job run on node (states on)? O(1). */
 bool sim_node_empty(const sim *s, int node);

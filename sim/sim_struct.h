@@ -93,7 +93,7 @@ struct sim {
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
-    void (*node_watch)(void *ud, sim *s, int node, int dgpus, bool joined); /* sim_nodes_watch; NULL: none */
+    void (*node_watch)(void *ud, sim *s, int node, const job *j, bool joined); /* sim_nodes_watch; NULL: none */
     void *node_watch_ud;
     sim_gauge g_out;
     uint64_t interruptions;
