@@ -58,6 +58,12 @@ int sim_elastic_group_parse(const struct cJSON *it, const char *path, int idx, s
 /* Is key one of the elastic keys of a node group? */
 bool sim_elastic_key(const char *key);
 
+/* The cloud's notice that spot node `node` will be reclaimed notice_s from
+ * now, as a drawn reclaim gives it (a scripted reclaim; tests). GS_BUG
+ * unless the node is up in a spot group. */
+struct sim;
+void sim_elastic_reclaim(struct sim *s, int node);
+
 /* The module (sim_module.h): nothing in a run whose cluster has no elastic
  * group. */
 extern const struct sim_module elastic_module;

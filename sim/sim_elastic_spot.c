@@ -9,8 +9,8 @@
  * writes it (its cards held at rate 0), then is requeued having lost nothing
  * (sim_job_interrupt_saved). When the notice ends the node goes (el_node_gone):
  * every job still on it is interrupted as by a failure, losing the work since
- * its latest periodic checkpoint (sim_job_interrupt). Cost: a notice O(jobs on
- * the node).
+ * its latest periodic checkpoint (sim_job_interrupt), and a group below its
+ * min asks for a replacement. Cost: a notice O(jobs on the node).
  * SPDX-License-Identifier: MIT */
 #include "sim_elastic_int.h"
 
@@ -69,6 +69,10 @@ static void on_reclaim(el_state *e, int node)
                                                             : j->more->node_next)
         g->interrupted += !j->internal;
     el_node_gone(e, node, true);
+    /* the group's min is kept as a cloud's node group keeps its size: a
+     * replacement is asked for (the jobs stopped asked for theirs already) */
+    if (g->alive < g->cfg->min && g->nabsent > 0)
+        el_provision(e, g, NULL);
 }
 
 void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind)
@@ -82,4 +86,14 @@ void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind)
         if (j && j->state == JOB_RUNNING)
             sim_job_interrupt_saved(e->s, j);
     }
+}
+
+void sim_elastic_reclaim(sim *s, int node)
+{
+    el_state *e = sim_module_state(s, &elastic_module);
+    if (!e || node < 0 || node >= s->cl->nnodes || e->group_of[node] < 0 ||
+        e->g[e->group_of[node]].cfg->tier != TIER_SPOT || sim_node_state(s, node) != NODE_UP)
+        GS_BUG("sim_elastic_reclaim: not an up node of a spot group");
+    e->node[node].spot_gen++; /* the drawn reclaim is void: this one replaces it */
+    on_notice(e, node);
 }
