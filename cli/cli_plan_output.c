@@ -149,6 +149,10 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             if (sname && !strstr(srcs, sname))
                 snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%s", srcs[0] ? ", " : "", sname);
         }
+        double peak;
+        if (metrics_get(e->obj, "burst_peak_nodes", &peak)) /* a base with burst groups: the runs' bill */
+            snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "; billed by the runs, burst peak %.0f node%s",
+                     peak, peak == 1 ? "" : "s");
         if (isnan(e->usd_h))
             printf("%-24s %-26s %7ld %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, e->nodes, "?",
                    "?", "no price known");

@@ -52,6 +52,39 @@ static int child_common(planner *pl, long x, cli_opts *com, char *spec, size_t n
     return rc;
 }
 
+/* A template with burst groups: the bill comes from the runs (the base
+ * every hour, the burst for the node-hours it existed), its mean per hour
+ * over the seeds, and the most burst nodes at once on any seed. */
+static void burst_figures(cJSON *obj, const cli_batch_run *runs, long seeds)
+{
+    double usd_h = 0, peak = 0;
+    long priced = 0;
+    for (long s = 0; s < seeds; s++) {
+        double usd, end_s, sum = 0;
+        if (metrics_get(runs[s].report, "elastic.total.cost_usd", &usd) &&
+            metrics_get(runs[s].report, "sim.end_s", &end_s) && end_s > 0) {
+            usd_h += usd / (end_s / 3600);
+            priced++;
+        }
+        const cJSON *g;
+        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(runs[s].report,
+                                                                                                 "elastic"),
+                                                              "groups"))
+        {
+            double p;
+            if (cJSON_GetObjectItemCaseSensitive(g, "autoscale") && metrics_get(g, "peak_nodes", &p))
+                sum += p;
+        }
+        if (sum > peak)
+            peak = sum;
+    }
+    if (priced == seeds)
+        cJSON_AddNumberToObject(obj, "cost_per_hour_usd", usd_h / (double)seeds);
+    else
+        cJSON_AddNullToObject(obj, "cost_per_hour_usd");
+    cJSON_AddNumberToObject(obj, "burst_peak_nodes", peak);
+}
+
 /* Keeps count x, run on every seed (runs[0..seeds-1]), among the counts
  * done; it becomes evidence when the search's path reaches it (take_point). */
 static void measure_point(planner *pl, long x, cli_batch_run *runs)
@@ -117,6 +150,8 @@ static void measure_point(planner *pl, long x, cli_batch_run *runs)
     const cJSON *wn = cJSON_GetObjectItemCaseSensitive(runs[0].report, "warnings");
     if (wn) /* e.g. a MIG policy on cards without MIG: the buyer must see it beside the answer */
         cJSON_AddItemToObject(pt.obj, "warnings", cJSON_Duplicate(wn, 1));
+    if (!pl->cand->model && cluster_template_has_burst(&pl->cand->tpl, -1))
+        burst_figures(pt.obj, runs, cx->seeds);
     cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
     for (long s = 0; s < cx->seeds; s++)
         cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));

@@ -489,7 +489,7 @@ static void el_fini(void *state)
         el_spot_free(&e->g[gi]);
         sim_sketch_free(&e->g[gi].provision_wait_s);
     }
-    for (int n = 0; n < e->s->cl->nnodes; n++)
+    for (int n = 0; e->node && n < e->s->cl->nnodes; n++) /* NULL: init refused the run */
         free(e->node[n].wait);
     free(e->g);
     free(e->order);
