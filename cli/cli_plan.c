@@ -311,6 +311,11 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         max_x = cli_plan_search_max_scale(st->cx, e->cand, a->max_gpus);
     }
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
+    bool burst = !e->cand->model && cluster_template_has_burst(&e->cand->tpl, -1);
+    if (rc == 0 && answer && burst) {
+        cJSON_AddNumberToObject(e->obj, "smallest_scale", (double)answer);
+        rc = cli_plan_search_cheapest(&pl, answer, max_x, &answer, err);
+    }
     qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);

@@ -184,6 +184,11 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
            "%9s", e->pol->label, e->cand->label, "cards", "nodes", "met", "seeds_ok");
     for (int t = 0; t < cx->nslo; t++)
         printf(" %26s", cx->slo[t].path);
+    /* a base with burst groups: each count's bill (base + burst) and the burst's peak */
+    const cJSON *pt0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e->obj, "points"), 0);
+    bool burst = cJSON_GetObjectItemCaseSensitive(pt0, "burst_peak_nodes") != NULL;
+    if (burst)
+        printf(" %12s %11s", "$/hour", "burst_peak");
     printf("\n");
     const cJSON *pt;
     cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(e->obj, "points"))
@@ -203,6 +208,11 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
             else
                 printf(" %26s", "absent");
         }
+        double usd = NAN, peak = 0;
+        metrics_get(pt, "cost_per_hour_usd", &usd);
+        metrics_get(pt, "burst_peak_nodes", &peak);
+        if (burst)
+            printf(" %12.2f %11.0f", usd, peak);
         printf("\n");
     }
 }

@@ -73,6 +73,10 @@ r, od, sp = (es['h100-burst ' + k] for k in ('(reserved)', '(+on-demand burst)',
 assert 'burst_peak_nodes' not in r and od['burst_peak_nodes'] >= 1 and sp['burst_peak_nodes'] >= 1
 assert sp['cost_per_month_usd'] < od['cost_per_month_usd'] < r['cost_per_month_usd']
 assert od['base_cost_per_hour_usd'] < od['cost_per_hour_usd']
+for e in (od, sp):  # the cheapest bill among the bases run, none cheaper left unrun
+    met = [pt for pt in e['points'] if pt['met']]
+    assert all(e['cost_per_hour_usd'] <= pt['cost_per_hour_usd'] for pt in met), e['points']
+    assert e['scale'] >= e['smallest_scale']
 " 2>"$T/py" && grep -A4 "buyer's table" "$T/plan" | sed -n 3p | grep -q '(+spot burst).*burst peak'; then
   ok elastic/plan_three_ways
 else cat "$T/plan" >>"$T/py"; no elastic/plan_three_ways "$T/py"; fi
