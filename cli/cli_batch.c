@@ -342,7 +342,12 @@ cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err)
     metrics_get(r, "sim.end_s", &end_s);
     cJSON_DeleteItemFromObjectCaseSensitive(r, "derived");
     cJSON *d = cJSON_AddObjectToObject(r, "derived");
-    if (metrics_get(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
+    double bill;
+    if (metrics_get(r, "elastic.total.cost_usd", &bill) && end_s > 0) {
+        /* nodes that come and go (sim/sim_elastic.h): the run's bill, not every node for the whole run */
+        cJSON_AddNumberToObject(d, "cost_usd", bill);
+        cJSON_AddNumberToObject(d, "cost_per_day_usd", bill / end_s * 86400.0);
+    } else if (metrics_get(r, "inputs.cluster.cost_per_hour_usd", &cph)) {
         cJSON_AddNumberToObject(d, "cost_usd", cph * end_s / 3600.0);
         /* the cluster as configured is paid by the day, however soon a policy drains its backlog */
         cJSON_AddNumberToObject(d, "cost_per_day_usd", cph * 24.0);

@@ -261,12 +261,31 @@ static void entry_margin(const plan_ctx *cx, entry *e, const planner *pl, long a
     }
 }
 
+/* A base with burst groups: its cost per hour is the runs' bill at the
+ * answer (the base's alone is base_cost_per_hour_usd), beside the burst's
+ * peak. */
+static void burst_answer(entry *e, const planner *pl, long answer)
+{
+    for (int i = 0; i < pl->npts; i++) {
+        if (pl->pts[i].x != answer)
+            continue;
+        double v;
+        if (!isnan(e->usd_h))
+            cJSON_AddNumberToObject(e->obj, "base_cost_per_hour_usd", e->usd_h);
+        e->usd_h = metrics_get(pl->pts[i].obj, "cost_per_hour_usd", &v) ? v : NAN;
+        if (metrics_get(pl->pts[i].obj, "burst_peak_nodes", &v))
+            cJSON_AddNumberToObject(e->obj, "burst_peak_nodes", v);
+    }
+}
+
 /* The entry's verdict and answer, from a finished search. */
 static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long answer)
 {
     if (answer) {
         cJSON *src = cJSON_CreateArray();
         cli_plan_cands_size(cx, e->cand, answer, &e->gpus, &e->nodes, &e->usd_h, src);
+        if (!e->cand->model && cluster_template_has_burst(&e->cand->tpl, -1))
+            burst_answer(e, pl, answer);
         cJSON_AddNumberToObject(e->obj, "gpus", (double)e->gpus);
         cJSON_AddNumberToObject(e->obj, "nodes", (double)e->nodes);
         if (!e->cand->model)
@@ -328,6 +347,11 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         max_x = cli_plan_search_max_scale(st->cx, e->cand, a->max_gpus);
     }
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
+    bool burst = !e->cand->model && cluster_template_has_burst(&e->cand->tpl, -1);
+    if (rc == 0 && answer && burst) {
+        cJSON_AddNumberToObject(e->obj, "smallest_scale", (double)answer);
+        rc = cli_plan_search_cheapest(&pl, answer, max_x, &answer, err);
+    }
     if (pl.npts > 1) /* a round that failed first left none (and qsort must not see NULL) */
         qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {

@@ -116,6 +116,10 @@ int cli_plan_cands_templates(const char *const *templates, int ntemplates, const
  * *answer = 0 when even max_x fails, or when a user term's metric stays
  * absent although every job and request was served, or on a plateau. */
 int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error *err);
+/* A template with burst groups, whose smallest base meeting the SLO is
+ * first: *best = the base (first..max_x) of the cheapest bill that meets it
+ * (cli_plan_search.c: the bases a bill seen could still beat). */
+int cli_plan_search_cheapest(planner *pl, long first, long max_x, long *best, gs_error *err);
 /* The largest scale of a template whose cards stay <= max_gpus (>= 1). */
 long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_gpus);
 /* Runs count x of pl's candidate under pol (another variant of pl's

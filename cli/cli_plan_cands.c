@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../sim/sim_cluster_file.h"
+#include "../sim/sim_elastic.h"
 #include "cli_plan.h"
 
 /* The price of one GPU-hour of model m and where it comes from: --price,
@@ -139,29 +140,69 @@ int cli_plan_cands_gpus(const char *gpu_list, long gpus_per_node, const char *mi
     return rc;
 }
 
+/* Appends template tpl (taken over) as a candidate labelled label + what. */
+static int add_template(candidate *cands, int *ncands, cluster_template *tpl, const char *label, const char *what,
+                        int i, const gpu_catalog *cat, gs_error *err)
+{
+    if (*ncands == PLAN_MAX_CANDS) {
+        cluster_template_free(tpl);
+        return gs_err(err, GS_EUSAGE, "plan: at most %d candidates", PLAN_MAX_CANDS);
+    }
+    candidate *cd = &cands[(*ncands)++];
+    cd->tpl = *tpl;
+    snprintf(cd->label, sizeof cd->label, "%s%s", label, what);
+    char sl[160];
+    slugify(sl, sizeof sl, cd->label);
+    snprintf(cd->slug, sizeof cd->slug, "t%d-%.100s", i, sl);
+    cd->path = cd->tpl.path;
+    return cli_plan_cands_unit(cd, cat, &cd->unit, err); /* checks every group's keys */
+}
+
+/* A template with burst groups (autoscale) is sized three ways: all
+ * reserved (the burst left out: the answer without an autoscaler), the
+ * reserved base with its on-demand burst, and the base with its spot burst
+ * (for the jobs that allow spot; the others wait for the base). */
+static int add_variants(candidate *cands, int *ncands, cluster_template *tpl, const char *label, int i,
+                        const gpu_catalog *cat, gs_error *err)
+{
+    static const struct {
+        int keep;
+        const char *what;
+    } v[] = {{-1, " (reserved)"}, {TIER_ON_DEMAND, " (+on-demand burst)"}, {TIER_SPOT, " (+spot burst)"}};
+    int rc = 0;
+    for (int k = 0; k < 3 && rc == 0; k++) {
+        if (v[k].keep >= 0 && !cluster_template_has_burst(tpl, v[k].keep))
+            continue;
+        cluster_template t;
+        if ((rc = cluster_template_variant(tpl, v[k].keep, &t, err)) != 0) {
+            cluster_template_free(&t);
+            break;
+        }
+        rc = add_template(cands, ncands, &t, label, v[k].what, i, cat, err);
+    }
+    cluster_template_free(tpl);
+    return rc;
+}
+
 /* The --cluster-template candidates, each checked at scale 1. */
 int cli_plan_cands_templates(const char *const *templates, int ntemplates, const gpu_catalog *cat, candidate *cands,
                              int *ncands, gs_error *err)
 {
     int rc = 0;
     for (int i = 0; i < ntemplates && rc == 0; i++) {
-        if (*ncands == PLAN_MAX_CANDS)
-            return gs_err(err, GS_EUSAGE, "plan: at most %d candidates", PLAN_MAX_CANDS);
-        candidate *cd = &cands[*ncands];
-        if ((rc = cluster_template_load(&cd->tpl, templates[i], err)) != 0) {
-            cluster_template_free(&cd->tpl);
+        cluster_template tpl;
+        if ((rc = cluster_template_load(&tpl, templates[i], err)) != 0) {
+            cluster_template_free(&tpl);
             break;
         }
-        (*ncands)++;
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(cd->tpl.doc, "name");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(tpl.doc, "name");
         const char *base = strrchr(templates[i], '/');
-        snprintf(cd->label, sizeof cd->label, "%s",
-                 cJSON_IsString(nm) ? nm->valuestring : base ? base + 1 : templates[i]);
-        char sl[160];
-        slugify(sl, sizeof sl, cd->label);
-        snprintf(cd->slug, sizeof cd->slug, "t%d-%.100s", i, sl);
-        cd->path = templates[i];
-        rc = cli_plan_cands_unit(cd, cat, &cd->unit, err); /* checks every group's keys */
+        char label[160];
+        snprintf(label, sizeof label, "%s", cJSON_IsString(nm) ? nm->valuestring : base ? base + 1 : templates[i]);
+        if (cluster_template_has_burst(&tpl, -1))
+            rc = add_variants(cands, ncands, &tpl, label, i, cat, err);
+        else
+            rc = add_template(cands, ncands, &tpl, label, "", i, cat, err);
     }
     return rc;
 }

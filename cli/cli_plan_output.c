@@ -155,6 +155,10 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             if (sname && !strstr(srcs, sname))
                 snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%s", srcs[0] ? ", " : "", sname);
         }
+        double peak;
+        if (metrics_get(e->obj, "burst_peak_nodes", &peak)) /* a base with burst groups: the runs' bill */
+            snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "; billed by the runs, burst peak %.0f node%s",
+                     peak, peak == 1 ? "" : "s");
         char stable[32];
         bool nm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e->obj, "non_monotone"));
         if (e->stable_gpus)
@@ -195,6 +199,11 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
            "%9s", e->pol->label, e->cand->label, "cards", "nodes", "met", "seeds_ok");
     for (int t = 0; t < cx->nslo; t++)
         printf(" %26s", cx->slo[t].path);
+    /* a base with burst groups: each count's bill (base + burst) and the burst's peak */
+    const cJSON *pt0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e->obj, "points"), 0);
+    bool burst = cJSON_GetObjectItemCaseSensitive(pt0, "burst_peak_nodes") != NULL;
+    if (burst)
+        printf(" %12s %11s", "$/hour", "burst_peak");
     printf("\n");
     const cJSON *pt;
     cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(e->obj, "points"))
@@ -214,6 +223,11 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
             else
                 printf(" %26s", "absent");
         }
+        double usd = NAN, peak = 0;
+        metrics_get(pt, "cost_per_hour_usd", &usd);
+        metrics_get(pt, "burst_peak_nodes", &peak);
+        if (burst)
+            printf(" %12.2f %11.0f", usd, peak);
         bool margin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "margin"));
         bool above = g > (double)e->gpus && e->gpus && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met"));
         printf("%s%s\n", margin ? "  margin" : "", above ? "  <- fails above the answer" : "");

@@ -53,6 +53,39 @@ static int child_common(planner *pl, long x, cli_opts *com, char *spec, size_t n
     return rc;
 }
 
+/* A template with burst groups: the bill comes from the runs (the base
+ * every hour, the burst for the node-hours it existed), its mean per hour
+ * over the seeds, and the most burst nodes at once on any seed. */
+static void burst_figures(cJSON *obj, const cli_batch_run *runs, long seeds)
+{
+    double usd_h = 0, peak = 0;
+    long priced = 0;
+    for (long s = 0; s < seeds; s++) {
+        double usd, end_s, sum = 0;
+        if (metrics_get(runs[s].report, "elastic.total.cost_usd", &usd) &&
+            metrics_get(runs[s].report, "sim.end_s", &end_s) && end_s > 0) {
+            usd_h += usd / (end_s / 3600);
+            priced++;
+        }
+        const cJSON *g;
+        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(runs[s].report,
+                                                                                                 "elastic"),
+                                                              "groups"))
+        {
+            double p;
+            if (cJSON_GetObjectItemCaseSensitive(g, "autoscale") && metrics_get(g, "peak_nodes", &p))
+                sum += p;
+        }
+        if (sum > peak)
+            peak = sum;
+    }
+    if (priced == seeds)
+        cJSON_AddNumberToObject(obj, "cost_per_hour_usd", usd_h / (double)seeds);
+    else
+        cJSON_AddNullToObject(obj, "cost_per_hour_usd");
+    cJSON_AddNumberToObject(obj, "burst_peak_nodes", peak);
+}
+
 /* Keeps count x, run on every seed (runs[0..seeds-1]), among the counts
  * done; it becomes evidence when the search's path reaches it (take_point). */
 static void measure_point(planner *pl, long x, cli_batch_run *runs)
@@ -118,6 +151,8 @@ static void measure_point(planner *pl, long x, cli_batch_run *runs)
     const cJSON *wn = cJSON_GetObjectItemCaseSensitive(runs[0].report, "warnings");
     if (wn) /* e.g. a MIG policy on cards without MIG: the buyer must see it beside the answer */
         cJSON_AddItemToObject(pt.obj, "warnings", cJSON_Duplicate(wn, 1));
+    if (!pl->cand->model && cluster_template_has_burst(&pl->cand->tpl, -1))
+        burst_figures(pt.obj, runs, cx->seeds);
     cJSON *ru = cJSON_AddArrayToObject(pt.obj, "runs");
     for (long s = 0; s < cx->seeds; s++)
         cJSON_AddItemToArray(ru, cJSON_CreateString(runs[s].out_dir));
@@ -352,6 +387,91 @@ int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error 
         rc = margin_probes(pl, w.good, max_x, err);
     if (rc == 0)
         *answer = w.good;
+    return rc;
+}
+
+/* {==== the cheapest base under a burst ====}
+ *
+ * A template with burst groups pays its base every hour and its burst for
+ * the node-hours it existed: the smallest base that meets the SLO is not
+ * always the cheapest (a larger base may save more burst than it costs).
+ * From the smallest base (first), every larger base whose cost alone is
+ * below the cheapest bill seen could still be cheaper; beyond that none can
+ * (a burst costs >= 0). That range is searched by thirds while it is wide
+ * (the bill assumed unimodal in the base), then every base left is run; the
+ * cheapest that meets the SLO wins. Each count run joins the evidence. */
+
+static double point_usd_h(const point *p)
+{
+    double v;
+    return p->met && metrics_get(p->obj, "cost_per_hour_usd", &v) ? v : INFINITY;
+}
+
+/* Count x run (it joins the evidence once); NULL on an error. */
+static point *run_count(planner *pl, long x, int *rc, gs_error *err)
+{
+    point *p = known(pl, x);
+    if (!p) {
+        if ((*rc = try_counts(pl, &x, 1, err)) != 0)
+            return NULL;
+        p = known(pl, x);
+    }
+    if (!p->used)
+        take_point(pl, p);
+    return p;
+}
+
+/* The largest base whose own cost per hour is below usd_h (>= lo - 1). */
+static long base_below(const planner *pl, long lo, long max_x, double usd_h)
+{
+    long hi = lo - 1, cards, nodes;
+    double base;
+    for (long x = lo; x <= max_x; x++) {
+        cli_plan_cands_size(pl->cx, pl->cand, x, &cards, &nodes, &base, NULL);
+        if (isnan(base) || base >= usd_h)
+            break;
+        hi = x;
+    }
+    return hi;
+}
+
+int cli_plan_search_cheapest(planner *pl, long first, long max_x, long *best, gs_error *err)
+{
+    int rc = 0;
+    point *p = run_count(pl, first, &rc, err);
+    if (!p)
+        return rc;
+    *best = first;
+    double best_usd = point_usd_h(p);
+    if (!isfinite(best_usd))
+        return 0; /* unpriced: the smallest base it is */
+    long lo = first + 1, hi = base_below(pl, lo, max_x, best_usd);
+    while (rc == 0 && hi - lo > 8) {
+        long m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        point *a = run_count(pl, m1, &rc, err), *b = a ? run_count(pl, m2, &rc, err) : NULL;
+        if (!b)
+            return rc;
+        double ua = point_usd_h(a), ub = point_usd_h(b);
+        if (ua < best_usd || ub < best_usd) {
+            *best = ua <= ub ? m1 : m2;
+            best_usd = ua <= ub ? ua : ub;
+        }
+        if (ua <= ub)
+            hi = m2 - 1;
+        else
+            lo = m1 + 1;
+        long cap = base_below(pl, lo, max_x, best_usd);
+        hi = cap < hi ? cap : hi;
+    }
+    for (long x = lo; rc == 0 && x <= hi; x++) {
+        point *q = run_count(pl, x, &rc, err);
+        if (q && point_usd_h(q) < best_usd) {
+            best_usd = point_usd_h(q);
+            *best = x;
+            long cap = base_below(pl, x + 1, max_x, best_usd);
+            hi = cap < hi ? cap : hi;
+        }
+    }
     return rc;
 }
 

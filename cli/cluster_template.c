@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
+#include "../sim/sim_elastic.h"
 #include "../base/gs_num.h"
 
 /* The decimal number at *s after blanks, read as a trace's numbers are
@@ -48,13 +49,19 @@ static bool parse_ratio(const char *s, double *ratio)
     return true;
 }
 
-int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
+/* A group's burst tier: TIER_SPOT or TIER_ON_DEMAND with "autoscale", else -1. */
+static int burst_tier(const cJSON *g)
 {
-    memset(t, 0, sizeof *t);
-    snprintf(t->path, sizeof t->path, "%s", path);
-    t->doc = gs_json_read(path, "cluster template", err); /* line and column of a syntax error */
-    if (!t->doc)
-        return GS_EINPUT;
+    if (!cJSON_GetObjectItemCaseSensitive(g, "autoscale"))
+        return -1;
+    const char *tier = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "tier"));
+    return tier && !strcmp(tier, "spot") ? TIER_SPOT : TIER_ON_DEMAND;
+}
+
+/* The groups of t->doc into t's tables. */
+static int template_parse(cluster_template *t, gs_error *err)
+{
+    const char *path = t->path;
     if (!cJSON_IsObject(t->doc))
         return gs_err(err, GS_EINPUT, "cluster template '%s': expected a JSON object with 'nodes'", path);
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(t->doc, "nodes"), *g;
@@ -67,7 +74,10 @@ int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
     {
         int i = t->ngroups++;
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(g, "count");
-        if (cJSON_IsString(c)) {
+        t->burst[i] = burst_tier(g);
+        if (t->burst[i] >= 0) {
+            t->fixed[i] = 0; /* the loader refuses a count beside autoscale */
+        } else if (cJSON_IsString(c)) {
             if (!parse_ratio(c->valuestring, &t->ratio[i]))
                 return gs_err(err, GS_EINPUT,
                               "cluster template '%s': nodes[%d].count '%s': expected an integer or N, N*A, N/B, "
@@ -90,6 +100,36 @@ int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
                       "a fixed cluster is run with --cluster",
                       path);
     return 0;
+}
+
+int cluster_template_load(cluster_template *t, const char *path, gs_error *err)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    t->doc = gs_json_read(path, "cluster template", err); /* line and column of a syntax error */
+    if (!t->doc)
+        return GS_EINPUT;
+    return template_parse(t, err);
+}
+
+bool cluster_template_has_burst(const cluster_template *t, int tier)
+{
+    for (int i = 0; i < t->ngroups; i++)
+        if (t->burst[i] >= 0 && (tier < 0 || t->burst[i] == tier))
+            return true;
+    return false;
+}
+
+int cluster_template_variant(const cluster_template *t, int keep, cluster_template *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", t->path);
+    out->doc = cJSON_Duplicate(t->doc, 1);
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(out->doc, "nodes");
+    for (int i = t->ngroups - 1; i >= 0; i--)
+        if (t->burst[i] >= 0 && t->burst[i] != keep)
+            cJSON_DeleteItemFromArray(nodes, i);
+    return template_parse(out, err);
 }
 
 void cluster_template_free(cluster_template *t)

@@ -6,8 +6,11 @@
  * string in N: "N", "N*A", "N/B" or "N*A/B" with A, B positive numbers; the
  * group then has ceil(N x A / B) nodes (at least one for N >= 1), so
  * "H100 nodes, a quarter of them MIG" is {"count": "N*3/4"} beside
- * {"count": "N/4", "mig": "all-1g.10gb"}. Everything else is the cluster
- * file format (workloads/README.md), "price_per_gpu_hour_usd" included.
+ * {"count": "N/4", "mig": "all-1g.10gb"}. A group with "autoscale" (no
+ * count: sim/sim_elastic.h) is a burst group: not part of the base N
+ * sizes, it comes and goes in each run up to its max. Everything else is
+ * the cluster file format (workloads/README.md), "price_per_gpu_hour_usd"
+ * included.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_CLUSTER_TEMPLATE_H
 #define GPUSIM_CLUSTER_TEMPLATE_H
@@ -23,7 +26,8 @@ typedef struct cluster_template {
     cJSON *doc;                   /* the file as read */
     int ngroups;
     double ratio[CT_MAX_GROUPS];  /* nodes per unit of N; 0 for a fixed count */
-    long fixed[CT_MAX_GROUPS];    /* fixed count (ratio 0) */
+    long fixed[CT_MAX_GROUPS];    /* fixed count (ratio 0; 0 for a burst group) */
+    int burst[CT_MAX_GROUPS];     /* a burst group's tier (TIER_ON_DEMAND, TIER_SPOT); -1: not one */
 } cluster_template;
 
 /* Reads and checks a template (at least one group scales with N). Returns
@@ -31,7 +35,13 @@ typedef struct cluster_template {
  * checked by the cluster loader on an instance (sim_cluster_from_json). */
 int cluster_template_load(cluster_template *t, const char *path, gs_error *err);
 void cluster_template_free(cluster_template *t);
-/* Nodes of group g at scale n. */
+/* Does the template have a burst group of tier (TIER_*; -1: any)? */
+bool cluster_template_has_burst(const cluster_template *t, int tier);
+/* The template with its burst groups of other tiers than keep (TIER_*; -1:
+ * every burst group) left out, into out (cluster_template_free it). 0 or
+ * GS_EINPUT. */
+int cluster_template_variant(const cluster_template *t, int keep, cluster_template *out, gs_error *err);
+/* Nodes of group g at scale n (0 for a burst group: its nodes come and go). */
 long cluster_template_count(const cluster_template *t, int g, long n);
 /* The cluster file at scale n (the caller deletes it); "name" gets ".N<n>". */
 cJSON *cluster_template_instance(const cluster_template *t, long n);

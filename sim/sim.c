@@ -621,6 +621,8 @@ void sim_module_skip(sim *s, int index, unsigned hooks)
         s->with_started &= ~bit;
     if (hooks & SIM_HOOK_STOPPED)
         s->with_stopped &= ~bit;
+    if (hooks & SIM_HOOK_ADMIT)
+        s->with_admit &= ~bit;
 }
 
 bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
@@ -1337,8 +1339,22 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
                         .frag = sim_frag_gpus(s),
                         .largest_gang = sim_gang_largest(s->cl),
                         .nodes_down = s->node_jobs ? s->node_count[NODE_DOWN] : 0};
+        if (__builtin_expect(s->ts_fill != NULL, 0)) {
+            s->ts_fill(s->ts_fill_ud, s->ts_vals);
+            r.extra = s->ts_vals;
+        }
         sim_ts_add(&s->ts, &r);
     }
+}
+
+void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud, double *out), void *ud)
+{
+    if (s->ts_fill)
+        GS_BUG("sim_ts_columns: one set of extra columns per run");
+    sim_ts_extra(&s->ts, header, ncols);
+    s->ts_fill = fill;
+    s->ts_fill_ud = ud;
+    s->ts_vals = xcalloc((size_t)ncols, sizeof *s->ts_vals);
 }
 
 /* gpu_model names must exist in the catalog (an input error otherwise); a
@@ -1365,9 +1381,7 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
             free(copy);
             return GS_EINPUT;
         }
-        int p = sim_cluster_pool_of(s->cl, m);
-        if (p >= 0)
-            *pools |= 1ULL << p;
+        *pools |= sim_cluster_pools_of(s->cl, m);
     }
     free(copy);
     sim_symmap_put(&s->sym_pools, r->gpu_model_sym, *pools);
@@ -1381,7 +1395,11 @@ static __attribute__((noinline)) void reject_unadmitted(sim *s, job *j, uint64_t
     char why[160];
     if (asked)
         snprintf(why, sizeof why, "over the quota of tenant '%.60s' even with nothing running", j->req.tenant);
-    reject_why(s, j, asked ? why : "none of the GPU models it may use is in the cluster");
+    if (s->admit_why) /* a module said why (sim_module.admit) */
+        reject_why(s, j, s->admit_why);
+    else
+        reject_why(s, j, asked ? why : "none of the GPU models it may use is in the cluster");
+    s->admit_why = NULL;
 }
 
 /* The first job of a second size class: the one so far takes its own
@@ -1669,6 +1687,7 @@ void sim_free(sim *s)
     sim_bf_free(s->bf);
     s->bf = NULL;
     sim_ts_free(&s->ts);
+    free(s->ts_vals);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);

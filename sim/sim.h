@@ -69,6 +69,10 @@ int sim_submit_row(sim *s, const wl_row *row);
 void sim_set_progress(sim *s, void (*progress)(void *ud, const sim *s), void *ud);
 /* Sends the timeseries CSV (header written now) to ts; NULL: none. */
 void sim_set_timeseries(sim *s, FILE *ts);
+/* A module's columns at the end of every timeseries row (header: ",a,b"):
+ * fill(ud, out) writes their ncols values at each row. Once per run, from
+ * a module's init. */
+void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud, double *out), void *ud);
 /* Runs to the end (drained, or cfg->until_us). Returns 0 or an error code
  * with the message in s->err (a bad row found mid-run is GS_EINPUT). */
 int sim_run(sim *s);

@@ -11,6 +11,7 @@
 
 #include "../base/gs_json.h"
 #include "../base/gs_num.h"
+#include "sim_elastic.h"
 
 /* {==== building ====} */
 
@@ -19,18 +20,20 @@ typedef struct node_group {
     int count, gpus;
     double cpu, mem_gib;
     char prefix[24];
+    bool spot; /* a spot group: its nodes make a pool of their own (sim_elastic.h) */
 } node_group;
 
-static int pool_for(sim_cluster *c, const gpu_model *m)
+static int pool_for(sim_cluster *c, const gpu_model *m, bool spot)
 {
     for (int i = 0; i < c->npools; i++)
-        if (c->pools[i].model == m)
+        if (c->pools[i].model == m && c->pools[i].spot == spot)
             return i;
     if (c->npools == CL_MAX_POOLS)
         return -1;
     memset(&c->pools[c->npools], 0, sizeof c->pools[0]);
     c->pools[c->npools].model = m;
     c->pools[c->npools].price_override = -1;
+    c->pools[c->npools].spot = spot;
     return c->npools++;
 }
 
@@ -141,7 +144,7 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
     c->group_prefix = xcalloc((size_t)ng, sizeof *c->group_prefix);
     c->group_first = xcalloc((size_t)ng, sizeof *c->group_first);
     for (int i = 0; i < ng; i++) {
-        int pi = pool_for(c, g[i].model);
+        int pi = pool_for(c, g[i].model, g[i].spot);
         if (pi < 0)
             return gs_err(err, GS_EINPUT, "cluster '%s': more than %d GPU models", c->name, CL_MAX_POOLS);
         sim_pool *p = &c->pools[pi];
@@ -193,6 +196,25 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
     /* link in reverse so that bucket order starts at the lowest node id */
     for (int i = c->nnodes - 1; i >= 0; i--)
         bucket_link(c, &c->nodes[i]);
+    return 0;
+}
+
+/* The group's elastic keys (sim_elastic.h); the table is made at the first
+ * group that has one, so a fixed cluster keeps none. */
+static int elastic_group(sim_cluster *c, const cJSON *it, const char *path, int i, int ng, int *count,
+                         gs_error *err)
+{
+    sim_group_elastic e;
+    bool any;
+    int rc = sim_elastic_group_parse(it, path, i, &e, count, &any, err);
+    if (rc || !any)
+        return rc;
+    if (!c->group_elastic) {
+        c->group_elastic = xcalloc((size_t)ng, sizeof *c->group_elastic);
+        for (int k = 0; k < ng; k++)
+            c->group_elastic[k].tier = TIER_RESERVED;
+    }
+    c->group_elastic[i] = e;
     return 0;
 }
 
@@ -279,10 +301,11 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
+            ok |= sim_elastic_key(k->string);
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares, tier, autoscale, trigger, ...)",
                             path, i, k->string);
                 goto out;
             }
@@ -316,6 +339,9 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         }
         if (v)
             g[i].count = (int)v->valuedouble;
+        if ((rc = elastic_group(c, it, path, i, ng, &g[i].count, err)) != 0)
+            goto out;
+        g[i].spot = c->group_elastic && c->group_elastic[i].tier == TIER_SPOT;
         v = cJSON_GetObjectItemCaseSensitive(it, "gpus");
         if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > CL_MAX_NODE_GPUS ||
             v->valuedouble != floor(v->valuedouble)) {
@@ -394,12 +420,12 @@ int sim_cluster_from_spec(sim_cluster *c, const char *spec, int gpus_per_node, c
         long full = count / gpus_per_node, rest = count % gpus_per_node;
         g = xrealloc(g, (size_t)(ng + 2) * sizeof *g);
         if (full > 0) {
-            g[ng] = (node_group){m, (int)full, gpus_per_node, -1, -1, ""};
+            g[ng] = (node_group){m, (int)full, gpus_per_node, -1, -1, "", false};
             snprintf(g[ng].prefix, sizeof g[ng].prefix, "%.16s-", m->name);
             ng++;
         }
         if (rest > 0) {
-            g[ng] = (node_group){m, 1, (int)rest, -1, -1, ""};
+            g[ng] = (node_group){m, 1, (int)rest, -1, -1, "", false};
             snprintf(g[ng].prefix, sizeof g[ng].prefix, "%.14s-r", m->name);
             ng++;
         }
@@ -435,6 +461,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
     free(c->group_fail);
     free(c->group_spares);
     free(c->group_price);
+    free(c->group_elastic);
     free(c->group_prefix);
     free(c->group_first);
     free(c->given);
@@ -465,6 +492,15 @@ int sim_cluster_pool_of(const sim_cluster *c, const gpu_model *m)
     return -1;
 }
 
+uint64_t sim_cluster_pools_of(const sim_cluster *c, const gpu_model *m)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < c->npools; i++)
+        if (c->pools[i].model == m)
+            mask |= 1ULL << i;
+    return mask;
+}
+
 uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, const char *list, gs_error *err)
 {
     if (!list || !*list)
@@ -480,9 +516,7 @@ uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, co
             free(copy);
             return 0;
         }
-        int p = sim_cluster_pool_of(c, m);
-        if (p >= 0)
-            mask |= 1ULL << p;
+        mask |= sim_cluster_pools_of(c, m);
     }
     free(copy);
     if (!mask)
@@ -883,8 +917,8 @@ int sim_cluster_set_price(sim_cluster *c, const gpu_catalog *cat, const char *ar
     const gpu_model *m;
     double usd;
     int rc = sim_price_parse(cat, arg, &m, &usd, err);
-    int p = rc == 0 ? sim_cluster_pool_of(c, m) : -1;
-    if (p >= 0)
-        c->pools[p].price_override = usd;
+    for (int p = 0; rc == 0 && p < c->npools; p++)
+        if (c->pools[p].model == m)
+            c->pools[p].price_override = usd;
     return rc;
 }

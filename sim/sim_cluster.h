@@ -83,6 +83,7 @@ typedef struct sim_pool {
     node_shape *wshapes;
     int nwshapes;
     double price_override; /* USD per GPU-hour from --price (wins over any other); < 0: none */
+    bool spot; /* the nodes of spot groups (sim_elastic.h): a pool of their own beside the model's other one */
 } sim_pool;
 
 typedef struct sim_cluster {
@@ -97,6 +98,8 @@ typedef struct sim_cluster {
     /* a node group's "mig" value, kept as raw JSON text for the MIG
      * policies to parse (the core does not interpret it); NULL when absent */
     char **group_mig;
+    /* per node group: tier, autoscaling, spot reclaims (sim_elastic.h); NULL: no group has an elastic key */
+    struct sim_group_elastic *group_elastic;
     double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
     char (*group_prefix)[24]; /* per node group: its nodes' name prefix (node k of the group: prefix k) */
     int *group_first;         /* per node group: its first node's id */
@@ -155,8 +158,11 @@ static inline const char *sim_cluster_node_mig(const sim_cluster *c, int node)
     return c->group_mig ? c->group_mig[c->nodes[node].group] : NULL;
 }
 
-/* Pool index of a model, or -1. */
+/* Pool index of a model, or -1 (its first pool: a model has a second one
+ * only for spot groups, sim_cluster_pools_of). */
 int sim_cluster_pool_of(const sim_cluster *c, const gpu_model *m);
+/* Every pool of a model, a bit each (0: none). */
+uint64_t sim_cluster_pools_of(const sim_cluster *c, const gpu_model *m);
 /* Bit mask of pools allowed by a '|'-separated list of model names ("" or
  * NULL: all pools). An unknown name, or one not in this cluster, gives 0 and
  * a message in err. */

@@ -43,7 +43,8 @@ typedef struct sim_module {
      * false rejects it for good. arrived: after the space policy placed or queued it
      * left it running or queued (new or resumed). started / stopped: it
      * starts (first start or resume) / stops running (done, suspended,
-     * failed), before the space policy's unplace(). */
+     * failed), before the space policy's unplace(). An admit that refuses
+     * may name the reason in s->admit_why (static text). */
     bool (*admit)(void *state, sim *s, job *j);
     /* The pools j may be placed in now, narrowed from `pools` (a tenant's
      * quota); part of sim_admit_pools. */
@@ -87,7 +88,7 @@ typedef struct sim_module {
 /* Per-job hooks a module's init may drop for the run: it vouches that for
  * every job of this run the hook would change nothing (the call costs a
  * job's worth of instructions on a plain replay). */
-enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
+enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_ADMIT = 4u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
 void sim_module_skip(sim *s, int index, unsigned hooks);
 /* Whether module `index` is the run's only one with a narrow_pools hook. */
 bool sim_module_narrows_alone(const sim *s, int index);

@@ -41,6 +41,8 @@ void sim_nodes_job_started(sim *s, job *j)
         if (*head)
             *prev_of(*head, n) = j;
         *head = j;
+        if (s->node_watch)
+            s->node_watch(s->node_watch_ud, s, n, j, true);
     }
 }
 
@@ -60,8 +62,20 @@ void sim_nodes_job_stopped(sim *s, job *j)
         if (x)
             *prev_of(x, n) = p;
         *prev_of(j, n) = *next_of(j, n) = NULL;
+        if (s->node_watch)
+            s->node_watch(s->node_watch_ud, s, n, j, false);
     }
 }
+
+void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud)
+{
+    if (s->node_watch && fn)
+        GS_BUG("sim_nodes_watch: one watcher per run");
+    s->node_watch = fn;
+    s->node_watch_ud = ud;
+}
+
+bool sim_node_empty(const sim *s, int node) { return s->node_jobs[node] == NULL; }
 
 /* {==== states ====} */
 

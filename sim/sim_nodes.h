@@ -56,6 +56,14 @@ double sim_nodes_out_gpus(const sim *s);
 /* Node lists' upkeep, called by the core (sim.c) at a job's start and stop. */
 void sim_nodes_job_started(sim *s, job *j);
 void sim_nodes_job_stopped(sim *s, job *j);
+/* A watcher of the jobs on nodes (one per run, sim_nodes_enable first):
+ * fn(ud, s, node, j, joined) after job j joins node's list (joined) or
+ * leaves it, a gang once per node (job_gpus_on(j, node): its GPUs there). An elastic model learns each node's load and when it
+ * empties (sim_node_empty). O(1) per call. */
+typedef void (*sim_node_watch_fn)(void *ud, sim *s, int node, const job *j, bool joined);
+void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud);
+/* Does no job run on node (states on)? O(1). */
+bool sim_node_empty(const sim *s, int node);
 /* The core's name of a state, for messages. */
 const char *sim_node_state_name(int state);
 

@@ -370,6 +370,30 @@ void sim_job_interrupt(sim *s, job *j, const sim_node_why *why)
     sim_job_resume(s, j); /* requeued: it may start at once elsewhere */
 }
 
+gs_time_us sim_job_ckpt_write_us(const sim *s, const job *j)
+{
+    const sim_ext *x = ext_of((sim *)s);
+    double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
+    return bytes > 0 ? sim_ckpt_write_us(x, bytes) : -1;
+}
+
+void sim_job_interrupt_saved(sim *s, job *j)
+{
+    sim_ext *x = ext_of(s);
+    if (j->state != JOB_RUNNING || j->internal || !j->more)
+        GS_BUG("sim_job_interrupt_saved: not a running trace job whose start was kept");
+    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
+    double read_us = bytes / (x->read_gbps * 1e9) * 1e6;
+    s->interruptions++;
+    s->interrupt_read_gpu_s += j->req.gpus * read_us / 1e6;
+    sim_job_suspend(s, j);
+    j->more->resume_work_us = left > 0 ? left : 0;
+    j->core_flags |= JF_HAS_CKPT;
+    j->work_left_us = j->more->resume_work_us + read_us;
+    sim_job_resume(s, j);
+}
+
 void sim_preemptor_held(sim *s, job *j)
 {
     (void)s;

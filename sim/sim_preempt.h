@@ -53,6 +53,14 @@ uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches);
  * next start, before its own; why->tally (when set) counts it. why NULL:
  * no start-up, no tally. */
 void sim_job_interrupt(sim *s, job *j, const sim_node_why *why);
+/* The time running job j takes to write its checkpoint now (its size,
+ * sharded across a gang's nodes, at ckpt_write_gbps), or -1 when it has
+ * none. */
+gs_time_us sim_job_ckpt_write_us(const sim *s, const job *j);
+/* Running trace job j, whose checkpoint of its state now is written (a
+ * spot notice gave it the time: its rate was 0 while it wrote), stops
+ * and is requeued losing nothing; the restart reads the checkpoint back. */
+void sim_job_interrupt_saved(sim *s, job *j);
 /* From now on every job keeps its latest start, as a listed victim does
  * (sim_nodes_enable: any job may be interrupted). */
 void sim_preempt_track_runs(sim *s);

@@ -93,6 +93,9 @@ int sim_quota_parse(sim_quota *q, const cJSON *arr, const char *path, const sim_
                                   i, m->string);
                 if (!count_ok(m) || m->valuedouble != floor(m->valuedouble))
                     return bad(err, path, i, "cards", "integer counts >= 0");
+                if (__builtin_popcountll(sim_cluster_pools_of(c, gm)) > 1)
+                    return gs_err(err, GS_EINPUT, "cluster '%s': tenants[%d].cards: '%s' has spot and other nodes; "
+                                  "a card quota per tier is not supported", path, i, m->string);
                 int p = sim_cluster_pool_of(c, gm);
                 if (p >= 0)
                     t->cards_max[p] = (int)m->valuedouble;

@@ -45,6 +45,8 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         const sim_pool *p = &s->cl->pools[i];
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "model", p->model->name);
+        if (p->spot) /* spot groups' nodes: a pool of their own (sim_elastic.h) */
+            cJSON_AddTrueToObject(m, "spot");
         cJSON_AddNumberToObject(m, "nodes", p->nnodes);
         cJSON_AddNumberToObject(m, "gpus", p->ngpus);
         /* a node group's own price (cluster file) wins over the model file's list price */

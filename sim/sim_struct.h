@@ -52,6 +52,7 @@ struct sim {
     struct wl_trace *tr;
     const wl_row *next_row; /* the read-ahead row (the reader's, valid until the next read; a job keeps its job_req) */
     const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
+    const char *admit_why;  /* set by a module's admit that refuses the arrival: the reason (static text) */
     bool have_next;
     sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
     /* names resolved once, by the reader's name numbers (sim_symmap.h):
@@ -102,6 +103,8 @@ struct sim {
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
     int node_count[NODE_NSTATES]; /* nodes in each state, while node states are on (sim_nodes.h) */
+    void (*node_watch)(void *ud, sim *s, int node, const job *j, bool joined); /* sim_nodes_watch; NULL: none */
+    void *node_watch_ud;
     sim_gauge g_out;
     uint64_t interruptions;
     double interrupt_lost_gpu_s, interrupt_read_gpu_s;
@@ -109,6 +112,10 @@ struct sim {
 
     /* timeseries, bounded (sim_timeseries.h) */
     sim_timeseries ts;
+    /* a module's extra columns (sim_ts_columns): fill writes their values now */
+    void (*ts_fill)(void *ud, double *out);
+    void *ts_fill_ud;
+    double *ts_vals;
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */

@@ -7,12 +7,25 @@
 
 void sim_ts_start(sim_timeseries *ts, FILE *out, gs_time_us step_us, size_t max_rows, bool frag)
 {
+    char *head = ts->extra_head; /* columns a module added at its init stay */
+    int nextra = ts->nextra;
     free(ts->rows);
+    free(ts->extra);
     memset(ts, 0, sizeof *ts);
     ts->out = out;
     ts->step_us = step_us;
     ts->max_rows = max_rows < 2 ? 2 : max_rows & ~(size_t)1; /* even: see sim_ts_add */
     ts->frag = frag;
+    ts->extra_head = head;
+    ts->nextra = nextra;
+}
+
+void sim_ts_extra(sim_timeseries *ts, const char *header, int ncols)
+{
+    if (ts->n || ts->nextra)
+        GS_BUG("sim_ts_extra: columns added once, before any row");
+    ts->extra_head = xstrdup(header);
+    ts->nextra = ncols;
 }
 
 void sim_ts_add(sim_timeseries *ts, sim_ts_row *r)
@@ -24,9 +37,13 @@ void sim_ts_add(sim_timeseries *ts, sim_ts_row *r)
          * too, so the spacing stays even with no row moved. */
         gs_time_us step2 = ts->step_us > GS_TIME_MAX / 2 ? GS_TIME_MAX : 2 * ts->step_us;
         size_t k = 0;
+        size_t x = (size_t)ts->nextra;
         for (size_t i = 0; i < ts->n; i++)
-            if (ts->rows[i].t_us % step2 == 0)
+            if (ts->rows[i].t_us % step2 == 0) {
+                if (x)
+                    memmove(ts->extra + k * x, ts->extra + i * x, x * sizeof *ts->extra);
                 ts->rows[k++] = ts->rows[i];
+            }
         ts->n = k;
         ts->step_us = step2;
         if (ts->n == ts->max_rows) /* not reachable with rows from time 0; the cap holds all the same */
@@ -34,6 +51,11 @@ void sim_ts_add(sim_timeseries *ts, sim_ts_row *r)
     }
     if (!ts->rows)
         ts->rows = xmalloc(ts->max_rows * sizeof *ts->rows);
+    if (ts->nextra) {
+        if (!ts->extra)
+            ts->extra = xmalloc(ts->max_rows * (size_t)ts->nextra * sizeof *ts->extra);
+        memcpy(ts->extra + ts->n * (size_t)ts->nextra, r->extra, (size_t)ts->nextra * sizeof *ts->extra);
+    }
     r->t_us = ts->next_us;
     ts->rows[ts->n++] = *r;
     ts->next_us = ts->next_us > GS_TIME_MAX - ts->step_us ? GS_TIME_MAX : ts->next_us + ts->step_us;
@@ -43,8 +65,8 @@ int sim_ts_write(sim_timeseries *ts)
 {
     if (!ts->out)
         return 0;
-    fprintf(ts->out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s%s%s\n", ts->frag ? ",frag_gpus" : "",
-            ts->gang ? ",largest_gang" : "", ts->nodes ? ",nodes_down" : "");
+    fprintf(ts->out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s%s%s%s\n", ts->frag ? ",frag_gpus" : "",
+            ts->gang ? ",largest_gang" : "", ts->nodes ? ",nodes_down" : "", ts->extra_head ? ts->extra_head : "");
     for (size_t i = 0; i < ts->n; i++) {
         const sim_ts_row *r = &ts->rows[i];
         fprintf(ts->out, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(r->t_us), r->alloc, r->ratio,
@@ -55,6 +77,8 @@ int sim_ts_write(sim_timeseries *ts)
             fprintf(ts->out, ",%d", r->largest_gang);
         if (ts->nodes)
             fprintf(ts->out, ",%d", r->nodes_down);
+        for (int c = 0; c < ts->nextra; c++)
+            fprintf(ts->out, ",%.6g", ts->extra[i * (size_t)ts->nextra + (size_t)c]);
         fputc('\n', ts->out);
     }
     return ferror(ts->out) ? GS_EWRITE : 0;
@@ -63,6 +87,10 @@ int sim_ts_write(sim_timeseries *ts)
 void sim_ts_free(sim_timeseries *ts)
 {
     free(ts->rows);
+    free(ts->extra);
+    free(ts->extra_head);
     ts->rows = NULL;
+    ts->extra = NULL;
+    ts->extra_head = NULL;
     ts->n = 0;
 }

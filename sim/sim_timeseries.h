@@ -30,6 +30,7 @@ typedef struct sim_ts_row {
     int replicas;
     int largest_gang; /* the most GPUs one new job could get (sim_gang_largest) */
     int nodes_down;   /* nodes down (failed, in repair), while node states are on (sim_nodes.h) */
+    const double *extra; /* the extra columns' values (sim_ts_extra), nextra of them */
 } sim_ts_row;
 
 typedef struct sim_timeseries {
@@ -41,6 +42,11 @@ typedef struct sim_timeseries {
     gs_time_us next_us;  /* time of the next row */
     sim_ts_row *rows;
     size_t n, max_rows;
+    /* columns a module adds at the end (sim_ts_extra): their header text
+     * (",a,b"), how many, and their values, nextra per row kept */
+    char *extra_head;
+    int nextra;
+    double *extra;
 } sim_timeseries;
 
 /* Starts a series to out with the given step and cap (SIM_TS_MAX_ROWS
@@ -51,6 +57,9 @@ static inline bool sim_ts_due(const sim_timeseries *ts, gs_time_us t, bool inclu
 {
     return ts->out && ts->step_us > 0 && (ts->next_us < t || (inclusive && ts->next_us == t));
 }
+/* Adds ncols columns (header: ",name,name..."; copied) after the others;
+ * each row then carries ncols values in r->extra. Once, before any row. */
+void sim_ts_extra(sim_timeseries *ts, const char *header, int ncols);
 /* Adds the row for time ts->next_us (r->t_us is set here) and moves on. */
 void sim_ts_add(sim_timeseries *ts, sim_ts_row *r);
 /* Writes the header and the rows to out. Returns 0 or GS_EWRITE. */

@@ -916,6 +916,16 @@ int svc_count(const sim *s)
     return L ? (int)L->nsvcs : 0;
 }
 
+double svc_p99_ms_last(const sim *s)
+{
+    const svc_layer *L = svc_of(s);
+    double worst = 0;
+    for (size_t i = 0; L && i < L->nsvcs; i++)
+        if (L->svcs[i]->last_p99_ms > worst)
+            worst = L->svcs[i]->last_p99_ms;
+    return worst;
+}
+
 void svc_describe(const sim *s, int svc, svc_desc *out)
 {
     const service *v = svc_of(s)->svcs[svc];

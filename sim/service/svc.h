@@ -34,5 +34,9 @@ extern const sim_module svc_module;
 /* Services declared so far, and one's description (svc < svc_count). */
 int svc_count(const sim *s);
 void svc_describe(const sim *s, int svc, svc_desc *out);
+/* The worst P99 latency (ms) of the services' latest closed scaling windows
+ * (svc_scale_period_s; a service with a TTFT SLO: its TTFT), 0 when none:
+ * what a pooled cluster autoscaler reads (sim_elastic.h). O(services). */
+double svc_p99_ms_last(const sim *s);
 
 #endif

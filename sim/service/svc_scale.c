@@ -391,6 +391,7 @@ void svc_tick(sim *s, service *v)
     /* the P99 rule: over end-to-end latency, or over TTFT for a service with a TTFT SLO */
     const sim_sketch *w = v->slo_ttft_ms >= 0 && v->cfg.slo_ms < 0 ? &v->win_ttft : &v->win_lat;
     double p99_ms = w->n ? sim_sketch_quantile(w, 0.99) * 1000.0 : 0;
+    v->last_p99_ms = p99_ms;
     (void)window_s;
     if (!v->ended && v->nstarting == 0 && v->nlive < v->max && v->nready > 0 &&
         ((util > L->util_high && !tok_slo) || mem > L->mem_high || p99_ms > v->p99_high_ms)) {

@@ -130,6 +130,7 @@ typedef struct service {
     int min_cfg;             /* the configured minimum (the row's, or a time policy's floor): reported */
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
     double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
+    double last_p99_ms; /* the P99 of the latest closed scaling window (svc_p99_ms_last), 0: none yet */
     gs_time_us start_us, end_us;
     bool ended;
     gs_time_us last_arrival_us; /* -1 before the first request */

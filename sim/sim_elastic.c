@@ -1,0 +1,512 @@
+/* sim_elastic.c - the cluster autoscaler (sim_elastic.h): scale out for
+ * queued jobs that fit no up node, scale in of nodes idle for idle_s, and
+ * the module record.
+ *
+ * The pending trigger follows Kubernetes cluster-autoscaler
+ * (kubernetes/autoscaler cluster-autoscaler/FAQ.md): a job that fits no up
+ * node but fits an empty node of an autoscaled group asks for one node of the
+ * cheapest such group (its "price" expander), a job across nodes for as many
+ * as its parts; a job that fits in the room left on a node already being
+ * provisioned waits for that one instead (the open node of its group: next
+ * fit, so no decision walks the nodes). A queued job that an up node fitted
+ * when it came is looked at again every scan (10 s, cluster-autoscaler's
+ * --scan-interval default). Costs: a decision O(groups) plus one ledger
+ * search (O(pools x cards per node) bucket probes); a node up or idle O(jobs
+ * that waited for it); a scan O(jobs watched).
+ * SPDX-License-Identifier: MIT */
+#include "sim_elastic_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "sim_module.h"
+#include "sim_nodes.h"
+
+#define EL_SCAN_US 10000000 /* cluster-autoscaler's --scan-interval default, 10 s */
+
+static gs_time_us s_to_us(double s) { return (gs_time_us)(s * 1e6 + 0.5); }
+
+static void ref_push(el_ref **a, int *n, int *cap, const job *j)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 4;
+        *a = xrealloc(*a, (size_t)*cap * sizeof **a);
+    }
+    (*a)[(*n)++] = (el_ref){j->slot, j->gen};
+}
+
+/* Moves node (sim_nodes.h), counted in its group's states. */
+void el_set_state(el_state *e, int node, int state)
+{
+    el_group *g = &e->g[e->group_of[node]];
+    g->nstate[sim_node_state(e->s, node)]--;
+    g->nstate[state]++;
+    sim_node_set_state(e->s, node, state);
+}
+
+/* {==== scale out ====} */
+
+/* Does an up node have room for j now? (A job across nodes: the queue
+ * tried it, and it spans because no node takes it whole.) */
+static bool fits_up(const el_state *e, const job *j)
+{
+    if (j->req.spans)
+        return false;
+    return sim_cluster_find_node(e->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false) >= 0;
+}
+
+/* Nodes of group g that j needs: 1, or a gang's parts; 0 when none fits. */
+static int nodes_needed(const el_group *g, const job *j)
+{
+    if ((g->cpu >= 0 && g->cpu < j->req.cpu - 1e-9) || (g->mem_gib >= 0 && g->mem_gib < j->req.mem_gib - 1e-9))
+        return 0;
+    if (!j->req.spans)
+        return j->req.gpus <= g->ngpus ? 1 : 0;
+    int per = j->req.gpus_per_node ? j->req.gpus_per_node : g->ngpus;
+    return per > g->ngpus || g->ngpus == 0 ? 0 : (j->req.gpus + per - 1) / per;
+}
+
+static bool group_allows(const el_group *g, const job *j)
+{
+    return (j->pools >> g->pool & 1) && g->cfg->trigger == TRIGGER_PENDING;
+}
+
+/* j waits for the open node of a group it fits in: true when one takes it. */
+static bool wait_on_open(el_state *e, job *j)
+{
+    if (j->req.spans)
+        return false;
+    for (int k = 0; k < e->norder; k++) {
+        el_group *g = &e->g[e->order[k]];
+        if (g->open_node < 0 || !group_allows(g, j) || g->open_gpus < j->req.gpus ||
+            (g->cpu >= 0 && g->open_cpu < j->req.cpu - 1e-9) || (g->mem_gib >= 0 && g->open_mem_gib < j->req.mem_gib - 1e-9))
+            continue;
+        g->open_gpus -= j->req.gpus;
+        g->open_cpu -= j->req.cpu;
+        g->open_mem_gib -= j->req.mem_gib;
+        el_node *n = &e->node[g->open_node];
+        ref_push(&n->wait, &n->nwait, &n->capwait, j);
+        return true;
+    }
+    return false;
+}
+
+static void node_provision(el_state *e, el_group *g)
+{
+    sim *s = e->s;
+    int node = g->absent[--g->nabsent];
+    el_node *n = &e->node[node];
+    n->gen++;
+    n->decided_us = s->now;
+    g->alive++;
+    g->scale_outs++;
+    sim_gauge_add(&g->exist, s->now, 1);
+    sim_gauge_add(&g->provisioning, s->now, 1);
+    el_set_state(e, node, NODE_PROVISIONING);
+    sim_module_event(s, e->index, s->now + s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
+}
+
+void el_provision(el_state *e, el_group *g, job *j)
+{
+    int k = j ? nodes_needed(g, j) : 1;
+    for (int i = 0; i < k; i++) {
+        node_provision(e, g);
+        int node = g->absent[g->nabsent]; /* the one just taken */
+        if (j) {
+            el_node *n = &e->node[node];
+            ref_push(&n->wait, &n->nwait, &n->capwait, j);
+        }
+        if (!j || !j->req.spans) {
+            g->open_node = node;
+            g->open_gpus = g->ngpus - (j ? j->req.gpus : 0);
+            g->open_cpu = g->cpu - (j ? j->req.cpu : 0);
+            g->open_mem_gib = g->mem_gib - (j ? j->req.mem_gib : 0);
+        }
+    }
+}
+
+/* Scale out for queued job j when no up node and no node on the way takes
+ * it: true when it now waits for a node (or needs none). */
+static bool consider(el_state *e, job *j)
+{
+    if (wait_on_open(e, j))
+        return true;
+    for (int k = 0; k < e->norder; k++) {
+        el_group *g = &e->g[e->order[k]];
+        int need = group_allows(g, j) ? nodes_needed(g, j) : 0;
+        if (need > 0 && g->alive + need <= g->cfg->max && g->nabsent >= need) {
+            el_provision(e, g, j);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void scan_later(el_state *e)
+{
+    if (e->scan_pending || e->nwatch == 0)
+        return;
+    e->scan_pending = true;
+    sim_module_event(e->s, e->index, e->s->now + EL_SCAN_US, 0, 0, EL_EV_SCAN);
+}
+
+static void watch(el_state *e, job *j)
+{
+    ref_push(&e->watch, &e->nwatch, &e->capwatch, j);
+    scan_later(e);
+}
+
+/* A queued job that fits an up node is watched (the queue may start it);
+ * one that fits none makes the autoscaler act, or is watched when every
+ * group that could take it is at its max. */
+static void pending(el_state *e, job *j)
+{
+    if (fits_up(e, j) || !consider(e, j))
+        watch(e, j);
+}
+
+static void on_scan(el_state *e)
+{
+    sim *s = e->s;
+    e->scan_pending = false;
+    int keep = 0, n = e->nwatch;
+    el_ref *w = e->watch;
+    e->watch = NULL;
+    e->nwatch = e->capwatch = 0;
+    for (int i = 0; i < n; i++) {
+        job *j = sim_job_at(s, w[i].slot, w[i].gen);
+        if (!j || j->state != JOB_QUEUED)
+            continue;
+        if (fits_up(e, j) || !consider(e, j))
+            w[keep++] = w[i];
+    }
+    /* what is still watched waits for room an up node has, or for a group
+     * below its max: only a running job or a node on the way changes that */
+    bool moving = s->running > 0;
+    for (int k = 0; k < e->norder && !moving; k++)
+        moving = e->g[e->order[k]].provisioning.value > 0;
+    for (int i = 0; moving && i < keep; i++) {
+        job *j = sim_job_at(s, w[i].slot, w[i].gen);
+        if (j && j->state == JOB_QUEUED)
+            ref_push(&e->watch, &e->nwatch, &e->capwatch, j);
+    }
+    free(w);
+    scan_later(e);
+}
+
+/* {==== nodes up and idle ====} */
+
+static void idle_later(el_state *e, int node)
+{
+    el_group *g = &e->g[e->group_of[node]];
+    if (!g->cfg->autoscale)
+        return;
+    el_node *n = &e->node[node];
+    n->gen++;
+    sim_module_event(e->s, e->index, e->s->now + s_to_us(g->cfg->idle_s), (uint32_t)node, n->gen, EL_EV_IDLE);
+}
+
+static void on_up(el_state *e, int node)
+{
+    sim *s = e->s;
+    el_group *g = &e->g[e->group_of[node]];
+    el_node *n = &e->node[node];
+    if (g->open_node == node)
+        g->open_node = -1;
+    sim_gauge_add(&g->provisioning, s->now, -1);
+    el_ref *w = n->wait;
+    int nw = n->nwait;
+    n->wait = NULL;
+    n->nwait = n->capwait = 0;
+    el_set_state(e, node, NODE_UP); /* dispatches */
+    el_spot_arm(e, node);
+    for (int i = 0; i < nw; i++) {
+        job *j = sim_job_at(s, w[i].slot, w[i].gen);
+        if (j && j->state == JOB_RUNNING && j->start_us == s->now) {
+            sim_sketch_add(&g->provision_wait_s, gs_us_to_s(s->now - n->decided_us));
+            g->provision_waits++;
+        } else if (j && j->state == JOB_QUEUED)
+            pending(e, j); /* another took the node: ask again */
+    }
+    free(w);
+    if (sim_node_empty(s, node))
+        idle_later(e, node);
+}
+
+void el_node_gone(el_state *e, int node, bool reclaimed)
+{
+    sim *s = e->s;
+    el_group *g = &e->g[e->group_of[node]];
+    el_node *n = &e->node[node];
+    n->gen++;
+    if (sim_node_state(s, node) == NODE_PROVISIONING)
+        sim_gauge_add(&g->provisioning, s->now, -1);
+    if (g->open_node == node)
+        g->open_node = -1;
+    g->alive--;
+    sim_gauge_add(&g->exist, s->now, -1);
+    if (reclaimed)
+        g->reclaims++;
+    else
+        g->scale_ins++;
+    n->spot_gen++;
+    el_set_state(e, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
+    g->absent[g->nabsent++] = node;
+    el_ref *w = n->wait;
+    int nw = n->nwait;
+    n->wait = NULL;
+    n->nwait = n->capwait = 0;
+    for (int i = 0; i < nw; i++) {
+        job *j = sim_job_at(s, w[i].slot, w[i].gen);
+        if (j && j->state == JOB_QUEUED)
+            pending(e, j);
+    }
+    free(w);
+}
+
+static void on_idle(el_state *e, int node)
+{
+    el_group *g = &e->g[e->group_of[node]];
+    if (sim_node_state(e->s, node) != NODE_UP || !sim_node_empty(e->s, node) || g->alive <= g->cfg->min)
+        return;
+    if (g->cfg->trigger == TRIGGER_POOLED && el_pooled_keeps(e, g))
+        idle_later(e, node); /* needed by the pooled metrics: looked at again after idle_s */
+    else
+        el_node_gone(e, node, false);
+}
+
+/* {==== the module's hooks ====} */
+
+static void on_watch(void *ud, sim *s, int node, const job *j, bool joined)
+{
+    el_state *e = ud;
+    el_group *g = &e->g[e->group_of[node]];
+    int gpus = job_gpus_on(j, node);
+    int64_t mib = job_req_gpumem_mib(&j->req, s->cl->pools[g->pool].model->memory_mib);
+    sim_gauge_add(&g->used, s->now, joined ? gpus : -gpus);
+    e->mem_used_mib += (joined ? 1.0 : -1.0) * (double)(mib > 0 ? mib : s->cl->pools[g->pool].model->memory_mib) * gpus;
+    if (joined)
+        e->node[node].gen++; /* an idle timer running is void */
+    else if (sim_node_empty(s, node) && sim_node_state(s, node) == NODE_UP)
+        idle_later(e, node);
+}
+
+static void el_arrived(void *state, sim *s, job *j)
+{
+    (void)s;
+    el_state *e = state;
+    if (!e || !e->states)
+        return;
+    if (j->state == JOB_QUEUED)
+        pending(e, j);
+    if (e->pooled)
+        el_pooled_arm(e);
+}
+
+/* Where a trace job may run (the row's tier; jobs and sessions: any): a
+ * no-spot job loses the spot pools, and is refused when no other is left. */
+static bool el_admit(void *state, sim *s, job *j)
+{
+    el_state *e = state;
+    const wl_row *r = s->arriving;
+    if (r && r->tier == WL_TIER_NO_SPOT && (j->pools & e->spot_pools)) {
+        j->pools &= ~e->spot_pools;
+        if (!j->pools) {
+            s->admit_why = "tier no-spot: the GPU models it may use are on spot nodes only";
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Internal tasks (service replicas, sandboxes) stay off spot nodes: a
+ * service's default tier is no-spot. */
+static uint64_t el_narrow_pools(void *state, sim *s, job *j, uint64_t pools)
+{
+    (void)s;
+    const el_state *e = state;
+    return j->internal ? pools & ~e->spot_pools : pools;
+}
+
+static bool el_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    el_state *e = state;
+    if (aux == EL_EV_NOTICE || aux == EL_EV_RECLAIM)
+        return e->node[slot].spot_gen == gen;
+    if (aux == EL_EV_SAVED) {
+        const job *j = sim_job_at(s, slot, gen);
+        return j && j->state == JOB_RUNNING;
+    }
+    return aux == EL_EV_SCAN || aux == EL_EV_POOLED || e->node[slot].gen == gen;
+}
+
+static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    (void)s;
+    el_state *e = state;
+    switch (aux) {
+    case EL_EV_UP: on_up(e, (int)slot); break;
+    case EL_EV_IDLE: on_idle(e, (int)slot); break;
+    case EL_EV_SCAN: on_scan(e); break;
+    case EL_EV_POOLED: el_pooled_tick(e); break;
+    default: el_spot_event(e, slot, gen, (int)aux); break;
+    }
+}
+
+/* {==== init ====} */
+
+static double group_price(const sim_cluster *c, int gi, int pool)
+{
+    if (c->pools[pool].price_override >= 0)
+        return c->pools[pool].price_override;
+    if (c->group_price && c->group_price[gi] >= 0)
+        return c->group_price[gi];
+    return c->pools[pool].model->price_per_hour_usd;
+}
+
+/* The autoscaled groups cheapest first, file order on ties (an insertion
+ * sort: a cluster has a few groups). */
+static void sort_by_price(el_state *e)
+{
+    for (int i = 1; i < e->norder; i++)
+        for (int k = i; k > 0 && e->g[e->order[k]].usd_gpu_h < e->g[e->order[k - 1]].usd_gpu_h; k--) {
+            int t = e->order[k];
+            e->order[k] = e->order[k - 1];
+            e->order[k - 1] = t;
+        }
+}
+
+static void group_init(el_state *e, int gi)
+{
+    sim *s = e->s;
+    const sim_cluster *c = s->cl;
+    el_group *g = &e->g[gi];
+    g->index = gi;
+    g->cfg = &c->group_elastic[gi];
+    g->first = c->group_first[gi];
+    g->count = (gi + 1 < c->ngroups ? c->group_first[gi + 1] : c->nnodes) - g->first;
+    g->open_node = -1;
+    sim_sketch_init(&g->provision_wait_s);
+    if (g->count == 0)
+        return;
+    const sim_node *n0 = &c->nodes[g->first];
+    g->pool = n0->pool;
+    g->ngpus = n0->ngpus;
+    g->cpu = n0->cpu_total;
+    g->mem_gib = n0->mem_total_gib;
+    g->usd_gpu_h = group_price(c, gi, g->pool);
+    g->absent = xmalloc((size_t)g->count * sizeof *g->absent);
+    for (int k = 0; k < g->count; k++)
+        e->group_of[g->first + k] = gi;
+    int up = g->cfg->autoscale ? g->cfg->min : g->count;
+    g->nstate[NODE_UP] = g->count;
+    for (int k = g->count - 1; k >= up; k--) { /* the lowest absent id on top */
+        g->absent[g->nabsent++] = g->first + k;
+        el_set_state(e, g->first + k, NODE_ABSENT);
+    }
+    g->alive = up;
+    sim_gauge_set(&g->exist, 0, up);
+    if (g->cfg->tier == TIER_RESERVED)
+        g->reserved_gpus = g->count * g->ngpus;
+    for (int k = 0; k < up; k++)
+        el_spot_arm(e, g->first + k);
+    if (g->cfg->autoscale)
+        e->order[e->norder++] = gi;
+}
+
+static void ts_fill(void *ud, double *out)
+{
+    const el_state *e = ud;
+    for (int gi = 0; gi < e->ng; gi++) {
+        *out++ = e->g[gi].nstate[NODE_UP];
+        *out++ = e->g[gi].nstate[NODE_PROVISIONING];
+        *out++ = e->g[gi].nstate[NODE_DRAINING];
+    }
+}
+
+/* The timeseries gains each group's nodes up, provisioning and draining. */
+static void ts_columns(el_state *e)
+{
+    size_t cap = (size_t)e->ng * 64 + 1, len = 0;
+    char *head = xmalloc(cap);
+    head[0] = 0;
+    for (int gi = 0; gi < e->ng; gi++)
+        len += (size_t)snprintf(head + len, cap - len, ",g%d_up,g%d_provisioning,g%d_draining", gi, gi, gi);
+    sim_ts_columns(e->s, head, 3 * e->ng, ts_fill, e);
+    free(head);
+}
+
+static int el_init(sim *s, int index, void **state, gs_error *err)
+{
+    const sim_cluster *c = s->cl;
+    *state = NULL;
+    if (!c->group_elastic) {
+        sim_module_skip(s, index, SIM_HOOK_ARRIVED | SIM_HOOK_ADMIT | SIM_HOOK_NARROW_POOLS);
+        return 0;
+    }
+    el_state *e = xcalloc(1, sizeof *e);
+    *state = e;
+    e->s = s;
+    e->index = index;
+    for (int gi = 0; gi < c->ngroups; gi++)
+        e->states |= c->group_elastic[gi].autoscale;
+    if (e->states) {
+        int rc = sim_nodes_enable(s, err);
+        if (rc)
+            return rc;
+        sim_nodes_watch(s, on_watch, e);
+    } else
+        sim_module_skip(s, index, SIM_HOOK_ARRIVED);
+    e->ng = c->ngroups;
+    e->g = xcalloc((size_t)e->ng, sizeof *e->g);
+    e->order = xmalloc((size_t)e->ng * sizeof *e->order);
+    e->group_of = xmalloc((size_t)c->nnodes * sizeof *e->group_of);
+    e->node = xcalloc((size_t)c->nnodes, sizeof *e->node);
+    for (int gi = 0; gi < e->ng; gi++)
+        group_init(e, gi);
+    sort_by_price(e);
+    if (e->states)
+        ts_columns(e);
+    for (int k = 0; k < e->norder; k++)
+        e->pooled |= e->g[e->order[k]].cfg->trigger == TRIGGER_POOLED;
+    if (e->pooled)
+        el_pooled_arm(e);
+    for (int p = 0; p < c->npools; p++)
+        e->spot_pools |= c->pools[p].spot ? 1ULL << p : 0;
+    if (!e->spot_pools)
+        sim_module_skip(s, index, SIM_HOOK_ADMIT | SIM_HOOK_NARROW_POOLS);
+    return 0;
+}
+
+static void el_fini(void *state)
+{
+    el_state *e = state;
+    if (!e)
+        return;
+    for (int gi = 0; gi < e->ng; gi++) {
+        free(e->g[gi].absent);
+        el_spot_free(&e->g[gi]);
+        sim_sketch_free(&e->g[gi].provision_wait_s);
+    }
+    for (int n = 0; e->node && n < e->s->cl->nnodes; n++) /* NULL: init refused the run */
+        free(e->node[n].wait);
+    free(e->g);
+    free(e->order);
+    free(e->group_of);
+    free(e->node);
+    free(e->watch);
+    free(e);
+}
+
+const sim_module elastic_module = {
+    .name = "elastic",
+    .init = el_init,
+    .fini = el_fini,
+    .admit = el_admit,
+    .narrow_pools = el_narrow_pools,
+    .arrived = el_arrived,
+    .event_live = el_event_live,
+    .event = el_event,
+    .report = el_report,
+};
