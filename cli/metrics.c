@@ -196,11 +196,6 @@ const metrics_row metrics[] = {
     {"elastic.groups.*.nodes", NULL, NULL, "nodes of a fixed group", "nodes", EI, 0},
     {"elastic.groups.*.group", NULL, NULL, "the group's place in the cluster file's nodes", "index", EI, 0},
     {"elastic.groups.*.autoscale.*", NULL, NULL, "one group's autoscale settings", "setting", EI, 0},
-    {"nodes.out_of_service_gpu_hours", NULL, NULL, "GPU-hours of nodes not in service", "GPU-h", EI, 0},
-    {"nodes.interruptions", NULL, NULL, "jobs stopped by a node going down or away", "jobs", LO, 0},
-    {"nodes.lost_gpu_hours", NULL, NULL, "GPU-hours of work redone after interruptions", "GPU-h", LO, 0},
-    {"nodes.checkpoint_read_gpu_hours", NULL, NULL, "GPU-hours reading checkpoints after interruptions", "GPU-h", LO,
-     0},
 
     /* {==== policy sections ====} */
     {"policy.blocked_by_layout.wait_s", NULL, NULL, "wait of requests the MIG layout blocked", "s", LO, 0},
