@@ -154,6 +154,7 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_trace.sh
 	@sh scripts/bench_gang.sh
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh

@@ -125,13 +125,25 @@ void sim_job_drop_gpus(job *j)
     j->ngpu_ids = 0;
 }
 
+/* An ending job's job_more, kept for the next job that needs one
+ * (more_of): no allocation a row. Out of line: most jobs have none. */
+__attribute__((noinline)) static void more_keep(sim *s, job *j)
+{
+    if (s->more_n == s->more_cap) {
+        s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
+        s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
+    }
+    s->more_pool[s->more_n++] = j->more;
+    j->more = NULL;
+}
+
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    free(j->more);
-    j->more = NULL;
+    if (j->more)
+        more_keep(s, j);
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
@@ -179,18 +191,31 @@ static bool heap_reclaim(sim_heap *h, void *ud)
     return true;
 }
 
+/* A job_more at its defaults into *m. */
+static void more_init(job_more *m)
+{
+    *m = (job_more){.checkpoint_gib = -1, .params_b = -1, .mem_bound = -1, .comm = -1, .time_limit_us = -1,
+                    .ref_gpu = sim_str_none, .speedup = sim_str_none, .slice_c = 1, .slice_m = 1,
+                    .prefer_node = -1}; /* no preferred node */
+}
+
 job_more *sim_job_more(job *j)
 {
     if (!j->more) {
-        job_more *m = xcalloc(1, sizeof *m);
-        m->checkpoint_gib = m->params_b = m->mem_bound = m->comm = -1;
-        m->time_limit_us = -1;
-        m->ref_gpu = m->speedup = sim_str_none;
-        m->slice_c = m->slice_m = 1;
-        m->prefer_node = -1; /* no preferred node */
-        j->more = m;
+        j->more = xmalloc(sizeof *j->more);
+        more_init(j->more);
     }
     return j->more;
+}
+
+/* sim_job_more from the run's kept records (job_free) when it has one. */
+static job_more *more_of(sim *s, job *j)
+{
+    if (!j->more && s->more_n) {
+        j->more = s->more_pool[--s->more_n];
+        more_init(j->more);
+    }
+    return sim_job_more(j);
 }
 
 void sim_job_set_slices(job *j, double c, double m)
@@ -200,6 +225,18 @@ void sim_job_set_slices(job *j, double c, double m)
     job_more *x = sim_job_more(j);
     x->slice_c = c;
     x->slice_m = m;
+}
+
+/* The run's copy of name text, by the reader's number sym (interned on
+ * the name's first row, then an array lookup; sym 0: interned each time). */
+static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text)
+{
+    uint64_t v;
+    if (sim_symmap_get(m, sym, &v))
+        return (const char *)(uintptr_t)v;
+    const char *p = sim_str_intern(&s->strs, text);
+    sim_symmap_put(m, sym, (uint64_t)(uintptr_t)p);
+    return p;
 }
 
 /* The job's request from row r: the columns jobs use, names interned, the
@@ -212,15 +249,18 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     job_req_numbers(q, r);
     q->id = sim_str_id(&s->strs, r->id);
     /* most rows name neither: no call for an empty one */
-    q->tenant = r->tenant[0] ? sim_str_intern(&s->strs, r->tenant) : sim_str_none;
-    q->mig = r->mig[0] ? sim_str_intern(&s->strs, r->mig) : sim_str_none;
-    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
-        job_more *m = sim_job_more(j);
+    q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
+    q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
+    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
+        r->comm >= 0 || r->time_limit_us > 0) {
+        job_more *m = more_of(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;
-        m->ref_gpu = sim_str_intern(&s->strs, r->ref_gpu);
-        m->speedup = sim_str_intern(&s->strs, r->speedup);
+        m->comm = r->comm;
+        m->time_limit_us = r->time_limit_us > 0 ? r->time_limit_us : -1;
+        m->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
+        m->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
     }
 }
 
@@ -1188,6 +1228,8 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
         *pools = sim_cluster_all_pools(s->cl);
         return 0;
     }
+    if (sim_symmap_get(&s->sym_pools, r->gpu_model_sym, pools))
+        return 0; /* resolved on the name's first row */
     char *copy = xstrdup(r->gpu_model), *save = NULL;
     *pools = 0;
     for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
@@ -1206,6 +1248,7 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
             *pools |= 1ULL << p;
     }
     free(copy);
+    sim_symmap_put(&s->sym_pools, r->gpu_model_sym, *pools);
     return 0;
 }
 
@@ -1500,4 +1543,14 @@ void sim_free(sim *s)
     s->tr = NULL;
     s->next_row = NULL;
     sim_strtab_free(&s->strs); /* after the slots: their ids live here */
+    for (size_t i = 0; i < s->more_n; i++)
+        free(s->more_pool[i]);
+    free(s->more_pool);
+    s->more_pool = NULL;
+    s->more_n = s->more_cap = 0;
+    sim_symmap_free(&s->sym_pools);
+    sim_symmap_free(&s->sym_tenant);
+    sim_symmap_free(&s->sym_mig);
+    sim_symmap_free(&s->sym_ref_gpu);
+    sim_symmap_free(&s->sym_speedup);
 }

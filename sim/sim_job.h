@@ -75,7 +75,7 @@ typedef struct job_req {
 } job_req;
 /* A request asks at most 2^20 GPUs (the trace reader's bound); it spans
  * nodes when no node can take them all. */
-#define JOB_REQ_GPUS_MAX (1 << 20)
+#define JOB_REQ_GPUS_MAX WL_GPUS_MAX
 _Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
 /* The share of a training step spent in inter-GPU communication that a job
  * of kind `job` states when it gives none (the comm column): an
@@ -104,12 +104,11 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
-    q->gpus_per_node = 0;
-    /* the flags in one store: kind, preemptible, spans (no), topology (none) */
+    q->gpus_per_node = (uint8_t)(r->gpus_per_node > 0 ? r->gpus_per_node : 0); /* the reader checks 1..64 */
     q->kind = (unsigned)r->kind & 7u;
     q->preemptible = r->preemptible != 0;
-    q->spans = false;
-    q->topology = JOB_TOPO_ANY;
+    q->spans = false; /* set at arrival (sim_gang_spans) */
+    q->topology = r->topology == WL_TOPO_RACK ? JOB_TOPO_RACK : r->topology == WL_TOPO_BLOCK ? JOB_TOPO_BLOCK : JOB_TOPO_ANY;
 }
 
 /* A job's rarely used state, allocated on first need (sim_job_more) and

@@ -17,6 +17,7 @@
 #include "sim_queue.h"
 #include "sim_reject.h"
 #include "sim_strtab.h"
+#include "sim_symmap.h"
 #include "sim_timeseries.h"
 
 /* jobs.by_size's classes: 1, 2-8, 9-64, 65-512 and 513+ GPUs (sim_report.c
@@ -51,6 +52,12 @@ struct sim {
     const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
     bool have_next;
     sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
+    /* names resolved once, by the reader's name numbers (sim_symmap.h):
+     * gpu_model -> pools, and the interned tenant, mig, ref_gpu, speedup */
+    sim_symmap sym_pools, sym_tenant, sym_mig, sym_ref_gpu, sym_speedup;
+    /* job_more records of ended jobs, handed to the next job that needs one */
+    job_more **more_pool;
+    size_t more_n, more_cap;
 
     /* policies: [0] is the space policy */
     const pol_ops *pol[SIM_MAX_POLICIES];

@@ -38,7 +38,7 @@ fi
 
 # 4. an error late in the trace (after much work was simulated) leaves no report and no temp files
 "$G" gen mmc --jobs 2000 --servers 8 --util 0.8 --out "$T/late.csv" >/dev/null
-printf 'x1,99999,1,99\n' >>"$T/late.csv"
+printf 'x1,99999,1,2000000\n' >>"$T/late.csv"
 if check_rc late_error 3 "$G" run --trace "$T/late.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/late"; then
   if has "$T/out" "line 2002, column 4 ('gpus')" && [ ! -e "$T/late" ]; then ok late_error_leaves_nothing
   else ls -A "$T/late" >>"$T/out"; no late_error_leaves_nothing "$T/out"; fi
