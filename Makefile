@@ -159,6 +159,7 @@ run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
+	@sh scripts/bench_backfill.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

@@ -19,7 +19,8 @@ static void gen_usage(FILE *out)
                  "       durations of mean mean-s (default 1) seconds; G GPUs per job (default 1).\n"
                  "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
                  "  --out FILE writes atomically; without it the trace goes to stdout.\n"
-                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n");
+                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n"
+                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n");
 }
 
 static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
@@ -32,8 +33,10 @@ int cmd_gen(int argc, char **argv)
     }
     if (!strcmp(argv[1], "agents"))
         return cmd_gen_agents(argc, argv);
+    if (!strcmp(argv[1], "training"))
+        return cmd_gen_training(argc, argv);
     if (strcmp(argv[1], "mmc") != 0) {
-        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents, training)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {

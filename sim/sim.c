@@ -13,6 +13,7 @@
 #include "sim_module.h"
 #include "sim_nodes.h"
 #include "sim_queue.h"
+#include "sim_backfill.h"
 #include "sim_reject.h"
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
@@ -540,6 +541,9 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
+    int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
+    if (look_ahead > 0)
+        s->bf = sim_bf_new(s, (size_t)look_ahead);
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -668,6 +672,8 @@ static __attribute__((noinline)) bool gang_start(sim *s, job *j)
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools || !sim_gang_place(s, j, pools))
         return false;
+    if (s->bf)
+        sim_bf_taken(s->bf, j);
     const pol_space *p = space_of(s);
     if (p->gang_cards) {
         const job_span *sp = j->gpu.span;
@@ -688,6 +694,8 @@ static __attribute__((noinline)) void gang_unplace(sim *s, job *j)
             p->gang_cards(s->pst[0], s, sp->part[i].node, job_span_ids(sp) + sp->part[i].first_id,
                           sp->part[i].ngpus, false);
     }
+    if (s->bf)
+        sim_bf_given(s->bf, j);
     sim_gang_release(s, j);
 }
 
@@ -755,6 +763,11 @@ static void space_dispatch(sim *s)
         if (h)
             sq_remove(&s->queue, h);
     }
+    if (s->bf) { /* EASY backfilling (sim_backfill.h) */
+        sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+        sim_bf_dispatch(s->bf, &s->queue, &ops);
+        return;
+    }
     sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
@@ -763,9 +776,27 @@ static void space_queue(sim *s, job *j)
     sim_job_queued(s, j);
     /* a job across nodes is never beyond the policy's room (its cards on
      * one node): the queue tries it, and the gang placer's first test is
-     * the pool's count of nodes with room for a part */
-    uint32_t demand = demand_index(s) && !j->req.spans ? space_of(s)->index->queue_demand(s->pst[0], j) : 0;
-    sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
+     * the pool's count of nodes with room for a part; under backfilling,
+     * whose passes try many requests, its largest part is its demand (no
+     * node with that many free: it cannot start) */
+    uint32_t demand = !demand_index(s)  ? 0
+                      : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
+                                     : space_of(s)->index->queue_demand(s->pst[0], j);
+    uint64_t key = space_of(s)->shape_key(j);
+    sq_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
+}
+
+/* A newcomer under backfilling while others wait: one try under the kept
+ * reservation, or a pass. */
+static void bf_arrive(sim *s, job *j)
+{
+    sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+    int what = sim_bf_arrive(s->bf, &s->queue, j, &ops);
+    if (what == BF_STARTED)
+        return;
+    space_queue(s, j);
+    if (what == BF_PASS)
+        space_dispatch(s);
 }
 
 /* Rejects j (new) for `why` (NULL: the reason the policy or the core
@@ -810,6 +841,10 @@ static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
+    if (s->bf && sq_len(&s->queue) > 0) {
+        bf_arrive(s, j);
+        return;
+    }
     if (!space_fifo(s) || sq_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
@@ -1090,12 +1125,16 @@ void sim_place_whole(sim *s, job *j, int node)
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
     sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
+    if (s->bf)
+        sim_bf_taken(s->bf, j);
 }
 
 void sim_release_whole(sim *s, job *j)
 {
     if (j->node < 0)
         GS_BUG("sim_release_whole: job holds no node");
+    if (s->bf)
+        sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
     sim_gauge_add(&s->g_alloc, s->now, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
@@ -1524,6 +1563,8 @@ void sim_free(sim *s)
     free(s->chunks);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
+    sim_bf_free(s->bf);
+    s->bf = NULL;
     sim_ts_free(&s->ts);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);

@@ -143,6 +143,10 @@ typedef struct pol_space {
     uint64_t (*shape_key)(const job *j);
     /* Optional: strict head-of-line order instead of skipping. */
     bool (*fifo)(const void *state);
+    /* Optional: EASY backfilling instead of either (sim_backfill.h), the
+     * look-ahead of a pass (Slurm's bf_max_job_test) when > 0. Needs place
+     * to hold whole cards through sim_place_whole / sim_release_whole. */
+    int (*backfill)(const void *state);
     /* Optional (needed for preempt=on): a dry run. Would queued j be placed
      * on node `node` if the running jobs victims[0..nvictims) released what
      * they hold (j's pools narrowed to sim_admit_pools)? Changes nothing. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../workloads/wl_trace.h"
+#include "sim_backfill.h"
 #include "sim_module.h"
 
 void sim_report_add_inputs(cJSON *r, const sim *s)
@@ -113,6 +114,11 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    if (s->bf) { /* queue=backfill: starts past a reserved head, reservations made */
+        cJSON *bf = cJSON_AddObjectToObject(jobs, "backfill");
+        cJSON_AddNumberToObject(bf, "backfilled", (double)sim_bf_backfilled(s->bf));
+        cJSON_AddNumberToObject(bf, "reservations", (double)sim_bf_reservations(s->bf));
+    }
     sim_reject_report(&s->rejects, jobs); /* when some job was rejected */
     if (s->spanned) { /* a job across nodes ran: the figures by job size */
         static const char *const label[SIM_SIZE_CLASSES] = {"1", "2-8", "9-64", "65-512", "513+"};

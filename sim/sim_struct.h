@@ -66,6 +66,8 @@ struct sim {
 
     /* the space policy's queue, when the core runs it (pol_ops.place) */
     sim_queue queue;
+    /* EASY backfilling of that queue (sim_backfill.h); NULL: fifo or skip */
+    struct sim_bf *bf;
     /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
     job *nominee;
     bool handing_over;
