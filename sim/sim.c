@@ -511,7 +511,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->heap.reclaim_ud = s;
     s->free_head = NO_SLOT;
     sim_strtab_init(&s->strs);
-    sq_init(&s->queue);
+    sim_queue_init(&s->queue);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
     sim_sketch_init(&s->slowdown);
@@ -744,11 +744,11 @@ static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem
 
 /* The host room joins the demand index where the policy enforces CPU and
  * memory on every placement (pol_space_index.queue_host). */
-static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
+static const sim_queue_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
 /* None on a cluster whose nodes set no CPU or memory (no fit index): every
  * ask fits the host there, as the room's INFINITY answers would say. */
-static const sq_host *host_room_of(const sim *s)
+static const sim_queue_host *host_room_of(const sim *s)
 {
     return demand_index(s) && space_of(s)->index->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
@@ -761,14 +761,14 @@ static void space_dispatch(sim *s)
     if (p->dispatch_held) {
         job *h = p->dispatch_held(s->pst[0], s);
         if (h)
-            sq_remove(&s->queue, h);
+            sim_queue_remove(&s->queue, h);
     }
     if (s->bf) { /* EASY backfilling (sim_backfill.h) */
         sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
         sim_bf_dispatch(s->bf, &s->queue, &ops);
         return;
     }
-    sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
@@ -783,7 +783,7 @@ static void space_queue(sim *s, job *j)
                       : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
                                      : space_of(s)->index->queue_demand(s->pst[0], j);
     uint64_t key = space_of(s)->shape_key(j);
-    sq_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
+    sim_queue_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
 }
 
 /* A newcomer under backfilling while others wait: one try under the kept
@@ -841,11 +841,11 @@ static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
-    if (s->bf && sq_len(&s->queue) > 0) {
+    if (s->bf && sim_queue_len(&s->queue) > 0) {
         bf_arrive(s, j);
         return;
     }
-    if (!space_fifo(s) || sq_len(&s->queue) == 0) {
+    if (!space_fifo(s) || sim_queue_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
         if (!space_place(s, j))
@@ -853,7 +853,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sq_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_release(sim *s, job *j)
@@ -868,7 +868,7 @@ static void space_release(sim *s, job *j)
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (space_place(s, n)) {
-            sq_remove(&s->queue, n);
+            sim_queue_remove(&s->queue, n);
             /* placed: what the next victims free is no longer its own. A
              * policy may start it later (still queued): it must not be
              * placed again */
@@ -1069,7 +1069,7 @@ bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
         GS_BUG("sim_job_withdraw: job is not queued");
-    return sq_remove(&s->queue, j);
+    return sim_queue_remove(&s->queue, j);
 }
 
 void sim_job_complete(sim *s, job *j)
@@ -1562,7 +1562,7 @@ void sim_free(sim *s)
         free(s->chunks[c]); /* a block's first chunk: the allocation */
     free(s->chunks);
     sim_heap_free(&s->heap);
-    sq_free(&s->queue);
+    sim_queue_free(&s->queue);
     sim_bf_free(s->bf);
     s->bf = NULL;
     sim_ts_free(&s->ts);

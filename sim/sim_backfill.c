@@ -431,7 +431,7 @@ uint32_t sim_bf_demand(const sim_bf *b, const job *j)
     return (uint32_t)d;
 }
 
-/* sq_dispatch's try_start under the reservation. Two tests spare a
+/* sim_queue_dispatch's try_start under the reservation. Two tests spare a
  * placement that cannot succeed (and the ledger the churn of a hold given
  * back and taken again): no node has the request's GPUs free with the
  * holds in place (the policy's room), and no reserved node has them free
@@ -492,11 +492,11 @@ static int fwd_given_free(void *ud, uint64_t since, double *cpu, double *mem, in
 /* The part past the head, under its reservation; returns the tries made. */
 static size_t backfill_part(sim_bf *b, sim_queue *q, size_t max_tries)
 {
-    const sq_host *h = b->ops->host;
-    sq_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
+    const sim_queue_host *h = b->ops->host;
+    sim_queue_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
                    h && h->given_free ? fwd_given_free : NULL};
     hold_all(b);
-    size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
+    size_t n = sim_queue_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
     hold_release(b);
     return n;
 }
@@ -511,8 +511,8 @@ void sim_bf_dispatch(sim_bf *b, sim_queue *q, const sim_bf_ops *ops)
     b->ops = ops;
     do {
         b->again = false;
-        sq_dispatch_host(q, true, ops->room, ops->host, ops->place, ops->ud);
-        job *h = sq_head(q);
+        sim_queue_dispatch_host(q, true, ops->room, ops->host, ops->place, ops->ud);
+        job *h = sim_queue_head(q);
         if (!h)
             break;
         if (!cache_valid(b, h))
@@ -526,8 +526,8 @@ void sim_bf_dispatch(sim_bf *b, sim_queue *q, const sim_bf_ops *ops)
 
 int sim_bf_arrive(sim_bf *b, sim_queue *q, job *j, const sim_bf_ops *ops)
 {
-    const job *h = sq_head(q);
-    if (!h || b->in_pass || !cache_valid(b, h) || sq_before(j, h))
+    const job *h = sim_queue_head(q);
+    if (!h || b->in_pass || !cache_valid(b, h) || sim_queue_before(j, h))
         return BF_PASS;
     if (b->tries_left == 0)
         return BF_QUEUE; /* beyond the look-ahead */

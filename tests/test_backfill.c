@@ -145,21 +145,21 @@ static void test_queue_drops_empty_classes(void)
     enum { N = 20000, WAVE = 100 };
     job *jobs = calloc(N, sizeof *jobs);
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     int started = 0, most = 0;
     for (int w = 0; w < N / WAVE; w++) {
         for (int i = w * WAVE; i < (w + 1) * WAVE; i++) {
             jobs[i].req.submit_us = i;
             jobs[i].arrival_no = (uint64_t)i;
-            sq_push(&q, &jobs[i], 0x1000 + (uint64_t)i, 0);
+            sim_queue_push(&q, &jobs[i], 0x1000 + (uint64_t)i, 0);
         }
         most = q.ncls > most ? q.ncls : most;
-        sq_dispatch(&q, true, NULL, take_all, &started);
+        sim_queue_dispatch(&q, true, NULL, take_all, &started);
     }
     CHECK_EQ_INT(started, N);
-    CHECK_EQ_INT(sq_len(&q), 0);
+    CHECK_EQ_INT(sim_queue_len(&q), 0);
     CHECK(most <= 3 * WAVE + 64);
-    sq_free(&q);
+    sim_queue_free(&q);
     free(jobs);
 }
 
