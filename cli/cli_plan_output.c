@@ -107,20 +107,26 @@ static void print_unanswered(const plan_ctx *cx, const entry *e)
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);
-        printf("%-24s %-26s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
-               e->pol->label, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
+        printf("%-24s %-26s %7s %8s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
+               e->pol->label, e->cand->label, "-", "-", "-", nb, nb == 1 ? "" : "s");
         return;
     }
     const char *am = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "absent_metric"));
     const char *vd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "verdict"));
-    if (vd && strstr(vd, "plateau"))
-        printf("%-24s %-26s %7s %6s   not met: the figures stay the same from %ld cards on (more "
-               "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-", first_gpus(e->obj));
+    double wg = 0;
+    if (vd && strstr(vd, "start-up") && metrics_get(e->obj, "warm_probe.gpus", &wg))
+        printf("%-24s %-26s %7s %8s %6s   not met: decided by replica start-up, not capacity: with replicas\n"
+               "%-24s %-26s %7s %8s %6s   starting at once %.0f cards meet every term (plan.json warm_probe): warm\n"
+               "%-24s %-26s %7s %8s %6s   the services up first (--warmup-s, a warm-up window) or ask the steady state\n",
+               e->pol->label, e->cand->label, "-", "-", "-", "", "", "", "", "", wg, "", "", "", "", "");
+    else if (vd && strstr(vd, "plateau"))
+        printf("%-24s %-26s %7s %8s %6s   not met: the figures stay the same from %ld cards on (more "
+               "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-", "-", first_gpus(e->obj));
     else if (am)
-        printf("%-24s %-26s %7s %6s   metric absent: '%s' was never measured although every job and "
-               "request was served (check the path)\n", e->pol->label, e->cand->label, "-", "-", am);
+        printf("%-24s %-26s %7s %8s %6s   metric absent: '%s' was never measured although every job and "
+               "request was served (check the path)\n", e->pol->label, e->cand->label, "-", "-", "-", am);
     else
-        printf("%-24s %-26s %7s %6s   not met up to %ld cards\n", e->pol->label, e->cand->label, "-", "-",
+        printf("%-24s %-26s %7s %8s %6s   not met up to %ld cards\n", e->pol->label, e->cand->label, "-", "-", "-",
                cx->max_gpus);
 }
 
@@ -129,8 +135,8 @@ static void print_unanswered(const plan_ctx *cx, const entry *e)
 static void print_table(const plan_ctx *cx, const entry *ents, int nents)
 {
     printf("\nbuyer's table, cheapest first ($/month = 730 h):\n");
-    printf("%-24s %-26s %7s %6s %12s %14s  %s\n", "policy", "card or cluster", "cards", "nodes", "$/hour",
-           "$/month", "price from");
+    printf("%-24s %-26s %7s %8s %6s %12s %14s  %s\n", "policy", "card or cluster", "cards", "stable", "nodes",
+           "$/hour", "$/month", "price from");
     ranked *rk = xcalloc((size_t)nents + 1, sizeof *rk);
     for (int i = 0; i < nents; i++)
         rk[i] = (ranked){ents[i], i};
@@ -149,14 +155,23 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             if (sname && !strstr(srcs, sname))
                 snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%s", srcs[0] ? ", " : "", sname);
         }
-        if (isnan(e->usd_h))
-            printf("%-24s %-26s %7ld %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, e->nodes, "?",
-                   "?", "no price known");
+        char stable[32];
+        bool nm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e->obj, "non_monotone"));
+        if (e->stable_gpus)
+            snprintf(stable, sizeof stable, "%ld%s", e->stable_gpus, nm ? " !" : "");
         else
-            printf("%-24s %-26s %7ld %6ld %12.2f %14.0f  %s\n", e->pol->label, e->cand->label, e->gpus, e->nodes,
-                   e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
+            snprintf(stable, sizeof stable, "- !");
+        if (isnan(e->usd_h))
+            printf("%-24s %-26s %7ld %8s %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
+                   e->nodes, "?", "?", "no price known");
+        else
+            printf("%-24s %-26s %7ld %8s %6ld %12.2f %14.0f  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
+                   e->nodes, e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
     }
     free(rk);
+    printf("cards: the fewest the search found to meet every term; stable: the fewest from which every count\n"
+           "probed above also met (margin probes +1, +2, +4, ...); '!': a count above the answer failed (a\n"
+           "non-monotone region: buy the stable count, or see the evidence)\n");
 }
 
 /* The runs' warnings (those of the first count's first seed), once per entry. */
@@ -199,7 +214,9 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
             else
                 printf(" %26s", "absent");
         }
-        printf("\n");
+        bool margin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "margin"));
+        bool above = g > (double)e->gpus && e->gpus && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met"));
+        printf("%s%s\n", margin ? "  margin" : "", above ? "  <- fails above the answer" : "");
     }
 }
 

@@ -188,7 +188,7 @@ static void h_metrics_table(html *h, const cJSON *rep)
     h_raw(h, "<table><tr><th>metric</th><th>value</th></tr>\n");
     for (const metrics_row *m = metrics; m->path; m++) {
         double v;
-        if (!(m->shown & METRICS_HTML) || !metrics_get(rep, m->path, &v))
+        if (!(m->flags & METRICS_HTML) || !metrics_get(rep, m->path, &v))
             continue;
         h_raw(h, "<tr><td>");
         h_raw(h, m->path);

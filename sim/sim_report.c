@@ -179,6 +179,19 @@ static double num(const cJSON *o, const char *a, const char *b)
     return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
 }
 
+/* One row of a statistic object: mean, p50, p95, p99, max at prec
+ * decimals, or "-" in each column when its sample is empty (a statistic
+ * of nothing is not 0). */
+static void stats_row(FILE *out, const char *label, const cJSON *o, int prec)
+{
+    static const char *const st[] = {"mean", "p50", "p95", "p99", "max"};
+    bool empty = num(o, "count", NULL) <= 0;
+    fprintf(out, "  %-9s", label);
+    for (int i = 0; i < 5; i++)
+        empty ? fprintf(out, " %10s", "-") : fprintf(out, " %10.*f", prec, num(o, st[i], NULL));
+    fputc('\n', out);
+}
+
 void sim_report_summary(FILE *out, const cJSON *r)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(r, "inputs");
@@ -198,10 +211,8 @@ void sim_report_summary(FILE *out, const cJSON *r)
             num(jobs, "queued", NULL), num(jobs, "rejected", NULL), num(jobs, "failed", NULL),
             num(jobs, "suspended", NULL));
     fprintf(out, "  %-9s %10s %10s %10s %10s %10s\n", "seconds", "mean", "p50", "p95", "p99", "max");
-    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "queue", num(q, "mean", NULL),
-            num(q, "p50", NULL), num(q, "p95", NULL), num(q, "p99", NULL), num(q, "max", NULL));
-    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "jct", num(c, "mean", NULL), num(c, "p50", NULL),
-            num(c, "p95", NULL), num(c, "p99", NULL), num(c, "max", NULL));
+    stats_row(out, "queue", q, 2);
+    stats_row(out, "jct", c, 2);
     const cJSON *wn = cJSON_GetObjectItemCaseSensitive(r, "warnings"), *w;
     cJSON_ArrayForEach(w, wn)
     {
@@ -211,17 +222,18 @@ void sim_report_summary(FILE *out, const cJSON *r)
     if (rq) {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rq, "latency_s");
         const cJSON *tt = cJSON_GetObjectItemCaseSensitive(rq, "ttft_s");
-        fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
+        char att[32] = "-"; /* of nothing served: no attainment */
+        if (num(rq, "served", NULL) > 0)
+            snprintf(att, sizeof att, "%.3f", num(rq, "slo_attainment", NULL));
+        fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %s\n",
                 num(rq, "arrived", NULL), num(rq, "served", NULL),
                 num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
                     num(rq, "dropped_after_end", NULL) + num(rq, "dropped_replica_lost", NULL) +
                     num(rq, "dropped_unplaceable", NULL),
-                num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
-        fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
-                num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));
+                num(rq, "queued", NULL), att);
+        stats_row(out, "latency", lat, 3);
         if (tt)
-            fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "ttft", num(tt, "mean", NULL),
-                    num(tt, "p50", NULL), num(tt, "p95", NULL), num(tt, "p99", NULL), num(tt, "max", NULL));
+            stats_row(out, "ttft", tt, 3);
         fprintf(out, "  replicas  %.1f replica-hours, %.1f GPU-hours, %.0f cold starts\n",
                 num(rq, "replica_hours", NULL), num(rq, "gpu_hours", NULL), num(rq, "cold_starts", NULL));
     }
