@@ -48,10 +48,9 @@ static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB
 /* Asks the kernel for the pages of [p, p + bytes) in one call before the
  * chunk's slots are threaded onto the free stack: the loop that threads them
  * would otherwise take one page fault per 4 KiB page, each a trap into the
- * kernel, and with tens of thousands of jobs in flight (65,536 GPUs) those
- * faults were about a tenth of the event loop's CPU time. The pages would be
- * touched anyway; where the call is unknown (Linux before 5.14) the faults
- * happen as before. */
+ * kernel, paid by every chunk while tens of thousands of jobs are in flight.
+ * The pages would be touched anyway; where the call is unknown (Linux before
+ * 5.14) the faults come one by one. */
 static void populate(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -174,10 +173,9 @@ static bool event_wanted(const sim_event *e, void *ud)
  * by as many rate changes as a sixteenth of it. While rates change the heap
  * grows by a sixteenth, not double, when it is still short of room: the
  * void events that fill it are cleared again before it grows further, so it
- * stays within about an eighth of the live events. (An eighth: 2.6 MiB more
- * at 1M timeslice jobs, 5% fewer instructions an event at 64k; a
- * thirty-second: 1.4 MiB less, 9% more.) Without rate changes (whole
- * cards) it doubles as before, past this one test. */
+ * stays within about an eighth of the live events (the threshold's figures:
+ * scripts/README.md). Without rate changes (whole cards) it doubles, past
+ * this one test. */
 static bool heap_reclaim(sim_heap *h, void *ud)
 {
     sim *s = ud;
