@@ -41,7 +41,7 @@ TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil
 # Fuzz harnesses (tests/fuzz/): built with clang and libFuzzer by `make fuzz`,
 # and with the normal sanitized build and replay.c as the corpus replays
 # `make test` runs (no clang needed).
-FUZZ_TARGETS := trace cluster model report sim
+FUZZ_TARGETS := trace cluster model report sim k8s sacct
 FUZZ_COMMON := tests/fuzz/fuzz_util.c cli/cli_docs.c
 FUZZ_SECONDS ?= 60
 FZ := build/fuzz

@@ -60,10 +60,12 @@ bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
 /* An importer option, by table: NUM stores a double (x scale when scale is
  * not 0), INT/LONG/U64/SIZE a whole number, all in [lo, hi]; RANGE a
  * MIN:MAX pair into the ints p and p2; FLAG sets the bool p; NAME a service
- * name (no commas or quotes) into the const char * p; FN hands the value to
- * fn(option, value, p). A table ends with {NULL}. */
+ * name (no commas or quotes) into the const char * p; PATH a file name
+ * (not empty) into the const char * p; FN hands the value to fn(option,
+ * value, p), once per occurrence (a repeatable option). A table ends with
+ * {NULL}. */
 enum { CLI_IOPT_NUM, CLI_IOPT_INT, CLI_IOPT_LONG, CLI_IOPT_U64, CLI_IOPT_SIZE, CLI_IOPT_RANGE, CLI_IOPT_FLAG,
-       CLI_IOPT_NAME, CLI_IOPT_FN };
+       CLI_IOPT_NAME, CLI_IOPT_FN, CLI_IOPT_PATH };
 #define CLI_IOPT_BASE 256 /* getopt values of table options: above every short option */
 typedef struct cli_iopt {
     const char *name; /* without the leading "--" */
@@ -74,11 +76,17 @@ typedef struct cli_iopt {
 } cli_iopt;
 /* Parses `gpusim import FAMILY [options] FILE` (argv[1] is FAMILY): the
  * table's options, --out-trace (into *out_path, NULL: stdout) and --help.
- * Returns -1 with *in set when the import should run, else the exit code
- * (0 after --help, 2 after printing a usage error). */
+ * file_kind names the one input file in messages; NULL: the family takes
+ * none (its inputs are options) and *in is NULL. Returns -1 with *in set
+ * when the import should run, else the exit code (0 after --help, 2 after
+ * printing a usage error). */
 int cli_import_args(int argc, char **argv, const char *family, const char *file_kind, const cli_iopt *opts,
                     void (*usage)(FILE *out), const char **in, const char **out_path);
 /* `gpusim import FORMAT ...` of each family (cli_import_<family>.c) */
+int cli_import_azure(int argc, char **argv);
+int cli_import_openb(int argc, char **argv);
+int cli_import_k8s(int argc, char **argv);
+int cli_import_sacct(int argc, char **argv);
 int cli_import_sd(int argc, char **argv);
 int cli_import_dlrm(int argc, char **argv);
 int cli_import_mooncake(int argc, char **argv);

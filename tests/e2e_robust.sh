@@ -106,7 +106,7 @@ if [ ! -e "$T/i1.csv" ] && [ ! -e "$T/i3.csv" ] && [ ! -e "$T/i4.csv" ]; then ok
 else ls "$T" >"$T/msg"; no import_failure_writes_nothing "$T/msg"; fi
 expect import_mooncake_empty 3 "no request lines" "$G" import mooncake "$T/empty.csv" --out-trace "$T/i6.csv"
 expect import_mooncake_directory 3 "'$T' is a directory" "$G" import mooncake "$T" --out-trace "$T/i7.csv"
-expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'banana'" \
+expect import_azure_gpus_banana 2 "--gpus: expected a whole number from 1 to 64, found 'banana'" \
   "$G" import azure-llm "$T/az_header.csv" --gpus banana
 
 # {==== flags ====}
