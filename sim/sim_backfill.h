@@ -30,7 +30,7 @@
  * refused as a whole for the right reason.
  *
  * The reservation is kept between passes while no job started or stopped
- * outside a pass (bf_index_epoch) and the head is the same: an arrival
+ * outside a pass (sim_bf_index_epoch) and the head is the same: an arrival
  * then costs one try, because nothing tried before could start now (no
  * GPU was given back, and a later `now` only makes a request end later).
  *
