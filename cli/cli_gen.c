@@ -20,7 +20,8 @@ static void gen_usage(FILE *out)
                  "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
                  "  --out FILE writes atomically; without it the trace goes to stdout.\n"
                  "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n"
-                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n");
+                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n"
+                 "       gpusim gen openb-variant --pods FILE --family F --pct P   an FGD-style openb variant\n");
 }
 
 static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
@@ -35,8 +36,10 @@ int cmd_gen(int argc, char **argv)
         return cmd_gen_agents(argc, argv);
     if (!strcmp(argv[1], "training"))
         return cmd_gen_training(argc, argv);
+    if (!strcmp(argv[1], "openb-variant"))
+        return cmd_gen_openb(argc, argv);
     if (strcmp(argv[1], "mmc") != 0) {
-        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents, training)\n", argv[1]);
+        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents, training, openb-variant)\n", argv[1]);
         return 2;
     }
     static const struct option opts[] = {
