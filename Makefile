@@ -33,7 +33,7 @@ JOBS ?= -j2
 
 # cli/ helpers that are not commands (the fill-up driver, cluster templates,
 # plan feasibility) link into the tests too; cli_*.c and main.c are the tool.
-LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/llm/llm_model.c models/perf/perf_profile.c models/perf/perf_shape.c \
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/gpu/gpu_failures.c models/llm/llm_model.c models/perf/perf_profile.c models/perf/perf_shape.c \
            models/perf/perf_fit.c $(wildcard workloads/*.c) $(wildcard sim/*.c) $(wildcard sim/service/*.c) \
            $(wildcard policies/*.c) $(wildcard policies/share/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
@@ -164,6 +164,7 @@ run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
 	@sh scripts/bench_backfill.sh
+	@sh scripts/bench_failures.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

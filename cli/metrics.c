@@ -71,6 +71,20 @@ const metrics_row metrics[] = {
     {"jobs.by_size.*.jct_s", NULL, NULL, "job completion time of one size class", "s", LO, ST},
     {"jobs.by_priority.*.queue_s", NULL, NULL, "job wait of one priority", "s", LO, ST},
     {"jobs.by_priority.*.jct_s", NULL, NULL, "job completion time of one priority", "s", LO, ST},
+    /* a trace with a class column: one object per class, by name */
+    {"jobs.class.*.arrivals", NULL, NULL, "jobs of one class (the trace's class column) that arrived", "jobs", EI, 0},
+    {"jobs.class.*.completed", NULL, NULL, "jobs of one class completed", "jobs", HI, 0},
+    {"jobs.class.*.queue_s", NULL, NULL, "job wait of one class", "s", LO, ST},
+    {"jobs.class.*.jct_s", NULL, NULL, "job completion time of one class", "s", LO, ST},
+    /* an imported trace's observed_start: the run's queue times against the real cluster's */
+    {"jobs.queue_vs_observed.jobs", NULL, NULL, "jobs with an observed start (the trace's observed_start)", "jobs",
+     EI, 0},
+    {"jobs.queue_vs_observed.started", NULL, NULL, "jobs with an observed start that started in the run", "jobs", EI,
+     0},
+    {"jobs.queue_vs_observed.observed_s", NULL, NULL, "job wait as the real cluster queued them (observed_start)",
+     "s", EI, ST},
+    {"jobs.queue_vs_observed.simulated_s", NULL, NULL, "job wait in the run, of the jobs with an observed start",
+     "s", LO, ST},
     {"gpu.count", NULL, NULL, "GPUs in the cluster", "GPUs", EI, H},
     {"gpu.mem_alloc_ratio", NULL, NULL, "GPU memory allocated / capacity", "ratio", HI, 0},
 
@@ -102,6 +116,26 @@ const metrics_row metrics[] = {
      0},
     {"services.*.dropped_unplaceable", NULL, NULL, "requests of one service dropped: fits no card", "requests", LO,
      0},
+
+    /* {==== failing hardware (failures=on), nodes that leave service ====} */
+    {"jobs.goodput", NULL, "goodput", "useful GPU-time / GPU-time held by jobs (failures on)", "ratio", HI, 0},
+    {"failures.interruptions", NULL, NULL, "node failures", "failures", LO, 0},
+    {"failures.by_cause.*", NULL, NULL, "node failures, by cause", "failures", LO, 0},
+    {"failures.jobs_interrupted", NULL, NULL, "jobs interrupted by a node failure", "jobs", LO, 0},
+    {"failures.lost_gpu_hours", NULL, NULL, "GPU-hours of work redone after failures", "GPU-h", LO, 0},
+    {"failures.restart_gpu_hours", NULL, NULL, "GPU-hours held restarting and reading checkpoints", "GPU-h", LO, 0},
+    {"failures.checkpoint_write_gpu_hours", NULL, NULL, "GPU-hours held writing periodic checkpoints", "GPU-h", LO,
+     0},
+    {"failures.held_gpu_hours", NULL, NULL, "GPU-hours held by jobs", "GPU-h", EI, 0},
+    {"failures.node_down_hours", NULL, NULL, "node-hours in repair", "node-h", LO, 0},
+    {"failures.spare_swaps", NULL, NULL, "hot spares brought into service", "swaps", EI, 0},
+    {"failures.rates.*.per_node_day", NULL, NULL, "failures per node-day of a node group", "1/day", LO, 0},
+    {"failures.rates.*.spares", NULL, NULL, "hot spares of a node group", "nodes", EI, 0},
+    {"failures.rates.*.group", NULL, NULL, "a node group's index in the cluster file", "index", EI, 0},
+    {"nodes.out_of_service_gpu_hours", NULL, NULL, "GPU-hours of nodes out of service", "GPU-h", LO, 0},
+    {"nodes.interruptions", NULL, NULL, "jobs stopped by a node leaving service", "jobs", LO, 0},
+    {"nodes.lost_gpu_hours", NULL, NULL, "GPU-hours of work redone after nodes left service", "GPU-h", LO, 0},
+    {"nodes.checkpoint_read_gpu_hours", NULL, NULL, "GPU-hours reading checkpoints after nodes left", "GPU-h", LO, 0},
 
     /* {==== preemption, quotas, swap ====} */
     {"preemption.decisions", NULL, NULL, "preemption decisions", "decisions", LO, 0},

@@ -65,6 +65,30 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Row r's class among the trace's, when new. O(1) a row: by its name
+ * number (0: the column left empty, "-"). */
+static void take_class(trace_facts *f, const wl_row *r)
+{
+    uint32_t sym = r->class_sym;
+    if (sym >= f->ncls_seen) {
+        uint32_t n = f->ncls_seen ? f->ncls_seen : 64;
+        while (n <= sym)
+            n *= 2;
+        f->cls_seen = xrealloc(f->cls_seen, n);
+        memset(f->cls_seen + f->ncls_seen, 0, n - f->ncls_seen);
+        f->ncls_seen = n;
+    }
+    if (f->cls_seen[sym])
+        return;
+    f->cls_seen[sym] = 1;
+    if (f->ncls == TRACE_FACTS_CLASSES) {
+        f->cls_more = true;
+        return;
+    }
+    f->cls = xrealloc(f->cls, (size_t)(f->ncls + 1) * sizeof *f->cls);
+    snprintf(f->cls[f->ncls++], sizeof *f->cls, "%s", sym ? r->job_class : "-");
+}
+
 static void take_row(trace_facts *f, const wl_row *r, double *durs)
 {
     bool work = r->kind == WL_KIND_JOB || r->kind == WL_KIND_SESSION || r->kind == WL_KIND_SERVICE;
@@ -72,6 +96,8 @@ static void take_row(trace_facts *f, const wl_row *r, double *durs)
         f->first_no_ref_line = r->line;
     if (r->kind == WL_KIND_JOB || r->kind == WL_KIND_SESSION) {
         f->jobs++;
+        if (f->has_class)
+            take_class(f, r);
         if (r->kind == WL_KIND_JOB && f->dur_sampled < TRACE_FACTS_SAMPLE)
             durs[f->dur_sampled++] = (double)r->dur_us / 1e6;
     } else if (r->kind == WL_KIND_SERVICE) {
@@ -93,6 +119,7 @@ int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, 
     wl_trace *t = wl_trace_open(path, &o, err);
     if (!t)
         return err->code;
+    out->has_class = wl_trace_column(t, "class") > 0;
     double *durs = xmalloc(TRACE_FACTS_SAMPLE * sizeof *durs);
     const wl_row *r;
     int rc = 0;
@@ -120,8 +147,14 @@ void trace_facts_free(trace_facts *f)
 {
     free(f->svc);
     free(f->slot);
+    free(f->cls);
+    free(f->cls_seen);
     f->svc = NULL;
     f->slot = NULL;
+    f->cls = NULL;
+    f->cls_seen = NULL;
+    f->ncls = 0;
+    f->ncls_seen = 0;
     f->nsvc = f->nslot = 0;
 }
 
@@ -162,10 +195,33 @@ static int no_tokens(const char *what, const char *path, const trace_service *v,
                   "ask its end-to-end latency (services.%s.latency_s.p99)", what, path, v->id, trace, v->line, v->id);
 }
 
+/* "jobs.class.NAME...": NAME among the trace's classes. */
+static int check_class(const trace_facts *f, const char *trace, const char *what, const char *path, gs_error *err)
+{
+    const char *seg = path + 11;
+    size_t l = strcspn(seg, ".");
+    if (!f->has_class)
+        return gs_err(err, GS_EUSAGE, "%s: '%s': trace '%s' has no class column (per-class figures need one: "
+                      "workloads/README.md)", what, path, trace);
+    for (int i = 0; i < f->ncls; i++)
+        if (strlen(f->cls[i]) == l && !strncmp(f->cls[i], seg, l))
+            return 0;
+    if (f->cls_more) /* past what was kept, the run decides (it refuses that many classes) */
+        return 0;
+    char names[400] = "";
+    int shown = 0;
+    for (; shown < f->ncls && strlen(names) + 70 < sizeof names; shown++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", shown ? ", " : "", f->cls[shown]);
+    return gs_err(err, GS_EUSAGE, "%s: '%s': trace '%s' has no job class '%.*s' (its classes: %s%s)", what, path,
+                  trace, (int)l, seg, f->ncls ? names : "none", shown < f->ncls ? ", ..." : "");
+}
+
 int trace_facts_check_path(const trace_facts *f, const char *trace, const char *what, const char *path,
                            gs_error *err)
 {
     bool tokens = metrics_needs_tokens(path);
+    if (!strncmp(path, "jobs.class.", 11))
+        return check_class(f, trace, what, path, err);
     if (!strncmp(path, "services.", 9)) {
         const char *seg = path + 9;
         size_t l = strcspn(seg, ".");

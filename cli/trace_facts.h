@@ -12,10 +12,12 @@
 #define GPUSIM_TRACE_FACTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../base/gs.h"
 
 #define TRACE_FACTS_SAMPLE 100000 /* job durations kept for the median */
+#define TRACE_FACTS_CLASSES 1025  /* class names kept: one past what a run takes (sim_class.h) */
 /* a median job duration above this reads as milliseconds taken for seconds */
 #define TRACE_FACTS_MS_HINT_S (7 * 86400.0)
 
@@ -34,6 +36,16 @@ typedef struct trace_facts {
     long dur_sampled;
     trace_service *svc;
     int nsvc;
+    /* the class column (job and session rows): whether the header has it,
+     * and the classes its jobs name, in order of first appearance ("-" for
+     * a job that leaves it empty, as the run's report names it); at most
+     * TRACE_FACTS_CLASSES kept */
+    bool has_class;
+    char (*cls)[64];
+    int ncls;
+    bool cls_more;          /* more classes than were kept */
+    unsigned char *cls_seen; /* by the reader's name number: [ncls_seen] */
+    uint32_t ncls_seen;
     /* private: service ids -> index + 1, open addressing */
     int *slot;
     int nslot;
@@ -46,10 +58,12 @@ void trace_facts_free(trace_facts *f);
 /* The service with that id, or NULL. O(1) expected. */
 const trace_service *trace_facts_service(const trace_facts *f, const char *id);
 /* A metric or SLO path checked against the trace: "services.<id or
- * index>" names one of its services, and a metric measured only with token
- * counts (TTFT, TPOT: metrics_needs_tokens) is asked of services whose
- * requests carry them. 0; GS_EUSAGE (no such service); GS_EINPUT naming the
- * service row (no token counts: the figure would never be measured). */
+ * index>" names one of its services, "jobs.class.<name>" one of its jobs'
+ * classes, and a metric measured only with token counts (TTFT, TPOT:
+ * metrics_needs_tokens) is asked of services whose requests carry them. 0;
+ * GS_EUSAGE (no such service or class, listing the trace's); GS_EINPUT
+ * naming the service row (no token counts: the figure would never be
+ * measured). */
 int trace_facts_check_path(const trace_facts *f, const char *trace, const char *what, const char *path,
                            gs_error *err);
 /* A service whose row states a TTFT or TPOT SLO while its requests carry no

@@ -137,6 +137,46 @@ def profile(p, per_slice_mib, card_mib):
         out["unverified"] = unver
     return out
 
+# Interruptions by root cause, as the source counted them (the loader turns
+# counts into rates per GPU-day or node-day over what was observed). The
+# Llama 3 paper's Table 5 for H100 (16,384 GPUs, 8 per node, 54 days; 419
+# unexpected interruptions); the other cards take H100's (models/gpu/README.md).
+# Repair times are not in the paper: each is an assumption, stated per cause.
+LLAMA3 = ("A. Dubey et al., 'The Llama 3 Herd of Models', arXiv:2407.21783 (2024), section 3.3.4, "
+          "Table 5: unexpected interruptions in a 54-day snapshot of pre-training on 16,384 H100 GPUs")
+REPAIR_GPU = "assumption: the node is drained and its GPU board replaced (vendor swap), two days"
+REPAIR_PART = "assumption: a host part (NIC, SSD, power supply, CPU, DIMM, board) replaced on site, one day"
+REPAIR_NET = "assumption: a switch port or cable replaced, six hours"
+REPAIR_SOFT = "assumption: the node rebooted and checked, an hour (host maintenance: four)"
+def cause(name, per, count, hours, why):
+    return {"cause": name, "per": per, "count": count, "repair_h": hours, "repair_source": why}
+FAILURES = {
+    "H100-SXM5-80GB": {
+        "source": LLAMA3,
+        "observed": {"gpus": 16384, "gpus_per_node": 8, "days": 54},
+        "causes": [
+            cause("faulty GPU", "gpu", 148, 48, REPAIR_GPU),
+            cause("GPU HBM3 memory", "gpu", 72, 48, REPAIR_GPU),
+            cause("software bug", "node", 54, 1, REPAIR_SOFT),
+            cause("network switch or cable", "node", 35, 6, REPAIR_NET),
+            cause("host maintenance", "node", 32, 4, REPAIR_SOFT),
+            cause("GPU SRAM memory", "gpu", 19, 48, REPAIR_GPU),
+            cause("GPU system processor", "gpu", 17, 48, REPAIR_GPU),
+            cause("NIC", "node", 7, 24, REPAIR_PART),
+            cause("NCCL watchdog timeouts", "node", 7, 1, REPAIR_SOFT),
+            cause("silent data corruption", "gpu", 6, 48, REPAIR_GPU),
+            cause("GPU thermal interface and sensor", "gpu", 6, 48, REPAIR_GPU),
+            cause("SSD", "node", 3, 24, REPAIR_PART),
+            cause("power supply", "node", 3, 24, REPAIR_PART),
+            cause("server chassis", "node", 2, 24, REPAIR_PART),
+            cause("IO expansion board", "node", 2, 24, REPAIR_PART),
+            cause("dependency", "node", 2, 1, REPAIR_SOFT),
+            cause("CPU", "node", 2, 24, REPAIR_PART),
+            cause("system memory", "node", 2, 24, REPAIR_PART),
+        ],
+    },
+}
+
 for m in ref["models"]:
     unver = list(m.get("unverified") or [])
     mem = m.get("memory_mib")
@@ -178,6 +218,8 @@ for m in ref["models"]:
             "placements_verified": g.get("placements_verified", True),
             "profiles": [profile(p, one_slice_mib(g["profiles"]), mem) for p in g["profiles"]],
         }
+    if m["name"] in FAILURES:
+        out["failures"] = FAILURES[m["name"]]
     path = os.path.join(out_dir, m["name"] + ".json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)

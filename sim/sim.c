@@ -27,7 +27,8 @@ _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree
 #include <sys/mman.h>
 
 /* EV_MODULE + i: an event of module i (sim_module.h) */
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16 };
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16, EV_MODULE_WEAK = 32 };
+_Static_assert(EV_MODULE + SIM_MAX_MODULES <= EV_MODULE_WEAK, "module event types overlap");
 #define JOB_CHUNK 1024u
 #define NO_SLOT SIM_NO_SLOT
 
@@ -531,6 +532,9 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->tr = wl_trace_open(cfg->trace_path, &o, err);
     if (!s->tr)
         return GS_EINPUT;
+    sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
+    sim_observed_init(&s->observed);
+    s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
     /* the modules first: a policy may use one from its init() (place a
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
@@ -601,6 +605,10 @@ void sim_module_skip(sim *s, int index, unsigned hooks)
         s->with_narrow_pools &= ~bit;
     if (hooks & SIM_HOOK_ARRIVED)
         s->with_arrived &= ~bit;
+    if (hooks & SIM_HOOK_STARTED)
+        s->with_started &= ~bit;
+    if (hooks & SIM_HOOK_STOPPED)
+        s->with_stopped &= ~bit;
 }
 
 bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
@@ -927,6 +935,24 @@ static void schedule_done(sim *s, job *j)
                                         .aux = j->done_tok});
 }
 
+/* A job's first start beyond the run's figures, when the trace has a
+ * class or observed_start column (sim.row_extras): its class's queue
+ * time, its observed queue's. The value and its bucket are the run's
+ * sketch's last ones, found once for all. */
+static __attribute__((noinline)) void started_extras(sim *s, const job *j)
+{
+    if (s->classes.on)
+        sim_class_started(&s->classes, j, s->queue_s.last_x, s->queue_s.last_bucket);
+    sim_observed_started(&s->observed, j->slot, s->queue_s.last_x);
+}
+
+/* Its completion, likewise (the run's jct_s just took the value). */
+static __attribute__((noinline)) void done_extras(sim *s, const job *j)
+{
+    if (s->classes.on)
+        sim_class_done(&s->classes, j, s->jct_s.last_x, s->jct_s.last_bucket);
+}
+
 void sim_job_start(sim *s, job *j, double rate)
 {
     if (j->state != JOB_NEW && j->state != JOB_QUEUED)
@@ -960,9 +986,11 @@ void sim_job_start(sim *s, job *j, double rate)
         j->started = true;
         j->start_us = s->now;
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
-        /* the value's bucket, found once for both */
+        /* the value's bucket, found once for all */
         if (s->size_only == SIM_SIZE_CLASSES) /* several sizes so far: each its own figures */
             sim_sketch_count(&s->size_queue_s[sim_size_class(j->req.gpus)], s->queue_s.last_x, s->queue_s.last_bucket);
+        if (__builtin_expect(s->row_extras, 0))
+            started_extras(s, j);
     }
     schedule_done(s, j);
     EACH_MODULE(s, started, s, j);
@@ -1081,6 +1109,8 @@ void sim_job_complete(sim *s, job *j)
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (s->size_only == SIM_SIZE_CLASSES)
         sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
+    if (__builtin_expect(s->row_extras, 0))
+        done_extras(s, j);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
@@ -1208,6 +1238,17 @@ void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32
                                         .gen = gen, .aux = aux});
 }
 
+void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    if (at_us < s->now)
+        GS_BUG("sim_module_event_weak: scheduling into the past");
+    if (index < 0 || index >= s->nmod)
+        GS_BUG("sim_module_event_weak: no such module");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE_WEAK + (uint32_t)index, .slot = slot,
+                                        .gen = gen, .aux = aux});
+    s->weak_pending++;
+}
+
 void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
 
 static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
@@ -1251,7 +1292,8 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
                         .running = s->running,
                         .replicas = module_replicas(s),
                         .frag = sim_frag_gpus(s),
-                        .largest_gang = sim_gang_largest(s->cl)};
+                        .largest_gang = sim_gang_largest(s->cl),
+                        .nodes_down = s->node_jobs ? s->node_count[NODE_DOWN] : 0};
         sim_ts_add(&s->ts, &r);
     }
 }
@@ -1321,13 +1363,25 @@ static inline void size_arrive(sim *s, int c)
     s->size_arrived[c]++;
 }
 
+/* An arrival's class and observed queue (sim.row_extras), before it may
+ * start. 0, or GS_EINPUT in the run's error (a class too many). */
+static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row *row)
+{
+    if (s->classes.on && sim_class_arrived(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err) != 0)
+        return GS_EINPUT;
+    sim_observed_arrived(&s->observed, j->slot,
+                         row->observed_start_us >= 0 ? gs_us_to_s(row->observed_start_us - row->submit_us) : -1);
+    return 0;
+}
+
 int sim_submit_row(sim *s, const wl_row *row)
 {
     job *j = job_new(s);
     req_of_row(s, j, row);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, row, &j->pools) != 0) {
+    if (resolve_models(s, row, &j->pools) != 0 ||
+        (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0)) {
         s->arrived--;
         job_free(s, j);
         return -1;
@@ -1417,6 +1471,8 @@ static void on_done(sim *s, job *j)
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (s->size_only == SIM_SIZE_CLASSES)
         sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
+    if (__builtin_expect(s->row_extras, 0))
+        done_extras(s, j);
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     if (s->obs && s->obs->job_done) /* while the job still holds its placement */
@@ -1458,8 +1514,11 @@ int sim_run(sim *s)
         prefetch_next(s);
         if (ev.type == EV_TIMER_WEAK)
             s->weak_pending--;
-        const sim_module *mod = ev.type >= EV_MODULE ? s->mod[ev.type - EV_MODULE] : NULL;
-        if (mod && mod->event_live && !mod->event_live(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux))
+        int mi = ev.type >= EV_MODULE_WEAK ? (int)(ev.type - EV_MODULE_WEAK) : (int)ev.type - EV_MODULE;
+        if (ev.type >= EV_MODULE_WEAK)
+            s->weak_pending--;
+        const sim_module *mod = mi >= 0 ? s->mod[mi] : NULL;
+        if (mod && mod->event_live && !mod->event_live(s->mst[mi], s, ev.slot, ev.gen, ev.aux))
             continue;
         if (ev.type != EV_ARRIVAL && !mod) {
             job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
@@ -1479,7 +1538,7 @@ int sim_run(sim *s)
         } else if (ev.type == EV_DONE) {
             on_done(s, slot_job(s, ev.slot));
         } else if (mod) {
-            mod->event(s->mst[ev.type - EV_MODULE], s, ev.slot, ev.gen, ev.aux);
+            mod->event(s->mst[mi], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
         } else {
@@ -1500,6 +1559,7 @@ int sim_run(sim *s)
     }
     sample_until(s, s->now, true);
     s->ts.gang = s->spanned; /* the column only where a job across nodes ran */
+    s->ts.nodes = s->node_jobs != NULL;
     if (sim_ts_write(&s->ts) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
     /* close the gauges at the end time */
@@ -1572,6 +1632,8 @@ void sim_free(sim *s)
         sim_sketch_free(&s->size_jct_s[c]);
     }
     sim_rejects_free(&s->rejects);
+    sim_classes_free(&s->classes);
+    sim_observed_free(&s->observed);
     free(s->node_jobs);
     s->node_jobs = NULL;
     for (int m = s->nmod; m-- > 0;)

@@ -42,6 +42,8 @@ double sim_ckpt_periodic_point_us(const sim *s, const sim_ext *x, const job *j, 
     gs_time_us ran = s->now - m->run_since_us;
     double point = (j->core_flags & JF_HAS_CKPT) ? m->resume_work_us : (double)j->req.dur_us;
     *has_ckpt = (j->core_flags & JF_HAS_CKPT) != 0;
+    if (x->ckpt_events) /* the latest write that completed (sim_job_ckpt_commit) */
+        return point;
     if (x->ckpt_every_us > 0 && ran >= x->ckpt_every_us) {
         gs_time_us k_us = ran / x->ckpt_every_us * x->ckpt_every_us;
         point = m->run_start_work_us - (m->run_start_work_us - done_now) * ((double)k_us / (double)ran);

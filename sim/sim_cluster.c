@@ -200,6 +200,42 @@ static int bad_field(gs_error *err, const char *path, int idx, const char *field
     return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].%s: expected %s", path, idx, field, want);
 }
 
+/* Group i's "failures" (onto its model's rates) and "spares" (nodes added
+ * to its count). */
+static int group_failures(sim_cluster *c, const cJSON *it, int i, node_group *g, const gpu_catalog *cat,
+                          gs_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "spares");
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "failures");
+    if (!v && !f)
+        return 0;
+    if (!c->group_fail) {
+        c->group_fail = xcalloc((size_t)c->ngroups, sizeof *c->group_fail);
+        c->group_spares = xcalloc((size_t)c->ngroups, sizeof *c->group_spares);
+    }
+    if (v && (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e6 ||
+              v->valuedouble != floor(v->valuedouble)))
+        return bad_field(err, c->path, i, "spares", "an integer from 0 to 1e6 (hot-spare nodes beyond count)");
+    if (v) {
+        c->group_spares[i] = (int)v->valuedouble;
+        g->count += c->group_spares[i];
+    }
+    if (!f)
+        return 0;
+    const gpu_model *from;
+    const gpu_failures *base = gpu_catalog_failures(cat, g->model, &from);
+    gpu_failures *o = c->group_fail[i] = xcalloc(1, sizeof *o);
+    if (base)
+        *o = *base;
+    else
+        o->scale = 1;
+    char field[96];
+    const char *want;
+    if (gpu_failures_parse_override(f, o, field, sizeof field, &want))
+        return bad_field(err, c->path, i, field, want);
+    return 0;
+}
+
 int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path, const gpu_catalog *cat,
                                 gs_error *err)
 {
@@ -238,14 +274,14 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         cJSON_ArrayForEach(k, it)
         {
             static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
-                                          "price_per_gpu_hour_usd", NULL};
+                                          "price_per_gpu_hour_usd", "failures", "spares", NULL};
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig, price_per_gpu_hour_usd)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares)",
                             path, i, k->string);
                 goto out;
             }
@@ -314,6 +350,8 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         v = cJSON_GetObjectItemCaseSensitive(it, "mig");
         if (v)
             c->group_mig[i] = cJSON_PrintUnformatted(v);
+        if ((rc = group_failures(c, it, i, &g[i], cat, err)) != 0)
+            goto out;
         v = cJSON_GetObjectItemCaseSensitive(it, "name");
         snprintf(g[i].prefix, sizeof g[i].prefix, "%s-%d-", cJSON_IsString(v) ? v->valuestring : "node", i);
         i++;
@@ -392,6 +430,10 @@ void sim_cluster_free_nodes(sim_cluster *c)
     for (int i = 0; c->group_mig && i < c->ngroups; i++)
         cJSON_free(c->group_mig[i]);
     free(c->group_mig);
+    for (int i = 0; c->group_fail && i < c->ngroups; i++)
+        free(c->group_fail[i]);
+    free(c->group_fail);
+    free(c->group_spares);
     free(c->group_price);
     free(c->group_prefix);
     free(c->group_first);

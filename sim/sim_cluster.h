@@ -101,6 +101,12 @@ typedef struct sim_cluster {
     char (*group_prefix)[24]; /* per node group: its nodes' name prefix (node k of the group: prefix k) */
     int *group_first;         /* per node group: its first node's id */
     int ngroups;
+    /* per node group (cluster file; NULL when no group sets them): its
+     * "failures" override applied to its model's rates (NULL: the model's,
+     * gpu_catalog_failures), and its "spares": hot-spare nodes beyond its
+     * count, the group's last nodes (sim_fail.h) */
+    struct gpu_failures **group_fail;
+    int *group_spares;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
     sim_topo *topo; /* the network's racks and blocks and their index (cluster file "topology"); NULL: flat */
     int *withheld;  /* [node]: cards kept out of whole-card work for the run (sim_cluster_withhold); NULL: none */

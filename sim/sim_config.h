@@ -11,7 +11,7 @@
 #include "sim_policy.h"
 
 #define SIM_MAX_POLICIES 4
-#define SIM_MAX_MODS 4 /* = SIM_MAX_MODULES (sim_module.h) */
+#define SIM_MAX_MODS 8 /* = SIM_MAX_MODULES (sim_module.h) */
 #define SIM_NO_SLOT UINT32_MAX /* an event about no job */
 /* Job slots stay below this (a policy may keep a slot in 31 bits beside a
  * flag: share/share_state.h): 2^31 jobs in flight would take 400 GB of slots. */

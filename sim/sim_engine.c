@@ -4,12 +4,13 @@
  * appear in inputs.params.
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
+#include "sim_fail.h"
 #include "sim_hw.h"
 #include "sim_preempt.h"
 #include "service/svc.h"
 
-static const sim_module *const standard_modules[] = {&hw_module, &svc_module, &preempt_module, NULL};
-static const pol_param *const standard_params[] = {hw_params, svc_params, preempt_params, NULL};
+static const sim_module *const standard_modules[] = {&hw_module, &svc_module, &preempt_module, &fail_module, NULL};
+static const pol_param *const standard_params[] = {hw_params, svc_params, preempt_params, fail_params, NULL};
 
 int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err)
 {

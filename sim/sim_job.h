@@ -72,7 +72,13 @@ typedef struct job_req {
     /* set by the core at arrival: the request spans nodes (sim_gang.h) */
     bool spans : 1;
     uint8_t topology : 2;  /* JOB_TOPO_*: the domain it must stay in when it spans nodes */
+    /* its class (sim_class.h), set at arrival when the trace has a class
+     * column and read only then; in the struct's tail padding */
+    uint16_t cls;
 } job_req;
+/* The class number costs no byte: the request and the slot keep their sizes
+ * (tests/test_job_mem.c states what each holds). */
+_Static_assert(sizeof(job_req) <= 88, "job_req.cls must fit the request's padding");
 /* A request asks at most 2^20 GPUs (the trace reader's bound); it spans
  * nodes when no node can take them all. */
 #define JOB_REQ_GPUS_MAX WL_GPUS_MAX
@@ -183,6 +189,7 @@ typedef struct job {
     job_more *more; /* NULL until needed */
     job_req req;
 } job;
+_Static_assert(sizeof(job) <= 192, "a job's slot stays at 192 bytes (tests/test_job_mem.c)");
 
 
 /* A job placed across nodes (sim_gang.h): its part on each node, sorted by

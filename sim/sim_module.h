@@ -76,14 +76,18 @@ typedef struct sim_module {
     int (*replicas)(const void *state);
     /* Adds the module's figures to the report at one section (see above). */
     void (*report)(const void *state, const sim *s, cJSON *root, int section);
+    /* Whether inputs.params leaves the module's parameters out for this
+     * run (a mechanism that is off: other runs' reports stay as they were);
+     * NULL: they are always listed. */
+    bool (*params_quiet)(const void *state);
 } sim_module;
 
-#define SIM_MAX_MODULES 4
+#define SIM_MAX_MODULES 8
 
 /* Per-job hooks a module's init may drop for the run: it vouches that for
  * every job of this run the hook would change nothing (the call costs a
  * job's worth of instructions on a plain replay). */
-enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u };
+enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
 void sim_module_skip(sim *s, int index, unsigned hooks);
 /* Whether module `index` is the run's only one with a narrow_pools hook. */
 bool sim_module_narrows_alone(const sim *s, int index);
@@ -92,6 +96,10 @@ bool sim_module_narrows_alone(const sim *s, int index);
 void *sim_module_state(const sim *s, const sim_module *m);
 /* Schedules event (slot, gen, aux) for module `index` at at_us >= now. */
 void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux);
+/* The same for an event that alone keeps no run going (a failure clock,
+ * a repair): the run ends when only weak events are pending and nothing
+ * is queued or running (sim_timer_weak). */
+void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux);
 /* The job in slot with generation gen, or NULL when it has ended since (a
  * module's event for a job that is gone). slot SIM_NO_SLOT gives NULL. */
 job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen);

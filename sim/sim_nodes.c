@@ -75,6 +75,8 @@ int sim_nodes_enable(sim *s, gs_error *err)
     if (!s->node_jobs) {
         s->node_jobs = xcalloc((size_t)s->cl->nnodes + 1, sizeof *s->node_jobs);
         sim_preempt_track_runs(s); /* every job keeps its latest start for the checkpoint rules */
+        for (int n = 0; n < s->cl->nnodes; n++)
+            s->node_count[s->cl->nodes[n].state]++;
     }
     return 0;
 }
@@ -84,7 +86,7 @@ int sim_node_state(const sim *s, int node) { return s->cl->nodes[node].state; }
 double sim_nodes_out_gpus(const sim *s) { return s->g_out.value; }
 
 /* Every job on node n stops: trace jobs by the checkpoint rules, tasks lost. */
-static void interrupt_all(sim *s, int n)
+static void interrupt_all(sim *s, int n, const sim_node_why *why)
 {
     for (job *j; (j = s->node_jobs[n]) != NULL;) {
         if (j->state != JOB_RUNNING)
@@ -92,20 +94,24 @@ static void interrupt_all(sim *s, int n)
         if (j->internal)
             sim_job_fail(s, j);
         else
-            sim_job_interrupt(s, j);
+            sim_job_interrupt(s, j, why);
     }
 }
 
-void sim_node_set_state(sim *s, int node, int state)
+int sim_nodes_in_state(const sim *s, int state) { return s->node_count[state]; }
+
+void sim_node_move(sim *s, int node, int state, const sim_node_why *why)
 {
     if (!s->node_jobs)
-        GS_BUG("sim_node_set_state: node states not enabled (sim_nodes_enable)");
+        GS_BUG("sim_node_move: node states not enabled (sim_nodes_enable)");
     if (node < 0 || node >= s->cl->nnodes || state < 0 || state >= NODE_NSTATES)
-        GS_BUG("sim_node_set_state: no such node or state");
+        GS_BUG("sim_node_move: no such node or state");
     sim_node *nd = &s->cl->nodes[node];
     int was = nd->state;
     if (was == state)
         return;
+    s->node_count[was]--;
+    s->node_count[state]++;
     const pol_space *sp = s->pol[0]->space;
     if (was == NODE_UP) { /* out of the ledger's buckets before anything can start there */
         sim_cluster_node_out(s->cl, node);
@@ -116,7 +122,7 @@ void sim_node_set_state(sim *s, int node, int state)
     }
     nd->state = (uint8_t)state;
     if (state == NODE_DOWN || state == NODE_ABSENT)
-        interrupt_all(s, node);
+        interrupt_all(s, node, why);
     if (state == NODE_UP) {
         sim_cluster_node_in(s->cl, node);
         sim_gauge_add(&s->g_out, s->now, -(double)nd->ngpus);

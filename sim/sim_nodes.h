@@ -30,8 +30,26 @@
  * space policy does not support it: the failure and autoscaling models ask
  * this at their init, so such a run is refused up front. */
 int sim_nodes_enable(sim *s, gs_error *err);
-/* Moves node to state (NODE_*; sim_nodes_enable first). */
-void sim_node_set_state(sim *s, int node, int state);
+/* Why a node moves, for the jobs a move interrupts (down, absent): each
+ * pays restart_us of start-up (re-scheduling, start-up) as work at its next
+ * start, with its checkpoint's read-back (sim_job_interrupt), and is
+ * counted in *tally when it is set: the mover's own figures (failures,
+ * reclaimed spot nodes) beside the run's `nodes` totals. */
+typedef struct sim_interrupts {
+    uint64_t jobs;     /* trace jobs interrupted */
+    double lost_gpu_s; /* their work redone x GPUs, in seconds of the cards they ran on */
+} sim_interrupts;
+typedef struct sim_node_why {
+    gs_time_us restart_us;
+    sim_interrupts *tally; /* NULL: not counted apart */
+} sim_node_why;
+
+/* Moves node to state (NODE_*; sim_nodes_enable first); why may be NULL
+ * (no start-up, no tally). */
+void sim_node_move(sim *s, int node, int state, const sim_node_why *why);
+static inline void sim_node_set_state(sim *s, int node, int state) { sim_node_move(s, node, state, NULL); }
+/* Nodes in state now. O(1). */
+int sim_nodes_in_state(const sim *s, int state);
 int sim_node_state(const sim *s, int node);
 /* GPUs out of service (on nodes not UP) now. */
 double sim_nodes_out_gpus(const sim *s);

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_observed.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,14 +53,17 @@ void sim_observed_report(const sim_observed *o, cJSON *jobs)
     sim_report_add_stats(q, "simulated_s", &o->simulated_s);
 }
 
+/* As the summary's other statistic rows: "-" in each column of an empty
+ * sample (no job with an observed start started in the run). */
 static void row(FILE *out, const char *label, const cJSON *st)
 {
-    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", label,
-            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "mean")),
-            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p50")),
-            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p95")),
-            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p99")),
-            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "max")));
+    static const char *const k[] = {"mean", "p50", "p95", "p99", "max"};
+    bool empty = !(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "count")) > 0);
+    fprintf(out, "  %-9s", label);
+    for (int i = 0; i < 5; i++)
+        empty ? fprintf(out, " %10s", "-")
+              : fprintf(out, " %10.2f", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, k[i])));
+    fputc('\n', out);
 }
 
 void sim_observed_print(const cJSON *jobs, FILE *out)

@@ -323,7 +323,27 @@ static void ext_started(void *state, sim *s, job *j)
 
 void sim_preempt_track_runs(sim *s) { ext_of(s)->track_runs = true; }
 
-void sim_job_interrupt(sim *s, job *j)
+void sim_preempt_ckpt_by_events(sim *s) { ext_of(s)->ckpt_events = true; }
+
+void sim_job_ckpt_commit(sim *s, job *j)
+{
+    if (j->state != JOB_RUNNING || !j->more)
+        GS_BUG("sim_job_ckpt_commit: not a running job whose start was kept");
+    j->more->resume_work_us = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    if (j->more->resume_work_us < 0)
+        j->more->resume_work_us = 0;
+    j->core_flags |= JF_HAS_CKPT;
+}
+
+void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us)
+{
+    const sim_ext *x = ext_of(s);
+    double bytes = x->ckpt_every_us > 0 ? sim_ckpt_bytes(x, j) : 0;
+    *every_us = bytes > 0 ? x->ckpt_every_us : 0;
+    *write_us = bytes > 0 ? sim_ckpt_write_us(x, bytes * sim_ckpt_shard(s, j)) : 0;
+}
+
+void sim_job_interrupt(sim *s, job *j, const sim_node_why *why)
 {
     sim_ext *x = ext_of(s);
     if (j->state != JOB_RUNNING || j->internal || !j->more)
@@ -335,13 +355,18 @@ void sim_job_interrupt(sim *s, job *j)
     s->interruptions++;
     s->interrupt_lost_gpu_s += g * (point - (left > 0 ? left : 0)) / 1e6;
     s->interrupt_read_gpu_s += g * read_us / 1e6;
+    if (why && why->tally) {
+        double lost_us = point - (left > 0 ? left : 0); /* < 0 while it was still starting up */
+        why->tally->jobs++;
+        why->tally->lost_gpu_s += lost_us > 0 ? g * lost_us / 1e6 / (j->speed > 0 ? j->speed : 1) : 0;
+    }
     sim_job_suspend(s, j);
     j->more->resume_work_us = point;
     if (has)
         j->core_flags |= JF_HAS_CKPT;
     else
         j->core_flags &= ~JF_HAS_CKPT;
-    j->work_left_us = point + read_us;
+    j->work_left_us = point + read_us + (why ? (double)why->restart_us : 0);
     sim_job_resume(s, j); /* requeued: it may start at once elsewhere */
 }
 

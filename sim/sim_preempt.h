@@ -11,6 +11,7 @@
 
 #include "sim.h"
 #include "sim_module.h"
+#include "sim_nodes.h"
 
 /* a space policy has placed queued job j (j->node set) and
  * starts it later by itself (dynmig: its MIG instances are being created).
@@ -47,11 +48,26 @@ uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches);
  * loses the work since its latest durable checkpoint (the periodic ones,
  * or one written at an earlier preemption; none: from its start), then
  * is requeued at its priority to read that checkpoint back and go on (the
- * checkpoint rules of preemption, without the write). */
-void sim_job_interrupt(sim *s, job *j);
+ * checkpoint rules of preemption, without the write). The read-back and
+ * why->restart_us (re-scheduling and start-up) are paid as work at its
+ * next start, before its own; why->tally (when set) counts it. why NULL:
+ * no start-up, no tally. */
+void sim_job_interrupt(sim *s, job *j, const sim_node_why *why);
 /* From now on every job keeps its latest start, as a listed victim does
  * (sim_nodes_enable: any job may be interrupted). */
 void sim_preempt_track_runs(sim *s);
+/* From now on periodic checkpoints are written by a model of their own
+ * (sim_fail.c: each write holds its job at rate 0): a job's periodic
+ * resume point is the latest one it committed (sim_job_ckpt_commit), not
+ * one interpolated at every checkpoint_every of running. */
+void sim_preempt_ckpt_by_events(sim *s);
+/* Running j's periodic checkpoint completes now: its work left now is its
+ * resume point. */
+void sim_job_ckpt_commit(sim *s, job *j);
+/* j's periodic checkpoints: the interval (checkpoint_every; 0: none, also
+ * when j states no checkpoint size) and the write of its shard on one
+ * node (ckpt_write_gbps; 0 without checkpoints). */
+void sim_job_ckpt_costs(const sim *s, const job *j, gs_time_us *every_us, gs_time_us *write_us);
 
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];

@@ -105,6 +105,7 @@ typedef struct sim_ext {
      * class does not. */
     bool cls_shared;
     bool track_runs; /* every job keeps its latest start (node states on: any job may be interrupted) */
+    bool ckpt_events; /* periodic checkpoints are committed by their writes (sim_preempt_ckpt_by_events) */
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 

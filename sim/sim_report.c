@@ -25,7 +25,8 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     for (int m = 0; m < s->nmod; m++) /* the core's own parameters */
-        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
+        for (const pol_param *pp = s->mod[m]->params;
+             pp && pp->name && !(s->mod[m]->params_quiet && s->mod[m]->params_quiet(s->mst[m])); pp++)
             cJSON_AddStringToObject(params, pp->name, sim_param(s, pp->name));
     cJSON_AddNumberToObject(in, "seed", (double)s->cfg->seed);
     if (s->cfg->until_us > 0)
@@ -110,6 +111,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     cJSON_AddNumberToObject(jobs, "not_arrived", (double)s->not_arrived);
     cJSON_AddNumberToObject(jobs, "bursts", (double)s->bursts); /* session activity rows, not jobs */
     sim_report_add_stats(jobs, "queue_s", &s->queue_s);
+    sim_observed_report(&s->observed, jobs); /* an imported trace's observed starts */
     sim_report_add_stats(jobs, "jct_s", &s->jct_s);
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
@@ -131,6 +133,7 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
             sim_report_add_stats(o, "jct_s", run ? &s->jct_s : &s->size_jct_s[c]);
         }
     }
+    sim_classes_report(&s->classes, jobs); /* a trace with a class column */
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
@@ -212,6 +215,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
             num(jobs, "suspended", NULL));
     fprintf(out, "  %-9s %10s %10s %10s %10s %10s\n", "seconds", "mean", "p50", "p95", "p99", "max");
     stats_row(out, "queue", q, 2);
+    sim_observed_print(jobs, out);
     stats_row(out, "jct", c, 2);
     const cJSON *wn = cJSON_GetObjectItemCaseSensitive(r, "warnings"), *w;
     cJSON_ArrayForEach(w, wn)
@@ -270,6 +274,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
                     num(cls, "priority", NULL), num(cls, "queue_s", "mean"), num(cls, "queue_s", "p99"),
                     num(cls, "jct_s", "mean"), num(cls, "jct_s", "p99"), num(cls, "arrivals", NULL));
         }
+    sim_classes_print(jobs, out);
     const cJSON *pr = cJSON_GetObjectItemCaseSensitive(r, "preemption");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pr, "enabled")))
         fprintf(out, "  preempt   %.0f preemptions, lost %.2f GPU-h, ckpt write %.2f read %.2f GPU-h, "

@@ -8,11 +8,13 @@
 
 #include <stdio.h>
 
+#include "sim_class.h"
 #include "sim_cluster.h"
 #include "sim_config.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
+#include "sim_observed.h"
 #include "sim_policy.h"
 #include "sim_queue.h"
 #include "sim_reject.h"
@@ -89,9 +91,17 @@ struct sim {
     int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
     bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
+    /* figures a trace's optional columns add: per class (sim_class.h) and
+     * simulated against observed queue time (sim_observed.h). row_extras:
+     * the trace has either column, so its arrivals, first starts and
+     * completions are handed to them (a run without tests one flag there) */
+    sim_classes classes;
+    sim_observed observed;
+    bool row_extras;
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
+    int node_count[NODE_NSTATES]; /* nodes in each state, while node states are on (sim_nodes.h) */
     sim_gauge g_out;
     uint64_t interruptions;
     double interrupt_lost_gpu_s, interrupt_read_gpu_s;

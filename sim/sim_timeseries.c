@@ -43,8 +43,8 @@ int sim_ts_write(sim_timeseries *ts)
 {
     if (!ts->out)
         return 0;
-    fprintf(ts->out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s%s\n", ts->frag ? ",frag_gpus" : "",
-            ts->gang ? ",largest_gang" : "");
+    fprintf(ts->out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s%s%s\n", ts->frag ? ",frag_gpus" : "",
+            ts->gang ? ",largest_gang" : "", ts->nodes ? ",nodes_down" : "");
     for (size_t i = 0; i < ts->n; i++) {
         const sim_ts_row *r = &ts->rows[i];
         fprintf(ts->out, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(r->t_us), r->alloc, r->ratio,
@@ -53,6 +53,8 @@ int sim_ts_write(sim_timeseries *ts)
             fprintf(ts->out, ",%.6g", r->frag);
         if (ts->gang)
             fprintf(ts->out, ",%d", r->largest_gang);
+        if (ts->nodes)
+            fprintf(ts->out, ",%d", r->nodes_down);
         fputc('\n', ts->out);
     }
     return ferror(ts->out) ? GS_EWRITE : 0;

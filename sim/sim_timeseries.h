@@ -9,7 +9,8 @@
  * step in force at the end (sim.timeseries_step_s) and the rows written.
  * Rows are kept in memory (about 64 bytes each) and written, header first,
  * when the run ends: a column the run turns out to need (largest_gang, once
- * a job across nodes arrived) is then in the header and every row.
+ * a job across nodes arrived; nodes_down, when node states were on) is
+ * then in the header and every row.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_TIMESERIES_H
 #define GPUSIM_SIM_TIMESERIES_H
@@ -28,12 +29,14 @@ typedef struct sim_ts_row {
     uint64_t queued, running;
     int replicas;
     int largest_gang; /* the most GPUs one new job could get (sim_gang_largest) */
+    int nodes_down;   /* nodes down (failed, in repair), while node states are on (sim_nodes.h) */
 } sim_ts_row;
 
 typedef struct sim_timeseries {
     FILE *out;           /* NULL: no timeseries */
     bool frag;           /* the policy measures fragmentation: one more column */
     bool gang;           /* a job across nodes arrived: largest_gang is written (sim_ts_write) */
+    bool nodes;          /* node states were on: nodes_down is written last */
     gs_time_us step_us;  /* in force now (the requested step, doubled at each cap) */
     gs_time_us next_us;  /* time of the next row */
     sim_ts_row *rows;

@@ -264,6 +264,17 @@ if cmp -s "$T/tr1.csv" "$T/tr2.csv" && [ "$(grep -c ',training$' "$T/tr1.csv")" 
    head -1 "$T/tr1.csv" | grep -qx 'id,submit,duration,gpus,gpus_per_node,time_limit,class'; then
   ok gen_training_deterministic
 else no gen_training_deterministic "$T/tr1.csv"; fi
+# its class column reaches the report: one class, so its figures are the run's own, and a summary line
+if "$G" run --trace "$T/tr1.csv" --policy whole --gpus H100-SXM5-80GB:256 --set queue=backfill --json --out "$T/trr" \
+     >"$T/trr.json" 2>"$T/err" && "$G" run --trace "$T/tr1.csv" --policy whole --gpus H100-SXM5-80GB:256 \
+     --set queue=backfill --out "$T/trr2" >"$T/trr.out" 2>&1 &&
+   python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))["jobs"]; c = j["class"]
+sys.exit(not (list(c) == ["training"] and c["training"]["arrivals"] == j["arrived"] == 300 and
+              c["training"]["completed"] == j["completed"] and c["training"]["queue_s"] == j["queue_s"] and
+              c["training"]["jct_s"] == j["jct_s"]))' "$T/trr.json" &&
+   grep -q "^  class training     queue mean .* (300 jobs, $(grep -o '"completed":[[:space:]]*[0-9]*' "$T/trr.json" | head -1 | grep -o '[0-9]*$') completed)$" "$T/trr.out"
+then ok gen_training_class_figures
+else cat "$T/err" "$T/trr.out" >"$T/msg" 2>/dev/null; no gen_training_class_figures "$T/msg"; fi
 expect gen_training_bad_mix_exit2 2 "--mix" "$G" gen training --mix mars
 expect gen_training_bad_overask_exit2 2 "--overask" "$G" gen training --overask 0.5
 

@@ -3,12 +3,36 @@
 # user runs them on the fixtures (tests/fixtures/k8s/, tests/fixtures/slurm/):
 # the summary counts every pod and job by reason, the outputs are written
 # atomically (nothing on a refused input), usage errors exit 2 and input
-# errors 3, and `gpusim run` replays what was written.
+# errors 3, and `gpusim run` replays what was written (its class and
+# observed_start columns read: per-class figures, simulated against observed
+# queue time).
 # Usage: tests/e2e_import_site.sh [GPUSIM]   (default build/test/gpusim)
 . "$(dirname "$0")/lib_e2e.sh"
 G=${1:-build/test/gpusim}
 K=tests/fixtures/k8s
 S=tests/fixtures/slurm
+
+# observed_sane NAME TRACE REPORT: jobs.queue_vs_observed holds every job
+# row of the imported trace (each has an observed start), its observed
+# mean is the trace's own mean of observed_start - submit, every job that
+# started in the run is in the simulated sample, and the summary's classes
+# are the trace's (one check)
+observed_sane() {
+  if python3 - "$2" "$3" <<'PY'
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r.get("kind", "") in ("", "job")]
+q = json.load(open(sys.argv[2]))["jobs"]
+o = q["queue_vs_observed"]
+want = sum(float(r["observed_start"]) - float(r["submit"]) for r in rows) / len(rows)
+classes = list(dict.fromkeys(r["class"] or "-" for r in rows))
+ok = (o["jobs"] == len(rows) and o["started"] == q["arrived"] - q["rejected"] - q["queued"] and
+      abs(o["observed_s"]["mean"] - want) < 1e-6 * max(1, want) and o["simulated_s"]["count"] == o["started"] and
+      0 <= o["simulated_s"]["p50"] <= o["simulated_s"]["max"] and list(q["class"]) == classes and
+      sum(c["arrivals"] for c in q["class"].values()) == q["arrived"])
+sys.exit(0 if ok else 1)
+PY
+  then ok "$1_queue_vs_observed"; else no "$1_queue_vs_observed" "$3"; fi
+}
 
 # {==== the importer table ====}
 if check_rc import_help 0 "$G" import --help; then
@@ -31,10 +55,10 @@ if check_rc k8s_import 0 "$G" import k8s --nodes $K/nodes.json --pods $K/pods.js
   else no k8s_summary_counts_by_reason "$T/out"; fi
   [ "$(($(wc -l <"$T/k.csv") - 1))" -eq 31 ] && ok k8s_rows_written || no k8s_rows_written "$T/k.csv"
   # the imported day replays on the imported cluster
-  if "$G" run --trace "$T/k.csv" --cluster "$T/k.json" --policy vgpu --allow-extra-columns --json --out "$T/kr" \
-       >"$T/kr.json" 2>"$T/err"; then
+  if "$G" run --trace "$T/k.csv" --cluster "$T/k.json" --policy vgpu --json --out "$T/kr" >"$T/kr.json" 2>"$T/err"; then
     # 30 pods as jobs, and the service's generated requests
     grep -q '"arrived":[[:space:]]*30,' "$T/kr.json" && ok k8s_trace_replays || no k8s_trace_replays "$T/kr.json"
+    observed_sane k8s "$T/k.csv" "$T/kr.json"
   else no k8s_trace_replays "$T/err"; fi
 fi
 expect k8s_needs_nodes_and_pods 2 "give --nodes NODES.json and --pods PODS.json" "$G" import k8s --pods $K/pods.json
@@ -59,7 +83,7 @@ if check_rc k8s_topology 0 "$G" import k8s --nodes $K/nodes.json --pods $K/pods.
      --topology-label cloud.google.com/gce-topology-block --topology-label cloud.google.com/gce-topology-subblock \
      --topology-bw-gbps 50,200 --out-trace "$T/kt.csv" --out-cluster "$T/kt.json"; then
   if tr -d ' \t\n' <"$T/kt.json" | grep -q '"topology":{"levels":\["block","rack"\],"sizes":\[2,4\],"bw_gbps":\[50,200\]}' &&
-     "$G" run --trace "$T/kt.csv" --cluster "$T/kt.json" --policy whole --allow-extra-columns --out "$T/ktr" >"$T/ktr.out" 2>&1
+     "$G" run --trace "$T/kt.csv" --cluster "$T/kt.json" --policy whole --out "$T/ktr" >"$T/ktr.out" 2>&1
   then ok k8s_topology_cluster_runs
   else cat "$T/kt.json" "$T/ktr.out" >"$T/msg" 2>/dev/null; no k8s_topology_cluster_runs "$T/msg"; fi
 fi
@@ -76,12 +100,15 @@ if check_rc sacct_import 0 "$G" import sacct $S/sacct.txt --nodes $S/nodes-scont
      has "$T/out" "skipped: 2 x CANCELLED before it started" && has "$T/out" "multi-node: 3" &&
      has "$T/out" "16 nodes read: 14 with GPUs (104 GPUs)"; then ok sacct_summary_counts_by_reason
   else no sacct_summary_counts_by_reason "$T/out"; fi
-  if "$G" run --trace "$T/s.csv" --cluster "$T/s.json" --policy whole --allow-extra-columns --json --out "$T/sr" \
-       >"$T/sr.json" 2>"$T/err"; then
-    # every job, the gangs across nodes included, runs
-    grep -q '"arrived":[[:space:]]*24,' "$T/sr.json" && grep -q '"completed":[[:space:]]*24,' "$T/sr.json" &&
-      grep -q '"rejected":[[:space:]]*0,' "$T/sr.json" && ok sacct_trace_replays || no sacct_trace_replays "$T/sr.json"
-  else no sacct_trace_replays "$T/err"; fi
+  for q in fifo backfill; do
+    if "$G" run --trace "$T/s.csv" --cluster "$T/s.json" --policy whole --set queue=$q --json --out "$T/sr$q" \
+         >"$T/sr$q.json" 2>"$T/err"; then
+      # every job, the gangs across nodes included, runs
+      grep -q '"arrived":[[:space:]]*24,' "$T/sr$q.json" && grep -q '"completed":[[:space:]]*24,' "$T/sr$q.json" &&
+        grep -q '"rejected":[[:space:]]*0,' "$T/sr$q.json" && ok sacct_trace_replays_$q || no sacct_trace_replays_$q "$T/sr$q.json"
+      observed_sane sacct_$q "$T/s.csv" "$T/sr$q.json"
+    else no sacct_trace_replays_$q "$T/err"; fi
+  done
 fi
 expect sacct_unmapped_type 3 "GPU type 'h100' names no \`gpusim models\` model or alias; map it with --gpu-type 'h100=MODEL'" \
   "$G" import sacct $S/sacct.txt --nodes $S/nodes-scontrol.txt --out-trace "$T/s2.csv"

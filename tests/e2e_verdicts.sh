@@ -5,7 +5,8 @@
 # a term the start-up transient decides is said to be, card models are
 # compared only for the same work (ref_gpu), TTFT and TPOT
 # only for requests with token counts, a trace in milliseconds gets a hint,
-# a statistic of nothing prints "-", replicas.min is the configured minimum.
+# a statistic of nothing prints "-", replicas.min is the configured minimum,
+# a term on a job class names one of the trace's and sizes for that class.
 # Usage: tests/e2e_verdicts.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
@@ -167,6 +168,38 @@ if check_rc empty_statistics_print_dash 0 "$G" run --trace "$T/svc.csv" --policy
   then ok empty_statistics_print_dash; else no empty_statistics_print_dash "$T/out"; fi
   if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["services"][0]["replicas"]["min"] != 1)' \
        "$T/u3/report.json"; then ok replicas_min_is_configured; else no replicas_min_is_configured "$T/u3/report.json"; fi
+fi
+
+# {==== per-class terms: jobs.class.<name> from the trace's class column ====}
+# A day of 12 training jobs (8 GPUs, 1 h) among 1,440 CPU-only notebooks that never wait for a card:
+# the pooled queue p99 is the notebooks', met by one node while training queues for hours; training's
+# own p99 asks for six nodes.
+awk 'BEGIN { print "id,submit,duration,gpus,cpu,class"
+             for (t = 0; t < 7200; t += 5) { if (t % 600 == 0) print "t" t "," t ",3600,8,8,training"
+                                               print "n" t "," t ",600,0,1,notebook" } }' >"$T/mix.csv"
+expect plan_class_unknown 2 "--slo: 'jobs.class.trainig.queue_s.p99': trace '.*' has no job class 'trainig' (its classes: training, notebook)" \
+  "$G" plan --trace "$T/mix.csv" --policy whole --gpu H100-SXM5-80GB --slo 'jobs.class.trainig.queue_s.p99<=60' --out "$T/k1"
+[ ! -d "$T/k1" ] && ok plan_class_unknown_runs_nothing || no plan_class_unknown_runs_nothing
+expect compare_class_no_column 2 "--metrics: 'jobs.class.training.queue_s.p99': trace '.*' has no class column" \
+  "$G" compare --trace "$T/small.csv" --policies whole --metrics jobs.class.training.queue_s.p99 --out "$T/k2"
+if check_rc plan_pooled_queue 0 "$G" plan --trace "$T/mix.csv" --policy whole --gpu H100-SXM5-80GB --slo 'queue_p99<=60' \
+     --seeds 1 --margin 0 --out "$T/k3"; then
+  pooled=$(awk '$1 == "whole" { print $3 }' "$T/out")
+  if check_rc plan_class_queue 0 "$G" plan --trace "$T/mix.csv" --policy whole --gpu H100-SXM5-80GB \
+       --slo 'jobs.class.training.queue_s.p99<=60' --seeds 1 --margin 0 --out "$T/k4"; then
+    cls=$(awk '$1 == "whole" { print $3 }' "$T/out")
+    # the class's answer is a count at which training itself waits at most a minute; the pooled one is not
+    if [ "$pooled" -lt "$cls" ] 2>/dev/null && "$G" run --trace "$T/mix.csv" --policy whole --gpus "H100-SXM5-80GB:$pooled" \
+         --json --out "$T/k5" >"$T/k5.json" 2>/dev/null &&
+       python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["jobs"]["class"]
+sys.exit(not (c["training"]["queue_s"]["p99"] > 60 and c["notebook"]["queue_s"]["p99"] <= 60))' "$T/k5.json"
+    then ok plan_class_term_sizes_the_class; else echo "pooled $pooled class $cls" >"$T/msg"; no plan_class_term_sizes_the_class "$T/msg"; fi
+  fi
+fi
+if check_rc run_class_summary 0 "$G" run --trace "$T/mix.csv" --policy whole --gpus H100-SXM5-80GB:48 --out "$T/k6"; then
+  has "$T/out" "^  class training     queue mean .* (12 jobs, 12 completed)" &&
+    has "$T/out" "^  class notebook     queue mean 0.0 p99 0.0 s, jct mean 600.0 " && ok run_class_summary_lines ||
+    no run_class_summary_lines "$T/out"
 fi
 
 finish

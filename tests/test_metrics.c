@@ -33,6 +33,12 @@ static void directions(void)
         {"jobs.rejected_reasons.no card fits.count", METRICS_LOWER},
         {"jobs.by_size.9-64.queue_s.p99", METRICS_LOWER},
         {"jobs.by_size.9-64.count", METRICS_EITHER},
+        {"jobs.class.training.queue_s.p99", METRICS_LOWER},
+        {"jobs.class.training.completed", METRICS_HIGHER},
+        {"jobs.class.training.arrivals", METRICS_EITHER},
+        {"jobs.queue_vs_observed.simulated_s.p99", METRICS_LOWER},
+        {"jobs.queue_vs_observed.observed_s.p99", METRICS_EITHER}, /* the real cluster's: an input */
+        {"jobs.queue_vs_observed.jobs", METRICS_EITHER},
         {"jobs.running", METRICS_EITHER},
         {"gpu.alloc_ratio", METRICS_HIGHER},
         {"gpu.busy_ratio", METRICS_HIGHER},
@@ -194,7 +200,7 @@ static void known_and_nearest(void)
 
 /* Every number the report's own sections hold, in runs of the examples
  * under the space policies (services, MIG, preemption and quotas, swap,
- * agent sessions), has a row: the table is the report's vocabulary, so a
+ * agent sessions) and of an imported day's optional columns, has a row: the table is the report's vocabulary, so a
  * new report field without a row fails here. */
 static void every_report_number_has_a_row(void)
 {
@@ -208,11 +214,18 @@ static void every_report_number_has_a_row(void)
         {"workloads/examples/preempt.csv", "H100-SXM5-80GB:16", "whole", {"preempt=on", NULL}},
         {"workloads/examples/agents.csv", "H100-SXM5-80GB:16", "whole+hibernate", {NULL}},
         {"workloads/examples/mig-mix.csv", "A100-SXM4-80GB:16", "mps", {NULL}},
+        {NULL, "H100-SXM5-80GB:1", "whole", {NULL}}, /* an imported day's class and observed_start */
     };
+    const char *imported = tu_write_tmp("id,submit,duration,gpus,class,observed_start\n"
+                                        "a,0,10,1,train,4\nb,0,10,1,,\nc,1,10,2,note,9\n");
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
         tu_run r;
-        CHECK_EQ_INT(tu_run_trace(&r, runs[i].trace, runs[i].gpus, 8, runs[i].policy, runs[i].sets, NULL, NULL), 0);
+        const char *trace = runs[i].trace ? runs[i].trace : imported;
+        CHECK_EQ_INT(tu_run_trace(&r, trace, runs[i].gpus, 8, runs[i].policy, runs[i].sets, NULL, NULL), 0);
         cJSON *rep = sim_report_build(&r.s, 0, 0);
+        if (!runs[i].trace)
+            CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"), "class") &&
+                  cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"), "queue_vs_observed"));
         char prefix[256] = "";
         int unknown = 0;
         walk_numbers(rep, prefix, 0, &unknown);

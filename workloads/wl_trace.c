@@ -383,6 +383,14 @@ int wl_read_slow(wl_trace *t, gs_error *err)
 
 long wl_trace_rows(const wl_trace *t) { return t->rows; }
 
+int wl_trace_column(const wl_trace *t, const char *name)
+{
+    for (int c = 0; c < C_NCOLS; c++)
+        if (strcmp(name, wl_cols[c].name) == 0)
+            return t->has[c];
+    return 0;
+}
+
 void wl_trace_close(wl_trace *t)
 {
     if (!t)

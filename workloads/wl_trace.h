@@ -129,6 +129,9 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err);
 int wl_trace_next(wl_trace *t, const wl_row **row, gs_error *err);
 /* Rows returned so far. */
 long wl_trace_rows(const wl_trace *t);
+/* The 1-based field of column name in the header; 0 when the header has
+ * no such column (or name is none of the format's). O(columns). */
+int wl_trace_column(const wl_trace *t, const char *name);
 void wl_trace_close(wl_trace *t);
 
 /* Every member of *row at its column's default, as the reader leaves a

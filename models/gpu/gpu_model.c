@@ -223,6 +223,14 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
         }
         rc = load_mig(m, mj, path, err);
     }
+    const cJSON *fj = cJSON_GetObjectItemCaseSensitive(j, "failures");
+    if (rc == 0 && fj && !cJSON_IsNull(fj)) {
+        char field[96];
+        const char *want;
+        m->failures = xmalloc(sizeof *m->failures);
+        if (gpu_failures_parse_model(fj, m->failures, field, sizeof field, &want))
+            rc = bad(err, path, field, want);
+    }
 out:
     cJSON_Delete(j);
     return rc;
@@ -278,10 +286,18 @@ void gpu_catalog_free(gpu_catalog *cat)
             free(cat->models[i].aliases[k]);
         free(cat->models[i].aliases);
         free(cat->models[i].mig);
+        free(cat->models[i].failures);
     }
     free(cat->models);
     cat->models = NULL;
     cat->n = 0;
+}
+
+const gpu_failures *gpu_catalog_failures(const gpu_catalog *cat, const gpu_model *m, const gpu_model **from)
+{
+    const gpu_model *d = m->failures ? m : gpu_catalog_find(cat, GPU_FAIL_DEFAULT_MODEL);
+    *from = d && d->failures ? d : NULL;
+    return *from ? (*from)->failures : NULL;
 }
 
 bool gpu_model_unverified(const gpu_model *m, const char *field)

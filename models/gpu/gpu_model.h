@@ -9,6 +9,7 @@
 #define GPUSIM_GPU_MODEL_H
 
 #include "../../base/gs.h"
+#include "gpu_failures.h"
 
 #define MIG_MAX_PROFILES 16
 #define MIG_MAX_SLICES 8
@@ -58,6 +59,7 @@ typedef struct gpu_model {
     double net_gbps;
     char unverified[256];          /* comma-separated field names, "" if none */
     mig_table *mig;                /* NULL when the card has no MIG */
+    gpu_failures *failures;        /* the file's "failures" block; NULL: none (gpu_catalog_failures) */
 } gpu_model;
 
 typedef struct gpu_catalog {
@@ -72,6 +74,10 @@ int gpu_catalog_load(gpu_catalog *cat, const char *dir, gs_error *err);
 void gpu_catalog_free(gpu_catalog *cat);
 /* Canonical name or alias, case-insensitive; NULL if unknown. */
 const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name);
+/* The failure rates of m's nodes: its file's block, else that of
+ * GPU_FAIL_DEFAULT_MODEL (*from: the model whose block it is); NULL when
+ * neither has one. */
+const gpu_failures *gpu_catalog_failures(const gpu_catalog *cat, const gpu_model *m, const gpu_model **from);
 /* Whether the model file lists field among its unverified figures. */
 bool gpu_model_unverified(const gpu_model *m, const char *field);
 /* Writes "A, B, C" (canonical names) into buf. */

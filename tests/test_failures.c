@@ -1,0 +1,262 @@
+/* test_failures.c - failing hardware (sim/sim_fail.h) on hand-computed
+ * timelines: a failure mid-interval loses exactly the work since the last
+ * checkpoint, one during the checkpoint write loses the interval before it
+ * too, a hot spare shortens the restart by the repair time (less the
+ * swap); the report's figures add up; failures off leaves the report
+ * without them; a bad failures block is an input error.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli/metrics.h"
+#include "../sim/service/svc.h"
+#include "../sim/sim_fail.h"
+#include "../sim/sim_hw.h"
+#include "../sim/sim_preempt.h"
+#include "../sim/sim_report.h"
+#include "check.h"
+#include "failtest.h"
+#include "testutil.h"
+
+/* Scripted failures: at t_s, node fails by cause 0 of its group. */
+typedef struct hit {
+    double t_s;
+    int node;
+} hit;
+
+static const hit *script;
+static int nscript;
+
+static int hit_init(sim *s, int index, void **state, gs_error *err)
+{
+    (void)err;
+    *state = NULL;
+    for (int i = 0; i < nscript; i++)
+        sim_module_event(s, index, (gs_time_us)(script[i].t_s * 1e6), SIM_NO_SLOT, 0, (uint32_t)i);
+    return 0;
+}
+
+static void hit_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    (void)state;
+    (void)slot;
+    (void)gen;
+    sim_fail_now(s, script[aux].node, 0);
+}
+
+static const sim_module hitter = {.name = "test failures", .init = hit_init, .event = hit_event};
+
+static void record_end(void *ud, const job *j)
+{
+    (void)j;
+    *(double *)ud = gs_us_to_s(sim_now(ft_current));
+}
+
+/* 20e9 bytes: written in 10 s at 2 GB/s, read in 5 s at 4 GB/s. */
+#define CKPT_20GB "18.62645149230957"
+static const char *const sets[] = {"failures=on", "fail_scale=0", "checkpoint_every=100", "ckpt_read_gbps=4",
+                                   "restart_s=50", "spare_swap_s=30", NULL};
+
+/* One 8-GPU job of 1000 s with a checkpoint on the cluster; the failures
+ * of the script; the report (caller frees) and the job's end. */
+static cJSON *run_one(const char *cluster, const hit *h, int nh, double *end_s)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, &hitter, NULL};
+    script = h;
+    nscript = nh;
+    *end_s = -1;
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r, cluster, "id,submit,duration,gpus,checkpoint_gib\nJ,0,1000,8," CKPT_20GB "\n", sets,
+                                mods, record_end, end_s);
+    ft_run_free(&r);
+    return rep;
+}
+
+static const char *const two_nodes = "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 2, \"gpus\": 8}]}";
+
+/* Writes at 100..110 (after 100 s of work), 210..220 (200), 320..330
+ * (300). Node 0 fails at 370, 40 s after the last write: 40 s x 8 lost.
+ * The job restarts on node 1 at once: 50 s restart + 5 s read (370..425),
+ * then 700 s of work with a write after each 100 (six): 425 + 700 + 60 =
+ * 1185. */
+static void failure_mid_interval(void)
+{
+    static const hit h[] = {{370, 0}};
+    double end_s;
+    cJSON *rep = run_one(two_nodes, h, 1, &end_s);
+    CHECK_NEAR(end_s, 1185, 0, 1e-6);
+    CHECK_NEAR(ft_num(rep, "failures.interruptions"), 1, 0, 0);
+    CHECK_NEAR(ft_num(rep, "failures.by_cause.faulty GPU"), 1, 0, 0);
+    CHECK_NEAR(ft_num(rep, "failures.jobs_interrupted"), 1, 0, 0);
+    CHECK_NEAR(ft_num(rep, "failures.lost_gpu_hours"), 8 * 40 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "failures.restart_gpu_hours"), 8 * 55 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "failures.checkpoint_write_gpu_hours"), 8 * 90 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "failures.held_gpu_hours"), 8 * 1185 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "jobs.goodput"), 1000 / 1185.0, 1e-12, 0);
+    /* node 0 in repair (faulty GPU: 48 h) from 370 to the end at 1185 */
+    CHECK_NEAR(ft_num(rep, "failures.node_down_hours"), (1185 - 370) / 3600.0, 1e-9, 0);
+    cJSON_Delete(rep);
+}
+
+/* Node 0 fails at 325, during the write of 320..330: that checkpoint is
+ * lost with its interval, so the job goes back to 200 (100 s x 8 lost).
+ * 325 + 55 + 800 of work + seven writes = 1250; writes 2 x 10 + 5 (cut)
+ * + 70 = 95. */
+static void failure_during_write(void)
+{
+    static const hit h[] = {{325, 0}};
+    double end_s;
+    cJSON *rep = run_one(two_nodes, h, 1, &end_s);
+    CHECK_NEAR(end_s, 1250, 0, 1e-6);
+    CHECK_NEAR(ft_num(rep, "failures.lost_gpu_hours"), 8 * 100 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "failures.checkpoint_write_gpu_hours"), 8 * 95 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "jobs.goodput"), 1000 / 1250.0, 1e-12, 0);
+    cJSON_Delete(rep);
+}
+
+/* One node, repair 900 s (the override). Without a spare the job waits
+ * for the repair: back at 370 + 900 = 1270, then 55 s and 700 s of work
+ * with six writes: 2085. With one spare (swap 30 s) it restarts at 400:
+ * 1215, earlier by the repair time less the swap (870 s). */
+static void spare_shortens_restart(void)
+{
+    static const hit h[] = {{370, 0}};
+    double alone_s, spared_s;
+    cJSON *a = run_one("{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 1, \"gpus\": 8, \"failures\": "
+                       "{\"causes\": [{\"cause\": \"faulty GPU\", \"repair_h\": 0.25}]}}]}",
+                       h, 1, &alone_s);
+    cJSON *b = run_one("{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 1, \"gpus\": 8, \"spares\": 1, "
+                       "\"failures\": {\"causes\": [{\"cause\": \"faulty GPU\", \"repair_h\": 0.25}]}}]}",
+                       h, 1, &spared_s);
+    CHECK_NEAR(alone_s, 2085, 0, 1e-6);
+    CHECK_NEAR(spared_s, 1215, 0, 1e-6);
+    CHECK_NEAR(alone_s - spared_s, 900 - 30, 0, 1e-6);
+    CHECK_NEAR(ft_num(b, "failures.spare_swaps"), 1, 0, 0);
+    CHECK_NEAR(ft_num(a, "failures.spare_swaps"), 0, 0, 0);
+    CHECK_NEAR(ft_num(a, "failures.node_down_hours"), 900 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(b, "failures.node_down_hours"), (1215 - 370) / 3600.0, 1e-9, 0); /* the run ends first */
+    /* in service: node 0 until 370, the spare from 400 to the end */
+    CHECK_NEAR(ft_num(b, "gpu.capacity_gpu_hours"), 8 * (370 + 1215 - 400) / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(a, "gpu.capacity_gpu_hours"), 8 * (2085 - 900) / 3600.0, 1e-9, 0);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* Failures off: no failures object, no goodput, no failure parameters. */
+static void off_reports_nothing(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, NULL};
+    static const char *const off[] = {"checkpoint_every=100", NULL};
+    double end_s;
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r, two_nodes, "id,submit,duration,gpus,checkpoint_gib\nJ,0,1000,8," CKPT_20GB "\n",
+                                off, mods, record_end, &end_s);
+    ft_run_free(&r);
+    CHECK_NEAR(end_s, 1000, 0, 1e-9); /* periodic checkpoints cost nothing with failures off */
+    CHECK(!cJSON_GetObjectItemCaseSensitive(rep, "failures"));
+    CHECK(!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"), "goodput"));
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "inputs"), "params");
+    CHECK(!cJSON_GetObjectItemCaseSensitive(params, "fail_scale"));
+    CHECK(cJSON_GetObjectItemCaseSensitive(params, "checkpoint_every"));
+    cJSON_Delete(rep);
+}
+
+/* Every number under o (at path) has a metrics row: plan and check read it. */
+static void rows_for_numbers(const cJSON *o, const char *path)
+{
+    if (cJSON_IsNumber(o)) {
+        if (!metrics_find(path))
+            fprintf(stderr, "    no metrics row for %s\n", path);
+        CHECK(metrics_find(path) != NULL);
+        return;
+    }
+    int i = 0;
+    for (const cJSON *c = o ? o->child : NULL; c; c = c->next, i++) {
+        char sub[256];
+        if (cJSON_IsArray(o))
+            snprintf(sub, sizeof sub, "%s.%d", path, i);
+        else
+            snprintf(sub, sizeof sub, "%s.%s", path, c->string);
+        rows_for_numbers(c, sub);
+    }
+}
+
+static void every_number_has_a_metrics_row(void)
+{
+    static const hit h[] = {{370, 0}};
+    double end_s;
+    cJSON *rep = run_one(two_nodes, h, 1, &end_s);
+    rows_for_numbers(cJSON_GetObjectItemCaseSensitive(rep, "failures"), "failures");
+    rows_for_numbers(cJSON_GetObjectItemCaseSensitive(rep, "nodes"), "nodes");
+    CHECK(metrics_find("jobs.goodput") && metrics_direction("jobs.goodput") == METRICS_HIGHER);
+    cJSON_Delete(rep);
+}
+
+/* Random jobs (1 to 24 GPUs: gangs across 8-GPU nodes too), many failures
+ * (some during start-ups and writes), short repairs, two spares: every job
+ * completes and what they held is exactly their work plus the losses the
+ * report counts (all on the reference card: work is GPU-seconds). */
+static void held_is_work_plus_losses(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, NULL};
+    char *trace = xmalloc(64 * 400 + 64);
+    size_t len = (size_t)sprintf(trace, "id,submit,duration,gpus,checkpoint_gib\n");
+    double work_gpu_s = 0;
+    unsigned x = 12345;
+    for (int i = 0; i < 300; i++) {
+        x = x * 1103515245u + 12345u;
+        int g = 1 + (int)(x >> 16) % 24;
+        x = x * 1103515245u + 12345u;
+        int dur = 200 + (int)(x >> 16) % 5000;
+        x = x * 1103515245u + 12345u;
+        const char *ck = (x >> 16) % 4 ? CKPT_20GB : "";
+        len += (size_t)sprintf(trace + len, "j%d,%d,%d,%d,%s\n", i, i * 60, dur, g, ck);
+        work_gpu_s += (double)g * dur;
+    }
+    static const char *const busy[] = {"failures=on", "fail_scale=3000", "checkpoint_every=300", "restart_s=40",
+                                       "spare_swap_s=20", NULL};
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r,
+                                "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 6, \"gpus\": 8, "
+                                "\"spares\": 2, \"failures\": {\"causes\": [{\"cause\": \"faulty GPU\", "
+                                "\"repair_h\": 0.2}, {\"cause\": \"GPU HBM3 memory\", \"repair_h\": 0.1}]}}]}",
+                                trace, busy, mods, NULL, NULL);
+    ft_run_free(&r);
+    free(trace);
+    CHECK_NEAR(ft_num(rep, "jobs.completed"), 300, 0, 0);
+    CHECK(ft_num(rep, "failures.jobs_interrupted") > 50);
+    CHECK(ft_num(rep, "failures.spare_swaps") >= 2); /* later failures find them in use (others' repairs are long) */
+    double held = ft_num(rep, "failures.held_gpu_hours"), lost = ft_num(rep, "failures.lost_gpu_hours");
+    double restart = ft_num(rep, "failures.restart_gpu_hours"), write = ft_num(rep, "failures.checkpoint_write_gpu_hours");
+    CHECK_NEAR(held - lost - restart - write, work_gpu_s / 3600, 1e-9, 1e-6);
+    CHECK_NEAR(held, ft_num(rep, "gpu.gpu_hours"), 1e-12, 0); /* trace jobs are all that held GPUs */
+    CHECK_NEAR(ft_num(rep, "jobs.goodput"), work_gpu_s / 3600 / held, 1e-9, 0);
+    cJSON_Delete(rep);
+}
+
+/* A bad override names the group and the field. */
+static void bad_override_is_input_error(void)
+{
+    sim_cluster cl;
+    gs_error err = {0};
+    cJSON *j = cJSON_Parse("{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 1, \"gpus\": 8, \"failures\": "
+                           "{\"causes\": [{\"cause\": \"cosmic rays\", \"per_day\": 1}]}}]}");
+    CHECK_EQ_INT(sim_cluster_from_json(&cl, j, "c.json", tu_catalog(), &err), GS_EINPUT);
+    CHECK_STR_HAS(err.msg, "nodes[0].failures.causes[0]");
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 1, \"gpus\": 8, \"spares\": -1}]}");
+    CHECK_EQ_INT(sim_cluster_from_json(&cl, j, "c.json", tu_catalog(), &err), GS_EINPUT);
+    CHECK_STR_HAS(err.msg, "nodes[0].spares");
+    cJSON_Delete(j);
+}
+
+const test_case tests_failures[] = {
+    {"failures/mid_interval_loses_the_work_since_the_checkpoint", failure_mid_interval},
+    {"failures/during_the_write_loses_the_interval_before", failure_during_write},
+    {"failures/spare_shortens_the_restart_by_the_repair", spare_shortens_restart},
+    {"failures/off_reports_nothing", off_reports_nothing},
+    {"failures/every_number_has_a_metrics_row", every_number_has_a_metrics_row},
+    {"failures/held_is_work_plus_losses", held_is_work_plus_losses},
+    {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
+    {NULL, NULL},
+};
