@@ -1,9 +1,7 @@
 /* gs_param.h - the one parser of typed parameter values (--set KEY=VALUE).
  *
- * Before this, each policy and the service layer read its own values with
- * atof, atoi or strtod, and "banana" became 0 or was taken as text. A
- * declared type and range now decide what a value may be, and one message
- * names the parameter and its valid range:
+ * A declared type and range decide what a value may be (no "banana" read
+ * as 0), and one message names the parameter and its valid range:
  *   number    decimal (no hex, inf or nan), lo..hi, optionally followed by
  *             its unit ("2GB/s" for unit "GB/s")
  *   integer   whole decimal, lo..hi

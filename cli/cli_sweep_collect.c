@@ -81,6 +81,174 @@ static void collect_usage(FILE *out)
             "Runs not done are named on stderr and left out of the figures; the exit status is then 1.\n");
 }
 
+/* What collect gathers from a manifest: its columns ((trace, cluster, label)
+ * in first-seen order: col_of[i] per line, first[c] the line that opened
+ * column c), each line's report and directory grouped by column, the lines
+ * not done. */
+typedef struct collect {
+    sw_manifest m;
+    int ncols, nmiss;
+    int *col_of, *first;
+    bool many_traces, many_clusters;
+    cJSON **reps;  /* by position in column order; NULL while not done */
+    char **dirs;   /* likewise */
+    bool *missing; /* by manifest line */
+    cli_compare_table_column *cols;
+    char **labels;
+    long seeds; /* the most seeds of any column */
+} collect;
+
+/* The columns of the manifest's lines. O(lines x columns). */
+static void collect_columns(collect *c)
+{
+    const sw_manifest *m = &c->m;
+    c->col_of = xcalloc((size_t)m->n, sizeof *c->col_of);
+    c->first = xcalloc((size_t)m->n, sizeof *c->first);
+    for (int i = 0; i < m->n; i++) {
+        const sw_run *r = &m->runs[i];
+        c->many_traces |= strcmp(r->trace_label, m->runs[0].trace_label) != 0;
+        c->many_clusters |= strcmp(r->cluster_label, m->runs[0].cluster_label) != 0;
+        int k = 0;
+        for (; k < c->ncols; k++) {
+            const sw_run *f = &m->runs[c->first[k]];
+            if (!strcmp(f->trace_label, r->trace_label) && !strcmp(f->cluster_label, r->cluster_label) &&
+                !strcmp(f->label, r->label))
+                break;
+        }
+        if (k == c->ncols)
+            c->first[c->ncols++] = i;
+        c->col_of[i] = k;
+    }
+}
+
+/* A column's label: the policy label, with the trace and cluster that vary. */
+static char *column_label(const collect *c, const sw_run *f)
+{
+    if (c->many_traces && c->many_clusters)
+        return cli_batch_fmt("%s (%s, %s)", f->label, f->trace_label, f->cluster_label);
+    if (c->many_traces)
+        return cli_batch_fmt("%s (%s)", f->label, f->trace_label);
+    if (c->many_clusters)
+        return cli_batch_fmt("%s (%s)", f->label, f->cluster_label);
+    return xstrdup(f->label);
+}
+
+/* Each column's reports, read from the runs done; the others are missing.
+ * Returns 0, or the first read error's code (the rest are still listed). */
+static int collect_reports(collect *c, gs_error *err)
+{
+    const sw_manifest *m = &c->m;
+    c->reps = xcalloc((size_t)m->n, sizeof *c->reps);
+    c->dirs = xcalloc((size_t)m->n, sizeof *c->dirs);
+    c->cols = xcalloc((size_t)c->ncols, sizeof *c->cols);
+    c->labels = xcalloc((size_t)c->ncols, sizeof *c->labels);
+    c->missing = xcalloc((size_t)m->n, sizeof *c->missing);
+    int rc = 0, at = 0;
+    for (int k = 0; k < c->ncols; k++) {
+        const sw_run *f = &m->runs[c->first[k]];
+        c->labels[k] = column_label(c, f);
+        c->cols[k] = (cli_compare_table_column){c->labels[k], f->policy, c->reps + at,
+                                                (const char *const *)c->dirs + at, 0};
+        for (int i = 0; i < m->n; i++) {
+            if (c->col_of[i] != k)
+                continue;
+            char d[1300];
+            sw_run_dir(m, i, d, sizeof d);
+            c->dirs[at] = xstrdup(d);
+            if (sw_state_of(m, i, NULL, 0) == SW_DONE) {
+                c->reps[at] = cli_batch_read_report(d, err);
+                if (!c->reps[at] && rc == 0)
+                    rc = err->code;
+            } else {
+                c->missing[i] = true;
+                c->nmiss++;
+            }
+            at++;
+            c->cols[k].n++;
+        }
+        c->seeds = c->cols[k].n > c->seeds ? c->cols[k].n : c->seeds;
+    }
+    return rc;
+}
+
+static bool same_trace_cluster(const collect *c, int k1, int k2)
+{
+    const sw_run *a = &c->m.runs[c->first[k1]], *b = &c->m.runs[c->first[k2]];
+    return !strcmp(a->trace_label, b->trace_label) && !strcmp(a->cluster_label, b->cluster_label);
+}
+
+/* Unit costs over one window, as compare bills them: the longest span among
+ * the runs done of one trace on one cluster. */
+static void collect_unit_costs(collect *c)
+{
+    for (int k = 0; k < c->ncols; k++) {
+        bool seen = false;
+        for (int d = 0; d < k; d++)
+            seen |= same_trace_cluster(c, d, k);
+        if (seen)
+            continue;
+        cli_batch_run *grp = xcalloc((size_t)c->m.n, sizeof *grp);
+        int ng = 0;
+        for (int d = k; d < c->ncols; d++)
+            if (same_trace_cluster(c, d, k))
+                for (int r = 0; r < c->cols[d].n; r++)
+                    if (c->cols[d].reports[r])
+                        grp[ng++].report = c->cols[d].reports[r];
+        cli_batch_add_unit_costs(grp, ng);
+        free(grp); /* the reports stay owned by reps[] */
+    }
+}
+
+/* The table and compare.json (with the missing lines) into odir. */
+static int collect_write(collect *c, const char *format, const cli_batch_slo *slo, int nslo,
+                         const char *extra_paths, const char *odir, gs_error *err)
+{
+    const char *trace = c->many_traces ? "several traces" : c->m.runs[0].trace;
+    cJSON *doc = cli_compare_table_build(trace, c->seeds, c->cols, c->ncols, slo, nslo, extra_paths);
+    if (!doc)
+        return gs_err(err, GS_EINPUT, "sweep collect: none of the %d runs of %s is done yet ('gpusim sweep status')",
+                      c->m.n, c->m.path);
+    cJSON *ma = cJSON_AddArrayToObject(doc, "missing");
+    for (int i = 0; i < c->m.n; i++)
+        if (c->missing[i])
+            cJSON_AddItemToArray(ma, cJSON_CreateNumber(i));
+    char *text = NULL;
+    int rc = cli_compare_table_write(doc, odir, &text, err);
+    if (rc == 0 && !strcmp(format, "json"))
+        fputs(text, stdout);
+    else if (rc == 0)
+        cli_compare_table_print(doc, format, trace, c->seeds, odir);
+    free(text);
+    cJSON_Delete(doc);
+    return rc;
+}
+
+/* The runs left out, on stderr: the first 20 by name, then every index. */
+static void collect_warn_missing(const collect *c)
+{
+    const sw_manifest *m = &c->m;
+    fprintf(stderr, "sweep collect: %d of %d runs not done, left out of the figures:", c->nmiss, m->n);
+    int shown = 0;
+    for (int i = 0; i < m->n; i++)
+        if (c->missing[i] && shown++ < 20)
+            fprintf(stderr, "%s [%d] %s seed %llu", shown > 1 ? "," : "", i, m->runs[i].label,
+                    (unsigned long long)m->runs[i].seed);
+    fprintf(stderr, "%s\n", shown > 20 ? ", ..." : "");
+    char *list = sw_index_list(c->missing, m->n);
+    fprintf(stderr, "missing: %s ('gpusim sweep submit' runs them)\n", list);
+    free(list);
+}
+
+static void collect_free(collect *c)
+{
+    for (int i = 0; c->reps && i < c->m.n; i++)
+        cJSON_Delete(c->reps[i]), free(c->dirs[i]);
+    for (int k = 0; c->labels && k < c->ncols; k++)
+        free(c->labels[k]);
+    free(c->reps), free(c->dirs), free(c->cols), free(c->labels), free(c->missing), free(c->col_of), free(c->first);
+    sw_manifest_free(&c->m);
+}
+
 int sw_cmd_collect(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -110,123 +278,22 @@ int sw_cmd_collect(int argc, char **argv)
     int nslo = 0;
     if (slo_spec && cli_batch_slo_parse(slo_spec, &slo, &nslo, &err))
         return cli_fail(&err);
-    sw_manifest m;
-    if (read_manifest_arg(argc, argv, "collect", &m, &err)) {
+    collect c = {0};
+    if (read_manifest_arg(argc, argv, "collect", &c.m, &err)) {
         free(slo);
         return cli_fail(&err);
     }
-    /* columns: (trace, cluster, label) in first-seen order; col_of[i] per line */
-    int *col_of = xcalloc((size_t)m.n, sizeof *col_of), ncols = 0, *first = xcalloc((size_t)m.n, sizeof *first);
-    bool many_traces = false, many_clusters = false;
-    for (int i = 0; i < m.n; i++) {
-        const sw_run *r = &m.runs[i];
-        many_traces |= strcmp(r->trace_label, m.runs[0].trace_label) != 0;
-        many_clusters |= strcmp(r->cluster_label, m.runs[0].cluster_label) != 0;
-        int c = 0;
-        for (; c < ncols; c++) {
-            const sw_run *f = &m.runs[first[c]];
-            if (!strcmp(f->trace_label, r->trace_label) && !strcmp(f->cluster_label, r->cluster_label) &&
-                !strcmp(f->label, r->label))
-                break;
-        }
-        if (c == ncols)
-            first[ncols++] = i;
-        col_of[i] = c;
-    }
-    cJSON **reps = xcalloc((size_t)m.n, sizeof *reps);
-    char **dirs = xcalloc((size_t)m.n, sizeof *dirs);
-    int *order = xcalloc((size_t)m.n, sizeof *order); /* lines grouped by column */
-    cli_compare_table_column *cols = xcalloc((size_t)ncols, sizeof *cols);
-    char **labels = xcalloc((size_t)ncols, sizeof *labels);
-    bool *missing = xcalloc((size_t)m.n, sizeof *missing);
-    int nmiss = 0, rc = 0, at = 0;
-    long seeds = 0;
-    for (int c = 0; c < ncols; c++) {
-        const sw_run *f = &m.runs[first[c]];
-        labels[c] = many_traces && many_clusters ? cli_batch_fmt("%s (%s, %s)", f->label, f->trace_label, f->cluster_label)
-                    : many_traces               ? cli_batch_fmt("%s (%s)", f->label, f->trace_label)
-                    : many_clusters             ? cli_batch_fmt("%s (%s)", f->label, f->cluster_label)
-                                                : xstrdup(f->label);
-        cols[c] = (cli_compare_table_column){labels[c], f->policy, reps + at, (const char *const *)dirs + at, 0};
-        for (int i = 0; i < m.n; i++) {
-            if (col_of[i] != c)
-                continue;
-            char d[1300];
-            sw_run_dir(&m, i, d, sizeof d);
-            dirs[at] = xstrdup(d);
-            if (sw_state_of(&m, i, NULL, 0) == SW_DONE) {
-                reps[at] = cli_batch_read_report(d, &err);
-                if (!reps[at] && rc == 0)
-                    rc = err.code;
-            } else {
-                missing[i] = true;
-                nmiss++;
-            }
-            order[at++] = i;
-            cols[c].n++;
-        }
-        seeds = cols[c].n > seeds ? cols[c].n : seeds;
-    }
-    /* unit costs over one window, as compare bills them: the longest span among the runs of one
-     * trace on one cluster (the runs done) */
-    for (int c = 0; c < ncols && rc == 0; c++) {
-        const sw_run *f = &m.runs[first[c]];
-        bool seen = false;
-        for (int d = 0; d < c; d++)
-            seen |= !strcmp(m.runs[first[d]].trace_label, f->trace_label) &&
-                    !strcmp(m.runs[first[d]].cluster_label, f->cluster_label);
-        if (seen)
-            continue;
-        cli_batch_run *grp = xcalloc((size_t)m.n, sizeof *grp);
-        int ng = 0;
-        for (int d = c; d < ncols; d++)
-            if (!strcmp(m.runs[first[d]].trace_label, f->trace_label) &&
-                !strcmp(m.runs[first[d]].cluster_label, f->cluster_label))
-                for (int k = 0; k < cols[d].n; k++)
-                    if (cols[d].reports[k])
-                        grp[ng++].report = cols[d].reports[k];
-        cli_batch_add_unit_costs(grp, ng);
-        free(grp); /* the reports stay owned by reps[] */
-    }
-    const char *trace = many_traces ? "several traces" : m.runs[0].trace;
-    cJSON *doc = rc ? NULL : cli_compare_table_build(trace, seeds, cols, ncols, slo, nslo, extra_paths);
-    if (rc == 0 && !doc)
-        rc = gs_err(&err, GS_EINPUT, "sweep collect: none of the %d runs of %s is done yet ('gpusim sweep status')",
-                    m.n, m.path);
-    const char *odir = out ? out : m.dir;
+    collect_columns(&c);
+    int rc = collect_reports(&c, &err);
     if (rc == 0) {
-        cJSON *ma = cJSON_AddArrayToObject(doc, "missing");
-        for (int i = 0; i < m.n; i++)
-            if (missing[i])
-                cJSON_AddItemToArray(ma, cJSON_CreateNumber(i));
-        char *text = NULL;
-        rc = cli_compare_table_write(doc, odir, &text, &err);
-        if (rc == 0 && !strcmp(format, "json"))
-            fputs(text, stdout);
-        else if (rc == 0)
-            cli_compare_table_print(doc, format, trace, seeds, odir);
-        free(text);
+        collect_unit_costs(&c);
+        rc = collect_write(&c, format, slo, nslo, extra_paths, out ? out : c.m.dir, &err);
     }
-    if (rc == 0 && nmiss) {
-        fprintf(stderr, "sweep collect: %d of %d runs not done, left out of the figures:", nmiss, m.n);
-        int shown = 0;
-        for (int i = 0; i < m.n; i++)
-            if (missing[i] && shown++ < 20)
-                fprintf(stderr, "%s [%d] %s seed %llu", shown > 1 ? "," : "", i, m.runs[i].label,
-                        (unsigned long long)m.runs[i].seed);
-        fprintf(stderr, "%s\n", shown > 20 ? ", ..." : "");
-        char *list = sw_index_list(missing, m.n);
-        fprintf(stderr, "missing: %s ('gpusim sweep submit' runs them)\n", list);
-        free(list);
-    }
-    cJSON_Delete(doc);
-    for (int i = 0; i < m.n; i++)
-        cJSON_Delete(reps[i]), free(dirs[i]);
-    for (int c = 0; c < ncols; c++)
-        free(labels[c]);
-    free(reps), free(dirs), free(order), free(cols), free(labels), free(missing), free(col_of), free(first);
+    if (rc == 0 && c.nmiss)
+        collect_warn_missing(&c);
+    int nmiss = c.nmiss;
+    collect_free(&c);
     free(slo);
-    sw_manifest_free(&m);
     if (rc)
         return cli_fail(&err);
     return nmiss ? 1 : 0;

@@ -54,8 +54,8 @@ typedef struct mig_index_group {
 #define MIG_ROOM_MAX (MIG_MAX_SLICES * MIG_ROOM_STRIDE) /* above any node's offer */
 
 /* What card c was last indexed with, in one record: an update reads and
- * writes one place (at 65,536 cards, separate arrays were a cache miss
- * each). The records may lie in the caller's own per-card records (the MIG
+ * writes one place (separate arrays would be a cache miss each at 65,536
+ * cards). The records may lie in the caller's own per-card records (the MIG
  * policies keep them in the card's first cache line, which every update has
  * just read): mig_index_init's cards and stride. */
 typedef struct mig_index_card {

@@ -49,10 +49,9 @@ static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB
 /* Asks the kernel for the pages of [p, p + bytes) in one call before the
  * chunk's slots are threaded onto the free stack: the loop that threads them
  * would otherwise take one page fault per 4 KiB page, each a trap into the
- * kernel, and with tens of thousands of jobs in flight (65,536 GPUs) those
- * faults were about a tenth of the event loop's CPU time. The pages would be
- * touched anyway; where the call is unknown (Linux before 5.14) the faults
- * happen as before. */
+ * kernel, paid by every chunk while tens of thousands of jobs are in flight.
+ * The pages would be touched anyway; where the call is unknown (Linux before
+ * 5.14) the faults come one by one. */
 static void populate(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -175,10 +174,9 @@ static bool event_wanted(const sim_event *e, void *ud)
  * by as many rate changes as a sixteenth of it. While rates change the heap
  * grows by a sixteenth, not double, when it is still short of room: the
  * void events that fill it are cleared again before it grows further, so it
- * stays within about an eighth of the live events. (An eighth: 2.6 MiB more
- * at 1M timeslice jobs, 5% fewer instructions an event at 64k; a
- * thirty-second: 1.4 MiB less, 9% more.) Without rate changes (whole
- * cards) it doubles as before, past this one test. */
+ * stays within about an eighth of the live events (the threshold's figures:
+ * scripts/README.md). Without rate changes (whole cards) it doubles, past
+ * this one test. */
 static bool heap_reclaim(sim_heap *h, void *ud)
 {
     sim *s = ud;
@@ -522,7 +520,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->heap.reclaim_ud = s;
     s->free_head = NO_SLOT;
     sim_strtab_init(&s->strs);
-    sq_init(&s->queue);
+    sim_queue_init(&s->queue);
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
     sim_sketch_init(&s->slowdown);
@@ -764,11 +762,11 @@ static int host_given_free_cb(void *ud, uint64_t since, double *cpu, double *mem
 
 /* The host room joins the demand index where the policy enforces CPU and
  * memory on every placement (pol_space_index.queue_host). */
-static const sq_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
+static const sim_queue_host host_room = {host_room_cb, host_fits_cb, host_gives_cb, host_given_free_cb};
 
 /* None on a cluster whose nodes set no CPU or memory (no fit index): every
  * ask fits the host there, as the room's INFINITY answers would say. */
-static const sq_host *host_room_of(const sim *s)
+static const sim_queue_host *host_room_of(const sim *s)
 {
     return demand_index(s) && space_of(s)->index->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
@@ -781,14 +779,14 @@ static void space_dispatch(sim *s)
     if (p->dispatch_held) {
         job *h = p->dispatch_held(s->pst[0], s);
         if (h)
-            sq_remove(&s->queue, h);
+            sim_queue_remove(&s->queue, h);
     }
     if (s->bf) { /* EASY backfilling (sim_backfill.h) */
         sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
         sim_bf_dispatch(s->bf, &s->queue, &ops);
         return;
     }
-    sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
@@ -803,7 +801,7 @@ static void space_queue(sim *s, job *j)
                       : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
                                      : space_of(s)->index->queue_demand(s->pst[0], j);
     uint64_t key = space_of(s)->shape_key(j);
-    sq_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
+    sim_queue_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
 }
 
 /* A newcomer under backfilling while others wait: one try under the kept
@@ -861,11 +859,11 @@ static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
-    if (s->bf && sq_len(&s->queue) > 0) {
+    if (s->bf && sim_queue_len(&s->queue) > 0) {
         bf_arrive(s, j);
         return;
     }
-    if (!space_fifo(s) || sq_len(&s->queue) == 0) {
+    if (!space_fifo(s) || sim_queue_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
         if (!space_place(s, j))
@@ -873,7 +871,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sq_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
 static void space_release(sim *s, job *j)
@@ -888,7 +886,7 @@ static void space_release(sim *s, job *j)
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (space_place(s, n)) {
-            sq_remove(&s->queue, n);
+            sim_queue_remove(&s->queue, n);
             /* placed: what the next victims free is no longer its own. A
              * policy may start it later (still queued): it must not be
              * placed again */
@@ -1140,7 +1138,7 @@ bool sim_job_withdraw(sim *s, job *j)
 {
     if (j->state != JOB_QUEUED)
         GS_BUG("sim_job_withdraw: job is not queued");
-    return sq_remove(&s->queue, j);
+    return sim_queue_remove(&s->queue, j);
 }
 
 void sim_job_complete(sim *s, job *j)
@@ -1683,7 +1681,7 @@ void sim_free(sim *s)
         free(s->chunks[c]); /* a block's first chunk: the allocation */
     free(s->chunks);
     sim_heap_free(&s->heap);
-    sq_free(&s->queue);
+    sim_queue_free(&s->queue);
     sim_bf_free(s->bf);
     s->bf = NULL;
     sim_ts_free(&s->ts);

@@ -20,7 +20,7 @@ typedef struct bf_rnode {
 struct sim_bf {
     sim *s;
     sim_cluster *cl;
-    bf_index *ix;
+    sim_bf_index *ix;
     size_t look_ahead;
     /* the reservation, kept while `valid` and the index's epoch is `epoch` */
     bool valid, none;
@@ -65,7 +65,7 @@ sim_bf *sim_bf_new(sim *s, size_t look_ahead)
     sim_bf *b = xcalloc(1, sizeof *b);
     b->s = s;
     b->cl = sim_cluster_of(s);
-    b->ix = bf_index_new(b->cl);
+    b->ix = sim_bf_index_new(b->cl);
     b->look_ahead = look_ahead;
     b->rix = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->rix);
     b->mark = xcalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1), sizeof *b->mark);
@@ -83,7 +83,7 @@ void sim_bf_free(sim_bf *b)
 {
     if (!b)
         return;
-    bf_index_free(b->ix);
+    sim_bf_index_free(b->ix);
     free(b->r);
     free(b->rix);
     free(b->mark);
@@ -97,23 +97,23 @@ void sim_bf_taken(sim_bf *b, const job *j)
 {
     gs_time_us end = end_after(sim_now(b->s), limit_us(j));
     if (!job_spans(j)) {
-        bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end);
+        sim_bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end);
         return;
     }
     const job_span *sp = j->gpu.span;
     for (int i = 0; i < sp->nparts; i++)
-        bf_index_add(b->ix, sp->part[i].node, j->slot, sp->part[i].ngpus, end);
+        sim_bf_index_add(b->ix, sp->part[i].node, j->slot, sp->part[i].ngpus, end);
 }
 
 void sim_bf_given(sim_bf *b, const job *j)
 {
     if (!job_spans(j)) {
-        bf_index_remove(b->ix, j->node, j->slot);
+        sim_bf_index_remove(b->ix, j->node, j->slot);
         return;
     }
     const job_span *sp = j->gpu.span;
     for (int i = 0; i < sp->nparts; i++)
-        bf_index_remove(b->ix, sp->part[i].node, j->slot);
+        sim_bf_index_remove(b->ix, sp->part[i].node, j->slot);
 }
 
 uint64_t sim_bf_class_key(const job *j)
@@ -134,7 +134,7 @@ uint64_t sim_bf_reservations(const sim_bf *b) { return b->reservations; }
 static void hold_node(sim_bf *b, int i)
 {
     bf_rnode *rn = &b->r[i];
-    int want = bf_index_free_now(b->ix, rn->node) - rn->extra; /* extra: at T, by the index now */
+    int want = sim_bf_index_free_now(b->ix, rn->node) - rn->extra; /* extra: at T, by the index now */
     if (want < 0)
         want = 0;
     if (want > rn->nheld)
@@ -167,7 +167,7 @@ static void room_of_reserved(sim_bf *b)
 {
     b->room_r = 0;
     for (int i = 0; i < b->nr; i++) {
-        int f = bf_index_free_now(b->ix, b->r[i].node);
+        int f = sim_bf_index_free_now(b->ix, b->r[i].node);
         b->room_r = f > b->room_r ? f : b->room_r;
     }
 }
@@ -176,7 +176,7 @@ static void room_of_reserved(sim_bf *b)
 
 static bool cache_valid(const sim_bf *b, const job *h)
 {
-    return b->valid && b->epoch == bf_index_epoch(b->ix) && h == b->head && h->slot == b->head_slot &&
+    return b->valid && b->epoch == sim_bf_index_epoch(b->ix) && h == b->head && h->slot == b->head_slot &&
            h->gen == b->head_gen;
 }
 
@@ -202,15 +202,15 @@ static void reserve_node(sim_bf *b, int node, int need)
         b->held = xrealloc(b->held, (size_t)b->held_cap * sizeof *b->held);
     }
     b->rix[node] = b->nr;
-    b->r[b->nr++] = (bf_rnode){node, bf_index_free_by(b->ix, node, b->t_us) - need, 0, off};
+    b->r[b->nr++] = (bf_rnode){node, sim_bf_index_free_by(b->ix, node, b->t_us) - need, 0, off};
 }
 
 /* What node n would hold for a part of `need` GPUs at T: its free GPUs now
  * beyond its extra then. */
 static int hold_cost(sim_bf *b, int node, int need)
 {
-    int extra = bf_index_free_by(b->ix, node, b->t_us) - need;
-    int h = bf_index_free_now(b->ix, node) - extra;
+    int extra = sim_bf_index_free_by(b->ix, node, b->t_us) - need;
+    int h = sim_bf_index_free_now(b->ix, node) - extra;
     return h > 0 ? h : 0;
 }
 
@@ -233,13 +233,13 @@ static int domain_of(const sim_bf *b, int n)
 
 static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
 {
-    bf_walk w;
-    bf_index_walk_start(&w, b->ix, pools, need);
+    sim_bf_index_walk w;
+    sim_bf_index_walk_start(&w, b->ix, pools, need);
     typedef struct { int cost, rank, node; } cand;
     cand stack_c[8], *c = stack_c;
     int nc = 0, cap = 8, node;
     gs_time_us t, last = BF_NOW;
-    while ((node = bf_index_walk_next(&w, &t)) >= 0 && t <= b->t_us && (nc < count || t == last)) {
+    while ((node = sim_bf_index_walk_next(&w, &t)) >= 0 && t <= b->t_us && (nc < count || t == last)) {
         if (b->rix[node] >= 0 || (b->domain >= 0 && domain_of(b, node) != b->domain))
             continue; /* a part of g took it (the part of r goes elsewhere), or outside the domain */
         if (nc == cap) {
@@ -251,7 +251,7 @@ static void select_nodes(sim_bf *b, uint64_t pools, int need, int count)
         nc++;
         last = t;
     }
-    bf_index_walk_end(&w);
+    sim_bf_index_walk_end(&w);
     for (int i = 1; i < nc; i++) { /* insertion sort by (cost, rank): few candidates */
         cand x = c[i];
         int k = i;
@@ -284,18 +284,18 @@ static void reselect(sim_bf *b)
  * with the current stamp. BF_NEVER when there are not that many. */
 static gs_time_us nth_time(sim_bf *b, uint64_t pools, int need, int count, uint32_t avoid)
 {
-    bf_walk w;
-    bf_index_walk_start(&w, b->ix, pools, need);
+    sim_bf_index_walk w;
+    sim_bf_index_walk_start(&w, b->ix, pools, need);
     gs_time_us t = BF_NOW, last = count > 0 ? BF_NEVER : BF_NOW;
     int node, got = 0;
-    while (got < count && (node = bf_index_walk_next(&w, &t)) >= 0) {
+    while (got < count && (node = sim_bf_index_walk_next(&w, &t)) >= 0) {
         if (avoid && b->mark[node] == avoid)
             continue;
         b->mark[node] = b->stamp;
         last = t;
         got++;
     }
-    bf_index_walk_end(&w);
+    sim_bf_index_walk_end(&w);
     return got == count ? last : BF_NEVER;
 }
 
@@ -310,12 +310,12 @@ static gs_time_us nth_time(sim_bf *b, uint64_t pools, int need, int count, uint3
  * O(v log v) for the v nodes walked, at worst the pool's. */
 static gs_time_us inside_time(sim_bf *b, int p, const gang_shape *sh, int *domain)
 {
-    bf_walk w;
-    bf_index_walk_start(&w, b->ix, 1ULL << p, sh->g);
+    sim_bf_index_walk w;
+    sim_bf_index_walk_start(&w, b->ix, 1ULL << p, sh->g);
     gs_time_us t = BF_NEVER, tn;
     int node;
     *domain = -1;
-    while ((node = bf_index_walk_next(&w, &tn)) >= 0) {
+    while ((node = sim_bf_index_walk_next(&w, &tn)) >= 0) {
         int d = domain_of(b, node);
         if (b->dcount[d]++ == 0)
             b->dtouched[b->ntouched++] = d;
@@ -325,7 +325,7 @@ static gs_time_us inside_time(sim_bf *b, int p, const gang_shape *sh, int *domai
             break;
         }
     }
-    bf_index_walk_end(&w);
+    sim_bf_index_walk_end(&w);
     for (int i = 0; i < b->ntouched; i++)
         b->dcount[b->dtouched[i]] = 0;
     b->ntouched = 0;
@@ -390,7 +390,7 @@ static void reserve(sim_bf *b, const job *h)
         b->need = h->req.gpus;
         b->count = 1;
         b->rest = 0;
-        b->none = h->req.gpus <= 0 || bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) < 0;
+        b->none = h->req.gpus <= 0 || sim_bf_index_first(b->ix, h->pools, h->req.gpus, &b->t_us) < 0;
     }
     b->reservations += !b->none;
     reselect(b);
@@ -431,7 +431,7 @@ uint32_t sim_bf_demand(const sim_bf *b, const job *j)
     return (uint32_t)d;
 }
 
-/* sq_dispatch's try_start under the reservation. Two tests spare a
+/* sim_queue_dispatch's try_start under the reservation. Two tests spare a
  * placement that cannot succeed (and the ledger the churn of a hold given
  * back and taken again): no node has the request's GPUs free with the
  * holds in place (the policy's room), and no reserved node has them free
@@ -492,11 +492,11 @@ static int fwd_given_free(void *ud, uint64_t since, double *cpu, double *mem, in
 /* The part past the head, under its reservation; returns the tries made. */
 static size_t backfill_part(sim_bf *b, sim_queue *q, size_t max_tries)
 {
-    const sq_host *h = b->ops->host;
-    sq_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
+    const sim_queue_host *h = b->ops->host;
+    sim_queue_host fwd = {h ? fwd_room : NULL, h && h->fits ? fwd_fits : NULL, h && h->gives ? fwd_gives : NULL,
                    h && h->given_free ? fwd_given_free : NULL};
     hold_all(b);
-    size_t n = sq_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
+    size_t n = sim_queue_dispatch_upto(q, false, b->ops->room ? bf_room : NULL, h ? &fwd : NULL, bf_try, b, max_tries);
     hold_release(b);
     return n;
 }
@@ -511,14 +511,14 @@ void sim_bf_dispatch(sim_bf *b, sim_queue *q, const sim_bf_ops *ops)
     b->ops = ops;
     do {
         b->again = false;
-        sq_dispatch_host(q, true, ops->room, ops->host, ops->place, ops->ud);
-        job *h = sq_head(q);
+        sim_queue_dispatch_host(q, true, ops->room, ops->host, ops->place, ops->ud);
+        job *h = sim_queue_head(q);
         if (!h)
             break;
         if (!cache_valid(b, h))
             reserve(b, h);
         b->tries_left = b->look_ahead - backfill_part(b, q, b->look_ahead);
-        b->epoch = bf_index_epoch(b->ix);
+        b->epoch = sim_bf_index_epoch(b->ix);
         b->valid = !b->again;
     } while (b->again);
     b->in_pass = false;
@@ -526,8 +526,8 @@ void sim_bf_dispatch(sim_bf *b, sim_queue *q, const sim_bf_ops *ops)
 
 int sim_bf_arrive(sim_bf *b, sim_queue *q, job *j, const sim_bf_ops *ops)
 {
-    const job *h = sq_head(q);
-    if (!h || b->in_pass || !cache_valid(b, h) || sq_before(j, h))
+    const job *h = sim_queue_head(q);
+    if (!h || b->in_pass || !cache_valid(b, h) || sim_queue_before(j, h))
         return BF_PASS;
     if (b->tries_left == 0)
         return BF_QUEUE; /* beyond the look-ahead */
@@ -538,7 +538,7 @@ int sim_bf_arrive(sim_bf *b, sim_queue *q, job *j, const sim_bf_ops *ops)
     bool ok = bf_try(b, j);
     hold_release(b);
     b->in_pass = false;
-    b->epoch = bf_index_epoch(b->ix);
+    b->epoch = sim_bf_index_epoch(b->ix);
     if (b->again) { /* the try released something: a pass, with j in the queue if it waits */
         b->again = false;
         b->valid = false;

@@ -30,7 +30,7 @@
  * refused as a whole for the right reason.
  *
  * The reservation is kept between passes while no job started or stopped
- * outside a pass (bf_index_epoch) and the head is the same: an arrival
+ * outside a pass (sim_bf_index_epoch) and the head is the same: an arrival
  * then costs one try, because nothing tried before could start now (no
  * GPU was given back, and a later `now` only makes a request end later).
  *
@@ -40,7 +40,7 @@
  * skips as queue=skip does. A job running past its time limit is planned
  * as ending by then.
  *
- * Cost: the fifo part as sq_dispatch; a reservation, when the kept one is
+ * Cost: the fifo part as sim_queue_dispatch; a reservation, when the kept one is
  * stale, O(pools + jobs on the node) for one node, O((k + ties) log k) per
  * pool across k nodes, and a walk of the pool's nodes in planned order
  * until one domain holds k for a head that must stay inside one (at worst
@@ -73,12 +73,12 @@ uint64_t sim_bf_class_key(const job *j);
  * cannot start. O(pools). */
 uint32_t sim_bf_demand(const sim_bf *b, const job *j);
 
-/* The place a pass starts requests with (try_start's contract, sq_dispatch)
+/* The place a pass starts requests with (try_start's contract, sim_queue_dispatch)
  * and the queue's room (NULL: no demand index) and host room. */
 typedef struct sim_bf_ops {
     bool (*place)(void *ud, job *j);
     uint32_t (*room)(void *ud);
-    const sq_host *host;
+    const sim_queue_host *host;
     void *ud;
 } sim_bf_ops;
 

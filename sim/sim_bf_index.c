@@ -20,7 +20,7 @@ typedef struct bf_node {
     uint64_t stale; /* bit g - 1: T_n(g) to be recomputed (the node is on heap g's dirty list) */
 } bf_node;
 
-struct bf_index {
+struct sim_bf_index {
     int nnodes, npools;
     bf_node *node;
     int *off;          /* node's first slot in tn and hpos: G of its pool, one per g */
@@ -34,21 +34,21 @@ struct bf_index {
     uint64_t epoch;
 };
 
-static inline gs_time_us key_of(const bf_index *x, int node, int g) { return x->tn[x->off[node] + g - 1]; }
+static inline gs_time_us key_of(const sim_bf_index *x, int node, int g) { return x->tn[x->off[node] + g - 1]; }
 
-static inline bool less(const bf_index *x, int g, int a, int b)
+static inline bool less(const sim_bf_index *x, int g, int a, int b)
 {
     gs_time_us ta = key_of(x, a, g), tb = key_of(x, b, g);
     return ta != tb ? ta < tb : a < b;
 }
 
-static void heap_set(bf_index *x, int h, int g, int i, int node)
+static void heap_set(sim_bf_index *x, int h, int g, int i, int node)
 {
     x->heap[h][i] = node;
     x->hpos[x->off[node] + g - 1] = i;
 }
 
-static void sift(bf_index *x, int h, int g, int i)
+static void sift(sim_bf_index *x, int h, int g, int i)
 {
     int *hp = x->heap[h], node = hp[i];
     while (i > 0 && less(x, g, node, hp[(i - 1) / 2])) {
@@ -69,9 +69,9 @@ static void sift(bf_index *x, int h, int g, int i)
     heap_set(x, h, g, i, node);
 }
 
-bf_index *bf_index_new(const sim_cluster *cl)
+sim_bf_index *sim_bf_index_new(const sim_cluster *cl)
 {
-    bf_index *x = xcalloc(1, sizeof *x);
+    sim_bf_index *x = xcalloc(1, sizeof *x);
     x->nnodes = cl->nnodes;
     x->npools = cl->npools;
     x->node = xcalloc((size_t)cl->nnodes, sizeof *x->node);
@@ -119,7 +119,7 @@ bf_index *bf_index_new(const sim_cluster *cl)
     return x;
 }
 
-void bf_index_free(bf_index *x)
+void sim_bf_index_free(sim_bf_index *x)
 {
     if (!x)
         return;
@@ -161,7 +161,7 @@ static gs_time_us when_of(const bf_node *nd, int g)
  * queues pays for the lists alone, a node changed twice between two
  * questions is recomputed once, and only the GPU counts heads ask for
  * (one or two: 8 for a whole node) are kept. */
-static void touch(bf_index *x, int node)
+static void touch(sim_bf_index *x, int node)
 {
     bf_node *nd = &x->node[node];
     x->epoch++;
@@ -174,7 +174,7 @@ static void touch(bf_index *x, int node)
 }
 
 /* Heap (pool, g)'s stale keys recomputed and sifted. */
-static void flush(bf_index *x, int pool, int g)
+static void flush(sim_bf_index *x, int pool, int g)
 {
     int h = x->pool_h0[pool] + g - 1;
     for (int i = 0; i < x->ndirty[h]; i++) {
@@ -190,14 +190,14 @@ static void flush(bf_index *x, int pool, int g)
     x->ndirty[h] = 0;
 }
 
-static void flush_pools(bf_index *x, uint64_t pools, int g)
+static void flush_pools(sim_bf_index *x, uint64_t pools, int g)
 {
     for (int p = 0; p < x->npools; p++)
         if (pools >> p & 1 && g >= 1 && g <= x->pool_g[p])
             flush(x, p, g);
 }
 
-void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_us)
+void sim_bf_index_add(sim_bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_us)
 {
     bf_node *nd = &x->node[node];
     if (nd->n == nd->cap) {
@@ -214,26 +214,26 @@ void bf_index_add(bf_index *x, int node, uint32_t key, int gpus, gs_time_us end_
     touch(x, node);
 }
 
-void bf_index_remove(bf_index *x, int node, uint32_t key)
+void sim_bf_index_remove(sim_bf_index *x, int node, uint32_t key)
 {
     bf_node *nd = &x->node[node];
     int i = 0;
     while (i < nd->n && nd->e[i].key != key)
         i++;
     if (i == nd->n)
-        GS_BUG("bf_index_remove: the job holds nothing on this node");
+        GS_BUG("sim_bf_index_remove: the job holds nothing on this node");
     nd->free_gpus += nd->e[i].gpus;
     memmove(&nd->e[i], &nd->e[i + 1], (size_t)(nd->n - i - 1) * sizeof *nd->e);
     nd->n--;
     touch(x, node);
 }
 
-gs_time_us bf_index_when(bf_index *x, int node, int g)
+gs_time_us sim_bf_index_when(sim_bf_index *x, int node, int g)
 {
     return g >= 1 && g <= x->pool_g[x->node[node].pool] ? when_of(&x->node[node], g) : BF_NEVER;
 }
 
-int bf_index_first(bf_index *x, uint64_t pools, int g, gs_time_us *t)
+int sim_bf_index_first(sim_bf_index *x, uint64_t pools, int g, gs_time_us *t)
 {
     flush_pools(x, pools, g);
     int best = -1;
@@ -250,9 +250,9 @@ int bf_index_first(bf_index *x, uint64_t pools, int g, gs_time_us *t)
     return best;
 }
 
-int bf_index_free_now(const bf_index *x, int node) { return x->node[node].free_gpus; }
+int sim_bf_index_free_now(const sim_bf_index *x, int node) { return x->node[node].free_gpus; }
 
-int bf_index_free_by(const bf_index *x, int node, gs_time_us t)
+int sim_bf_index_free_by(const sim_bf_index *x, int node, gs_time_us t)
 {
     const bf_node *nd = &x->node[node];
     int f = nd->free_gpus;
@@ -261,20 +261,20 @@ int bf_index_free_by(const bf_index *x, int node, gs_time_us t)
     return f;
 }
 
-uint64_t bf_index_epoch(const bf_index *x) { return x->epoch; }
+uint64_t sim_bf_index_epoch(const sim_bf_index *x) { return x->epoch; }
 
 /* {==== walking the nodes in T_n(g) order ====}
  * A heap is walked in order by a frontier of its slots: pop the least,
  * push its two children. Several pools' heaps share one frontier. */
 
-static inline int front_node(const bf_walk *w, bf_front f) { return w->x->heap[f.heap][f.i]; }
+static inline int front_node(const sim_bf_index_walk *w, sim_bf_index_front f) { return w->x->heap[f.heap][f.i]; }
 
-static inline bool front_less(const bf_walk *w, bf_front a, bf_front b)
+static inline bool front_less(const sim_bf_index_walk *w, sim_bf_index_front a, sim_bf_index_front b)
 {
     return less(w->x, w->g, front_node(w, a), front_node(w, b));
 }
 
-static void front_push(bf_walk *w, int heap, int i)
+static void front_push(sim_bf_index_walk *w, int heap, int i)
 {
     if (i >= w->x->hn[heap])
         return;
@@ -282,7 +282,7 @@ static void front_push(bf_walk *w, int heap, int i)
         w->cap = w->cap ? w->cap * 2 : 16;
         w->f = xrealloc(w->f, (size_t)w->cap * sizeof *w->f);
     }
-    bf_front e = {heap, i};
+    sim_bf_index_front e = {heap, i};
     int k = w->n++;
     while (k > 0 && front_less(w, e, w->f[(k - 1) / 2])) {
         w->f[k] = w->f[(k - 1) / 2];
@@ -291,7 +291,7 @@ static void front_push(bf_walk *w, int heap, int i)
     w->f[k] = e;
 }
 
-void bf_index_walk_start(bf_walk *w, bf_index *x, uint64_t pools, int g)
+void sim_bf_index_walk_start(sim_bf_index_walk *w, sim_bf_index *x, uint64_t pools, int g)
 {
     flush_pools(x, pools, g);
     memset(w, 0, sizeof *w);
@@ -302,11 +302,11 @@ void bf_index_walk_start(bf_walk *w, bf_index *x, uint64_t pools, int g)
             front_push(w, x->pool_h0[p] + g - 1, 0);
 }
 
-int bf_index_walk_next(bf_walk *w, gs_time_us *t)
+int sim_bf_index_walk_next(sim_bf_index_walk *w, gs_time_us *t)
 {
     if (w->n == 0)
         return -1;
-    bf_front top = w->f[0], last = w->f[--w->n];
+    sim_bf_index_front top = w->f[0], last = w->f[--w->n];
     int i = 0;
     for (;;) { /* the last entry sinks from the root */
         int k = 2 * i + 1;
@@ -332,7 +332,7 @@ int bf_index_walk_next(bf_walk *w, gs_time_us *t)
     return node;
 }
 
-void bf_index_walk_end(bf_walk *w)
+void sim_bf_index_walk_end(sim_bf_index_walk *w)
 {
     free(w->f);
     memset(w, 0, sizeof *w);

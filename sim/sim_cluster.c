@@ -46,7 +46,7 @@ static void bucket_unlink(sim_cluster *c, sim_node *n)
 {
     sim_pool *p = &c->pools[n->pool];
     if (p->fit)
-        cl_fit_remove(&p->fit[n->free_gpus], c->fit_slot[n->id], c->fit_slot);
+        sim_fit_index_remove(&p->fit[n->free_gpus], c->fit_slot[n->id], c->fit_slot);
     if (n->prev >= 0)
         c->nodes[n->prev].next = n->next;
     else
@@ -64,7 +64,7 @@ static void bucket_link(sim_cluster *c, sim_node *n)
     sim_pool *p = &c->pools[n->pool];
     int h = p->head[n->free_gpus];
     if (p->fit) /* the newest slot: the same order as the list's head */
-        cl_fit_insert(&p->fit[n->free_gpus], n->id, free_or_inf(n->cpu_total, n->cpu_used),
+        sim_fit_index_insert(&p->fit[n->free_gpus], n->id, free_or_inf(n->cpu_total, n->cpu_used),
                       free_or_inf(n->mem_total_gib, n->mem_used_gib), c->fit_slot);
     n->prev = -1;
     n->next = h;
@@ -448,7 +448,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
         free(c->pools[i].shapes);
         free(c->pools[i].wshapes);
         for (int k = 0; c->pools[i].fit && k <= c->pools[i].max_node_gpus; k++)
-            cl_fit_free(&c->pools[i].fit[k]);
+            sim_fit_index_free(&c->pools[i].fit[k]);
         free(c->pools[i].fit);
     }
     free(c->nodes);
@@ -537,7 +537,7 @@ void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib)
             continue;
         }
         for (int k = 0; k <= p->max_node_gpus; k++) {
-            const cl_fit *f = &p->fit[k];
+            const sim_fit_index *f = &p->fit[k];
             if (f->live == 0)
                 continue;
             if (f->cpu[1] > hc)
@@ -560,7 +560,7 @@ bool sim_cluster_host_fits_any(const sim_cluster *c, double cpu, double mem_gib)
             continue;
         }
         for (int k = 0; k <= p->max_node_gpus; k++)
-            if (cl_fit_find(&p->fit[k], cpu, mem_gib, NULL) >= 0)
+            if (sim_fit_index_find(&p->fit[k], cpu, mem_gib, NULL) >= 0)
                 return true;
     }
     return false;
@@ -603,7 +603,7 @@ static int find_in_bucket(const sim_cluster *c, uint64_t pools, int ngpus, int k
             (k >= 1 && !(p->nonempty >> (k - 1) & 1))) /* an empty bucket finds nothing */
             continue;
         if (p->fit) {
-            int id = cl_fit_find(&p->fit[k], cpu, mem_gib, NULL);
+            int id = sim_fit_index_find(&p->fit[k], cpu, mem_gib, NULL);
             if (id >= 0)
                 return id;
             continue;

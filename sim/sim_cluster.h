@@ -75,7 +75,7 @@ typedef struct sim_pool {
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
     uint64_t nonempty; /* bit k - 1 set: head[k] >= 0 (k >= 1), so a search skips empty buckets */
     int *count; /* [0..max_node_gpus]: the nodes in each bucket (how many nodes have k free GPUs) */
-    cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
+    sim_fit_index *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
     /* the same with each node's whole-card capacity (sim_cluster_whole_cap)

@@ -52,7 +52,7 @@ static unsigned long long cells_at_least(double cpu, double mem)
     return (row * 0x0101010101010101ULL) << (8 * c0);
 }
 
-static void pull_up(cl_fit *f, int i)
+static void pull_up(sim_fit_index *f, int i)
 {
     for (i >>= 1; i >= 1; i >>= 1) {
         f->cpu[i] = dmax(f->cpu[2 * i], f->cpu[2 * i + 1]);
@@ -63,7 +63,7 @@ static void pull_up(cl_fit *f, int i)
 
 /* Renumbers the live nodes 0 .. live-1 in their order into cap leaves.
  * O(old cap + cap). */
-static void rebuild(cl_fit *f, int cap, int *slot_of)
+static void rebuild(sim_fit_index *f, int cap, int *slot_of)
 {
     double *cpu = xmalloc(2 * (size_t)cap * sizeof *cpu), *mem = xmalloc(2 * (size_t)cap * sizeof *mem);
     unsigned long long *cells = xmalloc(2 * (size_t)cap * sizeof *cells);
@@ -111,7 +111,7 @@ static int cap_for(int n)
     return cap;
 }
 
-void cl_fit_insert(cl_fit *f, int node, double cpu_free, double mem_free, int *slot_of)
+void sim_fit_index_insert(sim_fit_index *f, int node, double cpu_free, double mem_free, int *slot_of)
 {
     if (f->top == f->cap)
         rebuild(f, cap_for(f->live + 1), slot_of);
@@ -125,10 +125,10 @@ void cl_fit_insert(cl_fit *f, int node, double cpu_free, double mem_free, int *s
     pull_up(f, f->cap + s);
 }
 
-void cl_fit_remove(cl_fit *f, int slot, int *slot_of)
+void sim_fit_index_remove(sim_fit_index *f, int slot, int *slot_of)
 {
     if (slot < 0 || slot >= f->top || f->node[slot] < 0)
-        GS_BUG("cl_fit_remove: empty slot");
+        GS_BUG("sim_fit_index_remove: empty slot");
     slot_of[f->node[slot]] = -1;
     f->node[slot] = -1;
     f->cpu[f->cap + slot] = f->mem[f->cap + slot] = -INFINITY;
@@ -140,7 +140,7 @@ void cl_fit_remove(cl_fit *f, int slot, int *slot_of)
         rebuild(f, cap_for(f->live), slot_of);
 }
 
-static int descend(const cl_fit *f, int i, double cpu, double mem, unsigned long long q, long *visits)
+static int descend(const sim_fit_index *f, int i, double cpu, double mem, unsigned long long q, long *visits)
 {
     if (f->cpu[i] < cpu || f->mem[i] < mem || !(f->cells[i] & q))
         return -1;
@@ -151,7 +151,7 @@ static int descend(const cl_fit *f, int i, double cpu, double mem, unsigned long
     return r >= 0 ? r : descend(f, 2 * i, cpu, mem, q, visits);
 }
 
-int cl_fit_find(const cl_fit *f, double cpu, double mem, long *visits)
+int sim_fit_index_find(const sim_fit_index *f, double cpu, double mem, long *visits)
 {
     long scratch = 0;
     if (f->live == 0)
@@ -161,11 +161,11 @@ int cl_fit_find(const cl_fit *f, double cpu, double mem, long *visits)
     return descend(f, 1, cpu, mem, cells_at_least(cpu, mem), visits ? visits : &scratch);
 }
 
-void cl_fit_free(cl_fit *f)
+void sim_fit_index_free(sim_fit_index *f)
 {
     free(f->cpu);
     free(f->mem);
     free(f->cells);
     free(f->node);
-    *f = (cl_fit){0};
+    *f = (sim_fit_index){0};
 }

@@ -22,7 +22,7 @@
 #ifndef GPUSIM_SIM_FIT_INDEX_H
 #define GPUSIM_SIM_FIT_INDEX_H
 
-typedef struct cl_fit {
+typedef struct sim_fit_index {
     int cap;      /* leaves (a power of two); 0 before the first insert */
     int top;      /* next slot to hand out: slots >= top are unused */
     int live;     /* nodes in the index */
@@ -34,18 +34,18 @@ typedef struct cl_fit {
      * both roughly, so a descent skips a subtree where none could */
     unsigned long long *cells;
     int *node;    /* [cap]: node id in each slot, -1 when empty */
-} cl_fit;
+} sim_fit_index;
 
 /* Appends node as the newest entry with cpu_free cores and mem_free GiB free
  * (+INFINITY: unlimited); writes its slot into slot_of[node]. A compaction
  * rewrites slot_of of every node it moves. */
-void cl_fit_insert(cl_fit *f, int node, double cpu_free, double mem_free, int *slot_of);
+void sim_fit_index_insert(sim_fit_index *f, int node, double cpu_free, double mem_free, int *slot_of);
 /* Removes the node in slot (its slot_of entry); may compact, rewriting slot_of. */
-void cl_fit_remove(cl_fit *f, int slot, int *slot_of);
+void sim_fit_index_remove(sim_fit_index *f, int slot, int *slot_of);
 /* The newest node with cpu_free >= cpu - 1e-9 and mem_free >= mem - 1e-9
  * (the ledger's own tolerance), or -1. Adds the tree nodes it entered to
  * *visits when visits is not NULL (tests bound the work by it). */
-int cl_fit_find(const cl_fit *f, double cpu, double mem, long *visits);
-void cl_fit_free(cl_fit *f);
+int sim_fit_index_find(const sim_fit_index *f, double cpu, double mem, long *visits);
+void sim_fit_index_free(sim_fit_index *f);
 
 #endif

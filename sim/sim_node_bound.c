@@ -7,46 +7,46 @@
 
 #include "../base/gs.h"
 
-void nb_init(nb_heap *h, int cap)
+void sim_node_bound_init(sim_node_bound *h, int cap)
 {
-    *h = (nb_heap){0};
+    *h = (sim_node_bound){0};
     h->cap = cap;
     size_t c = (size_t)(cap > 0 ? cap : 1);
     h->at = xmalloc(c * sizeof *h->at);
     for (int i = 0; i < cap; i++)
-        h->at[i] = (nb_slot){0, -1, 0};
+        h->at[i] = (sim_node_bound_slot){0, -1, 0};
 }
 
-void nb_free(nb_heap *h)
+void sim_node_bound_free(sim_node_bound *h)
 {
     for (int c = 0; c < NB_SLOPES; c++)
         free(h->part[c].ids);
     free(h->at);
-    *h = (nb_heap){0};
+    *h = (sim_node_bound){0};
 }
 
-int nb_class(double slope)
+int sim_node_bound_class(double slope)
 {
     int c = 0;
-    while (c + 1 < NB_SLOPES && nb_slope(c + 1) <= slope)
+    while (c + 1 < NB_SLOPES && sim_node_bound_slope(c + 1) <= slope)
         c++;
     return c;
 }
 
-double nb_slope(int c) { return c == 0 ? 0.0 : (double)(1u << c) / (double)(1u << NB_ONE); }
+double sim_node_bound_slope(int c) { return c == 0 ? 0.0 : (double)(1u << c) / (double)(1u << NB_ONE); }
 
-static bool less(const nb_heap *h, int a, int b)
+static bool less(const sim_node_bound *h, int a, int b)
 {
     return h->at[a].key < h->at[b].key || (h->at[a].key == h->at[b].key && a < b);
 }
 
-static void put(nb_heap *h, nb_part *p, int i, int id)
+static void put(sim_node_bound *h, sim_node_bound_part *p, int i, int id)
 {
     p->ids[i] = id;
     h->at[id].pos = i;
 }
 
-static void up(nb_heap *h, nb_part *p, int i)
+static void up(sim_node_bound *h, sim_node_bound_part *p, int i)
 {
     int id = p->ids[i];
     while (i > 0 && less(h, id, p->ids[(i - 1) / 2])) {
@@ -56,7 +56,7 @@ static void up(nb_heap *h, nb_part *p, int i)
     put(h, p, i, id);
 }
 
-static void down(nb_heap *h, nb_part *p, int i)
+static void down(sim_node_bound *h, sim_node_bound_part *p, int i)
 {
     int id = p->ids[i];
     for (;;) {
@@ -74,24 +74,24 @@ static void down(nb_heap *h, nb_part *p, int i)
 }
 
 /* id (absent) into class c with the line of value `value` at now. */
-static void insert(nb_heap *h, int id, int c, double value, double now)
+static void insert(sim_node_bound *h, int id, int c, double value, double now)
 {
-    nb_part *p = &h->part[c];
+    sim_node_bound_part *p = &h->part[c];
     if (p->n == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 64;
         p->ids = xrealloc(p->ids, (size_t)p->cap * sizeof *p->ids);
     }
     h->at[id].cls = c;
-    h->at[id].key = value - nb_slope(c) * now;
+    h->at[id].key = value - sim_node_bound_slope(c) * now;
     put(h, p, p->n++, id);
     up(h, p, p->n - 1);
     h->n++;
 }
 
 /* Held id out of its class's heap. */
-static void take_out(nb_heap *h, int id)
+static void take_out(sim_node_bound *h, int id)
 {
-    nb_part *p = &h->part[h->at[id].cls];
+    sim_node_bound_part *p = &h->part[h->at[id].cls];
     int i = h->at[id].pos;
     h->at[id].pos = -1;
     h->n--;
@@ -103,18 +103,18 @@ static void take_out(nb_heap *h, int id)
     up(h, p, h->at[moved].pos); /* the moved id may need to go either way */
 }
 
-void nb_lower(nb_heap *h, int id, double value, double slope, double now)
+void sim_node_bound_lower(sim_node_bound *h, int id, double value, double slope, double now)
 {
-    int cn = nb_class(slope);
+    int cn = sim_node_bound_class(slope);
     if (h->at[id].pos < 0) {
         insert(h, id, cn, value, now);
         return;
     }
     int c = h->at[id].cls;
-    double cur = h->at[id].key + nb_slope(c) * now;
+    double cur = h->at[id].key + sim_node_bound_slope(c) * now;
     if (cn >= c) { /* the class stays: only a lower value matters */
         if (value < cur) {
-            h->at[id].key = value - nb_slope(c) * now;
+            h->at[id].key = value - sim_node_bound_slope(c) * now;
             up(h, &h->part[c], h->at[id].pos);
         }
         return;
@@ -123,40 +123,40 @@ void nb_lower(nb_heap *h, int id, double value, double slope, double now)
     insert(h, id, cn, value < cur ? value : cur, now);
 }
 
-void nb_remove(nb_heap *h, int id)
+void sim_node_bound_remove(sim_node_bound *h, int id)
 {
     if (h->at[id].pos >= 0)
         take_out(h, id);
 }
 
-void nb_set(nb_heap *h, int id, double value, double slope, double now)
+void sim_node_bound_set(sim_node_bound *h, int id, double value, double slope, double now)
 {
-    int cn = nb_class(slope);
+    int cn = sim_node_bound_class(slope);
     if (h->at[id].pos < 0 || h->at[id].cls != cn) {
-        nb_remove(h, id);
+        sim_node_bound_remove(h, id);
         insert(h, id, cn, value, now);
         return;
     }
-    nb_part *p = &h->part[cn];
-    h->at[id].key = value - nb_slope(cn) * now;
+    sim_node_bound_part *p = &h->part[cn];
+    h->at[id].key = value - sim_node_bound_slope(cn) * now;
     down(h, p, h->at[id].pos);
     up(h, p, h->at[id].pos);
 }
 
-void nb_slow(nb_heap *h, int id, double slope, double now)
+void sim_node_bound_slow(sim_node_bound *h, int id, double slope, double now)
 {
     if (h->at[id].pos < 0)
         return;
-    int cn = nb_class(slope), c = h->at[id].cls;
+    int cn = sim_node_bound_class(slope), c = h->at[id].cls;
     if (cn >= c)
         return;
-    double cur = h->at[id].key + nb_slope(c) * now;
+    double cur = h->at[id].key + sim_node_bound_slope(c) * now;
     take_out(h, id);
     insert(h, id, cn, cur, now);
 }
 
 /* The class whose top is least at now (-1: none), its value in *value. */
-static int top_class(const nb_heap *h, double now, double *value)
+static int top_class(const sim_node_bound *h, double now, double *value)
 {
     int best = -1, best_id = 0;
     double bv = 0;
@@ -164,7 +164,7 @@ static int top_class(const nb_heap *h, double now, double *value)
         if (h->part[c].n == 0)
             continue;
         int id = h->part[c].ids[0];
-        double v = h->at[id].key + nb_slope(c) * now;
+        double v = h->at[id].key + sim_node_bound_slope(c) * now;
         if (best < 0 || v < bv || (v == bv && id < best_id)) {
             best = c;
             best_id = id;
@@ -175,7 +175,7 @@ static int top_class(const nb_heap *h, double now, double *value)
     return best;
 }
 
-int nb_top(const nb_heap *h, double now, double *value)
+int sim_node_bound_top(const sim_node_bound *h, double now, double *value)
 {
     double v;
     int c = top_class(h, now, &v);
@@ -186,7 +186,7 @@ int nb_top(const nb_heap *h, double now, double *value)
     return h->part[c].ids[0];
 }
 
-int nb_pop(nb_heap *h, double now)
+int sim_node_bound_pop(sim_node_bound *h, double now)
 {
     double v;
     int c = top_class(h, now, &v);

@@ -147,7 +147,7 @@ static void ext_free(void *state)
     free(x->node_run);
     if (x->preempt)
         sim_victims_free(x);
-    ws_free(&x->wait);
+    sim_waitset_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
     sim_sketch_free(&x->ckpt_gb);
@@ -617,7 +617,7 @@ static void ext_after_arrive(void *state, sim *s, job *j)
     if (!x->preempt || j->state != JOB_QUEUED || (j->core_flags & JF_PLACED))
         return; /* JF_PLACED: the policy starts it later (dynmig creation) */
     if (!try_preempt(s, j, -1))
-        ws_add(&x->wait, j);
+        sim_waitset_add(&x->wait, j);
 }
 
 /* Running job v reached min_runtime: the waiting requests that outrank it
@@ -633,11 +633,11 @@ static void on_eligible(sim *s, job *v)
     for (int i = 0; i < x->wait.n; i++)
         x->wait.c[i].failed = false;
     while ((v->core_flags & JF_LISTED) && !(v->core_flags & JF_VICTIM)) {
-        ws_class *best = NULL;
+        sim_waitset_class *best = NULL;
         job *bj = NULL;
         for (int i = 0; i < x->wait.n; i++) {
-            job *h = x->wait.c[i].failed ? NULL : ws_head(&x->wait.c[i]);
-            if (h && h->req.priority > v->req.priority && (!bj || ws_ranks_before(h, bj))) {
+            job *h = x->wait.c[i].failed ? NULL : sim_waitset_head(&x->wait.c[i]);
+            if (h && h->req.priority > v->req.priority && (!bj || sim_waitset_ranks_before(h, bj))) {
                 best = &x->wait.c[i];
                 bj = h;
             }
@@ -646,7 +646,7 @@ static void on_eligible(sim *s, job *v)
             return;
         if (try_preempt(s, bj, v->node)) {
             bj->core_flags &= ~JF_WAITING;
-            ws_pop(best);
+            sim_waitset_pop(best);
         } else {
             best->failed = true;
         }
@@ -695,7 +695,7 @@ static void on_op(sim *s, uint32_t oi)
                                                                                  * race): it may try again */
         x->misses++;
         p->core_flags &= ~JF_PREEMPTOR;
-        ws_add(&x->wait, p);
+        sim_waitset_add(&x->wait, p);
     }
     for (int i = 0; i < nv; i++) { /* suspended jobs cannot end, so v[] is still valid */
         v[i]->core_flags &= ~JF_VICTIM;

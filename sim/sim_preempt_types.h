@@ -26,7 +26,7 @@ enum {
  * memory and cores), with their node heap. */
 typedef struct dem_class {
     job rep; /* a copy of its first request; only the request's card fields are read */
-    nb_heap heap;
+    sim_node_bound heap;
 } dem_class;
 
 /* A node's key as a search took it (one record: read and written together). */
@@ -40,7 +40,7 @@ typedef struct node_fresh {
  * lower bound of any victim set's cost there; a node is out of the heap
  * while a search looks at it, or when it lists no job. */
 typedef struct vic_index {
-    nb_heap bound;
+    sim_node_bound bound;
     int *looked;          /* scratch: the nodes one search took off the heap */
     double *looked_key;   /* and their fresh keys (INFINITY: none) */
     double *looked_slope; /* and how fast those keys rise from now */

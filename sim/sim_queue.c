@@ -15,11 +15,11 @@ static inline bool before(const job *a, const job *b)
     return a->arrival_no < b->arrival_no;
 }
 
-bool sq_before(const job *a, const job *b) { return before(a, b); }
+bool sim_queue_before(const job *a, const job *b) { return before(a, b); }
 
-void sq_init(sim_queue *q) { memset(q, 0, sizeof *q); }
+void sim_queue_init(sim_queue *q) { memset(q, 0, sizeof *q); }
 
-void sq_free(sim_queue *q)
+void sim_queue_free(sim_queue *q)
 {
     for (int i = 0; i < q->ncls; i++)
         free(q->cls[i].base);
@@ -95,7 +95,7 @@ static int bucket_of(sim_queue *q, uint32_t demand, uint32_t host)
         return lo;
     q->bk = xrealloc(q->bk, (size_t)(q->nbk + 1) * sizeof *q->bk);
     memmove(&q->bk[lo + 1], &q->bk[lo], (size_t)(q->nbk - lo) * sizeof *q->bk);
-    q->bk[lo] = (sq_bucket){.demand = demand, .host = host, .cpu_min = INFINITY, .mem_min = INFINITY};
+    q->bk[lo] = (sim_queue_bucket){.demand = demand, .host = host, .cpu_min = INFINITY, .mem_min = INFINITY};
     q->nbk++;
     for (int c = 0; c < q->ncls; c++)
         if (q->cls[c].bucket >= lo)
@@ -149,7 +149,7 @@ static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
         q->cls = xrealloc(q->cls, (size_t)q->cls_cap * sizeof *q->cls);
     }
     int b = bucket_of(q, demand, host_level(j));
-    sq_class *c = &q->cls[q->ncls];
+    sim_queue_class *c = &q->cls[q->ncls];
     memset(c, 0, sizeof *c);
     c->key = key;
     c->demand = demand;
@@ -166,13 +166,13 @@ static inline bool cls_before(const sim_queue *q, int a, int b)
     return before(q->cls[a].heap[0], q->cls[b].heap[0]);
 }
 
-static inline void bk_set(sim_queue *q, sq_bucket *b, int i, int ci)
+static inline void bk_set(sim_queue *q, sim_queue_bucket *b, int i, int ci)
 {
     b->h[i] = ci;
     q->cls[ci].bpos = i;
 }
 
-static void bk_up(sim_queue *q, sq_bucket *b, int i)
+static void bk_up(sim_queue *q, sim_queue_bucket *b, int i)
 {
     int ci = b->h[i];
     while (i > 0 && cls_before(q, ci, b->h[(i - 1) / 2])) {
@@ -182,7 +182,7 @@ static void bk_up(sim_queue *q, sq_bucket *b, int i)
     bk_set(q, b, i, ci);
 }
 
-static void bk_down(sim_queue *q, sq_bucket *b, int i)
+static void bk_down(sim_queue *q, sim_queue_bucket *b, int i)
 {
     int ci = b->h[i];
     for (;;) {
@@ -201,7 +201,7 @@ static void bk_down(sim_queue *q, sq_bucket *b, int i)
 
 static void bk_insert(sim_queue *q, int ci)
 {
-    sq_bucket *b = &q->bk[q->cls[ci].bucket];
+    sim_queue_bucket *b = &q->bk[q->cls[ci].bucket];
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 8;
         b->h = xrealloc(b->h, (size_t)b->cap * sizeof *b->h);
@@ -212,8 +212,8 @@ static void bk_insert(sim_queue *q, int ci)
 
 static void bk_delete(sim_queue *q, int ci)
 {
-    sq_class *c = &q->cls[ci];
-    sq_bucket *b = &q->bk[c->bucket];
+    sim_queue_class *c = &q->cls[ci];
+    sim_queue_bucket *b = &q->bk[c->bucket];
     int i = c->bpos, last = b->h[--b->n];
     c->bpos = -1;
     if (i == b->n)
@@ -225,13 +225,13 @@ static void bk_delete(sim_queue *q, int ci)
 
 /* ---- a class's heap of requests ---- */
 
-void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
+void sim_queue_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
 {
     int ci = class_of(q, key, demand, j);
-    sq_class *c = &q->cls[ci];
+    sim_queue_class *c = &q->cls[ci];
     /* every request of the class lowers its bucket's bounds (a class's key
      * need not name CPU and memory, so its requests may differ) */
-    sq_bucket *bk = &q->bk[c->bucket];
+    sim_queue_bucket *bk = &q->bk[c->bucket];
     bool lowered = j->req.cpu < bk->cpu_min || j->req.mem_gib < bk->mem_min;
     if (j->req.cpu < bk->cpu_min)
         bk->cpu_min = j->req.cpu;
@@ -274,7 +274,7 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
 
 /* Puts `last` at position i of the class's heap, or below it where it
  * belongs (the class's n already excludes the slot it came from). */
-static void sift_down(sq_class *c, size_t i, job *last)
+static void sift_down(sim_queue_class *c, size_t i, job *last)
 {
     for (;;) {
         size_t k = 2 * i + 1;
@@ -294,7 +294,7 @@ static void sift_down(sq_class *c, size_t i, job *last)
  * leaves it when empty. */
 static void pop_head(sim_queue *q, int ci)
 {
-    sq_class *c = &q->cls[ci];
+    sim_queue_class *c = &q->cls[ci];
     if (!c->unsorted) { /* in order: the rest is in order, and a heap */
         c->heap++;
         c->off++;
@@ -392,16 +392,16 @@ static void restore_failed(sim_queue *q)
     q->nfailed = 0;
 }
 
-void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), bool (*try_start)(void *ud, job *j),
+void sim_queue_dispatch(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), bool (*try_start)(void *ud, job *j),
                  void *ud)
 {
-    sq_dispatch_host(q, strict, room_fn, NULL, try_start, ud);
+    sim_queue_dispatch_host(q, strict, room_fn, NULL, try_start, ud);
 }
 
 /* The host room: the most free CPU and memory on any node, less the
  * ledger's tolerance, so that a bucket whose least ask is above it holds
  * nothing a try could place. */
-static void host_room_now(const sq_host *host, void *ud, double *cpu, double *mem)
+static void host_room_now(const sim_queue_host *host, void *ud, double *cpu, double *mem)
 {
     *cpu = *mem = INFINITY;
     if (host && host->room)
@@ -419,7 +419,7 @@ static void host_room_now(const sq_host *host, void *ud, double *cpu, double *me
  * look at a node or two per bucket, not a fit-index descent or a try. */
 
 /* Whether the host counts its gives, so that a skipping pass may park. */
-static inline bool parks(const sq_host *h)
+static inline bool parks(const sim_queue_host *h)
 {
     return h && h->fits && h->gives && h->given_free;
 }
@@ -452,7 +452,7 @@ typedef struct given_copy {
 
 /* Does a node given something since the count of gives was `since` have
  * cpu and mem free now: 1 yes, 0 no, -1 cannot tell. */
-static inline int given_fit(const sq_host *h, void *ud, given_copy *g, uint64_t since, double cpu, double mem)
+static inline int given_fit(const sim_queue_host *h, void *ud, given_copy *g, uint64_t since, double cpu, double mem)
 {
     if (!g->ok || g->since != since) {
         g->n = h->given_free(ud, since, g->cpu, g->mem, SQ_WOKEN_MAX);
@@ -465,12 +465,13 @@ static inline int given_fit(const sq_host *h, void *ud, given_copy *g, uint64_t 
 /* Has no node cpu and mem free, where bucket bk is woken and the nodes
  * given something since its base tell (cpu and mem at least its bounds)?
  * false when they have, or cannot tell. */
-static bool woken_short(const sq_host *h, void *ud, given_copy *g, const sq_bucket *bk, double cpu, double mem)
+static bool woken_short(const sim_queue_host *h, void *ud, given_copy *g, const sim_queue_bucket *bk, double cpu,
+                        double mem)
 {
     return bk->state == SQ_WOKEN && given_fit(h, ud, g, bk->base, cpu, mem) == 0;
 }
 
-static void park(sim_queue *q, sq_bucket *bk)
+static void park(sim_queue *q, sim_queue_bucket *bk)
 {
     bk->state = SQ_PARKED;
     q->nparked++;
@@ -480,7 +481,7 @@ static void park(sim_queue *q, sq_bucket *bk)
  * since then only the nodes given something can have grown. A bucket one
  * of them has room for is woken; the rest stay parked. O(buckets x gives
  * since), once per pass that follows gives. */
-static void wake(sim_queue *q, const sq_host *h, void *ud)
+static void wake(sim_queue *q, const sim_queue_host *h, void *ud)
 {
     uint64_t now = h->gives(ud), from = q->park_at;
     if (now == from)
@@ -491,7 +492,7 @@ static void wake(sim_queue *q, const sq_host *h, void *ud)
     double fc[SQ_GIVEN_MAX], fm[SQ_GIVEN_MAX];
     int n = h->given_free(ud, from, fc, fm, SQ_GIVEN_MAX);
     for (int b = 0; b < q->nbk; b++) {
-        sq_bucket *bk = &q->bk[b];
+        sim_queue_bucket *bk = &q->bk[b];
         if (bk->state != SQ_PARKED)
             continue;
         if (n < 0)
@@ -507,7 +508,7 @@ static void wake(sim_queue *q, const sq_host *h, void *ud)
 
 /* Does some node have bucket bk's least ask free (host->fits)? A woken
  * bucket asks only the nodes given something since its base. */
-static bool bucket_fits(const sq_host *h, void *ud, given_copy *g, const sq_bucket *bk)
+static bool bucket_fits(const sim_queue_host *h, void *ud, given_copy *g, const sim_queue_bucket *bk)
 {
     if (bk->state == SQ_WOKEN && h->given_free) {
         int r = given_fit(h, ud, g, bk->base, bk->cpu_min, bk->mem_min);
@@ -518,7 +519,7 @@ static bool bucket_fits(const sq_host *h, void *ud, given_copy *g, const sq_buck
 }
 
 /* Could a request of bucket b fit by CPU and memory (free >= ask - 1e-9)? */
-static inline bool host_open(const sq_bucket *b, double cpu, double mem)
+static inline bool host_open(const sim_queue_bucket *b, double cpu, double mem)
 {
     return b->cpu_min - 1e-9 <= cpu && b->mem_min - 1e-9 <= mem;
 }
@@ -526,8 +527,8 @@ static inline bool host_open(const sq_bucket *b, double cpu, double mem)
 /* Whether a skipping pass leaves bucket bk out: no node has its least ask
  * (the most free on any node is short of it, or a woken bucket's nodes
  * given something since have it no more); a parking pass parks it then. */
-static bool shut_out(sim_queue *q, sq_bucket *bk, const sq_host *host, void *ud, bool parking, given_copy *given,
-                     double hcpu, double hmem)
+static bool shut_out(sim_queue *q, sim_queue_bucket *bk, const sim_queue_host *host, void *ud, bool parking,
+                     given_copy *given, double hcpu, double hmem)
 {
     if (host_open(bk, hcpu, hmem) && !(parking && woken_short(host, ud, given, bk, bk->cpu_min, bk->mem_min)))
         return false;
@@ -536,7 +537,7 @@ static bool shut_out(sim_queue *q, sq_bucket *bk, const sq_host *host, void *ud,
     return true;
 }
 
-job *sq_head(const sim_queue *q)
+job *sim_queue_head(const sim_queue *q)
 {
     int best = -1;
     for (int b = 0; b < q->nbk; b++)
@@ -545,13 +546,13 @@ job *sq_head(const sim_queue *q)
     return best < 0 ? NULL : q->cls[best].heap[0];
 }
 
-void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+void sim_queue_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud)
 {
-    sq_dispatch_upto(q, strict, room_fn, host, try_start, ud, SIZE_MAX);
+    sim_queue_dispatch_upto(q, strict, room_fn, host, try_start, ud, SIZE_MAX);
 }
 
-size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+size_t sim_queue_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
                         bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries)
 {
     size_t tries = 0;
@@ -596,7 +597,7 @@ size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud)
                     wake(q, host, ud);
                 nel = 0;
                 for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) { /* ascending demand */
-                    sq_bucket *bk = &q->bk[b];
+                    sim_queue_bucket *bk = &q->bk[b];
                     if (!bk->n || (parking && bk->state == SQ_PARKED))
                         continue;
                     /* parked: no node has its least ask (the most free on
@@ -612,7 +613,7 @@ size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud)
             /* the listed buckets form a heap by their heads: the best is
              * on top, a failed try or a dropped bucket costs O(log listed) */
             if (nel > 0) {
-                sq_bucket *bk = &q->bk[el[0].b];
+                sim_queue_bucket *bk = &q->bk[el[0].b];
                 /* beyond the room (which a start shrank), or no node has the
                  * bucket's least ask: none of its requests can start in
                  * this pass, unless a nested pass releases something (then
@@ -662,7 +663,7 @@ size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud)
                 hmem = hmem1;
                 int m = 0;
                 for (int i = 0; i < nel; i++) {
-                    sq_bucket *bk = &q->bk[el[i].b];
+                    sim_queue_bucket *bk = &q->bk[el[i].b];
                     if (!bk->n || bk->demand > room)
                         continue;
                     if (shut_out(q, bk, host, ud, parking, &given, hcpu, hmem))
@@ -706,11 +707,11 @@ size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud)
 /* Removes j from its class heap (a wait given up, or a preemptor started out
  * of order). Finding j is a scan of its class, O(requests of that shape);
  * removal is O(log n). Rare, so the queue keeps no per-job heap index. */
-bool sq_remove(sim_queue *q, job *j)
+bool sim_queue_remove(sim_queue *q, job *j)
 {
     if (j->q_class < 0 || j->q_class >= q->ncls)
         return false;
-    sq_class *c = &q->cls[j->q_class];
+    sim_queue_class *c = &q->cls[j->q_class];
     size_t i = 0;
     while (i < c->n && c->heap[i] != j)
         i++;

@@ -16,11 +16,11 @@
  * non-empty classes sit in a heap ordered by their heads, so a pass picks the
  * next request over the demand buckets' tops.
  *
- * Host CPU and memory likewise (sq_dispatch_host): a bucket holds one
+ * Host CPU and memory likewise (sim_queue_dispatch_host): a bucket holds one
  * demand and one coarse level of the CPU and memory its requests ask (four
  * levels per doubling of each), and keeps the least of both it ever held;
  * a pass skips a bucket whose least ask exceeds the most free on any node.
- * Where the host counts its gives (sq_host.gives), a skipping pass parks a
+ * Where the host counts its gives (sim_queue_host.gives), a skipping pass parks a
  * bucket whose least ask no node has: later passes leave it out, and it is
  * woken only when a node given something back since has that ask; those
  * are then the only nodes its asks are checked against. In an overloaded
@@ -50,7 +50,7 @@
 /* room for a policy that reports none: every class may fit */
 #define SQ_ROOM_ANY UINT32_MAX
 
-typedef struct sq_class {
+typedef struct sim_queue_class {
     uint64_t key;
     /* heap[0..n): a binary heap (the head is heap[0]) that starts `off`
      * entries into its allocation base[0..cap). While unsorted is false the
@@ -62,10 +62,10 @@ typedef struct sq_class {
     uint32_t demand;
     int bucket;   /* index in sim_queue.bk */
     int bpos;     /* position in its bucket's heap, -1 when empty or failed this pass */
-} sq_class;
+} sim_queue_class;
 
 /* The non-empty classes of one demand, in a heap ordered by their heads. */
-typedef struct sq_bucket {
+typedef struct sim_queue_bucket {
     uint32_t demand;
     uint32_t host;   /* the host level (CPU and memory, coarse): with demand, the bucket's order */
     double cpu_min;  /* the least CPU cores and GiB any request ever queued in it asked: */
@@ -73,23 +73,23 @@ typedef struct sq_bucket {
     int *h;
     int n, cap;
     /* what a skipping pass with a host that counts its gives knows of the
-     * least ask (sq_dispatch_host): SQ_LIVE nothing; SQ_PARKED no node has
+     * least ask (sim_queue_dispatch_host): SQ_LIVE nothing; SQ_PARKED no node has
      * it free (left out of passes until a node given something has);
      * SQ_WOKEN no node had it when the host's count of gives was `base`,
      * so only the nodes given something since can have it now */
     unsigned char state;
     uint64_t base;
-} sq_bucket;
+} sim_queue_bucket;
 
 enum { SQ_LIVE, SQ_PARKED, SQ_WOKEN };
 
 typedef struct sim_queue {
-    sq_class *cls;
+    sim_queue_class *cls;
     int ncls, cls_cap;
-    int nlive; /* classes holding requests: the rest are dropped when they are many (sq_push) */
+    int nlive; /* classes holding requests: the rest are dropped when they are many (sim_queue_push) */
     int *hash; /* open addressing: class index or -1 */
     int hash_cap;
-    sq_bucket *bk; /* in ascending demand */
+    sim_queue_bucket *bk; /* in ascending demand */
     int nbk;
     int *failed; /* classes taken out of their buckets during a pass */
     int nfailed, failed_cap;
@@ -100,15 +100,15 @@ typedef struct sim_queue {
     size_t len;
 } sim_queue;
 
-void sq_init(sim_queue *q);
-void sq_free(sim_queue *q);
+void sim_queue_init(sim_queue *q);
+void sim_queue_free(sim_queue *q);
 /* Queues j in the class of key; demand is the class's (one key, one demand). */
-void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand);
-static inline size_t sq_len(const sim_queue *q) { return q->len; }
+void sim_queue_push(sim_queue *q, job *j, uint64_t key, uint32_t demand);
+static inline size_t sim_queue_len(const sim_queue *q) { return q->len; }
 /* Takes j out of the queue: a wait given up (a wake that timed out) or a
  * preemptor started out of order at a hand-over. false if j is not in it.
  * Cost O(requests of j's shape) to find it. */
-bool sq_remove(sim_queue *q, job *j);
+bool sim_queue_remove(sim_queue *q, job *j);
 /* Starts queued requests in order. try_start(ud, j) must either start j and
  * return true, or change nothing and return false. strict: stop at the first
  * request that does not fit (head-of-line); otherwise skip it and go on.
@@ -116,13 +116,13 @@ bool sq_remove(sim_queue *q, job *j);
  * start now; asked at the start of the pass and after each start. Classes
  * beyond it are not visited, and in strict order a head beyond it ends the
  * pass as its failed try would. */
-void sq_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*try_start)(void *ud, job *j),
+void sim_queue_dispatch(sim_queue *q, bool strict, uint32_t (*room)(void *ud), bool (*try_start)(void *ud, job *j),
                  void *ud);
 /* The host room (NULL members: no bound). room(ud, &cpu, &mem) is at least
  * the most free CPU cores and the most free GiB on any node (each may come
  * from a different node; +INFINITY when unlimited); fits(ud, cpu, mem), if
  * not NULL, says whether one node has both free (free >= ask - 1e-9). */
-typedef struct sq_host {
+typedef struct sim_queue_host {
     void (*room)(void *ud, double *cpu, double *mem);
     bool (*fits)(void *ud, double cpu, double mem);
     /* Optional, both or neither, with fits: gives(ud) counts the gives so
@@ -134,25 +134,25 @@ typedef struct sq_host {
      * and later passes leave it out until a node given something has it. */
     uint64_t (*gives)(void *ud);
     int (*given_free)(void *ud, uint64_t since, double *cpu, double *mem, int max);
-} sq_host;
+} sim_queue_host;
 
-/* sq_dispatch with a host room as well: try_start must refuse a request
+/* sim_queue_dispatch with a host room as well: try_start must refuse a request
  * whose req.cpu or req.mem_gib no node has free (by the ledger's tolerance,
  * 1e-9). Classes sit in buckets by (demand, host level), and a bucket whose
  * least CPU or memory ask exceeds the host room is not visited; in skipping
  * order, a bucket whose least ask no single node has free (host->fits) is
  * dropped before its head is tried. A thousand CPU-bound shapes cost
  * nothing at a release that frees a few cores. */
-void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+void sim_queue_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sim_queue_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud);
-/* sq_dispatch_host that stops after max_tries calls of try_start (SIZE_MAX:
+/* sim_queue_dispatch_host that stops after max_tries calls of try_start (SIZE_MAX:
  * no bound; a backfill pass's look-ahead); returns the calls made. */
-size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+size_t sim_queue_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sim_queue_host *host,
                         bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries);
 /* The first request in queue order (priority, submit, arrival), or NULL.
  * O(buckets); not during a pass. */
-job *sq_head(const sim_queue *q);
+job *sim_queue_head(const sim_queue *q);
 /* Whether a comes before b in queue order. */
-bool sq_before(const job *a, const job *b);
+bool sim_queue_before(const job *a, const job *b);
 
 #endif

@@ -78,7 +78,7 @@ static void bound_offer(sim *s, sim_ext *x, const job *j)
 {
     double slope, b = victim_bound(s, x, j, &slope);
     for (int i = 0; i < vic_nodes(j); i++)
-        nb_lower(&x->vx.bound, vic_node(j, i), b, slope, (double)s->now);
+        sim_node_bound_lower(&x->vx.bound, vic_node(j, i), b, slope, (double)s->now);
 }
 
 /* Node n's key as of now: its listed jobs' least bound (INFINITY when it
@@ -179,7 +179,7 @@ static void demand_offer(const sim *s, sim_ext *x, int n)
     for (int i = 0; i < vx->ndem; i++) {
         double slope, key = class_key(s, &o, vx->dem[i], n, &slope);
         if (key < INFINITY)
-            nb_lower(&vx->dem[i]->heap, n, key, slope, (double)s->now);
+            sim_node_bound_lower(&vx->dem[i]->heap, n, key, slope, (double)s->now);
     }
 }
 
@@ -208,7 +208,7 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
     dem_class *c = xmalloc(sizeof *c);
     c->rep = *p;
     c->rep.more = NULL; /* the copy outlives p: no pointer into p's state */
-    nb_init(&c->heap, cl->nnodes);
+    sim_node_bound_init(&c->heap, cl->nnodes);
     node_look o;
     for (int n = 0; n < cl->nnodes; n++) {
         if (!x->node_run[n])
@@ -216,7 +216,7 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
         look_node(s, x, n, &o);
         double slope, key = class_key(s, &o, c, n, &slope);
         if (key < INFINITY)
-            nb_lower(&c->heap, n, key, slope, (double)s->now);
+            sim_node_bound_lower(&c->heap, n, key, slope, (double)s->now);
     }
     vx->dem[vx->ndem++] = c;
     return c;
@@ -231,9 +231,9 @@ void sim_victims_committed(sim *s, sim_ext *x, int n)
     size_t cnt;
     double slope, now = (double)s->now, key = bound_now(s, x, n, &cnt, &slope);
     if (key < INFINITY)
-        nb_set(&vx->bound, n, key, slope, now);
+        sim_node_bound_set(&vx->bound, n, key, slope, now);
     else
-        nb_remove(&vx->bound, n);
+        sim_node_bound_remove(&vx->bound, n);
     if (vx->ndem == 0)
         return;
     node_look o;
@@ -241,9 +241,9 @@ void sim_victims_committed(sim *s, sim_ext *x, int n)
     for (int i = 0; i < vx->ndem; i++) {
         key = class_key(s, &o, vx->dem[i], n, &slope);
         if (key < INFINITY)
-            nb_set(&vx->dem[i]->heap, n, key, slope, now);
+            sim_node_bound_set(&vx->dem[i]->heap, n, key, slope, now);
         else
-            nb_remove(&vx->dem[i]->heap, n);
+            sim_node_bound_remove(&vx->dem[i]->heap, n);
     }
 }
 
@@ -251,7 +251,7 @@ void sim_victims_init(sim *s, sim_ext *x)
 {
     vic_index *vx = &x->vx;
     int n = s->cl->nnodes;
-    nb_init(&vx->bound, n);
+    sim_node_bound_init(&vx->bound, n);
     vx->cards_fit = s->pol[0]->space->index && s->pol[0]->space->index->cards_open;
     if (vx->cards_fit)
         sim_cluster_watch_gives(s->cl);
@@ -264,9 +264,9 @@ void sim_victims_init(sim *s, sim_ext *x)
 void sim_victims_free(sim_ext *x)
 {
     vic_index *vx = &x->vx;
-    nb_free(&vx->bound);
+    sim_node_bound_free(&vx->bound);
     for (int i = 0; i < vx->ndem; i++) {
-        nb_free(&vx->dem[i]->heap);
+        sim_node_bound_free(&vx->dem[i]->heap);
         free(vx->dem[i]);
     }
     free(vx->looked);
@@ -295,9 +295,9 @@ void sim_victims_rate_changed(sim *s, sim_ext *x, const job *j)
     double slope = victim_slope(x, j), now = (double)s->now;
     for (int k = 0; k < vic_nodes(j); k++) {
         int n = vic_node(j, k);
-        nb_slow(&vx->bound, n, slope, now);
+        sim_node_bound_slow(&vx->bound, n, slope, now);
         for (int i = 0; i < vx->ndem; i++)
-            nb_slow(&vx->dem[i]->heap, n, slope, now);
+            sim_node_bound_slow(&vx->dem[i]->heap, n, slope, now);
     }
 }
 
@@ -378,14 +378,14 @@ bool sim_victims_scan(sim *s, sim_ext *x, job *p, uint64_t pools, int lo, int hi
  * when no node left can beat or tie the best found. A node's first time
  * off in this search takes its key as of now; one whose key was stale goes
  * back in by the fresh one (and 0 is returned in *cnt: not planned now). */
-static int next_node(sim *s, sim_ext *x, nb_heap *h, dem_class *dc, const vic_pick *best, int *nlooked,
+static int next_node(sim *s, sim_ext *x, sim_node_bound *h, dem_class *dc, const vic_pick *best, int *nlooked,
                      size_t *cnt)
 {
     vic_index *vx = &x->vx;
     double key, now = (double)s->now;
-    if (nb_top(h, now, &key) < 0 || (best->node >= 0 && key > best->cost))
+    if (sim_node_bound_top(h, now, &key) < 0 || (best->node >= 0 && key > best->cost))
         return -1; /* every node left costs more than the best */
-    int n = nb_pop(h, now);
+    int n = sim_node_bound_pop(h, now);
     vx->looks++;
     node_fresh *f = &vx->fresh[n];
     *cnt = 0;
@@ -407,7 +407,7 @@ static int next_node(sim *s, sim_ext *x, nb_heap *h, dem_class *dc, const vic_pi
         if (fresh == INFINITY)
             return n; /* no set there can host p: out until a job is listed or room comes back */
         if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
-            nb_lower(h, n, fresh, slope, now);
+            sim_node_bound_lower(h, n, fresh, slope, now);
             return n;
         }
     }
@@ -424,7 +424,7 @@ bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
     if (vx->plain_scan)
         return scan_range(s, x, p, pools, 0, s->cl->nnodes, true, out);
     dem_class *dc = vx->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
-    nb_heap *heap = dc ? &dc->heap : &vx->bound;
+    sim_node_bound *heap = dc ? &dc->heap : &vx->bound;
     int nlooked = 0;
     double now = (double)s->now;
     vx->searches++;
@@ -444,7 +444,7 @@ bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
     }
     for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
         if (vx->looked_key[i] < INFINITY)
-            nb_lower(heap, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
+            sim_node_bound_lower(heap, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
     work_free(&w);
     return out->node >= 0;
 }
@@ -576,7 +576,7 @@ static void gang_search(sim *s, sim_ext *x, job *q, int p, int g, part_best *b)
     }
     for (int i = 0; i < nlooked; i++)
         if (vx->looked_key[i] < INFINITY)
-            nb_lower(&vx->bound, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
+            sim_node_bound_lower(&vx->bound, vx->looked[i], vx->looked_key[i], vx->looked_slope[i], now);
     work_free(&w);
 }
 

@@ -8,7 +8,7 @@
 
 #include "sim_job.h"
 
-void ws_free(sim_waitset *w)
+void sim_waitset_free(sim_waitset *w)
 {
     for (int i = 0; i < w->n; i++)
         free(w->c[i].h);
@@ -16,7 +16,7 @@ void ws_free(sim_waitset *w)
     memset(w, 0, sizeof *w);
 }
 
-bool ws_ranks_before(const job *a, const job *b)
+bool sim_waitset_ranks_before(const job *a, const job *b)
 {
     if (a->req.priority != b->req.priority)
         return a->req.priority > b->req.priority;
@@ -25,31 +25,31 @@ bool ws_ranks_before(const job *a, const job *b)
     return a->arrival_no < b->arrival_no;
 }
 
-static bool live(const ws_ent *e)
+static bool live(const sim_waitset_ent *e)
 {
     return e->j->gen == e->gen && e->j->state == JOB_QUEUED && (e->j->core_flags & JF_WAITING);
 }
 
-static void heap_up(ws_class *c, size_t i)
+static void heap_up(sim_waitset_class *c, size_t i)
 {
-    ws_ent e = c->h[i];
-    while (i > 0 && ws_ranks_before(e.j, c->h[(i - 1) / 2].j)) {
+    sim_waitset_ent e = c->h[i];
+    while (i > 0 && sim_waitset_ranks_before(e.j, c->h[(i - 1) / 2].j)) {
         c->h[i] = c->h[(i - 1) / 2];
         i = (i - 1) / 2;
     }
     c->h[i] = e;
 }
 
-static void heap_down(ws_class *c, size_t i)
+static void heap_down(sim_waitset_class *c, size_t i)
 {
-    ws_ent e = c->h[i];
+    sim_waitset_ent e = c->h[i];
     for (;;) {
         size_t k = 2 * i + 1;
         if (k >= c->n)
             break;
-        if (k + 1 < c->n && ws_ranks_before(c->h[k + 1].j, c->h[k].j))
+        if (k + 1 < c->n && sim_waitset_ranks_before(c->h[k + 1].j, c->h[k].j))
             k++;
-        if (!ws_ranks_before(c->h[k].j, e.j))
+        if (!sim_waitset_ranks_before(c->h[k].j, e.j))
             break;
         c->h[i] = c->h[k];
         i = k;
@@ -57,32 +57,32 @@ static void heap_down(ws_class *c, size_t i)
     c->h[i] = e;
 }
 
-void ws_pop(ws_class *c)
+void sim_waitset_pop(sim_waitset_class *c)
 {
     c->h[0] = c->h[--c->n];
     if (c->n)
         heap_down(c, 0);
 }
 
-job *ws_head(ws_class *c)
+job *sim_waitset_head(sim_waitset_class *c)
 {
     while (c->n && !live(&c->h[0]))
-        ws_pop(c);
+        sim_waitset_pop(c);
     return c->n ? c->h[0].j : NULL;
 }
 
 /* O(shapes) to find the class: traces have few request shapes. */
-static ws_class *class_for(sim_waitset *w, const job *j)
+static sim_waitset_class *class_for(sim_waitset *w, const job *j)
 {
     for (int i = 0; i < w->n; i++) {
-        ws_class *c = &w->c[i];
+        sim_waitset_class *c = &w->c[i];
         if (c->gpus == j->req.gpus && c->gpucores == j->req.gpucores && c->tenant_ix == j->tenant_ix &&
             c->gpumem_mib == j->req.gpumem_mib && c->pools == j->pools && c->cpu == j->req.cpu &&
             c->mem_gib == j->req.mem_gib && !strcmp(c->mig, j->req.mig))
             return c;
     }
     w->c = xrealloc(w->c, (size_t)(w->n + 1) * sizeof *w->c);
-    ws_class *c = &w->c[w->n++];
+    sim_waitset_class *c = &w->c[w->n++];
     memset(c, 0, sizeof *c);
     c->gpus = j->req.gpus;
     c->gpucores = j->req.gpucores;
@@ -95,11 +95,11 @@ static ws_class *class_for(sim_waitset *w, const job *j)
     return c;
 }
 
-void ws_add(sim_waitset *w, job *j)
+void sim_waitset_add(sim_waitset *w, job *j)
 {
     if (j->core_flags & JF_WAITING)
         return;
-    ws_class *c = class_for(w, j);
+    sim_waitset_class *c = class_for(w, j);
     if (c->n == c->cap) { /* drop stale entries first; grow only if more than half are live */
         size_t k = 0;
         for (size_t i = 0; i < c->n; i++)
@@ -113,7 +113,7 @@ void ws_add(sim_waitset *w, job *j)
             c->h = xrealloc(c->h, c->cap * sizeof *c->h);
         }
     }
-    c->h[c->n++] = (ws_ent){j, j->gen};
+    c->h[c->n++] = (sim_waitset_ent){j, j->gen};
     heap_up(c, c->n - 1);
     j->core_flags |= JF_WAITING;
 }

@@ -13,36 +13,36 @@
 
 #include "sim_job.h"
 
-typedef struct ws_ent {
+typedef struct sim_waitset_ent {
     job *j;
     uint32_t gen;
-} ws_ent;
+} sim_waitset_ent;
 
-typedef struct ws_class {
+typedef struct sim_waitset_class {
     int gpus, gpucores, tenant_ix;
     int64_t gpumem_mib;
     uint64_t pools;
     double cpu, mem_gib;
     char mig[32];
-    ws_ent *h;
+    sim_waitset_ent *h;
     size_t n, cap;
     bool failed; /* scratch: failed in the current retry */
-} ws_class;
+} sim_waitset_class;
 
 typedef struct sim_waitset {
-    ws_class *c;
+    sim_waitset_class *c;
     int n;
 } sim_waitset;
 
-void ws_free(sim_waitset *w);
+void sim_waitset_free(sim_waitset *w);
 /* Adds queued job j (marks it JF_WAITING; a job already marked is kept
  * once). Cost O(shapes + log n), amortized. */
-void ws_add(sim_waitset *w, job *j);
+void sim_waitset_add(sim_waitset *w, job *j);
 /* The best live entry of class c, or NULL (stale heads are popped). */
-job *ws_head(ws_class *c);
+job *sim_waitset_head(sim_waitset_class *c);
 /* Removes the head of c. */
-void ws_pop(ws_class *c);
+void sim_waitset_pop(sim_waitset_class *c);
 /* Rank order: higher priority, then earlier submit, then earlier arrival. */
-bool ws_ranks_before(const job *a, const job *b);
+bool sim_waitset_ranks_before(const job *a, const job *b);
 
 #endif

@@ -66,7 +66,7 @@ static void test_index_brute(void)
     sim_cluster cl = {0};
     gs_error err = {0};
     CHECK_EQ_INT(sim_cluster_from_spec(&cl, "H100-SXM5-80GB:40,A100-SXM4-80GB:12", 8, tu_catalog(), &err), 0);
-    bf_index *x = bf_index_new(&cl);
+    sim_bf_index *x = sim_bf_index_new(&cl);
     enum { NJ = 300 };
     bt_job jobs[NJ] = {{0}};
     int free_g[64];
@@ -78,7 +78,7 @@ static void test_index_brute(void)
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
         int i = (int)((seed >> 33) % NJ);
         if (jobs[i].on) {
-            bf_index_remove(x, jobs[i].node, (uint32_t)i);
+            sim_bf_index_remove(x, jobs[i].node, (uint32_t)i);
             free_g[jobs[i].node] += jobs[i].gpus;
             jobs[i].on = false;
         } else {
@@ -86,14 +86,14 @@ static void test_index_brute(void)
             if (free_g[node] < g)
                 continue;
             gs_time_us end = (seed >> 10) % 7 == 0 ? BF_NEVER : (gs_time_us)((seed >> 13) % 50);
-            bf_index_add(x, node, (uint32_t)i, g, end);
+            sim_bf_index_add(x, node, (uint32_t)i, g, end);
             jobs[i] = (bt_job){node, g, end, true};
             free_g[node] -= g;
         }
         for (int n = 0; n < cl.nnodes; n++) {
             for (int g = 1; g <= 8; g++)
-                bad += bf_index_when(x, n, g) != brute_when(&cl, jobs, NJ, n, g);
-            CHECK_EQ_INT(bf_index_free_now(x, n), free_g[n]);
+                bad += sim_bf_index_when(x, n, g) != brute_when(&cl, jobs, NJ, n, g);
+            CHECK_EQ_INT(sim_bf_index_free_now(x, n), free_g[n]);
         }
         for (int g = 1; g <= 8; g++) {
             uint64_t pools = step % 3 == 0 ? 1 : step % 3 == 1 ? 2 : 3;
@@ -104,19 +104,19 @@ static void test_index_brute(void)
                 if (pools >> cl.nodes[n].pool & 1 && w != BF_NEVER && (want < 0 || w < best))
                     best = w, want = n;
             }
-            int got = bf_index_first(x, pools, g, &t);
+            int got = sim_bf_index_first(x, pools, g, &t);
             bad += got != want || (got >= 0 && t != best);
             /* the walk visits the pools' nodes in (time, id) order */
-            bf_walk w;
-            bf_index_walk_start(&w, x, pools, g);
+            sim_bf_index_walk w;
+            sim_bf_index_walk_start(&w, x, pools, g);
             gs_time_us prev_t = BF_NOW;
             int prev_n = -1, visited = 0, n;
-            while ((n = bf_index_walk_next(&w, &t)) >= 0) {
+            while ((n = sim_bf_index_walk_next(&w, &t)) >= 0) {
                 bad += t != brute_when(&cl, jobs, NJ, n, g) || t < prev_t || (t == prev_t && n < prev_n) ||
                        !(pools >> cl.nodes[n].pool & 1);
                 prev_t = t, prev_n = n, visited++;
             }
-            bf_index_walk_end(&w);
+            sim_bf_index_walk_end(&w);
             int expect = 0;
             for (int m = 0; m < cl.nnodes; m++)
                 expect += pools >> cl.nodes[m].pool & 1 && brute_when(&cl, jobs, NJ, m, g) != BF_NEVER;
@@ -124,7 +124,7 @@ static void test_index_brute(void)
         }
     }
     CHECK_EQ_INT(bad, 0);
-    bf_index_free(x);
+    sim_bf_index_free(x);
     sim_cluster_free(&cl);
 }
 
@@ -145,21 +145,21 @@ static void test_queue_drops_empty_classes(void)
     enum { N = 20000, WAVE = 100 };
     job *jobs = calloc(N, sizeof *jobs);
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     int started = 0, most = 0;
     for (int w = 0; w < N / WAVE; w++) {
         for (int i = w * WAVE; i < (w + 1) * WAVE; i++) {
             jobs[i].req.submit_us = i;
             jobs[i].arrival_no = (uint64_t)i;
-            sq_push(&q, &jobs[i], 0x1000 + (uint64_t)i, 0);
+            sim_queue_push(&q, &jobs[i], 0x1000 + (uint64_t)i, 0);
         }
         most = q.ncls > most ? q.ncls : most;
-        sq_dispatch(&q, true, NULL, take_all, &started);
+        sim_queue_dispatch(&q, true, NULL, take_all, &started);
     }
     CHECK_EQ_INT(started, N);
-    CHECK_EQ_INT(sq_len(&q), 0);
+    CHECK_EQ_INT(sim_queue_len(&q), 0);
     CHECK(most <= 3 * WAVE + 64);
-    sq_free(&q);
+    sim_queue_free(&q);
     free(jobs);
 }
 

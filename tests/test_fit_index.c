@@ -108,7 +108,7 @@ static void same_pick_as_walk(void)
 static void index_against_list(void)
 {
     enum { N = 3000 };
-    cl_fit f = {0};
+    sim_fit_index f = {0};
     int *slot_of = malloc(N * sizeof *slot_of), *order = malloc(N * sizeof *order);
     double *cpu = malloc(N * sizeof *cpu), *mem = malloc(N * sizeof *mem);
     bool *in = calloc(N, sizeof *in);
@@ -123,14 +123,14 @@ static void index_against_list(void)
                 continue;
             cpu[id] = rand() % 5 == 0 ? INFINITY : (double)(rand() % 64);
             mem[id] = rand() % 5 == 0 ? INFINITY : (double)(rand() % 512);
-            cl_fit_insert(&f, id, cpu[id], mem[id], slot_of);
+            sim_fit_index_insert(&f, id, cpu[id], mem[id], slot_of);
             in[id] = true;
             order[n++] = id;
         } else if (r < 80) {
             if (n == 0)
                 continue;
             int i = rand() % n, id = order[i];
-            cl_fit_remove(&f, slot_of[id], slot_of);
+            sim_fit_index_remove(&f, slot_of[id], slot_of);
             in[id] = false;
             memmove(order + i, order + i + 1, (size_t)(n - i - 1) * sizeof *order);
             n--;
@@ -140,7 +140,7 @@ static void index_against_list(void)
             for (int i = n - 1; i >= 0 && want < 0; i--)
                 if (cpu[order[i]] >= c - 1e-9 && mem[order[i]] >= m - 1e-9)
                     want = order[i];
-            CHECK_EQ_INT(cl_fit_find(&f, c, m, NULL), want);
+            CHECK_EQ_INT(sim_fit_index_find(&f, c, m, NULL), want);
         }
         CHECK_EQ_INT(f.live, n);
         if (check_failures > 20)
@@ -148,7 +148,7 @@ static void index_against_list(void)
     }
     /* the slots stay within twice the live nodes plus the compaction slack */
     CHECK(f.cap <= 8 || f.cap <= 16 * (f.live + 1));
-    cl_fit_free(&f);
+    sim_fit_index_free(&f);
     free(slot_of);
     free(order);
     free(cpu);
@@ -161,20 +161,20 @@ static void index_against_list(void)
 static void one_resource_is_logarithmic(void)
 {
     enum { N = 4096 };
-    cl_fit f = {0};
+    sim_fit_index f = {0};
     int *slot_of = malloc(N * sizeof *slot_of);
     for (int i = 0; i < N; i++) /* only the oldest node has room */
-        cl_fit_insert(&f, i, i == 0 ? 32.0 : 0.0, INFINITY, slot_of);
+        sim_fit_index_insert(&f, i, i == 0 ? 32.0 : 0.0, INFINITY, slot_of);
     int depth = 0;
     while ((1 << depth) < f.cap)
         depth++;
     long visits = 0;
-    CHECK_EQ_INT(cl_fit_find(&f, 16, 0, &visits), 0);
+    CHECK_EQ_INT(sim_fit_index_find(&f, 16, 0, &visits), 0);
     CHECK_EQ_INT(visits, depth + 1);
     visits = 0;
-    CHECK_EQ_INT(cl_fit_find(&f, 33, 0, &visits), -1);
+    CHECK_EQ_INT(sim_fit_index_find(&f, 33, 0, &visits), -1);
     CHECK_EQ_INT(visits, 0);
-    cl_fit_free(&f);
+    sim_fit_index_free(&f);
     free(slot_of);
 }
 
@@ -185,22 +185,22 @@ static void one_resource_is_logarithmic(void)
 static void cpu_and_memory_apart_pruned(void)
 {
     enum { N = 4096 };
-    cl_fit f = {0};
+    sim_fit_index f = {0};
     int *slot_of = malloc(N * sizeof *slot_of);
     for (int i = 0; i < N; i++)
-        cl_fit_insert(&f, i, i % 2 ? 3.0 : 60.0, i % 2 ? 500.0 : 10.0, slot_of);
+        sim_fit_index_insert(&f, i, i % 2 ? 3.0 : 60.0, i % 2 ? 500.0 : 10.0, slot_of);
     int depth = 0;
     while ((1 << depth) < f.cap)
         depth++;
     long visits = 0;
-    CHECK_EQ_INT(cl_fit_find(&f, 30, 200, &visits), -1);
+    CHECK_EQ_INT(sim_fit_index_find(&f, 30, 200, &visits), -1);
     CHECK_EQ_INT(visits, 0);
-    cl_fit_remove(&f, slot_of[1000], slot_of);
-    cl_fit_insert(&f, 1000, 40.0, 300.0, slot_of);
+    sim_fit_index_remove(&f, slot_of[1000], slot_of);
+    sim_fit_index_insert(&f, 1000, 40.0, 300.0, slot_of);
     visits = 0;
-    CHECK_EQ_INT(cl_fit_find(&f, 30, 200, &visits), 1000);
+    CHECK_EQ_INT(sim_fit_index_find(&f, 30, 200, &visits), 1000);
     CHECK_EQ_INT(visits, depth + 1);
-    cl_fit_free(&f);
+    sim_fit_index_free(&f);
     free(slot_of);
 }
 

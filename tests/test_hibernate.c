@@ -317,7 +317,7 @@ static void burst_during_pause(void)
     hrun_free(&h);
 }
 
-/* sq_remove (a wait given up) keeps the heap order of the others. */
+/* sim_queue_remove (a wait given up) keeps the heap order of the others. */
 static bool take_all(void *ud, job *j)
 {
     int *out = ud;
@@ -328,32 +328,32 @@ static bool take_all(void *ud, job *j)
 static void queue_remove(void)
 {
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     job js[7];
     memset(js, 0, sizeof js);
     const int prio[7] = {3, 1, 4, 1, 5, 9, 2};
     for (int i = 0; i < 7; i++) {
         js[i].arrival_no = (uint64_t)i;
         js[i].req.priority = prio[i];
-        sq_push(&q, &js[i], 42, 0);
+        sim_queue_push(&q, &js[i], 42, 0);
     }
-    CHECK(sq_remove(&q, &js[2])); /* priority 4: mid-heap */
-    CHECK(sq_remove(&q, &js[5])); /* priority 9: the head */
-    CHECK(!sq_remove(&q, &js[5]));
-    CHECK_EQ_INT(sq_len(&q), 5);
+    CHECK(sim_queue_remove(&q, &js[2])); /* priority 4: mid-heap */
+    CHECK(sim_queue_remove(&q, &js[5])); /* priority 9: the head */
+    CHECK(!sim_queue_remove(&q, &js[5]));
+    CHECK_EQ_INT(sim_queue_len(&q), 5);
     int out[8] = {0};
-    sq_dispatch(&q, false, NULL, take_all, out);
+    sim_queue_dispatch(&q, false, NULL, take_all, out);
     const int want[5] = {4, 0, 6, 1, 3}; /* priorities 5, 3, 2, 1, 1 (ties by arrival) */
     CHECK_EQ_INT(out[0], 5);
     for (int i = 0; i < 5; i++)
         CHECK_EQ_INT(out[i + 1], want[i]);
-    sq_free(&q);
+    sim_queue_free(&q);
 }
 
 const test_case tests_hibernate[] = {
     {"hibernate: wake timeout under vgpu and dynmig (withdraw)", wake_timeout_under_other_space_policies},
     {"hibernate: burst while pausing waits for pause + resume", burst_during_pause},
-    {"hibernate: sq_remove keeps queue order", queue_remove},
+    {"hibernate: sim_queue_remove keeps queue order", queue_remove},
     {"hibernate: probe trigger timeline", probe_timeline},
     {"hibernate: deadline trigger timeline", deadline_timeline},
     {"hibernate: full cluster, wake waits / fails", full_cluster_wait_and_fail},

@@ -27,13 +27,13 @@ static void heap_vs_list(void)
 {
     enum { N = 97 };
     gsl_rng *rng = sim_rng_new(11, 1);
-    nb_heap h;
-    nb_init(&h, N);
+    sim_node_bound h;
+    sim_node_bound_init(&h, N);
     double val[N], set_at[N];
     int cls[N];
     bool in[N] = {false};
     double now = 0;
-#define AT(i) (val[i] + nb_slope(cls[i]) * (now - set_at[i]))
+#define AT(i) (val[i] + sim_node_bound_slope(cls[i]) * (now - set_at[i]))
     for (int step = 0; step < 20000; step++) {
         int id = (int)gsl_rng_uniform_int(rng, N);
         double u = gsl_rng_uniform(rng);
@@ -41,30 +41,30 @@ static void heap_vs_list(void)
         double slope = gsl_rng_uniform(rng) < 0.3 ? 0 : (double)gsl_rng_uniform_int(rng, 80) / 8;
         if (u < 0.5) {
             double k = (double)gsl_rng_uniform_int(rng, 50) + now; /* ties on purpose */
-            nb_lower(&h, id, k, slope, now);
+            sim_node_bound_lower(&h, id, k, slope, now);
             if (!in[id]) {
                 val[id] = k;
-                cls[id] = nb_class(slope);
+                cls[id] = sim_node_bound_class(slope);
             } else {
                 double cur = AT(id);
                 val[id] = k < cur ? k : cur;
-                cls[id] = nb_class(slope) < cls[id] ? nb_class(slope) : cls[id];
+                cls[id] = sim_node_bound_class(slope) < cls[id] ? sim_node_bound_class(slope) : cls[id];
             }
             set_at[id] = now;
             in[id] = true;
         } else if (u < 0.55) {
             double k = (double)gsl_rng_uniform_int(rng, 50) + now;
-            nb_set(&h, id, k, slope, now);
+            sim_node_bound_set(&h, id, k, slope, now);
             val[id] = k;
-            cls[id] = nb_class(slope);
+            cls[id] = sim_node_bound_class(slope);
             set_at[id] = now;
             in[id] = true;
         } else if (u < 0.6) {
-            nb_slow(&h, id, slope, now);
-            if (in[id] && nb_class(slope) < cls[id]) {
+            sim_node_bound_slow(&h, id, slope, now);
+            if (in[id] && sim_node_bound_class(slope) < cls[id]) {
                 val[id] = AT(id);
                 set_at[id] = now;
-                cls[id] = nb_class(slope);
+                cls[id] = sim_node_bound_class(slope);
             }
         } else {
             int want = -1;
@@ -72,25 +72,26 @@ static void heap_vs_list(void)
                 if (in[i] && (want < 0 || AT(i) < AT(want)))
                     want = i; /* ties: the lower id, found first */
             double k = -1;
-            CHECK_EQ_INT(nb_top(&h, now, &k), want);
+            CHECK_EQ_INT(sim_node_bound_top(&h, now, &k), want);
             if (want >= 0)
                 CHECK(k == AT(want));
-            CHECK_EQ_INT(nb_pop(&h, now), want);
+            CHECK_EQ_INT(sim_node_bound_pop(&h, now), want);
             if (want >= 0)
                 in[want] = false;
         }
         int held = 0;
         for (int i = 0; i < N; i++) {
             held += in[i];
-            CHECK(nb_holds(&h, i) == in[i]);
+            CHECK(sim_node_bound_holds(&h, i) == in[i]);
         }
         CHECK_EQ_INT(h.n, held);
     }
 #undef AT
     for (int c = 0; c < NB_SLOPES; c++) /* the classes round slopes down */
-        CHECK(nb_class(nb_slope(c)) == c && (c == 0 || nb_class(nb_slope(c) * 0.99) == c - 1));
-    CHECK(nb_class(1e9) == NB_SLOPES - 1);
-    nb_free(&h);
+        CHECK(sim_node_bound_class(sim_node_bound_slope(c)) == c &&
+              (c == 0 || sim_node_bound_class(sim_node_bound_slope(c) * 0.99) == c - 1));
+    CHECK(sim_node_bound_class(1e9) == NB_SLOPES - 1);
+    sim_node_bound_free(&h);
     gsl_rng_free(rng);
 }
 

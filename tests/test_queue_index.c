@@ -85,7 +85,7 @@ static void random_against_reference(bool strict, bool in_order)
     memset(&b, 0, sizeof b);
     a.free = b.free = 8;
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     unsigned seed = 12345;
     int running[N], nrun = 0;
     for (int i = 0; i < N; i++) {
@@ -97,7 +97,7 @@ static void random_against_reference(bool strict, bool in_order)
         j->req.submit_us = (gs_time_us)(in_order ? i : i - (int)(r >> 4 & 7));
         j->req.gpus = 1 + (int)(r >> 8 & 7);            /* 1..8 cards */
         j->req.gpumem_mib = j->req.gpus * 100 + (r >> 12 & 15); /* the class: 16 shapes per demand */
-        sq_push(&q, j, (uint64_t)j->req.gpumem_mib, demand_of(j));
+        sim_queue_push(&q, j, (uint64_t)j->req.gpumem_mib, demand_of(j));
         w[nw++] = j;
         if (r >> 16 & 1) { /* a release, then a pass on both */
             if (nrun) {
@@ -107,7 +107,7 @@ static void random_against_reference(bool strict, bool in_order)
                 running[k] = running[--nrun];
             }
             int s0 = a.nstarted;
-            sq_dispatch(&q, strict, toy_room, toy_start, &a);
+            sim_queue_dispatch(&q, strict, toy_room, toy_start, &a);
             ref_dispatch(w, &nw, strict, &b);
             for (int k = s0; k < a.nstarted; k++)
                 running[nrun++] = a.started[k];
@@ -117,11 +117,11 @@ static void random_against_reference(bool strict, bool in_order)
     }
     CHECK_EQ_INT(a.nstarted, b.nstarted);
     CHECK(memcmp(a.started, b.started, (size_t)a.nstarted * sizeof a.started[0]) == 0);
-    CHECK_EQ_INT(sq_len(&q), (size_t)nw);
+    CHECK_EQ_INT(sim_queue_len(&q), (size_t)nw);
     CHECK_EQ_INT(a.tries_beyond, 0); /* the index never tries what cannot fit */
     CHECK(a.tries < b.tries);
     CHECK(a.nstarted > 100);
-    sq_free(&q);
+    sim_queue_free(&q);
     free(js);
     free(w);
 }
@@ -142,33 +142,33 @@ static void classes_beyond_room_not_visited(void)
     job js[BIG + 1];
     memset(js, 0, sizeof js);
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     for (int i = 0; i < BIG; i++) {
         js[i].arrival_no = (uint64_t)i;
         js[i].req.gpus = 8;
-        sq_push(&q, &js[i], (uint64_t)i + 1, 8); /* a class each */
+        sim_queue_push(&q, &js[i], (uint64_t)i + 1, 8); /* a class each */
     }
     js[BIG].arrival_no = BIG;
     js[BIG].req.gpus = 1;
-    sq_push(&q, &js[BIG], 0, 1);
+    sim_queue_push(&q, &js[BIG], 0, 1);
     toy t;
     memset(&t, 0, sizeof t);
     t.free = 1;
-    sq_dispatch(&q, false, toy_room, toy_start, &t);
+    sim_queue_dispatch(&q, false, toy_room, toy_start, &t);
     CHECK_EQ_INT(t.tries, 1);
     CHECK_EQ_INT(t.nstarted, 1);
     CHECK_EQ_INT(t.started[0], BIG);
-    CHECK_EQ_INT(sq_len(&q), BIG);
+    CHECK_EQ_INT(sim_queue_len(&q), BIG);
     /* with room for everything, all are tried again (none was lost) */
     t.free = 8 * BIG;
-    sq_dispatch(&q, false, toy_room, toy_start, &t);
+    sim_queue_dispatch(&q, false, toy_room, toy_start, &t);
     CHECK_EQ_INT(t.nstarted, BIG + 1);
-    CHECK_EQ_INT(sq_len(&q), 0);
-    sq_free(&q);
+    CHECK_EQ_INT(sim_queue_len(&q), 0);
+    sim_queue_free(&q);
 }
 
 
-/* ---- host CPU and memory (sq_dispatch_host) ----
+/* ---- host CPU and memory (sim_queue_dispatch_host) ----
  * A toy cluster of nodes with free cards, cores and GiB; a request starts on
  * the first node with room for all three (the ledger's 1e-9 tolerance). The
  * same random sequence runs on two queues, one told the host room and one
@@ -194,7 +194,7 @@ typedef struct htoy {
     bool nest;
     int depth;
     sim_queue *q;
-    const sq_host *host;
+    const sim_queue_host *host;
     bool strict;
     job *js;
 } htoy;
@@ -236,7 +236,7 @@ static bool htoy_start(void *ud, job *j)
         if (t->nest && t->depth < 2 && j->arrival_no % 5 == 0 && t->nrun > 1) { /* the oldest ends: a pass inside */
             htoy_release(t, 0);
             t->depth++;
-            sq_dispatch_host(t->q, t->strict, htoy_room, t->host, htoy_start, t);
+            sim_queue_dispatch_host(t->q, t->strict, htoy_room, t->host, htoy_start, t);
             t->depth--;
         }
         return true;
@@ -305,9 +305,9 @@ static hrun host_run(bool strict, unsigned seed, int mode, bool nest)
     htoy *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     static const double cpus[] = {0, 0.5, 2, 3.25, 6, 7, 9, 12, 16, 21, 33, 64, 70};
     sim_queue qa, qb;
-    sq_init(&qa);
-    sq_init(&qb);
-    sq_host h = {htoy_host, mode >= H_FITS ? htoy_fits : NULL, mode == H_PARK ? htoy_gives : NULL,
+    sim_queue_init(&qa);
+    sim_queue_init(&qb);
+    sim_queue_host h = {htoy_host, mode >= H_FITS ? htoy_fits : NULL, mode == H_PARK ? htoy_gives : NULL,
                  mode == H_PARK ? htoy_given_free : NULL};
     a->nest = b->nest = nest;
     a->strict = b->strict = strict;
@@ -336,16 +336,16 @@ static hrun host_run(bool strict, unsigned seed, int mode, bool nest)
         /* the key names cards and cores but not memory: one class holds
          * requests of several memory asks */
         uint64_t key = (uint64_t)j->req.gpus * 100 + (uint64_t)ci;
-        sq_push(&qa, j, key, (uint32_t)j->req.gpus);
-        sq_push(&qb, j, key, (uint32_t)j->req.gpus);
+        sim_queue_push(&qa, j, key, (uint32_t)j->req.gpus);
+        sim_queue_push(&qb, j, key, (uint32_t)j->req.gpus);
         if (r >> 16 & 1) { /* a release, then a pass on both */
             for (int k = 0; k < 2 && a->nrun; k++) {
                 int x = (int)((r >> 17) + (unsigned)k * 7) % a->nrun;
                 htoy_release(a, x);
                 htoy_release(b, x);
             }
-            sq_dispatch_host(&qa, strict, htoy_room, &h, htoy_start, a);
-            sq_dispatch(&qb, strict, htoy_room, htoy_start, b);
+            sim_queue_dispatch_host(&qa, strict, htoy_room, &h, htoy_start, a);
+            sim_queue_dispatch(&qb, strict, htoy_room, htoy_start, b);
         }
     }
     CHECK_EQ_INT(a->nstarted, b->nstarted);
@@ -354,10 +354,10 @@ static hrun host_run(bool strict, unsigned seed, int mode, bool nest)
         CHECK_EQ_INT(a->cards[n], b->cards[n]);
         CHECK(a->cpu[n] == b->cpu[n] && a->mem[n] == b->mem[n]);
     }
-    CHECK_EQ_INT(sq_len(&qa), sq_len(&qb));
+    CHECK_EQ_INT(sim_queue_len(&qa), sim_queue_len(&qb));
     CHECK(a->nstarted > 200);
-    sq_free(&qa);
-    sq_free(&qb);
+    sim_queue_free(&qa);
+    sim_queue_free(&qb);
     free(js);
     a->q = b->q = NULL;
     a->host = NULL;
@@ -426,27 +426,27 @@ static void host_shapes_beyond_not_visited(void)
     t->cpu[0] = 4;
     t->mem[0] = 512;
     sim_queue q;
-    sq_init(&q);
+    sim_queue_init(&q);
     for (int i = 0; i < BIG; i++) {
         js[i].arrival_no = (uint64_t)i;
         js[i].req.gpus = 1;
         js[i].req.cpu = 5 + i * 0.01;
-        sq_push(&q, &js[i], (uint64_t)i + 1, 1); /* a class each */
+        sim_queue_push(&q, &js[i], (uint64_t)i + 1, 1); /* a class each */
     }
     js[BIG].arrival_no = BIG;
     js[BIG].req.gpus = 1;
     js[BIG].req.cpu = 4;
-    sq_push(&q, &js[BIG], 0, 1);
-    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
+    sim_queue_push(&q, &js[BIG], 0, 1);
+    sim_queue_dispatch_host(&q, false, htoy_room, &(sim_queue_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
     CHECK_EQ_INT(t->tries, 1);
     CHECK_EQ_INT(t->nstarted, 1);
     CHECK_EQ_INT(t->started[0], BIG);
-    CHECK_EQ_INT(sq_len(&q), BIG);
+    CHECK_EQ_INT(sim_queue_len(&q), BIG);
     /* with the cores back, every shape is tried again (none was lost) */
     t->cpu[0] = 1e6;
-    sq_dispatch_host(&q, false, htoy_room, &(sq_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
+    sim_queue_dispatch_host(&q, false, htoy_room, &(sim_queue_host){htoy_host, htoy_fits, NULL, NULL}, htoy_start, t);
     CHECK_EQ_INT(t->nstarted, 8); /* the cards bind now: 8 in all */
-    sq_free(&q);
+    sim_queue_free(&q);
     free(js);
     free(t);
 }
@@ -464,14 +464,14 @@ static void host_parked_cost(void)
     memset(js, 0, sizeof js);
     htoy *t[3];
     sim_queue q[3];
-    sq_host hf = {htoy_host, htoy_fits, NULL, NULL}, hp = {htoy_host, htoy_fits, htoy_gives, htoy_given_free};
+    sim_queue_host hf = {htoy_host, htoy_fits, NULL, NULL}, hp = {htoy_host, htoy_fits, htoy_gives, htoy_given_free};
     for (int k = 0; k < 3; k++) { /* 0: no host room, 1: fits, 2: parking */
         t[k] = calloc(1, sizeof *t[k]);
         t[k]->js = js;
         t[k]->cards[0] = t[k]->cards[1] = 8;
         t[k]->cpu[0] = 64;
         t[k]->mem[1] = 512;
-        sq_init(&q[k]);
+        sim_queue_init(&q[k]);
     }
     unsigned seed = 5;
     for (int i = 0; i < Q; i++) {
@@ -481,16 +481,16 @@ static void host_parked_cost(void)
         js[i].req.cpu = 1 + (double)(seed >> 8 & 63) * 0.9;    /* 1 .. 57.7 cores */
         js[i].req.mem_gib = 1 + (double)(seed >> 16 & 511);     /* 1 .. 512 GiB */
         for (int k = 0; k < 3; k++)
-            sq_push(&q[k], &js[i], (uint64_t)i, 1); /* a class each */
+            sim_queue_push(&q[k], &js[i], (uint64_t)i, 1); /* a class each */
     }
     for (int r = 0; r < ROUNDS; r++) { /* a core comes back to node 0, and is taken again */
         for (int k = 0; k < 3; k++) {
             t[k]->cpu[0] += 1;
             t[k]->glog[t[k]->gives++ % HLOG] = 0;
         }
-        sq_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
-        sq_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
-        sq_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
+        sim_queue_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
+        sim_queue_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
+        sim_queue_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
         for (int k = 0; k < 3; k++)
             t[k]->cpu[0] -= 1;
     }
@@ -504,17 +504,17 @@ static void host_parked_cost(void)
         t[k]->mem[0] = 512;
         t[k]->glog[t[k]->gives++ % HLOG] = 0;
     }
-    sq_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
-    sq_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
-    sq_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
+    sim_queue_dispatch(&q[0], false, htoy_room, htoy_start, t[0]);
+    sim_queue_dispatch_host(&q[1], false, htoy_room, &hf, htoy_start, t[1]);
+    sim_queue_dispatch_host(&q[2], false, htoy_room, &hp, htoy_start, t[2]);
     CHECK(t[0]->nstarted > 0);
     for (int k = 1; k < 3; k++) {
         CHECK_EQ_INT(t[k]->nstarted, t[0]->nstarted);
         CHECK(memcmp(t[k]->started, t[0]->started, (size_t)t[0]->nstarted * sizeof t[0]->started[0]) == 0);
-        CHECK_EQ_INT(sq_len(&q[k]), sq_len(&q[0]));
+        CHECK_EQ_INT(sim_queue_len(&q[k]), sim_queue_len(&q[0]));
     }
     for (int k = 0; k < 3; k++) {
-        sq_free(&q[k]);
+        sim_queue_free(&q[k]);
         free(t[k]);
     }
 }

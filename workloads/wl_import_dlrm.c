@@ -58,6 +58,78 @@ static int emit_row(void *ud, double key, const char *line)
 
 static bool safe_text(const char *s) { return gs_text_field_ok(s, 59); }
 
+/* One instance row's fields, read and checked. */
+typedef struct dlrm_row {
+    bool hn; /* a GPU node's instance (else a CPU node's) */
+    double cpu, gpu, rdma, mem, maxpn, cr, del; /* del < 0: alive at the end */
+    const char *cs, *ds;                        /* creation and deletion as written (empty: none) */
+} dlrm_row;
+
+/* Reads the current CSV row into *r. Returns 0, or GS_EINPUT naming the
+ * column and what it expected. */
+static int read_row(wl_csv *c, const int *ix, dlrm_row *r, gs_error *err)
+{
+    static const char *const what[NF] = {
+        [F_SN] = "an instance id without commas, quotes or control characters, under 60 characters",
+        [F_APP] = "an app name without commas, quotes or control characters, under 60 characters",
+        [F_CPU] = "a number of vCPUs 0..1e6", [F_GPU] = "a number of GPUs 0..1e6",
+        [F_RDMA] = "a percent 0..100", [F_MEM] = "a number of GiB 0..1e9",
+        [F_MAXPN] = "-1 (unlimited) or a count 0..1e6", [F_CREATE] = "empty or seconds 0..1e12",
+        [F_DELETE] = "empty or seconds 0..1e12"};
+    const char *role = c->f[ix[F_ROLE]];
+    r->hn = !strcmp(role, "HN");
+    if (!r->hn && strcmp(role, "CN"))
+        return wl_csv_bad(c, ix[F_ROLE], "HN (GPU node) or CN (CPU node)", err);
+    r->cr = 0, r->del = -1;
+    r->cs = c->f[ix[F_CREATE]], r->ds = c->f[ix[F_DELETE]];
+    int bad = !safe_text(c->f[ix[F_SN]]) ? F_SN : !safe_text(c->f[ix[F_APP]]) ? F_APP
+            : !wl_csv_num(c->f[ix[F_CPU]], 0, 1e6, &r->cpu) ? F_CPU : !wl_csv_num(c->f[ix[F_GPU]], 0, 1e6, &r->gpu) ? F_GPU
+            : !wl_csv_num(c->f[ix[F_RDMA]], 0, 100, &r->rdma) ? F_RDMA : !wl_csv_num(c->f[ix[F_MEM]], 0, 1e9, &r->mem) ? F_MEM
+            : !wl_csv_num(c->f[ix[F_MAXPN]], -1, 1e6, &r->maxpn) ? F_MAXPN
+            : *r->cs && !wl_csv_num(r->cs, 0, 1e12, &r->cr) ? F_CREATE : *r->ds && !wl_csv_num(r->ds, 0, 1e12, &r->del) ? F_DELETE
+            : -1;
+    return bad >= 0 ? wl_csv_bad(c, ix[bad], what[bad], err) : 0;
+}
+
+/* Why a well-formed row is skipped (a WL_DLRM_SKIP_*), or -1. */
+static int skip_reason(const dlrm_row *r, const wl_dlrm_opts *o)
+{
+    if ((r->hn && !o->hn) || (!r->hn && !o->cn))
+        return WL_DLRM_SKIP_ROLE;
+    if (r->del >= 0 && *r->cs && r->del < r->cr)
+        return WL_DLRM_SKIP_LIFETIME;
+    if (r->gpu > 64 || (r->gpu > 1 && r->gpu != floor(r->gpu)))
+        return WL_DLRM_SKIP_GPUS;
+    return -1;
+}
+
+/* The row as a line for the sort ("DELETION\tid,gpus,gpucores,gpumem_pct,
+ * cpu,mem_gib,tenant", keyed by submit), counted. */
+static int add_row(wl_runs *runs, const wl_csv *c, const int *ix, const dlrm_row *r, wl_dlrm_counts *n, gs_error *err)
+{
+    char line[512], del_s[40], shape[64];
+    if (r->del >= 0)
+        snprintf(del_s, sizeof del_s, "%a", r->del);
+    else
+        snprintf(del_s, sizeof del_s, "-");
+    int g = r->hn ? (int)ceil(r->gpu) : 0, pct = (int)lround(r->gpu * 100);
+    if (r->hn && r->gpu > 0 && r->gpu < 1)
+        snprintf(shape, sizeof shape, "%d,%d,%d", g, pct < 1 ? 1 : pct, pct < 1 ? 1 : pct);
+    else
+        snprintf(shape, sizeof shape, "%d,,", g);
+    snprintf(line, sizeof line, "%s\t%s,%s,%g,%g,%s", del_s, c->f[ix[F_SN]], shape, r->cpu, r->mem, c->f[ix[F_APP]]);
+    int rc = wl_runs_add(runs, r->cr, line, err);
+    n->converted++;
+    n->cn += !r->hn;
+    n->hn += r->hn;
+    n->gpus += g;
+    n->pre_existing += !*r->cs;
+    n->alive_at_end += !*r->ds;
+    n->rdma += r->rdma > 0;
+    n->per_node_limit += r->maxpn >= 0;
+    return rc;
+}
+
 int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *o, wl_dlrm_counts *n, gs_error *err)
 {
     memset(n, 0, sizeof *n);
@@ -71,42 +143,14 @@ int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *
     int got;
     while (rc == 0 && (got = wl_csv_next(&c, err)) > 0) {
         n->rows_in++;
-        const char *role = c.f[ix[F_ROLE]];
-        bool hn = !strcmp(role, "HN");
-        if (!hn && strcmp(role, "CN")) {
-            rc = wl_csv_bad(&c, ix[F_ROLE], "HN (GPU node) or CN (CPU node)", err);
+        dlrm_row r;
+        if ((rc = read_row(&c, ix, &r, err)))
             break;
-        }
-        double cpu, gpu, rdma, mem, maxpn, cr = 0, del = -1;
-        const char *cs = c.f[ix[F_CREATE]], *ds = c.f[ix[F_DELETE]];
-        int bad = !safe_text(c.f[ix[F_SN]]) ? F_SN : !safe_text(c.f[ix[F_APP]]) ? F_APP
-                : !wl_csv_num(c.f[ix[F_CPU]], 0, 1e6, &cpu) ? F_CPU : !wl_csv_num(c.f[ix[F_GPU]], 0, 1e6, &gpu) ? F_GPU
-                : !wl_csv_num(c.f[ix[F_RDMA]], 0, 100, &rdma) ? F_RDMA : !wl_csv_num(c.f[ix[F_MEM]], 0, 1e9, &mem) ? F_MEM
-                : !wl_csv_num(c.f[ix[F_MAXPN]], -1, 1e6, &maxpn) ? F_MAXPN
-                : *cs && !wl_csv_num(cs, 0, 1e12, &cr) ? F_CREATE : *ds && !wl_csv_num(ds, 0, 1e12, &del) ? F_DELETE
-                : -1;
-        if (bad >= 0) {
-            static const char *const what[NF] = {
-                [F_SN] = "an instance id without commas, quotes or control characters, under 60 characters",
-                [F_APP] = "an app name without commas, quotes or control characters, under 60 characters",
-                [F_CPU] = "a number of vCPUs 0..1e6", [F_GPU] = "a number of GPUs 0..1e6",
-                [F_RDMA] = "a percent 0..100", [F_MEM] = "a number of GiB 0..1e9",
-                [F_MAXPN] = "-1 (unlimited) or a count 0..1e6", [F_CREATE] = "empty or seconds 0..1e12",
-                [F_DELETE] = "empty or seconds 0..1e12"};
-            rc = wl_csv_bad(&c, ix[bad], what[bad], err);
-            break;
-        }
-        if (cr > latest)
-            latest = cr;
-        if (del > latest)
-            latest = del;
-        int reason = -1;
-        if ((hn && !o->hn) || (!hn && !o->cn))
-            reason = WL_DLRM_SKIP_ROLE;
-        else if (del >= 0 && *cs && del < cr)
-            reason = WL_DLRM_SKIP_LIFETIME;
-        else if (gpu > 64 || (gpu > 1 && gpu != floor(gpu)))
-            reason = WL_DLRM_SKIP_GPUS;
+        if (r.cr > latest)
+            latest = r.cr;
+        if (r.del > latest)
+            latest = r.del;
+        int reason = skip_reason(&r, o);
         if (reason >= 0) {
             n->skipped++;
             n->skipped_by[reason]++;
@@ -115,26 +159,7 @@ int wl_import_dlrm(const char *path, FILE *out, FILE *warn, const wl_dlrm_opts *
                         wl_dlrm_reason[reason]);
             continue;
         }
-        char line[512], del_s[40], shape[64];
-        if (del >= 0)
-            snprintf(del_s, sizeof del_s, "%a", del);
-        else
-            snprintf(del_s, sizeof del_s, "-");
-        int g = hn ? (int)ceil(gpu) : 0, pct = (int)lround(gpu * 100);
-        if (hn && gpu > 0 && gpu < 1)
-            snprintf(shape, sizeof shape, "%d,%d,%d", g, pct < 1 ? 1 : pct, pct < 1 ? 1 : pct);
-        else
-            snprintf(shape, sizeof shape, "%d,,", g);
-        snprintf(line, sizeof line, "%s\t%s,%s,%g,%g,%s", del_s, c.f[ix[F_SN]], shape, cpu, mem, c.f[ix[F_APP]]);
-        rc = wl_runs_add(runs, cr, line, err);
-        n->converted++;
-        n->cn += !hn;
-        n->hn += hn;
-        n->gpus += g;
-        n->pre_existing += !*cs;
-        n->alive_at_end += !*ds;
-        n->rdma += rdma > 0;
-        n->per_node_limit += maxpn >= 0;
+        rc = add_row(runs, &c, ix, &r, n, err);
     }
     if (rc == 0 && got < 0)
         rc = GS_EINPUT;

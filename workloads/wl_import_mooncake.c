@@ -95,6 +95,104 @@ static bool get_int(const cJSON *o, const char *key, double lo, double hi, int64
     return true;
 }
 
+/* One request line, checked: its fields and its block ids '|'-joined in
+ * *ids (grown as needed). */
+typedef struct mc_req {
+    int64_t ts, in, out;
+    int nids;
+    size_t ids_len;
+} mc_req;
+
+/* The block ids of h joined by '|' into *ids. Returns 0, or GS_EINPUT for
+ * an id that is not a non-negative integer. */
+static int join_ids(const cJSON *h, const char *path, long lineno, const char *line, char **ids, size_t *ids_cap,
+                    mc_req *r, gs_error *err)
+{
+    size_t il = 0;
+    int nids = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, h)
+    {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) ||
+            e->valuedouble >= 9e15)
+            return bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "non-negative integer block ids");
+        if (*ids_cap < il + 24) {
+            *ids_cap = (il + 24) * 2;
+            *ids = xrealloc(*ids, *ids_cap);
+        }
+        il += (size_t)snprintf(*ids + il, *ids_cap - il, "%s%lld", nids ? "|" : "", (long long)e->valuedouble);
+        nids++;
+    }
+    r->nids = nids;
+    r->ids_len = il;
+    return 0;
+}
+
+/* A request line (no line end) into *r. The one JSON reader: nothing after
+ * the object (a second object on the line is an error, not dropped),
+ * duplicate keys refused. Returns 0 or GS_EINPUT naming line and column. */
+static int parse_request(const char *path, long lineno, const char *line, size_t len, char **ids, size_t *ids_cap,
+                         mc_req *r, gs_error *err)
+{
+    cJSON *j = lineno > INT_MAX ? NULL : gs_json_parse_at(line, len, "", path, (int)lineno, err);
+    const cJSON *h = j ? cJSON_GetObjectItemCaseSensitive(j, "hash_ids") : NULL;
+    int rc = 0;
+    if (!j)
+        rc = lineno > INT_MAX ? gs_err(err, GS_EINPUT, "'%s': more than %d lines", path, INT_MAX) : GS_EINPUT;
+    else if (!cJSON_IsObject(j))
+        rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 1: expected a JSON object (one request per line)", path,
+                    lineno);
+    else if (!get_int(j, "timestamp", 0, 1e15, &r->ts))
+        rc = bad(err, path, lineno, col_of(line, "timestamp"), "timestamp", "an integer number of ms >= 0");
+    else if (!get_int(j, "input_length", 0, MAX_TOKENS, &r->in))
+        rc = bad(err, path, lineno, col_of(line, "input_length"), "input_length",
+                 "an integer number of tokens 0..10000000");
+    else if (!get_int(j, "output_length", 1, MAX_TOKENS, &r->out))
+        rc = bad(err, path, lineno, col_of(line, "output_length"), "output_length",
+                 "an integer number of tokens 1..10000000");
+    else if (!cJSON_IsArray(h))
+        rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "an array of block ids");
+    else if (cJSON_GetArraySize(h) > MAX_IDS)
+        rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "at most 1048576 block ids");
+    else
+        rc = join_ids(h, path, lineno, line, ids, ids_cap, r, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* Appends a request row (its line and the tail after id and submit) to the
+ * bucket. */
+static void bucket_add(bucket *b, long lineno, const wl_mc_opts *o, const mc_req *r, const char *ids)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 64;
+        b->rows = xrealloc(b->rows, (size_t)b->cap * sizeof *b->rows);
+    }
+    size_t tl = r->ids_len + strlen(o->service) + 64;
+    char *tail = xmalloc(tl);
+    snprintf(tail, tl, ",,request,%s,%lld,%lld,,,,,,,%s", o->service, (long long)r->in, (long long)r->out,
+             r->nids ? ids : "");
+    b->rows[b->n++] = (pending_row){lineno, tail};
+}
+
+/* Why a well-formed request is skipped (a WL_MC_SKIP_*), or -1. */
+static int skip_reason(const mc_req *r, int64_t last, const wl_mc_opts *o)
+{
+    if (r->ts < last)
+        return WL_MC_SKIP_BACKWARDS;
+    if (r->nids != (int)((r->in + o->block_tokens - 1) / o->block_tokens))
+        return WL_MC_SKIP_HASH_COUNT;
+    return -1;
+}
+
+static void write_header(FILE *out, const wl_mc_opts *o)
+{
+    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max,weights_gib,"
+                 "slo_ttft_ms,slo_tpot_ms,kv_kib_per_token,hash_ids\n");
+    fprintf(out, "%s,0,%d,service,,,,%d,%d,%g,%g,%g,%g,\n", o->service, o->gpus, o->replicas_min, o->replicas_max,
+            o->weights_gib, o->slo_ttft_ms, o->slo_tpot_ms, o->kv_kib_per_token);
+}
+
 int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts *o, wl_mc_counts *n, gs_error *err)
 {
     memset(n, 0, sizeof *n);
@@ -103,10 +201,7 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
         return GS_EINPUT;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, o->seed ? o->seed : 1);
-    fprintf(out, "id,submit,gpus,kind,service,input_tokens,output_tokens,replicas_min,replicas_max,weights_gib,"
-                 "slo_ttft_ms,slo_tpot_ms,kv_kib_per_token,hash_ids\n");
-    fprintf(out, "%s,0,%d,service,,,,%d,%d,%g,%g,%g,%g,\n", o->service, o->gpus, o->replicas_min, o->replicas_max,
-            o->weights_gib, o->slo_ttft_ms, o->slo_tpot_ms, o->kv_kib_per_token);
+    write_header(out, o);
     bucket b = {.t_ms = -1};
     int64_t warm_us = (int64_t)llround(o->warmup_s * 1e6); /* as for Azure: the first replicas are ready */
     char *line = NULL, *ids = NULL;
@@ -122,58 +217,10 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
         if (strspn(line, " \t") == (size_t)len)
             continue; /* a blank line */
         n->rows_in++;
-        /* the one JSON reader: nothing after the object (a second object on
-         * the line is an error, not dropped), duplicate keys refused */
-        cJSON *j = lineno > INT_MAX ? NULL : gs_json_parse_at(line, (size_t)len, "", path, (int)lineno, err);
-        int64_t ts = 0, in = 0, outk = 0;
-        const cJSON *h = j ? cJSON_GetObjectItemCaseSensitive(j, "hash_ids") : NULL;
-        if (!j)
-            rc = lineno > INT_MAX ? gs_err(err, GS_EINPUT, "'%s': more than %d lines", path, INT_MAX) : GS_EINPUT;
-        else if (!cJSON_IsObject(j))
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column 1: expected a JSON object (one request per line)",
-                        path, lineno);
-        else if (!get_int(j, "timestamp", 0, 1e15, &ts))
-            rc = bad(err, path, lineno, col_of(line, "timestamp"), "timestamp", "an integer number of ms >= 0");
-        else if (!get_int(j, "input_length", 0, MAX_TOKENS, &in))
-            rc = bad(err, path, lineno, col_of(line, "input_length"), "input_length",
-                     "an integer number of tokens 0..10000000");
-        else if (!get_int(j, "output_length", 1, MAX_TOKENS, &outk))
-            rc = bad(err, path, lineno, col_of(line, "output_length"), "output_length",
-                     "an integer number of tokens 1..10000000");
-        else if (!cJSON_IsArray(h))
-            rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "an array of block ids");
-        else if (cJSON_GetArraySize(h) > MAX_IDS)
-            rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "at most 1048576 block ids");
-        if (rc) {
-            cJSON_Delete(j);
+        mc_req r = {0};
+        if ((rc = parse_request(path, lineno, line, (size_t)len, &ids, &ids_cap, &r, err)))
             break;
-        }
-        /* the ids, '|'-joined */
-        size_t il = 0;
-        int nids = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, h)
-        {
-            if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) ||
-                e->valuedouble >= 9e15) {
-                rc = bad(err, path, lineno, col_of(line, "hash_ids"), "hash_ids", "non-negative integer block ids");
-                break;
-            }
-            if (ids_cap < il + 24) {
-                ids_cap = (il + 24) * 2;
-                ids = xrealloc(ids, ids_cap);
-            }
-            il += (size_t)snprintf(ids + il, ids_cap - il, "%s%lld", nids ? "|" : "", (long long)e->valuedouble);
-            nids++;
-        }
-        cJSON_Delete(j);
-        if (rc)
-            break;
-        int reason = -1;
-        if (ts < last)
-            reason = WL_MC_SKIP_BACKWARDS;
-        else if (nids != (int)((in + o->block_tokens - 1) / o->block_tokens))
-            reason = WL_MC_SKIP_HASH_COUNT;
+        int reason = skip_reason(&r, last, o);
         if (reason >= 0) {
             n->skipped++;
             n->skipped_by[reason]++;
@@ -181,24 +228,17 @@ int wl_import_mooncake(const char *path, FILE *out, FILE *warn, const wl_mc_opts
                 fprintf(warn, "gpusim: warning: '%s' line %ld: %s; row skipped\n", path, lineno, wl_mc_reason[reason]);
             continue;
         }
-        last = ts;
-        if (ts != b.t_ms) { /* a new bucket: the last one spreads up to here at most */
+        last = r.ts;
+        if (r.ts != b.t_ms) { /* a new bucket: the last one spreads up to here at most */
             if (b.n)
-                flush(&b, out, rng, fmin(o->bucket_ms, (double)(ts - b.t_ms)), o->bursts, warm_us);
-            b.t_ms = ts;
+                flush(&b, out, rng, fmin(o->bucket_ms, (double)(r.ts - b.t_ms)), o->bursts, warm_us);
+            b.t_ms = r.ts;
             n->buckets++;
         }
-        if (b.n == b.cap) {
-            b.cap = b.cap ? b.cap * 2 : 64;
-            b.rows = xrealloc(b.rows, (size_t)b.cap * sizeof *b.rows);
-        }
-        size_t tl = il + strlen(o->service) + 64;
-        char *tail = xmalloc(tl);
-        snprintf(tail, tl, ",,request,%s,%lld,%lld,,,,,,,%s", o->service, (long long)in, (long long)outk, nids ? ids : "");
-        b.rows[b.n++] = (pending_row){lineno, tail};
+        bucket_add(&b, lineno, o, &r, ids);
         if (b.n > n->largest_bucket)
             n->largest_bucket = b.n;
-        n->blocks += nids;
+        n->blocks += r.nids;
         n->converted++;
     }
     if (rc == 0 && ferror(f))

@@ -339,8 +339,6 @@ int wl_jlist_next(wl_jlist *l, cJSON **out, gs_error *err)
     }
 }
 
-const char *wl_jlist_kind(const wl_jlist *l) { return l->kind; }
-
 int wl_jlist_expect_kind(const wl_jlist *l, const char *item_kind, gs_error *err)
 {
     size_t n = strlen(item_kind);
@@ -350,7 +348,6 @@ int wl_jlist_expect_kind(const wl_jlist *l, const char *item_kind, gs_error *err
                   l->path, l->kind, item_kind, item_kind);
 }
 long wl_jlist_count(const wl_jlist *l) { return l->count; }
-const char *wl_jlist_path(const wl_jlist *l) { return l->path; }
 
 void wl_jlist_where(const wl_jlist *l, const char *const *path, int n, int *line, int *col)
 {

@@ -30,14 +30,11 @@ wl_jlist *wl_jlist_open(const char *path, const char *what, gs_error *err);
  * it, an "items" array seen), or GS_EINPUT naming file, line and column.
  * An element that is not an object is an error. */
 int wl_jlist_next(wl_jlist *l, cJSON **item, gs_error *err);
-/* The top-level "kind" ("" until read: kubectl prints it after "items"). */
-const char *wl_jlist_kind(const wl_jlist *l);
 /* After the last item: GS_EINPUT unless the List's kind is absent, "List"
  * or item_kind + "List" (a NodeList for Nodes), naming what it is. */
 int wl_jlist_expect_kind(const wl_jlist *l, const char *item_kind, gs_error *err);
 /* Items returned so far; the current one is items[count - 1]. */
 long wl_jlist_count(const wl_jlist *l);
-const char *wl_jlist_path(const wl_jlist *l);
 /* Line and column in the file of the value reached from the current item
  * by path (object keys, "#N" for array element N; gs_json_locate), or of
  * the item itself when the path is not there. */

@@ -235,8 +235,7 @@ static int read_record(wl_trace *t, gs_error *err)
 
 /* A regular file is mapped whole, as one block at end of file: its bytes
  * are read where the page cache holds them, not copied into the block by
- * read(2) (the kernel's copy was 4% of the plain replay's time, make
- * bench). Private and writable: split_plain writes NULs into a line, which
+ * read(2) (a kernel copy of every byte). Private and writable: split_plain writes NULs into a line, which
  * copies only that page. The file's pages are followed by one anonymous
  * page, so at least a page of zeros follows its last byte: the NUL every
  * scan stops at, and room for the fast path's fixed 32-byte text copies. Pages come
