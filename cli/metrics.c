@@ -46,9 +46,9 @@ const metrics_row metrics[] = {
     /* the cluster as configured is paid for the whole window, however soon a policy drains */
     {"derived.cost_per_day_usd", "cost_per_day_usd", NULL, "the cluster's cost per day", "USD", LO, C},
     {"derived.cost_per_completed_job_usd", "cost_per_completed_job_usd", NULL,
-     "the cluster's cost over the window / jobs completed", "USD", LO, C},
+     "cost of the cards jobs held / jobs completed", "USD", LO, C},
     {"derived.cost_per_million_requests_usd", "cost_per_million_requests_usd", NULL,
-     "the cluster's cost over the window / requests served x 1e6", "USD", LO, C},
+     "cost of the cards services held / requests served x 1e6", "USD", LO, C},
     {"derived.cost_usd", NULL, "cost_usd", "the cluster's cost to the end of the run", "USD", LO, H},
     {"derived.replicas_unplaceable", NULL, NULL,
      "service replicas that could not be placed, and services whose replica fits no card", "replicas", LO, 0},
@@ -125,6 +125,24 @@ const metrics_row metrics[] = {
     {"policy.hibernate.wakes_failed", NULL, NULL, "wakes that failed", "wakes", LO, 0},
     {"policy.hibernate.wakes_waited", NULL, NULL, "wakes that waited for room", "wakes", LO, 0},
     {"policy.hibernate.wake_latency_s", NULL, NULL, "wake latency", "s", LO, 0},
+
+    /* {==== cost by who held the cards (sim/sim_cost.h) ====} */
+    {"cost.span_s", NULL, NULL, "simulated span the costs cover", "s", EI, 0},
+    {"cost.span_hours", NULL, NULL, "simulated span the costs cover", "h", EI, 0},
+    {"cost.month_hours", NULL, NULL, "hours in a month (8760 / 12)", "h", EI, 0},
+    {"cost.month_scale", NULL, NULL, "month hours / span hours: what scales a span's cost to a month", "ratio", EI, 0},
+    {"cost.cluster_usd", NULL, NULL, "the cluster's cost over the span", "USD", LO, 0},
+    {"cost.cluster_usd_per_month", NULL, NULL, "the cluster's cost per month", "USD", LO, 0},
+    {"cost.holders.*.gpu_hours", NULL, NULL, "GPU-hours one holder held (idle: nobody)", "GPU-h", EI, 0},
+    {"cost.holders.*.gpu_hours_by_model.*", NULL, NULL, "GPU-hours one holder held on one card model", "GPU-h", EI,
+     0},
+    {"cost.holders.*.share", NULL, NULL, "one holder's GPU-hours / capacity", "ratio", EI, 0},
+    {"cost.holders.*.usd", NULL, NULL, "cost of the cards one holder held over the span", "USD", EI, 0},
+    {"cost.holders.*.usd_per_month", NULL, NULL, "the same scaled to a month", "USD", EI, 0},
+    {"cost.holders.*.per_completed_job_usd", NULL, NULL, "cost of the cards jobs held / jobs completed", "USD", LO,
+     0},
+    {"cost.holders.*.per_million_requests_usd", NULL, NULL,
+     "cost of the cards a service held / its requests served x 1e6", "USD", LO, 0},
 
     /* {==== the run ====} */
     {"sim.end_s", NULL, NULL, "simulated time at the end", "s", EI, H},

@@ -10,6 +10,7 @@
 
 #include "sim_cluster.h"
 #include "sim_config.h"
+#include "sim_cost.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
@@ -17,6 +18,8 @@
 #include "sim_queue.h"
 #include "sim_strtab.h"
 #include "sim_timeseries.h"
+
+#define JOB_CHUNK 1024u /* job slots per chunk of the slab */
 
 struct sim {
     gs_time_us now;
@@ -60,9 +63,12 @@ struct sim {
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
     sim_gauge g_alloc, g_queued, g_running;
+    sim_cost cost; /* g_alloc split by holder and pool (sim_cost.h) */
 
     /* timeseries, bounded (sim_timeseries.h) */
     sim_timeseries ts;
+    FILE *jobs_csv;      /* a row per job as it ends (sim_jobs_csv.h); NULL: none */
+    const char *end_why; /* why the job being failed or rejected ends, for its row; NULL: not said */
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */
