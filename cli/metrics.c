@@ -77,6 +77,8 @@ const metrics_row metrics[] = {
     {"services.*.latency_s", NULL, NULL, "request latency of one service", "s", LO, 0},
     {"services.*.latency_cdf_s", NULL, NULL, "request latency of one service, quantiles", "s", LO, 0},
     {"services.*.ttft_s", NULL, NULL, "time to first token of one service", "s", LO, 0},
+    {"services.*.ttft_cdf_s", NULL, NULL, "time to first token of one service, quantiles", "s", LO, 0},
+    {"services.*.tpot_cdf_s", NULL, NULL, "time per output token of one service, quantiles", "s", LO, 0},
     {"services.*.tpot_s", NULL, NULL, "time per output token of one service", "s", LO, 0},
     {"services.*.slo_attainment", NULL, NULL, "requests of one service within its SLO", "ratio", HI, 0},
     {"services.*.slo_attainment_ttft", NULL, NULL, "requests of one service within its TTFT SLO", "ratio", HI, 0},
