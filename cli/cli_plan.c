@@ -221,6 +221,17 @@ static bool names_mig_profiles(const cli_batch_policy *p)
     return op && op->space && (op->space->caps & POL_CAP_MIG);
 }
 
+/* Has the candidate a MIG-enabled card (a node group with a "mig" key on a
+ * model with MIG)? A MIG policy on one without runs as whole cards do: its
+ * row would not be what its name says. */
+static bool has_mig_cards(const candidate *cd)
+{
+    for (int n = 0; n < cd->unit.nnodes; n++)
+        if (sim_cluster_node_mig(&cd->unit, n) && cd->unit.pools[cd->unit.nodes[n].pool].model->mig)
+            return true;
+    return false;
+}
+
 /* The entry's verdict and answer, from a finished search. */
 static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long answer)
 {
@@ -341,6 +352,20 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
         cJSON_AddArrayToObject(e->obj, "points");
         snprintf(what, sizeof what, "plan: %s on %s is impossible", pol->label, cd->label);
         cli_plan_output_impossible(stderr, what, f, false);
+        cJSON_AddItemToArray(st->pa, e->obj);
+        return 0;
+    }
+    if (mk && !has_mig_cards(cd)) { /* not what its name says: never searched, never the answer */
+        e->impossible = true;
+        st->nimpossible++;
+        cJSON_AddNullToObject(e->obj, "gpus");
+        cJSON_AddStringToObject(e->obj, "verdict", "not applicable");
+        cJSON_AddStringToObject(e->obj, "why", cd->model ? "no MIG-enabled cards: give --mig LAYOUT (e.g. dynamic) with --gpu"
+                                                         : "no MIG-enabled cards: the template has no node group with a "
+                                                           "\"mig\" key");
+        cJSON_AddArrayToObject(e->obj, "points");
+        fprintf(stderr, "plan: %s on %s is not applicable: %s has no MIG-enabled cards\n", pol->label, cd->label,
+                cd->label);
         cJSON_AddItemToArray(st->pa, e->obj);
         return 0;
     }

@@ -154,6 +154,9 @@ static void reason_text(html *h, const cJSON *e)
         return;
     }
     h_esc(h, vd);
+    const char *why = j_str(e, "why", NULL);
+    if (why)
+        h_fmt(h, ": %s", why);
     const char *am = j_str(e, "absent_metric", NULL);
     if (am)
         h_fmt(h, ": '%s' was never measured", am);

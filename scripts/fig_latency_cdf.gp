@@ -16,6 +16,7 @@ common = ARG1
 load common
 set datafile separator "\t"
 set key outside right top vertical
+set rmargin at screen 0.7
 set ylabel "share of requests (cumulative)"
 set logscale x
 set yrange [0:1.02]

@@ -17,6 +17,7 @@ load common
 set datafile separator "\t"
 set datafile missing "?"
 set key outside right top vertical
+set rmargin at screen 0.7
 set xlabel "cards"
 set xrange [0:xmax]
 prefix = gs_in
