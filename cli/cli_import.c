@@ -146,15 +146,16 @@ static int import_openb(int argc, char **argv)
     return 0;
 }
 
-/* The formats: one line per trace family (azure-llm is handled below). */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-} importers[] = {
-    {"openb", import_openb},
-    {"sd", cli_import_sd},
-    {"dlrm", cli_import_dlrm},
-    {"mooncake", cli_import_mooncake},
+static int import_azure(int argc, char **argv);
+
+/* The formats: one line per trace family. */
+const cli_family cli_importers[] = {
+    {"azure-llm", import_azure, "Azure LLM inference trace 2023 -> a chat service and its requests"},
+    {"openb", import_openb, "Alibaba cluster-trace-gpu-v2023 (FGD's openb) pods and nodes -> trace and cluster"},
+    {"sd", cli_import_sd, "Alibaba GenAI Stable Diffusion requests -> models (LoRA) and requests"},
+    {"dlrm", cli_import_dlrm, "Alibaba DLRM inference instances (Prism) -> long-running jobs"},
+    {"mooncake", cli_import_mooncake, "Mooncake (Kimi) requests with prefix-block ids -> a service and requests"},
+    {NULL, NULL, NULL},
 };
 
 int cmd_import(int argc, char **argv)
@@ -163,13 +164,19 @@ int cmd_import(int argc, char **argv)
         import_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    for (size_t i = 0; i < sizeof importers / sizeof *importers; i++)
-        if (!strcmp(argv[1], importers[i].name))
-            return importers[i].run(argc, argv);
-    if (strcmp(argv[1], "azure-llm") != 0) {
-        fprintf(stderr, "gpusim: error: unknown import format '%s' (formats: azure-llm, openb, sd, dlrm, mooncake)\n", argv[1]);
-        return 2;
-    }
+    for (const cli_family *f = cli_importers; f->name; f++)
+        if (!strcmp(argv[1], f->name))
+            return f->run(argc, argv);
+    fprintf(stderr, "gpusim: error: unknown import format '%s' (formats:", argv[1]);
+    for (const cli_family *f = cli_importers; f->name; f++)
+        fprintf(stderr, "%s %s", f == cli_importers ? "" : ",", f->name);
+    fprintf(stderr, ")\n");
+    return 2;
+}
+
+/* `gpusim import azure-llm FILE [options]`. */
+static int import_azure(int argc, char **argv)
+{
     static const struct option opts[] = {
         {"service", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
         {"replicas", required_argument, 0, 'r'}, {"limit", required_argument, 0, 'l'},

@@ -104,7 +104,8 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
                  "parallel (GNU parallel) or local, in OUT/sweep.<policy>.<candidate>/"},
         {.name = "format", .arg = "F", .kind = CLI_ARG_CHOICE, .choices = "text,json", .p = &a->format,
          .help = "text (default) or json"},
-        CLI_SHARED(CLI_OPT_OUT, "runs and plan.json (default results/plan.<trace>)"),
+        CLI_SHARED(CLI_OPT_OUT, "runs and plan.json (default results/plan.<trace>.<first candidate>,\n"
+                                "with '-and-more' after it when there are several)"),
         CLI_SHARED(CLI_OPT_UNTIL, "passed to each run"),
         CLI_SHARED(CLI_OPT_MODELS, "passed to each run"),
         {0},

@@ -171,7 +171,7 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
         CLI_SHARED(CLI_OPT_OUT, "output directory (default results/<trace>.<policy>/, on another cluster\n"
                                 "than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)"),
         {.name = "json", .kind = CLI_ARG_FLAG, .p = &a->json,
-         .help = "also print report.json to stdout (instead of the summary)"},
+         .help = "print report.json to stdout instead of the summary (both write it to --out)"},
         CLI_SHARED(CLI_OPT_UNTIL, NULL),
         {.name = "sample-s", .arg = "SECONDS", .kind = CLI_ARG_FN, .fn = parse_sample, .p = &cfg->sample_us,
          .help = "timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
