@@ -143,6 +143,10 @@ const metrics_row metrics[] = {
     {"cost.holders.*.usd_per_month", NULL, NULL, "the same scaled to a month", "USD", EI, 0},
     {"cost.holders.*.per_completed_job_usd", NULL, NULL, "cost of the cards jobs held / jobs completed", "USD", LO,
      0},
+    {"cost.holders.*.completed", NULL, NULL, "trace jobs completed (sessions apart)", "jobs", EI, 0},
+    {"cost.holders.*.sessions_completed", NULL, NULL, "agent sessions completed", "sessions", EI, 0},
+    {"cost.holders.*.per_completed_session_usd", NULL, NULL, "cost of the cards agents held / sessions completed",
+     "USD", LO, 0},
     {"cost.holders.*.per_million_requests_usd", NULL, NULL,
      "cost of the cards a service held / its requests served x 1e6", "USD", LO, 0},
 

@@ -121,6 +121,8 @@ void sim_job_drop_gpus(job *j)
     j->ngpu_ids = 0;
 }
 
+static int cost_holder(sim *s, job *j);
+
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
@@ -926,6 +928,7 @@ void sim_job_complete(sim *s, job *j)
     j->work_left_us = 0;
     j->state = JOB_DONE;
     s->completed++;
+    sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     sim_jobs_csv_row(s, j, "completed", NULL);
     notify_time(s, j, POL_JOB_ENDING);
@@ -1251,6 +1254,7 @@ static void on_done(sim *s, job *j)
     s->running--;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     s->completed++;
+    sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);

@@ -11,7 +11,9 @@ static void add_holder(sim_cost *c, const char *kind, const char *name)
         c->caph = c->caph ? c->caph * 2 : 8;
         c->h = xrealloc(c->h, (size_t)c->caph * sizeof *c->h);
         c->g = xrealloc(c->g, (size_t)c->caph * (size_t)c->npools * sizeof *c->g);
+        c->done = xrealloc(c->done, (size_t)c->caph * sizeof *c->done);
     }
+    c->done[c->nh] = 0;
     c->h[c->nh] = (sim_cost_holder){xstrdup(kind), xstrdup(name)};
     memset(&c->g[(size_t)c->nh * (size_t)c->npools], 0, (size_t)c->npools * sizeof *c->g);
     c->nh++;
@@ -33,6 +35,7 @@ void sim_cost_free(sim_cost *c)
     }
     free(c->h);
     free(c->g);
+    free(c->done);
     memset(c, 0, sizeof *c);
 }
 
@@ -91,16 +94,18 @@ static cJSON *holder_obj(const cost_ctx *x, const char *kind, const char *name, 
     return o;
 }
 
-/* The unit costs: jobs per completed job, a service per million served. */
-static void unit_cost(const cJSON *r, cJSON *o, const sim_cost_holder *h)
+/* The unit costs: jobs per completed job, agents per completed session,
+ * a service per million requests served. */
+static void unit_cost(const cJSON *r, cJSON *o, const sim_cost_holder *h, uint64_t done)
 {
     const cJSON *usd = cJSON_GetObjectItemCaseSensitive(o, "usd");
     if (!cJSON_IsNumber(usd))
         return;
-    if (!strcmp(h->kind, "jobs")) {
-        const cJSON *done = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "jobs"), "completed");
-        if (cJSON_IsNumber(done) && done->valuedouble > 0)
-            cJSON_AddNumberToObject(o, "per_completed_job_usd", usd->valuedouble / done->valuedouble);
+    if (!strcmp(h->kind, "jobs") || (!strcmp(h->kind, "agents") && !h->name[0])) {
+        cJSON_AddNumberToObject(o, h->kind[0] == 'j' ? "completed" : "sessions_completed", (double)done);
+        if (done > 0)
+            cJSON_AddNumberToObject(o, h->kind[0] == 'j' ? "per_completed_job_usd" : "per_completed_session_usd",
+                                    usd->valuedouble / (double)done);
         return;
     }
     if (strcmp(h->kind, "service") != 0)
@@ -146,7 +151,7 @@ void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us e
         if (h != SIM_COST_JOBS && tot == 0)
             continue;
         cJSON *ho = holder_obj(&x, c->h[h].kind, c->h[h].name, gh);
-        unit_cost(r, ho, &c->h[h]);
+        unit_cost(r, ho, &c->h[h], c->done[h]);
         cJSON_AddItemToArray(hs, ho);
     }
     cJSON_AddItemToArray(hs, holder_obj(&x, "idle", "", idle));

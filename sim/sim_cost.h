@@ -37,6 +37,7 @@ typedef struct sim_cost {
     int nh, caph;
     int npools;
     sim_gauge *g; /* [holder * npools + pool]: GPUs held */
+    uint64_t *done; /* [holder]: completions (trace jobs and sessions), the unit costs' denominators */
 } sim_cost;
 
 /* The two fixed holders (jobs, agents) on npools pools. */
@@ -49,6 +50,8 @@ static inline void sim_cost_add(sim_cost *c, int h, int p, gs_time_us now, doubl
 {
     sim_gauge_add(&c->g[h * c->npools + p], now, dv);
 }
+/* A trace job or session of holder h completed. */
+static inline void sim_cost_done(sim_cost *c, int h) { c->done[h]++; }
 /* GPU-seconds holder h held on pool p up to now. */
 double sim_cost_gpu_s(const sim_cost *c, int h, int p, gs_time_us now);
 
