@@ -268,6 +268,26 @@ typedef struct run_clock {
     struct timespec t0, t_loop, t1, c_loop, c1;
 } run_clock;
 
+/* One warning line per reason jobs were rejected for (jobs.rejected_reasons). */
+static void warn_rejected(const cJSON *rep)
+{
+    const cJSON *r, *rs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"),
+                                                            "rejected_reasons");
+    cJSON_ArrayForEach(r, rs)
+    {
+        double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "count"));
+        char ids[200] = "";
+        const cJSON *id;
+        cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(r, "ids"))
+        {
+            size_t l = strlen(ids);
+            snprintf(ids + l, sizeof ids - l, "%s'%s'", l ? ", " : "", cJSON_GetStringValue(id));
+        }
+        fprintf(stderr, "gpusim: warning: %.0f job%s rejected: %s (%s%s)\n", n, n == 1 ? "" : "s", r->string,
+                n > 1 ? "first: " : "", ids);
+    }
+}
+
 /* The report of a finished run, written to rep_tmp; *text is what was
  * written (the caller frees it and the report). */
 static int run_report(sim *s, const run_clock *k, bool jobs_csv, const char *rep_tmp, cJSON **rep, char **text,
@@ -292,6 +312,7 @@ static int run_report(sim *s, const run_clock *k, bool jobs_csv, const char *rep
             fprintf(stderr, "gpusim: warning: service '%s' fits no card of the cluster and is never served: %s\n",
                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id")), why->valuestring);
     }
+    warn_rejected(*rep);
     return rc;
 }
 

@@ -39,6 +39,18 @@ static void largest(const sim_cluster *cl, uint64_t pools, int *gpus, double *cp
     }
 }
 
+/* Has an allowed pool a node without MIG (whole cards for a job across nodes)? */
+static bool whole_cards(const sim_cluster *cl, uint64_t pools)
+{
+    for (int g = 0; g < cl->ngroups; g++) {
+        int n = cl->group_first[g];
+        if (n < cl->nnodes && (pools >> cl->nodes[n].pool & 1) && !sim_cluster_node_mig(cl, n) &&
+            cl->nodes[n].ngpus > 0)
+            return true;
+    }
+    return false;
+}
+
 /* Does a MIG-enabled group of an allowed pool offer profile name? */
 static bool mig_offers(const sim_cluster *cl, uint64_t pools, const char *name)
 {
@@ -99,10 +111,13 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
             snprintf(why, sizeof why, "MIG profile %.31s: no MIG-enabled card of the cluster offers it (cards: %.100s)",
                      r->mig, models);
             flag(out, r, PF_MIG_PROFILE, why);
-        } else if (r->gpus > ng) {
-            snprintf(why, sizeof why, "needs %d GPUs on one node; the largest node has %d", r->gpus, ng);
+        } else if (r->gpus > ng && (r->kind == WL_KIND_SERVICE || (mig_policy && !whole_cards(cl, pools)))) {
+            /* a job wider than a node spans nodes (sim_gang.h), on cards
+             * without MIG under the MIG policies; a replica never does */
+            snprintf(why, sizeof why, "needs %d GPUs on one node; the largest node has %d%s", r->gpus, ng,
+                     r->kind == WL_KIND_SERVICE ? "" : " and every card has MIG (a job across nodes takes whole cards)");
             flag(out, r, PF_NODE_GPUS, why);
-        } else if (!sim_cluster_can_ever_fit(cl, pools, r->gpus, r->cpu, r->mem_gib)) {
+        } else if (!sim_cluster_can_ever_fit(cl, pools, r->gpus < ng ? r->gpus : ng, r->cpu, r->mem_gib)) {
             snprintf(why, sizeof why, "needs %g CPU cores and %g GiB host memory with %d GPUs on one node; no node "
                      "has that (largest: %g cores, %g GiB)", r->cpu, r->mem_gib, r->gpus, cpu, mem);
             flag(out, r, PF_NODE_HOST, why);

@@ -1,7 +1,9 @@
 /* plan_feasible.h - what no count of a candidate cluster could ever serve,
  * found before `plan` searches: a row whose gpu_model excludes every card of
  * the candidate, a named MIG profile no MIG card of it offers (under mig and
- * dynmig), a job wider than any node (GPUs, CPU cores, host memory), memory
+ * dynmig), a service replica wider than any node, a job wider than any
+ * node on a cluster of MIG cards only under mig and dynmig (elsewhere it
+ * spans nodes), CPU cores or host memory beyond any node, memory
  * per GPU above the card's, service weights that fit no replica. Scaling
  * the candidate adds nodes of the same shapes, so one instance of it (one
  * node per group) answers for every count.

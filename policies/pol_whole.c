@@ -125,9 +125,10 @@ static bool whole_fits_if_released(const void *state, const sim *s, const job *j
         return false;
     double gpus = nd->free_gpus, cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
     for (int i = 0; i < nv; i++) {
-        if (v[i]->node != n)
+        int held = job_gpus_on(v[i], n); /* a job across nodes: its part here */
+        if (!held && v[i]->node != n)
             return false;
-        gpus += v[i]->ngpu_ids;
+        gpus += held;
         cpu += v[i]->req.cpu;
         mem += v[i]->req.mem_gib;
     }
@@ -151,7 +152,7 @@ static const pol_space_index space_index = {
 };
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT,
+    .caps = POL_CAP_ADMIT | POL_CAP_GANG | POL_CAP_WHOLE,
     .fits_if_released = whole_fits_if_released,
     .can_ever_fit = whole_can_ever_fit,
     .place = whole_place,

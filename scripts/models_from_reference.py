@@ -95,6 +95,7 @@ for m in ref["models"]:
         "tensor_tflops": tflops,
         "mem_bw_gbps": bw,
         "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
+        "nvlink_gbps": m.get("nvlink_gbps") or 0,
         "price_per_hour_usd": price["value"] if price else None,
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),

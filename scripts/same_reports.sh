@@ -11,12 +11,14 @@
 # configuration that differs and "N same, N differ"; exits 1 when any differs.
 # A refactor that claims "reports byte-identical" runs this against the
 # binary it started from. Needs python3 (to drop the timing fields).
+# SAME_DROP="jobs.rejected_reasons ..." drops those dotted paths too: a change that adds a field
+# on purpose shows that nothing else moved.
 set -u
 old=$1 new=$2
 work=${3:-$(mktemp -d)}
 mkdir -p "$work"
 ex=workloads/examples
-strip() { python3 - "$1" <<'PY'
+strip() { python3 - "$1" "${SAME_DROP:-}" <<'PY'
 import json, sys
 T = {"wall_s", "setup_s", "cpu_s", "events_per_s", "peak_rss_mib"}
 def walk(o):
@@ -29,6 +31,13 @@ try:
     d = json.load(open(sys.argv[1]))
 except Exception as e:
     print("unreadable: %s" % e); sys.exit(0)
+for path in sys.argv[2].split():
+    *up, last = path.split(".")
+    o = d
+    for k in up:
+        o = o.get(k, {}) if isinstance(o, dict) else {}
+    if isinstance(o, dict):
+        o.pop(last, None)
 print(json.dumps(walk(d), sort_keys=True, indent=0))
 PY
 }

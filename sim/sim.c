@@ -10,8 +10,10 @@
 #include "sim_struct.h"
 #include "sim_jobs_csv.h"
 
+#include "sim_gang.h"
 #include "sim_module.h"
 #include "sim_queue.h"
+#include "sim_reject.h"
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
 
@@ -98,8 +100,9 @@ static job *job_new(sim *s)
     return j;
 }
 
-_Static_assert(CL_MAX_NODE_GPUS <= 255, "job.ngpu_ids is a uint8_t");
+_Static_assert(CL_MAX_NODE_GPUS < JOB_SPANS, "job.ngpu_ids is a uint8_t, JOB_SPANS apart");
 _Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any request a node can take");
+_Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_t");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
 int *sim_job_hold_gpus(job *j, int n)
@@ -181,7 +184,8 @@ job_more *sim_job_more(job *j)
 {
     if (!j->more) {
         job_more *m = xcalloc(1, sizeof *m);
-        m->checkpoint_gib = m->params_b = m->mem_bound = -1;
+        m->checkpoint_gib = m->params_b = m->mem_bound = m->comm = -1;
+        m->time_limit_us = -1;
         m->ref_gpu = m->speedup = sim_str_none;
         m->slice_c = m->slice_m = 1;
         m->prefer_node = -1; /* no preferred node */
@@ -473,6 +477,15 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     sim_sketch_init(&s->jct_s);
     sim_sketch_init(&s->slowdown);
     sim_cost_init(&s->cost, cl->npools);
+    for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
+        sim_sketch_init(&s->size_queue_s[c]);
+        sim_sketch_init(&s->size_jct_s[c]);
+    }
+    s->size_only = -1;
+    s->gang_floor = CL_MAX_NODE_GPUS;
+    for (int p = 0; p < cl->npools; p++)
+        if (cl->pools[p].nnodes > 0 && cl->pools[p].max_node_gpus < s->gang_floor)
+            s->gang_floor = cl->pools[p].max_node_gpus;
     int rc = resolve_policies(s, cfg->policy, err);
     if (rc == 0)
         rc = check_sets(s, err);
@@ -617,11 +630,45 @@ static void task_event(sim *s, job *j, int what)
  * does not fit), queue the rest, dispatch after every release, start only
  * the nominee during a hand-over, and withdraw waits given up. */
 
-static bool place_cb(void *ud, job *j)
+/* A job across nodes: the core's gang placer on the ledger's whole free
+ * cards (sim_gang.h), the policy told which it holds. */
+static __attribute__((noinline)) bool gang_start(sim *s, job *j)
 {
-    sim *s = ud;
+    uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
+    if (!pools || !sim_gang_place(s, j, pools))
+        return false;
+    const pol_space *p = space_of(s);
+    if (p->gang_cards) {
+        const job_span *sp = j->gpu.span;
+        for (int i = 0; i < sp->nparts; i++)
+            p->gang_cards(s->pst[0], s, sp->part[i].node, job_span_ids(sp) + sp->part[i].first_id,
+                          sp->part[i].ngpus, true);
+    }
+    sim_job_start(s, j, 1.0);
+    return true;
+}
+
+static __attribute__((noinline)) void gang_unplace(sim *s, job *j)
+{
+    const pol_space *p = space_of(s);
+    if (p->gang_cards) {
+        const job_span *sp = j->gpu.span;
+        for (int i = 0; i < sp->nparts; i++)
+            p->gang_cards(s->pst[0], s, sp->part[i].node, job_span_ids(sp) + sp->part[i].first_id,
+                          sp->part[i].ngpus, false);
+    }
+    sim_gang_release(s, j);
+}
+
+/* The space policy places j, or the core when j spans nodes. */
+static inline bool space_place(sim *s, job *j)
+{
+    if (__builtin_expect(j->req.spans, 0))
+        return gang_start(s, j);
     return space_of(s)->place(s->pst[0], s, j);
 }
+
+static bool place_cb(void *ud, job *j) { return space_place(ud, j); }
 
 static bool space_fifo(const sim *s) { return space_of(s)->fifo && space_of(s)->fifo(s->pst[0]); }
 
@@ -683,22 +730,55 @@ static void space_dispatch(sim *s)
 static void space_queue(sim *s, job *j)
 {
     sim_job_queued(s, j);
-    uint32_t demand = demand_index(s) ? space_of(s)->index->queue_demand(s->pst[0], j) : 0;
+    /* a job across nodes is never beyond the policy's room (its cards on
+     * one node): the queue tries it, and the gang placer's first test is
+     * the pool's count of nodes with room for a part */
+    uint32_t demand = demand_index(s) && !j->req.spans ? space_of(s)->index->queue_demand(s->pst[0], j) : 0;
     sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
+}
+
+/* Rejects j (new) for `why` (NULL: the reason the policy or the core
+ * derives); a trace job's reason is counted (sim_reject.h). */
+static void reject_why(sim *s, job *j, const char *why)
+{
+    if (!j->internal)
+        s->end_why = sim_reject_note(s, j, why); /* the jobs CSV's reason: the report's text */
+    sim_job_reject(s, j);
+}
+
+/* A job across nodes: could the gang placer ever place it (under a
+ * policy that lets the core place them)? Else rejected, with the reason. */
+static __attribute__((noinline)) bool gang_ever(sim *s, job *j)
+{
+    char why[400];
+    if (!(space_of(s)->caps & POL_CAP_GANG))
+        snprintf(why, sizeof why, "needs %d GPUs across nodes: space policy '%s' places no job across nodes",
+                 j->req.gpus, s->pol[0]->name);
+    else if (sim_gang_ever(s->cl, j, why, sizeof why))
+        return true;
+    reject_why(s, j, why);
+    return false;
+}
+
+/* Could j ever fit: the space policy's answer, or the gang placer's. */
+static inline bool space_ever(sim *s, job *j)
+{
+    if (__builtin_expect(j->req.spans, 0))
+        return gang_ever(s, j);
+    if (space_of(s)->can_ever_fit(s->pst[0], s, j))
+        return true;
+    reject_why(s, j, NULL);
+    return false;
 }
 
 static void space_arrive(sim *s, job *j)
 {
-    const pol_space *p = space_of(s);
-    if (!p->can_ever_fit(s->pst[0], s, j)) {
-        s->end_why = "fits no node of this cluster under the space policy";
-        sim_job_reject(s, j);
+    if (!space_ever(s, j))
         return;
-    }
     if (!space_fifo(s) || sq_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
-        if (!p->place(s->pst[0], s, j))
+        if (!space_place(s, j))
             space_queue(s, j);
         return;
     }
@@ -709,10 +789,13 @@ static void space_arrive(sim *s, job *j)
 static void space_release(sim *s, job *j)
 {
     const pol_space *p = space_of(s);
-    p->unplace(s->pst[0], s, j);
+    if (j->req.spans)
+        gang_unplace(s, j);
+    else
+        p->unplace(s->pst[0], s, j);
     job *n = sim_nominee(s);
     if (n) { /* a hand-over: what was freed is the nominee's */
-        if (p->place(s->pst[0], s, n)) {
+        if (space_place(s, n)) {
             sq_remove(&s->queue, n);
             /* placed: what the next victims free is no longer its own. A
              * policy may start it later (still queued): it must not be
@@ -791,6 +874,8 @@ void sim_job_start(sim *s, job *j, double rate)
         int m = __builtin_ctz(b);
         j->speed *= s->mod[m]->speed(s->mst[m], s, j);
     }
+    if (__builtin_expect(j->req.spans, 0)) /* the network, across racks or blocks */
+        j->speed *= sim_gang_net_factor(s->cl, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -803,6 +888,9 @@ void sim_job_start(sim *s, job *j, double rate)
         j->started = true;
         j->start_us = s->now;
         sim_sketch_add(&s->queue_s, gs_us_to_s(s->now - j->req.submit_us));
+        /* the value's bucket, found once for both */
+        if (s->size_only == SIM_SIZE_CLASSES) /* several sizes so far: each its own figures */
+            sim_sketch_count(&s->size_queue_s[sim_size_class(j->req.gpus)], s->queue_s.last_x, s->queue_s.last_bucket);
     }
     schedule_done(s, j);
     EACH_MODULE(s, started, s, j);
@@ -930,6 +1018,8 @@ void sim_job_complete(sim *s, job *j)
     s->completed++;
     sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    if (s->size_only == SIM_SIZE_CLASSES)
+        sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
     sim_jobs_csv_row(s, j, "completed", NULL);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
@@ -1011,7 +1101,7 @@ void sim_task_set_row(sim *s, job *j, const wl_row *r)
 void sim_task_submit(sim *s, job *j)
 {
     if (j->pools == 0)
-        sim_job_reject(s, j);
+        reject_why(s, j, NULL);
     else
         space_arrive(s, j);
     if (j->state == JOB_NEW)
@@ -1130,7 +1220,8 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
                         .queued = s->queued,
                         .running = s->running,
                         .replicas = module_replicas(s),
-                        .frag = sim_frag_gpus(s)};
+                        .frag = sim_frag_gpus(s),
+                        .largest_gang = sim_gang_largest(s->cl)};
         sim_ts_add(&s->ts, &r);
     }
 }
@@ -1165,6 +1256,38 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
     return 0;
 }
 
+/* j was not admitted: none of its models is in the cluster (asked: its
+ * pools before admission), or its tenant's quota never admits it. */
+static __attribute__((noinline)) void reject_unadmitted(sim *s, job *j, uint64_t asked)
+{
+    char why[160];
+    if (asked)
+        snprintf(why, sizeof why, "over the quota of tenant '%.60s' even with nothing running", j->req.tenant);
+    reject_why(s, j, asked ? why : "none of the GPU models it may use is in the cluster");
+}
+
+/* The first job of a second size class: the one so far takes its own
+ * copies of the run's queue and completion sketches (sim.size_only). */
+static void size_split(sim *s, int c)
+{
+    if (s->size_only < 0) {
+        s->size_only = c;
+        return;
+    }
+    if (s->size_only < SIM_SIZE_CLASSES) {
+        sim_sketch_copy(&s->size_queue_s[s->size_only], &s->queue_s);
+        sim_sketch_copy(&s->size_jct_s[s->size_only], &s->jct_s);
+        s->size_only = SIM_SIZE_CLASSES;
+    }
+}
+
+static inline void size_arrive(sim *s, int c)
+{
+    if (s->size_only != c)
+        size_split(s, c);
+    s->size_arrived[c]++;
+}
+
 int sim_submit_row(sim *s, const wl_row *row)
 {
     job *j = job_new(s);
@@ -1177,19 +1300,23 @@ int sim_submit_row(sim *s, const wl_row *row)
         return -1;
     }
     s->arriving = row; /* a module's input error on admission names its line and column */
+    uint64_t asked = j->pools; /* before a quota narrows them */
     bool admitted = j->pools != 0 && modules_admit(s, j);
     s->arriving = NULL;
+    size_arrive(s, sim_size_class(j->req.gpus));
     if (!admitted) { /* no allowed model, or over its tenant's quota for good */
         if (s->err.code) { /* a bad value a module found (an unknown ref_gpu) */
             s->arrived--;
+            s->size_arrived[sim_size_class(j->req.gpus)]--;
             job_free(s, j);
             return -1;
         }
-        s->end_why = j->pools == 0 ? "none of the GPU models it may use is in the cluster" : "over its tenant's quota";
-        sim_job_reject(s, j);
-    }
-    else
+        reject_unadmitted(s, j, asked);
+    } else {
+        if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && sim_gang_spans(s->cl, j))
+            j->req.spans = s->spanned = true;
         space_arrive(s, j);
+    }
     int state = j->state;
     if (state == JOB_NEW)
         GS_BUG("the space policy left the job neither started, queued nor rejected");
@@ -1256,6 +1383,8 @@ static void on_done(sim *s, job *j)
     s->completed++;
     sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+    if (s->size_only == SIM_SIZE_CLASSES)
+        sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
     sim_jobs_csv_row(s, j, "completed", NULL); /* while the job still holds its placement */
@@ -1339,6 +1468,7 @@ int sim_run(sim *s)
         }
     }
     sample_until(s, s->now, true);
+    s->ts.gang = s->spanned; /* the column only where a job across nodes ran */
     if (sim_ts_write(&s->ts) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
     sim_jobs_csv_in_flight(s);
@@ -1407,6 +1537,11 @@ void sim_free(sim *s)
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);
     sim_cost_free(&s->cost);
+    for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
+        sim_sketch_free(&s->size_queue_s[c]);
+        sim_sketch_free(&s->size_jct_s[c]);
+    }
+    sim_rejects_free(&s->rejects);
     for (int m = s->nmod; m-- > 0;)
         if (s->mst[m] && s->mod[m]->fini)
             s->mod[m]->fini(s->mst[m]);

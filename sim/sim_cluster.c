@@ -51,6 +51,7 @@ static void bucket_unlink(sim_cluster *c, sim_node *n)
         c->nodes[n->next].prev = n->prev;
     if (n->free_gpus > 0 && p->head[n->free_gpus] < 0)
         p->nonempty &= ~(1ULL << (n->free_gpus - 1));
+    p->count[n->free_gpus]--;
     n->prev = n->next = -1;
 }
 
@@ -68,6 +69,7 @@ static void bucket_link(sim_cluster *c, sim_node *n)
     p->head[n->free_gpus] = n->id;
     if (n->free_gpus > 0)
         p->nonempty |= 1ULL << (n->free_gpus - 1);
+    p->count[n->free_gpus]++;
 }
 
 /* bucket_unlink then bucket_link for a pool without a fit index, when a
@@ -99,6 +101,8 @@ static inline void list_move(sim_cluster *c, sim_pool *p, sim_node *n, int from,
     if (to > 0)
         nonempty |= 1ULL << (to - 1);
     p->nonempty = nonempty;
+    p->count[from]--;
+    p->count[to]++;
 }
 
 int sim_cluster_gpu_node(const sim_cluster *c, int g)
@@ -142,14 +146,16 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         sim_pool *p = &c->pools[pi];
         if (g[i].gpus > p->max_node_gpus)
             p->max_node_gpus = g[i].gpus;
-        bool seen = false;
+        int seen = -1;
         for (int s = 0; s < p->nshapes; s++)
-            seen |= p->shapes[s].ngpus == g[i].gpus && p->shapes[s].cpu == g[i].cpu &&
-                    p->shapes[s].mem_gib == g[i].mem_gib;
-        if (!seen) {
+            if (p->shapes[s].ngpus == g[i].gpus && p->shapes[s].cpu == g[i].cpu && p->shapes[s].mem_gib == g[i].mem_gib)
+                seen = s;
+        if (seen < 0) {
             p->shapes = xrealloc(p->shapes, (size_t)(p->nshapes + 1) * sizeof *p->shapes);
-            p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib};
+            p->shapes[p->nshapes++] = (node_shape){g[i].gpus, g[i].cpu, g[i].mem_gib, 0};
+            seen = p->nshapes - 1;
         }
+        p->shapes[seen].count += g[i].count;
         memcpy(c->group_prefix[i], g[i].prefix, sizeof c->group_prefix[i]);
         c->group_first[i] = c->nnodes;
         for (int k = 0; k < g[i].count; k++) {
@@ -173,6 +179,7 @@ static int build(sim_cluster *c, const node_group *g, int ng, gs_error *err)
         p->head = xmalloc((size_t)(p->max_node_gpus + 1) * sizeof *p->head);
         for (int k = 0; k <= p->max_node_gpus; k++)
             p->head[k] = -1;
+        p->count = xcalloc((size_t)p->max_node_gpus + 1, sizeof *p->count);
         bool host = false;
         for (int s = 0; s < p->nshapes; s++)
             host |= p->shapes[s].cpu >= 0 || p->shapes[s].mem_gib >= 0;
@@ -216,8 +223,9 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
     cJSON_ArrayForEach(it, j)
     {
         if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment") &&
-            strcmp(it->string, "tenants")) {
-            rc = gs_err(err, GS_EINPUT, "cluster '%s': unknown key '%s' (expected name, nodes, tenants, comment)",
+            strcmp(it->string, "tenants") && strcmp(it->string, "topology")) {
+            rc = gs_err(err, GS_EINPUT,
+                        "cluster '%s': unknown key '%s' (expected name, nodes, tenants, topology, comment)",
                         path,
                         it->string);
             goto out;
@@ -372,6 +380,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
 {
     for (int i = 0; i < c->npools; i++) {
         free(c->pools[i].head);
+        free(c->pools[i].count);
         free(c->pools[i].shapes);
         for (int k = 0; c->pools[i].fit && k <= c->pools[i].max_node_gpus; k++)
             cl_fit_free(&c->pools[i].fit[k]);
@@ -387,8 +396,8 @@ void sim_cluster_free_nodes(sim_cluster *c)
     free(c->group_first);
     free(c->given);
     free(c->given_flag);
-    if (c->quota)
-        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas (sim_cluster_free)");
+    if (c->quota || c->topo)
+        GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas or a topology (sim_cluster_free)");
     memset(c, 0, sizeof *c);
 }
 
@@ -437,11 +446,7 @@ uint64_t sim_cluster_model_mask(const sim_cluster *c, const gpu_catalog *cat, co
     return mask;
 }
 
-static inline bool fits_host(const sim_node *n, double cpu, double mem)
-{
-    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
-           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem - 1e-9);
-}
+static inline bool fits_host(const sim_node *n, double cpu, double mem) { return sim_node_host_fits(n, cpu, mem); }
 
 void sim_cluster_host_room(const sim_cluster *c, double *cpu, double *mem_gib)
 {
@@ -605,6 +610,8 @@ void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double me
         bucket_link(c, n);
     else
         list_move(c, p, n, from, from - ngpus);
+    if (c->topo && ngpus)
+        sim_topo_moved(c->topo, n->pool, node, from, from - ngpus);
 }
 
 void sim_cluster_watch_gives(sim_cluster *c)
@@ -654,6 +661,8 @@ void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, doubl
         bucket_link(c, n);
     else
         list_move(c, p, n, from, from + ngpus);
+    if (c->topo && ngpus)
+        sim_topo_moved(c->topo, n->pool, node, from, from + ngpus);
 }
 
 int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)

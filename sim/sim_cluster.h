@@ -20,6 +20,7 @@
 #include "../models/gpu/gpu_model.h"
 #include "../base/gs.h"
 #include "sim_fit_index.h"
+#include "sim_topo.h"
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
@@ -49,7 +50,15 @@ typedef struct sim_node {
 typedef struct node_shape {
     int ngpus;
     double cpu, mem_gib;
+    int count; /* nodes of this shape in the pool */
 } node_shape;
+
+/* Has node n cpu cores and mem GiB free (the ledger's tolerance, 1e-9)? */
+static inline bool sim_node_host_fits(const sim_node *n, double cpu, double mem_gib)
+{
+    return (n->cpu_total < 0 || n->cpu_total - n->cpu_used >= cpu - 1e-9) &&
+           (n->mem_total_gib < 0 || n->mem_total_gib - n->mem_used_gib >= mem_gib - 1e-9);
+}
 
 typedef struct sim_pool {
     const gpu_model *model;
@@ -57,6 +66,7 @@ typedef struct sim_pool {
     int max_node_gpus;
     int *head; /* [0..max_node_gpus]: first node with that many free GPUs */
     uint64_t nonempty; /* bit k - 1 set: head[k] >= 0 (k >= 1), so a search skips empty buckets */
+    int *count; /* [0..max_node_gpus]: the nodes in each bucket (how many nodes have k free GPUs) */
     cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
@@ -80,6 +90,7 @@ typedef struct sim_cluster {
     int *group_first;         /* per node group: its first node's id */
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
+    sim_topo *topo; /* the network's racks and blocks and their index (cluster file "topology"); NULL: flat */
     /* nodes given something back (cards, or CPU and memory alone) since their watcher last took the list
      * (sim_cluster_watch_gives); NULL: nobody watches */
     int *given, ngiven;

@@ -59,19 +59,34 @@ typedef struct job_req {
     double mem_gib;      /* host memory GiB, default 0 */
     double util;         /* demand on a shared card, (0,1]; 0 = not given */
     int priority;        /* higher wins; default 0 */
-    /* the small columns in one word beside the priority, so the request is
-     * 80 bytes, not 84 rounded up to 88 (8 bytes a job in flight) */
-    uint8_t gpus;        /* whole GPUs (or vGPUs), all on one node: 0..JOB_REQ_GPUS_MAX */
-    uint8_t gpucores;    /* percent of one GPU, 1..100; 0 = not given */
-    uint8_t gpumem_pct;  /* percent of the card's memory, 1..100; 0 = not given */
-    uint8_t kind : 3;    /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
+    /* whole GPUs (or vGPUs): on one node, or across nodes when no node of
+     * its models has that many or gpus_per_node says so (sim_gang.h);
+     * signed, so arithmetic on it stays in int as with a narrower field */
+    int32_t gpus;
+    /* the small columns in one word */
+    uint8_t gpucores;      /* percent of one GPU, 1..100; 0 = not given */
+    uint8_t gpumem_pct;    /* percent of the card's memory, 1..100; 0 = not given */
+    uint8_t gpus_per_node; /* across nodes: its GPUs on each node (the last takes the rest); 0 = not given */
+    uint8_t kind : 3;      /* WL_KIND_JOB or WL_KIND_SESSION (tasks: WL_KIND_JOB) */
     bool preemptible : 1;
+    /* set by the core at arrival: the request spans nodes (sim_gang.h) */
+    bool spans : 1;
+    uint8_t topology : 2;  /* JOB_TOPO_*: the domain it must stay in when it spans nodes */
 } job_req;
-/* A request's cards are on one node: the trace reader takes 0..64 (so does
- * the warm pool's pool_gpus, pol_hibernate.c), which a uint8_t holds. */
-#define JOB_REQ_GPUS_MAX 64
-_Static_assert(JOB_REQ_GPUS_MAX <= UINT8_MAX, "job_req.gpus is a uint8_t");
+/* A request asks at most 2^20 GPUs (the trace reader's bound); it spans
+ * nodes when no node can take them all. */
+#define JOB_REQ_GPUS_MAX (1 << 20)
 _Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
+/* The share of a training step spent in inter-GPU communication that a job
+ * of kind `job` states when it gives none (the comm column): an
+ * assumption, set the column per job. Data-parallel training overlaps most
+ * of its gradient reduction with the backward pass; 0.2 leaves a fifth of
+ * the step on the network when the job spans racks. Sessions: 0 (no
+ * collectives). Used only across racks or blocks (sim_gang.h). */
+#define JOB_COMM_DEFAULT 0.2
+/* job_req.topology: none (preferred: the fewest domains, sim_gang.h), or
+ * required inside one rack or one block (Kueue podset-required-topology). */
+enum { JOB_TOPO_ANY = 0, JOB_TOPO_RACK = 1, JOB_TOPO_BLOCK = 2 };
 
 /* The numeric columns of row r into q, its names left unset ("", no id): a
  * probe request (a shape counted from a trace, never run). sim_submit_row
@@ -85,12 +100,16 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->cpu = r->cpu;
     q->mem_gib = r->mem_gib;
     q->util = r->util;
-    q->gpus = (uint8_t)r->gpus;             /* the reader checks 0..JOB_REQ_GPUS_MAX */
+    q->gpus = r->gpus;                      /* the reader checks 0..JOB_REQ_GPUS_MAX */
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
-    q->kind = (unsigned)r->kind;
+    q->gpus_per_node = 0;
+    /* the flags in one store: kind, preemptible, spans (no), topology (none) */
+    q->kind = (unsigned)r->kind & 7u;
     q->preemptible = r->preemptible != 0;
+    q->spans = false;
+    q->topology = JOB_TOPO_ANY;
 }
 
 /* A job's rarely used state, allocated on first need (sim_job_more) and
@@ -98,6 +117,8 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
 typedef struct job_more {
     /* the request's rare columns (< 0: not given) */
     double checkpoint_gib, params_b, mem_bound;
+    double comm;             /* share of its step time in inter-GPU communication, 0..1 */
+    gs_time_us time_limit_us; /* the wall time its user asked for (Slurm --time) */
     const char *ref_gpu, *speedup; /* interned; "" = not given */
     /* hardware (sim_hw.c): the reference card resolved from ref_gpu, NULL:
      * the run's. A MIG policy sets slice_c/slice_m (the instance's compute
@@ -136,10 +157,12 @@ typedef struct job {
     double speed;
     /* placement (owned by the core; set through sim_place_whole): the
      * GPU ids it holds, read with job_gpu_ids. One card's id is kept in the
-     * slot (gpu.one), more in an allocation (gpu.many) */
+     * slot (gpu.one), more in an allocation (gpu.many); a job across nodes
+     * keeps its parts and ids out of line (gpu.span, ngpu_ids JOB_SPANS) */
     union {
-        int *many; /* ngpu_ids > 1 */
+        int *many; /* 1 < ngpu_ids < JOB_SPANS */
         int one;   /* ngpu_ids == 1 */
+        struct job_span *span; /* ngpu_ids == JOB_SPANS */
     } gpu;
     int node;
     /* queue bookkeeping (owned by sim_queue) */
@@ -148,7 +171,7 @@ typedef struct job {
     int tenant_ix; /* 1 + index in the cluster's quota table; 0: no quota */
     uint8_t state;      /* job_state */
     uint8_t core_flags; /* JF_* above */
-    uint8_t ngpu_ids;   /* GPUs it holds, at most CL_MAX_NODE_GPUS (one node) */
+    uint8_t ngpu_ids;   /* GPUs it holds on one node (<= CL_MAX_NODE_GPUS), or JOB_SPANS */
     bool started : 1;   /* has started at least once */
     /* internal tasks (service replicas) are placed like jobs but are not
      * trace rows: they stay out of the job counts and statistics */
@@ -163,8 +186,40 @@ typedef struct job {
 } job;
 
 
-/* The GPU ids job j holds (ngpu_ids of them; NULL when none). */
-static inline const int *job_gpu_ids(const job *j) { return j->ngpu_ids == 1 ? &j->gpu.one : j->gpu.many; }
+/* A job placed across nodes (sim_gang.h): its part on each node, sorted by
+ * node id (a node's part is found by bisection), then its GPU ids, part
+ * after part, in the same allocation. node: the first part's. */
+typedef struct job_part {
+    int node, ngpus;
+    int first_id;                    /* its ids: span ids [first_id, first_id + ngpus) */
+    struct job *run_prev, *run_next; /* preemption: the running preemptible jobs of this node */
+} job_part;
+typedef struct job_span {
+    int nparts, ngpus;
+    int level; /* the widest topology level it spans (sim_gang.h): 0 none, 1 racks, 2 blocks */
+    job_part part[];
+} job_span;
+#define JOB_SPANS 255
+static inline int *job_span_ids(const job_span *sp) { return (int *)(void *)(sp->part + sp->nparts); }
+static inline bool job_spans(const job *j) { return j->ngpu_ids == JOB_SPANS; }
+/* Its part on node n, or NULL: O(log parts). */
+const job_part *job_part_on(const job *j, int n);
+/* The GPUs job j holds on node n: O(1) on one node, O(log parts) across. */
+static inline int job_gpus_on(const job *j, int n)
+{
+    if (!job_spans(j))
+        return j->node == n ? j->ngpu_ids : 0;
+    const job_part *p = job_part_on(j, n);
+    return p ? p->ngpus : 0;
+}
+/* The GPUs it holds, all nodes. */
+static inline int job_gpus_held(const job *j) { return job_spans(j) ? j->gpu.span->ngpus : j->ngpu_ids; }
+
+/* The GPU ids job j holds (job_gpus_held of them; NULL when none). */
+static inline const int *job_gpu_ids(const job *j)
+{
+    return j->ngpu_ids == 1 ? &j->gpu.one : job_spans(j) ? job_span_ids(j->gpu.span) : j->gpu.many;
+}
 /* Room for n GPU ids, to be filled by the caller: j's own slot for one, an
  * allocation for more (sim_job_drop_gpus gives it back). Sets ngpu_ids. */
 int *sim_job_hold_gpus(job *j, int n);
@@ -178,6 +233,17 @@ static inline double job_req_params_b(const job *j) { return j->more ? j->more->
 static inline double job_req_mem_bound(const job *j) { return j->more ? j->more->mem_bound : -1; }
 static inline const char *job_req_ref_gpu(const job *j) { return j->more ? j->more->ref_gpu : ""; }
 static inline const char *job_req_speedup(const job *j) { return j->more ? j->more->speedup : ""; }
+/* Its communication share (sim_gang.h: JOB_COMM_DEFAULT when not given). */
+static inline double job_req_comm(const job *j)
+{
+    return j->more && j->more->comm >= 0 ? j->more->comm : j->req.kind == WL_KIND_JOB ? JOB_COMM_DEFAULT : 0;
+}
+/* Its time limit: the column, else its duration (what a scheduler that
+ * plans by limits, such as EASY backfilling, reads). */
+static inline gs_time_us job_req_time_limit_us(const job *j)
+{
+    return j->more && j->more->time_limit_us >= 0 ? j->more->time_limit_us : j->req.dur_us;
+}
 /* The MIG instance's shares of its card (1: a whole card). */
 static inline double job_slice_c(const job *j) { return j->more ? j->more->slice_c : 1; }
 static inline double job_slice_m(const job *j) { return j->more ? j->more->slice_m : 1; }

@@ -66,7 +66,11 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
     fprintf(f, ",%u,", (unsigned)j->req.gpus);
     if (j->node >= 0 && j->node < s->cl->nnodes) {
         text(f, s->cl->pools[s->cl->nodes[j->node].pool].model->name);
-        fprintf(f, ",%d", j->node);
+        if (job_spans(j)) /* a gang: its part on each node (sim_gang.h) */
+            for (int i = 0; i < j->gpu.span->nparts; i++)
+                fprintf(f, "%c%d", i ? '|' : ',', j->gpu.span->part[i].node);
+        else
+            fprintf(f, ",%d", j->node);
     } else {
         fputc(',', f);
     }

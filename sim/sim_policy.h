@@ -31,8 +31,10 @@
  * actuator's hooks, instead of an actuator installed from init(). 6: the
  * speed-ups of pol_space in their own record, pol_space.index;
  * pol_space.mem_per_card_mib and POL_CAP_MIG, so the engine and the tool
- * never ask a policy's name what it gives. */
-#define POL_ABI 6
+ * never ask a policy's name what it gives. 7: jobs across nodes
+ * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards) and
+ * pol_space.reject_reason. */
+#define POL_ABI 7
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -43,6 +45,19 @@
  * a MIG-enabled card offering it can take: a plan checks a trace's named
  * profiles against each candidate's MIG cards (cli/plan_feasible.c). */
 #define POL_CAP_MIG 2u
+/* POL_CAP_GANG: the core places jobs across nodes (sim_gang.h) under this
+ * policy, on whole free cards of the ledger. The policy keeps there
+ * exactly the cards its own work does not use (whole and the MIG policies
+ * by placing through it; a policy that shares cards by taking a card while
+ * it has tenants) and places nothing on the cards a gang holds
+ * (pol_space.gang_cards tells it which, where it needs telling). Without
+ * it a job across nodes is rejected with that reason. */
+#define POL_CAP_GANG 4u
+/* POL_CAP_WHOLE: every placement of the policy holds whole cards of the
+ * ledger (sim_place_whole), so the core's own dry runs may count a job's
+ * cards as freed: jobs across nodes preempt, and are preempted, only under
+ * such a policy. */
+#define POL_CAP_WHOLE 8u
 
 typedef struct sim sim;
 typedef struct svc_actuator_ops svc_actuator_ops; /* service/svc_actuator.h */
@@ -94,8 +109,8 @@ typedef struct pol_space_index {
     /* With pol_space.fits_if_released: how many cards of node `node` would
      * take queued j as they are now, nothing released. It lets the core's
      * search for preemption victims skip nodes: fits_if_released(j, node,
-     * victims) holds only if this count plus the cards the victims hold
-     * (ngpu_ids) reaches j->req.gpus; the count depends on j only through
+     * victims) holds only if this count plus the cards the victims hold on
+     * that node (job_gpus_on) reaches j->req.gpus; the count depends on j only through
      * req.gpus, gpumem_mib, gpumem_pct and gpucores; and it grows only when
      * the ledger is given something back on that node (sim_cluster_give).
      * whole: the free cards; shared cards: the cards whose admission test
@@ -157,6 +172,15 @@ typedef struct pol_space {
     /* Optional: speed-ups (pol_space_index). NULL: the core tries every
      * request and searches every node for preemption victims. */
     const struct pol_space_index *index;
+    /* Optional, with POL_CAP_GANG: the core took (held) or gave back whole
+     * cards ids[0..n) of node for a job across nodes; the policy places
+     * nothing of its own on them while they are held. NULL: the ledger is
+     * the policy's only record of whole cards (whole, the MIG policies). */
+    void (*gang_cards)(void *state, sim *s, int node, const int *ids, int n, bool held);
+    /* Optional: why j can never fit (can_ever_fit said no), into why[cap]
+     * ("MIG profile 9g.99gb: no card offers it"); leave it empty for the
+     * core's own reason (sim_reject.h). */
+    void (*reject_reason)(const void *state, const sim *s, const job *j, char *why, size_t cap);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,

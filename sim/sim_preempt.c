@@ -14,12 +14,10 @@
  * for at least min_runtime since their latest start, not already victims.
  * On each node they are taken in order of least lost work (work since their
  * resume point x GPUs), until the space policy's fits_if_released() says the
- * request would fit; victims that turn out unnecessary are dropped again.
- * The node whose set loses least wins (ties: fewer victims, lower node id).
- * Nodes are looked at least lower bound first, until no node left can beat
- * or tie the best set found ("lower bounds per node" below: bounds that rise
- * with the work the victims would lose, so they stay close as time passes);
- * the choice is the scan of every node's.
+ * request would fit; victims that turn out unnecessary are dropped again
+ * (sim_ckpt.c). The node whose set loses least wins (ties: fewer victims,
+ * lower node id): the scan of every node, found faster through lower bounds
+ * per node (sim_victims.c).
  * The victims stop (rate 0) when told and write a checkpoint of where they
  * stopped; they hold their resources for grace_period + (sum of their
  * checkpoint sizes) / ckpt_write_gbps, then are suspended while the core
@@ -35,15 +33,13 @@
  * running job reaches min_runtime.
  * SPDX-License-Identifier: MIT */
 #include "sim_preempt.h"
-#include "sim_struct.h"
+#include "sim_preempt_types.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_node_bound.h"
 #include "sim_quota.h"
-#include "sim_waitset.h"
 
 const pol_param preempt_params[] = {
     {"preempt", "off", "on: a queued request may preempt lower-priority preemptible jobs (core, any policy)", P_ONOFF},
@@ -59,92 +55,6 @@ const pol_param preempt_params[] = {
 };
 
 enum { TAG_OP = 1, TAG_ELIGIBLE = 2 };
-enum {
-    DEM_MAX = 64,    /* cards on a node at most (sim_cluster.h) */
-    DEM_CLASSES = 32 /* card classes with a heap of their own; requests of others use the plain bound */
-};
-
-/* Requests that pol_space_index.cards_open cannot tell apart (same cards, card
- * memory and cores), with their node heap. */
-typedef struct dem_class {
-    job rep; /* a copy of its first request; only the request's card fields are read */
-    nb_heap heap;
-} dem_class;
-
-typedef struct pre_op {
-    job *p;
-    uint32_t p_gen;
-    int nv;
-    job **v;
-    uint32_t *v_gen;
-} pre_op;
-
-typedef struct prio_class {
-    int priority;
-    uint64_t arrived;
-    uint64_t listed; /* its jobs in the per-node lists (possible victims) */
-    sim_sketch queue_s, jct_s;
-} prio_class;
-
-/* A node's key as a search took it (one record: read and written together). */
-typedef struct node_fresh {
-    uint32_t seen; /* the search (sim_ext.search) that took it */
-    uint32_t cnt;  /* the jobs it lists, as of that look */
-    double key, slope;
-} node_fresh;
-
-typedef struct sim_ext {
-    bool preempt;
-    gs_time_us min_runtime_us, ckpt_every_us, grace_us;
-    gs_time_us write_limit_us; /* < 0: none */
-    double write_gbps, read_gbps, bytes_per_param;
-    bool protect;
-    long protect_priority; /* with protect: priorities >= this are never victims */
-    job **node_run; /* per node: running preemptible jobs (intrusive list) */
-    uint64_t nlisted; /* jobs in those lists: 0 skips the node scan */
-    /* nodes with listed jobs, keyed by a lower bound of any victim set's
-     * cost there (see "lower bounds per node"); a node is out of the heap
-     * while a search looks at it, or when it lists no job */
-    nb_heap bound;
-    int *looked; /* scratch: the nodes one search took off the heap */
-    double *looked_key; /* and their fresh keys (INFINITY: none) */
-    double *looked_slope; /* and how fast those keys rise from now */
-    uint32_t search; /* a search's number */
-    node_fresh *fresh; /* per node: its key as of the last search that took it */
-    /* under a space policy with cards_open, the same per card class of
-     * preemptor (made when one first asks), keyed by a bound that also counts
-     * the cards a victim set must free (class_key) */
-    bool cards_fit;
-    dem_class *dem[DEM_CLASSES];
-    int ndem;
-    bool plain_scan; /* tests: plan every node, as the bound search must match */
-    uint64_t planned; /* plan_node calls by searches over every node (tests) */
-    uint64_t looks, searches; /* nodes taken off a heap by those searches, and the searches (tests) */
-    sim_waitset wait; /* queued jobs that found no victims */
-    pre_op *ops; /* pending preemptions; a slot with p == NULL is free */
-    int nops;
-    int *free_ops, nfree; /* the free slots, a stack: a commit takes one in O(1), where a scan
-                           * for a free slot grew with the preemptions pending (hundreds at 64k GPUs) */
-    /* figures */
-    uint64_t preemptions, decisions, misses, lost_all;
-    uint64_t writes_done, writes_cut; /* checkpoint writes at preemption */
-    double lost_gpu_s, write_gpu_s, hold_gpu_s, read_gpu_s;
-    double written_gb;              /* by completed writes */
-    sim_sketch wait_s, write_s, ckpt_gb; /* per decision: write time; per victim: checkpoint size */
-    prio_class *cls; /* sorted by priority, highest first */
-    int ncls;
-    int last_cls; /* the class class_of found last: traces rarely change priority */
-    /* While every job so far has one priority, that class's queue and
-     * completion times are exactly the run's (sim.c adds the same values at
-     * the same points, just before the hooks below), so the class reads the
-     * run's sketches instead of keeping a second copy of each: two sketch
-     * adds fewer per job. The second priority to arrive gets the class its
-     * own copies (share_end). Only without a time policy: those end
-     * suspended jobs (sim_job_complete), a completion the run counts and a
-     * class does not. */
-    bool cls_shared;
-    int index; /* the layer's place among the run's modules (its events) */
-} sim_ext;
 
 static sim_ext *ext_of(const sim *s) { return sim_module_state(s, &preempt_module); }
 
@@ -202,14 +112,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
                       "them (see policies/README.md)", sp->name);
     if (x->preempt) {
         x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
-        nb_init(&x->bound, s->cl->nnodes);
-        x->cards_fit = sp->space->index && sp->space->index->cards_open;
-        if (x->cards_fit)
-            sim_cluster_watch_gives(s->cl);
-        x->looked = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked);
-        x->looked_key = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_key);
-        x->looked_slope = xmalloc(((size_t)s->cl->nnodes + 1) * sizeof *x->looked_slope);
-        x->fresh = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->fresh);
+        sim_victims_init(s, x);
     }
     if (s->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(s->cl->quota);
@@ -242,15 +145,8 @@ static void ext_free(void *state)
     }
     free(x->cls);
     free(x->node_run);
-    nb_free(&x->bound);
-    for (int i = 0; i < x->ndem; i++) {
-        nb_free(&x->dem[i]->heap);
-        free(x->dem[i]);
-    }
-    free(x->looked);
-    free(x->looked_key);
-    free(x->looked_slope);
-    free(x->fresh);
+    if (x->preempt)
+        sim_victims_free(x);
     ws_free(&x->wait);
     sim_sketch_free(&x->wait_s);
     sim_sketch_free(&x->write_s);
@@ -352,36 +248,40 @@ static bool ext_admit(void *state, sim *s, job *j)
 
 /* {==== running jobs per node ====} */
 
-static void bound_offer(sim *s, sim_ext *x, job *j);
-static void demand_offer(const sim *s, sim_ext *x, int n);
 
-static void list_add(sim *s, sim_ext *x, job *j)
+/* j into the list of each node it runs on; it counts once. Out of line:
+ * the stop and start hooks' common path stays without its loop. */
+static __attribute__((noinline)) void list_add(sim *s, sim_ext *x, job *j)
 {
-    job **head = &x->node_run[j->node];
-    job_more *m = sim_job_more(j);
-    m->run_prev = NULL;
-    m->run_next = *head;
-    if (*head)
-        (*head)->more->run_prev = j;
-    *head = j;
+    sim_job_more(j);
+    for (int i = 0; i < vic_nodes(j); i++) {
+        int n = vic_node(j, i);
+        job **head = &x->node_run[n];
+        *vic_prev(j, n) = NULL;
+        *vic_nextp(j, n) = *head;
+        if (*head)
+            *vic_prev(*head, n) = j;
+        *head = j;
+    }
     j->core_flags |= JF_LISTED;
     x->nlisted++;
     class_of(x, j->req.priority)->listed++;
-    bound_offer(s, x, j);
-    if (x->cards_fit)
-        demand_offer(s, x, j->node);
+    sim_victims_listed(s, x, j);
 }
 
-static void list_del(sim_ext *x, job *j)
+static __attribute__((noinline)) void list_del(sim_ext *x, job *j)
 {
-    job_more *m = j->more; /* listed: it has one */
-    if (m->run_prev)
-        m->run_prev->more->run_next = m->run_next;
-    else
-        x->node_run[j->node] = m->run_next;
-    if (m->run_next)
-        m->run_next->more->run_prev = m->run_prev;
-    m->run_prev = m->run_next = NULL;
+    for (int i = 0; i < vic_nodes(j); i++) {
+        int n = vic_node(j, i);
+        job *prev = *vic_prev(j, n), *next = *vic_nextp(j, n);
+        if (prev)
+            *vic_nextp(prev, n) = next;
+        else
+            x->node_run[n] = next;
+        if (next)
+            *vic_prev(next, n) = prev;
+        *vic_prev(j, n) = *vic_nextp(j, n) = NULL;
+    }
     j->core_flags &= ~JF_LISTED;
     x->nlisted--;
     class_of(x, j->req.priority)->listed--;
@@ -407,7 +307,8 @@ static void ext_started(void *state, sim *s, job *j)
     if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
-    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority)) {
+    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority) &&
+        (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE))) {
         job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
@@ -453,323 +354,6 @@ static void ext_stopped(void *state, sim *s, job *j)
 
 /* {==== preemption ====} */
 
-/* checkpoint_gib if given, else params_b x ckpt_bytes_per_param, else none */
-static double ckpt_bytes(const sim *s, const job *j)
-{
-    if (job_req_checkpoint_gib(j) >= 0)
-        return job_req_checkpoint_gib(j) * 1073741824.0;
-    if (job_req_params_b(j) > 0)
-        return job_req_params_b(j) * 1e9 * ext_of(s)->bytes_per_param;
-    return 0;
-}
-
-/* The victim's periodic resume point if it were stopped now: work left at
- * its latest durable periodic checkpoint (what it falls back to when the
- * write at preemption does not complete). Periodic checkpoints fall every checkpoint_every of
- * running since its latest start; the work done by then is interpolated
- * linearly over the run (exact at a constant rate, as on whole cards). A job
- * without a checkpoint size has no checkpoints and restarts from scratch. */
-static double periodic_point_us(const sim *s, const job *j, bool *has_ckpt)
-{
-    const sim_ext *x = ext_of(s);
-    double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
-    if (done_now < 0)
-        done_now = 0;
-    *has_ckpt = false;
-    if (ckpt_bytes(s, j) <= 0)
-        return (double)j->req.dur_us;
-    const job_more *m = j->more; /* a victim: listed when it started */
-    gs_time_us ran = s->now - m->run_since_us;
-    double point = (j->core_flags & JF_HAS_CKPT) ? m->resume_work_us : (double)j->req.dur_us;
-    *has_ckpt = (j->core_flags & JF_HAS_CKPT) != 0;
-    if (x->ckpt_every_us > 0 && ran >= x->ckpt_every_us) {
-        gs_time_us k_us = ran / x->ckpt_every_us * x->ckpt_every_us;
-        point = m->run_start_work_us - (m->run_start_work_us - done_now) * ((double)k_us / (double)ran);
-        *has_ckpt = true;
-    }
-    return point;
-}
-
-static double work_left_now_us(const sim *s, const job *j)
-{
-    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
-    return left < 0 ? 0 : left;
-}
-
-/* Time to write `bytes` at the node's checkpoint bandwidth. */
-static gs_time_us write_time_us(const sim_ext *x, double bytes)
-{
-    return (gs_time_us)llround(bytes / (x->write_gbps * 1e9) * 1e6);
-}
-
-/* Whether a write of write_us at preemption completes before the kill. */
-static bool write_completes(const sim_ext *x, gs_time_us write_us)
-{
-    return x->write_limit_us < 0 || write_us <= x->write_limit_us;
-}
-
-/* What preempting j alone now would cost in GPU-time (per GPU, us): the
- * work it loses, the checkpoint write it holds its cards for (cut at
- * ckpt_write_limit) and the read-back on restart. A job whose write at
- * preemption completes loses nothing, so among such jobs the smallest
- * checkpoint goes first. */
-static double preempt_cost_us(const sim *s, const job *j)
-{
-    const sim_ext *x = ext_of(s);
-    double bytes = ckpt_bytes(s, j);
-    gs_time_us w = write_time_us(x, bytes);
-    bool has, done = bytes > 0 && write_completes(x, w);
-    double point = done ? work_left_now_us(s, j) : periodic_point_us(s, j, &has);
-    if (done)
-        has = true;
-    double lost = point - work_left_now_us(s, j);
-    double write = bytes > 0 ? (double)(done ? w : x->write_limit_us) : 0;
-    double read = has ? bytes / (x->read_gbps * 1e9) * 1e6 : 0;
-    return (lost > 0 ? lost : 0) + write + read;
-}
-
-typedef struct cand {
-    job *j;
-    double cost; /* preempt_cost_us x GPUs */
-} cand;
-
-static int cand_cmp(const void *a, const void *b)
-{
-    const cand *p = a, *q = b;
-    if (p->cost != q->cost)
-        return p->cost < q->cost ? -1 : 1;
-    if (p->j->req.priority != q->j->req.priority)
-        return p->j->req.priority < q->j->req.priority ? -1 : 1;
-    return p->j->arrival_no > q->j->arrival_no ? -1 : 1; /* the newest goes first */
-}
-
-static bool eligible(const sim *s, const job *v, const job *p)
-{
-    return !(v->core_flags & JF_VICTIM) && v->req.priority < p->req.priority && v->state == JOB_RUNNING &&
-           s->now - v->more->run_since_us >= ext_of(s)->min_runtime_us;
-}
-
-/* {==== lower bounds per node ====}
- * A listed job's cost (preempt_cost_us x GPUs) never falls while it stays
- * listed, except where a cut write makes it a sawtooth:
- * - without a checkpoint size it is the work done since its latest start,
- *   which grows at its drain rate x GPUs (its slope, victim_slope) until
- *   the job ends;
- * - when its write at preemption completes it is the write and read-back
- *   times, fixed by its checkpoint size (slope 0);
- * - when that write is cut it is at least the write limit (plus lost work
- *   and read-back, both >= 0; slope 0).
- * So victim_bound() taken at t0 and rising at victim_slope() from there
- * bounds the job's cost at every later time, as long as the slope is told
- * again whenever the job's rate changes (ext_rate_changed). The least of the
- * jobs' lines over a node's listed jobs (eligible or not: a superset) bounds
- * the cost of any victim set there, a sum of costs >= 0 being at least each
- * of its terms; it rises at least at the least of their slopes, the node's
- * key in the heap (sim_node_bound.h: a line per node, in slope classes, so
- * the keys keep up with time without re-keying and a search finds the
- * nodes that may win, not nodes whose key went stale as work was done).
- * Jobs already chosen as victims are left out: a victim stays one until it
- * stops, and stopping takes it off the list. A job listed later brings the
- * node's line down; a job that leaves, or a cost that grew faster than the
- * line, leaves the line low (still a bound), and the search refreshes the
- * lines of the nodes it looks at (bound_now). */
-
-/* How fast v's cost x GPUs rises while it runs listed (us per us). */
-static double victim_slope(const sim *s, const job *v)
-{
-    if (ckpt_bytes(s, v) > 0 || !isfinite(v->work_left_us))
-        return 0; /* fixed, or bounded by the fixed write limit */
-    return job_drain_rate(v) * (v->req.gpus > 0 ? v->req.gpus : 1);
-}
-
-/* v's bound now; *slope: victim_slope. */
-static double victim_bound(const sim *s, const sim_ext *x, const job *v, double *slope)
-{
-    double bytes = ckpt_bytes(s, v);
-    double c = bytes > 0 && !write_completes(x, write_time_us(x, bytes)) ? (double)x->write_limit_us
-                                                                          : preempt_cost_us(s, v);
-    c *= v->req.gpus > 0 ? v->req.gpus : 1;
-    *slope = victim_slope(s, v);
-    /* margins: the rounding of a cost recomputed later from drained work
-     * figures (relative 1e-16 per operation; costs are sums of those), of a
-     * line's value (sim_node_bound.c keeps v - A x now: a few roundings of
-     * A x now at most before a fresh value replaces it), and the last
-     * microsecond of a job's work, where its work left stops at 0 before its
-     * end event (its cost stops rising while its line goes on) */
-    return c * (1 - 1e-9) - 1.0 - *slope * (2.0 + 1e-12 * (double)s->now);
-}
-
-/* j was listed on its node: the node's line comes down to j's. A node a
- * search has off the heap gets its line back when the search ends. */
-static void bound_offer(sim *s, sim_ext *x, job *j)
-{
-    double slope, b = victim_bound(s, x, j, &slope);
-    nb_lower(&x->bound, j->node, b, slope, (double)s->now);
-}
-
-/* Node n's key as of now: its listed jobs' least bound (INFINITY when it
- * lists none but victims), in *slope the least of their slopes, and in
- * *listed how many it lists; one walk of its list, which the plan walks
- * next. */
-static double bound_now(const sim *s, const sim_ext *x, int n, size_t *listed, double *slope)
-{
-    double key = INFINITY, a = INFINITY;
-    size_t k = 0;
-    for (const job *v = x->node_run[n]; v; v = v->more->run_next, k++)
-        if (!(v->core_flags & JF_VICTIM)) {
-            double sl, b = victim_bound(s, x, v, &sl);
-            key = b < key ? b : key;
-            a = sl < a ? sl : a;
-        }
-    *listed = k;
-    *slope = a == INFINITY ? 0 : a;
-    return key;
-}
-
-/* {==== bounds that count cards (pol_space_index.cards_open) ====}
- * There a victim set on node n hosting a request of d cards holds at least
- * r = d - (cards open to it on n) cards: one job holding r or more, or at
- * least two jobs. So its cost is at least the least bound of a job holding
- * >= r cards, or the sum of the two least bounds, whichever is less (r <= 0:
- * the least bound). Keys use the open cards as of when they were set: room
- * taken since only raises the true bound; room given back lowers it, so the
- * nodes the ledger saw given something (sim_cluster_watch_gives) get their
- * keys again before each search. */
-
-typedef struct node_look {
-    size_t listed;          /* jobs the node lists */
-    double b1, b2;          /* the two least bounds of its non-victims */
-    double slope;           /* the least of their slopes: every key below rises at least so fast */
-    int kmax;               /* the node's cards (at most DEM_MAX): no job holds more */
-    double ge[DEM_MAX + 2]; /* [k], k <= kmax: least bound of a non-victim holding >= k cards */
-    double gs[DEM_MAX + 2]; /* [k]: the least slope of those jobs */
-} node_look;
-
-static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
-{
-    o->listed = 0;
-    o->b1 = o->b2 = INFINITY;
-    double a = INFINITY;
-    int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
-    o->kmax = kmax;
-    for (int k = 0; k <= kmax + 1; k++)
-        o->ge[k] = o->gs[k] = INFINITY;
-    for (const job *v = x->node_run[n]; v; v = v->more->run_next, o->listed++) {
-        if (v->core_flags & JF_VICTIM)
-            continue;
-        double sl, b = victim_bound(s, x, v, &sl);
-        a = sl < a ? sl : a;
-        if (b < o->b1) {
-            o->b2 = o->b1;
-            o->b1 = b;
-        } else if (b < o->b2) {
-            o->b2 = b;
-        }
-        int g = v->ngpu_ids > kmax ? kmax : v->ngpu_ids;
-        o->ge[g] = b < o->ge[g] ? b : o->ge[g];
-        o->gs[g] = sl < o->gs[g] ? sl : o->gs[g];
-    }
-    for (int k = kmax - 1; k >= 0; k--) {
-        o->ge[k] = o->ge[k + 1] < o->ge[k] ? o->ge[k + 1] : o->ge[k];
-        o->gs[k] = o->gs[k + 1] < o->gs[k] ? o->gs[k + 1] : o->gs[k];
-    }
-    o->slope = a == INFINITY ? 0 : a;
-}
-
-/* Node n's key in class c's heap (INFINITY: no set there can host it), and
- * in *slope how fast it rises: a set of one job holding >= r cards rises as
- * the least of those jobs' slopes, a set of two or more at twice the least
- * slope at least. */
-static double class_key(const sim *s, const node_look *o, const dem_class *c, int n, double *slope)
-{
-    *slope = o->slope;
-    if (o->b1 == INFINITY)
-        return INFINITY;
-    int r = c->rep.req.gpus - s->pol[0]->space->index->cards_open(s->pst[0], s, &c->rep, n);
-    if (r <= 0)
-        return o->b1;
-    double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
-    bool one = r <= o->kmax && o->ge[r] < INFINITY; /* some job holds r cards or more */
-    *slope = one && o->gs[r] < 2 * o->slope ? o->gs[r] : 2 * o->slope;
-    return !one || o->ge[r] > pair ? pair : o->ge[r];
-}
-
-/* Node n's keys in every class heap, lowered to the bounds as of now. */
-static void demand_offer(const sim *s, sim_ext *x, int n)
-{
-    if (x->ndem == 0)
-        return;
-    node_look o;
-    look_node(s, x, n, &o);
-    for (int i = 0; i < x->ndem; i++) {
-        double slope, key = class_key(s, &o, x->dem[i], n, &slope);
-        if (key < INFINITY)
-            nb_lower(&x->dem[i]->heap, n, key, slope, (double)s->now);
-    }
-}
-
-static bool same_class(const job *a, const job *b)
-{
-    return a->req.gpus == b->req.gpus && a->req.gpumem_mib == b->req.gpumem_mib &&
-           a->req.gpumem_pct == b->req.gpumem_pct && a->req.gpucores == b->req.gpucores;
-}
-
-/* p's class, made on first use with every node's key (O(nodes + jobs
- * listed)), after the nodes given something back got theirs again in the
- * classes already made; NULL when there are DEM_CLASSES already. */
-static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
-{
-    sim_cluster *cl = s->cl;
-    for (int i = 0; i < cl->ngiven; i++)
-        if (x->node_run[cl->given[i]])
-            demand_offer(s, x, cl->given[i]);
-    sim_cluster_given_clear(cl);
-    for (int i = 0; i < x->ndem; i++)
-        if (same_class(&x->dem[i]->rep, p))
-            return x->dem[i];
-    if (x->ndem == DEM_CLASSES)
-        return NULL;
-    dem_class *c = xmalloc(sizeof *c);
-    c->rep = *p;
-    c->rep.more = NULL; /* the copy outlives p: no pointer into p's state */
-    nb_init(&c->heap, cl->nnodes);
-    node_look o;
-    for (int n = 0; n < cl->nnodes; n++) {
-        if (!x->node_run[n])
-            continue;
-        look_node(s, x, n, &o);
-        double slope, key = class_key(s, &o, c, n, &slope);
-        if (key < INFINITY)
-            nb_lower(&c->heap, n, key, slope, (double)s->now);
-    }
-    x->dem[x->ndem++] = c;
-    return c;
-}
-
-/* Node n's keys in every heap as of now, the node's victims left out
- * (after a commit: keys taken with them would bring the next search back to
- * n for nothing). O(listed jobs + heaps x log nodes). */
-static void rekey_node(const sim *s, sim_ext *x, int n)
-{
-    size_t cnt;
-    double slope, now = (double)s->now, key = bound_now(s, x, n, &cnt, &slope);
-    if (key < INFINITY)
-        nb_set(&x->bound, n, key, slope, now);
-    else
-        nb_remove(&x->bound, n);
-    if (x->ndem == 0)
-        return;
-    node_look o;
-    look_node(s, x, n, &o);
-    for (int i = 0; i < x->ndem; i++) {
-        key = class_key(s, &o, x->dem[i], n, &slope);
-        if (key < INFINITY)
-            nb_set(&x->dem[i]->heap, n, key, slope, now);
-        else
-            nb_remove(&x->dem[i]->heap, n);
-    }
-}
-
 /* Whether some listed job has a priority below p's: else no node has a
  * victim for p (O(priority classes)). */
 static bool any_lower_listed(const sim_ext *x, const job *p)
@@ -780,49 +364,43 @@ static bool any_lower_listed(const sim_ext *x, const job *p)
     return false;
 }
 
-/* Best victim set on node n for p into out (returns its size, 0: none);
- * *cost its lost work. Cost: O(k log k) for the k preemptible jobs running
- * on n, plus up to 2k dry runs of the space policy. */
-static int plan_node(sim *s, job *p, int n, job **out, double *cost, cand **buf, size_t *cap)
+/* The most checkpoint bytes one node writes for victims v[0..nv): a
+ * victim on one node writes all of its own there, one across nodes a shard
+ * on each (its GPUs there of its GPUs). O(victims x parts). */
+static double decision_bytes(const sim_ext *x, job **v, int nv)
 {
-    sim_ext *x = ext_of(s);
-    size_t k = 0;
-    for (job *v = x->node_run[n]; v; v = v->more->run_next) {
-        if (!eligible(s, v, p))
-            continue;
-        if (k == *cap) {
-            *cap = *cap ? *cap * 2 : 16;
-            *buf = xrealloc(*buf, *cap * sizeof **buf);
-        }
-        (*buf)[k++] = (cand){v, preempt_cost_us(s, v) * (v->req.gpus > 0 ? v->req.gpus : 1)};
+    bool one = true;
+    for (int i = 0; i < nv && one; i++)
+        one = !job_spans(v[i]) && v[i]->node == v[0]->node;
+    double bytes = 0;
+    if (one) { /* all on one node */
+        for (int i = 0; i < nv; i++)
+            bytes += sim_ckpt_bytes(x, v[i]);
+        return bytes;
     }
-    if (k == 0)
-        return 0;
-    qsort(*buf, k, sizeof **buf, cand_cmp);
-    const pol_ops *sp = s->pol[0];
-    int nv = 0;
-    bool fits = false;
-    for (size_t i = 0; i < k && !fits; i++) {
-        out[nv++] = (*buf)[i].j;
-        fits = sp->space->fits_if_released(s->pst[0], s, p, n, out, nv);
-    }
-    if (!fits)
-        return 0;
-    /* drop victims that are not needed after all, costliest first */
-    for (int i = nv - 1; i >= 0 && nv > 1; i--) {
-        job *keep = out[i];
-        out[i] = out[nv - 1];
-        if (sp->space->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
-            nv--;
-        } else {
-            out[nv - 1] = out[i];
-            out[i] = keep;
-        }
-    }
-    *cost = 0;
+    int cap = 0, n = 0;
     for (int i = 0; i < nv; i++)
-        *cost += preempt_cost_us(s, out[i]) * (out[i]->req.gpus > 0 ? out[i]->req.gpus : 1);
-    return nv;
+        cap += vic_nodes(v[i]);
+    int *node = xmalloc((size_t)cap * sizeof *node);
+    double *b = xmalloc((size_t)cap * sizeof *b);
+    for (int i = 0; i < nv; i++) {
+        double vb = sim_ckpt_bytes(x, v[i]);
+        for (int k = 0; k < vic_nodes(v[i]); k++) {
+            int nd = vic_node(v[i], k), e = 0;
+            double share = job_spans(v[i]) ? vb * v[i]->gpu.span->part[k].ngpus / v[i]->req.gpus : vb;
+            while (e < n && node[e] != nd)
+                e++;
+            if (e == n) {
+                node[n] = nd;
+                b[n++] = 0;
+            }
+            b[e] += share;
+            bytes = b[e] > bytes ? b[e] : bytes;
+        }
+    }
+    free(node);
+    free(b);
+    return bytes;
 }
 
 static void commit(sim *s, job *p, int node, job **v, int nv)
@@ -844,21 +422,20 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     op->nv = nv;
     op->v = xrealloc(op->v, (size_t)nv * sizeof *op->v);
     op->v_gen = xrealloc(op->v_gen, (size_t)nv * sizeof *op->v_gen);
-    /* the victims on the node write together through its bandwidth: the
-     * write completes for all of them or is cut for all of them */
-    double bytes = 0;
-    for (int i = 0; i < nv; i++)
-        bytes += ckpt_bytes(s, v[i]);
-    gs_time_us write_us = write_time_us(x, bytes);
-    bool done = write_completes(x, write_us);
+    /* the victims on a node write together through its bandwidth, the
+     * nodes in parallel: the write completes for all of them or is cut for
+     * all of them */
+    double bytes = decision_bytes(x, v, nv);
+    gs_time_us write_us = sim_ckpt_write_us(x, bytes);
+    bool done = sim_ckpt_write_completes(x, write_us);
     if (!done)
         write_us = x->write_limit_us; /* killed at the limit; the partial write is worthless */
     for (int i = 0; i < nv; i++) {
         bool has;
-        double vb = ckpt_bytes(s, v[i]);
+        double vb = sim_ckpt_bytes(x, v[i]);
         op->v[i] = v[i];
         op->v_gen[i] = v[i]->gen;
-        double point = periodic_point_us(s, v[i], &has);
+        double point = sim_ckpt_periodic_point_us(s, x, v[i], &has);
         v[i]->core_flags |= JF_VICTIM; /* first: a victim's rate is no node bound's (ext_rate_changed) */
         sim_job_set_rate(s, v[i], 0); /* stops to write: no progress while it holds on */
         if (vb > 0 && done) { /* the write at preemption is the resume point */
@@ -892,20 +469,8 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
     core_timer(s, NULL, s->now + x->grace_us + write_us, TAG_OP << 24 | (uint32_t)oi);
 }
 
-/* Tries to preempt for queued job p on node only_node (-1: every node).
- * The winner is the least (cost, victims, node id). Over every node, nodes
- * come off the bound heap least key (as of now) first; a node's first time
- * off in a search takes its key as of now, and one whose key was stale goes
- * back by it (so it is planned only if it may still win); nodes are planned
- * until the next key exceeds the best cost found (no node left can beat or
- * tie it), then go back with fresh keys, and the winner's keys are taken
- * again without its victims: O(m (log nodes + NB_SLOPES)) for the m nodes
- * looked at plus plan_node for those planned; every node with listed jobs
- * when none can host p. Keys rise with time as the work the victims would
- * lose does, so m stays near the nodes planned whatever the cluster's size
- * (nodes off the heap per search on the bench's preemption trace under
- * whole: 1.4 at 1,024 GPUs, 1.6 at 65,536; with keys fixed when set, gone
- * stale as work was done: 5.5 and 15.8). */
+/* Tries to preempt for queued job p on node only_node (-1: every node;
+ * sim_victims.c finds the winner). */
 static bool try_preempt(sim *s, job *p, int only_node)
 {
     sim_ext *x = ext_of(s);
@@ -915,127 +480,48 @@ static bool try_preempt(sim *s, job *p, int only_node)
     uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
     if (!pools)
         return false;
-    int best_n = -1, best_nv = 0, lo = only_node >= 0 ? only_node : 0;
-    int hi = only_node >= 0 ? only_node + 1 : s->cl->nnodes;
-    double best_cost = 0;
-    size_t cap = 0, vcap = 16;
-    cand *buf = NULL;
-    job **cur = xmalloc(vcap * sizeof *cur), **best = xmalloc(vcap * sizeof *best);
-    bool by_bound = only_node < 0 && !x->plain_scan;
-    dem_class *dc = by_bound && x->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
-    nb_heap *heap = dc ? &dc->heap : &x->bound;
-    int nlooked = 0;
-    double now = (double)s->now;
-    if (by_bound)
-        x->searches++;
-    if (by_bound && ++x->search == 0) { /* wrapped: no node may look seen */
-        for (int i = 0; i < s->cl->nnodes; i++)
-            x->fresh[i].seen = 0;
-        x->search = 1;
+    vic_pick best = {.node = -1};
+    bool found;
+    if (p->req.spans) /* across nodes: under a policy of whole ledger cards only (POL_CAP_WHOLE) */
+        found = (s->pol[0]->space->caps & POL_CAP_WHOLE) && sim_victims_gang(s, x, p, pools, &best);
+    else if (only_node >= 0)
+        found = sim_victims_scan(s, x, p, pools, only_node, only_node + 1, &best);
+    else
+        found = sim_victims_find(s, x, p, pools, &best);
+    if (found) {
+        commit(s, p, best.node, best.v, best.nv);
+        if (best.nn == 0)
+            sim_victims_committed(s, x, best.node);
+        for (int i = 0; i < best.nn; i++)
+            sim_victims_committed(s, x, best.nodes[i]);
     }
-    for (int it = lo; by_bound || it < hi; it++) {
-        int n = it;
-        size_t cnt = 0;
-        if (by_bound) {
-            double key;
-            if (nb_top(heap, now, &key) < 0 || (best_n >= 0 && key > best_cost))
-                break; /* every node left costs more than the best */
-            n = nb_pop(heap, now);
-            x->looks++;
-            node_fresh *f = &x->fresh[n];
-            if (f->seen != x->search) { /* first time this search: its key as of now */
-                double fresh, slope;
-                f->seen = x->search;
-                if (heap == &x->bound) {
-                    fresh = bound_now(s, x, n, &cnt, &slope);
-                } else {
-                    node_look o;
-                    look_node(s, x, n, &o);
-                    cnt = o.listed;
-                    fresh = class_key(s, &o, dc, n, &slope);
-                }
-                f->key = fresh;
-                f->slope = slope;
-                f->cnt = (uint32_t)cnt;
-                if (fresh == INFINITY)
-                    continue; /* no set there can host p: out until a job is listed or room comes back */
-                if (fresh > key) { /* the key was stale: back in by the fresh one, planned only if it may still win */
-                    nb_lower(heap, n, fresh, slope, now);
-                    continue;
-                }
-            }
-            cnt = f->cnt;
-            x->looked[nlooked] = n;
-            x->looked_slope[nlooked] = f->slope;
-            x->looked_key[nlooked++] = f->key; /* back in when the search ends */
-        } else {
-            for (job *v = x->node_run[n]; v; v = v->more->run_next)
-                cnt++;
-        }
-        if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
-            continue;
-        if (only_node < 0)
-            x->planned++;
-        if (cnt > vcap) {
-            vcap = cnt;
-            cur = xrealloc(cur, vcap * sizeof *cur);
-            best = xrealloc(best, vcap * sizeof *best);
-        }
-        double cost;
-        int nv = plan_node(s, p, n, cur, &cost, &buf, &cap);
-        if (nv > 0 && (best_n < 0 || cost < best_cost ||
-                       (cost == best_cost && (nv < best_nv || (nv == best_nv && n < best_n))))) {
-            best_n = n;
-            best_nv = nv;
-            best_cost = cost;
-            memcpy(best, cur, (size_t)nv * sizeof *best);
-        }
-    }
-    for (int i = 0; i < nlooked; i++) /* costs do not change within this call: keys as of now */
-        if (x->looked_key[i] < INFINITY)
-            nb_lower(heap, x->looked[i], x->looked_key[i], x->looked_slope[i], now);
-    if (best_n >= 0) {
-        commit(s, p, best_n, best, best_nv);
-        rekey_node(s, x, best_n);
-    }
-    free(buf);
-    free(cur);
-    free(best);
-    return best_n >= 0;
+    free(best.v);
+    free(best.nodes);
+    return found;
 }
 
 void sim_preempt_search(sim *s, int how)
 {
     sim_ext *x = ext_of(s);
-    x->plain_scan = how == SIM_PREEMPT_SCAN;
+    x->vx.plain_scan = how == SIM_PREEMPT_SCAN;
     if (how != SIM_PREEMPT_CARDS)
-        x->cards_fit = false; /* the ledger may go on listing gives: nobody reads them */
+        x->vx.cards_fit = false; /* the ledger may go on listing gives: nobody reads them */
 }
 
-uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->planned; }
+uint64_t sim_preempt_nodes_planned(const sim *s) { return ext_of(s)->vx.planned; }
 
 uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches)
 {
     const sim_ext *x = ext_of(s);
     if (searches)
-        *searches = x->searches;
-    return x->looks;
+        *searches = x->vx.searches;
+    return x->vx.looks;
 }
 
-/* A listed job's rate changed: its line now rises slower or faster. Slower:
- * the node's lines come down to its class in every heap (a line that rose
- * faster than the job's cost would pass it); faster: the lines stay (still
- * bounds), and a search's refresh takes the steeper slope. Victims are no
- * node's bound. O(heaps x log nodes) when a class falls, else O(heaps). */
+/* A listed job's rate changed: its node's bounds (sim_victims.c). */
 static void ext_rate_changed(void *state, sim *s, job *j)
 {
-    sim_ext *x = state; /* ext_of(s), without the search */
-    if (!(j->core_flags & JF_LISTED) || (j->core_flags & JF_VICTIM))
-        return;
-    double slope = victim_slope(s, j), now = (double)s->now;
-    nb_slow(&x->bound, j->node, slope, now);
-    for (int i = 0; i < x->ndem; i++)
-        nb_slow(&x->dem[i]->heap, j->node, slope, now);
+    sim_victims_rate_changed(s, state, j); /* state: ext_of(s), without the search */
 }
 
 static void ext_after_arrive(void *state, sim *s, job *j)
@@ -1110,7 +596,7 @@ static void on_op(sim *s, uint32_t oi)
         if (!has)
             x->lost_all++;
         sim_job_suspend(s, vi);
-        double read_us = has ? ckpt_bytes(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
+        double read_us = has ? sim_ckpt_bytes(x, vi) * sim_ckpt_shard(s, vi) / (x->read_gbps * 1e9) * 1e6 : 0;
         vi->work_left_us = vi->more->resume_work_us + read_us;
         x->read_gpu_s += g * read_us / 1e6;
         vi->more->preemptions++;

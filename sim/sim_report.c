@@ -129,6 +129,18 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    sim_reject_report(&s->rejects, jobs); /* when some job was rejected */
+    if (s->spanned) { /* a job across nodes ran: the figures by job size */
+        static const char *const label[SIM_SIZE_CLASSES] = {"1", "2-8", "9-64", "65-512", "513+"};
+        cJSON *bs = cJSON_AddObjectToObject(jobs, "by_size");
+        for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
+            cJSON *o = cJSON_AddObjectToObject(bs, label[c]);
+            cJSON_AddNumberToObject(o, "count", (double)s->size_arrived[c]);
+            bool run = s->size_only == c; /* the only size: its figures are the run's */
+            sim_report_add_stats(o, "queue_s", run ? &s->queue_s : &s->size_queue_s[c]);
+            sim_report_add_stats(o, "jct_s", run ? &s->jct_s : &s->size_jct_s[c]);
+        }
+    }
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");

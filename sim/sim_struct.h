@@ -16,10 +16,19 @@
 #include "sim_metrics.h"
 #include "sim_policy.h"
 #include "sim_queue.h"
+#include "sim_reject.h"
 #include "sim_strtab.h"
 #include "sim_timeseries.h"
 
 #define JOB_CHUNK 1024u /* job slots per chunk of the slab */
+
+/* jobs.by_size's classes: 1, 2-8, 9-64, 65-512 and 513+ GPUs (sim_report.c
+ * names them). */
+#define SIM_SIZE_CLASSES 5
+static inline int sim_size_class(int gpus)
+{
+    return gpus <= 1 ? 0 : gpus <= 8 ? 1 : gpus <= 64 ? 2 : gpus <= 512 ? 3 : 4;
+}
 
 struct sim {
     gs_time_us now;
@@ -62,6 +71,18 @@ struct sim {
     uint64_t bursts; /* rows of kind burst (session activity, not jobs): trace rows = arrived + bursts + not_arrived */
     sim_sketch queue_s, jct_s;
     sim_sketch slowdown; /* (end - start) / duration, completed jobs with duration > 0 */
+    /* jobs.by_size: per size class (sim_size_class) the jobs that arrived,
+     * their queue and completion times; reported when some job spanned nodes */
+    uint64_t size_arrived[SIM_SIZE_CLASSES];
+    sim_sketch size_queue_s[SIM_SIZE_CLASSES], size_jct_s[SIM_SIZE_CLASSES];
+    /* the one size class seen so far (-1: none yet, SIM_SIZE_CLASSES:
+     * several): while there is one, its figures are the run's (queue_s,
+     * jct_s), kept in no second copy; the first job of another class gives
+     * it its own copies */
+    int size_only;
+    int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
+    bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
+    sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
     sim_gauge g_alloc, g_queued, g_running;
     sim_cost cost; /* g_alloc split by holder and pool (sim_cost.h) */
 

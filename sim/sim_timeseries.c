@@ -13,8 +13,6 @@ void sim_ts_start(sim_timeseries *ts, FILE *out, gs_time_us step_us, size_t max_
     ts->step_us = step_us;
     ts->max_rows = max_rows < 2 ? 2 : max_rows & ~(size_t)1; /* even: see sim_ts_add */
     ts->frag = frag;
-    if (out)
-        fprintf(out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s\n", frag ? ",frag_gpus" : "");
 }
 
 void sim_ts_add(sim_timeseries *ts, sim_ts_row *r)
@@ -45,12 +43,16 @@ int sim_ts_write(sim_timeseries *ts)
 {
     if (!ts->out)
         return 0;
+    fprintf(ts->out, "time_s,gpus_alloc,alloc_ratio,queued,running,replicas%s%s\n", ts->frag ? ",frag_gpus" : "",
+            ts->gang ? ",largest_gang" : "");
     for (size_t i = 0; i < ts->n; i++) {
         const sim_ts_row *r = &ts->rows[i];
         fprintf(ts->out, "%.6f,%.6g,%.6f,%llu,%llu,%d", gs_us_to_s(r->t_us), r->alloc, r->ratio,
                 (unsigned long long)r->queued, (unsigned long long)r->running, r->replicas);
         if (ts->frag)
             fprintf(ts->out, ",%.6g", r->frag);
+        if (ts->gang)
+            fprintf(ts->out, ",%d", r->largest_gang);
         fputc('\n', ts->out);
     }
     return ferror(ts->out) ? GS_EWRITE : 0;

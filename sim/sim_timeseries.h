@@ -7,8 +7,9 @@
  * the multiples of twice the step, so the spacing stays even) and the step
  * doubles. The file never holds more than the cap, and the report says the
  * step in force at the end (sim.timeseries_step_s) and the rows written.
- * Rows are kept in memory (about 56 bytes each) and written when the run
- * ends.
+ * Rows are kept in memory (about 64 bytes each) and written, header first,
+ * when the run ends: a column the run turns out to need (largest_gang, once
+ * a job across nodes arrived) is then in the header and every row.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_TIMESERIES_H
 #define GPUSIM_SIM_TIMESERIES_H
@@ -26,19 +27,21 @@ typedef struct sim_ts_row {
     double alloc, ratio, frag;
     uint64_t queued, running;
     int replicas;
+    int largest_gang; /* the most GPUs one new job could get (sim_gang_largest) */
 } sim_ts_row;
 
 typedef struct sim_timeseries {
     FILE *out;           /* NULL: no timeseries */
     bool frag;           /* the policy measures fragmentation: one more column */
+    bool gang;           /* a job across nodes arrived: largest_gang is written (sim_ts_write) */
     gs_time_us step_us;  /* in force now (the requested step, doubled at each cap) */
     gs_time_us next_us;  /* time of the next row */
     sim_ts_row *rows;
     size_t n, max_rows;
 } sim_timeseries;
 
-/* Starts a series to out (header written now) with the given step and cap
- * (SIM_TS_MAX_ROWS outside tests). */
+/* Starts a series to out with the given step and cap (SIM_TS_MAX_ROWS
+ * outside tests). */
 void sim_ts_start(sim_timeseries *ts, FILE *out, gs_time_us step_us, size_t max_rows, bool frag);
 /* Is a row due before t (or at t, when inclusive)? */
 static inline bool sim_ts_due(const sim_timeseries *ts, gs_time_us t, bool inclusive)
@@ -47,7 +50,7 @@ static inline bool sim_ts_due(const sim_timeseries *ts, gs_time_us t, bool inclu
 }
 /* Adds the row for time ts->next_us (r->t_us is set here) and moves on. */
 void sim_ts_add(sim_timeseries *ts, sim_ts_row *r);
-/* Writes the rows to out. Returns 0 or GS_EWRITE. */
+/* Writes the header and the rows to out. Returns 0 or GS_EWRITE. */
 int sim_ts_write(sim_timeseries *ts);
 void sim_ts_free(sim_timeseries *ts);
 

@@ -47,8 +47,8 @@ if check_rc plan_some_impossible 0 "$G" plan --trace "$T/pin.csv" --policy whole
   if grep -q '^whole  *A100-SXM4-80GB  *-  *-  *impossible: 1 row no count' "$T/out" && grep -q '^whole  *H100-SXM5-80GB  *2  *1 ' "$T/out"
   then ok plan_some_impossible_others_answer; else no plan_some_impossible_others_answer "$T/out"; fi
 fi
-# a job wider than a node
-printf 'id,submit,duration,gpus\nwide,0,10,8\n' >"$T/wide.csv"
+# a service replica wider than a node (a job that wide spans nodes)
+printf 'id,submit,duration,gpus,kind\nwide,0,10,8,service\n' >"$T/wide.csv"
 expect plan_job_wider_than_node 1 'needs 8 GPUs on one node; the largest node has 4' \
   "$G" plan --trace "$T/wide.csv" --policy whole --gpu H100-SXM5-80GB --gpus-per-node 4 --slo 'queue_p99<=1' --out "$T/w"
 # a MIG profile the card lacks, under dynmig

@@ -15,15 +15,15 @@
 /* The slab slot of a job: the core's 104 bytes (slot, generation and
  * tokens, arrival order, pools, progress, placement with one card's id
  * inline, flags, the out-of-line pointer, which also holds the space
- * policy's record for the few tasks that keep one) and the 80-byte request
- * (id, tenant and mig pointers, times, sizes, priority, and its card count,
- * shares and flags in one word). A 1M-GPU cluster full of 1-GPU jobs then
- * holds 184 + 16 (id slot) + 32 (completion event) bytes a job: 232 MiB
- * beside the cluster's own, under the 300 MB the scale goal allows. A
- * member added to job must pay for itself here or go out of line
- * (job_more). */
-#define JOB_SLOT_MAX_BYTES 184
-#define JOB_REQ_MAX_BYTES 80
+ * policy's record for the few tasks that keep one) and the 88-byte request
+ * (id, tenant and mig pointers, times, sizes, priority, its card count in
+ * 32 bits (up to 2^20 GPUs across nodes), shares, GPUs per node and flags).
+ * A 1M-GPU cluster full of 1-GPU jobs then holds 192 + 16 (id slot) + 32
+ * (completion event) bytes a job: 240 MiB beside the cluster's own, under
+ * the 300 MB the scale goal allows. A member added to job must pay for
+ * itself here or go out of line (job_more). */
+#define JOB_SLOT_MAX_BYTES 192
+#define JOB_REQ_MAX_BYTES 88
 /* Fill mode keeps every job row of its trace for the whole experiment: the
  * placement and admission columns (names as pointers, rare ones out of
  * line), 112 bytes, against the reader's 1 KB row. */

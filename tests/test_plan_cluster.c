@@ -80,7 +80,7 @@ static void feasibility_reasons(void)
         "id,submit,duration,gpus,kind,gpu_model,mig,cpu,mem_gib,gpumem,weights_gib\n"
         "pinned,0,10,1,job,A100-SXM4-80GB,,,,,\n"  /* gpu_model excludes H100 */
         "prof,1,10,1,job,,1g.5gb,,,,\n"              /* H100 has no 1g.5gb */
-        "wide,2,10,16,job,,,,,,\n"                   /* 16 GPUs, nodes of 8 */
+        "wide,2,,16,service,,,,,,\n"                 /* a replica of 16 GPUs, nodes of 8 (a job spans nodes) */
         "fat,3,10,1,session,,,300,,,\n"              /* 300 cores, nodes of 192 */
         "mem,4,10,1,job,,,,,90000,\n"                /* 90000 MiB per GPU */
         "llm,5,,1,service,,,,,,200\n"                /* 200 GiB of weights on one card */

@@ -79,15 +79,16 @@ static void priority_order(void)
     tu_run_free(&r);
 }
 
-/* A request larger than any node is rejected and counted, not queued. */
+/* A request larger than the cluster is rejected and counted, not queued
+ * (one wider than a node but not the cluster spans nodes: test_gang.c). */
 static void reject_and_account(void)
 {
     const char *path = tu_write_tmp("id,submit,duration,gpus,gpu_model\n"
-                                    "big,0,10,16,\nok,0,10,8,\nl4only,1,1,1,L4-24GB\nzero,2,0,0,\n");
+                                    "big,0,10,24,\nok,0,10,8,\nl4only,1,1,1,L4-24GB\nzero,2,0,0,\n");
     tu_run r;
     CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:16", 8, "whole", NULL, NULL, NULL), 0);
     CHECK_EQ_INT(r.s.arrived, 4);
-    CHECK_EQ_INT(r.s.rejected, 2); /* 16 GPUs on 8-GPU nodes; L4 not in this cluster */
+    CHECK_EQ_INT(r.s.rejected, 2); /* 24 GPUs on 16; L4 not in this cluster */
     CHECK_EQ_INT(r.s.completed, 2);
     CHECK_EQ_INT(r.s.arrived, r.s.completed + r.s.running + r.s.queued + r.s.rejected);
     tu_run_free(&r);

@@ -148,6 +148,12 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
         goto out;
     }
     m->host_link_gbps_per_dir = v;
+    int nl = get_num(j, "nvlink_gbps", &v, false, 0, MAX_GBPS);
+    if (nl < 0) {
+        rc = bad(err, path, "nvlink_gbps", "a number of GB/s from 0 to 1e6 (0: no NVLink)");
+        goto out;
+    }
+    m->nvlink_gbps = nl > 0 ? v : 0;
     const cJSON *hk = cJSON_GetObjectItemCaseSensitive(hl, "kind");
     snprintf(m->host_link_kind, sizeof m->host_link_kind, "%s", cJSON_IsString(hk) ? hk->valuestring : "");
     m->price_per_hour_usd = -1;

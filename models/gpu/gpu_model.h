@@ -41,6 +41,7 @@ typedef struct gpu_model {
     int sms;
     char host_link_kind[24];
     double host_link_gbps_per_dir; /* GB/s (1e9 B/s) per direction */
+    double nvlink_gbps;            /* GB/s, both directions, per GPU; 0: no NVLink */
     double price_per_hour_usd;     /* < 0 when unknown */
     /* speed: peak dense tensor throughput (BF16, else FP16) and memory
      * bandwidth; < 0 when the file gives none. Jobs and services scale their
