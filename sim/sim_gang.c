@@ -1,6 +1,7 @@
 /* sim_gang.c - jobs across nodes: shape, placement, release (sim_gang.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_gang.h"
+#include "sim.h"
 #include "sim_struct.h"
 
 #include <stdio.h>
