@@ -56,11 +56,18 @@ if check_rc jobs_csv 0 "$G" run --trace "$T/j.csv" --gpus $H:1 --policy whole --
   # a completed row, the rejected one with its reason, the quoted id, nothing for the row past --until;
   # b waited for a (queue 90 s) and ran 100 s
   if grep -q '^b,job,,10.000000,100.000000,200.000000,90.000000,190.000000,1,H100-SXM5-80GB,0,1,0,0,completed,$' "$T/j/jobs.csv" &&
-     grep -q '^wide,job,,20.000000,,20.000000,,,9,,,,0,0,rejected,fits no node' "$T/j/jobs.csv" &&
+     grep -q '^wide,job,,20.000000,,20.000000,,,9,,,,0,0,rejected,"needs 9 GPUs, the cluster has 1' "$T/j/jobs.csv" &&
      grep -q '^"x,y",job,' "$T/j/jobs.csv" && ! grep -q '^last,' "$T/j/jobs.csv" &&
      [ "$(wc -l <"$T/j/jobs.csv")" -eq 5 ] && grep -q '"jobs_csv":[[:space:]]*"jobs.csv"' "$T/j/report.json"; then
     ok jobs_csv_rows
   else no jobs_csv_rows "$T/j/jobs.csv"; fi
+fi
+# a job across two nodes: both named
+printf 'id,submit,duration,gpus\ng,0,10,16\n' >"$T/g.csv"
+if check_rc jobs_csv_gang 0 "$G" run --trace "$T/g.csv" --gpus $H:16 --gpus-per-node 8 --policy whole --jobs-csv \
+     --out "$T/g"; then
+  grep -q '^g,job,,0.000000,0.000000,10.000000,0.000000,10.000000,16,H100-SXM5-80GB,0|1,' "$T/g/jobs.csv" &&
+    ok jobs_csv_gang_nodes || no jobs_csv_gang_nodes "$T/g/jobs.csv"
 fi
 # without the flag: no file, no mention in the report
 if check_rc jobs_csv_off 0 "$G" run --trace "$T/j.csv" --gpus $H:1 --policy whole --out "$T/j0"; then
