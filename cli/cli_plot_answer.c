@@ -9,7 +9,10 @@
  * is one sentence and one table: the cheapest configuration meeting every
  * term (cards, nodes, $/hour, $/month, margin, where the price came from),
  * the runners-up, and each configuration that cannot meet the SLO with the
- * reason plan.json gives. The margin is plan.json's stable_from_gpus (the
+ * reason plan.json gives; when the candidates' cluster files or templates
+ * give the cost of owning their cards, the answer's owning cost per month
+ * beside renting (from each answer's run). The margin is plan.json's
+ * stable_from_gpus (the
  * smallest probed count from which every larger probed count met); a plan
  * written without margin probes says so.
  *
@@ -32,6 +35,7 @@ typedef struct ans_entry {
     int order;        /* first seen: ties keep it */
     int rank_class;   /* 0 priced answer, 1 unpriced answer, 2 no answer */
     double usd_h;
+    double own_month; /* owning its answer's cards per month (its run's cost.tco), NaN: no TCO given */
 } ans_entry;
 
 static double num_or_nan(const cJSON *o, const char *path)
@@ -188,7 +192,7 @@ static cJSON *answer_report(const ans_entry *a)
     return NULL;
 }
 
-static void answer_row(html *h, const ans_entry *a, const char *role)
+static void answer_row(html *h, const ans_entry *a, const char *role, bool tco)
 {
     const cJSON *e = a->obj;
     bool met = a->rank_class < 2;
@@ -199,8 +203,8 @@ static void answer_row(html *h, const ans_entry *a, const char *role)
     h_td(h, j_str(e, "policy", "?"));
     h_td(h, j_str(e, "candidate", "?"));
     if (!met) {
-        h_raw(h, "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td></td>"
-                 "<td></td><td class=\"why\">");
+        h_raw(h, "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>");
+        h_raw(h, tco ? "<td class=\"n\">-</td><td></td><td></td><td class=\"why\">" : "<td></td><td></td><td class=\"why\">");
         reason_text(h, e);
         h_raw(h, "</td></tr>\n");
         return;
@@ -209,6 +213,8 @@ static void answer_row(html *h, const ans_entry *a, const char *role)
     h_td_num(h, num_or_nan(e, "nodes"));
     h_td_usd(h, num_or_nan(e, "cost_per_hour_usd"));
     h_td_usd(h, num_or_nan(e, "cost_per_month_usd"));
+    if (tco)
+        h_td_usd(h, a->own_month);
     h_raw(h, "<td>");
     margin_text(h, e);
     h_raw(h, "</td>");
@@ -256,13 +262,29 @@ static void answer_sentence(html *h, const cJSON *plan, const ans_entry *best, i
     h_raw(h, "; the reasons are in the table.</p>\n");
 }
 
+/* Owning an entry's answer per month, from its first run's report (the
+ * cluster file's or template's "tco"), NaN when not given. */
+static double own_per_month(const ans_entry *a)
+{
+    double v = NAN;
+    cJSON *rep = a->rank_class < 2 ? answer_report(a) : NULL;
+    if (rep && !metrics_get(rep, "cost.tco.owned_usd_per_month", &v))
+        v = NAN;
+    cJSON_Delete(rep);
+    return v;
+}
+
 /* The answer of one group of plans: entries ents[0..n) already ranked. */
-static void answer_block(plotter *pl, const cJSON *plan, const ans_entry *ents, int n, const char *dirs)
+static void answer_block(plotter *pl, const cJSON *plan, ans_entry *ents, int n, const char *dirs)
 {
     html *h = &pl->h;
     int nmet = 0;
-    for (int i = 0; i < n; i++)
+    bool tco = false;
+    for (int i = 0; i < n; i++) {
         nmet += ents[i].rank_class < 2;
+        ents[i].own_month = own_per_month(&ents[i]);
+        tco |= !isnan(ents[i].own_month);
+    }
     h_raw(h, "<section class=\"answer-block\">\n<h2>The answer: ");
     h_esc(h, j_str(plan, "trace", "?"));
     h_raw(h, "</h2>\n");
@@ -270,9 +292,13 @@ static void answer_block(plotter *pl, const cJSON *plan, const ans_entry *ents, 
     h_table_open(h, "answer-table", "answer");
     static const char *const head[] = {"",       "policy",  "card or cluster", "cards", "nodes",
                                        "$/hour", "$/month", "margin",          "price from", "verdict", NULL};
-    h_head_row(h, head);
+    static const char *const head_tco[] = {"",        "policy",  "card or cluster",   "cards",  "nodes",
+                                           "$/hour",  "$/month", "own $/month (TCO)", "margin", "price from",
+                                           "verdict", NULL};
+    h_head_row(h, tco ? head_tco : head);
     for (int i = 0; i < n; i++)
-        answer_row(h, &ents[i], i == 0 && nmet ? "answer" : ents[i].rank_class < 2 ? "runner-up" : "cannot meet");
+        answer_row(h, &ents[i], i == 0 && nmet ? "answer" : ents[i].rank_class < 2 ? "runner-up" : "cannot meet",
+                   tco);
     h_table_close(h);
     h_raw(h, "<p class=\"note\">From ");
     h_esc(h, dirs);
@@ -315,7 +341,7 @@ void plot_answer(plotter *pl, const plot_docs *docs, int n)
                 ents = xrealloc(ents, (size_t)(nents + 1) * sizeof *ents);
                 double g = num_or_nan(e, "gpus"), usd = num_or_nan(e, "cost_per_hour_usd");
                 bool met = !strcmp(j_str(e, "verdict", ""), "met") && g > 0;
-                ents[nents] = (ans_entry){e, docs[k].dir, nents, met ? (isnan(usd) ? 1 : 0) : 2, usd};
+                ents[nents] = (ans_entry){e, docs[k].dir, nents, met ? (isnan(usd) ? 1 : 0) : 2, usd, NAN};
                 nents++;
             }
         }

@@ -79,6 +79,24 @@ void plot_cost_table(html *h, const cJSON *rep)
         h_raw(h, "</td></tr>\n");
     }
     h_table_close(h);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
+    if (t) { /* the cluster file gave the cost of owning its cards (sim/sim_tco.h) */
+        h_raw(h, "<p class=\"tco\"><b>Owning these cards</b> (total cost of ownership): ");
+        h_usd(h, num_or_nan(t, "owned_usd_per_month"));
+        h_raw(h, " a month (depreciation ");
+        h_usd(h, num_or_nan(t, "capital_usd_per_month"));
+        h_raw(h, ", power ");
+        h_usd(h, num_or_nan(t, "power_usd_per_month"));
+        h_raw(h, " at each card's power x PUE every hour, an upper bound)");
+        double rent;
+        if (metrics_get(t, "rented_usd_per_month", &rent)) {
+            h_raw(h, " against ");
+            h_usd(h, rent);
+            h_fmt(h, " renting them at the prices above (owning = %.0f%% of renting).",
+                  100 * num_or_nan(t, "owned_over_rented"));
+        }
+        h_raw(h, "</p>\n");
+    }
 }
 
 /* One term's row; returns whether it holds. */

@@ -150,6 +150,14 @@ const metrics_row metrics[] = {
     {"cost.holders.*.per_million_requests_usd", NULL, NULL,
      "cost of the cards a service held / its requests served x 1e6", "USD", LO, 0},
 
+    {"cost.tco.owned_usd_per_month", NULL, NULL, "owning the cards per month: capital and power (sim/sim_tco.h)",
+     "USD", LO, 0},
+    {"cost.tco.capital_usd_per_month", NULL, NULL, "owning: straight-line depreciation per month", "USD", LO, 0},
+    {"cost.tco.power_usd_per_month", NULL, NULL, "owning: power at each card's power x PUE per month", "USD", LO, 0},
+    {"cost.tco.owned_usd", NULL, NULL, "owning the cards over the span", "USD", LO, 0},
+    {"cost.tco.rented_usd_per_month", NULL, NULL, "renting the same cards at their prices per month", "USD", LO, 0},
+    {"cost.tco.owned_over_rented", NULL, NULL, "owning / renting", "ratio", LO, 0},
+
     /* {==== the run ====} */
     {"sim.end_s", NULL, NULL, "simulated time at the end", "s", EI, H},
     {"sim.events", NULL, NULL, "events processed", "events", EI, H},

@@ -120,6 +120,27 @@ static void unit_cost(const cJSON *r, cJSON *o, const sim_cost_holder *h, uint64
     }
 }
 
+/* Owning against renting, per month: capital (straight-line depreciation)
+ * and power (at each card's power every hour), when every pool has both. */
+static void report_tco(cJSON *o, const sim_cost_pool *pools, int npools, double rent_per_h, bool priced,
+                       double span_h)
+{
+    double cap = 0, pow = 0;
+    for (int p = 0; p < npools; p++) {
+        if (pools[p].own_capital_usd_h < 0 || pools[p].own_power_usd_h < 0)
+            return;
+        cap += pools[p].ngpus * pools[p].own_capital_usd_h;
+        pow += pools[p].ngpus * pools[p].own_power_usd_h;
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "tco");
+    cJSON_AddNumberToObject(t, "owned_usd_per_month", (cap + pow) * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "capital_usd_per_month", cap * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "power_usd_per_month", pow * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "owned_usd", (cap + pow) * span_h);
+    add_or_null(t, "rented_usd_per_month", priced, rent_per_h * SIM_COST_MONTH_H);
+    add_or_null(t, "owned_over_rented", priced && rent_per_h > 0, (cap + pow) / rent_per_h);
+}
+
 void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us end_us, cJSON *r)
 {
     cost_ctx x = {.pools = pools, .npools = c->npools, .span_h = gs_us_to_s(end_us) / 3600.0, .priced = true};
@@ -157,4 +178,5 @@ void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us e
     cJSON_AddItemToArray(hs, holder_obj(&x, "idle", "", idle));
     free(gh);
     free(idle);
+    report_tco(o, pools, c->npools, per_h, x.priced, x.span_h);
 }

@@ -61,6 +61,9 @@ typedef struct sim_cost_pool {
     const char *model;
     int ngpus;
     double usd_per_gpu_h;
+    /* owning its cards (sim_tco.h), USD per GPU-hour, means over the pool's
+     * cards; both < 0 when the cluster gives no TCO */
+    double own_capital_usd_h, own_power_usd_h;
 } sim_cost_pool;
 
 #define SIM_COST_MONTH_H 730.0 /* 8760 h / 12 */
@@ -71,7 +74,9 @@ typedef struct sim_cost_pool {
  * and each holder's GPU-hours, share of capacity, cost over the span and
  * per month, then idle capacity (capacity minus every holder); jobs also per
  * completed job, a service per million requests served. A holder other than
- * jobs that held nothing is left out. O(holders x pools + services). */
+ * jobs that held nothing is left out. When every pool has its owning
+ * cost, "tco": owning per month (capital and power) beside renting at the
+ * prices above. O(holders x pools + services). */
 void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us end_us, cJSON *r);
 
 #endif

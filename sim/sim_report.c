@@ -44,6 +44,57 @@ static double pool_price(const sim *s, int i, const char **source, double *pool_
     return p->model->price_per_hour_usd >= 0 ? p->model->price_per_hour_usd : -1;
 }
 
+/* The cost of owning pool i's cards, USD per GPU-hour (means over its
+ * cards): capital and power; both -1 when the cluster gives no TCO. */
+static void pool_tco(const sim *s, int i, double *cap, double *pow)
+{
+    *cap = *pow = -1;
+    if (!s->cl->group_tco)
+        return;
+    double c = 0, p = 0;
+    int n = 0;
+    for (int k = 0; k < s->cl->nnodes; k++) {
+        const sim_node *nd = &s->cl->nodes[k];
+        const sim_tco *t = &s->cl->group_tco[nd->group];
+        if (nd->pool != i)
+            continue;
+        if (!t->given)
+            return;
+        c += nd->ngpus * sim_tco_capital_usd_h(t);
+        p += nd->ngpus * sim_tco_power_usd_h(t);
+        n += nd->ngpus;
+    }
+    if (n > 0) {
+        *cap = c / n;
+        *pow = p / n;
+    }
+}
+
+/* inputs.cluster.tco: each node group's owning inputs, and where a default
+ * came from (sim_tco.h). */
+static void add_tco_inputs(cJSON *cl, const sim *s)
+{
+    if (!s->cl->group_tco || !s->cl->group_tco[0].given)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(cl, "tco");
+    for (int g = 0; g < s->cl->ngroups; g++) {
+        const sim_tco *t = &s->cl->group_tco[g];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "group", g);
+        cJSON_AddNumberToObject(o, "purchase_usd_per_gpu", t->purchase_usd_per_gpu);
+        cJSON_AddNumberToObject(o, "depreciation_years", t->depreciation_years);
+        cJSON_AddNumberToObject(o, "usd_per_kwh", t->usd_per_kwh);
+        cJSON_AddNumberToObject(o, "pue", t->pue);
+        cJSON_AddStringToObject(o, "pue_source", t->pue_default ? "default: Uptime Institute Global Data Center "
+                                                                  "Survey 2023 average" : "cluster file");
+        cJSON_AddNumberToObject(o, "power_w_per_gpu", t->power_w_per_gpu);
+        cJSON_AddStringToObject(o, "power_source", t->power_default ? "model file tdp_w" : "cluster file");
+        cJSON_AddNumberToObject(o, "capital_usd_per_gpu_hour", sim_tco_capital_usd_h(t));
+        cJSON_AddNumberToObject(o, "power_usd_per_gpu_hour", sim_tco_power_usd_h(t));
+        cJSON_AddItemToArray(a, o);
+    }
+}
+
 void sim_report_add_inputs(cJSON *r, const sim *s)
 {
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
@@ -94,6 +145,7 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         cJSON_AddNumberToObject(cl, "cost_per_hour_usd", usd);
     else
         cJSON_AddNullToObject(cl, "cost_per_hour_usd");
+    add_tco_inputs(cl, s);
 }
 
 static void report_modules(const sim *s, cJSON *r, int section)
@@ -157,7 +209,8 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         const char *src;
         double pool_usd_h;
         pools[i] = (sim_cost_pool){s->cl->pools[i].model->name, s->cl->pools[i].ngpus,
-                                   pool_price(s, i, &src, &pool_usd_h)};
+                                   pool_price(s, i, &src, &pool_usd_h), -1, -1};
+        pool_tco(s, i, &pools[i].own_capital_usd_h, &pools[i].own_power_usd_h);
     }
     sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
     free(pools);
@@ -210,6 +263,14 @@ static void summary_cost(FILE *out, const cJSON *co)
         sep = ", ";
     }
     fputc('\n', out);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
+    if (t) {
+        fprintf(out, "  own       $%.0f per month (capital $%.0f, power $%.0f)", num(t, "owned_usd_per_month", NULL),
+                num(t, "capital_usd_per_month", NULL), num(t, "power_usd_per_month", NULL));
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "rented_usd_per_month")))
+            fprintf(out, " against $%.0f renting at the prices above", num(t, "rented_usd_per_month", NULL));
+        fputc('\n', out);
+    }
 }
 
 void sim_report_summary(FILE *out, const cJSON *r)

@@ -196,7 +196,86 @@ static void longtail_balance(void)
     cJSON_Delete(rep);
 }
 
+/* Owning (sim/sim_tco.h) by hand: 2 H100s at $30,000 over 5 years, 500 W
+ * at PUE 1.5 and $0.10/kWh: capital 30000 / 43800 = $0.68493 a GPU-hour,
+ * power 0.5 x 1.5 x 0.1 = $0.075; per month x 2 cards x 730 h. With pue
+ * and power left out: 1.58 (Uptime 2023) and the model file's 700 W. */
+static void tco_by_hand(void)
+{
+    static const char *const clusters[2] = {
+        "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"purchase_usd_per_gpu\": 30000, "
+        "\"depreciation_years\": 5, \"usd_per_kwh\": 0.1, \"pue\": 1.5, \"power_w_per_gpu\": 500}}]}",
+        "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"purchase_usd_per_gpu\": 30000, "
+        "\"depreciation_years\": 5, \"usd_per_kwh\": 0.1}}]}"};
+    const double power_h[2] = {0.5 * 1.5 * 0.1, 0.7 * 1.58 * 0.1};
+    for (int k = 0; k < 2; k++) {
+        tu_run r;
+        memset(&r, 0, sizeof r);
+        r.cfg.trace_path = tu_write_tmp("id,submit,duration,gpus\na,0,3600,1\n");
+        r.cfg.policy = "whole";
+        r.cfg.seed = 1;
+        cJSON *rep = NULL;
+        if ((r.rc = sim_cluster_load(&r.cl, tu_write_tmp(clusters[k]), tu_catalog(), &r.err)) == 0 &&
+            (r.rc = tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err)) == 0 && (r.rc = sim_run(&r.s)) == 0)
+            rep = sim_report_build(&r.s, 0, 0);
+        else
+            fprintf(stderr, "    %s\n", r.err.msg);
+        tu_run_free(&r);
+        CHECK(rep != NULL);
+        if (!rep)
+            continue;
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "cost"), "tco");
+        double cap_h = 30000.0 / (5 * 8760);
+        CHECK_NEAR(num(cJSON_GetObjectItemCaseSensitive(rep, "cost"), "tco", "capital_usd_per_month"),
+                   2 * cap_h * 730, 1e-12, 0);
+        CHECK_NEAR(num(cJSON_GetObjectItemCaseSensitive(rep, "cost"), "tco", "power_usd_per_month"),
+                   2 * power_h[k] * 730, 1e-12, 0);
+        CHECK_NEAR(num(cJSON_GetObjectItemCaseSensitive(rep, "cost"), "tco", "rented_usd_per_month"),
+                   2 * H100_USD * 730, 1e-12, 0);
+        CHECK_NEAR(num(cJSON_GetObjectItemCaseSensitive(rep, "cost"), "tco", "owned_usd"), 2 * (cap_h + power_h[k]),
+                   1e-12, 0); /* over the one-hour span */
+        CHECK(t != NULL);
+        cJSON_Delete(rep);
+    }
+}
+
+/* Bad TCO inputs are input errors naming the group and the field. */
+static void tco_refused(void)
+{
+    static const struct {
+        const char *nodes, *msg;
+    } bad[] = {
+        {"[{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"depreciation_years\": 5, \"usd_per_kwh\": 0.1}}]",
+         "nodes[0].tco.purchase_usd_per_gpu: required"},
+        {"[{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"purchase_usd_per_gpu\": 1, \"depreciation_years\": 5, "
+         "\"usd_per_kwh\": 0.1, \"pue\": 0.5}}]",
+         "nodes[0].tco.pue: expected"},
+        {"[{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"purchase_usd_per_gpu\": 1, \"depreciation_years\": 5, "
+         "\"usd_per_kwh\": 0.1, \"cost\": 1}}]",
+         "unknown key 'cost'"},
+        {"[{\"model\": \"H100-SXM5-80GB\", \"gpus\": 2, \"tco\": {\"purchase_usd_per_gpu\": 1, \"depreciation_years\": 5, "
+         "\"usd_per_kwh\": 0.1}}, {\"model\": \"A100-SXM4-80GB\", \"gpus\": 2}]",
+         "give it for every group or for none"},
+        {"[{\"model\": \"GH200-96GB\", \"gpus\": 1, \"tco\": {\"purchase_usd_per_gpu\": 1, \"depreciation_years\": 5, "
+         "\"usd_per_kwh\": 0.1}}]",
+         "power_w_per_gpu: required: the model file gives no tdp_w"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char doc[600];
+        snprintf(doc, sizeof doc, "{\"nodes\": %s}", bad[i].nodes);
+        sim_cluster cl;
+        gs_error err = {0};
+        int rc = sim_cluster_load(&cl, tu_write_tmp(doc), tu_catalog(), &err);
+        CHECK_EQ_INT(rc, GS_EINPUT);
+        CHECK_STR_HAS(err.msg, bad[i].msg);
+        if (rc == 0)
+            sim_cluster_free(&cl);
+    }
+}
+
 const test_case tests_cost[] = {
+    {"cost/tco_by_hand", tco_by_hand},
+    {"cost/tco_refused", tco_refused},
     {"cost/whole_by_hand", whole_by_hand},
     {"cost/shared_card_marginal", shared_marginal},
     {"cost/examples_balance", examples_balance},
