@@ -45,6 +45,7 @@ typedef struct plan_args {
     double fraction;
     long min_gpus, max_gpus, width; /* width 0: from --jobs */
     bool allow[PLAN_NIMPLICIT];
+    bool sensitivity; /* --sensitivity: cli_plan_sens.c */
 } plan_args;
 
 static const char plan_synopsis[] =
@@ -102,6 +103,11 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
         {.name = "engine", .arg = "E", .kind = CLI_ARG_CHOICE, .choices = "slurm,parallel,local", .p = &a->engine,
          .help = "run each round as a sweep on slurm (sbatch --array, waited for),\n"
                  "parallel (GNU parallel) or local, in OUT/sweep.<policy>.<candidate>/"},
+        {.name = "sensitivity", .kind = CLI_ARG_FLAG, .p = &a->sensitivity,
+         .help = "then search the answer and two runners-up again with each assumption that\n"
+                 "can decide at both ends of its range (mem_bound_job: the card models'\n"
+                 "speed ratio; services' cold start): does the winner change?\n"
+                 "A tornado table, OUT/sensitivity.json (gpusim plot draws it)"},
         {.name = "format", .arg = "F", .kind = CLI_ARG_CHOICE, .choices = "text,json", .p = &a->format,
          .help = "text (default) or json"},
         CLI_SHARED(CLI_OPT_OUT, "runs and plan.json (default results/plan.<trace>.<first candidate>,\n"
@@ -491,6 +497,8 @@ int cmd_plan(int argc, char **argv)
         fputs(text, stdout);
     else if (rc == 0)
         cli_plan_output_text(&cx, a.o.trace, st.ents, st.nents);
+    if (rc == 0 && a.sensitivity && st.nimpossible < st.nents)
+        rc = cli_plan_sensitivity(&cx, st.ents, st.nents, &err);
     if (rc == 0 && st.nimpossible > 0 && st.nimpossible == st.nents)
         rc = gs_err(&err, GS_EFAIL, "plan: no candidate can serve every row of %s (rows and reasons above); "
                     "--allow-rejected sets them aside", a.o.trace);

@@ -6,6 +6,8 @@
  *                      speculative rounds;
  *   cli_plan_output.c  plan.json's entry objects and the text: the buyer's
  *                      table, the warnings, the evidence;
+ *   cli_plan_sens.c    --sensitivity: the answer searched again under each
+ *                      deciding assumption at both ends of its range;
  *   cli_plan.c         the command: options, candidates and prices, terms,
  *                      one entry per (candidate, policy).
  * SPDX-License-Identifier: MIT */
@@ -116,5 +118,10 @@ void cli_plan_output_impossible(FILE *out, const char *what, const plan_feasibil
 /* The text answer: header, buyer's table (cheapest first), the runs'
  * warnings, the evidence of each entry. */
 void cli_plan_output_text(const plan_ctx *cx, const char *trace, const entry *ents, int nents);
+
+/* plan --sensitivity (cli_plan_sens.c): the answer and its runners-up
+ * searched again with each deciding assumption at both ends of its range;
+ * OUT/sensitivity.json and the tornado table. 0 or the error. */
+int cli_plan_sensitivity(const plan_ctx *cx, const entry *ents, int nents, gs_error *err);
 
 #endif

@@ -305,6 +305,92 @@ static void evidence_tables(html *h, const cJSON *pa, const cJSON *sa)
     }
 }
 
+/* {==== plan --sensitivity (cli_plan_sens.c's sensitivity.json) ====} */
+
+static double end_usd(const cJSON *end)
+{
+    return num_or_nan(end, "winner_cost_per_hour_usd");
+}
+
+static void sensitivity_table(html *h, const cJSON *sd)
+{
+    h_table_open(h, "sensitivity", "sensitivity");
+    static const char *const head[] = {"assumption", "range", "end", "set", "winner there", "$/hour",
+                                       "winner changes", NULL};
+    h_head_row(h, head);
+    const cJSON *a, *e, *x;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(sd, "assumptions"))
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(a, "ends"))
+        {
+            bool ch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "winner_changes"));
+            h_raw(h, ch ? "<tr class=\"unmet\">" : "<tr>");
+            h_td(h, j_str(a, "name", "?"));
+            h_td(h, j_str(a, "range", ""));
+            h_td(h, j_str(e, "end", "?"));
+            char sets[600] = "";
+            cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(e, "set"))
+                snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", sets[0] ? " " : "",
+                         cJSON_GetStringValue(x) ? cJSON_GetStringValue(x) : "");
+            h_td(h, sets);
+            h_td(h, j_str(e, "winner", "none met"));
+            h_td_usd(h, end_usd(e));
+            h_td(h, ch ? "yes" : "no");
+            h_raw(h, "</tr>\n");
+        }
+    h_table_close(h);
+}
+
+/* DIR/sensitivity.json, when plan --sensitivity wrote one: the tornado
+ * figure and its table. */
+static int plot_sensitivity(plotter *pl, const char *dir)
+{
+    char p[1200];
+    if (!plot_exists(dir, "sensitivity.json", p, sizeof p))
+        return 0;
+    cJSON *sd = cli_batch_read_json(p, pl->err);
+    if (!sd)
+        return pl->err->code;
+    char tsv[1200];
+    snprintf(tsv, sizeof tsv, "%s/fig_sensitivity.tsv", dir);
+    FILE *f = fopen(tsv, "w");
+    int rc = f ? 0 : gs_err(pl->err, GS_EWRITE, "cannot write '%s'", tsv), n = 0;
+    const cJSON *a;
+    if (f) {
+        fprintf(f, "assumption\tlow\thigh\tlow_changes\thigh_changes\n");
+        cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(sd, "assumptions"))
+        {
+            const cJSON *ends = cJSON_GetObjectItemCaseSensitive(a, "ends");
+            const cJSON *lo = cJSON_GetArrayItem(ends, 0), *hi = cJSON_GetArrayItem(ends, 1);
+            plot_tsv_text(f, j_str(a, "name", "?"));
+            double l = end_usd(lo), u = end_usd(hi);
+            isnan(l) ? fprintf(f, "\t?") : fprintf(f, "\t%.9g", l);
+            isnan(u) ? fprintf(f, "\t?") : fprintf(f, "\t%.9g", u);
+            fprintf(f, "\t%d\t%d\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "winner_changes")),
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hi, "winner_changes")));
+            n++;
+        }
+        if (fclose(f) != 0)
+            rc = gs_err(pl->err, GS_EWRITE, "cannot write '%s'", tsv);
+    }
+    h_raw(&pl->h, "<h3>Sensitivity: would another assumption change the answer?</h3>\n<p>");
+    h_fmt(&pl->h, "The answer (%s, ", j_str(sd, "answer", "?"));
+    h_usd(&pl->h, num_or_nan(sd, "answer_cost_per_hour_usd"));
+    h_raw(&pl->h, " an hour) and its two cheapest runners-up searched again with each assumption at both ends of "
+                  "its range. ");
+    h_esc(&pl->h, j_str(sd, "not_varied", ""));
+    h_raw(&pl->h, ".</p>\n");
+    if (rc == 0 && n > 0) {
+        char defs[120];
+        snprintf(defs, sizeof defs, "n=%d; base=%.17g; fig_h=%d", n, num_or_nan(sd, "answer_cost_per_hour_usd"),
+                 200 + 60 * n);
+        rc = plot_figure(pl, dir, "fig_sensitivity", "scripts/fig_sensitivity.gp", defs, tsv,
+                         "plan --sensitivity: the winner's $/hour at each end", NULL);
+    }
+    sensitivity_table(&pl->h, sd);
+    cJSON_Delete(sd);
+    return rc;
+}
+
 #define PANELS_PER_IMAGE 5
 
 int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
@@ -343,6 +429,8 @@ int plot_plan(plotter *pl, const char *dir, const cJSON *doc)
         snprintf(name, sizeof name, img == 1 ? "fig_plan" : "fig_plan_%d", img);
         rc = plot_figure(pl, dir, name, "scripts/fig_plan.gp", defs, prefix, terms[0], args);
     }
+    if (rc == 0)
+        rc = plot_sensitivity(pl, dir);
     evidence_tables(&pl->h, pa, sa);
     h_json(&pl->h, "plan.json (SLO terms and every point tried)", doc, false);
     return rc;

@@ -183,6 +183,42 @@ PY
 then ok report_answer_matches_plan_json; else no report_answer_matches_plan_json "$T/check.txt"; fi
 cat "$T/check.txt"
 
+# {==== plan --sensitivity ====}
+# H100 (the reference: its cards do not change) against A100 at $3.43 or $4.00 an hour, with jobs 45%
+# memory-bound: 17 H100s ($116.96) win; at the range's high end (0.9) an A100 runs a job 1.73x slower
+# instead of 2.24x and 30 of them suffice: $102.90 at $3.43 wins, $120 at $4.00 does not
+"$G" gen mmc --jobs 400 --servers 16 --util 0.7 --mean-s 600 --seed 3 --out "$T/mmc16.csv" >/dev/null
+for pr in 3.43 4.0; do
+  "$G" plan --trace "$T/mmc16.csv" --policy whole --gpu $H,$A --set ref_gpu=$H --set mem_bound_job=0.45 \
+    --price $A=$pr --slo 'jobs.queue_s.p99<=60' --sensitivity --out "$T/s$pr" >"$T/s$pr.txt" 2>&1
+done
+if python3 - "$T/s3.43/sensitivity.json" "$T/s4.0/sensitivity.json" >"$T/sens.txt" 2>&1 <<'PY'
+import json, sys
+flip, keep = (json.load(open(p)) for p in sys.argv[1:3])
+def ends(d):
+    a = [x for x in d["assumptions"] if x["name"] == "mem_bound_job"][0]
+    return a["ends"]
+for d, want in ((flip, [False, True]), (keep, [False, False])):
+    e = ends(d)
+    assert [x["winner_changes"] for x in e] == want, [x["winner_changes"] for x in e]
+    for x in e:  # each end's winner is the cheapest entry there
+        best = min((y for y in x["entries"] if y["cost_per_hour_usd"] is not None), key=lambda y: y["cost_per_hour_usd"])
+        assert x["winner"] == best["label"], (x["winner"], best)
+    assert e[1]["set"] == ["mem_bound_job=0.9"] and e[0]["set"] == ["mem_bound_job=0.15"], e
+assert ends(flip)[1]["winner"].endswith("A100-SXM4-80GB"), ends(flip)[1]
+PY
+then ok plan_sensitivity_winner_changes; else no plan_sensitivity_winner_changes "$T/sens.txt"; fi
+# the high end's runs ran with the value it names
+r=$(ls -d "$T"/s3.43/sensitivity/mem_bound_job.high/runs/* 2>/dev/null | head -1)
+if [ -n "$r" ] && grep -q '"mem_bound_job":[[:space:]]*"0.9"' "$r/report.json" && grep -q 'YES' "$T/s3.43.txt"; then
+  ok plan_sensitivity_runs_use_the_end; else no plan_sensitivity_runs_use_the_end "$T/s3.43.txt"; fi
+if check_rc plot_sensitivity 0 "$G" plot "$T/s3.43" --out "$T/sh"; then
+  sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$T/s3.43/fig_sensitivity.svg" >"$T/st.txt"
+  if grep -q 'mem_bound_job' "$T/st.txt" && grep -q 'another entry wins there' "$T/st.txt" &&
+     grep -q 'id="sensitivity"' "$T/sh/report.html"; then ok plot_sensitivity_tornado
+  else no plot_sensitivity_tornado "$T/st.txt"; fi
+fi
+
 # {==== each figure's labels, from its SVG text ====}
 svgtext() { sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$1" | sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g'; }
 svgtext "$T/run/fig_queue.svg" >"$T/q.txt"
