@@ -33,7 +33,8 @@ JOBS ?= -j2
 
 # cli/ helpers that are not commands (the fill-up driver, cluster templates,
 # plan feasibility) link into the tests too; cli_*.c and main.c are the tool.
-LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/perf/perf_profile.c $(wildcard workloads/*.c) $(wildcard sim/*.c) $(wildcard sim/service/*.c) \
+LIB_SRC := $(wildcard base/*.c) models/gpu/gpu_model.c models/llm/llm_model.c models/perf/perf_profile.c models/perf/perf_shape.c \
+           models/perf/perf_fit.c $(wildcard workloads/*.c) $(wildcard sim/*.c) $(wildcard sim/service/*.c) \
            $(wildcard policies/*.c) $(wildcard policies/share/*.c) $(filter-out cli/main.c cli/cli_%.c,$(wildcard cli/*.c))
 CLI_SRC := cli/main.c $(wildcard cli/cli_*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil.c
@@ -169,10 +170,11 @@ baseline-update: gpusim
 SHARE = $(DESTDIR)$(PREFIX)/share/gpusim
 install: check-deps
 	@$(MAKE) --no-print-directory $(JOBS) gpusim
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/models/gpu $(SHARE)/models/perf/splitwise $(SHARE)/scripts \
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/models/gpu $(SHARE)/models/llm $(SHARE)/models/perf/splitwise $(SHARE)/scripts \
 		$(SHARE)/workloads/examples
 	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
 	install -m 644 models/gpu/*.json $(SHARE)/models/gpu/
+	install -m 644 models/llm/*.json $(SHARE)/models/llm/
 	install -m 644 models/perf/splitwise/perf_model.csv models/perf/splitwise/LICENSE $(SHARE)/models/perf/splitwise/
 	install -m 644 scripts/fig_*.gp $(SHARE)/scripts/
 	install -m 644 workloads/examples/*.csv workloads/examples/*.json $(SHARE)/workloads/examples/

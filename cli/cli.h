@@ -14,6 +14,9 @@ int cmd_gen(int argc, char **argv);
 int cmd_gen_agents(int argc, char **argv); /* `gen agents` (cli_gen_agents.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+/* `models --llm` and `models --validate` (cli_models.c); gpu_dir: models/gpu */
+int cli_models_llm(const char *gpu_dir);
+int cli_models_validate(const char *gpu_dir, const gpu_catalog *cat);
 int cmd_import(int argc, char **argv);
 /* capacity planning workflow */
 int cmd_compare(int argc, char **argv);

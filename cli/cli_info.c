@@ -43,33 +43,54 @@ int cmd_policies(int argc, char **argv)
 
 int cmd_models(int argc, char **argv)
 {
-    char dir[512];
-    if (argc > 2 && !strcmp(argv[1], "--models"))
-        snprintf(dir, sizeof dir, "%s", argv[2]);
-    else
+    char dir[512] = "";
+    bool llm = false, validate = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--models") && i + 1 < argc)
+            snprintf(dir, sizeof dir, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "--llm"))
+            llm = true;
+        else if (!strcmp(argv[i], "--validate"))
+            validate = true;
+        else {
+            fprintf(stderr, "gpusim: error: models: unexpected argument '%s'\nusage: gpusim models "
+                            "[--llm | --validate] [--models DIR]\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!*dir)
         gpu_catalog_default_dir(dir, sizeof dir);
+    if (llm)
+        return cli_models_llm(dir);
     gpu_catalog cat;
     gs_error err = {0};
     if (gpu_catalog_load(&cat, dir, &err) != 0)
         return cli_fail(&err);
-    printf("%-18s %8s %8s %10s %5s %-11s %8s %10s  %s\n", "model", "tflops", "mem_GB/s", "mem_mib", "sms",
-           "host_link", "GB/s/dir", "usd/gpu-h", "MIG profiles");
+    if (validate) {
+        int rc = cli_models_validate(dir, &cat);
+        gpu_catalog_free(&cat);
+        return rc;
+    }
+    printf("%-18s %7s %7s %7s %8s %10s %5s %-11s %8s %6s %4s %10s  %s\n", "model", "tflops", "fp8", "fp4", "mem_GB/s",
+           "mem_mib", "sms", "host_link", "GB/s/dir", "nvlink", "net", "usd/gpu-h", "MIG profiles");
     for (int i = 0; i < cat.n; i++) {
         const gpu_model *m = &cat.models[i];
-        char price[32];
-        if (m->price_per_hour_usd >= 0)
-            snprintf(price, sizeof price, "%.3f", m->price_per_hour_usd);
-        else
-            snprintf(price, sizeof price, "-");
-        char tf[32], bw[32];
+        char price[32], tf[32], f8[32], f4[32], bw[32], nv[32], net[32];
+        snprintf(price, sizeof price, m->price_per_hour_usd >= 0 ? "%.3f" : "-", m->price_per_hour_usd);
         snprintf(tf, sizeof tf, m->tensor_tflops >= 0 ? "%.1f" : "-", m->tensor_tflops);
+        snprintf(f8, sizeof f8, m->fp8_tflops >= 0 ? "%.0f" : "-", m->fp8_tflops);
+        snprintf(f4, sizeof f4, m->fp4_tflops >= 0 ? "%.0f" : "-", m->fp4_tflops);
         snprintf(bw, sizeof bw, m->mem_bw_gbps >= 0 ? "%.0f" : "-", m->mem_bw_gbps);
-        printf("%-18s %8s %8s %10lld %5d %-11s %8.0f %10s  %d%s%s\n", m->name, tf, bw, (long long)m->memory_mib, m->sms,
-               m->host_link_kind, m->host_link_gbps_per_dir, price, m->mig ? m->mig->nprofiles : 0,
-               *m->unverified ? "  unverified: " : "", m->unverified);
+        snprintf(nv, sizeof nv, m->nvlink_gbps > 0 ? "%.0fx%d" : "-", m->nvlink_gbps, m->nvlink_gpus);
+        snprintf(net, sizeof net, m->net_gbps > 0 ? "%.0f" : "-", m->net_gbps);
+        printf("%-18s %7s %7s %7s %8s %10lld %5d %-11s %8.0f %6s %4s %10s  %d%s%s\n", m->name, tf, f8, f4, bw,
+               (long long)m->memory_mib, m->sms, m->host_link_kind, m->host_link_gbps_per_dir, nv, net, price,
+               m->mig ? m->mig->nprofiles : 0, *m->unverified ? "  unverified: " : "", m->unverified);
     }
-    printf("\ntflops: peak dense tensor TFLOPS (BF16, else FP16); mem_GB/s: memory bandwidth (1e9 B/s);\n"
-           "unverified: figures the sources could not confirm (estimates). Sources: each file's figure_sources.\n");
+    printf("\ntflops, fp8, fp4: peak dense tensor TFLOPS (BF16, else FP16; FP8; FP4); mem_GB/s: memory bandwidth "
+           "(1e9 B/s);\nnvlink: GB/s per GPU both ways x the GPUs one NVLink domain joins; net: scale-out GB/s per GPU "
+           "each way;\nunverified: figures the sources could not confirm (estimates). Sources: each file's "
+           "figure_sources.\n'gpusim models --llm' lists the LLM catalog, '--validate' checks the speed model.\n");
     gpu_catalog_free(&cat);
     return 0;
 }

@@ -39,7 +39,7 @@
 
 typedef struct plan_args {
     cli_opts o;
-    const char *policies, *gpu_list, *format, *engine;
+    const char *policies, *gpu_list, *format, *engine, *tps, *dtypes;
     const char *templates[PLAN_MAX_TEMPLATES];
     int ntemplates;
     double fraction;
@@ -67,6 +67,12 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
         {.name = "gpu", .arg = "MODELS", .kind = CLI_ARG_STR, .once = true, .p = &a->gpu_list,
          .help = "card models to size, comma separated ('gpusim models')"},
         CLI_SHARED(CLI_OPT_GPUS_PER_NODE, "cards per node for --gpu (default 8; the last node may be partial)"),
+        {.name = "tp", .arg = "LIST", .kind = CLI_ARG_STR, .once = true, .p = &a->tps,
+         .help = "TP degrees to try for services of a catalog model (model=), e.g. 2,4,8;\n"
+                 "auto: 1,2,4,8. Each is sized as its own entry (--set svc_tp); a card that\n"
+                 "cannot hold the model at that TP is impossible, with the reason"},
+        {.name = "dtype", .arg = "LIST", .kind = CLI_ARG_STR, .once = true, .p = &a->dtypes,
+         .help = "precisions to try likewise (bf16,fp8,fp4; --set svc_dtype)"},
         CLI_SHARED(CLI_OPT_MIG, "--gpu cards run MIG: all-<profile>, balanced, whole, dynamic (dynmig)"),
         {.name = "cluster-template", .arg = "F", .kind = CLI_ARG_LIST, .max = PLAN_MAX_TEMPLATES,
          .p = a->templates, .n = &a->ntemplates,
@@ -323,6 +329,21 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
     return rc;
 }
 
+/* Entry e's card cannot hold its serving configuration (--tp, --dtype):
+ * impossible, with the reason, never searched. */
+static int entry_cannot_hold(plan_state *st, entry *e, const char *why)
+{
+    e->impossible = true;
+    st->nimpossible++;
+    cJSON_AddNullToObject(e->obj, "gpus");
+    cJSON_AddStringToObject(e->obj, "verdict", "impossible");
+    cJSON_AddStringToObject(e->obj, "reason", why);
+    cJSON_AddArrayToObject(e->obj, "points");
+    fprintf(stderr, "plan: %s on %s is impossible: %s\n", e->pol->label, e->cand->label, why);
+    cJSON_AddItemToArray(st->pa, e->obj);
+    return 0;
+}
+
 /* Candidate ci under policy p: its feasibility (the trace read once per
  * candidate and kind of policy), then impossible or searched. */
 static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
@@ -341,6 +362,14 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     cJSON_AddStringToObject(e->obj, "candidate", cd->label);
     cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
     int mk = names_mig_profiles(pol), rc;
+    char why[400] = "";
+    if ((st->a->tps || st->a->dtypes) && (rc = cli_plan_serving_check(st->cx, cd, pol, why, sizeof why, err)) != 0) {
+        cJSON_Delete(e->obj);
+        st->nents--;
+        return rc;
+    }
+    if (*why) /* this card cannot hold the configuration: nothing to search */
+        return entry_cannot_hold(st, e, why);
     if (!st->fdone[ci][mk] &&
         (rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, mk, false, &st->fcache[ci][mk], err)) != 0) {
         cJSON_Delete(e->obj);
@@ -420,8 +449,12 @@ static int plan_setup(plan_args *a, plan_ctx *cx, gpu_catalog *cat, plan_state *
     int rc = cli_plan_cands_gpus(a->gpu_list, a->o.gpus_per_node, a->o.mig, cat, st->cands, &st->ncands, err);
     if (rc == 0)
         rc = cli_plan_cands_templates(a->templates, a->ntemplates, cat, st->cands, &st->ncands, err);
+    char *plist = NULL;
+    if (rc == 0 && (a->tps || a->dtypes))
+        rc = cli_plan_serving_expand(a->policies, a->tps, a->dtypes, &plist, err);
     if (rc == 0)
-        rc = cli_batch_policies_parse(a->policies, pol, &st->npol, err);
+        rc = cli_batch_policies_parse(plist ? plist : a->policies, pol, &st->npol, err);
+    free(plist);
     st->pol = *pol;
     if (rc == 0)
         rc = plan_terms(a, cx, slo, err);

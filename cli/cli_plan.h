@@ -6,6 +6,8 @@
  *                      speculative rounds;
  *   cli_plan_output.c  plan.json's entry objects and the text: the buyer's
  *                      table, the warnings, the evidence;
+ *   cli_plan_serving.c the serving configurations (--tp, --dtype): entries per
+ *                      configuration, and whether a card can hold them;
  *   cli_plan_sens.c    --sensitivity: the answer searched again under each
  *                      deciding assumption at both ends of its range;
  *   cli_plan.c         the command: options, candidates and prices, terms,
@@ -110,6 +112,17 @@ int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error 
 long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_gpus);
 /* Sorts points by count. */
 int cli_plan_search_cmp_point(const void *a, const void *b);
+
+/* --tp (auto: 1,2,4,8) and --dtype (either may be NULL) over the --policies
+ * list: every entry once per (tp, dtype) with svc_tp and svc_dtype among its
+ * parameters, in *out (free it). 0 or GS_EUSAGE naming the bad value. */
+int cli_plan_serving_expand(const char *policies, const char *tps, const char *dtypes, char **out, gs_error *err);
+/* Whether every service of a catalog model in the trace fits a replica of
+ * --gpu candidate cd in p's configuration: *why "" when so (or for a
+ * template), else the first service that does not and why. 0 or the
+ * reading error. */
+int cli_plan_serving_check(const plan_ctx *cx, const candidate *cd, const cli_batch_policy *p, char *why, size_t n,
+                           gs_error *err);
 
 /* plan.json's "feasibility" object. */
 cJSON *cli_plan_output_feasibility(const plan_feasibility *f);

@@ -104,6 +104,12 @@ static void print_unanswered(const plan_ctx *cx, const entry *e, int w_pol, int 
         printf("%-*s %-*s %7s %6s   not applicable: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", why);
         return;
     }
+    const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "reason"));
+    if (e->impossible && reason) { /* a serving configuration the card cannot hold (cli_plan_serving.c) */
+        printf("%-*s %-*s %7s %6s   impossible: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
+               reason);
+        return;
+    }
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);

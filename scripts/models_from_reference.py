@@ -10,7 +10,9 @@ Each file names the public source of its speed figures (peak dense tensor
 throughput, memory bandwidth) in "figure_sources": the reference's own source
 entries (NVIDIA datasheets as quoted by glennklockwood.com, third-party spec
 pages), never a local path. A model with no BF16 figure takes its FP16 tensor
-peak (Turing has no BF16) and says so; one with neither keeps a null."""
+peak (Turing has no BF16) and says so; one with neither keeps a null. FP8/FP4
+throughputs and the scale-out network per GPU are not in the reference: the
+tables below carry them with their datasheets."""
 import json, os, sys
 
 ref_path = sys.argv[1] if len(sys.argv) > 1 else "reference/gpu-models.json"
@@ -23,6 +25,64 @@ SPEED_SOURCES = ("glennklockwood", "spec-pages")
 # a card the reference leaves without a tensor figure: an estimate, marked unverified
 ESTIMATES = {"A10G-24GB": (125, "estimate: the A10's dense BF16 tensor peak (NVIDIA A10 datasheet); "
                                 "published A10G figures conflict (62.5 / 70 / 125 TFLOPS)")}
+
+
+# Precision throughputs the reference does not carry: dense (no 2:4 sparsity)
+# FP8 and FP4 tensor TFLOPS, each half of the datasheet's sparse figure, with
+# the datasheet it comes from; None where the card has no such tensor cores
+# (Ampere, Turing: no FP8; only Blackwell has FP4). Marked unverified where
+# the reference already doubts the card's BF16 figure.
+H100_DS = "NVIDIA H100 Tensor Core GPU datasheet: FP8 3,958 TFLOPS with sparsity (1,979 dense)"
+PRECISION = {
+    "H100-SXM5-80GB": (1979, None, H100_DS),
+    "H100-NVL-94GB": (1670.5, None, "NVIDIA H100 NVL datasheet: FP8 3,341 TFLOPS per GPU with sparsity"),
+    "H200-SXM5-141GB": (1979, None, "NVIDIA H200 datasheet: FP8 3,958 TFLOPS with sparsity (1,979 dense)"),
+    "GH200-96GB": (1979, None, "NVIDIA GH200 datasheet: FP8 3,958 TFLOPS with sparsity (the H100 die)"),
+    "GH200-144GB": (1979, None, "NVIDIA GH200 datasheet: FP8 3,958 TFLOPS with sparsity (the H100 die)"),
+    "B200-180GB": (4500, 9000, "HGX B200 at 1,000 W: FP8 4.5 / FP4 9 PFLOPS dense (9 / 18 sparse); "
+                               "https://glennklockwood.com/garden/processors/B200 citing NVIDIA"),
+    "L40S-48GB": (733, None, "NVIDIA L40S datasheet: FP8 1,466 TFLOPS with sparsity (733 dense)"),
+    "L4-24GB": (242.5, None, "NVIDIA L4 datasheet: FP8 485 TFLOPS with sparsity (242.5 dense)"),
+}
+# How GPUs talk to each other, per GPU: the GPUs one NVLink domain joins (8 on
+# an HGX/DGX board through NVSwitch, 2 for a bridged pair, 1 for none) and the
+# scale-out network of the vendor's reference system in GB/s per direction
+# (one 400 Gb/s ConnectX-7 per GPU on DGX H100/H200/B200 = 50; one 200 Gb/s
+# ConnectX-6 per GPU on DGX A100 = 25); None where no reference system fixes it.
+DGX_H = "NVIDIA DGX H100/H200 user guide: eight 400 Gb/s ConnectX-7 ports, one per GPU"
+FABRIC = {
+    "A100-SXM4-40GB": (8, 25, "NVIDIA DGX A100 user guide: eight 200 Gb/s ConnectX-6 HDR ports, one per GPU"),
+    "A100-SXM4-80GB": (8, 25, "NVIDIA DGX A100 user guide: eight 200 Gb/s ConnectX-6 HDR ports, one per GPU"),
+    "H100-SXM5-80GB": (8, 50, DGX_H),
+    "H200-SXM5-141GB": (8, 50, DGX_H),
+    "B200-180GB": (8, 50, "NVIDIA DGX B200 user guide: eight 400 Gb/s ConnectX-7 ports, one per GPU"),
+    "H100-NVL-94GB": (2, None, "NVLink bridges join pairs of cards (reference: nvlink_gbps per bridged pair)"),
+    "A30-24GB": (2, None, "NVLink bridges join pairs of cards (reference: nvlink_gbps per bridged pair)"),
+    "GH200-96GB": (1, 50, "one GH200 per node with one 400 Gb/s NIC (NVIDIA GH200 reference design); no NVLink "
+                          "to another GPU without an NVLink Switch System"),
+    "GH200-144GB": (1, 50, "one GH200 per node with one 400 Gb/s NIC (NVIDIA GH200 reference design); no NVLink "
+                           "to another GPU without an NVLink Switch System"),
+}
+
+
+def precision(m, unver, figs):
+    """fp8_tflops, fp4_tflops (None: no such tensor cores), nvlink_gbps,
+    nvlink_gpus, net_gbps, with their sources in figs."""
+    fp8, fp4, src = PRECISION.get(m["name"], (None, None, "no FP8/FP4 tensor cores (architecture predates them)"))
+    figs["fp8_tflops"] = f"dense tensor peak (no 2:4 sparsity); {src}"
+    figs["fp4_tflops"] = (f"dense tensor peak (no 2:4 sparsity); {src}" if fp4 is not None
+                          else "no FP4 tensor cores (Blackwell is the first generation with them)")
+    if fp8 is not None and "tensor_tflops" in unver:
+        unver += ["fp8_tflops"] + (["fp4_tflops"] if fp4 is not None else [])
+    nvl = m.get("nvlink_gbps") or 0
+    gpus, net, fsrc = FABRIC.get(m["name"], (1, None, "PCIe card without NVLink; no reference system"))
+    if nvl == 0:
+        gpus = 1
+    figs["nvlink_gbps"] = "aggregate bidirectional NVLink GB/s per GPU as NVIDIA quotes it (0: none); " + speed_source(m)
+    figs["net_gbps"] = "scale-out network GB/s per GPU per direction of the reference system; " + fsrc
+    if net is not None and gpus == 1:
+        unver.append("net_gbps")  # the GH200 reference design: one example system, not the rule
+    return fp8, fp4, nvl, gpus, net
 
 
 def speed_source(m):
@@ -86,6 +146,7 @@ for m in ref["models"]:
             unver.append("memory_mib")
     price = m.get("price_per_hour_usd")
     tflops, bw, unver, figs = speed(m, unver)
+    fp8, fp4, nvl, nvl_gpus, net = precision(m, unver, figs)
     out = {
         "name": m["name"],
         "aliases": m.get("aliases", []),
@@ -94,8 +155,12 @@ for m in ref["models"]:
         "sms": m["sms"],
         "tensor_tflops": tflops,
         "mem_bw_gbps": bw,
+        "fp8_tflops": fp8,
+        "fp4_tflops": fp4,
+        "nvlink_gbps": nvl,
+        "nvlink_gpus": nvl_gpus,
+        "net_gbps": net,
         "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
-        "nvlink_gbps": m.get("nvlink_gbps") or 0,
         "tdp_w": m.get("tdp_w"),
         "price_per_hour_usd": price["value"] if price else None,
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"

@@ -1,13 +1,18 @@
 #!/bin/sh
 # e2e_hw.sh [GPUSIM] - the card decides, end to end: `gpusim models` shows
-# speed figures and unverified marks; bad reference names are usage or input
+# speed figures (BF16, FP8, FP4, NVLink, network) and unverified marks, the
+# LLM catalog (--llm) and the speed model's validation (--validate); bad reference names are usage or input
 # errors naming the parameter or column; a job on a slower card takes the
 # TFLOPS ratio longer and the report lists the figures relied on; a service
 # whose weights fit no card is warned about, reported and never served.
 . "$(dirname "$0")/lib_e2e.sh"
 G=${1:-./gpusim}
 
-expect models_speed_columns 0 'H100-SXM5-80GB  *989.4  *3350' "$G" models
+expect models_speed_columns 0 'H100-SXM5-80GB  *989.4  *1979  *-  *3350' "$G" models
+expect models_links 0 'B200-180GB  *2250.0  *4500  *9000 .* 1800x8  *50' "$G" models
+expect models_llm_catalog 0 'deepseek-v3  *mla  *61  *7168 .* 256 routed, 8 per token, 1 shared' "$G" models --llm
+expect models_validate_held_out 0 'held out: decode [0-9.]*%, prefill [0-9.]*%' "$G" models --validate
+expect models_bad_option 2 "models: unexpected argument '--lm'" "$G" models --lm
 expect models_unverified_marked 0 'H100-NVL-94GB.*unverified:.*mem_bw_gbps' "$G" models
 
 printf 'id,submit,duration,gpus,mem_bound\nj,0,100,1,0\n' >"$T/job.csv"

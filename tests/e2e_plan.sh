@@ -150,7 +150,7 @@ expect run_mig_dynamic_not_for_mig 2 "is for --policy dynmig" \
 expect run_summary_failed_suspended 0 'failed [0-9]*  suspended [0-9]*' \
   "$G" run --trace $DAY --policy timeslice --out "$T/ts1"
 if check_rc compare_rows 0 "$G" compare --trace $DAY --policies 'whole,timeslice[node_policy=binpack]' --out "$T/cmp" --jobs 2; then
-  if grep -q '^failed  *0  *23' "$T/out" && has "$T/out" '^dropped_requests' && has "$T/out" '^cost_per_day_usd' &&
+  if grep -q '^failed  *0  *24' "$T/out" && has "$T/out" '^dropped_requests' && has "$T/out" '^cost_per_day_usd' &&
      has "$T/out" '^cost_per_completed_job_usd' && has "$T/out" '^cost_per_million_requests_usd'
   then ok compare_failed_dropped_unit_costs; else no compare_failed_dropped_unit_costs "$T/out"; fi
 fi
@@ -204,4 +204,14 @@ if [ $okshare = 1 ]; then ok dynmig_queue_as_mig_share_grows; else no dynmig_que
 "$G" run --trace $DAY --cluster "$T/c1.json" --policy dynmig --set mem_route=mig-only --out "$T/so1" >/dev/null 2>&1
 if tenfold "$T/s0/report.json" "$T/so1/report.json"; then ok dynmig_mig_only_shows_the_old_queue
 else prio_means "$T/so1/report.json" >>"$T/share"; no dynmig_mig_only_shows_the_old_queue "$T/share"; fi
+# {==== serving configurations: --tp, --dtype ====}
+# a 70B model: in fp8 at TP 1 it needs 66.3 GiB per card, more than an L40S's 40.5 usable: impossible
+# with the reason, never run; at TP 2 it fits and gets an answer
+printf 'id,submit,duration,kind,rate,input_tokens,output_tokens,model,replicas_min,replicas_max,slo_ms\nchat,0,600,service,0.5,500,50,llama-3.1-70b,1,8,60000\n' >"$T/svc70.csv"
+expect plan_tp_impossible_says_why 0 'impossible: service .chat. .llama-3.1-70b fp8, tp 1.: needs 66.3 GiB per GPU' \
+  "$G" plan --trace "$T/svc70.csv" --policy whole --gpu L40S-48GB --tp 1,2 --dtype fp8 --slo 'slo_attainment>=0.5' --out "$T/tp" --jobs 2
+if grep -q '"verdict":[[:space:]]*"met"' "$T/tp/plan.json" && ! ls "$T/tp/runs" 2>/dev/null | grep -q 'svc_tp_1'; then ok plan_tp_two_met_one_never_run
+else no plan_tp_two_met_one_never_run "$T/tp/plan.json"; fi
+expect plan_tp_bad_list 2 "--tp: expected auto or TP degrees 1..64" \
+  "$G" plan --trace "$T/svc70.csv" --policy whole --gpu L40S-48GB --tp 3x --slo 'slo_attainment>=0.5' --out "$T/tpb"
 finish

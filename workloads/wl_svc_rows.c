@@ -38,6 +38,14 @@ void wl_service_of(const wl_row *r, wl_service *out)
     out->decode_ms_base = r->decode_ms_base;
     out->decode_ms_per_seq = r->decode_ms_per_seq;
     COPY_STR(out->profile, r->profile);
+    COPY_STR(out->model, r->model);
+    out->model_col = r->model_col;
+    out->dtype = r->dtype;
+    out->tp = r->tp;
+    out->pp = r->pp;
+    out->ep = r->ep;
+    COPY_STR(out->pd, r->pd);
+    out->pd_col = r->pd_col;
     wl_replica_ask *a = &out->ask;
     a->gpus = r->gpus;
     a->gpumem_mib = r->gpumem_mib;

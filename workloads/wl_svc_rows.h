@@ -49,6 +49,14 @@ typedef struct wl_service {
     int64_t input_tokens, output_tokens; /* means of generated requests; -1 = not given */
     double prefill_ms_per_token, decode_ms_base, decode_ms_per_seq; /* < 0 = default */
     char profile[32]; /* a shipped performance profile; "" = scale the row's own times */
+    /* a catalog model (models/llm) and how it is served: precision
+     * (WL_DTYPE_*), tensor, pipeline, expert parallelism (0 = not given),
+     * "P:D" prefill and decode replicas ("" = aggregated) */
+    char model[48];
+    int model_col;
+    int dtype, tp, pp, ep;
+    char pd[112];
+    int pd_col;
     wl_replica_ask ask;
 } wl_service;
 

@@ -21,6 +21,9 @@ enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2, WL_KIND_SESSIO
 /* Who wakes a burst: the user (unpredictable, at `submit`) or a schedule
  * known in advance (the burst is due at `due`, registered at `submit`). */
 enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
+/* A service's weight precision: the model's own, or bf16, fp8, fp4
+ * (enum llm_dtype + 1). */
+enum { WL_DTYPE_NATIVE = 0, WL_DTYPE_BF16 = 1, WL_DTYPE_FP8 = 2, WL_DTYPE_FP4 = 3 };
 
 #define WL_ID_MAX 128
 
@@ -50,6 +53,10 @@ typedef struct wl_row {
     int ref_gpu_col;     /* 1-based column of ref_gpu, for later errors; 0 = not given */
     int speedup_col;     /* likewise of speedup */
     int nhash;           /* how many ids hash_ids holds */
+    /* service: its model from the catalog (models/llm) and how it is served */
+    int dtype;           /* WL_DTYPE_*: the model's published precision unless given */
+    int tp, pp, ep;      /* tensor, pipeline, expert parallelism; 0 = not given */
+    int model_col, pd_col; /* 1-based columns of model and pd, for later errors */
     bool has_duration;   /* duration was given (a service row's lifetime is optional) */
     /* ---- default -1: not given ---- */
     double checkpoint_gib;
@@ -80,6 +87,8 @@ typedef struct wl_row {
     char ref_gpu[48];
     char speedup[160];
     char profile[32];    /* service: a shipped performance profile ("" = scale the row's own reference times) */
+    char model[48];      /* service: a catalog model (models/llm); "" = the row states its own shape */
+    char pd[112];        /* service: "P[@MODEL]:D[@MODEL]" prefill and decode replicas (disaggregated); "" = aggregated */
 } wl_row;
 
 typedef struct wl_trace wl_trace;

@@ -24,6 +24,8 @@ static const char *const kind_names[] = {"job", "service", "request", "session",
 static const char *const preemptible_names[] = {"0", "1", NULL};
 static const char *const pattern_names[] = {"poisson", "diurnal", NULL};
 static const char *const wake_names[] = {"user", "scheduled", NULL};
+static const char *const dtype_names[] = {"native", "bf16", "fp8", "fp4", NULL};
+static const char svc_only[] = "only service rows say how a model is served";
 static const char ms_nonneg[] = "a non-negative number", burst_only[] =
     "columns 'session', 'wake' and 'due' are for rows of kind 'burst' only";
 
@@ -81,6 +83,15 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_MEM_BOUND, "mem_bound", NUM(mem_bound, 0, 1, "a share of time bound by memory bandwidth, 0..1"), NOT_GIVEN),
     COL(C_SPEEDUP, "speedup", TEXT(speedup, "MODEL:factor pairs separated by '|'"), .col_off = OFF(speedup_col)),
     COL(C_PROFILE, "profile", TEXT(profile, "a performance profile name shorter than 32 characters")),
+    COL(C_MODEL, "model", TEXT(model, "a catalog model name shorter than 48 characters ('gpusim models --llm')"),
+        .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only, .col_off = OFF(model_col)),
+    COL(C_DTYPE, "dtype", CHOICE(dtype, dtype_names, "a precision: bf16, fp8, fp4 or native"), .kinds = KIND(WL_KIND_SERVICE),
+        .kind_note = svc_only),
+    COL(C_TP, "tp", INT(tp, 1, 64, "a tensor-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
+    COL(C_PP, "pp", INT(pp, 1, 64, "a pipeline-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
+    COL(C_EP, "ep", INT(ep, 1, 64, "an expert-parallel degree 1..64"), .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only),
+    COL(C_PD, "pd", TEXT(pd, "prefill:decode replica counts such as 2:6 or 2@MODEL:6@MODEL, shorter than 112 characters"), .kinds = KIND(WL_KIND_SERVICE),
+        .kind_note = svc_only, .col_off = OFF(pd_col)),
 };
 
 void wl_row_init(wl_row *row)
@@ -204,7 +215,7 @@ int wl_rule_broken(const wl_trace *t, const wl_row *row)
         if (row->wake == WL_WAKE_USER && row->due_us >= 0)
             return R_BURST_USER_DUE;
     }
-    if (kind == WL_KIND_SERVICE && !(given & COL_BIT(C_GPUS)))
+    if (kind == WL_KIND_SERVICE && !(given & (COL_BIT(C_GPUS) | COL_BIT(C_TP) | COL_BIT(C_MODEL))))
         return R_SERVICE_GPUS;
     if (kind == WL_KIND_REQUEST && !row->service[0])
         return R_REQUEST_SERVICE;
@@ -263,7 +274,7 @@ int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('due'): a user-driven burst runs at "
                       "its submit time; expected no due", f, ln, t->has[C_DUE]);
     case R_SERVICE_GPUS:
-        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica)", f, ln);
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a service row needs 'gpus' (per replica), 'tp' or 'model'", f, ln);
     case R_REQUEST_SERVICE:
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: a request row needs 'service'", f, ln);
     case R_REPLICAS:

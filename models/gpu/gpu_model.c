@@ -6,6 +6,7 @@
 
 #include <cJSON.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,44 @@ static int get_num(const cJSON *o, const char *key, double *out, bool required, 
 #define MAX_GBPS 1e6
 #define MAX_PRICE 1e6
 #define MAX_TFLOPS 1e6
+
+/* The optional speed figures (null or absent: unknown, -1; nvlink_gpus
+ * defaults to 1, and is 1 without NVLink: nvlink_gbps is read before). */
+static int load_speed(gpu_model *m, const cJSON *j, const char *path, gs_error *err)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+        double lo, hi;
+        const char *want;
+    } fields[] = {
+#define TFLOPS_WANT "a positive number of TFLOPS up to 1e6, or null"
+#define GBPS_WANT "a positive number of GB/s up to 1e6, or null"
+        {"tensor_tflops", offsetof(gpu_model, tensor_tflops), 1e-3, MAX_TFLOPS, TFLOPS_WANT},
+        {"mem_bw_gbps", offsetof(gpu_model, mem_bw_gbps), 1e-3, MAX_GBPS, GBPS_WANT},
+        {"fp8_tflops", offsetof(gpu_model, fp8_tflops), 1e-3, MAX_TFLOPS, TFLOPS_WANT},
+        {"fp4_tflops", offsetof(gpu_model, fp4_tflops), 1e-3, MAX_TFLOPS, TFLOPS_WANT},
+        {"net_gbps", offsetof(gpu_model, net_gbps), 1e-3, MAX_GBPS, GBPS_WANT},
+#undef TFLOPS_WANT
+#undef GBPS_WANT
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        double v, *dst = (double *)(void *)((char *)m + fields[i].off);
+        *dst = -1;
+        int pr = get_num(j, fields[i].key, &v, false, fields[i].lo, fields[i].hi);
+        if (pr < 0)
+            return bad(err, path, fields[i].key, fields[i].want);
+        if (pr > 0)
+            *dst = v;
+    }
+    double g = 1;
+    if (get_num(j, "nvlink_gpus", &g, false, 1, 1024) < 0 || g != (int)g)
+        return bad(err, path, "nvlink_gpus", "an integer from 1 to 1024");
+    m->nvlink_gpus = (int)g;
+    if (m->nvlink_gbps <= 0)
+        m->nvlink_gpus = 1;
+    return 0;
+}
 
 static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *err)
 {
@@ -172,21 +211,9 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
     }
     if (pr > 0)
         m->price_per_hour_usd = v;
-    m->tensor_tflops = m->mem_bw_gbps = -1;
-    pr = get_num(j, "tensor_tflops", &v, false, 1e-3, MAX_TFLOPS);
-    if (pr < 0) {
-        rc = bad(err, path, "tensor_tflops", "a positive number of TFLOPS up to 1e6, or null");
+    rc = load_speed(m, j, path, err);
+    if (rc)
         goto out;
-    }
-    if (pr > 0)
-        m->tensor_tflops = v;
-    pr = get_num(j, "mem_bw_gbps", &v, false, 1e-3, MAX_GBPS);
-    if (pr < 0) {
-        rc = bad(err, path, "mem_bw_gbps", "a positive number of GB/s up to 1e6, or null");
-        goto out;
-    }
-    if (pr > 0)
-        m->mem_bw_gbps = v;
     const cJSON *uv = cJSON_GetObjectItemCaseSensitive(j, "unverified");
     cJSON_ArrayForEach(a, uv)
     {

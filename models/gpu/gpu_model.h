@@ -49,6 +49,14 @@ typedef struct gpu_model {
      * times by these ratios (models/gpu/README.md) */
     double tensor_tflops;
     double mem_bw_gbps;            /* GB/s = 1e9 B/s */
+    /* precisions below BF16: dense tensor TFLOPS; < 0 when the card has
+     * none (a service asking for it is refused there) */
+    double fp8_tflops, fp4_tflops;
+    /* between GPUs: the GPUs one NVLink domain joins (8 on an NVSwitch
+     * board, 2 bridged, 1 none; nvlink_gbps above); the scale-out network
+     * per GPU, GB/s per direction (< 0 unknown) */
+    int nvlink_gpus;
+    double net_gbps;
     char unverified[256];          /* comma-separated field names, "" if none */
     mig_table *mig;                /* NULL when the card has no MIG */
 } gpu_model;

@@ -17,12 +17,19 @@ static const struct {
 typedef struct raw {
     int entry;
     double px, pms, dx, dms; /* prefill x/ms, decode x/ms */
+    int prompt, batch, out;
 } raw;
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Entry `entry`'s curve: for each distinct x among its rows (prefill: batch
@@ -45,12 +52,36 @@ static void build_curve(perf_curve *c, raw *rows, int nrows, int entry, bool pre
         for (int r = 0; r < nrows; r++)
             if (rows[r].entry == entry && (prefill ? rows[r].px : rows[r].dx) == xs[i] && nv < 4096)
                 vals[nv++] = prefill ? rows[r].pms : rows[r].dms;
-        qsort(vals, (size_t)nv, sizeof *vals, cmp_double);
-        double med = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+        double med = median(vals, nv);
         if (c->n < PERF_MAX_POINTS) {
             c->x[c->n] = xs[i];
             c->ms[c->n++] = med;
         }
+    }
+}
+
+/* Entry `entry`'s measured points: one per distinct (prompt, batch, out),
+ * the median of its repeats. O(rows^2) over a 1,260-row table, once. */
+static void build_points(perf_entry *pe, const raw *rows, int nrows, int entry)
+{
+    double pv[64], dv[64];
+    for (int i = 0; i < nrows; i++) {
+        const raw *r = &rows[i];
+        if (r->entry != entry)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < pe->npts && !seen; k++)
+            seen = pe->pts[k].prompt == r->prompt && pe->pts[k].batch == r->batch && pe->pts[k].out == r->out;
+        if (seen)
+            continue;
+        int nv = 0;
+        for (int k = i; k < nrows && nv < 64; k++)
+            if (rows[k].entry == entry && rows[k].prompt == r->prompt && rows[k].batch == r->batch && rows[k].out == r->out) {
+                pv[nv] = rows[k].pms;
+                dv[nv++] = rows[k].dms;
+            }
+        pe->pts = xrealloc(pe->pts, (size_t)(pe->npts + 1) * sizeof *pe->pts);
+        pe->pts[pe->npts++] = (perf_point){r->prompt, r->batch, r->out, median(pv, nv), median(dv, nv)};
     }
 }
 
@@ -93,8 +124,9 @@ int perf_set_load(perf_set *ps, const char *dir, const gpu_catalog *cat, gs_erro
             break;
         }
         double prompt = strtod(fl[2], &end), batch = strtod(fl[3], NULL), pms = strtod(fl[7], NULL),
-               dms = strtod(fl[8], NULL), tp = strtod(fl[10], NULL);
-        if (end == fl[2] || !(prompt > 0 && batch > 0 && pms > 0 && dms > 0 && tp >= 1 && tp <= 64) ||
+               dms = strtod(fl[8], NULL), tp = strtod(fl[10], NULL), out = strtod(fl[4], NULL);
+        if (end == fl[2] || !(prompt > 0 && prompt <= 1e7 && batch > 0 && batch <= 1e6 && out >= 0 && out <= 1e7 &&
+                              pms > 0 && dms > 0 && tp >= 1 && tp <= 64) ||
             strlen(fl[0]) >= 32 || strlen(fl[1]) >= 32) {
             rc = gs_err(err, GS_EINPUT, "profile '%s' line %ld: expected positive prompt_size, batch_size, "
                         "prompt_time, token_time and tensor_parallel 1..64", path, lineno);
@@ -127,12 +159,13 @@ int perf_set_load(perf_set *ps, const char *dir, const gpu_catalog *cat, gs_erro
             rows = xrealloc(rows, (size_t)cap * sizeof *rows);
         }
         /* prefill over the batch's prompt tokens; decode over its sequences */
-        rows[nrows++] = (raw){e, prompt * batch, pms, batch, dms};
+        rows[nrows++] = (raw){e, prompt * batch, pms, batch, dms, (int)prompt, (int)batch, (int)out};
     }
     fclose(f);
     for (int e = 0; rc == 0 && e < ps->n; e++) {
         build_curve(&ps->e[e].prefill, rows, nrows, e, true);
         build_curve(&ps->e[e].decode, rows, nrows, e, false);
+        build_points(&ps->e[e], rows, nrows, e);
     }
     free(rows);
     if (rc)
@@ -142,6 +175,8 @@ int perf_set_load(perf_set *ps, const char *dir, const gpu_catalog *cat, gs_erro
 
 void perf_set_free(perf_set *ps)
 {
+    for (int i = 0; i < ps->n; i++)
+        free(ps->e[i].pts);
     free(ps->e);
     ps->e = NULL;
     ps->n = 0;

@@ -19,6 +19,12 @@ typedef struct perf_curve {
     double x[PERF_MAX_POINTS], ms[PERF_MAX_POINTS]; /* ascending x */
 } perf_curve;
 
+/* One measured point: the median of its repeats (ms). */
+typedef struct perf_point {
+    int prompt, batch, out;           /* prompt tokens per request, requests, output tokens per request */
+    double prefill_ms, decode_ms;     /* the batch's prefill; one decode iteration of the batch */
+} perf_point;
+
 typedef struct perf_entry {
     char profile[32];     /* e.g. llama2-70b */
     char hardware[32];    /* as the table names it, e.g. h100-80gb */
@@ -26,6 +32,8 @@ typedef struct perf_entry {
     int tp;
     perf_curve prefill; /* x: prompt tokens in the batch */
     perf_curve decode;  /* x: sequences in the batch */
+    perf_point *pts;    /* every measured (prompt, batch, out), owned; for fitting a model to */
+    int npts;
 } perf_entry;
 
 typedef struct perf_set {

@@ -75,6 +75,18 @@ const pol_param svc_params[] = {
     {"svc_demand", "load", "a replica's demand on a shared card (vgpu, timeslice, mps): load: its util (else 1) "
                            "while it serves a batch, nothing while idle; static: its util all the time",
      P_ENUM("load|static")},
+    {"svc_tp", "0", "tensor-parallel degree of every service of a catalog model (model=): 0 keeps each row's tp "
+                    "(else gpus); what plan --tp tries", P_INT(0, 64)},
+    {"svc_dtype", "row", "precision of every service of a catalog model: row keeps each row's dtype (else the "
+                         "model's own); what plan --dtype tries", P_ENUM("row|bf16|fp8|fp4")},
+    {"svc_pd", "row", "disaggregate every service of a catalog model: P:D prefill and decode replicas, each side "
+                      "optionally @MODEL; none: aggregated; row: as each row says (pd); what compare tries",
+     P_NAME},
+    {"svc_warmup_s", "cold", "a service's generated requests (rate) begin this long after its row: cold: its own "
+                             "cold start, so the first find a replica ready (as the importers' --warmup-s)",
+     P_DURATION_OR(0, 1e9, "cold")},
+    {"svc_net_gbps", "12.5", "GB/s per GPU each way a disaggregated service's KV crosses the network at when a "
+                             "card file gives no net_gbps (100 Gb/s Ethernet); assumption", P_NUM(1e-6, 1e6, "GB/s")},
     {"svc_kv_mem_util", "0.9", "share of a replica's GPU memory the engine may use, weights + KV cache (vLLM "
                                "gpu_memory_utilization default)", P_NUM(1e-9, 1, NULL)},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
@@ -118,6 +130,7 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
+    L->pd_net_gbps = num_param(s, "svc_net_gbps");
     L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
     svc_hw_params_read(s, &L->hw_params);
     sim_sketch_init(&L->all_lat);
@@ -146,6 +159,7 @@ static void svc_layer_free(void *state)
     if (!L)
         return;
     perf_set_free(&L->perf);
+    llm_catalog_free(&L->llm);
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
         sim_rng_free(v->rng);
@@ -154,6 +168,8 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->ttft_s);
         sim_sketch_free(&v->tpot_s);
         sim_sketch_free(&v->win_ttft);
+        sim_sketch_free(&v->pd_wait_s);
+        sim_sketch_free(&v->pd_xfer_s);
         free(v->reps);
         free(v->rdy);
         free(v->lheap);
@@ -184,6 +200,13 @@ static void svc_layer_free(void *state)
 
 /* {==== replica tasks ====} */
 
+/* One replica's cold start: pod, imports, weights over the load
+ * bandwidth, compile, graph capture (reference/mechanics.md section 4). */
+static double cold_start_s(const svc_layer *L, const service *v)
+{
+    return L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s + L->graph_s;
+}
+
 static void svc_task_started(void *state, sim *s, job *j)
 {
     (void)state;
@@ -205,8 +228,7 @@ static void svc_task_started(void *state, sim *s, job *j)
         svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
         return;
     }
-    double cold_s = L->pod_s + L->import_s + v->weights_gib * 1.073741824 / L->load_gbps + L->compile_s +
-                    L->graph_s, ready_s = cold_s;
+    double cold_s = cold_start_s(L, v), ready_s = cold_s;
     if (L->act) /* hot, warm or cold, chosen by the actuator */
         p->path = L->act->activate(svc_act_state(s, L), s, j, (int)v->idx, cold_s, &ready_s);
     if (p->path == SVC_PATH_COLD)
@@ -348,12 +370,15 @@ static void route(sim *s, service *v, uint32_t ri)
             svc_req_free(L, ri);
         } else {
             r->queued = true;
+            r->queued_at_us = sim_now(s);
             if (v->qtail == NONE)
                 v->qhead = ri;
             else
                 svc_req_at(L, v->qtail)->next = ri;
             v->qtail = ri;
             v->qlen++;
+            if (v->qlen > v->pd_queue_peak)
+                v->pd_queue_peak = v->qlen;
             svc_emit(s, v, sim_now(s) + (gs_time_us)llround(L->timeout_s * 1e6), ri, r->gen, EVK_TIMEOUT);
         }
     }
@@ -373,6 +398,18 @@ static gsl_rng *rng_of(const sim *s, service *v)
 
 /* A request to v now: from its row, or generated (row NULL). 0, or
  * GS_EINPUT with the message in the run's error. */
+/* v's first replica is ready: the requests that came before it waited out
+ * the start-up, and a figure they decide says so (report, stderr, plan). */
+static void first_ready(sim *s, service *v)
+{
+    v->ever_ready = true;
+    v->before_ready = v->arrived;
+    if (v->arrived)
+        sim_warn(s, "service '%s': %llu requests arrived before its first replica was ready (%.0f s after its row): "
+                 "their latency is the start-up's, not capacity's; submit the service earlier or give it a warm-up "
+                 "(svc_warmup_s)", v->id, (unsigned long long)v->arrived, gs_us_to_s(sim_now(s) - v->start_us));
+}
+
 static int new_request(sim *s, service *v, const wl_request *row)
 {
     svc_layer *L = svc_of(s);
@@ -384,6 +421,9 @@ static int new_request(sim *s, service *v, const wl_request *row)
     else if (v->mode != mode && row)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' mixes requests with and without "
                       "output_tokens", sim_config_of(s)->trace_path, row->line, v->id);
+    if (v->pd_role && mode == MODE_TIME)
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' runs disaggregated (pd): its "
+                      "requests need output_tokens", sim_config_of(s)->trace_path, row ? row->line : 0L, v->id);
     uint32_t ri = svc_req_new(L);
     svc_req *r = svc_req_at(L, ri);
     r->svc = v;
@@ -433,7 +473,7 @@ static double diurnal(double t_s) { return 1.0 + 0.6 * sin(2 * M_PI * (t_s / 864
  * intensity peaks at 1.6 x rate at 14:00 and bottoms at 0.4 x at 02:00). */
 static void schedule_gen(sim *s, service *v)
 {
-    double rate = v->cfg.rate, t = gs_us_to_s(sim_now(s));
+    double rate = v->cfg.rate, t = gs_us_to_s(sim_now(s) > v->gen_from_us ? sim_now(s) : v->gen_from_us);
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
@@ -469,8 +509,8 @@ static service *find_service(const svc_layer *L, const char *id)
         uint32_t k = L->by_id[i & (L->cap_by_id - 1)];
         if (!k)
             return NULL;
-        if (!strcmp(L->svcs[k - 1]->id, id))
-            return L->svcs[k - 1];
+        if (!strcmp(L->svcs[k - 1]->id, id) && L->svcs[k - 1]->pd_role != SVC_PD_DECODE)
+            return L->svcs[k - 1]; /* a decode pool is reached only through its service */
     }
 }
 
@@ -496,7 +536,49 @@ static void by_id_add(svc_layer *L)
     by_id_put(L->by_id, L->cap_by_id, L->svcs[L->nsvcs - 1]);
 }
 
-static int declare(sim *s, const wl_service *row)
+/* Every card a replica of v fits where its speed is an extrapolation: one
+ * warning each (report "warnings", stderr from run). */
+static void warn_extrapolated(sim *s, const service *v)
+{
+    const sim_cluster *cl = sim_cluster_of(s);
+    uint64_t fit = v->hw.fit_models[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->hw.fit_models, NULL) : 0;
+    for (int p = 0; p < cl->npools; p++) {
+        const char *why;
+        if (fit >> p & 1 && svc_hw_source(&v->hw, &v->L->perf, cl->pools[p].model, &why) == SVC_SPEED_EXTRAP)
+            sim_warn(s, "service '%s' on %s: its speed is an extrapolation (%s)", v->id, cl->pools[p].model->name, why);
+    }
+}
+
+/* Service v's weights, KV bytes per token (*kv_kib) and fit over the
+ * cluster's cards: from its catalog model (svc_model.c) or its own columns.
+ * On failure v is freed. */
+static int pool_shape(sim *s, svc_layer *L, service *v, const wl_service *row, double *kv_kib)
+{
+    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
+                     : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
+                                         : L->weights_def;
+    *kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
+    svc_model_row mr = {0};
+    int hrc = row->model[0] ? svc_model_resolve(s, L, row, &mr) : row->profile[0] ? svc_perf_load(s, L) : 0;
+    if (row->model[0] && !hrc) { /* the shape decides the replica's GPUs, weights and KV bytes */
+        v->cfg.ask.gpus = mr.gpus;
+        v->weights_gib = mr.weights_gib;
+        *kv_kib = mr.kv_kib;
+    }
+    if (!hrc)
+        hrc = svc_hw_shape(s, &L->hw_params, &v->cfg, v->weights_gib, *kv_kib, &L->perf, row->model[0] ? &mr.cfg : NULL,
+                           &v->hw, sim_error_slot(s));
+    if (hrc) {
+        svc_hw_shape_free(&v->hw);
+        free(v);
+        return hrc;
+    }
+    warn_extrapolated(s, v);
+    return 0;
+}
+
+/* Declares one service (or one pool of a disaggregated one: role). */
+static int declare_pool(sim *s, const wl_service *row, int role, service **out)
 {
     svc_layer *L = svc_of(s);
     if (find_service(L, row->id))
@@ -511,6 +593,7 @@ static int declare(sim *s, const wl_service *row)
     service *v = xcalloc(1, sizeof *v);
     v->L = L;
     v->idx = L->nsvcs;
+    v->pd_role = role;
     snprintf(v->id, sizeof v->id, "%.63s", row->id);
     v->cfg = *row;
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
@@ -532,25 +615,10 @@ static int declare(sim *s, const wl_service *row)
     /* the 200 ms P99 rule suits short requests; a service that states
      * its own SLO (a 7 s chat completion) scales on that instead */
     v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
-    v->weights_gib = row->weights_gib >= 0 ? row->weights_gib
-                     : row->params_b > 0 ? row->params_b * sim_param_number(s, "svc_bytes_per_param") / 1.073741824
-                                         : L->weights_def;
-    if (row->profile[0] && !L->perf_loaded) { /* models/perf beside models/gpu */
-        char dir[600];
-        snprintf(dir, sizeof dir, "%s/../perf", sim_catalog(s)->dir);
-        L->perf_loaded = true;
-        int prc = perf_set_load(&L->perf, dir, sim_catalog(s), sim_error_slot(s));
-        if (prc) {
-            free(v);
-            return prc;
-        }
-    }
-    int hrc = svc_hw_shape(s, &L->hw_params, row, v->weights_gib, row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def,
-                           &L->perf, &v->hw, sim_error_slot(s));
-    if (hrc) {
-        free(v);
+    double kv_kib;
+    int hrc = pool_shape(s, L, v, row, &kv_kib);
+    if (hrc)
         return hrc;
-    }
     if (!v->hw.reason[0]) /* replicas go only where they fit */
         snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
     const sim_cluster *cl = sim_cluster_of(s);
@@ -563,7 +631,7 @@ static int declare(sim *s, const wl_service *row)
     v->slo_tpot_ms = row->slo_tpot_ms;
     if (row->slo_ttft_ms >= 0 && row->slo_ms < 0) /* a service with a TTFT SLO scales on it (tick) */
         v->p99_high_ms = row->slo_ttft_ms;
-    v->kv_kib = row->kv_kib_per_token > 0 ? row->kv_kib_per_token : L->kv_kib_def;
+    v->kv_kib = kv_kib;
     v->svc_mean_ms = row->svc_mean_ms;
     v->start_us = sim_now(s);
     v->end_us = row->has_duration ? sim_now(s) + row->dur_us : GS_TIME_MAX;
@@ -585,11 +653,45 @@ static int declare(sim *s, const wl_service *row)
     by_id_add(L);
     for (int i = 0; i < init; i++)
         svc_scale_out(s, v);
-    if (row->rate > 0)
+    if (row->rate > 0) { /* its traffic begins after the warm-up (svc_warmup_s) */
+        double w = sim_param_choice(s, "svc_warmup_s") == 0 ? cold_start_s(L, v) : sim_param_number(s, "svc_warmup_s");
+        v->warmup_s = w;
+        v->gen_from_us = sim_now(s) + (gs_time_us)llround(w * 1e6);
         schedule_gen(s, v);
+    }
     if (v->end_us != GS_TIME_MAX)
         svc_emit(s, v, v->end_us, v->idx, 0, EVK_END);
+    if (out)
+        *out = v;
     return 0;
+}
+
+/* A service row: one pool, or with pd its prefill and decode pools, each
+ * the other's peer (svc_pd.c). */
+static int declare(sim *s, const wl_service *row)
+{
+    const char *pd_all = sim_param(s, "svc_pd");
+    wl_service over;
+    if (row->model[0] && strcmp(pd_all, "row")) { /* the run's override (--set svc_pd) */
+        over = *row;
+        snprintf(over.pd, sizeof over.pd, "%s", strcmp(pd_all, "none") ? pd_all : "");
+        over.pd_col = 0;
+        row = &over;
+    }
+    if (!row->pd[0])
+        return declare_pool(s, row, SVC_PD_NONE, NULL);
+    wl_service pre, dec;
+    service *vp, *vd;
+    int rc = svc_pd_rows(s, row, &pre, &dec);
+    if (!rc)
+        rc = declare_pool(s, &pre, SVC_PD_PREFILL, &vp);
+    if (!rc)
+        rc = declare_pool(s, &dec, SVC_PD_DECODE, &vd);
+    if (!rc) {
+        vp->pd_peer = vd;
+        vd->pd_peer = vp;
+    }
+    return rc;
 }
 
 /* The row is converted here, once, into the record of its kind: the layer
@@ -654,6 +756,8 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         p->last_us = sim_now(s);
         p->svc->nstarting--;
         L->nup--;
+        if (!p->svc->ever_ready)
+            first_ready(s, p->svc);
         svc_ready_add(p->svc, p);
         svc_note_scale(s, p->svc, "ready");
         svc_replica_run(s, p);
@@ -673,6 +777,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     }
     case EVK_TICK:
         svc_tick(s, L->svcs[slot]);
+        return;
+    case EVK_KV:
+        svc_pd_landed(s, L, slot, gen);
         return;
     case EVK_GEN: {
         service *v = L->svcs[slot];

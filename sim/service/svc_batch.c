@@ -11,8 +11,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-static void svc_done_request(sim *s, service *v, uint32_t ri, gs_time_us t)
+void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t)
 {
+    if (v->pd_role == SVC_PD_DECODE) /* a disaggregated service keeps its figures on its prefill pool */
+        v = v->pd_peer;
     svc_layer *L = v->L;
     svc_req *r = svc_req_at(L, ri);
     double lat = gs_us_to_s(t - r->arrive_us);
@@ -61,7 +63,7 @@ static void slot_room(replica *p)
     p->cap_slots = cap;
 }
 
-static void svc_pull_queue(replica *p)
+static void svc_pull_queue(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = p->svc->L;
@@ -79,6 +81,12 @@ static void svc_pull_queue(replica *p)
         }
         r->queued = false;
         v->qlen--;
+        if (v->pd_role)
+            sim_sketch_add(&v->pd_wait_s, gs_us_to_s(sim_now(s) - r->queued_at_us));
+        if (r->pd_wait) { /* a prefilled request: its KV leaves for p now and joins when it lands */
+            svc_pd_send(s, p, ri);
+            continue;
+        }
         slot_room(p);
         p->pending[p->npending++] = ri;
         p->kv_used += r->kv_tok;
@@ -88,6 +96,82 @@ static void svc_pull_queue(replica *p)
 
 static double svc_rate_of(const replica *p) { return p->task ? p->task->rate : 0.0; }
 
+/* A prefill replica's pass over tok new prompt tokens of its batch
+ * (disaggregated: no decode token in it), from the replica's own source. */
+static double prefill_pass_ms(const replica *p, double tok, double prompt_sq)
+{
+    if (p->hw.prof)
+        return tok > 0 ? perf_eval(&p->hw.prof->prefill, tok) * p->hw.prefill_x : 0;
+    if (p->hw.shape)
+        return 1e3 * perf_shape_iter_s(&p->hw.cfg, &perf_shape_default, tok, prompt_sq, 0, p->nactive, 0) *
+               p->hw.prefill_x;
+    return tok * p->svc->prefill_ms * p->hw.prefill_x;
+}
+
+/* The shape model's block on replica p (perf_shape.h): the first pass holds
+ * the new prompts (tok tokens, prompt_sq their squares) and a token of each
+ * of the b sequences; each of the k iterations reads every sequence's
+ * context, which grows by one token a step, so the later ones are timed at
+ * the block's midpoint context. O(b). */
+static void shape_times(const replica *p, double tok, double prompt_sq, long k, double *first_ms, double *step_ms)
+{
+    const svc_layer *L = p->svc->L;
+    double b = p->nactive, ctx = 0;
+    for (int i = 0; i < p->nactive; i++) {
+        const svc_req *r = svc_req_at(L, p->active[i]);
+        ctx += (double)(r->in_tok + r->out_tok - r->tok_left);
+    }
+    *first_ms = 1e3 * perf_shape_iter_s(&p->hw.cfg, &perf_shape_default, tok, prompt_sq, b, b, ctx) * p->hw.prefill_x;
+    *step_ms = 1e3 * perf_shape_iter_s(&p->hw.cfg, &perf_shape_default, 0, 0, b, b, ctx + b * (double)k / 2) *
+               p->hw.decode_x;
+}
+
+/* A time-mode replica (token-less requests): drains every active
+ * request's work up to now, serves the finished, admits from the queue and
+ * schedules the next completion. */
+static void run_time(sim *s, replica *p)
+{
+    service *v = p->svc;
+    svc_layer *L = p->svc->L;
+    double rate;
+    /* drain the work of every active request up to now, finish the done */
+    double dt = (double)(sim_now(s) - p->last_us);
+    for (int i = 0; i < p->nactive;) {
+        svc_req *r = svc_req_at(L, p->active[i]);
+        r->work_left_us -= dt * p->rate_used;
+        if (r->work_left_us <= 0.5) { /* within half a tick: done */
+            p->kv_used -= r->kv_tok;
+            svc_serve(s, v, p->active[i], sim_now(s));
+            p->active[i] = p->active[--p->nactive];
+            svc_load_changed(p);
+        } else {
+            i++;
+        }
+    }
+    p->last_us = sim_now(s);
+    svc_pull_queue(s, p);
+    for (int i = 0; i < p->npending; i++)
+        p->active[p->nactive++] = p->pending[i];
+    p->npending = 0;
+    p->in_run = true;
+    svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
+    p->in_run = false;
+    rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
+    p->rate_used = rate;
+    p->ev_gen++;
+    if (p->nactive == 0 || rate <= 0) {
+        if (p->nactive == 0 && v->ended)
+            svc_replica_remove(s, p);
+        return;
+    }
+    double min_w = INFINITY;
+    for (int i = 0; i < p->nactive; i++)
+        if (svc_req_at(L, p->active[i])->work_left_us < min_w)
+            min_w = svc_req_at(L, p->active[i])->work_left_us;
+    p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
+    svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+}
+
 /* Starts the next block (tokens) or reschedules the next completion (time)
  * at the current instant, admitting pending requests. */
 void svc_replica_run(sim *s, replica *p)
@@ -96,48 +180,17 @@ void svc_replica_run(sim *s, replica *p)
     svc_layer *L = p->svc->L;
     double rate;
     if (v->mode == MODE_TIME) {
-        /* drain the work of every active request up to now, finish the done */
-        double dt = (double)(sim_now(s) - p->last_us);
-        for (int i = 0; i < p->nactive;) {
-            svc_req *r = svc_req_at(L, p->active[i]);
-            r->work_left_us -= dt * p->rate_used;
-            if (r->work_left_us <= 0.5) { /* within half a tick: done */
-                p->kv_used -= r->kv_tok;
-                svc_done_request(s, v, p->active[i], sim_now(s));
-                p->active[i] = p->active[--p->nactive];
-                svc_load_changed(p);
-            } else {
-                i++;
-            }
-        }
-        p->last_us = sim_now(s);
-        svc_pull_queue(p);
-        for (int i = 0; i < p->npending; i++)
-            p->active[p->nactive++] = p->pending[i];
-        p->npending = 0;
-        p->in_run = true;
-        svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
-        p->in_run = false;
-        rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
-        p->rate_used = rate;
-        p->ev_gen++;
-        if (p->nactive == 0 || rate <= 0) {
-            if (p->nactive == 0 && v->ended)
-                svc_replica_remove(s, p);
-            return;
-        }
-        double min_w = INFINITY;
-        for (int i = 0; i < p->nactive; i++)
-            if (svc_req_at(L, p->active[i])->work_left_us < min_w)
-                min_w = svc_req_at(L, p->active[i])->work_left_us;
-        p->t_end_us = sim_now(s) + (gs_time_us)ceil(min_w / rate - 1e-6);
-        svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+        run_time(s, p);
         return;
     }
-    svc_pull_queue(p);
+    svc_pull_queue(s, p);
     int64_t new_tok = 0;
+    double prompt_sq = 0; /* the new prompts' self-attention (shape model) */
     for (int i = 0; i < p->npending; i++) {
-        new_tok += svc_prefix_prefill(L, p, svc_req_at(L, p->pending[i])); /* prefix cache hook */
+        /* prefix cache hook; a disaggregated decode pool's requests come prefilled */
+        int64_t t = v->pd_role == SVC_PD_DECODE ? 0 : svc_prefix_prefill(L, p, svc_req_at(L, p->pending[i]));
+        new_tok += t;
+        prompt_sq += (double)t * (double)t;
         p->active[p->nactive++] = p->pending[i];
     }
     p->npending = 0;
@@ -157,14 +210,22 @@ void svc_replica_run(sim *s, replica *p)
             k = (long)svc_req_at(L, p->active[i])->tok_left;
     /* per-iteration times on this card: a measured profile (prefill over
      * the batch's new prompt tokens, decode over its sequences), else the
-     * service's stated times; each x the card's factor (svc_hw.c) */
-    double step_ms, prefill_ms;
-    if (p->hw.prof) {
+     * shape model (one pass: the new prompts and a token of every
+     * sequence), else the service's stated times; each x the card's factor
+     * (svc_hw.c) */
+    double step_ms, first_ms;
+    if (v->pd_role == SVC_PD_PREFILL) { /* a prefill pass alone, then the requests leave */
+        k = 1;
+        step_ms = 0;
+        first_ms = prefill_pass_ms(p, (double)new_tok, prompt_sq);
+    } else if (p->hw.prof) {
         step_ms = perf_eval(&p->hw.prof->decode, p->nactive) * p->hw.decode_x;
-        prefill_ms = new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0;
+        first_ms = step_ms + (new_tok > 0 ? perf_eval(&p->hw.prof->prefill, (double)new_tok) * p->hw.prefill_x : 0);
+    } else if (p->hw.shape) {
+        shape_times(p, (double)new_tok, prompt_sq, k, &first_ms, &step_ms);
     } else {
         step_ms = (v->dec_base_ms + v->dec_seq_ms * p->nactive) * p->hw.decode_x;
-        prefill_ms = (double)new_tok * v->prefill_ms * p->hw.prefill_x;
+        first_ms = step_ms + (double)new_tok * v->prefill_ms * p->hw.prefill_x;
     }
     p->t0_us = sim_now(s);
     p->k_iters = k;
@@ -173,7 +234,7 @@ void svc_replica_run(sim *s, replica *p)
         p->t_end_us = GS_TIME_MAX;
         return;
     }
-    p->d1_us = (gs_time_us)llround((prefill_ms + step_ms) * 1000.0 / rate);
+    p->d1_us = (gs_time_us)llround(first_ms * 1000.0 / rate);
     p->d_us = (gs_time_us)llround(step_ms * 1000.0 / rate);
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
     svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
@@ -199,6 +260,16 @@ void svc_block_end(sim *s, replica *p)
         svc_replica_run(s, p);
         return;
     }
+    if (v->pd_role == SVC_PD_PREFILL) { /* every request of the pass is prefilled: on to a decode replica */
+        while (p->nactive > 0) {
+            uint32_t ri = p->active[--p->nactive];
+            p->kv_used -= svc_req_at(L, ri)->kv_tok;
+            svc_load_changed(p);
+            svc_pd_handoff(s, p, ri);
+        }
+        svc_replica_run(s, p);
+        return;
+    }
     for (int i = 0; i < p->nactive;) {
         svc_req *r = svc_req_at(L, p->active[i]);
         r->tok_left -= p->k_iters;
@@ -214,7 +285,7 @@ void svc_block_end(sim *s, replica *p)
         }
         if (r->tok_left <= 0) {
             p->kv_used -= r->kv_tok;
-            svc_done_request(s, v, p->active[i], sim_now(s));
+            svc_serve(s, v, p->active[i], sim_now(s));
             p->active[i] = p->active[--p->nactive];
             svc_load_changed(p);
         } else {
@@ -257,9 +328,14 @@ void svc_cut_block(sim *s, replica *p)
 
 void svc_assign(sim *s, replica *p, uint32_t ri)
 {
+    p->kv_used += svc_req_at(p->svc->L, ri)->kv_tok;
+    svc_assign_held(s, p, ri);
+}
+
+void svc_assign_held(sim *s, replica *p, uint32_t ri)
+{
     slot_room(p);
     p->pending[p->npending++] = ri;
-    p->kv_used += svc_req_at(p->svc->L, ri)->kv_tok;
     svc_load_changed(p);
     if (p->svc->mode == MODE_TIME) {
         svc_replica_run(s, p);

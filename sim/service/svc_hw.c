@@ -33,10 +33,24 @@ void svc_hw_params_read(const sim *s, svc_hw_params *hp)
     hp->prefill_share = num(s, "svc_prefill_mem_bound");
 }
 
+/* The measured profile a service's times may come from: its row's; else its
+ * catalog model's when it runs as measured (bf16, no pipeline or expert
+ * parallelism). */
+static void profile_of(const wl_service *row, const perf_cfg *model, char *out, size_t n)
+{
+    const char *p = row->profile;
+    if (!*p && model && model->llm && model->dtype == LLM_BF16 && model->pp == 1 && model->ep == 1)
+        p = model->llm->profile;
+    snprintf(out, n, "%s", p);
+}
+
 int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
-                 const perf_set *perf, svc_shape *out, gs_error *err)
+                 const perf_set *perf, const perf_cfg *model, svc_shape *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (model)
+        out->model = *model;
+    profile_of(row, model, out->profile, sizeof out->profile);
     double bpp = hp->bpp;
     out->weights_gib = weights_gib;
     out->kv_bytes_tok = kv_kib_per_token * 1024;
@@ -62,13 +76,22 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
     uint64_t allowed = sim_cluster_model_mask(cl, sim_catalog(s), row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
     double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
     double best_gib = 0;
-    const char *best = "";
+    const char *best = "", *refused = NULL;
     size_t used = 0;
     char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
     for (int p = 0; p < cl->npools; p++) {
         if (!(allowed >> p & 1))
             continue;
         const gpu_model *m = cl->pools[p].model;
+        if (model) { /* a card that cannot run the model in its precision is no fit */
+            perf_cfg c = *model;
+            c.gpu = m;
+            const char *no = perf_shape_refuse(&c);
+            if (no) {
+                refused = no;
+                continue;
+            }
+        }
         double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
         if (give_gib > best_gib) {
             best_gib = give_gib;
@@ -80,7 +103,10 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
         if (w > 0 && (size_t)w < sizeof fit - used)
             used += (size_t)w;
     }
-    if (!used && allowed && !*best) /* every allowed model gives it nothing */
+    if (!used && refused && !*best)
+        snprintf(why, sizeof why, "%s %s on every allowed card: %s", model->llm->name, llm_dtype_name(model->dtype),
+                 refused);
+    else if (!used && allowed && !*best) /* every allowed model gives it nothing */
         snprintf(why, sizeof why, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
                  "no memory on any allowed card (its ask is above what the policy gives a task per card)",
                  sim_policy_at(s, 0)->name, (long long)row->ask.gpumem_mib, row->ask.gpumem_pct, row->ask.mig);
@@ -122,10 +148,14 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf
         mem_mib = (double)m->memory_mib * job_slice_m(t) * tp;
     double kv = mem_mib / 1024.0 * sh->mem_util - sh->weights_gib;
     out->kv_cap_tok = kv > 0 ? kv * 1073741824.0 / sh->kv_bytes_tok : 0;
-    const perf_entry *own = perf && row->profile[0] ? perf_find(perf, row->profile, m, tp) : NULL;
-    const perf_entry *refp = perf && row->profile[0] && sh->ref ? perf_find(perf, row->profile, sh->ref, tp) : NULL;
-    if (own) { /* measured on this card: only a MIG instance's share scales it */
+    int tp_prof = sh->model.llm ? sh->model.tp : tp;
+    const perf_entry *own = perf && sh->profile[0] ? perf_find(perf, sh->profile, m, tp_prof) : NULL;
+    const perf_entry *refp = perf && sh->profile[0] && sh->ref ? perf_find(perf, sh->profile, sh->ref, tp) : NULL;
+    if (own || sh->model.llm) { /* measured on this card, or the shape model: only a MIG instance's share scales it */
         out->prof = own;
+        out->shape = !own;
+        out->cfg = sh->model;
+        out->cfg.gpu = m;
         out->prefill_x = sim_hw_time_ratio(m, m, sh->prefill_share, c, mb);
         out->decode_x = sim_hw_time_ratio(m, m, sh->decode_share, c, mb);
         return;
@@ -138,4 +168,34 @@ void svc_hw_place(sim *s, const svc_shape *sh, const wl_service *row, const perf
     out->decode_x = sim_hw_time_ratio(ref, m, sh->decode_share, c, mb);
     sim_hw_note(s, m, true, true);
     sim_hw_note(s, ref, true, true);
+}
+
+const char *svc_speed_name(int src)
+{
+    static const char *const names[] = {"stated", "measured", "model", "extrapolated"};
+    return src >= 0 && src <= SVC_SPEED_EXTRAP ? names[src] : "?";
+}
+
+int svc_hw_source(const svc_shape *sh, const perf_set *perf, const gpu_model *m, const char **why)
+{
+    *why = NULL;
+    int tp = sh->model.llm ? sh->model.tp : 0;
+    if (sh->profile[0] && perf) {
+        for (int i = 0; i < perf->n; i++)
+            if (perf->e[i].model == m && gs_streq_ci(perf->e[i].profile, sh->profile) && (!tp || perf->e[i].tp == tp))
+                return SVC_SPEED_MEASURED;
+    }
+    if (sh->model.llm) {
+        perf_cfg c = sh->model;
+        c.gpu = m;
+        if (perf && perf_shape_validated(&c, perf, why))
+            return SVC_SPEED_MODEL;
+        if (!*why)
+            *why = "no measured profiles to validate against (models/perf)";
+        return SVC_SPEED_EXTRAP;
+    }
+    if (!sh->ref || sh->ref == m)
+        return SVC_SPEED_STATED;
+    *why = "the row's times are scaled from its reference card by the roofline";
+    return SVC_SPEED_EXTRAP;
 }

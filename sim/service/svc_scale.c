@@ -195,6 +195,8 @@ void svc_set_busy(sim *s, replica *p, bool busy)
     } else if (!busy && p->in_block) {
         gs_time_us from = p->busy_since_us > v->win_start_us ? p->busy_since_us : v->win_start_us;
         v->win_busy_s += gs_us_to_s(sim_now(s) - from);
+        if (v->pd_role)
+            v->pd_busy_s += gs_us_to_s(sim_now(s) - p->busy_since_us);
         p->idle_since_us = sim_now(s);
     }
     p->in_block = busy;

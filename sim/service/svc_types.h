@@ -1,5 +1,7 @@
 /* svc_types.h - the service layer's own records and the calls its files
- * make to each other, bottom up: svc_req.c (requests slab, events) <-
+ * make to each other, bottom up: svc_model.c (a catalog model's serving
+ * configuration; profiles and catalog loaded once), svc_req.c (requests
+ * slab, events) <-
  * svc_prefix.c (prefix-cache hooks) <- svc_scale.c (replicas, autoscaler)
  * <- svc_batch.c (continuous batching) <- svc.c (the module: rows,
  * routing, event dispatch, replica tasks, actuation); svc_report.c
@@ -20,7 +22,9 @@
 
 typedef struct svc_layer svc_layer;
 
-enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6 };
+enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6, EVK_KV = 7 };
+/* A service's pool when it runs disaggregated (pd=P:D, svc_pd.c). */
+enum { SVC_PD_NONE = 0, SVC_PD_PREFILL = 1, SVC_PD_DECODE = 2 };
 enum { R_PLACING, R_STARTING, R_READY, R_GONE };
 enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define NONE UINT32_MAX
@@ -45,6 +49,12 @@ typedef struct svc_req {
     gs_time_us ttft_at_us; /* when its first token came */
     uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned */
     int nhash;
+    /* disaggregated: waiting in the decode pool's queue for a replica (its
+     * KV not sent yet), the decode replica its KV goes to (NONE: none), and
+     * when it joined a pool's queue */
+    bool pd_wait;
+    uint32_t pd_dst;
+    gs_time_us queued_at_us;
 } svc_req;
 
 typedef struct replica {
@@ -71,6 +81,7 @@ typedef struct replica {
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
     svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
     double kv_used;       /* KV tokens held by its active and pending requests */
+    int incoming;         /* requests whose KV is on its way here (disaggregated decode): slots held */
 } replica;
 
 typedef struct service {
@@ -135,6 +146,24 @@ typedef struct service {
     uint64_t pc_reqs, pc_reqs_hit, pc_blocks, pc_hit_blocks, pc_tokens, pc_saved, pc_evicted;
     svc_shape hw;               /* fit over the cluster's cards, KV bytes per token, reference card */
     uint64_t drop_unplaceable;  /* requests to a service whose replica fits no card */
+    /* disaggregated (svc_pd.c): this pool's role and the other pool; the
+     * pool's busy card time and queue; on the prefill pool (the service the
+     * requests name) the KV moved between them */
+    /* start-up: when its generated requests begin and after how long a
+     * warm-up; whether a replica was ever ready, and the requests that came
+     * before one was */
+    gs_time_us gen_from_us;
+    double warmup_s;
+    bool ever_ready;
+    uint64_t before_ready;
+    int pd_role;
+    struct service *pd_peer;
+    double pd_busy_s;
+    long pd_queue_peak;
+    sim_sketch pd_wait_s;
+    double pd_kv_bytes;
+    uint64_t pd_kv_nvlink, pd_kv_net;
+    sim_sketch pd_xfer_s;
 } service;
 
 struct svc_layer {
@@ -163,10 +192,13 @@ struct svc_layer {
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    double pd_net_gbps; /* svc_net_gbps: a disaggregated KV transfer's network without a card figure */
     svc_hw_params hw_params; /* the run's parameters of a replica's shape, read once */
     bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
     perf_set perf;    /* measured profiles (models/perf), loaded when a service names one */
     bool perf_loaded;
+    llm_catalog llm;  /* the LLM catalog (models/llm), loaded when a service names a model */
+    bool llm_loaded;
 };
 
 /* The actuator policy's state, for its hooks (L->act set). Read at each
@@ -180,9 +212,37 @@ static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->c
  * request longer than the cache then runs alone). */
 static inline bool svc_has_room(const replica *p, double kv_tok)
 {
-    int n = p->nactive + p->npending;
+    int n = p->nactive + p->npending + p->incoming;
     return n < p->svc->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
 }
+
+/* svc_pd.c: disaggregated prefill and decode */
+/* Row `row` with pd=P:D[@MODEL]: its prefill pool's and decode pool's rows
+ * (replica counts, card models, the decode pool's id "ID:decode", no
+ * generated requests of its own). 0, or GS_EINPUT naming the column. */
+int svc_pd_rows(sim *s, const wl_service *row, wl_service *pre, wl_service *dec);
+/* The prefill of request ri on prefill replica p is done (now): its first
+ * token made, its KV sent to a decode replica with room (or it waits in the
+ * decode pool's queue); a one-token request is served at once. */
+void svc_pd_handoff(sim *s, replica *p, uint32_t ri);
+/* Decode replica p takes request ri from its pool's queue: the KV leaves
+ * for p now (p's slot and KV room held until it lands). */
+void svc_pd_send(sim *s, replica *p, uint32_t ri);
+/* EVK_KV: request ri's KV landed on its decode replica. */
+void svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen);
+/* The prefill pool's "pd" report object (both pools, the KV moved). */
+void svc_pd_report(cJSON *o, const service *v, const sim *s);
+
+/* svc_model.c: a service of a catalog model; the profiles and the catalog, loaded once */
+typedef struct svc_model_row {
+    perf_cfg cfg;     /* its model, precision, tp, pp, ep (cfg.gpu unset) */
+    int gpus;         /* per replica: tp x pp */
+    double weights_gib, kv_kib; /* per replica: all its GPUs */
+} svc_model_row;
+/* Row `row` names a model (row->model): 0, or GS_EINPUT in the run's error
+ * naming the line (and column) at fault. Loads the catalog and profiles. */
+int svc_model_resolve(sim *s, svc_layer *L, const wl_service *row, svc_model_row *out);
+int svc_perf_load(sim *s, svc_layer *L);
 
 /* svc_req.c: the requests slab and the layer's events */
 uint32_t svc_req_new(svc_layer *L);
@@ -224,6 +284,11 @@ void svc_replica_run(sim *s, replica *p);
 void svc_block_end(sim *s, replica *p);
 void svc_cut_block(sim *s, replica *p);
 void svc_assign(sim *s, replica *p, uint32_t ri);
+/* svc_assign of a request whose KV room p already holds (a landed transfer). */
+void svc_assign_held(sim *s, replica *p, uint32_t ri);
+/* Request ri served at t: latency, token SLOs, freed (a decode pool's in
+ * its service's figures). */
+void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t);
 
 /* Adds "services" (per service) and "requests" (over all) to the report
  * (svc_report.c); the module's report member. */
