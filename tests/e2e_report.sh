@@ -10,7 +10,7 @@
 # against plot --slo and the implicit terms, and who pays; every table
 # inside the page (its frame scrolls instead of cutting it off); the
 # implicit terms shown. Then each figure's labels, read from its SVG text:
-# fig_queue counts jobs on whole ticks, fig_latency_cdf draws TTFT and TPOT
+# fig_gpus's axes and key, fig_queue counts jobs on whole ticks, fig_latency_cdf draws TTFT and TPOT
 # with SLO markers for token services, fig_plan has a panel per term with
 # its unit and an attainment term as the share missing it, fig_compare
 # plots GPU-hours and no cost per job.
@@ -221,6 +221,9 @@ fi
 
 # {==== each figure's labels, from its SVG text ====}
 svgtext() { sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$1" | sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g'; }
+svgtext "$T/run/fig_gpus.svg" >"$T/g.txt"
+if grep -qx 'GPUs' "$T/g.txt" && grep -q 'simulated time (hours)' "$T/g.txt" && grep -q 'allocated' "$T/g.txt" &&
+   grep -q 'capacity' "$T/g.txt"; then ok fig_gpus_labels; else no fig_gpus_labels "$T/g.txt"; fi
 svgtext "$T/run/fig_queue.svg" >"$T/q.txt"
 if grep -qx 'jobs queued' "$T/q.txt" && ! grep -q 'requests queued' "$T/q.txt"; then ok fig_queue_says_jobs
 else no fig_queue_says_jobs "$T/q.txt"; fi
