@@ -41,7 +41,7 @@ TEST_SRC := $(wildcard tests/test_*.c) tests/run.c tests/tables.c tests/testutil
 # Fuzz harnesses (tests/fuzz/): built with clang and libFuzzer by `make fuzz`,
 # and with the normal sanitized build and replay.c as the corpus replays
 # `make test` runs (no clang needed).
-FUZZ_TARGETS := trace cluster model report sim
+FUZZ_TARGETS := trace cluster model report sim k8s sacct
 FUZZ_COMMON := tests/fuzz/fuzz_util.c cli/cli_docs.c
 FUZZ_SECONDS ?= 60
 FZ := build/fuzz
@@ -154,9 +154,12 @@ fgd-table: gpusim
 run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
+	@sh scripts/bench_trace.sh
+	@sh scripts/bench_gang.sh
 	@sh scripts/bench_infer.sh
 	@sh scripts/bench_mem.sh
 	@sh scripts/bench_compose.sh
+	@sh scripts/bench_backfill.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

@@ -77,13 +77,18 @@ static void line_col(const char *text, size_t off, int *line, int *col)
     *col = (int)(off - start) + 1;
 }
 
-static int pos_err(gs_error *err, const char *what, const char *name, int first_line, const char *text, size_t off,
+/* Where text[0] sits in its file: line 1, column 1 for a whole file. */
+typedef struct text_origin {
+    int line, col;
+} text_origin;
+
+static int pos_err(gs_error *err, const char *what, const char *name, text_origin o, const char *text, size_t off,
                    const char *msg)
 {
     int line, col;
     line_col(text, off, &line, &col);
     return gs_err(err, GS_EINPUT, "%s%s'%s' line %d, column %d: %s", what, *what ? " " : "", name,
-                  line + first_line - 1, col, msg);
+                  line + o.line - 1, line == 1 ? col + o.col - 1 : col, msg);
 }
 
 /* {==== syntax check ====}
@@ -366,12 +371,19 @@ cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *n
 cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err)
 {
+    return gs_json_parse_cut(text, n, what, name, first_line, 1, err);
+}
+
+cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
+                         int first_col, gs_error *err)
+{
+    text_origin o = {first_line, first_col};
     size_t skip = 0;
     if (n >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         skip = 3; /* a byte-order mark some editors write: not part of the value */
     const char *nul = memchr(text, 0, n);
     if (nul) {
-        pos_err(err, what, name, first_line, text, (size_t)(nul - text), "NUL byte (not a text file?)");
+        pos_err(err, what, name, o, text, (size_t)(nul - text), "NUL byte (not a text file?)");
         return NULL;
     }
     scan c = {.s = (const unsigned char *)text, .n = n, .i = skip};
@@ -383,7 +395,7 @@ cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char
             snprintf(msg, sizeof msg, "unexpected '%c': %s", c.s[c.i], c.why);
         else
             snprintf(msg, sizeof msg, "unexpected byte 0x%02X: %s", c.s[c.i], c.why);
-        pos_err(err, what, name, first_line, text, c.i, msg);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     if (c.i < n) {
@@ -391,7 +403,7 @@ cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char
         snprintf(msg, sizeof msg, "unexpected %s%c%s after the JSON value (only one value is allowed)",
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "byte ", c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? c.s[c.i] : '?',
                  c.s[c.i] >= 0x21 && c.s[c.i] < 0x7f ? "'" : "");
-        pos_err(err, what, name, first_line, text, c.i, msg);
+        pos_err(err, what, name, o, text, c.i, msg);
         return NULL;
     }
     cJSON *j = cJSON_ParseWithLengthOpts(text + skip, n - skip, NULL, 0);

@@ -33,6 +33,10 @@ cJSON *gs_json_parse(const char *text, size_t n, const char *what, const char *n
  * C", with no leading kind when what is ""). */
 cJSON *gs_json_parse_at(const char *text, size_t n, const char *what, const char *name, int first_line,
                         gs_error *err);
+/* As gs_json_parse_at, for a value cut out of the middle of a line (one
+ * item of a streamed List): text[0] sits at first_line, first_col. */
+cJSON *gs_json_parse_cut(const char *text, size_t n, const char *what, const char *name, int first_line,
+                         int first_col, gs_error *err);
 
 /* Reads a whole regular file, at most max bytes, into a NUL-terminated
  * buffer (*n bytes before the terminator). A directory, a missing file or a

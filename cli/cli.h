@@ -12,6 +12,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_gen_agents(int argc, char **argv); /* `gen agents` (cli_gen_agents.c) */
+int cmd_gen_training(int argc, char **argv); /* `gen training` (cli_gen_training.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 /* `models --llm` and `models --validate` (cli_models.c); gpu_dir: models/gpu */
@@ -26,13 +27,14 @@ int cmd_check(int argc, char **argv);
 int cmd_sweep(int argc, char **argv); /* cli_sweep.c: grids run by Slurm, GNU parallel, k8s */
 
 /* A family of a command (an importer, a generator): its name, its entry
- * (argv[1] is the name) and the line `gpusim --help` shows. The commands
- * dispatch through these tables and the help lists them, so a family added
- * is one line. A table ends with a NULL name. */
+ * (argv[1] is the name), the line `gpusim --help` shows and, for an
+ * importer, the inputs `gpusim import --help` names (NULL for a generator).
+ * The commands dispatch through these tables and the help lists them, so a
+ * family added is one line. A table ends with a NULL name. */
 typedef struct cli_family {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *summary;
+    const char *summary, *input;
 } cli_family;
 extern const cli_family cli_importers[]; /* cli_import.c */
 extern const cli_family cli_generators[]; /* cli_gen.c */
@@ -71,10 +73,12 @@ bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
 /* An importer option, by table: NUM stores a double (x scale when scale is
  * not 0), INT/LONG/U64/SIZE a whole number, all in [lo, hi]; RANGE a
  * MIN:MAX pair into the ints p and p2; FLAG sets the bool p; NAME a service
- * name (no commas or quotes) into the const char * p; FN hands the value to
- * fn(option, value, p). A table ends with {NULL}. */
+ * name (no commas or quotes) into the const char * p; PATH a file name
+ * (not empty) into the const char * p; FN hands the value to fn(option,
+ * value, p), once per occurrence (a repeatable option). A table ends with
+ * {NULL}. */
 enum { CLI_IOPT_NUM, CLI_IOPT_INT, CLI_IOPT_LONG, CLI_IOPT_U64, CLI_IOPT_SIZE, CLI_IOPT_RANGE, CLI_IOPT_FLAG,
-       CLI_IOPT_NAME, CLI_IOPT_FN };
+       CLI_IOPT_NAME, CLI_IOPT_FN, CLI_IOPT_PATH };
 #define CLI_IOPT_BASE 256 /* getopt values of table options: above every short option */
 typedef struct cli_iopt {
     const char *name; /* without the leading "--" */
@@ -85,11 +89,17 @@ typedef struct cli_iopt {
 } cli_iopt;
 /* Parses `gpusim import FAMILY [options] FILE` (argv[1] is FAMILY): the
  * table's options, --out-trace (into *out_path, NULL: stdout) and --help.
- * Returns -1 with *in set when the import should run, else the exit code
- * (0 after --help, 2 after printing a usage error). */
+ * file_kind names the one input file in messages; NULL: the family takes
+ * none (its inputs are options) and *in is NULL. Returns -1 with *in set
+ * when the import should run, else the exit code (0 after --help, 2 after
+ * printing a usage error). */
 int cli_import_args(int argc, char **argv, const char *family, const char *file_kind, const cli_iopt *opts,
                     void (*usage)(FILE *out), const char **in, const char **out_path);
 /* `gpusim import FORMAT ...` of each family (cli_import_<family>.c) */
+int cli_import_azure(int argc, char **argv);
+int cli_import_openb(int argc, char **argv);
+int cli_import_k8s(int argc, char **argv);
+int cli_import_sacct(int argc, char **argv);
 int cli_import_sd(int argc, char **argv);
 int cli_import_dlrm(int argc, char **argv);
 int cli_import_mooncake(int argc, char **argv);

@@ -18,6 +18,7 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_param.h"
 #include "cli_docs.h"
 #include "cli.h"
 #include "../sim/sim_report.h"
@@ -175,6 +176,24 @@ void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_pol
         push(r, cli_batch_fmt("--set=%s", p->sets[i]));
     push(r, cli_batch_fmt("--seed=%llu", (unsigned long long)seed));
     push(r, cli_batch_fmt("--out=%s", out_dir));
+}
+
+static const char *value_of(const char *kv, const char *key)
+{
+    size_t l = strlen(key);
+    return !strncmp(kv, key, l) && kv[l] == '=' ? kv + l + 1 : NULL;
+}
+
+const char *cli_batch_param(const cli_opts *c, const cli_batch_policy *p, const char *key)
+{
+    const char *v = NULL, *x;
+    for (int i = 0; i < c->nsets; i++)
+        if ((x = value_of(c->sets[i], key)))
+            v = x;
+    for (int i = 0; p && i < p->nsets; i++)
+        if ((x = value_of(p->sets[i], key)))
+            v = x;
+    return v;
 }
 
 void cli_batch_run_free(cli_batch_run *r)
@@ -405,6 +424,36 @@ bool cli_batch_slo_holds(const cli_batch_slo *t, double v)
 
 bool cli_batch_slo_worse(const cli_batch_slo *t, double a, double b) { return t->op <= CLI_BATCH_LT ? a > b : a < b; }
 
+/* The value of a term: a number, or for a metric in seconds a duration
+ * with a unit as --set takes it (30m, 500ms, 2h). */
+static int slo_value(const char *tok, const char *v, cli_batch_slo *t, gs_error *err)
+{
+    char val[64];
+    size_t l = strlen(v);
+    while (l && v[l - 1] == ' ')
+        l--;
+    while (l && *v == ' ')
+        v++, l--;
+    if (l == 0 || l >= sizeof val)
+        return gs_err(err, GS_EUSAGE, "--slo: '%s': expected a number after %s", tok, cli_batch_op_str(t->op));
+    memcpy(val, v, l);
+    val[l] = 0;
+    const char *unit = metrics_unit(t->path);
+    if (unit && !strcmp(unit, "s")) {
+        gs_param_spec sp = {.type = GS_P_DURATION, .lo = 0, .hi = 1e15};
+        gs_param_value pv;
+        gs_error e2;
+        if (gs_param_parse("slo", val, &sp, &pv, &e2) != 0)
+            return gs_err(err, GS_EUSAGE, "--slo: '%s': expected a time after %s: seconds, or a number with a "
+                          "unit us, ms, s, m or h (30m)", tok, cli_batch_op_str(t->op));
+        t->value = pv.num;
+        return 0;
+    }
+    if (!gs_parse_decimal(val, l, &t->value) || !isfinite(t->value))
+        return gs_err(err, GS_EUSAGE, "--slo: '%s': expected a number after %s", tok, cli_batch_op_str(t->op));
+    return 0;
+}
+
 int cli_batch_slo_parse(const char *spec, cli_batch_slo **out, int *n, gs_error *err)
 {
     *out = NULL;
@@ -426,16 +475,12 @@ int cli_batch_slo_parse(const char *spec, cli_batch_slo **out, int *n, gs_error 
         const char *full = metrics_alias(t.path);
         if (full)
             snprintf(t.path, sizeof t.path, "%s", full);
+        if ((rc = metrics_check_path("--slo", t.path, NULL, err)) != 0)
+            break;
         bool eq = op[1] == '=';
         t.op = op[0] == '<' ? (eq ? CLI_BATCH_LE : CLI_BATCH_LT) : (eq ? CLI_BATCH_GE : CLI_BATCH_GT);
-        char *end;
-        t.value = strtod(op + 1 + eq, &end);
-        while (*end == ' ')
-            end++;
-        if (end == op + 1 + eq || *end || !isfinite(t.value)) {
-            rc = gs_err(err, GS_EUSAGE, "--slo: '%s': expected a number after %s", tok, cli_batch_op_str(t.op));
+        if ((rc = slo_value(tok, op + 1 + eq, &t, err)) != 0)
             break;
-        }
         *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[(*n)++] = t;
     }

@@ -49,6 +49,9 @@ typedef struct cli_batch_run {
 void cli_batch_run_init(cli_batch_run *r, const cli_opts *c, const cli_batch_policy *p, const char *gpus, uint64_t seed,
                  const char *out_dir);
 void cli_batch_run_free(cli_batch_run *r);
+/* The value a child run of entry p gets for parameter key (--set, then the
+ * entry's own, the last one winning), or NULL when neither gives it. */
+const char *cli_batch_param(const cli_opts *c, const cli_batch_policy *p, const char *key);
 /* Runs all n runs, at most `jobs` at once; each child's stderr goes to
  * OUT_DIR/stderr.log (removed when empty). Returns 0 when every run
  * succeeded; otherwise the first failure's exit status as GS_E* with its

@@ -150,6 +150,48 @@ static int inputs_differ(const cJSON *base, const cJSON *now)
     return differ;
 }
 
+/* Does a number of o sit at path or under it (path a dot-separated prefix)? */
+static bool has_numbers_under(const cJSON *o, const char *path)
+{
+    size_t l = strcspn(path, ".");
+    char key[128];
+    if (l >= sizeof key)
+        return false;
+    memcpy(key, path, l);
+    key[l] = 0;
+    const cJSON *c = cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9' ? cJSON_GetArrayItem(o, atoi(key))
+                                                                       : cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!c)
+        return false;
+    if (path[l])
+        return has_numbers_under(c, path + l + 1);
+    if (cJSON_IsNumber(c))
+        return true;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, c)
+    {
+        if (cJSON_IsNumber(it) || ((cJSON_IsObject(it) || cJSON_IsArray(it)) && it->child))
+            return true;
+    }
+    return false;
+}
+
+/* A --tolerance METRIC: "default" or "*", or a path (or prefix of paths) of
+ * the baseline's numbers: a misspelling would silently leave the metric at
+ * the default tolerance. */
+static int check_tolerance_path(const cJSON *base, const char *prefix, gs_error *err)
+{
+    if (!strcmp(prefix, "default") || !strcmp(prefix, "*") || has_numbers_under(base, prefix))
+        return 0;
+    char near[3][128];
+    int n = metrics_nearest_in(base, prefix, near, 3);
+    char list[420] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", near[i]);
+    return gs_err(err, GS_EUSAGE, "--tolerance: no metric '%s' in the baseline (nearest: %s; or a prefix of "
+                  "them, or default)", prefix, n ? list : "none");
+}
+
 static void check_usage(FILE *out)
 {
     fprintf(out,
@@ -213,6 +255,8 @@ int cmd_check(int argc, char **argv)
         rc = err.code;
     if (rc == 0 && !(base = cli_batch_read_report(baseline, &err)))
         rc = err.code;
+    for (int i = 0; rc == 0 && i < ntol; i++)
+        rc = check_tolerance_path(base, tols[i].prefix, &err);
     if (rc == 0) {
         int differ = inputs_differ(base, now);
         printf("%-40s %14s %14s  %s\n", "metric", "baseline", "now", "verdict");

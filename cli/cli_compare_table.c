@@ -54,7 +54,7 @@ static double value_of(const cJSON *rep, const char *path, const cli_batch_slo *
         *ok = true;
         return met ? 1.0 : 0.0;
     }
-    *ok = metrics_get(rep, path, &v);
+    *ok = metrics_measured(rep, path, &v); /* a statistic of an empty sample: absent, "-" */
     return *ok ? v : NAN;
 }
 
@@ -86,7 +86,7 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
     row rows[MAX_ROWS] = {0};
     int nrows = 0;
     for (const metrics_row *m = metrics; m->path; m++)
-        if (m->shown & METRICS_COMPARE) {
+        if (m->flags & METRICS_COMPARE) {
             rows[nrows].key = m->key;
             snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", m->path);
         }

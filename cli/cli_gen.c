@@ -19,7 +19,8 @@ static void gen_usage(FILE *out)
                  "       durations of mean mean-s (default 1) seconds; G GPUs per job (default 1).\n"
                  "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
                  "  --out FILE writes atomically; without it the trace goes to stdout.\n"
-                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n");
+                 "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n"
+                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n");
 }
 
 static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
@@ -27,9 +28,10 @@ static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out,
 static int gen_mmc(int argc, char **argv);
 
 const cli_family cli_generators[] = {
-    {"mmc", gen_mmc, "Poisson arrivals and exponential durations: an M/M/c queue (Erlang C)"},
-    {"agents", cmd_gen_agents, "agent sessions (a sandbox each) and their bursts of activity"},
-    {NULL, NULL, NULL},
+    {"mmc", gen_mmc, "Poisson arrivals and exponential durations: an M/M/c queue (Erlang C)", NULL},
+    {"agents", cmd_gen_agents, "agent sessions (a sandbox each) and their bursts of activity", NULL},
+    {"training", cmd_gen_training, "a day of training jobs from a Helios cluster's figures (Hu et al., SC '21)", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 int cmd_gen(int argc, char **argv)

@@ -59,9 +59,7 @@ static bool take(const cli_iopt *o, const char *v)
     case CLI_IOPT_LONG:
     case CLI_IOPT_U64:
     case CLI_IOPT_SIZE:
-        if (!cli_opt_num(opt, v, o->lo, o->hi, &d))
-            return false;
-        if (d != floor(d)) {
+        if (!gs_num_double(v, o->lo, o->hi, &d) || d != floor(d)) {
             fprintf(stderr, "gpusim: error: %s: expected a whole number from %g to %g, found '%s'\n", opt, o->lo,
                     o->hi, v);
             return false;
@@ -85,6 +83,13 @@ static bool take(const cli_iopt *o, const char *v)
         *(const char **)o->p = v;
         return true;
     case CLI_IOPT_FN: return o->fn(opt, v, o->p);
+    case CLI_IOPT_PATH:
+        if (!*v) {
+            fprintf(stderr, "gpusim: error: %s: expected a file name\n", opt);
+            return false;
+        }
+        *(const char **)o->p = v;
+        return true;
     }
     return false;
 }
@@ -124,11 +129,15 @@ int cli_import_args(int argc, char **argv, const char *family, const char *file_
         }
     }
     free(lo);
-    if (rc < 0 && (optind + 1 >= argc || optind + 2 < argc)) {
+    if (rc < 0 && !file_kind && optind + 1 < argc) {
+        fprintf(stderr, "gpusim: error: import %s: unexpected argument '%s' (the inputs are options)\n", family,
+                argv[optind + 1]);
+        rc = 2;
+    } else if (rc < 0 && file_kind && (optind + 1 >= argc || optind + 2 < argc)) {
         fprintf(stderr, "gpusim: error: import %s: give one input %s\n", family, file_kind);
         rc = 2;
     }
     if (rc < 0)
-        *in = argv[optind + 1];
+        *in = file_kind ? argv[optind + 1] : NULL;
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/gs_num.h"
 #include "../sim/sim_cluster.h"
 #include "cli.h"
 
@@ -98,7 +99,7 @@ static bool is_choice(const char *choices, const char *v)
 /* Stores value v of option e (resolved). */
 static int store(const char *cmd, const cli_opt *e, const char *v, cli_opts *o, gs_error *err)
 {
-    char *end, what[200];
+    char what[200];
     switch (e->kind) {
     case CLI_ARG_FLAG: *(bool *)e->p = true; return 0;
     case CLI_ARG_STR:
@@ -107,8 +108,8 @@ static int store(const char *cmd, const cli_opt *e, const char *v, cli_opts *o, 
         *(const char **)e->p = v;
         return 0;
     case CLI_ARG_LONG: {
-        long x = strtol(v, &end, 10);
-        if (end == v || *end || x < e->lo || x > e->hi) {
+        long x;
+        if (!gs_num_long(v, (long)e->lo, (long)e->hi, &x)) {
             snprintf(what, sizeof what, "an integer %.0f..%.0f", e->lo, e->hi);
             return bad(err, e, v, what);
         }
@@ -116,8 +117,8 @@ static int store(const char *cmd, const cli_opt *e, const char *v, cli_opts *o, 
         return 0;
     }
     case CLI_ARG_NUM: {
-        double x = strtod(v, &end);
-        if (end == v || *end || !(e->lo_open ? x > e->lo : x >= e->lo) || !(x <= e->hi)) {
+        double x;
+        if (!gs_num_double(v, e->lo, e->hi, &x) || (e->lo_open && !(x > e->lo))) {
             snprintf(what, sizeof what, "a number in %c%g, %g]", e->lo_open ? '(' : '[', e->lo, e->hi);
             return bad(err, e, v, what);
         }

@@ -23,17 +23,23 @@
 #include <string.h>
 
 #include "../base/gs_json.h"
-#include "../policies/registry.h"
 #include "cli.h"
 #include "../sim/sim_cluster_file.h"
 #include "cli_opts.h"
 #include "cli_plan.h"
 #include "cli_plan_terms.h"
+#include "plan_evidence.h"
 
 /* the default width's cap: past 15 (four bisection levels a round) the
  * speculative runs a round wastes outnumber the ones it uses */
 #define PLAN_WIDTH_MAX 15
 #define PLAN_MAX_TEMPLATES 8
+/* seeds per count: with one, an answer is one draw of the workload's
+ * randomness (a count that fails one seed in five passes one seed four
+ * times in five, five seeds a third of the time); five keep the t-interval
+ * usable (4 degrees of freedom) at five runs a count, run in parallel */
+#define PLAN_DEFAULT_SEEDS 5
+#define PLAN_DEFAULT_MARGIN 4
 
 /* {==== options ====} */
 
@@ -44,6 +50,7 @@ typedef struct plan_args {
     int ntemplates;
     double fraction;
     long min_gpus, max_gpus, width; /* width 0: from --jobs */
+    long margin;
     bool allow[PLAN_NIMPLICIT];
     bool sensitivity; /* --sensitivity: cli_plan_sens.c */
 } plan_args;
@@ -85,7 +92,11 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
                                 "queue_p50, queue_mean, jct_p99, latency_p99, ttft_p99, slo_attainment,\n"
                                 "utilization, busy_ratio, cost_usd ('queue_p99<=600,latency_p99<=0.2');\n"
                                 "a metric never measured (nothing served) is not met"),
-        CLI_SHARED(CLI_OPT_SEEDS, "seeds 1..N per card count (default 1)"),
+        CLI_SHARED(CLI_OPT_SEEDS, "seeds 1..N per card count (default 5: a count that fails one seed in\n"
+                                  "five passes five seeds a third of the time, one seed four times in five)"),
+        {.name = "margin", .arg = "N", .kind = CLI_ARG_LONG, .lo = 0, .hi = PLAN_MARGIN_MAX, .p = &a->margin,
+         .help = "counts probed above the answer, +1, +2, +4, ... (default 4; 0: none): the answer is\n"
+                 "reported with the fewest cards from which every probed count met"},
         {.name = "fraction", .arg = "F", .kind = CLI_ARG_NUM, .lo = 0, .lo_open = true, .hi = 1, .p = &a->fraction,
          .help = "share of seeds that must meet every term (default 1)"},
         {.name = "min-gpus", .arg = "N", .kind = CLI_ARG_LONG, .lo = 1, .hi = 100000000, .p = &a->min_gpus,
@@ -129,7 +140,8 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
 static int plan_options(int argc, char **argv, plan_args *a, gs_error *err)
 {
     a->o.gpus_per_node = 8;
-    a->o.seeds = 1;
+    a->o.seeds = PLAN_DEFAULT_SEEDS;
+    a->margin = PLAN_DEFAULT_MARGIN;
     a->o.jobs = cli_batch_default_jobs();
     a->format = "text";
     a->fraction = 1.0;
@@ -218,31 +230,41 @@ typedef struct plan_state {
     int npol;
     entry *ents;
     int nents, nimpossible;
+    bool services;   /* the trace has service rows (start-up transients are possible) */
     cJSON *pa, *sra; /* plan.json's policies, search.json's policies */
-    plan_feasibility (*fcache)[2];
-    bool (*fdone)[2];
 } plan_state;
 
-/* Does p's space policy (the name before any '+') let requests name a MIG
- * profile, so that a plan must check them against each candidate's MIG
- * cards? The policy record answers (POL_CAP_MIG). */
-static bool names_mig_profiles(const cli_batch_policy *p)
+/* The answer's margin: the fewest cards from which every probed count met,
+ * and the counts above the answer that failed (a non-monotone region). */
+static void entry_margin(const plan_ctx *cx, entry *e, const planner *pl, long answer)
 {
-    char space[sizeof p->name];
-    snprintf(space, sizeof space, "%.*s", (int)strcspn(p->name, "+"), p->name);
-    const pol_ops *op = pol_find(space);
-    return op && op->space && (op->space->caps & POL_CAP_MIG);
-}
-
-/* Has the candidate a MIG-enabled card (a node group with a "mig" key on a
- * model with MIG)? A MIG policy on one without runs as whole cards do: its
- * row would not be what its name says. */
-static bool has_mig_cards(const candidate *cd)
-{
-    for (int n = 0; n < cd->unit.nnodes; n++)
-        if (sim_cluster_node_mig(&cd->unit, n) && cd->unit.pools[cd->unit.nodes[n].pool].model->mig)
-            return true;
-    return false;
+    long *x = xcalloc((size_t)pl->npts + 1, sizeof *x);
+    bool *met = xcalloc((size_t)pl->npts + 1, sizeof *met);
+    for (int i = 0; i < pl->npts; i++)
+        x[i] = pl->pts[i].x, met[i] = pl->pts[i].met;
+    plan_margin mg;
+    plan_evidence_margin(x, met, pl->npts, answer, &mg);
+    free(x);
+    free(met);
+    long cards, nodes;
+    double usd;
+    if (mg.stable_from > 0) {
+        cli_plan_cands_size(cx, e->cand, mg.stable_from, &cards, &nodes, &usd, NULL);
+        e->stable_gpus = cards;
+        cJSON_AddNumberToObject(e->obj, "stable_from_gpus", (double)cards);
+        if (!e->cand->model)
+            cJSON_AddNumberToObject(e->obj, "stable_from_scale", (double)mg.stable_from);
+    } else { /* the largest count probed failed */
+        cJSON_AddNullToObject(e->obj, "stable_from_gpus");
+    }
+    cJSON_AddBoolToObject(e->obj, "non_monotone", mg.nfailed_above > 0);
+    if (mg.nfailed_above > 0) {
+        cJSON *fa = cJSON_AddArrayToObject(e->obj, "failed_above_answer");
+        for (int i = 0; i < mg.nfailed_above; i++) {
+            cli_plan_cands_size(cx, e->cand, mg.failed_above[i], &cards, &nodes, &usd, NULL);
+            cJSON_AddItemToArray(fa, cJSON_CreateNumber((double)cards));
+        }
+    }
 }
 
 /* The entry's verdict and answer, from a finished search. */
@@ -256,6 +278,7 @@ static void entry_answer(const plan_ctx *cx, entry *e, const planner *pl, long a
         if (!e->cand->model)
             cJSON_AddNumberToObject(e->obj, "scale", (double)answer);
         cJSON_AddStringToObject(e->obj, "verdict", "met");
+        entry_margin(cx, e, pl, answer);
         if (!isnan(e->usd_h)) {
             cJSON_AddNumberToObject(e->obj, "price_per_gpu_hour_usd", e->usd_h / (double)e->gpus);
             cJSON_AddNumberToObject(e->obj, "cost_per_hour_usd", e->usd_h);
@@ -287,7 +310,8 @@ static void entry_search_log(plan_state *st, const entry *e, planner *pl)
             cJSON_Delete(pl->done[i].obj);
         }
     cJSON *so = cJSON_CreateObject();
-    cJSON_AddStringToObject(so, "label", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "label")));
+    const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "label"));
+    cJSON_AddStringToObject(so, "label", label);
     cJSON_AddNumberToObject(so, "rounds", pl->rounds);
     cJSON_AddNumberToObject(so, "counts_run", pl->ndone);
     cJSON_AddNumberToObject(so, "counts_in_evidence", pl->npts);
@@ -310,9 +334,14 @@ static int entry_search(plan_state *st, entry *e, gs_error *err)
         max_x = cli_plan_search_max_scale(st->cx, e->cand, a->max_gpus);
     }
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
-    qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
+    if (pl.npts > 1)
+        qsort(pl.pts, (size_t)pl.npts, sizeof *pl.pts, cli_plan_search_cmp_point);
     if (rc == 0) {
         entry_answer(st->cx, e, &pl, answer);
+        if (!answer && !pl.absent_path[0] && st->services && pl.npts)
+            rc = cli_plan_checks_transient(e, &pl, err);
+    }
+    if (rc == 0) {
         cJSON_AddItemToArray(st->pa, e->obj);
         entry_search_log(st, e, &pl);
     } else {
@@ -361,8 +390,8 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     cJSON_AddStringToObject(e->obj, "policy", pol->name);
     cJSON_AddStringToObject(e->obj, "candidate", cd->label);
     cJSON_AddStringToObject(e->obj, "candidate_kind", cd->model ? "gpu" : "cluster-template");
-    int mk = names_mig_profiles(pol), rc;
     char why[400] = "";
+    int rc;
     if ((st->a->tps || st->a->dtypes) && (rc = cli_plan_serving_check(st->cx, cd, pol, why, sizeof why, err)) != 0) {
         cJSON_Delete(e->obj);
         st->nents--;
@@ -370,14 +399,12 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
     }
     if (*why) /* this card cannot hold the configuration: nothing to search */
         return entry_cannot_hold(st, e, why);
-    if (!st->fdone[ci][mk] &&
-        (rc = plan_feasible_check(&cd->unit, st->cat, st->a->o.trace, mk, false, &st->fcache[ci][mk], err)) != 0) {
+    plan_feasibility feas, *f = &feas;
+    if ((rc = cli_plan_checks_feasibility(&st->a->o, st->cat, cd, pol, f, err)) != 0) {
         cJSON_Delete(e->obj);
         st->nents--;
         return rc;
     }
-    st->fdone[ci][mk] = true;
-    const plan_feasibility *f = &st->fcache[ci][mk];
     cJSON_AddItemToObject(e->obj, "feasibility", cli_plan_output_feasibility(f));
     char what[600];
     if (f->bad > 0 && !st->a->allow[0]) {
@@ -391,7 +418,7 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
         cJSON_AddItemToArray(st->pa, e->obj);
         return 0;
     }
-    if (mk && !has_mig_cards(cd)) { /* not what its name says: never searched, never the answer */
+    if (!cli_plan_checks_mig_applies(cd, pol)) { /* not what its name says: never searched, never the answer */
         e->impossible = true;
         st->nimpossible++;
         cJSON_AddNullToObject(e->obj, "gpus");
@@ -464,8 +491,6 @@ static int plan_setup(plan_args *a, plan_ctx *cx, gpu_catalog *cat, plan_state *
 static void plan_free(plan_state *st, cli_batch_slo *slo, cli_batch_policy *pol, gpu_catalog *cat)
 {
     free(st->ents);
-    free(st->fcache);
-    free(st->fdone);
     free(slo);
     cli_batch_policies_free(pol, st->npol);
     for (int i = 0; i < st->ncands; i++) {
@@ -497,11 +522,13 @@ int cmd_plan(int argc, char **argv)
     if (width == 0) /* one count per free worker: --jobs (the online cores) over the seeds a count runs */
         width = jobs / seeds < 1 ? 1 : jobs / seeds > PLAN_WIDTH_MAX ? PLAN_WIDTH_MAX : jobs / seeds;
     plan_ctx cx = {.com = &a.o, .cat = &cat, .seeds = seeds, .jobs = jobs, .width = width, .engine = a.engine,
-                   .max_gpus = a.max_gpus};
+                   .max_gpus = a.max_gpus, .margin = a.margin};
     plan_state st = {.a = &a, .cx = &cx, .cat = &cat, .cands = xcalloc(PLAN_MAX_CANDS, sizeof *st.cands)};
     cli_batch_slo *slo = NULL;
     cli_batch_policy *pol = NULL;
     rc = plan_setup(&a, &cx, &cat, &st, &slo, &pol, &err);
+    if (rc == 0)
+        rc = cli_plan_checks_trace(&a.o, &cx, st.cands, st.ncands, st.pol, st.npol, &st.services, &err);
     char odir[900];
     if (a.o.out) {
         snprintf(odir, sizeof odir, "%s", a.o.out);
@@ -518,8 +545,6 @@ int cmd_plan(int argc, char **argv)
     cJSON_AddNumberToObject(sdoc, "width", (double)width);
     cJSON_AddNumberToObject(sdoc, "jobs", (double)jobs);
     st.sra = cJSON_AddArrayToObject(sdoc, "policies");
-    st.fcache = xcalloc(PLAN_MAX_CANDS, sizeof *st.fcache);
-    st.fdone = xcalloc(PLAN_MAX_CANDS, sizeof *st.fdone);
     for (int ci = 0; ci < st.ncands && rc == 0; ci++)
         for (int p = 0; p < st.npol && rc == 0; p++)
             rc = plan_entry(&st, ci, p, &err);

@@ -4,6 +4,8 @@
  *   cli_plan_search.c  one count on every seed (a point), rounds of counts,
  *                      the serial walk (doubling, then bisection) and its
  *                      speculative rounds;
+ *   cli_plan_checks.c  the trace before the search, each entry's impossible
+ *                      rows (the policy record asked), the start-up probe;
  *   cli_plan_output.c  plan.json's entry objects and the text: the buyer's
  *                      table, the warnings, the evidence;
  *   cli_plan_serving.c the serving configurations (--tp, --dtype): entries per
@@ -36,6 +38,9 @@ typedef struct candidate {
     char slug[160];         /* file-name safe */
     const gpu_model *model; /* --gpu candidate; NULL for a template */
     cluster_template tpl;   /* template candidate */
+    const char *path;       /* the template's file */
+    long gpus_per_node;     /* --gpu candidate: cards a node */
+    const char *mig;        /* --gpu candidate: --mig layout, NULL: none */
     sim_cluster unit;       /* the candidate at scale 1: feasibility */
 } candidate;
 
@@ -51,6 +56,7 @@ typedef struct plan_ctx {
     long width;         /* counts tried per round (1: bisection) */
     const char *engine; /* NULL: child processes here; else each round is a sweep on it */
     long max_gpus;      /* --max-gpus: where a --gpu search gives up */
+    long margin;        /* --margin: probes above the answer (plan_evidence.h) */
 } plan_ctx;
 
 typedef struct point {
@@ -85,6 +91,7 @@ typedef struct entry {
     const cli_batch_policy *pol;
     cJSON *obj;       /* its plan.json object */
     long gpus, nodes; /* 0: no answer */
+    long stable_gpus; /* the fewest cards from which every probed count met (with an answer) */
     double usd_h;
     bool impossible;
 } entry;
@@ -99,6 +106,9 @@ int cli_plan_cands_price(plan_ctx *cx, const gpu_catalog *cat, const char *arg, 
  * gpus_per_node cards (with --mig), to cands. 0 or the error. */
 int cli_plan_cands_gpus(const char *gpu_list, long gpus_per_node, const char *mig, const gpu_catalog *cat,
                         candidate *cands, int *ncands, gs_error *err);
+/* The candidate at scale 1 (one node of each group), built afresh into out
+ * (a run may change the cluster it is given). 0 or the error. */
+int cli_plan_cands_unit(const candidate *c, const gpu_catalog *cat, sim_cluster *out, gs_error *err);
 /* Appends each template, checked at scale 1, to cands. 0 or the error. */
 int cli_plan_cands_templates(const char *const *templates, int ntemplates, const gpu_catalog *cat, candidate *cands,
                              int *ncands, gs_error *err);
@@ -110,9 +120,34 @@ int cli_plan_cands_templates(const char *const *templates, int ntemplates, const
 int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error *err);
 /* The largest scale of a template whose cards stay <= max_gpus (>= 1). */
 long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_gpus);
+/* Runs count x of pl's candidate under pol (another variant of pl's
+ * policy) on every seed, outside the evidence: *met, and the point's object
+ * (the caller's). */
+int cli_plan_search_probe(const planner *pl, const cli_batch_policy *pol, long x, bool *met, cJSON **obj,
+                          gs_error *err);
 /* Sorts points by count. */
 int cli_plan_search_cmp_point(const void *a, const void *b);
 
+/* The trace checked once before any search (trace_facts.h): candidates
+ * of several cards taking different references with rows naming none
+ * (exit 2), token terms and token SLOs without token counts (exit 3),
+ * services by id; *services: the trace has service rows. Prints the
+ * milliseconds hint. 0 or the error. */
+int cli_plan_checks_trace(const cli_opts *o, const plan_ctx *cx, const candidate *cands, int ncands,
+                          const cli_batch_policy *pol, int npol, bool *services, gs_error *err);
+/* The rows no count of cd serves under pol (plan_feasible.h), the policy
+ * set up on one instance of cd with the plan's parameters (a bad one is
+ * refused here). One read of the trace. 0 or the error. */
+int cli_plan_checks_feasibility(const cli_opts *o, const gpu_catalog *cat, const candidate *cd,
+                                const cli_batch_policy *pol, plan_feasibility *f, gs_error *err);
+/* After a search that met at no count: the largest count again with
+ * replicas starting at once; if that meets every term, e's verdict says the
+ * start-up transient decides it (decided_by, warm_probe). 0 or the error. */
+int cli_plan_checks_transient(entry *e, const planner *pl, gs_error *err);
+/* False when pol lets requests name MIG profiles and the candidate has no
+ * MIG-enabled card: such a policy would run as whole cards under a MIG
+ * name, so the entry is not applicable (never searched, never the answer). */
+bool cli_plan_checks_mig_applies(const candidate *cd, const cli_batch_policy *pol);
 /* --tp (auto: 1,2,4,8) and --dtype (either may be NULL) over the --policies
  * list: every entry once per (tp, dtype) with svc_tp and svc_dtype among its
  * parameters, in *out (free it). 0 or GS_EUSAGE naming the bad value. */

@@ -129,13 +129,11 @@ int cli_plan_cands_gpus(const char *gpu_list, long gpus_per_node, const char *mi
         }
         snprintf(cd->label, sizeof cd->label, "%s", cd->model->name);
         slugify(cd->slug, sizeof cd->slug, cd->model->name);
-        char spec[200];
-        snprintf(spec, sizeof spec, "%s:%ld", cd->model->name, gpus_per_node);
-        if ((rc = sim_cluster_from_spec(&cd->unit, spec, (int)gpus_per_node, cat, err)) != 0)
+        cd->gpus_per_node = gpus_per_node;
+        cd->mig = mig;
+        if ((rc = cli_plan_cands_unit(cd, cat, &cd->unit, err)) != 0)
             break;
         (*ncands)++;
-        if (mig && (rc = sim_cluster_set_mig(&cd->unit, mig, err)) != 0)
-            break;
     }
     free(mcopy);
     return rc;
@@ -162,10 +160,25 @@ int cli_plan_cands_templates(const char *const *templates, int ntemplates, const
         char sl[160];
         slugify(sl, sizeof sl, cd->label);
         snprintf(cd->slug, sizeof cd->slug, "t%d-%.100s", i, sl);
-        cJSON *inst = cluster_template_instance(&cd->tpl, 1);
-        rc = sim_cluster_from_json(&cd->unit, inst, templates[i], cat, err); /* checks every group's keys */
-        cJSON_Delete(inst);
+        cd->path = templates[i];
+        rc = cli_plan_cands_unit(cd, cat, &cd->unit, err); /* checks every group's keys */
     }
+    return rc;
+}
+
+int cli_plan_cands_unit(const candidate *c, const gpu_catalog *cat, sim_cluster *out, gs_error *err)
+{
+    if (!c->model) {
+        cJSON *inst = cluster_template_instance(&c->tpl, 1);
+        int rc = sim_cluster_from_json(out, inst, c->path, cat, err);
+        cJSON_Delete(inst);
+        return rc;
+    }
+    char spec[200];
+    snprintf(spec, sizeof spec, "%s:%ld", c->model->name, c->gpus_per_node);
+    int rc = sim_cluster_from_spec(out, spec, (int)c->gpus_per_node, cat, err);
+    if (rc == 0 && c->mig && (rc = sim_cluster_set_mig(out, c->mig, err)) != 0)
+        sim_cluster_free(out);
     return rc;
 }
 

@@ -101,34 +101,43 @@ static void print_unanswered(const plan_ctx *cx, const entry *e, int w_pol, int 
 {
     const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "why"));
     if (e->impossible && why) { /* not applicable: a MIG policy without MIG cards */
-        printf("%-*s %-*s %7s %6s   not applicable: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", why);
+        printf("%-*s %-*s %7s %8s %6s   not applicable: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-",
+               "-", "-", why);
         return;
     }
     const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "reason"));
     if (e->impossible && reason) { /* a serving configuration the card cannot hold (cli_plan_serving.c) */
-        printf("%-*s %-*s %7s %6s   impossible: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
-               reason);
+        printf("%-*s %-*s %7s %8s %6s   impossible: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
+               "-", reason);
         return;
     }
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);
-        printf("%-*s %-*s %7s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n", w_pol,
-               e->pol->label, w_cand, e->cand->label, "-", "-", nb, nb == 1 ? "" : "s");
+        printf("%-*s %-*s %7s %8s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
+               w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-", nb, nb == 1 ? "" : "s");
         return;
     }
     const char *am = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "absent_metric"));
     const char *vd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "verdict"));
-    if (vd && strstr(vd, "plateau"))
-        printf("%-*s %-*s %7s %6s   not met: the figures stay the same from %ld cards on (more "
-               "cards do not help; see evidence)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
+    double wg = 0;
+    if (vd && strstr(vd, "start-up") && metrics_get(e->obj, "warm_probe.gpus", &wg))
+        printf("%-*s %-*s %7s %8s %6s   not met: decided by replica start-up, not capacity: with replicas\n"
+               "%-*s %-*s %7s %8s %6s   starting at once %.0f cards meet every term (plan.json warm_probe): warm\n"
+               "%-*s %-*s %7s %8s %6s   the services up first (--warmup-s, a warm-up window) or ask the steady state\n",
+               w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-", w_pol, "", w_cand, "", "", "", "", wg,
+               w_pol, "", w_cand, "", "", "", "");
+    else if (vd && strstr(vd, "plateau"))
+        printf("%-*s %-*s %7s %8s %6s   not met: the figures stay the same from %ld cards on (more "
+               "cards do not help; see evidence)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-",
                first_gpus(e->obj));
     else if (am)
-        printf("%-*s %-*s %7s %6s   metric absent: '%s' was never measured although every job and "
-               "request was served (check the path)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", am);
+        printf("%-*s %-*s %7s %8s %6s   metric absent: '%s' was never measured although every job and "
+               "request was served (check the path)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-",
+               am);
     else
-        printf("%-*s %-*s %7s %6s   not met up to %ld cards\n", w_pol, e->pol->label, w_cand, e->cand->label, "-",
-               "-", cx->max_gpus);
+        printf("%-*s %-*s %7s %8s %6s   not met up to %ld cards\n", w_pol, e->pol->label, w_cand, e->cand->label,
+               "-", "-", "-", cx->max_gpus);
 }
 
 /* The buyer's table: priced answers cheapest first, unpriced answers, then
@@ -143,7 +152,8 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             w_cand = (int)strlen(ents[i].cand->label);
     }
     printf("\nbuyer's table, cheapest first ($/month = 730 h):\n");
-    printf("%-*s %-*s %7s %6s %12s %14s  %s\n", w_pol, "policy", w_cand, "card or cluster", "cards", "nodes",
+    printf("%-*s %-*s %7s %8s %6s %12s %14s  %s\n", w_pol, "policy", w_cand, "card or cluster", "cards", "stable",
+           "nodes",
            "$/hour", "$/month", "price from");
     ranked *rk = xcalloc((size_t)nents + 1, sizeof *rk);
     for (int i = 0; i < nents; i++)
@@ -163,14 +173,24 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
             if (sname && !strstr(srcs, sname))
                 snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%s", srcs[0] ? ", " : "", sname);
         }
-        if (isnan(e->usd_h))
-            printf("%-*s %-*s %7ld %6ld %12s %14s  %s\n", w_pol, e->pol->label, w_cand, e->cand->label, e->gpus,
-                   e->nodes, "?", "?", "no price known");
+        char stable[32];
+        bool nm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e->obj, "non_monotone"));
+        if (e->stable_gpus)
+            snprintf(stable, sizeof stable, "%ld%s", e->stable_gpus, nm ? " !" : "");
         else
-            printf("%-*s %-*s %7ld %6ld %12.2f %14.0f  %s\n", w_pol, e->pol->label, w_cand, e->cand->label, e->gpus,
+            snprintf(stable, sizeof stable, "- !");
+        if (isnan(e->usd_h))
+            printf("%-*s %-*s %7ld %8s %6ld %12s %14s  %s\n", w_pol, e->pol->label, w_cand, e->cand->label, e->gpus,
+                   stable, e->nodes, "?", "?", "no price known");
+        else
+            printf("%-*s %-*s %7ld %8s %6ld %12.2f %14.0f  %s\n", w_pol, e->pol->label, w_cand, e->cand->label,
+                   e->gpus, stable,
                    e->nodes, e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
     }
     free(rk);
+    printf("cards: the fewest the search found to meet every term; stable: the fewest from which every count\n"
+           "probed above also met (margin probes +1, +2, +4, ...); '!': a count above the answer failed (a\n"
+           "non-monotone region: buy the stable count, or see the evidence)\n");
 }
 
 /* The runs' warnings (those of the first count's first seed), once per entry. */
@@ -213,7 +233,9 @@ static void print_evidence(const plan_ctx *cx, const entry *e)
             else
                 printf(" %26s", "absent");
         }
-        printf("\n");
+        bool margin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "margin"));
+        bool above = g > (double)e->gpus && e->gpus && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "met"));
+        printf("%s%s\n", margin ? "  margin" : "", above ? "  <- fails above the answer" : "");
     }
 }
 

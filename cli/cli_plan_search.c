@@ -17,6 +17,7 @@
 
 #include "cli_plan.h"
 #include "cli_plan_engine.h"
+#include "plan_evidence.h"
 
 /* {==== one count on every seed ====} */
 
@@ -187,6 +188,11 @@ static int try_counts(planner *pl, const long *todo, int ntodo, gs_error *err)
         rc = cli_batch_run_all(runs, ntodo * (int)S, (int)cx->jobs, what, err);
         pl->rounds++;
     }
+    /* a user term in a policy's section: the first report says whether that
+     * number exists (a misspelling is a usage error, not "never met") */
+    for (int t = 0; rc == 0 && ntodo && pl->ndone == 0 && t < cx->nuser; t++)
+        if (metrics_known(cx->slo[t].path) == METRICS_OPEN)
+            rc = metrics_check_path("--slo", cx->slo[t].path, runs[0].report, err);
     for (int c = 0; c < ntodo && rc == 0; c++)
         measure_point(pl, todo[c], runs + c * S);
     for (int i = 0; i < ntodo * S; i++)
@@ -286,6 +292,29 @@ static int next_round(const planner *pl, walk w, long max_x, long K, long *xs)
 /* *answer = 0 when even max_x fails, or when a user term's metric stays
  * absent although every job and request was served (more cards cannot make
  * it appear: a wrong path, or e.g. TTFT asked of requests without tokens). */
+/* The margin probes above the answer (plan_evidence.h), run in rounds of
+ * the width (those a speculative round ran already are taken as they are)
+ * and taken into the evidence, each marked "margin". */
+static int margin_probes(planner *pl, long answer, long max_x, gs_error *err)
+{
+    long xs[PLAN_MARGIN_MAX], todo[PLAN_MARGIN_MAX];
+    int n = plan_evidence_probes(answer, max_x, (int)pl->cx->margin, xs), ntodo = 0;
+    for (int i = 0; i < n; i++)
+        if (!known(pl, xs[i]))
+            todo[ntodo++] = xs[i];
+    int rc = 0, K = pl->cx->width > 0 ? (int)pl->cx->width : 1;
+    for (int at = 0; at < ntodo && rc == 0; at += K) /* rounds of at most the width */
+        rc = try_counts(pl, todo + at, ntodo - at < K ? ntodo - at : K, err);
+    for (int i = 0; i < n && rc == 0; i++) {
+        point *p = known(pl, xs[i]);
+        if (p->used)
+            continue;
+        cJSON_AddBoolToObject(p->obj, "margin", 1);
+        take_point(pl, p);
+    }
+    return rc;
+}
+
 int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error *err)
 {
     long K = pl->cx->width > 0 ? pl->cx->width : 1;
@@ -319,6 +348,8 @@ int cli_plan_search(planner *pl, long min_x, long max_x, long *answer, gs_error 
         w = walk_step(w, p->met, max_x, stop);
     }
     free(xs);
+    if (rc == 0 && w.good > 0)
+        rc = margin_probes(pl, w.good, max_x, err);
     if (rc == 0)
         *answer = w.good;
     return rc;
@@ -344,4 +375,21 @@ long cli_plan_search_max_scale(const plan_ctx *cx, const candidate *c, long max_
             top = mid;
     }
     return hi > lo ? hi : lo;
+}
+
+int cli_plan_search_probe(const planner *pl, const cli_batch_policy *pol, long x, bool *met, cJSON **obj,
+                          gs_error *err)
+{
+    planner p2 = {.cx = pl->cx, .pol = pol, .cand = pl->cand};
+    int rc = try_counts(&p2, &x, 1, err);
+    *obj = NULL;
+    if (rc == 0 && p2.ndone == 1) {
+        *met = p2.done[0].met;
+        *obj = p2.done[0].obj;
+    } else {
+        for (int i = 0; i < p2.ndone; i++)
+            cJSON_Delete(p2.done[i].obj);
+    }
+    free(p2.done);
+    return rc;
 }

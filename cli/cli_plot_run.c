@@ -33,7 +33,7 @@ static void metrics_table(html *h, const cJSON *rep)
     h_head_row(h, head);
     for (const metrics_row *m = metrics; m->path; m++) {
         double v;
-        if (!(m->shown & METRICS_HTML) || !metrics_get(rep, m->path, &v))
+        if (!(m->flags & METRICS_HTML) || !metrics_get(rep, m->path, &v))
             continue;
         h_raw(h, "<tr>");
         h_td(h, m->path);

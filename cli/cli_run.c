@@ -17,9 +17,11 @@
 
 #include "../base/gs_file.h"
 #include "../base/gs_json.h"
+#include "../base/gs_num.h"
 #include "../base/gs_outdir.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "trace_facts.h"
 #include "../sim/sim_cluster_file.h"
 #include "../sim/sim.h"
 #include "../policies/registry.h"
@@ -121,9 +123,8 @@ typedef struct run_args {
  * (sim_timeseries.h) bounds the file either way. */
 static int parse_sample(const char *opt, const char *v, void *p, gs_error *err)
 {
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x == 0 || (x >= 0.001 && x <= 9e12)))
+    double x;
+    if (!gs_num_double(v, 0, 9e12, &x) || (x > 0 && x < 0.001))
         return gs_err(err, GS_EUSAGE, "--%s: expected 0 (no timeseries) or seconds from 0.001 to 9e12", opt);
     *(gs_time_us *)p = (gs_time_us)(x * 1e6 + 0.5);
     return 0;
@@ -392,6 +393,25 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
     return rc;
 }
 
+/* A trace in milliseconds read as seconds (a median job of weeks): one
+ * line on stderr, from the first RUN_HINT_ROWS rows of a regular file (a
+ * pipe is read once, by the run; the run reports a bad row itself). */
+#define RUN_HINT_ROWS 10000
+static void run_units_hint(const char *trace, bool allow_extra_columns)
+{
+    struct stat st;
+    trace_facts tf;
+    gs_error e2;
+    if (stat(trace, &st) != 0 || !S_ISREG(st.st_mode) || trace_facts_read(trace, RUN_HINT_ROWS, allow_extra_columns,
+                                                                           &tf, &e2) != 0)
+        return;
+    char hint[600];
+    trace_facts_units_hint(&tf, trace, hint, sizeof hint);
+    if (hint[0])
+        fprintf(stderr, "gpusim: hint: %s\n", hint);
+    trace_facts_free(&tf);
+}
+
 /* {==== the command ====} */
 
 int cmd_run(int argc, char **argv)
@@ -426,6 +446,7 @@ int cmd_run(int argc, char **argv)
         gpu_catalog_free(&cat);
         return rc;
     }
+    run_units_hint(a.cfg.trace_path, a.cfg.allow_extra_columns);
     rc = run_sim(&a, &cat, &cl, odir, &err);
     sim_cluster_free(&cl);
     gpu_catalog_free(&cat);

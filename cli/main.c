@@ -24,7 +24,7 @@ static const struct {
     {"gen", cmd_gen, "generate a synthetic trace (generators below)"},
     {"policies", cmd_policies, "list the policies, their parameters and defaults"},
     {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
-    {"import", cmd_import, "convert a public trace to the trace format (formats below)"},
+    {"import", cmd_import, "convert a public trace or a Kubernetes or Slurm cluster's records to a trace (formats below)"},
     /* capacity planning workflow: cli/cli_{compare,plan,plot,check}.c */
     {"compare", cmd_compare, "run several policies on the same trace and seeds, print them side by side"},
     {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},

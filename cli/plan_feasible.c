@@ -10,8 +10,8 @@
 
 const char *plan_feasible_kind(pf_kind k)
 {
-    static const char *const names[PF_NKINDS] = {"gpu_model", "mig_profile", "node_gpus",
-                                                 "node_cpu_memory", "gpu_memory", "weights"};
+    static const char *const names[PF_NKINDS] = {"gpu_model",  "mig_profile", "node_gpus",    "node_cpu_memory",
+                                                 "gpu_memory", "weights",     "policy_memory"};
     return names[k];
 }
 
@@ -63,6 +63,25 @@ static bool mig_offers(const sim_cluster *cl, uint64_t pools, const char *name)
     return false;
 }
 
+/* The most memory a card of an allowed pool gives row r's task under the
+ * policy (its record's answer; a whole card without one). O(pools). */
+static double given_mib(const sim_cluster *cl, uint64_t pools, const plan_policy_ask *ask, const wl_row *r,
+                        int64_t card_mib)
+{
+    if (!ask || !ask->mem_per_card_mib)
+        return (double)card_mib;
+    job_req q;
+    job_req_numbers(&q, r);
+    q.mig = r->mig;
+    double best = 0;
+    for (int pi = 0; pi < cl->npools; pi++)
+        if (pools >> pi & 1) {
+            double v = ask->mem_per_card_mib(ask->state, cl->pools[pi].model, &q);
+            best = v > best ? v : best;
+        }
+    return best;
+}
+
 static void flag(plan_feasibility *f, const wl_row *r, pf_kind k, const char *why)
 {
     f->by_kind[k]++;
@@ -75,7 +94,7 @@ static void flag(plan_feasibility *f, const wl_row *r, pf_kind k, const char *wh
 }
 
 int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const char *trace, bool mig_policy,
-                        bool allow_extra_columns, plan_feasibility *out, gs_error *err)
+                        bool allow_extra_columns, const plan_policy_ask *ask, plan_feasibility *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     wl_opts o = {.allow_extra_columns = allow_extra_columns};
@@ -125,11 +144,22 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
             snprintf(why, sizeof why, "asks %lld MiB per GPU; the largest card has %lld MiB", (long long)r->gpumem_mib,
                      (long long)card_mib);
             flag(out, r, PF_GPU_MEMORY, why);
+        } else if (r->kind != WL_KIND_SERVICE && r->gpus > 0 && given_mib(cl, pools, ask, r, card_mib) <= 0) {
+            snprintf(why, sizeof why, "under %.40s no card gives its task memory (%lld MiB a GPU asked: above the "
+                     "share the policy gives a task, e.g. an MPS client's)", ask->policy,
+                     (long long)wl_row_gpumem_mib(r, card_mib));
+            flag(out, r, PF_POLICY_MEMORY, why);
         } else if (r->kind == WL_KIND_SERVICE && r->weights_gib > 0 && r->gpus > 0 &&
-                   r->weights_gib * 1024.0 > (double)r->gpus * (double)card_mib) {
-            snprintf(why, sizeof why, "weights of %g GiB fit no replica of %d card%s of %lld MiB", r->weights_gib,
-                     r->gpus, r->gpus > 1 ? "s" : "", (long long)card_mib);
-            flag(out, r, PF_WEIGHTS, why);
+                   r->weights_gib * 1024.0 > (double)r->gpus * given_mib(cl, pools, ask, r, card_mib)) {
+            double g = given_mib(cl, pools, ask, r, card_mib);
+            if (g < (double)card_mib)
+                snprintf(why, sizeof why, "weights of %g GiB fit no replica of %d card%s given %.0f MiB each by "
+                         "%.40s (cards of %lld MiB)", r->weights_gib, r->gpus, r->gpus > 1 ? "s" : "", g,
+                         ask->policy, (long long)card_mib);
+            else
+                snprintf(why, sizeof why, "weights of %g GiB fit no replica of %d card%s of %lld MiB", r->weights_gib,
+                         r->gpus, r->gpus > 1 ? "s" : "", (long long)card_mib);
+            flag(out, r, g < (double)card_mib ? PF_POLICY_MEMORY : PF_WEIGHTS, why);
         } else {
             bad = false;
         }

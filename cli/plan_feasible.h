@@ -12,6 +12,7 @@
 #define GPUSIM_PLAN_FEASIBLE_H
 
 #include "../sim/sim_cluster.h"
+#include "../sim/sim_job.h"
 
 #define PF_MAX_EXAMPLES 10
 
@@ -22,6 +23,7 @@ typedef enum {
     PF_NODE_HOST,   /* more CPU or host memory than any node has */
     PF_GPU_MEMORY,  /* more memory per GPU than the card */
     PF_WEIGHTS,     /* service weights larger than a replica's cards */
+    PF_POLICY_MEMORY, /* the space policy gives it no memory on any card (an MPS client's limit, a MIG profile) */
     PF_NKINDS
 } pf_kind;
 
@@ -39,11 +41,23 @@ typedef struct plan_feasibility {
     int nex;
 } plan_feasibility;
 
+/* What the space policy gives a task per card, asked of its record
+ * (pol_space.mem_per_card_mib) in a run set up on the candidate with the
+ * plan's parameters: 0 when the request could never fit (an MPS client's
+ * limit below it, a MIG profile the card lacks). */
+typedef struct plan_policy_ask {
+    double (*mem_per_card_mib)(const void *state, const struct gpu_model *m, const job_req *r);
+    const void *state;
+    const char *policy; /* its name, for the reasons */
+} plan_policy_ask;
+
 /* Reads the trace and checks each row against cl (an instance of the
- * candidate). mig_policy: the space policy is mig or dynmig (named profiles
- * need a MIG card). Returns 0, or GS_EINPUT for a bad trace. */
+ * candidate). mig_policy: the space policy lets requests name MIG profiles
+ * (they need a MIG card offering them). ask (NULL: whole cards) sizes a
+ * task's and a replica's memory as the policy does. Returns 0, or GS_EINPUT
+ * for a bad trace. */
 int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const char *trace, bool mig_policy,
-                        bool allow_extra_columns, plan_feasibility *out, gs_error *err);
+                        bool allow_extra_columns, const plan_policy_ask *ask, plan_feasibility *out, gs_error *err);
 /* A short name of a kind ("gpu_model", "mig_profile", ...). */
 const char *plan_feasible_kind(pf_kind k);
 

@@ -303,9 +303,10 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
             b->total_mem_slices += gr->model->mig->memory_slices;
             b->total_compute_slices += gr->model->mig->compute_slices;
         }
-        /* the ledger keeps only cards without MIG for whole-card work */
+        /* the ledger keeps only cards without MIG for whole-card work (jobs
+         * across nodes take those alone) */
         if (nd->ngpus > 0)
-            sim_cluster_take(cl, i, nd->ngpus, 0, 0, b->taken_ids);
+            sim_cluster_withhold(cl, i, nd->ngpus, b->taken_ids);
     }
     free(seen);
     b->cold = xcalloc((size_t)b->ngpus + 1, sizeof *b->cold);
@@ -775,6 +776,24 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j)
         }
     }
     return true;
+}
+
+void mig_base_reject_reason(const mig_base *b, const job *j, char *why, size_t cap)
+{
+    bool mig_ok, whole_ok, fallback_ok, host = false;
+    routes(b, j, &mig_ok, &whole_ok, &fallback_ok);
+    for (int g = 0; g < b->ngroups; g++)
+        host |= b->groups[g].model && (j->pools >> b->groups[g].pool & 1) && group_host_fits(&b->groups[g], j);
+    if (!host)
+        return; /* CPU or memory no node has: the core's reason */
+    if (j->req.mig[0])
+        snprintf(why, cap, "MIG profile %.31s: no MIG card of its models offers it", j->req.mig);
+    else if (j->req.gpumem_mib > 0 || j->req.gpumem_pct > 0)
+        snprintf(why, cap, "asks %lld MiB per GPU: no MIG profile of its models holds it, and no card is without MIG",
+                 (long long)j->req.gpumem_mib);
+    else
+        snprintf(why, cap, "asks %d whole cards: none of its models' cards is without MIG, and no MIG layout of "
+                 "them has a full-card instance for %d cards of a node", j->req.gpus, j->req.gpus);
 }
 
 void mig_base_unplace(mig_base *b, job *j)

@@ -235,6 +235,9 @@ int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int *
  * what j holds. nominee_missed / dispatch_held: dynmig's hold of a node for
  * a preemptor whose victims' slices are still being destroyed. */
 bool mig_base_can_ever_fit(mig_base *b, const job *j);
+/* Why j can never fit (pol_space.reject_reason): a profile no MIG card
+ * offers, memory no profile holds, whole cards where every card has MIG. */
+void mig_base_reject_reason(const mig_base *b, const job *j, char *why, size_t cap);
 bool mig_base_place(mig_base *b, job *j);
 void mig_base_unplace(mig_base *b, job *j);
 uint64_t mig_base_shape_key(const job *j);

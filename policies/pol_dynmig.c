@@ -252,6 +252,12 @@ static void dyn_report(const void *state, const sim *s, cJSON *root)
 }
 
 /* the questions the core's queue asks (mig_common.c) */
+static void dyn_reject_reason(const void *state, const sim *s, const job *j, char *why, size_t cap)
+{
+    (void)s;
+    mig_base_reject_reason(&((const dyn_state *)state)->b, j, why, cap);
+}
+
 static bool dyn_can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)s;
@@ -317,7 +323,8 @@ static uint32_t dyn_queue_room(const void *state, const sim *s)
 static const pol_space_index space_index = {.queue_demand = dyn_queue_demand, .queue_room = dyn_queue_room};
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT | POL_CAP_MIG,
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG | POL_CAP_GANG, /* jobs across nodes: cards without MIG, through the ledger */
+    .reject_reason = dyn_reject_reason,
     .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = dyn_fits_if_released,
     .can_ever_fit = dyn_can_ever_fit,

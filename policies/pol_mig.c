@@ -369,6 +369,12 @@ static void st_report(const void *state, const sim *s, cJSON *root)
 }
 
 /* the questions the core's queue asks (mig_common.c) */
+static void st_reject_reason(const void *state, const sim *s, const job *j, char *why, size_t cap)
+{
+    (void)s;
+    mig_base_reject_reason(&((const static_state *)state)->b, j, why, cap);
+}
+
 static bool st_can_ever_fit(void *state, const sim *s, const job *j)
 {
     (void)s;
@@ -434,7 +440,8 @@ static uint32_t st_queue_room(const void *state, const sim *s)
 static const pol_space_index space_index = {.queue_demand = st_queue_demand, .queue_room = st_queue_room};
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT | POL_CAP_MIG,
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG | POL_CAP_GANG, /* jobs across nodes: cards without MIG, through the ledger */
+    .reject_reason = st_reject_reason,
     .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = st_fits_if_released,
     .can_ever_fit = st_can_ever_fit,

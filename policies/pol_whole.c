@@ -4,7 +4,9 @@
  * card it asked for (gpumem/gpucores are ignored: a fractional request takes
  * a whole card). Queue order is priority, then submit time. queue=skip (the
  * default, as the Kubernetes scheduler does) lets later requests start past
- * one that does not fit; queue=fifo is strict head-of-line. placement=binpack
+ * one that does not fit; queue=fifo is strict head-of-line; queue=backfill
+ * is EASY backfilling (the core's, sim/sim_backfill.h), looking at most
+ * bf_max_job_test requests past the head a pass. placement=binpack
  * takes the node with the fewest free cards that fits, spread the most. The
  * queue itself is the core's (pol_space.place): this file answers where a
  * request goes and what it gives back.
@@ -21,10 +23,14 @@ typedef struct whole_state {
      * whole run: kept here, the per-job questions ask no call for it */
     sim_cluster *cl;
     bool fifo, spread;
+    int backfill; /* look-ahead, 0: no backfilling */
 } whole_state;
 
 static const pol_param params[] = {
-    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
+    {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line; backfill: EASY "
+     "backfilling by time limits", P_ENUM("skip|fifo|backfill")},
+    {"bf_max_job_test", "500", "queue=backfill: requests a pass tries past the head (Slurm's default, slurm.conf(5))",
+     P_INT(1, 1000000)},
     {"placement", "binpack", "binpack: node with the fewest free cards that fits; spread: the most", P_ENUM("binpack|spread")},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
@@ -37,6 +43,7 @@ static int whole_init(sim *s, int index, void **state, gs_error *err)
     w->s = s;
     w->cl = sim_cluster_of(s);
     w->fifo = sim_param_choice(s, "queue") == 1;
+    w->backfill = sim_param_choice(s, "queue") == 2 ? (int)sim_param_int(s, "bf_max_job_test") : 0;
     w->spread = sim_param_choice(s, "placement") == 1;
     *state = w;
     return 0;
@@ -45,6 +52,8 @@ static int whole_init(sim *s, int index, void **state, gs_error *err)
 static void whole_fini(void *state) { free(state); }
 
 static bool whole_fifo(const void *state) { return ((const whole_state *)state)->fifo; }
+
+static int whole_backfill(const void *state) { return ((const whole_state *)state)->backfill; }
 
 static bool whole_can_ever_fit(void *state, const sim *s, const job *j)
 {
@@ -152,13 +161,14 @@ static const pol_space_index space_index = {
 };
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT | POL_CAP_GANG | POL_CAP_WHOLE,
+    .caps = POL_CAP_ADMIT | POL_CAP_GANG | POL_CAP_WHOLE | POL_CAP_NODES,
     .fits_if_released = whole_fits_if_released,
     .can_ever_fit = whole_can_ever_fit,
     .place = whole_place,
     .unplace = whole_unplace,
     .shape_key = shape_key,
     .fifo = whole_fifo,
+    .backfill = whole_backfill,
     .index = &space_index,
 };
 

@@ -174,34 +174,3 @@ for w in $PW; do
     "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$(val rounds "$S")" "$(val counts_run "$S")" "$(val counts_in_evidence "$S")" \
     "$(val width "$S")"
 done
-
-# --- against SimPy 2 (Debian's python3-simpy): the same M/M/c replay, CPU seconds side by side ---
-# Both sides are measured the same way (scripts/bench_cpu.py): user + system CPU of the whole
-# process from wait4, median of SIMPY_REPEAT runs (gpusim: GPUSIM_REPEAT). SimPy's own figure
-# (time.process_time inside the script, without the interpreter's start) is printed beside it.
-SJ=${SIMPY_JOBS:-200000}
-SR=${SIMPY_REPEAT:-3}
-GR=${GPUSIM_REPEAT:-9}
-if /usr/bin/python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages"); import SimPy.Simulation' \
-     2>/dev/null; then
-  T="$D/simpy-$SJ.csv"
-  [ -s "$T" ] || ./gpusim gen mmc --jobs "$SJ" --servers 64 --util 0.9 --seed 1 --out "$T"
-  # the same trace with one column more, read under --allow-extra-columns
-  awk -F, 'NR == 1 {print $0 ",note"; next} {print $0 ",x"}' "$T" >"$D/simpy-extra.csv"
-  cpu() { /usr/bin/python3 scripts/bench_cpu.py "$@"; }
-  s=$(cpu --out "$D/simpy.txt" "$SR" /usr/bin/python3 scripts/bench_simpy.py "$T" 64)
-  g=$(cpu "$GR" ./gpusim run --trace "$T" --policy whole --gpus "$MODEL:64" --sample-s 0 --out "$D/simpy-run")
-  gw=$(awk '/"queue_s"/ { q = 1 } q && /"mean"/ { sub(/.*:[[:space:]]*/, ""); sub(/,$/, ""); print; exit }' "$D/simpy-run/report.json")
-  gx=$(cpu "$GR" ./gpusim run --trace "$D/simpy-extra.csv" --allow-extra-columns --policy whole \
-         --gpus "$MODEL:64" --sample-s 0 --out "$D/simpy-run")
-  echo "bench: M/M/64, $SJ jobs at utilization 0.9: gpusim (whole) against SimPy 2, CPU seconds of each"
-  echo "  process (median of $SR and $GR runs; goal >= 50x)"
-  echo "$s $g $gx" | awk -v in_py="$(cat "$D/simpy.txt")" -v gw="$gw" '{
-    split(in_py, p, " ")
-    printf "  simpy        %8.3f s  (%.3f s inside the script; mean wait %s s)\n", $1, p[4], p[6]
-    printf "  gpusim       %8.3f s  = %.0fx faster (mean wait %.6f s)\n", $3, ($3 > 0 ? $1 / $3 : 0), gw
-    printf "  gpusim extra %8.3f s  = %.0fx faster (one column more, --allow-extra-columns)\n", $5, ($5 > 0 ? $1 / $5 : 0)
-  }'
-else
-  echo "bench: SimPy comparison skipped (Debian's python3-simpy not installed)"
-fi

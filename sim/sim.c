@@ -12,7 +12,9 @@
 
 #include "sim_gang.h"
 #include "sim_module.h"
+#include "sim_nodes.h"
 #include "sim_queue.h"
+#include "sim_backfill.h"
 #include "sim_reject.h"
 
 _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree");
@@ -126,13 +128,25 @@ void sim_job_drop_gpus(job *j)
 
 static int cost_holder(sim *s, job *j);
 
+/* An ending job's job_more, kept for the next job that needs one
+ * (more_of): no allocation a row. Out of line: most jobs have none. */
+__attribute__((noinline)) static void more_keep(sim *s, job *j)
+{
+    if (s->more_n == s->more_cap) {
+        s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
+        s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
+    }
+    s->more_pool[s->more_n++] = j->more;
+    j->more = NULL;
+}
+
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    free(j->more);
-    j->more = NULL;
+    if (j->more)
+        more_keep(s, j);
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
@@ -180,19 +194,32 @@ static bool heap_reclaim(sim_heap *h, void *ud)
     return true;
 }
 
+/* A job_more at its defaults into *m. */
+static void more_init(job_more *m)
+{
+    *m = (job_more){.checkpoint_gib = -1, .params_b = -1, .mem_bound = -1, .comm = -1, .time_limit_us = -1,
+                    .ref_gpu = sim_str_none, .speedup = sim_str_none, .slice_c = 1, .slice_m = 1,
+                    .prefer_node = -1,   /* no preferred node */
+                    .cost_holder = -1}; /* found at its first change of allocation */
+}
+
 job_more *sim_job_more(job *j)
 {
     if (!j->more) {
-        job_more *m = xcalloc(1, sizeof *m);
-        m->checkpoint_gib = m->params_b = m->mem_bound = m->comm = -1;
-        m->time_limit_us = -1;
-        m->ref_gpu = m->speedup = sim_str_none;
-        m->slice_c = m->slice_m = 1;
-        m->prefer_node = -1; /* no preferred node */
-        m->cost_holder = -1; /* found at its first change of allocation */
-        j->more = m;
+        j->more = xmalloc(sizeof *j->more);
+        more_init(j->more);
     }
     return j->more;
+}
+
+/* sim_job_more from the run's kept records (job_free) when it has one. */
+static job_more *more_of(sim *s, job *j)
+{
+    if (!j->more && s->more_n) {
+        j->more = s->more_pool[--s->more_n];
+        more_init(j->more);
+    }
+    return sim_job_more(j);
 }
 
 void sim_job_set_slices(job *j, double c, double m)
@@ -202,6 +229,18 @@ void sim_job_set_slices(job *j, double c, double m)
     job_more *x = sim_job_more(j);
     x->slice_c = c;
     x->slice_m = m;
+}
+
+/* The run's copy of name text, by the reader's number sym (interned on
+ * the name's first row, then an array lookup; sym 0: interned each time). */
+static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text)
+{
+    uint64_t v;
+    if (sim_symmap_get(m, sym, &v))
+        return (const char *)(uintptr_t)v;
+    const char *p = sim_str_intern(&s->strs, text);
+    sim_symmap_put(m, sym, (uint64_t)(uintptr_t)p);
+    return p;
 }
 
 /* The job's request from row r: the columns jobs use, names interned, the
@@ -214,15 +253,18 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     job_req_numbers(q, r);
     q->id = sim_str_id(&s->strs, r->id);
     /* most rows name neither: no call for an empty one */
-    q->tenant = r->tenant[0] ? sim_str_intern(&s->strs, r->tenant) : sim_str_none;
-    q->mig = r->mig[0] ? sim_str_intern(&s->strs, r->mig) : sim_str_none;
-    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0]) {
-        job_more *m = sim_job_more(j);
+    q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
+    q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
+    if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
+        r->comm >= 0 || r->time_limit_us > 0) {
+        job_more *m = more_of(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;
-        m->ref_gpu = sim_str_intern(&s->strs, r->ref_gpu);
-        m->speedup = sim_str_intern(&s->strs, r->speedup);
+        m->comm = r->comm;
+        m->time_limit_us = r->time_limit_us > 0 ? r->time_limit_us : -1;
+        m->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
+        m->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
     }
 }
 
@@ -502,6 +544,10 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     for (int p = 0; p < s->npol; p++)
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
+    sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
+    int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
+    if (look_ahead > 0)
+        s->bf = sim_bf_new(s, (size_t)look_ahead);
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -637,6 +683,8 @@ static __attribute__((noinline)) bool gang_start(sim *s, job *j)
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
     if (!pools || !sim_gang_place(s, j, pools))
         return false;
+    if (s->bf)
+        sim_bf_taken(s->bf, j);
     const pol_space *p = space_of(s);
     if (p->gang_cards) {
         const job_span *sp = j->gpu.span;
@@ -657,6 +705,8 @@ static __attribute__((noinline)) void gang_unplace(sim *s, job *j)
             p->gang_cards(s->pst[0], s, sp->part[i].node, job_span_ids(sp) + sp->part[i].first_id,
                           sp->part[i].ngpus, false);
     }
+    if (s->bf)
+        sim_bf_given(s->bf, j);
     sim_gang_release(s, j);
 }
 
@@ -724,6 +774,11 @@ static void space_dispatch(sim *s)
         if (h)
             sq_remove(&s->queue, h);
     }
+    if (s->bf) { /* EASY backfilling (sim_backfill.h) */
+        sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+        sim_bf_dispatch(s->bf, &s->queue, &ops);
+        return;
+    }
     sq_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
 }
 
@@ -732,9 +787,27 @@ static void space_queue(sim *s, job *j)
     sim_job_queued(s, j);
     /* a job across nodes is never beyond the policy's room (its cards on
      * one node): the queue tries it, and the gang placer's first test is
-     * the pool's count of nodes with room for a part */
-    uint32_t demand = demand_index(s) && !j->req.spans ? space_of(s)->index->queue_demand(s->pst[0], j) : 0;
-    sq_push(&s->queue, j, space_of(s)->shape_key(j), demand);
+     * the pool's count of nodes with room for a part; under backfilling,
+     * whose passes try many requests, its largest part is its demand (no
+     * node with that many free: it cannot start) */
+    uint32_t demand = !demand_index(s)  ? 0
+                      : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
+                                     : space_of(s)->index->queue_demand(s->pst[0], j);
+    uint64_t key = space_of(s)->shape_key(j);
+    sq_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
+}
+
+/* A newcomer under backfilling while others wait: one try under the kept
+ * reservation, or a pass. */
+static void bf_arrive(sim *s, job *j)
+{
+    sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+    int what = sim_bf_arrive(s->bf, &s->queue, j, &ops);
+    if (what == BF_STARTED)
+        return;
+    space_queue(s, j);
+    if (what == BF_PASS)
+        space_dispatch(s);
 }
 
 /* Rejects j (new) for `why` (NULL: the reason the policy or the core
@@ -756,6 +829,10 @@ static __attribute__((noinline)) bool gang_ever(sim *s, job *j)
                  j->req.gpus, s->pol[0]->name);
     else if (sim_gang_ever(s->cl, j, why, sizeof why))
         return true;
+    else if (j->tenant_ix) { /* its pools are those its tenant's quota lets it ever use */
+        size_t l = strlen(why);
+        snprintf(why + l, sizeof why - l, ", within the quota of tenant '%.60s'", j->req.tenant);
+    }
     reject_why(s, j, why);
     return false;
 }
@@ -775,6 +852,10 @@ static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
+    if (s->bf && sq_len(&s->queue) > 0) {
+        bf_arrive(s, j);
+        return;
+    }
     if (!space_fifo(s) || sq_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
@@ -789,6 +870,8 @@ static void space_arrive(sim *s, job *j)
 static void space_release(sim *s, job *j)
 {
     const pol_space *p = space_of(s);
+    if (__builtin_expect(s->node_jobs != NULL, 0))
+        sim_nodes_job_stopped(s, j);
     if (j->req.spans)
         gang_unplace(s, j);
     else
@@ -876,6 +959,8 @@ void sim_job_start(sim *s, job *j, double rate)
     }
     if (__builtin_expect(j->req.spans, 0)) /* the network, across racks or blocks */
         j->speed *= sim_gang_net_factor(s->cl, j);
+    if (__builtin_expect(s->node_jobs != NULL, 0))
+        sim_nodes_job_started(s, j);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -1063,12 +1148,16 @@ void sim_place_whole(sim *s, job *j, int node)
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
     sim_alloc_add_for(s, j, s->cl->nodes[node].pool, j->req.gpus);
+    if (s->bf)
+        sim_bf_taken(s->bf, j);
 }
 
 void sim_release_whole(sim *s, job *j)
 {
     if (j->node < 0)
         GS_BUG("sim_release_whole: job holds no node");
+    if (s->bf)
+        sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
     sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
@@ -1235,6 +1324,8 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
         *pools = sim_cluster_all_pools(s->cl);
         return 0;
     }
+    if (sim_symmap_get(&s->sym_pools, r->gpu_model_sym, pools))
+        return 0; /* resolved on the name's first row */
     char *copy = xstrdup(r->gpu_model), *save = NULL;
     *pools = 0;
     for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
@@ -1253,6 +1344,7 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
             *pools |= 1ULL << p;
     }
     free(copy);
+    sim_symmap_put(&s->sym_pools, r->gpu_model_sym, *pools);
     return 0;
 }
 
@@ -1478,6 +1570,7 @@ int sim_run(sim *s)
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
     sim_gauge_add(&s->g_running, s->now, 0);
+    sim_gauge_add(&s->g_out, s->now, 0);
     if (s->arrived != s->completed + s->running + s->queued + s->rejected + s->suspended + s->failed)
         GS_BUG("job accounting does not add up");
     return 0;
@@ -1532,6 +1625,8 @@ void sim_free(sim *s)
     free(s->chunks);
     sim_heap_free(&s->heap);
     sq_free(&s->queue);
+    sim_bf_free(s->bf);
+    s->bf = NULL;
     sim_ts_free(&s->ts);
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
@@ -1542,6 +1637,8 @@ void sim_free(sim *s)
         sim_sketch_free(&s->size_jct_s[c]);
     }
     sim_rejects_free(&s->rejects);
+    free(s->node_jobs);
+    s->node_jobs = NULL;
     for (int m = s->nmod; m-- > 0;)
         if (s->mst[m] && s->mod[m]->fini)
             s->mod[m]->fini(s->mst[m]);
@@ -1550,4 +1647,14 @@ void sim_free(sim *s)
     s->tr = NULL;
     s->next_row = NULL;
     sim_strtab_free(&s->strs); /* after the slots: their ids live here */
+    for (size_t i = 0; i < s->more_n; i++)
+        free(s->more_pool[i]);
+    free(s->more_pool);
+    s->more_pool = NULL;
+    s->more_n = s->more_cap = 0;
+    sim_symmap_free(&s->sym_pools);
+    sim_symmap_free(&s->sym_tenant);
+    sim_symmap_free(&s->sym_mig);
+    sim_symmap_free(&s->sym_ref_gpu);
+    sim_symmap_free(&s->sym_speedup);
 }

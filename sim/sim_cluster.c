@@ -392,6 +392,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
         free(c->pools[i].head);
         free(c->pools[i].count);
         free(c->pools[i].shapes);
+        free(c->pools[i].wshapes);
         for (int k = 0; c->pools[i].fit && k <= c->pools[i].max_node_gpus; k++)
             cl_fit_free(&c->pools[i].fit[k]);
         free(c->pools[i].fit);
@@ -407,6 +408,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
     free(c->group_first);
     free(c->given);
     free(c->given_flag);
+    free(c->withheld);
     if (c->quota || c->topo)
         GS_BUG("sim_cluster_free_nodes: the cluster still holds quotas or a topology (sim_cluster_free)");
     memset(c, 0, sizeof *c);
@@ -595,7 +597,99 @@ bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int n
     if (node < 0 || node >= c->nnodes)
         return false;
     const sim_node *n = &c->nodes[node];
-    return (pools >> n->pool & 1) && n->free_gpus >= ngpus && fits_host(n, cpu, mem_gib);
+    return n->state == NODE_UP && (pools >> n->pool & 1) && n->free_gpus >= ngpus && fits_host(n, cpu, mem_gib);
+}
+
+/* A take or give on a node out of service: its cards and host room only,
+ * no bucket or index (sim_cluster_node_out). */
+static void out_of_service(sim_node *n, bool take, const int *give_ids, int *take_ids, int ngpus, double cpu,
+                           double mem_gib)
+{
+    for (int i = 0; i < ngpus; i++) {
+        if (take) {
+            int b = __builtin_ctzll(n->free_mask);
+            n->free_mask &= n->free_mask - 1;
+            take_ids[i] = n->gpu0 + b;
+        } else {
+            int b = give_ids[i] - n->gpu0;
+            if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1))
+                GS_BUG("sim_cluster_give: GPU not allocated on this node");
+            n->free_mask |= 1ULL << b;
+        }
+    }
+    int sign = take ? 1 : -1;
+    n->free_gpus -= sign * ngpus;
+    n->cpu_used += sign * cpu;
+    n->mem_used_gib += sign * mem_gib;
+    if (n->cpu_used < 1e-9)
+        n->cpu_used = 0;
+    if (n->mem_used_gib < 1e-9)
+        n->mem_used_gib = 0;
+}
+
+/* The ledger's part of a take or give on an up node: the cards, the host
+ * room, the buckets (sign > 0: take). Inline in both fast paths. */
+static inline void take_give(sim_cluster *c, sim_node *n, bool take, const int *give_ids, int *take_ids, int ngpus,
+                             double cpu, double mem_gib)
+{
+    sim_pool *p = &c->pools[n->pool];
+    bool fit = p->fit != NULL;
+    int from = n->free_gpus, to;
+    if (fit)
+        bucket_unlink(c, n);
+    if (take) {
+        for (int i = 0; i < ngpus; i++) {
+            int b = __builtin_ctzll(n->free_mask);
+            n->free_mask &= n->free_mask - 1;
+            take_ids[i] = n->gpu0 + b;
+        }
+        to = from - ngpus;
+        n->free_gpus = to;
+        p->free_gpus -= ngpus;
+        n->cpu_used += cpu;
+        n->mem_used_gib += mem_gib;
+    } else {
+        for (int i = 0; i < ngpus; i++) {
+            int b = give_ids[i] - n->gpu0;
+            if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1))
+                GS_BUG("sim_cluster_give: GPU not allocated on this node");
+            n->free_mask |= 1ULL << b;
+        }
+        to = from + ngpus;
+        n->free_gpus = to;
+        p->free_gpus += ngpus;
+        c->give_log[c->gives++ % CL_GIVE_LOG] = n->id;
+        if (c->given_flag && !c->given_flag[n->id]) { /* host share alone too: a shared card's room grew */
+            c->given_flag[n->id] = 1;
+            c->given[c->ngiven++] = n->id;
+        }
+        n->cpu_used -= cpu;
+        n->mem_used_gib -= mem_gib;
+        if (n->cpu_used < 1e-9)
+            n->cpu_used = 0;
+        if (n->mem_used_gib < 1e-9)
+            n->mem_used_gib = 0;
+    }
+    if (fit)
+        bucket_link(c, n);
+    else
+        list_move(c, p, n, from, to);
+}
+
+/* A take or give on a node out of service, or on a cluster with a
+ * topology index: out of line, so the common path calls nothing (and
+ * saves no register). */
+static __attribute__((noinline)) void take_give_slow(sim_cluster *c, sim_node *n, bool take, const int *give_ids,
+                                                     int *take_ids, int ngpus, double cpu, double mem_gib)
+{
+    if (n->state != NODE_UP) {
+        out_of_service(n, take, give_ids, take_ids, ngpus, cpu, mem_gib);
+        return;
+    }
+    int from = n->free_gpus;
+    take_give(c, n, take, give_ids, take_ids, ngpus, cpu, mem_gib);
+    if (c->topo && ngpus)
+        sim_topo_moved(c->topo, n->pool, n->id, from, n->free_gpus);
 }
 
 void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids)
@@ -603,26 +697,66 @@ void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double me
     sim_node *n = &c->nodes[node];
     if (ngpus > n->free_gpus || !fits_host(n, cpu, mem_gib))
         GS_BUG("sim_cluster_take: over-allocation");
+    if (__builtin_expect(n->state != NODE_UP || c->topo, 0))
+        take_give_slow(c, n, true, NULL, ids, ngpus, cpu, mem_gib);
+    else
+        take_give(c, n, true, NULL, ids, ngpus, cpu, mem_gib);
+}
+
+void sim_cluster_hold_card(sim_cluster *c, int node, int g, bool held)
+{
+    sim_node *n = &c->nodes[node];
     sim_pool *p = &c->pools[n->pool];
+    int b = g - n->gpu0, from = n->free_gpus, to = from + (held ? -1 : 1);
+    if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1) != held)
+        GS_BUG("sim_cluster_hold_card: the card is not free (held) or not held");
     bool fit = p->fit != NULL;
-    int from = n->free_gpus;
     if (fit)
         bucket_unlink(c, n);
-    for (int i = 0; i < ngpus; i++) {
-        int b = __builtin_ctzll(n->free_mask);
-        n->free_mask &= n->free_mask - 1;
-        ids[i] = n->gpu0 + b;
-    }
-    n->free_gpus = from - ngpus;
-    p->free_gpus -= ngpus;
-    n->cpu_used += cpu;
-    n->mem_used_gib += mem_gib;
+    n->free_mask ^= 1ULL << b;
+    n->free_gpus = to;
+    p->free_gpus += to - from;
     if (fit)
         bucket_link(c, n);
     else
-        list_move(c, p, n, from, from - ngpus);
-    if (c->topo && ngpus)
-        sim_topo_moved(c->topo, n->pool, node, from, from - ngpus);
+        list_move(c, p, n, from, to);
+    if (c->topo)
+        sim_topo_moved(c->topo, n->pool, node, from, to);
+}
+
+void sim_cluster_node_out(sim_cluster *c, int node)
+{
+    sim_node *n = &c->nodes[node];
+    sim_pool *p = &c->pools[n->pool];
+    bucket_unlink(c, n);
+    p->free_gpus -= n->free_gpus;
+    if (c->topo)
+        sim_topo_node(c->topo, n->pool, node, n->free_gpus, false);
+}
+
+void sim_cluster_node_in(sim_cluster *c, int node)
+{
+    sim_node *n = &c->nodes[node];
+    sim_pool *p = &c->pools[n->pool];
+    bucket_link(c, n);
+    p->free_gpus += n->free_gpus;
+    if (c->topo)
+        sim_topo_node(c->topo, n->pool, node, n->free_gpus, true);
+    /* what it has is given back to the schedulable cluster: the watchers of
+     * gives (the queue's parked buckets, the preemption index) see it */
+    c->give_log[c->gives++ % CL_GIVE_LOG] = node;
+    if (c->given_flag && !c->given_flag[node]) {
+        c->given_flag[node] = 1;
+        c->given[c->ngiven++] = node;
+    }
+}
+
+void sim_cluster_withhold(sim_cluster *c, int node, int n, int *ids)
+{
+    if (!c->withheld)
+        c->withheld = xcalloc((size_t)c->nnodes + 1, sizeof *c->withheld);
+    sim_cluster_take(c, node, n, 0, 0, ids);
+    c->withheld[node] += n;
 }
 
 void sim_cluster_watch_gives(sim_cluster *c)
@@ -644,36 +778,10 @@ void sim_cluster_given_clear(sim_cluster *c)
 void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib)
 {
     sim_node *n = &c->nodes[node];
-    sim_pool *p = &c->pools[n->pool];
-    bool fit = p->fit != NULL;
-    int from = n->free_gpus;
-    if (fit)
-        bucket_unlink(c, n);
-    for (int i = 0; i < ngpus; i++) {
-        int b = ids[i] - n->gpu0;
-        if (b < 0 || b >= n->ngpus || (n->free_mask >> b & 1))
-            GS_BUG("sim_cluster_give: GPU not allocated on this node");
-        n->free_mask |= 1ULL << b;
-    }
-    n->free_gpus = from + ngpus;
-    p->free_gpus += ngpus;
-    c->give_log[c->gives++ % CL_GIVE_LOG] = node;
-    if (c->given_flag && !c->given_flag[node]) { /* host share alone too: a shared card's room grew */
-        c->given_flag[node] = 1;
-        c->given[c->ngiven++] = node;
-    }
-    n->cpu_used -= cpu;
-    n->mem_used_gib -= mem_gib;
-    if (n->cpu_used < 1e-9)
-        n->cpu_used = 0;
-    if (n->mem_used_gib < 1e-9)
-        n->mem_used_gib = 0;
-    if (fit)
-        bucket_link(c, n);
+    if (__builtin_expect(n->state != NODE_UP || c->topo, 0))
+        take_give_slow(c, n, false, ids, NULL, ngpus, cpu, mem_gib);
     else
-        list_move(c, p, n, from, from + ngpus);
-    if (c->topo && ngpus)
-        sim_topo_moved(c->topo, n->pool, node, from, from + ngpus);
+        take_give(c, n, false, ids, NULL, ngpus, cpu, mem_gib);
 }
 
 int sim_cluster_set_mig(sim_cluster *c, const char *layout, gs_error *err)

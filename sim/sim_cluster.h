@@ -37,8 +37,16 @@
 /* A node as placements read and write it (72 bytes); its name is made on
  * demand (sim_cluster_node_name): at 8,192 nodes the records stay 40 bytes
  * a node smaller, which a placement walking nodes reads from cache. */
+/* A node's state (sim_nodes.h moves it between them). Only an UP node is
+ * in the ledger's buckets and indexes: the others take no new work, and
+ * what their jobs give back stays out of the indexes until they are UP. */
+enum { NODE_UP = 0, NODE_PROVISIONING, NODE_DRAINING, NODE_DOWN, NODE_SPARE, NODE_ABSENT, NODE_NSTATES };
+
 typedef struct sim_node {
-    int id, pool;
+    int id;
+    int16_t pool;
+    uint8_t state; /* NODE_*: 0 (up) as built */
+    uint8_t spare_;
     int ngpus, gpu0; /* GPUs are gpu0 .. gpu0+ngpus-1 in cluster order */
     int free_gpus;
     int group; /* index of its entry in the cluster file's "nodes" */
@@ -71,6 +79,10 @@ typedef struct sim_pool {
     cl_fit *fit; /* [0..max_node_gpus]: per bucket, when some node has a CPU or memory total; else NULL */
     node_shape *shapes; /* distinct node shapes, for "can this ever fit" */
     int nshapes;
+    /* the same with each node's whole-card capacity (sim_cluster_whole_cap)
+     * for ngpus: what a job across nodes could ever get (sim_gang_init) */
+    node_shape *wshapes;
+    int nwshapes;
     double price_override; /* USD per GPU-hour from --price (wins over any other); < 0: none */
 } sim_pool;
 
@@ -93,6 +105,7 @@ typedef struct sim_cluster {
     int ngroups;
     struct sim_quota *quota; /* tenant quotas (cluster file "tenants"); NULL: none (sim_quota.h) */
     sim_topo *topo; /* the network's racks and blocks and their index (cluster file "topology"); NULL: flat */
+    int *withheld;  /* [node]: cards kept out of whole-card work for the run (sim_cluster_withhold); NULL: none */
     /* nodes given something back (cards, or CPU and memory alone) since their watcher last took the list
      * (sim_cluster_watch_gives); NULL: nobody watches */
     int *given, ngiven;
@@ -183,6 +196,30 @@ bool sim_cluster_node_fits(const sim_cluster *c, int node, uint64_t pools, int n
 void sim_cluster_take(sim_cluster *c, int node, int ngpus, double cpu, double mem_gib, int *ids);
 /* Returns GPUs (global indices) and cpu/mem to node. */
 void sim_cluster_give(sim_cluster *c, int node, const int *ids, int ngpus, double cpu, double mem_gib);
+/* Node `node` leaves the buckets and indexes (it stops taking new work;
+ * its free cards no longer count in its pool's) or rejoins them. The node's
+ * state is the caller's (sim_nodes.c). O(1), a fit-index and topology
+ * update where there are. */
+void sim_cluster_node_out(sim_cluster *c, int node);
+void sim_cluster_node_in(sim_cluster *c, int node);
+
+/* Card g of node takes (held) or leaves the ledger's free cards for a
+ * policy's own use that is not a placement of whole cards (a shared card's
+ * first tenant joins, its last leaves): the ledger's free cards stay the
+ * cards no work uses (sim_gang.h). No CPU or memory, and no give logged
+ * (host room does not grow). O(1), a fit-index move where the pool has one. */
+void sim_cluster_hold_card(sim_cluster *c, int node, int g, bool held);
+/* A policy keeps cards ids[0..n) of node out of whole-card work for the
+ * whole run (MIG-enabled cards, taken at init): they are taken, and no
+ * longer count among the cards a job across nodes could ever get. */
+void sim_cluster_withhold(sim_cluster *c, int node, int n, int *ids);
+/* The node's cards for whole-card work on an empty cluster: its GPUs less
+ * those withheld. */
+static inline int sim_cluster_whole_cap(const sim_cluster *c, int node)
+{
+    return c->nodes[node].ngpus - (c->withheld ? c->withheld[node] : 0);
+}
+
 /* From now on every node given anything back is listed once in c->given[0..
  * ngiven) until the watcher clears it (sim_cluster_given_clear): an index
  * that bounds what fits on a node by its free cards (sim_preempt.c) learns

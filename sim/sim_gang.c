@@ -37,13 +37,48 @@ bool sim_gang_shape(const sim_cluster *c, const job *j, int p, gang_shape *sh)
 
 /* {==== could it ever fit ====} */
 
+void sim_gang_init(sim_cluster *c)
+{
+    for (int p = 0; p < c->npools; p++) {
+        sim_pool *pl = &c->pools[p];
+        free(pl->wshapes);
+        pl->wshapes = NULL;
+        pl->nwshapes = 0;
+    }
+    int *cap = xmalloc(((size_t)c->nnodes + 1) * sizeof *cap), *pool = xmalloc(((size_t)c->nnodes + 1) * sizeof *pool);
+    for (int n = 0; n < c->nnodes; n++) {
+        const sim_node *nd = &c->nodes[n];
+        sim_pool *pl = &c->pools[nd->pool];
+        node_shape w = {sim_cluster_whole_cap(c, n), nd->cpu_total, nd->mem_total_gib, 1};
+        cap[n] = w.ngpus;
+        pool[n] = nd->pool;
+        int s = 0;
+        while (s < pl->nwshapes && !(pl->wshapes[s].ngpus == w.ngpus && pl->wshapes[s].cpu == w.cpu &&
+                                     pl->wshapes[s].mem_gib == w.mem_gib))
+            s++;
+        if (s == pl->nwshapes) {
+            pl->wshapes = xrealloc(pl->wshapes, (size_t)(pl->nwshapes + 1) * sizeof *pl->wshapes);
+            pl->wshapes[pl->nwshapes++] = (node_shape){w.ngpus, w.cpu, w.mem_gib, 0};
+        }
+        pl->wshapes[s].count++;
+    }
+    if (c->topo && c->withheld) {
+        int g[CL_MAX_POOLS];
+        for (int p = 0; p < c->npools; p++)
+            g[p] = c->pools[p].max_node_gpus;
+        sim_topo_set_ever(c->topo, &(topo_nodes){c->nnodes, c->npools, g, pool, cap});
+    }
+    free(cap);
+    free(pool);
+}
+
 /* Nodes of pool p (all its cards free) with at least t GPUs and the host
  * totals for cpu and mem: O(node shapes). */
 static int nodes_with(const sim_pool *p, int t, double cpu, double mem)
 {
     int n = 0;
-    for (int s = 0; s < p->nshapes; s++) {
-        const node_shape *sh = &p->shapes[s];
+    for (int s = 0; s < p->nwshapes; s++) {
+        const node_shape *sh = &p->wshapes[s];
         if (sh->ngpus >= t && (sh->cpu < 0 || sh->cpu >= cpu - 1e-9) && (sh->mem_gib < 0 || sh->mem_gib >= mem - 1e-9))
             n += sh->count;
     }
@@ -82,8 +117,11 @@ bool sim_gang_ever(const sim_cluster *c, const job *j, char *why, size_t cap)
         gang_shape sh;
         if (!sim_gang_shape(c, j, p, &sh))
             continue;
-        if (pl->ngpus > total) {
-            total = pl->ngpus;
+        int whole = 0; /* its cards for whole-card work */
+        for (int k = 0; k < pl->nwshapes; k++)
+            whole += pl->wshapes[k].ngpus * pl->wshapes[k].count;
+        if (whole > total || best < 0) {
+            total = whole;
             best = p;
         }
         if (nodes_with(pl, sh.g, j->req.cpu, j->req.mem_gib) >= sh.k - 1 &&
@@ -97,7 +135,10 @@ bool sim_gang_ever(const sim_cluster *c, const job *j, char *why, size_t cap)
     const sim_pool *pl = &c->pools[best];
     gang_shape sh = {1, 1, 1};
     sim_gang_shape(c, j, best, &sh);
-    if (j->req.gpus > total)
+    if (j->req.gpus > total && total < pl->ngpus)
+        snprintf(why, cap, "needs %d GPUs, the cluster has %d whole %s cards (the policy keeps %d more, e.g. MIG)",
+                 j->req.gpus, total, pl->model->name, pl->ngpus - total);
+    else if (j->req.gpus > total)
         snprintf(why, cap, "needs %d GPUs, the cluster has %d (%s)", j->req.gpus, total, pl->model->name);
     else if (nodes_with(pl, sh.g, -1, -1) < sh.k - 1 || nodes_with(pl, sh.r, -1, -1) < sh.k)
         snprintf(why, cap, "needs %d nodes of %d GPUs (%d GPUs), the cluster has %d such %s nodes", sh.k, sh.g,
@@ -187,7 +228,7 @@ static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int lev
     sp->level = level;
     int *ids = job_span_ids(sp), off = 0;
     for (int i = 0; i < sh->k; i++) {
-        sp->part[i] = (job_part){pp[i].node, pp[i].ngpus, off, NULL, NULL};
+        sp->part[i] = (job_part){pp[i].node, pp[i].ngpus, off, NULL, NULL, NULL, NULL};
         sim_cluster_take(s->cl, pp[i].node, pp[i].ngpus, j->req.cpu, j->req.mem_gib, ids + off);
         off += pp[i].ngpus;
     }
@@ -208,7 +249,7 @@ static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int lev
 
 typedef struct pick_ctx {
     const sim_cluster *c;
-    const sim_topo *t;
+    sim_topo *t; /* its questions bring the buckets up to date (sim_topo.h) */
     int p;
     gang_shape sh;
     double cpu, mem;
@@ -232,7 +273,7 @@ static bool pick_rack(pick_ctx *x, int d, int ng, bool wr)
     hi = hi < c->nnodes ? hi : c->nnodes;
     int *cand = xmalloc((size_t)(hi - lo + 1) * sizeof *cand);
     for (int n = lo; n < hi; n++)
-        if (c->nodes[n].pool == x->p && c->nodes[n].free_gpus >= x->sh.r &&
+        if (c->nodes[n].pool == x->p && c->nodes[n].state == NODE_UP && c->nodes[n].free_gpus >= x->sh.r &&
             sim_node_host_fits(&c->nodes[n], x->cpu, x->mem))
             cand[m++] = n;
     qsort_r(cand, (size_t)m, sizeof *cand, by_free, (void *)c);
@@ -344,7 +385,7 @@ static bool pick_pool(pick_ctx *x)
  * last), and in *level the widest level it spans; false: none fit. */
 static bool pick_topo(const sim_cluster *c, const job *j, int p, const gang_shape *sh, int *nodes, int *level)
 {
-    const sim_topo *t = c->topo;
+    sim_topo *t = c->topo;
     int most = j->req.topology == JOB_TOPO_RACK ? TOPO_RACK : j->req.topology == JOB_TOPO_BLOCK ? TOPO_BLOCK
                                                                                                 : t->nlevels;
     pick_ctx x = {c, t, p, *sh, j->req.cpu, j->req.mem_gib, nodes, 0, -1};

@@ -45,6 +45,10 @@ typedef struct gang_shape {
     int g, k, r;
 } gang_shape;
 
+/* After the policies' init: what jobs across nodes could ever get, each
+ * node's GPUs less those a policy withheld (sim_cluster_withhold), for
+ * sim_gang_ever. O(nodes), once. */
+void sim_gang_init(sim_cluster *c);
 /* Whether request j (its pools resolved) spans nodes: gpus_per_node below
  * its GPUs, or more GPUs than the largest node of its allowed pools has.
  * O(pools). */

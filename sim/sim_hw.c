@@ -40,7 +40,25 @@ typedef struct hw_state {
      * hw_speed's common start asks a node's pool, not two loads more */
     int ref_pool;
     ptrdiff_t ref_i;
+    /* speedup tables parsed once, by their interned text (hw_tab_of) */
+    struct hw_tab *tabs;
+    size_t ntabs, tabs_cap;
+    size_t *tab_at; /* open addressing on the text's address: index + 1 into tabs, 0 = free */
+    size_t tab_slots, last_tab;
+    /* a row's ref_gpu model, by the reader's name number (sim_symmap.h) */
+    sim_symmap ref_by_sym;
 } hw_state;
+
+/* A speedup table "MODEL:f|MODEL:f", parsed: its models and factors, or
+ * the first fault in it (status -2: a malformed entry, -3: a name the
+ * catalog does not know). */
+enum { HW_TAB_MAX = 32 };
+typedef struct hw_tab {
+    const char *text; /* interned: equal texts, equal addresses */
+    int status, n;
+    const gpu_model *m[HW_TAB_MAX];
+    double f[HW_TAB_MAX];
+} hw_tab;
 
 static int hw_init(sim *s, int index, void **state, gs_error *err)
 {
@@ -86,6 +104,9 @@ static void hw_fini(void *state)
     free(h->used);
     free(h->starts);
     free(h->speed_sum);
+    free(h->tabs);
+    free(h->tab_at);
+    sim_symmap_free(&h->ref_by_sym);
     free(h);
 }
 
@@ -111,38 +132,89 @@ const gpu_model *sim_hw_ref(const sim *s)
     return h ? h->ref : NULL;
 }
 
-/* The factor of model `want` in a speedup table "MODEL:f|MODEL:f": -1 when
- * the table does not list it, -2 for a malformed entry, -3 for a name the
- * catalog does not know. Parsed at each placement of a job that has one
- * (rare; never per event). */
-static double table_factor(const gpu_catalog *cat, const char *table, const gpu_model *want)
+/* Parses table into *t (see hw_tab). */
+static void tab_parse(const gpu_catalog *cat, const char *table, hw_tab *t)
 {
-    double found = -1;
+    t->text = table;
+    t->status = t->n = 0;
     const char *p = table;
-    while (*p) {
+    while (*p && t->status == 0) {
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);
         char item[160];
-        if (len >= sizeof item)
-            return -2;
-        memcpy(item, p, len);
-        item[len] = 0;
-        char *colon = strrchr(item, ':');
-        if (!colon)
-            return -2;
-        *colon = 0;
-        char *end;
-        double f = strtod(colon + 1, &end);
-        if (end == colon + 1 || *end || !(f > 0 && f < 1e9))
-            return -2;
+        char *colon = NULL, *end = NULL;
+        double f = 0;
+        if (len < sizeof item) {
+            memcpy(item, p, len);
+            item[len] = 0;
+            colon = strrchr(item, ':');
+        }
+        if (colon) {
+            *colon = 0;
+            f = strtod(colon + 1, &end);
+        }
+        if (!colon || end == colon + 1 || *end || !(f > 0 && f < 1e9) || t->n == HW_TAB_MAX) {
+            t->status = -2;
+            break;
+        }
         const gpu_model *m = gpu_catalog_find(cat, item);
-        if (!m)
-            return -3;
-        if (m == want)
-            found = f;
+        if (!m) {
+            t->status = -3;
+            break;
+        }
+        t->m[t->n] = m;
+        t->f[t->n++] = f;
         p = bar ? bar + 1 : p + len;
     }
-    return found;
+}
+
+/* The index of an interned speedup text's parsed table: parsed on its
+ * first use, then found by its address (hw_tab_of: the last one used, then
+ * a probe). O(1) expected. */
+static size_t tab_find(hw_state *h, const char *table)
+{
+    if (2 * (h->ntabs + 1) > h->tab_slots) { /* at most half full: grow and place every table again */
+        h->tab_slots = h->tab_slots ? 2 * h->tab_slots : 16;
+        free(h->tab_at);
+        h->tab_at = xcalloc(h->tab_slots, sizeof *h->tab_at);
+        for (size_t i = 0; i < h->ntabs; i++) {
+            size_t k = ((uintptr_t)h->tabs[i].text * 0x9E3779B97F4A7C15ull >> 20) & (h->tab_slots - 1);
+            while (h->tab_at[k])
+                k = (k + 1) & (h->tab_slots - 1);
+            h->tab_at[k] = i + 1;
+        }
+    }
+    size_t k = ((uintptr_t)table * 0x9E3779B97F4A7C15ull >> 20) & (h->tab_slots - 1);
+    for (; h->tab_at[k]; k = (k + 1) & (h->tab_slots - 1))
+        if (h->tabs[h->tab_at[k] - 1].text == table)
+            return h->tab_at[k] - 1;
+    if (h->ntabs == h->tabs_cap) {
+        h->tabs_cap = h->tabs_cap ? 2 * h->tabs_cap : 8;
+        h->tabs = xrealloc(h->tabs, h->tabs_cap * sizeof *h->tabs);
+    }
+    tab_parse(h->cat, table, &h->tabs[h->ntabs]);
+    h->tab_at[k] = ++h->ntabs;
+    return h->ntabs - 1;
+}
+
+static const hw_tab *hw_tab_of(hw_state *h, const char *table)
+{
+    if (!h->ntabs || h->tabs[h->last_tab].text != table) /* most rows of a trace name one table */
+        h->last_tab = tab_find(h, table);
+    return &h->tabs[h->last_tab];
+}
+
+/* The factor of model `want` in an interned speedup table: -1 when the
+ * table does not list it, -2 or -3 when the table is faulty (hw_tab). */
+static double table_factor(hw_state *h, const char *table, const gpu_model *want)
+{
+    const hw_tab *t = hw_tab_of(h, table);
+    if (t->status)
+        return t->status;
+    for (int i = 0; i < t->n; i++)
+        if (t->m[i] == want)
+            return t->f[i];
+    return -1;
 }
 
 /* A new arrival: its reference card, once (kept out of line: only a row
@@ -159,7 +231,11 @@ static bool hw_admit(void *state, sim *s, job *j)
     const gpu_model *ref = h->ref;
     char names[2048];
     if (ref_gpu[0]) {
-        ref = gpu_catalog_find(h->cat, ref_gpu);
+        uint64_t v;
+        uint32_t sym = r ? r->ref_gpu_sym : 0;
+        ref = sim_symmap_get(&h->ref_by_sym, sym, &v) ? (const gpu_model *)(uintptr_t)v
+                                                      : gpu_catalog_find(h->cat, ref_gpu);
+        sim_symmap_put(&h->ref_by_sym, sym, (uint64_t)(uintptr_t)ref);
         if (!ref) {
             gpu_catalog_names(h->cat, names, sizeof names);
             gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
@@ -169,7 +245,7 @@ static bool hw_admit(void *state, sim *s, job *j)
         sim_job_more(j)->ref = ref;
     }
     if (speedup[0]) {
-        double f = table_factor(h->cat, speedup, ref);
+        double f = table_factor(h, speedup, ref);
         if (f <= -2) {
             gpu_catalog_names(h->cat, names, sizeof names);
             if (f == -3)
@@ -201,8 +277,8 @@ static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, do
     const char *speedup = job_req_speedup(j);
     h->placements++;
     if (speedup[0]) {
-        double fr = table_factor(h->cat, speedup, ref);
-        double fm = table_factor(h->cat, speedup, m);
+        double fr = table_factor(h, speedup, ref);
+        double fm = table_factor(h, speedup, m);
         if (fr > 0 && fm > 0) {
             h->by_table++;
             h->scaled += fm != fr || c != 1 || mb != 1;

@@ -75,7 +75,7 @@ typedef struct job_req {
 } job_req;
 /* A request asks at most 2^20 GPUs (the trace reader's bound); it spans
  * nodes when no node can take them all. */
-#define JOB_REQ_GPUS_MAX (1 << 20)
+#define JOB_REQ_GPUS_MAX WL_GPUS_MAX
 _Static_assert(WL_KIND_BURST < 8, "job_req.kind is 3 bits");
 /* The share of a training step spent in inter-GPU communication that a job
  * of kind `job` states when it gives none (the comm column): an
@@ -104,12 +104,11 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
     q->priority = r->priority;
     q->gpucores = (uint8_t)r->gpucores;     /* the reader checks 0..100 */
     q->gpumem_pct = (uint8_t)r->gpumem_pct; /* the reader checks 0..100 */
-    q->gpus_per_node = 0;
-    /* the flags in one store: kind, preemptible, spans (no), topology (none) */
+    q->gpus_per_node = (uint8_t)(r->gpus_per_node > 0 ? r->gpus_per_node : 0); /* the reader checks 1..64 */
     q->kind = (unsigned)r->kind & 7u;
     q->preemptible = r->preemptible != 0;
-    q->spans = false;
-    q->topology = JOB_TOPO_ANY;
+    q->spans = false; /* set at arrival (sim_gang_spans) */
+    q->topology = r->topology == WL_TOPO_RACK ? JOB_TOPO_RACK : r->topology == WL_TOPO_BLOCK ? JOB_TOPO_BLOCK : JOB_TOPO_ANY;
 }
 
 /* A job's rarely used state, allocated on first need (sim_job_more) and
@@ -131,6 +130,7 @@ typedef struct job_more {
     gs_time_us pre_wait_since_us; /* preemptor: when its victims were chosen */
     double resume_work_us;        /* victim: work left at its resume point */
     struct job *run_prev, *run_next; /* running preemptible jobs of one node */
+    struct job *node_prev, *node_next; /* the jobs of its node, while node states are on (sim_nodes.h) */
     uint32_t preemptions;         /* times this job was preempted */
     /* internal tasks: the owner's record of the task (a service replica),
      * or NULL; a node the owner would like it placed on (a sleeping model
@@ -193,6 +193,7 @@ typedef struct job_part {
     int node, ngpus;
     int first_id;                    /* its ids: span ids [first_id, first_id + ngpus) */
     struct job *run_prev, *run_next; /* preemption: the running preemptible jobs of this node */
+    struct job *nprev, *nnext;       /* the jobs of this node, while node states are on (sim_nodes.h) */
 } job_part;
 typedef struct job_span {
     int nparts, ngpus;

@@ -32,8 +32,9 @@
  * speed-ups of pol_space in their own record, pol_space.index;
  * pol_space.mem_per_card_mib and POL_CAP_MIG, so the engine and the tool
  * never ask a policy's name what it gives. 7: jobs across nodes
- * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards) and
- * pol_space.reject_reason. */
+ * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards),
+ * pol_space.reject_reason, node states (POL_CAP_NODES,
+ * pol_space.node_changed). */
 #define POL_ABI 7
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
@@ -58,6 +59,10 @@
  * cards as freed: jobs across nodes preempt, and are preempted, only under
  * such a policy. */
 #define POL_CAP_WHOLE 8u
+/* POL_CAP_NODES: nodes may leave and rejoin the cluster during a run
+ * (sim_nodes.h: failures, autoscaling); the policy learns it through
+ * pol_space.node_changed where its own books need it. */
+#define POL_CAP_NODES 16u
 
 typedef struct sim sim;
 typedef struct svc_actuator_ops svc_actuator_ops; /* service/svc_actuator.h */
@@ -138,6 +143,10 @@ typedef struct pol_space {
     uint64_t (*shape_key)(const job *j);
     /* Optional: strict head-of-line order instead of skipping. */
     bool (*fifo)(const void *state);
+    /* Optional: EASY backfilling instead of either (sim_backfill.h), the
+     * look-ahead of a pass (Slurm's bf_max_job_test) when > 0. Needs place
+     * to hold whole cards through sim_place_whole / sim_release_whole. */
+    int (*backfill)(const void *state);
     /* Optional (needed for preempt=on): a dry run. Would queued j be placed
      * on node `node` if the running jobs victims[0..nvictims) released what
      * they hold (j's pools narrowed to sim_admit_pools)? Changes nothing. */
@@ -181,6 +190,10 @@ typedef struct pol_space {
      * ("MIG profile 9g.99gb: no card offers it"); leave it empty for the
      * core's own reason (sim_reject.h). */
     void (*reject_reason)(const void *state, const sim *s, const job *j, char *why, size_t cap);
+    /* Optional, with POL_CAP_NODES: node left service (its jobs are being
+     * stopped, the ledger no longer offers it) or came back. NULL: the
+     * ledger is the policy's only record of nodes (whole). */
+    void (*node_changed)(void *state, sim *s, int node, bool in_service);
 } pol_space;
 
 /* A time policy decides when held resources are given back (hibernate,

@@ -307,14 +307,42 @@ static void ext_started(void *state, sim *s, job *j)
     if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
         sim_quota_charge(s->cl, j, +1);
     j->core_flags |= JF_CHARGED;
-    if (x->preempt && j->req.preemptible && j->node >= 0 && !(x->protect && j->req.priority >= x->protect_priority) &&
-        (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE))) {
-        job_more *m = sim_job_more(j); /* only jobs that may become victims keep these */
+    bool listed = x->preempt && j->req.preemptible && j->node >= 0 &&
+                  !(x->protect && j->req.priority >= x->protect_priority) &&
+                  (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE));
+    if (listed || x->track_runs) {
+        job_more *m = sim_job_more(j); /* only jobs that may become victims (or be interrupted) keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
+    }
+    if (listed) {
         list_add(s, x, j);
         core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
+}
+
+void sim_preempt_track_runs(sim *s) { ext_of(s)->track_runs = true; }
+
+void sim_job_interrupt(sim *s, job *j)
+{
+    sim_ext *x = ext_of(s);
+    if (j->state != JOB_RUNNING || j->internal || !j->more)
+        GS_BUG("sim_job_interrupt: not a running trace job whose start was kept (sim_preempt_track_runs)");
+    bool has;
+    double point = sim_ckpt_periodic_point_us(s, x, j, &has);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us), g = j->req.gpus;
+    double read_us = has ? sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j) / (x->read_gbps * 1e9) * 1e6 : 0;
+    s->interruptions++;
+    s->interrupt_lost_gpu_s += g * (point - (left > 0 ? left : 0)) / 1e6;
+    s->interrupt_read_gpu_s += g * read_us / 1e6;
+    sim_job_suspend(s, j);
+    j->more->resume_work_us = point;
+    if (has)
+        j->core_flags |= JF_HAS_CKPT;
+    else
+        j->core_flags &= ~JF_HAS_CKPT;
+    j->work_left_us = point + read_us;
+    sim_job_resume(s, j); /* requeued: it may start at once elsewhere */
 }
 
 void sim_preemptor_held(sim *s, job *j)

@@ -43,6 +43,16 @@ uint64_t sim_preempt_nodes_planned(const sim *s);
  * went by node bounds. */
 uint64_t sim_preempt_nodes_looked(const sim *s, uint64_t *searches);
 
+/* Running trace job j loses its node (sim_nodes.h): it stops now and
+ * loses the work since its latest durable checkpoint (the periodic ones,
+ * or one written at an earlier preemption; none: from its start), then
+ * is requeued at its priority to read that checkpoint back and go on (the
+ * checkpoint rules of preemption, without the write). */
+void sim_job_interrupt(sim *s, job *j);
+/* From now on every job keeps its latest start, as a listed victim does
+ * (sim_nodes_enable: any job may be interrupted). */
+void sim_preempt_track_runs(sim *s);
+
 /* Core parameters (not any policy's): --set, sim_param, inputs.params. */
 extern const pol_param preempt_params[];
 

@@ -104,6 +104,7 @@ typedef struct sim_ext {
      * suspended jobs (sim_job_complete), a completion the run counts and a
      * class does not. */
     bool cls_shared;
+    bool track_runs; /* every job keeps its latest start (node states on: any job may be interrupted) */
     int index; /* the layer's place among the run's modules (its events) */
 } sim_ext;
 

@@ -15,6 +15,8 @@ static inline bool before(const job *a, const job *b)
     return a->arrival_no < b->arrival_no;
 }
 
+bool sq_before(const job *a, const job *b) { return before(a, b); }
+
 void sq_init(sim_queue *q) { memset(q, 0, sizeof *q); }
 
 void sq_free(sim_queue *q)
@@ -101,6 +103,33 @@ static int bucket_of(sim_queue *q, uint32_t demand, uint32_t host)
     return lo;
 }
 
+/* Drops the empty classes and renumbers the rest: their requests' q_class,
+ * the buckets' heaps, the hash. O(classes + queued). Not during a pass
+ * (a failed class is out of its bucket then). */
+static void drop_empty_classes(sim_queue *q)
+{
+    int *to = xmalloc((size_t)q->ncls * sizeof *to), m = 0;
+    for (int c = 0; c < q->ncls; c++) {
+        if (q->cls[c].n == 0) {
+            free(q->cls[c].base);
+            to[c] = -1;
+            continue;
+        }
+        to[c] = m;
+        q->cls[m] = q->cls[c];
+        for (size_t i = 0; i < q->cls[m].n; i++)
+            q->cls[m].heap[i]->q_class = m;
+        m++;
+    }
+    q->ncls = m;
+    for (int b = 0; b < q->nbk; b++)
+        for (int i = 0; i < q->bk[b].n; i++)
+            q->bk[b].h[i] = to[q->bk[b].h[i]];
+    free(to);
+    q->hash_cap /= 2; /* rehash doubles it: the same size again */
+    rehash(q);
+}
+
 static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
 {
     if (q->hash_cap == 0 || (q->ncls + 1) * 2 > q->hash_cap)
@@ -110,6 +139,10 @@ static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
         if (q->cls[q->hash[h]].key == key)
             return q->hash[h];
         h = (h + 1) & (size_t)(q->hash_cap - 1);
+    }
+    if (q->depth == 0 && q->ncls - q->nlive > 64 && q->ncls - q->nlive >= q->nlive) {
+        drop_empty_classes(q);
+        return class_of(q, key, demand, j); /* the slot found is of the old hash */
     }
     if (q->ncls == q->cls_cap) {
         q->cls_cap = q->cls_cap ? q->cls_cap * 2 : 8;
@@ -231,8 +264,10 @@ void sq_push(sim_queue *q, job *j, uint64_t key, uint32_t demand)
     j->q_class = ci;
     q->len++;
     q->gen++;
-    if (c->n == 1)
+    if (c->n == 1) {
+        q->nlive++;
         bk_insert(q, ci);
+    }
     else if (i == 0 && c->bpos >= 0) /* a new head: the class moves up */
         bk_up(q, &q->bk[c->bucket], c->bpos);
 }
@@ -273,6 +308,7 @@ static void pop_head(sim_queue *q, int ci)
         c->off = 0;
         c->heap = c->base;
         c->unsorted = false;
+        q->nlive--;
     }
     q->len--;
     if (c->bpos < 0)
@@ -500,11 +536,27 @@ static bool shut_out(sim_queue *q, sq_bucket *bk, const sq_host *host, void *ud,
     return true;
 }
 
+job *sq_head(const sim_queue *q)
+{
+    int best = -1;
+    for (int b = 0; b < q->nbk; b++)
+        if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
+            best = q->bk[b].h[0];
+    return best < 0 ? NULL : q->cls[best].heap[0];
+}
+
 void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud)
 {
+    sq_dispatch_upto(q, strict, room_fn, host, try_start, ud, SIZE_MAX);
+}
+
+size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sq_host *host,
+                        bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries)
+{
+    size_t tries = 0;
     if (q->len == 0)
-        return; /* nothing waits (and no pass runs: a failed class is not empty) */
+        return 0; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
     if (q->depth++ > 0) {
@@ -578,7 +630,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
                 best = bk->h[0];
             }
         }
-        if (best < 0)
+        if (best < 0 || tries == max_tries)
             break;
         if (q->cls[best].demand > room || !host_open(&q->bk[q->cls[best].bucket], hcpu, hmem))
             break; /* strict: the head of the line cannot fit now */
@@ -589,6 +641,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         bool short_ = parking && woken_short(host, ud, &given, &q->bk[q->cls[best].bucket], head->req.cpu,
                                               head->req.mem_gib);
         uint64_t gen0 = q->gen, gives0 = parking ? host->gives(ud) : 0;
+        tries += !short_;
         if (!short_ && try_start(ud, q->cls[best].heap[0])) {
             /* nothing else in the queue moved (no push, removal or nested
              * pass), and no node was given anything (or no bucket was
@@ -647,6 +700,7 @@ void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), 
         free(el);
     restore_failed(q);
     q->depth--;
+    return tries;
 }
 
 /* Removes j from its class heap (a wait given up, or a preemptor started out

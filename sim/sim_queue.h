@@ -28,7 +28,13 @@
  * and a release costs a look at the few nodes it gave to per bucket, not a
  * fit-index descent per bucket and a try per head.
  *
- * Cost: O(log n) per push and pop; a pass costs O(buckets + log classes) per
+ * Classes that emptied are dropped, and the rest renumbered, once at least
+ * half of them and more than 64 are empty (outside a pass): so many shape
+ * keys over a run (CPU and memory values, backfill's time limits) cost
+ * memory for the shapes queued, not for every shape ever seen. Order never
+ * depends on a class's number, so this changes nothing a pass does.
+ *
+ * Cost: O(log n) per push and pop (amortized, with the renumbering); a pass costs O(buckets + log classes) per
  * request it starts (after a start that released nothing, O(listed) to
  * filter its list), and it tries only the heads of classes within the room
  * (each at most once when it fails). The number of buckets is the number of
@@ -80,6 +86,7 @@ enum { SQ_LIVE, SQ_PARKED, SQ_WOKEN };
 typedef struct sim_queue {
     sq_class *cls;
     int ncls, cls_cap;
+    int nlive; /* classes holding requests: the rest are dropped when they are many (sq_push) */
     int *hash; /* open addressing: class index or -1 */
     int hash_cap;
     sq_bucket *bk; /* in ascending demand */
@@ -138,5 +145,14 @@ typedef struct sq_host {
  * nothing at a release that frees a few cores. */
 void sq_dispatch_host(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
                       bool (*try_start)(void *ud, job *j), void *ud);
+/* sq_dispatch_host that stops after max_tries calls of try_start (SIZE_MAX:
+ * no bound; a backfill pass's look-ahead); returns the calls made. */
+size_t sq_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room)(void *ud), const sq_host *host,
+                        bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries);
+/* The first request in queue order (priority, submit, arrival), or NULL.
+ * O(buckets); not during a pass. */
+job *sq_head(const sim_queue *q);
+/* Whether a comes before b in queue order. */
+bool sq_before(const job *a, const job *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../workloads/wl_trace.h"
+#include "sim_backfill.h"
 #include "sim_module.h"
 
 /* USD per GPU-hour of pool i's cards and where the price came from: --price
@@ -181,6 +182,11 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     sim_report_add_stats(jobs, "slowdown", &s->slowdown);
     cJSON_AddNumberToObject(jobs, "mean_queued", end_s > 0 ? s->g_queued.area / end_s : 0.0);
     cJSON_AddNumberToObject(jobs, "peak_queued", s->g_queued.peak);
+    if (s->bf) { /* queue=backfill: starts past a reserved head, reservations made */
+        cJSON *bf = cJSON_AddObjectToObject(jobs, "backfill");
+        cJSON_AddNumberToObject(bf, "backfilled", (double)sim_bf_backfilled(s->bf));
+        cJSON_AddNumberToObject(bf, "reservations", (double)sim_bf_reservations(s->bf));
+    }
     sim_reject_report(&s->rejects, jobs); /* when some job was rejected */
     if (s->spanned) { /* a job across nodes ran: the figures by job size */
         static const char *const label[SIM_SIZE_CLASSES] = {"1", "2-8", "9-64", "65-512", "513+"};
@@ -196,13 +202,21 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
 
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
-    double cap_gpu_s = s->cl->ngpus * end_s;
+    /* the GPUs of nodes in service only (sim_nodes.h); all of them on a fixed cluster */
+    double cap_gpu_s = s->cl->ngpus * end_s - s->g_out.area;
     cJSON_AddNumberToObject(gpu, "count", s->cl->ngpus);
     cJSON_AddNumberToObject(gpu, "alloc_ratio", cap_gpu_s > 0 ? s->g_alloc.area / cap_gpu_s : 0.0);
     cJSON_AddNumberToObject(gpu, "gpu_hours", s->g_alloc.area / 3600.0);
     cJSON_AddNumberToObject(gpu, "capacity_gpu_hours", cap_gpu_s / 3600.0);
     cJSON_AddNumberToObject(gpu, "peak_alloc", s->g_alloc.peak);
 
+    if (s->node_jobs) { /* node states were on (sim_nodes.h) */
+        cJSON *nd = cJSON_AddObjectToObject(r, "nodes");
+        cJSON_AddNumberToObject(nd, "out_of_service_gpu_hours", s->g_out.area / 3600.0);
+        cJSON_AddNumberToObject(nd, "interruptions", (double)s->interruptions);
+        cJSON_AddNumberToObject(nd, "lost_gpu_hours", s->interrupt_lost_gpu_s / 3600.0);
+        cJSON_AddNumberToObject(nd, "checkpoint_read_gpu_hours", s->interrupt_read_gpu_s / 3600.0);
+    }
     report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
     sim_cost_pool *pools = xcalloc((size_t)s->cl->npools + 1, sizeof *pools);
     for (int i = 0; i < s->cl->npools; i++) {
@@ -273,6 +287,19 @@ static void summary_cost(FILE *out, const cJSON *co)
     }
 }
 
+/* One row of a statistic object: mean, p50, p95, p99, max at prec
+ * decimals, or "-" in each column when its sample is empty (a statistic
+ * of nothing is not 0). */
+static void stats_row(FILE *out, const char *label, const cJSON *o, int prec)
+{
+    static const char *const st[] = {"mean", "p50", "p95", "p99", "max"};
+    bool empty = num(o, "count", NULL) <= 0;
+    fprintf(out, "  %-9s", label);
+    for (int i = 0; i < 5; i++)
+        empty ? fprintf(out, " %10s", "-") : fprintf(out, " %10.*f", prec, num(o, st[i], NULL));
+    fputc('\n', out);
+}
+
 void sim_report_summary(FILE *out, const cJSON *r)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(r, "inputs");
@@ -292,10 +319,8 @@ void sim_report_summary(FILE *out, const cJSON *r)
             num(jobs, "queued", NULL), num(jobs, "rejected", NULL), num(jobs, "failed", NULL),
             num(jobs, "suspended", NULL));
     fprintf(out, "  %-9s %10s %10s %10s %10s %10s\n", "seconds", "mean", "p50", "p95", "p99", "max");
-    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "queue", num(q, "mean", NULL),
-            num(q, "p50", NULL), num(q, "p95", NULL), num(q, "p99", NULL), num(q, "max", NULL));
-    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", "jct", num(c, "mean", NULL), num(c, "p50", NULL),
-            num(c, "p95", NULL), num(c, "p99", NULL), num(c, "max", NULL));
+    stats_row(out, "queue", q, 2);
+    stats_row(out, "jct", c, 2);
     const cJSON *wn = cJSON_GetObjectItemCaseSensitive(r, "warnings"), *w;
     cJSON_ArrayForEach(w, wn)
     {
@@ -305,17 +330,18 @@ void sim_report_summary(FILE *out, const cJSON *r)
     if (rq) {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rq, "latency_s");
         const cJSON *tt = cJSON_GetObjectItemCaseSensitive(rq, "ttft_s");
-        fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %.3f\n",
+        char att[32] = "-"; /* of nothing served: no attainment */
+        if (num(rq, "served", NULL) > 0)
+            snprintf(att, sizeof att, "%.3f", num(rq, "slo_attainment", NULL));
+        fprintf(out, "  requests  arrived %.0f  served %.0f  dropped %.0f  queued %.0f  SLO attainment %s\n",
                 num(rq, "arrived", NULL), num(rq, "served", NULL),
                 num(rq, "dropped_queue_full", NULL) + num(rq, "dropped_timeout", NULL) +
                     num(rq, "dropped_after_end", NULL) + num(rq, "dropped_replica_lost", NULL) +
                     num(rq, "dropped_unplaceable", NULL),
-                num(rq, "queued", NULL), num(rq, "slo_attainment", NULL));
-        fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "latency", num(lat, "mean", NULL),
-                num(lat, "p50", NULL), num(lat, "p95", NULL), num(lat, "p99", NULL), num(lat, "max", NULL));
+                num(rq, "queued", NULL), att);
+        stats_row(out, "latency", lat, 3);
         if (tt)
-            fprintf(out, "  %-9s %10.3f %10.3f %10.3f %10.3f %10.3f\n", "ttft", num(tt, "mean", NULL),
-                    num(tt, "p50", NULL), num(tt, "p95", NULL), num(tt, "p99", NULL), num(tt, "max", NULL));
+            stats_row(out, "ttft", tt, 3);
         fprintf(out, "  replicas  %.1f replica-hours, %.1f GPU-hours, %.0f cold starts\n",
                 num(rq, "replica_hours", NULL), num(rq, "gpu_hours", NULL), num(rq, "cold_starts", NULL));
     }

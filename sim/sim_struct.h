@@ -18,6 +18,7 @@
 #include "sim_queue.h"
 #include "sim_reject.h"
 #include "sim_strtab.h"
+#include "sim_symmap.h"
 #include "sim_timeseries.h"
 
 #define JOB_CHUNK 1024u /* job slots per chunk of the slab */
@@ -54,6 +55,12 @@ struct sim {
     const wl_row *arriving; /* the row being admitted (sim_submit_row), for a module's input error */
     bool have_next;
     sim_strtab strs; /* the jobs' ids and interned names (sim_strtab.h) */
+    /* names resolved once, by the reader's name numbers (sim_symmap.h):
+     * gpu_model -> pools, and the interned tenant, mig, ref_gpu, speedup */
+    sim_symmap sym_pools, sym_tenant, sym_mig, sym_ref_gpu, sym_speedup;
+    /* job_more records of ended jobs, handed to the next job that needs one */
+    job_more **more_pool;
+    size_t more_n, more_cap;
 
     /* policies: [0] is the space policy */
     const pol_ops *pol[SIM_MAX_POLICIES];
@@ -62,6 +69,8 @@ struct sim {
 
     /* the space policy's queue, when the core runs it (pol_ops.place) */
     sim_queue queue;
+    /* EASY backfilling of that queue (sim_backfill.h); NULL: fifo or skip */
+    struct sim_bf *bf;
     /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
     job *nominee;
     bool handing_over;
@@ -83,6 +92,12 @@ struct sim {
     int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
     bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
+    /* node states (sim_nodes.h): the jobs of each node, NULL while states
+     * are off; GPUs out of service over time; jobs interrupted by a node */
+    job **node_jobs;
+    sim_gauge g_out;
+    uint64_t interruptions;
+    double interrupt_lost_gpu_s, interrupt_read_gpu_s;
     sim_gauge g_alloc, g_queued, g_running;
     sim_cost cost; /* g_alloc split by holder and pool (sim_cost.h) */
 

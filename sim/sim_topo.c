@@ -70,6 +70,26 @@ static void rekey(topo_level *L, int d)
     }
 }
 
+static inline void mark(topo_level *L, int d)
+{
+    if (!L->is_dirty[d]) {
+        L->is_dirty[d] = 1;
+        L->dirty[L->ndirty++] = d;
+    }
+}
+
+/* The marked domains of level L into their buckets. */
+static topo_level *flush(sim_topo *t, int p, int l)
+{
+    topo_level *L = &t->lv[p][l];
+    for (int i = 0; i < L->ndirty; i++) {
+        rekey(L, L->dirty[i]);
+        L->is_dirty[L->dirty[i]] = 0;
+    }
+    L->ndirty = 0;
+    return L;
+}
+
 void sim_topo_moved(sim_topo *t, int p, int n, int from, int to)
 {
     for (int l = 0; l < t->nlevels; l++) {
@@ -77,7 +97,7 @@ void sim_topo_moved(sim_topo *t, int p, int n, int from, int to)
         int d = sim_topo_dom(t, n, l), *h = hist_of(L, d);
         h[from]--;
         h[to]++;
-        rekey(L, d);
+        mark(L, d);
     }
 }
 
@@ -87,13 +107,13 @@ void sim_topo_node(sim_topo *t, int p, int n, int f, bool in)
         topo_level *L = &t->lv[p][l];
         int d = sim_topo_dom(t, n, l);
         hist_of(L, d)[f] += in ? 1 : -1;
-        rekey(L, d);
+        mark(L, d);
     }
 }
 
-int sim_topo_count(const sim_topo *t, int p, int l, int d, int th, int *q)
+int sim_topo_count(sim_topo *t, int p, int l, int d, int th, int *q)
 {
-    const topo_level *L = &t->lv[p][l];
+    const topo_level *L = flush(t, p, l);
     if (th < 1 || th > L->g) {
         *q = 0;
         return 0;
@@ -113,9 +133,9 @@ static int row_from(const topo_thresh *th, int dmax, int s)
     return -1;
 }
 
-int sim_topo_best(const sim_topo *t, int p, int l, int g, int k, int r)
+int sim_topo_best(sim_topo *t, int p, int l, int g, int k, int r)
 {
-    const topo_level *L = &t->lv[p][l];
+    const topo_level *L = flush(t, p, l);
     if (g < 1 || g > L->g || k < 1)
         return -1;
     const topo_thresh *th = &L->th[g - 1];
@@ -128,9 +148,9 @@ int sim_topo_best(const sim_topo *t, int p, int l, int g, int k, int r)
     return s < 0 ? -1 : th->head[s * g + __builtin_ctzll(th->qmask[s])];
 }
 
-int sim_topo_largest(const sim_topo *t, int p, int l, int g, int *out, int max)
+int sim_topo_largest(sim_topo *t, int p, int l, int g, int *out, int max)
 {
-    const topo_level *L = &t->lv[p][l];
+    const topo_level *L = flush(t, p, l);
     if (g < 1 || g > L->g)
         return 0;
     const topo_thresh *th = &L->th[g - 1];
@@ -164,6 +184,8 @@ static void level_build(topo_level *L, const sim_topo *t, const topo_nodes *nd, 
         if (nd->pool[n] == p)
             hist_of(L, sim_topo_dom(t, n, l))[nd->free[n]]++;
     L->th = xcalloc((size_t)L->g + 1, sizeof *L->th);
+    L->dirty = xmalloc(((size_t)ndom + 1) * sizeof *L->dirty);
+    L->is_dirty = xcalloc((size_t)ndom + 1, 1);
     int S[65], q[65];
     for (int th = 1; th <= L->g; th++) {
         topo_thresh *x = &L->th[th - 1];
@@ -185,6 +207,26 @@ static void level_build(topo_level *L, const sim_topo *t, const topo_nodes *nd, 
             L->ever_s[th] = S[th] > L->ever_s[th] ? S[th] : L->ever_s[th];
         }
     }
+}
+
+void sim_topo_set_ever(sim_topo *t, const topo_nodes *nd)
+{
+    for (int p = 0; p < t->npools; p++)
+        for (int l = 0; l < t->nlevels; l++) {
+            topo_level *L = &t->lv[p][l];
+            int *cnt = xcalloc((size_t)L->ndom * (size_t)(L->g + 2), sizeof *cnt);
+            for (int n = 0; n < nd->nnodes; n++)
+                if (nd->pool[n] == p)
+                    for (int th = 1; th <= nd->free[n] && th <= L->g; th++)
+                        cnt[(size_t)sim_topo_dom(t, n, l) * (size_t)(L->g + 2) + th]++;
+            memset(L->ever_s, 0, (size_t)(L->g + 2) * sizeof *L->ever_s);
+            for (int d = 0; d < L->ndom; d++)
+                for (int th = 1; th <= L->g; th++) {
+                    int v = cnt[(size_t)d * (size_t)(L->g + 2) + th];
+                    L->ever_s[th] = v > L->ever_s[th] ? v : L->ever_s[th];
+                }
+            free(cnt);
+        }
 }
 
 bool sim_topo_ever(const sim_topo *t, int p, int l, int g, int k, int r)
@@ -221,6 +263,8 @@ static void level_free(topo_level *L)
     free(L->th);
     free(L->hist);
     free(L->ever_s);
+    free(L->dirty);
+    free(L->is_dirty);
 }
 
 void sim_topo_free(sim_topo *t)

@@ -21,10 +21,14 @@
  * words, whatever the domains' number. Each row of buckets (one S) has a
  * bitmap of its non-empty q, each threshold a bitmap of its non-empty rows.
  *
- * Costs: sim_topo_moved O(levels x largest node) (a domain's keys for every
- * threshold recomputed from its histogram, each relinked in O(1));
- * sim_topo_best O(domain size / 64 + 1); sim_topo_nth_largest walks rows
- * down, O(rows + domains returned). Memory per level and pool: the
+ * The buckets follow the histograms lazily: a change marks its domain
+ * (sim_topo_moved, O(levels)) and a question about a pool and level first
+ * brings that level's marked domains into their buckets (O(largest node)
+ * each), so a run of single-node jobs pays a histogram count a take or
+ * give, and only a job across nodes pays for the buckets.
+ * Costs: sim_topo_moved O(levels); a question O(marked domains x largest
+ * node) then sim_topo_best O(domain size / 64 + 1), sim_topo_largest
+ * O(rows + domains returned), sim_topo_count O(1). Memory per level and pool: the
  * histograms (domains x (cards per node + 1) ints) and, per threshold, two
  * links a domain and (domain size + 1) x t bucket heads.
  * tests/test_topo.c checks the index against a brute-force scan of every
@@ -56,6 +60,8 @@ typedef struct topo_level {
     int g;           /* thresholds 1..g: the pool's largest node */
     int *hist;       /* [domain * (g + 1) + f]: its nodes with f free cards */
     int *ever_s;     /* [t]: the most nodes with t cards or more in one domain, all free (as built) */
+    int *dirty, ndirty;  /* domains whose histogram changed since their buckets were set */
+    uint8_t *is_dirty;   /* [domain] */
     topo_thresh *th; /* [t - 1] */
 } topo_level;
 
@@ -81,6 +87,10 @@ typedef struct topo_nodes {
 } topo_nodes;
 /* Builds the index over nodes nd (O(nodes + domains x cards per node^2)). */
 void sim_topo_build(sim_topo *t, const topo_nodes *nd);
+/* The domains' capacities for sim_topo_ever again, with nd->free each
+ * node's cards for whole-card work (a policy kept some out). O(nodes +
+ * domains x cards per node). */
+void sim_topo_set_ever(sim_topo *t, const topo_nodes *nd);
 void sim_topo_free(sim_topo *t);
 /* The domain of node n at level l. */
 static inline int sim_topo_dom(const sim_topo *t, int n, int l)
@@ -95,14 +105,14 @@ void sim_topo_moved(sim_topo *t, int p, int n, int from, int to);
 void sim_topo_node(sim_topo *t, int p, int n, int f, bool in);
 /* The tightest domain of level l where a job of shape (g, k, r) fits, by
  * its pool-p nodes' free cards; -1 when none. */
-int sim_topo_best(const sim_topo *t, int p, int l, int g, int k, int r);
+int sim_topo_best(sim_topo *t, int p, int l, int g, int k, int r);
 /* S_t and q_t of domain d at level l (pool p). */
-int sim_topo_count(const sim_topo *t, int p, int l, int d, int th, int *q);
+int sim_topo_count(sim_topo *t, int p, int l, int d, int th, int *q);
 /* Whether a domain of level l could ever take a job of shape (g, k, r)
  * (all its cards free; racks alike: when they differ, it may say yes of a
  * shape no single domain takes). O(1). */
 bool sim_topo_ever(const sim_topo *t, int p, int l, int g, int k, int r);
 /* The domains of level l by S_g, most first, into out[0..max): how many. */
-int sim_topo_largest(const sim_topo *t, int p, int l, int g, int *out, int max);
+int sim_topo_largest(sim_topo *t, int p, int l, int g, int *out, int max);
 
 #endif

@@ -315,6 +315,8 @@ typedef struct vic_work {
  * when it wins: less cost, then fewer victims, then the lower node id. */
 static void consider(sim *s, const sim_ext *x, job *p, int n, size_t cnt, vic_pick *best, vic_work *w)
 {
+    if (s->cl->nodes[n].state != NODE_UP)
+        return; /* out of service: what its victims free takes no work */
     if (cnt > w->vcap) {
         w->vcap = cnt;
         w->cur = xrealloc(w->cur, w->vcap * sizeof *w->cur);
@@ -520,6 +522,8 @@ static int free_parts(const sim_cluster *c, int p, const gang_shape *sh, double 
 static void gang_consider(sim *s, const sim_ext *x, job *q, int n, int g, part_best *b, vic_work *w, size_t cnt)
 {
     const sim_node *nd = &s->cl->nodes[n];
+    if (nd->state != NODE_UP)
+        return;
     if (nd->free_gpus >= g && sim_node_host_fits(nd, q->req.cpu, q->req.mem_gib))
         return;
     if (cnt > w->vcap) {

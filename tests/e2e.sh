@@ -38,7 +38,7 @@ fi
 
 # 4. an error late in the trace (after much work was simulated) leaves no report and no temp files
 "$G" gen mmc --jobs 2000 --servers 8 --util 0.8 --out "$T/late.csv" >/dev/null
-printf 'x1,99999,1,99\n' >>"$T/late.csv"
+printf 'x1,99999,1,2000000\n' >>"$T/late.csv"
 if check_rc late_error 3 "$G" run --trace "$T/late.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/late"; then
   if has "$T/out" "line 2002, column 4 ('gpus')" && [ ! -e "$T/late" ]; then ok late_error_leaves_nothing
   else ls -A "$T/late" >>"$T/out"; no late_error_leaves_nothing "$T/out"; fi
@@ -259,6 +259,15 @@ expect hibernate_bad_param_exit2 2 "probe_period" \
   "$G" run --trace "$T/ag1.csv" --policy whole+hibernate --set probe_period=soon --out "$T/o"
 expect unknown_time_policy_exit2 2 "valid: hibernate" "$G" run --trace "$T/ag1.csv" --policy whole+nosuch --out "$T/o"
 check_rc agents_bad_gen 2 "$G" gen agents --sessions 5 --scheduled 2 && ok gen_agents_bad_usage_exit2
+# gen training: deterministic, atomic --out, bad options exit 2 naming the option
+"$G" gen training --jobs 300 --seed 4 --out "$T/tr1.csv"
+"$G" gen training --jobs 300 --seed 4 >"$T/tr2.csv"
+if cmp -s "$T/tr1.csv" "$T/tr2.csv" && [ "$(grep -c ',training$' "$T/tr1.csv")" -eq 300 ] &&
+   head -1 "$T/tr1.csv" | grep -qx 'id,submit,duration,gpus,gpus_per_node,time_limit,class'; then
+  ok gen_training_deterministic
+else no gen_training_deterministic "$T/tr1.csv"; fi
+expect gen_training_bad_mix_exit2 2 "--mix" "$G" gen training --mix mars
+expect gen_training_bad_overask_exit2 2 "--overask" "$G" gen training --overask 0.5
 
 # 19. MIG. A bad layout is exit 3 naming the file and node group;
 # the MIG example runs under mig and dynmig, deterministic, every row accounted

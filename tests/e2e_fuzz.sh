@@ -7,7 +7,7 @@
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
 B=$(dirname "$G")
-for t in trace cluster model report sim; do
+for t in trace cluster model report sim k8s sacct; do
   if ! need_file "fuzz_${t}_replay" "$B/fuzz_${t}_replay"; then continue; fi
   n=$(ls tests/fuzz/corpus/$t 2>/dev/null | grep -vc README.md)
   if "$B/fuzz_${t}_replay" "tests/fuzz/corpus/$t" >"$T/out" 2>"$T/err" && [ "$n" -gt 0 ]; then

@@ -43,8 +43,8 @@ expect plan_allow_rejected_sets_aside 0 '18 of 905 rows.*set aside' \
 # several candidates: one impossible, one answering: exit 0, both in the table
 printf 'id,submit,duration,gpus,gpu_model\np,0,10,1,H100-SXM5-80GB\nq,1,10,1,\n' >"$T/pin.csv"
 if check_rc plan_some_impossible 0 "$G" plan --trace "$T/pin.csv" --policy whole --gpu A100-SXM4-80GB,H100-SXM5-80GB \
-     --slo 'queue_p99<=1' --out "$T/pin"; then
-  if grep -q '^whole  *A100-SXM4-80GB  *-  *-  *impossible: 1 row no count' "$T/out" && grep -q '^whole  *H100-SXM5-80GB  *2  *1 ' "$T/out"
+     --slo 'queue_p99<=1' --set ref_gpu=H100-SXM5-80GB --out "$T/pin"; then
+  if grep -q '^whole  *A100-SXM4-80GB  *-  *-  *-  *impossible: 1 row no count' "$T/out" && grep -q '^whole  *H100-SXM5-80GB  *2  *2  *1 ' "$T/out"
   then ok plan_some_impossible_others_answer; else no plan_some_impossible_others_answer "$T/out"; fi
 fi
 # a service replica wider than a node (a job that wide spans nodes)
@@ -82,28 +82,32 @@ if check_rc plan_dropped 0 "$G" plan --trace "$T/svc.csv" --policy whole --gpu H
   if [ "$w" = "null" ] && [ "$d" = "1" ] && has "$T/out" 'absent' && has "$T/out" 'not met up to 4'; then
     ok plan_absent_metric_not_met; else echo "    latency worst $w, dropped $d" >"$T/msg"; no plan_absent_metric_not_met "$T/msg"; fi
 fi
-# a metric that stays absent although everything was served stops the search (no request has tokens here)
+# a metric that stays absent although everything was served stops the search (busy_ratio comes
+# from sharing policies; whole never writes it)
 printf 'id,submit,duration,gpus\na,0,100,1\n' >"$T/one.csv"
-if check_rc plan_absent_stop 0 "$G" plan --trace "$T/one.csv" --policy whole --gpu H100-SXM5-80GB --slo 'ttft_p99<=1' --out "$T/ab"; then
+if check_rc plan_absent_stop 0 "$G" plan --trace "$T/one.csv" --policy whole --gpu H100-SXM5-80GB --slo 'busy_ratio>=0.1' \
+     --seeds 1 --out "$T/ab"; then
   n=$(grep -c '"seeds_met"' "$T/ab/plan.json")
-  if [ "$n" = 1 ] && has "$T/out" "metric absent: 'requests.ttft_s.p99'"; then ok plan_absent_metric_stops
+  if [ "$n" = 1 ] && has "$T/out" "metric absent: 'gpu.busy_ratio'"; then ok plan_absent_metric_stops
   else no plan_absent_metric_stops "$T/out"; fi
 fi
 
 # {==== several cards, prices and their sources ====}
 "$G" gen mmc --jobs 3000 --servers 8 --util 0.6 --seed 5 --out "$T/mmc.csv" >/dev/null 2>&1
+# the durations stated on H100s: an A100 runs them slower and needs more cards (16 against 6 here)
 if check_rc plan_two_cards 0 "$G" plan --trace "$T/mmc.csv" --policy whole --gpu H100-SXM5-80GB,A100-SXM4-80GB \
-     --gpus-per-node 4 --slo 'queue_mean<=0.5' --out "$T/two" --jobs 2; then
-  # both answer with the same count (1 GPU jobs, same speed): the cheaper card (A100) comes first
+     --gpus-per-node 4 --slo 'queue_mean<=0.5' --set ref_gpu=H100-SXM5-80GB --out "$T/two" --jobs 2; then
+  # the cheaper answer (H100: fewer, dearer cards) comes first
   first=$(grep -A2 "buyer's table" "$T/out" | tail -1 | awk '{print $2}')
-  if [ "$first" = A100-SXM4-80GB ]; then ok plan_table_sorted_by_cost; else no plan_table_sorted_by_cost "$T/out"; fi
+  if [ "$first" = H100-SXM5-80GB ]; then ok plan_table_sorted_by_cost; else no plan_table_sorted_by_cost "$T/out"; fi
 fi
 if check_rc plan_price_flag 0 "$G" plan --trace "$T/mmc.csv" --policy whole --gpu H100-SXM5-80GB,A100-SXM4-80GB \
-     --gpus-per-node 4 --slo 'queue_mean<=0.5' --price H100-SXM5-80GB=0.5 --out "$T/two2" --jobs 2; then
+     --gpus-per-node 4 --slo 'queue_mean<=0.5' --set ref_gpu=H100-SXM5-80GB --price A100-SXM4-80GB=0.5 --out "$T/two2" \
+     --jobs 2; then
   first=$(grep -A2 "buyer's table" "$T/out" | tail -1 | awk '{print $2}')
-  # the H100 entry is the first in plan.json (candidates in the order given)
-  src=$(jkey "$T/two2/plan.json" source); ph=$(jkey "$T/two2/plan.json" price_per_gpu_hour_usd)
-  if [ "$first" = H100-SXM5-80GB ] && [ "$src" = "--price" ] && [ "$ph" = 0.5 ]; then ok plan_price_override_and_source
+  # the A100 entry is the second in plan.json (candidates in the order given)
+  src=$(jkey "$T/two2/plan.json" source 2); ph=$(jkey "$T/two2/plan.json" price_per_gpu_hour_usd 3)
+  if [ "$first" = A100-SXM4-80GB ] && [ "$src" = "--price" ] && [ "$ph" = 0.5 ]; then ok plan_price_override_and_source
   else echo "    first $first, source $src, price $ph" >"$T/msg"; no plan_price_override_and_source "$T/msg"; fi
 fi
 

@@ -3,9 +3,10 @@
 # workers to spare, and what it prints and writes does not depend on how
 # many: the text and plan.json are byte-identical at --width 1, 2 and 4; the
 # evidence is exactly the counts the serial search (doubling, then
-# bisection) visits, replayed here from the evidence's own met column; the
-# run directories are the counts search.json says were run; wider rounds
-# take fewer of them; the default width is --jobs over --seeds.
+# bisection) visits and the margin probes above its answer, replayed here
+# from the evidence's own met column; the run directories are the counts
+# search.json says were run; wider rounds take fewer of them; the default
+# width is --jobs over --seeds.
 # Usage: tests/e2e_plan_width.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 case $G in /*) ;; *) G=$(pwd)/$G ;; esac
@@ -22,7 +23,7 @@ need_file plan_width_trace "$T/mmc.csv" || { finish; exit; }
 plan_at() { # DIR ARGS...: plan in $T/DIR, output in $T/DIR/out and err
   d=$T/$1; shift
   mkdir -p "$d" && (cd "$d" && "$G" plan --trace ../mmc.csv --policy whole --gpu H100-SXM5-80GB \
-    --gpus-per-node 1 --slo 'queue_mean<=0.04' --out p "$@" >out 2>err)
+    --gpus-per-node 1 --slo 'queue_mean<=0.04' --seeds 1 --out p "$@" >out 2>err)
 }
 for w in 1 2 4; do
   plan_at w$w --jobs 2 --width "$w"; echo $? >"$T/w$w/rc"
@@ -38,25 +39,29 @@ fi
 
 # the serial search replayed on the evidence table (cards = the count here: one card a node):
 # doubling from 1 until a count meets, then bisection of (last failed, first met); every count it
-# needs must be in the evidence, and the evidence must hold nothing else
-awk '/^evidence for/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { met[$1] = ($3 == "yes"); n++ }
+# needs must be in the evidence, and the evidence must hold nothing else but the margin probes
+# answer+1, +2, +4, +8 (those the search did not visit, each marked "margin")
+awk '/^evidence for/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { met[$1] = ($3 == "yes"); mg[$1] = / margin$/; n++ }
   END {
     bad = 0; good = 0; c = 1; seen = 0
     while (!good) {
-      if (!(c in met)) { print "doubling needs " c ", not in the evidence"; exit 1 }
-      seen++; if (met[c]) good = c; else { bad = c; c *= 2 }
+      if (!(c in met) || mg[c]) { print "doubling needs " c ", not in the evidence"; exit 1 }
+      seen++; visit[c] = 1; if (met[c]) good = c; else { bad = c; c *= 2 }
       if (c > 65536) { print "never met"; exit 1 }
     }
     while (good - bad > 1) {
       x = bad + int((good - bad) / 2)
-      if (!(x in met)) { print "bisection needs " x ", not in the evidence"; exit 1 }
-      seen++; if (met[x]) good = x; else bad = x
+      if (!(x in met) || mg[x]) { print "bisection needs " x ", not in the evidence"; exit 1 }
+      seen++; visit[x] = 1; if (met[x]) good = x; else bad = x
     }
-    if (seen != n) { print "evidence has " n " counts, the search visits " seen; exit 1 }
-    print n
+    nm = 0
+    for (s = 1; s <= 8; s *= 2)
+      if (!((good + s) in visit)) { if (!mg[good + s]) { print "margin probe " good + s " missing"; exit 1 } nm++ }
+    if (seen + nm != n) { print "evidence has " n " counts, the search visits " seen " and probes " nm; exit 1 }
+    print n, seen, nm
   }' "$T/w1/out" >"$T/walk" 2>&1
-nev=$(cat "$T/walk")
-if [ -n "$nev" ] && [ "$nev" -ge 5 ] 2>/dev/null; then ok plan_evidence_is_the_serial_search
+read -r nev nwalk nmargin <"$T/walk"
+if [ -n "$nev" ] && [ "$nev" -ge 5 ] 2>/dev/null && [ "$nmargin" -ge 1 ]; then ok plan_evidence_is_the_serial_search
 else no plan_evidence_is_the_serial_search "$T/walk"; fi
 
 # runs: at width 1 one round per count and nothing speculative; wider, the run directories are

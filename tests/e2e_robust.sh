@@ -106,7 +106,7 @@ if [ ! -e "$T/i1.csv" ] && [ ! -e "$T/i3.csv" ] && [ ! -e "$T/i4.csv" ]; then ok
 else ls "$T" >"$T/msg"; no import_failure_writes_nothing "$T/msg"; fi
 expect import_mooncake_empty 3 "no request lines" "$G" import mooncake "$T/empty.csv" --out-trace "$T/i6.csv"
 expect import_mooncake_directory 3 "'$T' is a directory" "$G" import mooncake "$T" --out-trace "$T/i7.csv"
-expect import_azure_gpus_banana 2 "--gpus: expected an integer 1..64, found 'banana'" \
+expect import_azure_gpus_banana 2 "--gpus: expected a whole number from 1 to 64, found 'banana'" \
   "$G" import azure-llm "$T/az_header.csv" --gpus banana
 
 # {==== flags ====}
@@ -122,7 +122,7 @@ expect seeds_overflow 2 "--seeds: expected A..B" \
   "$G" run --trace "$T/small.csv" --policy whole --mode fill --seeds 1..99999999999999999999 --out "$T/f4"
 expect fill_to_needs_fill_mode 2 "--fill-to need --mode fill" \
   "$G" run --trace "$T/small.csv" --policy whole --fill-to 1.3 --out "$T/f5"
-expect compare_slo_unknown_metric 2 "--slo: the report has no number at 'nosuch'" \
+expect compare_slo_unknown_metric 2 "--slo: no metric 'nosuch' (nearest: " \
   "$G" compare --trace "$T/small.csv" --policies whole --slo 'nosuch<=1' --jobs 1 --out "$T/f6"
 if check_rc plan_no_price 0 "$G" plan --trace "$T/small.csv" --policy whole --gpu A10-24GB \
      --slo 'jobs.queue_s.p99<=600' --jobs 1 --out "$T/f7"; then

@@ -20,7 +20,7 @@ colend() {
       while (match(substr(line, i), /[^ ]+/)) { e = i + RSTART + RLENGTH - 2; if (++n == k) return e; i = e + 1 }
       return -1 }
     $0 ~ pat { want = end_of($0, hf); on = 1; next }
-    on && (NF == 0 || /^runs /) { exit }
+    on && (NF == 0 || /^runs / || /^cards: /) { exit }  # plan: its footer follows the rows
     on { rows++; if (end_of($0, rf) != want) bad = 1 }
     END { exit bad || !rows }' "$1"
 }
@@ -37,7 +37,7 @@ fi
 # {==== a MIG policy without MIG cards: not applicable ====}
 if check_rc plan_mig_without_mig_cards 0 "$G" plan --trace "$T/t.csv" --policies whole,dynmig --gpu $H \
      --slo 'queue_p99<=1' --out "$T/m"; then
-  if grep -q '^dynmig  *H100-SXM5-80GB  *-  *-  *not applicable: no MIG-enabled cards' "$T/out" &&
+  if grep -q '^dynmig  *H100-SXM5-80GB  *-  *-  *-  *not applicable: no MIG-enabled cards' "$T/out" &&
      grep -q '"verdict":[[:space:]]*"not applicable"' "$T/m/plan.json" && [ ! -d "$T/m/runs/p1-dynmig" ] &&
      ! ls "$T/m/runs" 2>/dev/null | grep -q dynmig; then
     ok plan_mig_without_mig_cards_not_applicable

@@ -7,8 +7,10 @@
  * that the allocated-GPU gauge never exceeds the cluster, that no node's CPU
  * or memory is over-committed, and, card by card, that the holders the
  * running jobs name agree with the ledger (under `whole` a card taken in the
- * ledger has exactly one holder; sharing policies own every card and take
- * none through the ledger; under MIG a card named by a job is taken).
+ * ledger has exactly one holder; under the sharing policies a card is
+ * taken in the ledger exactly while it has tenants, so the ledger's free
+ * cards are the cards no work uses; under MIG a card named by a job is
+ * taken).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +54,7 @@ static int audit_now(const sim *s)
             const job *j = &s->chunks[c][i];
             if (j->state != JOB_RUNNING)
                 continue;
-            for (int k = 0; k < j->ngpu_ids; k++)
+            for (int k = 0; k < job_gpus_held(j); k++) /* a job across nodes: every part's */
                 if (job_gpu_ids(j)[k] >= 0 && job_gpu_ids(j)[k] < cl->ngpus)
                     holders[job_gpu_ids(j)[k]]++;
         }
@@ -71,7 +73,7 @@ static int audit_now(const sim *s)
             int g = nd->gpu0 + k;
             bool taken = !(nd->free_mask >> k & 1);
             bool bad = audit_kind == KIND_WHOLE    ? holders[g] > 1 || taken != (holders[g] == 1)
-                       : audit_kind == KIND_SHARED ? taken
+                       : audit_kind == KIND_SHARED ? taken != (holders[g] >= 1)
                                                    : holders[g] > 1 || (holders[g] == 1 && !taken);
             if (bad) {
                 char name[48];

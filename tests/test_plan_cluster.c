@@ -73,6 +73,15 @@ static void template_errors(void)
     CHECK_STR_HAS(err.msg, "price_per_gpu_hour_usd");
 }
 
+/* A policy record's answer for a test: a task gets its request up to a
+ * 20000 MiB share, nothing above it (an MPS client's limit). */
+static double client_share(const void *state, const gpu_model *m, const job_req *r)
+{
+    (void)state;
+    int64_t want = job_req_gpumem_mib(r, (int64_t)m->memory_mib);
+    return want > 20000 ? 0 : 20000;
+}
+
 /* one row per reason, then rows that fit; the unit is the candidate at scale 1 */
 static void feasibility_reasons(void)
 {
@@ -94,30 +103,38 @@ static void feasibility_reasons(void)
     sim_cluster c;
     CHECK_EQ_INT(sim_cluster_from_json(&c, inst, "inst", tu_catalog(), &err), 0);
     plan_feasibility f;
-    CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), path, true, false, &f, &err), 0);
+    CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), path, true, false, NULL, &f, &err), 0);
     CHECK_EQ_INT(f.rows, 8);
     CHECK_EQ_INT(f.bad, 6);
-    for (int k = 0; k < PF_NKINDS; k++)
-        CHECK_EQ_INT(f.by_kind[k], 1);
+    for (int k = 0; k < PF_NKINDS; k++) /* without a policy's answer, whole cards: no policy reason */
+        CHECK_EQ_INT(f.by_kind[k], k == PF_POLICY_MEMORY ? 0 : 1);
     CHECK_EQ_INT(f.nex, 6);
     CHECK_STR_HAS(f.ex[0].id, "pinned");
     CHECK_STR_HAS(f.ex[2].why, "needs 16 GPUs on one node; the largest node has 8");
     CHECK_EQ_INT(f.ex[5].line, 7);
     /* not a MIG policy: a named profile is whole-card work, no reason */
-    CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), path, false, false, &f, &err), 0);
+    CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), path, false, false, NULL, &f, &err), 0);
     CHECK_EQ_INT(f.bad, 5);
     CHECK_EQ_INT(f.by_kind[PF_MIG_PROFILE], 0);
+    /* a policy that gives a task at most 20000 MiB a card (an MPS client's share): the 40000 MiB row
+     * and the 100 GiB service on two cards cannot be served either, and the 200 GiB service's reason
+     * is now the policy's */
+    plan_policy_ask ask = {client_share, NULL, "mps"};
+    CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), path, false, false, &ask, &f, &err), 0);
+    CHECK_EQ_INT(f.by_kind[PF_POLICY_MEMORY], 3);
+    CHECK_EQ_INT(f.by_kind[PF_WEIGHTS], 0);
+    CHECK_EQ_INT(f.bad, 7);
     sim_cluster_free(&c);
     cJSON_Delete(inst);
     cluster_template_free(&t);
     /* --gpu with --mig: the same profile check sees the MIG cards */
     CHECK_EQ_INT(sim_cluster_from_spec(&c, "H100-SXM5-80GB:8", 8, tu_catalog(), &err), 0);
     CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), tu_write_tmp("id,submit,duration,gpus,mig\na,0,1,1,1g.10gb\n"),
-                                     true, false, &f, &err), 0);
+                                     true, false, NULL, &f, &err), 0);
     CHECK_EQ_INT(f.by_kind[PF_MIG_PROFILE], 1);
     CHECK_EQ_INT(sim_cluster_set_mig(&c, "dynamic", &err), 0);
     CHECK_EQ_INT(plan_feasible_check(&c, tu_catalog(), tu_write_tmp("id,submit,duration,gpus,mig\na,0,1,1,1g.10gb\n"),
-                                     true, false, &f, &err), 0);
+                                     true, false, NULL, &f, &err), 0);
     CHECK_EQ_INT(f.bad, 0);
     sim_cluster_free(&c);
     CHECK_EQ_INT(sim_cluster_from_spec(&c, "L40S-48GB:8", 8, tu_catalog(), &err), 0);

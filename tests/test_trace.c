@@ -76,7 +76,25 @@ static const struct {
     {"id,submit,duration,gpus,colour\na,0,1,1,red\n", {"line 1, column 5", "unknown column 'colour'", NULL}},
     {"id,submit,duration,gpus\na,0,1,1\nb,0,1\n", {"line 3", "expected 4 fields", "found 3"}},
     {"id,submit,duration,gpus\na,5,1,1\nb,4,1,1\n", {"line 3, column 2 ('submit')", "non-decreasing", NULL}},
-    {"id,submit,duration,gpus\na,0,1,65\n", {"line 2, column 4 ('gpus')", "0..64", NULL}},
+    {"id,submit,duration,gpus\na,0,1,1048577\n", {"line 2, column 4 ('gpus')", "0..1048576", "2^20"}},
+    {"id,submit,duration,gpus\na,0,1,99999999\n", {"line 2, column 4 ('gpus')", "0..1048576", "99999999"}},
+    /* the multi-node, elastic and imported columns */
+    {"id,submit,duration,gpus,gpus_per_node\na,0,1,16,0\n", {"line 2, column 5 ('gpus_per_node')", "1..64", "'0'"}},
+    {"id,submit,duration,gpus,gpus_per_node\na,0,1,128,65\n", {"column 5 ('gpus_per_node')", "1..64", NULL}},
+    {"id,submit,duration,gpus,gpus_per_node\na,0,1,4,8\n", {"column 5 ('gpus_per_node')", "at most the row's gpus (4)", "'8'"}},
+    {"id,submit,duration,gpus,time_limit\na,0,1,1,0\n", {"line 2, column 5 ('time_limit')", "seconds > 0", "'0'"}},
+    {"id,submit,duration,gpus,time_limit\na,0,1,1,1h\n", {"column 5 ('time_limit')", "seconds > 0", "'1h'"}},
+    {"id,submit,duration,gpus,comm\na,0,1,1,1.5\n", {"line 2, column 5 ('comm')", "0..1", "'1.5'"}},
+    {"id,submit,duration,gpus,topology\na,0,1,1,zone\n", {"line 2, column 5 ('topology')", "rack or block", "'zone'"}},
+    {"id,submit,duration,gpus,tier\na,0,1,1,spot\n", {"line 2, column 5 ('tier')", "any or no-spot", "'spot'"}},
+    {"id,submit,duration,gpus,observed_start\na,10,1,1,9.5\n", {"line 2, column 5 ('observed_start')",
+                                                                 "seconds >= submit, 10.000000", "'9.5'"}},
+    {"id,submit,duration,gpus,observed_start\na,10,1,1,-1\n", {"column 5 ('observed_start')", "decimal number of seconds", NULL}},
+    {"id,submit,duration,gpus,class\na,0,1,1,"
+     "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\n", {"column 5 ('class')", "shorter than 64", NULL}},
+    {"id,submit,kind,service,time_limit\nr,0,request,s,60\n", {"line 2, column 5 ('time_limit')", "only job and session rows", NULL}},
+    {"id,submit,kind,gpus,gpus_per_node\ns,0,service,16,8\n", {"column 5 ('gpus_per_node')", "only job and session rows", NULL}},
+    {"id,submit,kind,service,tier\nr,0,request,s,any\n", {"column 5 ('tier')", "only job, session and service rows", NULL}},
     {"id,submit,duration,gpus\n,0,1,1\n", {"line 2, column 1 ('id')", "required", NULL}},
     {"id,submit,duration,gpus,kind\na,0,1,1,sevice\n", {"line 2, column 5 ('kind')", "'sevice'", NULL}},
     {"gpucores,id,submit,duration,gpus\n101,a,0,1,1\n", {"line 2, column 1 ('gpucores')", "1..100", NULL}},
@@ -177,6 +195,65 @@ static void full_row(void)
     CHECK_EQ_INT(next_row(t, &r, &err), 0);
     CHECK_EQ_INT(wl_trace_rows(t), 2);
     wl_trace_close(t);
+}
+
+/* The multi-node, elastic and imported columns reach the row, each at its
+ * "not given" default when empty; names get their per-column numbers. */
+static void new_columns(void)
+{
+    const char *path = tu_write_tmp(
+        "id,submit,duration,gpus,gpus_per_node,time_limit,comm,topology,class,tier,observed_start,tenant\n"
+        "a,10,3600,1048576,8,7200.5,0.25,block,training,no-spot,12.000001,t1\n"
+        "b,11,60,1,,,,,,,,t2\n"
+        "c,12,60,2,2,60,0,rack,notebook,any,12,t1\n"
+        "d,13,60,1,,,,,training,,,\n");
+    gs_error err;
+    wl_trace *t = wl_trace_open(path, NULL, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    wl_row r;
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
+    CHECK_EQ_INT(r.gpus, 1048576);
+    CHECK_EQ_INT(r.gpus_per_node, 8);
+    CHECK_EQ_INT(r.time_limit_us, 7200500000LL);
+    CHECK_EQ_INT(wl_row_time_limit_us(&r), 7200500000LL);
+    CHECK_NEAR(r.comm, 0.25, 0, 0);
+    CHECK_EQ_INT(r.topology, WL_TOPO_BLOCK);
+    CHECK(!strcmp(r.job_class, "training") && r.class_sym == 1);
+    CHECK_EQ_INT(r.tier, WL_TIER_NO_SPOT);
+    CHECK_EQ_INT(r.observed_start_us, 12000001);
+    CHECK_EQ_INT(r.tenant_sym, 1);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
+    CHECK(r.gpus_per_node == 0 && r.time_limit_us < 0 && r.comm < 0 && r.topology < 0 && r.tier < 0);
+    CHECK(!r.job_class[0] && r.class_sym == 0 && r.observed_start_us < 0);
+    CHECK_EQ_INT(wl_row_time_limit_us(&r), 60000000);
+    CHECK_EQ_INT(r.tenant_sym, 2);
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
+    CHECK(r.topology == WL_TOPO_RACK && r.tier == WL_TIER_ANY && r.comm == 0 && r.time_limit_us == 60000000);
+    CHECK(!strcmp(r.job_class, "notebook") && r.class_sym == 2 && r.tenant_sym == 1);
+    CHECK_EQ_INT(r.observed_start_us, 12000000); /* at its submit: no wait */
+    CHECK_EQ_INT(next_row(t, &r, &err), 1);
+    CHECK(r.class_sym == 1 && r.tenant_sym == 0); /* a name seen before keeps its number */
+    wl_trace_close(t);
+    wl_row init;
+    wl_row_init(&init); /* a row built by hand: the reader's defaults */
+    CHECK(init.gpus_per_node == 0 && init.time_limit_us < 0 && init.comm < 0 && init.topology < 0 && init.tier < 0);
+    CHECK(init.observed_start_us < 0 && init.checkpoint_gib < 0 && init.kind == WL_KIND_JOB && init.class_sym == 0);
+}
+
+/* A row wider than a job_req holds (64 GPUs) is rejected by the core,
+ * never truncated to a width that fits: 300 GPUs would be 44 in a byte. */
+static void wide_rows_rejected(void)
+{
+    const char *path = tu_write_tmp("id,submit,duration,gpus\nw300,0,10,300\nw65,0,10,65\nfit,0,10,64\n"
+                                    "w256,0,10,256\nw2e20,1,10,1048576\n");
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, path, "A100-SXM4-80GB:64", 64, "whole", NULL, NULL, NULL), 0);
+    CHECK_EQ_INT(r.s.arrived, 5);
+    CHECK_EQ_INT(r.s.rejected, 4);
+    CHECK_EQ_INT(r.s.completed, 1);
+    tu_run_free(&r);
 }
 
 /* The plain-line fast path and libcsv must read a row the same way: each
@@ -474,6 +551,8 @@ const test_case tests_trace[] = {
     {"trace/malformed_rows_name_line_and_column", malformed},
     {"trace/extra_columns_allowed_by_option", extra_columns_allowed},
     {"trace/full_row_any_column_order", full_row},
+    {"trace/multi_node_elastic_imported_columns", new_columns},
+    {"trace/rows_wider_than_a_node_rejected_not_truncated", wide_rows_rejected},
     {"trace/fast_path_matches_libcsv", fast_path_matches_libcsv},
     {"trace/one_pass_matches_field_by_field", one_pass_matches_field_by_field},
     {"trace/one_pass_six_decimals", one_pass_six_decimals},

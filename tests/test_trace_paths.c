@@ -30,7 +30,7 @@ static const char *const p_text[] = {"a", "team-x", "t0", "a b", "x|y", "", "x||
 static const char *const p_secs[] = {"0", "1.5", "12.000001", "7.", "", "0.123456", "9.999999", "3.0000005",
                                      "1e3", " 2", "-1", ".5", "1.2.3", NULL};
 static const char *const p_int[] = {"1", "8", "2", "4", "0", "", "64", "65", "-1", "100", "+1", "0x1", "007",
-                                    "99999999999999999999", NULL};
+                                    "99999999999999999999", "1048576", "1048577", "9999999", NULL};
 static const char *const p_num[] = {"0.5", "1", "0.25", "0.1", "0", "-0", "12.25", "5.", ".5", "", "0.3", "1e1",
                                     "nan", "0.333333333333333333", "123456789012345678", "-0.5", "2E-1", NULL};
 static const char *const p_none[] = {"", "", "", "", "x", "1", "user", "scheduled", "0|1", NULL}; /* burst and request columns */
@@ -48,6 +48,9 @@ static const col_pool cols[] = {
     {"slo_ttft_ms", p_num}, {"slo_tpot_ms", p_num}, {"kv_kib_per_token", p_num},
     {"hash_ids", POOL("", "", "", "", "0|1|2", "5", "1||2", "x", "1234567890123456789")},
     {"ref_gpu", p_text}, {"mem_bound", p_num}, {"speedup", p_text}, {"profile", p_text}, {"note", p_text},
+    {"gpus_per_node", POOL("1", "", "2", "", "0", "65", "9")}, {"time_limit", POOL("60", "", "1.5", "7200", "0", "-1")},
+    {"comm", p_num}, {"topology", POOL("", "rack", "block", "", "zone")}, {"class", p_text},
+    {"tier", POOL("any", "no-spot", "", "", "spot")}, {"observed_start", POOL("", "", "", "", "0", "1e3", "99999")},
 };
 enum { NPOOLS = sizeof cols / sizeof *cols };
 

@@ -124,11 +124,11 @@ static void bad_params(void)
     tu_run r;
     const char *bad1[] = {"queue=lifo", NULL}, *bad2[] = {"colour=red", NULL};
     CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", bad1, NULL, NULL), GS_EUSAGE);
-    CHECK_STR_HAS(r.err.msg, "expected skip or fifo");
+    CHECK_STR_HAS(r.err.msg, "expected skip, fifo or backfill");
     tu_run_free(&r);
     CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "whole", bad2, NULL, NULL), GS_EUSAGE);
     CHECK_STR_HAS(r.err.msg, "no parameter 'colour'");
-    CHECK_STR_HAS(r.err.msg, "queue, placement");
+    CHECK_STR_HAS(r.err.msg, "queue, bf_max_job_test, placement");
     tu_run_free(&r);
     CHECK_EQ_INT(tu_run_trace(&r, path, "H100-SXM5-80GB:8", 8, "nosuch", NULL, NULL, NULL), GS_EUSAGE);
     CHECK_STR_HAS(r.err.msg, "valid: whole");

@@ -83,17 +83,7 @@ void wl_request_of(const wl_row *r, wl_request *out)
 
 void wl_service_replica_row(const wl_service *v, wl_row *out)
 {
-    /* a job row: every column not below is "not given", as the reader
-     * leaves it (zero, or -1 where zero is a value) */
-    memset(out, 0, sizeof *out);
-    out->input_tokens = out->output_tokens = -1;
-    out->replicas_min = out->replicas_max = out->replicas_init = -1;
-    out->slo_ms = out->weights_gib = out->svc_mean_ms = -1;
-    out->slo_ttft_ms = out->slo_tpot_ms = out->kv_kib_per_token = -1;
-    out->prefill_ms_per_token = out->decode_ms_base = out->decode_ms_per_seq = -1;
-    out->due_us = -1;
-    out->wake = WL_WAKE_USER;
-    out->kind = WL_KIND_JOB;
+    wl_row_init(out); /* a job row: every column not below is "not given", as the reader leaves it */
     out->line = v->line;
     out->has_duration = v->has_duration;
     out->dur_us = v->dur_us;

@@ -93,11 +93,12 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
         }
         /* read(2), not fread: a pipe or FIFO hands over what it has, so rows
          * are replayed as they arrive (fread would wait for a whole block);
-         * one byte of slack: split_plain ends a last line without a newline
-         * with a NUL there, and the fast path finds one there */
+         * BLOCK_SLACK bytes of slack: split_plain ends a last line without a
+         * newline with a NUL there, the fast path finds one there, and may
+         * read 16 bytes from any byte of the block */
         ssize_t r;
         do
-            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - 1);
+            r = read(fileno(t->f), t->blk + avail, t->blk_cap - avail - BLOCK_SLACK);
         while (r < 0 && errno == EINTR);
         if (r < 0)
             return -1;
@@ -109,7 +110,7 @@ static ssize_t next_line(wl_trace *t, char **line, bool *nul)
             t->nul_at = z ? (size_t)(z - t->blk) : avail + got;
         }
         t->blk_len = avail + got;
-        t->blk[t->blk_len] = 0; /* in the slack: where the fast path's scan of an unfinished line stops */
+        memset(t->blk + t->blk_len, 0, BLOCK_SLACK); /* where the fast path's scan of an unfinished line stops */
     }
 }
 
@@ -346,6 +347,7 @@ static int read_fields(wl_trace *t, gs_error *err)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
                       t->path, t->rec_start, t->ncols_header, t->nfields);
     wl_row *row = &t->row;
+    wl_fast_forget(t); /* this record may change any column's value */
     row->line = t->rec_start;
     t->given = 0;
     for (int i = 0; i < t->nfields; i++) {
@@ -359,7 +361,7 @@ static int read_fields(wl_trace *t, gs_error *err)
             wl_col_default(&wl_cols[c], row);
             continue;
         }
-        if (!wl_parse_field(&wl_cols[c], v, row, i + 1))
+        if (!wl_parse_field(t, c, v, row, i + 1))
             return wl_col_err(t, err, i, wl_cols[c].want);
         t->given |= COL_BIT(c);
     }
@@ -399,5 +401,6 @@ void wl_trace_close(wl_trace *t)
     free(t->fld);
     free(t->col_of);
     free(t->fast);
+    wl_names_free(&t->names);
     free(t);
 }

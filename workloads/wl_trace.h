@@ -21,11 +21,17 @@ enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2, WL_KIND_SESSIO
 /* Who wakes a burst: the user (unpredictable, at `submit`) or a schedule
  * known in advance (the burst is due at `due`, registered at `submit`). */
 enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
+/* The domain a job must stay inside (`topology`; -1 = not given: preferred). */
+enum { WL_TOPO_RACK = 0, WL_TOPO_BLOCK = 1 };
+/* Where a job may run (`tier`; -1 = not given: the kind's default). */
+enum { WL_TIER_ANY = 0, WL_TIER_NO_SPOT = 1 };
 /* A service's weight precision: the model's own, or bf16, fp8, fp4
  * (enum llm_dtype + 1). */
 enum { WL_DTYPE_NATIVE = 0, WL_DTYPE_BF16 = 1, WL_DTYPE_FP8 = 2, WL_DTYPE_FP4 = 3 };
 
 #define WL_ID_MAX 128
+/* The most GPUs one row may ask for (`gpus`): 2^20. */
+#define WL_GPUS_MAX 1048576
 
 /* One row of any kind, every column at its value or its default (the
  * column table, workloads/wl_trace_cols.c; wl_row_init). */
@@ -58,6 +64,13 @@ typedef struct wl_row {
     int tp, pp, ep;      /* tensor, pipeline, expert parallelism; 0 = not given */
     int model_col, pd_col; /* 1-based columns of model and pd, for later errors */
     bool has_duration;   /* duration was given (a service row's lifetime is optional) */
+    int gpus_per_node;   /* job: GPUs it takes on each node, 1..64; 0 = not given */
+    /* names, numbered by the reader: equal text in a column, equal number,
+     * 1, 2, ... in order of first appearance (per column, per reader); 0 =
+     * not given, or a row built by hand. A consumer resolves a name once and
+     * keeps the answer by its number (O(1) after the first occurrence) */
+    uint32_t tenant_sym, mig_sym, gpu_model_sym, ref_gpu_sym, speedup_sym, service_sym, session_sym,
+        class_sym, profile_sym;
     /* ---- default -1: not given ---- */
     double checkpoint_gib;
     double params_b;     /* model parameters, billions (checkpoint size estimate) */
@@ -76,6 +89,12 @@ typedef struct wl_row {
     int64_t input_tokens, output_tokens; /* request */
     gs_time_us due_us;   /* scheduled bursts: when it runs (>= submit) */
     int replicas_min, replicas_max, replicas_init; /* service */
+    /* multi-node jobs, elastic capacity and imported traces */
+    gs_time_us time_limit_us;   /* job: the user's requested wall time (> 0); -1 = not given: the duration */
+    double comm;                /* job: share of its step time in inter-GPU communication, 0..1 */
+    int topology;               /* job: WL_TOPO_* the job must stay inside */
+    int tier;                   /* WL_TIER_* where it may run */
+    gs_time_us observed_start_us; /* imported: when the real cluster started it (>= submit) */
     /* ---- texts, default "" ---- */
     char id[WL_ID_MAX];
     char mig[32];        /* MIG profile name; "" = not given */
@@ -87,6 +106,7 @@ typedef struct wl_row {
     char ref_gpu[48];
     char speedup[160];
     char profile[32];    /* service: a shipped performance profile ("" = scale the row's own reference times) */
+    char job_class[64];  /* `class`: the row's class for per-class figures (training, notebook, ...) */
     char model[48];      /* service: a catalog model (models/llm); "" = the row states its own shape */
     char pd[112];        /* service: "P[@MODEL]:D[@MODEL]" prefill and decode replicas (disaggregated); "" = aggregated */
 } wl_row;
@@ -131,6 +151,12 @@ static inline int64_t wl_gpumem_mib(int64_t gpumem_mib, int gpumem_pct, int64_t 
     if (gpumem_mib > 0)
         return gpumem_mib;
     return gpumem_pct > 0 ? card_mib * gpumem_pct / 100 : 0;
+}
+
+/* A job's time limit: its time_limit, else its duration. */
+static inline gs_time_us wl_row_time_limit_us(const wl_row *r)
+{
+    return r->time_limit_us > 0 ? r->time_limit_us : r->dur_us;
 }
 
 static inline int64_t wl_row_gpumem_mib(const wl_row *r, int64_t card_mib)

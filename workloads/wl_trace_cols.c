@@ -14,16 +14,21 @@
 #define OFF(m) (uint16_t)offsetof(wl_row, m)
 #define SZ(m) (uint16_t)sizeof(((wl_row *)0)->m)
 #define TEXT(m, w) .type = WT_TEXT, .off = OFF(m), .size = SZ(m), .want = w
-#define SECS(m) .type = WT_SECONDS, .off = OFF(m), .size = SZ(m), .want = "a non-negative decimal number of seconds"
+#define SECS_W(m, w) .type = WT_SECONDS, .off = OFF(m), .size = SZ(m), .want = w
+#define SECS(m) SECS_W(m, "a non-negative decimal number of seconds")
 #define INT(m, l, h, w) .type = WT_INT, .off = OFF(m), .size = SZ(m), .lo = l, .hi = h, .want = w
 #define NUM(m, l, h, w) .type = WT_NUM, .off = OFF(m), .size = SZ(m), .lo = l, .hi = h, .want = w
 #define NOT_GIVEN .dflt = -1
+#define SYM(m) .sym_off = OFF(m)
+#define JOBS (KIND(WL_KIND_JOB) | KIND(WL_KIND_SESSION))
 #define CHOICE(m, names, w) .type = WT_CHOICE, .off = OFF(m), .size = SZ(m), .choices = names, .want = w
 
 static const char *const kind_names[] = {"job", "service", "request", "session", "burst", NULL};
 static const char *const preemptible_names[] = {"0", "1", NULL};
 static const char *const pattern_names[] = {"poisson", "diurnal", NULL};
 static const char *const wake_names[] = {"user", "scheduled", NULL};
+static const char *const topo_names[] = {[WL_TOPO_RACK] = "rack", [WL_TOPO_BLOCK] = "block", NULL};
+static const char *const tier_names[] = {[WL_TIER_ANY] = "any", [WL_TIER_NO_SPOT] = "no-spot", NULL};
 static const char *const dtype_names[] = {"native", "bf16", "fp8", "fp4", NULL};
 static const char svc_only[] = "only service rows say how a model is served";
 static const char ms_nonneg[] = "a non-negative number", burst_only[] =
@@ -37,22 +42,22 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_ID, "id", TEXT(id, "an id shorter than 128 characters"), .required = true),
     COL(C_SUBMIT, "submit", SECS(submit_us), .required = true),
     COL(C_DURATION, "duration", SECS(dur_us)),
-    COL(C_GPUS, "gpus", INT(gpus, 0, 64, "an integer 0..64")),
+    COL(C_GPUS, "gpus", INT(gpus, 0, WL_GPUS_MAX, "an integer 0..1048576 (2^20, the most GPUs a row may ask for)")),
     COL(C_KIND, "kind", CHOICE(kind, kind_names, "a row kind: job, service, request, session or burst")),
     COL(C_GPUMEM, "gpumem", INT(gpumem_mib, 1, (double)(1LL << 40), "an integer number of MiB >= 1")),
     COL(C_GPUCORES, "gpucores", INT(gpucores, 1, 100, "an integer percent 1..100")),
-    COL(C_MIG, "mig", TEXT(mig, "a MIG profile name such as '1g.10gb'")),
+    COL(C_MIG, "mig", TEXT(mig, "a MIG profile name such as '1g.10gb'"), SYM(mig_sym)),
     COL(C_PRIORITY, "priority", INT(priority, -2000000000.0, 2000000000.0, "an integer priority")),
     COL(C_PREEMPTIBLE, "preemptible", CHOICE(preemptible, preemptible_names, "0 or 1")),
     COL(C_CHECKPOINT_GIB, "checkpoint_gib", NUM(checkpoint_gib, 0, 1e9, "a non-negative number of GiB"), NOT_GIVEN),
-    COL(C_TENANT, "tenant", TEXT(tenant, "a tenant name shorter than 64 characters")),
+    COL(C_TENANT, "tenant", TEXT(tenant, "a tenant name shorter than 64 characters"), SYM(tenant_sym)),
     COL(C_GPU_MODEL, "gpu_model", TEXT(gpu_model, "'|'-separated GPU model names"), .list = true,
-        .col_off = OFF(gpu_model_col)),
+        .col_off = OFF(gpu_model_col), SYM(gpu_model_sym)),
     COL(C_CPU, "cpu", NUM(cpu, 0, 1e6, "a non-negative number of cores")),
     COL(C_MEM_GIB, "mem_gib", NUM(mem_gib, 0, 1e9, "a non-negative number of GiB")),
     COL(C_GPUMEM_PCT, "gpumem_pct", INT(gpumem_pct, 1, 100, "an integer percent 1..100")),
     COL(C_UTIL, "util", NUM(util, 0, 1, "a demand 0 < util <= 1"), .lo_open = true),
-    COL(C_SERVICE, "service", TEXT(service, "a service id shorter than 64 characters")),
+    COL(C_SERVICE, "service", TEXT(service, "a service id shorter than 64 characters"), SYM(service_sym)),
     COL(C_INPUT_TOKENS, "input_tokens", INT(input_tokens, 0, 1e7, "an integer number of tokens >= 0"), NOT_GIVEN),
     COL(C_OUTPUT_TOKENS, "output_tokens", INT(output_tokens, 1, 1e7, "an integer number of tokens >= 1"), NOT_GIVEN),
     COL(C_REPLICAS_MIN, "replicas_min", INT(replicas_min, 0, 100000, "an integer >= 0"), NOT_GIVEN),
@@ -67,7 +72,7 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_PREFILL_MS, "prefill_ms_per_token", NUM(prefill_ms_per_token, 0, 1e12, ms_nonneg), NOT_GIVEN),
     COL(C_DECODE_BASE_MS, "decode_ms_base", NUM(decode_ms_base, 0, 1e12, ms_nonneg), NOT_GIVEN),
     COL(C_DECODE_SEQ_MS, "decode_ms_per_seq", NUM(decode_ms_per_seq, 0, 1e12, ms_nonneg), NOT_GIVEN),
-    COL(C_SESSION, "session", TEXT(session, "a session id shorter than 128 characters"), .kinds = KIND(WL_KIND_BURST),
+    COL(C_SESSION, "session", TEXT(session, "a session id shorter than 128 characters"), SYM(session_sym), .kinds = KIND(WL_KIND_BURST),
         .kind_note = burst_only, .note_whole_row = true),
     COL(C_WAKE, "wake", CHOICE(wake, wake_names, "user or scheduled"), .kinds = KIND(WL_KIND_BURST),
         .kind_note = burst_only, .note_whole_row = true),
@@ -79,10 +84,27 @@ const wl_col wl_cols[C_NCOLS] = {
     COL(C_HASH_IDS, "hash_ids", .type = WT_IDS, .kinds = KIND(WL_KIND_REQUEST),
         .want = "prefix-block ids: integers >= 0 separated by '|', e.g. 0|1|2",
         .kind_note = "only request rows carry prefix-block ids"),
-    COL(C_REF_GPU, "ref_gpu", TEXT(ref_gpu, "a GPU model name"), .col_off = OFF(ref_gpu_col)),
+    COL(C_REF_GPU, "ref_gpu", TEXT(ref_gpu, "a GPU model name"), .col_off = OFF(ref_gpu_col), SYM(ref_gpu_sym)),
     COL(C_MEM_BOUND, "mem_bound", NUM(mem_bound, 0, 1, "a share of time bound by memory bandwidth, 0..1"), NOT_GIVEN),
-    COL(C_SPEEDUP, "speedup", TEXT(speedup, "MODEL:factor pairs separated by '|'"), .col_off = OFF(speedup_col)),
-    COL(C_PROFILE, "profile", TEXT(profile, "a performance profile name shorter than 32 characters")),
+    COL(C_SPEEDUP, "speedup", TEXT(speedup, "MODEL:factor pairs separated by '|'"), .col_off = OFF(speedup_col),
+        SYM(speedup_sym)),
+    COL(C_PROFILE, "profile", TEXT(profile, "a performance profile name shorter than 32 characters"),
+        SYM(profile_sym)),
+    COL(C_GPUS_PER_NODE, "gpus_per_node", INT(gpus_per_node, 1, 64, "an integer 1..64 (the job's GPUs on each node)"),
+        .kinds = JOBS, .kind_note = "only job and session rows carry a GPUs-per-node count"),
+    COL(C_TIME_LIMIT, "time_limit", SECS_W(time_limit_us, "a decimal number of seconds > 0 (the requested wall time)"),
+        .lo_open = true, NOT_GIVEN, .kinds = JOBS,
+        .kind_note = "only job and session rows carry a time limit"),
+    COL(C_COMM, "comm", NUM(comm, 0, 1, "a share of the step time spent communicating, 0..1"), NOT_GIVEN,
+        .kinds = JOBS, .kind_note = "only job and session rows carry a communication share"),
+    COL(C_TOPOLOGY, "topology", CHOICE(topology, topo_names, "rack or block"), NOT_GIVEN, .kinds = JOBS,
+        .kind_note = "only job and session rows carry a topology constraint"),
+    COL(C_CLASS, "class", TEXT(job_class, "a class name shorter than 64 characters"), SYM(class_sym),
+        .kinds = JOBS | KIND(WL_KIND_SERVICE), .kind_note = "only job, session and service rows carry a class"),
+    COL(C_TIER, "tier", CHOICE(tier, tier_names, "any or no-spot"), NOT_GIVEN, .kinds = JOBS | KIND(WL_KIND_SERVICE),
+        .kind_note = "only job, session and service rows carry a tier"),
+    COL(C_OBSERVED_START, "observed_start", SECS(observed_start_us), NOT_GIVEN, .kinds = JOBS | KIND(WL_KIND_SERVICE),
+        .kind_note = "only job, session and service rows carry an observed start"),
     COL(C_MODEL, "model", TEXT(model, "a catalog model name shorter than 48 characters ('gpusim models --llm')"),
         .kinds = KIND(WL_KIND_SERVICE), .kind_note = svc_only, .col_off = OFF(model_col)),
     COL(C_DTYPE, "dtype", CHOICE(dtype, dtype_names, "a precision: bf16, fp8, fp4 or native"), .kinds = KIND(WL_KIND_SERVICE),
@@ -131,13 +153,21 @@ static bool copy_str(char *dst, size_t n, const char *src)
     return true;
 }
 
-bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no)
+bool wl_parse_field(wl_trace *t, int col, const char *v, wl_row *row, int field_no)
 {
+    const wl_col *c = &wl_cols[col];
     char *at = (char *)row + c->off;
     switch (c->type) {
     case WT_TEXT:
         if ((c->list && !gs_text_list_ok(v, '|')) || !copy_str(at, c->size, v))
             return false;
+        if (c->sym_off) {
+            size_t len = strlen(v);
+            uint32_t sym = wl_name_find(t, col, v, len);
+            if (!sym)
+                sym = wl_name_add(t, col, v, len);
+            memcpy((char *)row + c->sym_off, &sym, sizeof sym);
+        }
         break;
     case WT_SECONDS: {
         gs_time_us us;
@@ -193,7 +223,7 @@ bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no)
  * one is reported). */
 enum {
     R_OK, R_JOB_NEEDS, R_KIND, R_BURST_SESSION, R_BURST_ASKS, R_BURST_DUE, R_BURST_USER_DUE, R_SERVICE_GPUS,
-    R_REQUEST_SERVICE, R_REPLICAS, R_GPUS_ZERO, R_SUBMIT_ORDER
+    R_REQUEST_SERVICE, R_REPLICAS, R_GPUS_ZERO, R_PER_NODE, R_OBSERVED, R_SUBMIT_ORDER
 };
 
 int wl_rule_broken(const wl_trace *t, const wl_row *row)
@@ -224,6 +254,10 @@ int wl_rule_broken(const wl_trace *t, const wl_row *row)
         return R_REPLICAS;
     if ((row->gpumem_mib || row->gpucores || row->mig[0] || row->gpumem_pct || row->util > 0) && row->gpus == 0)
         return R_GPUS_ZERO;
+    if (row->gpus_per_node > row->gpus)
+        return R_PER_NODE;
+    if ((given & COL_BIT(C_OBSERVED_START)) && row->observed_start_us < row->submit_us)
+        return R_OBSERVED;
     if (row->submit_us < t->last_submit_us)
         return R_SUBMIT_ORDER;
     return R_OK;
@@ -283,6 +317,14 @@ int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err)
     case R_GPUS_ZERO:
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('gpus'): expected gpus >= 1 when gpumem, "
                       "gpumem_pct, gpucores, util or mig is given, found '0'", f, ln, t->has[C_GPUS]);
+    case R_PER_NODE:
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('gpus_per_node'): expected at most the "
+                      "row's gpus (%d), found '%s'", f, ln, t->has[C_GPUS_PER_NODE], row->gpus,
+                      field_text(t, C_GPUS_PER_NODE));
+    case R_OBSERVED:
+        return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('observed_start'): expected when the real "
+                      "cluster started the row (seconds >= submit, %.6f), found '%s'", f, ln,
+                      t->has[C_OBSERVED_START], gs_us_to_s(row->submit_us), field_text(t, C_OBSERVED_START));
     case R_SUBMIT_ORDER:
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('submit'): rows must be in non-decreasing "
                       "submit order; %.6f comes after %.6f", f, ln, t->has[C_SUBMIT], gs_us_to_s(row->submit_us),

@@ -57,13 +57,40 @@ static inline const unsigned char *field_end(const wl_trace *t, const unsigned c
     return p;
 }
 
+static uint8_t op_of(const wl_col *c)
+{
+    switch (c->type) {
+    case WT_TEXT:
+        return OP_TEXT;
+    case WT_SECONDS:
+        return OP_SECONDS;
+    case WT_INT:
+        return c->size == sizeof(int64_t) ? OP_INT64 : OP_INT;
+    case WT_NUM:
+        return OP_NUM;
+    case WT_CHOICE:
+        return c->size > sizeof(int) ? OP_CHOICE_TEXT : OP_CHOICE;
+    case WT_IDS:
+        return OP_IDS;
+    }
+    GS_BUG("wl_fast_plan: no such column type");
+}
+
 void wl_fast_plan(wl_trace *t)
 {
-    t->fast = xmalloc((size_t)t->ncols_header * sizeof *t->fast);
+    t->fast = xcalloc((size_t)t->ncols_header, sizeof *t->fast);
     for (int i = 0; i < t->ncols_header; i++) {
         int c = t->col_of[i];
-        t->fast[i] = (fast_step){.col = c < 0 ? NULL : &wl_cols[c], .id = c};
+        fast_step *s = &t->fast[i];
+        s->id = c;
+        if (c < 0)
+            continue; /* OP_SKIP */
+        const wl_col *col = &wl_cols[c];
+        *s = (fast_step){.op = op_of(col), .required = col->required, .lo_open = col->lo_open, .list = col->list,
+                         .off = col->off, .size = col->size, .col_off = col->col_off, .sym_off = col->sym_off,
+                         .id = c, .bit = COL_BIT(c), .lo = col->lo, .hi = col->hi, .col = col};
     }
+    wl_fast_forget(t);
     t->fast_ok = t->ncols_header > 0;
     t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
                   t->col_of[2] == C_DURATION && t->col_of[3] == C_GPUS;
@@ -72,13 +99,15 @@ void wl_fast_plan(wl_trace *t)
 }
 
 /* A text of len bytes at a into the char array dst of cap bytes. A short one
- * is copied as a fixed 32 bytes (two vector moves) when the block has them:
+ * is copied as a fixed 32 or 64 bytes (vector moves) when the block has them:
  * a copy of variable length is inlined as `rep movsq`, whose start-up costs
  * more than a whole line's parse. The bytes past the NUL are never read. */
 static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
 {
     if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
         memcpy(dst, a, 32);
+    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap)
+        memcpy(dst, a, 64);
     else
         memcpy(dst, a, len);
     dst[len] = 0;
@@ -170,52 +199,87 @@ static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
     return t->buf;
 }
 
-/* One non-empty field of column c at *pp into row (no blank at its start:
- * every parser declines one); *pp is left at the byte that ends it. */
-static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char **pp, const unsigned char *end,
-                              wl_row *row)
+/* A text field of len bytes at a into row by step s (its number too, for a
+ * name column: a name seen before was checked then). */
+static inline bool fast_text(wl_trace *t, const fast_step *s, const unsigned char *a, size_t len, wl_row *row,
+                             int field_no)
 {
-    char *at = (char *)row + c->off;
+    char *at = (char *)row + s->off;
+    if (len >= s->size || is_blank(a[0]) || is_blank(a[len - 1]))
+        return false;
+    copy_text(t, at, s->size, a, len);
+    if (s->sym_off) {
+        uint32_t sym = wl_name_find(t, s->id, at, len);
+        if (!sym) {
+            if (s->list && !gs_text_list_ok(at, '|'))
+                return false;
+            sym = wl_name_add(t, s->id, at, len);
+        }
+        memcpy((char *)row + s->sym_off, &sym, sizeof sym);
+    } else if (s->list && !gs_text_list_ok(at, '|'))
+        return false;
+    if (s->col_off)
+        memcpy((char *)row + s->col_off, &field_no, sizeof field_no);
+    return true;
+}
+
+/* The index of the len bytes at a among names (NULL-terminated), or -1.
+ * Short names: byte by byte, no call. */
+static inline int fast_choice(const char *const *names, const unsigned char *a, size_t len)
+{
+    for (int k = 0; names[k]; k++) {
+        const char *ch = names[k];
+        size_t i = 0;
+        while (i < len && ch[i] == (char)a[i])
+            i++;
+        if (i == len && !ch[len])
+            return k;
+    }
+    return -1;
+}
+
+/* One non-empty field at *pp into row by step s (no blank at its start:
+ * every parser declines one); *pp is left at the byte that ends it. */
+static inline bool fast_field(wl_trace *t, const fast_step *s, const unsigned char **pp, const unsigned char *end,
+                              wl_row *row, int field_no)
+{
+    char *at = (char *)row + s->off;
     const unsigned char *p = *pp, *a = p;
-    switch (c->type) {
-    case WT_TEXT:
-    case WT_CHOICE: {
+    switch (s->op) {
+    case OP_SKIP:
+        break;
+    case OP_TEXT:
+        p = field_end(t, p, 1);
+        if (!fast_text(t, s, a, (size_t)(p - a), row, field_no))
+            return false;
+        break;
+    case OP_CHOICE:
+    case OP_CHOICE_TEXT: {
         p = field_end(t, p, 1);
         size_t len = (size_t)(p - a);
-        if (is_blank(a[len - 1]))
+        int k = fast_choice(s->col->choices, a, len);
+        if (k < 0)
             return false;
-        if (c->type == WT_TEXT) {
-            if (len >= c->size || is_blank(a[0]))
-                return false;
-            copy_text(t, at, c->size, a, len);
-            if (c->list && !gs_text_list_ok(at, '|'))
-                return false;
-            break;
-        }
-        int k = 0;
-        while (c->choices[k] && (strncmp(c->choices[k], (const char *)a, len) || c->choices[k][len]))
-            k++;
-        if (!c->choices[k])
-            return false;
-        if (c->size > sizeof(int)) {
+        if (s->op == OP_CHOICE_TEXT) {
             memcpy(at, a, len);
             at[len] = 0;
         } else
             memcpy(at, &k, sizeof k);
         break;
     }
-    case WT_SECONDS: {
+    case OP_SECONDS: {
         gs_time_us us;
-        if (!gs_num_seconds_prefix(&p, end, &us) || (c->lo_open && us <= 0))
+        if (!gs_num_seconds_prefix(&p, end, &us) || (s->lo_open && us <= 0))
             return false;
         memcpy(at, &us, sizeof us);
         break;
     }
-    case WT_INT: {
+    case OP_INT:
+    case OP_INT64: {
         int64_t x;
-        if (!fast_int(&p, c->lo, c->hi, &x))
+        if (!fast_int(&p, s->lo, s->hi, &x))
             return false;
-        if (c->size == sizeof(int64_t))
+        if (s->op == OP_INT64)
             memcpy(at, &x, sizeof x);
         else {
             int v = (int)x;
@@ -223,14 +287,14 @@ static inline bool fast_field(wl_trace *t, const wl_col *c, const unsigned char 
         }
         break;
     }
-    case WT_NUM: {
+    case OP_NUM: {
         double d;
-        if (!fast_num(&p, &d) || d < c->lo || d > c->hi || (c->lo_open && d <= c->lo))
+        if (!fast_num(&p, &d) || d < s->lo || d > s->hi || (s->lo_open && d <= s->lo))
             return false;
         memcpy(at, &d, sizeof d);
         break;
     }
-    case WT_IDS: {
+    case OP_IDS: {
         int n = fast_ids(&p);
         if (n < 0)
             return false;
@@ -262,7 +326,85 @@ static inline void take_line(wl_trace *t, wl_row *row, const unsigned char *next
     t->fast_rows++;
 }
 
-/* Any header: one step a field, by the column's table entry. */
+/* The field at p is byte for byte the one its column gave on the fast
+ * path's previous row, its terminator included (the signature kept in the
+ * step; the reader's row still holds that field's value). Sixteen bytes
+ * compared at once (BLOCK_SLACK: always readable); a step with no
+ * signature compares a NUL, so never matches. */
+static inline bool same_as_before(const fast_step *s, const unsigned char *p)
+{
+    uint64_t x[2];
+    memcpy(x, p, sizeof x);
+    return !(((x[0] ^ s->sig[0]) & s->sig_mask[0]) | ((x[1] ^ s->sig[1]) & s->sig_mask[1]));
+}
+
+/* Masks of the first n bytes of 16, n = 1..16: the low and the high word. */
+#define M_(n) ((n) >= 8 ? ~0ull : (n) <= 0 ? 0ull : (1ull << ((8 * (n)) & 63)) - 1)
+#define MASKS(n) {M_(n), M_((n) - 8)}
+static const uint64_t sig_masks[17][2] = {
+    MASKS(0), MASKS(1), MASKS(2),  MASKS(3),  MASKS(4),  MASKS(5),  MASKS(6),  MASKS(7), MASKS(8),
+    MASKS(9), MASKS(10), MASKS(11), MASKS(12), MASKS(13), MASKS(14), MASKS(15), MASKS(16),
+};
+
+/* After a field was parsed: keeps it (len bytes at a, and the byte after
+ * it) as the step's signature when 16 bytes hold both. A column whose
+ * fields keep changing stops being compared for a while (SIG_REST rows
+ * after SIG_MISSES misses in a row), so a column of distinct values costs
+ * a count, not a comparison and a copy a row. */
+static inline void no_signature(fast_step *s)
+{
+    s->sig_len = SIG_NONE;
+    s->sig[0] = s->sig[1] = s->sig_mask[1] = 0;
+    s->sig_mask[0] = 0xff;
+}
+
+static inline void remember_field(fast_step *s, const unsigned char *a, size_t len)
+{
+    if (s->sig_rest) {
+        s->sig_rest--;
+        return;
+    }
+    if (s->sig_len != SIG_NONE && ++s->sig_misses >= SIG_MISSES) {
+        s->sig_misses = 0;
+        s->sig_rest = SIG_REST;
+        no_signature(s);
+        return;
+    }
+    if (len + 1 > 16) {
+        no_signature(s);
+        return;
+    }
+    memcpy(s->sig, a, sizeof s->sig);
+    s->sig[0] &= s->sig_mask[0] = sig_masks[len + 1][0];
+    s->sig[1] &= s->sig_mask[1] = sig_masks[len + 1][1];
+    s->sig_len = (uint16_t)len;
+}
+
+void wl_fast_forget(wl_trace *t)
+{
+    for (int i = 0; t->fast && i < t->ncols_header; i++) {
+        no_signature(&t->fast[i]);
+        t->fast[i].sig_misses = 0;
+        /* id and submit differ on nearly every row: never compared */
+        t->fast[i].sig_rest = t->fast[i].id == C_ID || t->fast[i].id == C_SUBMIT ? UINT16_MAX : 0;
+    }
+}
+
+/* The common row's rules, inline: a job row with duration and gpus >= 1,
+ * no column a job may not give, in submit order. Those break no rule of
+ * wl_rule_broken but the two checked here; false: ask wl_rule_broken. */
+static inline bool job_rules_hold(const wl_trace *t, const wl_row *row)
+{
+    uint64_t given = t->given, need = COL_BIT(C_DURATION) | COL_BIT(C_GPUS);
+    return row->kind == WL_KIND_JOB && (given & need) == need && !(given & ~t->kind_ok[WL_KIND_JOB]) &&
+           row->gpus > 0 && row->gpus_per_node <= row->gpus && row->submit_us >= t->last_submit_us &&
+           (!(given & COL_BIT(C_OBSERVED_START)) || row->observed_start_us >= row->submit_us);
+}
+
+/* Any header: one step a field, by the column's table entry. A field equal
+ * to its column's on the previous row is not parsed again: the row's value
+ * is already its value (the reader's row keeps a column's members until the
+ * column is read again). */
 static bool plan_row(wl_trace *t)
 {
     wl_row *row = &t->row;
@@ -275,35 +417,40 @@ static bool plan_row(wl_trace *t)
     if (is_blank(*p))
         return false;
     uint64_t given = 0;
-    int last = t->ncols_header - 1;
-    for (int i = 0;; i++) {
-        const fast_step *s = &t->fast[i];
-        if (!s->col) /* ignored: skipped to its end */
+    fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
+    for (;; s++) {
+        if (s->op == OP_SKIP) { /* ignored: skipped to its end */
             p = field_end(t, p, 1);
-        else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
-            if (s->col->required)
+        } else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
+            if (s->required)
                 return false;
             wl_col_default(s->col, row);
+            no_signature(s);
+        } else if (same_as_before(s, p)) {
+            p += s->sig_len;
+            s->sig_misses = 0;
+            given |= s->bit;
         } else {
-            if (!fast_field(t, s->col, &p, end, row))
+            const unsigned char *a = p;
+            if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
+                no_signature(s);
                 return false;
-            given |= COL_BIT(s->id);
-            if (s->col->col_off) {
-                int no = i + 1;
-                memcpy((char *)row + s->col->col_off, &no, sizeof no);
             }
+            remember_field(s, a, (size_t)(p - a));
+            given |= s->bit;
         }
-        if (i == last)
+        if (*p != ',')
             break;
-        if (*p++ != ',')
-            return false;
+        p++;
+        if (s == s_last)
+            return false; /* more fields than the header */
     }
     const unsigned char *next = line_end(p);
-    if (!next)
+    if (s != s_last || !next)
         return false;
     t->given = given;
     row->has_duration = (given & COL_BIT(C_DURATION)) != 0;
-    if (wl_rule_broken(t, row))
+    if (!job_rules_hold(t, row) && wl_rule_broken(t, row))
         return false;
     take_line(t, row, next);
     return true;
@@ -322,20 +469,22 @@ static inline bool std_id(const wl_trace *t, const unsigned char **pp, const uns
     return *id_len != 0 && *id_len < cap;
 }
 
-/* gpus at *pp as the table reads it (0..64): one or two digits; others decline. */
+/* gpus at *pp as the table reads it (0..WL_GPUS_MAX): up to seven digits;
+ * others decline. */
 static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
 {
-    const unsigned char *p = *pp;
+    const unsigned char *p = *pp, *first = p;
     unsigned g, d;
     if ((g = (unsigned)(*p - '0')) > 9)
         return false;
-    if ((d = (unsigned)(*++p - '0')) <= 9) {
+    if ((d = (unsigned)(*++p - '0')) <= 9) { /* two digits, then any more up to seven */
         g = g * 10 + d;
-        p++;
+        while ((d = (unsigned)(*++p - '0')) <= 9 && p - first < 7)
+            g = g * 10 + d;
     }
     *pp = p;
     *gpus = g;
-    return g <= wl_cols[C_GPUS].hi;
+    return g <= WL_GPUS_MAX;
 }
 
 /* The generated layout, in straight lines: the row's only members that

@@ -25,6 +25,7 @@ enum col_id {
     C_REPLICAS_MIN, C_REPLICAS_MAX, C_REPLICAS_INIT, C_MAX_BATCH, C_SLO_MS, C_WEIGHTS_GIB, C_RATE, C_PATTERN,
     C_SVC_MEAN_MS, C_PREFILL_MS, C_DECODE_BASE_MS, C_DECODE_SEQ_MS, C_SESSION, C_WAKE, C_DUE, C_PARAMS_B,
     C_SLO_TTFT_MS, C_SLO_TPOT_MS, C_KV_KIB, C_HASH_IDS, C_REF_GPU, C_MEM_BOUND, C_SPEEDUP, C_PROFILE,
+    C_GPUS_PER_NODE, C_TIME_LIMIT, C_COMM, C_TOPOLOGY, C_CLASS, C_TIER, C_OBSERVED_START,
     C_MODEL, C_DTYPE, C_TP, C_PP, C_EP, C_PD, C_NCOLS
 };
 /* a row's given columns are one bit each in a 64-bit mask */
@@ -55,6 +56,7 @@ typedef struct wl_col {
     uint16_t size;         /* bytes at off (WT_TEXT, WT_INT, WT_CHOICE) */
     uint16_t off;          /* offsetof(wl_row, member) */
     uint16_t col_off;      /* offsetof the int that gets the column number, or 0 */
+    uint16_t sym_off;      /* WT_TEXT: offsetof the uint32_t that gets the name's number (wl_name_find), or 0 */
     double lo, hi;         /* WT_INT, WT_NUM bounds (integers up to 2^53 are exact) */
     double dflt;           /* not given: the value (a choice's index); texts are "" */
     const char *const *choices; /* WT_CHOICE: the names, NULL-terminated */
@@ -68,12 +70,56 @@ extern const wl_col wl_cols[C_NCOLS];
 /* Bytes read at a time: big enough that the read system calls cost
  * nothing next to the parsing, small enough to stay in the L2 cache. */
 #define BLOCK_BYTES (256u * 1024u)
+/* Zero bytes kept after the block's last byte (a mapped file has a page of
+ * them): a scan stops at the first, and the fast path may read 16 bytes
+ * from any byte of the block. */
+#define BLOCK_SLACK 16u
 
-/* What the fast path does with a header field (wl_trace_fast.c). */
+/* One numbered name (wl_trace_names.c). */
+typedef struct wl_name {
+    uint64_t hash;
+    const char *text; /* NULL: a free slot */
+    uint32_t len, sym;
+    uint8_t col;
+} wl_name;
+
+/* A column's recently seen names, by a cheap key of their bytes. */
+#define NAME_RECENT 8
+
+typedef struct wl_names {
+    wl_name *slot;
+    size_t cap, used;
+    uint32_t count[C_NCOLS]; /* names numbered so far, per column */
+    struct {
+        const char *text;
+        uint32_t len, sym;
+    } recent[C_NCOLS][NAME_RECENT];
+    char **chunks, *chunk; /* the texts; chunk: the newest one's free bytes */
+    size_t nchunks, chunk_left;
+} wl_names;
+
+/* What the fast path does with a header field (wl_trace_fast.c): its
+ * column's table entry, unpacked at the header so that a row reads one
+ * small record a field. */
+enum fast_op { OP_SKIP, OP_TEXT, OP_SECONDS, OP_INT, OP_INT64, OP_NUM, OP_CHOICE, OP_CHOICE_TEXT, OP_IDS };
 typedef struct fast_step {
-    const wl_col *col; /* NULL: an ignored extra column */
+    uint8_t op;        /* enum fast_op; OP_SKIP: an ignored extra column */
+    bool required, lo_open, list;
+    uint16_t off, size, col_off, sym_off;
     int id;            /* its enum col_id, or -1 */
+    uint64_t bit;      /* COL_BIT(id) */
+    double lo, hi;
+    const wl_col *col;
+    /* the field as the fast path's previous row gave it, with the byte
+     * after it, when 16 bytes hold both (sig_len: its length; SIG_NONE:
+     * no signature): a field equal to it is that row's value again */
+    uint64_t sig[2], sig_mask[2]; /* no signature: a NUL first byte, which no field starts with */
+    uint16_t sig_len;
+    uint16_t sig_misses, sig_rest; /* misses in a row; rows left without comparing */
 } fast_step;
+#define SIG_NONE UINT16_MAX
+#define SIG_MISSES 3
+#define SIG_REST 256
 
 struct wl_trace {
     FILE *f;
@@ -109,6 +155,7 @@ struct wl_trace {
      * header column's members, value or default, and the row's own */
     wl_row row;
     uint64_t given; /* the current row's non-empty columns, COL_BIT(col_id) */
+    wl_names names;
     uint64_t kind_ok[5]; /* per row kind: the columns its rows may give */
     long rows, fast_rows; /* rows returned; of them, by the fast path */
     gs_time_us last_submit_us;
@@ -123,7 +170,7 @@ struct wl_trace {
 
 /* A field's text into *row by its column's type and range; false when the
  * text is no such value. Empty text is never passed. O(length). */
-bool wl_parse_field(const wl_col *c, const char *v, wl_row *row, int field_no);
+bool wl_parse_field(wl_trace *t, int col, const char *v, wl_row *row, int field_no);
 /* The first cross-field rule *row breaks (the rules of workloads/README.md,
  * in their fixed order), 0 if none. t->given holds the row's columns. */
 int wl_rule_broken(const wl_trace *t, const wl_row *row);
@@ -131,6 +178,46 @@ int wl_rule_broken(const wl_trace *t, const wl_row *row);
 int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err);
 /* "expected <want>, found '<field>'" for field fi of the current record. */
 int wl_col_err(const wl_trace *t, gs_error *err, int fi, const char *want);
+
+/* {==== wl_trace_names.c ====} */
+
+uint32_t wl_name_find_slow(wl_trace *t, int col, const char *s, size_t len);
+uint32_t wl_name_add(wl_trace *t, int col, const char *s, size_t len);
+void wl_names_free(wl_names *n);
+
+/* The len bytes at a and b are equal (no call, no byte past len read). */
+static inline bool wl_same_text(const char *a, const char *b, size_t len)
+{
+    for (; len >= sizeof(uint64_t); a += sizeof(uint64_t), b += sizeof(uint64_t), len -= sizeof(uint64_t)) {
+        uint64_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x != y)
+            return false;
+    }
+    for (; len; a++, b++, len--)
+        if (*a != *b)
+            return false;
+    return true;
+}
+
+static inline unsigned wl_name_recent_key(const char *s, size_t len)
+{
+    return (unsigned)(len + (unsigned char)s[0] * 3u + (unsigned char)s[len - 1] * 7u) % NAME_RECENT;
+}
+
+/* The number of column col's name s (len >= 1 bytes, no NUL inside), or 0
+ * if it has none yet (wl_name_add gives it one). A name among the
+ * column's recent ones costs a comparison, any other one a hash probe.
+ * O(len). */
+static inline uint32_t wl_name_find(wl_trace *t, int col, const char *s, size_t len)
+{
+    unsigned k = wl_name_recent_key(s, len);
+    const char *r = t->names.recent[col][k].text;
+    if (r && t->names.recent[col][k].len == len && wl_same_text(r, s, len))
+        return t->names.recent[col][k].sym;
+    return wl_name_find_slow(t, col, s, len);
+}
 
 /* {==== wl_trace.c ====} */
 
@@ -146,6 +233,9 @@ void wl_map_release(wl_trace *t);
 
 /* The plan for the header just read (t->col_of, t->has). */
 void wl_fast_plan(wl_trace *t);
+/* Forgets the fields of the fast path's previous row: a row read the
+ * field-by-field way may have changed any column's value. */
+void wl_fast_forget(wl_trace *t);
 
 /* {==== shared by both row paths ====} */
 
@@ -184,6 +274,8 @@ static inline void wl_col_default(const wl_col *c, wl_row *row)
     }
     if (c->col_off)
         memset((char *)row + c->col_off, 0, sizeof(int));
+    if (c->sym_off)
+        memset((char *)row + c->sym_off, 0, sizeof(uint32_t));
 }
 
 

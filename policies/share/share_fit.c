@@ -38,8 +38,8 @@ static bool fits(const sc_config *cfg, int n, int cores_used, int64_t mem_commit
 {
     if (n >= cfg->max_tenants) /* split_count, else the most a card's count holds */
         return false;
-    if (!cfg->hami)
-        return true;
+    if (!cfg->hami) /* a card a job across nodes holds (SC_CORES_HELD) fails the core test below under HAMi */
+        return cores_used != SC_CORES_HELD;
     if (total_mem - (double)mem_committed < (double)mem)
         return false;
     if (cfg->total_cores - cores_used < cores)
@@ -78,6 +78,25 @@ bool sc_can_ever_fit(const sc_state *st, const job *j)
         return true;
     }
     return false;
+}
+
+void sc_reject_reason(const sc_state *st, const job *j, char *why, size_t cap)
+{
+    const sim_cluster *cl = sim_cluster_of(st->s);
+    for (int p = 0; p < cl->npools; p++) {
+        if (!(j->pools >> p & 1) || !sim_cluster_can_ever_fit(cl, 1ULL << p, j->req.gpus, j->req.cpu, j->req.mem_gib))
+            continue; /* GPUs, CPU or memory no node has: the core's reason */
+        int64_t phys = cl->pools[p].model->memory_mib, mem = sc_mem_of(st, j, p);
+        if (st->cfg.hami && (double)mem > st->pool_total_mib[p])
+            snprintf(why, cap, "asks %lld MiB per GPU, a %s admits %.0f", (long long)mem, cl->pools[p].model->name,
+                     st->pool_total_mib[p]);
+        else if (st->cfg.hami && sc_task_cores(st, j) > st->cfg.total_cores)
+            snprintf(why, cap, "asks %d%% of a card's cores, a card has %d", sc_task_cores(st, j), st->cfg.total_cores);
+        else if (st->cfg.mps && st->cfg.mps_split > 0 && mem > phys / st->cfg.mps_split)
+            snprintf(why, cap, "asks %lld MiB per GPU, an MPS client of a %s is limited to %lld (replicas=%d)",
+                     (long long)mem, cl->pools[p].model->name, (long long)(phys / st->cfg.mps_split), st->cfg.mps_split);
+        return;
+    }
 }
 
 double sc_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r)

@@ -37,6 +37,10 @@ bool sc_card_fits(const sc_state *st, const sc_card *c, double total_mib, int64_
 bool sc_host_fits(const sim_node *n, double cpu, double mem_gib);
 /* Could the request ever fit on an empty node of its allowed models? */
 bool sc_can_ever_fit(const sc_state *st, const job *j);
+/* Why j can never fit (pol_space.reject_reason): memory over what a card
+ * admits, cores over a card's, an MPS client's limit; empty when the core's
+ * reason says it (GPUs, CPU or memory no node has). */
+void sc_reject_reason(const sc_state *st, const job *j, char *why, size_t cap);
 /* pol_space.mem_per_card_mib: the memory request r is given on a card of
  * model m. mps with a split: every client's pinned limit, physical /
  * replicas (0 for a request above it: it could only crash); else gpumem

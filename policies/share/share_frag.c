@@ -114,8 +114,10 @@ double sc_card_free_pct(const sc_state *st, int g, double total_mib)
     const sc_card *c = &st->cards[g];
     if ((int)c->n >= st->cfg.max_tenants)
         return 0;
+    /* timeslice: a used card has no room to measure; a held card
+     * (SC_CORES_HELD) has none left under HAMi by its cores */
     double cores = st->cfg.hami ? 100.0 * (st->cfg.total_cores - c->cores_used) / st->cfg.total_cores
-                                : (c->n > 0 ? 0 : 100); /* timeslice: a used card has no room to measure */
+                                : (c->n > 0 || sc_card_held(c) ? 0 : 100);
     double mem = st->cfg.hami ? 100.0 * (total_mib - (double)c->mem_committed) / total_mib
                               : cores;
     double f = cores < mem ? cores : mem;

@@ -32,6 +32,13 @@ void sc_index_free(sc_state *st)
     sc_room_free(st);
 }
 
+void sc_index_node(sc_state *st, int ni)
+{
+    if (st->horder)
+        sc_host_rescore(st->horder, ni, sc_node_score(st, ni));
+    sc_frag_changed(st, ni);
+}
+
 void sc_index_changed(sc_state *st, const job *j)
 {
     const int *cards = job_gpu_ids(j);

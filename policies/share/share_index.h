@@ -18,5 +18,8 @@ void sc_index_free(sc_state *st);
  * room and the cards' counters already changed): every index follows.
  * O(cards of j + log nodes + shapes x cards per node). */
 void sc_index_changed(sc_state *st, const job *j);
+/* Cards of node ni were held or given back by a job across nodes
+ * (sc_room_hold): the node's place and fragmentation follow. */
+void sc_index_node(sc_state *st, int ni);
 
 #endif

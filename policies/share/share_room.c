@@ -21,8 +21,8 @@ static bool card_open(const sc_state *st, int g)
     const sc_card *c = &st->cards[g];
     if ((int)c->n >= cfg->max_tenants) /* split_count, else SC_CARD_TENANTS_MAX */
         return false;
-    if (!cfg->hami)
-        return true;
+    if (!cfg->hami) /* a held card (SC_CORES_HELD) closes by its cores under HAMi */
+        return !sc_card_held(c);
     if (c->cores_used >= cfg->total_cores)
         return false;
     return sc_card_total_mem(st, g) - (double)c->mem_committed >= 1.0;
@@ -60,6 +60,18 @@ void sc_room_card(sc_state *st, int g, int ni)
     c->closed = !now;
     st->open_hist[st->node_open[ni]]--;
     st->node_open[ni] = (uint8_t)(st->node_open[ni] + (now ? 1 : -1));
+    st->open_hist[st->node_open[ni]]++;
+}
+
+void sc_room_hold(sc_state *st, int g, int ni, bool held)
+{
+    sc_card *c = &st->cards[g];
+    if (c->n || sc_card_held(c) == held || (held && (c->closed || c->cores_used)))
+        GS_BUG("share_room: a held card has tenants, or is held twice");
+    c->cores_used = held ? SC_CORES_HELD : 0;
+    c->closed = held;
+    st->open_hist[st->node_open[ni]]--;
+    st->node_open[ni] = (uint8_t)(st->node_open[ni] + (held ? -1 : 1));
     st->open_hist[st->node_open[ni]]++;
 }
 

@@ -16,6 +16,9 @@ void sc_room_free(sc_state *st);
 /* Card g (of node ni) may have opened or closed: its flag, its node's
  * count and the histogram follow. */
 void sc_room_card(sc_state *st, int g, int ni);
+/* Card g of node ni is held whole by a job across nodes (held), or given
+ * back (empty, open): it closes or opens, as sc_room_card would. */
+void sc_room_hold(sc_state *st, int g, int ni, bool held);
 /* A request's demand: its card count. */
 uint32_t sc_queue_demand(const void *state, const job *j);
 /* The most open cards on any node. */

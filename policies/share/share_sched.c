@@ -156,6 +156,33 @@ static int choose(sc_state *st, job *j)
     return st->cfg.select == SC_SEL_HAMI ? sc_place_hami(st, j, pools) : sc_place_select(st, j, pools);
 }
 
+/* The ledger's free cards are the cards no work uses (sim_gang.h): a card
+ * leaves them with its first tenant (joined) and comes back with its last. */
+static void ledger_mark(sc_state *st, const job *j, bool joined)
+{
+    const int *ids = job_gpu_ids(j);
+    for (int i = 0; i < j->ngpu_ids; i++)
+        if (st->cards[ids[i]].n == (joined ? 1u : 0u))
+            sim_cluster_hold_card(sim_cluster_of(st->s), j->node, ids[i], joined);
+}
+
+/* A job across nodes took (held) or gave back whole cards of node: no
+ * tenant joins them meanwhile (share_room.c). */
+static void gang_cards(void *state, sim *s, int node, const int *ids, int n, bool held)
+{
+    (void)s;
+    sc_state *st = state;
+    for (int i = 0; i < n; i++)
+        sc_room_hold(st, ids[i], node, held);
+    sc_index_node(st, node);
+}
+
+static void reject_reason(const void *state, const sim *s, const job *j, char *why, size_t cap)
+{
+    (void)s;
+    sc_reject_reason(state, j, why, cap);
+}
+
 static bool place_start(void *state, sim *s, job *j)
 {
     sc_state *st = state;
@@ -182,6 +209,7 @@ static bool place_start(void *state, sim *s, job *j)
     if (t)
         t->doomed = doomed;
     double rate = sc_join(st, j);
+    ledger_mark(st, j, true);
     sc_index_changed(st, j);
     st->placements++;
     sim_job_start(s, j, rate);
@@ -230,6 +258,7 @@ static void unplace(void *state, sim *s, job *j)
     sc_task *t = sc_task_of(st, j);
     sim_cluster_give(sim_cluster_of(s), j->node, NULL, 0, j->req.cpu, j->req.mem_gib);
     sc_leave(st, j);
+    ledger_mark(st, j, false);
     sc_index_changed(st, j);
     sim_job_drop_gpus(j);
     j->node = -1;
@@ -410,7 +439,9 @@ static const pol_space_index sc_index = {
 
 const pol_space sc_space = {
     .frag_gpus = space_frag_gpus, /* < 0 unless the run measures fragmentation (vgpu, frag=on) */
-    .caps = POL_CAP_ADMIT,        /* quotas and preemption (share_preempt.c) */
+    .caps = POL_CAP_ADMIT | POL_CAP_GANG, /* quotas and preemption (share_preempt.c); jobs across nodes */
+    .gang_cards = gang_cards,
+    .reject_reason = reject_reason,
     .fits_if_released = sc_fits_if_released,
     .can_ever_fit = can_ever_fit,
     .place = place_start,

@@ -24,7 +24,7 @@ double sc_node_score(const sc_state *st, int ni)
         return 0;
     const sc_config *cfg = &st->cfg;
     int64_t used = 0, cores = 0, mem = 0;
-    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) {
+    for (int g = n->gpu0; g < n->gpu0 + n->ngpus; g++) { /* a held card: by its counters (no tenant, SC_CORES_HELD) */
         used += st->cards[g].n;
         cores += st->cards[g].cores_used;
         mem += st->cards[g].mem_committed;

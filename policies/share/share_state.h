@@ -196,6 +196,12 @@ typedef struct sc_card {
     uint32_t cores_used : 14; /* gpucores reserved (vgpu), at most SC_CARD_CORES_MAX */
 } sc_card;
 _Static_assert(sizeof(sc_card) == 24, "a card's record is 24 bytes (tests/test_share_mem.c)");
+/* A card a job across nodes holds whole (pol_space.gang_cards, sc_room_hold)
+ * has no tenant and this many cores reserved, more than a card admits: the
+ * mark travels with a copy of the card (the preemption dry run's). */
+#define SC_CORES_HELD 0x3fffu
+_Static_assert(SC_CORES_HELD > SC_CARD_CORES_MAX, "a held card's mark is no real reservation");
+static inline bool sc_card_held(const sc_card *c) { return c->cores_used == SC_CORES_HELD; }
 _Static_assert(CL_MAX_POOLS <= 256, "sc_state.range_pool is a uint8_t");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "sc_state.node_open counts a node's cards in a uint8_t");
 

@@ -416,6 +416,11 @@ static int new_request(sim *s, service *v, const wl_request *row)
     int mode = row && row->output_tokens >= 1 ? MODE_TOKENS : MODE_TIME;
     if (!row && v->cfg.output_tokens >= 1)
         mode = MODE_TOKENS;
+    if (mode == MODE_TIME && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) /* never another SLO's attainment */
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: a request to service '%s' carries no "
+                      "output_tokens, but the service (line %ld) states slo_ttft_ms or slo_tpot_ms: TTFT and TPOT "
+                      "need token counts", sim_config_of(s)->trace_path, row ? row->line : v->cfg.line, v->id,
+                      v->cfg.line);
     if (v->mode == MODE_UNSET)
         v->mode = mode;
     else if (v->mode != mode && row)
@@ -590,6 +595,10 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     if (row->rate > 0 && row->output_tokens < 1 && row->svc_mean_ms <= 0)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' generates requests: give "
                       "output_tokens (and input_tokens) or svc_mean_ms", sim_config_of(s)->trace_path, row->line, row->id);
+    if (row->rate > 0 && row->output_tokens < 1 && (row->slo_ttft_ms >= 0 || row->slo_tpot_ms >= 0))
+        return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' states slo_ttft_ms or "
+                      "slo_tpot_ms, but the requests it generates carry no token counts: give output_tokens (and "
+                      "input_tokens), or an end-to-end slo_ms", sim_config_of(s)->trace_path, row->line, row->id);
     service *v = xcalloc(1, sizeof *v);
     v->L = L;
     v->idx = L->nsvcs;
@@ -605,6 +614,7 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     if (floor && init < v->min)
         init = v->min;
     v->max = row->replicas_max >= 0 ? row->replicas_max : (init > v->min ? init : (v->min > 1 ? v->min : 1));
+    v->min_cfg = v->min;
     if (init > v->max || v->min > v->max) {
         free(v);
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s': need replicas_min <= replicas_init "

@@ -151,7 +151,7 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
         svc_pd_report(o, v, s);
     }
     cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
-    cJSON_AddNumberToObject(rp, "min", v->min);
+    cJSON_AddNumberToObject(rp, "min", v->min_cfg);
     cJSON_AddNumberToObject(rp, "max", v->max);
     cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
     cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);

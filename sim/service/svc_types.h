@@ -91,7 +91,8 @@ typedef struct service {
     wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
     uint64_t task_pools; /* cfg.ask.gpu_model as pools, resolved once: a scale-out does not parse it again */
     int mode;
-    int min, max, max_batch;
+    int min, max, max_batch; /* min: the autoscaler's floor now (0 once the service ended) */
+    int min_cfg;             /* the configured minimum (the row's, or a time policy's floor): reported */
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
     double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
     gs_time_us start_us, end_us;

@@ -16,6 +16,8 @@ for t in "$@"; do
     cluster) cp workloads/examples/cluster*.json "$work"/ 2>/dev/null ;;
     model) cp models/gpu/*.json "$work"/ 2>/dev/null ;;
     report) cp results/baseline/*.json "$work"/ 2>/dev/null ;;
+    k8s) cp tests/fixtures/k8s/*.json "$work"/ 2>/dev/null ;;
+    sacct) cp tests/fixtures/slurm/*.txt "$work"/ 2>/dev/null ;;
     sim) i=0
          for f in workloads/examples/day.csv workloads/examples/preempt.csv workloads/examples/mig-mix.csv \
                   workloads/examples/agents.csv workloads/examples/inference.csv; do

@@ -1,0 +1,44 @@
+/* sim_nodes.h - the node life cycle, once in the core for the models of
+ * failing hardware and elastic capacity that move nodes: up,
+ * provisioning, draining, down (failed or in repair), spare, absent
+ * (scaled in or reclaimed); NODE_* in sim_cluster.h.
+ *
+ * Only an UP node takes work: leaving UP takes its cards out of the
+ * ledger's buckets and indexes (sim_cluster_node_out), coming back puts
+ * them in again and dispatches. DRAINING lets the jobs on it finish;
+ * DOWN and ABSENT interrupt every job on it at once: a trace job (a gang
+ * across nodes as one, losing its GPUs on every node) by the preemption
+ * layer's checkpoint rules (sim_job_interrupt: the work since its latest
+ * checkpoint is lost, the checkpoint read back, the job requeued at its
+ * priority), an internal task as lost (its owner starts another). Capacity
+ * GPU-hours integrate the GPUs of UP nodes only (gpu.capacity_gpu_hours,
+ * alloc_ratio).
+ *
+ * Enabled for a run before it starts (sim_nodes_enable), under a space
+ * policy that says it can (POL_CAP_NODES); from then on the core keeps the
+ * jobs of every node in a list (links in job_more, or in a gang's parts).
+ * Costs: sim_node_set_state O(jobs on the node + their interrupts) plus
+ * the ledger's O(log nodes) moves; per job start and stop O(nodes it
+ * holds) while enabled, nothing otherwise.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_NODES_H
+#define GPUSIM_SIM_NODES_H
+
+#include "sim.h"
+
+/* Lets nodes change state in this run. GS_EUSAGE (message in err) when the
+ * space policy does not support it: the failure and autoscaling models ask
+ * this at their init, so such a run is refused up front. */
+int sim_nodes_enable(sim *s, gs_error *err);
+/* Moves node to state (NODE_*; sim_nodes_enable first). */
+void sim_node_set_state(sim *s, int node, int state);
+int sim_node_state(const sim *s, int node);
+/* GPUs out of service (on nodes not UP) now. */
+double sim_nodes_out_gpus(const sim *s);
+/* Node lists' upkeep, called by the core (sim.c) at a job's start and stop. */
+void sim_nodes_job_started(sim *s, job *j);
+void sim_nodes_job_stopped(sim *s, job *j);
+/* The core's name of a state, for messages. */
+const char *sim_node_state_name(int state);
+
+#endif

@@ -1,0 +1,76 @@
+/* sim_observed.c - see sim_observed.h.
+ * SPDX-License-Identifier: MIT */
+#include "sim_observed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_observed_init(sim_observed *o)
+{
+    memset(o, 0, sizeof *o);
+    sim_sketch_init(&o->observed_s);
+    sim_sketch_init(&o->simulated_s);
+}
+
+void sim_observed_free(sim_observed *o)
+{
+    sim_sketch_free(&o->observed_s);
+    sim_sketch_free(&o->simulated_s);
+    free(o->waiting);
+    o->waiting = NULL;
+}
+
+void sim_observed_arrived(sim_observed *o, uint32_t slot, double observed_queue_s)
+{
+    if (observed_queue_s < 0) {
+        if (slot < o->cap)
+            o->waiting[slot] = 0; /* a slot reused by a job without one */
+        return;
+    }
+    if (slot >= o->cap) {
+        uint32_t cap = o->cap ? o->cap : 1024;
+        while (cap <= slot)
+            cap *= 2;
+        o->waiting = xrealloc(o->waiting, cap);
+        memset(o->waiting + o->cap, 0, cap - o->cap);
+        o->cap = cap;
+    }
+    o->waiting[slot] = 1;
+    o->arrived++;
+    sim_sketch_add(&o->observed_s, observed_queue_s);
+}
+
+void sim_observed_report(const sim_observed *o, cJSON *jobs)
+{
+    if (!o->arrived)
+        return;
+    cJSON *q = cJSON_AddObjectToObject(jobs, "queue_vs_observed");
+    cJSON_AddNumberToObject(q, "jobs", (double)o->arrived);
+    cJSON_AddNumberToObject(q, "started", (double)o->simulated_s.n);
+    sim_report_add_stats(q, "observed_s", &o->observed_s);
+    sim_report_add_stats(q, "simulated_s", &o->simulated_s);
+}
+
+static void row(FILE *out, const char *label, const cJSON *st)
+{
+    fprintf(out, "  %-9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", label,
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "mean")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p50")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p95")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "p99")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "max")));
+}
+
+void sim_observed_print(const cJSON *jobs, FILE *out)
+{
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(jobs, "queue_vs_observed");
+    if (!q)
+        return;
+    double n = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "jobs")),
+           st = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "started"));
+    row(out, "queue sim", cJSON_GetObjectItemCaseSensitive(q, "simulated_s"));
+    row(out, "queue obs", cJSON_GetObjectItemCaseSensitive(q, "observed_s"));
+    fprintf(out, "  (queue sim against obs: the %.0f jobs with an observed start, simulated and as the real cluster "
+                 "queued them; %.0f never started in this run)\n", n, n - st);
+}

@@ -1,0 +1,104 @@
+/* test_names.c - names resolved once: the core keeps what a gpu_model list,
+ * a ref_gpu, a speedup table or a tenant resolved to by the reader's name
+ * number (sim_symmap.h); rows whose names alternate must each get their
+ * own name's answer, exactly as if resolved afresh: the allowed cards, the
+ * speed from their own reference card and table, their own tenant.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sim_hw.h"
+#include "check.h"
+#include "testutil.h"
+
+static const char *const models[] = {"A100-SXM4-80GB", "H100-SXM5-80GB", "A100-SXM4-80GB|H100-SXM5-80GB", ""};
+static const char *const refs[] = {"A100-SXM4-80GB", "H100-SXM5-80GB", ""};
+static const char *const tables[] = {"", "A100-SXM4-80GB:1|H100-SXM5-80GB:2", "H100-SXM5-80GB:1|A100-SXM4-80GB:0.25"};
+enum { ROWS = 240 };
+
+typedef struct {
+    const tu_run *r;
+    long done, wrong_card, wrong_time, wrong_tenant;
+} audit;
+
+/* Row i's names: each list cycles with its own period, so that every
+ * combination comes, and no name repeats its previous row's. */
+static void names_of(int i, const char **m, const char **ref, const char **tab)
+{
+    *m = models[i % 4];
+    *ref = refs[i % 3];
+    *tab = tables[(i / 2) % 3];
+}
+
+/* What row i takes on a card of model m, resolved afresh: the table's
+ * factor ratio when it lists both cards, else the roofline from its
+ * reference card (the run's ref_gpu, A100, when the row names none). */
+static double expected_s(int i, const gpu_model *m)
+{
+    const char *mn, *rn, *tn;
+    names_of(i, &mn, &rn, &tn);
+    const gpu_model *ref = gpu_catalog_find(tu_catalog(), rn[0] ? rn : "A100-SXM4-80GB");
+    if (tn[0]) {
+        double fm = -1, fr = -1;
+        char copy[128];
+        snprintf(copy, sizeof copy, "%s", tn);
+        for (char *save = NULL, *it = strtok_r(copy, "|", &save); it; it = strtok_r(NULL, "|", &save)) {
+            char *colon = strrchr(it, ':');
+            *colon = 0;
+            const gpu_model *g = gpu_catalog_find(tu_catalog(), it);
+            double f = atof(colon + 1);
+            fm = g == m ? f : fm;
+            fr = g == ref ? f : fr;
+        }
+        if (fm > 0 && fr > 0)
+            return 100.0 * fr / fm;
+    }
+    return 100.0 * sim_hw_time_ratio(ref, m, 0.3, 1, 1); /* mem_bound_job 0.3 */
+}
+
+static void on_done(void *ud, const job *j)
+{
+    audit *a = ud;
+    int i = atoi(j->req.id + 1);
+    a->done++;
+    const char *mn, *rn, *tn;
+    names_of(i, &mn, &rn, &tn);
+    const gpu_model *m = a->r->cl.pools[a->r->cl.nodes[j->node].pool].model;
+    if (mn[0] && !strstr(mn, m->name))
+        a->wrong_card++;
+    double took = gs_us_to_s(j->req.dur_us) / j->speed;
+    if (took < expected_s(i, m) - 1e-6 || took > expected_s(i, m) + 1e-6)
+        a->wrong_time++;
+    char tenant[16];
+    snprintf(tenant, sizeof tenant, "t%d", i % 5);
+    if (strcmp(j->req.tenant, tenant))
+        a->wrong_tenant++;
+}
+
+static void alternating_names(void)
+{
+    static char trace[ROWS * 160 + 128];
+    size_t n = (size_t)snprintf(trace, sizeof trace, "id,submit,duration,gpus,gpu_model,ref_gpu,speedup,tenant\n");
+    for (int i = 0; i < ROWS; i++) {
+        const char *m, *ref, *tab;
+        names_of(i, &m, &ref, &tab);
+        n += (size_t)snprintf(trace + n, sizeof trace - n, "j%d,%d,100,1,%s,%s,%s,t%d\n", i, i * 1000, m, ref, tab,
+                              i % 5);
+    }
+    tu_run r;
+    audit a = {.r = &r};
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "A100-SXM4-80GB:8,H100-SXM5-80GB:8", 8, "whole", NULL, on_done,
+                              &a),
+                 0);
+    CHECK_EQ_INT(a.done, ROWS);
+    CHECK_EQ_INT(a.wrong_card, 0);
+    CHECK_EQ_INT(a.wrong_time, 0);
+    CHECK_EQ_INT(a.wrong_tenant, 0);
+    tu_run_free(&r);
+}
+
+const test_case tests_names[] = {
+    {"names/alternating_names_each_resolved_as_its_own", alternating_names},
+    {NULL, NULL},
+};
