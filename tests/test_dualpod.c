@@ -99,7 +99,7 @@ static const char *hand_trace = "id,submit,duration,gpus,kind,service,replicas_m
 
 static void hand_hot_warm(void)
 {
-    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, NULL};
+    const char *sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, sets, &l, &rc);
@@ -131,7 +131,7 @@ static void hand_hot_warm(void)
 
 static void hand_cold_and_level2(void)
 {
-    const char *cold_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=2",
+    const char *cold_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=2",
                                NULL};
     lats l = {0};
     int rc;
@@ -147,7 +147,7 @@ static void hand_cold_and_level2(void)
     cJSON_Delete(rep);
 
     /* one launcher of one instance: B evicts the sleeping A and starts warm */
-    const char *evict_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=1",
+    const char *evict_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "max_instances=1", "launchers_per_node=1",
                                 NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, evict_sets, &l, &rc);
@@ -159,7 +159,7 @@ static void hand_cold_and_level2(void)
     CHECK_EQ_INT(jnum(rep, "asleep_at_end", NULL, NULL), 1);
     cJSON_Delete(rep);
 
-    const char *l2_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "sleep_level=2", NULL};
+    const char *l2_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "sleep_level=2", NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, l2_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -194,7 +194,7 @@ static void host_memory_limit(void)
                         "b1,0,1,,request,B,,,,\n"
                         "a2,100,1,,request,A,,,,\n"
                         "b2,100,1,,request,B,,,,\n";
-    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", NULL};
+    const char *sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(trace, 2, "whole+dualpod", NULL, sets, &l, &rc);
@@ -211,7 +211,7 @@ static void host_memory_limit(void)
     CHECK_NEAR(jnum(rep, "host_memory", "peak_gib_per_node", NULL), 16, 0, 1e-12);
     cJSON_Delete(rep);
 
-    const char *ev_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", "host_full=evict", NULL};
+    const char *ev_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "host_sleep_gib=20", "host_full=evict", NULL};
     l.n = 0;
     rep = run_dp(trace, 2, "whole+dualpod", NULL, ev_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -233,7 +233,7 @@ static void host_memory_limit(void)
  * frees the GPU at the scale-in tick itself. */
 static void baselines(void)
 {
-    const char *on_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=always-on", NULL};
+    const char *on_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=always-on", NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(hand_trace, 2, "whole+dualpod", NULL, on_sets, &l, &rc);
@@ -249,7 +249,7 @@ static void baselines(void)
     CHECK_EQ_INT(jnum(rep, "first_request_latency_s", "awake", "count"), 2);
     cJSON_Delete(rep);
 
-    const char *z_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=scale-to-zero", NULL};
+    const char *z_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NO_STEPS, "dualpod_mode=scale-to-zero", NULL};
     l.n = 0;
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, z_sets, &l, &rc);
     CHECK_EQ_INT(rc, 0);
@@ -340,10 +340,10 @@ static void randomized_invariant(void)
         n += snprintf(trace + n, sizeof trace - (size_t)n, "m%d,0,7200,1,service,0,%d,0,%d,%g,2000\n", i,
                       i < 2 ? 2 : 1, 8 << (i % 4), 1.0 / (20.0 * pow(1.6, i)));
     const char *mixes[3][8] = {
-        {"svc_idle_s=15", "svc_scale_period_s=5", "max_instances=2", "launchers_per_node=1", "host_sleep_gib=40",
+        {"svc_autoscaler=threshold", "svc_idle_s=15", "svc_scale_period_s=5", "max_instances=2", "launchers_per_node=1", "host_sleep_gib=40",
          "host_full=evict", NULL},
-        {"svc_idle_s=30", "svc_scale_period_s=5", "max_instances=3", "sleep_level=2", NULL},
-        {"svc_idle_s=10", "svc_scale_period_s=3", "host_sleep_gib=24", "sleep_fixed_s=2", NULL},
+        {"svc_autoscaler=threshold", "svc_idle_s=30", "svc_scale_period_s=5", "max_instances=3", "sleep_level=2", NULL},
+        {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=3", "host_sleep_gib=24", "sleep_fixed_s=2", NULL},
     };
     for (int k = 0; k < 3; k++) {
         audit_fail = audits = releases = 0;
@@ -382,7 +382,7 @@ static void randomized_invariant(void)
  * Held: 81.1 + 26.1 + 66.1 = 173.3 s. The report splits each path. */
 static void hand_actuation_steps(void)
 {
-    const char *sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", NULL};
+    const char *sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", NULL};
     lats l = {0};
     int rc;
     cJSON *rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, sets, &l, &rc);
@@ -410,7 +410,7 @@ static void hand_actuation_steps(void)
     CHECK(hot_mean >= 9 && hot_mean <= 18); /* llm-d's measured hot actuation range */
     cJSON_Delete(rep);
     /* the baselines have no dual pods: no steps, their cold start unchanged */
-    const char *z_sets[] = {"svc_idle_s=10", "svc_scale_period_s=5", "dualpod_mode=scale-to-zero", NULL};
+    const char *z_sets[] = {"svc_autoscaler=threshold", "svc_idle_s=10", "svc_scale_period_s=5", "dualpod_mode=scale-to-zero", NULL};
     lats z = {0};
     rep = run_dp(hand_trace, 1, "whole+dualpod", NULL, z_sets, &z, &rc);
     CHECK_EQ_INT(z.n, 3);

@@ -170,7 +170,7 @@ static void autoscale_step(void)
     for (int i = 0; i < 1000; i++)
         n += (size_t)snprintf(trace + n, cap - n, "b%d,%d.%d,0.15,,request,s,,,,\n", i, 100 + i / 10, i % 10);
     const char *sets[] = {"svc_pod_start_s=5", "svc_import_s=0", "svc_compile_s=0", "svc_graph_s=0",
-                          "svc_idle_s=30", "svc_p99_high_ms=1e12", "svc_mem_high=2", NULL};
+                          "svc_autoscaler=threshold", "svc_idle_s=30", "svc_p99_high_ms=1e12", "svc_mem_high=2", NULL};
     tu_run r;
     scale_log g = {0};
     lats l = {0};
@@ -201,7 +201,7 @@ static void scale_to_zero(void)
     const char *trace = "id,submit,duration,gpus,kind,service,replicas_min,replicas_init,weights_gib\n"
                         "s,0,,1,service,,0,0,0\nr,10,0.1,,request,s,,,\n";
     const char *sets[] = {"svc_pod_start_s=5", "svc_import_s=0", "svc_compile_s=0", "svc_graph_s=0",
-                          "svc_idle_s=30", NULL};
+                          "svc_autoscaler=threshold", "svc_idle_s=30", NULL};
     tu_run r;
     scale_log g = {0};
     lats l = {0};

@@ -39,7 +39,32 @@
 const pol_param svc_params[] = {
     {"svc_max_batch", "16", "default max_batch of a service (requests per replica batch); assumption", P_INT(1, 4096)},
     {"svc_slo_ms", "1000", "default latency SLO of a service, ms (for SLO attainment); assumption", P_NUM(0, 1e15, "ms")},
-    {"svc_scale_period_s", "15", "autoscaler evaluation period and metric window, s; assumption", P_DURATION(0.1, 86400)},
+    {"svc_autoscaler", "hpa", "threshold: scale out on busy time, batch slots or P99 and in after svc_idle_s idle "
+                                    "(the seed article's rule); kpa: Knative Pod Autoscaler; hpa: Kubernetes HPA on "
+                                    "batch-slot occupancy (sim/service/README.md)", P_ENUM("threshold|kpa|hpa")},
+    {"svc_scale_period_s", "15", "threshold: evaluation period and metric window, s (assumption); hpa: sync period "
+                                 "(kube-controller-manager --horizontal-pod-autoscaler-sync-period 15 s)",
+     P_DURATION(0.1, 86400)},
+    {"svc_kpa_tick_s", "2", "kpa: evaluation period, s (Knative config-autoscaler tick-interval)", P_DURATION(0.1, 3600)},
+    {"svc_kpa_target_pct", "70", "kpa: target concurrency per replica, % of max_batch (Knative "
+                                 "container-concurrency-target-percentage)", P_NUM(1, 100, NULL)},
+    {"svc_kpa_stable_s", "60", "kpa: stable window, s (Knative stable-window)", P_DURATION(1, 3600)},
+    {"svc_kpa_panic_pct", "10", "kpa: panic window, % of the stable window (Knative panic-window-percentage)",
+     P_NUM(1, 100, NULL)},
+    {"svc_kpa_panic_threshold_pct", "200", "kpa: panic when the panic window asks for this % of the ready "
+                                           "replicas (Knative panic-threshold-percentage)", P_NUM(110, 1000, NULL)},
+    {"svc_kpa_max_up_rate", "1000", "kpa: at most this x the ready replicas a tick (Knative max-scale-up-rate)",
+     P_NUM(1.001, 1e9, NULL)},
+    {"svc_kpa_max_down_rate", "2", "kpa: at least the ready replicas / this a tick (Knative max-scale-down-rate)",
+     P_NUM(1.001, 1e9, NULL)},
+    {"svc_kpa_zero_grace_s", "30", "kpa: the last replica stays this long after a stable window without requests "
+                                   "(Knative scale-to-zero-grace-period)", P_DURATION(0, 3600)},
+    {"svc_hpa_target", "0.7", "hpa: target batch-slot occupancy per replica (assumption: Knative's 70% target; the "
+                              "HPA has no default)", P_NUM(0.01, 1, NULL)},
+    {"svc_hpa_tolerance", "0.1", "hpa: no change while metric / target is within this of 1 (kube-controller-manager "
+                                 "--horizontal-pod-autoscaler-tolerance)", P_NUM(0, 1, NULL)},
+    {"svc_hpa_down_window_s", "300", "hpa: scale-down stabilization window, s (--horizontal-pod-autoscaler-"
+                                     "downscale-stabilization 5m)", P_DURATION(0, 3600)},
     {"svc_util_high", "0.85", "scale out when replica busy fraction over the window exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
     {"svc_mem_high", "0.9", "scale out when batch-slot (KV cache) occupancy exceeds this (assumption: a common autoscaling rule of thumb)", P_NUM(0, 1e6, NULL)},
     {"svc_p99_high_ms", "200", "scale out when window P99 latency exceeds this, ms (assumption: a common rule of thumb), for a service "
@@ -113,6 +138,19 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->max_batch_def = (int)sim_param_int(s, "svc_max_batch");
     L->slo_def = num_param(s, "svc_slo_ms");
     L->period_s = num_param(s, "svc_scale_period_s");
+    L->scaler = sim_param_choice(s, "svc_autoscaler");
+    if (L->scaler == SVC_SCALER_KPA)
+        L->period_s = num_param(s, "svc_kpa_tick_s");
+    L->kpa_target = num_param(s, "svc_kpa_target_pct") / 100.0;
+    L->kpa_stable_s = num_param(s, "svc_kpa_stable_s");
+    L->kpa_panic_s = L->kpa_stable_s * num_param(s, "svc_kpa_panic_pct") / 100.0;
+    L->kpa_panic_thr = num_param(s, "svc_kpa_panic_threshold_pct") / 100.0;
+    L->kpa_up_rate = num_param(s, "svc_kpa_max_up_rate");
+    L->kpa_down_rate = num_param(s, "svc_kpa_max_down_rate");
+    L->kpa_grace_s = num_param(s, "svc_kpa_zero_grace_s");
+    L->hpa_target = num_param(s, "svc_hpa_target");
+    L->hpa_tol = num_param(s, "svc_hpa_tolerance");
+    L->hpa_down_s = num_param(s, "svc_hpa_down_window_s");
     L->util_high = num_param(s, "svc_util_high");
     L->mem_high = num_param(s, "svc_mem_high");
     L->p99_high_ms = num_param(s, "svc_p99_high_ms");
@@ -163,6 +201,7 @@ static void svc_layer_free(void *state)
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
         sim_rng_free(v->rng);
+        svc_as_free(v);
         sim_sketch_free(&v->win_lat);
         sim_sketch_free(&v->lat_s);
         sim_sketch_free(&v->ttft_s);
@@ -243,7 +282,8 @@ static void svc_task_rate_changed(void *state, sim *s, job *j)
     replica *p = job_owner(j);
     if (p->in_run)
         return; /* caused by its own batch starting or ending: svc_replica_run reads the new rate */
-    if (p->state == R_READY && (p->in_block || p->nactive))
+    svc_as_flow(p->svc, sim_now(s));
+    if ((p->state == R_READY || p->state == R_DRAINING) && (p->in_block || p->nactive))
         svc_cut_block(s, p);
 }
 
@@ -253,7 +293,8 @@ static void svc_task_lost(void *state, sim *s, job *j)
     replica *p = job_owner(j);
     service *v = p->svc;
     svc_layer *L = svc_of(s);
-    if (p->state == R_READY)
+    svc_as_flow(v, sim_now(s));
+    if (p->state == R_READY || p->state == R_DRAINING)
         svc_set_busy(s, p, false);
     long lost = p->nactive + p->npending;
     for (int i = 0; i < p->nactive; i++)
@@ -266,10 +307,13 @@ static void svc_task_lost(void *state, sim *s, job *j)
     svc_prefix_drop(p); /* prefix cache hook */
     v->drop_lost += (uint64_t)lost;
     v->in_flight -= lost;
-    if (p->state == R_READY)
+    if (p->state == R_READY) {
         svc_ready_del(v, p);
-    else if (p->state == R_STARTING) {
+    } else if (p->state == R_STARTING) {
         v->nstarting--;
+        L->nup--;
+    } else if (p->state == R_DRAINING) {
+        v->ndraining--;
         L->nup--;
     }
     p->state = R_GONE;
@@ -279,7 +323,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     v->nlive--;
     v->replicas_lost++;
     svc_note_scale(s, v, "lost");
-    if (!v->ended && (v->nlive < v->min || (v->nlive == 0 && v->qlen > 0)))
+    if (!v->ended && (v->nlive - v->ndraining < v->min || (v->nlive - v->ndraining == 0 && v->qlen > 0)))
         svc_scale_out(s, v);
     /* the other replicas keep serving; their idle slots take queued requests */
     for (int i = 0; i < v->nreps; i++)
@@ -333,6 +377,7 @@ static void route(sim *s, service *v, uint32_t ri)
     svc_layer *L = svc_of(s);
     svc_req *r = svc_req_at(L, ri);
     svc_compact_reps(v);
+    svc_as_flow(v, sim_now(s));
     v->arrived++;
     v->in_flight++;
     if (v->ended) {
@@ -358,7 +403,7 @@ static void route(sim *s, service *v, uint32_t ri)
     if (p) {
         svc_assign(s, p, ri);
     } else {
-        if (v->nlive == 0)
+        if (v->nlive - v->ndraining == 0)
             svc_scale_out(s, v); /* scale from zero: the request waits for the cold start */
         if (r->first && !ready_replica(v)) /* the newest activation in flight (O(replicas)) */
             for (int i = v->nreps; i-- > 0 && r->first_rep == NONE;)
@@ -655,6 +700,7 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     sim_sketch_init(&v->win_ttft);
     v->g_reps.since = sim_now(s);
     v->g_slots.since = sim_now(s);
+    svc_as_init(s, v);
     if (L->nsvcs == L->cap_svcs) {
         L->cap_svcs = L->cap_svcs ? L->cap_svcs * 2 : 8;
         L->svcs = xrealloc(L->svcs, L->cap_svcs * sizeof *L->svcs);
@@ -729,7 +775,8 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     (void)s;
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
-    case EVK_BLOCK: return L->reps[slot]->ev_gen == gen && L->reps[slot]->state == R_READY;
+    case EVK_BLOCK:
+        return L->reps[slot]->ev_gen == gen && (L->reps[slot]->state == R_READY || L->reps[slot]->state == R_DRAINING);
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
     case EVK_TIMEOUT: {
         const svc_req *r = svc_req_at(L, slot);
@@ -751,8 +798,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     switch (aux) {
     case EVK_BLOCK: {
         replica *p = L->reps[slot];
-        if (p->ev_gen != gen || p->state != R_READY)
+        if (p->ev_gen != gen || (p->state != R_READY && p->state != R_DRAINING))
             return;
+        svc_as_flow(p->svc, sim_now(s));
         svc_block_end(s, p);
         return;
     }
@@ -760,6 +808,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         replica *p = L->reps[slot];
         if (p->gen != gen || p->state != R_STARTING)
             return;
+        svc_as_flow(p->svc, sim_now(s));
         p->state = R_READY;
         p->ready_us = sim_now(s);
         p->idle_since_us = sim_now(s);
@@ -779,6 +828,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         if (!r->live || r->gen != gen || !r->queued)
             return;
         service *v = r->svc;
+        svc_as_flow(v, sim_now(s));
         r->queued = false; /* stays linked until pull_queue passes it and frees it */
         v->qlen--;
         v->drop_timeout++;
@@ -786,7 +836,10 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         return;
     }
     case EVK_TICK:
-        svc_tick(s, L->svcs[slot]);
+        if (L->scaler == SVC_SCALER_THRESHOLD)
+            svc_tick(s, L->svcs[slot]);
+        else
+            svc_as_tick(s, L->svcs[slot]);
         return;
     case EVK_KV:
         svc_pd_landed(s, L, slot, gen);
@@ -802,6 +855,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     }
     case EVK_END: {
         service *v = L->svcs[slot];
+        svc_as_flow(v, sim_now(s));
         v->ended = true;
         v->min = 0;
         drop_queue(v, L);

@@ -149,7 +149,8 @@ static void run_time(sim *s, replica *p)
         }
     }
     p->last_us = sim_now(s);
-    svc_pull_queue(s, p);
+    if (p->state == R_READY) /* a draining replica takes nothing new */
+        svc_pull_queue(s, p);
     for (int i = 0; i < p->npending; i++)
         p->active[p->nactive++] = p->pending[i];
     p->npending = 0;
@@ -160,7 +161,7 @@ static void run_time(sim *s, replica *p)
     p->rate_used = rate;
     p->ev_gen++;
     if (p->nactive == 0 || rate <= 0) {
-        if (p->nactive == 0 && v->ended)
+        if (p->nactive == 0 && (v->ended || p->state == R_DRAINING))
             svc_replica_remove(s, p);
         return;
     }
@@ -183,7 +184,8 @@ void svc_replica_run(sim *s, replica *p)
         run_time(s, p);
         return;
     }
-    svc_pull_queue(s, p);
+    if (p->state == R_READY) /* a draining replica takes nothing new */
+        svc_pull_queue(s, p);
     int64_t new_tok = 0;
     double prompt_sq = 0; /* the new prompts' self-attention (shape model) */
     for (int i = 0; i < p->npending; i++) {
@@ -200,7 +202,7 @@ void svc_replica_run(sim *s, replica *p)
     rate = svc_rate_of(p);
     p->ev_gen++;
     if (p->nactive == 0) {
-        if (v->ended)
+        if (v->ended || p->state == R_DRAINING)
             svc_replica_remove(s, p);
         return;
     }

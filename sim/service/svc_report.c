@@ -154,12 +154,20 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
     cJSON_AddNumberToObject(rp, "min", v->min_cfg);
     cJSON_AddNumberToObject(rp, "max", v->max);
     cJSON_AddNumberToObject(rp, "peak", v->g_reps.peak);
-    cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting);
+    cJSON_AddNumberToObject(rp, "at_end", v->nready + v->nstarting + v->ndraining);
     cJSON_AddNumberToObject(rp, "cold_starts", (double)cold_v);
     cJSON_AddNumberToObject(rp, "scale_outs", (double)v->scale_outs);
     cJSON_AddNumberToObject(rp, "scale_ins", (double)v->scale_ins);
     cJSON_AddNumberToObject(rp, "unplaceable", (double)v->unplaceable);
     cJSON_AddNumberToObject(rp, "lost", (double)v->replicas_lost);
+    if (v->as) { /* kpa or hpa (svc_autoscale.c) */
+        static const char *const names[] = {"threshold", "kpa", "hpa"};
+        cJSON_AddStringToObject(rp, "autoscaler", names[L->scaler]);
+        cJSON_AddNumberToObject(rp, "drains", (double)v->as->drains);
+        double panic_s = v->as->panic_s + (v->as->panicking ? gs_us_to_s(sim_now(s) - v->as->panic_from_us) : 0);
+        if (L->scaler == SVC_SCALER_KPA)
+            cJSON_AddNumberToObject(rp, "panic_s", panic_s);
+    }
     cJSON_AddNumberToObject(o, "replica_hours", rh);
     cJSON_AddNumberToObject(o, "gpu_hours", gh);
     cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);

@@ -2,7 +2,8 @@
  * replica task handed to the space policy), scale in (an idle replica
  * retired, or handed to an actuator), the autoscaler's evaluation every
  * svc_scale_period_s over the window's busy fraction, batch-slot occupancy
- * and P99 (or TTFT), and the busy accounting those read. Below the batching
+ * and P99 (or TTFT) -- the threshold rule; kpa and hpa are in
+ * svc_autoscale.c -- and the busy accounting those read. Below the batching
  * (svc_batch.c), which calls it; it calls nothing above.
  *
  * Costs, n = a service's ready replicas: a request routed, admitted or
@@ -271,7 +272,7 @@ replica *svc_least_loaded(service *v, double kv_tok)
 
 void svc_note_scale(sim *s, service *v, const char *what)
 {
-    sim_gauge_set(&v->g_reps, sim_now(s), (double)(v->nready + v->nstarting - (int)0));
+    sim_gauge_set(&v->g_reps, sim_now(s), (double)(v->nready + v->nstarting + v->ndraining));
     const sim_observer *o = sim_observer_of(s);
     if (o && o->svc_scale)
         o->svc_scale(o->svc_scale_ud, v->id, gs_us_to_s(sim_now(s)), what, v->nlive);
@@ -321,13 +322,19 @@ void svc_replica_remove(sim *s, replica *p)
 {
     service *v = p->svc;
     svc_layer *L = p->svc->L;
-    if (p->state != R_READY || p->nactive || p->npending)
+    bool drained = p->state == R_DRAINING;
+    if ((p->state != R_READY && !drained) || p->nactive || p->npending)
         GS_BUG("replica_remove: replica busy or not ready");
     svc_set_busy(s, p, false);
     svc_prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    svc_ready_del(v, p);
+    if (drained) { /* out of the ready list already (svc_drain) */
+        v->ndraining--;
+        L->nup--;
+    } else {
+        svc_ready_del(v, p);
+    }
     v->nlive--;
     v->scale_ins++;
     job *t = p->task;

@@ -25,7 +25,14 @@ typedef struct svc_layer svc_layer;
 enum { EVK_BLOCK = 1, EVK_READY = 2, EVK_TIMEOUT = 3, EVK_TICK = 4, EVK_GEN = 5, EVK_END = 6, EVK_KV = 7 };
 /* A service's pool when it runs disaggregated (pd=P:D, svc_pd.c). */
 enum { SVC_PD_NONE = 0, SVC_PD_PREFILL = 1, SVC_PD_DECODE = 2 };
-enum { R_PLACING, R_STARTING, R_READY, R_GONE };
+/* R_DRAINING: scaled in by the kpa or hpa autoscaler while it held requests:
+ * out of routing, it finishes them (no new ones, none from the queue) and
+ * is retired when the last ends; it keeps its GPUs until then. */
+enum { R_PLACING, R_STARTING, R_READY, R_GONE, R_DRAINING };
+/* The autoscaler a run uses (svc_autoscaler): the seed article's threshold
+ * rule (svc_scale.c), the Knative Pod Autoscaler or the Kubernetes HPA
+ * (svc_autoscale.c). */
+enum { SVC_SCALER_THRESHOLD, SVC_SCALER_KPA, SVC_SCALER_HPA };
 enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define NONE UINT32_MAX
 #define REQ_CHUNK 4096u
@@ -84,6 +91,34 @@ typedef struct replica {
     int incoming;         /* requests whose KV is on its way here (disaggregated decode): slots held */
 } replica;
 
+/* One autoscaler tick's snapshot: the request-second areas up to it and the
+ * HPA's recommendation made there. */
+typedef struct svc_as_snap {
+    gs_time_us t_us;
+    double conc_area, held_area;
+    int rec;
+} svc_as_snap;
+
+/* A service's kpa/hpa state (svc_autoscale.c); NULL under threshold. The
+ * areas integrate, up to last_us, the requests in flight (arrived, not yet
+ * served or dropped: Knative's concurrency, queue included) and those held
+ * by replicas (in flight minus queued: the HPA's pod metric), so a window's
+ * mean is a difference of two snapshots: O(1) per change, O(window / tick)
+ * per tick. */
+typedef struct svc_as {
+    gs_time_us last_us;
+    double conc_area, held_area;
+    svc_as_snap *ring; /* the last ticks, newest at head */
+    int cap, head, n;
+    bool panicking;               /* kpa panic mode */
+    gs_time_us panic_at_us;       /* last tick over the panic threshold */
+    gs_time_us panic_from_us;     /* when this panic began */
+    int max_panic;                /* the most replicas asked for in this panic (never less while it lasts) */
+    gs_time_us zero_at_us;        /* kpa: first tick that asked for zero replicas, -1: none */
+    double panic_s;               /* seconds in panic mode, over the run */
+    uint64_t drains;              /* scale-ins that waited for the replica's requests */
+} svc_as;
+
 typedef struct service {
     struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
     uint32_t idx;
@@ -103,7 +138,9 @@ typedef struct service {
     long qlen;
     replica **reps;
     int nreps, cap_reps;
-    int nlive, nready, nstarting; /* live = placing + starting + ready */
+    int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
+    int ndraining;
+    svc_as *as; /* kpa/hpa state; NULL under the threshold rule */
     /* the nready ready replicas in creation order (that of reps, which breaks
      * ties): the per-request loops (routing, slot gauge) walk only these,
      * at most what the cluster can hold, never the replicas still waiting
@@ -193,6 +230,10 @@ struct svc_layer {
     int block_tok;
     double route_share;
     double kv_kib_def, kv_util;
+    /* the autoscaler (svc_autoscaler) and its parameters */
+    int scaler;
+    double kpa_target, kpa_stable_s, kpa_panic_s, kpa_panic_thr, kpa_up_rate, kpa_down_rate, kpa_grace_s;
+    double hpa_target, hpa_tol, hpa_down_s;
     double pd_net_gbps; /* svc_net_gbps: a disaggregated KV transfer's network without a card figure */
     svc_hw_params hw_params; /* the run's parameters of a replica's shape, read once */
     bool follow_load; /* svc_demand=load: a replica's demand on a shared card follows its batches */
@@ -205,6 +246,20 @@ struct svc_layer {
 /* The actuator policy's state, for its hooks (L->act set). Read at each
  * call: the layer is made before the policies' init() makes that state. */
 static inline void *svc_act_state(const sim *s, const svc_layer *L) { return sim_policy_state(s, L->act_pol); }
+
+/* Integrates v's request flows (svc_as) up to now: called before anything
+ * of the service's in_flight or qlen changes at a later instant than the
+ * last call (at the entry of each of the layer's events and callbacks). */
+static inline void svc_as_flow(service *v, gs_time_us now)
+{
+    svc_as *a = v->as;
+    if (!a || now <= a->last_us)
+        return;
+    double dt = gs_us_to_s(now - a->last_us);
+    a->conc_area += (double)v->in_flight * dt;
+    a->held_area += (double)(v->in_flight - v->qlen) * dt;
+    a->last_us = now;
+}
 
 static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 
@@ -279,6 +334,18 @@ void svc_scale_out(sim *s, service *v);
 void svc_replica_remove(sim *s, replica *p);
 void svc_compact_reps(service *v);
 void svc_tick(sim *s, service *v);
+
+/* svc_autoscale.c: the Knative Pod Autoscaler and the Kubernetes HPA */
+/* v's kpa/hpa state from now (nothing under threshold). */
+void svc_as_init(sim *s, service *v);
+void svc_as_free(service *v);
+/* EVK_TICK under kpa or hpa: the desired replica count from the windows,
+ * replicas started or scaled in (drained) to it. O(window / tick), plus
+ * O(replicas) for each scale-in. */
+void svc_as_tick(sim *s, service *v);
+/* Scales ready replica p in: retired now if it holds nothing, else drained
+ * (R_DRAINING). */
+void svc_drain(sim *s, replica *p);
 
 /* svc_batch.c: continuous batching on a replica */
 void svc_replica_run(sim *s, replica *p);
