@@ -56,7 +56,7 @@ TST_CLI_OBJ := $(patsubst %.c,$(TST)/%.o,$(CLI_SRC))
 TST_OBJ := $(patsubst %.c,$(TST)/%.o,$(TEST_SRC))
 
 .PHONY: all deps check-deps demo test bench clean install baseline-update build-release build-test run-tests \
-        run-demo run-bench fgd-table fuzz build-fuzz run-fuzz
+        run-demo run-bench fgd-table fgd-variants fuzz build-fuzz run-fuzz
 
 all: check-deps
 	@$(MAKE) --no-print-directory build-release
@@ -145,7 +145,11 @@ bench: deps
 	@$(MAKE) --no-print-directory $(JOBS) gpusim $(REL)/bench_heap
 	@$(MAKE) --no-print-directory run-bench
 
-# The FGD fill-up table on the paper's 17 openb traces (minutes):
+# The FGD fill-up table on generated openb variants (minutes, no outside data)
+fgd-variants: gpusim
+	@sh scripts/fgd_variants.sh $(OUT)
+
+# The FGD fill-up table on the paper's 17 openb traces, then the generated set (minutes):
 #   make fgd-table TRACES=folder-with-the-openb-csv-files
 fgd-table: gpusim
 	@if [ -z "$(TRACES)" ]; then echo "usage: make fgd-table TRACES=DIR (the openb_*.csv files of Alibaba clusterdata cluster-trace-gpu-v2023)" >&2; exit 2; fi

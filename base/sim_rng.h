@@ -13,7 +13,7 @@
 #include "gs.h"
 
 /* Stream ids: fixed, so a stream's draws depend only on the seed. */
-enum { RNG_ARRIVALS = 1, RNG_DURATIONS = 2, RNG_SIZES = 3, RNG_FILL = 4 /* run --mode fill order */, RNG_POLICY = 16 };
+enum { RNG_ARRIVALS = 1, RNG_DURATIONS = 2, RNG_SIZES = 3, RNG_FILL = 4 /* run --mode fill order */, RNG_VARIANT = 5 /* gen openb-variant */, RNG_POLICY = 16 };
 
 gsl_rng *sim_rng_new(uint64_t seed, uint32_t stream);
 void sim_rng_free(gsl_rng *r);

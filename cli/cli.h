@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_gen_agents(int argc, char **argv); /* `gen agents` (cli_gen_agents.c) */
 int cmd_gen_training(int argc, char **argv); /* `gen training` (cli_gen_training.c) */
+int cmd_gen_openb(int argc, char **argv);  /* `gen openb-variant` (cli_gen_openb.c) */
 int cmd_policies(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 /* `models --llm` and `models --validate` (cli_models.c); gpu_dir: models/gpu */

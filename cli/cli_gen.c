@@ -20,7 +20,8 @@ static void gen_usage(FILE *out)
                  "       Replaying it under policy 'whole' on C GPUs is an M/M/c queue (Erlang C).\n"
                  "  --out FILE writes atomically; without it the trace goes to stdout.\n"
                  "       gpusim gen agents --sessions N ...   agent sessions and bursts (gen agents --help)\n"
-                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n");
+                 "       gpusim gen training [--jobs N] ...   a day of training jobs (gen training --help)\n"
+                 "       gpusim gen openb-variant --pods FILE --family F --pct P   an FGD-style openb variant\n");
 }
 
 static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
@@ -31,6 +32,7 @@ const cli_family cli_generators[] = {
     {"mmc", gen_mmc, "Poisson arrivals and exponential durations: an M/M/c queue (Erlang C)", NULL},
     {"agents", cmd_gen_agents, "agent sessions (a sandbox each) and their bursts of activity", NULL},
     {"training", cmd_gen_training, "a day of training jobs from a Helios cluster's figures (Hu et al., SC '21)", NULL},
+    {"openb-variant", cmd_gen_openb, "an openb pod list resampled like the FGD paper's variants", NULL},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -39,11 +39,14 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nimport formats ('gpusim import FORMAT --help'):\n");
+    int w = 9; /* the name column, widened to the longest family name */
+    for (const cli_family *f = cli_generators; f->name; f++)
+        w = (int)strlen(f->name) > w ? (int)strlen(f->name) : w;
     for (const cli_family *f = cli_importers; f->name; f++)
-        fprintf(out, "  %-9s %s\n", f->name, f->summary);
+        fprintf(out, "  %-*s %s\n", w, f->name, f->summary);
     fprintf(out, "\ngenerators ('gpusim gen KIND --help'):\n");
     for (const cli_family *f = cli_generators; f->name; f++)
-        fprintf(out, "  %-9s %s\n", f->name, f->summary);
+        fprintf(out, "  %-*s %s\n", w, f->name, f->summary);
     fprintf(out, "\n'gpusim <command> --help' describes a command. Exit codes: 0 ok, 1 other failure, "
                  "2 usage, 3 bad input, 4 cannot write output.\n");
 }

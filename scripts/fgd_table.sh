@@ -2,9 +2,10 @@
 # fgd_table.sh - the FGD fill-up table on the 17 openb traces the paper ran:
 # gpusim's paper-compatible mode against the published figures (FGD,
 # BestFit, DotProd, Random), gpusim's exact default beside it, and gpusim's
-# own strategy (fgdfit) against paper-mode FGD with its seed spread and
-# placements per second side by side. Minutes, not a unit test: `make
-# fgd-table TRACES=DIR`.
+# own strategies (fgdfit, fgdhost) against paper-mode FGD with their seed
+# spread and placements per second side by side; then the generated set
+# (scripts/fgd_variants.sh, GEN=0 skips it). Minutes, not a unit test:
+# `make fgd-table TRACES=DIR`.
 #
 # usage: scripts/fgd_table.sh TRACE_DIR [OUT_DIR]
 #   TRACE_DIR  a folder with openb_node_list_gpu_node.csv and the
@@ -16,7 +17,9 @@
 #      model's bestfit and dotprod on every trace, not only on
 #      EXACT_TRACES), RUN (0: only rebuild table.md from OUT_DIR's csv
 #      files, e.g. after running subsets side by side and concatenating),
-#      OWN_ONLY (1: rerun only the head to head, keeping OUT_DIR's runs.csv).
+#      OWN_ONLY (1: rerun only the head to head, keeping OUT_DIR's runs.csv),
+#      OWN_S (gpusim's strategies in the head to head, default "fgdfit fgdhost"),
+#      GEN (0: not the generated set).
 #
 # Runs per trace: FGD (paper mode) and fgdfit seed by seed (the head to
 # head), BestFit, DotProd and Random in paper mode over the seeds, FGD in
@@ -37,8 +40,8 @@ ALL="cpu050 cpu100 cpu200 cpu250 default gpushare40 gpushare60 gpushare80 gpusha
 TRACES=${TRACES_ONLY:-$ALL}
 EXACT_TRACES=${EXACT_TRACES:-default gpushare100 gpuspec33 multigpu50}
 [ "${EXACT_ALL:-0}" = 1 ] && EXACT_TRACES=$ALL
-# gpusim's own strategy, as documented in policies/README.md
-OWN="--set gpu_select=fgdfit --set frag_model=paper"
+# gpusim's own strategies, as documented in policies/README.md
+OWN_S=${OWN_S:-fgdfit fgdhost}
 BASE="--mode fill --fill-to 1.3 --policy vgpu --set split_count=20"
 
 [ -f "$REF" ] || { echo "fgd_table: $REF not found (run from the repository root)" >&2; exit 2; }
@@ -89,7 +92,9 @@ print("%.4f,%.4f,%.4f,%.0f" % (100 - f["alloc_pct_at_100"], f["alloc_pct_at_100_
         seed=$lo
         while [ "$seed" -le "$hi" ]; do # head to head on the same seed
             echo "$t,fgd,$seed,$(run paper fgd "$seed..$seed" | cut -d, -f1,3,4)" >> "$W/seeds.csv"
-            echo "$t,fgdfit,$seed,$(run paper fgdfit "$seed..$seed" | cut -d, -f1,3,4)" >> "$W/seeds.csv"
+            for o in $OWN_S; do
+                echo "$t,$o,$seed,$(run paper "$o" "$seed..$seed" | cut -d, -f1,3,4)" >> "$W/seeds.csv"
+            done
             seed=$((seed + 1))
         done
         echo "fgd_table: $t done" >&2
@@ -154,15 +159,16 @@ for t in traces:
         e, g = ours(t, "exact", s), ours(t, "paper", s)
         cells.append("" if e is None else "%.2f / %.2f (%+.2f)" % (e, g, e - g))
     out("| %s | %s |" % (t, " | ".join(cells)))
-out("\n#### gpusim's own strategy (`gpu_select=fgdfit`) vs paper-mode FGD\n")
-out("Unallocated GPUs at 100% arrived: mean (sd) [min..max] over the seeds, each seed run separately for")
-out("both; wins: seeds where fgdfit leaves fewer GPUs unallocated than FGD on the same seed (same arrival")
-out("order and tie order); placements/s: mean over those runs.\n")
-out("| trace | FGD (paper mode) | fgdfit | difference | wins | FGD placements/s | fgdfit placements/s |")
-out("|---|---|---|---|---|---|---|")
-beat, lost = [], []
-for t in traces:
-    a, b = per[(t, "fgd")], per[(t, "fgdfit")]
+for own in sorted({s for (_, s) in per} - {"fgd"}):
+  out("\n#### gpusim's own strategy (`gpu_select=%s`) vs paper-mode FGD\n" % own)
+  out("Unallocated GPUs at 100% arrived: mean (sd) [min..max] over the seeds, each seed run separately for")
+  out("both; wins: seeds where %s leaves fewer GPUs unallocated than FGD on the same seed (same arrival" % own)
+  out("order and tie order); placements/s: mean over those runs.\n")
+  out("| trace | FGD (paper mode) | %s | difference | wins | FGD placements/s | %s placements/s |" % (own, own))
+  out("|---|---|---|---|---|---|---|")
+  beat, lost = [], []
+  for t in traces:
+    a, b = per[(t, "fgd")], per[(t, own)]
     ks = sorted(set(a) & set(b))
     x, y = [a[k][0] for k in ks], [b[k][0] for k in ks]
     d = st.mean(y) - st.mean(x)
@@ -171,10 +177,14 @@ for t in traces:
     out("| %s | %.2f (%.2f) [%.2f..%.2f] | %.2f (%.2f) [%.2f..%.2f] | %+.2f | %d/%d | %.0f | %.0f |" %
         (t, st.mean(x), sd(x), min(x), max(x), st.mean(y), sd(y), min(y), max(y), d, wins, len(ks),
          st.mean(a[k][2] for k in ks), st.mean(b[k][2] for k in ks)))
-out("\nfgdfit leaves fewer GPUs unallocated than paper-mode FGD on %d of %d traces%s." %
-    (len(beat), len(traces), "" if not lost else "; not on: " + ", ".join(lost)))
+  out("\n%s leaves fewer GPUs unallocated than paper-mode FGD on %d of %d traces%s." %
+      (own, len(beat), len(traces), "" if not lost else "; not on: " + ", ".join(lost)))
 if missing:
     out("\nTraces not run (not in the trace folder or not selected): " + ", ".join(missing) + ".")
 EOF
+if [ "${GEN:-1}" = 1 ]; then # the generated set, its table after the published one
+    [ "${RUN:-1}" = 1 ] && GPUSIM=$GPUSIM SEEDS=$SEEDS OWN=$OWN_S sh scripts/fgd_variants.sh "$OUT" > /dev/null
+    [ -f "$OUT/variants.md" ] && { echo; cat "$OUT/variants.md"; } >> "$W/table.md"
+fi
 cp "$W/table.md" "$OUT/"
 cat "$OUT/table.md"

@@ -1,5 +1,5 @@
 /* test_paper.c - frag_model=paper (the FGD artifact's scores, typical
- * shapes and tie order) and gpu_select=fgdfit, by hand.
+ * shapes and tie order), gpu_select=fgdfit and fgdhost, by hand.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -228,11 +228,45 @@ static void fgdfit_scarce_model_by_hand(void)
     setup_free(&u);
 }
 
+/* fgdhost: two nodes of 2 cards, 12 and 40 cores; the trace's GPU task a
+ * asks a card and 8 cores (8 cores per GPU), c asks 4 cores and no GPU.
+ * c leaves a room on either node, so fgd's measure grows nowhere and fgdfit
+ * ties too (2 idle cards each): both follow the seed's order, node 0 first.
+ * fgdhost: node 0 feeds min(2, 12/8) = 1.5 cards before c and 1 after (0.5
+ * more stranded), node 1 all 2 either way (0): c goes to node 1. */
+static void fgdhost_strands_least_by_hand(void)
+{
+    const char *cl = "{\"name\":\"t\",\"nodes\":[{\"model\":\"A100-SXM4-80GB\",\"gpus\":2,\"cpu\":12},"
+                     "{\"model\":\"A100-SXM4-80GB\",\"gpus\":2,\"cpu\":40}]}";
+    const char *tr = "id,submit,duration,gpus,gpucores,gpumem_pct,cpu\nc,0,10,0,,,4\na,1,10,1,,,8\n";
+    uint64_t seed = 1;
+    for (; seed < 100; seed++) {
+        int *rank = sc_paper_rank_new(seed, 2), first = rank[0] < rank[1];
+        free(rank);
+        if (first)
+            break;
+    }
+    CHECK(seed < 100);
+    static const char *const sel[][3] = {{"gpu_select=fgd", "frag_model=paper", NULL},
+                                         {"gpu_select=fgdfit", "frag_model=paper", NULL},
+                                         {"gpu_select=fgdhost", "frag_model=paper", NULL},
+                                         {"gpu_select=fgdhost", NULL, NULL}};
+    static const int want[] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        int node[8];
+        setup u;
+        CHECK_EQ_INT(setup_init(&u, cl, tr, sel[i], seed, true, record_node, node), 0);
+        CHECK_EQ_INT(node['c' - 'a'], want[i]);
+        setup_free(&u);
+    }
+}
+
 const test_case tests_paper[] = {
     {"paper/scores_by_hand", paper_scores_by_hand},
     {"paper/frag_by_hand", paper_frag_by_hand},
     {"paper/ties_follow_seed_order", paper_ties_follow_seed_order},
     {"paper/fgdfit_rules_by_hand", fgdfit_rules_by_hand},
     {"paper/fgdfit_scarce_model_by_hand", fgdfit_scarce_model_by_hand},
+    {"paper/fgdhost_strands_least_by_hand", fgdhost_strands_least_by_hand},
     {NULL, NULL},
 };

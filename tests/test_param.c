@@ -103,7 +103,7 @@ static void bad_values_refused_at_init(void)
         {"vgpu+hibernate", "pause_after=soon", "or off"},
         {"dynmig", "create_s=inf", "expected duration"},
         {"vgpu", "split_count=2.5", "--set split_count='2.5': expected integer 1..1000"},
-        {"vgpu", "gpu_select=best", "expected hami, bestfit, dotprod, random, fgd or fgdfit"},
+        {"vgpu", "gpu_select=best", "expected hami, bestfit, dotprod, random, fgd, fgdfit or fgdhost"},
         {"vgpu", "core_policy=soft", "expected default, force or disable"},
         {"mps", "replicas=60", "--set replicas='60': expected integer 0..48"},
         {"timeslice", "oom_retry=1001", "expected integer 0..1000"},

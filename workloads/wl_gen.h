@@ -43,6 +43,27 @@ typedef struct wl_agents_opts {
 /* Writes a trace of session and burst rows to out. 0 or GS_EWRITE. */
 int wl_gen_agents(FILE *out, const wl_agents_opts *o, gs_error *err);
 
+/* An openb pod-list variant (workloads/wl_gen_openb.c): the base list
+ * (openb columns, found by name) resampled the way the FGD paper's
+ * variants were, so that `family`'s measure is pct percent:
+ *   cpu       CPU-only pods among all pods (0 <= pct < 100);
+ *   gpushare  sharing pods' part of the GPU request (0..100);
+ *   multigpu  multi-GPU pods' part of the GPU request (0 <= pct < 100);
+ *   gpuspec   GPU pods with a gpu_spec (0..100). */
+enum { WL_VAR_CPU, WL_VAR_GPUSHARE, WL_VAR_MULTIGPU, WL_VAR_GPUSPEC, WL_VAR_NFAMILIES };
+extern const char *const wl_variant_family_name[WL_VAR_NFAMILIES];
+
+typedef struct wl_openb_variant_opts {
+    const char *pods_path;
+    int family;
+    double pct;
+    uint64_t seed;
+} wl_openb_variant_opts;
+
+/* Writes the variant as an openb pod list (11 columns). 0, GS_EINPUT (the
+ * base list: file, line, column) or GS_EWRITE. */
+int wl_gen_openb_variant(FILE *out, const wl_openb_variant_opts *o, gs_error *err);
+
 /* A day of training jobs (workloads/wl_gen_training.c), shaped like one
  * Helios cluster's GPU jobs (Hu et al., SC '21; numbers in
  * reference/helios-jobs.csv, read from the paper's figures):

@@ -29,13 +29,13 @@ static const pol_param params[] = {
     {"eff_floor", "0.75", "lowest efficiency however many tenants (reference/mechanics.md 2, [U])", P_NUM(0.01, 1, NULL)},
     {"queue", "skip", "skip: a request that does not fit is passed over; fifo: strict head-of-line", P_ENUM("skip|fifo")},
     {"gpu_select", "hami", "hami: node_policy/card_policy scores; bestfit, dotprod, random (seeded), fgd "
-                           "(fragmentation gradient descent, ATC'23) or fgdfit (gpusim's own: fgd with scarce models last and exact "
-                           "fits first); policies/README.md", P_ENUM(SC_SELECT_CHOICES)},
+                           "(fragmentation gradient descent, ATC'23) fgdfit (gpusim's own: fgd with scarce models last and exact "
+                           "fits first) or fgdhost (fgdfit, least GPU stranded by host CPU and memory); policies/README.md", P_ENUM(SC_SELECT_CHOICES)},
     {"frag_model", "exact", "exact: gpusim's fragmentation measure, every request shape with memory, exact scores; "
                             "paper: the FGD artifact's measure, typical shapes, integer scores and seeded ties "
                             "(reproduces the published fill-up figures; policies/README.md)", P_ENUM("exact|paper")},
     {"frag", "on", "on: measure fragmentation against the trace's request shapes (report gpu.frag_*, timeseries); "
-                   "off: skip it (gpu_select=fgd and fgdfit and frag_model=paper need it on)", P_ONOFF},
+                   "off: skip it (gpu_select=fgd, fgdfit, fgdhost and frag_model=paper need it on)", P_ONOFF},
     {NULL, NULL, NULL, {0, 0, 0, NULL, NULL}},
 };
 
@@ -62,7 +62,7 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     c.paper = sim_param_choice(s, "frag_model") == 1;
     if (c.paper && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set frag_model=paper needs frag=on");
-    if ((c.select == SC_SEL_FGD || c.select == SC_SEL_FGDFIT) && !c.frag)
+    if (sc_sel_frag(c.select) && !c.frag)
         return gs_err(err, GS_EUSAGE, "--set gpu_select=%s needs frag=on", c.select_name);
 
     int rc;
@@ -71,7 +71,7 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
         return rc;
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
         st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
-    if (c.paper || c.select == SC_SEL_FGDFIT)
+    if (c.paper || sc_sel_fit(c.select))
         st->rank = sc_paper_rank_new(sim_seed(s), sim_cluster_of(s)->nnodes);
     *state = st;
     return 0;

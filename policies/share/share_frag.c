@@ -97,6 +97,7 @@ struct sc_frag {
     double *card_free; /* fgdfit: each card's free share (percent) as of its node's last change */
     double *node_idle; /* fgdfit: the sum of those per node */
     uint64_t *node_room; /* fgdfit: [2 node + w] bit b set when a card of the node has floor(free) = 64 w + b */
+    double cpu_per_gpu, mem_per_gpu; /* fgdhost: host cores and GiB the trace's GPU tasks ask per GPU (0: none) */
     sim_gauge g;
 };
 
@@ -465,6 +466,35 @@ static void typ_cut(struct sc_frag *f, double total)
         f->typ[i].w /= cum;
 }
 
+/* fgdhost: the trace's GPU tasks' host cores and GiB per GPU they ask, each
+ * summed over the rows (shape weights) before the ratio: what a card left
+ * free will bring with it when a task of the trace takes it. O(shapes). */
+static void host_ratios(struct sc_frag *f)
+{
+    double gpus = 0, cpu = 0, mem = 0;
+    for (int i = 0; i < f->nsh; i++) {
+        const fshape *m = &f->sh[i];
+        if (m->gpus == 0)
+            continue;
+        gpus += m->w * m->gpus * m->r_pct / 100.0;
+        cpu += m->w * m->cpu;
+        mem += m->w * m->mem_gib;
+    }
+    f->cpu_per_gpu = gpus > 0 ? cpu / gpus : 0;
+    f->mem_per_gpu = gpus > 0 ? mem / gpus : 0;
+}
+
+double sc_stranded_gpus(const sc_state *st, double idle_gpus, double cpu_free, double mem_free)
+{
+    const struct sc_frag *f = st->frag;
+    double usable = idle_gpus;
+    if (f->cpu_per_gpu > 0 && cpu_free / f->cpu_per_gpu < usable)
+        usable = cpu_free / f->cpu_per_gpu;
+    if (f->mem_per_gpu > 0 && mem_free / f->mem_per_gpu < usable)
+        usable = mem_free / f->mem_per_gpu;
+    return usable < 0 ? idle_gpus : idle_gpus - usable;
+}
+
 int sc_frag_init(sc_state *st, gs_error *err)
 {
     sim *s = st->s;
@@ -526,7 +556,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
     }
     sim_gauge_set(&f->g, sim_now(s), f->sum);
     f->g.peak = f->sum;
-    if (st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT) {
+    if (sc_sel_frag(st->cfg.select)) {
         /* the cache's entries are valid while their node's version is
          * theirs: versions are kept only with a cache (4 bytes a node) */
         f->cache = xcalloc((size_t)cl->nnodes * (size_t)(f->nsh > 0 ? f->nsh : 1), sizeof *f->cache);
@@ -534,7 +564,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
         for (int ni = 0; ni < cl->nnodes; ni++)
             f->node_ver[ni] = 1;
     }
-    if (st->cfg.select == SC_SEL_FGDFIT) {
+    if (sc_sel_fit(st->cfg.select)) {
         f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
         f->node_idle = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_idle);
         f->node_room = xmalloc(2 * ((size_t)cl->nnodes + 1) * sizeof *f->node_room);
@@ -542,7 +572,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
             node_rooms(st, f, ni);
     }
     uint64_t all = sim_cluster_all_pools(cl);
-    for (int i = 0; i < f->nsh && st->cfg.select == SC_SEL_FGDFIT; i++) {
+    for (int i = 0; i < f->nsh && sc_sel_fit(st->cfg.select); i++) {
         const fshape *m = &f->sh[i];
         f->row_gpus += m->w * m->gpus * m->r_pct / 100.0;
         if (m->gpus == 0 || (m->pools & all) == all)
@@ -555,6 +585,7 @@ int sc_frag_init(sc_state *st, gs_error *err)
             if (m->pools >> p & 1)
                 f->pool_need[p] += m->w * m->gpus * m->r_pct / 100.0 * cl->pools[p].ngpus / gpus;
     }
+    host_ratios(f);
     f->min_share = 100;
     for (int i = 0; i < f->nsh; i++)
         if (f->sh[i].gpus == 1 && f->sh[i].r_pct < f->min_share)

@@ -52,6 +52,10 @@ const double *sc_card_free_cached(const sc_state *st);
  * whether one of its cards may have lo_pct..hi_pct free (no false "no"). */
 double sc_node_idle_pct(const sc_state *st, int ni);
 bool sc_node_has_room_in(const sc_state *st, int ni, double lo_pct, double hi_pct);
+/* gpu_select=fgdhost: of idle_gpus free GPUs on a node with cpu_free cores
+ * and mem_free GiB left, how many the host could not feed at the trace's
+ * host resources per GPU (0 when it feeds them all). O(1). */
+double sc_stranded_gpus(const sc_state *st, double idle_gpus, double cpu_free, double mem_free);
 /* Report fields (gpu.frag_*). */
 void sc_frag_report(const sc_state *st, const sim *s, cJSON *root);
 

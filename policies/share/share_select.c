@@ -1,7 +1,7 @@
 /* share_select.c - vgpu's gpu_select strategies beyond HAMi's scores:
  * bestfit, dotprod, random and fgd, the policies compared in Weng et al.,
- * "Beware of Fragmentation" (USENIX ATC'23, Sec. 6), and fgdfit, gpusim's
- * own (policies/README.md argues it).
+ * "Beware of Fragmentation" (USENIX ATC'23, Sec. 6), and fgdfit and
+ * fgdhost, gpusim's own (policies/README.md argues them).
  * Every strategy admits a card exactly as HAMi does (sc_card_fits) and a
  * node only with room for the task's CPU and memory (sc_host_fits).
  * (see share_select.h)
@@ -22,8 +22,13 @@
  *            exact fit (room left below the trace's smallest share) on a
  *            node where it grows no fragmentation; a CPU task breaks fgd's
  *            ties toward the node with the least idle GPU.
+ *   fgdhost  fgdfit with the host as a dimension: GPUs a node's free CPU
+ *            and memory could not feed at the trace's host resources per
+ *            GPU are stranded (sc_stranded_gpus); a CPU task goes where it
+ *            strands the fewest (then fgd's score, then the least idle
+ *            GPU), a GPU task breaks fgdfit's ties by the same growth.
  * Ties go to the lower node index, then the lower card index; under
- * frag_model=paper (and for fgdfit) to the seed's node order, and bestfit,
+ * frag_model=paper (and for fgdfit and fgdhost) to the seed's node order, and bestfit,
  * dotprod and fgd score as the FGD artifact does (share_paper.c).
  *
  * Cost: one scan of the nodes and their cards per placement, O(nodes x
@@ -108,7 +113,34 @@ static void fgdfit_keys(const sc_state *st, const job *j, int ni, double score, 
     }
 }
 
-#define NKEYS 4 /* scarce model, fgdfit_keys' two, the seed's node order */
+/* gpu_select=fgdhost: how many more of node ni's free GPUs its host would
+ * leave unfed (sc_stranded_gpus) once j is placed there; negative when j
+ * brings the node back toward the trace's CPU and memory per GPU. O(1). */
+static double stranded_growth(const sc_state *st, const job *j, int ni)
+{
+    const sim_node *n = &sim_cluster_of(st->s)->nodes[ni];
+    double idle = sc_node_idle_pct(st, ni) / 100.0, g = j->req.gpus > 0 ? j->req.gpus * sc_req_pct(j) / 100.0 : 0;
+    double cpu = n->cpu_total < 0 ? INFINITY : n->cpu_total - n->cpu_used;
+    double mem = n->mem_total_gib < 0 ? INFINITY : n->mem_total_gib - n->mem_used_gib;
+    return sc_stranded_gpus(st, idle - g, cpu - j->req.cpu, mem - j->req.mem_gib) - sc_stranded_gpus(st, idle, cpu, mem);
+}
+
+#define NKEYS 5 /* scarce model, fgdfit_keys' two, fgdhost's stranding, the seed's node order */
+
+/* gpu_select=fgdhost over fgdfit's keys: a CPU task goes first where it
+ * strands the fewest GPUs, then by fgd's score, then where the least GPU
+ * idles; a GPU task breaks fgdfit's ties by the same stranding. */
+static void host_keys(const sc_state *st, const job *j, int ni, double score, double *key)
+{
+    double grow = stranded_growth(st, j, ni);
+    if (j->req.gpus > 0) {
+        key[3] = grow;
+        return;
+    }
+    key[1] = grow;
+    key[2] = score;
+    key[3] = sc_node_idle_pct(st, ni);
+}
 
 static bool keys_before(const double *a, const double *b)
 {
@@ -123,11 +155,11 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
     const sim_cluster *cl = sim_cluster_of(st->s);
     int want = j->req.gpus, best = -1, nfeas = 0;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
-    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0, 0, 0, 0}, r = want > 0 ? sc_req_pct(j) : 0;
+    double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0}, r = want > 0 ? sc_req_pct(j) : 0;
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
     int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
     int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
-    int si = st->cfg.select == SC_SEL_FGD || st->cfg.select == SC_SEL_FGDFIT ? sc_frag_shape(st, j) : -1;
+    int si = sc_sel_frag(st->cfg.select) ? sc_frag_shape(st, j) : -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
         if (!(pools >> n->pool & 1) || n->ngpus < want || !sc_host_fits(n, j->req.cpu, j->req.mem_gib))
@@ -136,14 +168,17 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
         if (st->cfg.select == SC_SEL_FGD) {
             if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
-        } else if (st->cfg.select == SC_SEL_FGDFIT) {
+        } else if (sc_sel_fit(st->cfg.select)) {
             if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
             double key[NKEYS];
             /* a GPU task keeps off a model that tasks held to it will need */
             key[0] = want > 0 && sc_pool_scarce(st, n->pool);
             fgdfit_keys(st, j, ni, score, cards, key + 1);
-            key[3] = st->rank[ni];
+            key[3] = 0;
+            if (st->cfg.select == SC_SEL_FGDHOST)
+                host_keys(st, j, ni, score, key);
+            key[4] = st->rank[ni];
             if (best < 0 || keys_before(key, best_key)) {
                 best = ni;
                 for (int i = 0; i < NKEYS; i++)

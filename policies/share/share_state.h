@@ -66,7 +66,7 @@ typedef struct sc_config {
 
 /* The choices of vgpu's gpu_select, in enum sc_select's order: the one
  * list the parameter table, the reader and the report use. */
-#define SC_SELECT_CHOICES "hami|bestfit|dotprod|random|fgd|fgdfit"
+#define SC_SELECT_CHOICES "hami|bestfit|dotprod|random|fgd|fgdfit|fgdhost"
 /* node_policy and card_policy: index 1 is spread. */
 #define SC_SPREAD_CHOICES "binpack|spread"
 
@@ -77,7 +77,13 @@ enum sc_select {
     SC_SEL_RANDOM,   /* uniform among feasible nodes, then cards (seeded) */
     SC_SEL_FGD,      /* least growth of expected fragmentation (FGD, ATC'23) */
     SC_SEL_FGDFIT,   /* gpusim's own: FGD, scarce models last, exact fits first for shares, CPU tasks where no GPU idles (share_select.c) */
+    SC_SEL_FGDHOST,  /* fgdfit with host CPU and memory as dimensions: least GPU stranded by a short host (share_select.c) */
 };
+
+/* fgdfit and fgdhost: the strategies that keep fgdfit's per-card indexes. */
+static inline bool sc_sel_fit(int select) { return select == SC_SEL_FGDFIT || select == SC_SEL_FGDHOST; }
+/* fgd, fgdfit, fgdhost: the strategies that score by the fragmentation cache. */
+static inline bool sc_sel_frag(int select) { return select == SC_SEL_FGD || sc_sel_fit(select); }
 
 /* Why a task was killed (the report counts failures by cause). */
 enum sc_cause { SC_CAUSE_OOM = 0, SC_CAUSE_CO_TENANT = 1 };
