@@ -27,6 +27,19 @@ int cmd_plot(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sweep(int argc, char **argv); /* cli_sweep.c: grids run by Slurm, GNU parallel, k8s */
 
+/* A family of a command (an importer, a generator): its name, its entry
+ * (argv[1] is the name), the line `gpusim --help` shows and, for an
+ * importer, the inputs `gpusim import --help` names (NULL for a generator).
+ * The commands dispatch through these tables and the help lists them, so a
+ * family added is one line. A table ends with a NULL name. */
+typedef struct cli_family {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary, *input;
+} cli_family;
+extern const cli_family cli_importers[]; /* cli_import.c */
+extern const cli_family cli_generators[]; /* cli_gen.c */
+
 /* {==== run --mode fill (cli_fill.c) ====} */
 
 /* Where the cluster comes from: a file, or the --gpus shorthand (path NULL

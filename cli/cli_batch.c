@@ -323,6 +323,31 @@ cJSON *cli_batch_read_json(const char *path, gs_error *err)
     return gs_json_read(path, "file", err);
 }
 
+/* The unit costs of the cards each kind of work held (the report's cost
+ * object, sim/sim_cost.h): jobs' cost per completed job, the services'
+ * cost per million requests served; absent when unpriced or when nothing
+ * completed. */
+static void add_held_costs(const cJSON *r, cJSON *d)
+{
+    const cJSON *h;
+    double svc_usd = 0, served = 0, x;
+    bool priced = false;
+    cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "cost"), "holders"))
+    {
+        const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "kind"));
+        if (kind && !strcmp(kind, "jobs") && metrics_get(h, "per_completed_job_usd", &x))
+            cJSON_AddNumberToObject(d, "cost_per_completed_job_usd", x);
+        if (kind && !strcmp(kind, "service") && metrics_get(h, "usd", &x)) {
+            svc_usd += x;
+            priced = true;
+        }
+    }
+    if (metrics_get(r, "requests.served", &x))
+        served = x;
+    if (priced && served > 0)
+        cJSON_AddNumberToObject(d, "cost_per_million_requests_usd", svc_usd / served * 1e6);
+}
+
 cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err)
 {
     struct stat st;
@@ -370,6 +395,7 @@ cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err)
     }
     cJSON_AddNumberToObject(d, "requests_dropped", dropped);
     cJSON_AddNumberToObject(d, "replicas_unplaceable", unplaceable);
+    add_held_costs(r, d);
     return r;
 }
 
@@ -381,16 +407,10 @@ void cli_batch_add_unit_costs(cli_batch_run *runs, int n)
             window_s = v;
     for (int i = 0; i < n; i++) {
         cJSON *d = cJSON_GetObjectItemCaseSensitive(runs[i].report, "derived");
-        double cph, done, served;
-        if (!d || !metrics_get(runs[i].report, "inputs.cluster.cost_per_hour_usd", &cph))
+        if (!d)
             continue;
-        double usd = cph * window_s / 3600.0;
         cJSON_DeleteItemFromObjectCaseSensitive(d, "window_s");
         cJSON_AddNumberToObject(d, "window_s", window_s);
-        if (metrics_get(runs[i].report, "jobs.completed", &done) && done > 0)
-            cJSON_AddNumberToObject(d, "cost_per_completed_job_usd", usd / done);
-        if (metrics_get(runs[i].report, "requests.served", &served) && served > 0)
-            cJSON_AddNumberToObject(d, "cost_per_million_requests_usd", usd / served * 1e6);
     }
 }
 

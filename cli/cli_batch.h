@@ -64,15 +64,16 @@ int cli_batch_default_jobs(void);
 
 /* Reads a JSON file. Returns NULL with GS_EINPUT in err. */
 cJSON *cli_batch_read_json(const char *path, gs_error *err);
-/* Reads DIR/report.json (or a report file) and adds "derived":
- * cost_usd = inputs.cluster.cost_per_hour_usd * sim.end_s / 3600. */
+/* Reads DIR/report.json (or a report file) and adds "derived": cost_usd =
+ * inputs.cluster.cost_per_hour_usd * sim.end_s / 3600, cost_per_day_usd,
+ * requests_dropped, replicas_unplaceable, and the unit costs of the cards
+ * each kind of work held (cost.holders, sim/sim_cost.h):
+ * cost_per_completed_job_usd = jobs' cost / completed jobs,
+ * cost_per_million_requests_usd = the services' cost / requests served x
+ * 1e6. */
 cJSON *cli_batch_read_report(const char *dir_or_file, gs_error *err);
-/* Adds to each report's "derived" the cost of its work over one window, the
- * longest simulated span among the n runs (the same for every run, so a
- * policy that drains its backlog sooner is not billed less for the same
- * cluster): cost_per_completed_job_usd = cost_per_hour x window / completed
- * jobs, cost_per_million_requests_usd = the same per million served
- * requests (when the trace has requests). */
+/* Adds to each report's "derived" window_s, the longest simulated span among
+ * the n runs. */
 void cli_batch_add_unit_costs(cli_batch_run *runs, int n);
 
 /* SLO term: PATH OP VALUE with OP one of <= < >= >. */

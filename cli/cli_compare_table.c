@@ -198,7 +198,17 @@ void cli_compare_table_print(const cJSON *doc, const char *format, const char *t
         printf("compare: %s, %ld seed%s%s\n", trace, seeds, seeds > 1 ? "s" : "",
                seeds > 1 ? " (mean ±95% interval)" : "");
     printf(md ? "| metric |" : csv ? "metric" : "%-26s", md || csv ? "" : "metric");
+    /* text: a column as wide as its label, so a long policy name keeps the
+     * columns aligned */
+    int np = cJSON_GetArraySize(pa), c = 0;
+    int *w = xcalloc((size_t)np + 1, sizeof *w);
     const cJSON *po;
+    cJSON_ArrayForEach(po, pa)
+    {
+        const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "label"));
+        w[c++] = l && (int)strlen(l) > 22 ? (int)strlen(l) : 22;
+    }
+    c = 0;
     cJSON_ArrayForEach(po, pa)
     {
         const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "label"));
@@ -215,8 +225,9 @@ void cli_compare_table_print(const cJSON *doc, const char *format, const char *t
                 printf(*q == '|' ? "\\|" : "%c", *q);
             printf(" |");
         } else {
-            printf(" %22s", l);
+            printf(" %*s", w[c], l);
         }
+        c++;
     }
     printf("\n");
     if (md) {
@@ -230,6 +241,7 @@ void cli_compare_table_print(const cJSON *doc, const char *format, const char *t
     {
         const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ro, "key"));
         printf(md ? "| %s |" : csv ? "%s" : "%-26s", key);
+        c = 0;
         cJSON_ArrayForEach(po, pa)
         {
             const cJSON *cell =
@@ -244,12 +256,16 @@ void cli_compare_table_print(const cJSON *doc, const char *format, const char *t
                 printf(",%.6g", mean);
                 if (seeds > 1)
                     printf(",%.6g,%.6g", lo, hi);
+            } else if (md) {
+                printf(" %s |", buf);
             } else {
-                printf(md ? " %s |" : " %22s", buf);
+                printf(" %*s", w[c], buf);
             }
+            c++;
         }
         printf("\n");
     }
+    free(w);
     if (txt)
         printf("runs and compare.json: %s\n", odir);
 }

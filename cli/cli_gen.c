@@ -26,22 +26,34 @@ static void gen_usage(FILE *out)
 
 static int emit_mmc(FILE *out, void *ud, gs_error *err) { return wl_gen_mmc(out, ud, err); }
 
+static int gen_mmc(int argc, char **argv);
+
+const cli_family cli_generators[] = {
+    {"mmc", gen_mmc, "Poisson arrivals and exponential durations: an M/M/c queue (Erlang C)", NULL},
+    {"agents", cmd_gen_agents, "agent sessions (a sandbox each) and their bursts of activity", NULL},
+    {"training", cmd_gen_training, "a day of training jobs from a Helios cluster's figures (Hu et al., SC '21)", NULL},
+    {"openb-variant", cmd_gen_openb, "an openb pod list resampled like the FGD paper's variants", NULL},
+    {NULL, NULL, NULL, NULL},
+};
+
 int cmd_gen(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         gen_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "agents"))
-        return cmd_gen_agents(argc, argv);
-    if (!strcmp(argv[1], "training"))
-        return cmd_gen_training(argc, argv);
-    if (!strcmp(argv[1], "openb-variant"))
-        return cmd_gen_openb(argc, argv);
-    if (strcmp(argv[1], "mmc") != 0) {
-        fprintf(stderr, "gpusim: error: unknown generator '%s' (generators: mmc, agents, training, openb-variant)\n", argv[1]);
-        return 2;
-    }
+    for (const cli_family *g = cli_generators; g->name; g++)
+        if (!strcmp(argv[1], g->name))
+            return g->run(argc, argv);
+    fprintf(stderr, "gpusim: error: unknown generator '%s' (generators:", argv[1]);
+    for (const cli_family *g = cli_generators; g->name; g++)
+        fprintf(stderr, "%s %s", g == cli_generators ? "" : ",", g->name);
+    fprintf(stderr, ")\n");
+    return 2;
+}
+
+static int gen_mmc(int argc, char **argv)
+{
     static const struct option opts[] = {
         {"jobs", required_argument, 0, 'n'}, {"servers", required_argument, 0, 'c'},
         {"util", required_argument, 0, 'u'}, {"mean-s", required_argument, 0, 'm'},

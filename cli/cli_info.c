@@ -52,7 +52,13 @@ int cmd_models(int argc, char **argv)
             llm = true;
         else if (!strcmp(argv[i], "--validate"))
             validate = true;
-        else {
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: gpusim models [--llm | --validate] [--models DIR]\n\n"
+                   "  the GPU models known (models/gpu/*.json): memory, speed, links, price, MIG;\n"
+                   "  --llm: the LLM catalog (models/llm/); --validate: the performance model against the\n"
+                   "  measured profiles; --models DIR: another model directory\n");
+            return 0;
+        } else {
             fprintf(stderr, "gpusim: error: models: unexpected argument '%s'\nusage: gpusim models "
                             "[--llm | --validate] [--models DIR]\n", argv[i]);
             return 2;

@@ -53,6 +53,7 @@ typedef struct plan_args {
     long min_gpus, max_gpus, width; /* width 0: from --jobs */
     long margin;
     bool allow[PLAN_NIMPLICIT];
+    bool sensitivity; /* --sensitivity: cli_plan_sens.c */
 } plan_args;
 
 static const char plan_synopsis[] =
@@ -120,9 +121,15 @@ static int plan_parse(int argc, char **argv, plan_args *a, gs_error *err)
         {.name = "engine", .arg = "E", .kind = CLI_ARG_CHOICE, .choices = "slurm,parallel,local", .p = &a->engine,
          .help = "run each round as a sweep on slurm (sbatch --array, waited for),\n"
                  "parallel (GNU parallel) or local, in OUT/sweep.<policy>.<candidate>/"},
+        {.name = "sensitivity", .kind = CLI_ARG_FLAG, .p = &a->sensitivity,
+         .help = "then search the answer and two runners-up again with each assumption that\n"
+                 "can decide at both ends of its range (mem_bound_job: the card models'\n"
+                 "speed ratio; services' cold start): does the winner change?\n"
+                 "A tornado table, OUT/sensitivity.json (gpusim plot draws it)"},
         {.name = "format", .arg = "F", .kind = CLI_ARG_CHOICE, .choices = "text,json", .p = &a->format,
          .help = "text (default) or json"},
-        CLI_SHARED(CLI_OPT_OUT, "runs and plan.json (default results/plan.<trace>)"),
+        CLI_SHARED(CLI_OPT_OUT, "runs and plan.json (default results/plan.<trace>.<first candidate>,\n"
+                                "with '-and-more' after it when there are several)"),
         CLI_SHARED(CLI_OPT_UNTIL, "passed to each run"),
         CLI_SHARED(CLI_OPT_MODELS, "passed to each run"),
         {0},
@@ -436,6 +443,20 @@ static int plan_entry(plan_state *st, int ci, int p, gs_error *err)
         cJSON_AddItemToArray(st->pa, e->obj);
         return 0;
     }
+    if (!cli_plan_checks_mig_applies(cd, pol)) { /* not what its name says: never searched, never the answer */
+        e->impossible = true;
+        st->nimpossible++;
+        cJSON_AddNullToObject(e->obj, "gpus");
+        cJSON_AddStringToObject(e->obj, "verdict", "not applicable");
+        cJSON_AddStringToObject(e->obj, "why", cd->model ? "no MIG-enabled cards: give --mig LAYOUT (e.g. dynamic) with --gpu"
+                                                         : "no MIG-enabled cards: the template has no node group with a "
+                                                           "\"mig\" key");
+        cJSON_AddArrayToObject(e->obj, "points");
+        fprintf(stderr, "plan: %s on %s is not applicable: %s has no MIG-enabled cards\n", pol->label, cd->label,
+                cd->label);
+        cJSON_AddItemToArray(st->pa, e->obj);
+        return 0;
+    }
     if (f->bad > 0)
         cJSON_AddNumberToObject(e->obj, "rows_set_aside", (double)f->bad);
     if ((rc = entry_search(st, e, err)) != 0)
@@ -559,6 +580,8 @@ int cmd_plan(int argc, char **argv)
         fputs(text, stdout);
     else if (rc == 0)
         cli_plan_output_text(&cx, a.o.trace, st.ents, st.nents);
+    if (rc == 0 && a.sensitivity && st.nimpossible < st.nents)
+        rc = cli_plan_sensitivity(&cx, st.ents, st.nents, &err);
     if (rc == 0 && st.nimpossible > 0 && st.nimpossible == st.nents)
         rc = gs_err(&err, GS_EFAIL, "plan: no candidate can serve every row of %s (rows and reasons above); "
                     "--allow-rejected sets them aside", a.o.trace);

@@ -10,6 +10,8 @@
  *                      table, the warnings, the evidence;
  *   cli_plan_serving.c the serving configurations (--tp, --dtype): entries per
  *                      configuration, and whether a card can hold them;
+ *   cli_plan_sens.c    --sensitivity: the answer searched again under each
+ *                      deciding assumption at both ends of its range;
  *   cli_plan.c         the command: options, candidates and prices, terms,
  *                      one entry per (candidate, policy).
  * SPDX-License-Identifier: MIT */
@@ -146,6 +148,10 @@ int cli_plan_checks_feasibility(const cli_opts *o, const gpu_catalog *cat, const
  * replicas starting at once; if that meets every term, e's verdict says the
  * start-up transient decides it (decided_by, warm_probe). 0 or the error. */
 int cli_plan_checks_transient(entry *e, const planner *pl, gs_error *err);
+/* False when pol lets requests name MIG profiles and the candidate has no
+ * MIG-enabled card: such a policy would run as whole cards under a MIG
+ * name, so the entry is not applicable (never searched, never the answer). */
+bool cli_plan_checks_mig_applies(const candidate *cd, const cli_batch_policy *pol);
 /* --tp (auto: 1,2,4,8) and --dtype (either may be NULL) over the --policies
  * list: every entry once per (tp, dtype) with svc_tp and svc_dtype among its
  * parameters, in *out (free it). 0 or GS_EUSAGE naming the bad value. */
@@ -164,5 +170,10 @@ void cli_plan_output_impossible(FILE *out, const char *what, const plan_feasibil
 /* The text answer: header, buyer's table (cheapest first), the runs'
  * warnings, the evidence of each entry. */
 void cli_plan_output_text(const plan_ctx *cx, const char *trace, const entry *ents, int nents);
+
+/* plan --sensitivity (cli_plan_sens.c): the answer and its runners-up
+ * searched again with each deciding assumption at both ends of its range;
+ * OUT/sensitivity.json and the tornado table. 0 or the error. */
+int cli_plan_sensitivity(const plan_ctx *cx, const entry *ents, int nents, gs_error *err);
 
 #endif

@@ -27,6 +27,21 @@ static bool names_mig_profiles(const cli_batch_policy *p)
     return op && op->space && (op->space->caps & POL_CAP_MIG);
 }
 
+/* Has the candidate a MIG-enabled card (a node group with a "mig" key on a
+ * model with MIG)? O(nodes of one instance). */
+static bool has_mig_cards(const candidate *cd)
+{
+    for (int n = 0; n < cd->unit.nnodes; n++)
+        if (sim_cluster_node_mig(&cd->unit, n) && cd->unit.pools[cd->unit.nodes[n].pool].model->mig)
+            return true;
+    return false;
+}
+
+bool cli_plan_checks_mig_applies(const candidate *cd, const cli_batch_policy *pol)
+{
+    return !names_mig_profiles(pol) || has_mig_cards(cd);
+}
+
 /* The rows no count of candidate cd serves under pol (plan_feasible.h):
  * the policy is set up on one instance of the candidate with the plan's
  * parameters (a bad one is refused here, before any search), and its

@@ -97,45 +97,63 @@ static void print_head(const plan_ctx *cx, const char *trace)
 
 /* The table's line of an entry with no answer: impossible, a plateau, a
  * metric never measured, or not met up to --max-gpus. */
-static void print_unanswered(const plan_ctx *cx, const entry *e)
+static void print_unanswered(const plan_ctx *cx, const entry *e, int w_pol, int w_cand)
 {
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "why"));
+    if (e->impossible && why) { /* not applicable: a MIG policy without MIG cards */
+        printf("%-*s %-*s %7s %8s %6s   not applicable: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-",
+               "-", "-", why);
+        return;
+    }
     const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "reason"));
     if (e->impossible && reason) { /* a serving configuration the card cannot hold (cli_plan_serving.c) */
-        printf("%-24s %-26s %7s %6s   impossible: %s\n", e->pol->label, e->cand->label, "-", "-", reason);
+        printf("%-*s %-*s %7s %8s %6s   impossible: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
+               "-", reason);
         return;
     }
     if (e->impossible) {
         double nb = 0;
         metrics_get(e->obj, "feasibility.rows_impossible", &nb);
-        printf("%-24s %-26s %7s %8s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
-               e->pol->label, e->cand->label, "-", "-", "-", nb, nb == 1 ? "" : "s");
+        printf("%-*s %-*s %7s %8s %6s   impossible: %.0f row%s no count of it can serve (listed on stderr)\n",
+               w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-", nb, nb == 1 ? "" : "s");
         return;
     }
     const char *am = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "absent_metric"));
     const char *vd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "verdict"));
     double wg = 0;
     if (vd && strstr(vd, "start-up") && metrics_get(e->obj, "warm_probe.gpus", &wg))
-        printf("%-24s %-26s %7s %8s %6s   not met: decided by replica start-up, not capacity: with replicas\n"
-               "%-24s %-26s %7s %8s %6s   starting at once %.0f cards meet every term (plan.json warm_probe): warm\n"
-               "%-24s %-26s %7s %8s %6s   the services up first (--warmup-s, a warm-up window) or ask the steady state\n",
-               e->pol->label, e->cand->label, "-", "-", "-", "", "", "", "", "", wg, "", "", "", "", "");
+        printf("%-*s %-*s %7s %8s %6s   not met: decided by replica start-up, not capacity: with replicas\n"
+               "%-*s %-*s %7s %8s %6s   starting at once %.0f cards meet every term (plan.json warm_probe): warm\n"
+               "%-*s %-*s %7s %8s %6s   the services up first (--warmup-s, a warm-up window) or ask the steady state\n",
+               w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-", w_pol, "", w_cand, "", "", "", "", wg,
+               w_pol, "", w_cand, "", "", "", "");
     else if (vd && strstr(vd, "plateau"))
-        printf("%-24s %-26s %7s %8s %6s   not met: the figures stay the same from %ld cards on (more "
-               "cards do not help; see evidence)\n", e->pol->label, e->cand->label, "-", "-", "-", first_gpus(e->obj));
+        printf("%-*s %-*s %7s %8s %6s   not met: the figures stay the same from %ld cards on (more "
+               "cards do not help; see evidence)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-",
+               first_gpus(e->obj));
     else if (am)
-        printf("%-24s %-26s %7s %8s %6s   metric absent: '%s' was never measured although every job and "
-               "request was served (check the path)\n", e->pol->label, e->cand->label, "-", "-", "-", am);
+        printf("%-*s %-*s %7s %8s %6s   metric absent: '%s' was never measured although every job and "
+               "request was served (check the path)\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-", "-",
+               am);
     else
-        printf("%-24s %-26s %7s %8s %6s   not met up to %ld cards\n", e->pol->label, e->cand->label, "-", "-", "-",
-               cx->max_gpus);
+        printf("%-*s %-*s %7s %8s %6s   not met up to %ld cards\n", w_pol, e->pol->label, w_cand, e->cand->label,
+               "-", "-", "-", cx->max_gpus);
 }
 
 /* The buyer's table: priced answers cheapest first, unpriced answers, then
  * the entries with no answer, ties in entry order. */
 static void print_table(const plan_ctx *cx, const entry *ents, int nents)
 {
+    int w_pol = 24, w_cand = 26; /* widened to the longest label: the columns stay aligned */
+    for (int i = 0; i < nents; i++) {
+        if ((int)strlen(ents[i].pol->label) > w_pol)
+            w_pol = (int)strlen(ents[i].pol->label);
+        if ((int)strlen(ents[i].cand->label) > w_cand)
+            w_cand = (int)strlen(ents[i].cand->label);
+    }
     printf("\nbuyer's table, cheapest first ($/month = 730 h):\n");
-    printf("%-24s %-26s %7s %8s %6s %12s %14s  %s\n", "policy", "card or cluster", "cards", "stable", "nodes",
+    printf("%-*s %-*s %7s %8s %6s %12s %14s  %s\n", w_pol, "policy", w_cand, "card or cluster", "cards", "stable",
+           "nodes",
            "$/hour", "$/month", "price from");
     ranked *rk = xcalloc((size_t)nents + 1, sizeof *rk);
     for (int i = 0; i < nents; i++)
@@ -144,7 +162,7 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
     for (int i = 0; i < nents; i++) {
         const entry *e = &rk[i].e;
         if (e->impossible || !e->gpus) {
-            print_unanswered(cx, e);
+            print_unanswered(cx, e, w_pol, w_cand);
             continue;
         }
         char srcs[400] = "";
@@ -166,10 +184,11 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
         else
             snprintf(stable, sizeof stable, "- !");
         if (isnan(e->usd_h))
-            printf("%-24s %-26s %7ld %8s %6ld %12s %14s  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
-                   e->nodes, "?", "?", "no price known");
+            printf("%-*s %-*s %7ld %8s %6ld %12s %14s  %s\n", w_pol, e->pol->label, w_cand, e->cand->label, e->gpus,
+                   stable, e->nodes, "?", "?", "no price known");
         else
-            printf("%-24s %-26s %7ld %8s %6ld %12.2f %14.0f  %s\n", e->pol->label, e->cand->label, e->gpus, stable,
+            printf("%-*s %-*s %7ld %8s %6ld %12.2f %14.0f  %s\n", w_pol, e->pol->label, w_cand, e->cand->label,
+                   e->gpus, stable,
                    e->nodes, e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
     }
     free(rk);

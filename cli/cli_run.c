@@ -128,7 +128,7 @@ static void default_out(char *buf, size_t n, const char *trace, const char *clus
 typedef struct run_args {
     cli_opts o;
     sim_config cfg;
-    bool json, fill, seeds_given, fill_to_given;
+    bool json, fill, seeds_given, fill_to_given, jobs_csv;
     const char *mode;
     cli_fill_opts fo;
 } run_args;
@@ -187,11 +187,15 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
         CLI_SHARED(CLI_OPT_OUT, "output directory (default results/<trace>.<policy>/, on another cluster\n"
                                 "than the shipped one results/<trace>.<cluster name or --gpus>.<policy>/)"),
         {.name = "json", .kind = CLI_ARG_FLAG, .p = &a->json,
-         .help = "also print report.json to stdout (instead of the summary)"},
+         .help = "print report.json to stdout instead of the summary (both write it to --out)"},
         CLI_SHARED(CLI_OPT_UNTIL, NULL),
         {.name = "sample-s", .arg = "SECONDS", .kind = CLI_ARG_FN, .fn = parse_sample, .p = &cfg->sample_us,
          .help = "timeseries step, 0.001 s or more (default 60; 0 = no timeseries); at most\n"
                  "100000 rows: at the cap the step doubles and every second row is dropped"},
+        {.name = "jobs-csv", .kind = CLI_ARG_FLAG, .p = &a->jobs_csv,
+         .help = "also write OUT/jobs.csv: a row per job, session and service replica as it\n"
+                 "ends (submit, start, end, queue, JCT, GPUs, card model, node, slowdown,\n"
+                 "preemptions, outcome and reason)"},
         {.name = "allow-extra-columns", .kind = CLI_ARG_FLAG, .p = &cfg->allow_extra_columns,
          .help = "ignore unknown trace columns"},
         CLI_SHARED(CLI_OPT_MODELS, NULL),
@@ -229,6 +233,8 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
         return gs_err(err, GS_EUSAGE, "run: --mig goes with --gpus (a cluster file says \"mig\" per node group)");
     if (!a->fill && (a->seeds_given || a->fill_to_given))
         return gs_err(err, GS_EUSAGE, "--seeds and --fill-to need --mode fill");
+    if (a->fill && a->jobs_csv) /* no job ever ends in the fill-up protocol */
+        return gs_err(err, GS_EUSAGE, "--jobs-csv is not used by --mode fill");
     if (a->fill && a->o.mig) /* the fill-up protocol places whole-card and shared tasks, not MIG instances */
         return gs_err(err, GS_EUSAGE, "--mig is not used by --mode fill");
     for (int i = 0; i < a->o.nsets; i++) {
@@ -306,9 +312,12 @@ static void warn_rejected(const cJSON *rep)
 
 /* The report of a finished run, written to rep_tmp; *text is what was
  * written (the caller frees it and the report). */
-static int run_report(sim *s, const run_clock *k, const char *rep_tmp, cJSON **rep, char **text, gs_error *err)
+static int run_report(sim *s, const run_clock *k, bool jobs_csv, const char *rep_tmp, cJSON **rep, char **text,
+                      gs_error *err)
 {
     *rep = sim_report_build(s, since(&k->t_loop, &k->t1), peak_rss_mib());
+    if (jobs_csv) /* the report names the outputs beside it that only an option writes */
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(*rep, "outputs"), "jobs_csv", "jobs.csv");
     cJSON *sm = cJSON_GetObjectItemCaseSensitive(*rep, "sim");
     cJSON_AddNumberToObject(sm, "setup_s", since(&k->t0, &k->t_loop));
     cJSON_AddNumberToObject(sm, "cpu_s", since(&k->c_loop, &k->c1));
@@ -336,11 +345,11 @@ static int run_report(sim *s, const run_clock *k, const char *rep_tmp, cJSON **r
  * is removed). */
 static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, const char *odir, gs_error *err)
 {
-    static const char *const owned[] = {"timeseries.csv", "report.json", NULL};
-    char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300];
+    static const char *const owned[] = {"timeseries.csv", "jobs.csv", "report.json", NULL};
+    char ts_path[1200], rep_path[1200], ts_tmp[1300], rep_tmp[1300], jobs_tmp[1300];
     snprintf(ts_path, sizeof ts_path, "%s/timeseries.csv", odir);
     snprintf(rep_path, sizeof rep_path, "%s/report.json", odir);
-    FILE *ts = NULL;
+    FILE *ts = NULL, *jobs = NULL;
     sim *s = sim_create();
     gs_outdir od;
     run_clock k;
@@ -358,6 +367,10 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
                 rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", ts_tmp, strerror(errno));
             sim_set_timeseries(s, ts);
         }
+        gs_outdir_file(&od, "jobs.csv", jobs_tmp, sizeof jobs_tmp);
+        if (rc == 0 && a->jobs_csv && !(jobs = fopen(jobs_tmp, "w")))
+            rc = gs_err(err, GS_EWRITE, "cannot write '%s': %s", jobs_tmp, strerror(errno));
+        sim_set_jobs_csv(s, jobs);
     }
     progress prog = {.t0 = k.t0, .tty = isatty(STDERR_FILENO), .log_s = 10};
     const char *pe = getenv("GPUSIM_PROGRESS");
@@ -377,10 +390,12 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
         fprintf(stderr, "\r\033[K"); /* erase the progress line */
     if (ts && (fclose(ts) != 0) && rc == 0)
         rc = gs_err(err, GS_EWRITE, "cannot write '%s'", ts_path);
+    if (jobs && (fclose(jobs) != 0) && rc == 0)
+        rc = gs_err(err, GS_EWRITE, "cannot write '%s/jobs.csv'", odir);
     cJSON *rep = NULL;
     char *text = NULL;
     if (rc == 0)
-        rc = run_report(s, &k, rep_tmp, &rep, &text, err);
+        rc = run_report(s, &k, jobs != NULL, rep_tmp, &rep, &text, err);
     if (rc == 0)
         rc = gs_outdir_commit(&od, err);
     if (rc != 0) {
@@ -393,6 +408,8 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
         printf("report: %s\n", rep_path);
         if (ts)
             printf("timeseries: %s\n", ts_path);
+        if (jobs)
+            printf("jobs: %s/jobs.csv\n", odir);
     }
     free(text);
     cJSON_Delete(rep);

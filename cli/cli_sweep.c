@@ -24,9 +24,10 @@ static void sweep_usage(FILE *out)
     fprintf(out, "usage: gpusim sweep <step> ...\n\nsteps:\n");
     for (size_t i = 0; i < sizeof sub / sizeof *sub; i++)
         fprintf(out, "  %-8s %s\n", sub[i].name, sub[i].summary);
-    fprintf(out, "\n'gpusim sweep <step> --help' describes a step. A typical study:\n"
-                 "  gpusim sweep init study.json --out results/study\n"
-                 "  gpusim sweep submit results/study/manifest.jsonl --engine slurm --max-parallel 64\n"
+    fprintf(out, "\n'gpusim sweep <step> --help' describes a step. A typical study (the example spec; on a\n"
+                 "Slurm cluster --engine slurm instead of local):\n"
+                 "  gpusim sweep init workloads/examples/sweep-study.json --out results/study\n"
+                 "  gpusim sweep submit results/study/manifest.jsonl --engine local --max-parallel 2\n"
                  "  gpusim sweep status results/study/manifest.jsonl\n"
                  "  gpusim sweep collect results/study/manifest.jsonl --format markdown\n");
 }

@@ -19,10 +19,10 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"run", cmd_run, "replay a trace on a cluster under a policy and write the report"},
-    {"gen", cmd_gen, "generate a synthetic trace (mmc: Poisson arrivals, exponential durations)"},
+    {"gen", cmd_gen, "generate a synthetic trace (generators below)"},
     {"policies", cmd_policies, "list the policies, their parameters and defaults"},
     {"models", cmd_models, "list the GPU models known (models/gpu/NAME.json)"},
-    {"import", cmd_import, "convert a public trace or a Kubernetes or Slurm cluster's records to a trace"},
+    {"import", cmd_import, "convert a public trace or a Kubernetes or Slurm cluster's records to a trace (formats below)"},
     /* capacity planning workflow: cli/cli_{compare,plan,plot,check}.c */
     {"compare", cmd_compare, "run several policies on the same trace and seeds, print them side by side"},
     {"plan", cmd_plan, "find the fewest cards of a model that meet an SLO, with cost and evidence"},
@@ -36,6 +36,15 @@ static void usage(FILE *out)
     fprintf(out, "usage: gpusim <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nimport formats ('gpusim import FORMAT --help'):\n");
+    int w = 9; /* the name column, widened to the longest family name */
+    for (const cli_family *f = cli_generators; f->name; f++)
+        w = (int)strlen(f->name) > w ? (int)strlen(f->name) : w;
+    for (const cli_family *f = cli_importers; f->name; f++)
+        fprintf(out, "  %-*s %s\n", w, f->name, f->summary);
+    fprintf(out, "\ngenerators ('gpusim gen KIND --help'):\n");
+    for (const cli_family *f = cli_generators; f->name; f++)
+        fprintf(out, "  %-*s %s\n", w, f->name, f->summary);
     fprintf(out, "\n'gpusim <command> --help' describes a command. Exit codes: 0 ok, 1 other failure, "
                  "2 usage, 3 bad input, 4 cannot write output.\n");
 }

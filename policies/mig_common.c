@@ -941,11 +941,12 @@ void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j)
         b->waste_sum_mib += (double)w;
         b->waste_n++;
     }
-    sim_alloc_add(b->s, card_frac(g, in->prof)); /* allocated capacity: compute slices / card's total */
+    /* allocated capacity: compute slices / card's total, charged to j */
+    sim_alloc_add_for(b->s, j, b->groups[g->ix.group].pool, card_frac(g, in->prof));
     mig_card_changed(b, g);
 }
 
-void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j)
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, job *j)
 {
     mig_inst *in = &g->inst[slot];
     const mig_profile *pr = &g->lay.t->profiles[in->prof];
@@ -955,7 +956,7 @@ void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j)
     int64_t mem_mib = mig_req_mem_mib(b->groups[g->ix.group].model, &j->req);
     if (mem_mib > 0)
         sim_gauge_add(&b->waste_mib, now, -(double)(pr->memory_mib - mem_mib));
-    sim_alloc_add(b->s, -card_frac(g, in->prof));
+    sim_alloc_add_for(b->s, j, b->groups[g->ix.group].pool, -card_frac(g, in->prof));
     g->nheld--;
     in->state = MI_IDLE;
     b->h->unplaced(b, g, slot);

@@ -271,7 +271,7 @@ int mig_keys_add(mig_base *b, int n, int g, int e, int p);
 /* hold: j takes slot (its record's node and cards already name the card);
  * unhold: j, holding slot, gives it back. */
 void mig_inst_hold(mig_base *b, mig_gpu *g, int slot, job *j);
-void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, const job *j);
+void mig_inst_unhold(mig_base *b, mig_gpu *g, int slot, job *j);
 /* The slot that the job of record in holds on card ci of its node (bit ci
  * of in->cards set). O(1). */
 int mig_job_slot(const mig_jobinfo *in, int ci);

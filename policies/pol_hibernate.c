@@ -352,6 +352,7 @@ static bool pool_fill(hib *h, pool_slot *ps)
     char id[32];
     snprintf(id, sizeof id, "warm-pool-%d", (int)(ps - h->pool));
     sim_job_set_id(s, t, id);
+    sim_task_cost_holder(s, t, "agents", "warm pool"); /* held for the sessions to come */
     t->req.submit_us = sim_now(s);
     t->req.gpus = h->pool_gpus;
     t->req.cpu = h->pool_cpu;
@@ -574,7 +575,7 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
     case T_TIMEOUT:
         if (fresh && e->state == HS_PLACING && sim_job_withdraw(s, j)) {
             h->failed++;
-            sim_job_fail(s, j); /* ENDING removes e */
+            sim_job_fail_why(s, j, "its wake timed out"); /* ENDING removes e */
         }
         break;
     case T_END: /* running sessions complete now by their own DONE event */
@@ -582,7 +583,7 @@ static void hib_timer(void *state, sim *s, job *j, uint32_t tag)
             sim_job_complete(s, j);
         } else if (e->state == HS_PLACING && sim_job_withdraw(s, j)) {
             h->failed++; /* the session ran out while its wake waited */
-            sim_job_fail(s, j);
+            sim_job_fail_why(s, j, "the session ended while its wake waited");
         }
         break;
     case T_SCHED_WAKE:

@@ -30,6 +30,10 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ "${1:-}" = "--check" ] || command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"
 [ "${1:-}" = "--check" ] || command -v munged >/dev/null 2>&1 || need="$need munge"
 [ "${1:-}" = "--check" ] || command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# the report tests render report.html in a headless browser (tests/e2e_report.sh) and read JSON and the
+# DOM with python3; the build needs neither
+[ "${1:-}" = "--check" ] || command -v chromium >/dev/null 2>&1 || need="$need chromium chromium-driver"
+[ "${1:-}" = "--check" ] || command -v python3 >/dev/null 2>&1 || need="$need python3"
 [ -z "$need" ] && exit 0
 if [ "${1:-}" = "--check" ]; then
   echo "gpusim: missing Debian packages:$need" >&2

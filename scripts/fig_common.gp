@@ -6,11 +6,13 @@
 # ARG1..ARG9, copied to gs_* variables) or in a data file, never as gnuplot source text: gnuplot
 # expands backquotes and runs system() only in commands it parses, not in a
 # string value it holds, so nothing a user names can run. The -e text holds
-# only numbers that gpusim formats itself.
+# only numbers that gpusim formats itself; fig_h, when it gives one, is the
+# height in pixels (default 500; a figure of several panels is taller).
+if (!exists("fig_h")) { fig_h = 500 }
 if (gs_term eq "svg") {
-    set terminal svg size 900,500 font "sans,11" background rgb "white"
+    set terminal svg size 900,fig_h font "sans,11" background rgb "white"
 } else {
-    set terminal pngcairo size 900,500 font "sans,10"
+    set terminal pngcairo size 900,fig_h font "sans,10"
 }
 set output gs_out
 set termoption noenhanced

@@ -201,13 +201,17 @@ for m in ref["models"]:
         "nvlink_gpus": nvl_gpus,
         "net_gbps": net,
         "host_link": {"kind": m["host_link"]["kind"], "gbps_per_dir": m["host_link"]["gbps_per_dir"]},
+        "tdp_w": m.get("tdp_w"),
         "price_per_hour_usd": price["value"] if price else None,
         "price_note": (f"{price['instance']} {price['region']} on-demand / {price['gpus_per_instance']} GPUs, approximate"
                        if price else "no public on-demand price per GPU"),
         "unverified": unver,
         "source": "reference/gpu-models.json (compiled 2026-11-29 from public sources): "
                   + " ; ".join(sources[i] for i in m.get("source_ids", [])),
-        "figure_sources": figs,
+        "figure_sources": dict(figs, **({"tdp_w": "maximum board power (the datasheet's TDP); "
+                                                    "https://glennklockwood.com/garden/processors/A100 ; /H100 ; "
+                                                    "/B200 and the spec pages of the reference's sources"}
+                                                   if m.get("tdp_w") else {})),
         "mig": None,
     }
     if m.get("mig"):

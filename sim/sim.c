@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
 #include "sim_struct.h"
+#include "sim_jobs_csv.h"
 
 #include "sim_gang.h"
 #include "sim_module.h"
@@ -126,6 +127,8 @@ void sim_job_drop_gpus(job *j)
     j->ngpu_ids = 0;
 }
 
+static int cost_holder(sim *s, job *j);
+
 /* An ending job's job_more, kept for the next job that needs one
  * (more_of): no allocation a row. Out of line: most jobs have none. */
 __attribute__((noinline)) static void more_keep(sim *s, job *j)
@@ -196,7 +199,8 @@ static void more_init(job_more *m)
 {
     *m = (job_more){.checkpoint_gib = -1, .params_b = -1, .mem_bound = -1, .comm = -1, .time_limit_us = -1,
                     .ref_gpu = sim_str_none, .speedup = sim_str_none, .slice_c = 1, .slice_m = 1,
-                    .prefer_node = -1}; /* no preferred node */
+                    .prefer_node = -1,   /* no preferred node */
+                    .cost_holder = -1}; /* found at its first change of allocation */
 }
 
 job_more *sim_job_more(job *j)
@@ -524,6 +528,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     sim_sketch_init(&s->queue_s);
     sim_sketch_init(&s->jct_s);
     sim_sketch_init(&s->slowdown);
+    sim_cost_init(&s->cost, cl->npools);
     for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
         sim_sketch_init(&s->size_queue_s[c]);
         sim_sketch_init(&s->size_jct_s[c]);
@@ -568,6 +573,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
 double sim_frag_gpus(const sim *s)
 {
     return s->npol > 0 && space_of(s)->frag_gpus ? space_of(s)->frag_gpus(s->pst[0]) : -1;
+}
+
+void sim_set_jobs_csv(sim *s, FILE *f)
+{
+    s->jobs_csv = f;
+    if (f)
+        fputs(SIM_JOBS_CSV_HEADER, f);
 }
 
 void sim_set_timeseries(sim *s, FILE *ts)
@@ -822,7 +834,7 @@ static void bf_arrive(sim *s, job *j)
 static void reject_why(sim *s, job *j, const char *why)
 {
     if (!j->internal)
-        sim_reject_note(s, j, why);
+        s->end_why = sim_reject_note(s, j, why); /* the jobs CSV's reason: the report's text */
     sim_job_reject(s, j);
 }
 
@@ -1056,6 +1068,8 @@ void sim_job_reject(sim *s, job *j)
     if (j->state != JOB_NEW)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
+    sim_jobs_csv_row(s, j, "rejected", s->end_why);
+    s->end_why = NULL;
     if (j->internal) {
         task_event(s, j, TASK_REJECTED);
         return;
@@ -1096,8 +1110,16 @@ void sim_task_set_busy(sim *s, job *j, bool busy)
         space_of(s)->load_changed(s->pst[0], s, j);
 }
 
+void sim_job_fail_why(sim *s, job *j, const char *why)
+{
+    s->end_why = why;
+    sim_job_fail(s, j);
+}
+
 void sim_job_fail(sim *s, job *j)
 {
+    sim_jobs_csv_row(s, j, j->internal ? "lost" : "failed", s->end_why); /* before it gives back its placement */
+    s->end_why = NULL;
     if (j->internal) { /* a service replica killed (OOM on a card without memory isolation) */
         if (j->state != JOB_RUNNING)
             GS_BUG("sim_job_fail: internal task is not running");
@@ -1149,11 +1171,13 @@ void sim_job_complete(sim *s, job *j)
     j->work_left_us = 0;
     j->state = JOB_DONE;
     s->completed++;
+    sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (s->size_only == SIM_SIZE_CLASSES)
         sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
     if (__builtin_expect(s->row_extras, 0))
         done_extras(s, j);
+    sim_jobs_csv_row(s, j, "completed", NULL);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
@@ -1195,7 +1219,7 @@ void sim_place_whole(sim *s, job *j, int node)
     j->node = node;
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
-    sim_gauge_add(&s->g_alloc, s->now, j->req.gpus);
+    sim_alloc_add_for(s, j, s->cl->nodes[node].pool, j->req.gpus);
     if (s->bf)
         sim_bf_taken(s->bf, j);
 }
@@ -1207,7 +1231,7 @@ void sim_release_whole(sim *s, job *j)
     if (s->bf)
         sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
-    sim_gauge_add(&s->g_alloc, s->now, -(double)j->ngpu_ids);
+    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
     j->node = -1;
 }
@@ -1252,6 +1276,7 @@ void sim_task_end(sim *s, job *j)
     if (j->state != JOB_RUNNING || !j->internal)
         GS_BUG("sim_task_end: not a running internal task");
     drain_progress(s, j);
+    sim_jobs_csv_row(s, j, "ended", NULL);
     j->state = JOB_DONE;
     space_release(s, j);
     job_free(s, j);
@@ -1292,7 +1317,40 @@ void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, u
     s->weak_pending++;
 }
 
-void sim_alloc_add(sim *s, double dv) { sim_gauge_add(&s->g_alloc, s->now, dv); }
+/* The holder job j's allocation is charged to (sim_cost.h). An internal
+ * task's is looked up once and kept in its job_more. */
+static int cost_holder(sim *s, job *j)
+{
+    if (!j)
+        return sim_cost_holder_of(&s->cost, "other", "");
+    if (!j->internal)
+        return j->req.kind == WL_KIND_SESSION ? SIM_COST_AGENTS : SIM_COST_JOBS;
+    job_more *m = sim_job_more(j);
+    if (m->cost_holder < 0) {
+        int o = j->task_owner;
+        const char *owner = o < SIM_MAX_MODS ? (o < s->nmod ? s->mod[o]->name : "?")
+                                             : (o - SIM_MAX_MODS < s->npol ? s->pol[o - SIM_MAX_MODS]->name : "?");
+        m->cost_holder = sim_cost_holder_of(&s->cost, "task", owner);
+    }
+    return m->cost_holder;
+}
+
+void sim_alloc_add_for(sim *s, job *j, int pool, double dv)
+{
+    sim_gauge_add(&s->g_alloc, s->now, dv);
+    if (pool < 0 || pool >= s->cost.npools)
+        GS_BUG("sim_alloc_add_for: no such pool");
+    sim_cost_add(&s->cost, cost_holder(s, j), pool, s->now, dv);
+}
+
+void sim_alloc_add(sim *s, double dv) { sim_alloc_add_for(s, NULL, 0, dv); }
+
+void sim_task_cost_holder(sim *s, job *t, const char *kind, const char *name)
+{
+    if (!t->internal)
+        GS_BUG("sim_task_cost_holder: not an internal task");
+    sim_job_more(t)->cost_holder = sim_cost_holder_of(&s->cost, kind, name);
+}
 
 static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
 {
@@ -1527,6 +1585,7 @@ static void on_done(sim *s, job *j)
     s->running--;
     sim_gauge_set(&s->g_running, s->now, (double)s->running);
     s->completed++;
+    sim_cost_done(&s->cost, cost_holder(s, j));
     sim_sketch_add(&s->jct_s, gs_us_to_s(s->now - j->req.submit_us));
     if (s->size_only == SIM_SIZE_CLASSES)
         sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
@@ -1534,7 +1593,8 @@ static void on_done(sim *s, job *j)
         done_extras(s, j);
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
-    if (s->obs && s->obs->job_done) /* while the job still holds its placement */
+    sim_jobs_csv_row(s, j, "completed", NULL); /* while the job still holds its placement */
+    if (s->obs && s->obs->job_done)
         s->obs->job_done(s->obs->job_done_ud, j);
     EACH_MODULE(s, stopped, s, j);
     space_release(s, j);
@@ -1623,6 +1683,9 @@ int sim_run(sim *s)
     s->ts.nodes = s->node_jobs != NULL;
     if (sim_ts_write(&s->ts) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
+    sim_jobs_csv_in_flight(s);
+    if (s->jobs_csv && ferror(s->jobs_csv))
+        return gs_err(&s->err, GS_EWRITE, "cannot write the jobs CSV");
     /* close the gauges at the end time */
     sim_gauge_add(&s->g_alloc, s->now, 0);
     sim_gauge_add(&s->g_queued, s->now, 0);
@@ -1689,6 +1752,7 @@ void sim_free(sim *s)
     sim_sketch_free(&s->queue_s);
     sim_sketch_free(&s->jct_s);
     sim_sketch_free(&s->slowdown);
+    sim_cost_free(&s->cost);
     for (int c = 0; c < SIM_SIZE_CLASSES; c++) {
         sim_sketch_free(&s->size_queue_s[c]);
         sim_sketch_free(&s->size_jct_s[c]);

@@ -54,6 +54,9 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
 /* sim_init with the given modules (NULL-terminated; sim_module.h). */
 int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
                   const struct sim_module *const *modules, gs_error *err);
+/* Writes a CSV row per job, session and task as it ends to f (the header
+ * now; sim_jobs_csv.h), NULL: none. f stays the caller's. */
+void sim_set_jobs_csv(sim *s, FILE *f);
 /* The space policy's fragmentation measure now (GPUs), < 0 if none. */
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
@@ -163,6 +166,9 @@ bool sim_job_resume(sim *s, job *j);
  * out). A running job is first released by the space policy. A queued job
  * must already be out of the policy's queue. The job is freed. */
 void sim_job_fail(sim *s, job *j);
+/* sim_job_fail saying why (the jobs CSV's reason: "oom", "co_tenant_fault",
+ * the jobs.failed_by_cause keys). */
+void sim_job_fail_why(sim *s, job *j, const char *why);
 /* Takes queued job j out of the core's queue (a wait given up); false if it
  * is not there. j stays JOB_QUEUED: the caller
  * then ends it with sim_job_fail. */
@@ -203,7 +209,11 @@ const sim_queue *sim_space_queue(const sim *s);
  * caller then places the one that claims it (a session taking over a
  * warm-pool sandbox) and calls sim_dispatch. */
 void sim_task_end_reserved(sim *s, job *t);
-/* Adds dv GPUs of allocated capacity (fractional shares) to the gauge. */
+/* Adds dv GPUs of allocated capacity (fractional shares) on a card of pool
+ * `pool` to the gauge, charged to job j's holder (sim_cost.h: the job whose
+ * placement or release made the change; NULL: "other"). */
+void sim_alloc_add_for(sim *s, job *j, int pool, double dv);
+/* sim_alloc_add_for with no job, on pool 0. */
 void sim_alloc_add(sim *s, double dv);
 /* Internal tasks: capacity held by something other than a trace job (a
  * service replica, a warm-pool sandbox). Every holder of capacity gets it
@@ -222,6 +232,10 @@ job *sim_task_new(sim *s, int owner);
 /* The task's request from row r (a job row; its gpu_model names were
  * checked before), its pools narrowed to r's models. */
 void sim_task_set_row(sim *s, job *j, const wl_row *r);
+/* Who pays for the cards internal task t holds (sim_cost.h): kind
+ * "service" and the service's id for a replica; without this call, the
+ * task's owner (its module's or time policy's name). */
+void sim_task_cost_holder(sim *s, job *t, const char *kind, const char *name);
 /* Gives j its own copy of id as its request's id. */
 void sim_job_set_id(sim *s, job *j, const char *id);
 void sim_task_submit(sim *s, job *j);

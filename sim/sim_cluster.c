@@ -274,6 +274,7 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
     node_group *g = xcalloc((size_t)ng + 1, sizeof *g);
     c->group_mig = xcalloc((size_t)ng + 1, sizeof *c->group_mig);
     c->group_price = xcalloc((size_t)ng + 1, sizeof *c->group_price);
+    c->group_tco = xcalloc((size_t)ng + 1, sizeof *c->group_tco);
     c->ngroups = ng;
     if (!cJSON_IsArray(nodes) || ng == 0) {
         rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
@@ -297,7 +298,7 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         cJSON_ArrayForEach(k, it)
         {
             static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
-                                          "price_per_gpu_hour_usd", "failures", "spares", NULL};
+                                          "price_per_gpu_hour_usd", "failures", "spares", "tco", NULL};
             bool ok = false;
             for (int q = 0; known[q]; q++)
                 ok |= strcmp(k->string, known[q]) == 0;
@@ -305,7 +306,7 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
             if (!ok) {
                 rc = gs_err(err, GS_EINPUT,
                             "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares, tier, autoscale, trigger, ...)",
+                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares, tier, autoscale, trigger, tco, ...)",
                             path, i, k->string);
                 goto out;
             }
@@ -373,6 +374,15 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         }
         if (v)
             c->group_price[i] = v->valuedouble;
+        /* owning instead of renting (sim_tco.h): every group or none */
+        if ((rc = sim_tco_parse(&c->group_tco[i], cJSON_GetObjectItemCaseSensitive(it, "tco"), g[i].model->tdp_w,
+                                path, i, err)) != 0)
+            goto out;
+        if (c->group_tco[i].given != c->group_tco[0].given) {
+            rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d]: a \"tco\" object is given for %s node group: "
+                        "give it for every group or for none", path, i, c->group_tco[0].given ? "the first" : "this");
+            goto out;
+        }
         /* MIG configuration, validated by the MIG policies at init */
         v = cJSON_GetObjectItemCaseSensitive(it, "mig");
         if (v)
@@ -462,6 +472,7 @@ void sim_cluster_free_nodes(sim_cluster *c)
     free(c->group_spares);
     free(c->group_price);
     free(c->group_elastic);
+    free(c->group_tco);
     free(c->group_prefix);
     free(c->group_first);
     free(c->given);

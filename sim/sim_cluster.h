@@ -21,6 +21,7 @@
 #include "../base/gs.h"
 #include "sim_fit_index.h"
 #include "sim_topo.h"
+#include "sim_tco.h"
 
 #define CL_MAX_NODE_GPUS 64
 #define CL_MAX_POOLS 64
@@ -101,6 +102,7 @@ typedef struct sim_cluster {
     /* per node group: tier, autoscaling, spot reclaims (sim_elastic.h); NULL: no group has an elastic key */
     struct sim_group_elastic *group_elastic;
     double *group_price; /* per node group: USD per GPU-hour from the cluster file; < 0 or NULL: the model's */
+    sim_tco *group_tco;  /* per node group: the cost of owning its cards (sim_tco.h); NULL or .given false: none */
     char (*group_prefix)[24]; /* per node group: its nodes' name prefix (node k of the group: prefix k) */
     int *group_first;         /* per node group: its first node's id */
     int ngroups;

@@ -1,6 +1,7 @@
 /* sim_gang.c - jobs across nodes: shape, placement, release (sim_gang.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_gang.h"
+#include "sim.h"
 #include "sim_struct.h"
 
 #include <stdio.h>
@@ -235,7 +236,7 @@ static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int lev
     j->gpu.span = sp;
     j->ngpu_ids = JOB_SPANS;
     j->node = sp->part[0].node;
-    sim_gauge_add(&s->g_alloc, s->now, (double)sp->ngpus);
+    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, (double)sp->ngpus); /* one model: the first part's pool */
 }
 
 /* {==== with a topology (sim_topo.h) ====}
@@ -440,7 +441,7 @@ void sim_gang_release(sim *s, job *j)
     for (int i = 0; i < sp->nparts; i++)
         sim_cluster_give(s->cl, sp->part[i].node, ids + sp->part[i].first_id, sp->part[i].ngpus, j->req.cpu,
                          j->req.mem_gib);
-    sim_gauge_add(&s->g_alloc, s->now, -(double)sp->ngpus);
+    sim_alloc_add_for(s, j, s->cl->nodes[sp->part[0].node].pool, -(double)sp->ngpus);
     sim_job_drop_gpus(j);
     j->node = -1;
 }

@@ -144,6 +144,7 @@ typedef struct job_more {
      * task there when it fits now, else as usual (pol_whole honours it) */
     void *owner;
     int prefer_node;
+    int cost_holder; /* internal tasks: who pays for its cards (sim_cost.h), -1: not known yet */
 } job_more;
 
 typedef struct job {

@@ -57,7 +57,7 @@ static sim_reject_reason *reason_of(sim_rejects *rj, const char *text)
     return r;
 }
 
-void sim_reject_note(sim *s, const job *j, const char *why)
+const char *sim_reject_note(sim *s, const job *j, const char *why)
 {
     char buf[400];
     if (!why || !why[0]) {
@@ -73,6 +73,7 @@ void sim_reject_note(sim *s, const job *j, const char *why)
     r->count++;
     if (r->nids < SIM_REJECT_IDS)
         r->ids[r->nids++] = xstrdup(j->req.id);
+    return r->text;
 }
 
 void sim_reject_report(const sim_rejects *rj, cJSON *jobs)

@@ -12,6 +12,90 @@
 #include "sim_backfill.h"
 #include "sim_module.h"
 
+/* USD per GPU-hour of pool i's cards and where the price came from: --price
+ * wins, then its node groups' prices from the cluster file (the model
+ * file's list price for the pool's other cards), then the list price;
+ * < 0 when none is known. A pool of groups at several prices gets their
+ * mean per card. */
+static double pool_price(const sim *s, int i, const char **source, double *pool_usd_h)
+{
+    const sim_pool *p = &s->cl->pools[i];
+    double group_usd = 0;
+    int group_gpus = 0;
+    for (int n = 0; s->cl->group_price && n < s->cl->nnodes; n++) {
+        const sim_node *nd = &s->cl->nodes[n];
+        if (nd->pool == i && s->cl->group_price[nd->group] >= 0) {
+            group_usd += nd->ngpus * s->cl->group_price[nd->group];
+            group_gpus += nd->ngpus;
+        }
+    }
+    if (p->price_override >= 0) {
+        *source = "--price";
+        *pool_usd_h = p->ngpus * p->price_override;
+        return p->price_override;
+    }
+    if (group_gpus > 0 && (group_gpus == p->ngpus || p->model->price_per_hour_usd >= 0)) {
+        *pool_usd_h =
+            group_usd + (p->ngpus - group_gpus) * (group_gpus < p->ngpus ? p->model->price_per_hour_usd : 0);
+        *source = group_gpus == p->ngpus ? "cluster file" : "cluster file and model file";
+        return p->ngpus ? *pool_usd_h / p->ngpus : 0;
+    }
+    *source = "model file";
+    *pool_usd_h = p->ngpus * p->model->price_per_hour_usd;
+    return p->model->price_per_hour_usd >= 0 ? p->model->price_per_hour_usd : -1;
+}
+
+/* The cost of owning pool i's cards, USD per GPU-hour (means over its
+ * cards): capital and power; both -1 when the cluster gives no TCO. */
+static void pool_tco(const sim *s, int i, double *cap, double *pow)
+{
+    *cap = *pow = -1;
+    if (!s->cl->group_tco)
+        return;
+    double c = 0, p = 0;
+    int n = 0;
+    for (int k = 0; k < s->cl->nnodes; k++) {
+        const sim_node *nd = &s->cl->nodes[k];
+        const sim_tco *t = &s->cl->group_tco[nd->group];
+        if (nd->pool != i)
+            continue;
+        if (!t->given)
+            return;
+        c += nd->ngpus * sim_tco_capital_usd_h(t);
+        p += nd->ngpus * sim_tco_power_usd_h(t);
+        n += nd->ngpus;
+    }
+    if (n > 0) {
+        *cap = c / n;
+        *pow = p / n;
+    }
+}
+
+/* inputs.cluster.tco: each node group's owning inputs, and where a default
+ * came from (sim_tco.h). */
+static void add_tco_inputs(cJSON *cl, const sim *s)
+{
+    if (!s->cl->group_tco || !s->cl->group_tco[0].given)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(cl, "tco");
+    for (int g = 0; g < s->cl->ngroups; g++) {
+        const sim_tco *t = &s->cl->group_tco[g];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "group", g);
+        cJSON_AddNumberToObject(o, "purchase_usd_per_gpu", t->purchase_usd_per_gpu);
+        cJSON_AddNumberToObject(o, "depreciation_years", t->depreciation_years);
+        cJSON_AddNumberToObject(o, "usd_per_kwh", t->usd_per_kwh);
+        cJSON_AddNumberToObject(o, "pue", t->pue);
+        cJSON_AddStringToObject(o, "pue_source", t->pue_default ? "default: Uptime Institute Global Data Center "
+                                                                  "Survey 2023 average" : "cluster file");
+        cJSON_AddNumberToObject(o, "power_w_per_gpu", t->power_w_per_gpu);
+        cJSON_AddStringToObject(o, "power_source", t->power_default ? "model file tdp_w" : "cluster file");
+        cJSON_AddNumberToObject(o, "capital_usd_per_gpu_hour", sim_tco_capital_usd_h(t));
+        cJSON_AddNumberToObject(o, "power_usd_per_gpu_hour", sim_tco_power_usd_h(t));
+        cJSON_AddItemToArray(a, o);
+    }
+}
+
 void sim_report_add_inputs(cJSON *r, const sim *s)
 {
     cJSON *in = cJSON_AddObjectToObject(r, "inputs");
@@ -49,29 +133,12 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
             cJSON_AddTrueToObject(m, "spot");
         cJSON_AddNumberToObject(m, "nodes", p->nnodes);
         cJSON_AddNumberToObject(m, "gpus", p->ngpus);
-        /* a node group's own price (cluster file) wins over the model file's list price */
-        double group_usd = 0;
-        int group_gpus = 0;
-        for (int n = 0; s->cl->group_price && n < s->cl->nnodes; n++) {
-            const sim_node *nd = &s->cl->nodes[n];
-            if (nd->pool == i && s->cl->group_price[nd->group] >= 0) {
-                group_usd += nd->ngpus * s->cl->group_price[nd->group];
-                group_gpus += nd->ngpus;
-            }
-        }
-        if (p->price_override >= 0) {
-            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->price_override);
-            cJSON_AddStringToObject(m, "price_source", "--price");
-            usd += p->ngpus * p->price_override;
-        } else if (group_gpus > 0 && (group_gpus == p->ngpus || p->model->price_per_hour_usd >= 0)) {
-            double pool_usd = group_usd + (p->ngpus - group_gpus) * (group_gpus < p->ngpus ? p->model->price_per_hour_usd : 0);
-            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->ngpus ? pool_usd / p->ngpus : 0);
-            cJSON_AddStringToObject(m, "price_source", group_gpus == p->ngpus ? "cluster file" : "cluster file and model file");
-            usd += pool_usd;
-        } else if (p->model->price_per_hour_usd >= 0) {
-            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", p->model->price_per_hour_usd);
-            cJSON_AddStringToObject(m, "price_source", "model file");
-            usd += p->ngpus * p->model->price_per_hour_usd;
+        const char *src;
+        double pool_usd_h, price = pool_price(s, i, &src, &pool_usd_h);
+        if (price >= 0) {
+            cJSON_AddNumberToObject(m, "price_per_gpu_hour_usd", price);
+            cJSON_AddStringToObject(m, "price_source", src);
+            usd += pool_usd_h;
         } else {
             cJSON_AddNullToObject(m, "price_per_gpu_hour_usd");
             priced = false;
@@ -82,6 +149,7 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
         cJSON_AddNumberToObject(cl, "cost_per_hour_usd", usd);
     else
         cJSON_AddNullToObject(cl, "cost_per_hour_usd");
+    add_tco_inputs(cl, s);
 }
 
 static void report_modules(const sim *s, cJSON *r, int section)
@@ -155,6 +223,16 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         cJSON_AddNumberToObject(nd, "checkpoint_read_gpu_hours", s->interrupt_read_gpu_s / 3600.0);
     }
     report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
+    sim_cost_pool *pools = xcalloc((size_t)s->cl->npools + 1, sizeof *pools);
+    for (int i = 0; i < s->cl->npools; i++) {
+        const char *src;
+        double pool_usd_h;
+        pools[i] = (sim_cost_pool){s->cl->pools[i].model->name, s->cl->pools[i].ngpus,
+                                   pool_price(s, i, &src, &pool_usd_h), -1, -1};
+        pool_tco(s, i, &pools[i].own_capital_usd_h, &pools[i].own_power_usd_h);
+    }
+    sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
+    free(pools);
     cJSON_AddObjectToObject(r, "policy");
     for (int p = 0; p < s->npol; p++)
         if (s->pol[p]->report)
@@ -182,6 +260,36 @@ static double num(const cJSON *o, const char *a, const char *b)
     if (b)
         x = cJSON_GetObjectItemCaseSensitive(x, b);
     return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+}
+
+/* "cost  $X over N h simulated, $Y/month (x K): jobs 40%, ..., idle 20%". */
+static void summary_cost(FILE *out, const cJSON *co)
+{
+    if (!co)
+        return;
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "priced")))
+        fprintf(out, "  cost      $%.0f over %.1f h simulated ($%.0f per month = x %.1f); GPU-time:", num(co, "cluster_usd", NULL),
+                num(co, "span_hours", NULL), num(co, "cluster_usd_per_month", NULL), num(co, "month_scale", NULL));
+    else
+        fprintf(out, "  cost      no price known; GPU-time over %.1f h simulated:", num(co, "span_hours", NULL));
+    const cJSON *h;
+    const char *sep = " ";
+    cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(co, "holders"))
+    {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "name"));
+        fprintf(out, "%s%s%s%s %.1f%%", sep, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "kind")),
+                name && *name ? " " : "", name ? name : "", 100 * num(h, "share", NULL));
+        sep = ", ";
+    }
+    fputc('\n', out);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
+    if (t) {
+        fprintf(out, "  own       $%.0f per month (capital $%.0f, power $%.0f)", num(t, "owned_usd_per_month", NULL),
+                num(t, "capital_usd_per_month", NULL), num(t, "power_usd_per_month", NULL));
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "rented_usd_per_month")))
+            fprintf(out, " against $%.0f renting at the prices above", num(t, "rented_usd_per_month", NULL));
+        fputc('\n', out);
+    }
 }
 
 /* One row of a statistic object: mean, p50, p95, p99, max at prec
@@ -245,6 +353,7 @@ void sim_report_summary(FILE *out, const cJSON *r)
     }
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
+    summary_cost(out, cJSON_GetObjectItemCaseSensitive(r, "cost"));
     const cJSON *hw = cJSON_GetObjectItemCaseSensitive(r, "hardware"), *bm;
     if (num(hw, "placements_scaled", NULL) > 0) { /* some job ran off its reference card's speed */
         fprintf(out, "  speed     vs %s:", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(hw, "ref_gpu")));

@@ -11,6 +11,7 @@
 #include "sim_class.h"
 #include "sim_cluster.h"
 #include "sim_config.h"
+#include "sim_cost.h"
 #include "sim_event.h"
 #include "sim_job.h"
 #include "sim_metrics.h"
@@ -21,6 +22,8 @@
 #include "sim_strtab.h"
 #include "sim_symmap.h"
 #include "sim_timeseries.h"
+
+#define JOB_CHUNK 1024u /* job slots per chunk of the slab */
 
 /* jobs.by_size's classes: 1, 2-8, 9-64, 65-512 and 513+ GPUs (sim_report.c
  * names them). */
@@ -109,6 +112,7 @@ struct sim {
     uint64_t interruptions;
     double interrupt_lost_gpu_s, interrupt_read_gpu_s;
     sim_gauge g_alloc, g_queued, g_running;
+    sim_cost cost; /* g_alloc split by holder and pool (sim_cost.h) */
 
     /* timeseries, bounded (sim_timeseries.h) */
     sim_timeseries ts;
@@ -116,6 +120,8 @@ struct sim {
     void (*ts_fill)(void *ud, double *out);
     void *ts_fill_ud;
     double *ts_vals;
+    FILE *jobs_csv;      /* a row per job as it ends (sim_jobs_csv.h); NULL: none */
+    const char *end_why; /* why the job being failed or rejected ends, for its row; NULL: not said */
 
     gs_error err; /* first error raised inside the run */
     uint64_t weak_pending; /* weak timers in the heap (sim_timer_weak) */

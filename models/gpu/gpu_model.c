@@ -195,6 +195,14 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
     m->nvlink_gbps = nl > 0 ? v : 0;
     const cJSON *hk = cJSON_GetObjectItemCaseSensitive(hl, "kind");
     snprintf(m->host_link_kind, sizeof m->host_link_kind, "%s", cJSON_IsString(hk) ? hk->valuestring : "");
+    m->tdp_w = -1;
+    int tw = get_num(j, "tdp_w", &v, false, 1, 1e5);
+    if (tw < 0) {
+        rc = bad(err, path, "tdp_w", "a number of watts from 1 to 1e5, or null");
+        goto out;
+    }
+    if (tw > 0)
+        m->tdp_w = v;
     m->price_per_hour_usd = -1;
     int pr = get_num(j, "price_per_hour_usd", &v, false, 0, MAX_PRICE);
     if (pr < 0) {

@@ -44,6 +44,7 @@ typedef struct gpu_model {
     double host_link_gbps_per_dir; /* GB/s (1e9 B/s) per direction */
     double nvlink_gbps;            /* GB/s, both directions, per GPU; 0: no NVLink */
     double price_per_hour_usd;     /* < 0 when unknown */
+    double tdp_w;                  /* maximum board power, W; < 0 when unknown (a cluster's TCO then needs its own) */
     /* speed: peak dense tensor throughput (BF16, else FP16) and memory
      * bandwidth; < 0 when the file gives none. Jobs and services scale their
      * times by these ratios (models/gpu/README.md) */

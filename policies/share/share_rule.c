@@ -155,8 +155,9 @@ static inline double card_alloc(const sc_state *st, const sc_card *c, int pool)
 
 /* Recomputes card g: water-filling of its time, each tenant's rate there,
  * swap state and the gauge contributions (alloc_before: card_alloc before
- * the change). */
-static void card_update(sc_state *st, int g, int pool, double alloc_before)
+ * the change; the change of allocation is charged to job `by`, whose join
+ * or leave made it: its marginal allocation, sim_cost.h). */
+static void card_update(sc_state *st, job *by, int g, int pool, double alloc_before)
 {
     sc_card *c = &st->cards[g];
     int n = c->n; /* read once: nothing below changes the card before the rates are set */
@@ -244,7 +245,7 @@ static void card_update(sc_state *st, int g, int pool, double alloc_before)
     busy *= f_swap;
     double swap_bps = swap_s > 0 ? host_mib * MIB / (cfg->swap_turn_s + swap_s) : 0;
     double thrash = swap_s > 0 ? swap_s / (cfg->swap_turn_s + swap_s) : 0;
-    sim_alloc_add(st->s, alloc - alloc_before);
+    sim_alloc_add_for(st->s, by, pool, alloc - alloc_before);
     sim_gauge_add(&st->g_busy, now, busy - c->busy);
     sim_gauge_add(&st->g_host_mib, now, host_mib - w->host_mib);
     sim_gauge_add(&st->g_swap_bps, now, swap_bps - w->swap_bps);
@@ -259,11 +260,11 @@ static void card_update(sc_state *st, int g, int pool, double alloc_before)
 
 /* After a join or a leave changed job j's cards' counters: each card's
  * rates and gauges (from its alloc before the change). */
-static void cards_changed(sc_state *st, const job *j, int pool, const double *alloc_before)
+static void cards_changed(sc_state *st, job *j, int pool, const double *alloc_before)
 {
     const int *cards = job_gpu_ids(j);
     for (int i = 0; i < j->ngpu_ids; i++)
-        card_update(st, cards[i], pool, alloc_before[i]);
+        card_update(st, j, cards[i], pool, alloc_before[i]);
 }
 
 double sc_join(sc_state *st, job *j)
@@ -345,7 +346,7 @@ void sc_refresh(sc_state *st, job *j)
     const int *cards = job_gpu_ids(j);
     int pool = j->ngpu_ids > 0 ? task_pool(st, j) : 0;
     for (int i = 0; i < j->ngpu_ids; i++) /* its counters unchanged: the same share allocated */
-        card_update(st, cards[i], pool, card_alloc(st, &st->cards[cards[i]], pool));
+        card_update(st, j, cards[i], pool, card_alloc(st, &st->cards[cards[i]], pool));
 }
 
 /* {==== residency: idle replicas evicted to host, swapped back in ====} */

@@ -310,7 +310,7 @@ static void kill_task(sc_state *st, sim *s, job *j, sc_task *t, int cause)
                 sim_warn(s, "%s: jobs failed as co-tenants of a client's OOM (no fault isolation); counts in "
                          "jobs.failed_by_cause", st->cfg.name);
         }
-        sim_job_fail(s, j);
+        sim_job_fail_why(s, j, cause == SC_CAUSE_OOM ? "oom" : "co_tenant_fault");
     }
 }
 

@@ -206,6 +206,7 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->win_lat);
         sim_sketch_free(&v->lat_s);
         sim_sketch_free(&v->ttft_s);
+        sim_sketch_free(&v->tpot_s);
         sim_sketch_free(&v->win_ttft);
         sim_sketch_free(&v->pd_wait_s);
         sim_sketch_free(&v->pd_xfer_s);
@@ -725,6 +726,7 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     sim_sketch_init(&v->win_lat);
     sim_sketch_init(&v->lat_s);
     sim_sketch_init(&v->ttft_s);
+    sim_sketch_init(&v->tpot_s);
     sim_sketch_init(&v->win_ttft);
     v->g_reps.since = sim_now(s);
     v->g_slots.since = sim_now(s);

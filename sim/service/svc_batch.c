@@ -24,6 +24,8 @@ void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t)
     sim_sketch_add_at(&L->all_lat, lat, bk);
     v->served++;
     v->in_flight--;
+    if (v->mode == MODE_TOKENS && r->out_tok > 1) /* the distribution report.html draws */
+        sim_sketch_add(&v->tpot_s, gs_us_to_s(t - r->ttft_at_us) / (double)(r->out_tok - 1));
     if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs: TTFT and TPOT */
         double ttft_ms = (double)(r->ttft_at_us - r->arrive_us) / 1000.0;
         double tpot_ms = r->out_tok > 1 ? (double)(t - r->ttft_at_us) / 1000.0 / (double)(r->out_tok - 1) : 0;

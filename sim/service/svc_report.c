@@ -117,8 +117,14 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
     sim_report_add_stats(o, "latency_s", &v->lat_s);
     if (v->lat_s.n)
         add_cdf(o, "latency_cdf_s", &v->lat_s);
-    if (v->mode == MODE_TOKENS)
+    if (v->mode == MODE_TOKENS) {
         sim_report_add_stats(o, "ttft_s", &v->ttft_s);
+        sim_report_add_stats(o, "tpot_s", &v->tpot_s);
+        if (v->ttft_s.n) /* the quantiles report.html draws the curves through */
+            add_cdf(o, "ttft_cdf_s", &v->ttft_s);
+        if (v->tpot_s.n)
+            add_cdf(o, "tpot_cdf_s", &v->tpot_s);
+    }
     double sv_n = v->served ? (double)v->served : 1.0;
     if (v->mode == MODE_TOKENS && (v->slo_ttft_ms >= 0 || v->slo_tpot_ms >= 0)) { /* token SLOs */
         if (v->slo_ttft_ms >= 0)

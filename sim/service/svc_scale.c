@@ -308,6 +308,7 @@ void svc_scale_out(sim *s, service *v)
     row.submit_us = sim_now(s);
     row.gpu_model[0] = '\0'; /* its pools were resolved when the service was read */
     sim_task_set_row(s, t, &row);
+    sim_task_cost_holder(s, t, "service", v->id); /* the service pays for its replicas' cards */
     t->pools = v->task_pools;
     t->more->owner = p;
     t->idle = L->follow_load; /* serves nothing until its first batch */

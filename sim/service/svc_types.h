@@ -175,6 +175,7 @@ typedef struct service {
     uint64_t arrived, generated, served, drop_full, drop_timeout, drop_ended, slo_ok;
     uint64_t cold_starts, scale_outs, scale_ins, unplaceable, replicas_lost, drop_lost;
     sim_sketch lat_s, ttft_s;
+    sim_sketch tpot_s; /* token services: per request, (end - first token) / (output tokens - 1) */
     sim_gauge g_reps; /* replicas holding resources (starting + ready) */
     /* token SLOs: slo_ok then counts requests meeting every token SLO given */
     double slo_ttft_ms, slo_tpot_ms; /* < 0: not given */

@@ -1,0 +1,182 @@
+/* sim_cost.c - see sim_cost.h.
+ * SPDX-License-Identifier: MIT */
+#include "sim_cost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add_holder(sim_cost *c, const char *kind, const char *name)
+{
+    if (c->nh == c->caph) {
+        c->caph = c->caph ? c->caph * 2 : 8;
+        c->h = xrealloc(c->h, (size_t)c->caph * sizeof *c->h);
+        c->g = xrealloc(c->g, (size_t)c->caph * (size_t)c->npools * sizeof *c->g);
+        c->done = xrealloc(c->done, (size_t)c->caph * sizeof *c->done);
+    }
+    c->done[c->nh] = 0;
+    c->h[c->nh] = (sim_cost_holder){xstrdup(kind), xstrdup(name)};
+    memset(&c->g[(size_t)c->nh * (size_t)c->npools], 0, (size_t)c->npools * sizeof *c->g);
+    c->nh++;
+}
+
+void sim_cost_init(sim_cost *c, int npools)
+{
+    memset(c, 0, sizeof *c);
+    c->npools = npools > 0 ? npools : 1;
+    add_holder(c, "jobs", "");   /* SIM_COST_JOBS */
+    add_holder(c, "agents", ""); /* SIM_COST_AGENTS */
+}
+
+void sim_cost_free(sim_cost *c)
+{
+    for (int i = 0; i < c->nh; i++) {
+        free(c->h[i].kind);
+        free(c->h[i].name);
+    }
+    free(c->h);
+    free(c->g);
+    free(c->done);
+    memset(c, 0, sizeof *c);
+}
+
+int sim_cost_holder_of(sim_cost *c, const char *kind, const char *name)
+{
+    for (int i = 0; i < c->nh; i++)
+        if (!strcmp(c->h[i].kind, kind) && !strcmp(c->h[i].name, name))
+            return i;
+    add_holder(c, kind, name);
+    return c->nh - 1;
+}
+
+double sim_cost_gpu_s(const sim_cost *c, int h, int p, gs_time_us now)
+{
+    return sim_gauge_area(&c->g[h * c->npools + p], now);
+}
+
+/* {==== the report's cost object ====} */
+
+typedef struct cost_ctx {
+    const sim_cost_pool *pools;
+    int npools;
+    double span_h, scale; /* scale: SIM_COST_MONTH_H / span_h, 0 when the span is 0 */
+    bool priced;
+} cost_ctx;
+
+static void add_or_null(cJSON *o, const char *key, bool known, double v)
+{
+    if (known)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* One line of the split: GPU-hours per pool in gpu_h[0..npools). */
+static cJSON *holder_obj(const cost_ctx *x, const char *kind, const char *name, const double *gpu_h)
+{
+    double tot = 0, usd = 0, cap = 0;
+    for (int p = 0; p < x->npools; p++) {
+        tot += gpu_h[p];
+        cap += x->pools[p].ngpus * x->span_h;
+        usd += gpu_h[p] * (x->pools[p].usd_per_gpu_h >= 0 ? x->pools[p].usd_per_gpu_h : 0);
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", kind);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddNumberToObject(o, "gpu_hours", tot);
+    cJSON_AddNumberToObject(o, "share", cap > 0 ? tot / cap : 0.0);
+    add_or_null(o, "usd", x->priced, usd);
+    add_or_null(o, "usd_per_month", x->priced && x->scale > 0, usd * x->scale);
+    if (x->npools > 1) {
+        cJSON *bm = cJSON_AddObjectToObject(o, "gpu_hours_by_model");
+        for (int p = 0; p < x->npools; p++)
+            cJSON_AddNumberToObject(bm, x->pools[p].model, gpu_h[p]);
+    }
+    return o;
+}
+
+/* The unit costs: jobs per completed job, agents per completed session,
+ * a service per million requests served. */
+static void unit_cost(const cJSON *r, cJSON *o, const sim_cost_holder *h, uint64_t done)
+{
+    const cJSON *usd = cJSON_GetObjectItemCaseSensitive(o, "usd");
+    if (!cJSON_IsNumber(usd))
+        return;
+    if (!strcmp(h->kind, "jobs") || (!strcmp(h->kind, "agents") && !h->name[0])) {
+        cJSON_AddNumberToObject(o, h->kind[0] == 'j' ? "completed" : "sessions_completed", (double)done);
+        if (done > 0)
+            cJSON_AddNumberToObject(o, h->kind[0] == 'j' ? "per_completed_job_usd" : "per_completed_session_usd",
+                                    usd->valuedouble / (double)done);
+        return;
+    }
+    if (strcmp(h->kind, "service") != 0)
+        return;
+    const cJSON *sv;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(r, "services"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
+        const cJSON *served = cJSON_GetObjectItemCaseSensitive(sv, "served");
+        if (id && !strcmp(id, h->name) && cJSON_IsNumber(served) && served->valuedouble > 0)
+            cJSON_AddNumberToObject(o, "per_million_requests_usd", usd->valuedouble / served->valuedouble * 1e6);
+    }
+}
+
+/* Owning against renting, per month: capital (straight-line depreciation)
+ * and power (at each card's power every hour), when every pool has both. */
+static void report_tco(cJSON *o, const sim_cost_pool *pools, int npools, double rent_per_h, bool priced,
+                       double span_h)
+{
+    double cap = 0, pow = 0;
+    for (int p = 0; p < npools; p++) {
+        if (pools[p].own_capital_usd_h < 0 || pools[p].own_power_usd_h < 0)
+            return;
+        cap += pools[p].ngpus * pools[p].own_capital_usd_h;
+        pow += pools[p].ngpus * pools[p].own_power_usd_h;
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "tco");
+    cJSON_AddNumberToObject(t, "owned_usd_per_month", (cap + pow) * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "capital_usd_per_month", cap * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "power_usd_per_month", pow * SIM_COST_MONTH_H);
+    cJSON_AddNumberToObject(t, "owned_usd", (cap + pow) * span_h);
+    add_or_null(t, "rented_usd_per_month", priced, rent_per_h * SIM_COST_MONTH_H);
+    add_or_null(t, "owned_over_rented", priced && rent_per_h > 0, (cap + pow) / rent_per_h);
+}
+
+void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us end_us, cJSON *r)
+{
+    cost_ctx x = {.pools = pools, .npools = c->npools, .span_h = gs_us_to_s(end_us) / 3600.0, .priced = true};
+    x.scale = x.span_h > 0 ? SIM_COST_MONTH_H / x.span_h : 0;
+    double per_h = 0;
+    for (int p = 0; p < c->npools; p++) {
+        x.priced = x.priced && pools[p].usd_per_gpu_h >= 0;
+        per_h += pools[p].ngpus * (pools[p].usd_per_gpu_h >= 0 ? pools[p].usd_per_gpu_h : 0);
+    }
+    cJSON *o = cJSON_AddObjectToObject(r, "cost");
+    cJSON_AddNumberToObject(o, "span_s", gs_us_to_s(end_us));
+    cJSON_AddNumberToObject(o, "span_hours", x.span_h);
+    cJSON_AddNumberToObject(o, "month_hours", SIM_COST_MONTH_H);
+    add_or_null(o, "month_scale", x.scale > 0, x.scale);
+    cJSON_AddBoolToObject(o, "priced", x.priced);
+    add_or_null(o, "cluster_usd", x.priced, per_h * x.span_h);
+    add_or_null(o, "cluster_usd_per_month", x.priced, per_h * SIM_COST_MONTH_H);
+    cJSON *hs = cJSON_AddArrayToObject(o, "holders");
+    double *gh = xcalloc((size_t)c->npools, sizeof *gh), *idle = xcalloc((size_t)c->npools, sizeof *idle);
+    for (int p = 0; p < c->npools; p++)
+        idle[p] = pools[p].ngpus * x.span_h;
+    for (int h = 0; h < c->nh; h++) {
+        double tot = 0;
+        for (int p = 0; p < c->npools; p++) {
+            gh[p] = sim_cost_gpu_s(c, h, p, end_us) / 3600.0;
+            idle[p] -= gh[p];
+            tot += gh[p];
+        }
+        if (h != SIM_COST_JOBS && tot == 0)
+            continue;
+        cJSON *ho = holder_obj(&x, c->h[h].kind, c->h[h].name, gh);
+        unit_cost(r, ho, &c->h[h], c->done[h]);
+        cJSON_AddItemToArray(hs, ho);
+    }
+    cJSON_AddItemToArray(hs, holder_obj(&x, "idle", "", idle));
+    free(gh);
+    free(idle);
+    report_tco(o, pools, c->npools, per_h, x.priced, x.span_h);
+}

@@ -1,0 +1,44 @@
+/* sim_jobs_csv.h - one CSV row per trace job, agent session and internal
+ * task (a service replica, a warm-pool sandbox), written when it ends, so
+ * the file streams: memory stays that of the jobs in flight. The rows of
+ * what is still running, queued or suspended when the run ends follow at
+ * the end (outcome running, queued, suspended; no end time).
+ *
+ * Columns (SIM_JOBS_CSV_HEADER): id; kind (job, session, replica, task);
+ * class (a replica's service; "" for a job); submit_s, start_s (first
+ * start; "" if it never started), end_s; queue_s (submit to first start);
+ * jct_s (submit to completion, completed rows only); gpus (asked); gpu_model
+ * and nodes (where it ran last, node ids separated by '|'; "" if it never
+ * held a node or ended away from one, e.g. a paused session completing);
+ * slowdown ((end - first start) / duration, completed jobs with a
+ * duration, as the report's jobs.slowdown); preemptions; interruptions
+ * (stops by a card or node failure); outcome (completed, failed, rejected,
+ * ended, lost, running, queued, suspended); reason (why it failed or was
+ * rejected, when the core was told). Text fields are quoted as RFC 4180
+ * says when they hold a comma, a quote or a line break.
+ *
+ * One writer, sim_jobs_csv_row, called from every end path of the core
+ * (sim.c): a mechanism that ends jobs in a new way feeds the same columns.
+ * SPDX-License-Identifier: MIT */
+#ifndef GPUSIM_SIM_JOBS_CSV_H
+#define GPUSIM_SIM_JOBS_CSV_H
+
+#include <stdio.h>
+
+#include "sim_job.h"
+
+#define SIM_JOBS_CSV_HEADER                                                                                       \
+    "id,kind,class,submit_s,start_s,end_s,queue_s,jct_s,gpus,gpu_model,nodes,slowdown,preemptions,interruptions,"  \
+    "outcome,reason\n"
+
+typedef struct sim sim;
+
+/* Writes j's row (its state now: `outcome`, and `reason` or NULL) when the
+ * run has a jobs CSV; nothing otherwise. Call while j still holds its
+ * placement when it has one. O(1) and one fprintf. */
+void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const char *reason);
+/* The rows of the jobs and tasks still in flight at the end (slot order).
+ * O(slots). */
+void sim_jobs_csv_in_flight(const sim *s);
+
+#endif
