@@ -88,8 +88,13 @@ static cJSON *holder_obj(const cost_ctx *x, const char *kind, const char *name, 
     add_or_null(o, "usd_per_month", x->priced && x->scale > 0, usd * x->scale);
     if (x->npools > 1) {
         cJSON *bm = cJSON_AddObjectToObject(o, "gpu_hours_by_model");
-        for (int p = 0; p < x->npools; p++)
-            cJSON_AddNumberToObject(bm, x->pools[p].model, gpu_h[p]);
+        for (int p = 0; p < x->npools; p++) { /* pools of one model (spot beside the rest) sum */
+            cJSON *have = cJSON_GetObjectItemCaseSensitive(bm, x->pools[p].model);
+            if (have)
+                cJSON_SetNumberValue(have, have->valuedouble + gpu_h[p]);
+            else
+                cJSON_AddNumberToObject(bm, x->pools[p].model, gpu_h[p]);
+        }
     }
     return o;
 }

@@ -200,7 +200,7 @@ else ls -d si* >"$T/msg"; no sweep_init_refusals_write_nothing "$T/msg"; fi
 
 # {==== plot: a service that served nothing; a full file system ====}
 "$G" run --trace gm.csv --policy timeslice --gpus $H:8 --out p_none >/dev/null 2>&1
-expect plot_service_served_nothing 0 "service 'big' served no request: no latency curve" "$G" plot p_none --no-svg
+expect plot_service_served_nothing 0 "has no service that served a request" "$G" plot p_none --no-svg
 if [ -s p_none/report.html ]; then ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
 cp -r ck_ok p_full && rm -f p_full/*.png
 # a file size limit stands in for a full disk: writes past 8 KiB fail with EFBIG (SIGXFSZ ignored)
