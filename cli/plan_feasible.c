@@ -82,6 +82,20 @@ static double given_mib(const sim_cluster *cl, uint64_t pools, const plan_policy
     return best;
 }
 
+/* Why the policy gives row r's task no card (given_mib 0), by what it asks. */
+static void policy_why(const wl_row *r, const char *policy, int64_t card_mib, char *why, size_t n)
+{
+    if (r->mig[0])
+        snprintf(why, n, "under %.40s no MIG layout of the cluster's cards offers profile %.31s", policy, r->mig);
+    else if (r->gpumem_mib > 0 || r->gpumem_pct > 0)
+        snprintf(why, n, "under %.40s no card gives its task memory (%lld MiB a GPU asked: above the share the "
+                 "policy gives a task, e.g. an MPS client's, or every MIG profile the layouts offer)", policy,
+                 (long long)wl_row_gpumem_mib(r, card_mib));
+    else
+        snprintf(why, n, "under %.40s no card is given to it whole (every card has MIG, and no layout has a "
+                 "full-card instance)", policy);
+}
+
 static void flag(plan_feasibility *f, const wl_row *r, pf_kind k, const char *why)
 {
     f->by_kind[k]++;
@@ -112,6 +126,12 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
         if (r->kind != WL_KIND_JOB && r->kind != WL_KIND_SESSION && r->kind != WL_KIND_SERVICE)
             continue;
         out->rows++;
+        if (r->mig[0] && !gpu_catalog_has_mig_profile(cat, r->mig)) { /* as the run says: a typo, not a rejection */
+            gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d ('mig'): expected a MIG profile a card of the "
+                   "catalog offers, such as '1g.10gb' (gpusim models), found '%s'", trace, r->line, r->mig_col, r->mig);
+            rc = -1;
+            break;
+        }
         char why[240];
         gs_error e2;
         uint64_t pools = sim_cluster_model_mask(cl, cat, r->gpu_model, &e2);
@@ -145,9 +165,7 @@ int plan_feasible_check(const sim_cluster *cl, const gpu_catalog *cat, const cha
                      (long long)card_mib);
             flag(out, r, PF_GPU_MEMORY, why);
         } else if (r->kind != WL_KIND_SERVICE && r->gpus > 0 && given_mib(cl, pools, ask, r, card_mib) <= 0) {
-            snprintf(why, sizeof why, "under %.40s no card gives its task memory (%lld MiB a GPU asked: above the "
-                     "share the policy gives a task, e.g. an MPS client's)", ask->policy,
-                     (long long)wl_row_gpumem_mib(r, card_mib));
+            policy_why(r, ask->policy, card_mib, why, sizeof why);
             flag(out, r, PF_POLICY_MEMORY, why);
         } else if (r->kind == WL_KIND_SERVICE && r->weights_gib > 0 && r->gpus > 0 &&
                    r->weights_gib * 1024.0 > (double)r->gpus * given_mib(cl, pools, ask, r, card_mib)) {

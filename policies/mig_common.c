@@ -577,7 +577,20 @@ uint32_t mig_base_queue_demand(mig_base *b, const job *j)
 
 double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r)
 {
-    (void)state;
+    const mig_base *b = state; /* the first member of both policies' states */
+    /* one GPU of r on a card of m, host needs aside: the routes a request
+     * of it ever has (a named profile a layout offers, a profile holding its
+     * memory, a card without MIG); none: the card gives it nothing */
+    job one = {.req = *r};
+    one.req.gpus = 1;
+    one.req.cpu = one.req.mem_gib = 0;
+    for (int g = 0; g < b->ngroups; g++)
+        if (b->groups[g].model == m)
+            one.pools |= 1ULL << b->groups[g].pool;
+    bool mig_ok, whole_ok, fallback_ok;
+    routes(b, &one, &mig_ok, &whole_ok, &fallback_ok);
+    if (!mig_ok && !whole_ok)
+        return 0;
     double card = (double)m->memory_mib;
     if (r->mig[0] && m->mig) {
         int p = mig_profile_find(m->mig, r->mig);

@@ -241,9 +241,12 @@ void mig_base_reject_reason(const mig_base *b, const job *j, char *why, size_t c
 bool mig_base_place(mig_base *b, job *j);
 void mig_base_unplace(mig_base *b, job *j);
 uint64_t mig_base_shape_key(const job *j);
-/* pol_space.mem_per_card_mib of both: a named profile's memory on a MIG
- * model (0: the model has no such profile), else gpumem (the policy picks a
- * profile that holds it), else the whole card. O(profiles). */
+/* pol_space.mem_per_card_mib of both (state: the policy's, a mig_base
+ * first): 0 when no card of m in the cluster could ever take one GPU of r
+ * (a profile no layout of its MIG cards offers, memory no profile holds, a
+ * whole card where every card of m has MIG and no full-card instance);
+ * else a named profile's memory, else gpumem (the policy picks a profile
+ * that holds it), else the whole card. O(groups x profiles). */
 double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const job_req *r);
 void mig_base_nominee_missed(mig_base *b, job *p);
 job *mig_base_dispatch_held(mig_base *b);

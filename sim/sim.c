@@ -1444,6 +1444,19 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
     return 0;
 }
 
+/* A mig name no card of the catalog offers is an input error (a typo would
+ * otherwise be a rejection under the MIG policies and ignored elsewhere).
+ * Checked on the name's first row: later rows find it interned (sym_mig). */
+static int check_mig(sim *s, const wl_row *r)
+{
+    uint64_t v;
+    if (!r->mig[0] || sim_symmap_get(&s->sym_mig, r->mig_sym, &v) || gpu_catalog_has_mig_profile(s->cat, r->mig))
+        return 0;
+    return gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('mig'): expected a MIG profile a card of the "
+                  "catalog offers, such as '1g.10gb' (gpusim models), found '%s'", s->cfg->trace_path, r->line,
+                  r->mig_col, r->mig);
+}
+
 /* j was not admitted: none of its models is in the cluster (asked: its
  * pools before admission), or its tenant's quota never admits it. */
 static __attribute__((noinline)) void reject_unadmitted(sim *s, job *j, uint64_t asked)
@@ -1493,6 +1506,8 @@ static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row
 
 int sim_submit_row(sim *s, const wl_row *row)
 {
+    if (check_mig(s, row) != 0)
+        return -1;
     job *j = job_new(s);
     req_of_row(s, j, row);
     j->arrival_no = s->arrived++;
@@ -1555,8 +1570,8 @@ static int on_arrival(sim *s)
         if (!(s->mod[m]->row_kinds & (1u << s->next_row->kind)))
             continue;
         /* services and requests go to the service layer */
-        int rc = 0;
-        if (s->next_row->kind == WL_KIND_SERVICE && s->next_row->gpu_model[0]) {
+        int rc = s->next_row->kind == WL_KIND_SERVICE ? check_mig(s, s->next_row) : 0;
+        if (rc == 0 && s->next_row->kind == WL_KIND_SERVICE && s->next_row->gpu_model[0]) {
             uint64_t pools; /* check the model names first, with the row's line and column */
             rc = resolve_models(s, s->next_row, &pools);
         }

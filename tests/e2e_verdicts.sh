@@ -105,6 +105,11 @@ printf 'id,submit,duration,gpus,kind,service,replicas_min,replicas_max,slo_ttft_
   >"$T/ttft.csv"
 expect run_ttft_slo_without_tokens 3 "line 3: a request to service 'svc' carries no output_tokens, but the service (line 2) states slo_ttft_ms" \
   "$G" run --trace "$T/ttft.csv" --policy whole --gpus H100-SXM5-80GB:1 --out "$T/t1"
+# generated traffic (rate) with svc_mean_ms: token-less, so the same
+printf 'id,submit,duration,gpus,kind,replicas_min,replicas_max,slo_ttft_ms,slo_tpot_ms,rate,svc_mean_ms\nchat8b,0,3600,1,service,1,4,1000,50,3,200\n' \
+  >"$T/ttftgen.csv"
+expect run_ttft_slo_generated_without_tokens 3 "line 2: service 'chat8b' states slo_ttft_ms or slo_tpot_ms, but the requests it generates carry no token counts" \
+  "$G" run --trace "$T/ttftgen.csv" --policy whole --gpus H100-SXM5-80GB:8 --out "$T/t0"
 expect plan_ttft_slo_without_tokens 3 "line 2: service 'svc' states slo_ttft_ms or slo_tpot_ms, but its requests carry no token counts" \
   "$G" plan --trace "$T/ttft.csv" --policy whole --gpu H100-SXM5-80GB --slo 'latency_p99<=1' --out "$T/t2"
 printf 'id,submit,duration,gpus,kind,service,replicas_min,replicas_max,svc_mean_ms\nsvc,0,100,1,service,,1,1,50\nr1,1,,,request,svc,,,\n' \
@@ -150,6 +155,27 @@ if check_rc plan_mps_limit_impossible 0 timeout 120 "$G" plan --trace "$T/mps.cs
      ! grep -q '"gpus":[[:space:]]*65536' "$T/i1/plan.json"
   then ok plan_mps_limit_impossible; else no plan_mps_limit_impossible "$T/out"; fi
 fi
+# under mig on cards that all have MIG: a whole-card job where no layout has a full-card instance, memory
+# no profile of the layout holds (40 GiB above balanced's 3g.40gb): impossible at once, never searched
+printf 'id,submit,duration,gpus,gpumem\na,0,100,1,\nb,10,100,1,8192\n' >"$T/migw.csv"
+if check_rc plan_mig_whole_card_impossible 0 timeout 120 "$G" plan --trace "$T/migw.csv" --policies mig,whole \
+     --gpu H100-SXM5-80GB --mig all-1g.10gb --slo 'queue_p99<=1' --seeds 1 --out "$T/i4"; then
+  if has "$T/out" "line 2 a: under mig no card is given to it whole (every card has MIG" &&
+     has "$T/out" "^mig  *H100-SXM5-80GB  *-  *-  *-  *impossible: 1 row" && ! grep -q '"gpus":[[:space:]]*65536' "$T/i4/plan.json"
+  then ok plan_mig_whole_card_impossible; else no plan_mig_whole_card_impossible "$T/out"; fi
+fi
+expect plan_mig_memory_impossible 0 "line 2 a: under mig no card gives its task memory (40960 MiB a GPU asked" \
+  timeout 120 "$G" plan --trace "$T/mps.csv" --policies mig,whole --gpu H100-SXM5-80GB --mig balanced --slo 'queue_p99<=1' \
+  --seeds 1 --out "$T/i5"
+# a MIG profile no card of the catalog offers: an input error naming the column, under every policy
+printf 'id,submit,duration,gpus,mig\na,0,100,1,\nb,10,100,1,banana\n' >"$T/banana.csv"
+for p in whole mig; do
+  expect "run_mig_unknown_profile_$p" 3 "line 3, column 5 ('mig'): expected a MIG profile a card of the catalog offers.*found 'banana'" \
+    "$G" run --trace "$T/banana.csv" --policy $p --gpus H100-SXM5-80GB:8 --mig balanced --out "$T/i6"
+done
+expect plan_mig_unknown_profile 3 "line 3, column 5 ('mig'): expected a MIG profile" \
+  "$G" plan --trace "$T/banana.csv" --policy whole --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --out "$T/i7"
+[ ! -d "$T/i7" ] && ok plan_mig_unknown_profile_runs_nothing || no plan_mig_unknown_profile_runs_nothing
 expect plan_mps_split_off_serves 0 "^mps.replicas=0.  *H100-SXM5-80GB  *1 " \
   "$G" plan --trace "$T/mps.csv" --policy 'mps[replicas=0]' --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --seeds 1 --out "$T/i2"
 expect plan_bad_parameter_up_front 2 "replicas" \

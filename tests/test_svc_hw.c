@@ -180,6 +180,85 @@ static void mps_sizes_replicas_by_client(void)
     tu_run_free(&r);
 }
 
+/* The service row's "mig" text (NULL: none) with 16 GiB of weights and a
+ * 4096 x 320 KiB KV reserve (17.25 GiB), one request; run under policy on
+ * one H100 with MIG layout mig_layout (NULL: none). The requests served. */
+static int served_on(const char *policy, const char *mig_layout, const char *mig, const char *gpumem, tu_run *r)
+{
+    char tr[512];
+    snprintf(tr, sizeof tr, "id,submit,duration,gpus,gpumem,mig,kind,weights_gib,replicas_min,replicas_max,service,"
+             "input_tokens,output_tokens,decode_ms_base,decode_ms_per_seq,prefill_ms_per_token\n"
+             "m,0,100,1,%s,%s,service,16,1,1,,,,10,0,0\nq,10,,,,,request,,,,m,10,5,,,\n", gpumem, mig ? mig : "");
+    static const char *const zero[] = {"create_s=0", "reconcile_s=0", "destroy_s=0", NULL};
+    lats l;
+    memset(r, 0, sizeof *r);
+    memset(&l, 0, sizeof l);
+    r->cfg.trace_path = tu_write_tmp(tr);
+    r->cfg.policy = policy;
+    r->cfg.seed = 1;
+    tu_add_sets(&r->cfg, base_sets);
+    if (!strcmp(policy, "dynmig"))
+        tu_add_sets(&r->cfg, zero);
+    CHECK_EQ_INT(sim_cluster_from_spec(&r->cl, "H100-SXM5-80GB:1", 8, tu_catalog(), &r->err), 0);
+    if (mig_layout)
+        CHECK_EQ_INT(sim_cluster_set_mig(&r->cl, mig_layout, &r->err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r->s, &r->cfg, tu_catalog(), &r->cl, NULL, &r->err), 0);
+    sim_observe(&r->s, &(sim_observer){.request_done = on_req, .request_ud = &l});
+    CHECK_EQ_INT(sim_run(&r->s), 0);
+    return l.n;
+}
+
+/* The report's services object as text (caller frees). */
+static char *services_text(tu_run *r)
+{
+    cJSON *rep = cJSON_CreateObject();
+    for (int m = 0; m < r->s.nmod; m++)
+        if (r->s.mod[m]->report)
+            r->s.mod[m]->report(r->s.mst[m], &r->s, rep, SIM_REPORT_GPU);
+    char *txt = cJSON_PrintUnformatted(rep);
+    cJSON_Delete(rep);
+    return txt;
+}
+
+/* A MIG instance is what a replica gets under mig and dynmig: on an H100
+ * a 1g.10gb instance has 9.75 GiB (x 0.9 = 8.8 GiB usable) for the 17.25
+ * GiB the row needs: unplaceable, its reason naming the 8.8 GiB, fits_on
+ * empty; a 3g.40gb instance (39.5 GiB) serves it. A replica asking no
+ * profile on cards that all have 1g.10gb instances only is given no card
+ * (no full-card instance): unplaceable too, with the policy's reason. A
+ * time-slice replica shares the whole card's memory (no isolation): served;
+ * asking gpumem above the card it is given nothing. */
+static void mig_and_timeslice_size_replicas(void)
+{
+    tu_run r;
+    static const struct {
+        const char *policy, *layout, *mig, *gpumem;
+        int served;
+        const char *why;
+    } cases[] = {
+        {"mig", "all-1g.10gb", "1g.10gb", "", 0, "the most any allowed card gives under mig is 8.8 GiB"},
+        {"dynmig", "dynamic", "1g.10gb", "", 0, "the most any allowed card gives under dynmig is 8.8 GiB"},
+        {"mig", "all-3g.40gb", "3g.40gb", "", 1, NULL},
+        {"dynmig", "dynamic", "3g.40gb", "", 1, NULL},
+        {"mig", "all-1g.10gb", NULL, "", 0, "under mig a replica asking gpumem 0 MiB, gpumem_pct 0, mig '' is given no"},
+        {"timeslice", NULL, NULL, "", 1, NULL},
+        {"timeslice", NULL, NULL, "90000", 0, "under timeslice a replica asking gpumem 90000 MiB"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        CHECK_EQ_INT(served_on(cases[k].policy, cases[k].layout, cases[k].mig, cases[k].gpumem, &r), cases[k].served);
+        char *txt = services_text(&r);
+        if (cases[k].why) {
+            CHECK_STR_HAS(txt, cases[k].why);
+            CHECK_STR_HAS(txt, "\"fits_on\":\"\"");
+        } else {
+            CHECK_STR_HAS(txt, "\"unplaceable_reason\":null");
+            CHECK_STR_HAS(txt, "\"fits_on\":\"H100-SXM5-80GB\"");
+        }
+        free(txt);
+        tu_run_free(&r);
+    }
+}
+
 /* KV-bounded batching. L4-24GB: 23034 MiB x 0.9 = 20.245 GiB; weights 16
  * GiB leave 4.245 GiB = 4347 tokens at 1 MiB per token (>= the 4096-token
  * reserve). Three requests of 1000 in + 1000 out (2000 tokens each) arrive
@@ -282,6 +361,7 @@ const test_case tests_svc_hw[] = {
     {"svc_hw/weights_fit_no_card_reported_never_served", unplaceable_service},
     {"svc_hw/fit_follows_the_memory_the_policy_gives", fit_follows_the_share},
     {"svc_hw/mps_sizes_a_replica_by_its_client_limit", mps_sizes_replicas_by_client},
+    {"svc_hw/mig_instance_and_timeslice_replica_sizing", mig_and_timeslice_size_replicas},
     {"svc_hw/batch_bounded_by_kv_cache", kv_bounded_batch},
     {"svc_hw/measured_profile_per_card", measured_profile},
     {"svc_hw/stated_times_scaled_by_roofline", roofline_scaled_times},

@@ -58,6 +58,7 @@ typedef struct wl_row {
     int wake;            /* burst: WL_WAKE_USER or WL_WAKE_SCHEDULED */
     int ref_gpu_col;     /* 1-based column of ref_gpu, for later errors; 0 = not given */
     int speedup_col;     /* likewise of speedup */
+    int mig_col;         /* likewise of mig */
     int nhash;           /* how many ids hash_ids holds */
     /* service: its model from the catalog (models/llm) and how it is served */
     int dtype;           /* WL_DTYPE_*: the model's published precision unless given */

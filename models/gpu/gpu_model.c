@@ -365,6 +365,17 @@ void gpu_catalog_names(const gpu_catalog *cat, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", cat->models[i].name);
 }
 
+bool gpu_catalog_has_mig_profile(const gpu_catalog *cat, const char *name)
+{
+    for (int i = 0; i < cat->n; i++) {
+        const mig_table *t = cat->models[i].mig;
+        for (int p = 0; t && p < t->nprofiles; p++)
+            if (gs_streq_ci(t->profiles[p].name, name))
+                return true;
+    }
+    return false;
+}
+
 /* A model directory holds *.json files; build/<config>/models/gpu holds
  * objects only, so a name match alone is not enough. */
 static bool has_json(const char *dir)

@@ -81,6 +81,9 @@ const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name);
 const gpu_failures *gpu_catalog_failures(const gpu_catalog *cat, const gpu_model *m, const gpu_model **from);
 /* Whether the model file lists field among its unverified figures. */
 bool gpu_model_unverified(const gpu_model *m, const char *field);
+/* Does some model of the catalog offer MIG profile name (case-insensitive)?
+ * O(models x profiles). */
+bool gpu_catalog_has_mig_profile(const gpu_catalog *cat, const char *name);
 /* Writes "A, B, C" (canonical names) into buf. */
 void gpu_catalog_names(const gpu_catalog *cat, char *buf, size_t n);
 /* Default directory: $GPUSIM_MODELS, else <dir of the executable>/models/gpu,
