@@ -564,6 +564,8 @@ int cmd_plan(int argc, char **argv)
     }
     cx.odir = odir;
     cJSON *doc = rc == 0 ? plan_doc(&a, &cx, st.cands, st.ncands) : cJSON_CreateObject();
+    if (cx.ref_warning[0])
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "warnings"), cJSON_CreateString(cx.ref_warning));
     st.ents = xcalloc((size_t)(st.ncands * (st.npol ? st.npol : 1)) + 1, sizeof *st.ents);
     st.pa = cJSON_AddArrayToObject(doc, "policies");
     cJSON *sdoc = cJSON_CreateObject(); /* OUT/search.json: the rounds and runs behind the evidence */

@@ -57,6 +57,7 @@ typedef struct plan_ctx {
     const char *engine; /* NULL: child processes here; else each round is a sweep on it */
     long max_gpus;      /* --max-gpus: where a --gpu search gives up */
     long margin;        /* --margin: probes above the answer (plan_evidence.h) */
+    char ref_warning[800]; /* a candidate of several card models whose durations no row states a card for; "" none */
 } plan_ctx;
 
 typedef struct point {
@@ -136,8 +137,9 @@ int cli_plan_search_cmp_point(const void *a, const void *b);
  * of several cards taking different references with rows naming none
  * (exit 2), token terms and token SLOs without token counts (exit 3),
  * services by id; *services: the trace has service rows. Prints the
- * milliseconds hint. 0 or the error. */
-int cli_plan_checks_trace(const cli_opts *o, const plan_ctx *cx, const candidate *cands, int ncands,
+ * milliseconds hint; a candidate cluster of several card models with rows
+ * naming none is warned about (cx->ref_warning, stderr). 0 or the error. */
+int cli_plan_checks_trace(const cli_opts *o, plan_ctx *cx, const candidate *cands, int ncands,
                           const cli_batch_policy *pol, int npol, bool *services, gs_error *err);
 /* The rows no count of cd serves under pol (plan_feasible.h), the policy
  * set up on one instance of cd with the plan's parameters (a bad one is

@@ -145,11 +145,46 @@ static int check_ref(const cli_opts *o, const candidate *cands, int ncands, cons
                   o->trace, list, tf->no_ref, tf->first_no_ref_line);
 }
 
+/* One candidate cluster of several card models (a template) takes the
+ * durations no row states a card for as measured on its first model
+ * (ref_gpu=cluster), the same at every count, so it is sized for one work;
+ * but they may have been measured on another card: said loudly (stderr,
+ * the table, plan.json), as compare does. buf "" when it does not apply. */
+static void warn_mixed(const cli_opts *o, const candidate *cands, int ncands, const cli_batch_policy *pol, int npol,
+                       const trace_facts *tf, char *buf, size_t n)
+{
+    buf[0] = 0;
+    bool implicit = false;
+    for (int p = 0; p < npol; p++) {
+        const char *ref = cli_batch_param(o, &pol[p], "ref_gpu");
+        implicit |= !ref || !strcmp(ref, "cluster");
+    }
+    for (int c = 0; c < ncands && implicit && tf->no_ref > 0; c++) {
+        const sim_cluster *u = &cands[c].unit;
+        int models = 0;
+        for (int p = 0; p < u->npools; p++) { /* distinct models: O(pools^2), a few pools */
+            bool seen = false;
+            for (int q = 0; q < p; q++)
+                seen |= u->pools[q].model == u->pools[p].model;
+            models += !seen;
+        }
+        if (models < 2)
+            continue;
+        snprintf(buf, n, "cluster '%s' has %d card models and %ld rows of '%s' state no ref_gpu (the first at line "
+                 "%ld): their durations are taken as measured on %s, its first model (ref_gpu=cluster), and the other "
+                 "cards run them at their speed relative to it; if they were measured on another card, give --set "
+                 "ref_gpu=MODEL", cands[c].label, models, tf->no_ref, o->trace, tf->first_no_ref_line,
+                 u->pools[0].model->name);
+        fprintf(stderr, "gpusim: warning: %s\n", buf);
+        return; /* the first such candidate: the advice is the same for every one */
+    }
+}
+
 /* What the trace must say for the plan to mean something: one reference
  * card across candidates of several, services' token counts for token
  * terms and token SLOs, each services.<id> a service of it; and the
  * milliseconds hint. One read of the trace. */
-int cli_plan_checks_trace(const cli_opts *o, const plan_ctx *cx, const candidate *cands, int ncands,
+int cli_plan_checks_trace(const cli_opts *o, plan_ctx *cx, const candidate *cands, int ncands,
                           const cli_batch_policy *pol, int npol, bool *services, gs_error *err)
 {
     trace_facts tf;
@@ -157,6 +192,8 @@ int cli_plan_checks_trace(const cli_opts *o, const plan_ctx *cx, const candidate
     if (rc)
         return rc;
     rc = check_ref(o, cands, ncands, pol, npol, &tf, err);
+    if (rc == 0)
+        warn_mixed(o, cands, ncands, pol, npol, &tf, cx->ref_warning, sizeof cx->ref_warning);
     for (int i = 0; i < tf.nsvc; i++)
         *services |= tf.svc[i].line > 0;
     for (int t = 0; rc == 0 && t < cx->nuser; t++)

@@ -258,6 +258,8 @@ void cli_plan_output_text(const plan_ctx *cx, const char *trace, const entry *en
     print_head(cx, trace);
     print_table(cx, ents, nents);
     print_warnings(ents, nents);
+    if (cx->ref_warning[0])
+        printf("warning: %s\n", cx->ref_warning);
     for (int i = 0; i < nents; i++)
         if (!ents[i].impossible)
             print_evidence(cx, &ents[i]);

@@ -6,7 +6,8 @@
 # compared only for the same work (ref_gpu), TTFT and TPOT
 # only for requests with token counts, a trace in milliseconds gets a hint,
 # a statistic of nothing prints "-", replicas.min is the configured minimum,
-# a term on a job class names one of the trace's and sizes for that class.
+# a term on a job class names one of the trace's and sizes for that class, a
+# MIG profile is one the catalog has, failed jobs say their causes.
 # Usage: tests/e2e_verdicts.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
@@ -87,6 +88,20 @@ expect plan_models_with_ref_column 0 "^whole  *A100-SXM4-80GB " \
   --out "$T/ref3"
 expect plan_one_model_needs_no_ref 0 "^whole  *H100-SXM5-80GB " \
   "$G" plan --trace "$T/noref.csv" --policy whole --gpu H100-SXM5-80GB --slo 'queue_p99<=1' --seeds 1 --out "$T/ref4"
+# plan on one template of two models: one reference at every count, said loudly (stderr, table, plan.json)
+TPL=workloads/examples/cluster-template-a100-h100pod.json
+if check_rc plan_mixed_template_warns 0 "$G" plan --trace "$T/noref.csv" --policy whole --cluster-template "$TPL" \
+     --slo 'queue_p99<=1' --seeds 1 --margin 0 --out "$T/ref7"; then
+  if has "$T/out" "^gpusim: warning: cluster 'a100-with-h100-pod' has 2 card models and 3 rows .* measured on H100-SXM5-80GB" &&
+     has "$T/out" "^warning: cluster 'a100-with-h100-pod' has 2 card models" && grep -q '"warnings":' "$T/ref7/plan.json" &&
+     has "$T/out" "^whole  *a100-with-h100-pod "
+  then ok plan_mixed_template_warns; else no plan_mixed_template_warns "$T/out"; fi
+fi
+if check_rc plan_mixed_template_ref_set 0 "$G" plan --trace "$T/noref.csv" --policy whole --cluster-template "$TPL" \
+     --slo 'queue_p99<=1' --seeds 1 --margin 0 --set ref_gpu=A100-SXM4-80GB --out "$T/ref8"; then
+  if ! has "$T/out" "warning: cluster" && ! grep -q '"warnings":[[:space:]]*\["cluster' "$T/ref8/plan.json"
+  then ok plan_mixed_template_ref_set; else no plan_mixed_template_ref_set "$T/out"; fi
+fi
 # compare on a cluster of two models: one reference for every column, said loudly
 if check_rc compare_mixed_cluster_warns 0 "$G" compare --trace "$T/noref.csv" --policies whole \
      --gpus H100-SXM5-80GB:8,A100-SXM4-80GB:8 --out "$T/ref5"; then
@@ -194,6 +209,15 @@ if check_rc empty_statistics_print_dash 0 "$G" run --trace "$T/svc.csv" --policy
   then ok empty_statistics_print_dash; else no empty_statistics_print_dash "$T/out"; fi
   if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["services"][0]["replicas"]["min"] != 1)' \
        "$T/u3/report.json"; then ok replicas_min_is_configured; else no replicas_min_is_configured "$T/u3/report.json"; fi
+fi
+
+# {==== failed jobs: the causes and their counts in the summary and the report ====}
+if check_rc run_failed_causes 0 "$G" run --trace "$DAY" --policy vgpu --set mem_scaling=1.5 --out "$T/f1"; then
+  n=$(sed -n 's/^  failed    by cause: oom \([0-9][0-9]*\), co-tenant fault 0; .*/\1/p' "$T/out")
+  if [ -n "$n" ] && [ "$n" -gt 0 ] && has "$T/out" "^  warning   vgpu: jobs failed by OOM, memory overcommitted (mem_scaling=1.5)" &&
+     python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))["jobs"]
+sys.exit(not (j["failed"] == int(sys.argv[2]) == j["failed_by_cause"]["oom"]))' "$T/f1/report.json" "$n"
+  then ok run_failed_causes; else no run_failed_causes "$T/out"; fi
 fi
 
 # {==== per-class terms: jobs.class.<name> from the trace's class column ====}
