@@ -13,6 +13,11 @@ expect models_speed_columns 0 'H100-SXM5-80GB  *989.4  *1979  *-  *3350' "$G" mo
 expect models_links 0 'B200-180GB  *2250.0  *4500  *9000 .* 1800x8  *50' "$G" models
 expect models_llm_catalog 0 'deepseek-v3  *mla  *61  *7168 .* 256 routed, 8 per token, 1 shared' "$G" models --llm
 expect models_validate_held_out 0 'held out: decode [0-9.]*%, prefill [0-9.]*%' "$G" models --validate
+# the vendor table (TensorRT-LLM v0.5.0, H200 FP8): the README's 0.41-1.10 of the published throughput
+"$G" models --validate >"$T/val.out" 2>&1
+if [ "$(awk -F'|' '$3 ~ /H200/ && $10 + 0 >= 0.41 && $10 + 0 <= 1.10 { n++ } END { print n + 0 }' "$T/val.out")" = 4 ]; then
+  ok models_validate_vendor_ratios
+else no models_validate_vendor_ratios "$T/val.out"; fi
 expect models_bad_option 2 "models: unexpected argument '--lm'" "$G" models --lm
 # a catalog model on a card no measurement covers: the report says extrapolated, and run warns
 printf 'id,submit,duration,kind,model,tp,replicas_min,replicas_max,service,input_tokens,output_tokens\nx,0,100,service,llama-3.1-70b,4,1,1,,,\n' \
