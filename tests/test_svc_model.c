@@ -1,8 +1,10 @@
 /* test_svc_model.c - services of a catalog model (model=): weights and KV
  * bytes from the shape, a precision refused on a card without it, a
  * measured profile winning over the shape, a request's timeline through a
- * shape-model replica worked out from perf_shape_iter_s, the speed source of
- * every card in the report and a warning on extrapolation, and bad rows.
+ * shape-model replica worked out from perf_shape_iter_s, the same through
+ * disaggregated pools (links, queues, busy shares, a card per pool, the
+ * svc_pd parameter), pp and ep rows, the speed source of every card in the
+ * report and a warning on extrapolation, and bad rows.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -273,6 +275,40 @@ static void pd_pools_by_hand(void)
     tu_run_free(&r);
 }
 
+/* Each pool on its own card (Splitwise's point): pd=1@H100:1@A100, the
+ * same request as above prefilled on the H100 (P), its KV sent over the
+ * network at the slower card's 25 GB/s (two pools: two nodes), decoded on
+ * the A100 (d1, d at contexts 1001 and 1002 on that card). */
+static void pd_pools_on_their_own_cards(void)
+{
+    const char *tr = "id,submit,duration,kind,model,tp,pd,replicas_min,replicas_max,service,input_tokens,output_tokens\n"
+                     "s,0,100,service,llama-3.1-8b,1,1@H100-SXM5-80GB:1@A100-SXM4-80GB,,,,,\n"
+                     "q,10,,request,,,,,,s,1000,3\n";
+    llm_catalog lc;
+    gs_error err = {0};
+    CHECK_EQ_INT(llm_catalog_load(&lc, "models/llm", &err), 0);
+    const llm_model *m = llm_catalog_find(&lc, "llama-3.1-8b");
+    perf_cfg h = {m, gpu_catalog_find(tu_catalog(), "H100-SXM5-80GB"), LLM_BF16, 1, 1, 1}, a = h;
+    a.gpu = gpu_catalog_find(tu_catalog(), "A100-SXM4-80GB");
+    const perf_coef *k = &perf_shape_default;
+    double P = (double)llround(1e6 * perf_shape_iter_s(&h, k, 1000, 1e6, 0, 1, 0));
+    double X = (double)llround(1e6 * 1000 * 131072.0 / 25e9);
+    double d1 = (double)llround(1e6 * perf_shape_iter_s(&a, k, 0, 0, 1, 1, 1001));
+    double d = (double)llround(1e6 * perf_shape_iter_s(&a, k, 0, 0, 1, 1, 1002));
+    llm_catalog_free(&lc);
+    tu_run r;
+    seen l;
+    CHECK_EQ_INT(run(&r, tr, "H100-SXM5-80GB:1,A100-SXM4-80GB:1", &l), 0);
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_NEAR(l.lat[0], (P + X + d1 + d) / 1e6, 1e-12, 1e-9);
+    char *txt = services_json(&r);
+    CHECK_STR_HAS(txt, "\"prefill\":{\"replicas\":1,\"gpu_model\":\"H100-SXM5-80GB\"");
+    CHECK_STR_HAS(txt, "\"decode\":{\"replicas\":1,\"gpu_model\":\"A100-SXM4-80GB\"");
+    CHECK_STR_HAS(txt, "\"kv_transfers_nvlink\":0,\"kv_transfers_network\":1");
+    free(txt);
+    tu_run_free(&r);
+}
+
 /* --set svc_pd (what compare and pd_compare.sh vary) disaggregates a row
  * that says nothing of it exactly as its own pd column does; a bad value is
  * a usage error naming the parameter. */
@@ -414,6 +450,7 @@ const test_case tests_svc_model[] = {
     {"svc_model_pd_timeline_by_hand", pd_timeline_by_hand},
     {"svc_model_pd_pools_by_hand", pd_pools_by_hand},
     {"svc_model_pd_by_parameter", pd_by_parameter},
+    {"svc_model_pd_pools_on_their_own_cards", pd_pools_on_their_own_cards},
     {"svc_model_pp_and_ep_rows", pp_and_ep_rows},
     {"svc_model_stated_rows_say_so", stated_rows_say_so},
     {"svc_model_warmup_waits_out_the_cold_start", warmup_waits_out_the_cold_start},
