@@ -1263,8 +1263,11 @@ void sim_task_submit(sim *s, job *j)
 {
     if (j->pools == 0)
         reject_why(s, j, NULL);
-    else
+    else {
+        if (j->req.gpus > s->gang_floor && sim_gang_spans(s->cl, j)) /* a replica wider than a node (tp x pp) */
+            j->req.spans = s->spanned = true;
         space_arrive(s, j);
+    }
     if (j->state == JOB_NEW)
         GS_BUG("the space policy left a task neither started, queued nor rejected");
     if (j->state == JOB_REJECTED)

@@ -2,7 +2,8 @@
 # e2e_plan.sh - plans a buyer can sign: no failed run passes, impossible is
 # said at once, several cards and cluster templates with prices and their
 # sources, --mig on run, warnings, compare's failure and cost rows, and
-# dynmig using the cards without MIG as the MIG share grows.
+# dynmig using the cards without MIG as the MIG share grows; --tp and --dtype
+# (auto: the cheapest serving configuration, then the runners-up).
 # Usage: tests/e2e_plan.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
@@ -216,6 +217,14 @@ expect plan_tp_impossible_says_why 0 'impossible: service .chat. .llama-3.1-70b 
   "$G" plan --trace "$T/svc70.csv" --policy whole --gpu L40S-48GB --tp 1,2 --dtype fp8 --slo 'slo_attainment>=0.5' --out "$T/tp" --jobs 2
 if grep -q '"verdict":[[:space:]]*"met"' "$T/tp/plan.json" && ! ls "$T/tp/runs" 2>/dev/null | grep -q 'svc_tp_1'; then ok plan_tp_two_met_one_never_run
 else no plan_tp_two_met_one_never_run "$T/tp/plan.json"; fi
+# --tp auto tries 1, 2, 4 and 8: the cheapest that fits and meets first (TP 2), the runners-up after it
+# in price order, TP 1 impossible with the reason
+"$G" plan --trace "$T/svc70.csv" --policy whole --gpu L40S-48GB --tp auto --dtype fp8 --slo 'slo_attainment>=0.5' \
+  --out "$T/tpa" --jobs 2 >"$T/tpa.out" 2>&1
+if sed -n '/^buyer/,/^cards/p' "$T/tpa.out" | grep '^whole' | sed 's/ .*//' | tr '\n' ' ' |
+   grep -q '^whole\[svc_tp=2,svc_dtype=fp8\] whole\[svc_tp=4,svc_dtype=fp8\] whole\[svc_tp=8,svc_dtype=fp8\] whole\[svc_tp=1,svc_dtype=fp8\] $' &&
+   grep -q 'svc_tp=1,svc_dtype=fp8.*impossible: .*needs 66.3 GiB' "$T/tpa.out"; then ok plan_tp_auto_cheapest_then_runners_up
+else no plan_tp_auto_cheapest_then_runners_up "$T/tpa.out"; fi
 expect plan_tp_bad_list 2 "--tp: expected auto or TP degrees 1..64" \
   "$G" plan --trace "$T/svc70.csv" --policy whole --gpu L40S-48GB --tp 3x --slo 'slo_attainment>=0.5' --out "$T/tpb"
 finish

@@ -98,6 +98,18 @@ static int load_counts(llm_model *m, const cJSON *j, const char *path, gs_error 
     return 0;
 }
 
+/* The two citations every file carries: its model card and config.json, each an https address. */
+static int load_cites(const cJSON *j, const char *path, gs_error *err)
+{
+    static const char *const keys[] = {"model_card", "config"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, keys[i]);
+        if (!cJSON_IsString(v) || strncmp(v->valuestring, "https://", 8) != 0 || !v->valuestring[8])
+            return bad(err, path, keys[i], "the https address of the public source the shape was read from");
+    }
+    return 0;
+}
+
 static int load_one(llm_model *m, const char *path, gs_error *err)
 {
     cJSON *j = gs_json_read(path, "LLM model", err);
@@ -128,6 +140,8 @@ static int load_one(llm_model *m, const char *path, gs_error *err)
     rc = load_attn_moe(m, j, path, err);
     if (!rc)
         rc = load_counts(m, j, path, err);
+    if (!rc)
+        rc = load_cites(j, path, err);
 out:
     cJSON_Delete(j);
     return rc;

@@ -77,6 +77,7 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
     double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
     double best_gib = 0;
     const char *best = "", *refused = NULL;
+    int gpus = row->ask.gpus > 0 ? row->ask.gpus : 1, widest = 0; /* a replica spans nodes of one pool at most */
     size_t used = 0;
     char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
     for (int p = 0; p < cl->npools; p++) {
@@ -92,6 +93,10 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
                 continue;
             }
         }
+        if (cl->pools[p].ngpus < gpus) {
+            widest = cl->pools[p].ngpus > widest ? cl->pools[p].ngpus : widest;
+            continue;
+        }
         double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
         if (give_gib > best_gib) {
             best_gib = give_gib;
@@ -106,6 +111,8 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
     if (!used && refused && !*best)
         snprintf(why, sizeof why, "%s %s on every allowed card: %s", model->llm->name, llm_dtype_name(model->dtype),
                  refused);
+    else if (!used && widest && !*best)
+        snprintf(why, sizeof why, "a replica takes %d GPUs; the largest allowed pool of the cluster has %d", gpus, widest);
     else if (!used && allowed && !*best) /* every allowed model gives it nothing */
         snprintf(why, sizeof why, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
                  "no memory on any allowed card (its ask is above what the policy gives a task per card)",
