@@ -197,6 +197,17 @@ void sim_fail_now(sim *s, int node, int cause)
     fail_node(x, s, node, cause);
 }
 
+bool sim_fail_job_goodput(const sim *s, const job *j, double *held_gpu_s, double *ratio)
+{
+    const sim_fail *x = sim_module_state(s, &fail_module);
+    double held, waste;
+    if (!x || !x->on || j->internal || !fail_job_figures(x, s, j, &held, &waste))
+        return false;
+    *held_gpu_s = held;
+    *ratio = (held - waste) / held;
+    return true;
+}
+
 /* A repaired node fills its group's gap when a failure found no spare,
  * else stands by in the place of the spare that took its work. */
 static void on_repair(sim_fail *x, sim *s, int n)

@@ -23,6 +23,26 @@ assert abs(useful / f['held_gpu_hours'] - r['jobs']['goodput']) < 1e-12
 assert r['inputs']['params']['failures'] == 'on' and r['inputs']['params']['restart_s'] == '600'
 " 2>"$T/py" && head -1 "$T/on/timeseries.csv" | grep -q ',nodes_down$'; then ok failures/report_and_column
 else no failures/report_and_column "$T/py"; fi
+# the jobs CSV: per job its interruptions and effective_ratio, summing to the report's figures
+"$G" run --trace "$T/t.csv" --policy whole --gpus H100-SXM5-80GB:256 --set failures=on --set fail_scale=40 \
+  --until 41000 --jobs-csv --out "$T/oncsv" >/dev/null 2>&1
+"$G" run --trace "$T/t.csv" --policy whole --gpus H100-SXM5-80GB:256 --jobs-csv --out "$T/offcsv" >/dev/null 2>&1
+if python3 -c "
+import csv, json
+r = json.load(open('$T/oncsv/report.json'))
+rows = list(csv.DictReader(open('$T/oncsv/jobs.csv')))
+assert len(rows) == 16 and {x['outcome'] for x in rows} == {'completed', 'running'}, rows
+held = [(float(x['held_gpu_s']), float(x['effective_ratio'])) for x in rows if x['held_gpu_s']]
+w = sum(h for h, _ in held)
+assert abs(w / 3600 - r['failures']['held_gpu_hours']) < 1e-6 * w, (w, r['failures'])
+assert abs(sum(h * q for h, q in held) / w - r['jobs']['goodput']) < 1e-9, (held, r['jobs'])
+assert min(q for _, q in held) < 1
+n = sum(int(x['interruptions']) for x in rows)
+assert n == r['failures']['jobs_interrupted'] == r['nodes']['interruptions'] and n > 0, n
+off = list(csv.DictReader(open('$T/offcsv/jobs.csv')))
+assert len(off) == 16 and all(x['interruptions'] == '0' and x['held_gpu_s'] == x['effective_ratio'] == '' for x in off)
+" 2>"$T/py"; then ok failures/jobs_csv_per_job
+else no failures/jobs_csv_per_job "$T/py"; fi
 # off (the default) and failures=off: the same report as without the set, with no failure figures
 "$G" run --trace "$T/t.csv" --policy whole --gpus H100-SXM5-80GB:256 --out "$T/none" >/dev/null 2>&1
 "$G" run --trace "$T/t.csv" --policy whole --gpus H100-SXM5-80GB:256 --set failures=off --out "$T/off" >/dev/null 2>&1
