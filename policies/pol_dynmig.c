@@ -347,4 +347,5 @@ const pol_ops pol_dynmig = {
     .timer = dyn_timer,
     .report = dyn_report,
     .space = &space,
+    .failures_refused = "its MIG layouts and slice index do not learn a node leaving service (pol_space.node_changed)",
 };

@@ -558,4 +558,5 @@ const pol_ops pol_mig = {
     .timer = st_timer,
     .report = st_report,
     .space = &space,
+    .failures_refused = "its MIG layouts and slice index do not learn a node leaving service (pol_space.node_changed)",
 };

@@ -315,9 +315,10 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     }
     if (!x->on)
         return 0;
-    if (s->npol > 1) /* a time policy pausing a job would meet the writes' rate changes */
-        return gs_err(err, GS_EUSAGE, "--set failures=on with time policy '%s': failures are modelled only under "
-                      "a space policy alone", s->pol[1]->name);
+    for (int p = 0; p < s->npol; p++) /* each policy's record says whether it can */
+        if (s->pol[p]->failures_refused)
+            return gs_err(err, GS_EUSAGE, "--set failures=on with policy '%s': %s", s->pol[p]->name,
+                          s->pol[p]->failures_refused);
     sim_preempt_ckpt_by_events(s);
     x->scale = sim_param_number(s, "fail_scale");
     x->restart_us = sim_param_us(s, "restart_s");

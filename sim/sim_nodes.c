@@ -83,9 +83,9 @@ int sim_nodes_enable(sim *s, gs_error *err)
 {
     if (!(s->pol[0]->space->caps & POL_CAP_NODES))
         return gs_err(err, GS_EUSAGE,
-                      "space policy '%s' does not support nodes that fail or come and go (failures, autoscaling); "
-                      "whole does",
-                      s->pol[0]->name);
+                      "space policy '%s' does not support nodes that fail or come and go (failures, autoscaling)%s%s",
+                      s->pol[0]->name, s->pol[0]->failures_refused ? ": " : "",
+                      s->pol[0]->failures_refused ? s->pol[0]->failures_refused : "");
     if (!s->node_jobs) {
         s->node_jobs = xcalloc((size_t)s->cl->nnodes + 1, sizeof *s->node_jobs);
         sim_preempt_track_runs(s); /* every job keeps its latest start for the checkpoint rules */

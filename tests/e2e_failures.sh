@@ -81,6 +81,8 @@ assert g['figures_of'] == 'H100-SXM5-80GB' and g['assumed'] is True and g['spare
 else no failures/stand_in_rates_marked "$T/py"; fi
 expect failures/policy_without_node_states 2 "space policy 'vgpu' does not support nodes that fail" \
   "$G" run --trace "$T/t.csv" --policy vgpu --gpus H100-SXM5-80GB:64 --set failures=on --out "$T/v"
+expect failures/time_policy_says_why 2 "policy 'hibernate': a session the core stops" \
+  "$G" run --trace "$T/t.csv" --policy whole+hibernate --gpus H100-SXM5-80GB:64 --set failures=on --out "$T/h"
 printf '{"nodes": [{"model": "H100-SXM5-80GB", "count": 2, "gpus": 8, "failures": {"causes": [{"cause": "faulty GPU", "repair_h": -1}]}}]}\n' >"$T/bad.json"
 expect failures/bad_override 3 "nodes\[0\].failures.causes\[0\]: expected" \
   "$G" run --trace "$T/t.csv" --policy whole --cluster "$T/bad.json" --set failures=on --out "$T/b"

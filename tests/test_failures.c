@@ -2,8 +2,10 @@
  * timelines: a failure mid-interval loses exactly the work since the last
  * checkpoint, one during the checkpoint write loses the interval before it
  * too, a hot spare shortens the restart by the repair time (less the
- * swap); the report's figures add up; failures off leaves the report
- * without them; a bad failures block is an input error.
+ * swap); a service loses its replica and a session its sandbox; the
+ * report's figures add up; failures off leaves the report without them;
+ * each policy's record says whether failures run with it (and why not); a
+ * bad failures block is an input error.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +236,56 @@ static void held_is_work_plus_losses(void)
     cJSON_Delete(rep);
 }
 
+/* A service replica and a session of 8 GPUs each on four nodes; nodes 0
+ * and 1 (where they run) fail at 500 and 800. The replica is lost and
+ * its service cold-starts another elsewhere (not a trace job: no
+ * interruption counted); the session loses its sandbox, all it ran (no
+ * checkpoint) and starts again after restart_s on a free node: it ends
+ * at its failure + 50 + 3000. */
+static void service_and_session_lose_theirs(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, &hitter, NULL};
+    static const hit h[] = {{500, 0}, {800, 1}};
+    script = h;
+    nscript = 2;
+    double end_s = -1;
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r, "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 4, \"gpus\": 8}]}",
+                                "id,submit,duration,gpus,kind,replicas_min,replicas_max,max_batch,slo_ms,"
+                                "weights_gib,rate,svc_mean_ms\n"
+                                "svc,0,4000,8,service,1,1,8,5000,10,1,100\n"
+                                "sess,0,3000,8,session,,,,,,,\n",
+                                sets, mods, record_end, &end_s);
+    ft_run_free(&r);
+    CHECK_NEAR(ft_num(rep, "failures.interruptions"), 2, 0, 0);
+    CHECK_NEAR(ft_num(rep, "failures.jobs_interrupted"), 1, 0, 0); /* the session; the replica is a task */
+    CHECK_NEAR(ft_num(rep, "nodes.interruptions"), 1, 0, 0);
+    cJSON *svc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rep, "services"), 0);
+    CHECK_NEAR(ft_num(svc, "replicas.lost"), 1, 0, 0);
+    CHECK_NEAR(ft_num(svc, "replicas.cold_starts"), 2, 0, 0);
+    CHECK_NEAR(ft_num(svc, "replicas.peak"), 1, 0, 0);
+    CHECK(ft_num(svc, "served") > 3000);
+    CHECK(end_s == 3550 || end_s == 3850);
+    CHECK_NEAR(ft_num(rep, "failures.lost_gpu_hours"), 8 * (end_s - 3050) / 3600, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "jobs.completed"), 1, 0, 0);
+    cJSON_Delete(rep);
+}
+
+/* The records answer whether failures run: a policy that cannot says
+ * why (so the refusal gives a reason), one that can has node states. */
+static void policies_say_whether_they_fail(void)
+{
+    int can = 0;
+    for (const pol_ops *const *p = pol_all(); *p; p++) {
+        bool nodes = (*p)->kind != POL_SPACE || ((*p)->space->caps & POL_CAP_NODES);
+        if ((*p)->kind == POL_SPACE && !nodes)
+            CHECK((*p)->failures_refused && strlen((*p)->failures_refused) > 20);
+        can += nodes && !(*p)->failures_refused;
+    }
+    CHECK(can >= 1);
+    CHECK(!pol_find("whole")->failures_refused && (pol_find("whole")->space->caps & POL_CAP_NODES));
+}
+
 /* A bad override names the group and the field. */
 static void bad_override_is_input_error(void)
 {
@@ -257,6 +309,8 @@ const test_case tests_failures[] = {
     {"failures/off_reports_nothing", off_reports_nothing},
     {"failures/every_number_has_a_metrics_row", every_number_has_a_metrics_row},
     {"failures/held_is_work_plus_losses", held_is_work_plus_losses},
+    {"failures/service_loses_its_replica_session_its_sandbox", service_and_session_lose_theirs},
+    {"failures/policies_say_whether_they_fail", policies_say_whether_they_fail},
     {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
     {NULL, NULL},
 };
