@@ -75,6 +75,14 @@ void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud)
     s->node_watch_ud = ud;
 }
 
+void sim_nodes_watch_states(sim *s, sim_node_state_fn fn, void *ud)
+{
+    if (s->state_watch && fn)
+        GS_BUG("sim_nodes_watch_states: one watcher per run");
+    s->state_watch = fn;
+    s->state_watch_ud = ud;
+}
+
 bool sim_node_empty(const sim *s, int node) { return s->node_jobs[node] == NULL; }
 
 /* {==== states ====} */
@@ -144,4 +152,6 @@ void sim_node_move(sim *s, int node, int state, const sim_node_why *why)
             sp->node_changed(s->pst[0], s, node, true);
         sim_dispatch(s);
     }
+    if (s->state_watch)
+        s->state_watch(s->state_watch_ud, s, node, was);
 }

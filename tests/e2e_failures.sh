@@ -86,4 +86,7 @@ expect failures/time_policy_says_why 2 "policy 'hibernate': a session the core s
 printf '{"nodes": [{"model": "H100-SXM5-80GB", "count": 2, "gpus": 8, "failures": {"causes": [{"cause": "faulty GPU", "repair_h": -1}]}}]}\n' >"$T/bad.json"
 expect failures/bad_override 3 "nodes\[0\].failures.causes\[0\]: expected" \
   "$G" run --trace "$T/t.csv" --policy whole --cluster "$T/bad.json" --set failures=on --out "$T/b"
+printf '{"nodes": [{"model": "H100-SXM5-80GB", "gpus": 8, "spares": 1, "autoscale": {"min": 0, "max": 4}}]}\n' >"$T/sa.json"
+expect failures/no_spares_in_an_autoscaled_group 3 "nodes\[0\]: spares beside autoscale" \
+  "$G" run --trace "$T/t.csv" --policy whole --cluster "$T/sa.json" --set failures=on --out "$T/sa"
 finish

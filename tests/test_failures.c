@@ -12,6 +12,7 @@
 
 #include "../cli/metrics.h"
 #include "../sim/service/svc.h"
+#include "../sim/sim_elastic.h"
 #include "../sim/sim_fail.h"
 #include "../sim/sim_hw.h"
 #include "../sim/sim_preempt.h"
@@ -271,6 +272,51 @@ static void service_and_session_lose_theirs(void)
     cJSON_Delete(rep);
 }
 
+static void record_ends(void *ud, const job *j)
+{
+    double *e = ud;
+    e[j->req.id[0] == 'K'] = gs_us_to_s(sim_now(ft_current));
+}
+
+/* An autoscaled group (provision 100 s, idle 200 s, max 2; repair 900 s).
+ * J (as in failure_mid_interval) asks for node 0, up at 100; node 0 fails
+ * at 500 (70 s past the write of 420..430: 300 s of work kept) and stays
+ * billed in repair until 1400; J asks for node 1 (up at 600) and ends at
+ * 600 + 55 + 700 + six writes = 1415. Node 0 back at 1400 is idle: gone at
+ * 1600; node 1 at 1615. K at 3000 asks for a node again: up at 3100, K
+ * ends at 3200, the node gone at 3400. Billed: node 0 0..1600 and
+ * 3000..3400 (the lowest absent id first), node 1 500..1615. */
+static void autoscaled_node_fails_and_returns(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module,
+                                             &elastic_module, &hitter, NULL};
+    static const hit h[] = {{500, 0}};
+    script = h;
+    nscript = 1;
+    double end_s[2] = {-1, -1};
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r,
+                                "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 8, "
+                                "\"autoscale\": {\"min\": 0, \"max\": 2, \"provision_s\": 100, \"idle_s\": 200}, "
+                                "\"failures\": {\"causes\": [{\"cause\": \"faulty GPU\", \"repair_h\": 0.25}]}}]}",
+                                "id,submit,duration,gpus,checkpoint_gib\nJ,0,1000,8," CKPT_20GB "\nK,3000,100,8,\n", sets,
+                                mods, record_ends, end_s);
+    ft_run_free(&r);
+    CHECK_NEAR(end_s[0], 1415, 0, 1e-6);
+    CHECK_NEAR(end_s[1], 3200, 0, 1e-6);
+    CHECK_NEAR(ft_num(rep, "failures.node_down_hours"), 900 / 3600.0, 1e-9, 0);
+    CHECK_NEAR(ft_num(rep, "failures.lost_gpu_hours"), 8 * 70 / 3600.0, 1e-9, 0);
+    cJSON *g = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "elastic"),
+                                                                   "groups"), 0);
+    CHECK_NEAR(ft_num(g, "scale_outs"), 3, 0, 0);
+    CHECK_NEAR(ft_num(g, "scale_ins"), 3, 0, 0);
+    CHECK_NEAR(ft_num(g, "peak_nodes"), 2, 0, 0);
+    CHECK_NEAR(ft_num(g, "node_hours"), (1600 + 1115 + 400) / 3600.0, 1e-9, 0);
+    /* in service: node 0 100..500, 1400..1600, 3100..3400; node 1 600..1615 */
+    CHECK_NEAR(ft_num(rep, "gpu.capacity_gpu_hours"), 8 * (400 + 200 + 300 + 1015) / 3600.0, 1e-9, 0);
+    cJSON_Delete(rep);
+}
+
 /* The records answer whether failures run: a policy that cannot says
  * why (so the refusal gives a reason), one that can has node states. */
 static void policies_say_whether_they_fail(void)
@@ -310,6 +356,7 @@ const test_case tests_failures[] = {
     {"failures/every_number_has_a_metrics_row", every_number_has_a_metrics_row},
     {"failures/held_is_work_plus_losses", held_is_work_plus_losses},
     {"failures/service_loses_its_replica_session_its_sandbox", service_and_session_lose_theirs},
+    {"failures/autoscaled_node_fails_and_returns", autoscaled_node_fails_and_returns},
     {"failures/policies_say_whether_they_fail", policies_say_whether_they_fail},
     {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
     {NULL, NULL},
