@@ -323,6 +323,7 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     x->scale = sim_param_number(s, "fail_scale");
     x->restart_us = sim_param_us(s, "restart_s");
     x->swap_us = sim_param_us(s, "spare_swap_s");
+    x->periodic = sim_param_us(s, "checkpoint_every") > 0;
     x->rng = sim_rng_new(s->cfg->seed, RNG_FAILURES);
     int nn = s->cl->nnodes;
     x->next_us = xmalloc((size_t)nn * sizeof *x->next_us);

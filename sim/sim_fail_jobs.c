@@ -57,7 +57,8 @@ void fail_job_started(sim_fail *x, sim *s, job *j)
     *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = s->now, .write_since_us = -1, .rate = j->rate,
                     .job_held_gpu_s = same ? r->job_held_gpu_s : 0, .job_waste_gpu_s = same ? r->job_waste_gpu_s : 0};
     r->startup_us = startup > 0 && drain > 0 ? (gs_time_us)ceil(startup / drain) : 0;
-    sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
+    if (x->periodic) /* else every_us and write_us stay 0: no writes */
+        sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
     if (r->every_us > 0)
         next_write(x, s, j, s->now + r->startup_us + r->every_us);
 }

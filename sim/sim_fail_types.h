@@ -48,6 +48,7 @@ typedef struct sim_fail {
     bool on;
     double scale;
     gs_time_us restart_us, swap_us;
+    bool periodic; /* checkpoint_every > 0: runs may write periodic checkpoints */
     gsl_rng *rng;
     fail_group *grp;
     int ngroups;
