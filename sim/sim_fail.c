@@ -19,7 +19,7 @@
 
 const pol_param fail_params[] = {
     {"failures", "off", "on: nodes fail at their GPU model's rates by cause (models/gpu/README.md) and are repaired; "
-                        "interrupted jobs restart from their last checkpoint (core; whole)", P_ONOFF},
+                        "interrupted jobs restart from their last checkpoint (core; whole, mig)", P_ONOFF},
     {"fail_scale", "1", "every failure rate x this (sensitivity)", P_NUM(0, 1e6, NULL)},
     {"restart_s", "600", "seconds an interrupted job spends re-scheduled and starting up, holding its GPUs, "
                          "before its checkpoint is read (assumption)", P_DURATION(0, 1e9)},

@@ -35,6 +35,8 @@ void sim_nodes_job_started(sim *s, job *j)
     sim_job_more(j);
     for (int i = 0; i < nodes_of(j); i++) {
         int n = node_of(j, i);
+        if (s->cl->nodes[n].state != NODE_UP)
+            GS_BUG("sim_nodes: a job started on a node out of service");
         job **head = &s->node_jobs[n];
         *prev_of(j, n) = NULL;
         *next_of(j, n) = *head;
