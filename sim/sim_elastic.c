@@ -349,9 +349,9 @@ static bool el_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint
     el_state *e = state;
     if (aux == EL_EV_NOTICE || aux == EL_EV_RECLAIM)
         return e->node[slot].spot_gen == gen;
-    if (aux == EL_EV_SAVED) {
+    if ((aux & 0xff) == EL_EV_SAVED) { /* the run that began the write: not one after a failure stopped it */
         const job *j = sim_job_at(s, slot, gen);
-        return j && j->state == JOB_RUNNING;
+        return j && j->state == JOB_RUNNING && (j->starts & 0xffffffu) == aux >> 8;
     }
     return aux == EL_EV_SCAN || aux == EL_EV_POOLED || e->node[slot].gen == gen;
 }
@@ -360,12 +360,12 @@ static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t 
 {
     (void)s;
     el_state *e = state;
-    switch (aux) {
+    switch (aux & 0xff) {
     case EL_EV_UP: on_up(e, (int)slot); break;
     case EL_EV_IDLE: on_idle(e, (int)slot); break;
     case EL_EV_SCAN: on_scan(e); break;
     case EL_EV_POOLED: el_pooled_tick(e); break;
-    default: el_spot_event(e, slot, gen, (int)aux); break;
+    default: el_spot_event(e, slot, gen, (int)(aux & 0xff)); break;
     }
 }
 

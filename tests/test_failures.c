@@ -2,7 +2,9 @@
  * timelines: a failure mid-interval loses exactly the work since the last
  * checkpoint, one during the checkpoint write loses the interval before it
  * too, a hot spare shortens the restart by the repair time (less the
- * swap); a service loses its replica and a session its sandbox; the
+ * swap); a service loses its replica and a session its sandbox; an
+ * autoscaled node fails, is repaired and scaled in; a failure within a
+ * spot notice stops its job once; the
  * report's figures add up; failures off leaves the report without them;
  * each policy's record says whether failures run with it (and why not); a
  * bad failures block is an input error.
@@ -21,10 +23,12 @@
 #include "failtest.h"
 #include "testutil.h"
 
-/* Scripted failures: at t_s, node fails by cause 0 of its group. */
+/* Scripted failures: at t_s, node fails by cause 0 of its group (or, with
+ * reclaim, its spot notice begins). */
 typedef struct hit {
     double t_s;
     int node;
+    bool reclaim;
 } hit;
 
 static const hit *script;
@@ -44,7 +48,10 @@ static void hit_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t
     (void)state;
     (void)slot;
     (void)gen;
-    sim_fail_now(s, script[aux].node, 0);
+    if (script[aux].reclaim)
+        sim_elastic_reclaim(s, script[aux].node);
+    else
+        sim_fail_now(s, script[aux].node, 0);
 }
 
 static const sim_module hitter = {.name = "test failures", .init = hit_init, .event = hit_event};
@@ -84,7 +91,7 @@ static const char *const two_nodes = "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\
  * 1185. */
 static void failure_mid_interval(void)
 {
-    static const hit h[] = {{370, 0}};
+    static const hit h[] = {{370, 0, false}};
     double end_s;
     cJSON *rep = run_one(two_nodes, h, 1, &end_s);
     CHECK_NEAR(end_s, 1185, 0, 1e-6);
@@ -107,7 +114,7 @@ static void failure_mid_interval(void)
  * + 70 = 95. */
 static void failure_during_write(void)
 {
-    static const hit h[] = {{325, 0}};
+    static const hit h[] = {{325, 0, false}};
     double end_s;
     cJSON *rep = run_one(two_nodes, h, 1, &end_s);
     CHECK_NEAR(end_s, 1250, 0, 1e-6);
@@ -123,7 +130,7 @@ static void failure_during_write(void)
  * 1215, earlier by the repair time less the swap (870 s). */
 static void spare_shortens_restart(void)
 {
-    static const hit h[] = {{370, 0}};
+    static const hit h[] = {{370, 0, false}};
     double alone_s, spared_s;
     cJSON *a = run_one("{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 1, \"gpus\": 8, \"failures\": "
                        "{\"causes\": [{\"cause\": \"faulty GPU\", \"repair_h\": 0.25}]}}]}",
@@ -186,7 +193,7 @@ static void rows_for_numbers(const cJSON *o, const char *path)
 
 static void every_number_has_a_metrics_row(void)
 {
-    static const hit h[] = {{370, 0}};
+    static const hit h[] = {{370, 0, false}};
     double end_s;
     cJSON *rep = run_one(two_nodes, h, 1, &end_s);
     rows_for_numbers(cJSON_GetObjectItemCaseSensitive(rep, "failures"), "failures");
@@ -246,7 +253,7 @@ static void held_is_work_plus_losses(void)
 static void service_and_session_lose_theirs(void)
 {
     static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module, &hitter, NULL};
-    static const hit h[] = {{500, 0}, {800, 1}};
+    static const hit h[] = {{500, 0, false}, {800, 1, false}};
     script = h;
     nscript = 2;
     double end_s = -1;
@@ -290,7 +297,7 @@ static void autoscaled_node_fails_and_returns(void)
 {
     static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module,
                                              &elastic_module, &hitter, NULL};
-    static const hit h[] = {{500, 0}};
+    static const hit h[] = {{500, 0, false}};
     script = h;
     nscript = 1;
     double end_s[2] = {-1, -1};
@@ -314,6 +321,36 @@ static void autoscaled_node_fails_and_returns(void)
     CHECK_NEAR(ft_num(g, "node_hours"), (1600 + 1115 + 400) / 3600.0, 1e-9, 0);
     /* in service: node 0 100..500, 1400..1600, 3100..3400; node 1 600..1615 */
     CHECK_NEAR(ft_num(rep, "gpu.capacity_gpu_hours"), 8 * (400 + 200 + 300 + 1015) / 3600.0, 1e-9, 0);
+    cJSON_Delete(rep);
+}
+
+/* A spot node's notice at 150: J (on node 0) writes its checkpoint
+ * within it (10 s); node 0 fails at 155, during that write: J is
+ * interrupted once and restarts on node 1. The write's end (160) belongs
+ * to the stopped run: it must not stop J again; the reclaim at the
+ * notice's end finds node 0 in repair and is void. */
+static void failure_within_a_spot_notice(void)
+{
+    static const sim_module *const mods[] = {&hw_module, &svc_module, &preempt_module, &fail_module,
+                                             &elastic_module, &hitter, NULL};
+    static const hit h[] = {{150, 0, true}, {155, 0, false}};
+    script = h;
+    nscript = 2;
+    double end_s = -1;
+    ft_run r;
+    cJSON *rep = ft_run_cluster(&r,
+                                "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 8, \"tier\": \"spot\", "
+                                "\"autoscale\": {\"min\": 2, \"max\": 2}}]}",
+                                "id,submit,duration,gpus,checkpoint_gib\nJ,0,1000,8," CKPT_20GB "\n", sets, mods,
+                                record_end, &end_s);
+    ft_run_free(&r);
+    CHECK_NEAR(ft_num(rep, "nodes.interruptions"), 1, 0, 0);
+    CHECK_NEAR(ft_num(rep, "failures.jobs_interrupted"), 1, 0, 0);
+    CHECK_NEAR(ft_num(rep, "jobs.completed"), 1, 0, 0);
+    CHECK(end_s > 1000);
+    cJSON *g = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "elastic"),
+                                                                   "groups"), 0);
+    CHECK_NEAR(ft_num(g, "reclaims"), 0, 0, 0);
     cJSON_Delete(rep);
 }
 
@@ -357,6 +394,7 @@ const test_case tests_failures[] = {
     {"failures/held_is_work_plus_losses", held_is_work_plus_losses},
     {"failures/service_loses_its_replica_session_its_sandbox", service_and_session_lose_theirs},
     {"failures/autoscaled_node_fails_and_returns", autoscaled_node_fails_and_returns},
+    {"failures/within_a_spot_notice_stops_the_job_once", failure_within_a_spot_notice},
     {"failures/policies_say_whether_they_fail", policies_say_whether_they_fail},
     {"failures/bad_override_is_an_input_error", bad_override_is_input_error},
     {NULL, NULL},
