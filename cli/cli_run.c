@@ -195,7 +195,8 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
         {.name = "jobs-csv", .kind = CLI_ARG_FLAG, .p = &a->jobs_csv,
          .help = "also write OUT/jobs.csv: a row per job, session and service replica as it\n"
                  "ends (submit, start, end, queue, JCT, GPUs, card model, node, slowdown,\n"
-                 "preemptions, outcome and reason)"},
+                 "preemptions, interruptions, with failures on the effective-time ratio,\n"
+                 "outcome and reason)"},
         {.name = "allow-extra-columns", .kind = CLI_ARG_FLAG, .p = &cfg->allow_extra_columns,
          .help = "ignore unknown trace columns"},
         CLI_SHARED(CLI_OPT_MODELS, NULL),

@@ -377,7 +377,18 @@ void mig_card_changed(mig_base *b, mig_gpu *g)
     int entry, room;
     uint16_t avail, aux;
     b->h->avail(b, g, &entry, &avail, &aux, &room);
+    if (sim_cluster_of(b->s)->nodes[g->ix.node].state != NODE_UP) { /* out of service: no new work */
+        entry = -1;
+        avail = aux = 0;
+        room = 0;
+    }
     mig_index_set(&b->idx, (int)(g - b->gpus), entry, avail, aux, room);
+}
+
+void mig_node_changed(mig_base *b, int node)
+{
+    for (int i = 0; i < b->node_count[node]; i++)
+        mig_card_changed(b, &b->gpus[b->node_first[node] + i]);
 }
 
 void mig_set_pending(mig_base *b, mig_jobinfo *in, const job *j, bool on)
@@ -852,7 +863,7 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
 {
     const sim *s = b->s;
     const sim_node *nd = &sim_cluster_of(s)->nodes[n];
-    if (!(j->pools >> nd->pool & 1))
+    if (!(j->pools >> nd->pool & 1) || nd->state != NODE_UP)
         return false;
     double cpu = nd->cpu_total - nd->cpu_used, mem = nd->mem_total_gib - nd->mem_used_gib;
     int ledger = nd->free_gpus;

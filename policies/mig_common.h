@@ -261,6 +261,9 @@ bool mig_base_fits_if_released(const mig_base *b, const job *j, int n, job *cons
 uint32_t mig_base_queue_demand(mig_base *b, const job *j);
 /* Card g changed (instances, state, layout, service): re-index it. O(profiles x placements). */
 void mig_card_changed(mig_base *b, mig_gpu *g);
+/* Node left service or came back (pol_space.node_changed): its MIG cards
+ * are indexed again, with nothing to offer while it is out. O(its cards). */
+void mig_node_changed(mig_base *b, int node);
 /* The queue's room (pol_space_index.queue_room): the most any node offers
  * (mig_index.h), or unbounded while a watched set of a queued request is not
  * empty (a try of it could be counted). O(1). */

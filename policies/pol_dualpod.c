@@ -635,4 +635,6 @@ const pol_ops pol_dualpod = {
     .timer = dp_timer,
     .report = dp_report,
     .actuator = &actuator,
+    .failures_refused = "model instances asleep in a failed node's host memory would wake there: the actuator does "
+                        "not learn node states",
 };

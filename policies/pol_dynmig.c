@@ -347,4 +347,6 @@ const pol_ops pol_dynmig = {
     .timer = dyn_timer,
     .report = dyn_report,
     .space = &space,
+    .failures_refused = "a job waiting for its instance's creation would start on the node after it failed, and the "
+                        "slice index does not learn a node leaving service (pol_space.node_changed)",
 };

@@ -737,4 +737,6 @@ const pol_ops pol_hibernate = {
     .timer = hib_timer,
     .report = hib_report,
     .time = &time_hooks,
+    .failures_refused = "a session the core stops and requeues (its node failed) is not one it paused: its pause and "
+                        "wake states do not take it back",
 };

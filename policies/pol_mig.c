@@ -500,6 +500,14 @@ static job *st_dispatch_held(void *state, sim *s)
 }
 
 /* core preemption hooks (mig_common.c) */
+static void st_node_changed(void *state, sim *s, int node, bool in_service)
+{
+    (void)s;
+    (void)in_service; /* the index reads the node's state */
+    if (state) /* NULL: a move before the policy's init, which indexes the states it finds */
+        mig_node_changed(&((static_state *)state)->b, node);
+}
+
 static bool st_fits_if_released(const void *state, const sim *s, const job *j, int n, job *const *v, int nv)
 {
     (void)s;
@@ -534,8 +542,9 @@ static uint32_t st_queue_room(const void *state, const sim *s)
 static const pol_space_index space_index = {.queue_demand = st_queue_demand, .queue_room = st_queue_room};
 
 static const pol_space space = {
-    .caps = POL_CAP_ADMIT | POL_CAP_MIG | POL_CAP_GANG, /* jobs across nodes: cards without MIG, through the ledger */
+    .caps = POL_CAP_ADMIT | POL_CAP_MIG | POL_CAP_GANG | POL_CAP_NODES, /* gangs: cards without MIG, via the ledger */
     .reject_reason = st_reject_reason,
+    .node_changed = st_node_changed,
     .mem_per_card_mib = mig_mem_per_card_mib,
     .fits_if_released = st_fits_if_released,
     .can_ever_fit = st_can_ever_fit,

@@ -36,14 +36,8 @@ static void ref_push(el_ref **a, int *n, int *cap, const job *j)
     (*a)[(*n)++] = (el_ref){j->slot, j->gen};
 }
 
-/* Moves node (sim_nodes.h), counted in its group's states. */
-void el_set_state(el_state *e, int node, int state)
-{
-    el_group *g = &e->g[e->group_of[node]];
-    g->nstate[sim_node_state(e->s, node)]--;
-    g->nstate[state]++;
-    sim_node_set_state(e->s, node, state);
-}
+/* Moves node (sim_nodes.h); its group's states count it (on_state). */
+void el_set_state(el_state *e, int node, int state) { sim_node_set_state(e->s, node, state); }
 
 /* {==== scale out ====} */
 
@@ -292,6 +286,27 @@ static void on_watch(void *ud, sim *s, int node, const job *j, bool joined)
         idle_later(e, node);
 }
 
+/* Any model's move of a node: its group's counts by state. A node another
+ * model took down (a failure) stays billed, its timers void (idle, spot
+ * notice and reclaim: it is out of service, in repair); back up, it is
+ * armed again and, empty, goes idle like any node (scaled in after idle_s). */
+static void on_state(void *ud, sim *s, int node, int was)
+{
+    el_state *e = ud;
+    el_group *g = &e->g[e->group_of[node]];
+    int now = sim_node_state(s, node);
+    g->nstate[was]--;
+    g->nstate[now]++;
+    if (now == NODE_DOWN) {
+        e->node[node].gen++;
+        e->node[node].spot_gen++;
+    } else if (was == NODE_DOWN && now == NODE_UP) {
+        el_spot_arm(e, node);
+        if (sim_node_empty(s, node))
+            idle_later(e, node);
+    }
+}
+
 static void el_arrived(void *state, sim *s, job *j)
 {
     (void)s;
@@ -334,9 +349,9 @@ static bool el_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint
     el_state *e = state;
     if (aux == EL_EV_NOTICE || aux == EL_EV_RECLAIM)
         return e->node[slot].spot_gen == gen;
-    if (aux == EL_EV_SAVED) {
+    if ((aux & 0xff) == EL_EV_SAVED) { /* the run that began the write: not one after a failure stopped it */
         const job *j = sim_job_at(s, slot, gen);
-        return j && j->state == JOB_RUNNING;
+        return j && j->state == JOB_RUNNING && (j->starts & 0xffffffu) == aux >> 8;
     }
     return aux == EL_EV_SCAN || aux == EL_EV_POOLED || e->node[slot].gen == gen;
 }
@@ -345,12 +360,12 @@ static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t 
 {
     (void)s;
     el_state *e = state;
-    switch (aux) {
+    switch (aux & 0xff) {
     case EL_EV_UP: on_up(e, (int)slot); break;
     case EL_EV_IDLE: on_idle(e, (int)slot); break;
     case EL_EV_SCAN: on_scan(e); break;
     case EL_EV_POOLED: el_pooled_tick(e); break;
-    default: el_spot_event(e, slot, gen, (int)aux); break;
+    default: el_spot_event(e, slot, gen, (int)(aux & 0xff)); break;
     }
 }
 
@@ -400,7 +415,8 @@ static void group_init(el_state *e, int gi)
     for (int k = 0; k < g->count; k++)
         e->group_of[g->first + k] = gi;
     int up = g->cfg->autoscale ? g->cfg->min : g->count;
-    g->nstate[NODE_UP] = g->count;
+    g->nstate[NODE_UP] = up; /* the moves below come before on_state watches */
+    g->nstate[NODE_ABSENT] = g->count - up;
     for (int k = g->count - 1; k >= up; k--) { /* the lowest absent id on top */
         g->absent[g->nabsent++] = g->first + k;
         el_set_state(e, g->first + k, NODE_ABSENT);
@@ -466,8 +482,10 @@ static int el_init(sim *s, int index, void **state, gs_error *err)
     for (int gi = 0; gi < e->ng; gi++)
         group_init(e, gi);
     sort_by_price(e);
-    if (e->states)
+    if (e->states) {
+        sim_nodes_watch_states(s, on_state, e);
         ts_columns(e);
+    }
     for (int k = 0; k < e->norder; k++)
         e->pooled |= e->g[e->order[k]].cfg->trigger == TRIGGER_POOLED;
     if (e->pooled)

@@ -14,7 +14,7 @@
 
 /* The module's events (aux); slot: a node, gen: its generation. */
 enum { EL_EV_UP = 1, EL_EV_IDLE, EL_EV_SCAN, EL_EV_POOLED, EL_EV_NOTICE, EL_EV_RECLAIM,
-       EL_EV_SAVED /* slot, gen: a job's checkpoint written within a notice */ };
+       EL_EV_SAVED /* slot, gen: a job's checkpoint written within a notice; aux >> 8: the job's run (starts) */ };
 
 /* A queued job, named so that it is recognised once its slot is reused. */
 typedef struct el_ref {

@@ -53,7 +53,7 @@ static void on_notice(el_state *e, int node)
         gs_time_us w = j->internal ? -1 : sim_job_ckpt_write_us(s, j);
         if (w >= 0 && w <= notice_us && !sim_job_is_victim(j)) {
             sim_job_set_rate(s, j, 0);
-            sim_module_event(s, e->index, s->now + w, j->slot, j->gen, EL_EV_SAVED);
+            sim_module_event(s, e->index, s->now + w, j->slot, j->gen, EL_EV_SAVED | (j->starts & 0xffffffu) << 8);
             g->notices_saved++;
         }
         j = next;

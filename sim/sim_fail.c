@@ -19,7 +19,7 @@
 
 const pol_param fail_params[] = {
     {"failures", "off", "on: nodes fail at their GPU model's rates by cause (models/gpu/README.md) and are repaired; "
-                        "interrupted jobs restart from their last checkpoint (core; whole)", P_ONOFF},
+                        "interrupted jobs restart from their last checkpoint (core; whole, mig)", P_ONOFF},
     {"fail_scale", "1", "every failure rate x this (sensitivity)", P_NUM(0, 1e6, NULL)},
     {"restart_s", "600", "seconds an interrupted job spends re-scheduled and starting up, holding its GPUs, "
                          "before its checkpoint is read (assumption)", P_DURATION(0, 1e9)},
@@ -197,6 +197,17 @@ void sim_fail_now(sim *s, int node, int cause)
     fail_node(x, s, node, cause);
 }
 
+bool sim_fail_job_goodput(const sim *s, const job *j, double *held_gpu_s, double *ratio)
+{
+    const sim_fail *x = sim_module_state(s, &fail_module);
+    double held, waste;
+    if (!x || !x->on || j->internal || !fail_job_figures(x, s, j, &held, &waste))
+        return false;
+    *held_gpu_s = held;
+    *ratio = (held - waste) / held;
+    return true;
+}
+
 /* A repaired node fills its group's gap when a failure found no spare,
  * else stands by in the place of the spare that took its work. */
 static void on_repair(sim_fail *x, sim *s, int n)
@@ -304,13 +315,15 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     }
     if (!x->on)
         return 0;
-    if (s->npol > 1) /* a time policy pausing a job would meet the writes' rate changes */
-        return gs_err(err, GS_EUSAGE, "--set failures=on with time policy '%s': failures are modelled only under "
-                      "a space policy alone", s->pol[1]->name);
+    for (int p = 0; p < s->npol; p++) /* each policy's record says whether it can */
+        if (s->pol[p]->failures_refused)
+            return gs_err(err, GS_EUSAGE, "--set failures=on with policy '%s': %s", s->pol[p]->name,
+                          s->pol[p]->failures_refused);
     sim_preempt_ckpt_by_events(s);
     x->scale = sim_param_number(s, "fail_scale");
     x->restart_us = sim_param_us(s, "restart_s");
     x->swap_us = sim_param_us(s, "spare_swap_s");
+    x->periodic = sim_param_us(s, "checkpoint_every") > 0;
     x->rng = sim_rng_new(s->cfg->seed, RNG_FAILURES);
     int nn = s->cl->nnodes;
     x->next_us = xmalloc((size_t)nn * sizeof *x->next_us);

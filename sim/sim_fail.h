@@ -37,6 +37,13 @@
  * (failures on; fail_scale=0 leaves no failure but these). */
 void sim_fail_now(sim *s, int node, int cause);
 
+/* Trace job j's share of jobs.goodput: the GPU-seconds its runs held so
+ * far (the run going now included) into *held_gpu_s and the useful part of
+ * them over that into *ratio, so the held-weighted mean of the jobs'
+ * ratios is jobs.goodput. false (nothing written) when failures are off or
+ * j never held GPUs. O(modules). */
+bool sim_fail_job_goodput(const sim *s, const job *j, double *held_gpu_s, double *ratio);
+
 extern const pol_param fail_params[];
 extern const sim_module fail_module;
 

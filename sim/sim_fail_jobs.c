@@ -53,9 +53,12 @@ void fail_job_started(sim_fail *x, sim *s, job *j)
     fail_run *r = run_at(x, j->slot);
     double drain = job_drain_rate(j);
     double startup = j->starts > 1 && j->more ? j->work_left_us - j->more->resume_work_us : 0;
-    *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = s->now, .write_since_us = -1, .rate = j->rate};
+    bool same = r->gen == j->gen; /* a restart: the job's sums go on */
+    *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = s->now, .write_since_us = -1, .rate = j->rate,
+                    .job_held_gpu_s = same ? r->job_held_gpu_s : 0, .job_waste_gpu_s = same ? r->job_waste_gpu_s : 0};
     r->startup_us = startup > 0 && drain > 0 ? (gs_time_us)ceil(startup / drain) : 0;
-    sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
+    if (x->periodic) /* else every_us and write_us stay 0: no writes */
+        sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
     if (r->every_us > 0)
         next_write(x, s, j, s->now + r->startup_us + r->every_us);
 }
@@ -71,13 +74,36 @@ static void held_until(const fail_run *r, const job *j, gs_time_us now, double *
         *write += g * gs_us_to_s(now - r->write_since_us);
 }
 
+/* The tally's growth since the latest stop is this job's work redone:
+ * sim_job_interrupt adds it just before it stops the job (sim_preempt.c). */
 void fail_job_stopped(sim_fail *x, sim *s, job *j)
 {
+    double lost = x->tally.lost_gpu_s - x->lost_seen_gpu_s;
+    x->lost_seen_gpu_s = x->tally.lost_gpu_s;
     fail_run *r = run_of(x, j);
     if (!r)
         return;
-    held_until(r, j, s->now, &x->held_gpu_s, &x->restart_gpu_s, &x->write_gpu_s);
+    double held = 0, restart = 0, write = 0;
+    held_until(r, j, s->now, &held, &restart, &write);
+    x->held_gpu_s += held;
+    x->restart_gpu_s += restart;
+    x->write_gpu_s += write;
+    r->job_held_gpu_s += held;
+    r->job_waste_gpu_s += lost + restart + write;
     r->starts = 0;
+}
+
+bool fail_job_figures(const sim_fail *x, const sim *s, const job *j, double *held_gpu_s, double *waste_gpu_s)
+{
+    const fail_run *r = j->slot < x->nruns ? &x->runs[j->slot] : NULL;
+    if (!r || r->gen != j->gen)
+        return false;
+    double held = r->job_held_gpu_s, restart = 0, write = 0;
+    if (r->starts && r->starts == j->starts) /* its run going now (a stop zeroes starts) */
+        held_until(r, j, s->now, &held, &restart, &write);
+    *held_gpu_s = held;
+    *waste_gpu_s = r->job_waste_gpu_s + restart + write;
+    return held > 0;
 }
 
 void fail_jobs_open(const sim_fail *x, const sim *s, double *held, double *restart, double *write)
@@ -116,7 +142,9 @@ void fail_job_event(sim_fail *x, sim *s, uint32_t slot, uint32_t gen, uint32_t a
     }
     sim_job_ckpt_commit(s, j);
     if ((aux >> 24) == FT_WRITTEN) {
-        x->write_gpu_s += j->req.gpus * gs_us_to_s(s->now - r->write_since_us);
+        double w = j->req.gpus * gs_us_to_s(s->now - r->write_since_us);
+        x->write_gpu_s += w;
+        r->job_waste_gpu_s += w;
         r->write_since_us = -1;
         sim_job_set_rate(s, j, r->rate);
     }

@@ -4,6 +4,7 @@
  * one table; the report. O(groups x causes^2) once at init.
  * SPDX-License-Identifier: MIT */
 #include "sim_fail_types.h"
+#include "sim_elastic.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,9 @@ int fail_groups_init(sim_fail *x, sim *s, gs_error *err)
         fail_group *g = &x->grp[i];
         int first = cl->group_first[i], end = i + 1 < x->ngroups ? cl->group_first[i + 1] : cl->nnodes;
         g->spares = cl->group_spares ? cl->group_spares[i] : 0;
+        if (g->spares > 0 && cl->group_elastic && cl->group_elastic[i].autoscale)
+            return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d]: spares beside autoscale: the autoscaler brings an "
+                          "autoscaled group's nodes in and out; give the spares to a fixed group", cl->path, i);
         if (g->spares >= end - first)
             return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d]: spares %d leave no node in service", cl->path, i,
                           g->spares);

@@ -25,6 +25,10 @@ typedef struct fail_run {
     gs_time_us write_since_us; /* a periodic write in progress since; -1: none */
     gs_time_us write_us, every_us; /* its checkpoint write and interval (0: none) */
     double rate;               /* its rate before a write held it at 0 */
+    /* the job's own sums over its runs stopped so far (kept while gen is
+     * the job's): GPU-seconds held, and of them wasted as jobs.goodput
+     * counts (work redone, start-ups, periodic writes) */
+    double job_held_gpu_s, job_waste_gpu_s;
 } fail_run;
 
 /* A node group's rates as the run uses them. */
@@ -44,6 +48,7 @@ typedef struct sim_fail {
     bool on;
     double scale;
     gs_time_us restart_us, swap_us;
+    bool periodic; /* checkpoint_every > 0: runs may write periodic checkpoints */
     gsl_rng *rng;
     fail_group *grp;
     int ngroups;
@@ -66,6 +71,7 @@ typedef struct sim_fail {
     fail_run *runs;
     uint32_t nruns;
     double held_gpu_s, restart_gpu_s, write_gpu_s;
+    double lost_seen_gpu_s; /* tally.lost_gpu_s at the latest stop (fail_job_stopped) */
 } sim_fail;
 
 enum { M_NONE = 0, M_DOWN = 1, M_SWAP = 2 };
@@ -82,6 +88,8 @@ void fail_job_started(sim_fail *x, sim *s, job *j);
 void fail_job_stopped(sim_fail *x, sim *s, job *j);
 bool fail_job_event_live(const sim_fail *x, const sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
 void fail_job_event(sim_fail *x, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
+/* j's sums (sim_fail_job_goodput); false when it never held GPUs. */
+bool fail_job_figures(const sim_fail *x, const sim *s, const job *j, double *held_gpu_s, double *waste_gpu_s);
 /* GPU-seconds held by the runs still going now (their stop not yet counted). */
 void fail_jobs_open(const sim_fail *x, const sim *s, double *held_gpu_s, double *restart_gpu_s, double *write_gpu_s);
 

@@ -138,6 +138,7 @@ typedef struct job_more {
     struct job *run_prev, *run_next; /* running preemptible jobs of one node */
     struct job *node_prev, *node_next; /* the jobs of its node, while node states are on (sim_nodes.h) */
     uint32_t preemptions;         /* times this job was preempted */
+    uint32_t interruptions;       /* times a node leaving service stopped it (sim_job_interrupt*) */
     /* internal tasks: the owner's record of the task (a service replica),
      * or NULL; a node the owner would like it placed on (a sleeping model
      * instance lives there), -1: none. A hint: a space policy places the

@@ -1,6 +1,7 @@
 /* sim_jobs_csv.c - see sim_jobs_csv.h.
  * SPDX-License-Identifier: MIT */
 #include "sim_jobs_csv.h"
+#include "sim_fail.h"
 #include "sim_struct.h"
 
 #include <string.h>
@@ -97,7 +98,13 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
         fprintf(f, ",%.6g", (double)(s->now - j->start_us) / (double)j->req.dur_us);
     else
         fputc(',', f);
-    fprintf(f, ",%u,0,%s,", j->more ? (unsigned)j->more->preemptions : 0u, outcome);
+    fprintf(f, ",%u,%u,", j->more ? (unsigned)j->more->preemptions : 0u, j->more ? (unsigned)j->more->interruptions : 0u);
+    double held_gpu_s, ratio;
+    if (sim_fail_job_goodput(s, j, &held_gpu_s, &ratio))
+        fprintf(f, "%.3f,%.9g", held_gpu_s, ratio);
+    else
+        fputc(',', f);
+    fprintf(f, ",%s,", outcome);
     text(f, reason ? reason : "");
     fputc('\n', f);
 }

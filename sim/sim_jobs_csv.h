@@ -12,7 +12,12 @@
  * held a node or ended away from one, e.g. a paused session completing);
  * slowdown ((end - first start) / duration, completed jobs with a
  * duration, as the report's jobs.slowdown); preemptions; interruptions
- * (stops by a card or node failure); outcome (completed, failed, rejected,
+ * (stops by its node leaving service: a failure, a reclaimed spot node;
+ * summed over the rows, the report's nodes.interruptions); held_gpu_s and
+ * effective_ratio (failures on, trace jobs that held GPUs; "" otherwise:
+ * the GPU-seconds its runs held and their useful share as jobs.goodput
+ * counts, so the held_gpu_s-weighted mean of the ratios is jobs.goodput;
+ * sim_fail_job_goodput); outcome (completed, failed, rejected,
  * ended, lost, running, queued, suspended); reason (why it failed or was
  * rejected, when the core was told). Text fields are quoted as RFC 4180
  * says when they hold a comma, a quote or a line break.
@@ -29,7 +34,7 @@
 
 #define SIM_JOBS_CSV_HEADER                                                                                       \
     "id,kind,class,submit_s,start_s,end_s,queue_s,jct_s,gpus,gpu_model,nodes,slowdown,preemptions,interruptions,"  \
-    "outcome,reason\n"
+    "held_gpu_s,effective_ratio,outcome,reason\n"
 
 typedef struct sim sim;
 

@@ -35,6 +35,8 @@ void sim_nodes_job_started(sim *s, job *j)
     sim_job_more(j);
     for (int i = 0; i < nodes_of(j); i++) {
         int n = node_of(j, i);
+        if (s->cl->nodes[n].state != NODE_UP)
+            GS_BUG("sim_nodes: a job started on a node out of service");
         job **head = &s->node_jobs[n];
         *prev_of(j, n) = NULL;
         *next_of(j, n) = *head;
@@ -75,6 +77,14 @@ void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud)
     s->node_watch_ud = ud;
 }
 
+void sim_nodes_watch_states(sim *s, sim_node_state_fn fn, void *ud)
+{
+    if (s->state_watch && fn)
+        GS_BUG("sim_nodes_watch_states: one watcher per run");
+    s->state_watch = fn;
+    s->state_watch_ud = ud;
+}
+
 bool sim_node_empty(const sim *s, int node) { return s->node_jobs[node] == NULL; }
 
 /* {==== states ====} */
@@ -83,9 +93,9 @@ int sim_nodes_enable(sim *s, gs_error *err)
 {
     if (!(s->pol[0]->space->caps & POL_CAP_NODES))
         return gs_err(err, GS_EUSAGE,
-                      "space policy '%s' does not support nodes that fail or come and go (failures, autoscaling); "
-                      "whole does",
-                      s->pol[0]->name);
+                      "space policy '%s' does not support nodes that fail or come and go (failures, autoscaling)%s%s",
+                      s->pol[0]->name, s->pol[0]->failures_refused ? ": " : "",
+                      s->pol[0]->failures_refused ? s->pol[0]->failures_refused : "");
     if (!s->node_jobs) {
         s->node_jobs = xcalloc((size_t)s->cl->nnodes + 1, sizeof *s->node_jobs);
         sim_preempt_track_runs(s); /* every job keeps its latest start for the checkpoint rules */
@@ -144,4 +154,6 @@ void sim_node_move(sim *s, int node, int state, const sim_node_why *why)
             sp->node_changed(s->pst[0], s, node, true);
         sim_dispatch(s);
     }
+    if (s->state_watch)
+        s->state_watch(s->state_watch_ud, s, node, was);
 }

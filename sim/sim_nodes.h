@@ -62,6 +62,13 @@ void sim_nodes_job_stopped(sim *s, job *j);
  * empties (sim_node_empty). O(1) per call. */
 typedef void (*sim_node_watch_fn)(void *ud, sim *s, int node, const job *j, bool joined);
 void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud);
+/* A watcher of node states (one per run, sim_nodes_enable first):
+ * fn(ud, s, node, was) at the end of every move of node out of state
+ * `was`, whoever moved it (its jobs already interrupted, a dispatch done),
+ * so a model counts its nodes by state and learns what another model did
+ * to them (an autoscaled node failing, repaired). O(1) per call. */
+typedef void (*sim_node_state_fn)(void *ud, sim *s, int node, int was);
+void sim_nodes_watch_states(sim *s, sim_node_state_fn fn, void *ud);
 /* Does no job run on node (states on)? O(1). */
 bool sim_node_empty(const sim *s, int node);
 /* The core's name of a state, for messages. */

@@ -34,8 +34,8 @@
  * never ask a policy's name what it gives. 7: jobs across nodes
  * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards),
  * pol_space.reject_reason, node states (POL_CAP_NODES,
- * pol_space.node_changed). */
-#define POL_ABI 7
+ * pol_space.node_changed). 8: pol_ops.failures_refused. */
+#define POL_ABI 8
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -239,6 +239,10 @@ typedef struct pol_ops {
     /* A service actuator: the service layer calls these with the state
      * init() made (service/svc_actuator.h). At most one in a run. */
     const svc_actuator_ops *actuator;
+    /* Optional: why failing hardware (failures=on, sim_fail.h) is not
+     * modelled with this policy: the core refuses such a run with this
+     * reason. NULL: it is (a space policy needs POL_CAP_NODES too). */
+    const char *failures_refused;
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with

@@ -353,6 +353,7 @@ void sim_job_interrupt(sim *s, job *j, const sim_node_why *why)
     double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us), g = j->req.gpus;
     double read_us = has ? sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j) / (x->read_gbps * 1e9) * 1e6 : 0;
     s->interruptions++;
+    j->more->interruptions++;
     s->interrupt_lost_gpu_s += g * (point - (left > 0 ? left : 0)) / 1e6;
     s->interrupt_read_gpu_s += g * read_us / 1e6;
     if (why && why->tally) {
@@ -386,6 +387,7 @@ void sim_job_interrupt_saved(sim *s, job *j)
     double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
     double read_us = bytes / (x->read_gbps * 1e9) * 1e6;
     s->interruptions++;
+    j->more->interruptions++;
     s->interrupt_read_gpu_s += j->req.gpus * read_us / 1e6;
     sim_job_suspend(s, j);
     j->more->resume_work_us = left > 0 ? left : 0;

@@ -108,6 +108,8 @@ struct sim {
     int node_count[NODE_NSTATES]; /* nodes in each state, while node states are on (sim_nodes.h) */
     void (*node_watch)(void *ud, sim *s, int node, const job *j, bool joined); /* sim_nodes_watch; NULL: none */
     void *node_watch_ud;
+    void (*state_watch)(void *ud, sim *s, int node, int was); /* sim_nodes_watch_states; NULL: none */
+    void *state_watch_ud;
     sim_gauge g_out;
     uint64_t interruptions;
     double interrupt_lost_gpu_s, interrupt_read_gpu_s;

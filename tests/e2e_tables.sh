@@ -55,8 +55,8 @@ printf 'id,submit,duration,gpus,gpu_model\na,0,100,1,\nb,10,100,1,\nwide,20,100,
 if check_rc jobs_csv 0 "$G" run --trace "$T/j.csv" --gpus $H:1 --policy whole --jobs-csv --until 4000 --out "$T/j"; then
   # a completed row, the rejected one with its reason, the quoted id, nothing for the row past --until;
   # b waited for a (queue 90 s) and ran 100 s
-  if grep -q '^b,job,,10.000000,100.000000,200.000000,90.000000,190.000000,1,H100-SXM5-80GB,0,1,0,0,completed,$' "$T/j/jobs.csv" &&
-     grep -q '^wide,job,,20.000000,,20.000000,,,9,,,,0,0,rejected,"needs 9 GPUs, the cluster has 1' "$T/j/jobs.csv" &&
+  if grep -q '^b,job,,10.000000,100.000000,200.000000,90.000000,190.000000,1,H100-SXM5-80GB,0,1,0,0,,,completed,$' "$T/j/jobs.csv" &&
+     grep -q '^wide,job,,20.000000,,20.000000,,,9,,,,0,0,,,rejected,"needs 9 GPUs, the cluster has 1' "$T/j/jobs.csv" &&
      grep -q '^"x,y",job,' "$T/j/jobs.csv" && ! grep -q '^last,' "$T/j/jobs.csv" &&
      [ "$(wc -l <"$T/j/jobs.csv")" -eq 5 ] && grep -q '"jobs_csv":[[:space:]]*"jobs.csv"' "$T/j/report.json"; then
     ok jobs_csv_rows

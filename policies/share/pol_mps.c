@@ -53,4 +53,5 @@ const pol_ops pol_mps = {
     .timer = sc_timer,
     .report = sc_report,
     .space = &sc_space,
+    .failures_refused = "its books of each card's tenants do not learn a node leaving service (pol_space.node_changed)",
 };
