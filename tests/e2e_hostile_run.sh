@@ -86,6 +86,13 @@ assert b["sim"]["events"] - a["sim"]["events"] == 27 * days, (a["sim"]["events"]
 assert lb["drain_card_s"] == la["drain_card_s"], (la, lb)
 EOP
 then ok mig_schedule_jump_counts_as_stepping; else no mig_schedule_jump_counts_as_stepping "$T/msg"; fi
+# ten million days (a valid submit time) stepped switch by switch would be 2.7e8 events, minutes:
+# jumped, it takes a blink and counts the same
+printf 'id,submit,duration,gpus,mig\nj1,0,3600,1,1g.10gb\nj3,%d,3600,1,1g.10gb\n' $((10000000 * 86400 + 50000)) >fm_far.csv
+if check_rc mig_schedule_far_arrival_jumped 0 timeout 20 "$G" run --trace fm_far.csv --policy mig --cluster "$CLS" --out o_fm_far &&
+   python3 -c 'import json,sys; a,b=(json.load(open(p))["sim"]["events"] for p in sys.argv[1:]); assert b-a == 27*9999999, (a,b)' \
+     o_fm_1/report.json o_fm_far/report.json >"$T/msg" 2>&1; then ok mig_schedule_far_arrival_jumped
+else no mig_schedule_far_arrival_jumped "$T/msg"; fi
 
 # {==== quadratic inputs: linear now ====}
 python3 -c 'import json; print(json.dumps({"nodes": [{"model": "H100-SXM5-80GB", "count": 1, "gpus": 8}], "tenants": [{"name": "t%06d" % i, "gpus": 1} for i in range(100000)]}))' >ten.json
@@ -97,6 +104,11 @@ python3 -c 'print("sn,cpu_milli,memory_mib,gpu,model"); [print("n%d,%d,1024,8,V1
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,1000\n' >pods.csv
 expect openb_30000_node_groups_in_seconds 0 "30000 node rows read" \
   timeout 30 "$G" import openb pods.csv --nodes nodes.csv --out-trace pods.out --out-cluster nodes.json
+# a trace from a pipe with a line of 300 MiB: each read's bytes are searched once (searching the partial
+# line again after every 64 KiB read is 10^12 bytes), and the line is refused at 256 MiB
+expect pipe_long_line_refused_in_seconds 3 "trace '/dev/stdin' line 2: a line longer than 256 MiB" \
+  timeout 60 sh -c '{ echo id,submit,duration,gpus; head -c 314572800 /dev/zero | tr "\\0" x; } |
+    "$1" run --trace /dev/stdin --policy whole --gpus H100-SXM5-80GB:8 --out o_pipe' sh "$G"
 
 # {==== a replica no card admits: reported, never retried forever ====}
 printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
@@ -201,13 +213,23 @@ else ls -d si* >"$T/msg"; no sweep_init_refusals_write_nothing "$T/msg"; fi
 # {==== plot: a service that served nothing; a full file system ====}
 "$G" run --trace gm.csv --policy timeslice --gpus $H:8 --out p_none >/dev/null 2>&1
 expect plot_service_served_nothing 0 "has no service that served a request" "$G" plot p_none --no-svg
-if [ -s p_none/report.html ]; then ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
+# the report and nothing else: no data file of the figure it skipped
+if [ -s p_none/report.html ] && [ -z "$(ls p_none | grep -v '^report\.\(json\|html\)$\|^timeseries.csv$\|^fig_\(gpus\|queue\)\.png$')" ]; then
+  ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
 cp -r ck_ok p_full && rm -f p_full/*.png
 # a file size limit stands in for a full disk: writes past 8 KiB fail with EFBIG (SIGXFSZ ignored)
 bash -c 'ulimit -f 8; trap "" XFSZ; exec "$@"' sh "$G" plot p_full --no-svg >"$T/out" 2>&1; rc=$?
 if [ "$rc" = 4 ] && grep -q "cannot write the image" "$T/out" && [ -z "$(ls p_full | grep -v '^report.json$\|^timeseries.csv$')" ]; then
   ok plot_full_disk_exit_4_no_cut_image
 else echo "    exit $rc" >>"$T/out"; ls -la p_full >>"$T/out"; no plot_full_disk_exit_4_no_cut_image "$T/out"; fi
+# /dev/full itself: this pid's temporary of a figure, then of report.html, is a link to it (ENOSPC)
+for f in fig_gpus.png report.html; do
+  rm -rf p_dev && cp -r ck_ok p_dev && rm -f p_dev/*.png p_dev/report.html
+  sh -c 'ln -s /dev/full "$1.tmp.$$" && exec "$2" plot "$3" --no-svg' sh "p_dev/$f" "$G" p_dev >"$T/out" 2>&1; rc=$?
+  if [ "$rc" = 4 ] && grep -q "cannot write.*$f" "$T/out" && [ ! -e "p_dev/$f" ] && ! ls -a p_dev | grep -q '\.tmp\.'; then
+    ok "plot_dev_full_${f%%.*}_exit_4"
+  else echo "    exit $rc" >>"$T/out"; ls -la p_dev >>"$T/out"; no "plot_dev_full_${f%%.*}_exit_4" "$T/out"; fi
+done
 
 # {==== signals: no temporaries left; stale ones swept at the next start ====}
 # signal_when DIR PATTERN SIG CMD...: starts CMD, sends SIG once an entry of DIR matches PATTERN (the
