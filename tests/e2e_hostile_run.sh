@@ -24,6 +24,9 @@ printf 'id,submit,duration,gpus\nj1,0,10,1\nj2,5,10,2\n' >small.csv
 printf 'id,submit,duration,gpus,ref_gpu\nlong1,0,9000000000000,1,%s\n' $H >long.csv
 expect clock_long_job_slow_card 3 "row 'long1': its 'duration' (9e+12 s of work left) at 0.139 of full speed ends .* past the simulator's clock" \
   $TO "$G" run --trace long.csv --policy whole --gpus A10-24GB:1 --out o_long
+printf 'id,submit,duration,gpus\nlate,9000000000000,9000000000000,1\n' >late.csv
+expect clock_submit_plus_duration 3 "row 'late': its 'duration' (9e+12 s of work left) at 1 of full speed ends 9e+12 s after 9000000000000.000000 s, past the simulator's clock" \
+  $TO "$G" run --trace late.csv --policy whole --gpus $H:8 --out o_late
 printf 'id,submit,duration,gpus,priority,preemptible,checkpoint_gib\ntrain,0,14400,8,0,1,10000\nsurge,600,900,8,100,0,\n' >ck.csv
 expect clock_checkpoint_write 3 "row 'surge': the checkpoint write of 10737.4 GB at ckpt_write_gbps 1e-09 for its preemption ends" \
   $TO "$G" run --trace ck.csv --policy whole --gpus $H:8 --set preempt=on --set ckpt_write_gbps=1e-9 --out o_ck
@@ -36,7 +39,7 @@ expect clock_service_end 3 "far.csv' line 2 ('duration'): service 'svc' declared
 printf 'id,submit,duration,gpus,kind,service,input_tokens,output_tokens,kv_kib_per_token,weights_gib,replicas_min,replicas_max,hash_ids\nsvc,0,100,1,service,,,,1e-300,10,1,1,\nr1,1,,,request,svc,600,5,,,,,0|1\n' >kv.csv
 expect kv_tiny_prefix_cache_refused 3 "service 'svc' ('kv_kib_per_token' 1e-300): a replica's prefix cache would hold more than 67108864 blocks" \
   $TO "$G" run --trace kv.csv --policy whole --gpus $H:8 --set prefix_cache=on --out o_kv
-if [ ! -e o_long ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -e o_kv ] && ! ls -a | grep -q '\.tmp\.'; then
+if [ ! -e o_long ] && [ ! -e o_late ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -e o_kv ] && ! ls -a | grep -q '\.tmp\.'; then
   ok clock_errors_write_nothing
 else ls -a >"$T/msg"; no clock_errors_write_nothing "$T/msg"; fi
 
@@ -112,7 +115,7 @@ expect pipe_long_line_refused_in_seconds 3 "trace '/dev/stdin' line 2: a line lo
 
 # {==== a replica no card admits: reported, never retried forever ====}
 printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
-for p in timeslice vgpu; do
+for p in timeslice vgpu mps; do
   expect "replica_above_card_${p}_reported" 0 "service 'big' fits no card of the cluster and is never served" \
     $TO "$G" run --trace gm.csv --policy $p --gpus $H:8 --out o_gm_$p
 done
@@ -202,6 +205,8 @@ expect sweep_init_unknown_model 3 "clusters\[0\]: --gpus: unknown GPU model 'NOP
 printf '{"nodes": [{"model": "%s", "count": "N", "gpus": 8}]}\n' $H >tplc.json
 printf '{"traces": ["small.csv"], "clusters": ["tplc.json"], "policies": ["whole"]}\n' >si6.json
 expect sweep_init_template_cluster 3 "clusters\[0\]: cluster .*this is a cluster template" "$G" sweep init si6.json --out si6
+printf '{"traces": ["small.csv"], "clusters": ["nope.json"], "policies": ["whole"]}\n' >si9.json
+expect sweep_init_unreadable_cluster 3 "si9.json:1:[0-9]*: 'nope.json': No such file or directory" "$G" sweep init si9.json --out si9
 printf '{"traces": ["small.csv"], "policies": ["whole"], "seeds": 3, "seeds": 4}\n' >si7.json
 expect sweep_init_duplicate_key 3 "duplicate key 'seeds'" "$G" sweep init si7.json --out si7
 python3 -c 'import json; print(json.dumps({"traces": ["small.csv"], "policies": [{"name": "whole", "label": "w%d" % i} for i in range(101)], "seeds": 10000}))' >si8.json
