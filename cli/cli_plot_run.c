@@ -173,6 +173,12 @@ static int latency_figure(plotter *pl, const char *dir, const cJSON *rep, const 
     for (int k = 0; k < 3; k++)
         if (fclose(slo[k]) != 0 && rc == 0)
             rc = gs_err(pl->err, GS_EWRITE, "cannot write the SLO markers in '%s'", dir);
+    if (rc || n[0] == 0) /* no figure: its SLO markers go too */
+        for (int k = 0; k < 3; k++) {
+            char p[1300];
+            snprintf(p, sizeof p, "%s%d.slo.tsv", prefix, k);
+            unlink(p);
+        }
     if (rc)
         return rc;
     if (n[0] == 0) {

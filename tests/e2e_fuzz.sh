@@ -1,6 +1,7 @@
 #!/bin/sh
-# e2e_fuzz.sh [GPUSIM] - replays every input the fuzzers ever failed on
-# (tests/fuzz/corpus/<target>/) through the sanitized build: the harness
+# e2e_fuzz.sh [GPUSIM] - replays the committed fuzz corpus (tests/fuzz/
+# corpus/<target>/: seeds, every input a fuzzer ever failed on, the coverage
+# kept from the last runs) through the sanitized build: the harness
 # of each target with tests/fuzz/replay.c, built beside GPUSIM by make
 # build-test. One check per target; a crash, a sanitizer report or a
 # failure without a message fails it, naming the input.

@@ -112,6 +112,11 @@ expect openb_time_trace_refuses 3 "line 2, column 10 ('deletion_time'): expected
 { echo "$OH"; echo "p0,12000,16384,1,1000,|||,LS,Running,0,100,0"; } >ob_bars.csv
 expect openb_model_bars_refused 3 "ob_bars.csv' line 2, column 6 ('gpu_spec'): expected model names separated by '|'" \
   "$G" import openb ob_bars.csv --out-trace ob_bars.out
+# gen openb-variant reads its base list's times as the importer will: what it writes imports
+{ echo "$OH"; echo "p0,12000,16384,1,1000,,LS,Running,0,$(printf '\261')00,0"; } >ob_time.csv
+expect openb_variant_time_refused 3 "ob_time.csv' line 2, column 10 ('deletion_time'): expected empty or seconds, an integer 0..1e12" \
+  "$G" gen openb-variant --pods ob_time.csv --family cpu --pct 0 --out ob_var.out
+no_output openb_variant_writes_nothing ob_var.out
 printf 'id,submit,duration,gpus,gpu_model\nj1,0,10,1,|||\n' >bars.csv
 expect gpu_model_bars_refused_by_run 3 "column 5 ('gpu_model'): expected '|'-separated GPU model names, found '|||'" \
   "$G" run --trace bars.csv --policy whole --out ob_run

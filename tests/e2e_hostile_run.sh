@@ -24,6 +24,9 @@ printf 'id,submit,duration,gpus\nj1,0,10,1\nj2,5,10,2\n' >small.csv
 printf 'id,submit,duration,gpus,ref_gpu\nlong1,0,9000000000000,1,%s\n' $H >long.csv
 expect clock_long_job_slow_card 3 "row 'long1': its 'duration' (9e+12 s of work left) at 0.139 of full speed ends .* past the simulator's clock" \
   $TO "$G" run --trace long.csv --policy whole --gpus A10-24GB:1 --out o_long
+printf 'id,submit,duration,gpus\nlate,9000000000000,9000000000000,1\n' >late.csv
+expect clock_submit_plus_duration 3 "row 'late': its 'duration' (9e+12 s of work left) at 1 of full speed ends 9e+12 s after 9000000000000.000000 s, past the simulator's clock" \
+  $TO "$G" run --trace late.csv --policy whole --gpus $H:8 --out o_late
 printf 'id,submit,duration,gpus,priority,preemptible,checkpoint_gib\ntrain,0,14400,8,0,1,10000\nsurge,600,900,8,100,0,\n' >ck.csv
 expect clock_checkpoint_write 3 "row 'surge': the checkpoint write of 10737.4 GB at ckpt_write_gbps 1e-09 for its preemption ends" \
   $TO "$G" run --trace ck.csv --policy whole --gpus $H:8 --set preempt=on --set ckpt_write_gbps=1e-9 --out o_ck
@@ -36,7 +39,7 @@ expect clock_service_end 3 "far.csv' line 2 ('duration'): service 'svc' declared
 printf 'id,submit,duration,gpus,kind,service,input_tokens,output_tokens,kv_kib_per_token,weights_gib,replicas_min,replicas_max,hash_ids\nsvc,0,100,1,service,,,,1e-300,10,1,1,\nr1,1,,,request,svc,600,5,,,,,0|1\n' >kv.csv
 expect kv_tiny_prefix_cache_refused 3 "service 'svc' ('kv_kib_per_token' 1e-300): a replica's prefix cache would hold more than 67108864 blocks" \
   $TO "$G" run --trace kv.csv --policy whole --gpus $H:8 --set prefix_cache=on --out o_kv
-if [ ! -e o_long ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -e o_kv ] && ! ls -a | grep -q '\.tmp\.'; then
+if [ ! -e o_long ] && [ ! -e o_late ] && [ ! -e o_ck ] && [ ! -e o_dec ] && [ ! -e o_far ] && [ ! -e o_kv ] && ! ls -a | grep -q '\.tmp\.'; then
   ok clock_errors_write_nothing
 else ls -a >"$T/msg"; no clock_errors_write_nothing "$T/msg"; fi
 
@@ -86,6 +89,13 @@ assert b["sim"]["events"] - a["sim"]["events"] == 27 * days, (a["sim"]["events"]
 assert lb["drain_card_s"] == la["drain_card_s"], (la, lb)
 EOP
 then ok mig_schedule_jump_counts_as_stepping; else no mig_schedule_jump_counts_as_stepping "$T/msg"; fi
+# ten million days (a valid submit time) stepped switch by switch would be 2.7e8 events, minutes:
+# jumped, it takes a blink and counts the same
+printf 'id,submit,duration,gpus,mig\nj1,0,3600,1,1g.10gb\nj3,%d,3600,1,1g.10gb\n' $((10000000 * 86400 + 50000)) >fm_far.csv
+if check_rc mig_schedule_far_arrival_jumped 0 timeout 20 "$G" run --trace fm_far.csv --policy mig --cluster "$CLS" --out o_fm_far &&
+   python3 -c 'import json,sys; a,b=(json.load(open(p))["sim"]["events"] for p in sys.argv[1:]); assert b-a == 27*9999999, (a,b)' \
+     o_fm_1/report.json o_fm_far/report.json >"$T/msg" 2>&1; then ok mig_schedule_far_arrival_jumped
+else no mig_schedule_far_arrival_jumped "$T/msg"; fi
 
 # {==== quadratic inputs: linear now ====}
 python3 -c 'import json; print(json.dumps({"nodes": [{"model": "H100-SXM5-80GB", "count": 1, "gpus": 8}], "tenants": [{"name": "t%06d" % i, "gpus": 1} for i in range(100000)]}))' >ten.json
@@ -97,10 +107,15 @@ python3 -c 'print("sn,cpu_milli,memory_mib,gpu,model"); [print("n%d,%d,1024,8,V1
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,1000\n' >pods.csv
 expect openb_30000_node_groups_in_seconds 0 "30000 node rows read" \
   timeout 30 "$G" import openb pods.csv --nodes nodes.csv --out-trace pods.out --out-cluster nodes.json
+# a trace from a pipe with a line of 300 MiB: each read's bytes are searched once (searching the partial
+# line again after every 64 KiB read is 10^12 bytes), and the line is refused at 256 MiB
+expect pipe_long_line_refused_in_seconds 3 "trace '/dev/stdin' line 2: a line longer than 256 MiB" \
+  timeout 60 sh -c '{ echo id,submit,duration,gpus; head -c 314572800 /dev/zero | tr "\\0" x; } |
+    "$1" run --trace /dev/stdin --policy whole --gpus H100-SXM5-80GB:8 --out o_pipe' sh "$G"
 
 # {==== a replica no card admits: reported, never retried forever ====}
 printf 'id,submit,duration,gpus,kind,gpumem,weights_gib,rate,svc_mean_ms,replicas_min,replicas_max\nbig,0,3600,1,service,90000,10,1,100,1,2\n' >gm.csv
-for p in timeslice vgpu; do
+for p in timeslice vgpu mps; do
   expect "replica_above_card_${p}_reported" 0 "service 'big' fits no card of the cluster and is never served" \
     $TO "$G" run --trace gm.csv --policy $p --gpus $H:8 --out o_gm_$p
 done
@@ -190,6 +205,8 @@ expect sweep_init_unknown_model 3 "clusters\[0\]: --gpus: unknown GPU model 'NOP
 printf '{"nodes": [{"model": "%s", "count": "N", "gpus": 8}]}\n' $H >tplc.json
 printf '{"traces": ["small.csv"], "clusters": ["tplc.json"], "policies": ["whole"]}\n' >si6.json
 expect sweep_init_template_cluster 3 "clusters\[0\]: cluster .*this is a cluster template" "$G" sweep init si6.json --out si6
+printf '{"traces": ["small.csv"], "clusters": ["nope.json"], "policies": ["whole"]}\n' >si9.json
+expect sweep_init_unreadable_cluster 3 "si9.json:1:[0-9]*: 'nope.json': No such file or directory" "$G" sweep init si9.json --out si9
 printf '{"traces": ["small.csv"], "policies": ["whole"], "seeds": 3, "seeds": 4}\n' >si7.json
 expect sweep_init_duplicate_key 3 "duplicate key 'seeds'" "$G" sweep init si7.json --out si7
 python3 -c 'import json; print(json.dumps({"traces": ["small.csv"], "policies": [{"name": "whole", "label": "w%d" % i} for i in range(101)], "seeds": 10000}))' >si8.json
@@ -201,13 +218,23 @@ else ls -d si* >"$T/msg"; no sweep_init_refusals_write_nothing "$T/msg"; fi
 # {==== plot: a service that served nothing; a full file system ====}
 "$G" run --trace gm.csv --policy timeslice --gpus $H:8 --out p_none >/dev/null 2>&1
 expect plot_service_served_nothing 0 "has no service that served a request" "$G" plot p_none --no-svg
-if [ -s p_none/report.html ]; then ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
+# the report and nothing else: no data file of the figure it skipped
+if [ -s p_none/report.html ] && [ -z "$(ls p_none | grep -v '^report\.\(json\|html\)$\|^timeseries.csv$\|^fig_\(gpus\|queue\)\.png$')" ]; then
+  ok plot_served_nothing_writes_report; else ls p_none >"$T/msg"; no plot_served_nothing_writes_report "$T/msg"; fi
 cp -r ck_ok p_full && rm -f p_full/*.png
 # a file size limit stands in for a full disk: writes past 8 KiB fail with EFBIG (SIGXFSZ ignored)
 bash -c 'ulimit -f 8; trap "" XFSZ; exec "$@"' sh "$G" plot p_full --no-svg >"$T/out" 2>&1; rc=$?
 if [ "$rc" = 4 ] && grep -q "cannot write the image" "$T/out" && [ -z "$(ls p_full | grep -v '^report.json$\|^timeseries.csv$')" ]; then
   ok plot_full_disk_exit_4_no_cut_image
 else echo "    exit $rc" >>"$T/out"; ls -la p_full >>"$T/out"; no plot_full_disk_exit_4_no_cut_image "$T/out"; fi
+# /dev/full itself: this pid's temporary of a figure, then of report.html, is a link to it (ENOSPC)
+for f in fig_gpus.png report.html; do
+  rm -rf p_dev && cp -r ck_ok p_dev && rm -f p_dev/*.png p_dev/report.html
+  sh -c 'ln -s /dev/full "$1.tmp.$$" && exec "$2" plot "$3" --no-svg' sh "p_dev/$f" "$G" p_dev >"$T/out" 2>&1; rc=$?
+  if [ "$rc" = 4 ] && grep -q "cannot write.*$f" "$T/out" && [ ! -e "p_dev/$f" ] && ! ls -a p_dev | grep -q '\.tmp\.'; then
+    ok "plot_dev_full_${f%%.*}_exit_4"
+  else echo "    exit $rc" >>"$T/out"; ls -la p_dev >>"$T/out"; no "plot_dev_full_${f%%.*}_exit_4" "$T/out"; fi
+done
 
 # {==== signals: no temporaries left; stale ones swept at the next start ====}
 # signal_when DIR PATTERN SIG CMD...: starts CMD, sends SIG once an entry of DIR matches PATTERN (the

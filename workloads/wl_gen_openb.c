@@ -37,6 +37,7 @@
 #include "../base/gs_num.h"
 #include "../base/sim_rng.h"
 #include "wl_gen.h"
+#include "wl_import.h"
 #include "wl_import_csv.h"
 
 /* gpu_spec values and their counts among the pods of
@@ -113,6 +114,9 @@ static int read_row(const wl_csv *c, const int *ix, const int *tix, vpod *p, gs_
         if (*s && !gs_text_field_ok(s, 16))
             return wl_csv_bad(c, tix[i], "a field under 17 characters without commas, quotes or control characters",
                               err);
+        long t;
+        if (*s && (i == 2 || i == 3) && !gs_num_long(s, 0, WL_OPENB_MAX_TIME_S, &t)) /* as the importer reads them */
+            return wl_csv_bad(c, tix[i], "empty or seconds, an integer 0..1e12", err);
         at += (size_t)snprintf(p->tail + at, sizeof p->tail - at, "%s%s", i ? "," : "", s);
     }
     return 0;

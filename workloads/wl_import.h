@@ -40,6 +40,10 @@ enum {
     WL_OPENB_NREASONS
 };
 extern const char *const wl_openb_reason[WL_OPENB_NREASONS];
+/* The largest creation_time or deletion_time the pod importer takes
+ * (seconds; the trace reader's range): `gen openb-variant` checks its base
+ * list's times against it, so every variant it writes imports. */
+#define WL_OPENB_MAX_TIME_S 1000000000000L
 
 typedef struct wl_openb_counts {
     long pods_in, pods_converted, pods_skipped;

@@ -139,7 +139,7 @@ static int read_header(csv_in *c, const char *const *need, int nneed, gs_error *
 /* Upper bounds of the fields, so that every converted value is one the
  * trace reader takes: times to 1e12 s, cpu_milli / 1000 to 1e6 cores,
  * memory_mib / 1024 to 1e9 GiB (the trace's cpu and mem_gib ranges). */
-#define MAX_TIME_S 1000000000000L
+#define MAX_TIME_S WL_OPENB_MAX_TIME_S
 #define MAX_CPU_MILLI 1000000000L
 #define MAX_MEM_MIB 1000000000000L
 #define MAX_COUNT 1000000L

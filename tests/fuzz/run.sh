@@ -1,11 +1,14 @@
 #!/bin/sh
 # run.sh FUZZ_DIR SECONDS TARGET... - `make fuzz`: runs each libFuzzer
 # harness for SECONDS on a working corpus (build/fuzz/corpus/<target>,
-# seeded from the shipped examples, not committed) plus the committed
-# corpus of inputs that once failed (tests/fuzz/corpus/<target>/, where a new
-# failing input is written as crash-*, leak-*, timeout-* or oom-*: commit it
-# with its fix, and `make test` replays it from then on). Prints the
-# executions per target and ends with "N targets clean, N failed".
+# seeded from the shipped examples) plus the committed corpus
+# (tests/fuzz/corpus/<target>/: seeds, inputs that once failed, where a new
+# failing input is written as crash-*, leak-*, timeout-* or oom-*, and the
+# coverage kept from earlier runs). After a clean run the working inputs of
+# at most 8 KiB that add coverage are merged into the committed corpus
+# (libFuzzer -merge=1, named by their SHA-1): commit them, and a failing
+# input with its fix; `make test` replays them all. Prints the executions
+# per target and ends with "N targets clean, N failed".
 FZ=${1:?usage: run.sh FUZZ_DIR SECONDS TARGET...}; SECS=${2:?}; shift 2
 clean=0 failed=0
 for t in "$@"; do
@@ -41,7 +44,10 @@ for t in "$@"; do
   runs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | cut -d' ' -f2)
   [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
   if [ $rc -eq 0 ]; then
-    clean=$((clean + 1)); echo "fuzz/$t: clean, ${runs:-?} executions in ${SECS} s ($(ls "$work" | wc -l) inputs in the working corpus)"
+    small=$FZ/small/$t had=$(ls "$keep" | wc -l)
+    rm -rf "$small" && mkdir -p "$small" && find "$work" -type f -size -8193c -exec cp {} "$small"/ \;
+    "$FZ/fuzz_$t" -merge=1 -timeout=20 -rss_limit_mb=2048 "$keep" "$small" >>"$log" 2>&1
+    clean=$((clean + 1)); echo "fuzz/$t: clean, ${runs:-?} executions in ${SECS} s ($(ls "$work" | wc -l) inputs in the working corpus; $(($(ls "$keep" | wc -l) - had)) added to $keep)"
   else
     failed=$((failed + 1)); echo "fuzz/$t: FAILED after ${runs:-?} executions (input kept in $keep/; log $log):"
     grep -E 'ERROR|runtime error|BUG|fuzz:' "$log" | head -5 | sed 's/^/    /'
