@@ -29,10 +29,11 @@ static void on_signal(int sig)
     for (int i = 0; i < CHILD_SLOTS; i++)
         if (child[i] > 0)
             kill((pid_t)child[i], sig == SIGBUS ? SIGTERM : sig);
-    /* up to 2 s for them to remove their own temporaries and end (waitpid
+    /* up to 10 s for them to remove their own temporaries and end (waitpid
      * and nanosleep are async-signal-safe): when this process is gone, so
-     * is what its children were writing; one slower than that is left */
-    for (int tick = 0; tick < 200; tick++) {
+     * is what its children were writing; one slower than that is left (a
+     * loaded machine can take seconds to schedule a child's handler) */
+    for (int tick = 0; tick < 1000; tick++) {
         bool left = false;
         for (int i = 0; i < CHILD_SLOTS; i++)
             if (child[i] > 0) {
