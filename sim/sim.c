@@ -899,7 +899,7 @@ static void space_release(sim *s, job *j)
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (space_place(s, n)) {
             sim_queue_remove(&s->queue, n);
-            /* placed: what the next victims free is no longer its own. A
+            /* placed: what the next victims free is not its own now. A
              * policy may start it later (still queued): it must not be
              * placed again */
             s->nominee = NULL;
@@ -1603,8 +1603,8 @@ static void on_done(sim *s, job *j)
 }
 
 /* Starts loading the job slot of the event after this one while this one
- * is handled: with tens of thousands of jobs in flight (64k GPUs) a slot
- * read at its completion is cold, four cache lines of misses. */
+ * is handled: with tens of thousands of jobs in flight a slot read only at
+ * its completion would be waited for. */
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the

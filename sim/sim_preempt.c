@@ -666,7 +666,7 @@ static void on_op(sim *s, uint32_t oi)
     job *p = op.p;
     /* p may have found room elsewhere meanwhile: started, or placed by a
      * policy that starts it by itself later (JF_PLACED: dynmig creating its
-     * instances). Either way it no longer waits for these victims, and
+     * instances). Either way it does not wait for these victims now, and
      * handing it their room would place it a second time. */
     bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR) &&
                    !(p->core_flags & JF_PLACED);

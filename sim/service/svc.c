@@ -871,9 +871,12 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         else
             svc_as_tick(s, L->svcs[slot]);
         return;
-    case EVK_KV:
-        svc_pd_landed(s, L, slot, gen);
+    case EVK_KV: {
+        replica *q = svc_pd_landed(s, L, slot, gen);
+        if (q)
+            svc_assign_held(s, q, slot);
         return;
+    }
     case EVK_GEN: {
         service *v = L->svcs[slot];
         if (v->ended)
