@@ -297,6 +297,79 @@ static bool policy_known(const char *name)
     return ok && name[0] && name[strlen(name) - 1] != '+';
 }
 
+/* Policy entry i given as an object, {"name", "params", "label"}, as the
+ * command line's text NAME[KEY=VALUE,...] into *entry (the caller frees
+ * it): 0, or the error at the value at fault. */
+static int object_entry(spec_ctx *c, const cJSON *t, int i, const char *const *where, char **entry)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+    if (check_keys(c, t, where, 2, (const char *[]){"name", "params", "label", NULL}, "policies"))
+        return c->err->code;
+    if (!name || !name[0] || strpbrk(name, "[],") || (params && !cJSON_IsObject(params)))
+        return bad_at(c, false, where, "policies[%d]: expected {\"name\": POLICY, \"params\": {KEY: VALUE}}", i);
+    char *e = xstrdup(name);
+    const cJSON *kv;
+    int k = 0;
+    cJSON_ArrayForEach(kv, params)
+    {
+        char *v = value_text(kv);
+        if (!v || strpbrk(kv->string, "=,[]") || (cJSON_IsString(kv) && strpbrk(v, ",[]"))) {
+            free(v), free(e);
+            const char *w2[] = {"policies", where[1], "params", kv->string, NULL};
+            return bad_at(c, false, w2, "policies[%d].params.%s: expected a number or a string without , [ ]", i,
+                          kv->string);
+        }
+        char *e2 = cli_batch_fmt("%s%s%s=%s", e, k ? "," : "[", kv->string, v);
+        free(e), free(v);
+        e = e2;
+        k++;
+    }
+    if (k) {
+        char *e2 = cli_batch_fmt("%s]", e);
+        free(e);
+        e = e2;
+    }
+    *entry = e;
+    return 0;
+}
+
+/* Policy entry i's text (entry, freed here) parsed as one policy, labelled
+ * (its "label", else the parser's), checked against the registry and the
+ * labels before it, and appended to s->pols. */
+static int add_policy(spec_ctx *c, spec *s, const cJSON *t, int i, const char *const *where, char *entry)
+{
+    cli_batch_policy *one;
+    int n;
+    gs_error e2 = {0};
+    int rc = cli_batch_policies_parse(entry, &one, &n, &e2);
+    if (rc == 0 && n != 1) {
+        cli_batch_policies_free(one, n);
+        rc = gs_err(&e2, GS_EUSAGE, "one policy per entry");
+    }
+    free(entry);
+    if (rc)
+        return bad_at(c, false, where, "policies[%d]: %s", i, e2.msg);
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(t, "label");
+    if (cJSON_IsString(lab) && lab->valuestring[0])
+        snprintf(one->label, sizeof one->label, "%s", lab->valuestring);
+    if (!policy_known(one->name)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "policies[%d]: unknown policy '%s' (see 'gpusim policies')", i, one->name);
+        cli_batch_policies_free(one, n);
+        return bad_at(c, false, where, "%s", msg);
+    }
+    for (int p = 0; p < s->npols; p++)
+        if (!strcmp(s->pols[p].label, one->label)) {
+            cli_batch_policies_free(one, n);
+            return bad_at(c, false, where, "policies[%d]: the label '%s' is already used", i, s->pols[p].label);
+        }
+    s->pols = xrealloc(s->pols, (size_t)(s->npols + 1) * sizeof *s->pols);
+    s->pols[s->npols++] = one[0];
+    free(one);
+    return 0;
+}
+
 static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
 {
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
@@ -311,70 +384,14 @@ static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
         snprintf(ix, sizeof ix, "#%d", i);
         const char *where[] = {"policies", ix, NULL};
         char *entry = NULL;
-        if (cJSON_IsString(t)) {
+        if (cJSON_IsString(t))
             entry = xstrdup(t->valuestring);
-        } else if (cJSON_IsObject(t)) {
-            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-            const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
-            if (check_keys(c, t, where, 2, (const char *[]){"name", "params", "label", NULL}, "policies"))
-                return c->err->code;
-            if (!name || !name[0] || strpbrk(name, "[],") || (params && !cJSON_IsObject(params)))
-                return bad_at(c, false, where, "policies[%d]: expected {\"name\": POLICY, \"params\": {KEY: VALUE}}", i);
-            entry = xstrdup(name);
-            const cJSON *kv;
-            int k = 0;
-            cJSON_ArrayForEach(kv, params)
-            {
-                char *v = value_text(kv);
-                if (!v || strpbrk(kv->string, "=,[]") || (cJSON_IsString(kv) && strpbrk(v, ",[]"))) {
-                    free(v), free(entry);
-                    const char *w2[] = {"policies", ix, "params", kv->string, NULL};
-                    return bad_at(c, false, w2, "policies[%d].params.%s: expected a number or a string without , [ ]",
-                                  i, kv->string);
-                }
-                char *e2 = cli_batch_fmt("%s%s%s=%s", entry, k ? "," : "[", kv->string, v);
-                free(entry), free(v);
-                entry = e2;
-                k++;
-            }
-            if (k) {
-                char *e2 = cli_batch_fmt("%s]", entry);
-                free(entry);
-                entry = e2;
-            }
-        } else {
+        else if (!cJSON_IsObject(t))
             return bad_at(c, false, where, "policies[%d]: expected a string or an object", i);
-        }
-        cli_batch_policy *one;
-        int n;
-        gs_error e2 = {0};
-        int rc = cli_batch_policies_parse(entry, &one, &n, &e2);
-        if (rc == 0 && n != 1) {
-            cli_batch_policies_free(one, n);
-            rc = gs_err(&e2, GS_EUSAGE, "one policy per entry");
-        }
-        if (rc) {
-            free(entry);
-            return bad_at(c, false, where, "policies[%d]: %s", i, e2.msg);
-        }
-        const cJSON *lab = cJSON_GetObjectItemCaseSensitive(t, "label");
-        if (cJSON_IsString(lab) && lab->valuestring[0])
-            snprintf(one->label, sizeof one->label, "%s", lab->valuestring);
-        free(entry);
-        if (!policy_known(one->name)) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "policies[%d]: unknown policy '%s' (see 'gpusim policies')", i, one->name);
-            cli_batch_policies_free(one, n);
-            return bad_at(c, false, where, "%s", msg);
-        }
-        for (int p = 0; p < s->npols; p++)
-            if (!strcmp(s->pols[p].label, one->label)) {
-                cli_batch_policies_free(one, n);
-                return bad_at(c, false, where, "policies[%d]: the label '%s' is already used", i, s->pols[p].label);
-            }
-        s->pols = xrealloc(s->pols, (size_t)(s->npols + 1) * sizeof *s->pols);
-        s->pols[s->npols++] = one[0];
-        free(one);
+        else if (object_entry(c, t, i, where, &entry))
+            return c->err->code;
+        if (add_policy(c, s, t, i, where, entry))
+            return c->err->code;
         i++;
     }
     return 0;
