@@ -1296,24 +1296,26 @@ void sim_task_end_reserved(sim *s, job *t)
     s->nominee = nominee;
 }
 
-void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+/* A module's event (weak: one that does not keep the run going). */
+static inline void module_push(sim *s, bool weak, int index, gs_time_us at_us, uint32_t slot, uint32_t gen,
+                               uint32_t aux)
 {
     if (at_us < s->now)
-        GS_BUG("sim_module_event: scheduling into the past");
+        GS_BUG(weak ? "sim_module_event_weak: scheduling into the past" : "sim_module_event: scheduling into the past");
     if (index < 0 || index >= s->nmod)
-        GS_BUG("sim_module_event: no such module");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE + (uint32_t)index, .slot = slot,
-                                        .gen = gen, .aux = aux});
+        GS_BUG(weak ? "sim_module_event_weak: no such module" : "sim_module_event: no such module");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = (weak ? EV_MODULE_WEAK : EV_MODULE) + (uint32_t)index,
+                                        .slot = slot, .gen = gen, .aux = aux});
+}
+
+void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    module_push(s, false, index, at_us, slot, gen, aux);
 }
 
 void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    if (at_us < s->now)
-        GS_BUG("sim_module_event_weak: scheduling into the past");
-    if (index < 0 || index >= s->nmod)
-        GS_BUG("sim_module_event_weak: no such module");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE_WEAK + (uint32_t)index, .slot = slot,
-                                        .gen = gen, .aux = aux});
+    module_push(s, true, index, at_us, slot, gen, aux);
     s->weak_pending++;
 }
 
