@@ -38,7 +38,7 @@ static void on_up(el_state *e, int node)
     int nw = n->nwait;
     n->wait = NULL;
     n->nwait = n->capwait = 0;
-    el_set_state(e, node, NODE_UP); /* dispatches */
+    el_scale_set_state(e, node, NODE_UP); /* dispatches */
     el_spot_arm(e, node);
     for (int i = 0; i < nw; i++) {
         job *j = sim_job_at(s, w[i].slot, w[i].gen);
@@ -46,7 +46,7 @@ static void on_up(el_state *e, int node)
             sim_sketch_add(&g->provision_wait_s, gs_us_to_s(s->now - n->decided_us));
             g->provision_waits++;
         } else if (j && j->state == JOB_QUEUED)
-            el_pending(e, j); /* another took the node: ask again */
+            el_scale_pending(e, j); /* another took the node: ask again */
     }
     free(w);
     if (sim_node_empty(s, node))
@@ -61,7 +61,7 @@ static void on_idle(el_state *e, int node)
     if (g->cfg->trigger == TRIGGER_POOLED && el_pooled_keeps(e, g))
         idle_later(e, node); /* needed by the pooled metrics: looked at again after idle_s */
     else
-        el_node_gone(e, node, false);
+        el_scale_node_gone(e, node, false);
 }
 
 /* {==== the module's hooks ====} */
@@ -87,7 +87,7 @@ static void el_arrived(void *state, sim *s, job *j)
     if (!e || !e->states)
         return;
     if (j->state == JOB_QUEUED)
-        el_pending(e, j);
+        el_scale_pending(e, j);
     if (e->pooled)
         el_pooled_arm(e);
 }
@@ -136,7 +136,7 @@ static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t 
     switch (aux) {
     case EL_EV_UP: on_up(e, (int)slot); break;
     case EL_EV_IDLE: on_idle(e, (int)slot); break;
-    case EL_EV_SCAN: el_scan(e); break;
+    case EL_EV_SCAN: el_scale_scan(e); break;
     case EL_EV_POOLED: el_pooled_tick(e); break;
     default: el_spot_event(e, slot, gen, (int)aux); break;
     }
@@ -191,7 +191,7 @@ static void group_init(el_state *e, int gi)
     g->nstate[NODE_UP] = g->count;
     for (int k = g->count - 1; k >= up; k--) { /* the lowest absent id on top */
         g->absent[g->nabsent++] = g->first + k;
-        el_set_state(e, g->first + k, NODE_ABSENT);
+        el_scale_set_state(e, g->first + k, NODE_ABSENT);
     }
     g->alive = up;
     sim_gauge_set(&g->exist, 0, up);

@@ -74,7 +74,7 @@ void el_pooled_tick(el_state *e)
             g->nabsent == 0)
             continue;
         if (util > g->cfg->util_high || mem > g->cfg->mem_high || p99 > g->cfg->p99_high_ms) {
-            el_provision(e, g, NULL);
+            el_scale_provision(e, g, NULL);
             moving = true;
         }
     }

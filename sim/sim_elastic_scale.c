@@ -2,7 +2,7 @@
  * queued job that fits no up node asks for nodes of the cheapest group it
  * fits, or waits for the open node of a group already provisioning; one
  * that an up node fits is watched and looked at again every scan. Node
- * states move here (el_set_state), and a node goes here (el_node_gone),
+ * states move here (el_scale_set_state), and a node goes here (el_scale_node_gone),
  * its waiting jobs asking again. Calls nothing of the module's other files.
  *
  * The pending trigger follows Kubernetes cluster-autoscaler
@@ -37,7 +37,7 @@ static void ref_push(el_ref **a, int *n, int *cap, const job *j)
 }
 
 /* Moves node (sim_nodes.h), counted in its group's states. */
-void el_set_state(el_state *e, int node, int state)
+void el_scale_set_state(el_state *e, int node, int state)
 {
     el_group *g = &e->g[e->group_of[node]];
     g->nstate[sim_node_state(e->s, node)]--;
@@ -103,11 +103,11 @@ static void node_provision(el_state *e, el_group *g)
     g->scale_outs++;
     sim_gauge_add(&g->exist, s->now, 1);
     sim_gauge_add(&g->provisioning, s->now, 1);
-    el_set_state(e, node, NODE_PROVISIONING);
+    el_scale_set_state(e, node, NODE_PROVISIONING);
     sim_module_event(s, e->index, s->now + el_s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
 }
 
-void el_provision(el_state *e, el_group *g, job *j)
+void el_scale_provision(el_state *e, el_group *g, job *j)
 {
     int k = j ? nodes_needed(g, j) : 1;
     for (int i = 0; i < k; i++) {
@@ -136,7 +136,7 @@ static bool consider(el_state *e, job *j)
         el_group *g = &e->g[e->order[k]];
         int need = group_allows(g, j) ? nodes_needed(g, j) : 0;
         if (need > 0 && g->alive + need <= g->cfg->max && g->nabsent >= need) {
-            el_provision(e, g, j);
+            el_scale_provision(e, g, j);
             return true;
         }
     }
@@ -160,13 +160,13 @@ static void watch(el_state *e, job *j)
 /* A queued job that fits an up node is watched (the queue may start it);
  * one that fits none makes the autoscaler act, or is watched when every
  * group that could take it is at its max. */
-void el_pending(el_state *e, job *j)
+void el_scale_pending(el_state *e, job *j)
 {
     if (fits_up(e, j) || !consider(e, j))
         watch(e, j);
 }
 
-void el_scan(el_state *e)
+void el_scale_scan(el_state *e)
 {
     sim *s = e->s;
     e->scan_pending = false;
@@ -195,7 +195,7 @@ void el_scan(el_state *e)
     scan_later(e);
 }
 
-void el_node_gone(el_state *e, int node, bool reclaimed)
+void el_scale_node_gone(el_state *e, int node, bool reclaimed)
 {
     sim *s = e->s;
     el_group *g = &e->g[e->group_of[node]];
@@ -212,7 +212,7 @@ void el_node_gone(el_state *e, int node, bool reclaimed)
     else
         g->scale_ins++;
     n->spot_gen++;
-    el_set_state(e, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
+    el_scale_set_state(e, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
     g->absent[g->nabsent++] = node;
     el_ref *w = n->wait;
     int nw = n->nwait;
@@ -221,7 +221,7 @@ void el_node_gone(el_state *e, int node, bool reclaimed)
     for (int i = 0; i < nw; i++) {
         job *j = sim_job_at(s, w[i].slot, w[i].gen);
         if (j && j->state == JOB_QUEUED)
-            el_pending(e, j);
+            el_scale_pending(e, j);
     }
     free(w);
 }

@@ -7,7 +7,7 @@
  * sim_elastic_conf.c): the node drains (it takes no new work) and each job
  * on it whose checkpoint can be written within the notice stops its work and
  * writes it (its cards held at rate 0), then is requeued having lost nothing
- * (sim_job_interrupt_saved). When the notice ends the node goes (el_node_gone):
+ * (sim_job_interrupt_saved). When the notice ends the node goes (el_scale_node_gone):
  * every job still on it is interrupted as by a failure, losing the work since
  * its latest periodic checkpoint (sim_job_interrupt), and a group below its
  * min asks for a replacement. Cost: a notice O(jobs on the node).
@@ -45,7 +45,7 @@ void el_spot_notice(el_state *e, int node)
     sim *s = e->s;
     el_group *g = &e->g[e->group_of[node]];
     gs_time_us notice_us = el_s_to_us(g->cfg->notice_s);
-    el_set_state(e, node, NODE_DRAINING);
+    el_scale_set_state(e, node, NODE_DRAINING);
     for (job *j = s->node_jobs[node]; j;) {
         job *next = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext : j->more->node_next;
         gs_time_us w = j->internal ? -1 : sim_job_ckpt_write_us(s, j);
@@ -66,11 +66,11 @@ static void on_reclaim(el_state *e, int node)
     for (job *j = e->s->node_jobs[node]; j; j = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext
                                                             : j->more->node_next)
         g->interrupted += !j->internal;
-    el_node_gone(e, node, true);
+    el_scale_node_gone(e, node, true);
     /* the group's min is kept as a cloud's node group keeps its size: a
      * replacement is asked for (the jobs stopped asked for theirs already) */
     if (g->alive < g->cfg->min && g->nabsent > 0)
-        el_provision(e, g, NULL);
+        el_scale_provision(e, g, NULL);
 }
 
 void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind)

@@ -164,13 +164,13 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->compile_s = num_param(s, "svc_compile_s");
     L->graph_s = num_param(s, "svc_graph_s");
     L->weights_def = num_param(s, "svc_weights_gib");
-    L->pc_on = strcmp(sim_param(s, "prefix_cache"), "off") != 0;
+    L->pc_on = sim_param_on(s, "prefix_cache");
     L->block_tok = (int)sim_param_int(s, "prefix_block_tokens");
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
     L->pd_net_gbps = num_param(s, "svc_net_gbps");
-    L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
+    L->follow_load = sim_param_choice(s, "svc_demand") == 0; /* load|static */
     svc_hw_params_read(s, &L->hw_params);
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
@@ -184,10 +184,9 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
         L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
         return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
                                       "times non-negative");
-    const char *pcv = sim_param(s, "prefix_cache");
-    if ((strcmp(pcv, "on") && strcmp(pcv, "off")) || L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
+    if (L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
         L->kv_util > 1 || L->route_share < 0 || L->route_share > 1)
-        return gs_err(err, GS_EUSAGE, "--set prefix_cache=on|off, prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
+        return gs_err(err, GS_EUSAGE, "--set prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
                                       "0 < svc_kv_mem_util <= 1, 0 <= prefix_route_share <= 1");
     return 0;
 }
