@@ -5,7 +5,6 @@
  * files (see scripts/fig_common.gp).
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 #include "../base/gs_cleanup.h"
 #include "cli.h"
 #include "cli_batch.h"
-#include "cli_docs.h"
 #include "cli_plot.h"
 
 bool plot_exists(const char *dir, const char *name, char *path, size_t n)
