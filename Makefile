@@ -22,8 +22,7 @@ LIBS = $(shell pkg-config --libs $(PKGS)) -lcsv -lm
 # conversions out of range (1e300 into an int), which are undefined too.
 SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The release build: -O3 (inlining and unrolling across the event loop's
-# small helpers) is about 5% faster than -O2 on the plain replay, and it
-# keeps IEEE arithmetic (no -ffast-math, and ISO C mode contracts no FMA),
+# small helpers); it keeps IEEE arithmetic (no -ffast-math, and ISO C mode contracts no FMA),
 # so reports are byte-identical to -O2's. Release objects depend on this
 # Makefile, so a changed flag rebuilds them all.
 REL_OPT ?= -O3

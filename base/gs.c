@@ -75,6 +75,16 @@ bool gs_streq_ci(const char *a, const char *b)
     return *a == *b;
 }
 
+bool gs_names_entry(const char *name, char *const *aliases, int n, const char *q)
+{
+    if (gs_streq_ci(name, q))
+        return true;
+    for (int k = 0; k < n; k++)
+        if (gs_streq_ci(aliases[k], q))
+            return true;
+    return false;
+}
+
 bool gs_exe_relative(char *buf, size_t n, const char *rel)
 {
     char exe[512];

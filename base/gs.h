@@ -86,5 +86,8 @@ bool gs_exe_relative(char *buf, size_t n, const char *rel);
 
 /* Case-insensitive ASCII string equality. */
 bool gs_streq_ci(const char *a, const char *b);
+/* Does q name a catalog entry: its name or one of its n aliases, case
+ * aside? O(aliases). */
+bool gs_names_entry(const char *name, char *const *aliases, int n, const char *q);
 
 #endif

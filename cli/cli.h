@@ -79,6 +79,8 @@ long cli_strtol(const char *s, char **end);
 double cli_strtod(const char *s, char **end);
 /* A whole number in [lo, hi] (gs_num_long: no hex, blanks or '+'). */
 bool cli_opt_long(const char *opt, const char *v, long lo, long hi, long *out);
+/* --seed's value: a whole number 0..2^64-1; false after saying so. */
+bool cli_opt_seed(const char *v, uint64_t *out);
 bool cli_opt_range(const char *opt, const char *v, int *lo, int *hi);
 /* An importer option, by table: NUM stores a double (x scale when scale is
  * not 0), INT/LONG/U64/SIZE a whole number, all in [lo, hi]; RANGE a

@@ -77,13 +77,12 @@ static const cJSON *first_report(const cli_compare_table_column *cols, int ncols
     return NULL;
 }
 
-cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
-                const char *extra_paths)
+/* The table's rows: the metrics table's compare rows, the SLO terms and
+ * slo_met, the extra paths (tokens of *mcopy, which the caller frees),
+ * then one set per service of rep0. Returns how many. */
+static int list_rows(row *rows, const cli_batch_slo *slo, int nslo, const char *extra_paths, const cJSON *rep0,
+                     char **mcopy)
 {
-    const cJSON *rep0 = first_report(cols, ncols);
-    if (!rep0)
-        return NULL;
-    row rows[MAX_ROWS] = {0};
     int nrows = 0;
     for (const metrics_row *m = metrics; m->path; m++)
         if (m->flags & METRICS_COMPARE) {
@@ -98,14 +97,20 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
         rows[nrows].key = "slo_met";
         snprintf(rows[nrows++].path, sizeof rows[0].path, "slo_met");
     }
-    char *mcopy = extra_paths ? xstrdup(extra_paths) : NULL, *save = NULL;
-    for (char *tok = mcopy ? strtok_r(mcopy, ",", &save) : NULL; tok && nrows < MAX_ROWS;
+    *mcopy = extra_paths ? xstrdup(extra_paths) : NULL;
+    char *save = NULL;
+    for (char *tok = *mcopy ? strtok_r(*mcopy, ",", &save) : NULL; tok && nrows < MAX_ROWS;
          tok = strtok_r(NULL, ",", &save)) {
         rows[nrows].key = tok;
         snprintf(rows[nrows++].path, sizeof rows[0].path, "%s", tok);
     }
-    nrows = add_service_rows(rows, nrows, rep0);
+    return add_service_rows(rows, nrows, rep0);
+}
 
+/* The document's head: kind, trace, seeds, the cluster (rep0's) and the
+ * SLO terms as text. */
+static cJSON *doc_head(const char *trace, long seeds, const cJSON *rep0, const cli_batch_slo *slo, int nslo)
+{
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "kind", "compare");
     cJSON_AddStringToObject(doc, "trace", trace);
@@ -120,6 +125,57 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
             free(s);
         }
     }
+    return doc;
+}
+
+/* One column (a policy's runs) as its entry: label, policy, runs, and per
+ * row with a value in some run its mean, interval and values (present[r]
+ * set). vals: room for the column's runs. */
+static cJSON *column_entry(const cli_compare_table_column *col, const row *rows, int nrows, const cli_batch_slo *slo,
+                           int nslo, double *vals, bool *present)
+{
+    cJSON *po = cJSON_CreateObject();
+    cJSON_AddStringToObject(po, "label", col->label);
+    cJSON_AddStringToObject(po, "policy", col->policy);
+    cJSON *ru = cJSON_AddArrayToObject(po, "runs");
+    for (int s = 0; s < col->n; s++)
+        cJSON_AddItemToArray(ru, cJSON_CreateString(col->run_dirs[s]));
+    cJSON *mo = cJSON_AddObjectToObject(po, "metrics");
+    for (int r = 0; r < nrows; r++) {
+        int nv = 0;
+        bool ok;
+        for (int s = 0; s < col->n; s++) {
+            if (!col->reports[s])
+                continue;
+            double v = value_of(col->reports[s], rows[r].path, slo, nslo, &ok);
+            if (ok)
+                vals[nv++] = v;
+        }
+        if (nv == 0)
+            continue;
+        present[r] = true;
+        double mean, half;
+        cli_batch_interval(vals, nv, &mean, &half);
+        cJSON *cell = cJSON_AddObjectToObject(mo, rows[r].key);
+        cJSON_AddNumberToObject(cell, "mean", mean);
+        cJSON_AddNumberToObject(cell, "lo", mean - half);
+        cJSON_AddNumberToObject(cell, "hi", mean + half);
+        cJSON_AddNumberToObject(cell, "n", nv);
+        cJSON_AddItemToObject(cell, "values", cJSON_CreateDoubleArray(vals, nv));
+    }
+    return po;
+}
+
+cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_table_column *cols, int ncols, const cli_batch_slo *slo, int nslo,
+                const char *extra_paths)
+{
+    const cJSON *rep0 = first_report(cols, ncols);
+    if (!rep0)
+        return NULL;
+    row rows[MAX_ROWS] = {0};
+    char *mcopy;
+    int nrows = list_rows(rows, slo, nslo, extra_paths, rep0, &mcopy);
+    cJSON *doc = doc_head(trace, seeds, rep0, slo, nslo);
     cJSON *ra = cJSON_AddArrayToObject(doc, "rows");
     cJSON *pa = cJSON_AddArrayToObject(doc, "policies");
     bool present[MAX_ROWS] = {0};
@@ -127,38 +183,8 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
     for (int p = 0; p < ncols; p++)
         maxn = cols[p].n > maxn ? cols[p].n : maxn;
     double *vals = xcalloc((size_t)maxn, sizeof *vals);
-    for (int p = 0; p < ncols; p++) {
-        cJSON *po = cJSON_CreateObject();
-        cJSON_AddStringToObject(po, "label", cols[p].label);
-        cJSON_AddStringToObject(po, "policy", cols[p].policy);
-        cJSON *ru = cJSON_AddArrayToObject(po, "runs");
-        for (int s = 0; s < cols[p].n; s++)
-            cJSON_AddItemToArray(ru, cJSON_CreateString(cols[p].run_dirs[s]));
-        cJSON *mo = cJSON_AddObjectToObject(po, "metrics");
-        for (int r = 0; r < nrows; r++) {
-            int nv = 0;
-            bool ok;
-            for (int s = 0; s < cols[p].n; s++) {
-                if (!cols[p].reports[s])
-                    continue;
-                double v = value_of(cols[p].reports[s], rows[r].path, slo, nslo, &ok);
-                if (ok)
-                    vals[nv++] = v;
-            }
-            if (nv == 0)
-                continue;
-            present[r] = true;
-            double mean, half;
-            cli_batch_interval(vals, nv, &mean, &half);
-            cJSON *cell = cJSON_AddObjectToObject(mo, rows[r].key);
-            cJSON_AddNumberToObject(cell, "mean", mean);
-            cJSON_AddNumberToObject(cell, "lo", mean - half);
-            cJSON_AddNumberToObject(cell, "hi", mean + half);
-            cJSON_AddNumberToObject(cell, "n", nv);
-            cJSON_AddItemToObject(cell, "values", cJSON_CreateDoubleArray(vals, nv));
-        }
-        cJSON_AddItemToArray(pa, po);
-    }
+    for (int p = 0; p < ncols; p++)
+        cJSON_AddItemToArray(pa, column_entry(&cols[p], rows, nrows, slo, nslo, vals, present));
     free(vals);
     for (int r = 0; r < nrows; r++) {
         if (!present[r])
@@ -176,7 +202,7 @@ cJSON *cli_compare_table_build(const char *trace, long seeds, const cli_compare_
 
 int cli_compare_table_write(const cJSON *doc, const char *dir, char **text, gs_error *err)
 {
-    char *withnl = gs_json_print(doc, NULL); /* what compare has always written, newline included */
+    char *withnl = gs_json_print(doc, NULL); /* what compare writes, newline included */
     char path[1000];
     snprintf(path, sizeof path, "%s/compare.json", dir);
     int rc = cli_batch_mkdirs(dir, err);

@@ -77,10 +77,8 @@ static int gen_mmc(int argc, char **argv)
         case 'm': ok = cli_opt_num("--mean-s", optarg, 0, 1e9, &o.mean_s); break;
         case 'g': ok = cli_opt_long("--gpus-per-job", optarg, 1, 64, &l), o.gpus_per_job = (int)l; break;
         case 's':
-            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
-                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+            if (!cli_opt_seed(optarg, &o.seed))
                 return 2;
-            }
             break;
         case 'o': out_path = optarg; break;
         case 'h': gen_usage(stdout); return 0;

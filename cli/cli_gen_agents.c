@@ -61,10 +61,8 @@ int cmd_gen_agents(int argc, char **argv)
         case 'c': ok = cli_opt_num("--cpu", optarg, 0, 1e6, &o.cpu); break;
         case 'm': ok = cli_opt_num("--mem-gib", optarg, 0, 1e9, &o.mem_gib); break;
         case 's':
-            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
-                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+            if (!cli_opt_seed(optarg, &o.seed))
                 return 2;
-            }
             break;
         case 'o': out_path = optarg; break;
         case 'h': usage(stdout); return 0;

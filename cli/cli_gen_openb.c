@@ -64,10 +64,8 @@ int cmd_gen_openb(int argc, char **argv)
                 return 2;
             break;
         case 's':
-            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
-                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+            if (!cli_opt_seed(optarg, &o.seed))
                 return 2;
-            }
             break;
         case 'o': out_path = optarg; break;
         case 'h': usage(stdout); return 0;

@@ -76,10 +76,8 @@ int cmd_gen_training(int argc, char **argv)
         case 'f': ok = cli_opt_num("--overask", optarg, 1, 1000, &o.overask); break;
         case 'M': ok = cli_opt_num("--max-hours", optarg, 1.0 / 60, 1e5, &o.max_hours); break;
         case 's':
-            if (!cli_parse_u64(optarg, strlen(optarg), &o.seed)) {
-                fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+            if (!cli_opt_seed(optarg, &o.seed))
                 return 2;
-            }
             break;
         case 'o': out_path = optarg; break;
         case 'h': usage(stdout); return 0;

@@ -226,12 +226,9 @@ int cli_import_k8s(int argc, char **argv)
         {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
     };
     gpu_catalog cat;
-    char dir[512];
     gs_error err = {0};
-    gpu_catalog_default_dir(dir, sizeof dir);
-    if (gpu_catalog_load(&cat, dir, &err))
+    if (import_gpu_load(&c.gpus, &cat, &err))
         return cli_fail(&err);
-    import_gpu_init(&c.gpus, &cat);
     const char *in, *out_trace;
     int rc = cli_import_args(argc, argv, "k8s", NULL, opts, usage, &in, &out_trace);
     if (rc < 0 && (!c.o.nodes || !c.o.npods)) {

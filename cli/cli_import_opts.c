@@ -32,6 +32,15 @@ bool cli_opt_long(const char *opt, const char *v, long lo, long hi, long *out)
     return true;
 }
 
+bool cli_opt_seed(const char *v, uint64_t *out)
+{
+    if (!cli_parse_u64(v, strlen(v), out)) {
+        fprintf(stderr, "gpusim: error: --seed: expected an integer 0..18446744073709551615\n");
+        return false;
+    }
+    return true;
+}
+
 long cli_strtol(const char *s, char **end)
 {
     long v;

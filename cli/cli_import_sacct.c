@@ -97,12 +97,9 @@ int cli_import_sacct(int argc, char **argv)
         {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
     };
     gpu_catalog cat;
-    char dir[512];
     gs_error err = {0};
-    gpu_catalog_default_dir(dir, sizeof dir);
-    if (gpu_catalog_load(&cat, dir, &err))
+    if (import_gpu_load(&c.gpus, &cat, &err))
         return cli_fail(&err);
-    import_gpu_init(&c.gpus, &cat);
     const char *out_trace;
     int rc = cli_import_args(argc, argv, "sacct", "accounting file SACCT.txt", opts, usage, &c.in, &out_trace);
     if (rc < 0 && c.out_cluster && !o.nodes) {

@@ -1,15 +1,16 @@
 /* cli_plot.h - the `plot` wing, private to its files (bottom-up):
  *   cli_plot_html.c    the page buffer: escaped text, numbers, money,
  *                      tables in frames that scroll instead of cutting;
- *   cli_plot.c         the command: documents read and checked, gnuplot
- *                      run on scripts/fig_*.gp, PNGs inlined, the page's
- *                      order (the answer first);
+ *   cli_plot.c         the figures: gnuplot run on scripts/fig_*.gp,
+ *                      PNGs inlined;
  *   cli_plot_answer.c  the top of the page: the plans' answer (several
  *                      plan directories merged), a run's verdict against
  *                      the SLOs it was given, the cost split;
  *   cli_plot_run.c     a run's figures (GPUs, queue, latency, TTFT and TPOT
  *                      with SLO markers) and tables;
- *   cli_plot_plan.c    a compare's and a plan's figures and tables.
+ *   cli_plot_plan.c    a compare's and a plan's figures and tables;
+ *   cli_plot_cmd.c     the command: documents read and checked, the
+ *                      page's order (the answer first).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_CLI_PLOT_H
 #define GPUSIM_CLI_PLOT_H

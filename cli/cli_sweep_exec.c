@@ -236,87 +236,108 @@ static void sweep_stale(const sw_manifest *m)
     free(dir);
 }
 
-int sw_cmd_run(int argc, char **argv)
+/* What sweep run is asked to do: the runs by --index (or the array task's
+ * variable, named by `what`) or by --shard K/N. */
+typedef struct run_args {
+    const char *index, *shard, *what;
+    bool force;
+    long k, nsh;
+} run_args;
+
+/* sweep run's options into *a: 1, 0 when --help was printed, or -1 with
+ * *err. */
+static int run_options(int argc, char **argv, run_args *a, gs_error *err)
 {
     static const struct option opts[] = {{"index", required_argument, 0, 'i'},
                                          {"shard", required_argument, 0, 's'},
                                          {"force", no_argument, 0, 'f'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *index = NULL, *shard = NULL;
-    bool force = false;
-    gs_error err = {0};
     int ch;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (ch) {
-        case 'i': index = optarg; break;
-        case 's': shard = optarg; break;
-        case 'f': force = true; break;
+        case 'i': a->index = optarg; break;
+        case 's': a->shard = optarg; break;
+        case 'f': a->force = true; break;
         case 'h': run_usage(stdout); return 0;
-        default:
-            gs_err(&err, GS_EUSAGE, "sweep run: unknown or incomplete option '%s'", argv[optind - 1]);
-            return cli_fail(&err);
+        default: return gs_err(err, GS_EUSAGE, "sweep run: unknown or incomplete option '%s'", argv[optind - 1]), -1;
         }
     }
     if (optind != argc - 1)
-        return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: expected one MANIFEST"});
-    if (index && shard)
-        return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: give --index or --shard, not both"});
-    const char *what = "--index";
-    if (!index && !shard) {
-        if ((index = getenv("SLURM_ARRAY_TASK_ID")) && index[0])
-            what = "SLURM_ARRAY_TASK_ID";
-        else if ((index = getenv("JOB_COMPLETION_INDEX")) && index[0])
-            what = "JOB_COMPLETION_INDEX";
+        return gs_err(err, GS_EUSAGE, "sweep run: expected one MANIFEST"), -1;
+    if (a->index && a->shard)
+        return gs_err(err, GS_EUSAGE, "sweep run: give --index or --shard, not both"), -1;
+    a->what = "--index";
+    if (!a->index && !a->shard) {
+        if ((a->index = getenv("SLURM_ARRAY_TASK_ID")) && a->index[0])
+            a->what = "SLURM_ARRAY_TASK_ID";
+        else if ((a->index = getenv("JOB_COMPLETION_INDEX")) && a->index[0])
+            a->what = "JOB_COMPLETION_INDEX";
         else
-            return cli_fail(&(gs_error){GS_EUSAGE, "sweep run: give --index I or --shard K/N (or run inside a Slurm "
-                                                   "array or a Kubernetes Indexed Job)"});
+            return gs_err(err, GS_EUSAGE, "sweep run: give --index I or --shard K/N (or run inside a Slurm "
+                                          "array or a Kubernetes Indexed Job)"), -1;
     }
-    long k = 0, nsh = 0;
-    if (shard) {
+    if (a->shard) {
         char *end;
-        const char *slash = strchr(shard, '/');
+        const char *slash = strchr(a->shard, '/');
         char first[24] = "";
-        if (slash && slash - shard < (long)sizeof first)
-            memcpy(first, shard, (size_t)(slash - shard));
-        k = cli_strtol(first, &end);
+        if (slash && slash - a->shard < (long)sizeof first)
+            memcpy(first, a->shard, (size_t)(slash - a->shard));
+        a->k = cli_strtol(first, &end);
         if (slash && !*end)
-            nsh = cli_strtol(slash + 1, &end);
-        if (!slash || *end || nsh < 1 || k < 1 || k > nsh)
-            return cli_fail(&(gs_error){GS_EUSAGE, "--shard: expected K/N with 1 <= K <= N, e.g. 2/8"});
+            a->nsh = cli_strtol(slash + 1, &end);
+        if (!slash || *end || a->nsh < 1 || a->k < 1 || a->k > a->nsh)
+            return gs_err(err, GS_EUSAGE, "--shard: expected K/N with 1 <= K <= N, e.g. 2/8"), -1;
     }
-    sw_manifest m;
-    if (sw_manifest_read(&m, argv[optind], &err))
-        return cli_fail(&err);
-    sweep_stale(&m);
-    bool *want = xcalloc((size_t)m.n, sizeof *want);
-    int rc = 0;
-    if (shard)
-        for (int i = 0; i < m.n; i++)
-            want[i] = i % nsh == k - 1;
-    else
-        rc = parse_list(index, want, m.n, what, &err);
+    return 1;
+}
+
+/* The wanted runs of m, each in turn; a stale manifest stops them. 0, the
+ * first failed run's exit code (after a count of the others), or the stale
+ * manifest's error through cli_fail. */
+static int run_wanted(const sw_manifest *m, const bool *want, bool force, gs_error *err)
+{
     int nfail = 0, first = 0;
     gs_error first_err = {0};
-    for (int i = 0; i < m.n && rc == 0; i++) {
+    for (int i = 0; i < m->n; i++) {
         if (!want[i])
             continue;
-        int r1 = run_line(&m, i, force, &err);
-        if (r1 == GS_EINPUT && strstr(err.msg, "changed since")) /* the manifest is stale: stop */
-            rc = r1;
-        else if (r1 && nfail++ == 0)
-            first = r1, first_err = err;
+        int r1 = run_line(m, i, force, err);
+        if (r1 == GS_EINPUT && strstr(err->msg, "changed since")) /* the manifest is stale: stop */
+            return cli_fail(err);
+        if (r1 && nfail++ == 0)
+            first = r1, first_err = *err;
     }
-    free(want);
-    sw_manifest_free(&m);
-    if (rc)
-        return cli_fail(&err);
     if (nfail) {
         if (nfail > 1)
             fprintf(stderr, "sweep: %d runs failed ('gpusim sweep status' lists them)\n", nfail);
         return cli_exit_code(first ? first : first_err.code);
     }
     return 0;
+}
+
+int sw_cmd_run(int argc, char **argv)
+{
+    run_args a = {0};
+    gs_error err = {0};
+    int o = run_options(argc, argv, &a, &err);
+    if (o <= 0)
+        return o == 0 ? 0 : cli_fail(&err);
+    sw_manifest m;
+    if (sw_manifest_read(&m, argv[optind], &err))
+        return cli_fail(&err);
+    sweep_stale(&m);
+    bool *want = xcalloc((size_t)m.n, sizeof *want);
+    int rc = 0;
+    if (a.shard)
+        for (int i = 0; i < m.n; i++)
+            want[i] = i % a.nsh == a.k - 1;
+    else
+        rc = parse_list(a.index, want, m.n, a.what, &err);
+    rc = rc ? cli_fail(&err) : run_wanted(&m, want, a.force, &err);
+    free(want);
+    sw_manifest_free(&m);
+    return rc;
 }

@@ -297,6 +297,79 @@ static bool policy_known(const char *name)
     return ok && name[0] && name[strlen(name) - 1] != '+';
 }
 
+/* Policy entry i given as an object, {"name", "params", "label"}, as the
+ * command line's text NAME[KEY=VALUE,...] into *entry (the caller frees
+ * it): 0, or the error at the value at fault. */
+static int object_entry(spec_ctx *c, const cJSON *t, int i, const char *const *where, char **entry)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+    if (check_keys(c, t, where, 2, (const char *[]){"name", "params", "label", NULL}, "policies"))
+        return c->err->code;
+    if (!name || !name[0] || strpbrk(name, "[],") || (params && !cJSON_IsObject(params)))
+        return bad_at(c, false, where, "policies[%d]: expected {\"name\": POLICY, \"params\": {KEY: VALUE}}", i);
+    char *e = xstrdup(name);
+    const cJSON *kv;
+    int k = 0;
+    cJSON_ArrayForEach(kv, params)
+    {
+        char *v = value_text(kv);
+        if (!v || strpbrk(kv->string, "=,[]") || (cJSON_IsString(kv) && strpbrk(v, ",[]"))) {
+            free(v), free(e);
+            const char *w2[] = {"policies", where[1], "params", kv->string, NULL};
+            return bad_at(c, false, w2, "policies[%d].params.%s: expected a number or a string without , [ ]", i,
+                          kv->string);
+        }
+        char *e2 = cli_batch_fmt("%s%s%s=%s", e, k ? "," : "[", kv->string, v);
+        free(e), free(v);
+        e = e2;
+        k++;
+    }
+    if (k) {
+        char *e2 = cli_batch_fmt("%s]", e);
+        free(e);
+        e = e2;
+    }
+    *entry = e;
+    return 0;
+}
+
+/* Policy entry i's text (entry, freed here) parsed as one policy, labelled
+ * (its "label", else the parser's), checked against the registry and the
+ * labels before it, and appended to s->pols. */
+static int add_policy(spec_ctx *c, spec *s, const cJSON *t, int i, const char *const *where, char *entry)
+{
+    cli_batch_policy *one;
+    int n;
+    gs_error e2 = {0};
+    int rc = cli_batch_policies_parse(entry, &one, &n, &e2);
+    if (rc == 0 && n != 1) {
+        cli_batch_policies_free(one, n);
+        rc = gs_err(&e2, GS_EUSAGE, "one policy per entry");
+    }
+    free(entry);
+    if (rc)
+        return bad_at(c, false, where, "policies[%d]: %s", i, e2.msg);
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(t, "label");
+    if (cJSON_IsString(lab) && lab->valuestring[0])
+        snprintf(one->label, sizeof one->label, "%s", lab->valuestring);
+    if (!policy_known(one->name)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "policies[%d]: unknown policy '%s' (see 'gpusim policies')", i, one->name);
+        cli_batch_policies_free(one, n);
+        return bad_at(c, false, where, "%s", msg);
+    }
+    for (int p = 0; p < s->npols; p++)
+        if (!strcmp(s->pols[p].label, one->label)) {
+            cli_batch_policies_free(one, n);
+            return bad_at(c, false, where, "policies[%d]: the label '%s' is already used", i, s->pols[p].label);
+        }
+    s->pols = xrealloc(s->pols, (size_t)(s->npols + 1) * sizeof *s->pols);
+    s->pols[s->npols++] = one[0];
+    free(one);
+    return 0;
+}
+
 static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
 {
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
@@ -311,70 +384,14 @@ static int parse_policies(spec_ctx *c, const cJSON *a, spec *s)
         snprintf(ix, sizeof ix, "#%d", i);
         const char *where[] = {"policies", ix, NULL};
         char *entry = NULL;
-        if (cJSON_IsString(t)) {
+        if (cJSON_IsString(t))
             entry = xstrdup(t->valuestring);
-        } else if (cJSON_IsObject(t)) {
-            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-            const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
-            if (check_keys(c, t, where, 2, (const char *[]){"name", "params", "label", NULL}, "policies"))
-                return c->err->code;
-            if (!name || !name[0] || strpbrk(name, "[],") || (params && !cJSON_IsObject(params)))
-                return bad_at(c, false, where, "policies[%d]: expected {\"name\": POLICY, \"params\": {KEY: VALUE}}", i);
-            entry = xstrdup(name);
-            const cJSON *kv;
-            int k = 0;
-            cJSON_ArrayForEach(kv, params)
-            {
-                char *v = value_text(kv);
-                if (!v || strpbrk(kv->string, "=,[]") || (cJSON_IsString(kv) && strpbrk(v, ",[]"))) {
-                    free(v), free(entry);
-                    const char *w2[] = {"policies", ix, "params", kv->string, NULL};
-                    return bad_at(c, false, w2, "policies[%d].params.%s: expected a number or a string without , [ ]",
-                                  i, kv->string);
-                }
-                char *e2 = cli_batch_fmt("%s%s%s=%s", entry, k ? "," : "[", kv->string, v);
-                free(entry), free(v);
-                entry = e2;
-                k++;
-            }
-            if (k) {
-                char *e2 = cli_batch_fmt("%s]", entry);
-                free(entry);
-                entry = e2;
-            }
-        } else {
+        else if (!cJSON_IsObject(t))
             return bad_at(c, false, where, "policies[%d]: expected a string or an object", i);
-        }
-        cli_batch_policy *one;
-        int n;
-        gs_error e2 = {0};
-        int rc = cli_batch_policies_parse(entry, &one, &n, &e2);
-        if (rc == 0 && n != 1) {
-            cli_batch_policies_free(one, n);
-            rc = gs_err(&e2, GS_EUSAGE, "one policy per entry");
-        }
-        if (rc) {
-            free(entry);
-            return bad_at(c, false, where, "policies[%d]: %s", i, e2.msg);
-        }
-        const cJSON *lab = cJSON_GetObjectItemCaseSensitive(t, "label");
-        if (cJSON_IsString(lab) && lab->valuestring[0])
-            snprintf(one->label, sizeof one->label, "%s", lab->valuestring);
-        free(entry);
-        if (!policy_known(one->name)) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "policies[%d]: unknown policy '%s' (see 'gpusim policies')", i, one->name);
-            cli_batch_policies_free(one, n);
-            return bad_at(c, false, where, "%s", msg);
-        }
-        for (int p = 0; p < s->npols; p++)
-            if (!strcmp(s->pols[p].label, one->label)) {
-                cli_batch_policies_free(one, n);
-                return bad_at(c, false, where, "policies[%d]: the label '%s' is already used", i, s->pols[p].label);
-            }
-        s->pols = xrealloc(s->pols, (size_t)(s->npols + 1) * sizeof *s->pols);
-        s->pols[s->npols++] = one[0];
-        free(one);
+        else if (object_entry(c, t, i, where, &entry))
+            return c->err->code;
+        if (add_policy(c, s, t, i, where, entry))
+            return c->err->code;
         i++;
     }
     return 0;
@@ -569,47 +586,97 @@ static void init_usage(FILE *out)
             "  \"set\":      {\"KEY\": VALUE} for every run;  \"until\": SECONDS;  \"models\": DIR\n");
 }
 
-int sw_cmd_init(int argc, char **argv)
+/* sweep init's options: 1 with *out set (NULL: the default directory),
+ * 0 when --help was printed, or -1 with *err. */
+static int init_options(int argc, char **argv, const char **out, gs_error *err)
 {
     static const struct option opts[] = {
         {"out", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *out = NULL;
-    gs_error err = {0};
     int ch;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (ch == 'o')
-            out = optarg;
+            *out = optarg;
         else if (ch == 'h')
             return init_usage(stdout), 0;
         else
-            return gs_err(&err, GS_EUSAGE, "sweep init: unknown or incomplete option '%s'", argv[optind - 1]),
-                   cli_fail(&err);
+            return gs_err(err, GS_EUSAGE, "sweep init: unknown or incomplete option '%s'", argv[optind - 1]), -1;
     }
     if (optind != argc - 1)
-        return cli_fail(&(gs_error){GS_EUSAGE, "sweep init: expected one SPEC file"});
+        return gs_err(err, GS_EUSAGE, "sweep init: expected one SPEC file"), -1;
+    return 1;
+}
+
+/* c's text as JSON (*root, which the caller frees) into *s: 0, or the error
+ * at SPEC:LINE:COLUMN. */
+static int read_spec(spec_ctx *c, cJSON **root, spec *s)
+{
+    const char *end = NULL;
+    *root = cJSON_ParseWithOpts(c->text, &end, 1);
+    if (!*root) {
+        int line, col;
+        gs_text_linecol(c->text, end ? (size_t)(end - c->text) : 0, &line, &col);
+        return gs_err(c->err, GS_EINPUT, "%s:%d:%d: not valid JSON here", c->path, line, col);
+    }
+    /* the one JSON reader's checks beside cJSON's positions: a key given
+     * twice would otherwise keep its first value silently */
+    cJSON *strict = gs_json_parse(c->text, strlen(c->text), "sweep spec", c->path, c->err);
+    int rc = strict ? parse_spec(c, *root, s) : GS_EINPUT;
+    cJSON_Delete(strict);
+    return rc;
+}
+
+/* Every sweep command reads the whole manifest: a spec of more than
+ * SW_MAX_RUNS runs is refused, saying what it would take. */
+static int check_size(spec_ctx *c, const spec *s, size_t nruns)
+{
+    if (nruns <= SW_MAX_RUNS)
+        return 0;
+    sw_run r = run_of(s, 0, 0, 0, 0, 0);
+    cJSON *o = sw_run_json(&r);
+    char *line = cJSON_PrintUnformatted(o);
+    double bytes = (double)nruns * (double)(strlen(line) + 1);
+    int rc = gs_err(c->err, GS_EUSAGE, "%s: %zu runs (%d traces x %d clusters x %d policies x %d seeds) would make a "
+                    "manifest of about %.1f GB, read whole by every sweep command; at most %d runs: split the spec",
+                    c->path, nruns, s->ntraces, s->nclusters, s->npols, s->nseeds, bytes / 1e9, SW_MAX_RUNS);
+    free(line);
+    cJSON_Delete(o);
+    return rc;
+}
+
+/* DIR/manifest.jsonl written (streamed into a temporary beside it, renamed
+ * whole: memory O(one line)) and the line that says so printed. */
+static int write_manifest(spec_ctx *c, spec *s, const char *odir, size_t nruns)
+{
+    char mpath[1000];
+    snprintf(mpath, sizeof mpath, "%s/manifest.jsonl", odir);
+    int rc = gs_mkdirs(odir, c->err);
+    if (rc == 0)
+        rc = cli_emit(mpath, emit_manifest, s, c->err);
+    if (rc == 0)
+        printf("sweep: %zu runs (%d trace%s x %d cluster%s x %d polic%s x %d seed%s): %s\n", nruns, s->ntraces,
+               s->ntraces > 1 ? "s" : "", s->nclusters, s->nclusters > 1 ? "s" : "", s->npols,
+               s->npols > 1 ? "ies" : "y", s->nseeds, s->nseeds > 1 ? "s" : "", mpath);
+    return rc;
+}
+
+int sw_cmd_init(int argc, char **argv)
+{
+    const char *out = NULL;
+    gs_error err = {0};
+    int o = init_options(argc, argv, &out, &err);
+    if (o <= 0)
+        return o == 0 ? 0 : cli_fail(&err);
     const char *path = argv[optind];
     char *text = read_text(path, &err);
     if (!text)
         return cli_fail(&err);
     const char *slash = strrchr(path, '/');
     spec_ctx c = {path, text, slash ? cli_batch_fmt("%.*s", (int)(slash - path) + 1, path) : xstrdup("."), &err};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    cJSON *root = NULL;
     spec s = {0};
-    int rc;
-    if (!root) {
-        int line, col;
-        gs_text_linecol(text, end ? (size_t)(end - text) : 0, &line, &col);
-        rc = gs_err(&err, GS_EINPUT, "%s:%d:%d: not valid JSON here", path, line, col);
-    } else {
-        /* the one JSON reader's checks beside cJSON's positions: a key given
-         * twice would otherwise keep its first value silently */
-        cJSON *strict = gs_json_parse(text, strlen(text), "sweep spec", path, &err);
-        rc = strict ? parse_spec(&c, root, &s) : GS_EINPUT;
-        cJSON_Delete(strict);
-    }
+    int rc = read_spec(&c, &root, &s);
     char odir[900];
     if (out)
         snprintf(odir, sizeof odir, "%s", out);
@@ -619,31 +686,12 @@ int sw_cmd_init(int argc, char **argv)
         free(b);
     }
     size_t nruns = rc ? 0 : (size_t)s.ntraces * (size_t)s.nclusters * (size_t)s.npols * (size_t)s.nseeds;
-    if (rc == 0 && nruns > SW_MAX_RUNS) {
-        /* every sweep command reads the whole manifest: say what it would take */
-        sw_run r = run_of(&s, 0, 0, 0, 0, 0);
-        cJSON *o = sw_run_json(&r);
-        char *line = cJSON_PrintUnformatted(o);
-        double bytes = (double)nruns * (double)(strlen(line) + 1);
-        rc = gs_err(&err, GS_EUSAGE, "%s: %zu runs (%d traces x %d clusters x %d policies x %d seeds) would make a "
-                    "manifest of about %.1f GB, read whole by every sweep command; at most %d runs: split the spec",
-                    path, nruns, s.ntraces, s.nclusters, s.npols, s.nseeds, bytes / 1e9, SW_MAX_RUNS);
-        free(line);
-        cJSON_Delete(o);
-    }
+    if (rc == 0)
+        rc = check_size(&c, &s, nruns);
     if (rc == 0)
         rc = check_runs(&c, &s);
-    if (rc == 0) {
-        char mpath[1000];
-        snprintf(mpath, sizeof mpath, "%s/manifest.jsonl", odir);
-        rc = gs_mkdirs(odir, &err);
-        if (rc == 0) /* streamed into a temporary beside it, renamed whole: memory O(one line) */
-            rc = cli_emit(mpath, emit_manifest, &s, &err);
-        if (rc == 0)
-            printf("sweep: %zu runs (%d trace%s x %d cluster%s x %d polic%s x %d seed%s): %s\n", nruns, s.ntraces,
-                   s.ntraces > 1 ? "s" : "", s.nclusters, s.nclusters > 1 ? "s" : "", s.npols,
-                   s.npols > 1 ? "ies" : "y", s.nseeds, s.nseeds > 1 ? "s" : "", mpath);
-    }
+    if (rc == 0)
+        rc = write_manifest(&c, &s, odir, nruns);
     spec_free(&s);
     cJSON_Delete(root);
     free(c.dir);

@@ -459,7 +459,9 @@ static int submit_local(const sw_manifest *m, int ntodo, const char *man, const 
     return rc;
 }
 
-int sw_cmd_submit(int argc, char **argv)
+/* sweep submit's options into *o: 1, 0 when --help was printed, or -1
+ * with *err. */
+static int submit_options(int argc, char **argv, sub_opts *o, gs_error *err)
 {
     static const struct option opts[] = {
         {"engine", required_argument, 0, 'e'},    {"max-parallel", required_argument, 0, 'k'},
@@ -471,8 +473,6 @@ int sw_cmd_submit(int argc, char **argv)
         {"image", required_argument, 0, 'i'},     {"pvc", required_argument, 0, 'c'},
         {"mount", required_argument, 0, 'M'},     {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    sub_opts o = {.array_max = 1001};
-    gs_error err = {0};
     int ch;
     optind = 1;
     opterr = 0;
@@ -480,68 +480,83 @@ int sw_cmd_submit(int argc, char **argv)
         char *end;
         long v;
         switch (ch) {
-        case 'e': o.engine = optarg; break;
+        case 'e': o->engine = optarg; break;
         case 'k':
         case 'n':
         case 'A':
             v = cli_strtol(optarg, &end);
             if (*end || v < 1 || v > 1000000)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--max-parallel, --shards, --array-max: expected a positive "
-                                                       "integer"});
-            *(ch == 'k' ? &o.max_parallel : ch == 'n' ? &o.shards : &o.array_max) = v;
+                return gs_err(err, GS_EUSAGE, "--max-parallel, --shards, --array-max: expected a positive integer"), -1;
+            *(ch == 'k' ? &o->max_parallel : ch == 'n' ? &o->shards : &o->array_max) = v;
             break;
-        case 'p': o.partition = optarg; break;
-        case 't': o.time = optarg; break;
-        case 'm': o.mem = optarg; break;
+        case 'p': o->partition = optarg; break;
+        case 't': o->time = optarg; break;
+        case 'm': o->mem = optarg; break;
         case 'a':
-            if (o.nextra == SW_MAX_EXTRA)
-                return cli_fail(&(gs_error){GS_EUSAGE, "--sbatch-arg: too many"});
-            o.extra[o.nextra++] = optarg;
+            if (o->nextra == SW_MAX_EXTRA)
+                return gs_err(err, GS_EUSAGE, "--sbatch-arg: too many"), -1;
+            o->extra[o->nextra++] = optarg;
             break;
-        case 'w': o.wait = true; break;
-        case 'd': o.dry_run = true; break;
-        case 'H': o.hosts = optarg; break;
-        case 'r': o.run = true; break;
-        case 'i': o.image = optarg; break;
-        case 'c': o.pvc = optarg; break;
-        case 'M': o.mount = optarg; break;
+        case 'w': o->wait = true; break;
+        case 'd': o->dry_run = true; break;
+        case 'H': o->hosts = optarg; break;
+        case 'r': o->run = true; break;
+        case 'i': o->image = optarg; break;
+        case 'c': o->pvc = optarg; break;
+        case 'M': o->mount = optarg; break;
         case 'h': submit_usage(stdout); return 0;
         default:
-            gs_err(&err, GS_EUSAGE, "sweep submit: unknown or incomplete option '%s'", argv[optind - 1]);
-            return cli_fail(&err);
+            return gs_err(err, GS_EUSAGE, "sweep submit: unknown or incomplete option '%s'", argv[optind - 1]), -1;
         }
     }
     if (optind != argc - 1)
-        return cli_fail(&(gs_error){GS_EUSAGE, "sweep submit: expected one MANIFEST"});
-    if (!o.engine || (strcmp(o.engine, "slurm") && strcmp(o.engine, "parallel") && strcmp(o.engine, "k8s") &&
-                      strcmp(o.engine, "local")))
-        return cli_fail(&(gs_error){GS_EUSAGE, "sweep submit: --engine slurm, parallel, k8s or local is required"});
-    if (slurm_check_opts(&o, &err)) /* checked whatever the engine: a bad value is a bad value */
-        return cli_fail(&err);
-    sw_manifest m;
-    if (sw_manifest_read(&m, argv[optind], &err))
-        return cli_fail(&err);
+        return gs_err(err, GS_EUSAGE, "sweep submit: expected one MANIFEST"), -1;
+    if (!o->engine || (strcmp(o->engine, "slurm") && strcmp(o->engine, "parallel") && strcmp(o->engine, "k8s") &&
+                       strcmp(o->engine, "local")))
+        return gs_err(err, GS_EUSAGE, "sweep submit: --engine slurm, parallel, k8s or local is required"), -1;
+    /* checked whatever the engine: a bad value is a bad value */
+    return slurm_check_opts(o, err) ? -1 : 1;
+}
+
+/* The runs of m not done handed to o->engine (a message when none is
+ * left). */
+static int submit_todo(const sw_manifest *m, const sub_opts *o, gs_error *err)
+{
     char exe[PATH_MAX], man[PATH_MAX];
     ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[l > 0 ? l : 0] = 0;
-    if (!realpath(m.path, man))
-        snprintf(man, sizeof man, "%s", m.path);
-    bool *todo = xcalloc((size_t)m.n, sizeof *todo);
+    if (!realpath(m->path, man))
+        snprintf(man, sizeof man, "%s", m->path);
+    bool *todo = xcalloc((size_t)m->n, sizeof *todo);
     int ntodo = 0, rc = 0;
-    for (int i = 0; i < m.n; i++)
-        if (sw_state_of(&m, i, NULL, 0) != SW_DONE)
+    for (int i = 0; i < m->n; i++)
+        if (sw_state_of(m, i, NULL, 0) != SW_DONE)
             todo[i] = true, ntodo++;
     if (ntodo == 0)
-        printf("sweep: all %d runs are done ('gpusim sweep collect %s')\n", m.n, m.path);
-    else if (!strcmp(o.engine, "slurm"))
-        rc = submit_slurm(&m, todo, ntodo, exe, man, &o, &err);
-    else if (!strcmp(o.engine, "parallel"))
-        rc = submit_parallel(&m, ntodo, exe, man, &o, &err);
-    else if (!strcmp(o.engine, "k8s"))
-        rc = submit_k8s(&m, ntodo, exe, man, &o, &err);
+        printf("sweep: all %d runs are done ('gpusim sweep collect %s')\n", m->n, m->path);
+    else if (!strcmp(o->engine, "slurm"))
+        rc = submit_slurm(m, todo, ntodo, exe, man, o, err);
+    else if (!strcmp(o->engine, "parallel"))
+        rc = submit_parallel(m, ntodo, exe, man, o, err);
+    else if (!strcmp(o->engine, "k8s"))
+        rc = submit_k8s(m, ntodo, exe, man, o, err);
     else
-        rc = submit_local(&m, ntodo, man, &o, &err);
+        rc = submit_local(m, ntodo, man, o, err);
     free(todo);
+    return rc;
+}
+
+int sw_cmd_submit(int argc, char **argv)
+{
+    sub_opts o = {.array_max = 1001};
+    gs_error err = {0};
+    int rc = submit_options(argc, argv, &o, &err);
+    if (rc <= 0)
+        return rc == 0 ? 0 : cli_fail(&err);
+    sw_manifest m;
+    if (sw_manifest_read(&m, argv[optind], &err))
+        return cli_fail(&err);
+    rc = submit_todo(&m, &o, &err);
     sw_manifest_free(&m);
     return rc ? cli_fail(&err) : 0;
 }

@@ -141,6 +141,16 @@ void import_gpu_init(import_gpu *g, const gpu_catalog *cat)
     g->cat = cat;
 }
 
+int import_gpu_load(import_gpu *g, gpu_catalog *cat, gs_error *err)
+{
+    char dir[512];
+    gpu_catalog_default_dir(dir, sizeof dir);
+    int rc = gpu_catalog_load(cat, dir, err);
+    if (rc == 0)
+        import_gpu_init(g, cat);
+    return rc;
+}
+
 bool import_gpu_map(import_gpu *g, const char *spec, char *why, size_t n)
 {
     const char *eq = strrchr(spec, '=');

@@ -20,6 +20,9 @@ typedef struct import_gpu {
 } import_gpu;
 
 void import_gpu_init(import_gpu *g, const gpu_catalog *cat);
+/* The shipped catalog (models/gpu) loaded into *cat, which the caller
+ * frees, and g answering from it: 0, or the loader's error. */
+int import_gpu_load(import_gpu *g, gpu_catalog *cat, gs_error *err);
 /* A user's mapping "PRODUCT=MODEL" (MODEL a catalog name or alias). false
  * with why set when MODEL is unknown, the text malformed or the table
  * full. */

@@ -49,53 +49,84 @@ static void list_profiles(const mig_table *t, char *buf, size_t n)
  * one slice, placed largest first with the bestfit rule), "all-<profile>"
  * (as many of that profile as fit, lowest starts first) or an explicit list
  * [{"profile": P, "start": S}, ...] checked against the placement rule. */
+/* A named layout (whole, balanced, dynamic, all-<profile>) into l, built
+ * on card c: 0, or -1 with why. */
+static int named_layout(const char *nm, const mig_table *t, mig_card *c, mig_layout_spec *l, char *why, size_t n)
+{
+    char names[512];
+    if (!strcmp(nm, "dynamic")) { /* no instances: dynmig creates them per request */
+        return 0;
+    }
+    if (!strcmp(nm, "whole")) {
+        int p = mig_full_profile(t);
+        if (p < 0 || !add_one(c, l, p, MIG_BESTFIT))
+            return snprintf(why, n, "this model has no full-card profile"), -1;
+        return 0;
+    }
+    if (!strcmp(nm, "balanced")) {
+        int p3 = profile_by_prefix(t, "3g."), p2 = profile_by_prefix(t, "2g."), p1 = profile_by_prefix(t, "1g.");
+        if (p2 < 0 || p1 < 0)
+            return snprintf(why, n, "'balanced' needs 2g and 1g profiles"), -1;
+        if (p3 >= 0)
+            add_one(c, l, p3, MIG_BESTFIT);
+        add_one(c, l, p2, MIG_BESTFIT);
+        while (t->profiles[p1].size == 1 && add_one(c, l, p1, MIG_BESTFIT))
+            ;
+        return 0;
+    }
+    if (!strncmp(nm, "all-", 4)) {
+        int p = mig_profile_find(t, nm + 4);
+        if (p < 0) {
+            list_profiles(t, names, sizeof names);
+            return snprintf(why, n, "unknown profile '%s' (profiles: %s)", nm + 4, names), -1;
+        }
+        while (l->n < MIG_MAX_SLICES) {
+            int st[MIG_MAX_SLICES];
+            if (mig_free_starts(c, p, st) == 0)
+                break;
+            mig_place(c, p, st[0]);
+            l->prof[l->n] = (int8_t)p;
+            l->start[l->n++] = (int8_t)st[0];
+        }
+        return 0;
+    }
+    return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, dynamic, all-<profile> or a list of "
+                    "{\"profile\", \"start\"})", nm), -1;
+}
+
+/* Why entry k, profile p at slice s, cannot be placed on card c: not a
+ * legal start, past the profile's instances, or over an earlier one. -1. */
+static int place_refused(const mig_card *c, const mig_table *t, int k, int p, int s, char *why, size_t n)
+{
+    const mig_profile *pr = &t->profiles[p];
+    char legal[64] = "";
+    size_t u = 0;
+    for (int q = 0; q < pr->nplacements; q++)
+        u += (size_t)snprintf(legal + u, sizeof legal - u, "%s%d", q ? "," : "", pr->placements[q]);
+    bool is_legal = false;
+    for (int q = 0; q < pr->nplacements; q++)
+        is_legal |= pr->placements[q] == s;
+    if (!is_legal)
+        return snprintf(why, n, "[%d]: %s cannot start at slice %d (legal starts: %s)", k, pr->name, s, legal), -1;
+    if (c->count[p] >= pr->max_instances)
+        return snprintf(why, n, "[%d]: more than %d instance(s) of %s", k, pr->max_instances, pr->name), -1;
+    return snprintf(why, n, "[%d]: %s at slice %d overlaps an earlier instance (slices %d..%d taken)", k, pr->name,
+                    s, s, s + pr->size - 1), -1;
+}
+
+/* Resolves one layout value: "whole" (the full-card profile), "balanced"
+ * (mig-parted's all-balanced mix: one 3g, one 2g, the rest in 1g instances of
+ * one slice, placed largest first with the bestfit rule), "all-<profile>"
+ * (as many of that profile as fit, lowest starts first) or an explicit list
+ * [{"profile": P, "start": S}, ...] checked against the placement rule. */
 static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, char *why, size_t n)
 {
     mig_card c;
     mig_card_init(&c, t);
     memset(l, 0, sizeof *l);
     char names[512];
-    if (cJSON_IsString(v)) {
-        const char *nm = v->valuestring;
-        if (!strcmp(nm, "dynamic")) { /* no instances: dynmig creates them per request */
-            return 0;
-        }
-        if (!strcmp(nm, "whole")) {
-            int p = mig_full_profile(t);
-            if (p < 0 || !add_one(&c, l, p, MIG_BESTFIT))
-                return snprintf(why, n, "this model has no full-card profile"), -1;
-            return 0;
-        }
-        if (!strcmp(nm, "balanced")) {
-            int p3 = profile_by_prefix(t, "3g."), p2 = profile_by_prefix(t, "2g."), p1 = profile_by_prefix(t, "1g.");
-            if (p2 < 0 || p1 < 0)
-                return snprintf(why, n, "'balanced' needs 2g and 1g profiles"), -1;
-            if (p3 >= 0)
-                add_one(&c, l, p3, MIG_BESTFIT);
-            add_one(&c, l, p2, MIG_BESTFIT);
-            while (t->profiles[p1].size == 1 && add_one(&c, l, p1, MIG_BESTFIT))
-                ;
-            return 0;
-        }
-        if (!strncmp(nm, "all-", 4)) {
-            int p = mig_profile_find(t, nm + 4);
-            if (p < 0) {
-                list_profiles(t, names, sizeof names);
-                return snprintf(why, n, "unknown profile '%s' (profiles: %s)", nm + 4, names), -1;
-            }
-            while (l->n < MIG_MAX_SLICES) {
-                int st[MIG_MAX_SLICES];
-                if (mig_free_starts(&c, p, st) == 0)
-                    break;
-                mig_place(&c, p, st[0]);
-                l->prof[l->n] = (int8_t)p;
-                l->start[l->n++] = (int8_t)st[0];
-            }
-            return 0;
-        }
-        return snprintf(why, n, "unknown layout '%s' (expected whole, balanced, dynamic, all-<profile> or a list of "
-                        "{\"profile\", \"start\"})", nm), -1;
-    }
+    if (cJSON_IsString(v))
+        return named_layout(v->valuestring, t, &c, l, why, n);
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > MIG_MAX_SLICES)
         return snprintf(why, n, "expected a layout name or a list of at most 8 {\"profile\", \"start\"}"), -1;
     const cJSON *it;
@@ -112,24 +143,8 @@ static int parse_layout(const cJSON *v, const mig_table *t, mig_layout_spec *l, 
             list_profiles(t, names, sizeof names);
             return snprintf(why, n, "[%d]: unknown profile '%s' (profiles: %s)", k, pn->valuestring, names), -1;
         }
-        const mig_profile *pr = &t->profiles[p];
-        if (!mig_can_place(&c, p, s)) {
-            char legal[64] = "";
-            size_t u = 0;
-            for (int q = 0; q < pr->nplacements; q++)
-                u += (size_t)snprintf(legal + u, sizeof legal - u, "%s%d", q ? "," : "", pr->placements[q]);
-            bool is_legal = false;
-            for (int q = 0; q < pr->nplacements; q++)
-                is_legal |= pr->placements[q] == s;
-            if (!is_legal)
-                return snprintf(why, n, "[%d]: %s cannot start at slice %d (legal starts: %s)", k, pr->name, s,
-                                legal), -1;
-            if (c.count[p] >= pr->max_instances)
-                return snprintf(why, n, "[%d]: more than %d instance(s) of %s", k, pr->max_instances, pr->name),
-                       -1;
-            return snprintf(why, n, "[%d]: %s at slice %d overlaps an earlier instance (slices %d..%d taken)", k,
-                            pr->name, s, s, s + pr->size - 1), -1;
-        }
+        if (!mig_can_place(&c, p, s))
+            return place_refused(&c, t, k, p, s, why, n);
         mig_place(&c, p, s);
         l->prof[l->n] = (int8_t)p;
         l->start[l->n++] = (int8_t)s;
@@ -239,6 +254,72 @@ mig_jobinfo *mig_info(mig_base *b, const job *j)
     return info_at(b, j->slot);
 }
 
+/* Node i's group, met for the first time: its model, shape and MIG
+ * layouts (the cluster file's "mig" text, parsed and checked). */
+static int group_met(mig_group *gr, const sim_cluster *cl, int i, const sim_node *nd, gs_error *err)
+{
+    gr->model = cl->pools[nd->pool].model;
+    gr->pool = nd->pool;
+    gr->ngpus = nd->ngpus;
+    gr->cpu = nd->cpu_total;
+    gr->mem_gib = nd->mem_total_gib;
+    const char *text = sim_cluster_node_mig(cl, i);
+    if (!text)
+        return 0;
+    char why[600];
+    gr->mig = true;
+    if (!gr->model->mig)
+        return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig: model %s has no MIG", cl->path, nd->group,
+                      gr->model->name);
+    if (parse_group(gr, text, why, sizeof why) != 0)
+        return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig (%s): %s", cl->path, nd->group, gr->model->name,
+                      why);
+    return 0;
+}
+
+/* MIG node i's cards appended to b->gpus, each with an empty layout; the
+ * ledger keeps only cards without MIG for whole-card work (jobs across
+ * nodes take those alone). */
+static void node_cards(mig_base *b, sim_cluster *cl, int i, const sim_node *nd, const mig_group *gr)
+{
+    b->node_first[i] = b->ngpus;
+    b->node_count[i] = nd->ngpus;
+    b->mig_nodes[b->nmig_nodes++] = i;
+    for (int k = 0; k < nd->ngpus; k++) {
+        mig_gpu *g = &b->gpus[b->ngpus++];
+        memset(g, 0, sizeof *g);
+        g->ix.node = i;
+        g->ix.group = (int16_t)nd->group;
+        g->layout_cur = -1;
+        mig_card_init(&g->lay, gr->model->mig);
+        b->total_mem_slices += gr->model->mig->memory_slices;
+        b->total_compute_slices += gr->model->mig->compute_slices;
+    }
+    if (nd->ngpus > 0)
+        sim_cluster_withhold(cl, i, nd->ngpus, b->taken_ids);
+}
+
+/* The card index over b's cards (mig_index.h), every card's entry made. */
+static void index_cards(mig_base *b, const sim_cluster *cl)
+{
+    int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent);
+    int *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
+    int *node_of = xcalloc((size_t)b->ngpus + 1, sizeof *node_of);
+    for (int g = 0; g < b->ngroups; g++)
+        nent[g] = b->groups[g].nsched;
+    for (int i = 0; i < b->ngpus; i++) {
+        group_of[i] = b->gpus[i].ix.group;
+        node_of[i] = b->gpus[i].ix.node;
+    }
+    mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of, node_of, cl->nnodes,
+                   b->ngpus ? &b->gpus[0].ix : NULL, sizeof *b->gpus);
+    free(nent);
+    free(group_of);
+    free(node_of);
+    for (int i = 0; i < b->ngpus; i++)
+        mig_card_changed(b, &b->gpus[i]);
+}
+
 int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *owner, gs_error *err)
 {
     memset(b, 0, sizeof *b);
@@ -257,8 +338,8 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
     b->taken_ids = xcalloc(CL_MAX_NODE_GPUS, sizeof *b->taken_ids);
     bool *seen = xcalloc((size_t)b->ngroups + 1, sizeof *seen);
     int rc = 0;
-    /* room for every card of the cluster, cache-line aligned (mig_gpu):
-     * the MIG cards are a subset */
+    /* room for every card of the cluster, aligned as mig_gpu asks: the MIG
+     * cards are a subset */
     size_t cap = 1;
     for (int i = 0; i < cl->nnodes; i++)
         cap += (size_t)cl->nodes[i].ngpus;
@@ -271,65 +352,17 @@ int mig_base_init(mig_base *b, sim *s, int pol_index, const mig_hooks *h, void *
         mig_group *gr = &b->groups[nd->group];
         if (!seen[nd->group]) {
             seen[nd->group] = true;
-            gr->model = cl->pools[nd->pool].model;
-            gr->pool = nd->pool;
-            gr->ngpus = nd->ngpus;
-            gr->cpu = nd->cpu_total;
-            gr->mem_gib = nd->mem_total_gib;
-            const char *text = sim_cluster_node_mig(cl, i);
-            if (text) {
-                char why[600];
-                gr->mig = true;
-                if (!gr->model->mig)
-                    rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig: model %s has no MIG", cl->path,
-                                nd->group, gr->model->name);
-                else if (parse_group(gr, text, why, sizeof why) != 0)
-                    rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].mig (%s): %s", cl->path, nd->group,
-                                gr->model->name, why);
-            }
+            rc = group_met(gr, cl, i, nd, err);
         }
-        if (!gr->mig || rc)
-            continue;
-        b->node_first[i] = b->ngpus;
-        b->node_count[i] = nd->ngpus;
-        b->mig_nodes[b->nmig_nodes++] = i;
-        for (int k = 0; k < nd->ngpus; k++) {
-            mig_gpu *g = &b->gpus[b->ngpus++];
-            memset(g, 0, sizeof *g);
-            g->ix.node = i;
-            g->ix.group = (int16_t)nd->group;
-            g->layout_cur = -1;
-            mig_card_init(&g->lay, gr->model->mig);
-            b->total_mem_slices += gr->model->mig->memory_slices;
-            b->total_compute_slices += gr->model->mig->compute_slices;
-        }
-        /* the ledger keeps only cards without MIG for whole-card work (jobs
-         * across nodes take those alone) */
-        if (nd->ngpus > 0)
-            sim_cluster_withhold(cl, i, nd->ngpus, b->taken_ids);
+        if (gr->mig && rc == 0)
+            node_cards(b, cl, i, nd, gr);
     }
     free(seen);
     b->cold = xcalloc((size_t)b->ngpus + 1, sizeof *b->cold);
     for (int i = 0; i < b->ngpus; i++)
         b->cold[i].layout_want = -1;
-    if (rc == 0) {
-        int *nent = xcalloc((size_t)b->ngroups + 1, sizeof *nent);
-        int *group_of = xcalloc((size_t)b->ngpus + 1, sizeof *group_of);
-        int *node_of = xcalloc((size_t)b->ngpus + 1, sizeof *node_of);
-        for (int g = 0; g < b->ngroups; g++)
-            nent[g] = b->groups[g].nsched;
-        for (int i = 0; i < b->ngpus; i++) {
-            group_of[i] = b->gpus[i].ix.group;
-            node_of[i] = b->gpus[i].ix.node;
-        }
-        mig_index_init(&b->idx, b->ngroups, nent, b->ngpus, group_of, node_of, cl->nnodes,
-                       b->ngpus ? &b->gpus[0].ix : NULL, sizeof *b->gpus);
-        free(nent);
-        free(group_of);
-        free(node_of);
-        for (int i = 0; i < b->ngpus; i++)
-            mig_card_changed(b, &b->gpus[i]);
-    }
+    if (rc == 0)
+        index_cards(b, cl);
     if (rc == 0 && b->ngpus == 0)
         sim_warn(s, "policy %s: the cluster '%s' has no MIG-enabled cards (no node group with a \"mig\" key): requests "
                  "naming a MIG profile are rejected and the rest run on whole cards as under whole; give --mig LAYOUT with --gpus, or a \"mig\" "
@@ -653,6 +686,61 @@ static bool node_destroying(const mig_base *b, int n)
  * bitmap words), where the nodes looked at are those with a card that can
  * take j but fewer than gpus of them, or whose CPU or memory is full
  * (single-card requests on nodes with room: one node). */
+/* j on whole cards without MIG (the ledger's), when a node has them:
+ * as a whole-card request, or as the fallback of a MIG one (counted). */
+static bool place_on_ledger(mig_base *b, job *j, mig_jobinfo *in, uint64_t pools, bool fallback)
+{
+    sim *s = b->s;
+    int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
+    if (node < 0)
+        return false;
+    sim_place_whole(s, j, node);
+    in->on_ledger = true;
+    mig_set_pending(b, in, j, false);
+    if (fallback)
+        b->placed_fallback++;
+    else
+        sim_job_set_slices(j, 1, 1); /* whole cards */
+    sim_job_start(s, j, 1.0);
+    return true;
+}
+
+/* j placed on node's cards (cards[q]: its q-th card's rank in the node,
+ * picks[q] the instance there): its pace, the instances committed, the
+ * host's CPU and memory taken, its waits counted. */
+static void commit_mig(mig_base *b, job *j, mig_jobinfo *in, int node, const mig_pick *picks, const int *cards)
+{
+    sim *s = b->s;
+    int k = j->req.gpus;
+    in->card0 = b->node_first[node];
+    j->node = node; /* the core lists running preemptible jobs per node */
+    in->cards = 0;
+    double slice_c = 1, slice_m = 1;
+    for (int q = 0; q < k; q++) { /* the job runs at its slowest instance's pace */
+        const mig_gpu *gq = &b->gpus[b->node_first[node] + cards[q]];
+        double c, mb;
+        sim_hw_mig_shares(gq->lay.t, &gq->lay.t->profiles[picks[q].prof], &c, &mb);
+        if (c < slice_c)
+            slice_c = c;
+        if (mb < slice_m)
+            slice_m = mb;
+    }
+    sim_job_set_slices(j, slice_c, slice_m);
+    for (int q = 0; q < k; q++) /* all first: a card's rank among them places its slot (mig_inst_hold) */
+        in->cards |= 1ULL << cards[q];
+    for (int q = 0; q < k; q++)
+        b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
+    mig_set_pending(b, in, j, false);
+    sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
+    b->placed_mig++;
+    gs_time_us waited = sim_now(s) - j->req.submit_us;
+    if (in->blocked)
+        b->blocked_wait_s += gs_us_to_s(waited);
+    if (in->other_idle)
+        b->other_idle_wait_s += gs_us_to_s(waited);
+    b->h->placed(b, j);
+}
+
 static bool try_place(mig_base *b, job *j)
 {
     sim *s = b->s;
@@ -666,17 +754,8 @@ static bool try_place(mig_base *b, job *j)
     if (!pools)
         return false;
     job *resv = resv_live(b);
-    if (whole_ok) {
-        int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
-        if (node >= 0) {
-            sim_place_whole(s, j, node);
-            in->on_ledger = true;
-            mig_set_pending(b, in, j, false);
-            sim_job_set_slices(j, 1, 1); /* whole cards */
-            sim_job_start(s, j, 1.0);
-            return true;
-        }
-    }
+    if (whole_ok && place_on_ledger(b, j, in, pools, false))
+        return true;
     if (!mig_ok)
         return false;
     int k = j->req.gpus;
@@ -709,47 +788,11 @@ static bool try_place(mig_base *b, job *j)
         }
         if (got < k)
             continue;
-        in->card0 = b->node_first[node];
-        j->node = node; /* the core lists running preemptible jobs per node */
-        in->cards = 0;
-        double slice_c = 1, slice_m = 1;
-        for (int q = 0; q < k; q++) { /* the job runs at its slowest instance's pace */
-            const mig_gpu *gq = &b->gpus[b->node_first[node] + cards[q]];
-            double c, mb;
-            sim_hw_mig_shares(gq->lay.t, &gq->lay.t->profiles[picks[q].prof], &c, &mb);
-            if (c < slice_c)
-                slice_c = c;
-            if (mb < slice_m)
-                slice_m = mb;
-        }
-        sim_job_set_slices(j, slice_c, slice_m);
-        for (int q = 0; q < k; q++) /* all first: a card's rank among them places its slot (mig_inst_hold) */
-            in->cards |= 1ULL << cards[q];
-        for (int q = 0; q < k; q++)
-            b->h->commit(b, &b->gpus[b->node_first[node] + cards[q]], j, &picks[q]);
-        mig_set_pending(b, in, j, false);
-        sim_cluster_take(sim_cluster_of(s), node, 0, j->req.cpu, j->req.mem_gib, NULL);
-        b->placed_mig++;
-        gs_time_us waited = sim_now(s) - j->req.submit_us;
-        if (in->blocked)
-            b->blocked_wait_s += gs_us_to_s(waited);
-        if (in->other_idle)
-            b->other_idle_wait_s += gs_us_to_s(waited);
-        b->h->placed(b, j);
+        commit_mig(b, j, in, node, picks, cards);
         return true;
     }
-    if (fallback_ok) { /* no MIG card could take it now: a card without MIG */
-        int node = sim_cluster_find_node(sim_cluster_of(s), pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false);
-        if (node >= 0) {
-            sim_place_whole(s, j, node);
-            in->on_ledger = true;
-            mig_set_pending(b, in, j, false);
-            b->placed_fallback++;
-            sim_job_start(s, j, 1.0);
-            return true;
-        }
-    }
-    return false;
+    /* no MIG card could take it now: a card without MIG */
+    return fallback_ok && place_on_ledger(b, j, in, pools, true);
 }
 
 bool mig_base_place(mig_base *b, job *j)

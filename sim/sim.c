@@ -899,7 +899,7 @@ static void space_release(sim *s, job *j)
     if (n) { /* a hand-over: what was freed is the nominee's */
         if (space_place(s, n)) {
             sim_queue_remove(&s->queue, n);
-            /* placed: what the next victims free is no longer its own. A
+            /* placed: what the next victims free is not its own now. A
              * policy may start it later (still queued): it must not be
              * placed again */
             s->nominee = NULL;
@@ -1299,24 +1299,26 @@ void sim_task_end_reserved(sim *s, job *t)
     s->nominee = nominee;
 }
 
-void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+/* A module's event (weak: one that does not keep the run going). */
+static inline void module_push(sim *s, bool weak, int index, gs_time_us at_us, uint32_t slot, uint32_t gen,
+                               uint32_t aux)
 {
     if (at_us < s->now)
-        GS_BUG("sim_module_event: scheduling into the past");
+        GS_BUG(weak ? "sim_module_event_weak: scheduling into the past" : "sim_module_event: scheduling into the past");
     if (index < 0 || index >= s->nmod)
-        GS_BUG("sim_module_event: no such module");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE + (uint32_t)index, .slot = slot,
-                                        .gen = gen, .aux = aux});
+        GS_BUG(weak ? "sim_module_event_weak: no such module" : "sim_module_event: no such module");
+    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = (weak ? EV_MODULE_WEAK : EV_MODULE) + (uint32_t)index,
+                                        .slot = slot, .gen = gen, .aux = aux});
+}
+
+void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    module_push(s, false, index, at_us, slot, gen, aux);
 }
 
 void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
 {
-    if (at_us < s->now)
-        GS_BUG("sim_module_event_weak: scheduling into the past");
-    if (index < 0 || index >= s->nmod)
-        GS_BUG("sim_module_event_weak: no such module");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = EV_MODULE_WEAK + (uint32_t)index, .slot = slot,
-                                        .gen = gen, .aux = aux});
+    module_push(s, true, index, at_us, slot, gen, aux);
     s->weak_pending++;
 }
 
@@ -1621,8 +1623,8 @@ static void on_done(sim *s, job *j)
 }
 
 /* Starts loading the job slot of the event after this one while this one
- * is handled: with tens of thousands of jobs in flight (64k GPUs) a slot
- * read at its completion is cold, four cache lines of misses. */
+ * is handled: with tens of thousands of jobs in flight a slot read only at
+ * its completion would be waited for. */
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the

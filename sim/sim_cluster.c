@@ -259,6 +259,141 @@ static int group_failures(sim_cluster *c, const cJSON *it, int i, node_group *g,
     return 0;
 }
 
+/* The cluster file's top-level keys are known ones. */
+static int check_top_keys(const cJSON *j, const char *path, gs_error *err)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, j)
+    {
+        if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment") &&
+            strcmp(it->string, "tenants") && strcmp(it->string, "topology"))
+            return gs_err(err, GS_EINPUT,
+                          "cluster '%s': unknown key '%s' (expected name, nodes, tenants, topology, comment)",
+                          path,
+                          it->string);
+    }
+    return 0;
+}
+
+/* Node group i's keys are known ones (the elastic keys among them). */
+static int check_group_keys(const cJSON *it, const char *path, int i, gs_error *err)
+{
+    const cJSON *k;
+    cJSON_ArrayForEach(k, it)
+    {
+        static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
+                                      "price_per_gpu_hour_usd", "failures", "spares", "tco", NULL};
+        bool ok = false;
+        for (int q = 0; known[q]; q++)
+            ok |= strcmp(k->string, known[q]) == 0;
+        ok |= sim_elastic_key(k->string);
+        if (!ok)
+            return gs_err(err, GS_EINPUT,
+                          "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
+                          "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares, tier, autoscale, trigger, tco, ...)",
+                          path, i, k->string);
+    }
+    return 0;
+}
+
+/* Node group i's model (a catalog name) and count (an integer, or the
+ * elastic group's max), and whether it is spot. */
+static int group_model_count(sim_cluster *c, const cJSON *it, const char *path, int i, int ng, const gpu_catalog *cat,
+                             node_group *g, gs_error *err)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(it, "model");
+    if (!cJSON_IsString(m))
+        return bad_field(err, path, i, "model", "a GPU model name");
+    g->model = gpu_catalog_find(cat, m->valuestring);
+    if (!g->model) {
+        char names[2048];
+        gpu_catalog_names(cat, names, sizeof names);
+        return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].model: unknown GPU model '%s' (known: %s)", path, i,
+                      m->valuestring, names);
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "count");
+    g->count = 1;
+    if (cJSON_IsString(v)) /* "N", "N/4": a template, sized by plan */
+        return gs_err(err, GS_EINPUT,
+                      "cluster '%s': nodes[%d].count '%s' scales: this is a cluster template, sized by "
+                      "'gpusim plan --cluster-template %s'; a cluster file needs an integer count",
+                      path, i, v->valuestring, path);
+    if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
+              v->valuedouble > 1e7))
+        return bad_field(err, path, i, "count", "an integer from 1 to 1e7");
+    if (v)
+        g->count = (int)v->valuedouble;
+    int rc = elastic_group(c, it, path, i, ng, &g->count, err);
+    if (rc)
+        return rc;
+    g->spot = c->group_elastic && c->group_elastic[i].tier == TIER_SPOT;
+    return 0;
+}
+
+/* Node group i's cards, cores and memory per node (cpu, mem_gib: -1 when
+ * not given). */
+static int group_shape(const cJSON *it, const char *path, int i, node_group *g, gs_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "gpus");
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > CL_MAX_NODE_GPUS ||
+        v->valuedouble != floor(v->valuedouble))
+        return bad_field(err, path, i, "gpus", "an integer 0..64");
+    g->gpus = (int)v->valuedouble;
+    g->cpu = g->mem_gib = -1;
+    v = cJSON_GetObjectItemCaseSensitive(it, "cpu");
+    if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_CPU)))
+        return bad_field(err, path, i, "cpu", "a number of cores from 0 to 1e6");
+    if (v)
+        g->cpu = v->valuedouble;
+    v = cJSON_GetObjectItemCaseSensitive(it, "mem_gib");
+    if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_MEM_GIB)))
+        return bad_field(err, path, i, "mem_gib", "a number of GiB from 0 to 1e9");
+    if (v)
+        g->mem_gib = v->valuedouble;
+    return 0;
+}
+
+/* Node group i's negotiated price (it overrides the model file's list
+ * price for this group's cards) and ownership terms (sim_tco.h: every
+ * group or none). */
+static int group_money(sim_cluster *c, const cJSON *it, const char *path, int i, const node_group *g, gs_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "price_per_gpu_hour_usd");
+    c->group_price[i] = -1;
+    if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e4)))
+        return bad_field(err, path, i, "price_per_gpu_hour_usd", "US dollars per GPU-hour from 0 to 1e4");
+    if (v)
+        c->group_price[i] = v->valuedouble;
+    int rc = sim_tco_parse(&c->group_tco[i], cJSON_GetObjectItemCaseSensitive(it, "tco"), g->model->tdp_w, path, i,
+                           err);
+    if (rc)
+        return rc;
+    if (c->group_tco[i].given != c->group_tco[0].given)
+        return gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d]: a \"tco\" object is given for %s node group: "
+                      "give it for every group or for none", path, i, c->group_tco[0].given ? "the first" : "this");
+    return 0;
+}
+
+/* Node group i of the cluster file into g: its keys, model and count,
+ * shape, money, MIG text (validated by the MIG policies at init),
+ * failures and node names. */
+static int parse_group(sim_cluster *c, const cJSON *it, const char *path, int i, int ng, const gpu_catalog *cat,
+                       node_group *g, gs_error *err)
+{
+    int rc;
+    if ((rc = check_group_keys(it, path, i, err)) || (rc = group_model_count(c, it, path, i, ng, cat, g, err)) ||
+        (rc = group_shape(it, path, i, g, err)) || (rc = group_money(c, it, path, i, g, err)))
+        return rc;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "mig");
+    if (v)
+        c->group_mig[i] = cJSON_PrintUnformatted(v);
+    if ((rc = group_failures(c, it, i, g, cat, err)) != 0)
+        return rc;
+    v = cJSON_GetObjectItemCaseSensitive(it, "name");
+    snprintf(g->prefix, sizeof g->prefix, "%s-%d-", cJSON_IsString(v) ? v->valuestring : "node", i);
+    return 0;
+}
+
 int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path, const gpu_catalog *cat,
                                 gs_error *err)
 {
@@ -280,117 +415,13 @@ int sim_cluster_nodes_from_json(sim_cluster *c, const cJSON *j, const char *path
         rc = gs_err(err, GS_EINPUT, "cluster '%s': 'nodes' must be a non-empty array", path);
         goto out;
     }
-    cJSON_ArrayForEach(it, j)
-    {
-        if (strcmp(it->string, "name") && strcmp(it->string, "nodes") && strcmp(it->string, "comment") &&
-            strcmp(it->string, "tenants") && strcmp(it->string, "topology")) {
-            rc = gs_err(err, GS_EINPUT,
-                        "cluster '%s': unknown key '%s' (expected name, nodes, tenants, topology, comment)",
-                        path,
-                        it->string);
-            goto out;
-        }
-    }
+    if ((rc = check_top_keys(j, path, err)) != 0)
+        goto out;
     int i = 0;
     cJSON_ArrayForEach(it, nodes)
     {
-        const cJSON *k;
-        cJSON_ArrayForEach(k, it)
-        {
-            static const char *known[] = {"model", "count", "gpus", "cpu", "mem_gib", "name", "comment", "mig",
-                                          "price_per_gpu_hour_usd", "failures", "spares", "tco", NULL};
-            bool ok = false;
-            for (int q = 0; known[q]; q++)
-                ok |= strcmp(k->string, known[q]) == 0;
-            ok |= sim_elastic_key(k->string);
-            if (!ok) {
-                rc = gs_err(err, GS_EINPUT,
-                            "cluster '%s': nodes[%d]: unknown key '%s' (expected model, count, gpus, cpu, "
-                            "mem_gib, name, mig, price_per_gpu_hour_usd, failures, spares, tier, autoscale, trigger, tco, ...)",
-                            path, i, k->string);
-                goto out;
-            }
-        }
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(it, "model");
-        if (!cJSON_IsString(m)) {
-            rc = bad_field(err, path, i, "model", "a GPU model name");
+        if ((rc = parse_group(c, it, path, i, ng, cat, &g[i], err)) != 0)
             goto out;
-        }
-        g[i].model = gpu_catalog_find(cat, m->valuestring);
-        if (!g[i].model) {
-            char names[2048];
-            gpu_catalog_names(cat, names, sizeof names);
-            rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d].model: unknown GPU model '%s' (known: %s)", path,
-                        i, m->valuestring, names);
-            goto out;
-        }
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "count");
-        g[i].count = 1;
-        if (cJSON_IsString(v)) { /* "N", "N/4": a template, sized by plan */
-            rc = gs_err(err, GS_EINPUT,
-                        "cluster '%s': nodes[%d].count '%s' scales: this is a cluster template, sized by "
-                        "'gpusim plan --cluster-template %s'; a cluster file needs an integer count",
-                        path, i, v->valuestring, path);
-            goto out;
-        }
-        if (v && (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) ||
-                  v->valuedouble > 1e7)) {
-            rc = bad_field(err, path, i, "count", "an integer from 1 to 1e7");
-            goto out;
-        }
-        if (v)
-            g[i].count = (int)v->valuedouble;
-        if ((rc = elastic_group(c, it, path, i, ng, &g[i].count, err)) != 0)
-            goto out;
-        g[i].spot = c->group_elastic && c->group_elastic[i].tier == TIER_SPOT;
-        v = cJSON_GetObjectItemCaseSensitive(it, "gpus");
-        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > CL_MAX_NODE_GPUS ||
-            v->valuedouble != floor(v->valuedouble)) {
-            rc = bad_field(err, path, i, "gpus", "an integer 0..64");
-            goto out;
-        }
-        g[i].gpus = (int)v->valuedouble;
-        g[i].cpu = g[i].mem_gib = -1;
-        v = cJSON_GetObjectItemCaseSensitive(it, "cpu");
-        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_CPU))) {
-            rc = bad_field(err, path, i, "cpu", "a number of cores from 0 to 1e6");
-            goto out;
-        }
-        if (v)
-            g[i].cpu = v->valuedouble;
-        v = cJSON_GetObjectItemCaseSensitive(it, "mem_gib");
-        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= CL_MAX_NODE_MEM_GIB))) {
-            rc = bad_field(err, path, i, "mem_gib", "a number of GiB from 0 to 1e9");
-            goto out;
-        }
-        if (v)
-            g[i].mem_gib = v->valuedouble;
-        /* a negotiated price overrides the model file's list price for this group's cards */
-        v = cJSON_GetObjectItemCaseSensitive(it, "price_per_gpu_hour_usd");
-        c->group_price[i] = -1;
-        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e4))) {
-            rc = bad_field(err, path, i, "price_per_gpu_hour_usd", "US dollars per GPU-hour from 0 to 1e4");
-            goto out;
-        }
-        if (v)
-            c->group_price[i] = v->valuedouble;
-        /* owning instead of renting (sim_tco.h): every group or none */
-        if ((rc = sim_tco_parse(&c->group_tco[i], cJSON_GetObjectItemCaseSensitive(it, "tco"), g[i].model->tdp_w,
-                                path, i, err)) != 0)
-            goto out;
-        if (c->group_tco[i].given != c->group_tco[0].given) {
-            rc = gs_err(err, GS_EINPUT, "cluster '%s': nodes[%d]: a \"tco\" object is given for %s node group: "
-                        "give it for every group or for none", path, i, c->group_tco[0].given ? "the first" : "this");
-            goto out;
-        }
-        /* MIG configuration, validated by the MIG policies at init */
-        v = cJSON_GetObjectItemCaseSensitive(it, "mig");
-        if (v)
-            c->group_mig[i] = cJSON_PrintUnformatted(v);
-        if ((rc = group_failures(c, it, i, &g[i], cat, err)) != 0)
-            goto out;
-        v = cJSON_GetObjectItemCaseSensitive(it, "name");
-        snprintf(g[i].prefix, sizeof g[i].prefix, "%s-%d-", cJSON_IsString(v) ? v->valuestring : "node", i);
         i++;
     }
     snprintf(c->name, sizeof c->name, "%s", cJSON_IsString(nm) ? nm->valuestring : path);

@@ -18,7 +18,7 @@
 #define SIM_MAX_SLOTS 0x80000000u
 #define SIM_MAX_SETS 64
 /* The default work limit: 1e9 events is minutes to an hour of simulation
- * (scripts/README.md: 2-10 M events/s); `run --max-work N` lifts it. */
+ * (the event rates: scripts/README.md); `run --max-work N` lifts it. */
 #define SIM_MAX_WORK 1e9
 #define SIM_PROGRESS_EVENTS (1u << 18) /* a power of two: the check is a mask */
 

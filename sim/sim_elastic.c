@@ -1,18 +1,9 @@
-/* sim_elastic.c - the cluster autoscaler (sim_elastic.h): scale out for
- * queued jobs that fit no up node, scale in of nodes idle for idle_s, and
- * the module record.
- *
- * The pending trigger follows Kubernetes cluster-autoscaler
- * (kubernetes/autoscaler cluster-autoscaler/FAQ.md): a job that fits no up
- * node but fits an empty node of an autoscaled group asks for one node of the
- * cheapest such group (its "price" expander), a job across nodes for as many
- * as its parts; a job that fits in the room left on a node already being
- * provisioned waits for that one instead (the open node of its group: next
- * fit, so no decision walks the nodes). A queued job that an up node fitted
- * when it came is looked at again every scan (10 s, cluster-autoscaler's
- * --scan-interval default). Costs: a decision O(groups) plus one ledger
- * search (O(pools x cards per node) bucket probes); a node up or idle O(jobs
- * that waited for it); a scan O(jobs watched).
+/* sim_elastic.c - the cluster autoscaler's module (sim_elastic.h): nodes
+ * that come up (their waiting jobs start, or ask again), scale in of nodes
+ * idle for idle_s, the hooks and the module record; the scale out is
+ * sim_elastic_scale.c's, reclaims sim_elastic_spot.c's, the pooled trigger
+ * sim_elastic_pooled.c's. Costs: a node up O(jobs that waited for it), an
+ * idle check O(1).
  * SPDX-License-Identifier: MIT */
 #include "sim_elastic_int.h"
 
@@ -23,172 +14,6 @@
 #include "sim_module.h"
 #include "sim_nodes.h"
 
-#define EL_SCAN_US 10000000 /* cluster-autoscaler's --scan-interval default, 10 s */
-
-static gs_time_us s_to_us(double s) { return (gs_time_us)(s * 1e6 + 0.5); }
-
-static void ref_push(el_ref **a, int *n, int *cap, const job *j)
-{
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 4;
-        *a = xrealloc(*a, (size_t)*cap * sizeof **a);
-    }
-    (*a)[(*n)++] = (el_ref){j->slot, j->gen};
-}
-
-/* Moves node (sim_nodes.h); its group's states count it (on_state). */
-void el_set_state(el_state *e, int node, int state) { sim_node_set_state(e->s, node, state); }
-
-/* {==== scale out ====} */
-
-/* Does an up node have room for j now? (A job across nodes: the queue
- * tried it, and it spans because no node takes it whole.) */
-static bool fits_up(const el_state *e, const job *j)
-{
-    if (j->req.spans)
-        return false;
-    return sim_cluster_find_node(e->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false) >= 0;
-}
-
-/* Nodes of group g that j needs: 1, or a gang's parts; 0 when none fits. */
-static int nodes_needed(const el_group *g, const job *j)
-{
-    if ((g->cpu >= 0 && g->cpu < j->req.cpu - 1e-9) || (g->mem_gib >= 0 && g->mem_gib < j->req.mem_gib - 1e-9))
-        return 0;
-    if (!j->req.spans)
-        return j->req.gpus <= g->ngpus ? 1 : 0;
-    int per = j->req.gpus_per_node ? j->req.gpus_per_node : g->ngpus;
-    return per > g->ngpus || g->ngpus == 0 ? 0 : (j->req.gpus + per - 1) / per;
-}
-
-static bool group_allows(const el_group *g, const job *j)
-{
-    return (j->pools >> g->pool & 1) && g->cfg->trigger == TRIGGER_PENDING;
-}
-
-/* j waits for the open node of a group it fits in: true when one takes it. */
-static bool wait_on_open(el_state *e, job *j)
-{
-    if (j->req.spans)
-        return false;
-    for (int k = 0; k < e->norder; k++) {
-        el_group *g = &e->g[e->order[k]];
-        if (g->open_node < 0 || !group_allows(g, j) || g->open_gpus < j->req.gpus ||
-            (g->cpu >= 0 && g->open_cpu < j->req.cpu - 1e-9) || (g->mem_gib >= 0 && g->open_mem_gib < j->req.mem_gib - 1e-9))
-            continue;
-        g->open_gpus -= j->req.gpus;
-        g->open_cpu -= j->req.cpu;
-        g->open_mem_gib -= j->req.mem_gib;
-        el_node *n = &e->node[g->open_node];
-        ref_push(&n->wait, &n->nwait, &n->capwait, j);
-        return true;
-    }
-    return false;
-}
-
-static void node_provision(el_state *e, el_group *g)
-{
-    sim *s = e->s;
-    int node = g->absent[--g->nabsent];
-    el_node *n = &e->node[node];
-    n->gen++;
-    n->decided_us = s->now;
-    g->alive++;
-    g->scale_outs++;
-    sim_gauge_add(&g->exist, s->now, 1);
-    sim_gauge_add(&g->provisioning, s->now, 1);
-    el_set_state(e, node, NODE_PROVISIONING);
-    sim_module_event(s, e->index, s->now + s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
-}
-
-void el_provision(el_state *e, el_group *g, job *j)
-{
-    int k = j ? nodes_needed(g, j) : 1;
-    for (int i = 0; i < k; i++) {
-        node_provision(e, g);
-        int node = g->absent[g->nabsent]; /* the one just taken */
-        if (j) {
-            el_node *n = &e->node[node];
-            ref_push(&n->wait, &n->nwait, &n->capwait, j);
-        }
-        if (!j || !j->req.spans) {
-            g->open_node = node;
-            g->open_gpus = g->ngpus - (j ? j->req.gpus : 0);
-            g->open_cpu = g->cpu - (j ? j->req.cpu : 0);
-            g->open_mem_gib = g->mem_gib - (j ? j->req.mem_gib : 0);
-        }
-    }
-}
-
-/* Scale out for queued job j when no up node and no node on the way takes
- * it: true when it now waits for a node (or needs none). */
-static bool consider(el_state *e, job *j)
-{
-    if (wait_on_open(e, j))
-        return true;
-    for (int k = 0; k < e->norder; k++) {
-        el_group *g = &e->g[e->order[k]];
-        int need = group_allows(g, j) ? nodes_needed(g, j) : 0;
-        if (need > 0 && g->alive + need <= g->cfg->max && g->nabsent >= need) {
-            el_provision(e, g, j);
-            return true;
-        }
-    }
-    return false;
-}
-
-static void scan_later(el_state *e)
-{
-    if (e->scan_pending || e->nwatch == 0)
-        return;
-    e->scan_pending = true;
-    sim_module_event(e->s, e->index, e->s->now + EL_SCAN_US, 0, 0, EL_EV_SCAN);
-}
-
-static void watch(el_state *e, job *j)
-{
-    ref_push(&e->watch, &e->nwatch, &e->capwatch, j);
-    scan_later(e);
-}
-
-/* A queued job that fits an up node is watched (the queue may start it);
- * one that fits none makes the autoscaler act, or is watched when every
- * group that could take it is at its max. */
-static void pending(el_state *e, job *j)
-{
-    if (fits_up(e, j) || !consider(e, j))
-        watch(e, j);
-}
-
-static void on_scan(el_state *e)
-{
-    sim *s = e->s;
-    e->scan_pending = false;
-    int keep = 0, n = e->nwatch;
-    el_ref *w = e->watch;
-    e->watch = NULL;
-    e->nwatch = e->capwatch = 0;
-    for (int i = 0; i < n; i++) {
-        job *j = sim_job_at(s, w[i].slot, w[i].gen);
-        if (!j || j->state != JOB_QUEUED)
-            continue;
-        if (fits_up(e, j) || !consider(e, j))
-            w[keep++] = w[i];
-    }
-    /* what is still watched waits for room an up node has, or for a group
-     * below its max: only a running job or a node on the way changes that */
-    bool moving = s->running > 0;
-    for (int k = 0; k < e->norder && !moving; k++)
-        moving = e->g[e->order[k]].provisioning.value > 0;
-    for (int i = 0; moving && i < keep; i++) {
-        job *j = sim_job_at(s, w[i].slot, w[i].gen);
-        if (j && j->state == JOB_QUEUED)
-            ref_push(&e->watch, &e->nwatch, &e->capwatch, j);
-    }
-    free(w);
-    scan_later(e);
-}
-
 /* {==== nodes up and idle ====} */
 
 static void idle_later(el_state *e, int node)
@@ -198,7 +23,7 @@ static void idle_later(el_state *e, int node)
         return;
     el_node *n = &e->node[node];
     n->gen++;
-    sim_module_event(e->s, e->index, e->s->now + s_to_us(g->cfg->idle_s), (uint32_t)node, n->gen, EL_EV_IDLE);
+    sim_module_event(e->s, e->index, e->s->now + el_s_to_us(g->cfg->idle_s), (uint32_t)node, n->gen, EL_EV_IDLE);
 }
 
 static void on_up(el_state *e, int node)
@@ -213,7 +38,7 @@ static void on_up(el_state *e, int node)
     int nw = n->nwait;
     n->wait = NULL;
     n->nwait = n->capwait = 0;
-    el_set_state(e, node, NODE_UP); /* dispatches */
+    el_scale_set_state(e, node, NODE_UP); /* dispatches */
     el_spot_arm(e, node);
     for (int i = 0; i < nw; i++) {
         job *j = sim_job_at(s, w[i].slot, w[i].gen);
@@ -221,42 +46,11 @@ static void on_up(el_state *e, int node)
             sim_sketch_add(&g->provision_wait_s, gs_us_to_s(s->now - n->decided_us));
             g->provision_waits++;
         } else if (j && j->state == JOB_QUEUED)
-            pending(e, j); /* another took the node: ask again */
+            el_scale_pending(e, j); /* another took the node: ask again */
     }
     free(w);
     if (sim_node_empty(s, node))
         idle_later(e, node);
-}
-
-void el_node_gone(el_state *e, int node, bool reclaimed)
-{
-    sim *s = e->s;
-    el_group *g = &e->g[e->group_of[node]];
-    el_node *n = &e->node[node];
-    n->gen++;
-    if (sim_node_state(s, node) == NODE_PROVISIONING)
-        sim_gauge_add(&g->provisioning, s->now, -1);
-    if (g->open_node == node)
-        g->open_node = -1;
-    g->alive--;
-    sim_gauge_add(&g->exist, s->now, -1);
-    if (reclaimed)
-        g->reclaims++;
-    else
-        g->scale_ins++;
-    n->spot_gen++;
-    el_set_state(e, node, NODE_ABSENT); /* a reclaimed node interrupts its jobs (who may ask for more) */
-    g->absent[g->nabsent++] = node;
-    el_ref *w = n->wait;
-    int nw = n->nwait;
-    n->wait = NULL;
-    n->nwait = n->capwait = 0;
-    for (int i = 0; i < nw; i++) {
-        job *j = sim_job_at(s, w[i].slot, w[i].gen);
-        if (j && j->state == JOB_QUEUED)
-            pending(e, j);
-    }
-    free(w);
 }
 
 static void on_idle(el_state *e, int node)
@@ -267,7 +61,7 @@ static void on_idle(el_state *e, int node)
     if (g->cfg->trigger == TRIGGER_POOLED && el_pooled_keeps(e, g))
         idle_later(e, node); /* needed by the pooled metrics: looked at again after idle_s */
     else
-        el_node_gone(e, node, false);
+        el_scale_node_gone(e, node, false);
 }
 
 /* {==== the module's hooks ====} */
@@ -314,7 +108,7 @@ static void el_arrived(void *state, sim *s, job *j)
     if (!e || !e->states)
         return;
     if (j->state == JOB_QUEUED)
-        pending(e, j);
+        el_scale_pending(e, j);
     if (e->pooled)
         el_pooled_arm(e);
 }
@@ -363,7 +157,7 @@ static void el_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t 
     switch (aux & 0xff) {
     case EL_EV_UP: on_up(e, (int)slot); break;
     case EL_EV_IDLE: on_idle(e, (int)slot); break;
-    case EL_EV_SCAN: on_scan(e); break;
+    case EL_EV_SCAN: el_scale_scan(e); break;
     case EL_EV_POOLED: el_pooled_tick(e); break;
     default: el_spot_event(e, slot, gen, (int)(aux & 0xff)); break;
     }
@@ -419,7 +213,7 @@ static void group_init(el_state *e, int gi)
     g->nstate[NODE_ABSENT] = g->count - up;
     for (int k = g->count - 1; k >= up; k--) { /* the lowest absent id on top */
         g->absent[g->nabsent++] = g->first + k;
-        el_set_state(e, g->first + k, NODE_ABSENT);
+        el_scale_set_state(e, g->first + k, NODE_ABSENT);
     }
     g->alive = up;
     sim_gauge_set(&g->exist, 0, up);
@@ -528,3 +322,13 @@ const sim_module elastic_module = {
     .event = el_event,
     .report = el_report,
 };
+
+void sim_elastic_reclaim(sim *s, int node)
+{
+    el_state *e = sim_module_state(s, &elastic_module);
+    if (!e || node < 0 || node >= s->cl->nnodes || e->group_of[node] < 0 ||
+        e->g[e->group_of[node]].cfg->tier != TIER_SPOT || sim_node_state(s, node) != NODE_UP)
+        GS_BUG("sim_elastic_reclaim: not an up node of a spot group");
+    e->node[node].spot_gen++; /* the drawn reclaim is void: this one replaces it */
+    el_spot_notice(e, node);
+}

@@ -39,7 +39,7 @@ typedef struct el_group {
     sim_gauge used;              /* GPUs held by jobs on its nodes */
     sim_gauge provisioning;      /* nodes provisioning */
     sim_sketch provision_wait_s; /* decision to start, jobs that waited for a node of the group */
-    int nstate[NODE_NSTATES];    /* its nodes in each state (el_set_state), for the timeseries */
+    int nstate[NODE_NSTATES];    /* its nodes in each state (on_state in sim_elastic.c), for the timeseries */
     int reserved_gpus;           /* reserved tier: GPUs paid for the whole run */
     gsl_rng *rng;                /* spot reclaims: the group's own stream */
     uint64_t interrupted;        /* jobs a reclaim stopped before they could write a checkpoint */
@@ -76,6 +76,8 @@ typedef struct el_state {
 void el_spot_arm(el_state *e, int node);
 void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind);
 void el_spot_free(el_group *g);
+/* Node's reclaim notice now (the drawn reclaim or a scripted one). */
+void el_spot_notice(el_state *e, int node);
 /* sim_elastic_pooled.c */
 void el_pooled_arm(el_state *e);
 void el_pooled_tick(el_state *e);
@@ -83,9 +85,18 @@ void el_pooled_tick(el_state *e);
 bool el_pooled_keeps(const el_state *e, const el_group *g);
 /* sim_elastic_report.c */
 void el_report(const void *state, const sim *s, cJSON *root, int section);
-/* sim_elastic.c */
-void el_set_state(el_state *e, int node, int state);
-void el_node_gone(el_state *e, int node, bool reclaimed);
-void el_provision(el_state *e, el_group *g, job *j);
+/* sim_elastic_scale.c */
+/* Moves node (sim_nodes.h), counted in its group's states. */
+void el_scale_set_state(el_state *e, int node, int state);
+/* One node of g provisioned (the open node of g), or a job's parts: j waits for them. */
+void el_scale_provision(el_state *e, el_group *g, job *j);
+/* Queued job j: watched when an up node fits it or no group can take it, else nodes are asked for. */
+void el_scale_pending(el_state *e, job *j);
+/* The scan: each watched job looked at again. */
+void el_scale_scan(el_state *e);
+/* Node goes absent (reclaimed or scaled in); the jobs waiting for it ask again. */
+void el_scale_node_gone(el_state *e, int node, bool reclaimed);
+
+static inline gs_time_us el_s_to_us(double s) { return (gs_time_us)(s * 1e6 + 0.5); }
 
 #endif

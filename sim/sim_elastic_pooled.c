@@ -22,7 +22,7 @@
 #include "sim_module.h"
 
 /* The cluster's pooled metrics now, less `less` nodes of group `of`. */
-static void metrics(const el_state *e, const el_group *of, int less, double *util, double *mem, double *p99_ms)
+static void pooled_metrics(const el_state *e, const el_group *of, int less, double *util, double *mem, double *p99_ms)
 {
     double used = 0, gpus = 0, mib = 0;
     for (int gi = 0; gi < e->ng; gi++) {
@@ -65,7 +65,7 @@ void el_pooled_tick(el_state *e)
     sim *s = e->s;
     e->pooled_pending = false;
     double util, mem, p99;
-    metrics(e, NULL, 0, &util, &mem, &p99);
+    pooled_metrics(e, NULL, 0, &util, &mem, &p99);
     bool moving = s->running > 0 || s->queued > 0 || s->g_alloc.value > 0; /* tasks (replicas) hold GPUs */
     for (int k = 0; k < e->norder; k++) {
         el_group *g = &e->g[e->order[k]];
@@ -74,7 +74,7 @@ void el_pooled_tick(el_state *e)
             g->nabsent == 0)
             continue;
         if (util > g->cfg->util_high || mem > g->cfg->mem_high || p99 > g->cfg->p99_high_ms) {
-            el_provision(e, g, NULL);
+            el_scale_provision(e, g, NULL);
             moving = true;
         }
     }
@@ -85,6 +85,6 @@ void el_pooled_tick(el_state *e)
 bool el_pooled_keeps(const el_state *e, const el_group *g)
 {
     double util, mem, p99;
-    metrics(e, g, 1, &util, &mem, &p99);
+    pooled_metrics(e, g, 1, &util, &mem, &p99);
     return util > g->cfg->util_high || mem > g->cfg->mem_high;
 }

@@ -7,7 +7,7 @@
  * sim_elastic_conf.c): the node drains (it takes no new work) and each job
  * on it whose checkpoint can be written within the notice stops its work and
  * writes it (its cards held at rate 0), then is requeued having lost nothing
- * (sim_job_interrupt_saved). When the notice ends the node goes (el_node_gone):
+ * (sim_job_interrupt_saved). When the notice ends the node goes (el_scale_node_gone):
  * every job still on it is interrupted as by a failure, losing the work since
  * its latest periodic checkpoint (sim_job_interrupt), and a group below its
  * min asks for a replacement. Cost: a notice O(jobs on the node).
@@ -20,8 +20,6 @@
 #include "sim_nodes.h"
 #include "sim_preempt.h"
 
-static gs_time_us s_to_us(double s) { return (gs_time_us)(s * 1e6 + 0.5); }
-
 void el_spot_arm(el_state *e, int node)
 {
     el_group *g = &e->g[e->group_of[node]];
@@ -31,7 +29,7 @@ void el_spot_arm(el_state *e, int node)
         g->rng = sim_rng_new(sim_seed(e->s), RNG_POLICY + 2000 + (uint32_t)g->index);
     double after_s = sim_rng_exp(g->rng, 3600.0 / g->cfg->reclaim_per_node_hour);
     el_node *n = &e->node[node];
-    sim_module_event(e->s, e->index, e->s->now + s_to_us(after_s), (uint32_t)node, n->spot_gen, EL_EV_NOTICE);
+    sim_module_event(e->s, e->index, e->s->now + el_s_to_us(after_s), (uint32_t)node, n->spot_gen, EL_EV_NOTICE);
 }
 
 void el_spot_free(el_group *g)
@@ -42,12 +40,12 @@ void el_spot_free(el_group *g)
 }
 
 /* The notice: the jobs that can write their checkpoint in time do so. */
-static void on_notice(el_state *e, int node)
+void el_spot_notice(el_state *e, int node)
 {
     sim *s = e->s;
     el_group *g = &e->g[e->group_of[node]];
-    gs_time_us notice_us = s_to_us(g->cfg->notice_s);
-    el_set_state(e, node, NODE_DRAINING);
+    gs_time_us notice_us = el_s_to_us(g->cfg->notice_s);
+    el_scale_set_state(e, node, NODE_DRAINING);
     for (job *j = s->node_jobs[node]; j;) {
         job *next = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext : j->more->node_next;
         gs_time_us w = j->internal ? -1 : sim_job_ckpt_write_us(s, j);
@@ -68,17 +66,17 @@ static void on_reclaim(el_state *e, int node)
     for (job *j = e->s->node_jobs[node]; j; j = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext
                                                             : j->more->node_next)
         g->interrupted += !j->internal;
-    el_node_gone(e, node, true);
+    el_scale_node_gone(e, node, true);
     /* the group's min is kept as a cloud's node group keeps its size: a
      * replacement is asked for (the jobs stopped asked for theirs already) */
     if (g->alive < g->cfg->min && g->nabsent > 0)
-        el_provision(e, g, NULL);
+        el_scale_provision(e, g, NULL);
 }
 
 void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind)
 {
     if (kind == EL_EV_NOTICE)
-        on_notice(e, (int)slot);
+        el_spot_notice(e, (int)slot);
     else if (kind == EL_EV_RECLAIM)
         on_reclaim(e, (int)slot);
     else if (kind == EL_EV_SAVED) {
@@ -86,14 +84,4 @@ void el_spot_event(el_state *e, uint32_t slot, uint32_t gen, int kind)
         if (j && j->state == JOB_RUNNING)
             sim_job_interrupt_saved(e->s, j);
     }
-}
-
-void sim_elastic_reclaim(sim *s, int node)
-{
-    el_state *e = sim_module_state(s, &elastic_module);
-    if (!e || node < 0 || node >= s->cl->nnodes || e->group_of[node] < 0 ||
-        e->g[e->group_of[node]].cfg->tier != TIER_SPOT || sim_node_state(s, node) != NODE_UP)
-        GS_BUG("sim_elastic_reclaim: not an up node of a spot group");
-    e->node[node].spot_gen++; /* the drawn reclaim is void: this one replaces it */
-    on_notice(e, node);
 }

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 /* sim_event_before without branches: which child is earliest is a coin
- * toss the branch predictor loses half the time, and a pop asks it at every
- * level (one 128-bit comparison: no jump). */
+ * toss, and a pop asks it at every level (one 128-bit comparison: no
+ * jump). */
 static inline bool ev_less(const sim_event *a, const sim_event *b) { return sim_event_before(a, b); }
 
 void sim_heap_init(sim_heap *h)

@@ -4,7 +4,7 @@
  * instant pop in the order they were scheduled (FIFO), independent of heap
  * layout. Events are stored by value (32 bytes); the heap owns no payload.
  * Cancellation is lazy: the subject carries a generation number, and a popped
- * event whose generation no longer matches is dropped by the caller.
+ * event whose generation does not match the subject's is dropped by the caller.
  * Push and pop are O(log n) in the number of pending events.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_EVENT_H
@@ -40,7 +40,7 @@ typedef struct sim_heap {
 /* Children per node. A pop walks from the root to a leaf, each level
  * waiting on the loads and comparisons of the one before: four children
  * halve a binary heap's levels, and their three comparisons run side by
- * side (2% less CPU on the plain replay than binary, measured). */
+ * side. */
 #define SIM_HEAP_ARITY 4
 
 void sim_heap_init(sim_heap *h);
@@ -52,10 +52,10 @@ void sim_heap_grow(sim_heap *h);
 void sim_heap_reserve(sim_heap *h, size_t cap);
 /* Drops the array's events keep(e, ud) says no to, except the latest of
  * them (by (t_us, seq)), and restores the heap order over the rest: what
- * stays pops in the same order as before, each event keeping its seq. The
+ * stays pops in the order it would have, each event keeping its seq. The
  * latest refused event stays because a caller may read the heap's length
  * or its last event (sim_run runs on while a void completion is pending:
- * keeping the latest one keeps that exactly as it was). O(n). Returns the
+ * keeping the latest one keeps that unchanged). O(n). Returns the
  * events dropped. The side event is not looked at. */
 size_t sim_heap_filter(sim_heap *h, bool (*keep)(const sim_event *e, void *ud), void *ud);
 

@@ -473,18 +473,3 @@ int sim_gang_largest(const sim_cluster *c)
     return best;
 }
 
-const job_part *job_part_on(const job *j, int n)
-{
-    const job_span *sp = j->gpu.span;
-    int lo = 0, hi = sp->nparts - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (sp->part[mid].node == n)
-            return &sp->part[mid];
-        if (sp->part[mid].node < n)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return NULL;
-}

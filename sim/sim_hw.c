@@ -85,13 +85,8 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
     h->ref_i = h->ref - h->cat->models;
     if (h->ref_i < 0 || h->ref_i >= h->cat->n)
         h->ref_i = -1;
-    const char *ms = sim_param(s, "mig_speed");
-    if (strcmp(ms, "share") && strcmp(ms, "card"))
-        return gs_err(err, GS_EUSAGE, "parameter mig_speed: expected share or card, found '%s'", ms);
-    h->slice_share = !strcmp(ms, "share");
-    const char *mb = sim_param(s, "mem_bound_job");
-    if (!gs_num_double(mb, 0, 1, &h->mem_bound_job))
-        return gs_err(err, GS_EUSAGE, "parameter mem_bound_job: expected a share 0..1, found '%s'", mb);
+    h->slice_share = sim_param_choice(s, "mig_speed") == 0; /* share|card */
+    h->mem_bound_job = sim_param_num(s, "mem_bound_job");
     return 0;
 }
 

@@ -211,8 +211,22 @@ typedef struct job_span {
 #define JOB_SPANS 255
 static inline int *job_span_ids(const job_span *sp) { return (int *)(void *)(sp->part + sp->nparts); }
 static inline bool job_spans(const job *j) { return j->ngpu_ids == JOB_SPANS; }
-/* Its part on node n, or NULL: O(log parts). */
-const job_part *job_part_on(const job *j, int n);
+/* Its part on node n, or NULL: a binary search of its parts (by node), O(log parts). */
+static inline const job_part *job_part_on(const job *j, int n)
+{
+    const job_span *sp = j->gpu.span;
+    int lo = 0, hi = sp->nparts - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sp->part[mid].node == n)
+            return &sp->part[mid];
+        if (sp->part[mid].node < n)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
 /* The GPUs job j holds on node n: O(1) on one node, O(log parts) across. */
 static inline int job_gpus_on(const job *j, int n)
 {

@@ -33,8 +33,8 @@ typedef struct sim_node_bound_part {
     int *ids; /* heap order */
 } sim_node_bound_part;
 
-/* One id's slot: what a heap step reads and writes together, in one line
- * of cache (nodes are many: three arrays cost three misses a step). */
+/* One id's slot: what a heap step reads and writes together, in one
+ * record (one place a step, not three arrays). */
 typedef struct sim_node_bound_slot {
     double key; /* v - A x t of the id held (its line at time 0) */
     int pos;    /* place in its class's heap, -1 when absent */

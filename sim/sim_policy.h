@@ -191,7 +191,7 @@ typedef struct pol_space {
      * core's own reason (sim_reject.h). */
     void (*reject_reason)(const void *state, const sim *s, const job *j, char *why, size_t cap);
     /* Optional, with POL_CAP_NODES: node left service (its jobs are being
-     * stopped, the ledger no longer offers it) or came back. NULL: the
+     * stopped, the ledger does not offer it) or came back. NULL: the
      * ledger is the policy's only record of nodes (whole). */
     void (*node_changed)(void *state, sim *s, int node, bool in_service);
 } pol_space;

@@ -65,14 +65,6 @@ static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
     sim_module_event(s, ext_of(s)->index, at_us, j ? j->slot : SIM_NO_SLOT, j ? j->gen : 0, aux);
 }
 
-static double num_param(const sim *s, const char *name, double lo, gs_error *err, int *rc)
-{
-    double d = sim_param_number(s, name); /* typed and range-checked by the core (preempt_params) */
-    if (*rc == 0 && (!(d >= lo) || d > 1e12))
-        *rc = gs_err(err, GS_EUSAGE, "--set %s='%s': expected a number >= %g", name, sim_param(s, name), lo);
-    return d;
-}
-
 static int ext_init(sim *s, int index, void **state, gs_error *err)
 {
     sim_ext *x = xcalloc(1, sizeof *x);
@@ -81,27 +73,21 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     sim_sketch_init(&x->wait_s);
     sim_sketch_init(&x->write_s);
     sim_sketch_init(&x->ckpt_gb);
-    const char *pv = sim_param(s, "preempt");
-    if (strcmp(pv, "on") && strcmp(pv, "off"))
-        return gs_err(err, GS_EUSAGE, "--set preempt='%s': expected on or off", pv);
-    x->preempt = strcmp(pv, "on") == 0;
-    int rc = 0;
-    x->min_runtime_us = (gs_time_us)llround(num_param(s, "min_runtime", 0, err, &rc) * 1e6);
-    x->ckpt_every_us = (gs_time_us)llround(num_param(s, "checkpoint_every", 0, err, &rc) * 1e6);
-    x->grace_us = (gs_time_us)llround(num_param(s, "grace_period", 0, err, &rc) * 1e6);
-    x->write_gbps = num_param(s, "ckpt_write_gbps", 1e-9, err, &rc);
-    x->read_gbps = num_param(s, "ckpt_read_gbps", 1e-9, err, &rc);
-    x->bytes_per_param = num_param(s, "ckpt_bytes_per_param", 0, err, &rc);
+    /* typed and range-checked by the core (preempt_params) */
+    x->preempt = sim_param_on(s, "preempt");
+    x->min_runtime_us = (gs_time_us)llround(sim_param_number(s, "min_runtime") * 1e6);
+    x->ckpt_every_us = (gs_time_us)llround(sim_param_number(s, "checkpoint_every") * 1e6);
+    x->grace_us = (gs_time_us)llround(sim_param_number(s, "grace_period") * 1e6);
+    x->write_gbps = sim_param_number(s, "ckpt_write_gbps");
+    x->read_gbps = sim_param_number(s, "ckpt_read_gbps");
+    x->bytes_per_param = sim_param_number(s, "ckpt_bytes_per_param");
     x->write_limit_us = -1;
-    if (rc == 0 && strcmp(sim_param(s, "ckpt_write_limit"), "none"))
+    if (sim_param_choice(s, "ckpt_write_limit") < 0) /* a number, not "none" */
         x->write_limit_us = (gs_time_us)llround(sim_param_number(s, "ckpt_write_limit") * 1e6);
-    const char *pp = sim_param(s, "protect_priority");
-    if (rc == 0 && strcmp(pp, "none")) {
+    if (sim_param_choice(s, "protect_priority") < 0) {
         x->protect_priority = (long)sim_param_int(s, "protect_priority");
         x->protect = true;
     }
-    if (rc)
-        return rc;
     const pol_ops *sp = s->pol[0];
     bool admit = (sp->space->caps & POL_CAP_ADMIT) != 0;
     if (x->preempt && (!admit || !sp->space->fits_if_released))
@@ -668,7 +654,7 @@ static void on_op(sim *s, uint32_t oi)
     job *p = op.p;
     /* p may have found room elsewhere meanwhile: started, or placed by a
      * policy that starts it by itself later (JF_PLACED: dynmig creating its
-     * instances). Either way it no longer waits for these victims, and
+     * instances). Either way it does not wait for these victims now, and
      * handing it their room would place it a second time. */
     bool p_waits = p->gen == op.p_gen && p->state == JOB_QUEUED && (p->core_flags & JF_PREEMPTOR) &&
                    !(p->core_flags & JF_PLACED);

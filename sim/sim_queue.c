@@ -537,12 +537,20 @@ static bool shut_out(sim_queue *q, sim_queue_bucket *bk, const sim_queue_host *h
     return true;
 }
 
-job *sim_queue_head(const sim_queue *q)
+/* The class whose head is first in line over every bucket, or -1.
+ * O(buckets). */
+static int line_head(const sim_queue *q)
 {
     int best = -1;
     for (int b = 0; b < q->nbk; b++)
         if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
             best = q->bk[b].h[0];
+    return best;
+}
+
+job *sim_queue_head(const sim_queue *q)
+{
+    int best = line_head(q);
     return best < 0 ? NULL : q->cls[best].heap[0];
 }
 
@@ -552,153 +560,207 @@ void sim_queue_dispatch_host(sim_queue *q, bool strict, uint32_t (*room_fn)(void
     sim_queue_dispatch_upto(q, strict, room_fn, host, try_start, ud, SIZE_MAX);
 }
 
+/* ---- one dispatch pass ----
+ * A skipping pass keeps a list of the non-empty buckets within the room
+ * (and not parked): listed once per pass, filtered after a start that
+ * released nothing and listed again after one that did (the room grew, a
+ * nested pass may have refilled buckets); a failed try changes nothing but
+ * its own bucket, so the list stays valid. Listing costs O(buckets); the
+ * list is a heap by its heads, so a failed try or a dropped bucket costs
+ * O(log listed). A strict pass looks at every bucket's head each time. */
+
+#define SQ_EL_STACK 64
+
+typedef struct pass {
+    sim_queue *q;
+    bool strict;
+    bool parking; /* a skipping pass with a host that counts its gives */
+    uint32_t (*room_fn)(void *ud);
+    const sim_queue_host *host;
+    void *ud;
+    uint32_t room;     /* the room as last read */
+    double hcpu, hmem; /* the host room as last read */
+    given_copy given;
+    el_ent *el; /* the list: stack_el, or heap memory when buckets outgrow it */
+    int nel;    /* -1: to be made */
+    int el_cap;
+    el_ent stack_el[SQ_EL_STACK];
+} pass;
+
+static void pass_begin(pass *p, sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
+                       void *ud)
+{
+    p->q = q;
+    p->strict = strict;
+    p->room_fn = room_fn;
+    p->host = host;
+    p->ud = ud;
+    p->room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+    /* parking is for skipping passes with a host that counts its gives;
+     * any other pass looks at every bucket, parked or not */
+    p->parking = !strict && parks(host);
+    p->given.ok = false;
+    host_room_now(host, ud, &p->hcpu, &p->hmem);
+    p->el = q->nbk <= SQ_EL_STACK ? p->stack_el : xmalloc((size_t)q->nbk * sizeof *p->el);
+    p->nel = -1;
+    p->el_cap = q->nbk <= SQ_EL_STACK ? SQ_EL_STACK : q->nbk;
+}
+
+static void heapify(el_ent *el, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--)
+        el_down(el, n, i);
+}
+
+/* Makes the list: the woken buckets first woken, then every non-empty
+ * bucket within the room that is neither parked nor shut out. O(buckets). */
+static void pass_list(pass *p)
+{
+    sim_queue *q = p->q;
+    if (q->nbk > p->el_cap) { /* a start queued a new shape */
+        if (p->el != p->stack_el)
+            free(p->el);
+        p->el = xmalloc((size_t)q->nbk * sizeof *p->el);
+        p->el_cap = q->nbk;
+    }
+    if (p->parking)
+        wake(q, p->host, p->ud);
+    p->nel = 0;
+    for (int b = 0; b < q->nbk && q->bk[b].demand <= p->room; b++) { /* ascending demand */
+        sim_queue_bucket *bk = &q->bk[b];
+        if (!bk->n || (p->parking && bk->state == SQ_PARKED))
+            continue;
+        if (shut_out(q, bk, p->host, p->ud, p->parking, &p->given, p->hcpu, p->hmem))
+            continue;
+        p->el[p->nel++] = el_of(q, b);
+    }
+    heapify(p->el, p->nel);
+}
+
+/* The class whose head the pass tries next, or -1. A skipping pass drops
+ * from its list's top a bucket beyond the room (which a start shrank) or
+ * one whose least ask no node has: none of its requests can start in this
+ * pass, unless a nested pass releases something (then the list is made
+ * again). */
+static int pass_pick(pass *p)
+{
+    sim_queue *q = p->q;
+    if (p->strict) /* the head of the line decides: every bucket */
+        return line_head(q);
+    if (p->nel < 0)
+        pass_list(p);
+    while (p->nel > 0) {
+        sim_queue_bucket *bk = &q->bk[p->el[0].b];
+        if (bk->demand > p->room) {
+            el_pop(p->el, &p->nel);
+            continue;
+        }
+        if (!host_open(bk, p->hcpu, p->hmem) ||
+            (p->host && p->host->fits && !bucket_fits(p->host, p->ud, &p->given, bk))) {
+            if (p->parking)
+                park(q, bk);
+            el_pop(p->el, &p->nel);
+            continue;
+        }
+        return bk->h[0];
+    }
+    return -1;
+}
+
+/* Class best's head started. `kept`: nothing else in the queue moved and no
+ * node was given anything, so when neither the room nor the host room grew
+ * the list made again would hold what this one holds, less what the shrunk
+ * room leaves out (what was left out or dropped stays out, and only the
+ * started bucket's head moved): the list is filtered in place, O(listed).
+ * Otherwise it is made again at the next pick. */
+static void pass_started(pass *p, int best, bool kept)
+{
+    sim_queue *q = p->q;
+    pop_head(q, best);
+    p->given.ok = false; /* the start took from a node */
+    uint32_t room1 = p->room_fn ? p->room_fn(p->ud) : SQ_ROOM_ANY;
+    double hcpu1, hmem1;
+    host_room_now(p->host, p->ud, &hcpu1, &hmem1);
+    bool filter = !p->strict && p->nel > 0 && kept && room1 <= p->room && !(hcpu1 > p->hcpu) && !(hmem1 > p->hmem);
+    p->room = room1;
+    p->hcpu = hcpu1;
+    p->hmem = hmem1;
+    if (!filter) {
+        p->nel = -1;
+        return;
+    }
+    int m = 0;
+    for (int i = 0; i < p->nel; i++) {
+        sim_queue_bucket *bk = &q->bk[p->el[i].b];
+        if (!bk->n || bk->demand > p->room)
+            continue;
+        if (shut_out(q, bk, p->host, p->ud, p->parking, &p->given, p->hcpu, p->hmem))
+            continue;
+        p->el[m++] = i == 0 ? el_of(q, p->el[0].b) : p->el[i];
+    }
+    p->nel = m;
+    heapify(p->el, p->nel);
+}
+
+/* Class best's try failed in a skipping pass: it is out of its bucket until
+ * the pass ends, and the bucket's new head (or none) takes its place in the
+ * list. */
+static void pass_failed(pass *p, int best)
+{
+    sim_queue *q = p->q;
+    int fb = q->cls[best].bucket;
+    bk_delete(q, best);
+    if (p->nel > 0 && p->el[0].b == fb)
+        el_top_changed(q, p->el, &p->nel);
+    if (q->nfailed == q->failed_cap) {
+        q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
+        q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
+    }
+    q->failed[q->nfailed++] = best;
+}
+
 size_t sim_queue_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
                         bool (*try_start)(void *ud, job *j), void *ud, size_t max_tries)
 {
-    size_t tries = 0;
     if (q->len == 0)
         return 0; /* nothing waits (and no pass runs: a failed class is not empty) */
     /* a pass inside a pass (a start released something): the inner one
      * sees every class, as a fresh pass would */
     if (q->depth++ > 0) {
         restore_failed(q);
-        q->gen++; /* the outer pass's list no longer holds */
+        q->gen++; /* the outer pass's list holds no more */
     }
-    uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
-    /* parking is for skipping passes with a host that counts its gives;
-     * any other pass looks at every bucket, parked or not */
-    bool parking = !strict && parks(host);
-    given_copy given;
-    given.ok = false;
-    double hcpu, hmem;
-    host_room_now(host, ud, &hcpu, &hmem);
-    /* skipping order: the non-empty buckets within the room (and not
-     * parked), listed once per pass, filtered after a start that released
-     * nothing and listed again after one that did (the room grew, a nested
-     * pass may have refilled buckets); a failed try changes nothing but its
-     * own bucket, so the list stays valid. Listing costs O(buckets) */
-    el_ent stack_el[64], *el = q->nbk <= 64 ? stack_el : xmalloc((size_t)q->nbk * sizeof *el);
-    int nel = -1, el_cap = q->nbk <= 64 ? 64 : q->nbk;
+    pass p;
+    pass_begin(&p, q, strict, room_fn, host, ud);
+    size_t tries = 0;
     for (;;) {
-        int best = -1;
-        if (strict) { /* the head of the line decides: every bucket */
-            for (int b = 0; b < q->nbk; b++)
-                if (q->bk[b].n && (best < 0 || cls_before(q, q->bk[b].h[0], best)))
-                    best = q->bk[b].h[0];
-        } else {
-            if (nel < 0) {
-                if (q->nbk > el_cap) { /* a start queued a new shape */
-                    if (el != stack_el)
-                        free(el);
-                    el = xmalloc((size_t)q->nbk * sizeof *el);
-                    el_cap = q->nbk;
-                }
-                if (parking) /* first: a woken bucket is listed */
-                    wake(q, host, ud);
-                nel = 0;
-                for (int b = 0; b < q->nbk && q->bk[b].demand <= room; b++) { /* ascending demand */
-                    sim_queue_bucket *bk = &q->bk[b];
-                    if (!bk->n || (parking && bk->state == SQ_PARKED))
-                        continue;
-                    /* parked: no node has its least ask (the most free on
-                     * any node is short of it, or a woken bucket's nodes
-                     * given something since have it no more) */
-                    if (shut_out(q, bk, host, ud, parking, &given, hcpu, hmem))
-                        continue;
-                    el[nel++] = el_of(q, b);
-                }
-                for (int i = nel / 2 - 1; i >= 0; i--)
-                    el_down(el, nel, i);
-            }
-            /* the listed buckets form a heap by their heads: the best is
-             * on top, a failed try or a dropped bucket costs O(log listed) */
-            if (nel > 0) {
-                sim_queue_bucket *bk = &q->bk[el[0].b];
-                /* beyond the room (which a start shrank), or no node has the
-                 * bucket's least ask: none of its requests can start in
-                 * this pass, unless a nested pass releases something (then
-                 * the list is made again) */
-                if (bk->demand > room) {
-                    el_pop(el, &nel);
-                    continue;
-                }
-                if (!host_open(bk, hcpu, hmem) || (host && host->fits && !bucket_fits(host, ud, &given, bk))) {
-                    if (parking)
-                        park(q, bk);
-                    el_pop(el, &nel);
-                    continue;
-                }
-                best = bk->h[0];
-            }
-        }
+        int best = pass_pick(&p);
         if (best < 0 || tries == max_tries)
             break;
-        if (q->cls[best].demand > room || !host_open(&q->bk[q->cls[best].bucket], hcpu, hmem))
+        if (q->cls[best].demand > p.room || !host_open(&q->bk[q->cls[best].bucket], p.hcpu, p.hmem))
             break; /* strict: the head of the line cannot fit now */
         /* a woken bucket's head that none of the nodes given something
          * since has room for fits no node: its try would fail (the host
          * room's contract), and is not made */
         const job *head = q->cls[best].heap[0];
-        bool short_ = parking && woken_short(host, ud, &given, &q->bk[q->cls[best].bucket], head->req.cpu,
-                                              head->req.mem_gib);
-        uint64_t gen0 = q->gen, gives0 = parking ? host->gives(ud) : 0;
+        bool short_ = p.parking && woken_short(host, ud, &p.given, &q->bk[q->cls[best].bucket], head->req.cpu,
+                                                head->req.mem_gib);
+        uint64_t gen0 = q->gen, gives0 = p.parking ? host->gives(ud) : 0;
         tries += !short_;
         if (!short_ && try_start(ud, q->cls[best].heap[0])) {
             /* nothing else in the queue moved (no push, removal or nested
              * pass), and no node was given anything (or no bucket was
              * dropped for one node's room) */
-            bool kept = q->gen == gen0 && (parking ? host->gives(ud) == gives0 : !host || !host->fits);
-            pop_head(q, best);
-            given.ok = false; /* the start took from a node */
-            uint32_t room1 = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
-            double hcpu1, hmem1;
-            host_room_now(host, ud, &hcpu1, &hmem1);
-            if (!strict && nel > 0 && kept && room1 <= room && !(hcpu1 > hcpu) && !(hmem1 > hmem)) {
-                /* the list made again would hold what this one holds, less
-                 * what the shrunk room leaves out: what was left out or
-                 * dropped stays out (no room or node grew, no bucket
-                 * filled), and only the started bucket's head moved */
-                room = room1;
-                hcpu = hcpu1;
-                hmem = hmem1;
-                int m = 0;
-                for (int i = 0; i < nel; i++) {
-                    sim_queue_bucket *bk = &q->bk[el[i].b];
-                    if (!bk->n || bk->demand > room)
-                        continue;
-                    if (shut_out(q, bk, host, ud, parking, &given, hcpu, hmem))
-                        continue;
-                    el[m++] = i == 0 ? el_of(q, el[0].b) : el[i];
-                }
-                nel = m;
-                for (int i = nel / 2 - 1; i >= 0; i--)
-                    el_down(el, nel, i);
-                continue;
-            }
-            /* a start released something (a nested pass ran, the room
-             * grew): the list is made again */
-            room = room1;
-            hcpu = hcpu1;
-            hmem = hmem1;
-            nel = -1;
+            bool kept = q->gen == gen0 && (p.parking ? host->gives(ud) == gives0 : !host || !host->fits);
+            pass_started(&p, best, kept);
             continue;
         }
         if (strict)
             break;
-        /* out of its bucket until the pass ends; the bucket's new head (or
-         * none) takes its place in the list */
-        int fb = q->cls[best].bucket;
-        bk_delete(q, best);
-        if (nel > 0 && el[0].b == fb)
-            el_top_changed(q, el, &nel);
-        if (q->nfailed == q->failed_cap) {
-            q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
-            q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
-        }
-        q->failed[q->nfailed++] = best;
+        pass_failed(&p, best);
     }
-    if (el != stack_el)
-        free(el);
+    if (p.el != p.stack_el)
+        free(p.el);
     restore_failed(q);
     q->depth--;
     return tries;

@@ -159,17 +159,10 @@ static void report_modules(const sim *s, cJSON *r, int section)
             s->mod[m]->report(s->mst[m], s, r, section);
 }
 
-cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
+/* The report's "jobs": counts, waits, backfill, rejections, sizes,
+ * classes, then the modules' jobs sections. */
+static void report_jobs(const sim *s, cJSON *r, double end_s)
 {
-    cJSON *r = cJSON_CreateObject();
-    sim_report_add_inputs(r, s);
-    if (s->nwarnings > 0) {
-        cJSON *w = cJSON_AddArrayToObject(r, "warnings");
-        for (int i = 0; i < s->nwarnings; i++)
-            cJSON_AddItemToArray(w, cJSON_CreateString(s->warnings[i]));
-    }
-    double end_s = gs_us_to_s(s->now);
-
     cJSON *jobs = cJSON_AddObjectToObject(r, "jobs");
     cJSON_AddNumberToObject(jobs, "arrived", (double)s->arrived);
     cJSON_AddNumberToObject(jobs, "completed", (double)s->completed);
@@ -205,7 +198,12 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     }
     sim_classes_report(&s->classes, jobs); /* a trace with a class column */
     report_modules(s, r, SIM_REPORT_JOBS); /* jobs.by_priority, preemption, tenants */
+}
 
+/* The report's "gpu" (capacity of the nodes in service) and, with node
+ * states on, "nodes". */
+static void report_gpu(const sim *s, cJSON *r, double end_s)
+{
     cJSON *gpu = cJSON_AddObjectToObject(r, "gpu");
     /* the GPUs of nodes in service only (sim_nodes.h); all of them on a fixed cluster */
     double cap_gpu_s = s->cl->ngpus * end_s - s->g_out.area;
@@ -222,7 +220,12 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         cJSON_AddNumberToObject(nd, "lost_gpu_hours", s->interrupt_lost_gpu_s / 3600.0);
         cJSON_AddNumberToObject(nd, "checkpoint_read_gpu_hours", s->interrupt_read_gpu_s / 3600.0);
     }
-    report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
+}
+
+/* The report's "cost": each pool's price and ownership terms, after the
+ * services (their requests served). */
+static void report_cost(const sim *s, cJSON *r)
+{
     sim_cost_pool *pools = xcalloc((size_t)s->cl->npools + 1, sizeof *pools);
     for (int i = 0; i < s->cl->npools; i++) {
         const char *src;
@@ -233,11 +236,12 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
     }
     sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
     free(pools);
-    cJSON_AddObjectToObject(r, "policy");
-    for (int p = 0; p < s->npol; p++)
-        if (s->pol[p]->report)
-            s->pol[p]->report(s->pst[p], s, r);
+}
 
+/* The report's "sim": events, simulated and wall time, memory, the
+ * timeseries' step. */
+static void report_sim(const sim *s, cJSON *r, double end_s, double wall_s, double peak_rss_mib)
+{
     cJSON *sm = cJSON_AddObjectToObject(r, "sim");
     cJSON_AddNumberToObject(sm, "events", (double)s->events);
     cJSON_AddNumberToObject(sm, "end_s", end_s);
@@ -251,6 +255,29 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         cJSON_AddNumberToObject(sm, "timeseries_rows", (double)s->ts.n);
         cJSON_AddNumberToObject(sm, "timeseries_max_rows", (double)s->ts.max_rows);
     }
+}
+
+cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
+{
+    cJSON *r = cJSON_CreateObject();
+    sim_report_add_inputs(r, s);
+    if (s->nwarnings > 0) {
+        cJSON *w = cJSON_AddArrayToObject(r, "warnings");
+        for (int i = 0; i < s->nwarnings; i++)
+            cJSON_AddItemToArray(w, cJSON_CreateString(s->warnings[i]));
+    }
+    double end_s = gs_us_to_s(s->now);
+
+    report_jobs(s, r, end_s);
+    report_gpu(s, r, end_s);
+    report_modules(s, r, SIM_REPORT_GPU); /* services, requests */
+    report_cost(s, r);
+    cJSON_AddObjectToObject(r, "policy");
+    for (int p = 0; p < s->npol; p++)
+        if (s->pol[p]->report)
+            s->pol[p]->report(s->pst[p], s, r);
+
+    report_sim(s, r, end_s, wall_s, peak_rss_mib);
     return r;
 }
 
@@ -305,12 +332,13 @@ static void stats_row(FILE *out, const char *label, const cJSON *o, int prec)
     fputc('\n', out);
 }
 
-void sim_report_summary(FILE *out, const cJSON *r)
+/* The summary's first lines: policy and cluster, job counts, the wait and
+ * completion times, the run's warnings. */
+static void summary_jobs(FILE *out, const cJSON *r)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(r, "inputs");
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(r, "jobs");
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(r, "gpu");
-    const cJSON *sm = cJSON_GetObjectItemCaseSensitive(r, "sim");
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(jobs, "queue_s");
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(jobs, "jct_s");
     fprintf(out, "policy %-24s cluster %s (%g GPUs)\n",
@@ -332,6 +360,12 @@ void sim_report_summary(FILE *out, const cJSON *r)
     {
         fprintf(out, "  warning   %s\n", cJSON_GetStringValue(w));
     }
+}
+
+/* The requests served by services, their latency and replica time (when
+ * the run had services). */
+static void summary_requests(FILE *out, const cJSON *r)
+{
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(r, "requests");
     if (rq) {
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rq, "latency_s");
@@ -351,6 +385,14 @@ void sim_report_summary(FILE *out, const cJSON *r)
         fprintf(out, "  replicas  %.1f replica-hours, %.1f GPU-hours, %.0f cold starts\n",
                 num(rq, "replica_hours", NULL), num(rq, "gpu_hours", NULL), num(rq, "cold_starts", NULL));
     }
+}
+
+/* GPU time, cost, speed against the reference card, fragmentation, the
+ * event loop's figures. */
+static void summary_gpu(FILE *out, const cJSON *r)
+{
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(r, "gpu");
+    const cJSON *sm = cJSON_GetObjectItemCaseSensitive(r, "sim");
     fprintf(out, "  gpu       alloc_ratio %.3f  gpu_hours %.1f of %.1f\n", num(gpu, "alloc_ratio", NULL),
             num(gpu, "gpu_hours", NULL), num(gpu, "capacity_gpu_hours", NULL));
     summary_cost(out, cJSON_GetObjectItemCaseSensitive(r, "cost"));
@@ -376,7 +418,13 @@ void sim_report_summary(FILE *out, const cJSON *r)
     if (cJSON_GetObjectItemCaseSensitive(sm, "setup_s")) /* `run` times its setup apart */
         fprintf(out, " after %.3f s setup", num(sm, "setup_s", NULL));
     fputc('\n', out);
-    /* priorities and preemption (sim_preempt.c): only when there is something to say */
+}
+
+/* Priorities, classes and preemption: only when there is something to
+ * say. */
+static void summary_preempt(FILE *out, const cJSON *r)
+{
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(r, "jobs");
     const cJSON *bp = cJSON_GetObjectItemCaseSensitive(jobs, "by_priority"), *cls;
     if (cJSON_GetArraySize(bp) > 1)
         cJSON_ArrayForEach(cls, bp)
@@ -398,6 +446,13 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 num(pr, "checkpoint_writes_cut", NULL), num(pr, "checkpoint_gb", "mean"),
                 num(pr, "checkpoint_write_s", "mean"), num(pr, "checkpoint_write_s", "max"),
                 num(pr, "min_runtime_s", NULL));
+}
+
+/* Swap, failures by cause, tenants' quotas: only when there is something
+ * to say. */
+static void summary_rest(FILE *out, const cJSON *r)
+{
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(r, "jobs");
     /* shared cards: idle replicas swapped to host and back (oversub=swap),
      * MPS failures by cause: only when there is something to say */
     const cJSON *sw = cJSON_GetObjectItemCaseSensitive(r, "swap");
@@ -421,4 +476,13 @@ void sim_report_summary(FILE *out, const cJSON *r)
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), num(t, "quota_blocked", NULL),
                 num(t, "quota_blocked_queue_s", "mean"), num(t, "quota_rejected", NULL), num(t, "peak_gpus", NULL));
     }
+}
+
+void sim_report_summary(FILE *out, const cJSON *r)
+{
+    summary_jobs(out, r);
+    summary_requests(out, r);
+    summary_gpu(out, r);
+    summary_preempt(out, r);
+    summary_rest(out, r);
 }

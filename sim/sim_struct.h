@@ -135,7 +135,7 @@ struct sim {
     int nmod;
     /* the modules that have each per-job hook, a bit per index (set when
      * the modules are listed): a job's calls visit only those, in index
-     * order as before; row_kinds: the kinds of row some module takes */
+     * order; row_kinds: the kinds of row some module takes */
     uint32_t with_admit, with_narrow_pools, with_arrived, with_started, with_stopped, with_speed, with_rate_changed;
     unsigned row_kinds;
     uint64_t module_rows; /* trace rows handed to a module (service, request) */

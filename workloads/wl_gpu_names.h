@@ -16,7 +16,7 @@ typedef struct wl_gpu_names {
     /* Legal starts for MIG instances profiles[0..n) on one card of model
      * (the catalog's placement table, no two overlapping): true with
      * starts[i] for each, false when they cannot all be placed. */
-    bool (*mig_place)(void *ud, const char *model, const char *const *profiles, int n, int *starts);
+    bool (*mig_starts)(void *ud, const char *model, const char *const *profiles, int n, int *starts);
     /* How many instances of profile one card of model holds when it is cut
      * into that profile only (the cluster file's "all-<profile>"); 0 when
      * the model has no such profile. */

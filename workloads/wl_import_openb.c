@@ -200,73 +200,108 @@ static int open_with_header(csv_in *c, const char *path, const char *const need[
     return 0;
 }
 
+/* The columns of a pod list: the five it needs, and the optional ones
+ * (-1: absent). */
+typedef struct pod_cols {
+    int need[5];
+    int spec, phase, create, del;
+    bool timed; /* creation and deletion times both given */
+} pod_cols;
+
+/* One pod row into *p: 0 with *keep (false: skipped, counted and said
+ * why), or the error at its field. */
+static int pod_of(csv_in *c, const row_buf *r, const pod_cols *pc, pod *p, bool *keep, FILE *warn,
+                  wl_openb_counts *n, gs_error *err)
+{
+    const int *ci = pc->need;
+    const char *path = c->path;
+    *keep = false;
+    if (r->nf != c->nhdr)
+        return gs_err(err, GS_EINPUT, "'%s' line %ld: expected %d fields, found %d", path, c->lineno, c->nhdr, r->nf);
+    if (r->too_long || !gs_text_field_ok(r->f[ci[0]], sizeof p->id - 1))
+        return gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('name'): expected a name under 64 characters "
+                      "without commas, quotes or control characters", path, c->lineno, ci[0] + 1);
+    *p = (pod){0};
+    long create = -1, del = -1;
+    snprintf(p->id, sizeof p->id, "%s", r->f[ci[0]]);
+    int rc;
+    if ((rc = get_int(c, r, ci[1], false, MAX_CPU_MILLI, &p->cpu_milli, err)) ||
+        (rc = get_int(c, r, ci[2], false, MAX_MEM_MIB, &p->mem_mib, err)) ||
+        (rc = get_int(c, r, ci[3], false, MAX_COUNT, &p->gpus, err)) ||
+        (rc = get_int(c, r, ci[4], false, MAX_COUNT, &p->milli, err)) ||
+        (pc->timed && ((rc = get_int(c, r, pc->create, true, MAX_TIME_S, &create, err)) ||
+                       (rc = get_int(c, r, pc->del, true, MAX_TIME_S, &del, err)))))
+        return rc;
+    if (pc->spec >= 0)
+        snprintf(p->spec, sizeof p->spec, "%s", r->f[pc->spec]);
+    if (p->spec[0] && (!gs_text_field_ok(p->spec, sizeof p->spec - 1) || !gs_text_list_ok(p->spec, '|')))
+        return gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
+                      path, c->lineno, pc->spec + 1);
+    /* num_gpu 0 takes no card (gpu_milli 0); 1 takes a share of one card
+     * (1..1000 milli); more than one take whole cards (README, schema) */
+    bool shape_ok = p->gpus == 0 ? p->milli == 0
+                                 : p->gpus <= 64 && p->milli >= 1 && p->milli <= 1000 && (p->gpus == 1 || p->milli == 1000);
+    if (!shape_ok)
+        return skip(n, warn, c, WL_OPENB_SKIP_GPU_SHAPE, false), 0;
+    if (p->milli % 10)
+        return skip(n, warn, c, WL_OPENB_SKIP_MILLI_10, false), 0;
+    if ((create < 0) != (del < 0) || (create >= 0 && del < create))
+        return skip(n, warn, c, WL_OPENB_SKIP_LIFETIME, false), 0;
+    if (create < 0) {
+        n->timeless++;
+        create = del = 0;
+    }
+    p->submit_s = create;
+    p->dur_s = del - create;
+    if (pc->phase >= 0 && !strcmp(r->f[pc->phase], "Pending"))
+        n->pending++;
+    *keep = true;
+    return 0;
+}
+
+/* The kept pods as a trace, by submit time. */
+static int write_pods(FILE *out, pod **pods, size_t npods, gs_error *err)
+{
+    if (npods > 1)
+        qsort(pods, npods, sizeof *pods, by_submit);
+    fprintf(out, "id,submit,duration,gpus,gpucores,gpumem_pct,gpu_model,cpu,mem_gib\n");
+    for (size_t i = 0; i < npods; i++) {
+        const pod *p = pods[i];
+        if (p->gpus > 0)
+            fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->gpus, p->milli / 10,
+                    p->milli / 10, p->spec, (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
+        else
+            fprintf(out, "%s,%ld,%ld,0,,,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->spec,
+                    (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
+    }
+    if (fflush(out) != 0 || ferror(out))
+        return gs_err(err, GS_EWRITE, "cannot write the converted trace");
+    return 0;
+}
+
 int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
 {
     static const char *const need[] = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
     csv_in c;
-    int ci[5];
-    int rc = open_with_header(&c, path, need, ci, err);
+    pod_cols pc;
+    int rc = open_with_header(&c, path, need, pc.need, err);
     if (rc)
         return rc;
-    int c_spec = col_of(&c, "gpu_spec"), c_phase = col_of(&c, "pod_phase");
-    int c_create = col_of(&c, "creation_time"), c_delete = col_of(&c, "deletion_time");
-    bool timed = c_create >= 0 && c_delete >= 0;
+    pc.spec = col_of(&c, "gpu_spec"), pc.phase = col_of(&c, "pod_phase");
+    pc.create = col_of(&c, "creation_time"), pc.del = col_of(&c, "deletion_time");
+    pc.timed = pc.create >= 0 && pc.del >= 0;
     pod **pods = NULL;
     size_t npods = 0, cap = 0;
     row_buf r;
     int got;
     while ((got = csv_in_next(&c, &r, err)) > 0) {
         n->pods_in++;
-        if (r.nf != c.nhdr) {
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld: expected %d fields, found %d", path, c.lineno, c.nhdr, r.nf);
+        pod p;
+        bool keep;
+        if ((rc = pod_of(&c, &r, &pc, &p, &keep, warn, n, err)) != 0)
             break;
-        }
-        if (r.too_long || !gs_text_field_ok(r.f[ci[0]], sizeof pods[0]->id - 1)) {
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('name'): expected a name under 64 characters "
-                        "without commas, quotes or control characters", path, c.lineno, ci[0] + 1);
-            break;
-        }
-        pod p = {0};
-        long create = -1, del = -1;
-        snprintf(p.id, sizeof p.id, "%s", r.f[ci[0]]);
-        if ((rc = get_int(&c, &r, ci[1], false, MAX_CPU_MILLI, &p.cpu_milli, err)) ||
-            (rc = get_int(&c, &r, ci[2], false, MAX_MEM_MIB, &p.mem_mib, err)) ||
-            (rc = get_int(&c, &r, ci[3], false, MAX_COUNT, &p.gpus, err)) ||
-            (rc = get_int(&c, &r, ci[4], false, MAX_COUNT, &p.milli, err)) ||
-            (timed && ((rc = get_int(&c, &r, c_create, true, MAX_TIME_S, &create, err)) ||
-                       (rc = get_int(&c, &r, c_delete, true, MAX_TIME_S, &del, err)))))
-            break;
-        if (c_spec >= 0)
-            snprintf(p.spec, sizeof p.spec, "%s", r.f[c_spec]);
-        if (p.spec[0] && (!gs_text_field_ok(p.spec, sizeof p.spec - 1) || !gs_text_list_ok(p.spec, '|'))) {
-            rc = gs_err(err, GS_EINPUT, "'%s' line %ld, column %d ('gpu_spec'): expected model names separated by '|'",
-                        path, c.lineno, c_spec + 1);
-            break;
-        }
-        /* num_gpu 0 takes no card (gpu_milli 0); 1 takes a share of one card
-         * (1..1000 milli); more than one take whole cards (README, schema) */
-        bool shape_ok = p.gpus == 0 ? p.milli == 0
-                                    : p.gpus <= 64 && p.milli >= 1 && p.milli <= 1000 && (p.gpus == 1 || p.milli == 1000);
-        if (!shape_ok) {
-            skip(n, warn, &c, WL_OPENB_SKIP_GPU_SHAPE, false);
+        if (!keep)
             continue;
-        }
-        if (p.milli % 10) {
-            skip(n, warn, &c, WL_OPENB_SKIP_MILLI_10, false);
-            continue;
-        }
-        if ((create < 0) != (del < 0) || (create >= 0 && del < create)) {
-            skip(n, warn, &c, WL_OPENB_SKIP_LIFETIME, false);
-            continue;
-        }
-        if (create < 0) {
-            n->timeless++;
-            create = del = 0;
-        }
-        p.submit_s = create;
-        p.dur_s = del - create;
-        if (c_phase >= 0 && !strcmp(r.f[c_phase], "Pending"))
-            n->pending++;
         if (npods == cap) {
             cap = cap ? 2 * cap : 1024;
             pods = xrealloc(pods, cap * sizeof *pods);
@@ -281,21 +316,8 @@ int wl_import_openb_pods(const char *path, FILE *out, FILE *warn, wl_openb_count
         rc = gs_err(err, GS_EINPUT, "'%s': no pod rows after the header (an empty pod list converts to nothing)",
                     path);
     if (rc == 0) {
-        if (npods > 1)
-            qsort(pods, npods, sizeof *pods, by_submit);
-        fprintf(out, "id,submit,duration,gpus,gpucores,gpumem_pct,gpu_model,cpu,mem_gib\n");
-        for (size_t i = 0; i < npods; i++) {
-            const pod *p = pods[i];
-            if (p->gpus > 0)
-                fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->gpus, p->milli / 10,
-                        p->milli / 10, p->spec, (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
-            else
-                fprintf(out, "%s,%ld,%ld,0,,,%s,%.12g,%.12g\n", p->id, p->submit_s, p->dur_s, p->spec,
-                        (double)p->cpu_milli / 1000.0, (double)p->mem_mib / 1024.0);
-        }
+        rc = write_pods(out, pods, npods, err);
         n->pods_converted = (long)npods;
-        if (fflush(out) != 0 || ferror(out))
-            rc = gs_err(err, GS_EWRITE, "cannot write the converted trace");
     }
     for (size_t i = 0; i < npods; i++)
         free(pods[i]);
@@ -345,6 +367,42 @@ static const char *most_common_model(const node_grp *g, size_t ng)
     }
     free(ix);
     return common;
+}
+
+/* The node groups as a cluster file. */
+static int write_cluster(FILE *out, const node_grp *g, size_t ng, const wl_openb_counts *n, const char *path,
+                         gs_error *err)
+{
+    /* The cluster format wants a model per node group: CPU-only nodes
+     * (gpu 0, model empty) join the pool of the most common GPU model,
+     * with no cards (a modeling choice; they still host CPU-only pods). */
+    const char *common = most_common_model(g, ng);
+    cJSON *root = cJSON_CreateObject(), *arr;
+    cJSON_AddStringToObject(root, "name", "openb");
+    cJSON_AddStringToObject(root, "comment", "converted by gpusim import openb from an Alibaba "
+                                             "cluster-trace-gpu-v2023 node list");
+    arr = cJSON_AddArrayToObject(root, "nodes");
+    for (size_t i = 0; i < ng; i++) {
+        cJSON *o = cJSON_CreateObject();
+        char name[32];
+        snprintf(name, sizeof name, "g%zu-", i);
+        cJSON_AddStringToObject(o, "name", name);
+        cJSON_AddStringToObject(o, "model", g[i].model[0] ? g[i].model : common);
+        cJSON_AddNumberToObject(o, "count", (double)g[i].count);
+        cJSON_AddNumberToObject(o, "gpus", (double)g[i].gpus);
+        cJSON_AddNumberToObject(o, "cpu", (double)g[i].cpu_milli / 1000.0);
+        cJSON_AddNumberToObject(o, "mem_gib", (double)g[i].mem_mib / 1024.0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *text = cJSON_Print(root);
+    fprintf(out, "%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+    if (!common[0] && n->cpu_only_nodes > 0)
+        return gs_err(err, GS_EINPUT, "'%s': only CPU nodes; no GPU model to put them under", path);
+    if (fflush(out) != 0 || ferror(out))
+        return gs_err(err, GS_EWRITE, "cannot write the cluster");
+    return 0;
 }
 
 int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_counts *n, gs_error *err)
@@ -402,37 +460,8 @@ int wl_import_openb_nodes(const char *path, FILE *out, FILE *warn, wl_openb_coun
     csv_in_close(&c);
     if (rc == 0 && n->nodes_converted == 0)
         rc = gs_err(err, GS_EINPUT, "'%s': no usable node rows after the header (a cluster needs nodes)", path);
-    if (rc == 0) {
-        /* The cluster format wants a model per node group: CPU-only nodes
-         * (gpu 0, model empty) join the pool of the most common GPU model,
-         * with no cards (a modeling choice; they still host CPU-only pods). */
-        const char *common = most_common_model(g, ng);
-        cJSON *root = cJSON_CreateObject(), *arr;
-        cJSON_AddStringToObject(root, "name", "openb");
-        cJSON_AddStringToObject(root, "comment", "converted by gpusim import openb from an Alibaba "
-                                                 "cluster-trace-gpu-v2023 node list");
-        arr = cJSON_AddArrayToObject(root, "nodes");
-        for (size_t i = 0; i < ng; i++) {
-            cJSON *o = cJSON_CreateObject();
-            char name[32];
-            snprintf(name, sizeof name, "g%zu-", i);
-            cJSON_AddStringToObject(o, "name", name);
-            cJSON_AddStringToObject(o, "model", g[i].model[0] ? g[i].model : common);
-            cJSON_AddNumberToObject(o, "count", (double)g[i].count);
-            cJSON_AddNumberToObject(o, "gpus", (double)g[i].gpus);
-            cJSON_AddNumberToObject(o, "cpu", (double)g[i].cpu_milli / 1000.0);
-            cJSON_AddNumberToObject(o, "mem_gib", (double)g[i].mem_mib / 1024.0);
-            cJSON_AddItemToArray(arr, o);
-        }
-        char *text = cJSON_Print(root);
-        fprintf(out, "%s\n", text);
-        free(text);
-        cJSON_Delete(root);
-        if (!common[0] && n->cpu_only_nodes > 0)
-            rc = gs_err(err, GS_EINPUT, "'%s': only CPU nodes; no GPU model to put them under", path);
-        else if (fflush(out) != 0 || ferror(out))
-            rc = gs_err(err, GS_EWRITE, "cannot write the cluster");
-    }
+    if (rc == 0)
+        rc = write_cluster(out, g, ng, n, path, err);
     free(g);
     return rc;
 }

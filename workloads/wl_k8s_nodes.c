@@ -169,7 +169,7 @@ static int mixed_layout(wl_k8s *k, wl_jlist *l, const cJSON *it, k8s_node *nd, l
     if (np == 0)
         return 0;
     const char *model = k->models[nd->model];
-    if (!k->o->names->mig_place(k->o->names->ud, model, profiles, np, starts))
+    if (!k->o->names->mig_starts(k->o->names->ud, model, profiles, np, starts))
         return wl_jlist_fail(l, err, nd->name, pc, 2, "the MIG instances of one card (%d, %s first) do not fit a %s "
                              "card by the catalog's placement rules (gpusim models)", np, profiles[0], model);
     bool same = true;

@@ -1,5 +1,6 @@
 /* wl_trace.c - trace format v1 reader on libcsv (see wl_trace.h): the file
- * cut into lines and records, the header, and wl_trace_next.
+ * cut into lines and records, the header, and the field-by-field read that
+ * wl_trace_next (wl_trace_fast.c) falls back on.
  *
  * A regular file is mapped whole (map_file); other input (a pipe, a FIFO)
  * is read in big blocks (BLOCK_BYTES, read(2) on the stream's descriptor;
@@ -7,7 +8,7 @@
  * here, so the reader always knows the line number a record starts on, even
  * when quoted fields span lines. Each line is first offered to the fast path
  * (wl_trace_fast.c), which parses a plain line straight from the block or
- * declines it. A declined line with no quote character is split on commas in
+ * declines it; this file calls nothing of it. A declined line with no quote character is split on commas in
  * place (split_plain: no copy, no per-character state machine); any other
  * line is fed to csv_parse, whose fields are copied out inside the callback
  * (libcsv reuses its buffer). Either way the record ends as an array of
@@ -15,7 +16,7 @@
  * its column's table entry (wl_trace_cols.c): the field-by-field path, the
  * one every line can take and the reference of the fast path.
  * SPDX-License-Identifier: MIT */
-#include "wl_trace_int.h"
+#include "wl_trace_names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -274,7 +275,7 @@ static bool map_file(wl_trace *t)
     return true;
 }
 
-wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
+wl_trace *wl_open_header(const char *path, const wl_opts *opts, gs_error *err)
 {
     FILE *f = gs_open_input(path, "trace", err);
     if (!f)
@@ -335,8 +336,6 @@ wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
         for (int c = 0; c < C_NCOLS; c++)
             if (!wl_cols[c].kinds || wl_cols[c].kinds & (1u << k))
                 t->kind_ok[k] |= COL_BIT(c);
-    if (!(opts && opts->field_by_field))
-        wl_fast_plan(t);
     return t;
 }
 
@@ -360,7 +359,6 @@ static int read_fields(wl_trace *t, gs_error *err)
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld: expected %d fields (as in the header), found %d",
                       t->path, t->rec_start, t->ncols_header, t->nfields);
     wl_row *row = &t->row;
-    wl_fast_forget(t); /* this record may change any column's value */
     row->line = t->rec_start;
     t->given = 0;
     for (int i = 0; i < t->nfields; i++) {

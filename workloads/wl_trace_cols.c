@@ -5,7 +5,7 @@
  * paths (wl_trace.c, wl_trace_fast.c) read values by this table and check
  * rows by wl_rule_broken, so the two cannot disagree on a value's meaning.
  * SPDX-License-Identifier: MIT */
-#include "wl_trace_int.h"
+#include "wl_trace_names.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  * declined line began in the row never shows). The generated layout (id, submit, duration, gpus, then
  * ignored columns) has a straight-line path of its own. O(line length).
  * SPDX-License-Identifier: MIT */
-#include "wl_trace_int.h"
+#include "wl_trace_names.h"
 
 /* Bytes that end a field's scan: bit 1 for any field (the comma, the line
  * end, and what only libcsv or split_plain handle: a quote, a CR, a NUL),
@@ -73,10 +73,13 @@ static uint8_t op_of(const wl_col *c)
     case WT_IDS:
         return OP_IDS;
     }
-    GS_BUG("wl_fast_plan: no such column type");
+    GS_BUG("fast_plan: no such column type");
 }
 
-void wl_fast_plan(wl_trace *t)
+static void fast_forget(wl_trace *t);
+
+/* The plan for the header just read (t->col_of, t->has). */
+static void fast_plan(wl_trace *t)
 {
     t->fast = xcalloc((size_t)t->ncols_header, sizeof *t->fast);
     for (int i = 0; i < t->ncols_header; i++) {
@@ -90,7 +93,7 @@ void wl_fast_plan(wl_trace *t)
                          .off = col->off, .size = col->size, .col_off = col->col_off, .sym_off = col->sym_off,
                          .id = c, .bit = COL_BIT(c), .lo = col->lo, .hi = col->hi, .col = col};
     }
-    wl_fast_forget(t);
+    fast_forget(t);
     t->fast_ok = t->ncols_header > 0;
     t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
                   t->col_of[2] == C_DURATION && t->col_of[3] == C_GPUS;
@@ -380,7 +383,7 @@ static inline void remember_field(fast_step *s, const unsigned char *a, size_t l
     s->sig_len = (uint16_t)len;
 }
 
-void wl_fast_forget(wl_trace *t)
+static void fast_forget(wl_trace *t)
 {
     for (int i = 0; t->fast && i < t->ncols_header; i++) {
         no_signature(&t->fast[i]);
@@ -521,11 +524,23 @@ static bool std_row(wl_trace *t)
     return true;
 }
 
+wl_trace *wl_trace_open(const char *path, const wl_opts *opts, gs_error *err)
+{
+    wl_trace *t = wl_open_header(path, opts, err);
+    if (t && !(opts && opts->field_by_field))
+        fast_plan(t);
+    return t;
+}
+
 int wl_trace_next(wl_trace *t, const wl_row **row, gs_error *err)
 {
     if (t->map_len && t->blk_pos - t->map_done >= MAP_RELEASE_BYTES)
         wl_map_release(t);
-    int rc = t->fast_ok && !t->eof && (t->fast_std ? std_row(t) : plan_row(t)) ? 1 : wl_read_slow(t, err);
+    int rc = 1;
+    if (!(t->fast_ok && !t->eof && (t->fast_std ? std_row(t) : plan_row(t)))) {
+        fast_forget(t); /* the field-by-field record may change any column's value */
+        rc = wl_read_slow(t, err);
+    }
     if (rc == 1)
         *row = &t->row;
     return rc;

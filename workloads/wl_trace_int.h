@@ -1,9 +1,10 @@
 /* wl_trace_int.h - private to the trace reader: its column table, its state
- * and what its three files share. Bottom-up: wl_trace_cols.c (the column
- * table, the value parsers, the row rules: what a row means), wl_trace.c
- * (lines and records out of the file, the header, wl_trace_next: the field-by-
- * field path every line can take), wl_trace_fast.c (plain lines parsed
- * straight from the block, the same outcome or a decline).
+ * and what its files share. Bottom-up: wl_trace_names.{c,h} (numbered
+ * names), wl_trace_cols.c (the column table, the value parsers, the row
+ * rules: what a row means), wl_trace.c (lines and records out of the file,
+ * the header, the field-by-field path every line can take),
+ * wl_trace_fast.c (wl_trace_open and wl_trace_next: plain lines parsed
+ * straight from the block, the same outcome or a decline to wl_trace.c).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_WL_TRACE_INT_H
 #define GPUSIM_WL_TRACE_INT_H
@@ -68,7 +69,7 @@ typedef struct wl_col {
 extern const wl_col wl_cols[C_NCOLS];
 
 /* Bytes read at a time: big enough that the read system calls cost
- * nothing next to the parsing, small enough to stay in the L2 cache. */
+ * nothing next to the parsing, small enough that a block stays near. */
 #define BLOCK_BYTES (256u * 1024u)
 /* The longest physical line read from a pipe: a row of a million hash ids
  * is about 20 MiB; a line past this is an error, not a block that grows
@@ -184,48 +185,11 @@ int wl_rule_err(const wl_trace *t, const wl_row *row, int rule, gs_error *err);
 /* "expected <want>, found '<field>'" for field fi of the current record. */
 int wl_col_err(const wl_trace *t, gs_error *err, int fi, const char *want);
 
-/* {==== wl_trace_names.c ====} */
-
-uint32_t wl_name_find_slow(wl_trace *t, int col, const char *s, size_t len);
-uint32_t wl_name_add(wl_trace *t, int col, const char *s, size_t len);
-void wl_names_free(wl_names *n);
-
-/* The len bytes at a and b are equal (no call, no byte past len read). */
-static inline bool wl_same_text(const char *a, const char *b, size_t len)
-{
-    for (; len >= sizeof(uint64_t); a += sizeof(uint64_t), b += sizeof(uint64_t), len -= sizeof(uint64_t)) {
-        uint64_t x, y;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        if (x != y)
-            return false;
-    }
-    for (; len; a++, b++, len--)
-        if (*a != *b)
-            return false;
-    return true;
-}
-
-static inline unsigned wl_name_recent_key(const char *s, size_t len)
-{
-    return (unsigned)(len + (unsigned char)s[0] * 3u + (unsigned char)s[len - 1] * 7u) % NAME_RECENT;
-}
-
-/* The number of column col's name s (len >= 1 bytes, no NUL inside), or 0
- * if it has none yet (wl_name_add gives it one). A name among the
- * column's recent ones costs a comparison, any other one a hash probe.
- * O(len). */
-static inline uint32_t wl_name_find(wl_trace *t, int col, const char *s, size_t len)
-{
-    unsigned k = wl_name_recent_key(s, len);
-    const char *r = t->names.recent[col][k].text;
-    if (r && t->names.recent[col][k].len == len && wl_same_text(r, s, len))
-        return t->names.recent[col][k].sym;
-    return wl_name_find_slow(t, col, s, len);
-}
-
 /* {==== wl_trace.c ====} */
 
+/* The file opened and its header read (wl_trace_open's work but the fast
+ * path's plan), or NULL with *err. */
+wl_trace *wl_open_header(const char *path, const wl_opts *opts, gs_error *err);
 /* The next record, field by field, into t->row: wl_trace_next's outcome
  * for a line the fast path declined. */
 int wl_read_slow(wl_trace *t, gs_error *err);
@@ -234,13 +198,6 @@ int wl_read_slow(wl_trace *t, gs_error *err);
 /* Gives back the mapped pages already read (t->map_len > 0). */
 void wl_map_release(wl_trace *t);
 
-/* {==== wl_trace_fast.c: wl_trace_next, and ====} */
-
-/* The plan for the header just read (t->col_of, t->has). */
-void wl_fast_plan(wl_trace *t);
-/* Forgets the fields of the fast path's previous row: a row read the
- * field-by-field way may have changed any column's value. */
-void wl_fast_forget(wl_trace *t);
 
 /* {==== shared by both row paths ====} */
 

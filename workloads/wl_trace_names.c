@@ -5,11 +5,11 @@
  * Open addressing on a 64-bit hash of (column, text), at most half full;
  * the texts are kept in chunks that never move. Memory is O(distinct
  * names), never O(rows). A row's name costs O(length): one of the column's
- * recent names is a comparison (wl_name_find, wl_trace_int.h), any other
+ * recent names is a comparison (wl_name_find, wl_trace_names.h), any other
  * one hash probe. Only names that passed their column's check are numbered,
  * so a name found needs no check again.
  * SPDX-License-Identifier: MIT */
-#include "wl_trace_int.h"
+#include "wl_trace_names.h"
 
 #include <stdlib.h>
 

@@ -138,83 +138,69 @@ static int load_mig(gpu_model *m, const cJSON *mj, const char *path, gs_error *e
     return 0;
 }
 
-static int load_one(gpu_model *m, const char *path, gs_error *err)
+/* A model file's name and aliases. */
+static int load_names(gpu_model *m, const cJSON *j, const char *path, gs_error *err)
 {
-    cJSON *j = gs_json_read(path, "GPU model", err);
-    if (!j)
-        return GS_EINPUT;
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        return gs_err(err, GS_EINPUT, "GPU model '%s': expected a JSON object", path);
-    }
-    int rc = 0;
-    double v;
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
-    if (!cJSON_IsString(nm) || !*nm->valuestring || strlen(nm->valuestring) >= sizeof m->name) {
-        rc = bad(err, path, "name", "a non-empty string");
-        goto out;
-    }
+    if (!cJSON_IsString(nm) || !*nm->valuestring || strlen(nm->valuestring) >= sizeof m->name)
+        return bad(err, path, "name", "a non-empty string");
     strcpy(m->name, nm->valuestring);
     const cJSON *al = cJSON_GetObjectItemCaseSensitive(j, "aliases"), *a;
-    if (al && !cJSON_IsArray(al)) {
-        rc = bad(err, path, "aliases", "an array of strings");
-        goto out;
-    }
+    if (al && !cJSON_IsArray(al))
+        return bad(err, path, "aliases", "an array of strings");
     m->aliases = xcalloc((size_t)cJSON_GetArraySize(al) + 1, sizeof *m->aliases);
     cJSON_ArrayForEach(a, al)
     {
-        if (!cJSON_IsString(a)) {
-            rc = bad(err, path, "aliases", "an array of strings");
-            goto out;
-        }
+        if (!cJSON_IsString(a))
+            return bad(err, path, "aliases", "an array of strings");
         m->aliases[m->naliases++] = xstrdup(a->valuestring);
     }
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(j, "architecture");
     snprintf(m->architecture, sizeof m->architecture, "%s", cJSON_IsString(ar) ? ar->valuestring : "");
-    if (get_num(j, "memory_mib", &v, true, 1, MAX_MEMORY_MIB) < 0) {
-        rc = bad(err, path, "memory_mib", "a number of MiB from 1 to 16 TiB");
-        goto out;
-    }
+    return 0;
+}
+
+/* A model file's card: memory, SMs, host link, NVLink, power and price
+ * (tdp_w, price_per_hour_usd: -1 when null or absent). */
+static int load_card(gpu_model *m, const cJSON *j, const char *path, gs_error *err)
+{
+    double v;
+    if (get_num(j, "memory_mib", &v, true, 1, MAX_MEMORY_MIB) < 0)
+        return bad(err, path, "memory_mib", "a number of MiB from 1 to 16 TiB");
     m->memory_mib = (int64_t)v;
-    if (get_num(j, "sms", &v, true, 1, MAX_SMS) < 0) {
-        rc = bad(err, path, "sms", "an integer from 1 to 1e6");
-        goto out;
-    }
+    if (get_num(j, "sms", &v, true, 1, MAX_SMS) < 0)
+        return bad(err, path, "sms", "an integer from 1 to 1e6");
     m->sms = (int)v;
     const cJSON *hl = cJSON_GetObjectItemCaseSensitive(j, "host_link");
-    if (!cJSON_IsObject(hl) || get_num(hl, "gbps_per_dir", &v, true, 1e-9, MAX_GBPS) < 0) {
-        rc = bad(err, path, "host_link.gbps_per_dir", "a positive number of GB/s up to 1e6");
-        goto out;
-    }
+    if (!cJSON_IsObject(hl) || get_num(hl, "gbps_per_dir", &v, true, 1e-9, MAX_GBPS) < 0)
+        return bad(err, path, "host_link.gbps_per_dir", "a positive number of GB/s up to 1e6");
     m->host_link_gbps_per_dir = v;
     int nl = get_num(j, "nvlink_gbps", &v, false, 0, MAX_GBPS);
-    if (nl < 0) {
-        rc = bad(err, path, "nvlink_gbps", "a number of GB/s from 0 to 1e6 (0: no NVLink)");
-        goto out;
-    }
+    if (nl < 0)
+        return bad(err, path, "nvlink_gbps", "a number of GB/s from 0 to 1e6 (0: no NVLink)");
     m->nvlink_gbps = nl > 0 ? v : 0;
     const cJSON *hk = cJSON_GetObjectItemCaseSensitive(hl, "kind");
     snprintf(m->host_link_kind, sizeof m->host_link_kind, "%s", cJSON_IsString(hk) ? hk->valuestring : "");
     m->tdp_w = -1;
     int tw = get_num(j, "tdp_w", &v, false, 1, 1e5);
-    if (tw < 0) {
-        rc = bad(err, path, "tdp_w", "a number of watts from 1 to 1e5, or null");
-        goto out;
-    }
+    if (tw < 0)
+        return bad(err, path, "tdp_w", "a number of watts from 1 to 1e5, or null");
     if (tw > 0)
         m->tdp_w = v;
     m->price_per_hour_usd = -1;
     int pr = get_num(j, "price_per_hour_usd", &v, false, 0, MAX_PRICE);
-    if (pr < 0) {
-        rc = bad(err, path, "price_per_hour_usd", "a number from 0 to 1e6, or null");
-        goto out;
-    }
+    if (pr < 0)
+        return bad(err, path, "price_per_hour_usd", "a number from 0 to 1e6, or null");
     if (pr > 0)
         m->price_per_hour_usd = v;
-    rc = load_speed(m, j, path, err);
-    if (rc)
-        goto out;
-    const cJSON *uv = cJSON_GetObjectItemCaseSensitive(j, "unverified");
+    return 0;
+}
+
+/* A model file's unverified fields (a comma-separated list kept as far as
+ * it fits), MIG table and failure rates. */
+static int load_rest(gpu_model *m, const cJSON *j, const char *path, gs_error *err)
+{
+    const cJSON *uv = cJSON_GetObjectItemCaseSensitive(j, "unverified"), *a;
     cJSON_ArrayForEach(a, uv)
     {
         if (cJSON_IsString(a) && strlen(m->unverified) + strlen(a->valuestring) + 2 < sizeof m->unverified) {
@@ -223,12 +209,11 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
             strcat(m->unverified, a->valuestring);
         }
     }
+    int rc = 0;
     const cJSON *mj = cJSON_GetObjectItemCaseSensitive(j, "mig");
     if (mj && !cJSON_IsNull(mj)) {
-        if (!cJSON_IsObject(mj)) {
-            rc = bad(err, path, "mig", "an object or null");
-            goto out;
-        }
+        if (!cJSON_IsObject(mj))
+            return bad(err, path, "mig", "an object or null");
         rc = load_mig(m, mj, path, err);
     }
     const cJSON *fj = cJSON_GetObjectItemCaseSensitive(j, "failures");
@@ -239,7 +224,25 @@ static int load_one(gpu_model *m, const char *path, gs_error *err)
         if (gpu_failures_parse_model(fj, m->failures, field, sizeof field, &want))
             rc = bad(err, path, field, want);
     }
-out:
+    return rc;
+}
+
+static int load_one(gpu_model *m, const char *path, gs_error *err)
+{
+    cJSON *j = gs_json_read(path, "GPU model", err);
+    if (!j)
+        return GS_EINPUT;
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return gs_err(err, GS_EINPUT, "GPU model '%s': expected a JSON object", path);
+    }
+    int rc = load_names(m, j, path, err);
+    if (rc == 0)
+        rc = load_card(m, j, path, err);
+    if (rc == 0)
+        rc = load_speed(m, j, path, err);
+    if (rc == 0)
+        rc = load_rest(m, j, path, err);
     cJSON_Delete(j);
     return rc;
 }
@@ -347,13 +350,9 @@ bool gpu_model_unverified(const gpu_model *m, const char *field)
 
 const gpu_model *gpu_catalog_find(const gpu_catalog *cat, const char *name)
 {
-    for (int i = 0; i < cat->n; i++) {
-        if (gs_streq_ci(cat->models[i].name, name))
+    for (int i = 0; i < cat->n; i++)
+        if (gs_names_entry(cat->models[i].name, cat->models[i].aliases, cat->models[i].naliases, name))
             return &cat->models[i];
-        for (int k = 0; k < cat->models[i].naliases; k++)
-            if (gs_streq_ci(cat->models[i].aliases[k], name))
-                return &cat->models[i];
-    }
     return NULL;
 }
 

@@ -199,13 +199,9 @@ void llm_catalog_free(llm_catalog *cat)
 
 const llm_model *llm_catalog_find(const llm_catalog *cat, const char *name)
 {
-    for (int i = 0; i < cat->n; i++) {
-        if (gs_streq_ci(cat->models[i].name, name))
+    for (int i = 0; i < cat->n; i++)
+        if (gs_names_entry(cat->models[i].name, cat->models[i].aliases, cat->models[i].naliases, name))
             return &cat->models[i];
-        for (int k = 0; k < cat->models[i].naliases; k++)
-            if (gs_streq_ci(cat->models[i].aliases[k], name))
-                return &cat->models[i];
-    }
     return NULL;
 }
 

@@ -495,54 +495,89 @@ double sc_stranded_gpus(const sc_state *st, double idle_gpus, double cpu_free, d
     return usable < 0 ? idle_gpus : idle_gpus - usable;
 }
 
+/* The trace's job shapes (and, for the paper's rule, its typical pods)
+ * counted into f, one row at a time: *total the rows counted. O(rows). */
+static int count_shapes(sc_state *st, struct sc_frag *f, double *total, gs_error *err)
+{
+    sim *s = st->s;
+    int cap = 0, tcap = 0;
+    const sim_config *cfg = sim_config_of(s);
+    if (!cfg || !cfg->trace_path)
+        return 0;
+    wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
+    wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
+    if (!tr)
+        return GS_EINPUT;
+    const wl_row *r;
+    int got;
+    job probe;
+    while ((got = wl_trace_next(tr, &r, err)) > 0) {
+        if (r->kind != WL_KIND_JOB)
+            continue;
+        uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
+        if (r->gpu_model[0])
+            pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r->gpu_model, NULL);
+        if (!pools)
+            continue; /* nowhere to go: rejected by the run, not part of the mix */
+        memset(&probe, 0, sizeof probe);
+        job_req_numbers(&probe.req, r);
+        probe.pools = pools;
+        *total += 1;
+        if (st->cfg.paper)
+            typ_count(f, &tcap, r->gpus, r->gpus > 0 ? sc_req_pct(&probe) : 0, r->cpu, pools,
+                      r->gpu_model[0] ? pools : 0);
+        int i = shape_of(f, &probe);
+        if (i >= 0) {
+            f->sh[i].w += 1;
+            continue;
+        }
+        if (f->nsh == cap) {
+            cap = cap ? 2 * cap : 64;
+            f->sh = xrealloc(f->sh, (size_t)cap * sizeof *f->sh);
+        }
+        f->sh[f->nsh++] = (fshape){r->gpus, r->gpucores, r->gpumem_pct, r->gpumem_mib, r->cpu, r->mem_gib,
+                                   r->gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
+        sh_add(&f->sh_hash, job_hash(&probe), f->nsh - 1, fshape_rehash, f);
+    }
+    wl_trace_close(tr);
+    return got < 0 ? GS_EINPUT : 0;
+}
+
+/* What the fit-based rules keep: each card's free room, each node's idle
+ * cards and rooms, the GPUs the mix asks per row, and the share each pool
+ * must keep for the shapes bound to some models only. */
+static void fit_state(sc_state *st, struct sc_frag *f, const sim_cluster *cl)
+{
+    f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
+    f->node_idle = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_idle);
+    f->node_room = xmalloc(2 * ((size_t)cl->nnodes + 1) * sizeof *f->node_room);
+    for (int ni = 0; ni < cl->nnodes; ni++)
+        node_rooms(st, f, ni);
+    uint64_t all = sim_cluster_all_pools(cl);
+    for (int i = 0; i < f->nsh; i++) {
+        const fshape *m = &f->sh[i];
+        f->row_gpus += m->w * m->gpus * m->r_pct / 100.0;
+        if (m->gpus == 0 || (m->pools & all) == all)
+            continue; /* a task free to go anywhere reserves no model */
+        double gpus = 0;
+        for (int p = 0; p < cl->npools; p++)
+            if (m->pools >> p & 1)
+                gpus += cl->pools[p].ngpus;
+        for (int p = 0; p < cl->npools && gpus > 0; p++)
+            if (m->pools >> p & 1)
+                f->pool_need[p] += m->w * m->gpus * m->r_pct / 100.0 * cl->pools[p].ngpus / gpus;
+    }
+}
+
 int sc_frag_init(sc_state *st, gs_error *err)
 {
     sim *s = st->s;
     struct sc_frag *f = xcalloc(1, sizeof *f);
     st->frag = f;
-    int cap = 0, tcap = 0;
     double total = 0;
-    const sim_config *cfg = sim_config_of(s);
-    if (cfg && cfg->trace_path) {
-        wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
-        wl_trace *tr = wl_trace_open(cfg->trace_path, &o, err);
-        if (!tr)
-            return GS_EINPUT;
-        const wl_row *r;
-        int got;
-        job probe;
-        while ((got = wl_trace_next(tr, &r, err)) > 0) {
-            if (r->kind != WL_KIND_JOB)
-                continue;
-            uint64_t pools = sim_cluster_all_pools(sim_cluster_of(s));
-            if (r->gpu_model[0])
-                pools = sim_cluster_model_mask(sim_cluster_of(s), sim_catalog(s), r->gpu_model, NULL);
-            if (!pools)
-                continue; /* nowhere to go: rejected by the run, not part of the mix */
-            memset(&probe, 0, sizeof probe);
-            job_req_numbers(&probe.req, r);
-            probe.pools = pools;
-            total += 1;
-            if (st->cfg.paper)
-                typ_count(f, &tcap, r->gpus, r->gpus > 0 ? sc_req_pct(&probe) : 0, r->cpu, pools,
-                          r->gpu_model[0] ? pools : 0);
-            int i = shape_of(f, &probe);
-            if (i >= 0) {
-                f->sh[i].w += 1;
-                continue;
-            }
-            if (f->nsh == cap) {
-                cap = cap ? 2 * cap : 64;
-                f->sh = xrealloc(f->sh, (size_t)cap * sizeof *f->sh);
-            }
-            f->sh[f->nsh++] = (fshape){r->gpus, r->gpucores, r->gpumem_pct, r->gpumem_mib, r->cpu, r->mem_gib,
-                                       r->gpus > 0 ? sc_req_pct(&probe) : 0, 1, pools};
-            sh_add(&f->sh_hash, job_hash(&probe), f->nsh - 1, fshape_rehash, f);
-        }
-        wl_trace_close(tr);
-        if (got < 0)
-            return GS_EINPUT;
-    }
+    int rc = count_shapes(st, f, &total, err);
+    if (rc)
+        return rc;
     for (int i = 0; i < f->nsh; i++)
         f->sh[i].w /= total;
     sh_free(&f->typ_hash); /* typ_cut reorders the table; nothing looks a typical shape up after */
@@ -564,27 +599,8 @@ int sc_frag_init(sc_state *st, gs_error *err)
         for (int ni = 0; ni < cl->nnodes; ni++)
             f->node_ver[ni] = 1;
     }
-    if (sc_sel_fit(st->cfg.select)) {
-        f->card_free = xmalloc(((size_t)st->ncards + 1) * sizeof *f->card_free);
-        f->node_idle = xcalloc((size_t)cl->nnodes + 1, sizeof *f->node_idle);
-        f->node_room = xmalloc(2 * ((size_t)cl->nnodes + 1) * sizeof *f->node_room);
-        for (int ni = 0; ni < cl->nnodes; ni++)
-            node_rooms(st, f, ni);
-    }
-    uint64_t all = sim_cluster_all_pools(cl);
-    for (int i = 0; i < f->nsh && sc_sel_fit(st->cfg.select); i++) {
-        const fshape *m = &f->sh[i];
-        f->row_gpus += m->w * m->gpus * m->r_pct / 100.0;
-        if (m->gpus == 0 || (m->pools & all) == all)
-            continue; /* a task free to go anywhere reserves no model */
-        double gpus = 0;
-        for (int p = 0; p < cl->npools; p++)
-            if (m->pools >> p & 1)
-                gpus += cl->pools[p].ngpus;
-        for (int p = 0; p < cl->npools && gpus > 0; p++)
-            if (m->pools >> p & 1)
-                f->pool_need[p] += m->w * m->gpus * m->r_pct / 100.0 * cl->pools[p].ngpus / gpus;
-    }
+    if (sc_sel_fit(st->cfg.select))
+        fit_state(st, f, cl);
     host_ratios(f);
     f->min_share = 100;
     for (int i = 0; i < f->nsh; i++)
@@ -638,6 +654,62 @@ static int by_free(const void *pa, const void *pb, const double *freev)
     return a - b;
 }
 
+/* One card or none asked (want <= 1) on node ni: each distinct room a
+ * fitting card has is one candidate; the one whose fragmentation change
+ * is least (*best_k: its card in the node, -1 for none asked). freev is
+ * restored. O(fitting cards x cards). */
+static inline double fgd_one(sc_state *st, int ni, int want, const int *fit, int nfit, double *freev, double r,
+                             double cpu_after, double mem_after, int *best_k)
+{
+    const struct sc_frag *f = st->frag;
+    double best = INFINITY;
+    *best_k = -1;
+    for (int i = 0; i < (want == 0 ? 1 : nfit); i++) {
+        int k = want == 0 ? -1 : fit[i];
+        bool dup = false;
+        for (int p = 0; p < i && !dup; p++)
+            dup = freev[fit[p]] == freev[k];
+        if (dup)
+            continue;
+        double save = 0;
+        if (k >= 0) {
+            save = freev[k];
+            freev[k] = save - r < 0 ? 0 : save - r;
+        }
+        double d = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
+        if (st->cfg.paper) /* under the artifact's measure, its integer score */
+            d = -sc_paper_fgd_score(d);
+        if (k >= 0)
+            freev[k] = save;
+        if (d < best - 1e-12) {
+            best = d;
+            *best_k = k;
+        }
+    }
+    return best;
+}
+
+/* Several cards asked on node ni: the tightest `want` fitting ones (one
+ * candidate) into cards, and its fragmentation change. freev is changed. */
+static inline double fgd_several(sc_state *st, int ni, const sim_node *n, int want, int *fit, int nfit,
+                                 double *freev, double r, double cpu_after, double mem_after, int *cards)
+{
+    for (int a = 1; a < nfit; a++)
+        for (int b = a; b > 0 && by_free(&fit[b], &fit[b - 1], freev) < 0; b--) {
+            int x = fit[b];
+            fit[b] = fit[b - 1];
+            fit[b - 1] = x;
+        }
+    for (int i = 0; i < want; i++)
+        freev[fit[i]] = freev[fit[i]] - r < 0 ? 0 : freev[fit[i]] - r;
+    double best = sc_node_frag(st, ni, freev, cpu_after, mem_after) - st->frag->node_frag[ni];
+    if (st->cfg.paper)
+        best = -sc_paper_fgd_score(best);
+    for (int i = 0; i < want; i++)
+        cards[i] = n->gpu0 + fit[i];
+    return best;
+}
+
 bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int *cards)
 {
     struct sc_frag *f = st->frag;
@@ -667,52 +739,14 @@ bool sc_fgd_node(sc_state *st, const job *j, int si, int ni, double *delta, int 
         }
         ok = nfit >= want;
     }
-    /* under the artifact's measure, its integer score (fgd and fgdfit) */
-    bool quant = st->cfg.paper;
     double cpu_after = host_free(n->cpu_total, n->cpu_used) - j->req.cpu;
     double mem_after = host_free(n->mem_total_gib, n->mem_used_gib) - j->req.mem_gib;
     double best = INFINITY;
     int best_k = -1;
-    if (ok && want <= 1) {
-        /* each distinct room a fitting card has is one candidate */
-        for (int i = 0; i < (want == 0 ? 1 : nfit); i++) {
-            int k = want == 0 ? -1 : fit[i];
-            bool dup = false;
-            for (int p = 0; p < i && !dup; p++)
-                dup = freev[fit[p]] == freev[k];
-            if (dup)
-                continue;
-            double save = 0;
-            if (k >= 0) {
-                save = freev[k];
-                freev[k] = save - r < 0 ? 0 : save - r;
-            }
-            double d = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
-            if (quant)
-                d = -sc_paper_fgd_score(d);
-            if (k >= 0)
-                freev[k] = save;
-            if (d < best - 1e-12) {
-                best = d;
-                best_k = k;
-            }
-        }
-    } else if (ok) {
-        /* several cards: the tightest `want` fitting ones (one candidate) */
-        for (int a = 1; a < nfit; a++)
-            for (int b = a; b > 0 && by_free(&fit[b], &fit[b - 1], freev) < 0; b--) {
-                int x = fit[b];
-                fit[b] = fit[b - 1];
-                fit[b - 1] = x;
-            }
-        for (int i = 0; i < want; i++)
-            freev[fit[i]] = freev[fit[i]] - r < 0 ? 0 : freev[fit[i]] - r;
-        best = sc_node_frag(st, ni, freev, cpu_after, mem_after) - f->node_frag[ni];
-        if (quant)
-            best = -sc_paper_fgd_score(best);
-        for (int i = 0; i < want; i++)
-            cards[i] = n->gpu0 + fit[i];
-    }
+    if (ok && want <= 1)
+        best = fgd_one(st, ni, want, fit, nfit, freev, r, cpu_after, mem_after, &best_k);
+    else if (ok)
+        best = fgd_several(st, ni, n, want, fit, nfit, freev, r, cpu_after, mem_after, cards);
     if (ce && want <= 1) {
         ce->ver = f->node_ver[ni];
         ce->delta = best;

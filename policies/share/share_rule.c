@@ -153,42 +153,31 @@ static inline double card_alloc(const sc_state *st, const sc_card *c, int pool)
     return alloc;
 }
 
-/* Recomputes card g: water-filling of its time, each tenant's rate there,
- * swap state and the gauge contributions (alloc_before: card_alloc before
- * the change; the change of allocation is charged to job `by`, whose join
- * or leave made it: its marginal allocation, sim_cost.h). */
-static void card_update(sc_state *st, job *by, int g, int pool, double alloc_before)
+/* The swap state of card c with k running tenants: the excess over
+ * physical memory lives in host memory; while every running tenant is
+ * active (the fluid model has no idle phases) the tenants take turns of
+ * swap_turn_s and each turn brings the excess back in (and another
+ * tenant's out) at host-link speed: thrashing. *f_swap: the share of card
+ * time left to compute (1 without swap). */
+static inline void card_swap(const sc_state *st, const sc_card *c, const sc_card_swap *w, int pool, int k,
+                             double *host_mib, double *swap_s, double *f_swap)
 {
-    sc_card *c = &st->cards[g];
-    int n = c->n; /* read once: nothing below changes the card before the rates are set */
-    /* its tenants' jobs, looked up once; a copy of its own, as a rate
-     * change told to a replica's owner may come back here for another card */
-    job *fewj[32], **ten = n <= 32 ? fewj : xmalloc((size_t)n * sizeof *ten);
-    const uint32_t *slots = sc_card_tenants(st, c);
-    for (int i = 0; i < n; i++)
-        ten[i] = sim_job_in_slot(st->s, slots[i]);
     const sc_config *cfg = &st->cfg;
-    gs_time_us now = sim_now(st->s);
-    /* without swap the card's swap contributions stay 0: a scratch copy */
-    sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
-    int k = n;
-    for (int i = 0; i < n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
-        if (sc_task_doomed(st, ten[i]) || ten[i]->idle || sc_task_swapping(st, ten[i]))
-            k--;
-
-    /* swap: the excess over physical lives in host memory; while every
-     * running tenant is active (the fluid model has no idle phases) the
-     * tenants take turns of swap_turn_s and each turn brings the excess back
-     * in (and another tenant's out) at host-link speed: thrashing. */
-    double host_mib = 0, f_swap = 1, swap_s = 0;
+    *host_mib = 0, *f_swap = 1, *swap_s = 0;
     int64_t phys = st->pool_phys_mib[pool];
     if (cfg->swap && c->mem_used > phys && k > 0) {
-        host_mib = (double)(c->mem_used - phys);
-        swap_s = host_mib * MIB / w->link_bps;
-        f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + swap_s);
+        *host_mib = (double)(c->mem_used - phys);
+        *swap_s = *host_mib * MIB / w->link_bps;
+        *f_swap = cfg->swap_turn_s / (cfg->swap_turn_s + *swap_s);
     }
-    double eff = efficiency(cfg, k);
+}
 
+/* The computing tenants' bounds on card g (their demand, capped when the
+ * throttle says so) into st->scratch_bounds, the others' rates set to 0
+ * (doomed, swapping in, idle). Returns how many. O(tenants). */
+static inline int tenant_bounds(sc_state *st, job **ten, int n, int g, int k)
+{
+    const sc_config *cfg = &st->cfg;
     if (n >= st->scratch_cap) {
         st->scratch_cap = 2 * n + 8;
         st->scratch_bounds = xrealloc(st->scratch_bounds, (size_t)st->scratch_cap * sizeof(bound));
@@ -217,8 +206,17 @@ static void card_update(sc_state *st, job *by, int g, int pool, double alloc_bef
             b = cap;
         bs[m++] = (bound){b, i};
     }
-    /* water-filling: ascending bounds; each takes its bound if it is below
-     * an equal split of what is left, else everyone left gets that split */
+    return m;
+}
+
+/* Water-filling of card g's time over the m bounds: ascending bounds; each
+ * takes its bound if it is below an equal split of what is left, else
+ * everyone left gets that split; each rate is its share over its demand,
+ * times the efficiency and swap factors. Returns the busy share.
+ * O(m log m). */
+static inline double water_fill(sc_state *st, job **ten, int g, int m, double factor)
+{
+    bound *bs = st->scratch_bounds;
     qsort(bs, (size_t)m, sizeof *bs, cmp_bound);
     double left = 1.0, busy = 0;
     for (int r = 0; r < m; r++) {
@@ -226,17 +224,52 @@ static void card_update(sc_state *st, job *by, int g, int pool, double alloc_bef
         double share = left / (m - r), x = bs[r].b < share ? bs[r].b : share;
         left -= x;
         busy += x;
-        card_rate(st, ten[i], g, i, eff * f_swap * x / task_demand(st, ten[i]));
+        card_rate(st, ten[i], g, i, factor * x / task_demand(st, ten[i]));
     }
-    /* a copy: a rate change told to a service replica's owner may come back
-     * here for another card (sc_refresh) and overwrite the scratch */
-    int n0 = n;
-    double few[32], *rs = n0 <= 32 ? few : xmalloc((size_t)n0 * sizeof *rs);
-    memcpy(rs, st->scratch_rates, (size_t)n0 * sizeof *rs);
-    for (int i = 0; i < n0 && i < c->n; i++)
+    return busy;
+}
+
+/* The tenants' rates from the scratch, through a copy: a rate change told
+ * to a service replica's owner may come back here for another card
+ * (sc_refresh) and overwrite the scratch. */
+static inline void apply_rates(sc_state *st, const sc_card *c, job **ten, int n)
+{
+    double few[32], *rs = n <= 32 ? few : xmalloc((size_t)n * sizeof *rs);
+    memcpy(rs, st->scratch_rates, (size_t)n * sizeof *rs);
+    for (int i = 0; i < n && i < c->n; i++)
         set_task_rate(st, ten[i], rs[i]);
     if (rs != few)
         free(rs);
+}
+
+/* Recomputes card g: water-filling of its time, each tenant's rate there,
+ * swap state and the gauge contributions (alloc_before: card_alloc before
+ * the change; the change of allocation is charged to job `by`, whose join
+ * or leave made it: its marginal allocation, sim_cost.h). */
+static void card_update(sc_state *st, job *by, int g, int pool, double alloc_before)
+{
+    sc_card *c = &st->cards[g];
+    int n = c->n; /* read once: nothing below changes the card before the rates are set */
+    /* its tenants' jobs, looked up once; a copy of its own, as a rate
+     * change told to a replica's owner may come back here for another card */
+    job *fewj[32], **ten = n <= 32 ? fewj : xmalloc((size_t)n * sizeof *ten);
+    const uint32_t *slots = sc_card_tenants(st, c);
+    for (int i = 0; i < n; i++)
+        ten[i] = sim_job_in_slot(st->s, slots[i]);
+    const sc_config *cfg = &st->cfg;
+    gs_time_us now = sim_now(st->s);
+    /* without swap the card's swap contributions stay 0: a scratch copy */
+    sc_card_swap none = {0}, *w = st->swap ? &st->swap[g] : &none;
+    int k = n;
+    for (int i = 0; i < n; i++) /* doomed tasks do not run; idle replicas run no kernels: no share, no switching */
+        if (sc_task_doomed(st, ten[i]) || ten[i]->idle || sc_task_swapping(st, ten[i]))
+            k--;
+    double host_mib, swap_s, f_swap;
+    card_swap(st, c, w, pool, k, &host_mib, &swap_s, &f_swap);
+    double eff = efficiency(cfg, k);
+    int m = tenant_bounds(st, ten, n, g, k);
+    double busy = water_fill(st, ten, g, m, eff * f_swap);
+    apply_rates(st, c, ten, n);
     if (ten != fewj)
         free(ten);
 

@@ -150,15 +150,131 @@ static bool keys_before(const double *a, const double *b)
     return false;
 }
 
+/* One pass's candidates for the random and normalized rules: feasible
+ * nodes, their raw paper scores, and the scores' range. */
+typedef struct feasible {
+    int *nodes;
+    int64_t *raw, lo, hi;
+    int n;
+} feasible;
+
+/* fgdfit's and fgdhost's keys for node ni (cards: the cards fgd picks
+ * there), or false when fgd finds no place on it. */
+static inline bool fit_node_keys(sc_state *st, const job *j, int si, int ni, const sim_node *n, int *cards,
+                                 double *key)
+{
+    double score;
+    if (!sc_fgd_node(st, j, si, ni, &score, cards))
+        return false;
+    /* a GPU task keeps off a model that tasks held to it will need */
+    key[0] = j->req.gpus > 0 && sc_pool_scarce(st, n->pool);
+    fgdfit_keys(st, j, ni, score, cards, key + 1);
+    key[3] = 0;
+    if (st->cfg.select == SC_SEL_FGDHOST)
+        host_keys(st, j, ni, score, key);
+    key[4] = st->rank[ni];
+    return true;
+}
+
+/* The host-aware rules' score for node ni (lower is better; cards: its
+ * fitting cards), 0 when none fits, 1 scored, 2 when ni only joins fs (the
+ * random rule, the normalized paper score). */
+static inline int host_node_score(sc_state *st, const job *j, int ni, const sim_node *n, double r, feasible *fs,
+                                  int *fit, double *freev, int *cards, double *score)
+{
+    int want = j->req.gpus;
+    bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
+    int m = fitting_cards(st, j, n, fit, freev);
+    if (m < want)
+        return 0;
+    if (st->cfg.select == SC_SEL_RANDOM) {
+        fs->nodes[fs->n++] = ni;
+        return 2;
+    }
+    double gfree = 0;
+    for (int k = 0; k < n->ngpus; k++)
+        gfree += freev[k] / 100.0;
+    double cpu_free = n->cpu_total - n->cpu_used, mem_free = n->mem_total_gib - n->mem_used_gib;
+    double greq = want * r / 100.0;
+    if (paper) { /* the artifact's integer scores, higher is better (share_paper.c) */
+        int64_t v = sc_paper_node_score(st->cfg.select, cpu_free, gfree, j->req.cpu, greq);
+        if (normalize) {
+            fs->raw[fs->n] = v;
+            fs->nodes[fs->n++] = ni;
+            fs->lo = v < fs->lo ? v : fs->lo;
+            fs->hi = v > fs->hi ? v : fs->hi;
+            return 2;
+        }
+        *score = -(double)v;
+    } else if (st->cfg.select == SC_SEL_BESTFIT)
+        *score = frac(cpu_free - j->req.cpu, n->cpu_total) + frac(mem_free - j->req.mem_gib, n->mem_total_gib) +
+                 frac(gfree - greq, n->ngpus);
+    else /* dotprod: maximized, so negated to share the min rule */
+        *score = -(frac(j->req.cpu, n->cpu_total) * frac(cpu_free, n->cpu_total) +
+                   frac(j->req.mem_gib, n->mem_total_gib) * frac(mem_free, n->mem_total_gib) +
+                   frac(greq, n->ngpus) * frac(gfree, n->ngpus));
+    for (int i = 0; i < want; i++)
+        cards[i] = n->gpu0 + fit[i];
+    return 1;
+}
+
+/* The paper's bestfit over normalized scores: the highest, ties to the
+ * seed's node order; its fitting cards into best_cards. */
+static int pick_normalized(sc_state *st, const job *j, const feasible *fs, int best, int *best_cards)
+{
+    const sim_cluster *cl = sim_cluster_of(st->s);
+    int fit[CL_MAX_NODE_GPUS];
+    double freev[CL_MAX_NODE_GPUS];
+    int64_t best_v = -1;
+    for (int i = 0; i < fs->n; i++) {
+        int64_t v = sc_paper_normalize(fs->raw[i], fs->lo, fs->hi);
+        if (best < 0 || v > best_v || (v == best_v && st->rank[fs->nodes[i]] < st->rank[best])) {
+            best = fs->nodes[i];
+            best_v = v;
+        }
+    }
+    if (best >= 0) {
+        fitting_cards(st, j, &cl->nodes[best], fit, freev);
+        for (int i = 0; i < j->req.gpus; i++)
+            best_cards[i] = cl->nodes[best].gpu0 + fit[i];
+    }
+    return best;
+}
+
+/* gpu_select=random: a feasible node drawn, and its cards by a partial
+ * Fisher-Yates over the fitting ones. */
+static int pick_random(sc_state *st, const job *j, const feasible *fs, int *best_cards)
+{
+    if (fs->n == 0)
+        return -1;
+    const sim_cluster *cl = sim_cluster_of(st->s);
+    int fit[CL_MAX_NODE_GPUS];
+    double freev[CL_MAX_NODE_GPUS];
+    int best = fs->nodes[gsl_rng_uniform_int(st->rng, (unsigned long)fs->n)];
+    const sim_node *n = &cl->nodes[best];
+    int m = fitting_cards(st, j, n, fit, freev);
+    for (int i = 0; i < j->req.gpus; i++) {
+        int k = i + (int)gsl_rng_uniform_int(st->rng, (unsigned long)(m - i));
+        int x = fit[i];
+        fit[i] = fit[k];
+        fit[k] = x;
+        best_cards[i] = n->gpu0 + fit[i];
+    }
+    return best;
+}
+
 int sc_place_select(sc_state *st, const job *j, uint64_t pools)
 {
     const sim_cluster *cl = sim_cluster_of(st->s);
-    int want = j->req.gpus, best = -1, nfeas = 0;
+    int want = j->req.gpus, best = -1;
     int best_cards[CL_MAX_NODE_GPUS], cards[CL_MAX_NODE_GPUS], fit[CL_MAX_NODE_GPUS];
     double freev[CL_MAX_NODE_GPUS], best_score = 0, best_key[NKEYS] = {0}, r = want > 0 ? sc_req_pct(j) : 0;
     bool paper = st->cfg.paper, normalize = paper && st->cfg.select == SC_SEL_BESTFIT;
-    int *feas = st->cfg.select == SC_SEL_RANDOM || normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *feas) : NULL;
-    int64_t *raw = normalize ? xmalloc(((size_t)cl->nnodes + 1) * sizeof *raw) : NULL, lo = INT64_MAX, hi = INT64_MIN;
+    feasible fs = {NULL, NULL, INT64_MAX, INT64_MIN, 0};
+    if (st->cfg.select == SC_SEL_RANDOM || normalize)
+        fs.nodes = xmalloc(((size_t)cl->nnodes + 1) * sizeof *fs.nodes);
+    if (normalize)
+        fs.raw = xmalloc(((size_t)cl->nnodes + 1) * sizeof *fs.raw);
     int si = sc_sel_frag(st->cfg.select) ? sc_frag_shape(st, j) : -1;
     for (int ni = 0; ni < cl->nnodes; ni++) {
         const sim_node *n = &cl->nodes[ni];
@@ -169,17 +285,8 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
             if (!sc_fgd_node(st, j, si, ni, &score, cards))
                 continue;
         } else if (sc_sel_fit(st->cfg.select)) {
-            if (!sc_fgd_node(st, j, si, ni, &score, cards))
-                continue;
             double key[NKEYS];
-            /* a GPU task keeps off a model that tasks held to it will need */
-            key[0] = want > 0 && sc_pool_scarce(st, n->pool);
-            fgdfit_keys(st, j, ni, score, cards, key + 1);
-            key[3] = 0;
-            if (st->cfg.select == SC_SEL_FGDHOST)
-                host_keys(st, j, ni, score, key);
-            key[4] = st->rank[ni];
-            if (best < 0 || keys_before(key, best_key)) {
+            if (fit_node_keys(st, j, si, ni, n, cards, key) && (best < 0 || keys_before(key, best_key))) {
                 best = ni;
                 for (int i = 0; i < NKEYS; i++)
                     best_key[i] = key[i];
@@ -187,39 +294,8 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
                     best_cards[i] = cards[i];
             }
             continue;
-        } else {
-            int m = fitting_cards(st, j, n, fit, freev);
-            if (m < want)
-                continue;
-            if (st->cfg.select == SC_SEL_RANDOM) {
-                feas[nfeas++] = ni;
-                continue;
-            }
-            double gfree = 0;
-            for (int k = 0; k < n->ngpus; k++)
-                gfree += freev[k] / 100.0;
-            double cpu_free = n->cpu_total - n->cpu_used, mem_free = n->mem_total_gib - n->mem_used_gib;
-            double greq = want * r / 100.0;
-            if (paper) { /* the artifact's integer scores, higher is better (share_paper.c) */
-                int64_t v = sc_paper_node_score(st->cfg.select, cpu_free, gfree, j->req.cpu, greq);
-                if (normalize) {
-                    raw[nfeas] = v;
-                    feas[nfeas++] = ni;
-                    lo = v < lo ? v : lo;
-                    hi = v > hi ? v : hi;
-                    continue;
-                }
-                score = -(double)v;
-            } else if (st->cfg.select == SC_SEL_BESTFIT)
-                score = frac(cpu_free - j->req.cpu, n->cpu_total) + frac(mem_free - j->req.mem_gib, n->mem_total_gib) +
-                        frac(gfree - greq, n->ngpus);
-            else /* dotprod: maximized, so negated to share the min rule */
-                score = -(frac(j->req.cpu, n->cpu_total) * frac(cpu_free, n->cpu_total) +
-                          frac(j->req.mem_gib, n->mem_total_gib) * frac(mem_free, n->mem_total_gib) +
-                          frac(greq, n->ngpus) * frac(gfree, n->ngpus));
-            for (int i = 0; i < want; i++)
-                cards[i] = n->gpu0 + fit[i];
-        }
+        } else if (host_node_score(st, j, ni, n, r, &fs, fit, freev, cards, &score) != 1)
+            continue;
         /* paper: equal scores go to the seed's node order, else the lower index */
         if (best < 0 || score < best_score - 1e-12 ||
             (paper && score <= best_score + 1e-12 && st->rank[ni] < st->rank[best])) {
@@ -229,37 +305,12 @@ int sc_place_select(sc_state *st, const job *j, uint64_t pools)
                 best_cards[i] = cards[i];
         }
     }
-    if (normalize) {
-        int64_t best_v = -1;
-        for (int i = 0; i < nfeas; i++) {
-            int64_t v = sc_paper_normalize(raw[i], lo, hi);
-            if (best < 0 || v > best_v || (v == best_v && st->rank[feas[i]] < st->rank[best])) {
-                best = feas[i];
-                best_v = v;
-            }
-        }
-        if (best >= 0) {
-            fitting_cards(st, j, &cl->nodes[best], fit, freev);
-            for (int i = 0; i < want; i++)
-                best_cards[i] = cl->nodes[best].gpu0 + fit[i];
-        }
-        free(feas);
-        free(raw);
-    } else if (st->cfg.select == SC_SEL_RANDOM) {
-        if (nfeas > 0) {
-            best = feas[gsl_rng_uniform_int(st->rng, (unsigned long)nfeas)];
-            const sim_node *n = &cl->nodes[best];
-            int m = fitting_cards(st, j, n, fit, freev);
-            for (int i = 0; i < want; i++) { /* partial Fisher-Yates over the fitting cards */
-                int k = i + (int)gsl_rng_uniform_int(st->rng, (unsigned long)(m - i));
-                int x = fit[i];
-                fit[i] = fit[k];
-                fit[k] = x;
-                best_cards[i] = n->gpu0 + fit[i];
-            }
-        }
-        free(feas);
-    }
+    if (normalize)
+        best = pick_normalized(st, j, &fs, best, best_cards);
+    else if (st->cfg.select == SC_SEL_RANDOM)
+        best = pick_random(st, j, &fs, best_cards);
+    free(fs.nodes);
+    free(fs.raw);
     if (best < 0)
         return -1;
     for (int i = 0; i < want; i++)

@@ -164,13 +164,13 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
     L->compile_s = num_param(s, "svc_compile_s");
     L->graph_s = num_param(s, "svc_graph_s");
     L->weights_def = num_param(s, "svc_weights_gib");
-    L->pc_on = strcmp(sim_param(s, "prefix_cache"), "off") != 0;
+    L->pc_on = sim_param_on(s, "prefix_cache");
     L->block_tok = (int)sim_param_int(s, "prefix_block_tokens");
     L->route_share = num_param(s, "prefix_route_share");
     L->kv_kib_def = num_param(s, "svc_kv_kib_per_token");
     L->kv_util = num_param(s, "svc_kv_mem_util");
     L->pd_net_gbps = num_param(s, "svc_net_gbps");
-    L->follow_load = strcmp(sim_param(s, "svc_demand"), "load") == 0;
+    L->follow_load = sim_param_choice(s, "svc_demand") == 0; /* load|static */
     svc_hw_params_read(s, &L->hw_params);
     sim_sketch_init(&L->all_lat);
     sim_sketch_init(&L->all_ttft);
@@ -184,10 +184,9 @@ static int svc_layer_new(sim *s, int index, void **out, gs_error *err)
         L->pod_s < 0 || L->import_s < 0 || L->compile_s < 0 || L->graph_s < 0 || L->idle_s < 0)
         return gs_err(err, GS_EUSAGE, "--set svc_*: batch, period, timeout and load bandwidth must be positive, "
                                       "times non-negative");
-    const char *pcv = sim_param(s, "prefix_cache");
-    if ((strcmp(pcv, "on") && strcmp(pcv, "off")) || L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
+    if (L->block_tok < 1 || L->kv_kib_def <= 0 || L->kv_util <= 0 ||
         L->kv_util > 1 || L->route_share < 0 || L->route_share > 1)
-        return gs_err(err, GS_EUSAGE, "--set prefix_cache=on|off, prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
+        return gs_err(err, GS_EUSAGE, "--set prefix_block_tokens >= 1, svc_kv_kib_per_token > 0, "
                                       "0 < svc_kv_mem_util <= 1, 0 <= prefix_route_share <= 1");
     return 0;
 }
@@ -643,11 +642,13 @@ static int pool_shape(sim *s, svc_layer *L, service *v, const wl_service *row, d
 }
 
 /* Declares one service (or one pool of a disaggregated one: role). */
-static int declare_pool(sim *s, const wl_service *row, int role, service **out)
+/* The checks of service row `row` before it is declared: its end within
+ * the clock (*end_us), a first declaration, a duration when it generates,
+ * its work within the limit (counted into L's), what its requests need. */
+static int check_row(sim *s, svc_layer *L, const wl_service *row, gs_time_us *end_us)
 {
-    svc_layer *L = svc_of(s);
-    gs_time_us end_us = GS_TIME_MAX;
-    if (row->has_duration && !gs_time_add_us(sim_now(s), row->dur_us, &end_us))
+    *end_us = GS_TIME_MAX;
+    if (row->has_duration && !gs_time_add_us(sim_now(s), row->dur_us, end_us))
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld ('duration'): service '%s' declared at %.6f s for "
                       "%.6f s ends past the simulator's clock (int64 microseconds, %.4g s)", sim_config_of(s)->trace_path,
                       row->line, row->id, gs_us_to_s(sim_now(s)), gs_us_to_s(row->dur_us), gs_us_to_s(GS_TIME_MAX));
@@ -674,12 +675,14 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s' states slo_ttft_ms or "
                       "slo_tpot_ms, but the requests it generates carry no token counts: give output_tokens (and "
                       "input_tokens), or an end-to-end slo_ms", sim_config_of(s)->trace_path, row->line, row->id);
-    service *v = xcalloc(1, sizeof *v);
-    v->L = L;
-    v->idx = L->nsvcs;
-    v->pd_role = role;
-    snprintf(v->id, sizeof v->id, "%.63s", row->id);
-    v->cfg = *row;
+    return 0;
+}
+
+/* v's replica bounds from its row (an always-on actuator's floor beside
+ * them) into v->min, v->max and *init: 0, or the error when they are out
+ * of order. */
+static int replica_counts(sim *s, svc_layer *L, service *v, const wl_service *row, int *init_out)
+{
     v->min = row->replicas_min >= 0 ? row->replicas_min : 1;
     int act_min = L->act ? L->act->min_replicas(svc_act_state(s, L)) : 0;
     bool floor = act_min > v->min;
@@ -690,25 +693,17 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
         init = v->min;
     v->max = row->replicas_max >= 0 ? row->replicas_max : (init > v->min ? init : (v->min > 1 ? v->min : 1));
     v->min_cfg = v->min;
-    if (init > v->max || v->min > v->max) {
-        free(v);
+    if (init > v->max || v->min > v->max)
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: service '%s': need replicas_min <= replicas_init "
                       "<= replicas_max", sim_config_of(s)->trace_path, row->line, row->id);
-    }
-    v->max_batch = row->max_batch > 0 ? row->max_batch : L->max_batch_def;
-    v->slo_ms = row->slo_ms >= 0 ? row->slo_ms : L->slo_def;
-    /* the 200 ms P99 rule suits short requests; a service that states
-     * its own SLO (a 7 s chat completion) scales on that instead */
-    v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
-    double kv_kib;
-    int hrc = pool_shape(s, L, v, row, &kv_kib);
-    if (hrc)
-        return hrc;
-    if (!v->hw.reason[0]) /* replicas go only where they fit */
-        snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
-    const sim_cluster *cl = sim_cluster_of(s);
-    v->task_pools = v->cfg.ask.gpu_model[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->cfg.ask.gpu_model, NULL)
-                                            : sim_cluster_all_pools(cl);
+    *init_out = init;
+    return 0;
+}
+
+/* v's per-token times (the row's, else the defaults), token SLOs, KV and
+ * the start of its figures. */
+static void pool_times(sim *s, service *v, const wl_service *row, double kv_kib, gs_time_us end_us)
+{
     v->prefill_ms = row->prefill_ms_per_token >= 0 ? row->prefill_ms_per_token : PERF_PREFILL_MS;
     v->dec_base_ms = row->decode_ms_base >= 0 ? row->decode_ms_base : PERF_DECODE_BASE_MS;
     v->dec_seq_ms = row->decode_ms_per_seq >= 0 ? row->decode_ms_per_seq : PERF_DECODE_SEQ_MS;
@@ -730,6 +725,41 @@ static int declare_pool(sim *s, const wl_service *row, int role, service **out)
     sim_sketch_init(&v->win_ttft);
     v->g_reps.since = sim_now(s);
     v->g_slots.since = sim_now(s);
+}
+
+static int declare_pool(sim *s, const wl_service *row, int role, service **out)
+{
+    svc_layer *L = svc_of(s);
+    gs_time_us end_us;
+    int rc = check_row(s, L, row, &end_us);
+    if (rc)
+        return rc;
+    service *v = xcalloc(1, sizeof *v);
+    v->L = L;
+    v->idx = L->nsvcs;
+    v->pd_role = role;
+    snprintf(v->id, sizeof v->id, "%.63s", row->id);
+    v->cfg = *row;
+    int init = 0;
+    if ((rc = replica_counts(s, L, v, row, &init))) {
+        free(v);
+        return rc;
+    }
+    v->max_batch = row->max_batch > 0 ? row->max_batch : L->max_batch_def;
+    v->slo_ms = row->slo_ms >= 0 ? row->slo_ms : L->slo_def;
+    /* the 200 ms P99 rule suits short requests; a service that states
+     * its own SLO (a 7 s chat completion) scales on that instead */
+    v->p99_high_ms = row->slo_ms >= 0 ? row->slo_ms : L->p99_high_ms;
+    double kv_kib;
+    int hrc = pool_shape(s, L, v, row, &kv_kib);
+    if (hrc)
+        return hrc;
+    if (!v->hw.reason[0]) /* replicas go only where they fit */
+        snprintf(v->cfg.ask.gpu_model, sizeof v->cfg.ask.gpu_model, "%s", v->hw.fit_models);
+    const sim_cluster *cl = sim_cluster_of(s);
+    v->task_pools = v->cfg.ask.gpu_model[0] ? sim_cluster_model_mask(cl, sim_catalog(s), v->cfg.ask.gpu_model, NULL)
+                                            : sim_cluster_all_pools(cl);
+    pool_times(s, v, row, kv_kib, end_us);
     svc_as_init(s, v);
     if (L->nsvcs == L->cap_svcs) {
         L->cap_svcs = L->cap_svcs ? L->cap_svcs * 2 : 8;
@@ -822,6 +852,51 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     }
 }
 
+/* EVK_READY: replica p's cold start is over (unless its generation moved
+ * on): it serves from now. */
+static void on_ready(sim *s, svc_layer *L, replica *p, uint32_t gen)
+{
+    if (p->gen != gen || p->state != R_STARTING)
+        return;
+    svc_as_flow(p->svc, sim_now(s));
+    p->state = R_READY;
+    p->ready_us = sim_now(s);
+    p->idle_since_us = sim_now(s);
+    p->last_us = sim_now(s);
+    p->svc->nstarting--;
+    L->nup--;
+    if (!p->svc->ever_ready)
+        first_ready(s, p->svc);
+    svc_ready_add(p->svc, p);
+    svc_note_scale(s, p->svc, "ready");
+    svc_replica_run(s, p);
+    svc_schedule_tick(s, p->svc);
+}
+
+/* EVK_END: service v's rows end: its queue dropped, idle replicas removed,
+ * starting ones made ready now (then removed as idle). */
+static void on_end(sim *s, svc_layer *L, service *v)
+{
+    svc_as_flow(v, sim_now(s));
+    v->ended = true;
+    v->min = 0;
+    drop_queue(v, L);
+    svc_compact_reps(v);
+    for (int i = 0; i < v->nreps; i++) {
+        replica *p = v->reps[i];
+        if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive) {
+            svc_replica_remove(s, p);
+        } else if (p->state == R_STARTING) {
+            /* its cold start is cut short: ready now (a new generation
+             * drops the pending READY), then removed as idle */
+            p->gen++;
+            svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
+        }
+    }
+    /* replicas still waiting for GPUs are handed back when they get
+     * them (svc_task_started); busy ones finish their batch and go */
+}
+
 static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
@@ -834,25 +909,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         svc_block_end(s, p);
         return;
     }
-    case EVK_READY: {
-        replica *p = L->reps[slot];
-        if (p->gen != gen || p->state != R_STARTING)
-            return;
-        svc_as_flow(p->svc, sim_now(s));
-        p->state = R_READY;
-        p->ready_us = sim_now(s);
-        p->idle_since_us = sim_now(s);
-        p->last_us = sim_now(s);
-        p->svc->nstarting--;
-        L->nup--;
-        if (!p->svc->ever_ready)
-            first_ready(s, p->svc);
-        svc_ready_add(p->svc, p);
-        svc_note_scale(s, p->svc, "ready");
-        svc_replica_run(s, p);
-        svc_schedule_tick(s, p->svc);
+    case EVK_READY:
+        on_ready(s, L, L->reps[slot], gen);
         return;
-    }
     case EVK_TIMEOUT: {
         svc_req *r = svc_req_at(L, slot);
         if (!r->live || r->gen != gen || !r->queued)
@@ -871,9 +930,12 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         else
             svc_as_tick(s, L->svcs[slot]);
         return;
-    case EVK_KV:
-        svc_pd_landed(s, L, slot, gen);
+    case EVK_KV: {
+        replica *q = svc_pd_landed(s, L, slot, gen);
+        if (q)
+            svc_assign_held(s, q, slot);
         return;
+    }
     case EVK_GEN: {
         service *v = L->svcs[slot];
         if (v->ended)
@@ -883,28 +945,9 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         schedule_gen(s, v);
         return;
     }
-    case EVK_END: {
-        service *v = L->svcs[slot];
-        svc_as_flow(v, sim_now(s));
-        v->ended = true;
-        v->min = 0;
-        drop_queue(v, L);
-        svc_compact_reps(v);
-        for (int i = 0; i < v->nreps; i++) {
-            replica *p = v->reps[i];
-            if (p->state == R_READY && !p->in_block && !p->npending && !p->nactive) {
-                svc_replica_remove(s, p);
-            } else if (p->state == R_STARTING) {
-                /* its cold start is cut short: ready now (a new generation
-                 * drops the pending READY), then removed as idle */
-                p->gen++;
-                svc_emit(s, p->svc, sim_now(s), p->idx, p->gen, EVK_READY);
-            }
-        }
-        /* replicas still waiting for GPUs are handed back when they get
-         * them (svc_task_started); busy ones finish their batch and go */
+    case EVK_END:
+        on_end(s, L, L->svcs[slot]);
         return;
-    }
     default:
         GS_BUG("svc_on_event: unknown kind");
     }

@@ -281,7 +281,8 @@ void svc_block_end(sim *s, replica *p)
             uint32_t ri = p->active[--p->nactive];
             p->kv_used -= svc_req_at(L, ri)->kv_tok;
             svc_load_changed(p);
-            svc_pd_handoff(s, p, ri);
+            if (svc_pd_handoff(s, p, ri))
+                svc_serve(s, v, ri, sim_now(s));
         }
         svc_replica_run(s, p);
         return;

@@ -121,7 +121,7 @@ static void first_token(sim *s, service *pre, svc_req *r)
     sim_sketch_add_at(&pre->L->all_ttft, ttft, b);
 }
 
-void svc_pd_handoff(sim *s, replica *p, uint32_t ri)
+bool svc_pd_handoff(sim *s, replica *p, uint32_t ri)
 {
     svc_layer *L = p->svc->L;
     svc_req *r = svc_req_at(L, ri);
@@ -129,15 +129,14 @@ void svc_pd_handoff(sim *s, replica *p, uint32_t ri)
     r->tok_left--; /* the prefill pass made the first token */
     if (r->tok_left <= 0) { /* nothing left to decode: served, no KV to move */
         first_token(s, pre, r);
-        svc_serve(s, pre, ri, sim_now(s));
-        return;
+        return true;
     }
     dec->mode = MODE_TOKENS;
     r->pd_dst = p->idx;
     replica *q = svc_least_loaded(dec, r->kv_tok);
     if (q) {
         svc_pd_send(s, q, ri);
-        return;
+        return false;
     }
     r->pd_wait = r->queued = true; /* its KV waits on the prefill replica until a decode replica takes it */
     r->queued_at_us = sim_now(s);
@@ -150,17 +149,18 @@ void svc_pd_handoff(sim *s, replica *p, uint32_t ri)
     dec->qlen++;
     if (dec->qlen > dec->pd_queue_peak)
         dec->pd_queue_peak = dec->qlen;
+    return false;
 }
 
-void svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen)
+replica *svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen)
 {
     svc_req *r = svc_req_at(L, ri);
     if (!r->live || r->gen != gen)
-        return;
+        return NULL;
     replica *q = L->reps[r->pd_dst];
     q->incoming--;
     first_token(s, q->svc->pd_peer, r);
-    svc_assign_held(s, q, ri);
+    return q;
 }
 
 /* One pool's figures: replicas, GPU-hours, busy share of its card time,

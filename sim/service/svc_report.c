@@ -93,27 +93,10 @@ static void add_speed(cJSON *o, const sim *s, const svc_layer *L, const service 
     }
 }
 
-/* One service's report entry; its replica-hours, GPU-hours and cold starts
- * (both pools' when disaggregated) for the totals. */
-static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, double *rh_out, double *gh_out,
-                            uint64_t *cold_out)
+/* A service's latency figures (TTFT and TPOT in token mode, with their
+ * quantile curves) and its SLO attainment. */
+static void add_latency_slo(cJSON *o, const service *v)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", v->id);
-    long queued = v->qlen, in_service = v->in_flight - v->qlen;
-    add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
-               v->drop_lost, v->drop_unplaceable, in_service, queued);
-    if (v->hw.reason[0])
-        cJSON_AddStringToObject(o, "unplaceable_reason", v->hw.reason);
-    else
-        cJSON_AddNullToObject(o, "unplaceable_reason");
-    cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
-    cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
-    cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
-    add_speed(o, s, L, v);
-    if (v->cfg.rate > 0)
-        cJSON_AddNumberToObject(o, "warmup_s", v->warmup_s);
-    cJSON_AddNumberToObject(o, "arrived_before_ready", (double)(v->ever_ready ? v->before_ready : v->arrived));
     sim_report_add_stats(o, "latency_s", &v->lat_s);
     if (v->lat_s.n)
         add_cdf(o, "latency_cdf_s", &v->lat_s);
@@ -138,18 +121,12 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
         cJSON_AddNumberToObject(o, "slo_ms", v->slo_ms);
     }
     cJSON_AddNumberToObject(o, "slo_attainment", v->served ? (double)v->slo_ok / (double)v->served : 0.0);
-    if (v->pc_reqs)
-        add_prefix_cache(o, L, v);
-    double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
-    uint64_t cold_v = v->cold_starts;
-    if (v->pd_role == SVC_PD_PREFILL) { /* both pools' replicas */
-        const service *d = v->pd_peer;
-        double drh = sim_gauge_area(&d->g_reps, sim_now(s)) / 3600.0;
-        rh += drh;
-        gh += drh * d->cfg.ask.gpus;
-        cold_v += d->cold_starts;
-        svc_pd_report(o, v, s);
-    }
+}
+
+/* A service's "replicas": bounds, peak, starts and scaling, its
+ * autoscaler's figures. */
+static void add_replicas(cJSON *o, const svc_layer *L, const sim *s, const service *v, uint64_t cold_v)
+{
     cJSON *rp = cJSON_AddObjectToObject(o, "replicas");
     cJSON_AddNumberToObject(rp, "min", v->min_cfg);
     cJSON_AddNumberToObject(rp, "max", v->max);
@@ -168,6 +145,43 @@ static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, 
         if (L->scaler == SVC_SCALER_KPA)
             cJSON_AddNumberToObject(rp, "panic_s", panic_s);
     }
+}
+
+/* One service's report entry; its replica-hours, GPU-hours and cold starts
+ * (both pools' when disaggregated) for the totals. */
+static cJSON *service_entry(const svc_layer *L, const sim *s, const service *v, double *rh_out, double *gh_out,
+                            uint64_t *cold_out)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", v->id);
+    long queued = v->qlen, in_service = v->in_flight - v->qlen;
+    add_counts(o, v->arrived, v->generated, v->served, v->drop_full, v->drop_timeout, v->drop_ended,
+               v->drop_lost, v->drop_unplaceable, in_service, queued);
+    if (v->hw.reason[0])
+        cJSON_AddStringToObject(o, "unplaceable_reason", v->hw.reason);
+    else
+        cJSON_AddNullToObject(o, "unplaceable_reason");
+    cJSON_AddStringToObject(o, "fits_on", v->hw.fit_models);
+    cJSON_AddNumberToObject(o, "kv_kib_per_token", v->hw.kv_bytes_tok / 1024);
+    cJSON_AddNumberToObject(o, "weights_gib", v->weights_gib);
+    add_speed(o, s, L, v);
+    if (v->cfg.rate > 0)
+        cJSON_AddNumberToObject(o, "warmup_s", v->warmup_s);
+    cJSON_AddNumberToObject(o, "arrived_before_ready", (double)(v->ever_ready ? v->before_ready : v->arrived));
+    add_latency_slo(o, v);
+    if (v->pc_reqs)
+        add_prefix_cache(o, L, v);
+    double rh = sim_gauge_area(&v->g_reps, sim_now(s)) / 3600.0, gh = rh * v->cfg.ask.gpus;
+    uint64_t cold_v = v->cold_starts;
+    if (v->pd_role == SVC_PD_PREFILL) { /* both pools' replicas */
+        const service *d = v->pd_peer;
+        double drh = sim_gauge_area(&d->g_reps, sim_now(s)) / 3600.0;
+        rh += drh;
+        gh += drh * d->cfg.ask.gpus;
+        cold_v += d->cold_starts;
+        svc_pd_report(o, v, s);
+    }
+    add_replicas(o, L, s, v, cold_v);
     cJSON_AddNumberToObject(o, "replica_hours", rh);
     cJSON_AddNumberToObject(o, "gpu_hours", gh);
     cJSON_AddNumberToObject(o, "gpu_hours_per_million_requests", v->served ? gh / (double)v->served * 1e6 : 0);

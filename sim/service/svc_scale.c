@@ -12,11 +12,10 @@
  * ready or retired is O(n) (the ready list in creation order, which breaks
  * ties). The autoscaler's evaluation walks the service's replicas once per
  * period (svc_scale_period_s): its busy and ready seconds are summed per
- * replica in that order so the figures, and every decision taken on them,
- * stay those of the sums they replaced; at a fixed load per replica the
+ * replica in that order, so the figures and every decision taken on them
+ * do not depend on the heap's layout; at a fixed load per replica the
  * requests per period grow with n too, so the walk costs a constant per
- * request (bench_infer.sh's routing series: flat within 1.5x from 20 to
- * 1,000 replicas).
+ * request (bench_infer.sh's routing series measures it).
  * SPDX-License-Identifier: MIT */
 #include "svc_types.h"
 

@@ -283,13 +283,16 @@ static inline bool svc_has_room(const replica *p, double kv_tok)
 int svc_pd_rows(sim *s, const wl_service *row, wl_service *pre, wl_service *dec);
 /* The prefill of request ri on prefill replica p is done (now): its first
  * token made, its KV sent to a decode replica with room (or it waits in the
- * decode pool's queue); a one-token request is served at once. */
-void svc_pd_handoff(sim *s, replica *p, uint32_t ri);
+ * decode pool's queue). True for a one-token request: the caller serves it
+ * now (svc_serve). */
+bool svc_pd_handoff(sim *s, replica *p, uint32_t ri);
 /* Decode replica p takes request ri from its pool's queue: the KV leaves
  * for p now (p's slot and KV room held until it lands). */
 void svc_pd_send(sim *s, replica *p, uint32_t ri);
-/* EVK_KV: request ri's KV landed on its decode replica. */
-void svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen);
+/* EVK_KV: request ri's KV landed on its decode replica, its first token
+ * made: that replica, which the caller gives ri (svc_assign_held), or NULL
+ * when the request is gone. */
+replica *svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen);
 /* The prefill pool's "pd" report object (both pools, the KV moved). */
 void svc_pd_report(cJSON *o, const service *v, const sim *s);
 
