@@ -48,8 +48,12 @@ typedef struct hw_state {
     size_t tab_slots, last_tab;
     /* a row's ref_gpu model, by the reader's name number (sim_symmap.h) */
     sim_symmap ref_by_sym;
-    /* speeds by a speedup table, kept per distinct inputs (speed_memo) */
+    /* speeds by a speedup table, kept per distinct inputs (speed_memo);
+     * the last table asked about the reference model's own card, and
+     * whether it lists that model (on_ref_card) */
     struct hw_memo *memo;
+    const char *ref_table;
+    bool ref_table_lists;
 } hw_state;
 
 /* One speed by a speedup table: its inputs (the interned table, the
@@ -447,19 +451,32 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
 }
 
 /* A job placed on a whole card of the run's reference model runs at 1
- * there: its own reference is that model (none named, or the same), no
- * speedup table, no slice (speed_of's first answer; a util of (0, 1] does
- * not slow a whole card). */
-static inline bool on_ref_card(const hw_state *h, const job *j)
+ * there when its own reference is that model (none named, or the same)
+ * and it holds no slice: a speedup table gives it the factor over itself,
+ * else no figure is needed (speed_of's answers; a util of (0, 1] does not
+ * slow a whole card). The table's answer counts in by_table when it lists
+ * the model (the last table asked is kept: most rows name one). */
+static inline bool on_ref_card(hw_state *h, const job *j)
 {
     const job_more *x = j->more;
-    return !x || ((!x->ref || x->ref == h->ref) && !x->speedup[0] && x->slice_c == 1 && x->slice_m == 1);
+    if (!x)
+        return true;
+    if ((x->ref && x->ref != h->ref) || x->slice_c != 1 || x->slice_m != 1)
+        return false;
+    if (x->speedup[0]) {
+        if (x->speedup != h->ref_table) {
+            h->ref_table = x->speedup;
+            h->ref_table_lists = table_factor(h, x->speedup, h->ref) > 0;
+        }
+        h->by_table += h->ref_table_lists;
+    }
+    return true;
 }
 
 static double hw_speed(void *state, sim *s, const job *j)
 {
     /* the common start -- a job on a whole card of the reference model that
-     * names no other reference, no speedup table and no slice -- counted
+     * names no other reference and holds no slice -- counted
      * as speed_of and speed_in count it, without their three calls (every
      * job start comes here) */
     hw_state *h = state;
