@@ -456,6 +456,15 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
  * else no figure is needed (speed_of's answers; a util of (0, 1] does not
  * slow a whole card). The table's answer counts in by_table when it lists
  * the model (the last table asked is kept: most rows name one). */
+/* Whether table lists the reference model, kept as the last table asked
+ * (out of line: the common start stays without a call). */
+static __attribute__((noinline)) bool ref_table_ask(hw_state *h, const char *table)
+{
+    h->ref_table = table;
+    h->ref_table_lists = table_factor(h, table, h->ref) > 0;
+    return h->ref_table_lists;
+}
+
 static inline bool on_ref_card(hw_state *h, const job *j)
 {
     const job_more *x = j->more;
@@ -463,13 +472,8 @@ static inline bool on_ref_card(hw_state *h, const job *j)
         return true;
     if ((x->ref && x->ref != h->ref) || x->slice_c != 1 || x->slice_m != 1)
         return false;
-    if (x->speedup[0]) {
-        if (x->speedup != h->ref_table) {
-            h->ref_table = x->speedup;
-            h->ref_table_lists = table_factor(h, x->speedup, h->ref) > 0;
-        }
-        h->by_table += h->ref_table_lists;
-    }
+    if (x->speedup[0])
+        h->by_table += x->speedup == h->ref_table ? h->ref_table_lists : ref_table_ask(h, x->speedup);
     return true;
 }
 
