@@ -450,12 +450,6 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
     }
 }
 
-/* A job placed on a whole card of the run's reference model runs at 1
- * there when its own reference is that model (none named, or the same)
- * and it holds no slice: a speedup table gives it the factor over itself,
- * else no figure is needed (speed_of's answers; a util of (0, 1] does not
- * slow a whole card). The table's answer counts in by_table when it lists
- * the model (the last table asked is kept: most rows name one). */
 /* Whether table lists the reference model, kept as the last table asked
  * (out of line: the common start stays without a call). */
 static __attribute__((noinline)) bool ref_table_ask(hw_state *h, const char *table)
@@ -465,6 +459,12 @@ static __attribute__((noinline)) bool ref_table_ask(hw_state *h, const char *tab
     return h->ref_table_lists;
 }
 
+/* A job placed on a whole card of the run's reference model runs at 1
+ * there when its own reference is that model (none named, or the same)
+ * and it holds no slice: a speedup table gives it the factor over itself,
+ * else no figure is needed (speed_of's answers; a util of (0, 1] does not
+ * slow a whole card). The table's answer counts in by_table when it lists
+ * the model (the last table asked is kept: most rows name one). */
 static inline bool on_ref_card(hw_state *h, const job *j)
 {
     const job_more *x = j->more;
