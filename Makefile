@@ -171,6 +171,7 @@ run-bench: gpusim $(REL)/bench_heap
 	@sh scripts/bench_compose.sh
 	@sh scripts/bench_backfill.sh
 	@sh scripts/bench_failures.sh
+	@sh scripts/bench_work.sh
 
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)

@@ -13,7 +13,8 @@
 #     the full job layout (150,000 and 600,000 rows), the cluster file (2,500 and 10,000 nodes, listed
 #     one by one as an importer writes them), a Mooncake-style request trace (50,000 and 200,000
 #     requests with token counts and hash_ids, 8 replicas on 64 H100s), and `gpusim import mooncake`
-#     on JSON Lines of 32 and 128 MB. TRACE_BENCH_BIG=1: four times each (the import on 256 MB and 1 GB).
+#     on JSON Lines of 32 and 128 MB. TRACE_BENCH_BIG=1: four times each (the import on 256 MB and 1 GB);
+#     TRACE_IMPORT_MB="256 1024" sets the import's sizes alone (inputs of 256 MB and more are removed after).
 #     Rate in rows/s and MB/s of the file (CPU seconds: the event loop's for a replay; the process's,
 #     against a one-row baseline, for the cluster file and the import; best of 3) and peak RSS (the
 #     report's, or GNU time's).
@@ -196,6 +197,7 @@ done
 # an importer: import mooncake on JSON Lines of two sizes (about 222 bytes a line)
 SIZES_MB="$((32 * X * 2)) $((128 * X * 2))"
 [ -n "${TRACE_BENCH_BIG:-}" ] || SIZES_MB="32 128"
+SIZES_MB=${TRACE_IMPORT_MB:-$SIZES_MB}
 head -n 1 "$D/mooncake-$((50000 * X)).jsonl" >"$D/mooncake-1.jsonl"
 ib=$(best_cpu "$R3" "$GS" import mooncake "$D/mooncake-1.jsonl" --out-trace "$D/imp-1.csv")
 for m in $SIZES_MB; do
@@ -208,4 +210,5 @@ for m in $SIZES_MB; do
   row "import mooncake, lines" "$n" "$J" "$(awk -v a="$c" -v b="$ib" 'BEGIN { d = a - b; print (d > 1e-6 ? d : 1e-6) }')" \
     "$(awk -v k="$k" 'BEGIN { print k / 1024 }')"
   rm -f "$D/imp.csv"
+  [ "$m" -lt 256 ] || rm -f "$J" # a large input is made again next time, not kept
 done

@@ -34,6 +34,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 # DOM with python3; the build needs neither
 [ "${1:-}" = "--check" ] || command -v chromium >/dev/null 2>&1 || need="$need chromium chromium-driver"
 [ "${1:-}" = "--check" ] || command -v python3 >/dev/null 2>&1 || need="$need python3"
+# make bench times the same replay in SimPy 2 (scripts/bench_simpy.py); the build needs none of it
+[ "${1:-}" = "--check" ] || /usr/bin/python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages")
+import SimPy.Simulation' >/dev/null 2>&1 || need="$need python3-simpy"
 [ -z "$need" ] && exit 0
 if [ "${1:-}" = "--check" ]; then
   echo "gpusim: missing Debian packages:$need" >&2

@@ -130,7 +130,7 @@ void sim_job_drop_gpus(job *j)
 static int cost_holder(sim *s, job *j);
 
 /* An ending job's job_more, kept for the next job that needs one
- * (more_of): no allocation a row. Out of line: most jobs have none. */
+ * (sim_job_more_kept): no allocation a row. Out of line: most jobs have none. */
 __attribute__((noinline)) static void more_keep(sim *s, job *j)
 {
     if (s->more_n == s->more_cap) {
@@ -212,8 +212,7 @@ job_more *sim_job_more(job *j)
     return j->more;
 }
 
-/* sim_job_more from the run's kept records (job_free) when it has one. */
-static job_more *more_of(sim *s, job *j)
+job_more *sim_job_more_kept(struct sim *s, job *j)
 {
     if (!j->more && s->more_n) {
         j->more = s->more_pool[--s->more_n];
@@ -257,7 +256,7 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
         r->comm >= 0 || r->time_limit_us > 0) {
-        job_more *m = more_of(s, j);
+        job_more *m = sim_job_more_kept(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;

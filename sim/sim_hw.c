@@ -48,7 +48,26 @@ typedef struct hw_state {
     size_t tab_slots, last_tab;
     /* a row's ref_gpu model, by the reader's name number (sim_symmap.h) */
     sim_symmap ref_by_sym;
+    /* speeds by a speedup table, kept per distinct inputs (speed_memo);
+     * the last table asked about the reference model's own card, and
+     * whether it lists that model (on_ref_card) */
+    struct hw_memo *memo;
+    const char *ref_table;
+    bool ref_table_lists;
 } hw_state;
+
+/* One speed by a speedup table: its inputs (the interned table, the
+ * reference and placed models, the memory-bound share, the slice shares)
+ * and what speed_of gives for them. The models' figures it relied on were
+ * noted when it was made (sim_hw_note: the same bits every time). */
+enum { HW_MEMO_SLOTS = 64 };
+typedef struct hw_memo {
+    const char *table;
+    const gpu_model *ref, *m;
+    double b, c, mb;
+    double v;
+    bool scaled; /* counted in hw_state.scaled */
+} hw_memo;
 
 /* A speedup table "MODEL:f|MODEL:f", parsed: its models and factors, or
  * the first fault in it (status -2: a malformed entry, -3: a name the
@@ -100,6 +119,7 @@ static void hw_fini(void *state)
     free(h->speed_sum);
     free(h->tabs);
     free(h->tab_at);
+    free(h->memo);
     sim_symmap_free(&h->ref_by_sym);
     free(h);
 }
@@ -226,9 +246,12 @@ static bool hw_admit(void *state, sim *s, job *j)
     if (ref_gpu[0]) {
         uint64_t v;
         uint32_t sym = r ? r->ref_gpu_sym : 0;
-        ref = sim_symmap_get(&h->ref_by_sym, sym, &v) ? (const gpu_model *)(uintptr_t)v
-                                                      : gpu_catalog_find(h->cat, ref_gpu);
-        sim_symmap_put(&h->ref_by_sym, sym, (uint64_t)(uintptr_t)ref);
+        if (sim_symmap_get(&h->ref_by_sym, sym, &v))
+            ref = (const gpu_model *)(uintptr_t)v;
+        else {
+            ref = gpu_catalog_find(h->cat, ref_gpu);
+            sim_symmap_put(&h->ref_by_sym, sym, (uint64_t)(uintptr_t)ref);
+        }
         if (!ref) {
             gpu_catalog_names(h->cat, names, sizeof names);
             gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
@@ -238,8 +261,8 @@ static bool hw_admit(void *state, sim *s, job *j)
         sim_job_more(j)->ref = ref;
     }
     if (speedup[0]) {
-        double f = table_factor(h, speedup, ref);
-        if (f <= -2) {
+        int f = hw_tab_of(h, speedup)->status; /* parsed once per distinct table */
+        if (f != 0) {
             gpu_catalog_names(h->cat, names, sizeof names);
             if (f == -3)
                 gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
@@ -261,6 +284,43 @@ double sim_hw_time_ratio(const gpu_model *ref, const gpu_model *m, double b, dou
     return (1 - b) * tc + b * tb;
 }
 
+/* The speed table gives a job on model m, from reference ref, at shares c
+ * and mb of the card: NULL when the table lists either model not (the
+ * card figures decide), else the kept answer. Made on the inputs' first
+ * placement, then found in one of HW_MEMO_SLOTS slots by their addresses
+ * and values (a slot taken by other inputs is made again): O(1), where
+ * the table's two lookups walk its entries. */
+static const hw_memo *speed_memo(sim *s, hw_state *h, const char *table, const gpu_model *ref, const gpu_model *m,
+                                 double b, double c, double mb)
+{
+    if (c == 1 && mb == 1)
+        b = 0; /* a whole card's speed by the table does not depend on it */
+    uint64_t kb, kc, km;
+    memcpy(&kb, &b, sizeof kb);
+    memcpy(&kc, &c, sizeof kc);
+    memcpy(&km, &mb, sizeof km);
+    uint64_t k = ((uintptr_t)table ^ (uintptr_t)ref * 3 ^ (uintptr_t)m * 5 ^ kb ^ kc * 7 ^ km * 11) *
+                 0x9E3779B97F4A7C15ull;
+    if (!h->memo)
+        h->memo = xcalloc(HW_MEMO_SLOTS, sizeof *h->memo);
+    _Static_assert(HW_MEMO_SLOTS == 64, "the slot is the hash's top six bits");
+    hw_memo *e = &h->memo[k >> 58];
+    if (e->table == table && e->ref == ref && e->m == m && e->b == b && e->c == c && e->mb == mb)
+        return e->v > 0 ? e : NULL;
+    double fr = table_factor(h, table, ref), fm = table_factor(h, table, m);
+    *e = (hw_memo){.table = table, .ref = ref, .m = m, .b = b, .c = c, .mb = mb, .v = -1};
+    if (!(fr > 0 && fm > 0))
+        return NULL;
+    e->scaled = fm != fr || c != 1 || mb != 1;
+    if (c == 1 && mb == 1)
+        e->v = fm / fr;
+    else {
+        sim_hw_note(s, m, b < 1, b > 0);
+        e->v = fm / fr / sim_hw_time_ratio(m, m, b, c, mb);
+    }
+    return e;
+}
+
 static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, double c, double mb)
 {
     const gpu_model *ref = j->more && j->more->ref ? j->more->ref : h->ref;
@@ -270,15 +330,11 @@ static double speed_of(sim *s, hw_state *h, const job *j, const gpu_model *m, do
     const char *speedup = job_req_speedup(j);
     h->placements++;
     if (speedup[0]) {
-        double fr = table_factor(h, speedup, ref);
-        double fm = table_factor(h, speedup, m);
-        if (fr > 0 && fm > 0) {
+        const hw_memo *e = speed_memo(s, h, speedup, ref, m, b, c, mb);
+        if (e) {
             h->by_table++;
-            h->scaled += fm != fr || c != 1 || mb != 1;
-            if (c == 1 && mb == 1)
-                return fm / fr;
-            sim_hw_note(s, m, b < 1, b > 0);
-            return fm / fr / sim_hw_time_ratio(m, m, b, c, mb);
+            h->scaled += e->scaled;
+            return e->v;
         }
     }
     if (m == ref && c == 1 && mb == 1)
@@ -389,14 +445,42 @@ static void hw_report(const void *state, const sim *s, cJSON *root, int section)
     }
 }
 
+/* Whether table lists the reference model, kept as the last table asked
+ * (out of line: the common start stays without a call). */
+static __attribute__((noinline)) bool ref_table_ask(hw_state *h, const char *table)
+{
+    h->ref_table = table;
+    h->ref_table_lists = table_factor(h, table, h->ref) > 0;
+    return h->ref_table_lists;
+}
+
+/* A job placed on a whole card of the run's reference model runs at 1
+ * there when its own reference is that model (none named, or the same)
+ * and it holds no slice: a speedup table gives it the factor over itself,
+ * else no figure is needed (speed_of's answers; a util of (0, 1] does not
+ * slow a whole card). The table's answer counts in by_table when it lists
+ * the model (the last table asked is kept: most rows name one). */
+static inline bool on_ref_card(hw_state *h, const job *j)
+{
+    const job_more *x = j->more;
+    if (!x)
+        return true;
+    if ((x->ref && x->ref != h->ref) || x->slice_c != 1 || x->slice_m != 1)
+        return false;
+    if (x->speedup[0])
+        h->by_table += x->speedup == h->ref_table ? h->ref_table_lists : ref_table_ask(h, x->speedup);
+    return true;
+}
+
 static double hw_speed(void *state, sim *s, const job *j)
 {
-    /* the common start -- a job with none of the rare columns (no ref_gpu,
-     * speedup, mem_bound, slice) on a card of the reference model -- counted
+    /* the common start -- a job on a whole card of the reference model that
+     * names no other reference and holds no slice -- counted
      * as speed_of and speed_in count it, without their three calls (every
      * job start comes here) */
     hw_state *h = state;
-    if (h && !j->more && j->req.kind == WL_KIND_JOB && j->node >= 0 && s->cl->nodes[j->node].pool == h->ref_pool) {
+    if (h && j->req.kind == WL_KIND_JOB && j->node >= 0 && s->cl->nodes[j->node].pool == h->ref_pool &&
+        on_ref_card(h, j)) {
         h->placements++;
         if (h->ref_i >= 0) {
             h->starts[h->ref_i]++;

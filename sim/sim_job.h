@@ -250,6 +250,10 @@ void sim_job_drop_gpus(job *j);
 
 /* The job's out-of-line state, allocated (defaults set) on first use. */
 job_more *sim_job_more(job *j);
+/* The same from run s's records of ended jobs when it holds one (job_free
+ * keeps them): a hook that gives every job one allocates nothing a job. */
+struct sim;
+job_more *sim_job_more_kept(struct sim *s, job *j);
 /* The rare request columns: the row's value, else "not given" (< 0, ""). */
 static inline double job_req_checkpoint_gib(const job *j) { return j->more ? j->more->checkpoint_gib : -1; }
 static inline double job_req_params_b(const job *j) { return j->more ? j->more->params_b : -1; }

@@ -32,7 +32,7 @@ void sim_nodes_job_started(sim *s, job *j)
 {
     if (!s->node_jobs || j->node < 0)
         return;
-    sim_job_more(j);
+    sim_job_more_kept(s, j);
     for (int i = 0; i < nodes_of(j); i++) {
         int n = node_of(j, i);
         if (s->cl->nodes[n].state != NODE_UP)

@@ -239,7 +239,7 @@ static bool ext_admit(void *state, sim *s, job *j)
  * the stop and start hooks' common path stays without its loop. */
 static __attribute__((noinline)) void list_add(sim *s, sim_ext *x, job *j)
 {
-    sim_job_more(j);
+    sim_job_more_kept(s, j);
     for (int i = 0; i < vic_nodes(j); i++) {
         int n = vic_node(j, i);
         job **head = &x->node_run[n];
@@ -297,7 +297,7 @@ static void ext_started(void *state, sim *s, job *j)
                   !(x->protect && j->req.priority >= x->protect_priority) &&
                   (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE));
     if (listed || x->track_runs) {
-        job_more *m = sim_job_more(j); /* only jobs that may become victims (or be interrupted) keep these */
+        job_more *m = sim_job_more_kept(s, j); /* only jobs that may become victims (or be interrupted) keep these */
         m->run_since_us = s->now;
         m->run_start_work_us = j->work_left_us;
     }

@@ -74,6 +74,37 @@ static void speedup_table(void)
                      ref_h100), 100 * 989.4 / 312, 0, 1e-6);
 }
 
+/* Speeds by a table are kept per distinct inputs (sim_hw.c's memo, 64
+ * slots): 300 jobs in turn on one card, over 100 tables named in turn (so
+ * more than fit the slots, each met again), three mem_bound values and a
+ * table that lists not the card (the roofline decides), end when the sum
+ * of their times says. */
+static void speedup_kept_per_inputs(void)
+{
+    static const char *const ref_h100[] = {"ref_gpu=H100-SXM5-80GB", NULL};
+    size_t cap = 300 * 80 + 64, len = 0;
+    char *trace = malloc(cap);
+    double want = 0;
+    len += (size_t)snprintf(trace + len, cap - len, "id,submit,duration,gpus,speedup,mem_bound\n");
+    for (int k = 0; k < 300; k++) {
+        double f = 0.2 + (k % 100) * 0.01;
+        if (k % 10 == 9) {
+            len += (size_t)snprintf(trace + len, cap - len, "j%d,0,1,1,H100-SXM5-80GB:1|L4-24GB:0.1,0\n", k);
+            want += 989.4 / 312;
+        } else {
+            len += (size_t)snprintf(trace + len, cap - len, "j%d,0,1,1,H100-SXM5-80GB:1|A100-SXM4-80GB:%.2f,%.1f\n",
+                                    k, f, (k % 3) * 0.5);
+            want += 1 / f;
+        }
+    }
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "A100-SXM4-80GB:1", 8, "whole", ref_h100, NULL, NULL), 0);
+    CHECK_EQ_INT(r.s.completed, 300);
+    CHECK_NEAR(gs_us_to_s(r.s.now), want, 0, 300e-6); /* each end rounded up to its microsecond */
+    tu_run_free(&r);
+    free(trace);
+}
+
 /* A 1g.10gb instance of an A100-80GB runs a compute-bound job at 1/7 of the
  * whole card (14 of the 7g instance's 98 SMs) and a memory-bound one at 1/8
  * (one of eight memory slices), under mig and dynmig alike. */
@@ -243,6 +274,7 @@ static void bad_names_and_report(void)
 const test_case tests_hw[] = {
     {"hw/roofline_tflops_and_bandwidth_ratios", roofline_ratios},
     {"hw/speedup_table_overrides", speedup_table},
+    {"hw/speedup_kept_per_distinct_inputs", speedup_kept_per_inputs},
     {"hw/mig_1g10gb_runs_at_1_7_and_1_8", mig_slice_shares},
     {"hw/mig_slice_slows_only_demand_above_its_share", mig_slice_follows_demand},
     {"hw/mmc_scaled_service_times_erlang_c", mmc_scaled},

@@ -422,17 +422,17 @@ static bool plan_row(wl_trace *t)
     uint64_t given = 0;
     fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
     for (;; s++) {
-        if (s->op == OP_SKIP) { /* ignored: skipped to its end */
+        if (same_as_before(s, p)) { /* first: most fields of a real trace repeat */
+            p += s->sig_len;       /* 0 for a NUL matching no signature: the row ends there */
+            s->sig_misses = 0;
+            given |= s->bit;
+        } else if (s->op == OP_SKIP) { /* ignored: skipped to its end */
             p = field_end(t, p, 1);
         } else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
             if (s->required)
                 return false;
             wl_col_default(s->col, row);
             no_signature(s);
-        } else if (same_as_before(s, p)) {
-            p += s->sig_len;
-            s->sig_misses = 0;
-            given |= s->bit;
         } else {
             const unsigned char *a = p;
             if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {

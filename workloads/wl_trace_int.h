@@ -116,13 +116,15 @@ typedef struct fast_step {
     double lo, hi;
     const wl_col *col;
     /* the field as the fast path's previous row gave it, with the byte
-     * after it, when 16 bytes hold both (sig_len: its length; SIG_NONE:
-     * no signature): a field equal to it is that row's value again */
-    uint64_t sig[2], sig_mask[2]; /* no signature: a NUL first byte, which no field starts with */
+     * after it, when 16 bytes hold both (sig_len: its length, >= 1;
+     * SIG_NONE: no signature): a field equal to it is that row's value
+     * again. No signature is a NUL first byte, which no field starts
+     * with: a NUL matches it, and ends the row (the line is declined) */
+    uint64_t sig[2], sig_mask[2];
     uint16_t sig_len;
     uint16_t sig_misses, sig_rest; /* misses in a row; rows left without comparing */
 } fast_step;
-#define SIG_NONE UINT16_MAX
+#define SIG_NONE 0
 #define SIG_MISSES 3
 #define SIG_REST 256
 
