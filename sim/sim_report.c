@@ -10,6 +10,7 @@
 
 #include "../workloads/wl_trace.h"
 #include "sim_backfill.h"
+#include "sim_elastic.h"
 #include "sim_module.h"
 
 /* USD per GPU-hour of pool i's cards and where the price came from: --price
@@ -228,8 +229,9 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         const char *src;
         double pool_usd_h;
         pools[i] = (sim_cost_pool){s->cl->pools[i].model->name, s->cl->pools[i].ngpus,
-                                   pool_price(s, i, &src, &pool_usd_h), -1, -1};
+                                   pool_price(s, i, &src, &pool_usd_h), -1, -1, -1, -1};
         pool_tco(s, i, &pools[i].own_capital_usd_h, &pools[i].own_power_usd_h);
+        sim_elastic_pool_bill(s, i, &pools[i].billed_gpu_h, &pools[i].billed_usd); /* nodes that come and go */
     }
     sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
     free(pools);

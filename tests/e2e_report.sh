@@ -9,8 +9,10 @@
 # configurations that cannot meet, with their reason; a run's verdict
 # against plot --slo and the implicit terms, and who pays; every table
 # inside the page (its frame scrolls instead of cutting it off); the
-# implicit terms shown. Then each figure's labels, read from its SVG text:
-# fig_gpus's axes and key, fig_queue counts jobs on whole ticks, fig_latency_cdf draws TTFT and TPOT
+# implicit terms shown; a not-applicable entry under the answer table,
+# never a row; a missed verdict marked. Then each figure's labels, read from its SVG text:
+# fig_gpus's axes and key, fig_queue counts jobs on whole ticks (none for a run without jobs),
+# fig_latency_cdf draws TTFT and TPOT
 # with SLO markers for token services, fig_plan has a panel per term with
 # its unit and an attainment term as the share missing it, fig_compare
 # plots GPU-hours and no cost per job.
@@ -38,7 +40,7 @@ browser() {
 "$G" gen mmc --jobs 300 --servers 8 --util 0.7 --mean-s 60 --seed 3 --out "$T/mmc.csv" >/dev/null
 SLO='jobs.queue_s.p99<=30'
 ok_inputs=1
-"$G" plan --trace "$T/mmc.csv" --policies whole,vgpu --gpu $H --slo "$SLO" --min-gpus 4 --out "$T/pa" >"$T/pa.txt" 2>&1 ||
+"$G" plan --trace "$T/mmc.csv" --policies whole,vgpu,dynmig --gpu $H --slo "$SLO" --min-gpus 4 --out "$T/pa" >"$T/pa.txt" 2>&1 ||
   ok_inputs=0
 "$G" plan --trace "$T/mmc.csv" --policies whole --gpu $A --set ref_gpu=$H --slo "$SLO" --min-gpus 4 \
   --out "$T/pb" >"$T/pb.txt" 2>&1 || ok_inputs=0
@@ -50,7 +52,7 @@ ok_inputs=1
   --out "$T/pd" >"$T/pd.txt" 2>&1 || ok_inputs=0
 "$G" compare --trace "$T/mmc.csv" --gpus $H:8 --policies whole,vgpu --out "$T/cmp" >/dev/null 2>&1 || ok_inputs=0
 [ "$ok_inputs" = 1 ] && ok report_inputs || no report_inputs "$T/pa.txt"
-expect report_plot 0 'report:' "$G" plot "$T/pa" "$T/pb" "$T/pc" "$T/pd" "$T/run" "$T/cmp" --slo 'requests.ttft_s.p99<=2' \
+expect report_plot 0 'report:' "$G" plot "$T/pa" "$T/pb" "$T/pc" "$T/pd" "$T/run" "$T/cmp" --slo 'requests.ttft_s.p99<=2,requests.ttft_s.p50<=0.001' \
   --out "$T/html"
 
 # {==== the page in a browser ====}
@@ -139,8 +141,8 @@ def usd(v):
     return "$%.2f" % v if abs(v) < 10000 else "$" + format(round(v), ",")
 
 plans = [json.load(open(p)) for p in sys.argv[2:]]  # pa, pb: one question; pc, pd: one each
-def ranked(ps):
-    es = [e for p in ps for e in p["policies"]]
+def ranked(ps):  # a not-applicable entry (dynmig on cards without MIG) is under the table, not a row
+    es = [e for p in ps for e in p["policies"] if e.get("verdict") != "not applicable"]
     met = [e for e in es if e.get("verdict") == "met" and e.get("gpus")]
     return sorted(met, key=lambda e: e["cost_per_hour_usd"]), len(es)
 groups = [ranked(plans[:2]), ranked(plans[2:3]), ranked(plans[3:])]
@@ -169,6 +171,14 @@ for i, ((met, n), ans) in enumerate(zip(groups, pg.answers)):
           str([r["cells"][5] for r in rows]))
 text = "".join(pg.text)
 check("merged from both plan directories", "pa" in text and "pb" in text)
+check("not applicable: under the table, never a row",
+      "Not in the table (not applicable, never searched): dynmig on H100-SXM5-80GB: no MIG-enabled cards" in text
+      and not any(r["cells"] and r["cells"][1] == "dynmig" for t in pg.tables for r in t),
+      [r["cells"][:2] for t in pg.tables for r in t])
+import re
+vs = re.findall(r'<p class="(answer verdict[^"]*)"[^>]*data-met="(\d+)" data-terms="(\d+)"', dom)
+check("a verdict marked missed exactly when a term is missed (one is)",
+      vs and all(("missed" in c) == (int(m) < int(n)) for c, m, n in vs) and any("missed" in c for c, m, n in vs), str(vs))
 check("the page fits 1400 px (nothing wider than the window)",
       int(pg.body.get("data-page-width", "99999")) <= int(pg.body.get("data-view-width", "0")),
       "%s > %s" % (pg.body.get("data-page-width"), pg.body.get("data-view-width")))
@@ -224,13 +234,16 @@ svgtext() { sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$1" | sed 's/&lt;/</g; s/
 svgtext "$T/run/fig_gpus.svg" >"$T/g.txt"
 if grep -qx 'GPUs' "$T/g.txt" && grep -q 'simulated time (hours)' "$T/g.txt" && grep -q 'allocated' "$T/g.txt" &&
    grep -q 'capacity' "$T/g.txt"; then ok fig_gpus_labels; else no fig_gpus_labels "$T/g.txt"; fi
-svgtext "$T/run/fig_queue.svg" >"$T/q.txt"
-if grep -qx 'jobs queued' "$T/q.txt" && ! grep -q 'requests queued' "$T/q.txt"; then ok fig_queue_says_jobs
-else no fig_queue_says_jobs "$T/q.txt"; fi
 # the y ticks (gnuplot's right-aligned numbers): whole numbers only, no 0.5 for a count; on a run whose
-# queue peaked at 17 jobs, so that the axis has several
+# queue peaked at 17 jobs, so that the axis has several; a run with no job (the services' day) has no
+# queue figure, and the page says so
 "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/day" >/dev/null 2>&1
 "$G" plot "$T/day" --out "$T/dayhtml" >/dev/null 2>&1
+svgtext "$T/day/fig_queue.svg" >"$T/q.txt"
+if grep -qx 'jobs queued' "$T/q.txt" && ! grep -q 'requests queued' "$T/q.txt"; then ok fig_queue_says_jobs
+else no fig_queue_says_jobs "$T/q.txt"; fi
+if [ ! -e "$T/run/fig_queue.svg" ] && grep -q 'no job in this run: jobs-queued figure skipped' "$T/html/report.html"
+then ok fig_queue_skipped_without_jobs; else no fig_queue_skipped_without_jobs "$T/html/report.html"; fi
 awk '/text-anchor="end"/ { e = 1; next } e && /<text>/ { sub(/.*<text>/, ""); sub(/<.*/, ""); print; e = 0 }' \
   "$T/day/fig_queue.svg" | grep -E '^[0-9.]+$' >"$T/yt.txt"   # the key's text is right-aligned too
 if [ "$(grep -c . "$T/yt.txt")" -ge 4 ] && ! grep -Evq '^[0-9]+$' "$T/yt.txt"; then ok fig_queue_integer_ticks
