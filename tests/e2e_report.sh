@@ -15,7 +15,9 @@
 # fig_latency_cdf draws TTFT and TPOT
 # with SLO markers for token services, fig_plan has a panel per term with
 # its unit and an attainment term as the share missing it, fig_compare
-# plots GPU-hours and no cost per job.
+# plots GPU-hours and no cost per job. plan --sensitivity: the winner flips
+# at one end of mem_bound_job's range and holds at another price; failure
+# rates are varied when failures are modelled; the tornado is drawn.
 # Usage: tests/e2e_report.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
@@ -222,6 +224,25 @@ then ok plan_sensitivity_winner_changes; else no plan_sensitivity_winner_changes
 r=$(ls -d "$T"/s3.43/sensitivity/mem_bound_job.high/runs/* 2>/dev/null | head -1)
 if [ -n "$r" ] && grep -q '"mem_bound_job":[[:space:]]*"0.9"' "$r/report.json" && grep -q 'YES' "$T/s3.43.txt"; then
   ok plan_sensitivity_runs_use_the_end; else no plan_sensitivity_runs_use_the_end "$T/s3.43.txt"; fi
+# failure rates: varied (fail_scale x 0.5 and x 2) when the runs model failures, each end's runs with
+# its value; with failures off, sensitivity.json says they were not varied and why
+printf 'id,submit,duration,gpus,checkpoint_gib\n' >"$T/f.csv"
+for i in 0 1 2 3 4 5 6 7; do echo "j$i,$((i * 100)),40000,8,50" >>"$T/f.csv"; done
+"$G" plan --trace "$T/f.csv" --policy whole --gpu $H --slo 'jobs.goodput>=0.5' --set failures=on --set fail_scale=40 \
+  --min-gpus 64 --max-gpus 128 --jobs 1 --sensitivity --out "$T/sf" >"$T/sf.txt" 2>&1
+r=$(ls -d "$T"/sf/sensitivity/fail_scale.high/runs/* 2>/dev/null | head -1)
+if python3 - "$T/sf/sensitivity.json" "$T/s4.0/sensitivity.json" >"$T/sfc.txt" 2>&1 <<'PY'
+import json, sys
+on, off = (json.load(open(p)) for p in sys.argv[1:3])
+a = [x for x in on["assumptions"] if x["name"] == "fail_scale"][0]
+assert [e["set"] for e in a["ends"]] == [["fail_scale=20"], ["fail_scale=80"]], a
+assert all(e["winner"] == "whole" and e["entries"][0]["gpus"] >= 64 for e in a["ends"]), a
+assert "not_varied" not in on and "failures are off" in off["not_varied"], off.get("not_varied")
+PY
+then
+  [ -n "$r" ] && grep -q '"fail_scale":[[:space:]]*"80"' "$r/report.json" && ok plan_sensitivity_failure_rates ||
+    no plan_sensitivity_failure_rates "$T/sf.txt"
+else no plan_sensitivity_failure_rates "$T/sfc.txt"; fi
 if check_rc plot_sensitivity 0 "$G" plot "$T/s3.43" --out "$T/sh"; then
   sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$T/s3.43/fig_sensitivity.svg" >"$T/st.txt"
   if grep -q 'mem_bound_job' "$T/st.txt" && grep -q 'another entry wins there' "$T/st.txt" &&
