@@ -14,7 +14,8 @@
 # fig_gpus's axes and key, fig_queue counts jobs on whole ticks (none for a run without jobs),
 # fig_latency_cdf draws TTFT and TPOT
 # with SLO markers for token services, fig_plan has a panel per term with
-# its unit and an attainment term as the share missing it, fig_compare
+# its unit and an attainment term as the share missing it, its card axis to
+# twice the largest answer beside a hopeless search, fig_compare
 # plots GPU-hours and no cost per job. plan --sensitivity: the winner flips
 # at one end of mem_bound_job's range and holds at another price; failure
 # rates are varied when failures are modelled; the tornado is drawn.
@@ -279,6 +280,25 @@ else no fig_plan_panel_titled_with_unit "$T/p.txt"; fi
 svgtext "$T/pd/fig_plan.svg" >"$T/p.txt"
 if grep -q 'requests.slo_attainment >= 0.9' "$T/p.txt" && grep -q 'share missing it (1 - ratio), log' "$T/p.txt"; then
   ok fig_plan_attainment_as_miss_share; else no fig_plan_attainment_as_miss_share "$T/p.txt"; fi
+# a hopeless candidate's search (A100 cannot bring a job's JCT p99 under 400 s: searched on to where its
+# figures stop moving) squeezes no real answer: the card axis ends at twice the largest answer
+"$G" plan --trace "$T/mmc.csv" --policy whole --gpu $H,$A --set ref_gpu=$H --slo 'jobs.jct_s.p99<=400' \
+  --max-gpus 2048 --out "$T/hp" >"$T/hp.txt" 2>&1
+"$G" plot "$T/hp" --out "$T/hph" >/dev/null 2>&1
+awk '/text-anchor="middle"/ { e = 1; next } e && /<text>/ { sub(/.*<text>/, ""); sub(/<.*/, ""); print; e = 0 }' \
+  "$T/hp/fig_plan.svg" | grep -E '^ *[0-9]+$' >"$T/xt.txt"
+if python3 - "$T/hp/plan.json" "$T/xt.txt" >"$T/hpc.txt" 2>&1 <<'PY'
+import json, sys
+es = json.load(open(sys.argv[1]))["policies"]
+ticks = [int(x) for x in open(sys.argv[2]).read().split()]
+best = max(max(e.get("gpus") or 0, e.get("stable_from_gpus") or 0) for e in es)
+tried = max(pt["gpus"] for e in es for pt in e["points"])
+assert best > 0 and tried > 4 * best, (best, tried)  # the hopeless search went far past the answer
+assert ticks and max(ticks) <= 2 * best, (ticks, best)
+PY
+then ok fig_plan_axis_to_twice_the_answer; else no fig_plan_axis_to_twice_the_answer "$T/hpc.txt"; fi
+svgtext "$T/hp/fig_plan.svg" | grep -q 'never met, searched to' && ok fig_plan_hopeless_keyed ||
+  no fig_plan_hopeless_keyed "$T/hp.txt"
 svgtext "$T/cmp/fig_compare.svg" >"$T/c.txt"
 if grep -q 'GPU-hours allocated' "$T/c.txt" && ! grep -qi 'cost per' "$T/c.txt"; then ok fig_compare_gpu_hours
 else no fig_compare_gpu_hours "$T/c.txt"; fi
