@@ -196,6 +196,19 @@ PY
 then ok report_answer_matches_plan_json; else no report_answer_matches_plan_json "$T/check.txt"; fi
 cat "$T/check.txt"
 
+# {==== the jobs CSV streams: 100,000 rows, the run's peak memory as without it ====}
+"$G" gen mmc --jobs 100000 --servers 64 --util 0.7 --seed 3 --out "$T/big.csv" >/dev/null
+"$G" run --trace "$T/big.csv" --gpus $H:64 --policy whole --out "$T/bn" >/dev/null 2>&1
+"$G" run --trace "$T/big.csv" --gpus $H:64 --policy whole --jobs-csv --out "$T/bj" >/dev/null 2>&1
+if python3 - "$T/bn/report.json" "$T/bj/report.json" "$T/bj/jobs.csv" >"$T/bjc.txt" 2>&1 <<'PY'
+import json, sys
+n, j = (json.load(open(p))["sim"]["peak_rss_mib"] for p in sys.argv[1:3])
+rows = sum(1 for _ in open(sys.argv[3])) - 1
+assert rows == 100000, rows
+assert j <= n + 1, (n, j)  # MiB: a row is written when its job ends, none kept
+PY
+then ok jobs_csv_streams_flat_memory; else no jobs_csv_streams_flat_memory "$T/bjc.txt"; fi
+
 # {==== plan --sensitivity ====}
 # H100 (the reference: its cards do not change) against A100 at $3.43 or $4.00 an hour, with jobs 45%
 # memory-bound: 17 H100s ($116.96) win; at the range's high end (0.9) an A100 runs a job 1.73x slower
