@@ -150,8 +150,8 @@ static void report_tco(cJSON *o, const sim_cost_pool *pools, int npools, double 
 }
 
 /* Fills x's per-pool capacity and rate; returns the bill over the span
- * when some pool is billed (sim_cost_pool.billed_gpu_h >= 0), else -1 (the
- * cluster is paid per hour: *per_h). */
+ * when some pool is billed (sim_cost_pool.billed), else -1 (the cluster is
+ * paid per hour: *per_h). */
 static double pool_rates(cost_ctx *x, const sim_cost_pool *pools, double *per_h)
 {
     double bill = 0;
@@ -162,7 +162,7 @@ static double pool_rates(cost_ctx *x, const sim_cost_pool *pools, double *per_h)
         double price = q->usd_per_gpu_h;
         x->cap_h[p] = q->ngpus * x->span_h;
         x->rate[p] = price;
-        if (q->billed_gpu_h >= 0) { /* nodes that come and go: what they were billed */
+        if (q->billed) { /* nodes that come and go: what they were billed */
             billed = true;
             x->cap_h[p] = q->billed_gpu_h;
             x->rate[p] = q->billed_usd < 0 ? -1 : q->billed_gpu_h > 0 ? q->billed_usd / q->billed_gpu_h : price;

@@ -64,9 +64,10 @@ typedef struct sim_cost_pool {
     /* owning its cards (sim_tco.h), USD per GPU-hour, means over the pool's
      * cards; both < 0 when the cluster gives no TCO */
     double own_capital_usd_h, own_power_usd_h;
-    /* what its nodes were billed when they come and go (sim_elastic.h):
-     * GPU-hours and USD (< 0: unpriced); billed_gpu_h < 0 on a fixed pool,
-     * whose cards are paid for the whole span at usd_per_gpu_h */
+    /* billed: its nodes come and go (sim_elastic.h) and were billed
+     * billed_gpu_h GPU-hours for billed_usd (< 0: unpriced); false on a
+     * fixed pool, whose cards are paid for the whole span at usd_per_gpu_h */
+    bool billed;
     double billed_gpu_h, billed_usd;
 } sim_cost_pool;
 

@@ -229,9 +229,10 @@ cJSON *sim_report_build(const sim *s, double wall_s, double peak_rss_mib)
         const char *src;
         double pool_usd_h;
         pools[i] = (sim_cost_pool){s->cl->pools[i].model->name, s->cl->pools[i].ngpus,
-                                   pool_price(s, i, &src, &pool_usd_h), -1, -1, -1, -1};
+                                   pool_price(s, i, &src, &pool_usd_h), -1, -1, false, 0, 0};
         pool_tco(s, i, &pools[i].own_capital_usd_h, &pools[i].own_power_usd_h);
-        sim_elastic_pool_bill(s, i, &pools[i].billed_gpu_h, &pools[i].billed_usd); /* nodes that come and go */
+        /* nodes that come and go: what they were billed */
+        pools[i].billed = sim_elastic_pool_bill(s, i, &pools[i].billed_gpu_h, &pools[i].billed_usd);
     }
     sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
     free(pools);
