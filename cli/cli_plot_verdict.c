@@ -40,10 +40,11 @@ void plot_cost_table(html *h, const cJSON *rep)
     if (priced) {
         h_raw(h, billed ? ": the node groups were billed " : ": the cluster costs ");
         h_usd(h, num_or_nan(co, "cluster_usd"));
+        h_raw(h, " over it");
         if (billed) /* nodes that come and go (sim/sim_elastic.h): the capacity is what was billed */
             h_fmt(h, " for %.1f GPU-hours (reserved nodes for the whole span, on-demand and spot while a node "
                      "existed; each card model's rate is its bill / its billed GPU-hours)", billed_h);
-        h_raw(h, " over it, ");
+        h_raw(h, ", ");
         h_usd(h, num_or_nan(co, "cluster_usd_per_month"));
         h_fmt(h, " a month. $/month of each line = its cost over the span x %.0f h / %.1f h (x %.2f).",
               num_or_nan(co, "month_hours"), span_h, num_or_nan(co, "month_scale"));
@@ -197,8 +198,11 @@ static void verdict_of(plotter *pl, const char *dir, const cJSON *rep)
         h_raw(h, ".");
     }
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(rep, "inputs");
-    h_fmt(h, " Policy %s on %s, %.0f cards.", j_str(in, "policy", "?"),
-          j_str(cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name", "?"), num_or_nan(rep, "gpu.count"));
+    double billed_h;
+    h_fmt(h, " Policy %s on %s, %s%.0f cards%s.", j_str(in, "policy", "?"),
+          j_str(cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name", "?"),
+          metrics_get(rep, "cost.billed_gpu_hours", &billed_h) ? "up to " : "", num_or_nan(rep, "gpu.count"),
+          metrics_get(rep, "cost.billed_gpu_hours", &billed_h) ? " (node groups that come and go)" : "");
     h_raw(h, "</p>\n");
     h_raw(h, t.buf);
     free(t.buf);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # e2e_elastic.sh - elastic capacity end to end on the example day: the bill conserves (the total is the
 # sum over groups of node-hours x GPUs x price, and the sum over tiers; the cost object's cluster cost,
-# capacity and holders with idle sum to it), the timeseries has each group's
+# capacity and holders with idle sum to it, and report.html says it), the timeseries has each group's
 # nodes by state, a bad autoscale key is an input error naming the field, and plan sizes a template with
 # burst groups three ways (all reserved, base + on-demand burst, base + spot burst) cheapest first.
 # Usage: tests/e2e_elastic.sh [GPUSIM]   (default build/test/gpusim)
@@ -49,6 +49,18 @@ assert e['by_tier']['spot']['scale_outs'] > 0, e['by_tier']
 assert abs(e['total']['gpu_hours_used'] - r['gpu']['gpu_hours']) < 1e-6 * r['gpu']['gpu_hours'], (e['total'], r['gpu'])
 " 2>"$T/py"; then ok elastic/cost_conserved_on_example_day
 else no elastic/cost_conserved_on_example_day "$T/py"; fi
+# report.html's who pays says the bill, the same figure as cost.cluster_usd and elastic.total.cost_usd
+"$G" plot "$T/r" --out "$T/rh" >/dev/null 2>&1
+if python3 - "$T/r/report.json" "$T/rh/report.html" 2>"$T/py" <<'PY'
+import html, json, re, sys
+c = json.load(open(sys.argv[1]))["cost"]
+v = c["cluster_usd"]
+usd = "$%.2f" % v if v < 10000 else "$" + format(round(v), ",")
+text = html.unescape(re.sub("<[^>]+>", "", open(sys.argv[2]).read()))
+assert "the node groups were billed %s over it for %.1f GPU-hours" % (usd, c["billed_gpu_hours"]) in text, usd
+assert "(node groups that come and go)" in text
+PY
+then ok elastic/report_html_says_the_bill; else no elastic/report_html_says_the_bill "$T/py"; fi
 if head -1 "$T/r/timeseries.csv" | grep -q ',g3_up,g3_provisioning,g3_draining$'; then ok elastic/timeseries_nodes_by_state
 else head -1 "$T/r/timeseries.csv" >"$T/h"; no elastic/timeseries_nodes_by_state "$T/h"; fi
 # the same run twice: byte-identical (spot reclaims drawn from the seed)
