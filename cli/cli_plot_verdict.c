@@ -24,13 +24,10 @@ static double num_or_nan(const cJSON *o, const char *path)
     return metrics_get(o, path, &v) ? v : NAN;
 }
 
-void plot_cost_table(html *h, const cJSON *rep)
+/* The span the costs cover, the cluster's cost (or bill) over it and the
+ * factor that scales a line to a month, in words. */
+static void span_sentence(html *h, const cJSON *co)
 {
-    const cJSON *co = cJSON_GetObjectItemCaseSensitive(rep, "cost");
-    if (!co) {
-        h_raw(h, "<p class=\"note\">this report has no cost object (made by an older gpusim)</p>\n");
-        return;
-    }
     bool priced = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "priced"));
     double span_h = num_or_nan(co, "span_hours");
     h_raw(h, "<p class=\"span\">");
@@ -52,6 +49,40 @@ void plot_cost_table(html *h, const cJSON *rep)
         h_raw(h, ": no price is known for some card model, so GPU-hours only.");
     }
     h_raw(h, " Each job, session and replica pays for the cards it held; idle capacity is its own line.</p>\n");
+}
+
+/* The cost of owning the cards beside renting them, when the cluster gave
+ * it (sim/sim_tco.h). */
+static void tco_line(html *h, const cJSON *co)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
+    if (!t)
+        return;
+    h_raw(h, "<p class=\"tco\"><b>Owning these cards</b> (total cost of ownership): ");
+    h_usd(h, num_or_nan(t, "owned_usd_per_month"));
+    h_raw(h, " a month (depreciation ");
+    h_usd(h, num_or_nan(t, "capital_usd_per_month"));
+    h_raw(h, ", power ");
+    h_usd(h, num_or_nan(t, "power_usd_per_month"));
+    h_raw(h, " at each card's power x PUE every hour, an upper bound)");
+    double rent;
+    if (metrics_get(t, "rented_usd_per_month", &rent)) {
+        h_raw(h, " against ");
+        h_usd(h, rent);
+        h_fmt(h, " renting them at the prices above (owning = %.0f%% of renting).",
+              100 * num_or_nan(t, "owned_over_rented"));
+    }
+    h_raw(h, "</p>\n");
+}
+
+void plot_cost_table(html *h, const cJSON *rep)
+{
+    const cJSON *co = cJSON_GetObjectItemCaseSensitive(rep, "cost");
+    if (!co) {
+        h_raw(h, "<p class=\"note\">this report has no cost object (made by an older gpusim)</p>\n");
+        return;
+    }
+    span_sentence(h, co);
     h_table_open(h, NULL, "cost");
     static const char *const head[] = {"who held the cards", "GPU-hours", "share of capacity", "$ over the span",
                                        "$/month", "unit cost", NULL};
@@ -88,24 +119,7 @@ void plot_cost_table(html *h, const cJSON *rep)
         h_raw(h, "</td></tr>\n");
     }
     h_table_close(h);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
-    if (t) { /* the cluster file gave the cost of owning its cards (sim/sim_tco.h) */
-        h_raw(h, "<p class=\"tco\"><b>Owning these cards</b> (total cost of ownership): ");
-        h_usd(h, num_or_nan(t, "owned_usd_per_month"));
-        h_raw(h, " a month (depreciation ");
-        h_usd(h, num_or_nan(t, "capital_usd_per_month"));
-        h_raw(h, ", power ");
-        h_usd(h, num_or_nan(t, "power_usd_per_month"));
-        h_raw(h, " at each card's power x PUE every hour, an upper bound)");
-        double rent;
-        if (metrics_get(t, "rented_usd_per_month", &rent)) {
-            h_raw(h, " against ");
-            h_usd(h, rent);
-            h_fmt(h, " renting them at the prices above (owning = %.0f%% of renting).",
-                  100 * num_or_nan(t, "owned_over_rented"));
-        }
-        h_raw(h, "</p>\n");
-    }
+    tco_line(h, co);
 }
 
 /* One term's row; returns whether it holds (*absent: it was never
