@@ -547,7 +547,7 @@ int cmd_plan(int argc, char **argv)
     if (width == 0) /* one count per free worker: --jobs (the online cores) over the seeds a count runs */
         width = jobs / seeds < 1 ? 1 : jobs / seeds > PLAN_WIDTH_MAX ? PLAN_WIDTH_MAX : jobs / seeds;
     plan_ctx cx = {.com = &a.o, .cat = &cat, .seeds = seeds, .jobs = jobs, .width = width, .engine = a.engine,
-                   .max_gpus = a.max_gpus, .margin = a.margin};
+                   .min_gpus = a.min_gpus, .max_gpus = a.max_gpus, .margin = a.margin};
     plan_state st = {.a = &a, .cx = &cx, .cat = &cat, .cands = xcalloc(PLAN_MAX_CANDS, sizeof *st.cands)};
     cli_batch_slo *slo = NULL;
     cli_batch_policy *pol = NULL;

@@ -55,6 +55,7 @@ typedef struct plan_ctx {
     int nprices;
     long width;         /* counts tried per round (1: bisection) */
     const char *engine; /* NULL: child processes here; else each round is a sweep on it */
+    long min_gpus;      /* --min-gpus: where a --gpu search starts */
     long max_gpus;      /* --max-gpus: where a --gpu search gives up */
     long margin;        /* --margin: probes above the answer (plan_evidence.h) */
     char ref_warning[800]; /* a candidate of several card models whose durations no row states a card for; "" none */

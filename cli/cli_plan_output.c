@@ -95,16 +95,18 @@ static void print_head(const plan_ctx *cx, const char *trace)
     printf("\n");
 }
 
+/* Not applicable (a MIG policy on cards without MIG): never searched, and
+ * its name is not what it would run, so it is listed under the table, never
+ * a row of it; the text says why. */
+static const char *not_applicable(const entry *e)
+{
+    return e->impossible ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "why")) : NULL;
+}
+
 /* The table's line of an entry with no answer: impossible, a plateau, a
  * metric never measured, or not met up to --max-gpus. */
 static void print_unanswered(const plan_ctx *cx, const entry *e, int w_pol, int w_cand)
 {
-    const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "why"));
-    if (e->impossible && why) { /* not applicable: a MIG policy without MIG cards */
-        printf("%-*s %-*s %7s %8s %6s   not applicable: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-",
-               "-", "-", why);
-        return;
-    }
     const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->obj, "reason"));
     if (e->impossible && reason) { /* a serving configuration the card cannot hold (cli_plan_serving.c) */
         printf("%-*s %-*s %7s %8s %6s   impossible: %s\n", w_pol, e->pol->label, w_cand, e->cand->label, "-", "-",
@@ -161,6 +163,8 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
     qsort(rk, (size_t)nents, sizeof *rk, cmp_ranked);
     for (int i = 0; i < nents; i++) {
         const entry *e = &rk[i].e;
+        if (not_applicable(e))
+            continue;
         if (e->impossible || !e->gpus) {
             print_unanswered(cx, e, w_pol, w_cand);
             continue;
@@ -191,6 +195,10 @@ static void print_table(const plan_ctx *cx, const entry *ents, int nents)
                    e->gpus, stable,
                    e->nodes, e->usd_h, e->usd_h * PLAN_HOURS_PER_MONTH, srcs);
     }
+    for (int i = 0; i < nents; i++)
+        if (not_applicable(&rk[i].e))
+            printf("not in the table: %s on %s is not applicable: %s\n", rk[i].e.pol->label, rk[i].e.cand->label,
+                   not_applicable(&rk[i].e));
     free(rk);
     printf("cards: the fewest the search found to meet every term; stable: the fewest from which every count\n"
            "probed above also met (margin probes +1, +2, +4, ...); '!': a count above the answer failed (a\n"

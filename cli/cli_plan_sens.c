@@ -13,13 +13,15 @@
  *   - the cold start of a service replica (pod start, imports, compile,
  *     graph capture x 0.5 and x 2, the weight-load bandwidth / 0.5 and / 2):
  *     varied when the trace has services;
- *   - failure rates: none in this build (no failure model), so not varied.
+ *   - every failure rate (fail_scale x 0.5 and x 2): varied when the runs
+ *     model failures (--set failures=on); otherwise the output says so.
  * A value the user --set is the middle of its range (the ends scale it).
  *
  * Writes OUT/sensitivity.json (read by `gpusim plot`: the tornado figure)
  * and prints the tornado table, widest swing of the answer's $/hour first.
  * Each end's runs go to OUT/sensitivity/<assumption>.<end>/. Cost: SENS_TOP
- * searches per end, each starting at half its base answer.
+ * searches per end, each starting at half its base answer (not below
+ * --min-gpus).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -48,18 +50,33 @@ typedef struct sens_assumption {
     sens_end end[2];
 } sens_assumption;
 
-/* The value of core parameter key: the user's --set, else its default. */
-static double param_value(const plan_ctx *cx, const char *key)
+/* The text of core parameter key: the user's --set, else its default;
+ * NULL when there is no such parameter. */
+static const char *param_text(const plan_ctx *cx, const char *key)
 {
     size_t l = strlen(key);
     for (int i = cx->com->nsets; i-- > 0;)
         if (!strncmp(cx->com->sets[i], key, l) && cx->com->sets[i][l] == '=')
-            return strtod(cx->com->sets[i] + l + 1, NULL);
+            return cx->com->sets[i] + l + 1;
     for (const pol_param *const *t = sim_core_params(); *t; t++)
         for (const pol_param *p = *t; p->name; p++)
             if (!strcmp(p->name, key))
-                return strtod(p->def, NULL);
-    return NAN;
+                return p->def;
+    return NULL;
+}
+
+/* The value of core parameter key, NaN when there is none. */
+static double param_value(const plan_ctx *cx, const char *key)
+{
+    const char *t = param_text(cx, key);
+    return t ? strtod(t, NULL) : NAN;
+}
+
+/* Are failures modelled in the plan's runs (--set failures=on)? */
+static bool failures_on(const plan_ctx *cx)
+{
+    const char *t = param_text(cx, "failures");
+    return t && !strcmp(t, "on");
 }
 
 /* The card models of an entry's candidate (its instance at scale 1). */
@@ -148,6 +165,17 @@ static int assumptions(const plan_ctx *cx, const entry *const *top, int ntop, se
         }
         snprintf(a->note, sizeof a->note, "the svc_* times x 0.5 and x 2 (weight-load bandwidth / 0.5 and / 2)");
     }
+    if (failures_on(cx)) { /* every failure rate scaled (sim/sim_fail.h's fail_scale) */
+        sens_assumption *a = &as[n++];
+        double base = param_value(cx, "fail_scale");
+        *a = (sens_assumption){.name = "fail_scale", .what = "every hardware failure rate (the model files' rates x this)"};
+        a->end[0].label = "x 0.5", a->end[1].label = "x 2";
+        snprintf(a->end[0].sets[0], sizeof a->end[0].sets[0], "fail_scale=%.6g", base * 0.5);
+        snprintf(a->end[1].sets[0], sizeof a->end[1].sets[0], "fail_scale=%.6g", base * 2);
+        a->end[0].nsets = a->end[1].nsets = 1;
+        snprintf(a->note, sizeof a->note, "%.6g / %.6g (as given) / %.6g: failure rates x 0.5, as given, x 2",
+                 base * 0.5, base, base * 2);
+    }
     return n;
 }
 
@@ -167,6 +195,8 @@ static int research(const plan_ctx *cx, const entry *e, const sens_end *end, con
     double base_x = 0;
     metrics_get(e->obj, e->cand->model ? "gpus" : "scale", &base_x);
     long min_x = base_x >= 2 ? (long)base_x / 2 : 1, answer = 0;
+    if (e->cand->model && min_x < cx->min_gpus) /* never below where the plan's own search started */
+        min_x = cx->min_gpus;
     long max_x = e->cand->model ? cx->max_gpus : cli_plan_search_max_scale(cx, e->cand, cx->max_gpus);
     int rc = cli_plan_search(&pl, min_x, max_x, &answer, err);
     *gpus = 0;
@@ -238,7 +268,7 @@ static void print_table(const sens_assumption *as, int n, const entry *const *to
 {
     printf("\nsensitivity: the answer and %d runner%s-up searched again with each assumption at both ends\n",
            ntop - 1, ntop == 2 ? "" : "s");
-    printf("(widest swing of the answer's $/hour first; failure rates: no failure model, not varied)\n");
+    printf("(widest swing of the answer's $/hour first)\n");
     printf("%-14s %-6s %-44s %12s  %s\n", "assumption", "end", "winner there", "$/hour", "winner changes");
     for (int i = 0; i < n; i++) {
         for (int e = 0; e < 2; e++) {
@@ -302,7 +332,8 @@ int cli_plan_sensitivity(const plan_ctx *cx, const entry *ents, int nents, gs_er
         cJSON_AddBoolToObject(o, "winner_changes", as[i].end[0].winner != 0 || as[i].end[1].winner != 0);
         cJSON_AddItemToArray(aa, o);
     }
-    cJSON_AddStringToObject(doc, "not_varied", "failure rates: no failure model in this build");
+    if (!failures_on(cx))
+        cJSON_AddStringToObject(doc, "not_varied", "failure rates: failures are off (--set failures=on models them)");
     char *text = cJSON_Print(doc), path[1000];
     char *withnl = cli_batch_fmt("%s\n", text);
     snprintf(path, sizeof path, "%s/sensitivity.json", cx->odir);
@@ -313,7 +344,9 @@ int cli_plan_sensitivity(const plan_ctx *cx, const entry *ents, int nents, gs_er
     if (rc == 0) {
         print_table(as, na, top, ntop);
         if (na == 0)
-            printf("  (no assumption here can decide: one card model, no services)\n");
+            printf("  (no assumption here can decide: one card model, no services, failures off)\n");
+        if (!failures_on(cx))
+            printf("  (failure rates not varied: failures are off; --set failures=on models them)\n");
         printf("sensitivity.json: %s\n", path);
     }
     return rc;

@@ -192,6 +192,9 @@ static cJSON *answer_report(const ans_entry *a)
     return NULL;
 }
 
+/* A MIG policy on cards without MIG (plan.json's verdict): never searched. */
+static bool not_applicable(const ans_entry *a) { return !strcmp(j_str(a->obj, "verdict", ""), "not applicable"); }
+
 static void answer_row(html *h, const ans_entry *a, const char *role, bool tco)
 {
     const cJSON *e = a->obj;
@@ -202,11 +205,12 @@ static void answer_row(html *h, const ans_entry *a, const char *role, bool tco)
     h_td(h, role);
     h_td(h, j_str(e, "policy", "?"));
     h_td(h, j_str(e, "candidate", "?"));
-    if (!met) {
-        h_raw(h, "<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>");
-        h_raw(h, tco ? "<td class=\"n\">-</td><td></td><td></td><td class=\"why\">" : "<td></td><td></td><td class=\"why\">");
+    if (!met) { /* the reason across the figures' columns: the table stays as wide as its figures */
+        h_rawf(h, "<td class=\"why\" colspan=\"%d\">", tco ? 7 : 6);
         reason_text(h, e);
-        h_raw(h, "</td></tr>\n");
+        h_raw(h, "</td>");
+        h_td(h, j_str(e, "verdict", "no answer"));
+        h_raw(h, "</tr>\n");
         return;
     }
     h_td_num(h, num_or_nan(e, "gpus"));
@@ -215,7 +219,7 @@ static void answer_row(html *h, const ans_entry *a, const char *role, bool tco)
     h_td_usd(h, num_or_nan(e, "cost_per_month_usd"));
     if (tco)
         h_td_usd(h, a->own_month);
-    h_raw(h, "<td>");
+    h_raw(h, "<td class=\"margin\">");
     margin_text(h, e);
     h_raw(h, "</td>");
     char src[300];
@@ -296,10 +300,22 @@ static void answer_block(plotter *pl, const cJSON *plan, ans_entry *ents, int n,
                                            "$/hour",  "$/month", "own $/month (TCO)", "margin", "price from",
                                            "verdict", NULL};
     h_head_row(h, tco ? head_tco : head);
+    int nna = 0;
     for (int i = 0; i < n; i++)
-        answer_row(h, &ents[i], i == 0 && nmet ? "answer" : ents[i].rank_class < 2 ? "runner-up" : "cannot meet",
-                   tco);
+        if (not_applicable(&ents[i]))
+            nna++;
+        else
+            answer_row(h, &ents[i], i == 0 && nmet ? "answer" : ents[i].rank_class < 2 ? "runner-up" : "cannot meet",
+                       tco);
     h_table_close(h);
+    if (nna) { /* its name is not what it would run: under the table, never a row of it */
+        h_raw(h, "<p class=\"not-applicable\">Not in the table (not applicable, never searched):");
+        for (int i = 0, k = 0; i < n; i++)
+            if (not_applicable(&ents[i]))
+                h_fmt(h, "%s %s on %s: %s", k++ ? ";" : "", j_str(ents[i].obj, "policy", "?"),
+                      j_str(ents[i].obj, "candidate", "?"), j_str(ents[i].obj, "why", "?"));
+        h_raw(h, ".</p>\n");
+    }
     h_raw(h, "<p class=\"note\">From ");
     h_esc(h, dirs);
     h_fmt(h, "; trace %s. $/month = $/hour x %.0f h. Price from: --price, a template group's "

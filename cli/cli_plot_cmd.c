@@ -74,8 +74,10 @@ static const char page_head[] =
     "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:2px 8px;text-align:left;"
     "vertical-align:top;overflow-wrap:break-word}th{background:#f0f0f0;white-space:nowrap}"
     "td.n{text-align:right;white-space:nowrap}table.answer td:nth-child(-n+3){white-space:nowrap}"
-    "td.why{min-width:24em}tr.met td:first-child{font-weight:bold}tr.unmet{color:#555}"
+    "td.margin{min-width:12em}tr.met td:first-child{font-weight:bold}tr.unmet{color:#555}"
+    "tr.term-missed td{color:#a00;font-weight:bold}"
     "p.answer{font-size:1.15em;background:#eef6ee;border-left:4px solid #3a3;padding:8px 12px}"
+    "p.answer.missed{background:#fbeeee;border-left-color:#c33}"
     "img{max-width:100%}.note{color:#666}code{background:#f4f4f4;padding:0 2px}"
     "pre{background:#f4f4f4;padding:6px;overflow:auto}</style></head><body>\n"
     "<h1>gpusim report</h1>\n";

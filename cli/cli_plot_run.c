@@ -1,5 +1,5 @@
 /* cli_plot_run.c - one run's part of report.html: allocated GPUs over time,
- * jobs queued over time, the request-time distributions of its services
+ * jobs queued over time (when the run has jobs), the request-time distributions of its services
  * (end-to-end latency; TTFT and TPOT for token services) with each
  * service's SLO marked, and the key metrics (metrics.h rows shown in HTML,
  * with their words and units).
@@ -71,7 +71,12 @@ static int time_figures(plotter *pl, const char *dir, const cJSON *rep, const ch
         snprintf(defs, sizeof defs, "alloc_col=%d; busy_col=%d; total_gpus=%.0f", ac, bc, gpus);
         rc = plot_figure(pl, dir, "fig_gpus", "scripts/fig_gpus.gp", defs, ts, title, NULL);
     }
-    if (rc == 0 && qc) {
+    double jobs = 0;
+    metrics_get(rep, "jobs.arrived", &jobs);
+    if (rc == 0 && qc && jobs == 0) { /* a queue that cannot be anything but empty says nothing */
+        h_raw(&pl->h, "<p class=note>no job in this run: jobs-queued figure skipped</p>\n");
+        printf("note: %s has no job: jobs-queued figure skipped\n", dir);
+    } else if (rc == 0 && qc) {
         double peak = 0;
         metrics_get(rep, "jobs.peak_queued", &peak);
         double step = peak <= 10 ? 1 : ceil(peak / 8); /* a count: whole ticks, about eight of them */
@@ -214,7 +219,7 @@ int plot_run(plotter *pl, const char *dir, const cJSON *rep)
         h_esc(&pl->h, p);
         h_raw(&pl->h, "</a> (a row per job, session and replica: queue, JCT, card, outcome and reason)</p>\n");
     }
-    h_json(&pl->h, "inputs", in, true);
+    h_json(&pl->h, "inputs", in, false);
     h_json(&pl->h, "policy", cJSON_GetObjectItemCaseSensitive(rep, "policy"), false);
     return rc;
 }

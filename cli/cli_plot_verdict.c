@@ -8,7 +8,8 @@
  * the SLO its trace row states.
  *
  * Cost split: the report's cost object (sim/sim_cost.h) as one table, and
- * the span it covers in words with the factor that scales it to a month.
+ * the span it covers in words with the factor that scales it to a month;
+ * with nodes that come and go, what the node groups were billed.
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -23,21 +24,24 @@ static double num_or_nan(const cJSON *o, const char *path)
     return metrics_get(o, path, &v) ? v : NAN;
 }
 
-void plot_cost_table(html *h, const cJSON *rep)
+/* The span the costs cover, the cluster's cost (or bill) over it and the
+ * factor that scales a line to a month, in words. */
+static void span_sentence(html *h, const cJSON *co)
 {
-    const cJSON *co = cJSON_GetObjectItemCaseSensitive(rep, "cost");
-    if (!co) {
-        h_raw(h, "<p class=\"note\">this report has no cost object (made by an older gpusim)</p>\n");
-        return;
-    }
     bool priced = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "priced"));
     double span_h = num_or_nan(co, "span_hours");
     h_raw(h, "<p class=\"span\">");
     h_fmt(h, "Costs cover the simulated %.1f h (0 to %.0f s)", span_h, num_or_nan(co, "span_s"));
+    double billed_h;
+    bool billed = metrics_get(co, "billed_gpu_hours", &billed_h);
     if (priced) {
-        h_raw(h, ": the cluster costs ");
+        h_raw(h, billed ? ": the node groups were billed " : ": the cluster costs ");
         h_usd(h, num_or_nan(co, "cluster_usd"));
-        h_raw(h, " over it, ");
+        h_raw(h, " over it");
+        if (billed) /* nodes that come and go (sim/sim_elastic.h): the capacity is what was billed */
+            h_fmt(h, " for %.1f GPU-hours (reserved nodes for the whole span, on-demand and spot while a node "
+                     "existed; each card model's rate is its bill / its billed GPU-hours)", billed_h);
+        h_raw(h, ", ");
         h_usd(h, num_or_nan(co, "cluster_usd_per_month"));
         h_fmt(h, " a month. $/month of each line = its cost over the span x %.0f h / %.1f h (x %.2f).",
               num_or_nan(co, "month_hours"), span_h, num_or_nan(co, "month_scale"));
@@ -45,6 +49,40 @@ void plot_cost_table(html *h, const cJSON *rep)
         h_raw(h, ": no price is known for some card model, so GPU-hours only.");
     }
     h_raw(h, " Each job, session and replica pays for the cards it held; idle capacity is its own line.</p>\n");
+}
+
+/* The cost of owning the cards beside renting them, when the cluster gave
+ * it (sim/sim_tco.h). */
+static void tco_line(html *h, const cJSON *co)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
+    if (!t)
+        return;
+    h_raw(h, "<p class=\"tco\"><b>Owning these cards</b> (total cost of ownership): ");
+    h_usd(h, num_or_nan(t, "owned_usd_per_month"));
+    h_raw(h, " a month (depreciation ");
+    h_usd(h, num_or_nan(t, "capital_usd_per_month"));
+    h_raw(h, ", power ");
+    h_usd(h, num_or_nan(t, "power_usd_per_month"));
+    h_raw(h, " at each card's power x PUE every hour, an upper bound)");
+    double rent;
+    if (metrics_get(t, "rented_usd_per_month", &rent)) {
+        h_raw(h, " against ");
+        h_usd(h, rent);
+        h_fmt(h, " renting them at the prices above (owning = %.0f%% of renting).",
+              100 * num_or_nan(t, "owned_over_rented"));
+    }
+    h_raw(h, "</p>\n");
+}
+
+void plot_cost_table(html *h, const cJSON *rep)
+{
+    const cJSON *co = cJSON_GetObjectItemCaseSensitive(rep, "cost");
+    if (!co) {
+        h_raw(h, "<p class=\"note\">this report has no cost object (made by an older gpusim)</p>\n");
+        return;
+    }
+    span_sentence(h, co);
     h_table_open(h, NULL, "cost");
     static const char *const head[] = {"who held the cards", "GPU-hours", "share of capacity", "$ over the span",
                                        "$/month", "unit cost", NULL};
@@ -61,7 +99,9 @@ void plot_cost_table(html *h, const cJSON *rep)
                  name[0] ? ": " : "", name);
         h_raw(h, "<tr>");
         h_td(h, who);
-        h_td_num(h, num_or_nan(ho, "gpu_hours"));
+        h_raw(h, "<td class=\"n\">");
+        h_fmt(h, "%.1f", num_or_nan(ho, "gpu_hours"));
+        h_raw(h, "</td>");
         h_raw(h, "<td class=\"n\">");
         h_fmt(h, "%.1f%%", 100 * num_or_nan(ho, "share"));
         h_raw(h, "</td>");
@@ -79,33 +119,18 @@ void plot_cost_table(html *h, const cJSON *rep)
         h_raw(h, "</td></tr>\n");
     }
     h_table_close(h);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(co, "tco");
-    if (t) { /* the cluster file gave the cost of owning its cards (sim/sim_tco.h) */
-        h_raw(h, "<p class=\"tco\"><b>Owning these cards</b> (total cost of ownership): ");
-        h_usd(h, num_or_nan(t, "owned_usd_per_month"));
-        h_raw(h, " a month (depreciation ");
-        h_usd(h, num_or_nan(t, "capital_usd_per_month"));
-        h_raw(h, ", power ");
-        h_usd(h, num_or_nan(t, "power_usd_per_month"));
-        h_raw(h, " at each card's power x PUE every hour, an upper bound)");
-        double rent;
-        if (metrics_get(t, "rented_usd_per_month", &rent)) {
-            h_raw(h, " against ");
-            h_usd(h, rent);
-            h_fmt(h, " renting them at the prices above (owning = %.0f%% of renting).",
-                  100 * num_or_nan(t, "owned_over_rented"));
-        }
-        h_raw(h, "</p>\n");
-    }
+    tco_line(h, co);
 }
 
-/* One term's row; returns whether it holds. */
-static bool term_row(html *h, const cJSON *rep, const cli_batch_slo *t, const char *flag)
+/* One term's row; returns whether it holds (*absent: it was never
+ * measured, which plan reads as not met). */
+static bool term_row(html *h, const cJSON *rep, const cli_batch_slo *t, const char *flag, bool *absent)
 {
     double v;
     bool measured = metrics_measured(rep, t->path, &v);
     bool holds = measured && cli_batch_slo_holds(t, v);
-    h_raw(h, holds ? "<tr class=\"met\">" : "<tr class=\"unmet\">");
+    *absent = !measured;
+    h_raw(h, holds ? "<tr class=\"term-met\">" : "<tr class=\"term-missed\">");
     char term[200];
     snprintf(term, sizeof term, "%s %s %g", t->path, cli_batch_op_str(t->op), t->value);
     h_td(h, term);
@@ -113,7 +138,7 @@ static bool term_row(html *h, const cJSON *rep, const cli_batch_slo *t, const ch
     if (measured)
         h_td_num(h, v);
     else
-        h_td(h, "absent");
+        h_td(h, "absent (no sample in this run)");
     h_td(h, holds ? "met" : "not met");
     h_raw(h, "</tr>\n");
     return holds;
@@ -163,17 +188,19 @@ static void verdict_of(plotter *pl, const char *dir, const cJSON *rep)
             snprintf(imp.path, sizeof imp.path, "%s", plan_implicit_terms[i - pl->nslo].path);
             flag = "implicit (as plan adds it)";
         }
-        if (term_row(&t, rep, term, flag))
+        bool absent;
+        if (term_row(&t, rep, term, flag, &absent))
             held++;
         else
-            snprintf(missed + strlen(missed), sizeof missed - strlen(missed), "%s%s", missed[0] ? ", " : "",
-                     term->path);
+            snprintf(missed + strlen(missed), sizeof missed - strlen(missed), "%s%s%s", missed[0] ? ", " : "",
+                     term->path, absent ? " (absent: no sample in this run)" : "");
     }
     service_rows(&t, rep);
     h_table_close(&t);
     h_raw(h, "<section class=\"run-verdict\">\n<h2>Verdict: ");
     h_esc(h, dir);
-    h_raw(h, "</h2>\n<p class=\"answer verdict\" data-dir=\"");
+    h_raw(h, held == nterm ? "</h2>\n<p class=\"answer verdict\" data-dir=\""
+                           : "</h2>\n<p class=\"answer verdict missed\" data-dir=\"");
     h_esc(h, dir);
     h_rawf(h, "\" data-met=\"%d\" data-terms=\"%d\">", held, nterm);
     if (held == nterm) {
@@ -185,8 +212,11 @@ static void verdict_of(plotter *pl, const char *dir, const cJSON *rep)
         h_raw(h, ".");
     }
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(rep, "inputs");
-    h_fmt(h, " Policy %s on %s, %.0f cards.", j_str(in, "policy", "?"),
-          j_str(cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name", "?"), num_or_nan(rep, "gpu.count"));
+    double billed_h;
+    h_fmt(h, " Policy %s on %s, %s%.0f cards%s.", j_str(in, "policy", "?"),
+          j_str(cJSON_GetObjectItemCaseSensitive(in, "cluster"), "name", "?"),
+          metrics_get(rep, "cost.billed_gpu_hours", &billed_h) ? "up to " : "", num_or_nan(rep, "gpu.count"),
+          metrics_get(rep, "cost.billed_gpu_hours", &billed_h) ? " (node groups that come and go)" : "");
     h_raw(h, "</p>\n");
     h_raw(h, t.buf);
     free(t.buf);

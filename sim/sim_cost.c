@@ -60,6 +60,9 @@ typedef struct cost_ctx {
     int npools;
     double span_h, scale; /* scale: SIM_COST_MONTH_H / span_h, 0 when the span is 0 */
     bool priced;
+    /* per pool: the GPU-hours paid for (its cards over the span, or its
+     * bill's) and USD per GPU-hour held (< 0: unpriced) */
+    double *cap_h, *rate;
 } cost_ctx;
 
 static void add_or_null(cJSON *o, const char *key, bool known, double v)
@@ -76,8 +79,8 @@ static cJSON *holder_obj(const cost_ctx *x, const char *kind, const char *name, 
     double tot = 0, usd = 0, cap = 0;
     for (int p = 0; p < x->npools; p++) {
         tot += gpu_h[p];
-        cap += x->pools[p].ngpus * x->span_h;
-        usd += gpu_h[p] * (x->pools[p].usd_per_gpu_h >= 0 ? x->pools[p].usd_per_gpu_h : 0);
+        cap += x->cap_h[p];
+        usd += gpu_h[p] * (x->rate[p] >= 0 ? x->rate[p] : 0);
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", kind);
@@ -146,27 +149,63 @@ static void report_tco(cJSON *o, const sim_cost_pool *pools, int npools, double 
     add_or_null(t, "owned_over_rented", priced && rent_per_h > 0, (cap + pow) / rent_per_h);
 }
 
+/* Fills x's per-pool capacity and rate; returns the bill over the span
+ * when some pool is billed (sim_cost_pool.billed), else -1 (the cluster is
+ * paid per hour: *per_h). */
+static double pool_rates(cost_ctx *x, const sim_cost_pool *pools, double *per_h)
+{
+    double bill = 0;
+    bool billed = false;
+    *per_h = 0;
+    for (int p = 0; p < x->npools; p++) {
+        const sim_cost_pool *q = &pools[p];
+        double price = q->usd_per_gpu_h;
+        x->cap_h[p] = q->ngpus * x->span_h;
+        x->rate[p] = price;
+        if (q->billed) { /* nodes that come and go: what they were billed */
+            billed = true;
+            x->cap_h[p] = q->billed_gpu_h;
+            x->rate[p] = q->billed_usd < 0 ? -1 : q->billed_gpu_h > 0 ? q->billed_usd / q->billed_gpu_h : price;
+            price = q->billed_usd < 0 ? -1 : price;
+            bill += q->billed_usd >= 0 ? q->billed_usd : 0;
+        } else {
+            bill += q->ngpus * (price >= 0 ? price : 0) * x->span_h;
+        }
+        x->priced = x->priced && price >= 0;
+        *per_h += q->ngpus * (price >= 0 ? price : 0);
+    }
+    return billed ? bill : -1;
+}
+
 void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us end_us, cJSON *r)
 {
     cost_ctx x = {.pools = pools, .npools = c->npools, .span_h = gs_us_to_s(end_us) / 3600.0, .priced = true};
     x.scale = x.span_h > 0 ? SIM_COST_MONTH_H / x.span_h : 0;
-    double per_h = 0;
-    for (int p = 0; p < c->npools; p++) {
-        x.priced = x.priced && pools[p].usd_per_gpu_h >= 0;
-        per_h += pools[p].ngpus * (pools[p].usd_per_gpu_h >= 0 ? pools[p].usd_per_gpu_h : 0);
-    }
+    x.cap_h = xcalloc((size_t)c->npools, sizeof *x.cap_h);
+    x.rate = xcalloc((size_t)c->npools, sizeof *x.rate);
+    double per_h, bill = pool_rates(&x, pools, &per_h);
     cJSON *o = cJSON_AddObjectToObject(r, "cost");
     cJSON_AddNumberToObject(o, "span_s", gs_us_to_s(end_us));
     cJSON_AddNumberToObject(o, "span_hours", x.span_h);
     cJSON_AddNumberToObject(o, "month_hours", SIM_COST_MONTH_H);
     add_or_null(o, "month_scale", x.scale > 0, x.scale);
     cJSON_AddBoolToObject(o, "priced", x.priced);
-    add_or_null(o, "cluster_usd", x.priced, per_h * x.span_h);
-    add_or_null(o, "cluster_usd_per_month", x.priced, per_h * SIM_COST_MONTH_H);
+    if (bill >= 0) {
+        double cap = 0;
+        for (int p = 0; p < c->npools; p++)
+            cap += x.cap_h[p];
+        cJSON_AddNumberToObject(o, "billed_gpu_hours", cap);
+        add_or_null(o, "cluster_usd", x.priced, bill);
+        add_or_null(o, "cluster_usd_per_month", x.priced && x.scale > 0, bill * x.scale);
+        per_h = x.span_h > 0 ? bill / x.span_h : 0; /* renting, per hour of the span (the TCO's comparison) */
+    } else {
+        add_or_null(o, "cluster_usd", x.priced, per_h * x.span_h);
+        add_or_null(o, "cluster_usd_per_month", x.priced, per_h * SIM_COST_MONTH_H);
+    }
     cJSON *hs = cJSON_AddArrayToObject(o, "holders");
     double *gh = xcalloc((size_t)c->npools, sizeof *gh), *idle = xcalloc((size_t)c->npools, sizeof *idle);
     for (int p = 0; p < c->npools; p++)
-        idle[p] = pools[p].ngpus * x.span_h;
+        idle[p] = x.cap_h[p];
     for (int h = 0; h < c->nh; h++) {
         double tot = 0;
         for (int p = 0; p < c->npools; p++) {
@@ -183,5 +222,7 @@ void sim_cost_report(const sim_cost *c, const sim_cost_pool *pools, gs_time_us e
     cJSON_AddItemToArray(hs, holder_obj(&x, "idle", "", idle));
     free(gh);
     free(idle);
+    free(x.cap_h);
+    free(x.rate);
     report_tco(o, pools, c->npools, per_h, x.priced, x.span_h);
 }

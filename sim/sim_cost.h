@@ -64,6 +64,11 @@ typedef struct sim_cost_pool {
     /* owning its cards (sim_tco.h), USD per GPU-hour, means over the pool's
      * cards; both < 0 when the cluster gives no TCO */
     double own_capital_usd_h, own_power_usd_h;
+    /* billed: its nodes come and go (sim_elastic.h) and were billed
+     * billed_gpu_h GPU-hours for billed_usd (< 0: unpriced); false on a
+     * fixed pool, whose cards are paid for the whole span at usd_per_gpu_h */
+    bool billed;
+    double billed_gpu_h, billed_usd;
 } sim_cost_pool;
 
 #define SIM_COST_MONTH_H 730.0 /* 8760 h / 12 */
@@ -73,7 +78,10 @@ typedef struct sim_cost_pool {
  * and per month (scaled from the span: x SIM_COST_MONTH_H / span hours),
  * and each holder's GPU-hours, share of capacity, cost over the span and
  * per month, then idle capacity (capacity minus every holder); jobs also per
- * completed job, a service per million requests served. A holder other than
+ * completed job, a service per million requests served. A billed pool's
+ * capacity is its billed GPU-hours and its rate their mean price (bill /
+ * billed GPU-hours), so the holders and idle sum to the bill; the object
+ * then has billed_gpu_hours. A holder other than
  * jobs that held nothing is left out. When every pool has its owning
  * cost, "tco": owning per month (capital and power) beside renting at the
  * prices above. O(holders x pools + services). */

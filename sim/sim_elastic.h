@@ -64,6 +64,14 @@ bool sim_elastic_key(const char *key);
 struct sim;
 void sim_elastic_reclaim(struct sim *s, int node);
 
+/* The bill of pool `pool`'s nodes (every node of an elastic cluster is in
+ * a node group): *gpu_h the GPU-hours billed (reserved for the whole run,
+ * on-demand and spot while a node exists), *usd their cost at each group's
+ * price (-1 when some group has none). False, and nothing written, when the
+ * run has no elastic group (every card is paid for the whole run).
+ * O(groups). */
+bool sim_elastic_pool_bill(const struct sim *s, int pool, double *gpu_h, double *usd);
+
 /* The module (sim_module.h): nothing in a run whose cluster has no elastic
  * group. */
 extern const struct sim_module elastic_module;

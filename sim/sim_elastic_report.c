@@ -7,7 +7,9 @@
  * (sim.end_s); on-demand and spot pay for the node-hours each node existed,
  * from the decision to provision it to its removal. Cost = node-hours x GPUs
  * per node x price per GPU-hour, so the total is the sum over groups by
- * construction and the test checks it from the parts.
+ * construction and the test checks it from the parts. The same bills, summed
+ * per pool, are the capacity the report's cost object splits
+ * (sim_elastic_pool_bill), so its totals agree with this object's.
  * SPDX-License-Identifier: MIT */
 #include "sim_elastic_int.h"
 
@@ -32,6 +34,26 @@ static el_sums group_sums(const el_group *g, const sim *s)
     t.ins = g->scale_ins;
     t.reclaims = g->reclaims;
     return t;
+}
+
+bool sim_elastic_pool_bill(const sim *s, int pool, double *gpu_h, double *usd)
+{
+    const el_state *e = sim_module_state(s, &elastic_module);
+    if (!e)
+        return false;
+    *gpu_h = *usd = 0;
+    for (int gi = 0; gi < e->ng; gi++) {
+        const el_group *g = &e->g[gi];
+        if (g->count == 0 || g->pool != pool)
+            continue;
+        el_sums t = group_sums(g, s);
+        *gpu_h += t.node_h * g->ngpus;
+        if (!t.priced || *usd < 0)
+            *usd = -1;
+        else
+            *usd += t.usd;
+    }
+    return true;
 }
 
 static void add_sums(cJSON *o, const el_sums *t, bool used_known)

@@ -10,6 +10,7 @@
 
 #include "../workloads/wl_trace.h"
 #include "sim_backfill.h"
+#include "sim_elastic.h"
 #include "sim_module.h"
 
 /* USD per GPU-hour of pool i's cards and where the price came from: --price
@@ -231,8 +232,10 @@ static void report_cost(const sim *s, cJSON *r)
         const char *src;
         double pool_usd_h;
         pools[i] = (sim_cost_pool){s->cl->pools[i].model->name, s->cl->pools[i].ngpus,
-                                   pool_price(s, i, &src, &pool_usd_h), -1, -1};
+                                   pool_price(s, i, &src, &pool_usd_h), -1, -1, false, 0, 0};
         pool_tco(s, i, &pools[i].own_capital_usd_h, &pools[i].own_power_usd_h);
+        /* nodes that come and go: what they were billed */
+        pools[i].billed = sim_elastic_pool_bill(s, i, &pools[i].billed_gpu_h, &pools[i].billed_usd);
     }
     sim_cost_report(&s->cost, pools, s->now, r); /* after the services: their requests served */
     free(pools);

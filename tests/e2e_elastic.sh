@@ -1,6 +1,7 @@
 #!/bin/sh
 # e2e_elastic.sh - elastic capacity end to end on the example day: the bill conserves (the total is the
-# sum over groups of node-hours x GPUs x price, and the sum over tiers), the timeseries has each group's
+# sum over groups of node-hours x GPUs x price, and the sum over tiers; the cost object's cluster cost,
+# capacity and holders with idle sum to it, and report.html says it), the timeseries has each group's
 # nodes by state, a bad autoscale key is an input error naming the field, and plan sizes a template with
 # burst groups three ways (all reserved, base + on-demand burst, base + spot burst) cheapest first.
 # Usage: tests/e2e_elastic.sh [GPUSIM]   (default build/test/gpusim)
@@ -38,10 +39,28 @@ assert abs(tot - e['total']['cost_usd']) <= 1e-9 * tot, (tot, e['total'])
 for t, usd in tiers.items():
     assert abs(usd - e['by_tier'][t]['cost_usd']) <= 1e-9 * usd, (t, usd)
 assert sum(v['cost_usd'] for v in e['by_tier'].values()) - tot < 1e-6 * tot
+c, bh = r['cost'], sum(g['node_hours'] * g['gpus_per_node'] for g in e['groups'])
+assert abs(c['cluster_usd'] - tot) <= 1e-9 * tot and abs(c['billed_gpu_hours'] - bh) <= 1e-9 * bh, (c, tot, bh)
+assert abs(sum(h['usd'] for h in c['holders']) - tot) <= 1e-9 * tot, c['holders']
+assert abs(sum(h['gpu_hours'] for h in c['holders']) - bh) <= 1e-9 * bh, c['holders']
+assert abs(sum(h['gpu_hours'] for h in c['holders'] if h['kind'] != 'idle') - r['gpu']['gpu_hours']) <= 1e-9 * bh
+assert abs(c['cluster_usd_per_month'] - tot * c['month_scale']) <= 1e-9 * tot
 assert e['by_tier']['spot']['scale_outs'] > 0, e['by_tier']
 assert abs(e['total']['gpu_hours_used'] - r['gpu']['gpu_hours']) < 1e-6 * r['gpu']['gpu_hours'], (e['total'], r['gpu'])
 " 2>"$T/py"; then ok elastic/cost_conserved_on_example_day
 else no elastic/cost_conserved_on_example_day "$T/py"; fi
+# report.html's who pays says the bill, the same figure as cost.cluster_usd and elastic.total.cost_usd
+"$G" plot "$T/r" --out "$T/rh" >/dev/null 2>&1
+if python3 - "$T/r/report.json" "$T/rh/report.html" 2>"$T/py" <<'PY'
+import html, json, re, sys
+c = json.load(open(sys.argv[1]))["cost"]
+v = c["cluster_usd"]
+usd = "$%.2f" % v if v < 10000 else "$" + format(round(v), ",")
+text = html.unescape(re.sub("<[^>]+>", "", open(sys.argv[2]).read()))
+assert "the node groups were billed %s over it for %.1f GPU-hours" % (usd, c["billed_gpu_hours"]) in text, usd
+assert "(node groups that come and go)" in text
+PY
+then ok elastic/report_html_says_the_bill; else no elastic/report_html_says_the_bill "$T/py"; fi
 if head -1 "$T/r/timeseries.csv" | grep -q ',g3_up,g3_provisioning,g3_draining$'; then ok elastic/timeseries_nodes_by_state
 else head -1 "$T/r/timeseries.csv" >"$T/h"; no elastic/timeseries_nodes_by_state "$T/h"; fi
 # the same run twice: byte-identical (spot reclaims drawn from the seed)

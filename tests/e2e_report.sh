@@ -9,11 +9,16 @@
 # configurations that cannot meet, with their reason; a run's verdict
 # against plot --slo and the implicit terms, and who pays; every table
 # inside the page (its frame scrolls instead of cutting it off); the
-# implicit terms shown. Then each figure's labels, read from its SVG text:
-# fig_gpus's axes and key, fig_queue counts jobs on whole ticks, fig_latency_cdf draws TTFT and TPOT
+# implicit terms shown; a not-applicable entry under the answer table,
+# never a row; a missed verdict marked. Then each figure's labels, read from its SVG text:
+# fig_gpus's axes and key, fig_queue counts jobs on whole ticks (none for a run without jobs),
+# fig_latency_cdf draws TTFT and TPOT
 # with SLO markers for token services, fig_plan has a panel per term with
-# its unit and an attainment term as the share missing it, fig_compare
-# plots GPU-hours and no cost per job.
+# its unit and an attainment term as the share missing it, its card axis to
+# twice the largest answer beside a hopeless search, fig_compare
+# plots GPU-hours and no cost per job. plan --sensitivity: the winner flips
+# at one end of mem_bound_job's range and holds at another price; failure
+# rates are varied when failures are modelled; the tornado is drawn.
 # Usage: tests/e2e_report.sh [GPUSIM]   (default build/test/gpusim)
 G=${1:-build/test/gpusim}
 . "$(dirname "$0")/lib_e2e.sh"
@@ -38,7 +43,7 @@ browser() {
 "$G" gen mmc --jobs 300 --servers 8 --util 0.7 --mean-s 60 --seed 3 --out "$T/mmc.csv" >/dev/null
 SLO='jobs.queue_s.p99<=30'
 ok_inputs=1
-"$G" plan --trace "$T/mmc.csv" --policies whole,vgpu --gpu $H --slo "$SLO" --min-gpus 4 --out "$T/pa" >"$T/pa.txt" 2>&1 ||
+"$G" plan --trace "$T/mmc.csv" --policies whole,vgpu,dynmig --gpu $H --slo "$SLO" --min-gpus 4 --out "$T/pa" >"$T/pa.txt" 2>&1 ||
   ok_inputs=0
 "$G" plan --trace "$T/mmc.csv" --policies whole --gpu $A --set ref_gpu=$H --slo "$SLO" --min-gpus 4 \
   --out "$T/pb" >"$T/pb.txt" 2>&1 || ok_inputs=0
@@ -50,7 +55,7 @@ ok_inputs=1
   --out "$T/pd" >"$T/pd.txt" 2>&1 || ok_inputs=0
 "$G" compare --trace "$T/mmc.csv" --gpus $H:8 --policies whole,vgpu --out "$T/cmp" >/dev/null 2>&1 || ok_inputs=0
 [ "$ok_inputs" = 1 ] && ok report_inputs || no report_inputs "$T/pa.txt"
-expect report_plot 0 'report:' "$G" plot "$T/pa" "$T/pb" "$T/pc" "$T/pd" "$T/run" "$T/cmp" --slo 'requests.ttft_s.p99<=2' \
+expect report_plot 0 'report:' "$G" plot "$T/pa" "$T/pb" "$T/pc" "$T/pd" "$T/run" "$T/cmp" --slo 'requests.ttft_s.p99<=2,requests.ttft_s.p50<=0.001' \
   --out "$T/html"
 
 # {==== the page in a browser ====}
@@ -139,8 +144,8 @@ def usd(v):
     return "$%.2f" % v if abs(v) < 10000 else "$" + format(round(v), ",")
 
 plans = [json.load(open(p)) for p in sys.argv[2:]]  # pa, pb: one question; pc, pd: one each
-def ranked(ps):
-    es = [e for p in ps for e in p["policies"]]
+def ranked(ps):  # a not-applicable entry (dynmig on cards without MIG) is under the table, not a row
+    es = [e for p in ps for e in p["policies"] if e.get("verdict") != "not applicable"]
     met = [e for e in es if e.get("verdict") == "met" and e.get("gpus")]
     return sorted(met, key=lambda e: e["cost_per_hour_usd"]), len(es)
 groups = [ranked(plans[:2]), ranked(plans[2:3]), ranked(plans[3:])]
@@ -169,6 +174,14 @@ for i, ((met, n), ans) in enumerate(zip(groups, pg.answers)):
           str([r["cells"][5] for r in rows]))
 text = "".join(pg.text)
 check("merged from both plan directories", "pa" in text and "pb" in text)
+check("not applicable: under the table, never a row",
+      "Not in the table (not applicable, never searched): dynmig on H100-SXM5-80GB: no MIG-enabled cards" in text
+      and not any(r["cells"] and r["cells"][1] == "dynmig" for t in pg.tables for r in t),
+      [r["cells"][:2] for t in pg.tables for r in t])
+import re
+vs = re.findall(r'<p class="(answer verdict[^"]*)"[^>]*data-met="(\d+)" data-terms="(\d+)"', dom)
+check("a verdict marked missed exactly when a term is missed (one is)",
+      vs and all(("missed" in c) == (int(m) < int(n)) for c, m, n in vs) and any("missed" in c for c, m, n in vs), str(vs))
 check("the page fits 1400 px (nothing wider than the window)",
       int(pg.body.get("data-page-width", "99999")) <= int(pg.body.get("data-view-width", "0")),
       "%s > %s" % (pg.body.get("data-page-width"), pg.body.get("data-view-width")))
@@ -182,6 +195,19 @@ sys.exit(1 if fail else 0)
 PY
 then ok report_answer_matches_plan_json; else no report_answer_matches_plan_json "$T/check.txt"; fi
 cat "$T/check.txt"
+
+# {==== the jobs CSV streams: 100,000 rows, the run's peak memory as without it ====}
+"$G" gen mmc --jobs 100000 --servers 64 --util 0.7 --seed 3 --out "$T/big.csv" >/dev/null
+"$G" run --trace "$T/big.csv" --gpus $H:64 --policy whole --out "$T/bn" >/dev/null 2>&1
+"$G" run --trace "$T/big.csv" --gpus $H:64 --policy whole --jobs-csv --out "$T/bj" >/dev/null 2>&1
+if python3 - "$T/bn/report.json" "$T/bj/report.json" "$T/bj/jobs.csv" >"$T/bjc.txt" 2>&1 <<'PY'
+import json, sys
+n, j = (json.load(open(p))["sim"]["peak_rss_mib"] for p in sys.argv[1:3])
+rows = sum(1 for _ in open(sys.argv[3])) - 1
+assert rows == 100000, rows
+assert j <= n + 1, (n, j)  # MiB: a row is written when its job ends, none kept
+PY
+then ok jobs_csv_streams_flat_memory; else no jobs_csv_streams_flat_memory "$T/bjc.txt"; fi
 
 # {==== plan --sensitivity ====}
 # H100 (the reference: its cards do not change) against A100 at $3.43 or $4.00 an hour, with jobs 45%
@@ -212,6 +238,25 @@ then ok plan_sensitivity_winner_changes; else no plan_sensitivity_winner_changes
 r=$(ls -d "$T"/s3.43/sensitivity/mem_bound_job.high/runs/* 2>/dev/null | head -1)
 if [ -n "$r" ] && grep -q '"mem_bound_job":[[:space:]]*"0.9"' "$r/report.json" && grep -q 'YES' "$T/s3.43.txt"; then
   ok plan_sensitivity_runs_use_the_end; else no plan_sensitivity_runs_use_the_end "$T/s3.43.txt"; fi
+# failure rates: varied (fail_scale x 0.5 and x 2) when the runs model failures, each end's runs with
+# its value; with failures off, sensitivity.json says they were not varied and why
+printf 'id,submit,duration,gpus,checkpoint_gib\n' >"$T/f.csv"
+for i in 0 1 2 3 4 5 6 7; do echo "j$i,$((i * 100)),40000,8,50" >>"$T/f.csv"; done
+"$G" plan --trace "$T/f.csv" --policy whole --gpu $H --slo 'jobs.goodput>=0.5' --set failures=on --set fail_scale=40 \
+  --min-gpus 64 --max-gpus 128 --jobs 1 --sensitivity --out "$T/sf" >"$T/sf.txt" 2>&1
+r=$(ls -d "$T"/sf/sensitivity/fail_scale.high/runs/* 2>/dev/null | head -1)
+if python3 - "$T/sf/sensitivity.json" "$T/s4.0/sensitivity.json" >"$T/sfc.txt" 2>&1 <<'PY'
+import json, sys
+on, off = (json.load(open(p)) for p in sys.argv[1:3])
+a = [x for x in on["assumptions"] if x["name"] == "fail_scale"][0]
+assert [e["set"] for e in a["ends"]] == [["fail_scale=20"], ["fail_scale=80"]], a
+assert all(e["winner"] == "whole" and e["entries"][0]["gpus"] >= 64 for e in a["ends"]), a
+assert "not_varied" not in on and "failures are off" in off["not_varied"], off.get("not_varied")
+PY
+then
+  [ -n "$r" ] && grep -q '"fail_scale":[[:space:]]*"80"' "$r/report.json" && ok plan_sensitivity_failure_rates ||
+    no plan_sensitivity_failure_rates "$T/sf.txt"
+else no plan_sensitivity_failure_rates "$T/sfc.txt"; fi
 if check_rc plot_sensitivity 0 "$G" plot "$T/s3.43" --out "$T/sh"; then
   sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$T/s3.43/fig_sensitivity.svg" >"$T/st.txt"
   if grep -q 'mem_bound_job' "$T/st.txt" && grep -q 'another entry wins there' "$T/st.txt" &&
@@ -224,13 +269,16 @@ svgtext() { sed -n 's/.*<text[^>]*>\([^<]*\)<.*/\1/p' "$1" | sed 's/&lt;/</g; s/
 svgtext "$T/run/fig_gpus.svg" >"$T/g.txt"
 if grep -qx 'GPUs' "$T/g.txt" && grep -q 'simulated time (hours)' "$T/g.txt" && grep -q 'allocated' "$T/g.txt" &&
    grep -q 'capacity' "$T/g.txt"; then ok fig_gpus_labels; else no fig_gpus_labels "$T/g.txt"; fi
-svgtext "$T/run/fig_queue.svg" >"$T/q.txt"
-if grep -qx 'jobs queued' "$T/q.txt" && ! grep -q 'requests queued' "$T/q.txt"; then ok fig_queue_says_jobs
-else no fig_queue_says_jobs "$T/q.txt"; fi
 # the y ticks (gnuplot's right-aligned numbers): whole numbers only, no 0.5 for a count; on a run whose
-# queue peaked at 17 jobs, so that the axis has several
+# queue peaked at 17 jobs, so that the axis has several; a run with no job (the services' day) has no
+# queue figure, and the page says so
 "$G" run --trace workloads/examples/day.csv --policy whole --out "$T/day" >/dev/null 2>&1
 "$G" plot "$T/day" --out "$T/dayhtml" >/dev/null 2>&1
+svgtext "$T/day/fig_queue.svg" >"$T/q.txt"
+if grep -qx 'jobs queued' "$T/q.txt" && ! grep -q 'requests queued' "$T/q.txt"; then ok fig_queue_says_jobs
+else no fig_queue_says_jobs "$T/q.txt"; fi
+if [ ! -e "$T/run/fig_queue.svg" ] && grep -q 'no job in this run: jobs-queued figure skipped' "$T/html/report.html"
+then ok fig_queue_skipped_without_jobs; else no fig_queue_skipped_without_jobs "$T/html/report.html"; fi
 awk '/text-anchor="end"/ { e = 1; next } e && /<text>/ { sub(/.*<text>/, ""); sub(/<.*/, ""); print; e = 0 }' \
   "$T/day/fig_queue.svg" | grep -E '^[0-9.]+$' >"$T/yt.txt"   # the key's text is right-aligned too
 if [ "$(grep -c . "$T/yt.txt")" -ge 4 ] && ! grep -Evq '^[0-9]+$' "$T/yt.txt"; then ok fig_queue_integer_ticks
@@ -245,6 +293,25 @@ else no fig_plan_panel_titled_with_unit "$T/p.txt"; fi
 svgtext "$T/pd/fig_plan.svg" >"$T/p.txt"
 if grep -q 'requests.slo_attainment >= 0.9' "$T/p.txt" && grep -q 'share missing it (1 - ratio), log' "$T/p.txt"; then
   ok fig_plan_attainment_as_miss_share; else no fig_plan_attainment_as_miss_share "$T/p.txt"; fi
+# a hopeless candidate's search (A100 cannot bring a job's JCT p99 under 400 s: searched on to where its
+# figures stop moving) squeezes no real answer: the card axis ends at twice the largest answer
+"$G" plan --trace "$T/mmc.csv" --policy whole --gpu $H,$A --set ref_gpu=$H --slo 'jobs.jct_s.p99<=400' \
+  --max-gpus 2048 --out "$T/hp" >"$T/hp.txt" 2>&1
+"$G" plot "$T/hp" --out "$T/hph" >/dev/null 2>&1
+awk '/text-anchor="middle"/ { e = 1; next } e && /<text>/ { sub(/.*<text>/, ""); sub(/<.*/, ""); print; e = 0 }' \
+  "$T/hp/fig_plan.svg" | grep -E '^ *[0-9]+$' >"$T/xt.txt"
+if python3 - "$T/hp/plan.json" "$T/xt.txt" >"$T/hpc.txt" 2>&1 <<'PY'
+import json, sys
+es = json.load(open(sys.argv[1]))["policies"]
+ticks = [int(x) for x in open(sys.argv[2]).read().split()]
+best = max(max(e.get("gpus") or 0, e.get("stable_from_gpus") or 0) for e in es)
+tried = max(pt["gpus"] for e in es for pt in e["points"])
+assert best > 0 and tried > 4 * best, (best, tried)  # the hopeless search went far past the answer
+assert ticks and max(ticks) <= 2 * best, (ticks, best)
+PY
+then ok fig_plan_axis_to_twice_the_answer; else no fig_plan_axis_to_twice_the_answer "$T/hpc.txt"; fi
+svgtext "$T/hp/fig_plan.svg" | grep -q 'never met, searched to' && ok fig_plan_hopeless_keyed ||
+  no fig_plan_hopeless_keyed "$T/hp.txt"
 svgtext "$T/cmp/fig_compare.svg" >"$T/c.txt"
 if grep -q 'GPU-hours allocated' "$T/c.txt" && ! grep -qi 'cost per' "$T/c.txt"; then ok fig_compare_gpu_hours
 else no fig_compare_gpu_hours "$T/c.txt"; fi

@@ -6,7 +6,8 @@
  * the first tick after the threshold is crossed and not below it; a spot
  * reclaim with a checkpoint written within the notice loses nothing, one
  * whose write is longer loses the work since the periodic checkpoint; no-spot
- * jobs never land on spot nodes; bad cluster keys are refused by name.
+ * jobs never land on spot nodes; the cost object's totals are the bill's;
+ * bad cluster keys are refused by name.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,61 @@ static void no_spot_jobs_stay_off_spot(void)
     cJSON_Delete(rep);
 }
 
+/* The report's cost object is the bill: its cluster cost is the elastic
+ * total, its capacity the billed GPU-hours, and the holders with idle sum to
+ * both; a pool's rate is its bill / billed GPU-hours (a reserved and a
+ * pooled group of one model share a pool; a spot group is a pool of its own). */
+static void cost_holders(const cJSON *rep, double *gpu_h, double *usd)
+{
+    const cJSON *h;
+    *gpu_h = *usd = 0;
+    cJSON_ArrayForEach(h, at(rep, "cost.holders"))
+    {
+        *gpu_h += num(h, "gpu_hours");
+        *usd += num(h, "usd");
+    }
+}
+
+static void cost_object_is_the_bill(void)
+{
+    rec rc;
+    cJSON *rep = run("{\"nodes\": [{" H100 ", \"count\": 2, \"price_per_gpu_hour_usd\": 2.5},"
+                     "{" H100 ", \"price_per_gpu_hour_usd\": 4, \"trigger\": \"pooled\", \"period_s\": 60, "
+                     "\"autoscale\": {\"min\": 0, \"max\": 2, \"provision_s\": 300, \"idle_s\": 600}}]}",
+                     "id,submit,duration,gpus\na,0,3000,8\nb,100,3000,6\n", NULL, NULL, 0, &rc);
+    if (!rep)
+        return;
+    double bill = (2 * 3420.0 * 2.5 + 3300.0 * 4) * 8 / 3600, billed_h = (2 * 3420.0 + 3300) * 8 / 3600, gh, usd;
+    CHECK_NEAR(num(rep, "cost.cluster_usd"), bill, 1e-12, 0);
+    CHECK_NEAR(num(rep, "elastic.total.cost_usd"), bill, 1e-12, 0);
+    CHECK_NEAR(num(rep, "cost.billed_gpu_hours"), billed_h, 1e-12, 0);
+    CHECK_NEAR(num(rep, "cost.cluster_usd_per_month"), bill * 730 / (3420.0 / 3600), 1e-12, 0);
+    CHECK_NEAR(num(rep, "cost.holders.0.gpu_hours"), (8 + 6) * 3000.0 / 3600, 1e-12, 0);
+    CHECK_NEAR(num(rep, "cost.holders.0.usd"), (8 + 6) * 3000.0 / 3600 * bill / billed_h, 1e-12, 0);
+    cost_holders(rep, &gh, &usd);
+    CHECK_NEAR(gh, billed_h, 1e-12, 0);
+    CHECK_NEAR(usd, bill, 1e-12, 0);
+    cJSON_Delete(rep);
+    /* R then N on the reserved node ($3), S on a spot node ($1; two up from 0
+     * to the end at 700, the spot nodes' idle check 600 s after S) */
+    rep = run("{\"nodes\": [{" H100 ", \"count\": 1, \"price_per_gpu_hour_usd\": 3},"
+              "{" H100 ", \"tier\": \"spot\", \"price_per_gpu_hour_usd\": 1, "
+              "\"autoscale\": {\"min\": 2, \"max\": 2, \"provision_s\": 50, \"idle_s\": 600}}]}",
+              "id,submit,duration,gpus,tier\nR,0,100,8,no-spot\nN,0,100,8,no-spot\nS,0,100,8,any\n", NULL, NULL, 0,
+              &rc);
+    if (!rep)
+        return;
+    CHECK_NEAR(num(rep, "sim.end_s"), 700, 0, 1e-9);
+    bill = (8 * 700.0 * 3 + 2 * 8 * 700.0 * 1) / 3600;
+    CHECK_NEAR(num(rep, "cost.cluster_usd"), bill, 1e-12, 0);
+    CHECK_NEAR(num(rep, "elastic.total.cost_usd"), bill, 1e-12, 0);
+    CHECK_NEAR(num(rep, "cost.holders.0.usd"), (8 * 200.0 * 3 + 8 * 100.0 * 1) / 3600, 1e-12, 0);
+    cost_holders(rep, &gh, &usd);
+    CHECK_NEAR(gh, 3 * 8 * 700.0 / 3600, 1e-12, 0);
+    CHECK_NEAR(usd, bill, 1e-12, 0);
+    cJSON_Delete(rep);
+}
+
 /* Keys the cluster file refuses, each by name. */
 static void bad_keys_refused(void)
 {
@@ -343,6 +399,7 @@ const test_case tests_elastic[] = {
     {"elastic/spot_write_within_notice", spot_write_within_notice},
     {"elastic/spot_write_too_long", spot_write_too_long},
     {"elastic/no_spot_jobs_stay_off_spot", no_spot_jobs_stay_off_spot},
+    {"elastic/cost_object_is_the_bill", cost_object_is_the_bill},
     {"elastic/bad_keys_refused", bad_keys_refused},
     {NULL, NULL},
 };
