@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 
 double fill_req_gpus(const fill_row *r)
 {
@@ -180,7 +180,7 @@ int fill_run(sim *s, const fill_rows *rows, double fill_to, fill_result *res, gs
         res->alloc_pct[p] = res->frag_pct[p] = res->frag_idle_pct[p] = res->held_pct[p] = NAN;
     if (n == 0 || cap <= 0)
         return 0;
-    gsl_rng *rng = sim_rng_new(sim_seed(s), RNG_FILL);
+    gsl_rng *rng = gs_rng_new(sim_seed(s), RNG_FILL);
     wl_row *row = xmalloc(sizeof *row); /* the row handed to the run, rebuilt for each task */
     wl_row_init(row);
     size_t *order = xmalloc(n * sizeof *order);
@@ -238,6 +238,6 @@ int fill_run(sim *s, const fill_rows *rows, double fill_to, fill_result *res, gs
     res->frag_pct_end = frag >= 0 ? 100.0 * frag / cap : NAN;
     free(order);
     free(row);
-    sim_rng_free(rng);
+    gs_rng_free(rng);
     return rc;
 }

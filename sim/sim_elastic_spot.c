@@ -14,7 +14,7 @@
  * SPDX-License-Identifier: MIT */
 #include "sim_elastic_int.h"
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "sim.h"
 #include "sim_module.h"
 #include "sim_nodes.h"
@@ -26,8 +26,8 @@ void el_spot_arm(el_state *e, int node)
     if (g->cfg->tier != TIER_SPOT || g->cfg->reclaim_per_node_hour <= 0)
         return;
     if (!g->rng) /* RNG_POLICY + 2000 + group: a stream no other consumer takes */
-        g->rng = sim_rng_new(sim_seed(e->s), RNG_POLICY + 2000 + (uint32_t)g->index);
-    double after_s = sim_rng_exp(g->rng, 3600.0 / g->cfg->reclaim_per_node_hour);
+        g->rng = gs_rng_new(sim_seed(e->s), RNG_POLICY + 2000 + (uint32_t)g->index);
+    double after_s = gs_rng_exp(g->rng, 3600.0 / g->cfg->reclaim_per_node_hour);
     el_node *n = &e->node[node];
     sim_module_event(e->s, e->index, e->s->now + el_s_to_us(after_s), (uint32_t)node, n->spot_gen, EL_EV_NOTICE);
 }
@@ -35,7 +35,7 @@ void el_spot_arm(el_state *e, int node)
 void el_spot_free(el_group *g)
 {
     if (g->rng)
-        sim_rng_free(g->rng);
+        gs_rng_free(g->rng);
     g->rng = NULL;
 }
 

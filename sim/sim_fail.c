@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "sim_preempt.h"
 
 const pol_param fail_params[] = {
@@ -94,7 +94,7 @@ static void clock_start(sim_fail *x, sim *s, int n)
     double per_us = x->grp[s->cl->nodes[n].group].per_us;
     if (per_us <= 0 || x->pos[n] >= 0)
         return;
-    double dt = ceil(sim_rng_exp(x->rng, 1 / per_us));
+    double dt = ceil(gs_rng_exp(x->rng, 1 / per_us));
     x->next_us[n] = dt < (double)(GS_TIME_MAX - s->now) ? s->now + (gs_time_us)dt : GS_TIME_MAX;
     if (x->next_us[n] == GS_TIME_MAX)
         return;
@@ -277,7 +277,7 @@ static void fl_free(void *state)
     for (int i = 0; i < x->ngroups; i++)
         free(x->grp[i].stand);
     free(x->grp);
-    sim_rng_free(x->rng);
+    gs_rng_free(x->rng);
     free(x->next_us);
     free(x->heap);
     free(x->pos);
@@ -324,7 +324,7 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     x->restart_us = sim_param_us(s, "restart_s");
     x->swap_us = sim_param_us(s, "spare_swap_s");
     x->periodic = sim_param_us(s, "checkpoint_every") > 0;
-    x->rng = sim_rng_new(s->cfg->seed, RNG_FAILURES);
+    x->rng = gs_rng_new(s->cfg->seed, RNG_FAILURES);
     int nn = s->cl->nnodes;
     x->next_us = xmalloc((size_t)nn * sizeof *x->next_us);
     x->heap = xmalloc((size_t)nn * sizeof *x->heap);

@@ -11,7 +11,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "../sim/sim_preempt.h"
 #include "../sim/sim_report.h"
 #include "check.h"
@@ -268,7 +268,7 @@ static void gang_is_a_victim_as_one(void)
  * report), planning no more nodes. */
 static char *random_gang_trace(unsigned long seed)
 {
-    gsl_rng *rng = sim_rng_new(seed, 5);
+    gsl_rng *rng = gs_rng_new(seed, 5);
     size_t cap = 1 << 16, len = 0;
     char *t = xmalloc(cap);
     len += (size_t)snprintf(t + len, cap - len, "id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n");

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
@@ -284,7 +284,7 @@ static int row_cmp(const void *pa, const void *pb)
 
 static char *random_trace(uint64_t seed)
 {
-    gsl_rng *g = sim_rng_new(seed, 21);
+    gsl_rng *g = gs_rng_new(seed, 21);
     row *rows = xcalloc(1024, sizeof *rows);
     int nr = 0;
 #define ROW(t, ...) (rows[nr].at = (t), rows[nr].seq = nr, snprintf(rows[nr].text, sizeof rows[nr].text, __VA_ARGS__), nr++)
@@ -312,7 +312,7 @@ static char *random_trace(uint64_t seed)
         }
     }
 #undef ROW
-    sim_rng_free(g);
+    gs_rng_free(g);
     qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
     size_t cap = (size_t)nr * 130 + 256, n = 0;
     char *t = xmalloc(cap);

@@ -8,7 +8,7 @@
 #include "../sim/sim_report.h"
 #include <gsl/gsl_rng.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -414,7 +414,7 @@ static void quota_blocked_does_not_block_others(void)
  * exceed its cap at any instant, and the caps do bind (some jobs blocked). */
 static void quota_never_exceeded(void)
 {
-    gsl_rng *g = sim_rng_new(42, 7);
+    gsl_rng *g = gs_rng_new(42, 7);
     size_t cap = 64 * 300, n = 0;
     char *t = xmalloc(cap);
     n += (size_t)snprintf(t + n, cap - n, "id,submit,duration,gpus,tenant,priority,preemptible\n");
@@ -426,7 +426,7 @@ static void quota_never_exceeded(void)
                               1 + (int)(gsl_rng_uniform(g) * 6), names[i % 3], (int)(gsl_rng_uniform(g) * 3),
                               (int)(gsl_rng_uniform(g) * 2));
     }
-    sim_rng_free(g);
+    gs_rng_free(g);
     const char *cl = "{\"name\": \"q\", \"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 4, \"gpus\": 8}],"
                      " \"tenants\": [{\"name\": \"x\", \"gpus\": 10}, {\"name\": \"y\", \"gpus\": 7}]}";
     static const char *const sets[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", NULL};

@@ -13,7 +13,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "../sim/sim_node_bound.h"
 #include "../sim/sim_preempt.h"
 #include "../sim/sim_report.h"
@@ -26,7 +26,7 @@
 static void heap_vs_list(void)
 {
     enum { N = 97 };
-    gsl_rng *rng = sim_rng_new(11, 1);
+    gsl_rng *rng = gs_rng_new(11, 1);
     sim_node_bound h;
     sim_node_bound_init(&h, N);
     double val[N], set_at[N];
@@ -101,7 +101,7 @@ static void heap_vs_list(void)
  * memory (and cores), so shared cards hold several tenants. */
 static char *random_trace(unsigned long seed, int ngpus)
 {
-    gsl_rng *rng = sim_rng_new(seed, 2);
+    gsl_rng *rng = gs_rng_new(seed, 2);
     size_t cap = 1 << 20, len = 0;
     char *t = xmalloc(cap);
     len += (size_t)snprintf(t + len, cap - len, "id,submit,duration,gpus,priority,preemptible,checkpoint_gib,gpumem,gpucores\n");
@@ -216,7 +216,7 @@ static void bound_search_matches_plain_scan(void)
  * (the bench's preemption trace, smaller). */
 static char *fill_then_preempt_trace(int ngpus, int rows)
 {
-    gsl_rng *rng = sim_rng_new(3, 2);
+    gsl_rng *rng = gs_rng_new(3, 2);
     size_t cap = (size_t)rows * 64 + 256, len = 0;
     char *t = xmalloc(cap);
     len += (size_t)snprintf(t + len, cap - len, "id,submit,duration,gpus,priority,preemptible\n");

@@ -9,7 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "../sim/sim_report.h"
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -511,7 +511,7 @@ static void quota_never_exceeded_all(void)
     static const char *const sets[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", NULL};
     static const char *const fgd[] = {"preempt=on", "min_runtime=5", "checkpoint_every=10", "gpu_select=fgd", NULL};
     for (int k = 0; k < 5; k++) {
-        gsl_rng *g = sim_rng_new(42, 11);
+        gsl_rng *g = gs_rng_new(42, 11);
         size_t cap = 96 * 200, n = 0;
         char *t = xmalloc(cap);
         n += (size_t)snprintf(t + n, cap - n, "id,submit,duration,gpus,gpumem,tenant,priority,preemptible,"
@@ -527,7 +527,7 @@ static void quota_never_exceeded_all(void)
                                   names[i % 3], (int)(gsl_rng_uniform(g) * 3), gsl_rng_uniform(g) < 0.5,
                                   gsl_rng_uniform(g) < 0.5 ? "1" : "");
         }
-        sim_rng_free(g);
+        gs_rng_free(g);
         const char *cl = k < 2 || k == 4 ? "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"count\": 2, \"gpus\": 4}], "
                                  "\"tenants\": [{\"name\": \"x\", \"gpus\": 3}, {\"name\": \"y\", \"gpu_mem_gib\": 30}]}"
                                : "{\"nodes\": [{\"model\": \"A100-SXM4-40GB\", \"count\": 2, \"gpus\": 4, \"mig\": "

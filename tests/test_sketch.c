@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../sim/sim_metrics.h"
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "check.h"
 
 static int cmp_d(const void *a, const void *b)
@@ -30,7 +30,7 @@ static void against_exact(int dist)
 {
     enum { N = 200000 };
     double *v = malloc(N * sizeof *v);
-    gsl_rng *r = sim_rng_new(99, 1);
+    gsl_rng *r = gs_rng_new(99, 1);
     sim_sketch sk;
     sim_sketch_init(&sk);
     for (int i = 0; i < N; i++) {
@@ -52,7 +52,7 @@ static void against_exact(int dist)
     CHECK_NEAR(sim_sketch_mean(&sk), sum / N, 1e-9, 0);
     CHECK(sk.max == v[N - 1]);
     sim_sketch_free(&sk);
-    sim_rng_free(r);
+    gs_rng_free(r);
     free(v);
 }
 
@@ -99,7 +99,7 @@ static double dense_q(const uint64_t *count, uint64_t zeros, const sim_sketch *s
 
 static void paged_equals_dense(void)
 {
-    gsl_rng *r = sim_rng_new(7, 3);
+    gsl_rng *r = gs_rng_new(7, 3);
     uint64_t *count = calloc(SK_NBUCKETS, sizeof *count);
     sim_sketch sk;
     sim_sketch_init(&sk);
@@ -128,7 +128,7 @@ static void paged_equals_dense(void)
     }
     sim_sketch_free(&sk);
     free(count);
-    sim_rng_free(r);
+    gs_rng_free(r);
 }
 
 static void memory_follows_values(void)
@@ -159,7 +159,7 @@ static void memory_follows_values(void)
  * x / SK_MIN <= g^i, over values across the whole range and at bounds. */
 static void bucket_is_definition(void)
 {
-    gsl_rng *r = sim_rng_new(5, 9);
+    gsl_rng *r = gs_rng_new(5, 9);
     double *bound = malloc(SK_NBUCKETS * sizeof *bound);
     for (int i = 0; i < SK_NBUCKETS; i++)
         bound[i] = pow(SK_GAMMA, (double)i);
@@ -194,7 +194,7 @@ static void bucket_is_definition(void)
     CHECK(sim_sketch_bucket(0.0) == -1 && sim_sketch_bucket(-1.0) == -1);
     CHECK(sim_sketch_bucket(1e300) == SK_NBUCKETS - 1);
     free(bound);
-    sim_rng_free(r);
+    gs_rng_free(r);
 }
 
 const test_case tests_sketch[] = {

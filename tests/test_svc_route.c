@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "../sim/service/svc_types.h"
 #include "check.h"
 
@@ -31,7 +31,7 @@ static replica *scan_pick(const service *v, double kv_tok)
 
 static void random_against_scan(void)
 {
-    gsl_rng *r = sim_rng_new(11, 2);
+    gsl_rng *r = gs_rng_new(11, 2);
     svc_layer layer;
     memset(&layer, 0, sizeof layer);
     service v;
@@ -86,7 +86,7 @@ static void random_against_scan(void)
     free(v.lheap);
     free(v.lroom);
     free(reps);
-    sim_rng_free(r);
+    gs_rng_free(r);
 }
 
 const test_case tests_svc_route[] = {

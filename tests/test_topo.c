@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
@@ -61,7 +61,7 @@ static void index_matches_scan(void)
     gs_error err;
     CHECK_EQ_INT(sim_cluster_load(&c, tu_write_tmp(cl), tu_catalog(), &err), 0);
     CHECK(c.topo && c.topo->nlevels == 2 && c.topo->rack_nodes == 5 && c.topo->block_racks == 3);
-    gsl_rng *rng = sim_rng_new(7, 1);
+    gsl_rng *rng = gs_rng_new(7, 1);
     int held[48][8], nheld[48] = {0}, mism = 0, queries = 0, found = 0;
     for (int step = 0; step < 4000; step++) {
         int n = (int)gsl_rng_uniform_int(rng, (unsigned long)c.nnodes);

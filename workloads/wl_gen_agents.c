@@ -9,10 +9,10 @@
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "wl_gen.h"
 
-/* Streams of this generator (ids apart from sim_rng.h's shared ones). */
+/* Streams of this generator (ids apart from gs_rng.h's shared ones). */
 enum { RNG_AG_BURSTS = 40, RNG_AG_GAPS = 41, RNG_AG_WAKES = 42 };
 
 typedef struct ag_sess {
@@ -72,11 +72,11 @@ static ag_sess ag_pop(ag_heap *h)
 /* Plans the burst after one that ended at prev_end_s; false past the end. */
 static bool plan_next(ag_sess *x, double prev_end_s, gsl_rng *rg, gsl_rng *rb, gsl_rng *rw, const wl_agents_opts *o)
 {
-    double start = prev_end_s + sim_rng_exp(rg, o->gap_mean_s);
+    double start = prev_end_s + gs_rng_exp(rg, o->gap_mean_s);
     if (start >= x->end_s)
         return false;
     x->burst_s = start;
-    x->dur_s = sim_rng_exp(rb, o->burst_mean_s);
+    x->dur_s = gs_rng_exp(rb, o->burst_mean_s);
     x->sched = gsl_rng_uniform(rw) < o->scheduled_share;
     /* a scheduled wake is registered when the previous burst ends (the agent
      * sets its timer then); a user-driven one arrives when it starts */
@@ -86,26 +86,26 @@ static bool plan_next(ag_sess *x, double prev_end_s, gsl_rng *rg, gsl_rng *rb, g
 
 int wl_gen_agents(FILE *out, const wl_agents_opts *o, gs_error *err)
 {
-    gsl_rng *ra = sim_rng_new(o->seed, RNG_ARRIVALS), *rl = sim_rng_new(o->seed, RNG_DURATIONS),
-            *rs = sim_rng_new(o->seed, RNG_SIZES), *rb = sim_rng_new(o->seed, RNG_AG_BURSTS),
-            *rg = sim_rng_new(o->seed, RNG_AG_GAPS), *rw = sim_rng_new(o->seed, RNG_AG_WAKES);
+    gsl_rng *ra = gs_rng_new(o->seed, RNG_ARRIVALS), *rl = gs_rng_new(o->seed, RNG_DURATIONS),
+            *rs = gs_rng_new(o->seed, RNG_SIZES), *rb = gs_rng_new(o->seed, RNG_AG_BURSTS),
+            *rg = gs_rng_new(o->seed, RNG_AG_GAPS), *rw = gs_rng_new(o->seed, RNG_AG_WAKES);
     ag_heap h = {0};
     double rate_per_s = (double)o->sessions / (o->hours * 3600.0);
     long made = 0;
-    double next_arrival = o->sessions > 0 ? sim_rng_exp(ra, 1.0 / rate_per_s) : 0;
+    double next_arrival = o->sessions > 0 ? gs_rng_exp(ra, 1.0 / rate_per_s) : 0;
     fprintf(out, "id,submit,duration,gpus,cpu,mem_gib,kind,session,wake,due\n");
     while (made < o->sessions || h.n) {
         if (made < o->sessions && (!h.n || next_arrival <= h.v[0].next_s)) {
             /* a new session: its row, then its first burst (user-driven) at once */
-            double len = o->session_min_s + sim_rng_exp(rl, o->session_mean_s - o->session_min_s);
+            double len = o->session_min_s + gs_rng_exp(rl, o->session_mean_s - o->session_min_s);
             int gpus = gsl_rng_uniform(rs) < o->gpu_share ? 1 : 0;
             fprintf(out, "s%ld,%.6f,%.6f,%d,%g,%g,session,,,\n", made, next_arrival, len, gpus, o->cpu, o->mem_gib);
             ag_sess x = {.id = made, .end_s = next_arrival + len, .next_s = next_arrival, .burst_s = next_arrival,
-                         .dur_s = sim_rng_exp(rb, o->burst_mean_s), .sched = false};
+                         .dur_s = gs_rng_exp(rb, o->burst_mean_s), .sched = false};
             ag_push(&h, x);
             made++;
             if (made < o->sessions)
-                next_arrival += sim_rng_exp(ra, 1.0 / rate_per_s);
+                next_arrival += gs_rng_exp(ra, 1.0 / rate_per_s);
             continue;
         }
         ag_sess x = ag_pop(&h);
@@ -119,12 +119,12 @@ int wl_gen_agents(FILE *out, const wl_agents_opts *o, gs_error *err)
             ag_push(&h, x);
     }
     free(h.v);
-    sim_rng_free(ra);
-    sim_rng_free(rl);
-    sim_rng_free(rs);
-    sim_rng_free(rb);
-    sim_rng_free(rg);
-    sim_rng_free(rw);
+    gs_rng_free(ra);
+    gs_rng_free(rl);
+    gs_rng_free(rs);
+    gs_rng_free(rb);
+    gs_rng_free(rg);
+    gs_rng_free(rw);
     if (fflush(out) != 0 || ferror(out))
         return gs_err(err, GS_EWRITE, "cannot write the generated trace");
     return 0;

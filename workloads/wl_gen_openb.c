@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "../base/gs_num.h"
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "wl_gen.h"
 #include "wl_import.h"
 #include "wl_import_csv.h"
@@ -268,9 +268,9 @@ int wl_gen_openb_variant(FILE *out, const wl_openb_variant_opts *o, gs_error *er
     vlist b = {0}, v = {0};
     int rc = read_base(o->pods_path, &b, err);
     if (rc == 0) {
-        gsl_rng *r = sim_rng_new(o->seed, RNG_VARIANT);
+        gsl_rng *r = gs_rng_new(o->seed, RNG_VARIANT);
         rc = build(o, &b, &v, r, err);
-        sim_rng_free(r);
+        gs_rng_free(r);
     }
     if (rc == 0) {
         fprintf(out, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"

@@ -21,10 +21,10 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
-#include "../base/sim_rng.h"
+#include "../base/gs_rng.h"
 #include "wl_gen.h"
 
-/* This generator's own stream (ids apart from sim_rng.h's shared ones). */
+/* This generator's own stream (ids apart from gs_rng.h's shared ones). */
 enum { RNG_TR_LIMITS = 50 };
 
 /* The size CDFs' points: every job of at most edge[k] GPUs and more than
@@ -235,8 +235,8 @@ int wl_gen_training(FILE *out, const wl_training_opts *o, gs_error *err)
     if (rc)
         return rc;
     long jobs = o->jobs >= 0 ? o->jobs : lround(wl_training_jobs_per_day(m.mix) * o->hours / 24);
-    gsl_rng *ra = sim_rng_new(o->seed, RNG_ARRIVALS), *rs = sim_rng_new(o->seed, RNG_SIZES),
-            *rd = sim_rng_new(o->seed, RNG_DURATIONS), *rl = sim_rng_new(o->seed, RNG_TR_LIMITS);
+    gsl_rng *ra = gs_rng_new(o->seed, RNG_ARRIVALS), *rs = gs_rng_new(o->seed, RNG_SIZES),
+            *rd = gs_rng_new(o->seed, RNG_DURATIONS), *rl = gs_rng_new(o->seed, RNG_TR_LIMITS);
     int nh, h = 0;
     double *cum = hour_cum(m.mix, o->hours, &nh), u = 0;
     fprintf(out, "id,submit,duration,gpus,gpus_per_node,time_limit,class\n");
@@ -255,10 +255,10 @@ int wl_gen_training(FILE *out, const wl_training_opts *o, gs_error *err)
                 time_limit_s(dur_s, rl, o, m.cap_s));
     }
     free(cum);
-    sim_rng_free(ra);
-    sim_rng_free(rs);
-    sim_rng_free(rd);
-    sim_rng_free(rl);
+    gs_rng_free(ra);
+    gs_rng_free(rs);
+    gs_rng_free(rd);
+    gs_rng_free(rl);
     if (fflush(out) != 0 || ferror(out))
         return gs_err(err, GS_EWRITE, "cannot write the generated trace");
     return 0;

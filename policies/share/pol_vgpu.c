@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 
-#include "../../base/sim_rng.h"
+#include "../../base/gs_rng.h"
 #include "share_paper.h"
 #include "share_sched.h"
 
@@ -70,7 +70,7 @@ static int vgpu_init(sim *s, int index, void **state, gs_error *err)
     if ((rc = sc_new(s, &c, index, &st, err)))
         return rc;
     if (c.select == SC_SEL_RANDOM) /* its own stream: other draws do not shift it */
-        st->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 7);
+        st->rng = gs_rng_new(sim_seed(s), RNG_POLICY + 7);
     if (c.paper || sc_sel_fit(c.select))
         st->rank = sc_paper_rank_new(sim_seed(s), sim_cluster_of(s)->nnodes);
     *state = st;

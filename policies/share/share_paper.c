@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../base/sim_rng.h"
+#include "../../base/gs_rng.h"
 #include "share_paper.h"
 
 #define MAX_SPEC_CPU_MILLI 128000.0 /* the artifact's normalizers (open-gpu-share/utils/const.go) */
@@ -74,8 +74,8 @@ int *sc_paper_rank_new(uint64_t seed, int nnodes)
     int *rank = xmalloc(((size_t)nnodes + 1) * sizeof *rank);
     for (int i = 0; i < nnodes; i++)
         rank[i] = i;
-    gsl_rng *r = sim_rng_new(seed, RNG_POLICY + 8);
+    gsl_rng *r = gs_rng_new(seed, RNG_POLICY + 8);
     gsl_ran_shuffle(r, rank, (size_t)nnodes, sizeof *rank);
-    sim_rng_free(r);
+    gs_rng_free(r);
     return rank;
 }

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../base/sim_rng.h"
+#include "../../base/gs_rng.h"
 #include "../../sim/sim_module.h"
 #include "../../sim/sim_report.h"
 #include "share_fit.h"
@@ -142,7 +142,7 @@ void sc_fini(void *state)
     sc_index_free(st);
     free(st->rank);
     if (st->rng)
-        sim_rng_free(st->rng);
+        gs_rng_free(st->rng);
     free(st);
 }
 

@@ -31,7 +31,7 @@
 #include "../sim.h"
 #include "../sim_report.h"
 #include "svc_hw.h"
-#include "../../base/sim_rng.h"
+#include "../../base/gs_rng.h"
 #include "svc_prefix_cache.h"
 
 /* {==== parameters ====} */
@@ -200,7 +200,7 @@ static void svc_layer_free(void *state)
     llm_catalog_free(&L->llm);
     for (uint32_t i = 0; i < L->nsvcs; i++) {
         service *v = L->svcs[i];
-        sim_rng_free(v->rng);
+        gs_rng_free(v->rng);
         svc_as_free(v);
         sim_sketch_free(&v->win_lat);
         sim_sketch_free(&v->lat_s);
@@ -451,7 +451,7 @@ static void route(sim *s, service *v, uint32_t ri)
 static gsl_rng *rng_of(const sim *s, service *v)
 {
     if (!v->rng)
-        v->rng = sim_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
+        v->rng = gs_rng_new(sim_seed(s), RNG_POLICY + 1000 + v->idx);
     return v->rng;
 }
 
@@ -510,8 +510,8 @@ static int new_request(sim *s, service *v, const wl_request *row)
                   * (real prompt and output lengths are skewed: the Azure trace's output
                   * p50 is 129 against a mean of 211) -- a modeling assumption */
             double in_mean = v->cfg.input_tokens > 0 ? (double)v->cfg.input_tokens : 0;
-            r->in_tok = in_mean > 0 ? llround(sim_rng_exp(rng_of(s, v), in_mean)) : 0;
-            r->tok_left = llround(sim_rng_exp(rng_of(s, v), (double)v->cfg.output_tokens));
+            r->in_tok = in_mean > 0 ? llround(gs_rng_exp(rng_of(s, v), in_mean)) : 0;
+            r->tok_left = llround(gs_rng_exp(rng_of(s, v), (double)v->cfg.output_tokens));
             if (r->tok_left < 1)
                 r->tok_left = 1;
         }
@@ -520,7 +520,7 @@ static int new_request(sim *s, service *v, const wl_request *row)
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
-        r->work_left_us = sim_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
+        r->work_left_us = gs_rng_exp(rng_of(s, v), v->svc_mean_ms * 1000.0);
     } else {
         svc_req_free(L, ri);
         return gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld: a request to service '%s' needs output_tokens or "
@@ -541,7 +541,7 @@ static void schedule_gen(sim *s, service *v)
     bool di = v->cfg.diurnal;
     double lmax = di ? 1.6 * rate : rate;
     for (;;) {
-        t += sim_rng_exp(rng_of(s, v), 1.0 / lmax);
+        t += gs_rng_exp(rng_of(s, v), 1.0 / lmax);
         if (!di)
             break;
         /* the intensity never falls below 0.4 (1 - 0.6): a draw under that

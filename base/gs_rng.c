@@ -1,6 +1,6 @@
-/* sim_rng.c - seeded GSL streams (see sim_rng.h).
+/* gs_rng.c - seeded GSL streams (see gs_rng.h).
  * SPDX-License-Identifier: MIT */
-#include "sim_rng.h"
+#include "gs_rng.h"
 
 #include <math.h>
 
@@ -12,7 +12,7 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-gsl_rng *sim_rng_new(uint64_t seed, uint32_t stream)
+gsl_rng *gs_rng_new(uint64_t seed, uint32_t stream)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
@@ -23,13 +23,13 @@ gsl_rng *sim_rng_new(uint64_t seed, uint32_t stream)
     return r;
 }
 
-void sim_rng_free(gsl_rng *r)
+void gs_rng_free(gsl_rng *r)
 {
     if (r)
         gsl_rng_free(r);
 }
 
-double sim_rng_exp(gsl_rng *r, double mean)
+double gs_rng_exp(gsl_rng *r, double mean)
 {
     /* uniform_pos excludes 0, so log never sees 0 */
     return -mean * log(gsl_rng_uniform_pos(r));
