@@ -44,24 +44,26 @@ static void profile_of(const wl_service *row, const perf_cfg *model, char *out, 
     snprintf(out, n, "%s", p);
 }
 
-int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
-                 const perf_set *perf, const perf_cfg *model, svc_shape *out, gs_error *err)
+/* The replica's memory knobs from the run's parameters, range-checked. */
+static int shape_knobs(const svc_hw_params *hp, double weights_gib, double kv_kib_per_token, svc_shape *out,
+                       gs_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (model)
-        out->model = *model;
-    profile_of(row, model, out->profile, sizeof out->profile);
-    double bpp = hp->bpp;
     out->weights_gib = weights_gib;
     out->kv_bytes_tok = kv_kib_per_token * 1024;
     out->reserve_tok = hp->reserve_tok;
     out->mem_util = hp->mem_util;
     out->decode_share = hp->decode_share;
     out->prefill_share = hp->prefill_share;
-    if (!(bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
+    if (!(hp->bpp > 0) || !(out->mem_util > 0 && out->mem_util <= 1) || !(out->reserve_tok >= 0) ||
         !(out->decode_share >= 0 && out->decode_share <= 1) || !(out->prefill_share >= 0 && out->prefill_share <= 1))
         return gs_err(err, GS_EUSAGE, "--set svc_bytes_per_param must be > 0, svc_kv_mem_util in (0, 1], "
                                       "svc_kv_reserve_tokens >= 0, svc_*_mem_bound in 0..1");
+    return 0;
+}
+
+/* The card the row's times are stated on and its measured profile, if named. */
+static int shape_ref(sim *s, const wl_service *row, const perf_set *perf, svc_shape *out, gs_error *err)
+{
     out->ref = sim_hw_ref(s);
     if (row->ask.ref_gpu[0])
         out->ref = gpu_catalog_find(sim_catalog(s), row->ask.ref_gpu);
@@ -71,59 +73,97 @@ int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double 
     if (row->profile[0] && (!perf || !perf_known(perf, row->profile)))
         return gs_err(err, GS_EINPUT, "trace '%s' line %ld ('profile'): no measured profile '%s' in models/perf "
                       "(known: llama2-70b, bloom-176b)", sim_config_of(s)->trace_path, row->line, row->profile);
+    return 0;
+}
+
+/* What the scan of the pools found: the models that fit, and for a reason
+ * when none does, the most memory given, a precision refusal, the widest pool. */
+typedef struct {
+    char fit[256]; /* built at the bound it always had, then kept at its length */
+    size_t used;
+    double best_gib;
+    const char *best, *refused;
+    int widest;
+} shape_scan;
+
+/* One pool: fits when the card runs the model in its precision, the pool is
+ * wide enough and the policy gives the replica weights + KV reserve. */
+static void scan_pool(sim *s, const wl_service *row, const perf_cfg *model, const sim_pool *pool, int gpus,
+                      double need_gib, double mem_util, shape_scan *sc)
+{
+    const gpu_model *m = pool->model;
+    if (model) {
+        perf_cfg c = *model;
+        c.gpu = m;
+        const char *no = perf_shape_refuse(&c);
+        if (no) {
+            sc->refused = no;
+            return;
+        }
+    }
+    if (pool->ngpus < gpus) {
+        sc->widest = pool->ngpus > sc->widest ? pool->ngpus : sc->widest;
+        return;
+    }
+    double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * mem_util;
+    if (give_gib > sc->best_gib) {
+        sc->best_gib = give_gib;
+        sc->best = m->name;
+    }
+    if (give_gib + 1e-9 < need_gib)
+        return;
+    int w = snprintf(sc->fit + sc->used, sizeof sc->fit - sc->used, "%s%s", sc->used ? "|" : "", m->name);
+    if (w > 0 && (size_t)w < sizeof sc->fit - sc->used)
+        sc->used += (size_t)w;
+}
+
+/* Why no allowed card fits, in the order the causes are checked. */
+static void shape_why(const sim *s, const wl_service *row, const perf_cfg *model, const svc_shape *out,
+                      uint64_t allowed, int gpus, double need_gib, const shape_scan *sc, char *why, size_t n)
+{
+    if (sc->used)
+        return;
+    if (sc->refused && !*sc->best)
+        snprintf(why, n, "%s %s on every allowed card: %s", model->llm->name, llm_dtype_name(model->dtype),
+                 sc->refused);
+    else if (sc->widest && !*sc->best)
+        snprintf(why, n, "a replica takes %d GPUs; the largest allowed pool of the cluster has %d", gpus, sc->widest);
+    else if (allowed && !*sc->best) /* every allowed model gives it nothing */
+        snprintf(why, n, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
+                 "no memory on any allowed card (its ask is above what the policy gives a task per card)",
+                 sim_policy_at(s, 0)->name, (long long)row->ask.gpumem_mib, row->ask.gpumem_pct, row->ask.mig);
+    else
+        snprintf(why, n,
+                 "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
+                 "most any allowed card gives under %s is %.1f GiB (%s)",
+                 need_gib, out->weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
+                 sim_policy_at(s, 0)->name, sc->best_gib, *sc->best ? sc->best : "no card of the cluster is allowed");
+}
+
+int svc_hw_shape(sim *s, const svc_hw_params *hp, const wl_service *row, double weights_gib, double kv_kib_per_token,
+                 const perf_set *perf, const perf_cfg *model, svc_shape *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (model)
+        out->model = *model;
+    profile_of(row, model, out->profile, sizeof out->profile);
+    int rc = shape_knobs(hp, weights_gib, kv_kib_per_token, out, err);
+    if (!rc)
+        rc = shape_ref(s, row, perf, out, err);
+    if (rc)
+        return rc;
     /* the models this row may use (its gpu_model list, else all) where weights + reserve fit */
     const sim_cluster *cl = sim_cluster_of(s);
     uint64_t allowed = sim_cluster_model_mask(cl, sim_catalog(s), row->ask.gpu_model[0] ? row->ask.gpu_model : NULL, NULL);
     double need_gib = weights_gib + out->reserve_tok * out->kv_bytes_tok / 1073741824.0;
-    double best_gib = 0;
-    const char *best = "", *refused = NULL;
-    int gpus = row->ask.gpus > 0 ? row->ask.gpus : 1, widest = 0; /* a replica spans nodes of one pool at most */
-    size_t used = 0;
-    char fit[256] = "", why[200] = ""; /* built at the bounds they always had, then kept at their length */
-    for (int p = 0; p < cl->npools; p++) {
-        if (!(allowed >> p & 1))
-            continue;
-        const gpu_model *m = cl->pools[p].model;
-        if (model) { /* a card that cannot run the model in its precision is no fit */
-            perf_cfg c = *model;
-            c.gpu = m;
-            const char *no = perf_shape_refuse(&c);
-            if (no) {
-                refused = no;
-                continue;
-            }
-        }
-        if (cl->pools[p].ngpus < gpus) {
-            widest = cl->pools[p].ngpus > widest ? cl->pools[p].ngpus : widest;
-            continue;
-        }
-        double give_gib = svc_hw_mem_given_mib(s, m, &row->ask) / 1024.0 * out->mem_util;
-        if (give_gib > best_gib) {
-            best_gib = give_gib;
-            best = m->name;
-        }
-        if (give_gib + 1e-9 < need_gib)
-            continue;
-        int w = snprintf(fit + used, sizeof fit - used, "%s%s", used ? "|" : "", m->name);
-        if (w > 0 && (size_t)w < sizeof fit - used)
-            used += (size_t)w;
-    }
-    if (!used && refused && !*best)
-        snprintf(why, sizeof why, "%s %s on every allowed card: %s", model->llm->name, llm_dtype_name(model->dtype),
-                 refused);
-    else if (!used && widest && !*best)
-        snprintf(why, sizeof why, "a replica takes %d GPUs; the largest allowed pool of the cluster has %d", gpus, widest);
-    else if (!used && allowed && !*best) /* every allowed model gives it nothing */
-        snprintf(why, sizeof why, "under %s a replica asking gpumem %lld MiB, gpumem_pct %d, mig '%.31s' is given "
-                 "no memory on any allowed card (its ask is above what the policy gives a task per card)",
-                 sim_policy_at(s, 0)->name, (long long)row->ask.gpumem_mib, row->ask.gpumem_pct, row->ask.mig);
-    else if (!used)
-        snprintf(why, sizeof why,
-                 "needs %.1f GiB (weights %.1f + KV reserve %.0f tokens x %.0f KiB) in %.0f%% of its memory; the "
-                 "most any allowed card gives under %s is %.1f GiB (%s)",
-                 need_gib, weights_gib, out->reserve_tok, out->kv_bytes_tok / 1024, out->mem_util * 100,
-                 sim_policy_at(s, 0)->name, best_gib, *best ? best : "no card of the cluster is allowed");
-    out->fit_models = xstrdup(fit);
+    int gpus = row->ask.gpus > 0 ? row->ask.gpus : 1; /* a replica spans nodes of one pool at most */
+    shape_scan sc = {.best = ""};
+    for (int p = 0; p < cl->npools; p++)
+        if (allowed >> p & 1)
+            scan_pool(s, row, model, &cl->pools[p], gpus, need_gib, out->mem_util, &sc);
+    char why[200] = "";
+    shape_why(s, row, model, out, allowed, gpus, need_gib, &sc, why, sizeof why);
+    out->fit_models = xstrdup(sc.fit);
     out->reason = xstrdup(why);
     return 0;
 }
