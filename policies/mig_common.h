@@ -285,6 +285,17 @@ int mig_inst_create(mig_base *b, mig_gpu *g, int prof, int start, uint8_t state)
 void mig_inst_destroy(mig_base *b, mig_gpu *g, int slot);
 /* Time of day (0 = midnight of the trace's first day) to the schedule entry in force. */
 int mig_sched_entry(const mig_group *gr, gs_time_us t_us);
+
+/* Reads a node group's "mig" text into gr (its layouts and schedule);
+ * returns nonzero with why filled on a bad text (mig_conf.c). */
+int mig_group_parse(mig_group *gr, const char *text, char *why, size_t n);
+
+/* Slot s's record (s < info_cap). */
+static inline mig_jobinfo *mig_info_at(const mig_base *b, uint32_t s)
+{
+    return &b->info[s / MIG_INFO_CHUNK][s % MIG_INFO_CHUNK];
+}
+
 /* Adds the shared figures to the report object pol. */
 void mig_base_report(const mig_base *b, cJSON *pol);
 
