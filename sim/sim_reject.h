@@ -35,11 +35,11 @@ typedef struct sim_rejects {
     int n;
 } sim_rejects;
 
-/* Counts trace job j's rejection under `why` (NULL or "": the reason the
- * policy or the core derives for it now) and returns the reason's text as
+/* Counts trace job j's rejection in run s under `why` (NULL or "": the
+ * reason the policy or the core derives for it now) into rj and returns the reason's text as
  * kept (valid until sim_rejects_free). O(reasons) plus the derivation's
  * O(pools x node shapes). */
-const char *sim_reject_note(sim *s, const job *j, const char *why);
+const char *sim_reject_note(sim_rejects *rj, sim *s, const job *j, const char *why);
 /* Adds "rejected_reasons" to the report's jobs object when any job was
  * rejected. */
 void sim_reject_report(const sim_rejects *rj, cJSON *jobs);
