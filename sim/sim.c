@@ -250,6 +250,7 @@ void sim_destroy(sim *s)
 
 const sim_observer *sim_observer_of(const sim *s) { return s->obs; }
 
+/* {==== the run's policies, from --policy ====} */
 
 static const pol_ops *find_policy(const sim *s, const char *name)
 {
@@ -615,8 +616,10 @@ static void bf_arrive(sim *s, job *j)
  * derives); a trace job's reason is counted (sim_reject.h). */
 static void reject_why(sim *s, job *j, const char *why)
 {
-    if (!j->internal)
-        s->end_why = sim_reject_note(&s->rejects, s, j, why); /* the jobs CSV's reason: the report's text */
+    if (!j->internal) {
+        sim_reject_ctx x = {s, s->cl, s->pol[0], s->pst[0]};
+        s->end_why = sim_reject_note(&s->rejects, &x, j, why); /* the jobs CSV's reason: the report's text */
+    }
     sim_job_reject(s, j);
 }
 
