@@ -24,6 +24,7 @@
 #include "trace_facts.h"
 #include "../sim/sim_cluster_file.h"
 #include "../sim/sim.h"
+#include "../sim/sim_jobs_csv.h"
 #include "../policies/registry.h"
 #include "../sim/sim_report.h"
 

@@ -1,4 +1,7 @@
-/* sim.c - the event loop and the services it offers policies (see sim.h).
+/* sim.c - the event loop and the job life cycle it offers policies and
+ * modules (see sim.h). Part of the engine core (sim_struct.h); node states
+ * and the jobs CSV are reached through hooks set once (struct sim.node_job,
+ * job_row), so the loop names no code above it.
  *
  * Three event kinds drive a run: ARRIVAL (the next trace row; only one is
  * pending at a time, so the trace is streamed), DONE (a job's work ran out at
@@ -8,11 +11,9 @@
  * SPDX-License-Identifier: MIT */
 #include "sim.h"
 #include "sim_struct.h"
-#include "sim_jobs_csv.h"
 
 #include "sim_gang.h"
 #include "sim_module.h"
-#include "sim_nodes.h"
 #include "sim_queue.h"
 #include "sim_backfill.h"
 #include "sim_reject.h"
@@ -27,18 +28,20 @@ _Static_assert(SIM_MAX_MODS == SIM_MAX_MODULES, "sim.h and sim_module.h disagree
 #include <string.h>
 #include <sys/mman.h>
 
-/* EV_MODULE + i: an event of module i (sim_module.h) */
-enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16, EV_MODULE_WEAK = 32 };
-_Static_assert(EV_MODULE + SIM_MAX_MODULES <= EV_MODULE_WEAK, "module event types overlap");
-#define JOB_CHUNK 1024u
 #define NO_SLOT SIM_NO_SLOT
 
 /* The run's space policy's questions (pol_space). */
 static const pol_space *space_of(const sim *s) { return s->pol[0]->space; }
 
+/* j's row in the jobs CSV when the run writes one (sim_jobs_csv.h). */
+static inline void job_row(const sim *s, const job *j, const char *outcome, const char *reason)
+{
+    if (s->job_row)
+        s->job_row(s->job_rows_ud, s, j, outcome, reason);
+}
+
 /* {==== jobs slab ====} */
 
-static job *slot_job(const sim *s, uint32_t slot) { return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK]; }
 
 /* Chunks are carved from blocks of JOB_CHUNKS_PER_BLOCK: a chunk alone
  * (1,024 slots, a whole number of pages) would cost the allocator a page of
@@ -88,7 +91,7 @@ static job *job_new(sim *s)
         }
         s->nslots += JOB_CHUNK;
     }
-    job *j = slot_job(s, s->free_head);
+    job *j = sim_slot_job(s, s->free_head);
     s->free_head = j->starts;
     uint32_t slot = j->slot, gen = j->gen, tok = j->done_tok;
     gs_zero(j, sizeof *j);
@@ -107,25 +110,6 @@ _Static_assert(CL_MAX_NODE_GPUS < JOB_SPANS, "job.ngpu_ids is a uint8_t, JOB_SPA
 _Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any request a node can take");
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_t");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
-
-int *sim_job_hold_gpus(job *j, int n)
-{
-    if (n < 0 || n > CL_MAX_NODE_GPUS)
-        GS_BUG("sim_job_hold_gpus: more GPUs than a node has");
-    j->ngpu_ids = (uint8_t)n;
-    if (n == 1)
-        return &j->gpu.one; /* most jobs: no allocation */
-    j->gpu.many = n ? xmalloc((size_t)n * sizeof *j->gpu.many) : NULL;
-    return j->gpu.many;
-}
-
-void sim_job_drop_gpus(job *j)
-{
-    if (j->ngpu_ids > 1)
-        free(j->gpu.many);
-    j->gpu.many = NULL;
-    j->ngpu_ids = 0;
-}
 
 static int cost_holder(sim *s, job *j);
 
@@ -164,7 +148,7 @@ static bool event_wanted(const sim_event *e, void *ud)
     const sim *s = ud;
     if (e->type != EV_DONE)
         return true;
-    const job *j = slot_job(s, e->slot);
+    const job *j = sim_slot_job(s, e->slot);
     return j->gen == e->gen && e->aux == j->done_tok;
 }
 
@@ -194,40 +178,13 @@ static bool heap_reclaim(sim_heap *h, void *ud)
     return true;
 }
 
-/* A job_more at its defaults into *m. */
-static void more_init(job_more *m)
-{
-    *m = (job_more){.checkpoint_gib = -1, .params_b = -1, .mem_bound = -1, .comm = -1, .time_limit_us = -1,
-                    .ref_gpu = sim_str_none, .speedup = sim_str_none, .slice_c = 1, .slice_m = 1,
-                    .prefer_node = -1,   /* no preferred node */
-                    .cost_holder = -1}; /* found at its first change of allocation */
-}
-
-job_more *sim_job_more(job *j)
-{
-    if (!j->more) {
-        j->more = xmalloc(sizeof *j->more);
-        more_init(j->more);
-    }
-    return j->more;
-}
-
 job_more *sim_job_more_kept(struct sim *s, job *j)
 {
     if (!j->more && s->more_n) {
         j->more = s->more_pool[--s->more_n];
-        more_init(j->more);
+        sim_job_more_reset(j->more);
     }
     return sim_job_more(j);
-}
-
-void sim_job_set_slices(job *j, double c, double m)
-{
-    if (!j->more && c == 1 && m == 1)
-        return;
-    job_more *x = sim_job_more(j);
-    x->slice_c = c;
-    x->slice_m = m;
 }
 
 /* The run's copy of name text, by the reader's number sym (interned on
@@ -273,77 +230,6 @@ void sim_job_set_id(sim *s, job *j, const char *id)
     j->req.id = sim_str_id(&s->strs, id);
 }
 
-/* {==== configuration ====} */
-
-/* The declaration of name among the running policies and modules. */
-static const pol_param *param_decl(const sim *s, const char *name)
-{
-    for (int m = 0; m < s->nmod; m++)
-        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
-            if (strcmp(pp->name, name) == 0)
-                return pp;
-    for (int p = 0; p < s->npol; p++)
-        for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
-            if (strcmp(pp->name, name) == 0)
-                return pp;
-    return NULL;
-}
-
-/* The value in force, parsed: valid by check_sets, so a failure here is a
- * caller asking for a type the parameter does not have. */
-static gs_param_value param_value(const sim *s, const char *name, int type)
-{
-    const pol_param *pp = param_decl(s, name);
-    if (!pp || pp->spec.type != type)
-        GS_BUG("sim_param_*: parameter not declared with this type");
-    gs_param_value v;
-    gs_error e;
-    if (gs_param_parse(name, sim_param(s, name), &pp->spec, &v, &e) != 0)
-        GS_BUG("sim_param_*: a value check_sets let through does not parse");
-    return v;
-}
-
-double sim_param_num(const sim *s, const char *name) { return param_value(s, name, GS_P_NUM).num; }
-double sim_param_number(const sim *s, const char *name)
-{
-    const pol_param *pp = param_decl(s, name);
-    int t = pp ? pp->spec.type : GS_P_TEXT;
-    if (t != GS_P_NUM && t != GS_P_INT && t != GS_P_DURATION)
-        GS_BUG("sim_param_number: not a numeric parameter");
-    return param_value(s, name, t).num;
-}
-long long sim_param_int(const sim *s, const char *name) { return param_value(s, name, GS_P_INT).i; }
-int sim_param_choice(const sim *s, const char *name)
-{
-    const pol_param *pp = param_decl(s, name); /* an enum, or a number that also takes words */
-    if (!pp || (pp->spec.type != GS_P_ENUM && !pp->spec.choices))
-        GS_BUG("sim_param_choice: parameter has no choices");
-    return param_value(s, name, pp->spec.type).choice;
-}
-bool sim_param_on(const sim *s, const char *name) { return param_value(s, name, GS_P_ONOFF).choice == 1; }
-gs_time_us sim_param_us(const sim *s, const char *name)
-{
-    return (gs_time_us)llround(param_value(s, name, GS_P_DURATION).num * 1e6);
-}
-
-const char *sim_param(const sim *s, const char *name)
-{
-    for (int i = s->cfg->nsets - 1; i >= 0; i--)
-        if (strcmp(s->cfg->sets[i].key, name) == 0)
-            return s->cfg->sets[i].value;
-    for (int m = 0; m < s->nmod; m++) /* the core's own parameters: its modules' */
-        for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
-            if (strcmp(pp->name, name) == 0)
-                return pp->def;
-    for (int p = 0; p < s->npol; p++)
-        for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
-            if (strcmp(pp->name, name) == 0)
-                return pp->def;
-    GS_BUG("sim_param: parameter not declared by any running policy");
-}
-
-uint64_t sim_seed(const sim *s) { return s->cfg->seed; }
-
 /* {==== the run as seen from outside the engine ====} */
 
 sim *sim_create(void) { return xcalloc(1, sizeof(sim)); }
@@ -362,22 +248,9 @@ void sim_destroy(sim *s)
     free(s);
 }
 
-_Static_assert(offsetof(struct sim, now) == 0, "sim_now (sim.h) reads the clock at the start of struct sim");
-sim_cluster *sim_cluster_of(const sim *s) { return s->cl; }
-const gpu_catalog *sim_catalog(const sim *s) { return s->cat; }
-const sim_config *sim_config_of(const sim *s) { return s->cfg; }
-uint64_t sim_events(const sim *s) { return s->events; }
-double sim_alloc_gpus(const sim *s) { return s->g_alloc.value; }
-const gs_error *sim_error(const sim *s) { return &s->err; }
-gs_error *sim_error_slot(sim *s) { return &s->err; }
 const sim_observer *sim_observer_of(const sim *s) { return s->obs; }
-int sim_npolicies(const sim *s) { return s->npol; }
-const pol_ops *sim_policy_at(const sim *s, int i) { return s->pol[i]; }
-void *sim_policy_state(const sim *s, int i) { return s->pst[i]; }
-int sim_nwarnings(const sim *s) { return s->nwarnings; }
-const char *sim_warning(const sim *s, int i) { return s->warnings[i]; }
 
-bool sim_rows_pending_at(const sim *s, gs_time_us t) { return s->have_next && s->next_row->submit_us == t; }
+/* {==== the run's policies, from --policy ====} */
 
 static const pol_ops *find_policy(const sim *s, const char *name)
 {
@@ -439,42 +312,6 @@ static int resolve_policies(sim *s, const char *spec, gs_error *err)
     return rc;
 }
 
-static int check_sets(sim *s, gs_error *err)
-{
-    for (int i = 0; i < s->cfg->nsets; i++) {
-        bool found = false;
-        for (int m = 0; m < s->nmod && !found; m++)
-            for (const pol_param *pp = s->mod[m]->params; pp && pp->name; pp++)
-                found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
-        for (int p = 0; p < s->npol && !found; p++)
-            for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
-                found |= strcmp(pp->name, s->cfg->sets[i].key) == 0;
-        if (!found) {
-            char names[512] = "";
-            size_t used = 0;
-            for (int p = 0; p < s->npol; p++)
-                for (const pol_param *pp = s->pol[p]->params; pp && pp->name; pp++)
-                    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                             pp->name);
-            return gs_err(err, GS_EUSAGE, "--set: policy '%s' has no parameter '%s' (parameters: %s; and the "
-                          "core's svc_* parameters, see 'gpusim policies')",
-                          s->cfg->policy, s->cfg->sets[i].key, used ? names : "none");
-        }
-    }
-    /* every typed value in force, given or default, against its declared range */
-    for (int m = 0; m <= s->nmod + s->npol; m++) {
-        const pol_param *pp = m < s->nmod ? s->mod[m]->params : m - s->nmod < s->npol ? s->pol[m - s->nmod]->params
-                                                                                     : NULL;
-        for (; pp && pp->name; pp++) {
-            gs_param_value v;
-            int rc = gs_param_parse(pp->name, sim_param(s, pp->name), &pp->spec, &v, err);
-            if (rc)
-                return rc;
-        }
-    }
-    return 0;
-}
-
 static void schedule_arrival(sim *s)
 {
     if (s->have_next)
@@ -489,8 +326,6 @@ static int read_next(sim *s)
     s->have_next = rc == 1;
     return 0;
 }
-
-static void note_module_hooks(sim *s);
 
 static int init_modules(sim *s, gs_error *err)
 {
@@ -517,7 +352,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
             GS_BUG("sim_init_with: too many modules");
         s->mod[s->nmod++] = *modules;
     }
-    note_module_hooks(s);
+    sim_module_hooks_note(s);
     sim_heap_init(&s->heap);
     s->heap.reclaim = heap_reclaim;
     s->heap.reclaim_ud = s;
@@ -539,7 +374,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
             s->gang_floor = cl->pools[p].max_node_gpus;
     int rc = resolve_policies(s, cfg->policy, err);
     if (rc == 0)
-        rc = check_sets(s, err);
+        rc = sim_params_check(s, err);
     if (rc)
         return rc;
     wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
@@ -559,7 +394,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
     if (look_ahead > 0)
-        s->bf = sim_bf_new(s, (size_t)look_ahead);
+        s->bf = sim_bf_new(&s->now, s->cl, (size_t)look_ahead);
     sim_set_timeseries(s, ts);
     if ((rc = read_next(s)) != 0) {
         *err = s->err;
@@ -574,11 +409,12 @@ double sim_frag_gpus(const sim *s)
     return s->npol > 0 && space_of(s)->frag_gpus ? space_of(s)->frag_gpus(s->pst[0]) : -1;
 }
 
-void sim_set_jobs_csv(sim *s, FILE *f)
+void sim_set_job_rows(sim *s, void (*row)(void *ud, const sim *s, const job *j, const char *outcome, const char *reason),
+                      int (*end)(void *ud, const sim *s), void *ud)
 {
-    s->jobs_csv = f;
-    if (f)
-        fputs(SIM_JOBS_CSV_HEADER, f);
+    s->job_row = row;
+    s->job_rows_end = end;
+    s->job_rows_ud = ud;
 }
 
 void sim_set_timeseries(sim *s, FILE *ts)
@@ -599,43 +435,6 @@ void sim_set_timeseries(sim *s, FILE *ts)
         }                                                                                                 \
     } while (0)
 
-/* Which modules have which per-job hook: decided once, when the modules
- * are listed, instead of testing every module's pointer on every call. */
-static void note_module_hooks(sim *s)
-{
-    for (int m = 0; m < s->nmod; m++) {
-        const sim_module *x = s->mod[m];
-        uint32_t bit = 1u << m;
-        s->with_admit |= x->admit ? bit : 0;
-        s->with_narrow_pools |= x->narrow_pools ? bit : 0;
-        s->with_arrived |= x->arrived ? bit : 0;
-        s->with_started |= x->started ? bit : 0;
-        s->with_stopped |= x->stopped ? bit : 0;
-        s->with_speed |= x->speed ? bit : 0;
-        s->with_rate_changed |= x->rate_changed ? bit : 0;
-        s->row_kinds |= x->row_kinds;
-    }
-}
-
-void sim_module_skip(sim *s, int index, unsigned hooks)
-{
-    if (index < 0 || index >= s->nmod)
-        GS_BUG("sim_module_skip: no such module");
-    uint32_t bit = 1u << index;
-    if (hooks & SIM_HOOK_NARROW_POOLS)
-        s->with_narrow_pools &= ~bit;
-    if (hooks & SIM_HOOK_ARRIVED)
-        s->with_arrived &= ~bit;
-    if (hooks & SIM_HOOK_STARTED)
-        s->with_started &= ~bit;
-    if (hooks & SIM_HOOK_STOPPED)
-        s->with_stopped &= ~bit;
-    if (hooks & SIM_HOOK_ADMIT)
-        s->with_admit &= ~bit;
-}
-
-bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
-
 static bool modules_admit(sim *s, job *j)
 {
     for (uint32_t b = s->with_admit; b; b &= b - 1) {
@@ -644,24 +443,6 @@ static bool modules_admit(sim *s, job *j)
             return false;
     }
     return true;
-}
-
-void *sim_module_state(const sim *s, const sim_module *mod)
-{
-    for (int m = 0; m < s->nmod; m++)
-        if (s->mod[m] == mod)
-            return s->mst[m];
-    return NULL;
-}
-
-job *sim_job_in_slot(const sim *s, uint32_t slot) { return slot_job(s, slot); }
-
-job *sim_job_at(const sim *s, uint32_t slot, uint32_t gen)
-{
-    if (slot == NO_SLOT)
-        return NULL;
-    job *j = slot_job(s, slot);
-    return j->gen == gen ? j : NULL;
 }
 
 /* Tells the owner of internal task j (a module or a time policy) that it
@@ -699,8 +480,9 @@ static void task_event(sim *s, job *j, int what)
 static __attribute__((noinline)) bool gang_start(sim *s, job *j)
 {
     uint64_t pools = sim_admit_pools(s, j); /* quotas, preemption hand-over */
-    if (!pools || !sim_gang_place(s, j, pools))
+    if (!pools || !sim_gang_place(s->cl, j, pools))
         return false;
+    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, (double)j->gpu.span->ngpus); /* one model: the first part's pool */
     if (s->bf)
         sim_bf_taken(s->bf, j);
     const pol_space *p = space_of(s);
@@ -725,7 +507,9 @@ static __attribute__((noinline)) void gang_unplace(sim *s, job *j)
     }
     if (s->bf)
         sim_bf_given(s->bf, j);
-    sim_gang_release(s, j);
+    int pool = s->cl->nodes[j->node].pool, ngpus = j->gpu.span->ngpus;
+    sim_gang_release(s->cl, j);
+    sim_alloc_add_for(s, j, pool, -(double)ngpus);
 }
 
 /* The space policy places j, or the core when j spans nodes. */
@@ -832,8 +616,10 @@ static void bf_arrive(sim *s, job *j)
  * derives); a trace job's reason is counted (sim_reject.h). */
 static void reject_why(sim *s, job *j, const char *why)
 {
-    if (!j->internal)
-        s->end_why = sim_reject_note(s, j, why); /* the jobs CSV's reason: the report's text */
+    if (!j->internal) {
+        sim_reject_ctx x = {s, s->cl, s->pol[0], s->pst[0]};
+        s->end_why = sim_reject_note(&s->rejects, &x, j, why); /* the jobs CSV's reason: the report's text */
+    }
     sim_job_reject(s, j);
 }
 
@@ -888,8 +674,8 @@ static void space_arrive(sim *s, job *j)
 static void space_release(sim *s, job *j)
 {
     const pol_space *p = space_of(s);
-    if (__builtin_expect(s->node_jobs != NULL, 0))
-        sim_nodes_job_stopped(s, j);
+    if (__builtin_expect(s->node_job != NULL, 0))
+        s->node_job(s, j, false);
     if (j->req.spans)
         gang_unplace(s, j);
     else
@@ -948,7 +734,6 @@ static void notify_time(sim *s, job *j, int ev)
             s->pol[p]->time->job_event(s->pst[p], s, j, ev);
 }
 
-bool sim_idle(const sim *s) { return s->queued == 0 && s->running == 0; }
 
 gs_time_us sim_next_strong_us(const sim *s)
 {
@@ -959,7 +744,6 @@ gs_time_us sim_next_strong_us(const sim *s)
     return t;
 }
 
-void sim_count_skipped_events(sim *s, uint64_t n) { s->events += n; }
 
 gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause)
 {
@@ -1026,8 +810,8 @@ void sim_job_start(sim *s, job *j, double rate)
     }
     if (__builtin_expect(j->req.spans, 0)) /* the network, across racks or blocks */
         j->speed *= sim_gang_net_factor(s->cl, j);
-    if (__builtin_expect(s->node_jobs != NULL, 0))
-        sim_nodes_job_started(s, j);
+    if (__builtin_expect(s->node_job != NULL, 0))
+        s->node_job(s, j, true);
     if (j->internal) {
         j->started = true;
         j->start_us = s->now;
@@ -1067,7 +851,7 @@ void sim_job_reject(sim *s, job *j)
     if (j->state != JOB_NEW)
         GS_BUG("sim_job_reject: job is not new");
     j->state = JOB_REJECTED;
-    sim_jobs_csv_row(s, j, "rejected", s->end_why);
+    job_row(s, j, "rejected", s->end_why);
     s->end_why = NULL;
     if (j->internal) {
         task_event(s, j, TASK_REJECTED);
@@ -1117,7 +901,7 @@ void sim_job_fail_why(sim *s, job *j, const char *why)
 
 void sim_job_fail(sim *s, job *j)
 {
-    sim_jobs_csv_row(s, j, j->internal ? "lost" : "failed", s->end_why); /* before it gives back its placement */
+    job_row(s, j, j->internal ? "lost" : "failed", s->end_why); /* before it gives back its placement */
     s->end_why = NULL;
     if (j->internal) { /* a service replica killed (OOM on a card without memory isolation) */
         if (j->state != JOB_RUNNING)
@@ -1176,7 +960,7 @@ void sim_job_complete(sim *s, job *j)
         sim_sketch_count(&s->size_jct_s[sim_size_class(j->req.gpus)], s->jct_s.last_x, s->jct_s.last_bucket);
     if (__builtin_expect(s->row_extras, 0))
         done_extras(s, j);
-    sim_jobs_csv_row(s, j, "completed", NULL);
+    job_row(s, j, "completed", NULL);
     notify_time(s, j, POL_JOB_ENDING);
     job_free(s, j);
 }
@@ -1278,7 +1062,7 @@ void sim_task_end(sim *s, job *j)
     if (j->state != JOB_RUNNING || !j->internal)
         GS_BUG("sim_task_end: not a running internal task");
     drain_progress(s, j);
-    sim_jobs_csv_row(s, j, "ended", NULL);
+    job_row(s, j, "ended", NULL);
     j->state = JOB_DONE;
     space_release(s, j);
     job_free(s, j);
@@ -1296,29 +1080,6 @@ void sim_task_end_reserved(sim *s, job *t)
     sim_task_end(s, t);
     s->handing_over = was;
     s->nominee = nominee;
-}
-
-/* A module's event (weak: one that does not keep the run going). */
-static inline void module_push(sim *s, bool weak, int index, gs_time_us at_us, uint32_t slot, uint32_t gen,
-                               uint32_t aux)
-{
-    if (at_us < s->now)
-        GS_BUG(weak ? "sim_module_event_weak: scheduling into the past" : "sim_module_event: scheduling into the past");
-    if (index < 0 || index >= s->nmod)
-        GS_BUG(weak ? "sim_module_event_weak: no such module" : "sim_module_event: no such module");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = (weak ? EV_MODULE_WEAK : EV_MODULE) + (uint32_t)index,
-                                        .slot = slot, .gen = gen, .aux = aux});
-}
-
-void sim_module_event(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
-{
-    module_push(s, false, index, at_us, slot, gen, aux);
-}
-
-void sim_module_event_weak(sim *s, int index, gs_time_us at_us, uint32_t slot, uint32_t gen, uint32_t aux)
-{
-    module_push(s, true, index, at_us, slot, gen, aux);
-    s->weak_pending++;
 }
 
 /* The holder job j's allocation is charged to (sim_cost.h). An internal
@@ -1354,27 +1115,6 @@ void sim_task_cost_holder(sim *s, job *t, const char *kind, const char *name)
     if (!t->internal)
         GS_BUG("sim_task_cost_holder: not an internal task");
     sim_job_more(t)->cost_holder = sim_cost_holder_of(&s->cost, kind, name);
-}
-
-static void push_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag, uint32_t type)
-{
-    if (at_us < s->now)
-        GS_BUG("sim_timer: scheduling into the past");
-    if (tag > 0xffffffu || pol_index < 0 || pol_index >= s->npol)
-        GS_BUG("sim_timer: tag or policy index out of range");
-    sim_heap_push(&s->heap, (sim_event){.t_us = at_us, .type = type, .slot = j ? j->slot : NO_SLOT,
-                                        .gen = j ? j->gen : 0, .aux = (uint32_t)pol_index << 24 | tag});
-}
-
-void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag)
-{
-    push_timer(s, pol_index, j, at_us, tag, EV_TIMER);
-}
-
-void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag)
-{
-    push_timer(s, pol_index, NULL, at_us, tag, EV_TIMER_WEAK);
-    s->weak_pending++;
 }
 
 /* {==== the loop ====} */
@@ -1612,7 +1352,7 @@ static void on_done(sim *s, job *j)
         done_extras(s, j);
     if (j->req.dur_us > 0) /* how much longer than alone at full speed: 1 on whole cards */
         sim_sketch_add(&s->slowdown, (double)(s->now - j->start_us) / (double)j->req.dur_us);
-    sim_jobs_csv_row(s, j, "completed", NULL); /* while the job still holds its placement */
+    job_row(s, j, "completed", NULL); /* while the job still holds its placement */
     if (s->obs && s->obs->job_done)
         s->obs->job_done(s->obs->job_done_ud, j);
     EACH_MODULE(s, stopped, s, j);
@@ -1630,7 +1370,7 @@ static inline void prefetch_next(const sim *s)
      * array) comes before it: the arrival's handling then hides the load */
     const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
     if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
-        const char *p = (const char *)slot_job(s, nx->slot);
+        const char *p = (const char *)sim_slot_job(s, nx->slot);
         for (size_t off = 0; off < sizeof(job); off += 64)
             __builtin_prefetch(p + off);
     }
@@ -1659,7 +1399,7 @@ int sim_run(sim *s)
         if (mod && mod->event_live && !mod->event_live(s->mst[mi], s, ev.slot, ev.gen, ev.aux))
             continue;
         if (ev.type != EV_ARRIVAL && !mod) {
-            job *j = ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot);
+            job *j = ev.slot == NO_SLOT ? NULL : sim_slot_job(s, ev.slot);
             if (j && j->gen != ev.gen)
                 continue; /* the job ended: stale event */
             if (ev.type == EV_DONE && ev.aux != j->done_tok)
@@ -1674,7 +1414,7 @@ int sim_run(sim *s)
             if (on_arrival(s) != 0)
                 return s->err.code;
         } else if (ev.type == EV_DONE) {
-            on_done(s, slot_job(s, ev.slot));
+            on_done(s, sim_slot_job(s, ev.slot));
         } else if (mod) {
             mod->event(s->mst[mi], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
@@ -1682,7 +1422,7 @@ int sim_run(sim *s)
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)
-                s->pol[p]->timer(s->pst[p], s, ev.slot == NO_SLOT ? NULL : slot_job(s, ev.slot),
+                s->pol[p]->timer(s->pst[p], s, ev.slot == NO_SLOT ? NULL : sim_slot_job(s, ev.slot),
                                  ev.aux & 0xffffffu);
         }
         if (s->err.code) /* an input error found inside the run (a time past the clock) */
@@ -1702,8 +1442,7 @@ int sim_run(sim *s)
     s->ts.nodes = s->node_jobs != NULL;
     if (sim_ts_write(&s->ts) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the timeseries");
-    sim_jobs_csv_in_flight(s);
-    if (s->jobs_csv && ferror(s->jobs_csv))
+    if (s->job_rows_end && s->job_rows_end(s->job_rows_ud, s) != 0)
         return gs_err(&s->err, GS_EWRITE, "cannot write the jobs CSV");
     /* close the gauges at the end time */
     sim_gauge_add(&s->g_alloc, s->now, 0);

@@ -21,6 +21,9 @@
 #include "sim_metrics.h"
 #include "sim_queue.h"
 #include "sim_config.h"
+#include "sim_access.h"
+#include "sim_param.h"
+#include "sim_schedule.h"
 
 
 struct sim_module; /* sim_module.h */
@@ -54,9 +57,13 @@ int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster 
 /* sim_init with the given modules (NULL-terminated; sim_module.h). */
 int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
                   const struct sim_module *const *modules, gs_error *err);
-/* Writes a CSV row per job, session and task as it ends to f (the header
- * now; sim_jobs_csv.h), NULL: none. f stays the caller's. */
-void sim_set_jobs_csv(sim *s, FILE *f);
+/* A writer of a row per job, session and task as it ends (sim_jobs_csv.h
+ * installs one): row(ud, s, j, outcome, reason) at every end path, while
+ * j still holds its placement; end(ud, s) when the run ends, for what is
+ * still in flight, nonzero when the output failed. NULL: none. Once,
+ * before sim_run. */
+void sim_set_job_rows(sim *s, void (*row)(void *ud, const sim *s, const job *j, const char *outcome, const char *reason),
+                      int (*end)(void *ud, const sim *s), void *ud);
 /* The space policy's fragmentation measure now (GPUs), < 0 if none. */
 double sim_frag_gpus(const sim *s);
 /* Hands a job row to the space policy as an arrival now, outside the event
@@ -82,15 +89,9 @@ int sim_run(sim *s);
 void sim_free(sim *s);
 /* Records a warning about the run's setup (kept once; at most 16). */
 void sim_warn(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The warnings recorded so far, and the i-th (i < sim_nwarnings). */
-int sim_nwarnings(const sim *s);
-const char *sim_warning(const sim *s, int i);
 
 /* {==== for policies ====} */
 
-/* The clock. Inline, since every layer reads it on every event: struct sim
- * (sim_struct.h) begins with it, which sim.c checks when it compiles. */
-static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(const void *)s; }
 /* The time off_us after now for row `id` (a job's or a service's id), a
  * time computed from its inputs (`cause`: the columns and parameters that
  * made it, e.g. "'duration' 9e12 s at 0.03 of full speed"): gs_time_add's
@@ -101,52 +102,15 @@ static inline gs_time_us sim_now(const sim *s) { return *(const gs_time_us *)(co
  * through. */
 gs_time_us sim_time_after(sim *s, double off_us, const char *id, const char *cause);
 /* For a policy that skips its own periodic timers over an idle stretch
- * (pol_mig's layout schedule): whether no job is queued or running, the
- * time of the earliest pending event that is not a weak timer (the trace's
- * next arrival included; GS_TIME_MAX: none), and the events it skipped,
- * added to the run's count as if processed. O(pending events). */
-bool sim_idle(const sim *s);
+ * (pol_mig's layout schedule; sim_idle, sim_access.h): the time of the
+ * earliest pending event that is not a weak timer (the trace's next
+ * arrival included; GS_TIME_MAX: none). O(pending events). */
 gs_time_us sim_next_strong_us(const sim *s);
-void sim_count_skipped_events(sim *s, uint64_t n);
-/* The run's cluster (its ledger: sim_cluster.h) and GPU catalog. */
-sim_cluster *sim_cluster_of(const sim *s);
-const gpu_catalog *sim_catalog(const sim *s);
-const sim_config *sim_config_of(const sim *s);
-/* Events processed so far; GPUs allocated now (the gauge behind
- * gpu.alloc_ratio); the first error raised inside the run. */
-uint64_t sim_events(const sim *s);
-double sim_alloc_gpus(const sim *s);
-const gs_error *sim_error(const sim *s);
-/* The run's error slot, for a module's or policy's input error raised
- * mid-run (sim_run then returns its code). */
-gs_error *sim_error_slot(sim *s);
 /* The observers installed (sim_observe), NULL when none (but in tests). */
 const sim_observer *sim_observer_of(const sim *s);
-/* The run's policies in --policy order ([0] the space policy), and the
- * state policy i's init() made (NULL before it ran). i < sim_npolicies. */
-int sim_npolicies(const sim *s);
-const pol_ops *sim_policy_at(const sim *s, int i);
-void *sim_policy_state(const sim *s, int i);
 /* NULL-terminated list of the core's own parameter tables (its standard
  * modules': svc_*, preemption). */
 const pol_param *const *sim_core_params(void);
-/* Whether a trace row not yet handed out arrives at instant t (more rows of
- * this instant are still to come). */
-bool sim_rows_pending_at(const sim *s, gs_time_us t);
-/* Value in force of a declared parameter of the running policies or the core. */
-const char *sim_param(const sim *s, const char *name);
-/* A typed parameter's value (its pol_param.spec; checked at sim_init, so
- * always in range). Asking for the wrong type is a programming error. */
-double sim_param_num(const sim *s, const char *name);
-/* A number, an integer or a duration (in seconds) as a double. */
-double sim_param_number(const sim *s, const char *name);
-long long sim_param_int(const sim *s, const char *name);
-/* The index of the value among an enum's choices; for a number that also
- * takes words (P_INT_OR, P_DURATION_OR), the word given, or -1 for a number. */
-int sim_param_choice(const sim *s, const char *name);
-bool sim_param_on(const sim *s, const char *name);
-gs_time_us sim_param_us(const sim *s, const char *name); /* a duration */
-uint64_t sim_seed(const sim *s);
 
 /* Job lifecycle. start: placed, begins draining its work at `rate`.
  * queued: waits in the policy's queue. reject: can never run; freed by the
@@ -193,9 +157,6 @@ void sim_hand_over_begin(sim *s, job *nominee);
 void sim_hand_over_end(sim *s);
 /* Changes a running job's progress rate from now on (0 pauses it). */
 void sim_job_set_rate(sim *s, job *j, double rate);
-/* The job in slot (job.slot) now: for a policy that names its jobs by
- * slot, half a pointer (the shared cards' tenants, share/share_state.h). */
-job *sim_job_in_slot(const sim *s, uint32_t slot);
 /* Takes j->req.gpus whole GPUs (and the job's CPU and memory) on node. */
 void sim_place_whole(sim *s, job *j, int node);
 /* Returns what sim_place_whole took. */
@@ -245,13 +206,4 @@ void sim_task_end(sim *s, job *j);
  * the flag changed, tells the space policy (pol_ops.load_changed), which
  * may change the rates of j and its co-tenants at once. */
 void sim_task_set_busy(sim *s, job *j, bool busy);
-/* Calls policy `pol_index`'s timer(j, tag) at time at_us >= now (j may be
- * NULL). A timer for a job that ends first is dropped. */
-void sim_timer(sim *s, int pol_index, job *j, gs_time_us at_us, uint32_t tag);
-/* A timer (not tied to a job) that does not by itself keep the run going:
- * the run ends when only weak timers are pending and no request is queued or
- * running (a periodic layout switch, the destruction of an idle MIG
- * instance). */
-void sim_timer_weak(sim *s, int pol_index, gs_time_us at_us, uint32_t tag);
-
 #endif

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
 #include "sim_bf_index.h"
 #include "sim_gang.h"
 
@@ -18,7 +17,7 @@ typedef struct bf_rnode {
 } bf_rnode;
 
 struct sim_bf {
-    sim *s;
+    const gs_time_us *now_us; /* the run's clock */
     sim_cluster *cl;
     sim_bf_index *ix;
     size_t look_ahead;
@@ -60,11 +59,11 @@ static gs_time_us end_after(gs_time_us now, gs_time_us limit)
     return limit == BF_NEVER || limit > BF_NEVER - now ? BF_NEVER : now + limit;
 }
 
-sim_bf *sim_bf_new(sim *s, size_t look_ahead)
+sim_bf *sim_bf_new(const gs_time_us *now_us, sim_cluster *cl, size_t look_ahead)
 {
     sim_bf *b = xcalloc(1, sizeof *b);
-    b->s = s;
-    b->cl = sim_cluster_of(s);
+    b->now_us = now_us;
+    b->cl = cl;
     b->ix = sim_bf_index_new(b->cl);
     b->look_ahead = look_ahead;
     b->rix = xmalloc((size_t)(b->cl->nnodes ? b->cl->nnodes : 1) * sizeof *b->rix);
@@ -95,7 +94,7 @@ void sim_bf_free(sim_bf *b)
 
 void sim_bf_taken(sim_bf *b, const job *j)
 {
-    gs_time_us end = end_after(sim_now(b->s), limit_us(j));
+    gs_time_us end = end_after(*b->now_us, limit_us(j));
     if (!job_spans(j)) {
         sim_bf_index_add(b->ix, j->node, j->slot, j->ngpu_ids, end);
         return;
@@ -399,7 +398,7 @@ static void reserve(sim_bf *b, const job *h)
 /* A request ends, by its time limit, no later than the reservation. */
 static bool ends_by_t(const sim_bf *b, const job *j)
 {
-    return b->none || end_after(sim_now(b->s), limit_us(j)) <= b->t_us;
+    return b->none || end_after(*b->now_us, limit_us(j)) <= b->t_us;
 }
 
 /* After a start past the head: the nodes chosen again (a request running

@@ -53,13 +53,14 @@
 #ifndef GPUSIM_SIM_BACKFILL_H
 #define GPUSIM_SIM_BACKFILL_H
 
+#include "sim_cluster.h"
 #include "sim_queue.h"
 
-typedef struct sim sim;
 typedef struct sim_bf sim_bf;
 
-/* The discipline for run s (its cluster's nodes, no job running yet). */
-sim_bf *sim_bf_new(sim *s, size_t look_ahead);
+/* The discipline for a run on cluster cl (its nodes, no job running yet)
+ * whose clock is *now_us. */
+sim_bf *sim_bf_new(const gs_time_us *now_us, sim_cluster *cl, size_t look_ahead);
 void sim_bf_free(sim_bf *b); /* NULL-safe */
 /* j was just placed on whole cards of j->node (sim_place_whole) / is about
  * to give them back (sim_release_whole). */

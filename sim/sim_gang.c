@@ -1,8 +1,6 @@
 /* sim_gang.c - jobs across nodes: shape, placement, release (sim_gang.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_gang.h"
-#include "sim.h"
-#include "sim_struct.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,7 +214,7 @@ static int by_node(const void *a, const void *b)
 
 /* Takes the parts (k nodes, out[k - 1] of r GPUs) from the ledger into j's
  * record. */
-static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int level)
+static void take(sim_cluster *c, job *j, const int *nodes, const gang_shape *sh, int level)
 {
     part_pick *pp = xmalloc((size_t)sh->k * sizeof *pp);
     for (int i = 0; i < sh->k; i++)
@@ -229,14 +227,13 @@ static void take(sim *s, job *j, const int *nodes, const gang_shape *sh, int lev
     int *ids = job_span_ids(sp), off = 0;
     for (int i = 0; i < sh->k; i++) {
         sp->part[i] = (job_part){pp[i].node, pp[i].ngpus, off, NULL, NULL, NULL, NULL};
-        sim_cluster_take(s->cl, pp[i].node, pp[i].ngpus, j->req.cpu, j->req.mem_gib, ids + off);
+        sim_cluster_take(c, pp[i].node, pp[i].ngpus, j->req.cpu, j->req.mem_gib, ids + off);
         off += pp[i].ngpus;
     }
     free(pp);
     j->gpu.span = sp;
     j->ngpu_ids = JOB_SPANS;
     j->node = sp->part[0].node;
-    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, (double)sp->ngpus); /* one model: the first part's pool */
 }
 
 /* {==== with a topology (sim_topo.h) ====}
@@ -410,9 +407,8 @@ static bool pick_topo(const sim_cluster *c, const job *j, int p, const gang_shap
     return true;
 }
 
-bool sim_gang_place(sim *s, job *j, uint64_t pools)
+bool sim_gang_place(sim_cluster *c, job *j, uint64_t pools)
 {
-    sim_cluster *c = s->cl;
     for (int p = 0; p < c->npools; p++) {
         gang_shape sh;
         if (!(pools >> p & 1) || !sim_gang_shape(c, j, p, &sh))
@@ -424,7 +420,7 @@ bool sim_gang_place(sim *s, job *j, uint64_t pools)
         bool ok = c->topo ? pick_topo(c, j, p, &sh, nodes, &level)
                           : pick_flat(c, p, &sh, j->req.cpu, j->req.mem_gib, nodes);
         if (ok)
-            take(s, j, nodes, &sh, spanned(c, nodes, sh.k, level));
+            take(c, j, nodes, &sh, spanned(c, nodes, sh.k, level));
         free(nodes);
         if (ok)
             return true;
@@ -432,16 +428,15 @@ bool sim_gang_place(sim *s, job *j, uint64_t pools)
     return false;
 }
 
-void sim_gang_release(sim *s, job *j)
+void sim_gang_release(sim_cluster *c, job *j)
 {
     if (!job_spans(j))
         GS_BUG("sim_gang_release: the job holds no parts across nodes");
     job_span *sp = j->gpu.span;
     const int *ids = job_span_ids(sp);
     for (int i = 0; i < sp->nparts; i++)
-        sim_cluster_give(s->cl, sp->part[i].node, ids + sp->part[i].first_id, sp->part[i].ngpus, j->req.cpu,
+        sim_cluster_give(c, sp->part[i].node, ids + sp->part[i].first_id, sp->part[i].ngpus, j->req.cpu,
                          j->req.mem_gib);
-    sim_alloc_add_for(s, j, s->cl->nodes[sp->part[0].node].pool, -(double)sp->ngpus);
     sim_job_drop_gpus(j);
     j->node = -1;
 }

@@ -38,8 +38,6 @@
 #include "sim_cluster.h"
 #include "sim_job.h"
 
-typedef struct sim sim;
-
 /* A gang's parts in one pool: k nodes, k - 1 of g GPUs and one of r. */
 typedef struct gang_shape {
     int g, k, r;
@@ -60,10 +58,11 @@ bool sim_gang_shape(const sim_cluster *c, const job *j, int p, gang_shape *sh);
 bool sim_gang_ever(const sim_cluster *c, const job *j, char *why, size_t cap);
 /* Places gang j now on whole free cards of pools (sim_admit_pools): takes
  * every part from the ledger and records them (j->gpu.span, j->node the
- * first part's node); starts nothing. false: nothing changed. */
-bool sim_gang_place(sim *s, job *j, uint64_t pools);
+ * first part's node); starts nothing, charges nothing (the caller charges
+ * its GPUs to the first part's pool: one model). false: nothing changed. */
+bool sim_gang_place(sim_cluster *c, job *j, uint64_t pools);
 /* Gives back every part of gang j and drops its record. */
-void sim_gang_release(sim *s, job *j);
+void sim_gang_release(sim_cluster *c, job *j);
 /* The speed factor of gang j on its placement: 1 inside one rack (or on a
  * flat network), else 1 / ((1 - comm) + comm x inside / across), inside
  * the node's card-to-card bandwidth (the model's nvlink_gbps, else both

@@ -4,7 +4,7 @@
  * and reports which model figures the run relied on.
  * SPDX-License-Identifier: MIT */
 #include "sim_hw.h"
-#include "sim_struct.h"
+#include "sim_symmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,7 @@ typedef struct hw_state {
     double mem_bound_job;
     bool slice_share; /* mig_speed=share */
     const gpu_catalog *cat;
+    const sim_cluster *cl;
     uint8_t *used; /* per catalog model: 1 tensor figure, 2 bandwidth figure relied on */
     uint64_t placements, scaled, by_table;
     uint64_t *starts;   /* per catalog model: job starts placed on it */
@@ -85,21 +86,22 @@ static int hw_init(sim *s, int index, void **state, gs_error *err)
     (void)index;
     hw_state *h = xcalloc(1, sizeof *h);
     *state = h;
-    h->cat = s->cat;
-    h->used = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), 1);
-    h->starts = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->starts);
-    h->speed_sum = xcalloc((size_t)(s->cat->n > 0 ? s->cat->n : 1), sizeof *h->speed_sum);
+    h->cat = sim_catalog(s);
+    h->cl = sim_cluster_of(s);
+    h->used = xcalloc((size_t)(h->cat->n > 0 ? h->cat->n : 1), 1);
+    h->starts = xcalloc((size_t)(h->cat->n > 0 ? h->cat->n : 1), sizeof *h->starts);
+    h->speed_sum = xcalloc((size_t)(h->cat->n > 0 ? h->cat->n : 1), sizeof *h->speed_sum);
     const char *ref = sim_param(s, "ref_gpu");
-    h->ref = !strcmp(ref, "cluster") ? (s->cl->npools ? s->cl->pools[0].model : NULL) : gpu_catalog_find(s->cat, ref);
+    h->ref = !strcmp(ref, "cluster") ? (h->cl->npools ? h->cl->pools[0].model : NULL) : gpu_catalog_find(h->cat, ref);
     if (!h->ref) {
         char names[2048];
-        gpu_catalog_names(s->cat, names, sizeof names);
+        gpu_catalog_names(h->cat, names, sizeof names);
         return gs_err(err, GS_EUSAGE, "parameter ref_gpu: expected 'cluster' or a known GPU model (%s), found '%s'",
                       names, ref);
     }
     h->ref_pool = -1;
-    for (int p = 0; p < s->cl->npools && h->ref_pool < 0; p++)
-        if (s->cl->pools[p].model == h->ref)
+    for (int p = 0; p < h->cl->npools && h->ref_pool < 0; p++)
+        if (h->cl->pools[p].model == h->ref)
             h->ref_pool = p;
     h->ref_i = h->ref - h->cat->models;
     if (h->ref_i < 0 || h->ref_i >= h->cat->n)
@@ -239,7 +241,7 @@ static bool hw_admit(void *state, sim *s, job *j)
         return true; /* no ref_gpu, no speedup: nothing to check (most rows) */
     hw_state *h = state;
     const char *ref_gpu = job_req_ref_gpu(j), *speedup = job_req_speedup(j);
-    const wl_row *r = s->arriving; /* admission happens while the row is at hand */
+    const wl_row *r = sim_arriving_row(s); /* admission happens while the row is at hand */
     long line = r ? r->line : 0;
     const gpu_model *ref = h->ref;
     char names[2048];
@@ -254,8 +256,8 @@ static bool hw_admit(void *state, sim *s, job *j)
         }
         if (!ref) {
             gpu_catalog_names(h->cat, names, sizeof names);
-            gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
-                   "(%s), found '%s'", s->cfg->trace_path, line, r ? r->ref_gpu_col : 0, names, ref_gpu);
+            gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
+                   "(%s), found '%s'", sim_config_of(s)->trace_path, line, r ? r->ref_gpu_col : 0, names, ref_gpu);
             return false;
         }
         sim_job_more(j)->ref = ref;
@@ -265,11 +267,11 @@ static bool hw_admit(void *state, sim *s, job *j)
         if (f != 0) {
             gpu_catalog_names(h->cat, names, sizeof names);
             if (f == -3)
-                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
-                       "(%s), found '%s'", s->cfg->trace_path, line, r ? r->speedup_col : 0, names, speedup);
+                gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
+                       "(%s), found '%s'", sim_config_of(s)->trace_path, line, r ? r->speedup_col : 0, names, speedup);
             else
-                gs_err(&s->err, GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
-                       "separated by '|' with factors > 0, found '%s'", s->cfg->trace_path, line,
+                gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
+                       "separated by '|' with factors > 0, found '%s'", sim_config_of(s)->trace_path, line,
                        r ? r->speedup_col : 0, speedup);
             return false;
         }
@@ -381,7 +383,8 @@ static double place_speed_in(sim *s, hw_state *h, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
         return 1.0; /* sessions hold for wall-clock time */
-    const gpu_model *m = s->cl->pools[s->cl->nodes[j->node].pool].model;
+    const sim_cluster *cl = sim_cluster_of(s);
+    const gpu_model *m = cl->pools[cl->nodes[j->node].pool].model;
     if (h && !h->slice_share)
         return speed_in(s, h, j, m, 1, 1);
     return speed_in(s, h, j, m, demand_share(j, job_slice_c(j)), demand_share(j, job_slice_m(j)));
@@ -479,7 +482,7 @@ static double hw_speed(void *state, sim *s, const job *j)
      * as speed_of and speed_in count it, without their three calls (every
      * job start comes here) */
     hw_state *h = state;
-    if (h && j->req.kind == WL_KIND_JOB && j->node >= 0 && s->cl->nodes[j->node].pool == h->ref_pool &&
+    if (h && j->req.kind == WL_KIND_JOB && j->node >= 0 && h->cl->nodes[j->node].pool == h->ref_pool &&
         on_ref_card(h, j)) {
         h->placements++;
         if (h->ref_i >= 0) {

@@ -10,6 +10,8 @@
 #ifndef GPUSIM_SIM_JOB_H
 #define GPUSIM_SIM_JOB_H
 
+#include <stdlib.h>
+
 #include "../workloads/wl_trace.h"
 #include "../base/gs.h"
 #include "sim_strtab.h"
@@ -246,10 +248,18 @@ static inline const int *job_gpu_ids(const job *j)
 /* Room for n GPU ids, to be filled by the caller: j's own slot for one, an
  * allocation for more (sim_job_drop_gpus gives it back). Sets ngpu_ids. */
 int *sim_job_hold_gpus(job *j, int n);
-void sim_job_drop_gpus(job *j);
+static inline void sim_job_drop_gpus(job *j)
+{
+    if (j->ngpu_ids > 1)
+        free(j->gpu.many);
+    j->gpu.many = NULL;
+    j->ngpu_ids = 0;
+}
 
 /* The job's out-of-line state, allocated (defaults set) on first use. */
 job_more *sim_job_more(job *j);
+/* *m at its defaults (a record handed on to another job). */
+void sim_job_more_reset(job_more *m);
 /* The same from run s's records of ended jobs when it holds one (job_free
  * keeps them): a hook that gives every job one allocates nothing a job. */
 struct sim;

@@ -1,8 +1,8 @@
 /* sim_jobs_csv.c - see sim_jobs_csv.h.
  * SPDX-License-Identifier: MIT */
 #include "sim_jobs_csv.h"
+#include "sim.h"
 #include "sim_fail.h"
-#include "sim_struct.h"
 
 #include <string.h>
 
@@ -49,17 +49,19 @@ static const char *kind_of(const sim *s, const job *j, const char **cls)
     *cls = "";
     if (!j->internal)
         return j->req.kind == WL_KIND_SESSION ? "session" : "job";
+    const sim_cost *c = sim_cost_of(s);
     int h = j->more ? j->more->cost_holder : -1;
-    if (h >= 0 && h < s->cost.nh)
-        *cls = s->cost.h[h].name;
-    return h >= 0 && h < s->cost.nh && !strcmp(s->cost.h[h].kind, "service") ? "replica" : "task";
+    if (h >= 0 && h < c->nh)
+        *cls = c->h[h].name;
+    return h >= 0 && h < c->nh && !strcmp(c->h[h].kind, "service") ? "replica" : "task";
 }
 
-void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const char *reason)
+/* j's row: its state now, `outcome`, and `reason` or NULL. */
+static void row(void *ud, const sim *s, const job *j, const char *outcome, const char *reason)
 {
-    FILE *f = s->jobs_csv;
-    if (!f)
-        return;
+    FILE *f = ud;
+    const sim_cluster *cl = sim_cluster_of(s);
+    gs_time_us now = sim_now(s);
     const char *cls, *kind = kind_of(s, j, &cls);
     bool ended = strcmp(outcome, "running") && strcmp(outcome, "queued") && strcmp(outcome, "suspended");
     bool done = !strcmp(outcome, "completed");
@@ -72,7 +74,7 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
     else
         fputc(',', f);
     if (ended)
-        secs(f, s->now);
+        secs(f, now);
     else
         fputc(',', f);
     if (j->started)
@@ -80,12 +82,12 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
     else
         fputc(',', f);
     if (done)
-        secs(f, s->now - j->req.submit_us);
+        secs(f, now - j->req.submit_us);
     else
         fputc(',', f);
     fprintf(f, ",%u,", (unsigned)j->req.gpus);
-    if (j->node >= 0 && j->node < s->cl->nnodes) {
-        text(f, s->cl->pools[s->cl->nodes[j->node].pool].model->name);
+    if (j->node >= 0 && j->node < cl->nnodes) {
+        text(f, cl->pools[cl->nodes[j->node].pool].model->name);
         if (job_spans(j)) /* a gang: its part on each node (sim_gang.h) */
             for (int i = 0; i < j->gpu.span->nparts; i++)
                 fprintf(f, "%c%d", i ? '|' : ',', j->gpu.span->part[i].node);
@@ -95,7 +97,7 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
         fputc(',', f);
     }
     if (done && j->started && j->req.dur_us > 0)
-        fprintf(f, ",%.6g", (double)(s->now - j->start_us) / (double)j->req.dur_us);
+        fprintf(f, ",%.6g", (double)(now - j->start_us) / (double)j->req.dur_us);
     else
         fputc(',', f);
     fprintf(f, ",%u,%u,", j->more ? (unsigned)j->more->preemptions : 0u, j->more ? (unsigned)j->more->interruptions : 0u);
@@ -109,18 +111,25 @@ void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const cha
     fputc('\n', f);
 }
 
-void sim_jobs_csv_in_flight(const sim *s)
+/* The rows of what is still in flight; nonzero when the file took a row
+ * amiss. */
+static int rows_end(void *ud, const sim *s)
 {
-    if (!s->jobs_csv)
-        return;
-    for (uint32_t c = 0; c < s->nchunks; c++)
-        for (uint32_t i = 0; i < JOB_CHUNK; i++) {
-            const job *j = &s->chunks[c][i];
-            if (j->state == JOB_RUNNING)
-                sim_jobs_csv_row(s, j, "running", NULL);
-            else if (j->state == JOB_QUEUED)
-                sim_jobs_csv_row(s, j, "queued", NULL);
-            else if (j->state == JOB_SUSPENDED)
-                sim_jobs_csv_row(s, j, "suspended", NULL);
-        }
+    for (uint32_t slot = 0; slot < sim_job_slots(s); slot++) {
+        const job *j = sim_job_in_slot(s, slot);
+        if (j->state == JOB_RUNNING)
+            row(ud, s, j, "running", NULL);
+        else if (j->state == JOB_QUEUED)
+            row(ud, s, j, "queued", NULL);
+        else if (j->state == JOB_SUSPENDED)
+            row(ud, s, j, "suspended", NULL);
+    }
+    return ferror((FILE *)ud);
+}
+
+void sim_set_jobs_csv(sim *s, FILE *f)
+{
+    sim_set_job_rows(s, f ? row : NULL, f ? rows_end : NULL, f);
+    if (f)
+        fputs(SIM_JOBS_CSV_HEADER, f);
 }

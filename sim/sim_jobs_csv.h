@@ -22,8 +22,9 @@
  * rejected, when the core was told). Text fields are quoted as RFC 4180
  * says when they hold a comma, a quote or a line break.
  *
- * One writer, sim_jobs_csv_row, called from every end path of the core
- * (sim.c): a mechanism that ends jobs in a new way feeds the same columns.
+ * One writer, called from every end path of the core (sim.c) through the
+ * hook sim_set_jobs_csv sets: a mechanism that ends jobs in a new way feeds
+ * the same columns.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_JOBS_CSV_H
 #define GPUSIM_SIM_JOBS_CSV_H
@@ -38,12 +39,11 @@
 
 typedef struct sim sim;
 
-/* Writes j's row (its state now: `outcome`, and `reason` or NULL) when the
- * run has a jobs CSV; nothing otherwise. Call while j still holds its
- * placement when it has one. O(1) and one fprintf. */
-void sim_jobs_csv_row(const sim *s, const job *j, const char *outcome, const char *reason);
-/* The rows of the jobs and tasks still in flight at the end (slot order).
- * O(slots). */
-void sim_jobs_csv_in_flight(const sim *s);
+/* Writes a CSV row per job, session and task as it ends to f (the header
+ * now), NULL: none. f stays the caller's. Once, before sim_run: the core
+ * then calls the writer at every end, while the job still holds its
+ * placement (O(1) and one fprintf a row), and at the end of the run for
+ * the jobs and tasks still in flight (slot order, O(slots)). */
+void sim_set_jobs_csv(sim *s, FILE *f);
 
 #endif

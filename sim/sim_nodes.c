@@ -1,4 +1,7 @@
-/* sim_nodes.c - the node life cycle (sim_nodes.h).
+/* sim_nodes.c - the node life cycle (sim_nodes.h). Part of the engine
+ * core: it keeps struct sim's node lists, counts and out-of-service gauge
+ * (sim_struct.h); the loop reaches it through the hook sim_nodes_enable
+ * sets (struct sim.node_job).
  * SPDX-License-Identifier: MIT */
 #include "sim_nodes.h"
 #include "sim_struct.h"
@@ -28,9 +31,9 @@ static job **next_of(job *j, int n)
 static int nodes_of(const job *j) { return job_spans(j) ? j->gpu.span->nparts : 1; }
 static int node_of(const job *j, int i) { return job_spans(j) ? j->gpu.span->part[i].node : j->node; }
 
-void sim_nodes_job_started(sim *s, job *j)
+static void job_started(sim *s, job *j)
 {
-    if (!s->node_jobs || j->node < 0)
+    if (j->node < 0)
         return;
     sim_job_more_kept(s, j);
     for (int i = 0; i < nodes_of(j); i++) {
@@ -48,9 +51,9 @@ void sim_nodes_job_started(sim *s, job *j)
     }
 }
 
-void sim_nodes_job_stopped(sim *s, job *j)
+static void job_stopped(sim *s, job *j)
 {
-    if (!s->node_jobs || j->node < 0)
+    if (j->node < 0)
         return;
     for (int i = 0; i < nodes_of(j); i++) {
         int n = node_of(j, i);
@@ -67,6 +70,15 @@ void sim_nodes_job_stopped(sim *s, job *j)
         if (s->node_watch)
             s->node_watch(s->node_watch_ud, s, n, j, false);
     }
+}
+
+/* The core's call at every start and stop while node states are on. */
+static void node_job(sim *s, job *j, bool started)
+{
+    if (started)
+        job_started(s, j);
+    else
+        job_stopped(s, j);
 }
 
 void sim_nodes_watch(sim *s, sim_node_watch_fn fn, void *ud)
@@ -98,6 +110,7 @@ int sim_nodes_enable(sim *s, gs_error *err)
                       s->pol[0]->failures_refused ? s->pol[0]->failures_refused : "");
     if (!s->node_jobs) {
         s->node_jobs = xcalloc((size_t)s->cl->nnodes + 1, sizeof *s->node_jobs);
+        s->node_job = node_job;
         sim_preempt_track_runs(s); /* every job keeps its latest start for the checkpoint rules */
         for (int n = 0; n < s->cl->nnodes; n++)
             s->node_count[s->cl->nodes[n].state]++;

@@ -53,9 +53,6 @@ int sim_nodes_in_state(const sim *s, int state);
 int sim_node_state(const sim *s, int node);
 /* GPUs out of service (on nodes not UP) now. */
 double sim_nodes_out_gpus(const sim *s);
-/* Node lists' upkeep, called by the core (sim.c) at a job's start and stop. */
-void sim_nodes_job_started(sim *s, job *j);
-void sim_nodes_job_stopped(sim *s, job *j);
 /* A watcher of the jobs on nodes (one per run, sim_nodes_enable first):
  * fn(ud, s, node, j, joined) after job j joins node's list (joined) or
  * leaves it, a gang once per node (job_gpus_on(j, node): its GPUs there). An elastic model learns each node's load and when it

@@ -1,7 +1,7 @@
 /* sim_reject.c - why jobs were rejected (sim_reject.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_reject.h"
-#include "sim_struct.h"
+#include "sim_policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +26,8 @@ static double most(const sim_cluster *c, uint64_t pools, bool cpu)
 }
 
 /* The core's reason for a request the space policy can never place. */
-static void derive(const sim *s, const job *j, char *buf, size_t cap)
+static void derive(const sim_cluster *c, const pol_ops *space, const job *j, char *buf, size_t cap)
 {
-    const sim_cluster *c = s->cl;
     double cpu = most(c, j->pools, true), mem = most(c, j->pools, false);
     int gpus = 0;
     for (int p = 0; p < c->npools; p++)
@@ -43,7 +42,7 @@ static void derive(const sim *s, const job *j, char *buf, size_t cap)
     else if (mem >= 0 && j->req.mem_gib > mem + 1e-9)
         snprintf(buf, cap, "asks %g GiB of host memory, no node of its models has more than %g", j->req.mem_gib, mem);
     else
-        snprintf(buf, cap, "space policy '%s' has no card it could ever fit on", s->pol[0]->name);
+        snprintf(buf, cap, "space policy '%s' has no card it could ever fit on", space->name);
 }
 
 static sim_reject_reason *reason_of(sim_rejects *rj, const char *text)
@@ -57,19 +56,19 @@ static sim_reject_reason *reason_of(sim_rejects *rj, const char *text)
     return r;
 }
 
-const char *sim_reject_note(sim *s, const job *j, const char *why)
+const char *sim_reject_note(sim_rejects *rj, const sim_reject_ctx *x, const job *j, const char *why)
 {
     char buf[400];
     if (!why || !why[0]) {
-        const pol_space *sp = s->pol[0]->space;
+        const pol_space *sp = x->space->space;
         buf[0] = 0;
         if (sp->reject_reason)
-            sp->reject_reason(s->pst[0], s, j, buf, sizeof buf);
+            sp->reject_reason(x->space_state, x->s, j, buf, sizeof buf);
         if (!buf[0])
-            derive(s, j, buf, sizeof buf);
+            derive(x->cl, x->space, j, buf, sizeof buf);
         why = buf;
     }
-    sim_reject_reason *r = reason_of(&s->rejects, why);
+    sim_reject_reason *r = reason_of(rj, why);
     r->count++;
     if (r->nids < SIM_REJECT_IDS)
         r->ids[r->nids++] = xstrdup(j->req.id);

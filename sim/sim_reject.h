@@ -16,12 +16,14 @@
 
 #include <cJSON.h>
 
+#include "sim_cluster.h"
 #include "sim_job.h"
 
 #define SIM_REJECT_REASONS 32
 #define SIM_REJECT_IDS 5
 
 typedef struct sim sim;
+struct pol_ops; /* sim_policy.h */
 
 typedef struct sim_reject_reason {
     char *text;
@@ -35,11 +37,20 @@ typedef struct sim_rejects {
     int n;
 } sim_rejects;
 
-/* Counts trace job j's rejection under `why` (NULL or "": the reason the
- * policy or the core derives for it now) and returns the reason's text as
+/* Where a rejection is judged: run s, its cluster, its space policy and
+ * that policy's state. */
+typedef struct sim_reject_ctx {
+    sim *s;
+    const sim_cluster *cl;
+    const struct pol_ops *space;
+    void *space_state;
+} sim_reject_ctx;
+
+/* Counts trace job j's rejection in x's run under `why` (NULL or "": the
+ * reason the policy or the core derives for it now) into rj and returns the reason's text as
  * kept (valid until sim_rejects_free). O(reasons) plus the derivation's
  * O(pools x node shapes). */
-const char *sim_reject_note(sim *s, const job *j, const char *why);
+const char *sim_reject_note(sim_rejects *rj, const sim_reject_ctx *x, const job *j, const char *why);
 /* Adds "rejected_reasons" to the report's jobs object when any job was
  * rejected. */
 void sim_reject_report(const sim_rejects *rj, cJSON *jobs);

@@ -1,6 +1,7 @@
 /* sim_report.c - report.json and the summary table.
  * Every figure here is computed from the run's counters, gauges and
- * sketches; nothing is filled in from parameters.
+ * sketches; nothing is filled in from parameters. Part of the engine core:
+ * the one reader of every counter of struct sim (sim_struct.h).
  * SPDX-License-Identifier: MIT */
 #include "sim_report.h"
 #include "sim_struct.h"

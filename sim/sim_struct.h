@@ -1,7 +1,10 @@
 /* sim_struct.h - the run itself: clock, future events, jobs in flight, the
  * cluster ledger, the policies and modules in force, the counters. Private
- * to the engine (sim/) and its tests: policies and the tool reach a run
- * through sim.h's functions only, so the run can change without them.
+ * to the engine core (the files whose header says so) and its tests; the
+ * failure, elastic and preemption modules read it too, through their
+ * private headers. Policies, the tool and the other modules reach a run
+ * through sim.h's functions only (sim_access.h: its fields), so the run can
+ * change without them.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_STRUCT_H
 #define GPUSIM_SIM_STRUCT_H
@@ -24,6 +27,11 @@
 #include "sim_timeseries.h"
 
 #define JOB_CHUNK 1024u /* job slots per chunk of the slab */
+
+/* Event types (sim_event.type). EV_MODULE + i: an event of module i
+ * (sim_module.h), EV_MODULE_WEAK + i its weak one. */
+enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_TIMER = 3, EV_TIMER_WEAK = 5, EV_MODULE = 16, EV_MODULE_WEAK = 32 };
+_Static_assert(EV_MODULE + SIM_MAX_MODS <= EV_MODULE_WEAK, "module event types overlap");
 
 /* jobs.by_size's classes: 1, 2-8, 9-64, 65-512 and 513+ GPUs (sim_report.c
  * names them). */
@@ -105,6 +113,9 @@ struct sim {
     /* node states (sim_nodes.h): the jobs of each node, NULL while states
      * are off; GPUs out of service over time; jobs interrupted by a node */
     job **node_jobs;
+    /* the node lists' upkeep at every start (started) and stop of a job,
+     * set with node_jobs by sim_nodes_enable: the loop names no node code */
+    void (*node_job)(sim *s, job *j, bool started);
     int node_count[NODE_NSTATES]; /* nodes in each state, while node states are on (sim_nodes.h) */
     void (*node_watch)(void *ud, sim *s, int node, const job *j, bool joined); /* sim_nodes_watch; NULL: none */
     void *node_watch_ud;
@@ -122,7 +133,12 @@ struct sim {
     void (*ts_fill)(void *ud, double *out);
     void *ts_fill_ud;
     double *ts_vals;
-    FILE *jobs_csv;      /* a row per job as it ends (sim_jobs_csv.h); NULL: none */
+    /* a row per job as it ends (sim_set_jobs_csv, sim_jobs_csv.h): the
+     * writer, set once before the run (NULL: none); rows_end writes the
+     * rows of what is in flight at the end, nonzero when a write failed */
+    void (*job_row)(void *ud, const sim *s, const job *j, const char *outcome, const char *reason);
+    int (*job_rows_end)(void *ud, const sim *s);
+    void *job_rows_ud;
     const char *end_why; /* why the job being failed or rejected ends, for its row; NULL: not said */
 
     gs_error err; /* first error raised inside the run */
@@ -153,5 +169,17 @@ struct sim {
     char **warnings;
     int nwarnings;
 };
+
+/* Notes which modules have each per-job hook (s->with_*, row_kinds): once,
+ * when the modules are listed, instead of testing every module's pointer
+ * on every call (sim_module.c). */
+void sim_module_hooks_note(sim *s);
+
+/* The job record in slot (below s->nslots). Inline: the loop finds each
+ * event's job by it. */
+static inline job *sim_slot_job(const sim *s, uint32_t slot)
+{
+    return &s->chunks[slot / JOB_CHUNK][slot % JOB_CHUNK];
+}
 
 #endif
