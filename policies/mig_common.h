@@ -218,7 +218,10 @@ mig_jobinfo *mig_info(mig_base *b, const job *j);
 
 /* Memory a request asks per card on model m: gpumem, else gpumem_pct of the
  * card's memory (rounded down); 0 when neither is given. */
-int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r);
+static inline int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r)
+{
+    return job_req_gpumem_mib(r, m->memory_mib);
+}
 /* Candidate profiles of r on MIG model m, in the order to try; returns their
  * number (0: none holds the request). kind: 'n' named, 'm' memory, 'w' whole. */
 int mig_candidates(const gpu_model *m, const job_req *r, int *out, char *kind);

@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int64_t mig_req_mem_mib(const gpu_model *m, const job_req *r)
-{
-    return job_req_gpumem_mib(r, m->memory_mib); /* 0: not stated */
-}
-
 int mig_candidates_of(mig_base *b, const gpu_model *m, const job *j, const int **out)
 {
     if (b->cand_job != j || b->cand_gen != j->gen || b->cand_model != m) {
