@@ -219,7 +219,7 @@ replica *svc_least_loaded(service *v, double kv_tok)
     /* KV memory binds on the least loaded: the first in heap order that
      * has room, found best first over the subtrees whose figure admits the
      * request. The figure is only a filter (one token of slack against
-     * rounding); svc_has_room decides, as the scan of the ready list did. */
+     * rounding); svc_has_room decides, as a scan in creation order would. */
     if (!v->room_on) { /* the first time KV binds: every figure, bottom up, O(ready) once */
         v->room_on = true;
         for (int i = v->nready; i-- > 0;)
@@ -331,7 +331,7 @@ void svc_replica_remove(sim *s, replica *p)
     svc_prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    if (drained) { /* out of the ready list already (svc_drain) */
+    if (drained) { /* out of the load heap already (svc_drain) */
         v->ndraining--;
         L->nup--;
     } else {

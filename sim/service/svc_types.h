@@ -345,7 +345,7 @@ void svc_load_changed(replica *p);
  * room (the root's figure), else a best-first walk of the heap that enters
  * only subtrees with room: the replicas it visits are those ranked before
  * the answer on its path, not every ready replica. The same pick as a scan
- * of the ready list (the heap's order among equals is the list's). */
+ * of the ready replicas in creation order (the heap's order among equals). */
 replica *svc_least_loaded(service *v, double kv_tok);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
