@@ -1369,6 +1369,11 @@ static inline void prefetch_next(const sim *s)
     /* the array's first, even when the trace's next arrival (beside the
      * array) comes before it: the arrival's handling then hides the load */
     const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
+    int mi = nx ? (nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE) : -1;
+    if (mi >= 0 && s->mod[mi]->prefetch) { /* a module's event: its subject is the module's */
+        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
+        return;
+    }
     if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
         const char *p = (const char *)sim_slot_job(s, nx->slot);
         for (size_t off = 0; off < sizeof(job); off += 64)

@@ -72,6 +72,11 @@ typedef struct sim_module {
      * moves); NULL: all do. */
     bool (*event_live)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
     void (*event)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
+    /* A hint, changing nothing: the event (slot, aux) is next, so the
+     * module may start loading what it will read (its subject's record)
+     * while the loop handles the current one. NULL: the loop prefetches
+     * the job in slot, as for its own events. */
+    void (*prefetch)(const void *state, uint32_t slot, uint32_t aux);
 
     /* Replicas ready or starting (the timeseries' replicas column). */
     int (*replicas)(const void *state);

@@ -1,6 +1,6 @@
 /* test_event.c - future event set: ties pop FIFO by sequence, order holds
  * under random times, an event held beside the array pops where it would
- * have from the array.
+ * have from the array, the array's sibling groups on cache-line pairs.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
@@ -144,7 +144,34 @@ static void filter_keeps_order(void)
     sim_heap_free(&b);
 }
 
+/* Every growth (doubling, a reserve, a filter's reclaim) keeps each group
+ * of four siblings on two whole cache lines (&ev[1] on 128 bytes) and the
+ * events held, in order. */
+static void siblings_on_line_pairs(void)
+{
+    sim_heap h;
+    sim_heap_init(&h);
+    bool aligned = true;
+    for (uint32_t i = 0; i < 5000; i++) {
+        sim_heap_push(&h, (sim_event){.t_us = (gs_time_us)((i * 7919u) % 1000), .slot = i});
+        aligned &= (uintptr_t)&h.ev[1] % 128 == 0;
+        if (i == 3000)
+            sim_heap_reserve(&h, h.cap + 3);
+    }
+    CHECK(aligned);
+    sim_event e, prev = {.t_us = -1};
+    long n = 0;
+    while (sim_heap_pop(&h, &e)) {
+        CHECK(prev.t_us < e.t_us || (prev.t_us == e.t_us && prev.seq < e.seq));
+        prev = e;
+        n++;
+    }
+    CHECK_EQ_INT(n, 5000);
+    sim_heap_free(&h);
+}
+
 const test_case tests_event[] = {
+    {"event/siblings_on_cache_line_pairs", siblings_on_line_pairs},
     {"event/filter_keeps_pop_order", filter_keeps_order},
     {"event/side_event_pops_in_heap_order", side_same_order},
     {"event/ties_pop_fifo_by_sequence", ties_fifo},

@@ -1,6 +1,7 @@
 /* test_svc_route.c - least-loaded routing through the load heap against a
- * scan of the ready list (the rule it replaces: the fewest requests, the
- * first made among equals, with a batch slot and KV room), under random
+ * scan of every replica in creation order (the rule it replaces: the
+ * fewest requests, the first made among equals, with a batch slot and KV
+ * room; the ready ones are only in the heap, retired from any place), under random
  * arrivals, completions, replicas made ready and retired, and requests of
  * random KV size so that memory binds often; and the heap's KV figures
  * turning away a request that fits nowhere without visiting replicas.
@@ -15,12 +16,14 @@
 
 enum { NREP = 300 };
 
-/* the rule, by a scan in creation order */
-static replica *scan_pick(const service *v, double kv_tok)
+/* the rule, by a scan of the ready ones of reps[0..n) (creation order) */
+static replica *scan_pick(const service *v, replica *reps, int nrep, double kv_tok)
 {
     replica *best = NULL;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
+    for (int i = 0; i < nrep; i++) {
+        replica *p = &reps[i];
+        if (p->state != R_READY)
+            continue;
         int n = p->nactive + p->npending;
         bool room = n < v->max_batch && (n == 0 || p->kv_used + kv_tok <= p->hw.kv_cap_tok);
         if (room && (!best || n < best->nactive + best->npending))
@@ -39,10 +42,11 @@ static void random_against_scan(void)
     v.L = &layer;
     v.max_batch = 8;
     replica *reps = calloc(NREP, sizeof *reps);
+    layer.hpos = calloc(NREP, sizeof *layer.hpos);
     for (int i = 0; i < NREP; i++) {
         reps[i].idx = (uint32_t)i;
         reps[i].svc = &v;
-        reps[i].hpos = -1;
+        layer.hpos[i] = -1;
         reps[i].state = R_PLACING;
         reps[i].hw.kv_cap_tok = 1000 + 100 * (i % 7); /* cards of several sizes */
     }
@@ -58,7 +62,7 @@ static void random_against_scan(void)
             p->state = R_PLACING;
         } else if (op < 55) { /* a request: routed as the product routes it */
             double kv = (double)(1 + gsl_rng_uniform_int(r, 600));
-            replica *want = scan_pick(&v, kv);
+            replica *want = scan_pick(&v, reps, NREP, kv);
             bound += v.nready > 0 && want != v.lheap[0];
             replica *got = svc_least_loaded(&v, kv);
             CHECK(got == want);
@@ -82,10 +86,11 @@ static void random_against_scan(void)
     /* the run covered every case: picks, requests fitting nowhere, and
      * picks other than the top of the heap (KV binding) */
     CHECK(picks > 1000 && none > 1000 && bound > 1000);
-    free(v.rdy);
     free(v.lheap);
+    free(v.lkey);
     free(v.lroom);
     free(reps);
+    free(layer.hpos);
     gs_rng_free(r);
 }
 

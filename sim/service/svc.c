@@ -210,15 +210,17 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->pd_wait_s);
         sim_sketch_free(&v->pd_xfer_s);
         free(v->reps);
-        free(v->rdy);
         free(v->lheap);
+        free(v->lkey);
         free(v->lroom);
         svc_hw_shape_free(&v->hw);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
-        free(L->reps[i]->active);
-        free(L->reps[i]->pending);
+        if (L->reps[i]->active != L->reps[i]->slots_inl) {
+            free(L->reps[i]->active);
+            free(L->reps[i]->pending);
+        }
         svc_prefix_cache_free(L->reps[i]->pc);
         free(L->reps[i]);
     }
@@ -232,6 +234,7 @@ static void svc_layer_free(void *state)
     free(L->svcs);
     free(L->by_id);
     free(L->reps);
+    free(L->hpos);
     sim_sketch_free(&L->all_lat);
     sim_sketch_free(&L->all_ttft);
     free(L);
@@ -830,6 +833,19 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
     return new_request(s, v, &rq);
 }
 
+/* The next event's replica (a block's end or a cold start's), every line
+ * of it: with tens of thousands of replicas, each is a cache miss that the
+ * current event's handling hides. */
+static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux)
+{
+    const svc_layer *L = state;
+    if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps) {
+        const char *p = (const char *)L->reps[slot];
+        for (size_t off = 0; off < sizeof(replica); off += 64)
+            __builtin_prefetch(p + off);
+    }
+}
+
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     (void)s;
@@ -994,6 +1010,7 @@ const sim_module svc_module = {
     .task_lost = svc_task_lost,
     .event_live = svc_event_live,
     .event = svc_on_event,
+    .prefetch = svc_prefetch,
     .replicas = svc_replicas,
     .report = svc_report,
 };

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t)
 {
@@ -55,11 +56,21 @@ static void slot_room(replica *p)
     int n = p->nactive + p->npending;
     if (n < p->cap_slots)
         return;
-    int cap = p->cap_slots ? 2 * p->cap_slots : 4;
+    int cap = p->cap_slots ? 2 * p->cap_slots : SVC_SLOTS_INLINE;
     if (cap > p->svc->max_batch)
         cap = p->svc->max_batch > n ? p->svc->max_batch : n + 1;
-    p->active = xrealloc(p->active, (size_t)cap * sizeof *p->active);
-    p->pending = xrealloc(p->pending, (size_t)cap * sizeof *p->pending);
+    if (cap <= SVC_SLOTS_INLINE) {
+        p->active = p->slots_inl;
+        p->pending = p->slots_inl + SVC_SLOTS_INLINE;
+    } else if (p->active == p->slots_inl) { /* out of the replica: what it holds moves along */
+        p->active = xmalloc((size_t)cap * sizeof *p->active);
+        p->pending = xmalloc((size_t)cap * sizeof *p->pending);
+        memcpy(p->active, p->slots_inl, (size_t)p->nactive * sizeof *p->active);
+        memcpy(p->pending, p->slots_inl + SVC_SLOTS_INLINE, (size_t)p->npending * sizeof *p->pending);
+    } else {
+        p->active = xrealloc(p->active, (size_t)cap * sizeof *p->active);
+        p->pending = xrealloc(p->pending, (size_t)cap * sizeof *p->pending);
+    }
     p->cap_slots = cap;
 }
 

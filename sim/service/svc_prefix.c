@@ -46,13 +46,13 @@ replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r
         return NULL;
     replica *best = NULL;
     int best_m = 0;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
+    for (int i = 0; i < v->nready; i++) { /* the ready replicas, in heap order: ties broken by idx */
+        replica *p = v->lheap[i];
         if (!p->pc)
             continue;
         int m = svc_prefix_cache_match(p->pc, r->hash, r->nhash);
         int load = p->nactive + p->npending, best_load = best ? best->nactive + best->npending : 0;
-        if (m > best_m || (m == best_m && best && load < best_load)) {
+        if (m > best_m || (m == best_m && best && (load < best_load || (load == best_load && p->idx < best->idx)))) {
             best = p;
             best_m = m;
         }

@@ -8,9 +8,9 @@
  *
  * Costs, n = a service's ready replicas: a request routed, admitted or
  * served moves one replica in the load heap, O(log n); routing when KV
- * memory binds visits only the heap subtrees with room. A replica made
- * ready or retired is O(n) (the ready list in creation order, which breaks
- * ties). The autoscaler's evaluation walks the service's replicas once per
+ * memory binds visits only the heap subtrees with room; so does a replica
+ * made ready or retired (its place in the heap is kept in it). The
+ * autoscaler's evaluation walks the service's replicas once per
  * period (svc_scale_period_s): its busy and ready seconds are summed per
  * replica in that order, so the figures and every decision taken on them
  * do not depend on the heap's layout; at a fixed load per replica the
@@ -24,25 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The ready replica with the fewest requests (the first made among equals)
- * that has room for kv_tok tokens, by a scan of the ready list: O(ready
- * replicas). The reference the heap search agrees with, and its fallback
- * when its frontier overflows. */
-static replica *svc_least_loaded_scan(const service *v, double kv_tok)
-{
-    replica *best = NULL;
-    for (int i = 0; i < v->nready; i++) {
-        replica *p = v->rdy[i];
-        if (svc_has_room(p, kv_tok) && (!best || p->load < best->load))
-            best = p;
-    }
-    return best;
-}
-
 /* {==== the load heap ====}
  * Ready replicas ordered by (requests held, creation order): the top is
  * the replica svc_least_loaded picks, and the order among equals is that
- * of the ready list, so routing is what a scan of the list would choose.
+ * of creation, so routing is what a scan in creation order would choose.
  * Beside it, lroom: per subtree, the most KV room of a replica with a free
  * slot, refreshed along the path a change touched (O(log n), stopping early
  * above it once a subtree's figure is unchanged). */
@@ -50,6 +35,28 @@ static replica *svc_least_loaded_scan(const service *v, double kv_tok)
 static bool load_less(const replica *a, const replica *b)
 {
     return a->load < b->load || (a->load == b->load && a->idx < b->idx);
+}
+
+/* load_less as one number: lkey[i] is that of the replica at heap
+ * position i, so a sift compares within the key array and reads no
+ * replica (with tens of thousands of them, each read would be a cache
+ * miss). */
+static uint64_t load_key(const replica *p) { return (uint64_t)(uint32_t)p->load << 32 | p->idx; }
+
+/* The ready replica with the fewest requests (the first made among equals)
+ * that has room for kv_tok tokens, by a scan of the load heap's array
+ * (creation order broken out by idx, so the array's layout does not
+ * matter): O(ready replicas). The reference the heap search agrees with,
+ * and its fallback when its frontier overflows. */
+static replica *svc_least_loaded_scan(const service *v, double kv_tok)
+{
+    replica *best = NULL;
+    for (int i = 0; i < v->nready; i++) {
+        replica *p = v->lheap[i];
+        if (svc_has_room(p, kv_tok) && (!best || load_less(p, best)))
+            best = p;
+    }
+    return best;
 }
 
 /* KV tokens a request may bring to p and still fit (svc_has_room), -inf
@@ -88,40 +95,45 @@ static void room_fix(service *v, int lo, int hi)
     }
 }
 
-static void heap_put(service *v, int i, replica *p)
+static void heap_put(service *v, int i, replica *p, uint64_t key)
 {
     v->lheap[i] = p;
-    p->hpos = i;
+    v->lkey[i] = key;
+    v->L->hpos[(uint32_t)key] = i; /* by the key's idx: a sift writes no replica either */
 }
 
-/* Restores the order after position i changed; returns where its
- * replica ended up (every position moved lies between the two, on one path). */
+/* Restores the order after position i changed (its key up to date);
+ * returns where its replica ended up (every position moved lies between
+ * the two, on one path). */
 static int heap_sift(service *v, int i)
 {
     replica *p = v->lheap[i];
-    while (i > 0 && load_less(p, v->lheap[(i - 1) / 2])) { /* up */
-        heap_put(v, i, v->lheap[(i - 1) / 2]);
+    uint64_t k = v->lkey[i];
+    while (i > 0 && k < v->lkey[(i - 1) / 2]) { /* up */
+        heap_put(v, i, v->lheap[(i - 1) / 2], v->lkey[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
     for (;;) { /* down */
         int c = 2 * i + 1;
         if (c >= v->nready)
             break;
-        if (c + 1 < v->nready && load_less(v->lheap[c + 1], v->lheap[c]))
+        if (c + 1 < v->nready && v->lkey[c + 1] < v->lkey[c])
             c++;
-        if (!load_less(v->lheap[c], p))
+        if (!(v->lkey[c] < k))
             break;
-        heap_put(v, i, v->lheap[c]);
+        heap_put(v, i, v->lheap[c], v->lkey[c]);
         i = c;
     }
-    heap_put(v, i, p);
+    heap_put(v, i, p, k);
     return i;
 }
 
 /* After the replica at heap position i changed (load or KV room): its
- * place, then the room figures of the path it moved along and above. */
+ * key, its place, then the room figures of the path it moved along and
+ * above. */
 static void heap_changed(service *v, int i)
 {
+    v->lkey[i] = load_key(v->lheap[i]);
     int f = heap_sift(v, i);
     room_fix(v, f > i ? f : i, f > i ? i : f);
 }
@@ -130,7 +142,8 @@ void svc_load_changed(replica *p)
 {
     service *v = p->svc;
     int l = p->nactive + p->npending;
-    if (p->state != R_READY || p->hpos < 0)
+    int h = v->L->hpos[p->idx];
+    if (p->state != R_READY || h < 0)
         return;
     if (l != p->load) {
         v->slots_used += l - p->load;
@@ -138,48 +151,37 @@ void svc_load_changed(replica *p)
     } else if (!v->room_on) {
         return; /* same place in the heap, no room figures kept */
     }
-    heap_changed(v, p->hpos); /* its KV room changes with every request, even at the same load */
+    heap_changed(v, h); /* its KV room changes with every request, even at the same load */
 }
 
 void svc_ready_add(service *v, replica *p)
 {
-    if (v->nready == v->cap_rdy) {
-        v->cap_rdy = v->cap_rdy ? 2 * v->cap_rdy : 8;
-        v->rdy = xrealloc(v->rdy, (size_t)v->cap_rdy * sizeof *v->rdy);
-        v->lheap = xrealloc(v->lheap, (size_t)v->cap_rdy * sizeof *v->lheap);
-        v->lroom = xrealloc(v->lroom, (size_t)v->cap_rdy * sizeof *v->lroom);
+    if (v->nready == v->cap_heap) {
+        v->cap_heap = v->cap_heap ? 2 * v->cap_heap : 8;
+        v->lheap = xrealloc(v->lheap, (size_t)v->cap_heap * sizeof *v->lheap);
+        v->lroom = xrealloc(v->lroom, (size_t)v->cap_heap * sizeof *v->lroom);
+        v->lkey = xrealloc(v->lkey, (size_t)v->cap_heap * sizeof *v->lkey);
     }
-    int k = v->nready; /* ready in creation order: usually the newest, so from the end */
-    while (k > 0 && v->rdy[k - 1]->idx > p->idx) {
-        v->rdy[k] = v->rdy[k - 1];
-        k--;
-    }
-    v->rdy[k] = p;
-    /* the heap has the same members: nready is its size too */
     p->load = p->nactive + p->npending;
     v->slots_used += p->load;
-    heap_put(v, v->nready, p);
+    heap_put(v, v->nready, p, load_key(p));
     v->lroom[v->nready] = -INFINITY; /* a leaf for now: heap_changed sets it */
     v->nready++;
     v->L->nup++;
-    heap_changed(v, p->hpos);
+    heap_changed(v, v->L->hpos[p->idx]);
 }
 
 void svc_ready_del(service *v, replica *p)
 {
-    int k = 0;
-    while (k < v->nready && v->rdy[k] != p)
-        k++;
-    if (k == v->nready)
-        GS_BUG("ready_del: replica not in the ready list");
-    memmove(v->rdy + k, v->rdy + k + 1, (size_t)(v->nready - k - 1) * sizeof *v->rdy);
-    int h = p->hpos, last = v->nready - 1;
+    int h = v->L->hpos[p->idx], last = v->nready - 1;
+    if (h < 0 || h > last || v->lheap[h] != p)
+        GS_BUG("ready_del: replica not in the load heap");
     v->slots_used -= p->load;
     v->nready--;
     v->L->nup--;
-    p->hpos = -1;
+    v->L->hpos[p->idx] = -1;
     if (h < last) { /* the last leaf takes its place */
-        heap_put(v, h, v->lheap[last]);
+        heap_put(v, h, v->lheap[last], v->lkey[last]);
         heap_changed(v, h);
     }
     if (last > 0) /* the position that lost its last leaf */
@@ -217,7 +219,7 @@ replica *svc_least_loaded(service *v, double kv_tok)
     /* KV memory binds on the least loaded: the first in heap order that
      * has room, found best first over the subtrees whose figure admits the
      * request. The figure is only a filter (one token of slack against
-     * rounding); svc_has_room decides, as the scan of the ready list did. */
+     * rounding); svc_has_room decides, as a scan in creation order would. */
     if (!v->room_on) { /* the first time KV binds: every figure, bottom up, O(ready) once */
         v->room_on = true;
         for (int i = v->nready; i-- > 0;)
@@ -236,9 +238,9 @@ replica *svc_least_loaded(service *v, double kv_tok)
             int c = 2 * j + 1;
             if (c >= nf)
                 break;
-            if (c + 1 < nf && load_less(v->lheap[front[c + 1]], v->lheap[front[c]]))
+            if (c + 1 < nf && v->lkey[front[c + 1]] < v->lkey[front[c]])
                 c++;
-            if (!load_less(v->lheap[front[c]], v->lheap[front[j]]))
+            if (!(v->lkey[front[c]] < v->lkey[front[j]]))
                 break;
             int t = front[c];
             front[c] = front[j];
@@ -257,7 +259,7 @@ replica *svc_least_loaded(service *v, double kv_tok)
                 return svc_least_loaded_scan(v, kv_tok);
             int j = nf++;
             front[j] = c;
-            while (j > 0 && load_less(v->lheap[front[j]], v->lheap[front[(j - 1) / 2]])) {
+            while (j > 0 && v->lkey[front[j]] < v->lkey[front[(j - 1) / 2]]) {
                 int t = front[j];
                 front[j] = front[(j - 1) / 2];
                 front[(j - 1) / 2] = t;
@@ -283,7 +285,6 @@ void svc_scale_out(sim *s, service *v)
     if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
         return;
     replica *p = xcalloc(1, sizeof *p);
-    p->hpos = -1;
     p->idx = L->nreps;
     p->svc = v;
     p->state = R_PLACING;
@@ -291,7 +292,9 @@ void svc_scale_out(sim *s, service *v)
     if (L->nreps == L->cap_reps) {
         L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
         L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
+        L->hpos = xrealloc(L->hpos, L->cap_reps * sizeof *L->hpos);
     }
+    L->hpos[p->idx] = -1;
     L->reps[L->nreps++] = p;
     if (v->nreps == v->cap_reps) {
         v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
@@ -328,7 +331,7 @@ void svc_replica_remove(sim *s, replica *p)
     svc_prefix_drop(p); /* prefix cache hook */
     p->state = R_GONE;
     p->gen++;
-    if (drained) { /* out of the ready list already (svc_drain) */
+    if (drained) { /* out of the load heap already (svc_drain) */
         v->ndraining--;
         L->nup--;
     } else {

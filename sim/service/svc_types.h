@@ -36,6 +36,7 @@ enum { SVC_SCALER_THRESHOLD, SVC_SCALER_KPA, SVC_SCALER_HPA };
 enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define NONE UINT32_MAX
 #define REQ_CHUNK 4096u
+#define SVC_SLOTS_INLINE 4
 
 typedef struct svc_req {
     uint32_t gen;
@@ -71,6 +72,9 @@ typedef struct replica {
     job *task;
     uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
     int nactive, npending, cap_slots;
+    /* active and pending while cap_slots <= SVC_SLOTS_INLINE: a batch's
+     * requests are then read with the replica, not from an array of their own */
+    uint32_t slots_inl[2 * SVC_SLOTS_INLINE];
     /* current block (tokens mode) or last drain (time mode) */
     bool in_block;
     bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
@@ -83,7 +87,7 @@ typedef struct replica {
                            every arrival of the same instant has joined (a zero-delay event) */
     int path; /* how it was activated (enum svc_path); COLD without an actuator */
     bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
-    int load, hpos;   /* while ready: requests held (active + pending) as the heap last saw them, place in it */
+    int load;         /* while ready: requests held (active + pending) as the heap last saw them */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
     long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
     svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
@@ -142,14 +146,12 @@ typedef struct service {
     int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
     int ndraining;
     svc_as *as; /* kpa/hpa state; NULL under the threshold rule */
-    /* the nready ready replicas in creation order (that of reps, which breaks
-     * ties): the per-request loops (routing, slot gauge) walk only these,
-     * at most what the cluster can hold, never the replicas still waiting
-     * for GPUs */
-    replica **rdy;
-    int cap_rdy;
-    /* the ready replicas again, as a min-heap on (load, creation order):
-     * least-loaded routing and the slot gauge in O(log n) per request;
+    /* the nready ready replicas (cap_heap allocated), as a min-heap on
+     * (load, creation order): the per-request loops (routing, slot gauge)
+     * see only these, at most what the cluster can hold, never the replicas
+     * still waiting for GPUs; a replica's place is L->hpos[idx], so least-loaded
+     * routing, the slot gauge and a replica made ready or retired cost
+     * O(log n);
      * lroom[i] is the most KV-cache room (tokens) any replica with a free
      * batch slot has in the heap's subtree at i (-inf: none), so a request
      * that fits beside none is turned away at the root and a search for one
@@ -157,7 +159,9 @@ typedef struct service {
      * time KV memory binds on the least-loaded replica (room_on), so a
      * service whose batches never fill the cache never pays for it */
     replica **lheap;
+    uint64_t *lkey; /* lheap[i]'s (load, creation order) as one key (svc_scale.c) */
     double *lroom;
+    int cap_heap;
     bool room_on;
     long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
@@ -215,6 +219,7 @@ struct svc_layer {
      * many services the trace declares */
     uint32_t *by_id, cap_by_id;
     replica **reps; /* every replica ever made, by idx (events name them) */
+    int *hpos;      /* by idx: its place in its service's load heap, -1 when not in it */
     uint32_t nreps, cap_reps;
     long nup; /* replicas holding resources over every service (starting + ready): each timeseries row */
     svc_req **chunks;
@@ -340,7 +345,7 @@ void svc_load_changed(replica *p);
  * room (the root's figure), else a best-first walk of the heap that enters
  * only subtrees with room: the replicas it visits are those ranked before
  * the answer on its path, not every ready replica. The same pick as a scan
- * of the ready list (the heap's order among equals is the list's). */
+ * of the ready replicas in creation order (the heap's order among equals). */
 replica *svc_least_loaded(service *v, double kv_tok);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
