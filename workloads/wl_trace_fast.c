@@ -109,8 +109,10 @@ static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const uns
 {
     if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
         memcpy(dst, a, 32);
-    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap)
-        memcpy(dst, a, 64);
+    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap) {
+        memcpy(dst, a, 32); /* two halves: a 64-byte copy is inlined as `rep movs` */
+        memcpy(dst + 32, a + 32, 32);
+    }
     else
         memcpy(dst, a, len);
     dst[len] = 0;
