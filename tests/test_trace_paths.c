@@ -198,6 +198,33 @@ static void fast_matches_reference(void)
     free(text);
 }
 
+/* Long texts (no 16-byte signature) repeated, changed, emptied and quoted
+ * (a line the fast path declines) from row to row, in name columns and
+ * not: the fast path's rows and names as the field-by-field path's. */
+static void long_texts_repeat(void)
+{
+    static const char *const v[] = {
+        "A100-SXM4-80GB|H100-SXM5-80GB", "A100-SXM4-80GB|H100-SXM5-80GC", "",
+        "\"A100-SXM4-80GB|H100-SXM5-80GB\"", "A100-SXM4-80GB|H100-SXM5-80GB|H200-SXM-141GB|B200-180GB|L4",
+        "A100-SXM4-80GB|H100-SXM5-80G", "A100-SXM4-80GB|H100-SXM5-80GB|H200-SXM-141GB|B200-180GB|L40S-48GB-PCIE"};
+    static const int pattern[] = {0, 0, 0, 1, 0, 0, 2, 0, 3, 0, 0, 4, 4, 5, 0, 6, 6, 0};
+    enum { NP = sizeof pattern / sizeof *pattern };
+    size_t cap = 1 << 20, len = 0;
+    char *text = xmalloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "id,submit,duration,gpus,gpu_model,speedup,tenant,class\n");
+    for (int r = 0; r < 300; r++) {
+        const char *g = v[pattern[r % NP]], *sp = v[pattern[(r / 2) % NP]];
+        len += (size_t)snprintf(text + len, cap - len, "r%d,%d,1,1,%s,%s,%s,%s\n", r, r, g, sp,
+                                r % 5 ? "a-tenant-of-twenty-bytes" : "b-tenant-of-twenty-bytes",
+                                r % 7 < 3 ? "training-jobs-of-team-a" : r % 7 < 6 ? "training-jobs-of-team-b" : "");
+    }
+    long rows = 0, fast = 0;
+    CHECK_EQ_INT(compare_paths(tu_write_tmp(text), &rows, &fast), 0);
+    CHECK_EQ_INT(rows, 300);
+    CHECK(fast > 250);
+    free(text);
+}
+
 /* Each row read from a trace against its line read alone, by a reader of
  * its own (the header and that line): the same members, its line number
  * aside, on either path. Lines end with a newline. */
@@ -251,5 +278,6 @@ static void rows_independent(void)
 const test_case tests_trace_paths[] = {
     {"trace_paths/fast_path_matches_field_by_field_on_random_traces", fast_matches_reference},
     {"trace_paths/each_row_is_its_line_alone", rows_independent},
+    {"trace_paths/long_texts_repeated_as_the_reference_reads_them", long_texts_repeat},
     {NULL, NULL},
 };

@@ -210,6 +210,9 @@ static inline bool fast_text(wl_trace *t, const fast_step *s, const unsigned cha
                              int field_no)
 {
     char *at = (char *)row + s->off;
+    /* a name too long for a signature, as on the step's last row */
+    if (s->sym_off && len + 1 > sizeof s->sig && len == s->kept_len && wl_same_text(at, (const char *)a, len))
+        return true;
     if (len >= s->size || is_blank(a[0]) || is_blank(a[len - 1]))
         return false;
     copy_text(t, at, s->size, a, len);
@@ -389,6 +392,7 @@ static void fast_forget(wl_trace *t)
 {
     for (int i = 0; t->fast && i < t->ncols_header; i++) {
         no_signature(&t->fast[i]);
+        t->fast[i].kept_len = 0;
         t->fast[i].sig_misses = 0;
         /* id and submit differ on nearly every row: never compared */
         t->fast[i].sig_rest = t->fast[i].id == C_ID || t->fast[i].id == C_SUBMIT ? UINT16_MAX : 0;
@@ -435,12 +439,15 @@ static bool plan_row(wl_trace *t)
                 return false;
             wl_col_default(s->col, row);
             no_signature(s);
+            s->kept_len = 0;
         } else {
             const unsigned char *a = p;
             if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
                 no_signature(s);
+                s->kept_len = 0;
                 return false;
             }
+            s->kept_len = (uint16_t)(p - a);
             remember_field(s, a, (size_t)(p - a));
             given |= s->bit;
         }
