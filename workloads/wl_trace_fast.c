@@ -103,19 +103,28 @@ static void fast_plan(wl_trace *t)
 
 /* A text of len bytes at a into the char array dst of cap bytes. A short one
  * is copied as a fixed 32 or 64 bytes (vector moves) when the block has them:
- * a copy of variable length is inlined as `rep movsq`, whose start-up costs
- * more than a whole line's parse. The bytes past the NUL are never read. */
-static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
+ * a copy of variable length, or of a fixed 64 bytes, is inlined as `rep
+ * movs`, whose start-up costs more than a whole line's parse. Texts of 32
+ * bytes and more are copied out of line (copy_long), keeping the row loop
+ * small. The bytes past the NUL are never read. */
+static __attribute__((noinline)) void copy_long(const wl_trace *t, char *dst, size_t cap, const unsigned char *a,
+                                                size_t len)
 {
-    if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
-        memcpy(dst, a, 32);
-    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap) {
-        memcpy(dst, a, 32); /* two halves: a 64-byte copy is inlined as `rep movs` */
+    if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap) {
+        memcpy(dst, a, 32); /* two halves */
         memcpy(dst + 32, a + 32, 32);
-    }
-    else
+    } else
         memcpy(dst, a, len);
     dst[len] = 0;
+}
+
+static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
+{
+    if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap) {
+        memcpy(dst, a, 32);
+        dst[len] = 0;
+    } else
+        copy_long(t, dst, cap, a, len);
 }
 
 /* A decimal integer at *pp ('-' allowed) lo..hi; false otherwise. */
