@@ -148,7 +148,7 @@ run-tests: build-test gpusim
 	@sh tests/run_all.sh build/test
 
 bench: deps
-	@$(MAKE) --no-print-directory $(JOBS) gpusim $(REL)/bench_heap
+	@$(MAKE) --no-print-directory $(JOBS) gpusim $(REL)/bench_heap $(REL)/bench_reader
 	@$(MAKE) --no-print-directory run-bench
 
 # The FGD fill-up table on generated openb variants (minutes, no outside data)
@@ -161,7 +161,7 @@ fgd-table: gpusim
 	@if [ -z "$(TRACES)" ]; then echo "usage: make fgd-table TRACES=DIR (the openb_*.csv files of Alibaba clusterdata cluster-trace-gpu-v2023)" >&2; exit 2; fi
 	@sh scripts/fgd_table.sh "$(TRACES)" $(OUT)
 
-run-bench: gpusim $(REL)/bench_heap
+run-bench: gpusim $(REL)/bench_heap $(REL)/bench_reader
 	@sh scripts/bench.sh
 	@sh scripts/bench_scale.sh
 	@sh scripts/bench_trace.sh
@@ -176,6 +176,10 @@ run-bench: gpusim $(REL)/bench_heap
 $(REL)/bench_heap: scripts/bench_heap.c
 	@mkdir -p $(REL)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -o $@ $< -lm
+
+# the trace reader alone, on the release objects
+$(REL)/bench_reader: scripts/bench_reader.c $(patsubst %.c,$(REL)/%.o,$(LIB_SRC))
+	$(CC) $(BASE_CFLAGS) -O2 -o $@ $^ $(LIBS)
 
 baseline-update: gpusim
 	@sh scripts/update_baselines.sh ./gpusim

@@ -6,6 +6,8 @@
 #     reading of the trace included), best of BENCH_REPS rounds (default 5; each round runs every
 #     layout once), and the ratio to the four columns (goal: within 1.3x). Every layout replays the
 #     same jobs (the columns added change no figure of `whole` on one model), checked by their mean wait.
+#     Beside it the reader alone (bench_reader: the rows read, no simulation), best of the same rounds,
+#     and the rest, the engine's: what the layout costs to read, apart from the work its columns switch on.
 #  2. against SimPy 2: the M/M/64 replay of bench_simpy.py (SIMPY_JOBS, default 200,000 at utilization
 #     0.9), gpusim on the four-column layout and on the full job layout, whole-process CPU of each
 #     (bench_cpu.py, median of SIMPY_REPEAT and GPUSIM_REPEAT runs; goal >= 50x on both).
@@ -22,6 +24,7 @@
 set -e
 D=${BENCH_DIR:-build/bench}
 GS=${GPUSIM:-./gpusim}
+RD=${BENCH_READER:-build/release/bench_reader}
 mkdir -p "$D"
 REPS=${BENCH_REPS:-5}
 TJ=${TRACE_JOBS:-300000}
@@ -61,7 +64,7 @@ awk -F, 'BEGIN { OFS = "," } NR == 1 { print "id,kind,submit,duration,gpus,ref_g
 full_layout <"$B-4.csv" >"$B-full.csv"
 reversed <"$B-full.csv" >"$B-rev.csv"
 LAYOUTS="4 kind ref kindref ten full rev"
-for l in $LAYOUTS; do eval "best_$l=''; wait_$l=''"; done
+for l in $LAYOUTS; do eval "best_$l=''; wait_$l=''; read_$l=''"; done
 r=0
 while [ "$r" -lt "$REPS" ]; do
   r=$((r + 1))
@@ -71,20 +74,25 @@ while [ "$r" -lt "$REPS" ]; do
     c=$(val cpu_s "$D/trace-cols.json")
     eval "b=\$best_$l"
     if [ -z "$b" ] || awk -v a="$b" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then eval "best_$l=$c"; fi
+    c=$("$RD" "$B-$l.csv" 1 | awk '{ print $1 }')
+    eval "b=\$read_$l"
+    if [ -z "$b" ] || awk -v a="$b" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then eval "read_$l=$c"; fi
     eval "wait_$l=\$(awk '/\"queue_s\"/ { q = 1 } q && /\"mean\"/ { sub(/.*:[[:space:]]*/, \"\"); sub(/,\$/, \"\"); print; exit }' \"$D/trace-cols-run/report.json\")"
   done
 done
 echo "bench: columns, M/M/16 $TJ jobs at load 0.8 on $MODEL under whole, the same jobs in each layout;"
-echo "  sim.cpu_s (the event loop, reading the trace included), best of $REPS rounds; goal within 1.3x of 4 columns"
-printf "  %-58s %9s %7s %10s\n" layout "cpu s" "x 4col" "mean wait"
+echo "  sim.cpu_s (the event loop, reading the trace included), best of $REPS rounds; goal within 1.3x of 4 columns;"
+echo "  the reader alone (bench_reader), best of as many, and the rest: the engine's (cpu s - reader s)"
+printf "  %-58s %9s %7s %9s %9s %7s %10s\n" layout "cpu s" "x 4col" "reader s" "engine s" "x 4col" "mean wait"
 for l in $LAYOUTS; do
   case $l in
     4) name="id,submit,duration,gpus" ;; kind) name="+ kind" ;; ref) name="+ ref_gpu" ;; kindref) name="+ kind, ref_gpu" ;;
     ten) name="+ kind, ref_gpu, mem_bound, priority, tenant, cpu, mem_gib" ;;
     full) name="every job column (28)" ;; rev) name="every job column, reversed order" ;;
   esac
-  eval "c=\$best_$l; w=\$wait_$l"
-  awk -v n="$name" -v c="$c" -v b="$best_4" -v w="$w" 'BEGIN { printf "  %-58s %9.3f %7.2f %10.6f\n", n, c, c / b, w }'
+  eval "c=\$best_$l; w=\$wait_$l; rd=\$read_$l"
+  awk -v n="$name" -v c="$c" -v b="$best_4" -v w="$w" -v r="$rd" -v r4="$read_4" 'BEGIN {
+    printf "  %-58s %9.3f %7.2f %9.4f %9.4f %7.2f %10.6f\n", n, c, c / b, r, c - r, (c - r) / (b - r4), w }'
 done
 
 # --- 2. against SimPy 2 (Debian's python3-simpy): the same M/M/c replay, CPU seconds side by side ---

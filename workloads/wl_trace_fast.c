@@ -103,17 +103,28 @@ static void fast_plan(wl_trace *t)
 
 /* A text of len bytes at a into the char array dst of cap bytes. A short one
  * is copied as a fixed 32 or 64 bytes (vector moves) when the block has them:
- * a copy of variable length is inlined as `rep movsq`, whose start-up costs
- * more than a whole line's parse. The bytes past the NUL are never read. */
-static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
+ * a copy of variable length, or of a fixed 64 bytes, is inlined as `rep
+ * movs`, whose start-up costs more than a whole line's parse. Texts of 32
+ * bytes and more are copied out of line (copy_long), keeping the row loop
+ * small. The bytes past the NUL are never read. */
+static __attribute__((noinline)) void copy_long(const wl_trace *t, char *dst, size_t cap, const unsigned char *a,
+                                                size_t len)
 {
-    if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap)
-        memcpy(dst, a, 32);
-    else if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap)
-        memcpy(dst, a, 64);
-    else
+    if (len < 64 && cap >= 64 && (const char *)a + 64 <= t->blk + t->blk_cap) {
+        memcpy(dst, a, 32); /* two halves */
+        memcpy(dst + 32, a + 32, 32);
+    } else
         memcpy(dst, a, len);
     dst[len] = 0;
+}
+
+static inline void copy_text(const wl_trace *t, char *dst, size_t cap, const unsigned char *a, size_t len)
+{
+    if (len < 32 && cap >= 32 && (const char *)a + 32 <= t->blk + t->blk_cap) {
+        memcpy(dst, a, 32);
+        dst[len] = 0;
+    } else
+        copy_long(t, dst, cap, a, len);
 }
 
 /* A decimal integer at *pp ('-' allowed) lo..hi; false otherwise. */
@@ -208,6 +219,9 @@ static inline bool fast_text(wl_trace *t, const fast_step *s, const unsigned cha
                              int field_no)
 {
     char *at = (char *)row + s->off;
+    /* a name too long for a signature, as on the step's last row */
+    if (s->sym_off && len + 1 > sizeof s->sig && len == s->kept_len && wl_same_text(at, (const char *)a, len))
+        return true;
     if (len >= s->size || is_blank(a[0]) || is_blank(a[len - 1]))
         return false;
     copy_text(t, at, s->size, a, len);
@@ -387,6 +401,7 @@ static void fast_forget(wl_trace *t)
 {
     for (int i = 0; t->fast && i < t->ncols_header; i++) {
         no_signature(&t->fast[i]);
+        t->fast[i].kept_len = 0;
         t->fast[i].sig_misses = 0;
         /* id and submit differ on nearly every row: never compared */
         t->fast[i].sig_rest = t->fast[i].id == C_ID || t->fast[i].id == C_SUBMIT ? UINT16_MAX : 0;
@@ -433,12 +448,15 @@ static bool plan_row(wl_trace *t)
                 return false;
             wl_col_default(s->col, row);
             no_signature(s);
+            s->kept_len = 0;
         } else {
             const unsigned char *a = p;
             if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
                 no_signature(s);
+                s->kept_len = 0;
                 return false;
             }
+            s->kept_len = (uint16_t)(p - a);
             remember_field(s, a, (size_t)(p - a));
             given |= s->bit;
         }

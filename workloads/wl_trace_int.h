@@ -123,6 +123,11 @@ typedef struct fast_step {
     uint64_t sig[2], sig_mask[2];
     uint16_t sig_len;
     uint16_t sig_misses, sig_rest; /* misses in a row; rows left without comparing */
+    /* the length of the field the fast path last read into the row for this
+     * step, 0 when the row's members may have changed since (an empty field,
+     * a declined line, the field-by-field path): a name of that length equal
+     * to the row's is its value already, its number and column too */
+    uint16_t kept_len;
 } fast_step;
 #define SIG_NONE 0
 #define SIG_MISSES 3
