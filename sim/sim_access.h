@@ -58,6 +58,12 @@ void sim_count_skipped_events(sim *s, uint64_t n);
 /* For a module's admit that refuses the arrival: why (static text), the
  * reason the core records (sim_module.admit). */
 void sim_admit_refuse(sim *s, const char *why);
+/* The run's queue-time and completion-time sketches (seconds). */
+const sim_sketch *sim_queue_s_sketch(const sim *s);
+const sim_sketch *sim_jct_s_sketch(const sim *s);
+/* Counts one interruption of a trace job (preemption, a failure, a reclaim)
+ * and the GPU-seconds it lost and will spend reading its checkpoint back. */
+void sim_count_interruption(sim *s, double lost_gpu_s, double read_gpu_s);
 uint32_t sim_job_slots(const sim *s);
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 
