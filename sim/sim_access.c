@@ -25,6 +25,17 @@ int sim_nwarnings(const sim *s) { return s->nwarnings; }
 const char *sim_warning(const sim *s, int i) { return s->warnings[i]; }
 bool sim_rows_pending_at(const sim *s, gs_time_us t) { return s->have_next && s->next_row->submit_us == t; }
 bool sim_idle(const sim *s) { return s->queued == 0 && s->running == 0; }
+uint64_t sim_jobs_running(const sim *s) { return s->running; }
+void sim_admit_refuse(sim *s, const char *why) { s->admit_why = why; }
+const sim_sketch *sim_queue_s_sketch(const sim *s) { return &s->queue_s; }
+const sim_sketch *sim_jct_s_sketch(const sim *s) { return &s->jct_s; }
+void sim_count_interruption(sim *s, double lost_gpu_s, double read_gpu_s)
+{
+    s->interruptions++;
+    if (lost_gpu_s != 0) /* as a sum that never added a zero */
+        s->interrupt_lost_gpu_s += lost_gpu_s;
+    s->interrupt_read_gpu_s += read_gpu_s;
+}
 void sim_count_skipped_events(sim *s, uint64_t n) { s->events += n; }
 uint32_t sim_job_slots(const sim *s) { return s->nslots; }
 job *sim_job_in_slot(const sim *s, uint32_t slot) { return sim_slot_job(s, slot); }

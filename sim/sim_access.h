@@ -49,10 +49,21 @@ bool sim_rows_pending_at(const sim *s, gs_time_us t);
  * whether no job is queued or running, and the events it skipped, added
  * to the run's count as if processed (sim_next_strong_us, sim.h). */
 bool sim_idle(const sim *s);
+/* Trace jobs running now (internal tasks not counted). */
+uint64_t sim_jobs_running(const sim *s);
 void sim_count_skipped_events(sim *s, uint64_t n);
 /* Job slots so far (every slot below is a job record, in flight or free:
  * job.state JOB_DONE), and the job in slot (job.slot) now: for a policy
  * that names its jobs by slot, half a pointer (share/share_state.h). */
+/* For a module's admit that refuses the arrival: why (static text), the
+ * reason the core records (sim_module.admit). */
+void sim_admit_refuse(sim *s, const char *why);
+/* The run's queue-time and completion-time sketches (seconds). */
+const sim_sketch *sim_queue_s_sketch(const sim *s);
+const sim_sketch *sim_jct_s_sketch(const sim *s);
+/* Counts one interruption of a trace job (preemption, a failure, a reclaim)
+ * and the GPU-seconds it lost and will spend reading its checkpoint back. */
+void sim_count_interruption(sim *s, double lost_gpu_s, double read_gpu_s);
 uint32_t sim_job_slots(const sim *s);
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 

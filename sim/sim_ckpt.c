@@ -32,14 +32,14 @@ double sim_ckpt_bytes(const sim_ext *x, const job *j)
  * without a checkpoint size has no checkpoints and restarts from scratch. */
 double sim_ckpt_periodic_point_us(const sim *s, const sim_ext *x, const job *j, bool *has_ckpt)
 {
-    double done_now = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    double done_now = j->work_left_us - job_drain_rate(j) * (double)(sim_now(s) - j->rate_since_us);
     if (done_now < 0)
         done_now = 0;
     *has_ckpt = false;
     if (sim_ckpt_bytes(x, j) <= 0)
         return (double)j->req.dur_us;
     const job_more *m = j->more; /* a victim: listed when it started */
-    gs_time_us ran = s->now - m->run_since_us;
+    gs_time_us ran = sim_now(s) - m->run_since_us;
     double point = (j->core_flags & JF_HAS_CKPT) ? m->resume_work_us : (double)j->req.dur_us;
     *has_ckpt = (j->core_flags & JF_HAS_CKPT) != 0;
     if (x->ckpt_events) /* the latest write that completed (sim_job_ckpt_commit) */
@@ -57,15 +57,16 @@ double sim_ckpt_shard(const sim *s, const job *j)
     if (!j->req.spans)
         return 1;
     int g = j->req.gpus_per_node;
-    for (int p = 0; !g && p < s->cl->npools; p++)
-        if ((j->pools >> p & 1) && s->cl->pools[p].max_node_gpus > g)
-            g = s->cl->pools[p].max_node_gpus;
+    const sim_cluster *cl = sim_cluster_of(s);
+    for (int p = 0; !g && p < cl->npools; p++)
+        if ((j->pools >> p & 1) && cl->pools[p].max_node_gpus > g)
+            g = cl->pools[p].max_node_gpus;
     return g >= j->req.gpus || g <= 0 ? 1 : (double)g / j->req.gpus;
 }
 
 static double work_left_now_us(const sim *s, const job *j)
 {
-    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(sim_now(s) - j->rate_since_us);
     return left < 0 ? 0 : left;
 }
 
@@ -115,7 +116,7 @@ static int cand_cmp(const void *a, const void *b)
 bool sim_ckpt_eligible(const sim *s, const sim_ext *x, const job *v, const job *p)
 {
     return !(v->core_flags & JF_VICTIM) && v->req.priority < p->req.priority && v->state == JOB_RUNNING &&
-           s->now - v->more->run_since_us >= x->min_runtime_us;
+           sim_now(s) - v->more->run_since_us >= x->min_runtime_us;
 }
 
 /* Victims on n are taken in order of least cost (ties: lower priority,
@@ -136,12 +137,13 @@ int sim_ckpt_plan_node(sim *s, const sim_ext *x, job *p, int n, job **out, doubl
     if (k == 0)
         return 0;
     qsort(*buf, k, sizeof **buf, cand_cmp);
-    const pol_ops *sp = s->pol[0];
+    const pol_ops *sp = sim_policy_at(s, 0);
+    void *sp_state = sim_policy_state(s, 0);
     int nv = 0;
     bool fits = false;
     for (size_t i = 0; i < k && !fits; i++) {
         out[nv++] = (*buf)[i].j;
-        fits = sp->space->fits_if_released(s->pst[0], s, p, n, out, nv);
+        fits = sp->space->fits_if_released(sp_state, s, p, n, out, nv);
     }
     if (!fits)
         return 0;
@@ -149,7 +151,7 @@ int sim_ckpt_plan_node(sim *s, const sim_ext *x, job *p, int n, job **out, doubl
     for (int i = nv - 1; i >= 0 && nv > 1; i--) {
         job *keep = out[i];
         out[i] = out[nv - 1];
-        if (sp->space->fits_if_released(s->pst[0], s, p, n, out, nv - 1)) {
+        if (sp->space->fits_if_released(sp_state, s, p, n, out, nv - 1)) {
             nv--;
         } else {
             out[nv - 1] = out[i];

@@ -23,7 +23,7 @@ static void idle_later(el_state *e, int node)
         return;
     el_node *n = &e->node[node];
     n->gen++;
-    sim_module_event(e->s, e->index, e->s->now + el_s_to_us(g->cfg->idle_s), (uint32_t)node, n->gen, EL_EV_IDLE);
+    sim_module_event(e->s, e->index, sim_now(e->s) + el_s_to_us(g->cfg->idle_s), (uint32_t)node, n->gen, EL_EV_IDLE);
 }
 
 static void on_up(el_state *e, int node)
@@ -33,7 +33,7 @@ static void on_up(el_state *e, int node)
     el_node *n = &e->node[node];
     if (g->open_node == node)
         g->open_node = -1;
-    sim_gauge_add(&g->provisioning, s->now, -1);
+    sim_gauge_add(&g->provisioning, sim_now(s), -1);
     el_ref *w = n->wait;
     int nw = n->nwait;
     n->wait = NULL;
@@ -42,8 +42,8 @@ static void on_up(el_state *e, int node)
     el_spot_arm(e, node);
     for (int i = 0; i < nw; i++) {
         job *j = sim_job_at(s, w[i].slot, w[i].gen);
-        if (j && j->state == JOB_RUNNING && j->start_us == s->now) {
-            sim_sketch_add(&g->provision_wait_s, gs_us_to_s(s->now - n->decided_us));
+        if (j && j->state == JOB_RUNNING && j->start_us == sim_now(s)) {
+            sim_sketch_add(&g->provision_wait_s, gs_us_to_s(sim_now(s) - n->decided_us));
             g->provision_waits++;
         } else if (j && j->state == JOB_QUEUED)
             el_scale_pending(e, j); /* another took the node: ask again */
@@ -71,9 +71,9 @@ static void on_watch(void *ud, sim *s, int node, const job *j, bool joined)
     el_state *e = ud;
     el_group *g = &e->g[e->group_of[node]];
     int gpus = job_gpus_on(j, node);
-    int64_t mib = job_req_gpumem_mib(&j->req, s->cl->pools[g->pool].model->memory_mib);
-    sim_gauge_add(&g->used, s->now, joined ? gpus : -gpus);
-    e->mem_used_mib += (joined ? 1.0 : -1.0) * (double)(mib > 0 ? mib : s->cl->pools[g->pool].model->memory_mib) * gpus;
+    int64_t mib = job_req_gpumem_mib(&j->req, sim_cluster_of(s)->pools[g->pool].model->memory_mib);
+    sim_gauge_add(&g->used, sim_now(s), joined ? gpus : -gpus);
+    e->mem_used_mib += (joined ? 1.0 : -1.0) * (double)(mib > 0 ? mib : sim_cluster_of(s)->pools[g->pool].model->memory_mib) * gpus;
     if (joined)
         e->node[node].gen++; /* an idle timer running is void */
     else if (sim_node_empty(s, node) && sim_node_state(s, node) == NODE_UP)
@@ -118,11 +118,11 @@ static void el_arrived(void *state, sim *s, job *j)
 static bool el_admit(void *state, sim *s, job *j)
 {
     el_state *e = state;
-    const wl_row *r = s->arriving;
+    const wl_row *r = sim_arriving_row(s);
     if (r && r->tier == WL_TIER_NO_SPOT && (j->pools & e->spot_pools)) {
         j->pools &= ~e->spot_pools;
         if (!j->pools) {
-            s->admit_why = "tier no-spot: the GPU models it may use are on spot nodes only";
+            sim_admit_refuse(s, "tier no-spot: the GPU models it may use are on spot nodes only");
             return false;
         }
     }
@@ -189,7 +189,7 @@ static void sort_by_price(el_state *e)
 static void group_init(el_state *e, int gi)
 {
     sim *s = e->s;
-    const sim_cluster *c = s->cl;
+    const sim_cluster *c = sim_cluster_of(s);
     el_group *g = &e->g[gi];
     g->index = gi;
     g->cfg = &c->group_elastic[gi];
@@ -249,7 +249,7 @@ static void ts_columns(el_state *e)
 
 static int el_init(sim *s, int index, void **state, gs_error *err)
 {
-    const sim_cluster *c = s->cl;
+    const sim_cluster *c = sim_cluster_of(s);
     *state = NULL;
     if (!c->group_elastic) {
         sim_module_skip(s, index, SIM_HOOK_ARRIVED | SIM_HOOK_ADMIT | SIM_HOOK_NARROW_POOLS);
@@ -301,7 +301,7 @@ static void el_fini(void *state)
         el_spot_free(&e->g[gi]);
         sim_sketch_free(&e->g[gi].provision_wait_s);
     }
-    for (int n = 0; e->node && n < e->s->cl->nnodes; n++) /* NULL: init refused the run */
+    for (int n = 0; e->node && n < sim_cluster_of(e->s)->nnodes; n++) /* NULL: init refused the run */
         free(e->node[n].wait);
     free(e->g);
     free(e->order);
@@ -326,7 +326,7 @@ const sim_module elastic_module = {
 void sim_elastic_reclaim(sim *s, int node)
 {
     el_state *e = sim_module_state(s, &elastic_module);
-    if (!e || node < 0 || node >= s->cl->nnodes || e->group_of[node] < 0 ||
+    if (!e || node < 0 || node >= sim_cluster_of(s)->nnodes || e->group_of[node] < 0 ||
         e->g[e->group_of[node]].cfg->tier != TIER_SPOT || sim_node_state(s, node) != NODE_UP)
         GS_BUG("sim_elastic_reclaim: not an up node of a spot group");
     e->node[node].spot_gen++; /* the drawn reclaim is void: this one replaces it */

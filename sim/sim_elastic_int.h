@@ -10,7 +10,8 @@
 
 #include "sim_elastic.h"
 #include "sim_metrics.h"
-#include "sim_struct.h"
+#include "sim.h"
+#include "sim_module.h"
 
 /* The module's events (aux); slot: a node, gen: its generation. */
 enum { EL_EV_UP = 1, EL_EV_IDLE, EL_EV_SCAN, EL_EV_POOLED, EL_EV_NOTICE, EL_EV_RECLAIM,

@@ -31,7 +31,7 @@ static void pooled_metrics(const el_state *e, const el_group *of, int less, doub
             continue;
         double up = (double)(g->nstate[NODE_UP] - (g == of ? less : 0)) * g->ngpus;
         gpus += up;
-        mib += up * (double)e->s->cl->pools[g->pool].model->memory_mib;
+        mib += up * (double)sim_cluster_of(e->s)->pools[g->pool].model->memory_mib;
         used += g->used.value;
     }
     *util = gpus > 0 ? used / gpus : 0;
@@ -57,7 +57,7 @@ void el_pooled_arm(el_state *e)
         return;
     e->pooled_pending = true;
     /* ticks on the period's grid, so a crossing is seen at the first multiple after it */
-    sim_module_event(e->s, e->index, (e->s->now / p + 1) * p, 0, 0, EL_EV_POOLED);
+    sim_module_event(e->s, e->index, (sim_now(e->s) / p + 1) * p, 0, 0, EL_EV_POOLED);
 }
 
 void el_pooled_tick(el_state *e)
@@ -66,7 +66,7 @@ void el_pooled_tick(el_state *e)
     e->pooled_pending = false;
     double util, mem, p99;
     pooled_metrics(e, NULL, 0, &util, &mem, &p99);
-    bool moving = s->running > 0 || s->queued > 0 || s->g_alloc.value > 0; /* tasks (replicas) hold GPUs */
+    bool moving = !sim_idle(s) || sim_alloc_gpus(s) > 0; /* tasks (replicas) hold GPUs */
     for (int k = 0; k < e->norder; k++) {
         el_group *g = &e->g[e->order[k]];
         moving |= g->provisioning.value > 0;

@@ -25,9 +25,9 @@ typedef struct el_sums {
 static el_sums group_sums(const el_group *g, const sim *s)
 {
     el_sums t = {.priced = g->usd_gpu_h >= 0};
-    double end_h = gs_us_to_s(s->now) / 3600.0;
-    t.node_h = g->cfg->tier == TIER_RESERVED ? g->count * end_h : sim_gauge_area(&g->exist, s->now) / 3600.0;
-    t.used_gpu_h = sim_gauge_area(&g->used, s->now) / 3600.0;
+    double end_h = gs_us_to_s(sim_now(s)) / 3600.0;
+    t.node_h = g->cfg->tier == TIER_RESERVED ? g->count * end_h : sim_gauge_area(&g->exist, sim_now(s)) / 3600.0;
+    t.used_gpu_h = sim_gauge_area(&g->used, sim_now(s)) / 3600.0;
     t.idle_gpu_h = t.node_h * g->ngpus - t.used_gpu_h;
     t.usd = t.priced ? t.node_h * g->ngpus * g->usd_gpu_h : 0;
     t.outs = g->scale_outs;
@@ -76,7 +76,7 @@ static void group_json(cJSON *arr, const el_group *g, const el_sums *t, const si
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "group", g->index);
-    cJSON_AddStringToObject(o, "model", s->cl->pools[g->pool].model->name);
+    cJSON_AddStringToObject(o, "model", sim_cluster_of(s)->pools[g->pool].model->name);
     cJSON_AddStringToObject(o, "tier", sim_tier_name(g->cfg->tier));
     cJSON_AddNumberToObject(o, "gpus_per_node", g->ngpus);
     if (g->usd_gpu_h >= 0)

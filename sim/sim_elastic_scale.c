@@ -47,7 +47,7 @@ static bool fits_up(const el_state *e, const job *j)
 {
     if (j->req.spans)
         return false;
-    return sim_cluster_find_node(e->s->cl, j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false) >= 0;
+    return sim_cluster_find_node(sim_cluster_of(e->s), j->pools, j->req.gpus, j->req.cpu, j->req.mem_gib, false) >= 0;
 }
 
 /* Nodes of group g that j needs: 1, or a gang's parts; 0 when none fits. */
@@ -92,13 +92,13 @@ static void node_provision(el_state *e, el_group *g)
     int node = g->absent[--g->nabsent];
     el_node *n = &e->node[node];
     n->gen++;
-    n->decided_us = s->now;
+    n->decided_us = sim_now(s);
     g->alive++;
     g->scale_outs++;
-    sim_gauge_add(&g->exist, s->now, 1);
-    sim_gauge_add(&g->provisioning, s->now, 1);
+    sim_gauge_add(&g->exist, sim_now(s), 1);
+    sim_gauge_add(&g->provisioning, sim_now(s), 1);
     el_scale_set_state(e, node, NODE_PROVISIONING);
-    sim_module_event(s, e->index, s->now + el_s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
+    sim_module_event(s, e->index, sim_now(s) + el_s_to_us(g->cfg->provision_s), (uint32_t)node, n->gen, EL_EV_UP);
 }
 
 void el_scale_provision(el_state *e, el_group *g, job *j)
@@ -142,7 +142,7 @@ static void scan_later(el_state *e)
     if (e->scan_pending || e->nwatch == 0)
         return;
     e->scan_pending = true;
-    sim_module_event(e->s, e->index, e->s->now + EL_SCAN_US, 0, 0, EL_EV_SCAN);
+    sim_module_event(e->s, e->index, sim_now(e->s) + EL_SCAN_US, 0, 0, EL_EV_SCAN);
 }
 
 static void watch(el_state *e, job *j)
@@ -177,7 +177,7 @@ void el_scale_scan(el_state *e)
     }
     /* what is still watched waits for room an up node has, or for a group
      * below its max: only a running job or a node on the way changes that */
-    bool moving = s->running > 0;
+    bool moving = sim_jobs_running(s) > 0;
     for (int k = 0; k < e->norder && !moving; k++)
         moving = e->g[e->order[k]].provisioning.value > 0;
     for (int i = 0; moving && i < keep; i++) {
@@ -196,11 +196,11 @@ void el_scale_node_gone(el_state *e, int node, bool reclaimed)
     el_node *n = &e->node[node];
     n->gen++;
     if (sim_node_state(s, node) == NODE_PROVISIONING)
-        sim_gauge_add(&g->provisioning, s->now, -1);
+        sim_gauge_add(&g->provisioning, sim_now(s), -1);
     if (g->open_node == node)
         g->open_node = -1;
     g->alive--;
-    sim_gauge_add(&g->exist, s->now, -1);
+    sim_gauge_add(&g->exist, sim_now(s), -1);
     if (reclaimed)
         g->reclaims++;
     else

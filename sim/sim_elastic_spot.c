@@ -29,7 +29,7 @@ void el_spot_arm(el_state *e, int node)
         g->rng = gs_rng_new(sim_seed(e->s), RNG_POLICY + 2000 + (uint32_t)g->index);
     double after_s = gs_rng_exp(g->rng, 3600.0 / g->cfg->reclaim_per_node_hour);
     el_node *n = &e->node[node];
-    sim_module_event(e->s, e->index, e->s->now + el_s_to_us(after_s), (uint32_t)node, n->spot_gen, EL_EV_NOTICE);
+    sim_module_event(e->s, e->index, sim_now(e->s) + el_s_to_us(after_s), (uint32_t)node, n->spot_gen, EL_EV_NOTICE);
 }
 
 void el_spot_free(el_group *g)
@@ -46,24 +46,24 @@ void el_spot_notice(el_state *e, int node)
     el_group *g = &e->g[e->group_of[node]];
     gs_time_us notice_us = el_s_to_us(g->cfg->notice_s);
     el_scale_set_state(e, node, NODE_DRAINING);
-    for (job *j = s->node_jobs[node]; j;) {
+    for (job *j = sim_node_first_job(s, node); j;) {
         job *next = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext : j->more->node_next;
         gs_time_us w = j->internal ? -1 : sim_job_ckpt_write_us(s, j);
         if (w >= 0 && w <= notice_us && !sim_job_is_victim(j)) {
             sim_job_set_rate(s, j, 0);
-            sim_module_event(s, e->index, s->now + w, j->slot, j->gen, EL_EV_SAVED | (j->starts & 0xffffffu) << 8);
+            sim_module_event(s, e->index, sim_now(s) + w, j->slot, j->gen, EL_EV_SAVED | (j->starts & 0xffffffu) << 8);
             g->notices_saved++;
         }
         j = next;
     }
     /* after the writes: one ending with the notice is saved before the node goes */
-    sim_module_event(s, e->index, s->now + notice_us, (uint32_t)node, e->node[node].spot_gen, EL_EV_RECLAIM);
+    sim_module_event(s, e->index, sim_now(s) + notice_us, (uint32_t)node, e->node[node].spot_gen, EL_EV_RECLAIM);
 }
 
 static void on_reclaim(el_state *e, int node)
 {
     el_group *g = &e->g[e->group_of[node]];
-    for (job *j = e->s->node_jobs[node]; j; j = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext
+    for (job *j = sim_node_first_job(e->s, node); j; j = job_spans(j) ? ((const job_part *)job_part_on(j, node))->nnext
                                                             : j->more->node_next)
         g->interrupted += !j->internal;
     el_scale_node_gone(e, node, true);

@@ -91,11 +91,11 @@ static void schedule_head(sim_fail *x, sim *s)
 /* Node n's clock from now (none at rate 0). */
 static void clock_start(sim_fail *x, sim *s, int n)
 {
-    double per_us = x->grp[s->cl->nodes[n].group].per_us;
+    double per_us = x->grp[sim_cluster_of(s)->nodes[n].group].per_us;
     if (per_us <= 0 || x->pos[n] >= 0)
         return;
     double dt = ceil(gs_rng_exp(x->rng, 1 / per_us));
-    x->next_us[n] = dt < (double)(GS_TIME_MAX - s->now) ? s->now + (gs_time_us)dt : GS_TIME_MAX;
+    x->next_us[n] = dt < (double)(GS_TIME_MAX - sim_now(s)) ? sim_now(s) + (gs_time_us)dt : GS_TIME_MAX;
     if (x->next_us[n] == GS_TIME_MAX)
         return;
     put(x, x->nheap++, n);
@@ -136,7 +136,7 @@ static void swap_in(sim_fail *x, sim *s, fail_group *g)
     x->mine[m] = M_SWAP;
     x->serial[m]++;
     sim_node_set_state(s, m, NODE_PROVISIONING);
-    sim_module_event_weak(s, x->index, s->now + x->swap_us, (uint32_t)m, x->serial[m], ft_aux(FT_SWAP, 0));
+    sim_module_event_weak(s, x->index, sim_now(s) + x->swap_us, (uint32_t)m, x->serial[m], ft_aux(FT_SWAP, 0));
 }
 
 static int draw_cause(sim_fail *x, const fail_group *g, int gpus)
@@ -152,16 +152,16 @@ static int draw_cause(sim_fail *x, const fail_group *g, int gpus)
 
 static void fail_node(sim_fail *x, sim *s, int n, int c)
 {
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &sim_cluster_of(s)->nodes[n];
     fail_group *g = &x->grp[nd->group];
     x->failures++;
     x->by_cause[g->cause_ix[c]]++;
     x->mine[n] = M_DOWN;
     x->serial[n]++;
-    sim_gauge_add(&x->down, s->now, 1);
+    sim_gauge_add(&x->down, sim_now(s), 1);
     sim_node_move(s, n, NODE_DOWN, &(sim_node_why){x->restart_us, &x->tally});
     gs_time_us repair_us = (gs_time_us)llround(g->f->cause[c].repair_s * 1e6);
-    sim_module_event_weak(s, x->index, s->now + repair_us, (uint32_t)n, x->serial[n], ft_aux(FT_REPAIR, 0));
+    sim_module_event_weak(s, x->index, sim_now(s) + repair_us, (uint32_t)n, x->serial[n], ft_aux(FT_REPAIR, 0));
     swap_in(x, s, g);
 }
 
@@ -170,10 +170,10 @@ static void fail_node(sim_fail *x, sim *s, int n, int c)
 static void on_fail(sim_fail *x, sim *s)
 {
     x->head_at_us = GS_TIME_MAX;
-    while (x->nheap > 0 && x->next_us[x->heap[0]] <= s->now) {
-        int n = heap_pop(x), st = s->cl->nodes[n].state;
+    while (x->nheap > 0 && x->next_us[x->heap[0]] <= sim_now(s)) {
+        int n = heap_pop(x), st = sim_cluster_of(s)->nodes[n].state;
         if (st == NODE_UP || st == NODE_DRAINING)
-            fail_node(x, s, n, draw_cause(x, &x->grp[s->cl->nodes[n].group], s->cl->nodes[n].ngpus));
+            fail_node(x, s, n, draw_cause(x, &x->grp[sim_cluster_of(s)->nodes[n].group], sim_cluster_of(s)->nodes[n].ngpus));
         else
             clock_start(x, s, n);
     }
@@ -183,10 +183,10 @@ static void on_fail(sim_fail *x, sim *s)
 void sim_fail_now(sim *s, int node, int cause)
 {
     sim_fail *x = sim_module_state(s, &fail_module);
-    if (!x || !x->on || node < 0 || node >= s->cl->nnodes)
+    if (!x || !x->on || node < 0 || node >= sim_cluster_of(s)->nnodes)
         GS_BUG("sim_fail_now: failures are off, or no such node");
-    int st = s->cl->nodes[node].state;
-    const fail_group *g = &x->grp[s->cl->nodes[node].group];
+    int st = sim_cluster_of(s)->nodes[node].state;
+    const fail_group *g = &x->grp[sim_cluster_of(s)->nodes[node].group];
     if ((st != NODE_UP && st != NODE_DRAINING) || cause < 0 || cause >= g->f->n)
         GS_BUG("sim_fail_now: the node is not in service, or no such cause");
     if (x->pos[node] >= 0) { /* its clock stops: it is drawn again when the node is back */
@@ -212,8 +212,8 @@ bool sim_fail_job_goodput(const sim *s, const job *j, double *held_gpu_s, double
  * else stands by in the place of the spare that took its work. */
 static void on_repair(sim_fail *x, sim *s, int n)
 {
-    fail_group *g = &x->grp[s->cl->nodes[n].group];
-    sim_gauge_add(&x->down, s->now, -1);
+    fail_group *g = &x->grp[sim_cluster_of(s)->nodes[n].group];
+    sim_gauge_add(&x->down, sim_now(s), -1);
     if (g->short_nodes > 0 || g->nstand >= g->spares) {
         g->short_nodes -= g->short_nodes > 0;
         bring_up(x, s, n);
@@ -233,7 +233,7 @@ static bool fl_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint
     case FT_REPAIR:
     case FT_SWAP:
         return gen == x->serial[slot] && x->mine[slot] == ((aux >> 24) == FT_REPAIR ? M_DOWN : M_SWAP) &&
-               s->cl->nodes[slot].state == ((aux >> 24) == FT_REPAIR ? NODE_DOWN : NODE_PROVISIONING);
+               sim_cluster_of(s)->nodes[slot].state == ((aux >> 24) == FT_REPAIR ? NODE_DOWN : NODE_PROVISIONING);
     case FT_SPARES:
         return true;
     default:
@@ -315,17 +315,17 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     }
     if (!x->on)
         return 0;
-    for (int p = 0; p < s->npol; p++) /* each policy's record says whether it can */
-        if (s->pol[p]->failures_refused)
-            return gs_err(err, GS_EUSAGE, "--set failures=on with policy '%s': %s", s->pol[p]->name,
-                          s->pol[p]->failures_refused);
+    for (int p = 0; p < sim_npolicies(s); p++) /* each policy's record says whether it can */
+        if (sim_policy_at(s, p)->failures_refused)
+            return gs_err(err, GS_EUSAGE, "--set failures=on with policy '%s': %s", sim_policy_at(s, p)->name,
+                          sim_policy_at(s, p)->failures_refused);
     sim_preempt_ckpt_by_events(s);
     x->scale = sim_param_number(s, "fail_scale");
     x->restart_us = sim_param_us(s, "restart_s");
     x->swap_us = sim_param_us(s, "spare_swap_s");
     x->periodic = sim_param_us(s, "checkpoint_every") > 0;
-    x->rng = gs_rng_new(s->cfg->seed, RNG_FAILURES);
-    int nn = s->cl->nnodes;
+    x->rng = gs_rng_new(sim_seed(s), RNG_FAILURES);
+    int nn = sim_cluster_of(s)->nnodes;
     x->next_us = xmalloc((size_t)nn * sizeof *x->next_us);
     x->heap = xmalloc((size_t)nn * sizeof *x->heap);
     x->pos = xmalloc((size_t)nn * sizeof *x->pos);
@@ -336,7 +336,7 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     for (int i = 0; i < x->ngroups; i++)
         x->grp[i].per_us *= x->scale;
     for (int i = 0; i < x->ngroups; i++) { /* every node but the spares: those stand by from 0 */
-        int first = s->cl->group_first[i], end = i + 1 < x->ngroups ? s->cl->group_first[i + 1] : nn;
+        int first = sim_cluster_of(s)->group_first[i], end = i + 1 < x->ngroups ? sim_cluster_of(s)->group_first[i + 1] : nn;
         for (int n = first; n < end - x->grp[i].spares; n++)
             clock_start(x, s, n);
     }

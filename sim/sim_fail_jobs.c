@@ -54,13 +54,13 @@ void fail_job_started(sim_fail *x, sim *s, job *j)
     double drain = job_drain_rate(j);
     double startup = j->starts > 1 && j->more ? j->work_left_us - j->more->resume_work_us : 0;
     bool same = r->gen == j->gen; /* a restart: the job's sums go on */
-    *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = s->now, .write_since_us = -1, .rate = j->rate,
+    *r = (fail_run){.gen = j->gen, .starts = j->starts, .since_us = sim_now(s), .write_since_us = -1, .rate = j->rate,
                     .job_held_gpu_s = same ? r->job_held_gpu_s : 0, .job_waste_gpu_s = same ? r->job_waste_gpu_s : 0};
     r->startup_us = startup > 0 && drain > 0 ? (gs_time_us)ceil(startup / drain) : 0;
     if (x->periodic) /* else every_us and write_us stay 0: no writes */
         sim_job_ckpt_costs(s, j, &r->every_us, &r->write_us);
     if (r->every_us > 0)
-        next_write(x, s, j, s->now + r->startup_us + r->every_us);
+        next_write(x, s, j, sim_now(s) + r->startup_us + r->every_us);
 }
 
 /* What run r held from its start to now, into the three sums. */
@@ -84,7 +84,7 @@ void fail_job_stopped(sim_fail *x, sim *s, job *j)
     if (!r)
         return;
     double held = 0, restart = 0, write = 0;
-    held_until(r, j, s->now, &held, &restart, &write);
+    held_until(r, j, sim_now(s), &held, &restart, &write);
     x->held_gpu_s += held;
     x->restart_gpu_s += restart;
     x->write_gpu_s += write;
@@ -100,7 +100,7 @@ bool fail_job_figures(const sim_fail *x, const sim *s, const job *j, double *hel
         return false;
     double held = r->job_held_gpu_s, restart = 0, write = 0;
     if (r->starts && r->starts == j->starts) /* its run going now (a stop zeroes starts) */
-        held_until(r, j, s->now, &held, &restart, &write);
+        held_until(r, j, sim_now(s), &held, &restart, &write);
     *held_gpu_s = held;
     *waste_gpu_s = r->job_waste_gpu_s + restart + write;
     return held > 0;
@@ -112,7 +112,7 @@ void fail_jobs_open(const sim_fail *x, const sim *s, double *held, double *resta
         const fail_run *r = &x->runs[i];
         const job *j = r->starts ? sim_job_at(s, i, r->gen) : NULL;
         if (j && j->state == JOB_RUNNING && j->starts == r->starts)
-            held_until(r, j, s->now, held, restart, write);
+            held_until(r, j, sim_now(s), held, restart, write);
     }
 }
 
@@ -135,18 +135,18 @@ void fail_job_event(sim_fail *x, sim *s, uint32_t slot, uint32_t gen, uint32_t a
     fail_run *r = run_of(x, j);
     if ((aux >> 24) == FT_WRITE && r->write_us > 0) {
         r->rate = j->rate;
-        r->write_since_us = s->now;
+        r->write_since_us = sim_now(s);
         sim_job_set_rate(s, j, 0);
-        sim_module_event(s, x->index, s->now + r->write_us, j->slot, j->gen, ft_aux(FT_WRITTEN, j->starts));
+        sim_module_event(s, x->index, sim_now(s) + r->write_us, j->slot, j->gen, ft_aux(FT_WRITTEN, j->starts));
         return;
     }
     sim_job_ckpt_commit(s, j);
     if ((aux >> 24) == FT_WRITTEN) {
-        double w = j->req.gpus * gs_us_to_s(s->now - r->write_since_us);
+        double w = j->req.gpus * gs_us_to_s(sim_now(s) - r->write_since_us);
         x->write_gpu_s += w;
         r->job_waste_gpu_s += w;
         r->write_since_us = -1;
         sim_job_set_rate(s, j, r->rate);
     }
-    next_write(x, s, j, s->now + r->every_us);
+    next_write(x, s, j, sim_now(s) + r->every_us);
 }

@@ -24,14 +24,14 @@ static int cause_row(sim_fail *x, const char *name)
 /* Group i's rates; 0, or GS_EINPUT when none are known. */
 static int group_rates(sim_fail *x, const sim *s, int i, int first, gs_error *err)
 {
-    const sim_cluster *cl = s->cl;
+    const sim_cluster *cl = sim_cluster_of(s);
     fail_group *g = &x->grp[i];
     const gpu_model *m = cl->pools[cl->nodes[first].pool].model, *from = NULL;
     if (cl->group_fail && cl->group_fail[i]) {
         g->f = cl->group_fail[i];
         snprintf(g->from, sizeof g->from, "cluster file");
     } else {
-        g->f = gpu_catalog_failures(s->cat, m, &from);
+        g->f = gpu_catalog_failures(sim_catalog(s), m, &from);
         if (!g->f)
             return gs_err(err, GS_EINPUT, "--set failures=on: GPU model '%s' has no failure rates, nor has "
                           "%s (models/gpu/README.md); give the node group a \"failures\" block", m->name,
@@ -47,7 +47,7 @@ static int group_rates(sim_fail *x, const sim *s, int i, int first, gs_error *er
 
 int fail_groups_init(sim_fail *x, sim *s, gs_error *err)
 {
-    const sim_cluster *cl = s->cl;
+    const sim_cluster *cl = sim_cluster_of(s);
     x->ngroups = cl->ngroups;
     x->grp = xcalloc((size_t)x->ngroups + 1, sizeof *x->grp);
     for (int i = 0; i < x->ngroups; i++) {
@@ -75,10 +75,10 @@ static void report_rates(const sim_fail *x, const sim *s, cJSON *f)
     cJSON *rates = cJSON_AddArrayToObject(f, "rates");
     for (int i = 0; i < x->ngroups; i++) {
         const fail_group *g = &x->grp[i];
-        const sim_node *first = &s->cl->nodes[s->cl->group_first[i]];
+        const sim_node *first = &sim_cluster_of(s)->nodes[sim_cluster_of(s)->group_first[i]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "group", i);
-        cJSON_AddStringToObject(o, "model", s->cl->pools[first->pool].model->name);
+        cJSON_AddStringToObject(o, "model", sim_cluster_of(s)->pools[first->pool].model->name);
         cJSON_AddStringToObject(o, "figures_of", g->from);
         cJSON_AddBoolToObject(o, "assumed", g->assumed);
         cJSON_AddNumberToObject(o, "per_node_day", g->per_us * 86400e6);
@@ -116,7 +116,7 @@ void fail_report(const void *state, const sim *s, cJSON *root, int section)
     cJSON_AddNumberToObject(f, "restart_gpu_hours", restart / 3600);
     cJSON_AddNumberToObject(f, "checkpoint_write_gpu_hours", write / 3600);
     cJSON_AddNumberToObject(f, "held_gpu_hours", held / 3600);
-    cJSON_AddNumberToObject(f, "node_down_hours", sim_gauge_area(&x->down, s->now) / 3600);
+    cJSON_AddNumberToObject(f, "node_down_hours", sim_gauge_area(&x->down, sim_now(s)) / 3600);
     cJSON_AddNumberToObject(f, "spare_swaps", (double)x->swaps);
     report_rates(x, s, f);
 }

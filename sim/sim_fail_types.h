@@ -12,7 +12,8 @@
 #include "../models/gpu/gpu_failures.h"
 #include "sim_fail.h"
 #include "sim_nodes.h"
-#include "sim_struct.h"
+#include "sim.h"
+#include "sim_module.h"
 
 /* Event tags (aux >> 24); a job's events carry its run (starts) below. */
 enum { FT_FAIL = 1, FT_REPAIR, FT_SWAP, FT_SPARES, FT_WRITE, FT_WRITTEN };

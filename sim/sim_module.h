@@ -44,7 +44,7 @@ typedef struct sim_module {
      * left it running or queued (new or resumed). started / stopped: it
      * starts (first start or resume) / stops running (done, suspended,
      * failed), before the space policy's unplace(). An admit that refuses
-     * may name the reason in s->admit_why (static text). */
+     * may name the reason (sim_admit_refuse). */
     bool (*admit)(void *state, sim *s, job *j);
     /* The pools j may be placed in now, narrowed from `pools` (a tenant's
      * quota); part of sim_admit_pools. */

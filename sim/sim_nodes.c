@@ -98,6 +98,7 @@ void sim_nodes_watch_states(sim *s, sim_node_state_fn fn, void *ud)
 }
 
 bool sim_node_empty(const sim *s, int node) { return s->node_jobs[node] == NULL; }
+job *sim_node_first_job(const sim *s, int node) { return s->node_jobs[node]; }
 
 /* {==== states ====} */
 

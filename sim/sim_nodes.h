@@ -68,6 +68,9 @@ typedef void (*sim_node_state_fn)(void *ud, sim *s, int node, int was);
 void sim_nodes_watch_states(sim *s, sim_node_state_fn fn, void *ud);
 /* Does no job run on node (states on)? O(1). */
 bool sim_node_empty(const sim *s, int node);
+/* The first job on node (NULL: none); the next: job_part_on(j, node)->nnext
+ * for a gang, else j->more->node_next. */
+job *sim_node_first_job(const sim *s, int node);
 /* The core's name of a state, for messages. */
 const char *sim_node_state_name(int state);
 

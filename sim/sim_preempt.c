@@ -88,28 +88,29 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
         x->protect_priority = (long)sim_param_int(s, "protect_priority");
         x->protect = true;
     }
-    const pol_ops *sp = s->pol[0];
+    x->cl = sim_cluster_of(s);
+    const pol_ops *sp = sim_policy_at(s, 0);
     bool admit = (sp->space->caps & POL_CAP_ADMIT) != 0;
     if (x->preempt && (!admit || !sp->space->fits_if_released))
         return gs_err(err, GS_EUSAGE, "--set preempt=on: space policy '%s' does not support preemption "
                       "(see policies/README.md)", sp->name);
-    if (s->cl->quota && s->cl->quota->n && !admit)
+    if (x->cl->quota && x->cl->quota->n && !admit)
         return gs_err(err, GS_EUSAGE, "the cluster sets tenant quotas but space policy '%s' does not enforce "
                       "them (see policies/README.md)", sp->name);
     if (x->preempt) {
-        x->node_run = xcalloc((size_t)s->cl->nnodes + 1, sizeof *x->node_run);
+        x->node_run = xcalloc((size_t)x->cl->nnodes + 1, sizeof *x->node_run);
         sim_victims_init(s, x);
     }
-    if (s->cl->quota) /* usage starts from zero in every run */
-        sim_quota_reset(s->cl->quota);
-    x->cls_shared = s->npol == 1;
+    if (x->cl->quota) /* usage starts from zero in every run */
+        sim_quota_reset(x->cl->quota);
+    x->cls_shared = sim_npolicies(s) == 1;
     /* hooks that change nothing in this run, dropped: without preemption a
      * request left queued looks for no victims (ext_after_arrive); without
      * tenants no job has one, and ext_narrow gives back its pools (when no
      * other module narrowed them first) */
     if (!x->preempt)
         sim_module_skip(s, index, SIM_HOOK_ARRIVED);
-    if ((!s->cl->quota || s->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
+    if ((!x->cl->quota || x->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
         sim_module_skip(s, index, SIM_HOOK_NARROW_POOLS);
     return 0;
 }
@@ -174,7 +175,7 @@ static prio_class *class_find(sim_ext *x, int priority)
 
 /* {==== quotas (accounting in sim_quota.c) ====} */
 
-static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tenant(s->cl, j); }
+static sim_tenant *tenant_of(const sim *s, const job *j) { return sim_quota_tenant(sim_cluster_of(s), j); }
 
 /* The module's part of sim_admit_pools: the tenant's quota. */
 static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
@@ -183,7 +184,7 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
     (void)pools_in; /* j->pools: the hand-over already passed it */
     if (!j->tenant_ix) /* no quota: what sim_quota_pools answers, without the call */
         return j->pools;
-    uint64_t pools = sim_quota_pools(s->cl, j, false);
+    uint64_t pools = sim_quota_pools(sim_cluster_of(s), j, false);
     if (pools == 0 && j->pools && !j->started && !(j->core_flags & JF_QBLOCKED)) {
         j->core_flags |= JF_QBLOCKED;
         tenant_of(s, j)->blocked++;
@@ -198,8 +199,8 @@ static uint64_t ext_narrow(void *state, sim *s, job *j, uint64_t pools_in)
 static void share_end(sim *s, sim_ext *x)
 {
     if (x->ncls == 1) {
-        sim_sketch_copy(&x->cls[0].queue_s, &s->queue_s);
-        sim_sketch_copy(&x->cls[0].jct_s, &s->jct_s);
+        sim_sketch_copy(&x->cls[0].queue_s, sim_queue_s_sketch(s));
+        sim_sketch_copy(&x->cls[0].jct_s, sim_jct_s_sketch(s));
     }
     x->cls_shared = false;
 }
@@ -219,12 +220,12 @@ static bool ext_admit(void *state, sim *s, job *j)
         share_end(s, x);
     class_of(x, j->req.priority)->arrived++;
     /* no quota (most clusters): no tenant to find, without the two calls */
-    j->tenant_ix = s->cl->quota ? sim_quota_find(s->cl->quota, j->req.tenant) : 0;
+    j->tenant_ix = x->cl->quota ? sim_quota_find(x->cl->quota, j->req.tenant) : 0;
     if (!j->tenant_ix)
         return true;
     sim_tenant *t = tenant_of(s, j);
     t->arrived++;
-    j->pools = sim_quota_pools(s->cl, j, true);
+    j->pools = sim_quota_pools(sim_cluster_of(s), j, true);
     if (j->pools == 0) {
         t->rejected++;
         return false;
@@ -277,7 +278,7 @@ static void ext_started(void *state, sim *s, job *j)
 {
     sim_ext *x = state; /* ext_of(s), without the search */
     if (j->starts == 1) {
-        double q_s = gs_us_to_s(s->now - j->req.submit_us);
+        double q_s = gs_us_to_s(sim_now(s) - j->req.submit_us);
         if (x->cls_shared)
             share_check(x, j);
         else
@@ -286,24 +287,24 @@ static void ext_started(void *state, sim *s, job *j)
             sim_sketch_add(&tenant_of(s, j)->blocked_queue_s, q_s);
     }
     if (j->core_flags & JF_PREEMPTOR) {
-        sim_sketch_add(&x->wait_s, gs_us_to_s(s->now - j->more->pre_wait_since_us));
+        sim_sketch_add(&x->wait_s, gs_us_to_s(sim_now(s) - j->more->pre_wait_since_us));
         j->core_flags &= ~JF_PREEMPTOR;
     }
     j->core_flags &= ~(JF_WAITING | JF_PLACED); /* its wait-list entry is dropped lazily */
     if (!(j->core_flags & JF_CHARGED) && j->tenant_ix) /* else charged when placed (sim_job_placed); no tenant: no quota */
-        sim_quota_charge(s->cl, j, +1);
+        sim_quota_charge(sim_cluster_of(s), j, +1);
     j->core_flags |= JF_CHARGED;
     bool listed = x->preempt && j->req.preemptible && j->node >= 0 &&
                   !(x->protect && j->req.priority >= x->protect_priority) &&
-                  (!j->req.spans || (s->pol[0]->space->caps & POL_CAP_WHOLE));
+                  (!j->req.spans || (sim_policy_at(s, 0)->space->caps & POL_CAP_WHOLE));
     if (listed || x->track_runs) {
         job_more *m = sim_job_more_kept(s, j); /* only jobs that may become victims (or be interrupted) keep these */
-        m->run_since_us = s->now;
+        m->run_since_us = sim_now(s);
         m->run_start_work_us = j->work_left_us;
     }
     if (listed) {
         list_add(s, x, j);
-        core_timer(s, j, s->now + x->min_runtime_us, TAG_ELIGIBLE << 24);
+        core_timer(s, j, sim_now(s) + x->min_runtime_us, TAG_ELIGIBLE << 24);
     }
 }
 
@@ -315,7 +316,7 @@ void sim_job_ckpt_commit(sim *s, job *j)
 {
     if (j->state != JOB_RUNNING || !j->more)
         GS_BUG("sim_job_ckpt_commit: not a running job whose start was kept");
-    j->more->resume_work_us = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    j->more->resume_work_us = j->work_left_us - job_drain_rate(j) * (double)(sim_now(s) - j->rate_since_us);
     if (j->more->resume_work_us < 0)
         j->more->resume_work_us = 0;
     j->core_flags |= JF_HAS_CKPT;
@@ -336,12 +337,10 @@ void sim_job_interrupt(sim *s, job *j, const sim_node_why *why)
         GS_BUG("sim_job_interrupt: not a running trace job whose start was kept (sim_preempt_track_runs)");
     bool has;
     double point = sim_ckpt_periodic_point_us(s, x, j, &has);
-    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us), g = j->req.gpus;
+    double left = j->work_left_us - job_drain_rate(j) * (double)(sim_now(s) - j->rate_since_us), g = j->req.gpus;
     double read_us = has ? sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j) / (x->read_gbps * 1e9) * 1e6 : 0;
-    s->interruptions++;
+    sim_count_interruption(s, g * (point - (left > 0 ? left : 0)) / 1e6, g * read_us / 1e6);
     j->more->interruptions++;
-    s->interrupt_lost_gpu_s += g * (point - (left > 0 ? left : 0)) / 1e6;
-    s->interrupt_read_gpu_s += g * read_us / 1e6;
     if (why && why->tally) {
         double lost_us = point - (left > 0 ? left : 0); /* < 0 while it was still starting up */
         why->tally->jobs++;
@@ -369,12 +368,11 @@ void sim_job_interrupt_saved(sim *s, job *j)
     sim_ext *x = ext_of(s);
     if (j->state != JOB_RUNNING || j->internal || !j->more)
         GS_BUG("sim_job_interrupt_saved: not a running trace job whose start was kept");
-    double left = j->work_left_us - job_drain_rate(j) * (double)(s->now - j->rate_since_us);
+    double left = j->work_left_us - job_drain_rate(j) * (double)(sim_now(s) - j->rate_since_us);
     double bytes = sim_ckpt_bytes(x, j) * sim_ckpt_shard(s, j);
     double read_us = bytes / (x->read_gbps * 1e9) * 1e6;
-    s->interruptions++;
+    sim_count_interruption(s, 0, j->req.gpus * read_us / 1e6);
     j->more->interruptions++;
-    s->interrupt_read_gpu_s += j->req.gpus * read_us / 1e6;
     sim_job_suspend(s, j);
     j->more->resume_work_us = left > 0 ? left : 0;
     j->core_flags |= JF_HAS_CKPT;
@@ -395,7 +393,7 @@ void sim_job_placed(sim *s, job *j)
         return;
     sim_preemptor_held(s, j);
     if (!(j->core_flags & JF_CHARGED)) {
-        sim_quota_charge(s->cl, j, +1);
+        sim_quota_charge(sim_cluster_of(s), j, +1);
         j->core_flags |= JF_CHARGED;
     }
 }
@@ -407,13 +405,13 @@ static void ext_stopped(void *state, sim *s, job *j)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
     if ((j->core_flags & JF_CHARGED) && j->tenant_ix) /* no tenant: no quota to give back */
-        sim_quota_charge(s->cl, j, -1);
+        sim_quota_charge(sim_cluster_of(s), j, -1);
     j->core_flags &= ~JF_CHARGED;
     if (j->state == JOB_DONE) {
         if (x->cls_shared)
             share_check(x, j);
         else
-            sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(s->now - j->req.submit_us));
+            sim_sketch_add(&class_of(x, j->req.priority)->jct_s, gs_us_to_s(sim_now(s) - j->req.submit_us));
     }
 }
 
@@ -529,13 +527,13 @@ static void commit(sim *s, job *p, int node, job **v, int nv)
         sim_sketch_add(&x->write_s, gs_us_to_s(write_us));
     (void)node;
     p->core_flags |= JF_PREEMPTOR;
-    sim_job_more(p)->pre_wait_since_us = s->now;
+    sim_job_more(p)->pre_wait_since_us = sim_now(s);
     x->decisions++;
     /* a write held at sim_ckpt_write_us's cap is past the clock: the check below refuses it with its real length */
     double wait_us = (double)x->grace_us + (write_us < (gs_time_us)4e18 ? (double)write_us
                                                                          : bytes / (x->write_gbps * 1e9) * 1e6);
     gs_time_us at;
-    if (!gs_time_add(s->now, wait_us, &at)) {
+    if (!gs_time_add(sim_now(s), wait_us, &at)) {
         char cause[160];
         snprintf(cause, sizeof cause, "the checkpoint write of %.6g GB at ckpt_write_gbps %g for its preemption",
                  bytes / 1e9, x->write_gbps);
@@ -552,13 +550,13 @@ static bool try_preempt(sim *s, job *p, int only_node)
     if (!x->preempt || p->state != JOB_QUEUED || (p->core_flags & (JF_PREEMPTOR | JF_PLACED)) || x->nlisted == 0 ||
         !any_lower_listed(x, p))
         return false;
-    uint64_t pools = sim_quota_pools(s->cl, p, false); /* preemption never lifts a quota */
+    uint64_t pools = sim_quota_pools(sim_cluster_of(s), p, false); /* preemption never lifts a quota */
     if (!pools)
         return false;
     vic_pick best = {.node = -1};
     bool found;
     if (p->req.spans) /* across nodes: under a policy of whole ledger cards only (POL_CAP_WHOLE) */
-        found = (s->pol[0]->space->caps & POL_CAP_WHOLE) && sim_victims_gang(s, x, p, pools, &best);
+        found = (sim_policy_at(s, 0)->space->caps & POL_CAP_WHOLE) && sim_victims_gang(s, x, p, pools, &best);
     else if (only_node >= 0)
         found = sim_victims_scan(s, x, p, pools, only_node, only_node + 1, &best);
     else
@@ -616,7 +614,7 @@ static void ext_after_arrive(void *state, sim *s, job *j)
 static void on_eligible(sim *s, job *v)
 {
     sim_ext *x = ext_of(s);
-    if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || s->now - v->more->run_since_us < x->min_runtime_us)
+    if (v->state != JOB_RUNNING || !(v->core_flags & JF_LISTED) || sim_now(s) - v->more->run_since_us < x->min_runtime_us)
         return; /* an event from an earlier run of this job */
     for (int i = 0; i < x->wait.n; i++)
         x->wait.c[i].failed = false;
@@ -723,8 +721,8 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
         cJSON *c = cJSON_CreateObject();
         cJSON_AddNumberToObject(c, "priority", x->cls[i].priority);
         cJSON_AddNumberToObject(c, "arrivals", (double)x->cls[i].arrived);
-        sim_report_add_stats(c, "queue_s", x->cls_shared ? &s->queue_s : &x->cls[i].queue_s);
-        sim_report_add_stats(c, "jct_s", x->cls_shared ? &s->jct_s : &x->cls[i].jct_s);
+        sim_report_add_stats(c, "queue_s", x->cls_shared ? sim_queue_s_sketch(s) : &x->cls[i].queue_s);
+        sim_report_add_stats(c, "jct_s", x->cls_shared ? sim_jct_s_sketch(s) : &x->cls[i].jct_s);
         cJSON_AddItemToArray(bp, c);
     }
     cJSON *pr = cJSON_AddObjectToObject(root, "preemption");
@@ -746,7 +744,7 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
     cJSON_AddNumberToObject(pr, "checkpoint_written_gb", x->written_gb);
     sim_report_add_stats(pr, "checkpoint_gb", &x->ckpt_gb);
     sim_report_add_stats(pr, "checkpoint_write_s", &x->write_s);
-    sim_quota_report(s->cl, root);
+    sim_quota_report(sim_cluster_of(s), root);
 }
 
 const sim_module preempt_module = {

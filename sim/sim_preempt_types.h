@@ -11,7 +11,8 @@
 #define GPUSIM_SIM_PREEMPT_TYPES_H
 
 #include "sim.h"
-#include "sim_struct.h"
+#include "sim.h"
+#include "sim_module.h"
 #include "sim_module.h"
 #include "sim_node_bound.h"
 #include "sim_waitset.h"
@@ -73,6 +74,7 @@ typedef struct prio_class {
 } prio_class;
 
 typedef struct sim_ext {
+    sim_cluster *cl; /* the run's ledger (sim_cluster_of), kept for the search's loops */
     bool preempt;
     gs_time_us min_runtime_us, ckpt_every_us, grace_us;
     gs_time_us write_limit_us; /* < 0: none */

@@ -1,8 +1,7 @@
 /* sim_struct.h - the run itself: clock, future events, jobs in flight, the
  * cluster ledger, the policies and modules in force, the counters. Private
- * to the engine core (the files whose header says so) and its tests; the
- * failure, elastic and preemption modules read it too, through their
- * private headers. Policies, the tool and the other modules reach a run
+ * to the engine core (the files whose header says so) and its tests.
+ * Policies, the tool and the modules reach a run
  * through sim.h's functions only (sim_access.h: its fields), so the run can
  * change without them.
  * SPDX-License-Identifier: MIT */

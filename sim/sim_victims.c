@@ -69,7 +69,7 @@ static double victim_bound(const sim *s, const sim_ext *x, const job *v, double 
      * A x now at most before a fresh value replaces it), and the last
      * microsecond of a job's work, where its work left stops at 0 before its
      * end event (its cost stops rising while its line goes on) */
-    return c * (1 - 1e-9) - 1.0 - *slope * (2.0 + 1e-12 * (double)s->now);
+    return c * (1 - 1e-9) - 1.0 - *slope * (2.0 + 1e-12 * (double)sim_now(s));
 }
 
 /* j was listed on its nodes: each node's line comes down to j's. A node a
@@ -78,7 +78,7 @@ static void bound_offer(sim *s, sim_ext *x, const job *j)
 {
     double slope, b = victim_bound(s, x, j, &slope);
     for (int i = 0; i < vic_nodes(j); i++)
-        sim_node_bound_lower(&x->vx.bound, vic_node(j, i), b, slope, (double)s->now);
+        sim_node_bound_lower(&x->vx.bound, vic_node(j, i), b, slope, (double)sim_now(s));
 }
 
 /* Node n's key as of now: its listed jobs' least bound (INFINITY when it
@@ -124,7 +124,7 @@ static void look_node(const sim *s, const sim_ext *x, int n, node_look *o)
     o->listed = 0;
     o->b1 = o->b2 = INFINITY;
     double a = INFINITY;
-    int kmax = s->cl->nodes[n].ngpus < DEM_MAX ? s->cl->nodes[n].ngpus : DEM_MAX;
+    int kmax = x->cl->nodes[n].ngpus < DEM_MAX ? x->cl->nodes[n].ngpus : DEM_MAX;
     o->kmax = kmax;
     for (int k = 0; k <= kmax + 1; k++)
         o->ge[k] = o->gs[k] = INFINITY;
@@ -159,7 +159,7 @@ static double class_key(const sim *s, const node_look *o, const dem_class *c, in
     *slope = o->slope;
     if (o->b1 == INFINITY)
         return INFINITY;
-    int r = c->rep.req.gpus - s->pol[0]->space->index->cards_open(s->pst[0], s, &c->rep, n);
+    int r = c->rep.req.gpus - sim_policy_at(s, 0)->space->index->cards_open(sim_policy_state(s, 0), s, &c->rep, n);
     if (r <= 0)
         return o->b1;
     double pair = o->b2 < INFINITY ? o->b1 + o->b2 : INFINITY;
@@ -179,7 +179,7 @@ static void demand_offer(const sim *s, sim_ext *x, int n)
     for (int i = 0; i < vx->ndem; i++) {
         double slope, key = class_key(s, &o, vx->dem[i], n, &slope);
         if (key < INFINITY)
-            sim_node_bound_lower(&vx->dem[i]->heap, n, key, slope, (double)s->now);
+            sim_node_bound_lower(&vx->dem[i]->heap, n, key, slope, (double)sim_now(s));
     }
 }
 
@@ -194,7 +194,7 @@ static bool same_class(const job *a, const job *b)
  * classes already made; NULL when there are DEM_CLASSES already. */
 static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
 {
-    sim_cluster *cl = s->cl;
+    sim_cluster *cl = x->cl;
     vic_index *vx = &x->vx;
     for (int i = 0; i < cl->ngiven; i++)
         if (x->node_run[cl->given[i]])
@@ -216,7 +216,7 @@ static dem_class *demand_class(const sim *s, sim_ext *x, const job *p)
         look_node(s, x, n, &o);
         double slope, key = class_key(s, &o, c, n, &slope);
         if (key < INFINITY)
-            sim_node_bound_lower(&c->heap, n, key, slope, (double)s->now);
+            sim_node_bound_lower(&c->heap, n, key, slope, (double)sim_now(s));
     }
     vx->dem[vx->ndem++] = c;
     return c;
@@ -229,7 +229,7 @@ void sim_victims_committed(sim *s, sim_ext *x, int n)
 {
     vic_index *vx = &x->vx;
     size_t cnt;
-    double slope, now = (double)s->now, key = bound_now(s, x, n, &cnt, &slope);
+    double slope, now = (double)sim_now(s), key = bound_now(s, x, n, &cnt, &slope);
     if (key < INFINITY)
         sim_node_bound_set(&vx->bound, n, key, slope, now);
     else
@@ -250,11 +250,11 @@ void sim_victims_committed(sim *s, sim_ext *x, int n)
 void sim_victims_init(sim *s, sim_ext *x)
 {
     vic_index *vx = &x->vx;
-    int n = s->cl->nnodes;
+    int n = x->cl->nnodes;
     sim_node_bound_init(&vx->bound, n);
-    vx->cards_fit = s->pol[0]->space->index && s->pol[0]->space->index->cards_open;
+    vx->cards_fit = sim_policy_at(s, 0)->space->index && sim_policy_at(s, 0)->space->index->cards_open;
     if (vx->cards_fit)
-        sim_cluster_watch_gives(s->cl);
+        sim_cluster_watch_gives(x->cl);
     vx->looked = xmalloc(((size_t)n + 1) * sizeof *vx->looked);
     vx->looked_key = xmalloc(((size_t)n + 1) * sizeof *vx->looked_key);
     vx->looked_slope = xmalloc(((size_t)n + 1) * sizeof *vx->looked_slope);
@@ -292,7 +292,7 @@ void sim_victims_rate_changed(sim *s, sim_ext *x, const job *j)
     if (!(j->core_flags & JF_LISTED) || (j->core_flags & JF_VICTIM))
         return;
     vic_index *vx = &x->vx;
-    double slope = victim_slope(x, j), now = (double)s->now;
+    double slope = victim_slope(x, j), now = (double)sim_now(s);
     for (int k = 0; k < vic_nodes(j); k++) {
         int n = vic_node(j, k);
         sim_node_bound_slow(&vx->bound, n, slope, now);
@@ -315,7 +315,7 @@ typedef struct vic_work {
  * when it wins: less cost, then fewer victims, then the lower node id. */
 static void consider(sim *s, const sim_ext *x, job *p, int n, size_t cnt, vic_pick *best, vic_work *w)
 {
-    if (s->cl->nodes[n].state != NODE_UP)
+    if (x->cl->nodes[n].state != NODE_UP)
         return; /* out of service: what its victims free takes no work */
     if (cnt > w->vcap) {
         w->vcap = cnt;
@@ -359,7 +359,7 @@ static bool scan_range(sim *s, sim_ext *x, job *p, uint64_t pools, int lo, int h
         size_t cnt = 0;
         for (job *v = x->node_run[n]; v; v = vic_next(v, n))
             cnt++;
-        if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
+        if (!(pools >> x->cl->nodes[n].pool & 1) || !cnt)
             continue;
         if (count)
             x->vx.planned++;
@@ -382,7 +382,7 @@ static int next_node(sim *s, sim_ext *x, sim_node_bound *h, dem_class *dc, const
                      size_t *cnt)
 {
     vic_index *vx = &x->vx;
-    double key, now = (double)s->now;
+    double key, now = (double)sim_now(s);
     if (sim_node_bound_top(h, now, &key) < 0 || (best->node >= 0 && key > best->cost))
         return -1; /* every node left costs more than the best */
     int n = sim_node_bound_pop(h, now);
@@ -422,14 +422,14 @@ bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
 {
     vic_index *vx = &x->vx;
     if (vx->plain_scan)
-        return scan_range(s, x, p, pools, 0, s->cl->nnodes, true, out);
+        return scan_range(s, x, p, pools, 0, x->cl->nnodes, true, out);
     dem_class *dc = vx->cards_fit && p->req.gpus >= 1 ? demand_class(s, x, p) : NULL;
     sim_node_bound *heap = dc ? &dc->heap : &vx->bound;
     int nlooked = 0;
-    double now = (double)s->now;
+    double now = (double)sim_now(s);
     vx->searches++;
     if (++vx->search == 0) { /* wrapped: no node may look seen */
-        for (int i = 0; i < s->cl->nnodes; i++)
+        for (int i = 0; i < x->cl->nnodes; i++)
             vx->fresh[i].seen = 0;
         vx->search = 1;
     }
@@ -437,7 +437,7 @@ bool sim_victims_find(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
     pick_reset(out);
     size_t cnt;
     for (int n; (n = next_node(s, x, heap, dc, out, &nlooked, &cnt)) >= 0;) {
-        if (!(pools >> s->cl->nodes[n].pool & 1) || !cnt)
+        if (!(pools >> x->cl->nodes[n].pool & 1) || !cnt)
             continue;
         vx->planned++;
         consider(s, x, p, n, cnt, out, &w);
@@ -521,7 +521,7 @@ static int free_parts(const sim_cluster *c, int p, const gang_shape *sh, double 
 /* Plans node n for the probe part q (a node already free is no candidate). */
 static void gang_consider(sim *s, const sim_ext *x, job *q, int n, int g, part_best *b, vic_work *w, size_t cnt)
 {
-    const sim_node *nd = &s->cl->nodes[n];
+    const sim_node *nd = &x->cl->nodes[n];
     if (nd->state != NODE_UP)
         return;
     if (nd->free_gpus >= g && sim_node_host_fits(nd, q->req.cpu, q->req.mem_gib))
@@ -543,11 +543,11 @@ static void gang_search(sim *s, sim_ext *x, job *q, int p, int g, part_best *b)
     vic_index *vx = &x->vx;
     vic_work w = {xmalloc(16 * sizeof(job *)), 16, NULL, 0};
     if (vx->plain_scan) {
-        for (int n = 0; n < s->cl->nnodes; n++) {
+        for (int n = 0; n < x->cl->nnodes; n++) {
             size_t cnt = 0;
             for (job *v = x->node_run[n]; v; v = vic_next(v, n))
                 cnt++;
-            if (s->cl->nodes[n].pool != p || !cnt)
+            if (x->cl->nodes[n].pool != p || !cnt)
                 continue;
             vx->planned++;
             gang_consider(s, x, q, n, g, b, &w, cnt);
@@ -556,10 +556,10 @@ static void gang_search(sim *s, sim_ext *x, job *q, int p, int g, part_best *b)
         return;
     }
     int nlooked = 0;
-    double now = (double)s->now;
+    double now = (double)sim_now(s);
     vx->searches++;
     if (++vx->search == 0) {
-        for (int i = 0; i < s->cl->nnodes; i++)
+        for (int i = 0; i < x->cl->nnodes; i++)
             vx->fresh[i].seen = 0;
         vx->search = 1;
     }
@@ -569,7 +569,7 @@ static void gang_search(sim *s, sim_ext *x, job *q, int p, int g, part_best *b)
         int n = next_node(s, x, &vx->bound, NULL, &stop, &nlooked, &cnt);
         if (n < 0)
             break;
-        if (s->cl->nodes[n].pool != p || !cnt)
+        if (x->cl->nodes[n].pool != p || !cnt)
             continue;
         vx->planned++;
         gang_consider(s, x, q, n, g, b, &w, cnt);
@@ -614,12 +614,12 @@ bool sim_victims_gang(sim *s, sim_ext *x, job *p, uint64_t pools, vic_pick *out)
 {
     vic_pick cur = {.node = -1};
     out->node = -1;
-    for (int pi = 0; pi < s->cl->npools; pi++) {
+    for (int pi = 0; pi < x->cl->npools; pi++) {
         gang_shape sh;
-        if (!(pools >> pi & 1) || !sim_gang_shape(s->cl, p, pi, &sh))
+        if (!(pools >> pi & 1) || !sim_gang_shape(x->cl, p, pi, &sh))
             continue;
         bool rfree;
-        int m = free_parts(s->cl, pi, &sh, p->req.cpu, p->req.mem_gib, &rfree);
+        int m = free_parts(x->cl, pi, &sh, p->req.cpu, p->req.mem_gib, &rfree);
         int need = sh.k - m - (sh.r < sh.g && rfree ? 1 : 0);
         if (need <= 0)
             continue; /* it fits as things are (the gang placer decides) */
