@@ -141,11 +141,20 @@ static void job_free(sim *s, job *j)
 
 /* {==== the event heap's void completions ====} */
 
-/* A completion event its job still waits for (sim_run's test): other
- * events are kept. */
+/* A completion event its job still waits for (sim_run's test), or a
+ * module event its module does not call void (sim_module.event_void):
+ * other events are kept. */
 static bool event_wanted(const sim_event *e, void *ud)
 {
-    const sim *s = ud;
+    sim *s = ud;
+    if (e->type >= EV_MODULE) {
+        int mi = e->type >= EV_MODULE_WEAK ? (int)(e->type - EV_MODULE_WEAK) : (int)(e->type - EV_MODULE);
+        const sim_module *mod = s->mod[mi];
+        if (!mod->event_void || !mod->event_void(s->mst[mi], e->slot, e->gen, e->aux))
+            return true;
+        s->weak_pending -= e->type >= EV_MODULE_WEAK;
+        return false;
+    }
     if (e->type != EV_DONE)
         return true;
     const job *j = sim_slot_job(s, e->slot);
@@ -176,6 +185,17 @@ static bool heap_reclaim(sim_heap *h, void *ud)
     if (h->cap - h->n < h->cap / 16)
         sim_heap_reserve(h, h->cap + h->cap / 16);
     return true;
+}
+
+/* Module events voided in bulk (a replica's block end moved earlier at
+ * every join): once a quarter of the heap may be void they go at once,
+ * a pass paid by as many voids as a quarter of the heap. */
+void sim_event_voided(sim *s)
+{
+    if (++s->done_voided >= 4096 && s->done_voided >= s->heap.n / 4) {
+        sim_heap_filter(&s->heap, event_wanted, s);
+        s->done_voided = 0;
+    }
 }
 
 job_more *sim_job_more_kept(struct sim *s, job *j)

@@ -64,6 +64,9 @@ const sim_sketch *sim_jct_s_sketch(const sim *s);
 /* Counts one interruption of a trace job (preemption, a failure, a reclaim)
  * and the GPU-seconds it lost and will spend reading its checkpoint back. */
 void sim_count_interruption(sim *s, double lost_gpu_s, double read_gpu_s);
+/* For a module that supersedes one of its pending events: counts it void,
+ * so that the heap drops such events when many are (sim_module.event_void). */
+void sim_event_voided(sim *s);
 uint32_t sim_job_slots(const sim *s);
 job *sim_job_in_slot(const sim *s, uint32_t slot);
 

@@ -71,6 +71,11 @@ typedef struct sim_module {
      * popped one still matters (stale ones are dropped before the clock
      * moves); NULL: all do. */
     bool (*event_live)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
+    /* Optional, without side effects: whether a pending event is certainly
+     * stale (event_live would drop it), so that the heap may drop it before
+     * its time; the module counts such events as it voids them
+     * (sim_event_voided). NULL: its events stay until they pop. */
+    bool (*event_void)(const void *state, uint32_t slot, uint32_t gen, uint32_t aux);
     void (*event)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
     /* A hint, changing nothing: the event (slot, aux) is next, so the
      * module may start loading what it will read (its subject's record)

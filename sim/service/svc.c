@@ -846,6 +846,13 @@ static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux)
     }
 }
 
+/* A block end whose replica has moved its end since (svc_cut_block). */
+static bool svc_event_void(const void *state, uint32_t slot, uint32_t gen, uint32_t aux)
+{
+    const svc_layer *L = state;
+    return aux == EVK_BLOCK && slot < L->nreps && L->reps[slot]->ev_gen != gen;
+}
+
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     (void)s;
@@ -1009,6 +1016,7 @@ const sim_module svc_module = {
     .task_rejected = svc_task_rejected,
     .task_lost = svc_task_lost,
     .event_live = svc_event_live,
+    .event_void = svc_event_void,
     .event = svc_on_event,
     .prefetch = svc_prefetch,
     .replicas = svc_replicas,

@@ -351,6 +351,7 @@ void svc_cut_block(sim *s, replica *p)
     if (b >= p->t_end_us)
         return; /* the block ends there anyway */
     p->ev_gen++;
+    sim_event_voided(s); /* the block's later end, still in the heap */
     p->t_end_us = b;
     p->k_iters = n;
     svc_emit(s, p->svc, b, p->idx, p->ev_gen, EVK_BLOCK);
