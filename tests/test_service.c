@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/sim_module.h"
 #include "../sim/sim_report.h"
+#include "../sim/sim_struct.h"
 #include "check.h"
 #include "testutil.h"
 
@@ -315,9 +317,67 @@ static void bad_rows(void)
     tu_run_free(&r);
 }
 
+/* Heap events their module calls void (sim_module.event_void). */
+static long heap_voids(const sim *s)
+{
+    long v = 0;
+    for (size_t i = 0; i < s->heap.n; i++) {
+        const sim_event *e = &s->heap.ev[i];
+        if (e->type < EV_MODULE)
+            continue;
+        int mi = e->type >= EV_MODULE_WEAK ? (int)(e->type - EV_MODULE_WEAK) : (int)(e->type - EV_MODULE);
+        const sim_module *m = s->mod[mi];
+        v += m->event_void && m->event_void(s->mst[mi], e->slot, e->gen, e->aux);
+    }
+    return v;
+}
+
+typedef struct void_watch {
+    const sim *s;
+    long served, most_void, over;
+    gs_time_us last_us; /* the requests' last arrival: replicas retire after it */
+} void_watch;
+
+static void on_req_void(void *ud, const char *svc, double lat)
+{
+    void_watch *w = ud;
+    (void)svc, (void)lat;
+    if (w->served++ % 64 || sim_now(w->s) > w->last_us)
+        return;
+    long v = heap_voids(w->s), bound = (long)w->s->heap.n / 4 > 4096 ? (long)w->s->heap.n / 4 : 4096;
+    w->most_void = v > w->most_void ? v : w->most_void;
+    w->over += v > bound;
+}
+
+/* Every request that joins a running block moves the block's end earlier
+ * and leaves the later end in the heap: 8,192 replicas a GPU each, two
+ * requests a second each, would hold about two void ends a replica. They
+ * are counted (sim_event_voided) and leave the heap at once when a quarter
+ * of it may be void: the heap never holds more than that (or 4,096). */
+static void void_block_ends_leave_heap(void)
+{
+    tu_run r;
+    memset(&r, 0, sizeof r);
+    r.cfg.trace_path = tu_write_tmp("id,submit,duration,gpus,kind,model,tp,replicas_min,replicas_max,replicas_init,"
+                                    "rate,input_tokens,output_tokens\n"
+                                    "svc,0,66,1,service,llama-3.1-8b,1,8192,8192,8192,16384,512,128\n");
+    r.cfg.policy = "whole";
+    CHECK_EQ_INT(sim_cluster_from_spec(&r.cl, "H100-SXM5-80GB:8192", 8, tu_catalog(), &r.err), 0);
+    CHECK_EQ_INT(tu_sim_init(&r.s, &r.cfg, tu_catalog(), &r.cl, NULL, &r.err), 0);
+    void_watch w = {.s = &r.s, .last_us = 66000000};
+    sim_observe(&r.s, &(sim_observer){.request_done = on_req_void, .request_ud = &w});
+    CHECK_EQ_INT(sim_run(&r.s), 0);
+    printf("    %ld requests served; at most %ld void events in the heap at a check\n", w.served, w.most_void);
+    CHECK(w.served > 50000);
+    CHECK(w.most_void > 1000); /* voids did pile up between passes */
+    CHECK_EQ_INT((int)w.over, 0);
+    tu_run_free(&r);
+}
+
 const test_case tests_service[] = {
     {"service/continuous_batching_hand_timeline", batching_hand_timeline},
     {"service/mm1_mean_and_p99_latency", mm1_latency},
+    {"service/void_block_ends_leave_the_heap", void_block_ends_leave_heap},
     {"service/autoscale_step_out_and_in", autoscale_step},
     {"service/scale_to_zero_cold_start", scale_to_zero},
     {"service/contention_slows_replica", contention_slows_replica},
