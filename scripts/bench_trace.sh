@@ -8,6 +8,8 @@
 #     same jobs (the columns added change no figure of `whole` on one model), checked by their mean wait.
 #     Beside it the reader alone (bench_reader: the rows read, no simulation), best of the same rounds,
 #     and the rest, the engine's: what the layout costs to read, apart from the work its columns switch on.
+#     Then each column of the full layout alone after id,submit,kind,duration,gpus: the reader's ns a row
+#     for it (best of BENCH_REPS), so no one column's cost hides in a sum.
 #  2. against SimPy 2: the M/M/64 replay of bench_simpy.py (SIMPY_JOBS, default 200,000 at utilization
 #     0.9), both on the four-column layout and both on the full job layout, whole-process CPU of each
 #     (bench_cpu.py, median of SIMPY_REPEAT and GPUSIM_REPEAT runs; goal >= 50x on both).
@@ -94,6 +96,33 @@ for l in $LAYOUTS; do
   awk -v n="$name" -v c="$c" -v b="$best_4" -v w="$w" -v r="$rd" -v r4="$read_4" 'BEGIN {
     printf "  %-58s %9.3f %7.2f %9.4f %9.4f %7.2f %10.6f\n", n, c, c / b, r, c - r, (c - r) / (b - r4), w }'
 done
+
+# --- 1b. per column: the reader alone on id,submit,kind,duration,gpus and one more column of the full
+# layout (its values as there: varied where a real trace varies), best of REPS; what that column adds a row
+K="$D/trace-col5.csv"
+cut -d, -f1-5 "$B-full.csv" >"$K"
+best_read() { # file -> the least reader CPU seconds of REPS
+  r=0 b=""
+  while [ "$r" -lt "$REPS" ]; do
+    r=$((r + 1))
+    c=$("$RD" "$1" 1 | awk '{ print $1 }')
+    if [ -z "$b" ] || awk -v a="$b" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then b=$c; fi
+  done
+  echo "$b"
+}
+k0=$(best_read "$K")
+echo "bench: columns one at a time, the reader alone (bench_reader, best of $REPS): ns a row each column adds"
+echo "  to id,submit,kind,duration,gpus ($(awk -v c="$k0" -v n="$TJ" 'BEGIN { printf "%.0f", 1e9 * c / n }') ns a row)"
+ncol=$(head -n 1 "$B-full.csv" | awk -F, '{ print NF }')
+i=6
+while [ "$i" -le "$ncol" ]; do
+  cut -d, -f1-5,"$i" "$B-full.csv" >"$D/trace-col.csv"
+  c=$(best_read "$D/trace-col.csv")
+  awk -v n="$(head -n 1 "$D/trace-col.csv" | cut -d, -f6)" -v c="$c" -v b="$k0" -v r="$TJ" \
+    'BEGIN { printf "  %-16s %6.0f ns\n", n, 1e9 * (c - b) / r }'
+  i=$((i + 1))
+done
+rm -f "$D/trace-col.csv" "$K"
 
 # --- 2. against SimPy 2 (Debian's python3-simpy): the same M/M/c replay, CPU seconds side by side ---
 # Both sides are measured the same way (scripts/bench_cpu.py): user + system CPU of the whole process
