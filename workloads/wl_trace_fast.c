@@ -213,15 +213,22 @@ static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
     return t->buf;
 }
 
+/* The text at p is the one the step's last row read into the row at at, a
+ * name too long for a signature: the same kept_len bytes, then a byte that
+ * ends a field (what field_end would find). Bytes are read only as far as
+ * they match, and a mismatch comes at the NUL after the block's bytes at
+ * the latest. */
+static inline bool same_long_text(const fast_step *s, const char *at, const unsigned char *p)
+{
+    return wl_same_text(at, (const char *)p, s->kept_len) && (stop_at[p[s->kept_len]] & 1);
+}
+
 /* A text field of len bytes at a into row by step s (its number too, for a
  * name column: a name seen before was checked then). */
 static inline bool fast_text(wl_trace *t, fast_step *s, const unsigned char *a, size_t len, wl_row *row,
                              int field_no)
 {
     char *at = (char *)row + s->off;
-    /* a name too long for a signature, as on the step's last row */
-    if (s->sym_off && len + 1 > sizeof s->sig && len == s->kept_len && wl_same_text(at, (const char *)a, len))
-        return true;
     if (len - 1 >= s->size - 1u || is_blank(a[0]) || is_blank(a[len - 1])) /* empty, or too long */
         return false;
     s->kept_len = (uint16_t)len;
@@ -267,6 +274,10 @@ static inline bool fast_field(wl_trace *t, fast_step *s, const unsigned char **p
     case OP_SKIP:
         break;
     case OP_TEXT:
+        if (s->kept_len >= sizeof s->sig && same_long_text(s, at, p)) { /* as on the step's last row */
+            p += s->kept_len;
+            break;
+        }
         p = field_end(t, p, 1);
         if (!fast_text(t, s, a, (size_t)(p - a), row, field_no))
             return false;
