@@ -8,8 +8,10 @@
 #     same jobs (the columns added change no figure of `whole` on one model), checked by their mean wait.
 #     Beside it the reader alone (bench_reader: the rows read, no simulation), best of the same rounds,
 #     and the rest, the engine's: what the layout costs to read, apart from the work its columns switch on.
+#     Then each column of the full layout alone after id,submit,kind,duration,gpus: the reader's ns a row
+#     for it (best of BENCH_REPS), so no one column's cost hides in a sum.
 #  2. against SimPy 2: the M/M/64 replay of bench_simpy.py (SIMPY_JOBS, default 200,000 at utilization
-#     0.9), gpusim on the four-column layout and on the full job layout, whole-process CPU of each
+#     0.9), both on the four-column layout and both on the full job layout, whole-process CPU of each
 #     (bench_cpu.py, median of SIMPY_REPEAT and GPUSIM_REPEAT runs; goal >= 50x on both).
 #  3. readers at scale, each at a size and four times it (per-row cost at both: linear if about equal):
 #     the full job layout (150,000 and 600,000 rows), the cluster file (2,500 and 10,000 nodes, listed
@@ -95,11 +97,39 @@ for l in $LAYOUTS; do
     printf "  %-58s %9.3f %7.2f %9.4f %9.4f %7.2f %10.6f\n", n, c, c / b, r, c - r, (c - r) / (b - r4), w }'
 done
 
+# --- 1b. per column: the reader alone on id,submit,kind,duration,gpus and one more column of the full
+# layout (its values as there: varied where a real trace varies), best of REPS; what that column adds a row
+K="$D/trace-col5.csv"
+cut -d, -f1-5 "$B-full.csv" >"$K"
+best_read() { # file -> the least reader CPU seconds of REPS
+  r=0 b=""
+  while [ "$r" -lt "$REPS" ]; do
+    r=$((r + 1))
+    c=$("$RD" "$1" 1 | awk '{ print $1 }')
+    if [ -z "$b" ] || awk -v a="$b" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then b=$c; fi
+  done
+  echo "$b"
+}
+k0=$(best_read "$K")
+echo "bench: columns one at a time, the reader alone (bench_reader, best of $REPS): ns a row each column adds"
+echo "  to id,submit,kind,duration,gpus ($(awk -v c="$k0" -v n="$TJ" 'BEGIN { printf "%.0f", 1e9 * c / n }') ns a row)"
+ncol=$(head -n 1 "$B-full.csv" | awk -F, '{ print NF }')
+i=6
+while [ "$i" -le "$ncol" ]; do
+  cut -d, -f1-5,"$i" "$B-full.csv" >"$D/trace-col.csv"
+  c=$(best_read "$D/trace-col.csv")
+  awk -v n="$(head -n 1 "$D/trace-col.csv" | cut -d, -f6)" -v c="$c" -v b="$k0" -v r="$TJ" \
+    'BEGIN { printf "  %-16s %6.0f ns\n", n, 1e9 * (c - b) / r }'
+  i=$((i + 1))
+done
+rm -f "$D/trace-col.csv" "$K"
+
 # --- 2. against SimPy 2 (Debian's python3-simpy): the same M/M/c replay, CPU seconds side by side ---
 # Both sides are measured the same way (scripts/bench_cpu.py): user + system CPU of the whole process
 # from wait4, median of SIMPY_REPEAT runs (gpusim: GPUSIM_REPEAT). SimPy's own figure (time.process_time
-# inside the script, without the interpreter's start) is printed beside it. SimPy reads the four
-# columns; gpusim reads them, then every job column of the README (the same jobs).
+# inside the script, without the interpreter's start) is printed beside it. Each layout is one file
+# both replay: the four columns, then every job column of the README (the same jobs; SimPy's csv
+# module reads every field of a row, gpusim's reader parses and checks them).
 SJ=${SIMPY_JOBS:-200000}
 SR=${SIMPY_REPEAT:-3}
 GR=${GPUSIM_REPEAT:-9}
@@ -110,17 +140,22 @@ if /usr/bin/python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packa
   full_layout <"$T" >"$D/simpy-full.csv"
   cpu() { /usr/bin/python3 scripts/bench_cpu.py "$@"; }
   s=$(cpu --out "$D/simpy.txt" "$SR" /usr/bin/python3 scripts/bench_simpy.py "$T" 64)
+  sf=$(cpu --out "$D/simpy-full.txt" "$SR" /usr/bin/python3 scripts/bench_simpy.py "$D/simpy-full.csv" 64)
   g=$(cpu "$GR" "$GS" run --trace "$T" --policy whole --gpus "$MODEL:64" --sample-s 0 --out "$D/simpy-run")
   gw=$(awk '/"queue_s"/ { q = 1 } q && /"mean"/ { sub(/.*:[[:space:]]*/, ""); sub(/,$/, ""); print; exit }' "$D/simpy-run/report.json")
   gf=$(cpu "$GR" "$GS" run --trace "$D/simpy-full.csv" --policy whole --gpus "$MODEL:64" --sample-s 0 --out "$D/simpy-run")
   gfw=$(awk '/"queue_s"/ { q = 1 } q && /"mean"/ { sub(/.*:[[:space:]]*/, ""); sub(/,$/, ""); print; exit }' "$D/simpy-run/report.json")
   echo "bench: M/M/64, $SJ jobs at utilization 0.9: gpusim (whole) against SimPy 2, CPU seconds of each"
   echo "  process (median of $SR and $GR runs; goal >= 50x on both layouts)"
-  echo "$s $g $gf" | awk -v in_py="$(cat "$D/simpy.txt")" -v gw="$gw" -v gfw="$gfw" '{
-    split(in_py, p, " ")
-    printf "  simpy        %8.3f s  (%.3f s inside the script; mean wait %s s)\n", $1, p[4], p[6]
-    printf "  gpusim       %8.3f s  = %.0fx faster (id,submit,duration,gpus; mean wait %.6f s)\n", $3, ($3 > 0 ? $1 / $3 : 0), gw
-    printf "  gpusim full  %8.3f s  = %.0fx faster (every job column; mean wait %.6f s)\n", $5, ($5 > 0 ? $1 / $5 : 0), gfw
+  echo "$s $g $sf $gf" | awk -v in_py="$(cat "$D/simpy.txt")" -v in_pyf="$(cat "$D/simpy-full.txt")" -v gw="$gw" \
+    -v gfw="$gfw" '{
+    split(in_py, p, " "); split(in_pyf, pf, " ")
+    printf "  id,submit,duration,gpus:\n"
+    printf "    simpy      %8.3f s  (%.3f s inside the script; mean wait %s s)\n", $1, p[4], p[6]
+    printf "    gpusim     %8.3f s  = %.0fx faster (mean wait %.6f s)\n", $3, ($3 > 0 ? $1 / $3 : 0), gw
+    printf "  every job column (the same jobs):\n"
+    printf "    simpy      %8.3f s  (%.3f s inside the script; mean wait %s s)\n", $5, pf[4], pf[6]
+    printf "    gpusim     %8.3f s  = %.0fx faster (mean wait %.6f s)\n", $7, ($7 > 0 ? $5 / $7 : 0), gfw
   }'
 else
   echo "bench: SimPy comparison skipped (Debian's python3-simpy not installed)"

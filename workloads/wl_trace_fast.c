@@ -213,17 +213,25 @@ static const char *keep_ids(wl_trace *t, const unsigned char *a, size_t len)
     return t->buf;
 }
 
+/* The text at p is the one the step's last row read into the row at at, a
+ * name too long for a signature: the same kept_len bytes, then a byte that
+ * ends a field (what field_end would find). Bytes are read only as far as
+ * they match, and a mismatch comes at the NUL after the block's bytes at
+ * the latest. */
+static inline bool same_long_text(const fast_step *s, const char *at, const unsigned char *p)
+{
+    return wl_same_text(at, (const char *)p, s->kept_len) && (stop_at[p[s->kept_len]] & 1);
+}
+
 /* A text field of len bytes at a into row by step s (its number too, for a
  * name column: a name seen before was checked then). */
-static inline bool fast_text(wl_trace *t, const fast_step *s, const unsigned char *a, size_t len, wl_row *row,
+static inline bool fast_text(wl_trace *t, fast_step *s, const unsigned char *a, size_t len, wl_row *row,
                              int field_no)
 {
     char *at = (char *)row + s->off;
-    /* a name too long for a signature, as on the step's last row */
-    if (s->sym_off && len + 1 > sizeof s->sig && len == s->kept_len && wl_same_text(at, (const char *)a, len))
-        return true;
-    if (len >= s->size || is_blank(a[0]) || is_blank(a[len - 1]))
+    if (len - 1 >= s->size - 1u || is_blank(a[0]) || is_blank(a[len - 1])) /* empty, or too long */
         return false;
+    s->kept_len = (uint16_t)len;
     copy_text(t, at, s->size, a, len);
     if (s->sym_off) {
         uint32_t sym = wl_name_find(t, s->id, at, len);
@@ -257,7 +265,7 @@ static inline int fast_choice(const char *const *names, const unsigned char *a, 
 
 /* One non-empty field at *pp into row by step s (no blank at its start:
  * every parser declines one); *pp is left at the byte that ends it. */
-static inline bool fast_field(wl_trace *t, const fast_step *s, const unsigned char **pp, const unsigned char *end,
+static inline bool fast_field(wl_trace *t, fast_step *s, const unsigned char **pp, const unsigned char *end,
                               wl_row *row, int field_no)
 {
     char *at = (char *)row + s->off;
@@ -266,6 +274,10 @@ static inline bool fast_field(wl_trace *t, const fast_step *s, const unsigned ch
     case OP_SKIP:
         break;
     case OP_TEXT:
+        if (s->kept_len >= sizeof s->sig && same_long_text(s, at, p)) { /* as on the step's last row */
+            p += s->kept_len;
+            break;
+        }
         p = field_end(t, p, 1);
         if (!fast_text(t, s, a, (size_t)(p - a), row, field_no))
             return false;
@@ -437,28 +449,20 @@ static bool plan_row(wl_trace *t)
     uint64_t given = 0;
     fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
     for (;; s++) {
+        const unsigned char *a = p;
         if (same_as_before(s, p)) { /* first: most fields of a real trace repeat */
             p += s->sig_len;       /* 0 for a NUL matching no signature: the row ends there */
             s->sig_misses = 0;
             given |= s->bit;
-        } else if (s->op == OP_SKIP) { /* ignored: skipped to its end */
-            p = field_end(t, p, 1);
-        } else if (stop_at[*p] & 1) { /* empty: not given, or a required column's error */
-            if (s->required)
-                return false;
-            wl_col_default(s->col, row);
+        } else if (fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) { /* an ignored one skipped */
+            remember_field(s, a, (size_t)(p - a));
+            given |= s->bit; /* 0 for an ignored column */
+        } else {
             no_signature(s);
             s->kept_len = 0;
-        } else {
-            const unsigned char *a = p;
-            if (!fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
-                no_signature(s);
-                s->kept_len = 0;
+            if (!(stop_at[*p] & 1) || s->required) /* not empty: declined; or a required column's error */
                 return false;
-            }
-            s->kept_len = (uint16_t)(p - a);
-            remember_field(s, a, (size_t)(p - a));
-            given |= s->bit;
+            wl_col_default(s->col, row); /* empty: not given */
         }
         if (*p != ',')
             break;

@@ -11,20 +11,27 @@ uint32_t wl_name_find_slow(wl_trace *t, int col, const char *s, size_t len);
 uint32_t wl_name_add(wl_trace *t, int col, const char *s, size_t len);
 void wl_names_free(wl_names *n);
 
-/* The len bytes at a and b are equal (no call, no byte past len read). */
+/* The len bytes at a and b are equal (no call, no byte past len read; a
+ * word is read only where the words before it were equal, and the last,
+ * overlapping one only after every whole word was). */
 static inline bool wl_same_text(const char *a, const char *b, size_t len)
 {
-    for (; len >= sizeof(uint64_t); a += sizeof(uint64_t), b += sizeof(uint64_t), len -= sizeof(uint64_t)) {
-        uint64_t x, y;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
+    uint64_t x, y;
+    if (len < sizeof x) {
+        for (; len; a++, b++, len--)
+            if (*a != *b)
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i + sizeof x <= len; i += sizeof x) {
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
         if (x != y)
             return false;
     }
-    for (; len; a++, b++, len--)
-        if (*a != *b)
-            return false;
-    return true;
+    memcpy(&x, a + len - sizeof x, sizeof x);
+    memcpy(&y, b + len - sizeof y, sizeof y);
+    return x == y;
 }
 
 static inline unsigned wl_name_recent_key(const char *s, size_t len)
