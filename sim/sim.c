@@ -112,6 +112,7 @@ _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
 static int cost_holder(sim *s, job *j);
+static const sim_queue_host *host_room_of(const sim *s);
 
 /* An ending job's job_more, kept for the next job that needs one
  * (sim_job_more_kept): no allocation a row. Out of line: most jobs have none. */
@@ -412,6 +413,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
+    s->queue.host_blind = host_room_of(s) == NULL;
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
     if (look_ahead > 0)
         s->bf = sim_bf_new(&s->now, s->cl, (size_t)look_ahead);
