@@ -389,10 +389,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         sim_sketch_init(&s->size_jct_s[c]);
     }
     s->size_only = -1;
-    s->gang_floor = CL_MAX_NODE_GPUS;
-    for (int p = 0; p < cl->npools; p++)
+    s->gang_floor = s->gpn_floor = CL_MAX_NODE_GPUS;
+    for (int p = 0; p < cl->npools; p++) {
         if (cl->pools[p].nnodes > 0 && cl->pools[p].max_node_gpus < s->gang_floor)
             s->gang_floor = cl->pools[p].max_node_gpus;
+        if (cl->pools[p].max_node_gpus < s->gpn_floor)
+            s->gpn_floor = cl->pools[p].max_node_gpus;
+    }
     int rc = resolve_policies(s, cfg->policy, err);
     if (rc == 0)
         rc = sim_params_check(s, err);
@@ -803,7 +806,7 @@ static __attribute__((noinline)) void started_extras(sim *s, const job *j)
 {
     if (s->classes.on)
         sim_class_started(&s->classes, j, s->queue_s.last_x, s->queue_s.last_bucket);
-    sim_observed_started(&s->observed, j->slot, s->queue_s.last_x);
+    sim_observed_started_at(&s->observed, j->slot, s->queue_s.last_x, s->queue_s.last_bucket);
 }
 
 /* Its completion, likewise (the run's jct_s just took the value). */
@@ -1270,6 +1273,18 @@ static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row
     return 0;
 }
 
+/* sim_gang_spans, for a request past the least pool's largest node or
+ * with gpus_per_node: a part smaller than the request spans; otherwise
+ * only more GPUs than any of its pools' nodes has, never at most the least
+ * of every pool's largest node (most rows that give the column). */
+static __attribute__((noinline)) bool spans_nodes(const sim *s, const job *j)
+{
+    int g = j->req.gpus_per_node, n = j->req.gpus;
+    if (g > 0 && g < n)
+        return true;
+    return n > s->gpn_floor && sim_gang_spans(s->cl, j);
+}
+
 int sim_submit_row(sim *s, const wl_row *row)
 {
     if (check_mig(s, row) != 0)
@@ -1298,7 +1313,7 @@ int sim_submit_row(sim *s, const wl_row *row)
         }
         reject_unadmitted(s, j, asked);
     } else {
-        if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && sim_gang_spans(s->cl, j))
+        if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && spans_nodes(s, j))
             j->req.spans = s->spanned = true;
         space_arrive(s, j);
     }
