@@ -131,8 +131,13 @@ static void job_free(sim *s, job *j)
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    if (j->more)
-        more_keep(s, j);
+    if (j->more) {
+        if (s->more_n < s->more_cap) { /* more_keep without its growth */
+            s->more_pool[s->more_n++] = j->more;
+            j->more = NULL;
+        } else
+            more_keep(s, j);
+    }
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
@@ -205,7 +210,7 @@ job_more *sim_job_more_kept(struct sim *s, job *j)
         j->more = s->more_pool[--s->more_n];
         sim_job_more_reset(j->more);
     }
-    return sim_job_more(j);
+    return j->more ? j->more : sim_job_more(j);
 }
 
 /* The run's copy of name text, by the reader's number sym (interned on
