@@ -1190,7 +1190,8 @@ void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud
 /* gpu_model names must exist in the catalog (an input error otherwise); a
  * known model absent from this cluster just leaves the job nowhere to go.
  * The pools row r may use into *pools. */
-static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
+static __attribute__((noinline)) int resolve_models_new(sim *s, const wl_row *r, uint64_t *pools);
+static inline int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
 {
     if (!r->gpu_model[0]) {
         *pools = sim_cluster_all_pools(s->cl);
@@ -1198,6 +1199,12 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
     }
     if (sim_symmap_get(&s->sym_pools, r->gpu_model_sym, pools))
         return 0; /* resolved on the name's first row */
+    return resolve_models_new(s, r, pools);
+}
+
+/* resolve_models for a name not resolved yet (or a row with no name number) */
+static int resolve_models_new(sim *s, const wl_row *r, uint64_t *pools)
+{
     char *copy = xstrdup(r->gpu_model), *save = NULL;
     *pools = 0;
     for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
