@@ -1289,7 +1289,7 @@ static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row
  * with gpus_per_node: a part smaller than the request spans; otherwise
  * only more GPUs than any of its pools' nodes has, never at most the least
  * of every pool's largest node (most rows that give the column). */
-static __attribute__((noinline)) bool spans_nodes(const sim *s, const job *j)
+static inline bool spans_nodes(const sim *s, const job *j)
 {
     int g = j->req.gpus_per_node, n = j->req.gpus;
     if (g > 0 && g < n)
