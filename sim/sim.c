@@ -112,6 +112,7 @@ _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
 static int cost_holder(sim *s, job *j);
+static const sim_queue_host *host_room_of(const sim *s);
 
 /* An ending job's job_more, kept for the next job that needs one
  * (sim_job_more_kept): no allocation a row. Out of line: most jobs have none. */
@@ -130,8 +131,13 @@ static void job_free(sim *s, job *j)
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    if (j->more)
-        more_keep(s, j);
+    if (j->more) {
+        if (s->more_n < s->more_cap) { /* more_keep without its growth */
+            s->more_pool[s->more_n++] = j->more;
+            j->more = NULL;
+        } else
+            more_keep(s, j);
+    }
     j->gen++;
     j->done_tok++;
     j->state = JOB_DONE;
@@ -204,7 +210,7 @@ job_more *sim_job_more_kept(struct sim *s, job *j)
         j->more = s->more_pool[--s->more_n];
         sim_job_more_reset(j->more);
     }
-    return sim_job_more(j);
+    return j->more ? j->more : sim_job_more(j);
 }
 
 /* The run's copy of name text, by the reader's number sym (interned on
@@ -388,10 +394,13 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         sim_sketch_init(&s->size_jct_s[c]);
     }
     s->size_only = -1;
-    s->gang_floor = CL_MAX_NODE_GPUS;
-    for (int p = 0; p < cl->npools; p++)
+    s->gang_floor = s->gpn_floor = CL_MAX_NODE_GPUS;
+    for (int p = 0; p < cl->npools; p++) {
         if (cl->pools[p].nnodes > 0 && cl->pools[p].max_node_gpus < s->gang_floor)
             s->gang_floor = cl->pools[p].max_node_gpus;
+        if (cl->pools[p].max_node_gpus < s->gpn_floor)
+            s->gpn_floor = cl->pools[p].max_node_gpus;
+    }
     int rc = resolve_policies(s, cfg->policy, err);
     if (rc == 0)
         rc = sim_params_check(s, err);
@@ -412,6 +421,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
+    s->queue.host_blind = host_room_of(s) == NULL;
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
     if (look_ahead > 0)
         s->bf = sim_bf_new(&s->now, s->cl, (size_t)look_ahead);
@@ -801,7 +811,7 @@ static __attribute__((noinline)) void started_extras(sim *s, const job *j)
 {
     if (s->classes.on)
         sim_class_started(&s->classes, j, s->queue_s.last_x, s->queue_s.last_bucket);
-    sim_observed_started(&s->observed, j->slot, s->queue_s.last_x);
+    sim_observed_started_at(&s->observed, j->slot, s->queue_s.last_x, s->queue_s.last_bucket);
 }
 
 /* Its completion, likewise (the run's jct_s just took the value). */
@@ -1180,7 +1190,8 @@ void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud
 /* gpu_model names must exist in the catalog (an input error otherwise); a
  * known model absent from this cluster just leaves the job nowhere to go.
  * The pools row r may use into *pools. */
-static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
+static __attribute__((noinline)) int resolve_models_new(sim *s, const wl_row *r, uint64_t *pools);
+static inline int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
 {
     if (!r->gpu_model[0]) {
         *pools = sim_cluster_all_pools(s->cl);
@@ -1188,6 +1199,12 @@ static int resolve_models(sim *s, const wl_row *r, uint64_t *pools)
     }
     if (sim_symmap_get(&s->sym_pools, r->gpu_model_sym, pools))
         return 0; /* resolved on the name's first row */
+    return resolve_models_new(s, r, pools);
+}
+
+/* resolve_models for a name not resolved yet (or a row with no name number) */
+static int resolve_models_new(sim *s, const wl_row *r, uint64_t *pools)
+{
     char *copy = xstrdup(r->gpu_model), *save = NULL;
     *pools = 0;
     for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
@@ -1268,6 +1285,18 @@ static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row
     return 0;
 }
 
+/* sim_gang_spans, for a request past the least pool's largest node or
+ * with gpus_per_node: a part smaller than the request spans; otherwise
+ * only more GPUs than any of its pools' nodes has, never at most the least
+ * of every pool's largest node (most rows that give the column). */
+static inline bool spans_nodes(const sim *s, const job *j)
+{
+    int g = j->req.gpus_per_node, n = j->req.gpus;
+    if (g > 0 && g < n)
+        return true;
+    return n > s->gpn_floor && sim_gang_spans(s->cl, j);
+}
+
 int sim_submit_row(sim *s, const wl_row *row)
 {
     if (check_mig(s, row) != 0)
@@ -1296,7 +1325,7 @@ int sim_submit_row(sim *s, const wl_row *row)
         }
         reject_unadmitted(s, j, asked);
     } else {
-        if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && sim_gang_spans(s->cl, j))
+        if (__builtin_expect(j->req.gpus > s->gang_floor || j->req.gpus_per_node, 0) && spans_nodes(s, j))
             j->req.spans = s->spanned = true;
         space_arrive(s, j);
     }

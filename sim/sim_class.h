@@ -53,7 +53,18 @@ void sim_classes_free(sim_classes *k);
 /* The class of row r into j->req.cls, counting its arrival: 0, or
  * GS_EINPUT (err names the trace, line and column) for a class past
  * SIM_CLASS_MAX. O(1) for a name seen before, O(classes) for a new one. */
-int sim_class_arrived(sim_classes *k, sim_strtab *strs, job *j, const wl_row *r, const char *trace, gs_error *err);
+int sim_class_arrived_new(sim_classes *k, sim_strtab *strs, job *j, const wl_row *r, const char *trace,
+                          gs_error *err);
+static inline int sim_class_arrived(sim_classes *k, sim_strtab *strs, job *j, const wl_row *r, const char *trace,
+                                    gs_error *err)
+{
+    uint64_t ix;
+    if (!sim_symmap_get(&k->by_sym, r->class_sym, &ix)) /* a name's first job, no class, or no name number */
+        return sim_class_arrived_new(k, strs, j, r, trace, err);
+    j->req.cls = (uint16_t)ix;
+    k->c[ix].arrived++;
+    return 0;
+}
 /* Its first start, queue_s after its submit; its completion, jct_s after
  * (bucket: the value's sketch bucket, sim_sketch_bucket). O(1). */
 static inline void sim_class_started(sim_classes *k, const job *j, double queue_s, int bucket)

@@ -49,6 +49,10 @@ typedef struct hw_state {
     size_t tab_slots, last_tab;
     /* a row's ref_gpu model, by the reader's name number (sim_symmap.h) */
     sim_symmap ref_by_sym;
+    /* the ref_gpu and speedup names (interned) hw_admit last found good,
+     * and the model the first names (NULL: none) */
+    const char *ok_ref_gpu, *ok_speedup;
+    const gpu_model *ok_ref;
     /* speeds by a speedup table, kept per distinct inputs (speed_memo);
      * the last table asked about the reference model's own card, and
      * whether it lists that model (on_ref_card) */
@@ -186,7 +190,7 @@ static void tab_parse(const gpu_catalog *cat, const char *table, hw_tab *t)
 /* The index of an interned speedup text's parsed table: parsed on its
  * first use, then found by its address (hw_tab_of: the last one used, then
  * a probe). O(1) expected. */
-static size_t tab_find(hw_state *h, const char *table)
+static __attribute__((noinline)) size_t tab_find(hw_state *h, const char *table)
 {
     if (2 * (h->ntabs + 1) > h->tab_slots) { /* at most half full: grow and place every table again */
         h->tab_slots = h->tab_slots ? 2 * h->tab_slots : 16;
@@ -232,50 +236,78 @@ static double table_factor(hw_state *h, const char *table, const gpu_model *want
     return -1;
 }
 
+/* The input error of an arrival's ref_gpu (status 0: not in the catalog)
+ * or speedup (a table's status, hw_tab), naming the row's line and column.
+ * Out of line: hw_admit's common way keeps no name buffer. */
+static __attribute__((noinline, cold)) bool admit_fault(hw_state *h, sim *s, const wl_row *r, int status,
+                                                        const char *text)
+{
+    char names[2048];
+    gpu_catalog_names(h->cat, names, sizeof names);
+    const char *trace = sim_config_of(s)->trace_path;
+    long line = r ? r->line : 0;
+    if (status == 0)
+        gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
+               "(%s), found '%s'", trace, line, r ? r->ref_gpu_col : 0, names, text);
+    else if (status == -3)
+        gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
+               "(%s), found '%s'", trace, line, r ? r->speedup_col : 0, names, text);
+    else
+        gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
+               "separated by '|' with factors > 0, found '%s'", trace, line, r ? r->speedup_col : 0, text);
+    return false;
+}
+
+/* The model a row's ref_gpu names (NULL: none), found on the name's first
+ * row and kept by its name number. */
+static const gpu_model *ref_of(hw_state *h, const wl_row *r, const char *ref_gpu)
+{
+    uint64_t v;
+    uint32_t sym = r ? r->ref_gpu_sym : 0;
+    if (sim_symmap_get(&h->ref_by_sym, sym, &v))
+        return (const gpu_model *)(uintptr_t)v;
+    const gpu_model *ref = gpu_catalog_find(h->cat, ref_gpu);
+    sim_symmap_put(&h->ref_by_sym, sym, (uint64_t)(uintptr_t)ref);
+    return ref;
+}
+
+/* hw_admit for names other than the last admitted pair's */
+static __attribute__((noinline)) bool admit_names(hw_state *h, sim *s, job *j, const char *ref_gpu,
+                                                  const char *speedup)
+{
+    const gpu_model *ref = NULL;
+    if (ref_gpu[0]) {
+        const wl_row *r = sim_arriving_row(s); /* admission happens while the row is at hand */
+        if (!(ref = ref_of(h, r, ref_gpu)))
+            return admit_fault(h, s, r, 0, ref_gpu);
+        j->more->ref = ref;
+    }
+    if (speedup[0]) {
+        int f = hw_tab_of(h, speedup)->status; /* parsed once per distinct table */
+        if (f != 0)
+            return admit_fault(h, s, sim_arriving_row(s), f, speedup);
+    }
+    h->ok_ref_gpu = ref_gpu;
+    h->ok_speedup = speedup;
+    h->ok_ref = ref;
+    return true;
+}
+
 /* A new arrival: its reference card, once (kept out of line: only a row
  * that names ref_gpu has one of its own); a bad name in ref_gpu or speedup
- * is an input error naming the row's line and column. */
+ * is an input error naming the row's line and column. Names are interned
+ * (one address a text): a row naming the pair admitted last takes its
+ * answer, no lookup (most rows of a trace name one pair). */
 static bool hw_admit(void *state, sim *s, job *j)
 {
     if (!j->more)
         return true; /* no ref_gpu, no speedup: nothing to check (most rows) */
     hw_state *h = state;
     const char *ref_gpu = job_req_ref_gpu(j), *speedup = job_req_speedup(j);
-    const wl_row *r = sim_arriving_row(s); /* admission happens while the row is at hand */
-    long line = r ? r->line : 0;
-    const gpu_model *ref = h->ref;
-    char names[2048];
-    if (ref_gpu[0]) {
-        uint64_t v;
-        uint32_t sym = r ? r->ref_gpu_sym : 0;
-        if (sim_symmap_get(&h->ref_by_sym, sym, &v))
-            ref = (const gpu_model *)(uintptr_t)v;
-        else {
-            ref = gpu_catalog_find(h->cat, ref_gpu);
-            sim_symmap_put(&h->ref_by_sym, sym, (uint64_t)(uintptr_t)ref);
-        }
-        if (!ref) {
-            gpu_catalog_names(h->cat, names, sizeof names);
-            gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('ref_gpu'): expected a known GPU model "
-                   "(%s), found '%s'", sim_config_of(s)->trace_path, line, r ? r->ref_gpu_col : 0, names, ref_gpu);
-            return false;
-        }
-        sim_job_more(j)->ref = ref;
-    }
-    if (speedup[0]) {
-        int f = hw_tab_of(h, speedup)->status; /* parsed once per distinct table */
-        if (f != 0) {
-            gpu_catalog_names(h->cat, names, sizeof names);
-            if (f == -3)
-                gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected known GPU models "
-                       "(%s), found '%s'", sim_config_of(s)->trace_path, line, r ? r->speedup_col : 0, names, speedup);
-            else
-                gs_err(sim_error_slot(s), GS_EINPUT, "trace '%s' line %ld, column %d ('speedup'): expected MODEL:factor pairs "
-                       "separated by '|' with factors > 0, found '%s'", sim_config_of(s)->trace_path, line,
-                       r ? r->speedup_col : 0, speedup);
-            return false;
-        }
-    }
+    if (ref_gpu != h->ok_ref_gpu || speedup != h->ok_speedup)
+        return admit_names(h, s, j, ref_gpu, speedup);
+    if (h->ok_ref)
+        j->more->ref = h->ok_ref;
     return true;
 }
 

@@ -22,24 +22,14 @@ void sim_observed_free(sim_observed *o)
     o->waiting = NULL;
 }
 
-void sim_observed_arrived(sim_observed *o, uint32_t slot, double observed_queue_s)
+void sim_observed_grow(sim_observed *o, uint32_t slot)
 {
-    if (observed_queue_s < 0) {
-        if (slot < o->cap)
-            o->waiting[slot] = 0; /* a slot reused by a job without one */
-        return;
-    }
-    if (slot >= o->cap) {
-        uint32_t cap = o->cap ? o->cap : 1024;
-        while (cap <= slot)
-            cap *= 2;
-        o->waiting = xrealloc(o->waiting, cap);
-        memset(o->waiting + o->cap, 0, cap - o->cap);
-        o->cap = cap;
-    }
-    o->waiting[slot] = 1;
-    o->arrived++;
-    sim_sketch_add(&o->observed_s, observed_queue_s);
+    uint32_t cap = o->cap ? o->cap : 1024;
+    while (cap <= slot)
+        cap *= 2;
+    o->waiting = xrealloc(o->waiting, cap);
+    memset(o->waiting + o->cap, 0, cap - o->cap);
+    o->cap = cap;
 }
 
 void sim_observed_report(const sim_observed *o, cJSON *jobs)

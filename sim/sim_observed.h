@@ -14,6 +14,7 @@
 #define GPUSIM_SIM_OBSERVED_H
 
 #include <cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,15 +30,36 @@ typedef struct sim_observed {
 void sim_observed_init(sim_observed *o);
 void sim_observed_free(sim_observed *o);
 /* The job in slot arrived; observed_queue_s < 0 when its row has no
- * observed start (then nothing is kept, unless the slot must be cleared). */
-void sim_observed_arrived(sim_observed *o, uint32_t slot, double observed_queue_s);
-/* The job in slot starts for the first time, queue_s after its submit. */
-static inline void sim_observed_started(sim_observed *o, uint32_t slot, double queue_s)
+ * observed start (then nothing is kept, unless the slot must be cleared).
+ * Inline but for a slot past the table (grown out of line). */
+void sim_observed_grow(sim_observed *o, uint32_t slot);
+static inline void sim_observed_arrived(sim_observed *o, uint32_t slot, double observed_queue_s)
+{
+    bool has = !(observed_queue_s < 0);
+    if (slot >= o->cap) {
+        if (!has)
+            return;
+        sim_observed_grow(o, slot);
+    }
+    o->waiting[slot] = has; /* cleared for a slot reused by a job without one */
+    if (has) {
+        o->arrived++;
+        sim_sketch_add(&o->observed_s, observed_queue_s);
+    }
+}
+/* The job in slot starts for the first time, queue_s after its submit, a
+ * value of sketch bucket `bucket` (sim_sketch_bucket: the run's queue_s
+ * found it). */
+static inline void sim_observed_started_at(sim_observed *o, uint32_t slot, double queue_s, int bucket)
 {
     if (slot < o->cap && o->waiting[slot]) {
         o->waiting[slot] = 0;
-        sim_sketch_add(&o->simulated_s, queue_s);
+        sim_sketch_count(&o->simulated_s, queue_s, bucket);
     }
+}
+static inline void sim_observed_started(sim_observed *o, uint32_t slot, double queue_s)
+{
+    sim_observed_started_at(o, slot, queue_s, sim_sketch_bucket(queue_s));
 }
 /* jobs.queue_vs_observed {jobs, started, observed_s, simulated_s}, only
  * when some job had an observed start. */

@@ -72,7 +72,13 @@ static uint32_t level_of(double x)
     return 1 + (uint32_t)(e + 20) * 4 + (uint32_t)((m - 0.5) * 8);
 }
 
-static uint32_t host_level(const job *j) { return level_of(j->req.cpu) << 8 | level_of(j->req.mem_gib); }
+/* Without a host room every bucket of one demand is open to every pass,
+ * so levels would only split them: a pass's list and a strict pass's look
+ * grow with the buckets, and the order they give is the same. */
+static uint32_t host_level(const sim_queue *q, const job *j)
+{
+    return q->host_blind ? 0 : level_of(j->req.cpu) << 8 | level_of(j->req.mem_gib);
+}
 
 static inline bool bk_less(uint32_t d1, uint32_t h1, uint32_t d2, uint32_t h2)
 {
@@ -148,7 +154,7 @@ static int class_of(sim_queue *q, uint64_t key, uint32_t demand, const job *j)
         q->cls_cap = q->cls_cap ? q->cls_cap * 2 : 8;
         q->cls = xrealloc(q->cls, (size_t)q->cls_cap * sizeof *q->cls);
     }
-    int b = bucket_of(q, demand, host_level(j));
+    int b = bucket_of(q, demand, host_level(q, j));
     sim_queue_class *c = &q->cls[q->ncls];
     memset(c, 0, sizeof *c);
     c->key = key;

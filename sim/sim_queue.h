@@ -39,8 +39,8 @@
  * filter its list), and it tries only the heads of classes within the room
  * (each at most once when it fails). The number of buckets is the number of
  * distinct demands (a handful: the card counts requests ask for) times the
- * host levels in use (1 without CPU and memory asks; a few hundred for
- * asks spread over a decade of each).
+ * host levels in use (1 without CPU and memory asks or with host_blind; a
+ * few hundred for asks spread over a decade of each).
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_QUEUE_H
 #define GPUSIM_SIM_QUEUE_H
@@ -98,6 +98,9 @@ typedef struct sim_queue {
     int nparked;      /* buckets SQ_PARKED */
     uint64_t park_at; /* the host's count of gives when they were last checked */
     size_t len;
+    /* set before the first push when no pass has a host room (every ask
+     * fits the host): one bucket per demand, not per host level */
+    bool host_blind;
 } sim_queue;
 
 void sim_queue_init(sim_queue *q);

@@ -100,6 +100,7 @@ struct sim {
      * it its own copies */
     int size_only;
     int gang_floor;      /* no request of at most this many GPUs spans nodes: the least of the pools' largest nodes */
+    int gpn_floor;       /* the least of every pool's largest node (empty pools too): spans_nodes in sim.c */
     bool spanned;        /* a job across nodes arrived: by_size, the timeseries' largest_gang */
     sim_rejects rejects; /* jobs.rejected_reasons (sim_reject.h) */
     /* figures a trace's optional columns add: per class (sim_class.h) and

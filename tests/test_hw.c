@@ -271,6 +271,37 @@ static void bad_names_and_report(void)
     tu_run_free(&r);
 }
 
+/* The pair of names admitted last is taken as found (sim_hw.c hw_admit):
+ * each row still gets its reference card, and a bad name after a good
+ * pair is still an input error naming its line. */
+static void admitted_pair_kept(void)
+{
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,ref_gpu,mem_bound\n"
+                                               "a,0,1,1,A100-SXM4-80GB,0\nb,2,1,1,A100-SXM4-80GB,0\n"),
+                              "H100-SXM5-80GB:1", 8, "whole", NULL, NULL, NULL),
+                 0);
+    cJSON *rep = cJSON_CreateObject();
+    r.s.mod[0]->report(r.s.mst[0], &r.s, rep, SIM_REPORT_GPU);
+    char *txt = cJSON_PrintUnformatted(rep);
+    CHECK_STR_HAS(txt, "\"placements\":2,\"placements_scaled\":2"); /* both on H100 against A100 */
+    free(txt);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,ref_gpu,speedup\n"
+                                               "a,0,1,1,L4-24GB,L4-24GB:1\nb,1,1,1,Z80,L4-24GB:1\n"),
+                              "L4-24GB:1", 8, "whole", NULL, NULL, NULL),
+                 GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "line 3, column 5 ('ref_gpu')");
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,ref_gpu,speedup\n"
+                                               "a,0,1,1,L4-24GB,L4-24GB:1\nb,1,1,1,L4-24GB,L4-24GB=1\n"),
+                              "L4-24GB:1", 8, "whole", NULL, NULL, NULL),
+                 GS_EINPUT);
+    CHECK_STR_HAS(r.err.msg, "line 3, column 6 ('speedup')");
+    tu_run_free(&r);
+}
+
 const test_case tests_hw[] = {
     {"hw/roofline_tflops_and_bandwidth_ratios", roofline_ratios},
     {"hw/speedup_table_overrides", speedup_table},
@@ -279,5 +310,6 @@ const test_case tests_hw[] = {
     {"hw/mig_slice_slows_only_demand_above_its_share", mig_slice_follows_demand},
     {"hw/mmc_scaled_service_times_erlang_c", mmc_scaled},
     {"hw/bad_names_and_figures_relied_on", bad_names_and_report},
+    {"hw/admitted_pair_kept_bad_names_still_errors", admitted_pair_kept},
     {NULL, NULL},
 };

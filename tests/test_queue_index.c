@@ -519,6 +519,66 @@ static void host_parked_cost(void)
     }
 }
 
+/* Without a host room (host_blind): one bucket per demand whatever the
+ * CPU and memory asks, and the same tries in the same order as buckets
+ * split by host level, in both orders. */
+static void host_blind_one_bucket_per_demand(void)
+{
+    enum { N = 3000 };
+    for (int strict = 0; strict < 2; strict++) {
+        job *js = calloc(N, sizeof *js);
+        toy *t = calloc(2, sizeof *t);
+        sim_queue q[2];
+        int running[N], nrun = 0;
+        for (int k = 0; k < 2; k++) {
+            sim_queue_init(&q[k]);
+            t[k].free = 8;
+        }
+        q[1].host_blind = true;
+        unsigned seed = 777;
+        for (int i = 0; i < N; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            job *j = &js[i];
+            j->arrival_no = (uint64_t)i;
+            j->req.priority = (int)(r % 3);
+            j->req.submit_us = (gs_time_us)(i - (int)(r >> 4 & 7));
+            j->req.gpus = 1 + (int)(r >> 8 & 3);          /* 1..4 cards */
+            j->req.cpu = 1 + (double)(r >> 10 & 15);       /* 16 core asks */
+            j->req.mem_gib = 4 + (double)(r >> 14 & 63); /* 64 memory asks */
+            /* the class names cards, cores and GiB, as pol_whole's shape key */
+            uint64_t key = (uint64_t)j->req.gpus << 16 | (uint64_t)j->req.cpu << 8 | (uint64_t)j->req.mem_gib;
+            for (int k = 0; k < 2; k++)
+                sim_queue_push(&q[k], j, key, demand_of(j));
+            if (r >> 16 & 1) { /* a release, then a pass on both */
+                if (nrun) {
+                    int x = (int)(r >> 17) % nrun;
+                    for (int k = 0; k < 2; k++)
+                        t[k].free += js[running[x]].req.gpus;
+                    running[x] = running[--nrun];
+                }
+                int s0 = t[0].nstarted;
+                for (int k = 0; k < 2; k++)
+                    sim_queue_dispatch(&q[k], strict, toy_room, toy_start, &t[k]);
+                for (int x = s0; x < t[0].nstarted; x++)
+                    running[nrun++] = t[0].started[x];
+                if (t[0].nstarted > 4000)
+                    break;
+            }
+        }
+        CHECK_EQ_INT(t[1].nstarted, t[0].nstarted);
+        CHECK(memcmp(t[1].started, t[0].started, (size_t)t[0].nstarted * sizeof t[0].started[0]) == 0);
+        CHECK_EQ_INT(t[1].tries, t[0].tries);
+        CHECK(t[0].nstarted > 100);
+        CHECK(q[1].nbk <= 4);
+        CHECK(q[0].nbk > 40);
+        for (int k = 0; k < 2; k++)
+            sim_queue_free(&q[k]);
+        free(js);
+        free(t);
+    }
+}
+
 const test_case tests_queue_index[] = {
     {"queue index: skipping order matches trying every class", skipping_matches_reference},
     {"queue index: strict order matches trying every class", strict_matches_reference},
@@ -529,5 +589,6 @@ const test_case tests_queue_index[] = {
     {"queue index: shapes beyond the host room are not visited", host_shapes_beyond_not_visited},
     {"queue index: parked buckets, the same starts with fewer fit tests", host_parking_matches},
     {"queue index: parked buckets cost no fit test until a node that could take them is given", host_parked_cost},
+    {"queue index: no host room, one bucket per demand and the same tries", host_blind_one_bucket_per_demand},
     {NULL, NULL},
 };
