@@ -97,8 +97,10 @@ static void fast_plan(wl_trace *t)
     t->fast_ok = t->ncols_header > 0;
     t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
                   t->col_of[2] == C_DURATION && t->col_of[3] == C_GPUS;
+    t->fast_head = t->fast_std && t->ncols_header > 4;
     for (int i = 4; i < t->ncols_header && t->fast_std; i++)
         t->fast_std = t->col_of[i] < 0;
+    t->fast_head &= !t->fast_std;
 }
 
 /* A text of len bytes at a into the char array dst of cap bytes. A short one
@@ -431,6 +433,65 @@ static inline bool job_rules_hold(const wl_trace *t, const wl_row *row)
            (!(given & COL_BIT(C_OBSERVED_START)) || row->observed_start_us >= row->submit_us);
 }
 
+/* The fast path's id at *pp: up to the first byte that ends it; false
+ * when empty or too long for the row (cap bytes with its NUL). */
+static inline bool std_id(const wl_trace *t, const unsigned char **pp, const unsigned char **id, size_t *id_len,
+                          size_t cap)
+{
+    const unsigned char *p = *pp;
+    *id = p;
+    p = field_end(t, p, 2);
+    *id_len = (size_t)(p - *id);
+    *pp = p;
+    return *id_len != 0 && *id_len < cap;
+}
+
+/* gpus at *pp as the table reads it (0..WL_GPUS_MAX): up to seven digits;
+ * others decline. */
+static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
+{
+    const unsigned char *p = *pp, *first = p;
+    unsigned g, d;
+    if ((g = (unsigned)(*p - '0')) > 9)
+        return false;
+    if ((d = (unsigned)(*++p - '0')) <= 9) { /* two digits, then any more up to seven */
+        g = g * 10 + d;
+        while ((d = (unsigned)(*++p - '0')) <= 9 && p - first < 7)
+            g = g * 10 + d;
+    }
+    *pp = p;
+    *gpus = g;
+    return g <= WL_GPUS_MAX;
+}
+
+/* The generated layout's four columns at the head of a longer header, in
+ * std_row's straight lines, into row; *pp is left past the comma after
+ * gpus. False, having written nothing, for a line they do not read (an
+ * empty duration, another notation): the plan's steps read it all then. */
+static inline bool std_head(wl_trace *t, const unsigned char **pp, const unsigned char *end, wl_row *row)
+{
+    const unsigned char *p = *pp, *id;
+    size_t id_len;
+    gs_time_us submit_us, dur_us;
+    unsigned gpus;
+    if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
+        *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus) || *p != ',')
+        return false;
+    if (t->head_sigs) { /* a row the steps read from the first gave them signatures, and a name's length */
+        for (int i = 0; i < 4; i++) {
+            no_signature(&t->fast[i]);
+            t->fast[i].kept_len = 0;
+        }
+        t->head_sigs = false;
+    }
+    copy_text(t, row->id, sizeof row->id, id, id_len);
+    row->submit_us = submit_us;
+    row->dur_us = dur_us;
+    row->gpus = (int)gpus;
+    *pp = p + 1;
+    return true;
+}
+
 /* Any header: one step a field, by the column's table entry. A field equal
  * to its column's on the previous row is not parsed again: the row's value
  * is already its value (the reader's row keeps a column's members until the
@@ -448,6 +509,13 @@ static bool plan_row(wl_trace *t)
         return false;
     uint64_t given = 0;
     fast_step *s = t->fast, *s_last = t->fast + t->ncols_header - 1;
+    if (t->fast_head) {
+        if (std_head(t, &p, end, row)) {
+            given = COL_BIT(C_ID) | COL_BIT(C_SUBMIT) | COL_BIT(C_DURATION) | COL_BIT(C_GPUS);
+            s += 4;
+        } else
+            t->head_sigs = true;
+    }
     for (;; s++) {
         const unsigned char *a = p;
         if (same_as_before(s, p)) { /* first: most fields of a real trace repeat */
@@ -479,37 +547,6 @@ static bool plan_row(wl_trace *t)
         return false;
     take_line(t, row, next);
     return true;
-}
-
-/* The fast path's id at *pp: up to the first byte that ends it; false
- * when empty or too long for the row (cap bytes with its NUL). */
-static inline bool std_id(const wl_trace *t, const unsigned char **pp, const unsigned char **id, size_t *id_len,
-                          size_t cap)
-{
-    const unsigned char *p = *pp;
-    *id = p;
-    p = field_end(t, p, 2);
-    *id_len = (size_t)(p - *id);
-    *pp = p;
-    return *id_len != 0 && *id_len < cap;
-}
-
-/* gpus at *pp as the table reads it (0..WL_GPUS_MAX): up to seven digits;
- * others decline. */
-static inline bool std_gpus(const unsigned char **pp, unsigned *gpus)
-{
-    const unsigned char *p = *pp, *first = p;
-    unsigned g, d;
-    if ((g = (unsigned)(*p - '0')) > 9)
-        return false;
-    if ((d = (unsigned)(*++p - '0')) <= 9) { /* two digits, then any more up to seven */
-        g = g * 10 + d;
-        while ((d = (unsigned)(*++p - '0')) <= 9 && p - first < 7)
-            g = g * 10 + d;
-    }
-    *pp = p;
-    *gpus = g;
-    return g <= WL_GPUS_MAX;
 }
 
 /* The generated layout, in straight lines: the row's only members that

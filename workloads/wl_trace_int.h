@@ -174,9 +174,12 @@ struct wl_trace {
     gs_time_us last_submit_us;
     bool eof;
     /* the fast path's plan, decided at the header (wl_fast_plan): one step a
-     * field; fast_std: id, submit, duration, gpus first, any others ignored */
+     * field; fast_std: id, submit, duration, gpus first, any others ignored;
+     * fast_head: those four first, then other columns (head_sigs: the plan's
+     * steps for the four may hold signatures, which the straight head, not
+     * keeping them, must clear before it writes the row) */
     fast_step *fast;
-    bool fast_ok, fast_std;
+    bool fast_ok, fast_std, fast_head, head_sigs;
 };
 
 /* {==== wl_trace_cols.c ====} */
