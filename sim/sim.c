@@ -353,6 +353,8 @@ static int read_next(sim *s)
     return 0;
 }
 
+static void queue_answers(sim *s);
+
 static int init_modules(sim *s, gs_error *err)
 {
     for (int m = 0; m < s->nmod; m++)
@@ -417,11 +419,14 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
         return rc;
-    for (int p = 0; p < s->npol; p++)
+    for (int p = 0; p < s->npol; p++) {
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
+        if (p == 0) /* before a time policy's init may place a task */
+            queue_answers(s);
+    }
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
-    s->queue.host_blind = host_room_of(s) == NULL;
+    s->queue.host_blind = s->q_host == NULL;
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
     if (look_ahead > 0)
         s->bf = sim_bf_new(&s->now, s->cl, (size_t)look_ahead);
@@ -596,6 +601,15 @@ static const sim_queue_host *host_room_of(const sim *s)
     return demand_index(s) && space_of(s)->index->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
 
+/* The queue's questions the space policy answers once for the run
+ * (sim.q_strict, q_room, q_host): no per-pass asking. */
+static void queue_answers(sim *s)
+{
+    s->q_strict = space_fifo(s);
+    s->q_room = demand_index(s) ? room_cb : NULL;
+    s->q_host = host_room_of(s);
+}
+
 /* A dispatch pass: the request the policy holds room for first, then the
  * queue in order. */
 static void space_dispatch(sim *s)
@@ -607,11 +621,11 @@ static void space_dispatch(sim *s)
             sim_queue_remove(&s->queue, h);
     }
     if (s->bf) { /* EASY backfilling (sim_backfill.h) */
-        sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+        sim_bf_ops ops = {place_cb, s->q_room, s->q_host, s};
         sim_bf_dispatch(s->bf, &s->queue, &ops);
         return;
     }
-    sim_queue_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, s->q_strict, s->q_room, s->q_host, place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
@@ -622,7 +636,7 @@ static void space_queue(sim *s, job *j)
      * the pool's count of nodes with room for a part; under backfilling,
      * whose passes try many requests, its largest part is its demand (no
      * node with that many free: it cannot start) */
-    uint32_t demand = !demand_index(s)  ? 0
+    uint32_t demand = !s->q_room     ? 0
                       : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
                                      : space_of(s)->index->queue_demand(s->pst[0], j);
     uint64_t key = space_of(s)->shape_key(j);
@@ -633,7 +647,7 @@ static void space_queue(sim *s, job *j)
  * reservation, or a pass. */
 static void bf_arrive(sim *s, job *j)
 {
-    sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+    sim_bf_ops ops = {place_cb, s->q_room, s->q_host, s};
     int what = sim_bf_arrive(s->bf, &s->queue, j, &ops);
     if (what == BF_STARTED)
         return;
@@ -690,7 +704,7 @@ static void space_arrive(sim *s, job *j)
         bf_arrive(s, j);
         return;
     }
-    if (!space_fifo(s) || sim_queue_len(&s->queue) == 0) {
+    if (!s->q_strict || sim_queue_len(&s->queue) == 0) {
         /* every queued request was tried at the last release and did not
          * fit, so a newcomer that fits may start at once */
         if (!space_place(s, j))
@@ -698,7 +712,7 @@ static void space_arrive(sim *s, job *j)
         return;
     }
     space_queue(s, j);
-    sim_queue_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, true, s->q_room, s->q_host, place_cb, s);
 }
 
 static void space_release(sim *s, job *j)
