@@ -38,7 +38,10 @@ void sim_module_skip(sim *s, int index, unsigned hooks)
         s->with_admit &= ~bit;
 }
 
-bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
+bool sim_module_narrows_first(const sim *s, int index)
+{
+    return (s->with_narrow_pools & ((1u << index) - 1)) == 0;
+}
 
 void *sim_module_state(const sim *s, const sim_module *mod)
 {

@@ -100,8 +100,9 @@ typedef struct sim_module {
  * job's worth of instructions on a plain replay). */
 enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_ADMIT = 4u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
 void sim_module_skip(sim *s, int index, unsigned hooks);
-/* Whether module `index` is the run's only one with a narrow_pools hook. */
-bool sim_module_narrows_alone(const sim *s, int index);
+/* Whether no module before `index` (they narrow first, and their inits
+ * ran) has a narrow_pools hook: module `index` is handed a job's own pools. */
+bool sim_module_narrows_first(const sim *s, int index);
 
 /* The state of module m in this run, or NULL when it is not registered. */
 void *sim_module_state(const sim *s, const sim_module *m);

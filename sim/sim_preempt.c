@@ -107,10 +107,10 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     /* hooks that change nothing in this run, dropped: without preemption a
      * request left queued looks for no victims (ext_after_arrive); without
      * tenants no job has one, and ext_narrow gives back its pools (when no
-     * other module narrowed them first) */
+     * module before it narrowed them; one after it is handed the same) */
     if (!x->preempt)
         sim_module_skip(s, index, SIM_HOOK_ARRIVED);
-    if ((!x->cl->quota || x->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
+    if ((!x->cl->quota || x->cl->quota->n == 0) && sim_module_narrows_first(s, index))
         sim_module_skip(s, index, SIM_HOOK_NARROW_POOLS);
     return 0;
 }
