@@ -111,7 +111,8 @@ _Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any req
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_t");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
-static int cost_holder(sim *s, job *j);
+static inline int cost_holder(sim *s, job *j);
+static inline void alloc_add(sim *s, job *j, int pool, double dv);
 static const sim_queue_host *host_room_of(const sim *s);
 
 /* An ending job's job_more, kept for the next job that needs one
@@ -1046,7 +1047,7 @@ void sim_place_whole(sim *s, job *j, int node)
     j->node = node;
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
-    sim_alloc_add_for(s, j, s->cl->nodes[node].pool, j->req.gpus);
+    alloc_add(s, j, s->cl->nodes[node].pool, j->req.gpus);
     if (s->bf)
         sim_bf_taken(s->bf, j);
 }
@@ -1058,7 +1059,7 @@ void sim_release_whole(sim *s, job *j)
     if (s->bf)
         sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
-    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
+    alloc_add(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
     j->node = -1;
 }
@@ -1126,14 +1127,11 @@ void sim_task_end_reserved(sim *s, job *t)
     s->nominee = nominee;
 }
 
-/* The holder job j's allocation is charged to (sim_cost.h). An internal
- * task's is looked up once and kept in its job_more. */
-static int cost_holder(sim *s, job *j)
+/* cost_holder for no job, or an internal task */
+static __attribute__((noinline)) int cost_holder_other(sim *s, job *j)
 {
     if (!j)
         return sim_cost_holder_of(&s->cost, "other", "");
-    if (!j->internal)
-        return j->req.kind == WL_KIND_SESSION ? SIM_COST_AGENTS : SIM_COST_JOBS;
     job_more *m = sim_job_more(j);
     if (m->cost_holder < 0) {
         int o = j->task_owner;
@@ -1144,13 +1142,26 @@ static int cost_holder(sim *s, job *j)
     return m->cost_holder;
 }
 
-void sim_alloc_add_for(sim *s, job *j, int pool, double dv)
+/* The holder job j's allocation is charged to (sim_cost.h): a trace job's
+ * by its kind, inline; an internal task's is looked up once and kept in
+ * its job_more. */
+static inline int cost_holder(sim *s, job *j)
+{
+    if (j && !j->internal)
+        return j->req.kind == WL_KIND_SESSION ? SIM_COST_AGENTS : SIM_COST_JOBS;
+    return cost_holder_other(s, j);
+}
+
+/* sim_alloc_add_for, inline where the core places whole cards */
+static inline void alloc_add(sim *s, job *j, int pool, double dv)
 {
     sim_gauge_add(&s->g_alloc, s->now, dv);
     if (pool < 0 || pool >= s->cost.npools)
         GS_BUG("sim_alloc_add_for: no such pool");
     sim_cost_add(&s->cost, cost_holder(s, j), pool, s->now, dv);
 }
+
+void sim_alloc_add_for(sim *s, job *j, int pool, double dv) { alloc_add(s, j, pool, dv); }
 
 void sim_alloc_add(sim *s, double dv) { sim_alloc_add_for(s, NULL, 0, dv); }
 
@@ -1172,7 +1183,8 @@ static int module_replicas(const sim *s)
     return n;
 }
 
-static void sample_until(sim *s, gs_time_us t, bool inclusive)
+/* The timeseries rows due before t (at t too when inclusive). */
+static __attribute__((noinline)) void sample_rows(sim *s, gs_time_us t, bool inclusive)
 {
     while (sim_ts_due(&s->ts, t, inclusive)) {
         sim_ts_row r = {.alloc = s->g_alloc.value,
@@ -1189,6 +1201,14 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
         }
         sim_ts_add(&s->ts, &r);
     }
+}
+
+/* sample_rows, its test inline: most events fall between rows (or the run
+ * writes none) */
+static inline void sample_until(sim *s, gs_time_us t, bool inclusive)
+{
+    if (sim_ts_due(&s->ts, t, inclusive))
+        sample_rows(s, t, inclusive);
 }
 
 void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud, double *out), void *ud)
