@@ -65,6 +65,12 @@ static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
     sim_module_event(s, ext_of(s)->index, at_us, j ? j->slot : SIM_NO_SLOT, j ? j->gen : 0, aux);
 }
 
+/* sim_ext.quiet, again after any of its terms changed */
+static void quiet_now(sim_ext *x)
+{
+    x->quiet = x->cls_shared && !x->preempt && !x->track_runs && (!x->cl->quota || x->cl->quota->n == 0);
+}
+
 static int ext_init(sim *s, int index, void **state, gs_error *err)
 {
     sim_ext *x = xcalloc(1, sizeof *x);
@@ -104,6 +110,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(x->cl->quota);
     x->cls_shared = sim_npolicies(s) == 1;
+    quiet_now(x);
     /* hooks that change nothing in this run, dropped: without preemption a
      * request left queued looks for no victims (ext_after_arrive); without
      * tenants no job has one, and ext_narrow gives back its pools (when no
@@ -203,6 +210,7 @@ static void share_end(sim *s, sim_ext *x)
         sim_sketch_copy(&x->cls[0].jct_s, sim_jct_s_sketch(s));
     }
     x->cls_shared = false;
+    quiet_now(x);
 }
 
 /* A job of a priority the shared class does not have, at a point where the
@@ -277,6 +285,10 @@ static __attribute__((noinline)) void list_del(sim_ext *x, job *j)
 static void ext_started(void *state, sim *s, job *j)
 {
     sim_ext *x = state; /* ext_of(s), without the search */
+    if (x->quiet) { /* the flags the way below leaves: no class, victim, preemptor or quota to keep */
+        j->core_flags = (uint8_t)((j->core_flags & ~(JF_WAITING | JF_PLACED)) | JF_CHARGED);
+        return;
+    }
     if (j->starts == 1) {
         double q_s = gs_us_to_s(sim_now(s) - j->req.submit_us);
         if (x->cls_shared)
@@ -308,7 +320,12 @@ static void ext_started(void *state, sim *s, job *j)
     }
 }
 
-void sim_preempt_track_runs(sim *s) { ext_of(s)->track_runs = true; }
+void sim_preempt_track_runs(sim *s)
+{
+    sim_ext *x = ext_of(s);
+    x->track_runs = true;
+    quiet_now(x);
+}
 
 void sim_preempt_ckpt_by_events(sim *s) { ext_of(s)->ckpt_events = true; }
 
@@ -401,6 +418,10 @@ void sim_job_placed(sim *s, job *j)
 static void ext_stopped(void *state, sim *s, job *j)
 {
     sim_ext *x = state; /* ext_of(s), without the search */
+    if (x->quiet && !(j->core_flags & JF_LISTED)) { /* as in ext_started */
+        j->core_flags &= (uint8_t)~(JF_VICTIM | JF_CHARGED);
+        return;
+    }
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */

@@ -106,6 +106,10 @@ typedef struct sim_ext {
      * suspended jobs (sim_job_complete), a completion the run counts and a
      * class does not. */
     bool cls_shared;
+    /* cls_shared, no preemption, no tenant quotas and no run tracking
+     * (quiet_now): a start or stop only sets or clears flags no one reads
+     * then, as the hooks' fast path */
+    bool quiet;
     bool track_runs; /* every job keeps its latest start (node states on: any job may be interrupted) */
     bool ckpt_events; /* periodic checkpoints are committed by their writes (sim_preempt_ckpt_by_events) */
     int index; /* the layer's place among the run's modules (its events) */
