@@ -640,7 +640,7 @@ static void space_queue(sim *s, job *j)
     uint32_t demand = !s->q_room     ? 0
                       : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
                                      : space_of(s)->index->queue_demand(s->pst[0], j);
-    uint64_t key = space_of(s)->shape_key(j);
+    uint64_t key = space_of(s)->shape_key(s->pst[0], j);
     sim_queue_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
 }
 
