@@ -697,18 +697,33 @@ static inline bool space_ever(sim *s, job *j)
     return false;
 }
 
+/* Is j's demand beyond the demand index's room now (no: no index, or a
+ * job across nodes, whose demand is no bound there)? */
+static __attribute__((noinline)) bool beyond_room(sim *s, job *j)
+{
+    return s->q_room && !j->req.spans && space_of(s)->index->queue_demand(s->pst[0], j) > s->q_room(s);
+}
+
 static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
-    if (s->bf && sim_queue_len(&s->queue) > 0) {
+    if (sim_queue_len(&s->queue) == 0) { /* nothing waits: it starts if it fits */
+        if (!space_place(s, j))
+            space_queue(s, j);
+        return;
+    }
+    if (s->bf) {
         bf_arrive(s, j);
         return;
     }
-    if (!s->q_strict || sim_queue_len(&s->queue) == 0) {
+    if (!s->q_strict) {
         /* every queued request was tried at the last release and did not
-         * fit, so a newcomer that fits may start at once */
-        if (!space_place(s, j))
+         * fit, so a newcomer that fits may start at once; one beyond the
+         * demand index's room (most often the cluster is full then) is not
+         * tried: its try would fail, and change nothing (the index is on
+         * only where a failed try counts for nothing) */
+        if (beyond_room(s, j) || !space_place(s, j))
             space_queue(s, j);
         return;
     }
