@@ -65,10 +65,21 @@ static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
     sim_module_event(s, ext_of(s)->index, at_us, j ? j->slot : SIM_NO_SLOT, j ? j->gen : 0, aux);
 }
 
-/* sim_ext.quiet, again after any of its terms changed */
-static void quiet_now(sim_ext *x)
+/* sim_ext.quiet, again after any of its terms changed: the start and stop
+ * hooks dropped while it holds, back once it does not (they hold nothing
+ * of the jobs started without them: no class of their own, no list, no
+ * charge) */
+static void quiet_now(sim *s, sim_ext *x)
 {
-    x->quiet = x->cls_shared && !x->preempt && !x->track_runs && (!x->cl->quota || x->cl->quota->n == 0);
+    bool quiet = x->cls_shared && !x->preempt && !x->track_runs && !x->placed_seen &&
+                 (!x->cl->quota || x->cl->quota->n == 0);
+    if (quiet == x->quiet)
+        return;
+    x->quiet = quiet;
+    if (quiet)
+        sim_module_skip(s, x->index, SIM_HOOK_STARTED | SIM_HOOK_STOPPED);
+    else
+        sim_module_unskip(s, x->index, SIM_HOOK_STARTED | SIM_HOOK_STOPPED);
 }
 
 static int ext_init(sim *s, int index, void **state, gs_error *err)
@@ -110,7 +121,7 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(x->cl->quota);
     x->cls_shared = sim_npolicies(s) == 1;
-    quiet_now(x);
+    quiet_now(s, x);
     /* hooks that change nothing in this run, dropped: without preemption a
      * request left queued looks for no victims (ext_after_arrive); without
      * tenants no job has one, and ext_narrow gives back its pools (when no
@@ -210,7 +221,7 @@ static void share_end(sim *s, sim_ext *x)
         sim_sketch_copy(&x->cls[0].jct_s, sim_jct_s_sketch(s));
     }
     x->cls_shared = false;
-    quiet_now(x);
+    quiet_now(s, x);
 }
 
 /* A job of a priority the shared class does not have, at a point where the
@@ -285,10 +296,6 @@ static __attribute__((noinline)) void list_del(sim_ext *x, job *j)
 static void ext_started(void *state, sim *s, job *j)
 {
     sim_ext *x = state; /* ext_of(s), without the search */
-    if (x->quiet) { /* the flags the way below leaves: no class, victim, preemptor or quota to keep */
-        j->core_flags = (uint8_t)((j->core_flags & ~(JF_WAITING | JF_PLACED)) | JF_CHARGED);
-        return;
-    }
     if (j->starts == 1) {
         double q_s = gs_us_to_s(sim_now(s) - j->req.submit_us);
         if (x->cls_shared)
@@ -324,7 +331,7 @@ void sim_preempt_track_runs(sim *s)
 {
     sim_ext *x = ext_of(s);
     x->track_runs = true;
-    quiet_now(x);
+    quiet_now(s, x);
 }
 
 void sim_preempt_ckpt_by_events(sim *s) { ext_of(s)->ckpt_events = true; }
@@ -399,9 +406,14 @@ void sim_job_interrupt_saved(sim *s, job *j)
 
 void sim_preemptor_held(sim *s, job *j)
 {
-    (void)s;
-    if (j->state == JOB_QUEUED)
-        j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+    if (j->state != JOB_QUEUED)
+        return;
+    j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+    sim_ext *x = ext_of(s);
+    if (x && !x->placed_seen) { /* ext_started clears the flag from now on */
+        x->placed_seen = true;
+        quiet_now(s, x);
+    }
 }
 
 void sim_job_placed(sim *s, job *j)
@@ -418,10 +430,6 @@ void sim_job_placed(sim *s, job *j)
 static void ext_stopped(void *state, sim *s, job *j)
 {
     sim_ext *x = state; /* ext_of(s), without the search */
-    if (x->quiet && !(j->core_flags & JF_LISTED)) { /* as in ext_started */
-        j->core_flags &= (uint8_t)~(JF_VICTIM | JF_CHARGED);
-        return;
-    }
     if (j->core_flags & JF_LISTED)
         list_del(x, j);
     j->core_flags &= ~JF_VICTIM; /* stopped by its eviction, or by someone else first */
