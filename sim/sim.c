@@ -1461,18 +1461,24 @@ static void on_done(sim *s, job *j)
 
 /* Starts loading the job slot of the event after this one while this one
  * is handled: with tens of thousands of jobs in flight a slot read only at
- * its completion would be waited for. */
+ * its completion would be waited for. A slab of one chunk (184 KiB) stays
+ * in the caches, and the loads would only cost their instructions then; a
+ * module's events are handed to it whatever the slab. */
+#define PREFETCH_SLOTS JOB_CHUNK
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the
      * array) comes before it: the arrival's handling then hides the load */
-    const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
-    int mi = nx ? (nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE) : -1;
-    if (mi >= 0 && s->mod[mi]->prefetch) { /* a module's event: its subject is the module's */
-        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
+    if (!s->heap.n)
+        return;
+    const sim_event *nx = &s->heap.ev[0];
+    if (nx->type >= EV_MODULE) { /* a module's event: its subject is the module's */
+        int mi = nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE;
+        if (s->mod[mi]->prefetch)
+            s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
         return;
     }
-    if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
+    if (s->nslots > PREFETCH_SLOTS && nx->slot != NO_SLOT && nx->slot < s->nslots) {
         const char *p = (const char *)sim_slot_job(s, nx->slot);
         for (size_t off = 0; off < sizeof(job); off += 64)
             __builtin_prefetch(p + off);
