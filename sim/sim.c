@@ -626,7 +626,8 @@ static void space_dispatch(sim *s)
         sim_bf_dispatch(s->bf, &s->queue, &ops);
         return;
     }
-    sim_queue_dispatch_host(&s->queue, s->q_strict, s->q_room, s->q_host, place_cb, s);
+    if (sim_queue_len(&s->queue) > 0) /* else no pass: nothing waits */
+        sim_queue_dispatch_host(&s->queue, s->q_strict, s->q_room, s->q_host, place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
