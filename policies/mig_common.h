@@ -243,7 +243,7 @@ bool mig_base_can_ever_fit(mig_base *b, const job *j);
 void mig_base_reject_reason(const mig_base *b, const job *j, char *why, size_t cap);
 bool mig_base_place(mig_base *b, job *j);
 void mig_base_unplace(mig_base *b, job *j);
-uint64_t mig_base_shape_key(const job *j);
+uint64_t mig_base_shape_key(const void *state, const job *j);
 /* pol_space.mem_per_card_mib of both (state: the policy's, a mig_base
  * first): 0 when no card of m in the cluster could ever take one GPU of r
  * (a profile no layout of its MIG cards offers, memory no profile holds, a

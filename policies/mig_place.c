@@ -195,8 +195,9 @@ double mig_mem_per_card_mib(const void *state, const struct gpu_model *m, const 
     return r->gpumem_mib > 0 ? fmin((double)r->gpumem_mib, card) : card;
 }
 
-uint64_t mig_base_shape_key(const job *j)
+uint64_t mig_base_shape_key(const void *state, const job *j)
 {
+    (void)state;
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);

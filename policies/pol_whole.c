@@ -16,6 +16,7 @@
 
 #include "../sim/sim.h"
 #include "../sim/sim_policy.h"
+#include "../sim/sim_quota.h"
 
 typedef struct whole_state {
     sim *s;
@@ -24,6 +25,9 @@ typedef struct whole_state {
     sim_cluster *cl;
     bool fifo, spread;
     int backfill; /* look-ahead, 0: no backfilling */
+    /* a shape is its cards, pools, tenant and memory ask alone (shape_key):
+     * see whole_init */
+    bool host_free;
 } whole_state;
 
 static const pol_param params[] = {
@@ -45,6 +49,12 @@ static int whole_init(sim *s, int index, void **state, gs_error *err)
     w->fifo = sim_param_choice(s, "queue") == 1;
     w->backfill = sim_param_choice(s, "queue") == 2 ? (int)sim_param_int(s, "bf_max_job_test") : 0;
     w->spread = sim_param_choice(s, "placement") == 1;
+    /* No node limits CPU or memory (no fit index), so no ask of either
+     * changes where or whether a request is placed; without tenant quotas
+     * (a refused try counts the request as quota-blocked) and backfilling
+     * (its passes count tries) a class's failed try costs only the try:
+     * requests that differ by those asks alone share a class. */
+    w->host_free = !w->cl->fit_slot && (!w->cl->quota || w->cl->quota->n == 0) && !w->backfill;
     *state = w;
     return 0;
 }
@@ -88,12 +98,16 @@ static void whole_unplace(void *state, sim *s, job *j)
 }
 
 /* Requests of one shape share a queue class: a class whose head does not fit
- * is skipped as a whole (see sim_queue.h). */
-static uint64_t shape_key(const job *j)
+ * is skipped as a whole (see sim_queue.h). CPU and memory asks are part
+ * of it unless the run leaves them out (whole_state.host_free; a job
+ * across nodes keeps them, as the gang placer's rules do not ask). */
+static uint64_t shape_key(const void *state, const job *j)
 {
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     /* a tenant's quota admits by gpus, gpumem and model: same shape, same answer */
     k ^= (uint64_t)j->tenant_ix * 0xD6E8FEB86659FD93ULL ^ (uint64_t)j->req.gpumem_mib * 0xFF51AFD7ED558CCDULL;
+    if (((const whole_state *)state)->host_free && !j->req.spans)
+        return k;
     uint64_t c, m;
     memcpy(&c, &j->req.cpu, sizeof c);
     memcpy(&m, &j->req.mem_gib, sizeof m);

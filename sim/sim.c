@@ -111,7 +111,8 @@ _Static_assert(CL_MAX_NODE_GPUS <= JOB_REQ_GPUS_MAX, "job_req.gpus holds any req
 _Static_assert(CL_MAX_NODE_GPUS <= UINT8_MAX, "job_req.gpus_per_node is a uint8_t");
 _Static_assert(SIM_MAX_MODS + SIM_MAX_POLICIES <= 32, "job.task_owner is 5 bits");
 
-static int cost_holder(sim *s, job *j);
+static inline int cost_holder(sim *s, job *j);
+static inline void alloc_add(sim *s, job *j, int pool, double dv);
 static const sim_queue_host *host_room_of(const sim *s);
 
 /* An ending job's job_more, kept for the next job that needs one
@@ -353,6 +354,8 @@ static int read_next(sim *s)
     return 0;
 }
 
+static void queue_answers(sim *s);
+
 static int init_modules(sim *s, gs_error *err)
 {
     for (int m = 0; m < s->nmod; m++)
@@ -417,11 +420,14 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
         return rc;
-    for (int p = 0; p < s->npol; p++)
+    for (int p = 0; p < s->npol; p++) {
         if ((rc = s->pol[p]->init(s, p, &s->pst[p], err)) != 0)
             return rc;
+        if (p == 0) /* before a time policy's init may place a task */
+            queue_answers(s);
+    }
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
-    s->queue.host_blind = host_room_of(s) == NULL;
+    s->queue.host_blind = s->q_host == NULL;
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;
     if (look_ahead > 0)
         s->bf = sim_bf_new(&s->now, s->cl, (size_t)look_ahead);
@@ -596,6 +602,15 @@ static const sim_queue_host *host_room_of(const sim *s)
     return demand_index(s) && space_of(s)->index->queue_host && s->cl->fit_slot ? &host_room : NULL;
 }
 
+/* The queue's questions the space policy answers once for the run
+ * (sim.q_strict, q_room, q_host): no per-pass asking. */
+static void queue_answers(sim *s)
+{
+    s->q_strict = space_fifo(s);
+    s->q_room = demand_index(s) ? room_cb : NULL;
+    s->q_host = host_room_of(s);
+}
+
 /* A dispatch pass: the request the policy holds room for first, then the
  * queue in order. */
 static void space_dispatch(sim *s)
@@ -607,11 +622,12 @@ static void space_dispatch(sim *s)
             sim_queue_remove(&s->queue, h);
     }
     if (s->bf) { /* EASY backfilling (sim_backfill.h) */
-        sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+        sim_bf_ops ops = {place_cb, s->q_room, s->q_host, s};
         sim_bf_dispatch(s->bf, &s->queue, &ops);
         return;
     }
-    sim_queue_dispatch_host(&s->queue, space_fifo(s), demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    if (sim_queue_len(&s->queue) > 0) /* else no pass: nothing waits */
+        sim_queue_dispatch_host(&s->queue, s->q_strict, s->q_room, s->q_host, place_cb, s);
 }
 
 static void space_queue(sim *s, job *j)
@@ -622,10 +638,10 @@ static void space_queue(sim *s, job *j)
      * the pool's count of nodes with room for a part; under backfilling,
      * whose passes try many requests, its largest part is its demand (no
      * node with that many free: it cannot start) */
-    uint32_t demand = !demand_index(s)  ? 0
+    uint32_t demand = !s->q_room     ? 0
                       : j->req.spans ? (s->bf ? sim_bf_demand(s->bf, j) : 0)
                                      : space_of(s)->index->queue_demand(s->pst[0], j);
-    uint64_t key = space_of(s)->shape_key(j);
+    uint64_t key = space_of(s)->shape_key(s->pst[0], j);
     sim_queue_push(&s->queue, j, s->bf ? key ^ sim_bf_class_key(j) : key, demand);
 }
 
@@ -633,7 +649,7 @@ static void space_queue(sim *s, job *j)
  * reservation, or a pass. */
 static void bf_arrive(sim *s, job *j)
 {
-    sim_bf_ops ops = {place_cb, demand_index(s) ? room_cb : NULL, host_room_of(s), s};
+    sim_bf_ops ops = {place_cb, s->q_room, s->q_host, s};
     int what = sim_bf_arrive(s->bf, &s->queue, j, &ops);
     if (what == BF_STARTED)
         return;
@@ -682,23 +698,38 @@ static inline bool space_ever(sim *s, job *j)
     return false;
 }
 
+/* Is j's demand beyond the demand index's room now (no: no index, or a
+ * job across nodes, whose demand is no bound there)? */
+static __attribute__((noinline)) bool beyond_room(sim *s, job *j)
+{
+    return s->q_room && !j->req.spans && space_of(s)->index->queue_demand(s->pst[0], j) > s->q_room(s);
+}
+
 static void space_arrive(sim *s, job *j)
 {
     if (!space_ever(s, j))
         return;
-    if (s->bf && sim_queue_len(&s->queue) > 0) {
-        bf_arrive(s, j);
-        return;
-    }
-    if (!space_fifo(s) || sim_queue_len(&s->queue) == 0) {
-        /* every queued request was tried at the last release and did not
-         * fit, so a newcomer that fits may start at once */
+    if (sim_queue_len(&s->queue) == 0) { /* nothing waits: it starts if it fits */
         if (!space_place(s, j))
             space_queue(s, j);
         return;
     }
+    if (s->bf) {
+        bf_arrive(s, j);
+        return;
+    }
+    if (!s->q_strict) {
+        /* every queued request was tried at the last release and did not
+         * fit, so a newcomer that fits may start at once; one beyond the
+         * demand index's room (most often the cluster is full then) is not
+         * tried: its try would fail, and change nothing (the index is on
+         * only where a failed try counts for nothing) */
+        if (beyond_room(s, j) || !space_place(s, j))
+            space_queue(s, j);
+        return;
+    }
     space_queue(s, j);
-    sim_queue_dispatch_host(&s->queue, true, demand_index(s) ? room_cb : NULL, host_room_of(s), place_cb, s);
+    sim_queue_dispatch_host(&s->queue, true, s->q_room, s->q_host, place_cb, s);
 }
 
 static void space_release(sim *s, job *j)
@@ -1032,7 +1063,7 @@ void sim_place_whole(sim *s, job *j, int node)
     j->node = node;
     int *ids = sim_job_hold_gpus(j, j->req.gpus);
     sim_cluster_take(s->cl, node, j->req.gpus, j->req.cpu, j->req.mem_gib, ids);
-    sim_alloc_add_for(s, j, s->cl->nodes[node].pool, j->req.gpus);
+    alloc_add(s, j, s->cl->nodes[node].pool, j->req.gpus);
     if (s->bf)
         sim_bf_taken(s->bf, j);
 }
@@ -1044,7 +1075,7 @@ void sim_release_whole(sim *s, job *j)
     if (s->bf)
         sim_bf_given(s->bf, j);
     sim_cluster_give(s->cl, j->node, job_gpu_ids(j), j->ngpu_ids, j->req.cpu, j->req.mem_gib);
-    sim_alloc_add_for(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
+    alloc_add(s, j, s->cl->nodes[j->node].pool, -(double)j->ngpu_ids);
     sim_job_drop_gpus(j);
     j->node = -1;
 }
@@ -1112,14 +1143,11 @@ void sim_task_end_reserved(sim *s, job *t)
     s->nominee = nominee;
 }
 
-/* The holder job j's allocation is charged to (sim_cost.h). An internal
- * task's is looked up once and kept in its job_more. */
-static int cost_holder(sim *s, job *j)
+/* cost_holder for no job, or an internal task */
+static __attribute__((noinline)) int cost_holder_other(sim *s, job *j)
 {
     if (!j)
         return sim_cost_holder_of(&s->cost, "other", "");
-    if (!j->internal)
-        return j->req.kind == WL_KIND_SESSION ? SIM_COST_AGENTS : SIM_COST_JOBS;
     job_more *m = sim_job_more(j);
     if (m->cost_holder < 0) {
         int o = j->task_owner;
@@ -1130,13 +1158,26 @@ static int cost_holder(sim *s, job *j)
     return m->cost_holder;
 }
 
-void sim_alloc_add_for(sim *s, job *j, int pool, double dv)
+/* The holder job j's allocation is charged to (sim_cost.h): a trace job's
+ * by its kind, inline; an internal task's is looked up once and kept in
+ * its job_more. */
+static inline int cost_holder(sim *s, job *j)
+{
+    if (j && !j->internal)
+        return j->req.kind == WL_KIND_SESSION ? SIM_COST_AGENTS : SIM_COST_JOBS;
+    return cost_holder_other(s, j);
+}
+
+/* sim_alloc_add_for, inline where the core places whole cards */
+static inline void alloc_add(sim *s, job *j, int pool, double dv)
 {
     sim_gauge_add(&s->g_alloc, s->now, dv);
     if (pool < 0 || pool >= s->cost.npools)
         GS_BUG("sim_alloc_add_for: no such pool");
     sim_cost_add(&s->cost, cost_holder(s, j), pool, s->now, dv);
 }
+
+void sim_alloc_add_for(sim *s, job *j, int pool, double dv) { alloc_add(s, j, pool, dv); }
 
 void sim_alloc_add(sim *s, double dv) { sim_alloc_add_for(s, NULL, 0, dv); }
 
@@ -1158,7 +1199,8 @@ static int module_replicas(const sim *s)
     return n;
 }
 
-static void sample_until(sim *s, gs_time_us t, bool inclusive)
+/* The timeseries rows due before t (at t too when inclusive). */
+static __attribute__((noinline)) void sample_rows(sim *s, gs_time_us t, bool inclusive)
 {
     while (sim_ts_due(&s->ts, t, inclusive)) {
         sim_ts_row r = {.alloc = s->g_alloc.value,
@@ -1175,6 +1217,14 @@ static void sample_until(sim *s, gs_time_us t, bool inclusive)
         }
         sim_ts_add(&s->ts, &r);
     }
+}
+
+/* sample_rows, its test inline: most events fall between rows (or the run
+ * writes none) */
+static inline void sample_until(sim *s, gs_time_us t, bool inclusive)
+{
+    if (sim_ts_due(&s->ts, t, inclusive))
+        sample_rows(s, t, inclusive);
 }
 
 void sim_ts_columns(sim *s, const char *header, int ncols, void (*fill)(void *ud, double *out), void *ud)
@@ -1412,18 +1462,24 @@ static void on_done(sim *s, job *j)
 
 /* Starts loading the job slot of the event after this one while this one
  * is handled: with tens of thousands of jobs in flight a slot read only at
- * its completion would be waited for. */
+ * its completion would be waited for. A slab of one chunk (184 KiB) stays
+ * in the caches, and the loads would only cost their instructions then; a
+ * module's events are handed to it whatever the slab. */
+#define PREFETCH_SLOTS JOB_CHUNK
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the
      * array) comes before it: the arrival's handling then hides the load */
-    const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
-    int mi = nx ? (nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE) : -1;
-    if (mi >= 0 && s->mod[mi]->prefetch) { /* a module's event: its subject is the module's */
-        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
+    if (!s->heap.n)
+        return;
+    const sim_event *nx = &s->heap.ev[0];
+    if (nx->type >= EV_MODULE) { /* a module's event: its subject is the module's */
+        int mi = nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE;
+        if (s->mod[mi]->prefetch)
+            s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
         return;
     }
-    if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
+    if (s->nslots > PREFETCH_SLOTS && nx->slot != NO_SLOT && nx->slot < s->nslots) {
         const char *p = (const char *)sim_slot_job(s, nx->slot);
         for (size_t off = 0; off < sizeof(job); off += 64)
             __builtin_prefetch(p + off);

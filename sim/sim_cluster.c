@@ -623,6 +623,12 @@ int sim_cluster_given_since(const sim_cluster *c, uint64_t since, double *cpu, d
 
 bool sim_cluster_can_ever_fit(const sim_cluster *c, uint64_t pools, int ngpus, double cpu, double mem_gib)
 {
+    if (!c->fit_slot) { /* no shape limits CPU or memory: the pool's largest node decides */
+        for (int pi = 0; pi < c->npools; pi++)
+            if ((pools >> pi & 1) && c->pools[pi].nshapes > 0 && c->pools[pi].max_node_gpus >= ngpus)
+                return true;
+        return false;
+    }
     for (int pi = 0; pi < c->npools; pi++) {
         if (!(pools >> pi & 1))
             continue;

@@ -38,7 +38,28 @@ void sim_module_skip(sim *s, int index, unsigned hooks)
         s->with_admit &= ~bit;
 }
 
-bool sim_module_narrows_alone(const sim *s, int index) { return s->with_narrow_pools == 1u << index; }
+void sim_module_unskip(sim *s, int index, unsigned hooks)
+{
+    if (index < 0 || index >= s->nmod)
+        GS_BUG("sim_module_unskip: no such module");
+    const sim_module *x = s->mod[index];
+    uint32_t bit = 1u << index;
+    if ((hooks & SIM_HOOK_NARROW_POOLS) && x->narrow_pools)
+        s->with_narrow_pools |= bit;
+    if ((hooks & SIM_HOOK_ARRIVED) && x->arrived)
+        s->with_arrived |= bit;
+    if ((hooks & SIM_HOOK_STARTED) && x->started)
+        s->with_started |= bit;
+    if ((hooks & SIM_HOOK_STOPPED) && x->stopped)
+        s->with_stopped |= bit;
+    if ((hooks & SIM_HOOK_ADMIT) && x->admit)
+        s->with_admit |= bit;
+}
+
+bool sim_module_narrows_first(const sim *s, int index)
+{
+    return (s->with_narrow_pools & ((1u << index) - 1)) == 0;
+}
 
 void *sim_module_state(const sim *s, const sim_module *mod)
 {

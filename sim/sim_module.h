@@ -95,13 +95,18 @@ typedef struct sim_module {
 
 #define SIM_MAX_MODULES 8
 
-/* Per-job hooks a module's init may drop for the run: it vouches that for
- * every job of this run the hook would change nothing (the call costs a
- * job's worth of instructions on a plain replay). */
+/* Per-job hooks a module may drop (from its init, or while the run goes):
+ * it vouches that for every job the loop reaches while they are dropped
+ * the hook would change nothing (the call costs a job's worth of
+ * instructions on a plain replay). */
 enum { SIM_HOOK_NARROW_POOLS = 1u, SIM_HOOK_ARRIVED = 2u, SIM_HOOK_ADMIT = 4u, SIM_HOOK_STARTED = 8u, SIM_HOOK_STOPPED = 16u };
 void sim_module_skip(sim *s, int index, unsigned hooks);
-/* Whether module `index` is the run's only one with a narrow_pools hook. */
-bool sim_module_narrows_alone(const sim *s, int index);
+/* Those of `hooks` module `index` has, back (after sim_module_skip): from
+ * the next job the loop reaches them. */
+void sim_module_unskip(sim *s, int index, unsigned hooks);
+/* Whether no module before `index` (they narrow first, and their inits
+ * ran) has a narrow_pools hook: module `index` is handed a job's own pools. */
+bool sim_module_narrows_first(const sim *s, int index);
 
 /* The state of module m in this run, or NULL when it is not registered. */
 void *sim_module_state(const sim *s, const sim_module *m);

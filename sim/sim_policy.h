@@ -34,8 +34,9 @@
  * never ask a policy's name what it gives. 7: jobs across nodes
  * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards),
  * pol_space.reject_reason, node states (POL_CAP_NODES,
- * pol_space.node_changed). 8: pol_ops.failures_refused. */
-#define POL_ABI 8
+ * pol_space.node_changed). 8: pol_ops.failures_refused. 9: shape_key
+ * takes the policy's state. */
+#define POL_ABI 9
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -139,8 +140,10 @@ typedef struct pol_space {
     /* Give back what j held (it is done, suspended or failed). */
     void (*unplace)(void *state, sim *s, job *j);
     /* Requests with one key have one shape (the same answer from place):
-     * a shape whose oldest request does not fit is skipped as a whole. */
-    uint64_t (*shape_key)(const job *j);
+     * a shape whose oldest request does not fit is skipped as a whole.
+     * state: the policy's, for what the run's cluster and settings leave
+     * out of a shape. */
+    uint64_t (*shape_key)(const void *state, const job *j);
     /* Optional: strict head-of-line order instead of skipping. */
     bool (*fifo)(const void *state);
     /* Optional: EASY backfilling instead of either (sim_backfill.h), the

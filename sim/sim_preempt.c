@@ -65,6 +65,23 @@ static void core_timer(sim *s, job *j, gs_time_us at_us, uint32_t aux)
     sim_module_event(s, ext_of(s)->index, at_us, j ? j->slot : SIM_NO_SLOT, j ? j->gen : 0, aux);
 }
 
+/* sim_ext.quiet, again after any of its terms changed: the start and stop
+ * hooks dropped while it holds, back once it does not (they hold nothing
+ * of the jobs started without them: no class of their own, no list, no
+ * charge) */
+static void quiet_now(sim *s, sim_ext *x)
+{
+    bool quiet = x->cls_shared && !x->preempt && !x->track_runs && !x->placed_seen &&
+                 (!x->cl->quota || x->cl->quota->n == 0);
+    if (quiet == x->quiet)
+        return;
+    x->quiet = quiet;
+    if (quiet)
+        sim_module_skip(s, x->index, SIM_HOOK_STARTED | SIM_HOOK_STOPPED);
+    else
+        sim_module_unskip(s, x->index, SIM_HOOK_STARTED | SIM_HOOK_STOPPED);
+}
+
 static int ext_init(sim *s, int index, void **state, gs_error *err)
 {
     sim_ext *x = xcalloc(1, sizeof *x);
@@ -104,13 +121,14 @@ static int ext_init(sim *s, int index, void **state, gs_error *err)
     if (x->cl->quota) /* usage starts from zero in every run */
         sim_quota_reset(x->cl->quota);
     x->cls_shared = sim_npolicies(s) == 1;
+    quiet_now(s, x);
     /* hooks that change nothing in this run, dropped: without preemption a
      * request left queued looks for no victims (ext_after_arrive); without
      * tenants no job has one, and ext_narrow gives back its pools (when no
-     * other module narrowed them first) */
+     * module before it narrowed them; one after it is handed the same) */
     if (!x->preempt)
         sim_module_skip(s, index, SIM_HOOK_ARRIVED);
-    if ((!x->cl->quota || x->cl->quota->n == 0) && sim_module_narrows_alone(s, index))
+    if ((!x->cl->quota || x->cl->quota->n == 0) && sim_module_narrows_first(s, index))
         sim_module_skip(s, index, SIM_HOOK_NARROW_POOLS);
     return 0;
 }
@@ -203,6 +221,7 @@ static void share_end(sim *s, sim_ext *x)
         sim_sketch_copy(&x->cls[0].jct_s, sim_jct_s_sketch(s));
     }
     x->cls_shared = false;
+    quiet_now(s, x);
 }
 
 /* A job of a priority the shared class does not have, at a point where the
@@ -308,7 +327,12 @@ static void ext_started(void *state, sim *s, job *j)
     }
 }
 
-void sim_preempt_track_runs(sim *s) { ext_of(s)->track_runs = true; }
+void sim_preempt_track_runs(sim *s)
+{
+    sim_ext *x = ext_of(s);
+    x->track_runs = true;
+    quiet_now(s, x);
+}
 
 void sim_preempt_ckpt_by_events(sim *s) { ext_of(s)->ckpt_events = true; }
 
@@ -382,9 +406,14 @@ void sim_job_interrupt_saved(sim *s, job *j)
 
 void sim_preemptor_held(sim *s, job *j)
 {
-    (void)s;
-    if (j->state == JOB_QUEUED)
-        j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+    if (j->state != JOB_QUEUED)
+        return;
+    j->core_flags = (j->core_flags | JF_PLACED) & ~JF_WAITING;
+    sim_ext *x = ext_of(s);
+    if (x && !x->placed_seen) { /* ext_started clears the flag from now on */
+        x->placed_seen = true;
+        quiet_now(s, x);
+    }
 }
 
 void sim_job_placed(sim *s, job *j)

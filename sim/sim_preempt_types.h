@@ -106,6 +106,12 @@ typedef struct sim_ext {
      * suspended jobs (sim_job_complete), a completion the run counts and a
      * class does not. */
     bool cls_shared;
+    /* cls_shared, no preemption, no tenant quotas, no run tracking and no
+     * job a policy starts by itself (quiet_now): a start or stop would only
+     * set or clear flags no one reads then, so the run drops both hooks
+     * until a term changes */
+    bool quiet;
+    bool placed_seen; /* a policy marked a queued job placed (sim_preemptor_held) */
     bool track_runs; /* every job keeps its latest start (node states on: any job may be interrupted) */
     bool ckpt_events; /* periodic checkpoints are committed by their writes (sim_preempt_ckpt_by_events) */
     int index; /* the layer's place among the run's modules (its events) */

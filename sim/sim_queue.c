@@ -387,6 +387,17 @@ static void el_top_changed(const sim_queue *q, el_ent *el, int *n)
         el_pop(el, n);
 }
 
+/* Class ci, taken out of its bucket by a failed try, onto the pass's list
+ * of those to put back. */
+static void failed_add(sim_queue *q, int ci)
+{
+    if (q->nfailed == q->failed_cap) {
+        q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
+        q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
+    }
+    q->failed[q->nfailed++] = ci;
+}
+
 /* Puts the classes a pass took out back into their buckets. */
 static void restore_failed(sim_queue *q)
 {
@@ -594,14 +605,14 @@ typedef struct pass {
 } pass;
 
 static void pass_begin(pass *p, sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
-                       void *ud)
+                       void *ud, uint32_t room)
 {
     p->q = q;
     p->strict = strict;
     p->room_fn = room_fn;
     p->host = host;
     p->ud = ud;
-    p->room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+    p->room = room;
     /* parking is for skipping passes with a host that counts its gives;
      * any other pass looks at every bucket, parked or not */
     p->parking = !strict && parks(host);
@@ -718,11 +729,35 @@ static void pass_failed(pass *p, int best)
     bk_delete(q, best);
     if (p->nel > 0 && p->el[0].b == fb)
         el_top_changed(q, p->el, &p->nel);
-    if (q->nfailed == q->failed_cap) {
-        q->failed_cap = q->failed_cap ? q->failed_cap * 2 : 16;
-        q->failed = xrealloc(q->failed, (size_t)q->failed_cap * sizeof *q->failed);
+    failed_add(q, best);
+}
+
+/* A skipping pass without a host room over a queue of one bucket (one
+ * demand: most traces ask one card count), the list's work left out: the
+ * bucket is the list while it is within the room, a start reads the room
+ * again, a failed class leaves the bucket for the pass. The same tries in
+ * the same order as the general pass; false when the queue has (or a
+ * nested pass made) another bucket, for the general pass to go on from
+ * *room and *tries. */
+static bool pass_one_bucket(sim_queue *q, uint32_t (*room_fn)(void *ud), bool (*try_start)(void *ud, job *j),
+                            void *ud, size_t max_tries, uint32_t *room, size_t *tries)
+{
+    for (;;) {
+        if (q->nbk != 1)
+            return false;
+        const sim_queue_bucket *bk = &q->bk[0];
+        if (!bk->n || bk->demand > *room || !host_open(bk, INFINITY, INFINITY) || *tries == max_tries)
+            return true;
+        int best = bk->h[0];
+        ++*tries;
+        if (try_start(ud, q->cls[best].heap[0])) {
+            pop_head(q, best);
+            *room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
+            continue;
+        }
+        bk_delete(q, best);
+        failed_add(q, best);
     }
-    q->failed[q->nfailed++] = best;
 }
 
 size_t sim_queue_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(void *ud), const sim_queue_host *host,
@@ -736,9 +771,15 @@ size_t sim_queue_dispatch_upto(sim_queue *q, bool strict, uint32_t (*room_fn)(vo
         restore_failed(q);
         q->gen++; /* the outer pass's list holds no more */
     }
-    pass p;
-    pass_begin(&p, q, strict, room_fn, host, ud);
+    uint32_t room = room_fn ? room_fn(ud) : SQ_ROOM_ANY;
     size_t tries = 0;
+    if (!strict && !host && q->nbk == 1 && pass_one_bucket(q, room_fn, try_start, ud, max_tries, &room, &tries)) {
+        restore_failed(q);
+        q->depth--;
+        return tries;
+    }
+    pass p;
+    pass_begin(&p, q, strict, room_fn, host, ud, room);
     for (;;) {
         int best = pass_pick(&p);
         if (best < 0 || tries == max_tries)

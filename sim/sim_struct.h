@@ -81,6 +81,12 @@ struct sim {
     sim_queue queue;
     /* EASY backfilling of that queue (sim_backfill.h); NULL: fifo or skip */
     struct sim_bf *bf;
+    /* the queue's questions, the same for the whole run (set once the
+     * policies started, sim_init_with): strict head-of-line order, the
+     * demand index's room (NULL: none, demand 0) and the host room (NULL) */
+    bool q_strict;
+    uint32_t (*q_room)(void *ud);
+    const struct sim_queue_host *q_host;
     /* a hand-over (sim_hand_over_begin): only the nominee may be placed */
     job *nominee;
     bool handing_over;

@@ -499,7 +499,42 @@ static void bad_inputs(void)
     tu_run_free(&r);
 }
 
+/* Without preemption, quotas or a second priority the start and stop hooks
+ * are dropped; a second priority brings them back, and a job started
+ * without them still ends in its class: A (priority 0) runs 0..100, B
+ * (priority 5) arrives at 10 and waits for A's cards (queued 90 s, done at
+ * 150). */
+static void quiet_hooks_dropped_then_back(void)
+{
+    tu_run r;
+    static rec rc;
+    memset(&rc, 0, sizeof rc);
+    cJSON *rep = run(&r, "id,submit,duration,gpus,priority\nA,0,100,8,0\nC,1,5,1,0\n", "H100-SXM5-80GB:8", NULL, &rc);
+    CHECK(rep != NULL);
+    CHECK_EQ_INT(r.s.with_started, 0);
+    CHECK_EQ_INT(r.s.with_stopped, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+    memset(&rc, 0, sizeof rc);
+    rep = run(&r, "id,submit,duration,gpus,priority\nA,0,100,8,0\nB,10,50,8,5\n", "H100-SXM5-80GB:8", NULL, &rc);
+    CHECK(rep != NULL);
+    CHECK(r.s.with_started != 0 && r.s.with_stopped != 0);
+    const cJSON *bp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "jobs"), "by_priority");
+    CHECK_EQ_INT(cJSON_GetArraySize(bp), 2);
+    const cJSON *hi = cJSON_GetArrayItem(bp, 0), *lo = cJSON_GetArrayItem(bp, 1);
+    CHECK_NEAR(jnum(hi, "priority", NULL), 5, 0, 0);
+    CHECK_NEAR(jnum(hi, "queue_s", "max"), 90, 0.03, 0);
+    CHECK_NEAR(jnum(hi, "jct_s", "count"), 1, 0, 0);
+    CHECK_NEAR(jnum(hi, "jct_s", "max"), 140, 0.03, 0);
+    CHECK_NEAR(jnum(lo, "queue_s", "count"), 1, 0, 0);
+    CHECK_NEAR(jnum(lo, "jct_s", "count"), 1, 0, 0);
+    CHECK_NEAR(jnum(lo, "jct_s", "max"), 100, 0.03, 0);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 const test_case tests_preempt[] = {
+    {"preempt/quiet_run_drops_start_stop_hooks_second_priority_brings_them_back", quiet_hooks_dropped_then_back},
     {"preempt/hand_timeline_checkpoint_write_read_lost_work", hand_timeline},
     {"preempt/hand_timeline_write_cut_falls_back_to_periodic", hand_timeline_write_cut},
     {"preempt/not_before_min_runtime_then_when_eligible", not_before_min_runtime},

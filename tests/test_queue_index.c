@@ -579,6 +579,127 @@ static void host_blind_one_bucket_per_demand(void)
     }
 }
 
+/* One bucket (one demand, no host room): the pass that takes the bucket as
+ * its list tries what trying every class's head tries, in the same order,
+ * with refusals besides the cards (a quota's, changing from pass to pass),
+ * and a start that queues a request of a second demand in the middle of
+ * a pass (the general pass goes on from there). */
+typedef struct spawn_toy {
+    toy t;
+    int pass;                /* refusals: the class (gpumem_mib) plus the pass, a multiple of 5; spawns from 2000 */
+    sim_queue *q;            /* where a spawned request goes: the queue, or */
+    job **w;                 /* the reference's list */
+    int *nw;
+    job *spare;              /* requests to spawn, in order */
+    int nspare, nspawned;
+} spawn_toy;
+
+static bool spawn_start(void *ud, job *j)
+{
+    spawn_toy *st = ud;
+    if (j->req.gpus <= st->t.free && (j->req.gpumem_mib + st->pass) % 5 == 0) { /* fits, refused */
+        st->t.tries++;
+        return false;
+    }
+    if (!toy_start(&st->t, j))
+        return false;
+    if (st->pass >= 2000 && j->arrival_no % 10 == 7 && st->nspawned < st->nspare) { /* a second demand, mid-pass */
+        job *n = &st->spare[st->nspawned++];
+        if (st->q)
+            sim_queue_push(st->q, n, (uint64_t)n->req.gpumem_mib, demand_of(n));
+        else
+            st->w[(*st->nw)++] = n;
+    }
+    return true;
+}
+
+static void ref_dispatch_spawn(job **w, int *nw, spawn_toy *st)
+{
+    uint64_t failed[512];
+    int nfailed = 0;
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < *nw; i++) {
+            bool f = false;
+            for (int k = 0; k < nfailed && !f; k++)
+                f = failed[k] == (uint64_t)w[i]->req.gpumem_mib;
+            if (!f && (best < 0 || before(w[i], w[best])))
+                best = i;
+        }
+        if (best < 0)
+            return;
+        job *b = w[best];
+        w[best] = w[--*nw];
+        if (spawn_start(st, b))
+            continue;
+        w[(*nw)++] = b;
+        failed[nfailed++] = (uint64_t)b->req.gpumem_mib;
+    }
+}
+
+static void one_bucket_matches_reference(void)
+{
+    enum { N = 3000, SPARE = 40 };
+    job *js = calloc(N, sizeof *js), *spare = calloc(SPARE, sizeof *spare);
+    job **w = calloc(N + SPARE, sizeof *w);
+    int nw = 0;
+    sim_queue q;
+    sim_queue_init(&q);
+    spawn_toy a = {.q = &q, .spare = spare, .nspare = SPARE}, b = {.w = w, .nw = &nw, .spare = spare, .nspare = SPARE};
+    a.t.free = b.t.free = 8;
+    for (int i = 0; i < SPARE; i++) {
+        spare[i].arrival_no = (uint64_t)(N + i);
+        spare[i].req.submit_us = N + i;
+        spare[i].req.gpus = 2;
+        spare[i].req.gpumem_mib = 201;
+    }
+    unsigned seed = 4242;
+    int running[N + SPARE], nrun = 0, passes_one = 0, passes_two = 0;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        job *j = &js[i];
+        j->arrival_no = (uint64_t)i;
+        j->req.priority = (int)(r % 3);
+        j->req.submit_us = (gs_time_us)(i - (int)(r >> 4 & 7));
+        j->req.gpus = 1;
+        j->req.gpumem_mib = 100 + (r >> 12 & 15); /* 16 classes of one demand */
+        sim_queue_push(&q, j, (uint64_t)j->req.gpumem_mib, demand_of(j));
+        w[nw++] = j;
+        if (r >> 16 & 1) { /* a release, then a pass on both */
+            if (nrun) {
+                int k = (int)(r >> 17) % nrun;
+                int g = (int)(running[k] < N ? js[running[k]].req.gpus : spare[running[k] - N].req.gpus);
+                a.t.free += g;
+                b.t.free += g;
+                running[k] = running[--nrun];
+            }
+            a.pass = b.pass = i;
+            int s0 = a.t.nstarted;
+            passes_one += q.nbk == 1 && q.len > 0;
+            passes_two += q.nbk > 1;
+            sim_queue_dispatch(&q, false, toy_room, spawn_start, &a);
+            ref_dispatch_spawn(w, &nw, &b);
+            for (int k = s0; k < a.t.nstarted; k++)
+                running[nrun++] = a.t.started[k];
+            if (a.t.nstarted > 4000 || b.t.nstarted > 4000)
+                break;
+        }
+    }
+    CHECK_EQ_INT(a.t.nstarted, b.t.nstarted);
+    CHECK(memcmp(a.t.started, b.t.started, (size_t)a.t.nstarted * sizeof a.t.started[0]) == 0);
+    CHECK_EQ_INT(a.t.tries_beyond, 0);
+    CHECK_EQ_INT(a.t.tries, b.t.tries - b.t.tries_beyond); /* the same refusals, none past the room */
+    CHECK_EQ_INT(sim_queue_len(&q), (size_t)nw);
+    CHECK(a.nspawned > 10);
+    CHECK(passes_one > 500 && passes_two > 100); /* both kinds of pass ran, and one switched */
+    CHECK(a.t.nstarted > 100);
+    sim_queue_free(&q);
+    free(js);
+    free(spare);
+    free(w);
+}
+
 const test_case tests_queue_index[] = {
     {"queue index: skipping order matches trying every class", skipping_matches_reference},
     {"queue index: strict order matches trying every class", strict_matches_reference},
@@ -590,5 +711,6 @@ const test_case tests_queue_index[] = {
     {"queue index: parked buckets, the same starts with fewer fit tests", host_parking_matches},
     {"queue index: parked buckets cost no fit test until a node that could take them is given", host_parked_cost},
     {"queue index: no host room, one bucket per demand and the same tries", host_blind_one_bucket_per_demand},
+    {"queue index: one bucket, the same tries as every class's head, a second demand mid-pass", one_bucket_matches_reference},
     {NULL, NULL},
 };

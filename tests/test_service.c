@@ -235,7 +235,11 @@ static bool half_place(void *st, sim *s, job *j)
     return true;
 }
 static void half_unplace(void *st, sim *s, job *j) { (void)st, (void)s, (void)j; }
-static uint64_t one_shape(const job *j) { (void)j; return 0; }
+static uint64_t one_shape(const void *state, const job *j)
+{
+    (void)state, (void)j;
+    return 0;
+}
 static int half_init(sim *s, int index, void **state, gs_error *err)
 {
     (void)s, (void)index, (void)err;

@@ -162,7 +162,11 @@ static void until_accounting(void)
  * "slowstart" runs each job at half speed for its first second, then at full
  * speed: a job of duration d ends at start + 1 + (d - 0.5). */
 static bool any_fits(void *st, const sim *s, const job *j) { (void)st, (void)s, (void)j; return true; }
-static uint64_t one_shape(const job *j) { (void)j; return 0; }
+static uint64_t one_shape(const void *state, const job *j)
+{
+    (void)state, (void)j;
+    return 0;
+}
 static bool ss_place(void *st, sim *s, job *j)
 {
     (void)st;
@@ -289,6 +293,37 @@ static void suspend_resume(void)
     tu_run_free(&r);
 }
 
+/* No node limits CPU or memory: requests that differ only by those asks
+ * share a queue class (pol_whole's shape key), and start as they do
+ * without the asks. Under backfilling each ask keeps its own class. */
+static void host_free_shapes(void)
+{
+    char with[2048] = "id,submit,duration,gpus,cpu,mem_gib\n", without[2048] = "id,submit,duration,gpus\n";
+    for (int i = 0; i < 16; i++) {
+        int g = 1 + (i % 3 == 0), d = 5 + i % 4;
+        snprintf(with + strlen(with), sizeof with - strlen(with), "j%d,%d,%d,%d,%d,%d\n", i, i / 4, d, g, 1 + i, 8 + 3 * i);
+        snprintf(without + strlen(without), sizeof without - strlen(without), "j%d,%d,%d,%d\n", i, i / 4, d, g);
+    }
+    rec a = {0}, b = {0}, c = {0};
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(with), "H100-SXM5-80GB:4", 4, "whole", NULL, record, &a), 0);
+    CHECK(r.s.queue.ncls <= 2); /* one class a card count */
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(without), "H100-SXM5-80GB:4", 4, "whole", NULL, record, &b), 0);
+    tu_run_free(&r);
+    CHECK_EQ_INT(a.n, 16);
+    CHECK_EQ_INT(b.n, 16);
+    for (int i = 0; i < a.n; i++) {
+        int k = find(&b, a.id[i]);
+        CHECK(k >= 0);
+        CHECK_NEAR(a.start_s[i], k >= 0 ? b.start_s[k] : -1, 0, 1e-9);
+    }
+    const char *bf[] = {"queue=backfill", NULL};
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(with), "H100-SXM5-80GB:4", 4, "whole", bf, record, &c), 0);
+    CHECK(r.s.queue.ncls > 8);
+    tu_run_free(&r);
+}
+
 const test_case tests_whole[] = {
     {"core/suspend_resume_keeps_work_left", suspend_resume},
     {"whole/skip_vs_fifo_hand_timeline", skip_vs_fifo},
@@ -299,5 +334,6 @@ const test_case tests_whole[] = {
     {"whole/bad_params_and_unknown_policy", bad_params},
     {"whole/until_accounting", until_accounting},
     {"core/rate_change_reschedules_completion", rate_change},
+    {"whole/host_free_asks_share_a_class", host_free_shapes},
     {NULL, NULL},
 };

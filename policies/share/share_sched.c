@@ -219,8 +219,9 @@ static bool place_start(void *state, sim *s, job *j)
 }
 
 /* Requests of one shape share a queue class (see sim_queue.h). */
-static uint64_t shape_key(const job *j)
+static uint64_t shape_key(const void *state, const job *j)
 {
+    (void)state;
     uint64_t k = (uint64_t)j->req.gpus * 0x9E3779B97F4A7C15ULL ^ j->pools * 0xC2B2AE3D27D4EB4FULL;
     k ^= (uint64_t)j->req.gpumem_mib * 0x165667B19E3779F9ULL ^ (uint64_t)j->req.gpumem_pct * 0x27D4EB2F165667C5ULL;
     k ^= (uint64_t)j->req.gpucores * 0x94D049BB133111EBULL;
