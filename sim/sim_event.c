@@ -107,6 +107,13 @@ bool sim_heap_pop_array(sim_heap *h, sim_event *out)
         size_t c = SIM_HEAP_ARITY * i + 1, m = c;
         if (c >= n)
             break;
+        /* the four children's own children, the level after next, asked
+         * for before the children are compared: whichever wins, its group
+         * is on its way (each group two lines, each line two events) */
+        size_t g = SIM_HEAP_ARITY * c + 1;
+        if (g + SIM_HEAP_ARITY * SIM_HEAP_ARITY <= n)
+            for (size_t k = 0; k < SIM_HEAP_ARITY * SIM_HEAP_ARITY; k += 2)
+                __builtin_prefetch(&ev[g + k]);
         if (c + 3 < n) { /* four children: a tournament of three comparisons, no jump */
             size_t a = c + ev_less(&ev[c + 1], &ev[c]), b = c + 2 + ev_less(&ev[c + 3], &ev[c + 2]);
             m = a ^ ((a ^ b) & (0 - (size_t)ev_less(&ev[b], &ev[a])));
