@@ -43,6 +43,18 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xcalloc_lines(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        oom(SIZE_MAX);
+    size_t bytes = (n * size + 63) / 64 * 64; /* aligned_alloc asks a multiple of the alignment */
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (!p)
+        oom(bytes);
+    memset(p, 0, bytes ? bytes : 64);
+    return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -67,6 +67,9 @@ int gs_err(gs_error *err, int code, const char *fmt, ...)
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* xcalloc on a 64-byte boundary (a cache line): a record of the array
+ * starting on one reads the lines it spans, not one more; freed by free. */
+void *xcalloc_lines(size_t n, size_t size);
 char *xstrdup(const char *s);
 /* memset(p, 0, n) through the C library's: out of line, so the compiler
  * cannot expand a fixed-size clear of a hot record into `rep stosq`, whose

@@ -210,9 +210,8 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->pd_wait_s);
         sim_sketch_free(&v->pd_xfer_s);
         free(v->reps);
-        free(v->lheap);
-        free(v->lkey);
-        free(v->lroom);
+        svc_ready_free(v);
+        free(v->replica_row);
         svc_hw_shape_free(&v->hw);
         free(v);
     }
@@ -235,6 +234,7 @@ static void svc_layer_free(void *state)
     free(L->by_id);
     free(L->reps);
     free(L->hpos);
+    free(L->ev_gen);
     sim_sketch_free(&L->all_lat);
     sim_sketch_free(&L->all_ttft);
     free(L);
@@ -325,7 +325,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     }
     p->state = R_GONE;
     p->gen++;
-    p->ev_gen++;
+    svc_ev_bump(p);
     p->task = NULL;
     v->nlive--;
     v->replicas_lost++;
@@ -411,7 +411,7 @@ static void route(sim *s, service *v, uint32_t ri)
     }
     replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
-        p = svc_least_loaded(v, r->kv_tok);
+        p = svc_least_loaded(v, svc_req_kv_tok(r));
     /* a first request (see svc_actuator_ops), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->act)
@@ -519,7 +519,6 @@ static int new_request(sim *s, service *v, const wl_request *row)
                 r->tok_left = 1;
         }
         r->out_tok = r->tok_left;
-        r->kv_tok = (double)(r->in_tok + r->tok_left);
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
@@ -833,24 +832,28 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
     return new_request(s, v, &rq);
 }
 
-/* The next event's replica (a block's end or a cold start's), every line
- * of it: with tens of thousands of replicas, each is a cache miss that the
- * current event's handling hides. */
+/* The next event's replica, every line of it: a block's end's or a cold
+ * start's, or for a generated request the least-loaded one now (where it
+ * goes unless a load changes first). With tens of thousands of replicas
+ * each line is a cache miss that the current event's handling hides. */
 static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux)
 {
     const svc_layer *L = state;
-    if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps) {
-        const char *p = (const char *)L->reps[slot];
+    const replica *p = NULL;
+    if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps)
+        p = L->reps[slot];
+    else if (aux == EVK_GEN && slot < L->nsvcs)
+        p = svc_least_loaded_now(L->svcs[slot]);
+    if (p)
         for (size_t off = 0; off < sizeof(replica); off += 64)
-            __builtin_prefetch(p + off);
-    }
+            __builtin_prefetch((const char *)p + off);
 }
 
 /* A block end whose replica has moved its end since (svc_cut_block). */
 static bool svc_event_void(const void *state, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     const svc_layer *L = state;
-    return aux == EVK_BLOCK && slot < L->nreps && L->reps[slot]->ev_gen != gen;
+    return aux == EVK_BLOCK && slot < L->nreps && L->ev_gen[slot] != gen;
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -859,7 +862,7 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK:
-        return L->reps[slot]->ev_gen == gen && (L->reps[slot]->state == R_READY || L->reps[slot]->state == R_DRAINING);
+        return L->ev_gen[slot] == gen && (L->reps[slot]->state == R_READY || L->reps[slot]->state == R_DRAINING);
     case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
     case EVK_TIMEOUT: {
         const svc_req *r = svc_req_at(L, slot);
@@ -926,8 +929,18 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     switch (aux) {
     case EVK_BLOCK: {
         replica *p = L->reps[slot];
-        if (p->ev_gen != gen || (p->state != R_READY && p->state != R_DRAINING))
+        if (svc_ev_gen(p) != gen || (p->state != R_READY && p->state != R_DRAINING))
             return;
+        /* what the block's end reads beyond p, asked for together before
+         * its requests are walked: its task's rate and its requests (a line
+         * each). Inline: GCC drops a call to a function of prefetches alone
+         * as one without effect. */
+        if (p->task)
+            __builtin_prefetch(&p->task->rate);
+        for (int i = 0; i < p->nactive; i++)
+            __builtin_prefetch(svc_req_at(L, p->active[i]));
+        for (int i = 0; i < p->npending; i++)
+            __builtin_prefetch(svc_req_at(L, p->pending[i]));
         svc_as_flow(p->svc, sim_now(s));
         svc_block_end(s, p);
         return;

@@ -102,7 +102,7 @@ void svc_pd_send(sim *s, replica *p, uint32_t ri)
     r->pd_wait = false;
     r->pd_dst = p->idx;
     p->incoming++;
-    p->kv_used += r->kv_tok;
+    p->kv_used += svc_req_kv_tok(r);
     svc_load_changed(p);
     svc_emit(s, p->svc, sim_now(s) + (gs_time_us)llround(secs * 1e6), ri, r->gen, EVK_KV);
 }
@@ -133,7 +133,7 @@ bool svc_pd_handoff(sim *s, replica *p, uint32_t ri)
     }
     dec->mode = MODE_TOKENS;
     r->pd_dst = p->idx;
-    replica *q = svc_least_loaded(dec, r->kv_tok);
+    replica *q = svc_least_loaded(dec, svc_req_kv_tok(r));
     if (q) {
         svc_pd_send(s, q, ri);
         return false;
