@@ -31,7 +31,7 @@ void sim_heap_free(sim_heap *h)
  * each such group is two whole cache lines, the pair a processor's
  * adjacent-line prefetch fetches together, not three lines cut anywhere;
  * a pop reads one group per level. */
-enum { HEAP_LINE_PAIR = 128 };
+enum { HEAP_LINE_PAIR = 128, HEAP_NEAR = 1024 /* 32 KiB of events */ };
 _Static_assert(SIM_HEAP_ARITY * sizeof(sim_event) == HEAP_LINE_PAIR, "four siblings are not two cache lines");
 
 void sim_heap_reserve(sim_heap *h, size_t cap)
@@ -109,9 +109,11 @@ bool sim_heap_pop_array(sim_heap *h, sim_event *out)
             break;
         /* the four children's own children, the level after next, asked
          * for before the children are compared: whichever wins, its group
-         * is on its way (each group two lines, each line two events) */
+         * is on its way (each group two lines, each line two events); only
+         * past the first HEAP_NEAR events, which a processor's first-level
+         * cache keeps (a small heap pays no prefetches) */
         size_t g = SIM_HEAP_ARITY * c + 1;
-        if (g + SIM_HEAP_ARITY * SIM_HEAP_ARITY <= n)
+        if (g >= HEAP_NEAR && g + SIM_HEAP_ARITY * SIM_HEAP_ARITY <= n)
             for (size_t k = 0; k < SIM_HEAP_ARITY * SIM_HEAP_ARITY; k += 2)
                 __builtin_prefetch(&ev[g + k]);
         if (c + 3 < n) { /* four children: a tournament of three comparisons, no jump */
