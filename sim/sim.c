@@ -1384,14 +1384,19 @@ static void on_done(sim *s, job *j)
 /* Starts loading the job slot of the event after this one while this one
  * is handled: with tens of thousands of jobs in flight a slot read only at
  * its completion would be waited for. */
+static inline int event_module(const sim_event *e)
+{
+    return e ? (e->type >= EV_MODULE_WEAK ? (int)(e->type - EV_MODULE_WEAK) : (int)e->type - EV_MODULE) : -1;
+}
+
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the
      * array) comes before it: the arrival's handling then hides the load */
     const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
-    int mi = nx ? (nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE) : -1;
+    int mi = event_module(nx);
     if (mi >= 0 && s->mod[mi]->prefetch) { /* a module's event: its subject is the module's */
-        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
+        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux, 0);
         return;
     }
     if (nx && nx->slot != NO_SLOT && nx->slot < s->nslots) {
@@ -1399,6 +1404,16 @@ static inline void prefetch_next(const sim *s)
         for (size_t off = 0; off < sizeof(job); off += 64)
             __builtin_prefetch(p + off);
     }
+}
+
+/* A module's next event, once the current one is handled: what its
+ * subject's record points to (sim_module.prefetch, stage 1). */
+static inline void prefetch_next_deep(const sim *s)
+{
+    const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
+    int mi = event_module(nx);
+    if (mi >= 0 && s->mod[mi]->prefetch)
+        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux, 1);
 }
 
 int sim_run(sim *s)
@@ -1444,6 +1459,7 @@ int sim_run(sim *s)
             mod->event(s->mst[mi], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
+            prefetch_next_deep(s);
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)

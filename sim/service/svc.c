@@ -216,13 +216,16 @@ static void svc_layer_free(void *state)
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
-        if (L->reps[i]->active != L->reps[i]->slots_inl) {
-            free(L->reps[i]->active);
-            free(L->reps[i]->pending);
+        replica *p = svc_rep(L, i);
+        if (p->active != p->slots_inl) {
+            free(p->active);
+            free(p->pending);
         }
-        svc_prefix_cache_free(L->reps[i]->pc);
-        free(L->reps[i]);
+        svc_prefix_cache_free(p->pc);
     }
+    for (uint32_t c = 0; c < (L->nreps + REP_CHUNK - 1) / REP_CHUNK; c++)
+        free(L->rep_chunks[c]);
+    free(L->rep_chunks);
     for (uint32_t c = 0; c < L->nchunks; c++) {
         for (uint32_t i = 0; i < REQ_CHUNK; i++)
             free(L->chunks[c][i].hash); /* requests in flight at the end */
@@ -232,7 +235,6 @@ static void svc_layer_free(void *state)
     free(L->free_req);
     free(L->svcs);
     free(L->by_id);
-    free(L->reps);
     free(L->hpos);
     free(L->ev_gen);
     sim_sketch_free(&L->all_lat);
@@ -836,16 +838,26 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
  * start's, or for a generated request the least-loaded one now (where it
  * goes unless a load changes first). With tens of thousands of replicas
  * each line is a cache miss that the current event's handling hides. */
-static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux)
+static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux, int stage)
 {
     const svc_layer *L = state;
     const replica *p = NULL;
+    if (stage == 1) { /* a block's end: its replica read in, what it points to */
+        if (aux == EVK_BLOCK && slot < L->nreps) {
+            p = svc_rep(L, slot);
+            if (p->task)
+                __builtin_prefetch(&p->task->rate);
+            for (int i = 0; i < p->nactive; i++)
+                __builtin_prefetch(svc_req_at(L, p->active[i]));
+        }
+        return;
+    }
     if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps)
-        p = L->reps[slot];
+        p = svc_rep(L, slot);
     else if (aux == EVK_GEN && slot < L->nsvcs)
         p = svc_least_loaded_now(L->svcs[slot]);
     if (p)
-        for (size_t off = 0; off < sizeof(replica); off += 64)
+        for (size_t off = 0; off < SVC_REP_HOT; off += 64)
             __builtin_prefetch((const char *)p + off);
 }
 
@@ -862,8 +874,8 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK:
-        return L->ev_gen[slot] == gen && (L->reps[slot]->state == R_READY || L->reps[slot]->state == R_DRAINING);
-    case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
+        return L->ev_gen[slot] == gen && (svc_rep(L, slot)->state == R_READY || svc_rep(L, slot)->state == R_DRAINING);
+    case EVK_READY: return svc_rep(L, slot)->gen == gen && svc_rep(L, slot)->state == R_STARTING;
     case EVK_TIMEOUT: {
         const svc_req *r = svc_req_at(L, slot);
         return r->live && r->gen == gen && r->queued;
@@ -928,7 +940,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: {
-        replica *p = L->reps[slot];
+        replica *p = svc_rep(L, slot);
         if (svc_ev_gen(p) != gen || (p->state != R_READY && p->state != R_DRAINING))
             return;
         /* what the block's end reads beyond p, asked for together before
@@ -946,7 +958,7 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
         return;
     }
     case EVK_READY:
-        on_ready(s, L, L->reps[slot], gen);
+        on_ready(s, L, svc_rep(L, slot), gen);
         return;
     case EVK_TIMEOUT: {
         svc_req *r = svc_req_at(L, slot);

@@ -43,7 +43,7 @@ void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t)
         o->request_done(o->request_ud, v->id, lat);
     if (r->first && L->act)
         L->act->first_served(svc_act_state(s, L), s, (int)v->idx,
-                            r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
+                            r->first_rep == NONE ? SVC_PATH_AWAKE : svc_rep(L, r->first_rep)->path, lat);
     svc_req_free(L, ri);
 }
 

@@ -88,7 +88,7 @@ void svc_pd_send(sim *s, replica *p, uint32_t ri)
     svc_layer *L = p->svc->L;
     svc_req *r = svc_req_at(L, ri);
     service *pre = p->svc->pd_peer;
-    replica *src = L->reps[r->pd_dst]; /* the prefill replica it came from */
+    replica *src = svc_rep(L, r->pd_dst); /* the prefill replica it came from */
     bool nvlink;
     double gbps = src->task && src->task->node >= 0 && p->task && p->task->node >= 0 ? link_gbps(s, src, p, &nvlink)
                                                                                     : (nvlink = false, L->pd_net_gbps);
@@ -157,7 +157,7 @@ replica *svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen)
     svc_req *r = svc_req_at(L, ri);
     if (!r->live || r->gen != gen)
         return NULL;
-    replica *q = L->reps[r->pd_dst];
+    replica *q = svc_rep(L, r->pd_dst);
     q->incoming--;
     first_token(s, q->svc->pd_peer, r);
     return q;

@@ -493,12 +493,25 @@ static void replica_id(char out[WL_ID_MAX], const char *id, uint32_t n)
     out[l] = '\0';
 }
 
+/* A zeroed record for replica L->nreps, from the layer's chunks: each
+ * record starts a cache line, so the lines svc_prefetch asks for are all of
+ * it and no more. */
+static replica *replica_new(svc_layer *L)
+{
+    uint32_t c = L->nreps / REP_CHUNK;
+    if (L->nreps % REP_CHUNK == 0) {
+        L->rep_chunks = xrealloc(L->rep_chunks, (c + 1) * sizeof *L->rep_chunks);
+        L->rep_chunks[c] = xcalloc_lines(REP_CHUNK, SVC_REP_STRIDE);
+    }
+    return svc_rep(L, L->nreps);
+}
+
 void svc_scale_out(sim *s, service *v)
 {
     svc_layer *L = v->L;
     if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
         return;
-    replica *p = xcalloc_lines(1, sizeof *p); /* on a line: the lines svc_prefetch asks for are all of it */
+    replica *p = replica_new(L);
     p->idx = L->nreps;
     p->sn = v->nsn++;
     p->svc = v;
@@ -506,13 +519,12 @@ void svc_scale_out(sim *s, service *v)
     p->path = SVC_PATH_COLD;
     if (L->nreps == L->cap_reps) {
         L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
-        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
         L->hpos = xrealloc(L->hpos, L->cap_reps * sizeof *L->hpos);
         L->ev_gen = xrealloc(L->ev_gen, L->cap_reps * sizeof *L->ev_gen);
     }
     L->hpos[p->idx] = -1;
     L->ev_gen[p->idx] = 0;
-    L->reps[L->nreps++] = p;
+    L->nreps++; /* p is svc_rep(L, p->idx) */
     if (v->nreps == v->cap_reps) {
         v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
         v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);

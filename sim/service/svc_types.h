@@ -37,6 +37,7 @@ enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define NONE UINT32_MAX
 #define REQ_CHUNK 4096u
 #define SVC_SLOTS_INLINE 4
+#define REP_CHUNK 256u
 /* The load bitsets' bounds (svc_scale.c): loads 0..63 (one word of levels)
  * and 64^4 serial numbers (a bitset's four levels, the top one word). */
 #define SVC_LOAD_LEVELS 64
@@ -78,35 +79,44 @@ _Static_assert(offsetof(svc_req, svc) == 64 && sizeof(svc_req) == 128, "svc_req:
  * 0 in time mode, whose requests carry no tokens). */
 static inline double svc_req_kv_tok(const svc_req *r) { return (double)(r->in_tok + r->out_tok); }
 
+/* A replica: the first SVC_REP_HOT bytes what its events read (the lines
+ * svc_prefetch asks for), time mode's and start-up's fields after them.
+ * Its record starts a cache line (svc_rep). */
 typedef struct replica {
-    uint32_t idx, gen;
-    uint32_t sn; /* serial number among its service's replicas (creation order, as idx) */
-    int state;
     struct service *svc;
     job *task;
     uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
+    uint32_t idx;
+    uint32_t sn; /* serial number among its service's replicas (creation order, as idx) */
+    int state;
     int nactive, npending, cap_slots;
+    int load;     /* while ready: requests held (active + pending) as the heap last saw them */
+    int incoming; /* requests whose KV is on its way here (disaggregated decode): slots held */
     /* active and pending while cap_slots <= SVC_SLOTS_INLINE: a batch's
      * requests are then read with the replica, not from an array of their own */
     uint32_t slots_inl[2 * SVC_SLOTS_INLINE];
     /* current block (tokens mode) or last drain (time mode) */
+    gs_time_us t0_us, d1_us, d_us, t_end_us;
+    long k_iters;
+    double kv_used; /* KV tokens held by its active and pending requests */
+    gs_time_us idle_since_us, busy_since_us;
     bool in_block;
     bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
-    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
-    long k_iters;
-    gs_time_us idle_since_us, busy_since_us, ready_us;
-    double rate_used; /* time mode: the rate the active requests drained at since last_us */
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
-    int path; /* how it was activated (enum svc_path); COLD without an actuator */
     bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
-    int load;         /* while ready: requests held (active + pending) as the heap last saw them */
+    svc_place hw;     /* its card: speed factors, measured profile, KV capacity */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
-    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
-    svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
-    double kv_used;       /* KV tokens held by its active and pending requests */
-    int incoming;         /* requests whose KV is on its way here (disaggregated decode): slots held */
+    uint32_t gen;
+    int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    /* past the hot lines */
+    gs_time_us last_us, ready_us;
+    double rate_used; /* time mode: the rate the active requests drained at since last_us */
+    long pc_cap;      /* blocks that fit beside the weights (set when it starts) */
 } replica;
+/* The bytes of a replica its events read: whole lines, prefetched. */
+#define SVC_REP_HOT 256
+_Static_assert(offsetof(replica, last_us) <= SVC_REP_HOT, "replica: its hot fields past its first lines");
 
 /* One autoscaler tick's snapshot: the request-second areas up to it and the
  * HPA's recommendation made there. */
@@ -246,7 +256,12 @@ struct svc_layer {
      * at most half full, so a request row finds its service in O(1) however
      * many services the trace declares */
     uint32_t *by_id, cap_by_id;
-    replica **reps; /* every replica ever made, by idx (events name them) */
+    /* every replica ever made, by idx (events name them; svc_rep): REP_CHUNK
+     * records a chunk, each on a cache line of its own, never freed before
+     * the layer. Found by arithmetic, not through an array of pointers: at
+     * 65,536 replicas such an array (512 KiB) stays out of the second-level
+     * cache, and each event waited on a load of it before its replica's. */
+    char **rep_chunks;
     int *hpos;      /* by idx: its place in its service's load heap, -1 when not in it */
     /* by idx: the generation of its block end (svc_ev_gen): an event of
      * another is void. Beside the replicas, not in them, so that the heap's
@@ -301,6 +316,15 @@ static inline void svc_as_flow(service *v, gs_time_us now)
     a->conc_area += (double)v->in_flight * dt;
     a->held_area += (double)(v->in_flight - v->qlen) * dt;
     a->last_us = now;
+}
+
+/* The bytes between two replicas' records in a chunk: whole cache lines. */
+#define SVC_REP_STRIDE ((sizeof(replica) + 63) / 64 * 64)
+
+/* Replica idx (< L->nreps). */
+static inline replica *svc_rep(const svc_layer *L, uint32_t idx)
+{
+    return (replica *)(L->rep_chunks[idx / REP_CHUNK] + (size_t)(idx % REP_CHUNK) * SVC_REP_STRIDE);
 }
 
 /* Replica p's block-end generation, and a new one (voiding its pending
