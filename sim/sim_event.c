@@ -14,6 +14,7 @@ void sim_heap_init(sim_heap *h)
 {
     h->ev = NULL;
     h->mem = NULL;
+    h->mem_huge = 0;
     h->n = h->cap = 0;
     h->next_seq = 0;
     h->has_side = false;
@@ -21,9 +22,17 @@ void sim_heap_init(sim_heap *h)
     h->reclaim_ud = NULL;
 }
 
+static void heap_mem_free(sim_heap *h)
+{
+    if (h->mem_huge)
+        gs_huge_free(h->mem, h->mem_huge);
+    else
+        free(h->mem);
+}
+
 void sim_heap_free(sim_heap *h)
 {
-    free(h->mem);
+    heap_mem_free(h);
     sim_heap_init(h);
 }
 
@@ -37,13 +46,22 @@ _Static_assert(SIM_HEAP_ARITY * sizeof(sim_event) == HEAP_LINE_PAIR, "four sibli
 void sim_heap_reserve(sim_heap *h, size_t cap)
 {
     h->cap = cap > h->n ? cap : h->n;
-    char *mem = xmalloc(HEAP_LINE_PAIR + h->cap * sizeof *h->ev);
+    /* from 2 MiB on in huge pages: a pop's deep levels are read at random */
+    size_t bytes = HEAP_LINE_PAIR + h->cap * sizeof *h->ev, huge = 0;
+    char *mem;
+    if (bytes >= GS_HUGE_PAGE) {
+        huge = (bytes + GS_HUGE_PAGE - 1) / GS_HUGE_PAGE * GS_HUGE_PAGE;
+        mem = gs_huge_calloc(huge);
+    } else {
+        mem = xmalloc(bytes);
+    }
     uintptr_t one = ((uintptr_t)mem + sizeof(sim_event) + HEAP_LINE_PAIR - 1) & ~(uintptr_t)(HEAP_LINE_PAIR - 1);
     sim_event *ev = (sim_event *)one - 1; /* within the first 128 bytes of mem */
     if (h->n)
         memcpy(ev, h->ev, h->n * sizeof *ev);
-    free(h->mem);
+    heap_mem_free(h);
     h->mem = mem;
+    h->mem_huge = huge;
     h->ev = ev;
 }
 

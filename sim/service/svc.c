@@ -223,15 +223,17 @@ static void svc_layer_free(void *state)
         }
         svc_prefix_cache_free(p->pc);
     }
-    for (uint32_t c = 0; c < (L->nreps + REP_CHUNK - 1) / REP_CHUNK; c++)
+    for (uint32_t c = 0; c < (L->nreps + REP_CHUNK - 1) / REP_CHUNK && c < SVC_SMALL_CHUNKS; c++)
         free(L->rep_chunks[c]);
     free(L->rep_chunks);
     for (uint32_t c = 0; c < L->nchunks; c++) {
         for (uint32_t i = 0; i < REQ_CHUNK; i++)
             free(L->chunks[c][i].hash); /* requests in flight at the end */
-        free(L->chunks[c]);
+        if (c < SVC_SMALL_CHUNKS)
+            free(L->chunks[c]);
     }
     free(L->chunks);
+    gs_arena_free(&L->big_chunks); /* the later chunks of both */
     free(L->free_req);
     free(L->svcs);
     free(L->by_id);

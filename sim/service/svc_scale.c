@@ -501,7 +501,8 @@ static replica *replica_new(svc_layer *L)
     uint32_t c = L->nreps / REP_CHUNK;
     if (L->nreps % REP_CHUNK == 0) {
         L->rep_chunks = xrealloc(L->rep_chunks, (c + 1) * sizeof *L->rep_chunks);
-        L->rep_chunks[c] = xcalloc_lines(REP_CHUNK, SVC_REP_STRIDE);
+        L->rep_chunks[c] = c < SVC_SMALL_CHUNKS ? xcalloc_lines(REP_CHUNK, SVC_REP_STRIDE)
+                                                : gs_arena_take(&L->big_chunks, REP_CHUNK * SVC_REP_STRIDE);
     }
     return svc_rep(L, L->nreps);
 }

@@ -38,6 +38,7 @@ enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define REQ_CHUNK 4096u
 #define SVC_SLOTS_INLINE 4
 #define REP_CHUNK 256u
+#define SVC_SMALL_CHUNKS 4u
 /* The load bitsets' bounds (svc_scale.c): loads 0..63 (one word of levels)
  * and 64^4 serial numbers (a bitset's four levels, the top one word). */
 #define SVC_LOAD_LEVELS 64
@@ -262,6 +263,9 @@ struct svc_layer {
      * 65,536 replicas such an array (512 KiB) stays out of the second-level
      * cache, and each event waited on a load of it before its replica's. */
     char **rep_chunks;
+    /* chunks past the first SVC_SMALL_CHUNKS (replicas', requests') come
+     * from huge pages: tens of thousands of records read at random */
+    gs_arena big_chunks;
     int *hpos;      /* by idx: its place in its service's load heap, -1 when not in it */
     /* by idx: the generation of its block end (svc_ev_gen): an event of
      * another is void. Beside the replicas, not in them, so that the heap's
