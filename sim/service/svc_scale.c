@@ -7,9 +7,10 @@
  * (svc_batch.c), which calls it; it calls nothing above.
  *
  * Costs, n = a service's ready replicas: a request routed, admitted or
- * served moves one replica in the load heap, O(log n); routing when KV
- * memory binds visits only the heap subtrees with room; so does a replica
- * made ready or retired (its place in the heap is kept in it). The
+ * served flips two bits of the load bitsets, O(1), until KV memory binds;
+ * from then it moves one replica in the load heap, O(log n), and routing
+ * visits only the heap subtrees with room; so does a replica made ready or
+ * retired (its place in the heap is kept in it). The
  * autoscaler's evaluation walks the service's replicas once per
  * period (svc_scale_period_s): its busy and ready seconds are summed per
  * replica in that order, so the figures and every decision taken on them

@@ -171,8 +171,8 @@ typedef struct service {
     int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
     int ndraining;
     svc_as *as; /* kpa/hpa state; NULL under the threshold rule */
-    /* the nready ready replicas (cap_heap allocated), as a min-heap on
-     * (load, creation order): the per-request loops (routing, slot gauge)
+    /* the nready ready replicas (cap_heap allocated), once heap_on (below)
+     * a min-heap on (load, creation order): the per-request loops (routing, slot gauge)
      * see only these, at most what the cluster can hold, never the replicas
      * still waiting for GPUs; a replica's place is L->hpos[idx], so least-loaded
      * routing, the slot gauge and a replica made ready or retired cost
