@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int gs_err(gs_error *err, int code, const char *fmt, ...)
@@ -41,6 +42,66 @@ void *xcalloc(size_t n, size_t size)
     if (!p)
         oom(n * size);
     return p;
+}
+
+void *xcalloc_lines(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        oom(SIZE_MAX);
+    size_t bytes = (n * size + 63) / 64 * 64; /* aligned_alloc asks a multiple of the alignment */
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (!p)
+        oom(bytes);
+    memset(p, 0, bytes ? bytes : 64);
+    return p;
+}
+
+void *gs_huge_calloc(size_t bytes)
+{
+    if (bytes == 0 || bytes % GS_HUGE_PAGE)
+        gs_bug(__FILE__, __LINE__, "gs_huge_calloc: not a whole number of huge pages");
+    size_t span = bytes + GS_HUGE_PAGE; /* room to start on a boundary, the rest handed back */
+    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        oom(span);
+    char *p = (char *)(((uintptr_t)m + GS_HUGE_PAGE - 1) & ~(uintptr_t)(GS_HUGE_PAGE - 1));
+    if (p > m)
+        munmap(m, (size_t)(p - m));
+    if (m + span > p + bytes)
+        munmap(p + bytes, (size_t)(m + span - (p + bytes)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void gs_huge_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}
+
+void *gs_arena_take(gs_arena *a, size_t bytes)
+{
+    if (bytes == 0 || bytes > GS_HUGE_PAGE || bytes % 64)
+        gs_bug(__FILE__, __LINE__, "gs_arena_take: a chunk of 64-byte lines within a huge page");
+    if (a->nblocks == 0 || a->used + bytes > GS_HUGE_PAGE) {
+        a->blocks = xrealloc(a->blocks, (a->nblocks + 1) * sizeof *a->blocks);
+        a->blocks[a->nblocks++] = gs_huge_calloc(GS_HUGE_PAGE);
+        a->used = 0;
+    }
+    void *p = a->blocks[a->nblocks - 1] + a->used;
+    a->used += bytes;
+    return p;
+}
+
+void gs_arena_free(gs_arena *a)
+{
+    for (size_t i = 0; i < a->nblocks; i++)
+        gs_huge_free(a->blocks[i], GS_HUGE_PAGE);
+    free(a->blocks);
+    a->blocks = NULL;
+    a->nblocks = a->used = 0;
 }
 
 void *xrealloc(void *p, size_t n)

@@ -67,6 +67,28 @@ int gs_err(gs_error *err, int code, const char *fmt, ...)
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* xcalloc on a 64-byte boundary (a cache line): a record of the array
+ * starting on one reads the lines it spans, not one more; freed by free. */
+void *xcalloc_lines(size_t n, size_t size);
+/* Zeroed memory of bytes (a multiple of GS_HUGE_PAGE) on a GS_HUGE_PAGE
+ * boundary, asked of the kernel in transparent huge pages (madvise
+ * MADV_HUGEPAGE; where it gives none, 4 KiB pages as before): a structure
+ * of many megabytes read at random otherwise takes a page walk on most
+ * reads, past what the TLB holds. Touched pages only count. Freed by
+ * gs_huge_free with the same bytes. */
+#define GS_HUGE_PAGE ((size_t)2 << 20)
+void *gs_huge_calloc(size_t bytes);
+void gs_huge_free(void *p, size_t bytes);
+/* Chunks of zeroed memory carved from huge pages in turn (each chunk at
+ * most GS_HUGE_PAGE bytes, a multiple of 64, never freed alone): for the
+ * chunks of a slab past its first few. {0} is empty; gs_arena_free frees
+ * them all. */
+typedef struct gs_arena {
+    char **blocks;
+    size_t nblocks, used; /* bytes taken of the last block */
+} gs_arena;
+void *gs_arena_take(gs_arena *a, size_t bytes);
+void gs_arena_free(gs_arena *a);
 char *xstrdup(const char *s);
 /* memset(p, 0, n) through the C library's: out of line, so the compiler
  * cannot expand a fixed-size clear of a hot record into `rep stosq`, whose

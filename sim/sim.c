@@ -1466,6 +1466,11 @@ static void on_done(sim *s, job *j)
  * in the caches, and the loads would only cost their instructions then; a
  * module's events are handed to it whatever the slab. */
 #define PREFETCH_SLOTS JOB_CHUNK
+static inline int event_module(const sim_event *e)
+{
+    return e ? (e->type >= EV_MODULE_WEAK ? (int)(e->type - EV_MODULE_WEAK) : (int)e->type - EV_MODULE) : -1;
+}
+
 static inline void prefetch_next(const sim *s)
 {
     /* the array's first, even when the trace's next arrival (beside the
@@ -1474,9 +1479,9 @@ static inline void prefetch_next(const sim *s)
         return;
     const sim_event *nx = &s->heap.ev[0];
     if (nx->type >= EV_MODULE) { /* a module's event: its subject is the module's */
-        int mi = nx->type >= EV_MODULE_WEAK ? (int)(nx->type - EV_MODULE_WEAK) : (int)nx->type - EV_MODULE;
+        int mi = event_module(nx);
         if (s->mod[mi]->prefetch)
-            s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux);
+            s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux, 0);
         return;
     }
     if (s->nslots > PREFETCH_SLOTS && nx->slot != NO_SLOT && nx->slot < s->nslots) {
@@ -1484,6 +1489,16 @@ static inline void prefetch_next(const sim *s)
         for (size_t off = 0; off < sizeof(job); off += 64)
             __builtin_prefetch(p + off);
     }
+}
+
+/* A module's next event, once the current one is handled: what its
+ * subject's record points to (sim_module.prefetch, stage 1). */
+static inline void prefetch_next_deep(const sim *s)
+{
+    const sim_event *nx = s->heap.n ? &s->heap.ev[0] : NULL;
+    int mi = event_module(nx);
+    if (mi >= 0 && s->mod[mi]->prefetch)
+        s->mod[mi]->prefetch(s->mst[mi], nx->slot, nx->aux, 1);
 }
 
 int sim_run(sim *s)
@@ -1529,6 +1544,7 @@ int sim_run(sim *s)
             mod->event(s->mst[mi], s, ev.slot, ev.gen, ev.aux);
             if (s->err.code)
                 return s->err.code;
+            prefetch_next_deep(s);
         } else {
             int p = (int)(ev.aux >> 24);
             if (s->pol[p]->timer)

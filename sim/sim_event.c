@@ -14,6 +14,7 @@ void sim_heap_init(sim_heap *h)
 {
     h->ev = NULL;
     h->mem = NULL;
+    h->mem_huge = 0;
     h->n = h->cap = 0;
     h->next_seq = 0;
     h->has_side = false;
@@ -21,9 +22,17 @@ void sim_heap_init(sim_heap *h)
     h->reclaim_ud = NULL;
 }
 
+static void heap_mem_free(sim_heap *h)
+{
+    if (h->mem_huge)
+        gs_huge_free(h->mem, h->mem_huge);
+    else
+        free(h->mem);
+}
+
 void sim_heap_free(sim_heap *h)
 {
-    free(h->mem);
+    heap_mem_free(h);
     sim_heap_init(h);
 }
 
@@ -31,19 +40,28 @@ void sim_heap_free(sim_heap *h)
  * each such group is two whole cache lines, the pair a processor's
  * adjacent-line prefetch fetches together, not three lines cut anywhere;
  * a pop reads one group per level. */
-enum { HEAP_LINE_PAIR = 128 };
+enum { HEAP_LINE_PAIR = 128, HEAP_NEAR = 1024 /* 32 KiB of events */ };
 _Static_assert(SIM_HEAP_ARITY * sizeof(sim_event) == HEAP_LINE_PAIR, "four siblings are not two cache lines");
 
 void sim_heap_reserve(sim_heap *h, size_t cap)
 {
     h->cap = cap > h->n ? cap : h->n;
-    char *mem = xmalloc(HEAP_LINE_PAIR + h->cap * sizeof *h->ev);
+    /* from 2 MiB on in huge pages: a pop's deep levels are read at random */
+    size_t bytes = HEAP_LINE_PAIR + h->cap * sizeof *h->ev, huge = 0;
+    char *mem;
+    if (bytes >= GS_HUGE_PAGE) {
+        huge = (bytes + GS_HUGE_PAGE - 1) / GS_HUGE_PAGE * GS_HUGE_PAGE;
+        mem = gs_huge_calloc(huge);
+    } else {
+        mem = xmalloc(bytes);
+    }
     uintptr_t one = ((uintptr_t)mem + sizeof(sim_event) + HEAP_LINE_PAIR - 1) & ~(uintptr_t)(HEAP_LINE_PAIR - 1);
     sim_event *ev = (sim_event *)one - 1; /* within the first 128 bytes of mem */
     if (h->n)
         memcpy(ev, h->ev, h->n * sizeof *ev);
-    free(h->mem);
+    heap_mem_free(h);
     h->mem = mem;
+    h->mem_huge = huge;
     h->ev = ev;
 }
 
@@ -107,6 +125,15 @@ bool sim_heap_pop_array(sim_heap *h, sim_event *out)
         size_t c = SIM_HEAP_ARITY * i + 1, m = c;
         if (c >= n)
             break;
+        /* the four children's own children, the level after next, asked
+         * for before the children are compared: whichever wins, its group
+         * is on its way (each group two lines, each line two events); only
+         * past the first HEAP_NEAR events, which a processor's first-level
+         * cache keeps (a small heap pays no prefetches) */
+        size_t g = SIM_HEAP_ARITY * c + 1;
+        if (g >= HEAP_NEAR && g + SIM_HEAP_ARITY * SIM_HEAP_ARITY <= n)
+            for (size_t k = 0; k < SIM_HEAP_ARITY * SIM_HEAP_ARITY; k += 2)
+                __builtin_prefetch(&ev[g + k]);
         if (c + 3 < n) { /* four children: a tournament of three comparisons, no jump */
             size_t a = c + ev_less(&ev[c + 1], &ev[c]), b = c + 2 + ev_less(&ev[c + 3], &ev[c + 2]);
             m = a ^ ((a ^ b) & (0 - (size_t)ev_less(&ev[b], &ev[a])));

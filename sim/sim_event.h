@@ -24,6 +24,7 @@ typedef struct sim_event {
 typedef struct sim_heap {
     sim_event *ev; /* inside mem, placed so that every four siblings share two whole cache lines */
     void *mem;
+    size_t mem_huge; /* mem's bytes when in huge pages (gs_huge_calloc), 0: from malloc */
     size_t n, cap;
     uint64_t next_seq;
     /* Asked when the array is full, before it doubles (sim_heap_grow): it

@@ -78,10 +78,12 @@ typedef struct sim_module {
     bool (*event_void)(const void *state, uint32_t slot, uint32_t gen, uint32_t aux);
     void (*event)(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux);
     /* A hint, changing nothing: the event (slot, aux) is next, so the
-     * module may start loading what it will read (its subject's record)
-     * while the loop handles the current one. NULL: the loop prefetches
-     * the job in slot, as for its own events. */
-    void (*prefetch)(const void *state, uint32_t slot, uint32_t aux);
+     * module may start loading what it will read while the loop handles
+     * the current one: at stage 0, as the current one is popped, its
+     * subject's record; at stage 1, once it is handled, what that record
+     * points to (by then read in). NULL: the loop prefetches the job in
+     * slot, as for its own events. */
+    void (*prefetch)(const void *state, uint32_t slot, uint32_t aux, int stage);
 
     /* Replicas ready or starting (the timeseries' replicas column). */
     int (*replicas)(const void *state);

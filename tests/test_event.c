@@ -170,7 +170,50 @@ static void siblings_on_line_pairs(void)
     sim_heap_free(&h);
 }
 
+/* A heap past 2 MiB goes to huge pages (gs_huge_calloc) and keeps its
+ * order and sibling groups through the moves; an arena's chunks are zeroed
+ * lines within a huge page, a new page when the last is full. */
+static void big_heap_huge_pages(void)
+{
+    sim_heap h;
+    sim_heap_init(&h);
+    srand(7);
+    for (int i = 0; i < 200000; i++)
+        sim_heap_push(&h, (sim_event){.t_us = rand() % 100000, .slot = (uint32_t)i});
+    CHECK(h.mem_huge >= GS_HUGE_PAGE && h.mem_huge % GS_HUGE_PAGE == 0);
+    CHECK((uintptr_t)&h.ev[1] % 128 == 0);
+    sim_event e, prev = {.t_us = -1};
+    long n = 0;
+    bool ordered = true;
+    while (sim_heap_pop(&h, &e)) {
+        ordered &= sim_event_before(&prev, &e) || n == 0;
+        prev = e;
+        n++;
+    }
+    CHECK(ordered);
+    CHECK_EQ_INT(n, 200000);
+    sim_heap_free(&h);
+
+    gs_arena a = {0};
+    char *first = gs_arena_take(&a, 81920), *last = first;
+    bool zero = true, lines = true;
+    for (int i = 1; i < 30; i++) { /* 25 chunks of 80 KiB to a 2 MiB page */
+        char *c = gs_arena_take(&a, 81920);
+        lines &= (uintptr_t)c % 64 == 0;
+        for (size_t k = 0; k < 81920; k += 4096)
+            zero &= c[k] == 0;
+        c[0] = 1;
+        last = c;
+    }
+    CHECK(lines && zero && (uintptr_t)first % GS_HUGE_PAGE == 0);
+    CHECK_EQ_INT((long)a.nblocks, 2);
+    CHECK(last == a.blocks[1] + 4 * 81920);
+    gs_arena_free(&a);
+    CHECK(a.nblocks == 0 && a.blocks == NULL);
+}
+
 const test_case tests_event[] = {
+    {"event/big_heap_in_huge_pages", big_heap_huge_pages},
     {"event/siblings_on_cache_line_pairs", siblings_on_line_pairs},
     {"event/filter_keeps_pop_order", filter_keeps_order},
     {"event/side_event_pops_in_heap_order", side_same_order},

@@ -45,6 +45,7 @@ static void random_against_scan(void)
     layer.hpos = calloc(NREP, sizeof *layer.hpos);
     for (int i = 0; i < NREP; i++) {
         reps[i].idx = (uint32_t)i;
+        reps[i].sn = (uint32_t)i;
         reps[i].svc = &v;
         layer.hpos[i] = -1;
         reps[i].state = R_PLACING;
@@ -63,7 +64,7 @@ static void random_against_scan(void)
         } else if (op < 55) { /* a request: routed as the product routes it */
             double kv = (double)(1 + gsl_rng_uniform_int(r, 600));
             replica *want = scan_pick(&v, reps, NREP, kv);
-            bound += v.nready > 0 && want != v.lheap[0];
+            bound += v.nready > 0 && v.heap_on && want != v.lheap[0];
             replica *got = svc_least_loaded(&v, kv);
             CHECK(got == want);
             if (got != want)
@@ -86,9 +87,73 @@ static void random_against_scan(void)
     /* the run covered every case: picks, requests fitting nowhere, and
      * picks other than the top of the heap (KV binding) */
     CHECK(picks > 1000 && none > 1000 && bound > 1000);
-    free(v.lheap);
-    free(v.lkey);
-    free(v.lroom);
+    svc_ready_free(&v);
+    free(reps);
+    free(layer.hpos);
+    gs_rng_free(r);
+}
+
+/* The load bitsets (no KV binding: every card holds any batch) against the
+ * scan: 1,200 replicas (serial numbers past a bitset's first 1,024, so it
+ * grows with replicas ready), made ready and retired at random, loads below
+ * the bitsets' 64 levels for 100,000 steps; then max_batch 100 and no
+ * request done let them past: the heap takes over there, picking as before. */
+static void bitsets_against_scan(void)
+{
+    enum { N = 1200 };
+    gsl_rng *r = gs_rng_new(12, 3);
+    svc_layer layer;
+    memset(&layer, 0, sizeof layer);
+    service v;
+    memset(&v, 0, sizeof v);
+    v.L = &layer;
+    v.max_batch = 40;
+    replica *reps = calloc(N, sizeof *reps);
+    layer.hpos = calloc(N, sizeof *layer.hpos);
+    for (int i = 0; i < N; i++) {
+        reps[i].idx = (uint32_t)i;
+        reps[i].sn = (uint32_t)i;
+        reps[i].svc = &v;
+        layer.hpos[i] = -1;
+        reps[i].state = R_PLACING;
+        reps[i].hw.kv_cap_tok = 1e12;
+    }
+    bool bitsets_held = true;
+    for (int step = 0; step < 250000; step++) {
+        if (step == 100000) {
+            bitsets_held = !v.heap_on;
+            v.max_batch = 100;
+        }
+        int op = (int)gsl_rng_uniform_int(r, 100);
+        /* the first 1,000 replicas first, so that later ones join a grown bitset */
+        int span = step < 20000 ? 1000 : N;
+        replica *p = &reps[gsl_rng_uniform_int(r, span)];
+        if (op < 3 && p->state != R_READY) {
+            p->state = R_READY;
+            svc_ready_add(&v, p);
+        } else if (op < 5 && p->state == R_READY && v.nready > 1) {
+            svc_ready_del(&v, p);
+            p->state = R_PLACING;
+        } else if (op < 60) {
+            replica *want = scan_pick(&v, reps, N, 1);
+            replica *got = svc_least_loaded(&v, 1);
+            CHECK(got == want);
+            if (got != want)
+                break;
+            if (got) {
+                got->npending++;
+                got->kv_used += 1;
+                svc_load_changed(got);
+            }
+        } else if (p->npending > 0 && v.max_batch < 100) {
+            p->npending--;
+            p->kv_used -= 1;
+            svc_load_changed(p);
+        }
+    }
+    CHECK(bitsets_held);
+    CHECK(v.heap_on); /* loads of 64 and more */
+    svc_ready_free(&v);
     free(reps);
     free(layer.hpos);
     gs_rng_free(r);
@@ -96,5 +161,6 @@ static void random_against_scan(void)
 
 const test_case tests_svc_route[] = {
     {"svc_route/least_loaded_heap_equals_scan", random_against_scan},
+    {"svc_route/least_loaded_bitsets_equal_scan", bitsets_against_scan},
     {NULL, NULL},
 };

@@ -210,31 +210,35 @@ static void svc_layer_free(void *state)
         sim_sketch_free(&v->pd_wait_s);
         sim_sketch_free(&v->pd_xfer_s);
         free(v->reps);
-        free(v->lheap);
-        free(v->lkey);
-        free(v->lroom);
+        svc_ready_free(v);
+        free(v->replica_row);
         svc_hw_shape_free(&v->hw);
         free(v);
     }
     for (uint32_t i = 0; i < L->nreps; i++) {
-        if (L->reps[i]->active != L->reps[i]->slots_inl) {
-            free(L->reps[i]->active);
-            free(L->reps[i]->pending);
+        replica *p = svc_rep(L, i);
+        if (p->active != p->slots_inl) {
+            free(p->active);
+            free(p->pending);
         }
-        svc_prefix_cache_free(L->reps[i]->pc);
-        free(L->reps[i]);
+        svc_prefix_cache_free(p->pc);
     }
+    for (uint32_t c = 0; c < (L->nreps + REP_CHUNK - 1) / REP_CHUNK && c < SVC_SMALL_CHUNKS; c++)
+        free(L->rep_chunks[c]);
+    free(L->rep_chunks);
     for (uint32_t c = 0; c < L->nchunks; c++) {
         for (uint32_t i = 0; i < REQ_CHUNK; i++)
             free(L->chunks[c][i].hash); /* requests in flight at the end */
-        free(L->chunks[c]);
+        if (c < SVC_SMALL_CHUNKS)
+            free(L->chunks[c]);
     }
     free(L->chunks);
+    gs_arena_free(&L->big_chunks); /* the later chunks of both */
     free(L->free_req);
     free(L->svcs);
     free(L->by_id);
-    free(L->reps);
     free(L->hpos);
+    free(L->ev_gen);
     sim_sketch_free(&L->all_lat);
     sim_sketch_free(&L->all_ttft);
     free(L);
@@ -325,7 +329,7 @@ static void svc_task_lost(void *state, sim *s, job *j)
     }
     p->state = R_GONE;
     p->gen++;
-    p->ev_gen++;
+    svc_ev_bump(p);
     p->task = NULL;
     v->nlive--;
     v->replicas_lost++;
@@ -411,7 +415,7 @@ static void route(sim *s, service *v, uint32_t ri)
     }
     replica *p = svc_prefix_route(L, v, r); /* prefix cache hook: cache-aware first */
     if (!p)
-        p = svc_least_loaded(v, r->kv_tok);
+        p = svc_least_loaded(v, svc_req_kv_tok(r));
     /* a first request (see svc_actuator_ops), tracked only for an actuator */
     r->first_rep = NONE;
     if (L->act)
@@ -519,7 +523,6 @@ static int new_request(sim *s, service *v, const wl_request *row)
                 r->tok_left = 1;
         }
         r->out_tok = r->tok_left;
-        r->kv_tok = (double)(r->in_tok + r->tok_left);
     } else if (row && row->has_duration) {
         r->work_left_us = (double)row->dur_us;
     } else if (v->svc_mean_ms > 0) {
@@ -833,24 +836,38 @@ static int svc_on_row(void *state, sim *s, const wl_row *row)
     return new_request(s, v, &rq);
 }
 
-/* The next event's replica (a block's end or a cold start's), every line
- * of it: with tens of thousands of replicas, each is a cache miss that the
- * current event's handling hides. */
-static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux)
+/* The next event's replica, every line of it: a block's end's or a cold
+ * start's, or for a generated request the least-loaded one now (where it
+ * goes unless a load changes first). With tens of thousands of replicas
+ * each line is a cache miss that the current event's handling hides. */
+static void svc_prefetch(const void *state, uint32_t slot, uint32_t aux, int stage)
 {
     const svc_layer *L = state;
-    if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps) {
-        const char *p = (const char *)L->reps[slot];
-        for (size_t off = 0; off < sizeof(replica); off += 64)
-            __builtin_prefetch(p + off);
+    const replica *p = NULL;
+    if (stage == 1) { /* a block's end: its replica read in, what it points to */
+        if (aux == EVK_BLOCK && slot < L->nreps) {
+            p = svc_rep(L, slot);
+            if (p->task)
+                __builtin_prefetch(&p->task->rate);
+            for (int i = 0; i < p->nactive; i++)
+                __builtin_prefetch(svc_req_at(L, p->active[i]));
+        }
+        return;
     }
+    if ((aux == EVK_BLOCK || aux == EVK_READY) && slot < L->nreps)
+        p = svc_rep(L, slot);
+    else if (aux == EVK_GEN && slot < L->nsvcs)
+        p = svc_least_loaded_now(L->svcs[slot]);
+    if (p)
+        for (size_t off = 0; off < SVC_REP_HOT; off += 64)
+            __builtin_prefetch((const char *)p + off);
 }
 
 /* A block end whose replica has moved its end since (svc_cut_block). */
 static bool svc_event_void(const void *state, uint32_t slot, uint32_t gen, uint32_t aux)
 {
     const svc_layer *L = state;
-    return aux == EVK_BLOCK && slot < L->nreps && L->reps[slot]->ev_gen != gen;
+    return aux == EVK_BLOCK && slot < L->nreps && L->ev_gen[slot] != gen;
 }
 
 static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uint32_t aux)
@@ -859,8 +876,8 @@ static bool svc_event_live(void *state, sim *s, uint32_t slot, uint32_t gen, uin
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK:
-        return L->reps[slot]->ev_gen == gen && (L->reps[slot]->state == R_READY || L->reps[slot]->state == R_DRAINING);
-    case EVK_READY: return L->reps[slot]->gen == gen && L->reps[slot]->state == R_STARTING;
+        return L->ev_gen[slot] == gen && (svc_rep(L, slot)->state == R_READY || svc_rep(L, slot)->state == R_DRAINING);
+    case EVK_READY: return svc_rep(L, slot)->gen == gen && svc_rep(L, slot)->state == R_STARTING;
     case EVK_TIMEOUT: {
         const svc_req *r = svc_req_at(L, slot);
         return r->live && r->gen == gen && r->queued;
@@ -925,15 +942,25 @@ static void svc_on_event(void *state, sim *s, uint32_t slot, uint32_t gen, uint3
     svc_layer *L = state; /* the layer: the loop hands each module its own state */
     switch (aux) {
     case EVK_BLOCK: {
-        replica *p = L->reps[slot];
-        if (p->ev_gen != gen || (p->state != R_READY && p->state != R_DRAINING))
+        replica *p = svc_rep(L, slot);
+        if (svc_ev_gen(p) != gen || (p->state != R_READY && p->state != R_DRAINING))
             return;
+        /* what the block's end reads beyond p, asked for together before
+         * its requests are walked: its task's rate and its requests (a line
+         * each). Inline: GCC drops a call to a function of prefetches alone
+         * as one without effect. */
+        if (p->task)
+            __builtin_prefetch(&p->task->rate);
+        for (int i = 0; i < p->nactive; i++)
+            __builtin_prefetch(svc_req_at(L, p->active[i]));
+        for (int i = 0; i < p->npending; i++)
+            __builtin_prefetch(svc_req_at(L, p->pending[i]));
         svc_as_flow(p->svc, sim_now(s));
         svc_block_end(s, p);
         return;
     }
     case EVK_READY:
-        on_ready(s, L, L->reps[slot], gen);
+        on_ready(s, L, svc_rep(L, slot), gen);
         return;
     case EVK_TIMEOUT: {
         svc_req *r = svc_req_at(L, slot);

@@ -43,7 +43,7 @@ void svc_serve(sim *s, service *v, uint32_t ri, gs_time_us t)
         o->request_done(o->request_ud, v->id, lat);
     if (r->first && L->act)
         L->act->first_served(svc_act_state(s, L), s, (int)v->idx,
-                            r->first_rep == NONE ? SVC_PATH_AWAKE : L->reps[r->first_rep]->path, lat);
+                            r->first_rep == NONE ? SVC_PATH_AWAKE : svc_rep(L, r->first_rep)->path, lat);
     svc_req_free(L, ri);
 }
 
@@ -81,7 +81,7 @@ static void svc_pull_queue(sim *s, replica *p)
     while (v->qhead != NONE) {
         uint32_t ri = v->qhead;
         svc_req *r = svc_req_at(L, ri);
-        if (r->queued && !svc_has_room(p, r->kv_tok))
+        if (r->queued && !svc_has_room(p, svc_req_kv_tok(r)))
             break; /* FIFO: the head waits for room */
         v->qhead = r->next;
         if (v->qhead == NONE)
@@ -100,7 +100,7 @@ static void svc_pull_queue(sim *s, replica *p)
         }
         slot_room(p);
         p->pending[p->npending++] = ri;
-        p->kv_used += r->kv_tok;
+        p->kv_used += svc_req_kv_tok(r);
         svc_load_changed(p);
     }
 }
@@ -151,7 +151,7 @@ static void run_time(sim *s, replica *p)
         svc_req *r = svc_req_at(L, p->active[i]);
         r->work_left_us -= dt * p->rate_used;
         if (r->work_left_us <= 0.5) { /* within half a tick: done */
-            p->kv_used -= r->kv_tok;
+            p->kv_used -= svc_req_kv_tok(r);
             svc_serve(s, v, p->active[i], sim_now(s));
             p->active[i] = p->active[--p->nactive];
             svc_load_changed(p);
@@ -170,7 +170,7 @@ static void run_time(sim *s, replica *p)
     p->in_run = false;
     rate = svc_rate_of(p) / p->hw.decode_x; /* token-less work runs at the decode pace of its card */
     p->rate_used = rate;
-    p->ev_gen++;
+    svc_ev_bump(p);
     if (p->nactive == 0 || rate <= 0) {
         if (p->nactive == 0 && (v->ended || p->state == R_DRAINING))
             svc_replica_remove(s, p);
@@ -182,7 +182,7 @@ static void run_time(sim *s, replica *p)
             min_w = svc_req_at(L, p->active[i])->work_left_us;
     if (!gs_time_add(sim_now(s), ceil(min_w / rate - 1e-6), &p->t_end_us))
         p->t_end_us = sim_time_after(s, ceil(min_w / rate - 1e-6), v->id, "a request's service time at its rate");
-    svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+    svc_emit(s, p->svc, p->t_end_us, p->idx, svc_ev_gen(p), EVK_BLOCK);
 }
 
 /* Starts the next block (tokens) or reschedules the next completion (time)
@@ -212,7 +212,7 @@ void svc_replica_run(sim *s, replica *p)
     svc_set_busy(s, p, p->nactive > 0); /* load-following: may change this replica's rate */
     p->in_run = false;
     rate = svc_rate_of(p);
-    p->ev_gen++;
+    svc_ev_bump(p);
     if (p->nactive == 0) {
         if (v->ended || p->state == R_DRAINING)
             svc_replica_remove(s, p);
@@ -264,7 +264,7 @@ void svc_replica_run(sim *s, replica *p)
     p->d1_us = (gs_time_us)d1;
     p->d_us = (gs_time_us)d;
     p->t_end_us = p->t0_us + p->d1_us + (gs_time_us)(k - 1) * p->d_us;
-    svc_emit(s, p->svc, p->t_end_us, p->idx, p->ev_gen, EVK_BLOCK);
+    svc_emit(s, p->svc, p->t_end_us, p->idx, svc_ev_gen(p), EVK_BLOCK);
 }
 
 /* A block ends (or was cut) at t_end after k_iters iterations. */
@@ -280,7 +280,7 @@ void svc_block_end(sim *s, replica *p)
         if (sim_rows_pending_at(s, sim_now(s))) {
             /* more rows arrive at this instant: their arrival event is already
              * queued, so going to the back of the instant lets them join */
-            svc_emit(s, p->svc, sim_now(s), p->idx, p->ev_gen, EVK_BLOCK);
+            svc_emit(s, p->svc, sim_now(s), p->idx, svc_ev_gen(p), EVK_BLOCK);
             return;
         }
         p->start_pending = false;
@@ -290,7 +290,7 @@ void svc_block_end(sim *s, replica *p)
     if (v->pd_role == SVC_PD_PREFILL) { /* every request of the pass is prefilled: on to a decode replica */
         while (p->nactive > 0) {
             uint32_t ri = p->active[--p->nactive];
-            p->kv_used -= svc_req_at(L, ri)->kv_tok;
+            p->kv_used -= svc_req_kv_tok(svc_req_at(L, ri));
             svc_load_changed(p);
             if (svc_pd_handoff(s, p, ri))
                 svc_serve(s, v, ri, sim_now(s));
@@ -312,7 +312,7 @@ void svc_block_end(sim *s, replica *p)
             sim_sketch_add_at(&L->all_ttft, ttft, b);
         }
         if (r->tok_left <= 0) {
-            p->kv_used -= r->kv_tok;
+            p->kv_used -= svc_req_kv_tok(r);
             svc_serve(s, v, p->active[i], sim_now(s));
             p->active[i] = p->active[--p->nactive];
             svc_load_changed(p);
@@ -350,16 +350,16 @@ void svc_cut_block(sim *s, replica *p)
     }
     if (b >= p->t_end_us)
         return; /* the block ends there anyway */
-    p->ev_gen++;
+    svc_ev_bump(p);
     sim_event_voided(s); /* the block's later end, still in the heap */
     p->t_end_us = b;
     p->k_iters = n;
-    svc_emit(s, p->svc, b, p->idx, p->ev_gen, EVK_BLOCK);
+    svc_emit(s, p->svc, b, p->idx, svc_ev_gen(p), EVK_BLOCK);
 }
 
 void svc_assign(sim *s, replica *p, uint32_t ri)
 {
-    p->kv_used += svc_req_at(p->svc->L, ri)->kv_tok;
+    p->kv_used += svc_req_kv_tok(svc_req_at(p->svc->L, ri));
     svc_assign_held(s, p, ri);
 }
 
@@ -374,8 +374,8 @@ void svc_assign_held(sim *s, replica *p, uint32_t ri)
         /* joins the block that starts at this instant */
     } else if (!p->in_block) {
         p->start_pending = true;
-        p->ev_gen++;
-        svc_emit(s, p->svc, sim_now(s), p->idx, p->ev_gen, EVK_BLOCK);
+        svc_ev_bump(p);
+        svc_emit(s, p->svc, sim_now(s), p->idx, svc_ev_gen(p), EVK_BLOCK);
     } else {
         svc_cut_block(s, p);
     }

@@ -88,7 +88,7 @@ void svc_pd_send(sim *s, replica *p, uint32_t ri)
     svc_layer *L = p->svc->L;
     svc_req *r = svc_req_at(L, ri);
     service *pre = p->svc->pd_peer;
-    replica *src = L->reps[r->pd_dst]; /* the prefill replica it came from */
+    replica *src = svc_rep(L, r->pd_dst); /* the prefill replica it came from */
     bool nvlink;
     double gbps = src->task && src->task->node >= 0 && p->task && p->task->node >= 0 ? link_gbps(s, src, p, &nvlink)
                                                                                     : (nvlink = false, L->pd_net_gbps);
@@ -102,7 +102,7 @@ void svc_pd_send(sim *s, replica *p, uint32_t ri)
     r->pd_wait = false;
     r->pd_dst = p->idx;
     p->incoming++;
-    p->kv_used += r->kv_tok;
+    p->kv_used += svc_req_kv_tok(r);
     svc_load_changed(p);
     svc_emit(s, p->svc, sim_now(s) + (gs_time_us)llround(secs * 1e6), ri, r->gen, EVK_KV);
 }
@@ -133,7 +133,7 @@ bool svc_pd_handoff(sim *s, replica *p, uint32_t ri)
     }
     dec->mode = MODE_TOKENS;
     r->pd_dst = p->idx;
-    replica *q = svc_least_loaded(dec, r->kv_tok);
+    replica *q = svc_least_loaded(dec, svc_req_kv_tok(r));
     if (q) {
         svc_pd_send(s, q, ri);
         return false;
@@ -157,7 +157,7 @@ replica *svc_pd_landed(sim *s, svc_layer *L, uint32_t ri, uint32_t gen)
     svc_req *r = svc_req_at(L, ri);
     if (!r->live || r->gen != gen)
         return NULL;
-    replica *q = L->reps[r->pd_dst];
+    replica *q = svc_rep(L, r->pd_dst);
     q->incoming--;
     first_token(s, q->svc->pd_peer, r);
     return q;

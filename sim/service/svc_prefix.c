@@ -59,7 +59,7 @@ replica *svc_prefix_route(const svc_layer *L, const service *v, const svc_req *r
     }
     if (!best || (double)best_m <= L->route_share * r->nhash)
         return NULL;
-    return svc_has_room(best, r->kv_tok) ? best : NULL; /* a slot and KV room */
+    return svc_has_room(best, svc_req_kv_tok(r)) ? best : NULL; /* a slot and KV room */
 }
 
 /* Blocks of KV cache beside the weights on the replica's cards: GPUs x

@@ -13,7 +13,9 @@ uint32_t svc_req_new(svc_layer *L)
 {
     if (L->nfree == 0) {
         L->chunks = xrealloc(L->chunks, (L->nchunks + 1) * sizeof *L->chunks);
-        L->chunks[L->nchunks++] = xcalloc(REQ_CHUNK, sizeof(svc_req));
+        L->chunks[L->nchunks] = L->nchunks < SVC_SMALL_CHUNKS ? xcalloc_lines(REQ_CHUNK, sizeof(svc_req))
+                                                             : gs_arena_take(&L->big_chunks, REQ_CHUNK * sizeof(svc_req));
+        L->nchunks++;
         if (L->cap_free < L->nslots + REQ_CHUNK) {
             L->cap_free = L->nslots + REQ_CHUNK;
             L->free_req = xrealloc(L->free_req, L->cap_free * sizeof *L->free_req);

@@ -7,9 +7,10 @@
  * (svc_batch.c), which calls it; it calls nothing above.
  *
  * Costs, n = a service's ready replicas: a request routed, admitted or
- * served moves one replica in the load heap, O(log n); routing when KV
- * memory binds visits only the heap subtrees with room; so does a replica
- * made ready or retired (its place in the heap is kept in it). The
+ * served flips two bits of the load bitsets, O(1), until KV memory binds;
+ * from then it moves one replica in the load heap, O(log n), and routing
+ * visits only the heap subtrees with room; so does a replica made ready or
+ * retired (its place in the heap is kept in it). The
  * autoscaler's evaluation walks the service's replicas once per
  * period (svc_scale_period_s): its busy and ready seconds are summed per
  * replica in that order, so the figures and every decision taken on them
@@ -59,6 +60,127 @@ static replica *svc_least_loaded_scan(const service *v, double kv_tok)
     return best;
 }
 
+/* {==== the load bitsets ====}
+ * While the heap is not needed (service.heap_on), one bitset a load over
+ * the replicas' serial numbers: the least loaded is the first serial
+ * number of the lowest load with one. A bitset has four levels of 64-bit
+ * words, a bit of level k + 1 saying that its word of level k is not zero,
+ * the top one word: the first number set costs four loads and four
+ * counts of trailing zeros, a bit set or cleared at most a word a level,
+ * and 65,536 replicas take 8 KiB a load (the heap: 20 bytes each, and a
+ * sift past every replica of equal load). */
+
+enum { BITS_LEVELS = 4 };
+
+/* Word offsets of a bitset's levels for cap serial numbers, off[4] its length. */
+static void bits_offsets(uint32_t cap, size_t off[BITS_LEVELS + 1])
+{
+    size_t n = cap;
+    off[0] = 0;
+    for (int k = 0; k < BITS_LEVELS; k++) {
+        n = (n + 63) / 64; /* words at level k */
+        off[k + 1] = off[k] + n;
+    }
+}
+
+static void bits_set(uint64_t *b, const size_t *off, uint32_t sn)
+{
+    for (int k = 0; k < BITS_LEVELS; k++, sn >>= 6) {
+        uint64_t *w = &b[off[k] + (sn >> 6)], was = *w;
+        *w = was | 1ull << (sn & 63);
+        if (was)
+            return; /* the levels above knew the word was not zero */
+    }
+}
+
+static void bits_clear(uint64_t *b, const size_t *off, uint32_t sn)
+{
+    for (int k = 0; k < BITS_LEVELS; k++, sn >>= 6) {
+        uint64_t *w = &b[off[k] + (sn >> 6)];
+        *w &= ~(1ull << (sn & 63));
+        if (*w)
+            return;
+    }
+}
+
+/* The first serial number set (the bitset not empty). */
+static uint32_t bits_first(const uint64_t *b, const size_t *off)
+{
+    uint32_t i = 0;
+    for (int k = BITS_LEVELS; k-- > 0;)
+        i = i * 64 + (uint32_t)__builtin_ctzll(b[off[k] + i]);
+    return i;
+}
+
+/* Room in every bitset and in by_sn for serial number sn (< SVC_LEVEL_SNS):
+ * doubled, each bitset's leaves copied and its upper levels rebuilt. */
+static void levels_room(service *v, uint32_t sn)
+{
+    if (sn >= v->cap_by_sn) {
+        uint32_t cap = v->cap_by_sn ? v->cap_by_sn : 64;
+        while (cap <= sn)
+            cap *= 2;
+        v->by_sn = xrealloc(v->by_sn, cap * sizeof *v->by_sn);
+        v->cap_by_sn = cap;
+    }
+    if (sn < v->cap_sn)
+        return;
+    uint32_t cap = v->cap_sn ? v->cap_sn : 1024;
+    while (cap <= sn)
+        cap *= 2;
+    size_t off[BITS_LEVELS + 1];
+    bits_offsets(cap, off);
+    for (int l = 0; l < SVC_LOAD_LEVELS; l++) {
+        if (!v->lev[l])
+            continue;
+        uint64_t *b = xcalloc(off[BITS_LEVELS], sizeof *b);
+        memcpy(b, v->lev[l], v->lev_off[1] * sizeof *b);
+        for (int k = 1; k < BITS_LEVELS; k++)
+            for (size_t j = 0; j < off[k] - off[k - 1]; j++)
+                if (b[off[k - 1] + j])
+                    b[off[k] + j / 64] |= 1ull << (j & 63);
+        free(v->lev[l]);
+        v->lev[l] = b;
+    }
+    memcpy(v->lev_off, off, sizeof off);
+    v->cap_sn = cap;
+}
+
+/* Ready replica p into the bitset of load l (< SVC_LOAD_LEVELS). */
+static void levels_put(service *v, replica *p, int l)
+{
+    if (!v->lev[l])
+        v->lev[l] = xcalloc(v->lev_off[BITS_LEVELS], sizeof *v->lev[l]);
+    bits_set(v->lev[l], v->lev_off, p->sn);
+    v->lev_mask |= 1ull << l;
+}
+
+static void levels_take(service *v, const replica *p, int l)
+{
+    bits_clear(v->lev[l], v->lev_off, p->sn);
+    if (!v->lev[l][v->lev_off[BITS_LEVELS - 1]])
+        v->lev_mask &= ~(1ull << l);
+}
+
+/* The ready replica with the fewest requests, the first made among equals. */
+static replica *levels_min(const service *v)
+{
+    int l = __builtin_ctzll(v->lev_mask);
+    return v->by_sn[bits_first(v->lev[l], v->lev_off)];
+}
+
+static void levels_free(service *v)
+{
+    for (int l = 0; l < SVC_LOAD_LEVELS; l++) {
+        free(v->lev[l]);
+        v->lev[l] = NULL;
+    }
+    free(v->by_sn);
+    v->by_sn = NULL;
+    v->lev_mask = 0;
+    v->cap_sn = v->cap_by_sn = 0;
+}
+
 /* KV tokens a request may bring to p and still fit (svc_has_room), -inf
  * when its batch slots are full. An empty replica takes any request. */
 static double room_of(const replica *p)
@@ -102,6 +224,24 @@ static void heap_put(service *v, int i, replica *p, uint64_t key)
     v->L->hpos[(uint32_t)key] = i; /* by the key's idx: a sift writes no replica either */
 }
 
+/* Moves the hole at position i down, past every child key below k;
+ * returns where it stops. */
+static int heap_hole_down(service *v, int i, uint64_t k)
+{
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= v->nready)
+            break;
+        if (c + 1 < v->nready && v->lkey[c + 1] < v->lkey[c])
+            c++;
+        if (!(v->lkey[c] < k))
+            break;
+        heap_put(v, i, v->lheap[c], v->lkey[c]);
+        i = c;
+    }
+    return i;
+}
+
 /* Restores the order after position i changed (its key up to date);
  * returns where its replica ended up (every position moved lies between
  * the two, on one path). */
@@ -113,19 +253,24 @@ static int heap_sift(service *v, int i)
         heap_put(v, i, v->lheap[(i - 1) / 2], v->lkey[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    for (;;) { /* down */
-        int c = 2 * i + 1;
-        if (c >= v->nready)
-            break;
-        if (c + 1 < v->nready && v->lkey[c + 1] < v->lkey[c])
-            c++;
-        if (!(v->lkey[c] < k))
-            break;
-        heap_put(v, i, v->lheap[c], v->lkey[c]);
-        i = c;
-    }
+    i = heap_hole_down(v, i, k);
     heap_put(v, i, p, k);
     return i;
+}
+
+/* From the bitsets to the heap, for good (service.heap_on): every ready
+ * replica's key, the heap order made bottom up, the bitsets freed. */
+static void heap_build(service *v)
+{
+    v->heap_on = true;
+    for (int i = 0; i < v->nready; i++)
+        v->lkey[i] = load_key(v->lheap[i]);
+    for (int i = v->nready / 2; i-- > 0;) {
+        replica *p = v->lheap[i];
+        uint64_t k = v->lkey[i];
+        heap_put(v, heap_hole_down(v, i, k), p, k);
+    }
+    levels_free(v);
 }
 
 /* After the replica at heap position i changed (load or KV room): its
@@ -145,6 +290,20 @@ void svc_load_changed(replica *p)
     int h = v->L->hpos[p->idx];
     if (p->state != R_READY || h < 0)
         return;
+    if (!v->heap_on) { /* two bits, no room figures (they start with the heap) */
+        if (l == p->load)
+            return;
+        int was = p->load;
+        v->slots_used += l - was;
+        p->load = l;
+        if (l >= SVC_LOAD_LEVELS) {
+            heap_build(v);
+            return;
+        }
+        levels_take(v, p, was);
+        levels_put(v, p, l);
+        return;
+    }
     if (l != p->load) {
         v->slots_used += l - p->load;
         p->load = l;
@@ -164,11 +323,30 @@ void svc_ready_add(service *v, replica *p)
     }
     p->load = p->nactive + p->npending;
     v->slots_used += p->load;
-    heap_put(v, v->nready, p, load_key(p));
+    if (!v->heap_on && (p->load >= SVC_LOAD_LEVELS || p->sn >= SVC_LEVEL_SNS))
+        heap_build(v); /* past the bitsets' bounds */
+    heap_put(v, v->nready, p, load_key(p)); /* the key's idx names its place (hpos) in either order */
     v->lroom[v->nready] = -INFINITY; /* a leaf for now: heap_changed sets it */
     v->nready++;
     v->L->nup++;
-    heap_changed(v, v->L->hpos[p->idx]);
+    if (v->heap_on) {
+        heap_changed(v, v->L->hpos[p->idx]);
+        return;
+    }
+    levels_room(v, p->sn);
+    v->by_sn[p->sn] = p;
+    levels_put(v, p, p->load);
+}
+
+void svc_ready_free(service *v)
+{
+    free(v->lheap);
+    free(v->lkey);
+    free(v->lroom);
+    v->lheap = NULL;
+    v->lkey = NULL;
+    v->lroom = NULL;
+    levels_free(v);
 }
 
 void svc_ready_del(service *v, replica *p)
@@ -180,6 +358,12 @@ void svc_ready_del(service *v, replica *p)
     v->nready--;
     v->L->nup--;
     v->L->hpos[p->idx] = -1;
+    if (!v->heap_on) { /* the last takes its place in the array */
+        levels_take(v, p, p->load);
+        if (h < last)
+            heap_put(v, h, v->lheap[last], v->lkey[last]);
+        return;
+    }
     if (h < last) { /* the last leaf takes its place */
         heap_put(v, h, v->lheap[last], v->lkey[last]);
         heap_changed(v, h);
@@ -201,21 +385,34 @@ void svc_set_busy(sim *s, replica *p, bool busy)
             v->pd_busy_s += gs_us_to_s(sim_now(s) - p->busy_since_us);
         p->idle_since_us = sim_now(s);
     }
+    /* load-following: the card learns at batch starts and ends, not per
+     * iteration. The task's idle flag is !in_block from its start (both set
+     * here alone), so an unchanged state leaves the task unread: with a
+     * replica per GPU each read of it is a cache miss. */
+    bool changed = p->in_block != busy;
     p->in_block = busy;
-    /* load-following: the card learns at batch starts and ends, not per iteration */
-    if (v->L->follow_load && p->task)
+    if (changed && v->L->follow_load && p->task)
         sim_task_set_busy(s, p->task, busy);
+}
+
+const replica *svc_least_loaded_now(const service *v)
+{
+    if (v->nready == 0)
+        return NULL;
+    return v->heap_on ? v->lheap[0] : levels_min(v);
 }
 
 replica *svc_least_loaded(service *v, double kv_tok)
 {
     if (v->nready == 0)
         return NULL;
-    replica *top = v->lheap[0];
+    replica *top = v->heap_on ? v->lheap[0] : levels_min(v);
     if (svc_has_room(top, kv_tok))
         return top;
     if (top->load >= v->max_batch)
         return NULL; /* the least loaded is full: every ready replica is */
+    if (!v->heap_on) /* the room figures below live in the heap */
+        heap_build(v);
     /* KV memory binds on the least loaded: the first in heap order that
      * has room, found best first over the subtrees whose figure admits the
      * request. The figure is only a filter (one token of slack against
@@ -279,23 +476,57 @@ void svc_note_scale(sim *s, service *v, const char *what)
         o->svc_scale(o->svc_scale_ud, v->id, gs_us_to_s(sim_now(s)), what, v->nlive);
 }
 
+/* A replica task's id, "ID#N" as snprintf's "%.50s#%u" writes it, without
+ * a format parsed for each of tens of thousands of replicas. */
+static void replica_id(char out[WL_ID_MAX], const char *id, uint32_t n)
+{
+    size_t l = strnlen(id, 50);
+    memcpy(out, id, l);
+    out[l++] = '#';
+    char d[10];
+    int k = 0;
+    do {
+        d[k++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    while (k)
+        out[l++] = d[--k];
+    out[l] = '\0';
+}
+
+/* A zeroed record for replica L->nreps, from the layer's chunks: each
+ * record starts a cache line, so the lines svc_prefetch asks for are all of
+ * it and no more. */
+static replica *replica_new(svc_layer *L)
+{
+    uint32_t c = L->nreps / REP_CHUNK;
+    if (L->nreps % REP_CHUNK == 0) {
+        L->rep_chunks = xrealloc(L->rep_chunks, (c + 1) * sizeof *L->rep_chunks);
+        L->rep_chunks[c] = c < SVC_SMALL_CHUNKS ? xcalloc_lines(REP_CHUNK, SVC_REP_STRIDE)
+                                                : gs_arena_take(&L->big_chunks, REP_CHUNK * SVC_REP_STRIDE);
+    }
+    return svc_rep(L, L->nreps);
+}
+
 void svc_scale_out(sim *s, service *v)
 {
     svc_layer *L = v->L;
     if (v->hw.reason[0]) /* fits no card of the cluster: no replica is ever placed */
         return;
-    replica *p = xcalloc(1, sizeof *p);
+    replica *p = replica_new(L);
     p->idx = L->nreps;
+    p->sn = v->nsn++;
     p->svc = v;
     p->state = R_PLACING;
     p->path = SVC_PATH_COLD;
     if (L->nreps == L->cap_reps) {
         L->cap_reps = L->cap_reps ? L->cap_reps * 2 : 16;
-        L->reps = xrealloc(L->reps, L->cap_reps * sizeof *L->reps);
         L->hpos = xrealloc(L->hpos, L->cap_reps * sizeof *L->hpos);
+        L->ev_gen = xrealloc(L->ev_gen, L->cap_reps * sizeof *L->ev_gen);
     }
     L->hpos[p->idx] = -1;
-    L->reps[L->nreps++] = p;
+    L->ev_gen[p->idx] = 0;
+    L->nreps++; /* p is svc_rep(L, p->idx) */
     if (v->nreps == v->cap_reps) {
         v->cap_reps = v->cap_reps ? v->cap_reps * 2 : 4;
         v->reps = xrealloc(v->reps, (size_t)v->cap_reps * sizeof *v->reps);
@@ -304,11 +535,14 @@ void svc_scale_out(sim *s, service *v)
     v->nlive++;
     v->scale_outs++;
     job *t = sim_task_new(s, SIM_OWNER_MODULE(L->index));
-    wl_row row; /* a job row: the core places tasks by their row (and keeps its job_req) */
-    wl_service_replica_row(&v->cfg, &row);
-    snprintf(row.id, sizeof row.id, "%.50s#%u", v->id, p->idx);
+    if (!v->replica_row) { /* its row is fixed once declared: one job row for every replica */
+        v->replica_row = xmalloc(sizeof *v->replica_row);
+        wl_service_replica_row(&v->cfg, v->replica_row);
+        v->replica_row->gpu_model[0] = '\0'; /* its pools were resolved when the service was read */
+    }
+    wl_row row = *v->replica_row; /* a job row: the core places tasks by their row (and keeps its job_req) */
+    replica_id(row.id, v->id, p->idx);
     row.submit_us = sim_now(s);
-    row.gpu_model[0] = '\0'; /* its pools were resolved when the service was read */
     sim_task_set_row(s, t, &row);
     sim_task_cost_holder(s, t, "service", v->id); /* the service pays for its replicas' cards */
     t->pools = v->task_pools;

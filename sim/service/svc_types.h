@@ -37,26 +37,36 @@ enum { MODE_UNSET, MODE_TOKENS, MODE_TIME };
 #define NONE UINT32_MAX
 #define REQ_CHUNK 4096u
 #define SVC_SLOTS_INLINE 4
+#define REP_CHUNK 256u
+#define SVC_SMALL_CHUNKS 4u
+/* The load bitsets' bounds (svc_scale.c): loads 0..63 (one word of levels)
+ * and 64^4 serial numbers (a bitset's four levels, the top one word). */
+#define SVC_LOAD_LEVELS 64
+#define SVC_LEVEL_SNS (1u << 24)
 
+/* A request: 128 bytes on a 64-byte boundary (the slab's chunks are), the
+ * first line all that the token path reads and writes at a block's end and
+ * start, the second what the queue, time mode, an actuator and
+ * disaggregation use: with a replica per GPU requests are spread over
+ * megabytes, and each line of one a block touches is a cache miss. */
 typedef struct svc_req {
-    uint32_t gen;
+    /* line 1: the batching path (tokens mode) */
+    _Alignas(64) uint32_t gen;
     bool live, queued;
-    struct service *svc;
+    bool first_done;
+    bool first; /* only with an actuator: a first request (see svc_actuator_ops) */
+    int nhash;
+    uint32_t next; /* service queue link */
     gs_time_us arrive_us;
     int64_t in_tok, tok_left; /* tokens mode */
-    bool first_done;
-    double work_left_us; /* time mode */
-    double kv_tok;       /* KV-cache tokens it holds in a batch: input + output (tokens mode) */
-    uint32_t next;       /* service queue link */
-    /* only with an actuator: a first request (see svc_actuator_ops)
-     * and the replica whose activation it waited for (NONE: found one ready) */
-    bool first;
-    uint32_t first_rep;
-    /* token SLOs and prefix cache */
     int64_t out_tok;       /* output tokens asked for (TPOT) */
     gs_time_us ttft_at_us; /* when its first token came */
-    uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned */
-    int nhash;
+    uint64_t *hash;        /* prefix-block ids (request rows with hash_ids), owned; nhash of them */
+    /* line 2 */
+    struct service *svc;
+    double work_left_us; /* time mode */
+    /* only with an actuator: the replica whose activation it waited for (NONE: found one ready) */
+    uint32_t first_rep;
     /* disaggregated: waiting in the decode pool's queue for a replica (its
      * KV not sent yet), the decode replica its KV goes to (NONE: none), and
      * when it joined a pool's queue */
@@ -64,36 +74,50 @@ typedef struct svc_req {
     uint32_t pd_dst;
     gs_time_us queued_at_us;
 } svc_req;
+_Static_assert(offsetof(svc_req, svc) == 64 && sizeof(svc_req) == 128, "svc_req: the batching path's line");
 
+/* KV-cache tokens request r holds in a batch: input + output (tokens mode;
+ * 0 in time mode, whose requests carry no tokens). */
+static inline double svc_req_kv_tok(const svc_req *r) { return (double)(r->in_tok + r->out_tok); }
+
+/* A replica: the first SVC_REP_HOT bytes what its events read (the lines
+ * svc_prefetch asks for), time mode's and start-up's fields after them.
+ * Its record starts a cache line (svc_rep). */
 typedef struct replica {
-    uint32_t idx, gen;
-    int state;
     struct service *svc;
     job *task;
     uint32_t *active, *pending; /* cap_slots each, grown as requests come, up to max_batch */
+    uint32_t idx;
+    uint32_t sn; /* serial number among its service's replicas (creation order, as idx) */
+    int state;
     int nactive, npending, cap_slots;
+    int load;     /* while ready: requests held (active + pending) as the heap last saw them */
+    int incoming; /* requests whose KV is on its way here (disaggregated decode): slots held */
     /* active and pending while cap_slots <= SVC_SLOTS_INLINE: a batch's
      * requests are then read with the replica, not from an array of their own */
     uint32_t slots_inl[2 * SVC_SLOTS_INLINE];
     /* current block (tokens mode) or last drain (time mode) */
+    gs_time_us t0_us, d1_us, d_us, t_end_us;
+    long k_iters;
+    double kv_used; /* KV tokens held by its active and pending requests */
+    gs_time_us idle_since_us, busy_since_us;
     bool in_block;
     bool in_run; /* inside replica_run: a rate change it causes itself (load-following) is read there */
-    gs_time_us t0_us, d1_us, d_us, t_end_us, last_us;
-    long k_iters;
-    uint32_t ev_gen;
-    gs_time_us idle_since_us, busy_since_us, ready_us;
-    double rate_used; /* time mode: the rate the active requests drained at since last_us */
     bool start_pending; /* tokens mode: an idle replica starts its block at this instant, after
                            every arrival of the same instant has joined (a zero-delay event) */
-    int path; /* how it was activated (enum svc_path); COLD without an actuator */
     bool unactivated; /* got its GPUs after the service ended: handed back, the actuator never told */
-    int load;         /* while ready: requests held (active + pending) as the heap last saw them */
+    svc_place hw;     /* its card: speed factors, measured profile, KV capacity */
     svc_prefix_cache *pc; /* its KV-cache prefix blocks; NULL until a request with hash ids */
-    long pc_cap;          /* blocks that fit beside the weights (set when it starts) */
-    svc_place hw;         /* its card: speed factors, measured profile, KV capacity */
-    double kv_used;       /* KV tokens held by its active and pending requests */
-    int incoming;         /* requests whose KV is on its way here (disaggregated decode): slots held */
+    uint32_t gen;
+    int path; /* how it was activated (enum svc_path); COLD without an actuator */
+    /* past the hot lines */
+    gs_time_us last_us, ready_us;
+    double rate_used; /* time mode: the rate the active requests drained at since last_us */
+    long pc_cap;      /* blocks that fit beside the weights (set when it starts) */
 } replica;
+/* The bytes of a replica its events read: whole lines, prefetched. */
+#define SVC_REP_HOT 256
+_Static_assert(offsetof(replica, last_us) <= SVC_REP_HOT, "replica: its hot fields past its first lines");
 
 /* One autoscaler tick's snapshot: the request-second areas up to it and the
  * HPA's recommendation made there. */
@@ -129,6 +153,7 @@ typedef struct service {
     char id[64];
     wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
     uint64_t task_pools; /* cfg.ask.gpu_model as pools, resolved once: a scale-out does not parse it again */
+    wl_row *replica_row; /* its replicas' job row but id and submit time, made at its first scale-out */
     int mode;
     int min, max, max_batch; /* min: the autoscaler's floor now (0 once the service ended) */
     int min_cfg;             /* the configured minimum (the row's, or a time policy's floor): reported */
@@ -146,8 +171,8 @@ typedef struct service {
     int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
     int ndraining;
     svc_as *as; /* kpa/hpa state; NULL under the threshold rule */
-    /* the nready ready replicas (cap_heap allocated), as a min-heap on
-     * (load, creation order): the per-request loops (routing, slot gauge)
+    /* the nready ready replicas (cap_heap allocated), once heap_on (below)
+     * a min-heap on (load, creation order): the per-request loops (routing, slot gauge)
      * see only these, at most what the cluster can hold, never the replicas
      * still waiting for GPUs; a replica's place is L->hpos[idx], so least-loaded
      * routing, the slot gauge and a replica made ready or retired cost
@@ -163,6 +188,20 @@ typedef struct service {
     double *lroom;
     int cap_heap;
     bool room_on;
+    /* Until the heap is needed (heap_on: KV memory binds, a replica holds
+     * SVC_LOAD_LEVELS requests or more, or the service made more than
+     * SVC_LEVEL_SNS replicas), lheap is the ready replicas in no order
+     * (L->hpos their places) and the least loaded comes from per-load
+     * bitsets over the replicas' serial numbers (svc_scale.c): a request
+     * routed or served flips two bits, where a heap moves its replica past
+     * every one of equal load (its sift goes the heap's whole depth). */
+    bool heap_on;
+    uint64_t lev_mask;                /* bit l: some ready replica holds l requests */
+    uint64_t *lev[SVC_LOAD_LEVELS];   /* per load: the bitset (NULL until a replica holds that many) */
+    uint32_t cap_sn;                  /* serial numbers each bitset holds (0: none allocated) */
+    size_t lev_off[5];                /* word offsets of a bitset's four levels at cap_sn, and its length */
+    replica **by_sn;                  /* the replicas by serial number (made, in order); nsn of them */
+    uint32_t nsn, cap_by_sn;
     long slots_used; /* sum of the ready replicas' loads */
     long in_flight;               /* requests arrived and not yet served or dropped */
     gs_time_us lost_at_us;        /* the instant of the latest replica lost, and how many were lost then */
@@ -218,8 +257,21 @@ struct svc_layer {
      * at most half full, so a request row finds its service in O(1) however
      * many services the trace declares */
     uint32_t *by_id, cap_by_id;
-    replica **reps; /* every replica ever made, by idx (events name them) */
+    /* every replica ever made, by idx (events name them; svc_rep): REP_CHUNK
+     * records a chunk, each on a cache line of its own, never freed before
+     * the layer. Found by arithmetic, not through an array of pointers: at
+     * 65,536 replicas such an array (512 KiB) stays out of the second-level
+     * cache, and each event waited on a load of it before its replica's. */
+    char **rep_chunks;
+    /* chunks past the first SVC_SMALL_CHUNKS (replicas', requests') come
+     * from huge pages: tens of thousands of records read at random */
+    gs_arena big_chunks;
     int *hpos;      /* by idx: its place in its service's load heap, -1 when not in it */
+    /* by idx: the generation of its block end (svc_ev_gen): an event of
+     * another is void. Beside the replicas, not in them, so that the heap's
+     * pass over its void events (sim_event_voided) and a popped void event
+     * read 4 bytes a replica from one array, not a replica each. */
+    uint32_t *ev_gen;
     uint32_t nreps, cap_reps;
     long nup; /* replicas holding resources over every service (starting + ready): each timeseries row */
     svc_req **chunks;
@@ -269,6 +321,20 @@ static inline void svc_as_flow(service *v, gs_time_us now)
     a->held_area += (double)(v->in_flight - v->qlen) * dt;
     a->last_us = now;
 }
+
+/* The bytes between two replicas' records in a chunk: whole cache lines. */
+#define SVC_REP_STRIDE ((sizeof(replica) + 63) / 64 * 64)
+
+/* Replica idx (< L->nreps). */
+static inline replica *svc_rep(const svc_layer *L, uint32_t idx)
+{
+    return (replica *)(L->rep_chunks[idx / REP_CHUNK] + (size_t)(idx % REP_CHUNK) * SVC_REP_STRIDE);
+}
+
+/* Replica p's block-end generation, and a new one (voiding its pending
+ * block end). */
+static inline uint32_t svc_ev_gen(const replica *p) { return p->svc->L->ev_gen[p->idx]; }
+static inline uint32_t svc_ev_bump(replica *p) { return ++p->svc->L->ev_gen[p->idx]; }
 
 static inline svc_req *svc_req_at(const svc_layer *L, uint32_t i) { return &L->chunks[i / REQ_CHUNK][i % REQ_CHUNK]; }
 
@@ -333,6 +399,8 @@ void svc_prefix_drop(replica *p);
 
 /* svc_scale.c: replicas in and out, the autoscaler */
 void svc_ready_add(service *v, replica *p);
+/* Frees v's ready set (load heap, bitsets). */
+void svc_ready_free(service *v);
 void svc_ready_del(service *v, replica *p);
 void svc_set_busy(sim *s, replica *p, bool busy);
 /* After a ready replica's requests changed: its place in the load heap and
@@ -347,6 +415,9 @@ void svc_load_changed(replica *p);
  * the answer on its path, not every ready replica. The same pick as a scan
  * of the ready replicas in creation order (the heap's order among equals). */
 replica *svc_least_loaded(service *v, double kv_tok);
+/* The ready replica with the fewest requests (the first made among equals),
+ * NULL when none: what svc_least_loaded tries first. O(1), no change. */
+const replica *svc_least_loaded_now(const service *v);
 void svc_note_scale(sim *s, service *v, const char *what);
 void svc_scale_out(sim *s, service *v);
 void svc_replica_remove(sim *s, replica *p);
