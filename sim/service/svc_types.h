@@ -127,6 +127,13 @@ typedef struct svc_as_snap {
     int rec;
 } svc_as_snap;
 
+/* One recommendation in the hpa's window maximum (svc_as.mx) */
+typedef struct svc_as_rec {
+    gs_time_us t_us;
+    int64_t seq; /* its snapshot's number: the ring keeps the last cap */
+    int rec;
+} svc_as_rec;
+
 /* A service's kpa/hpa state (svc_autoscale.c); NULL under threshold. The
  * areas integrate, up to last_us, the requests in flight (arrived, not yet
  * served or dropped: Knative's concurrency, queue included) and those held
@@ -138,6 +145,13 @@ typedef struct svc_as {
     double conc_area, held_area;
     svc_as_snap *ring; /* the last ticks, newest at head */
     int cap, head, n;
+    /* hpa: the kept snapshots' recommendations that a newer one does not
+     * match or beat, oldest first (a circular array of cap at mx_first), so
+     * the stabilization window's highest is its first: O(1) amortized a
+     * tick, and a tick touches a line or two rather than the whole ring */
+    svc_as_rec *mx;
+    int mx_first, mx_n;
+    int64_t pushed; /* snapshots pushed */
     bool panicking;               /* kpa panic mode */
     gs_time_us panic_at_us;       /* last tick over the panic threshold */
     gs_time_us panic_from_us;     /* when this panic began */
