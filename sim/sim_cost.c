@@ -5,6 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* FNV-1a over kind, a 0 byte and name: the holder's place in the index */
+static uint32_t holder_hash(const char *kind, const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = kind; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    h = (h ^ 0u) * 16777619u;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* Puts holder i in the index (linear probing); the index is kept at most
+ * half full, rebuilt at twice the size when it would be more. */
+static void index_put(sim_cost *c, int i)
+{
+    if (2 * (c->nh + 1) > c->nslot) {
+        int n = c->nslot ? 2 * c->nslot : 16;
+        free(c->slot);
+        c->slot = xmalloc((size_t)n * sizeof *c->slot);
+        for (int k = 0; k < n; k++)
+            c->slot[k] = -1;
+        c->nslot = n;
+        for (int k = 0; k < i; k++)
+            index_put(c, k);
+    }
+    uint32_t m = (uint32_t)c->nslot - 1, k = holder_hash(c->h[i].kind, c->h[i].name) & m;
+    while (c->slot[k] >= 0)
+        k = (k + 1) & m;
+    c->slot[k] = i;
+}
+
 static void add_holder(sim_cost *c, const char *kind, const char *name)
 {
     if (c->nh == c->caph) {
@@ -16,6 +48,7 @@ static void add_holder(sim_cost *c, const char *kind, const char *name)
     c->done[c->nh] = 0;
     c->h[c->nh] = (sim_cost_holder){xstrdup(kind), xstrdup(name)};
     memset(&c->g[(size_t)c->nh * (size_t)c->npools], 0, (size_t)c->npools * sizeof *c->g);
+    index_put(c, c->nh);
     c->nh++;
 }
 
@@ -36,14 +69,18 @@ void sim_cost_free(sim_cost *c)
     free(c->h);
     free(c->g);
     free(c->done);
+    free(c->slot);
     memset(c, 0, sizeof *c);
 }
 
 int sim_cost_holder_of(sim_cost *c, const char *kind, const char *name)
 {
-    for (int i = 0; i < c->nh; i++)
-        if (!strcmp(c->h[i].kind, kind) && !strcmp(c->h[i].name, name))
-            return i;
+    uint32_t m = (uint32_t)c->nslot - 1;
+    for (uint32_t k = holder_hash(kind, name) & m; c->slot[k] >= 0; k = (k + 1) & m) {
+        const sim_cost_holder *h = &c->h[c->slot[k]];
+        if (!strcmp(h->kind, kind) && !strcmp(h->name, name))
+            return c->slot[k];
+    }
     add_holder(c, kind, name);
     return c->nh - 1;
 }

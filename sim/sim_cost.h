@@ -13,9 +13,9 @@
  * and the same at its leave), so the holders of a card always sum to the
  * card's allocation, and the holders of the run to gpu.gpu_hours exactly.
  *
- * Cost: O(1) per change (one gauge); O(holders) to name a holder, done once
- * per service and per internal task's first change (job_more.cost_holder).
- * Memory: holders x pools gauges.
+ * Cost: O(1) per change (one gauge); O(1) to name a holder (a hash index on
+ * kind and name), done per service replica and per internal task's first
+ * change (job_more.cost_holder). Memory: holders x pools gauges.
  * SPDX-License-Identifier: MIT */
 #ifndef GPUSIM_SIM_COST_H
 #define GPUSIM_SIM_COST_H
@@ -38,12 +38,13 @@ typedef struct sim_cost {
     int npools;
     sim_gauge *g; /* [holder * npools + pool]: GPUs held */
     uint64_t *done; /* [holder]: completions (trace jobs and sessions), the unit costs' denominators */
+    int *slot, nslot; /* hash index on (kind, name): holder numbers, -1 empty; nslot a power of 2 */
 } sim_cost;
 
 /* The two fixed holders (jobs, agents) on npools pools. */
 void sim_cost_init(sim_cost *c, int npools);
 void sim_cost_free(sim_cost *c);
-/* The holder (kind, name), added on first use. O(holders). */
+/* The holder (kind, name), added on first use. O(1) expected. */
 int sim_cost_holder_of(sim_cost *c, const char *kind, const char *name);
 /* Holder h's GPUs on pool p change by dv at now. */
 static inline void sim_cost_add(sim_cost *c, int h, int p, gs_time_us now, double dv)

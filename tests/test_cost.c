@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../sim/sim_cost.h"
 #include "../sim/sim_report.h"
 #include "check.h"
 #include "testutil.h"
@@ -77,6 +78,33 @@ static void whole_by_hand(void)
     CHECK_NEAR(num(rep, "cost", "cluster_usd"), 2 * H100_USD * 150 / 3600, 1e-12, 0);
     CHECK_NEAR(num(rep, "cost", "cluster_usd_per_month"), 2 * H100_USD * 730, 1e-12, 0);
     cJSON_Delete(rep);
+}
+
+/* Holders by name (the hash index): numbered in their order of first use
+ * after the fixed two, found again under the same number however many
+ * there are, and the kind and the name kept apart ("ab", "c" is not "a",
+ * "bc"). */
+static void holders_by_name(void)
+{
+    sim_cost c;
+    sim_cost_init(&c, 2);
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "jobs", ""), SIM_COST_JOBS);
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "agents", ""), SIM_COST_AGENTS);
+    char name[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "model-%05d", i);
+        CHECK_EQ_INT(sim_cost_holder_of(&c, "service", name), 2 + i);
+    }
+    for (int i = 2999; i >= 0; i -= 7) {
+        snprintf(name, sizeof name, "model-%05d", i);
+        CHECK_EQ_INT(sim_cost_holder_of(&c, "service", name), 2 + i);
+    }
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "task", "model-00005"), 3002);
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "ab", "c"), 3003);
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "a", "bc"), 3004);
+    CHECK_EQ_INT(sim_cost_holder_of(&c, "ab", "c"), 3003);
+    CHECK_EQ_INT(c.nh, 3005);
+    sim_cost_free(&c);
 }
 
 /* When each job ended (the observer), by its id's first letter. */
@@ -277,6 +305,7 @@ const test_case tests_cost[] = {
     {"cost/tco_by_hand", tco_by_hand},
     {"cost/tco_refused", tco_refused},
     {"cost/whole_by_hand", whole_by_hand},
+    {"cost/holders_by_name", holders_by_name},
     {"cost/shared_card_marginal", shared_marginal},
     {"cost/examples_balance", examples_balance},
     {"cost/dualpod_balance", longtail_balance},

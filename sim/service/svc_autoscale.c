@@ -33,6 +33,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+static void snap_push(svc_as *a, gs_time_us t, int rec);
+
 void svc_as_init(sim *s, service *v)
 {
     svc_layer *L = v->L;
@@ -47,16 +49,36 @@ void svc_as_init(sim *s, service *v)
     a->ring = xcalloc((size_t)a->cap, sizeof *a->ring);
     a->last_us = sim_now(s);
     a->zero_at_us = -1;
-    a->ring[0] = (svc_as_snap){.t_us = sim_now(s), .rec = -1};
-    a->n = 1;
+    if (L->scaler == SVC_SCALER_HPA)
+        a->mx = xcalloc((size_t)a->cap, sizeof *a->mx);
+    a->head = -1;
+    snap_push(a, sim_now(s), -1);
     v->as = a;
 }
 
 void svc_as_free(service *v)
 {
-    if (v->as)
+    if (v->as) {
         free(v->as->ring);
+        free(v->as->mx);
+    }
     free(v->as);
+}
+
+/* The window maximum's k-th entry, 0 the oldest */
+static svc_as_rec *mx_at(const svc_as *a, int k) { return &a->mx[(a->mx_first + k) % a->cap]; }
+
+/* Puts recommendation rec of snapshot seq at t in the window maximum:
+ * drops what the ring no longer keeps and what rec matches or beats. */
+static void mx_push(svc_as *a, int64_t seq, gs_time_us t, int rec)
+{
+    while (a->mx_n > 0 && mx_at(a, 0)->seq <= seq - a->cap) {
+        a->mx_first = (a->mx_first + 1) % a->cap;
+        a->mx_n--;
+    }
+    while (a->mx_n > 0 && mx_at(a, a->mx_n - 1)->rec <= rec)
+        a->mx_n--;
+    *mx_at(a, a->mx_n++) = (svc_as_rec){.t_us = t, .seq = seq, .rec = rec};
 }
 
 static void snap_push(svc_as *a, gs_time_us t, int rec)
@@ -65,6 +87,9 @@ static void snap_push(svc_as *a, gs_time_us t, int rec)
     a->ring[a->head] = (svc_as_snap){.t_us = t, .conc_area = a->conc_area, .held_area = a->held_area, .rec = rec};
     if (a->n < a->cap)
         a->n++;
+    if (a->mx)
+        mx_push(a, a->pushed, t, rec);
+    a->pushed++;
 }
 
 /* The newest snapshot at or before t, else the oldest kept. Ticks stop
@@ -152,20 +177,21 @@ static int hpa_recommend(sim *s, service *v, int cur)
  * of the stabilization window (the current one included). */
 static int hpa_desired(sim *s, service *v, int cur, int rec)
 {
-    const svc_as *a = v->as;
+    svc_as *a = v->as;
     if (rec > cur) {
         int lim = 2 * cur > cur + 4 ? 2 * cur : cur + 4;
         return rec < lim ? rec : lim;
     }
     int hi = rec;
     gs_time_us from = sim_now(s) - (gs_time_us)llround(v->L->hpa_down_s * 1e6);
-    for (int k = 0; k < a->n; k++) {
-        const svc_as_snap *p = &a->ring[(a->head - k + a->cap) % a->cap];
-        if (p->t_us <= from)
-            break;
-        if (p->rec > hi)
-            hi = p->rec;
+    /* the kept snapshots after from: windows only move on, so those before
+     * it go for good; the first left is the highest */
+    while (a->mx_n > 0 && mx_at(a, 0)->t_us <= from) {
+        a->mx_first = (a->mx_first + 1) % a->cap;
+        a->mx_n--;
     }
+    if (a->mx_n > 0 && mx_at(a, 0)->rec > hi)
+        hi = mx_at(a, 0)->rec;
     return hi < cur ? hi : cur;
 }
 

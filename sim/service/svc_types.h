@@ -127,6 +127,13 @@ typedef struct svc_as_snap {
     int rec;
 } svc_as_snap;
 
+/* One recommendation in the hpa's window maximum (svc_as.mx) */
+typedef struct svc_as_rec {
+    gs_time_us t_us;
+    int64_t seq; /* its snapshot's number: the ring keeps the last cap */
+    int rec;
+} svc_as_rec;
+
 /* A service's kpa/hpa state (svc_autoscale.c); NULL under threshold. The
  * areas integrate, up to last_us, the requests in flight (arrived, not yet
  * served or dropped: Knative's concurrency, queue included) and those held
@@ -138,6 +145,13 @@ typedef struct svc_as {
     double conc_area, held_area;
     svc_as_snap *ring; /* the last ticks, newest at head */
     int cap, head, n;
+    /* hpa: the kept snapshots' recommendations that a newer one does not
+     * match or beat, oldest first (a circular array of cap at mx_first), so
+     * the stabilization window's highest is its first: O(1) amortized a
+     * tick, and a tick touches a line or two rather than the whole ring */
+    svc_as_rec *mx;
+    int mx_first, mx_n;
+    int64_t pushed; /* snapshots pushed */
     bool panicking;               /* kpa panic mode */
     gs_time_us panic_at_us;       /* last tick over the panic threshold */
     gs_time_us panic_from_us;     /* when this panic began */
@@ -150,27 +164,32 @@ typedef struct svc_as {
 typedef struct service {
     struct svc_layer *L; /* the layer it belongs to (so the layer's lower files need no lookup) */
     uint32_t idx;
+    /* what every autoscaler tick and request reads, together on the
+     * struct's first lines: with a service per few nodes the services
+     * outgrow the cache, and a tick reaching all over one cost a miss a field */
+    int min, max, max_batch; /* min: the autoscaler's floor now (0 once the service ended) */
+    int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
+    int ndraining;
+    int pd_role; /* disaggregated (svc_pd.c): this pool's role */
+    bool ended, tick_pending;
+    long qlen;
+    long in_flight; /* requests arrived and not yet served or dropped */
+    svc_as *as;     /* kpa/hpa state; NULL under the threshold rule */
+    replica **reps;
+    int nreps, cap_reps;
     char id[64];
     wl_service cfg; /* its row (ask.gpu_model narrowed to the models a replica fits) */
     uint64_t task_pools; /* cfg.ask.gpu_model as pools, resolved once: a scale-out does not parse it again */
     wl_row *replica_row; /* its replicas' job row but id and submit time, made at its first scale-out */
     int mode;
-    int min, max, max_batch; /* min: the autoscaler's floor now (0 once the service ended) */
     int min_cfg;             /* the configured minimum (the row's, or a time policy's floor): reported */
     double slo_ms, weights_gib, prefill_ms, dec_base_ms, dec_seq_ms, svc_mean_ms;
     double p99_high_ms; /* autoscaler P99 threshold: the service's slo_ms, else svc_p99_high_ms */
     double last_p99_ms; /* the P99 of the latest closed scaling window (svc_p99_ms_last), 0: none yet */
     gs_time_us start_us, end_us;
-    bool ended;
     gs_time_us last_arrival_us; /* -1 before the first request */
     /* queue: FIFO with lazy removal of timed-out requests */
     uint32_t qhead, qtail;
-    long qlen;
-    replica **reps;
-    int nreps, cap_reps;
-    int nlive, nready, nstarting; /* live = placing + starting + ready + draining */
-    int ndraining;
-    svc_as *as; /* kpa/hpa state; NULL under the threshold rule */
     /* the nready ready replicas (cap_heap allocated), once heap_on (below)
      * a min-heap on (load, creation order): the per-request loops (routing, slot gauge)
      * see only these, at most what the cluster can hold, never the replicas
@@ -203,10 +222,8 @@ typedef struct service {
     replica **by_sn;                  /* the replicas by serial number (made, in order); nsn of them */
     uint32_t nsn, cap_by_sn;
     long slots_used; /* sum of the ready replicas' loads */
-    long in_flight;               /* requests arrived and not yet served or dropped */
     gs_time_us lost_at_us;        /* the instant of the latest replica lost, and how many were lost then */
     long lost_then;
-    bool tick_pending;
     gsl_rng *rng;
     /* autoscaler window */
     gs_time_us win_start_us;
@@ -240,7 +257,6 @@ typedef struct service {
     double warmup_s;
     bool ever_ready;
     uint64_t before_ready;
-    int pd_role;
     struct service *pd_peer;
     double pd_busy_s;
     long pd_queue_peak;
