@@ -107,6 +107,34 @@ static void holders_by_name(void)
     sim_cost_free(&c);
 }
 
+/* Each service's holder gets its own service's cost per million requests
+ * served (usd / served x 1e6), the services listed in another order than
+ * their ids sort in. */
+static void per_million_by_service(void)
+{
+    cJSON *rep = run_text("id,submit,duration,gpus,kind,replicas_min,replicas_max,replicas_init,rate,svc_mean_ms\n"
+                          "zeta,0,600,1,service,1,1,1,4,50\nalpha,0,600,1,service,1,1,1,1,50\n"
+                          "mid,0,600,1,service,1,1,1,2,50\n",
+                          "H100-SXM5-80GB:8", 8, "whole", NULL);
+    CHECK(rep != NULL);
+    if (!rep)
+        return;
+    int seen = 0;
+    const cJSON *sv;
+    cJSON_ArrayForEach(sv, cJSON_GetObjectItemCaseSensitive(rep, "services"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sv, "id"));
+        const cJSON *served = cJSON_GetObjectItemCaseSensitive(sv, "served");
+        if (!id || !cJSON_IsNumber(served) || served->valuedouble <= 0)
+            continue;
+        double want = holder(rep, "service", id, "usd") / served->valuedouble * 1e6;
+        CHECK_NEAR(holder(rep, "service", id, "per_million_requests_usd"), want, 1e-12, 0);
+        seen++;
+    }
+    CHECK_EQ_INT(seen, 3);
+    cJSON_Delete(rep);
+}
+
 /* When each job ended (the observer), by its id's first letter. */
 static double ends_s[128], starts_s[128];
 static void on_done(void *ud, const job *j)
@@ -306,6 +334,7 @@ const test_case tests_cost[] = {
     {"cost/tco_refused", tco_refused},
     {"cost/whole_by_hand", whole_by_hand},
     {"cost/holders_by_name", holders_by_name},
+    {"cost/per_million_requests_by_service", per_million_by_service},
     {"cost/shared_card_marginal", shared_marginal},
     {"cost/examples_balance", examples_balance},
     {"cost/dualpod_balance", longtail_balance},
