@@ -52,7 +52,7 @@ expect work_limit_flag 3 "past the limit of 1000 events" $TO "$G" run --trace ra
 expect work_limit_env 3 "past the limit of 1000 events" env GPUSIM_MAX_WORK=1000 $TO "$G" run --trace rate2.csv --policy whole --gpus $H:8 --out o_r3
 expect work_limit_lifted 0 "report:" $TO "$G" run --trace rate2.csv --policy whole --gpus $H:8 --max-work 1e5 --out o_r4
 "$G" gen mmc --jobs 300000 --servers 16 --util 0.9 --out prog.csv >/dev/null 2>&1
-GPUSIM_PROGRESS=0.2 "$G" run --trace prog.csv --policy whole --gpus $H:16 --out o_prog >o_prog.out 2>o_prog.err
+GPUSIM_PROGRESS=0.02 "$G" run --trace prog.csv --policy whole --gpus $H:16 --out o_prog >o_prog.out 2>o_prog.err
 if grep -q '^gpusim: simulated [0-9.]* h, [0-9]* events, [0-9]* events/s$' o_prog.err && ! grep -q "$(printf '\r')" o_prog.err &&
    ! grep -q '^gpusim: simulated' o_prog.out; then ok progress_lines_in_a_log
 else cat o_prog.err >"$T/msg"; no progress_lines_in_a_log "$T/msg"; fi
