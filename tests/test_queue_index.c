@@ -46,8 +46,10 @@ static bool before(const job *a, const job *b)
 }
 
 /* The reference: every waiting request in one list; a pass takes the best
- * request whose class has not failed in this pass (a class: the key). */
-static void ref_dispatch(job **w, int *nw, bool strict, toy *t)
+ * request whose class has not failed in this pass (a class: the key). The
+ * request leaves the list before its try, so a start may add others to it
+ * (the list's order is no order: the best is chosen by before). */
+static void ref_dispatch(job **w, int *nw, bool strict, bool (*start)(void *ud, job *j), void *ud)
 {
     uint64_t failed[512];
     int nfailed = 0;
@@ -62,13 +64,14 @@ static void ref_dispatch(job **w, int *nw, bool strict, toy *t)
         }
         if (best < 0)
             return;
-        if (toy_start(t, w[best])) {
-            w[best] = w[--*nw];
+        job *j = w[best];
+        w[best] = w[--*nw];
+        if (start(ud, j))
             continue;
-        }
+        w[(*nw)++] = j;
         if (strict)
             return;
-        failed[nfailed++] = (uint64_t)w[best]->req.gpumem_mib;
+        failed[nfailed++] = (uint64_t)j->req.gpumem_mib;
     }
 }
 
@@ -108,7 +111,7 @@ static void random_against_reference(bool strict, bool in_order)
             }
             int s0 = a.nstarted;
             sim_queue_dispatch(&q, strict, toy_room, toy_start, &a);
-            ref_dispatch(w, &nw, strict, &b);
+            ref_dispatch(w, &nw, strict, toy_start, &b);
             for (int k = s0; k < a.nstarted; k++)
                 running[nrun++] = a.started[k];
             if (a.nstarted > 4000 || b.nstarted > 4000)
@@ -613,30 +616,6 @@ static bool spawn_start(void *ud, job *j)
     return true;
 }
 
-static void ref_dispatch_spawn(job **w, int *nw, spawn_toy *st)
-{
-    uint64_t failed[512];
-    int nfailed = 0;
-    for (;;) {
-        int best = -1;
-        for (int i = 0; i < *nw; i++) {
-            bool f = false;
-            for (int k = 0; k < nfailed && !f; k++)
-                f = failed[k] == (uint64_t)w[i]->req.gpumem_mib;
-            if (!f && (best < 0 || before(w[i], w[best])))
-                best = i;
-        }
-        if (best < 0)
-            return;
-        job *b = w[best];
-        w[best] = w[--*nw];
-        if (spawn_start(st, b))
-            continue;
-        w[(*nw)++] = b;
-        failed[nfailed++] = (uint64_t)b->req.gpumem_mib;
-    }
-}
-
 static void one_bucket_matches_reference(void)
 {
     enum { N = 3000, SPARE = 40 };
@@ -679,7 +658,7 @@ static void one_bucket_matches_reference(void)
             passes_one += q.nbk == 1 && q.len > 0;
             passes_two += q.nbk > 1;
             sim_queue_dispatch(&q, false, toy_room, spawn_start, &a);
-            ref_dispatch_spawn(w, &nw, &b);
+            ref_dispatch(w, &nw, false, spawn_start, &b);
             for (int k = s0; k < a.t.nstarted; k++)
                 running[nrun++] = a.t.started[k];
             if (a.t.nstarted > 4000 || b.t.nstarted > 4000)
