@@ -320,10 +320,29 @@ static void head_between_steps(void)
     free(text);
 }
 
+/* Ignored columns (--allow-extra-columns) before, between and after the
+ * columns read, empty or not: the fast path reads every row, as the
+ * field-by-field path does. */
+static void ignored_columns_fast(void)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *text = xmalloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "note,id,submit,kind,x,duration,gpus,tenant,y\n");
+    for (int r = 0; r < 200; r++)
+        len += (size_t)snprintf(text + len, cap - len, "%s,r%d,%d,job,%d,5,%d,t%d,%s\n", r % 3 ? "n" : "", r, r, r % 7,
+                                1 + r % 4, r % 5, r % 2 ? "" : "free text");
+    long rows = 0, fast = 0;
+    CHECK_EQ_INT(compare_paths(tu_write_tmp(text), &rows, &fast), 0);
+    CHECK_EQ_INT(rows, 200);
+    CHECK_EQ_INT(fast, 200);
+    free(text);
+}
+
 const test_case tests_trace_paths[] = {
     {"trace_paths/fast_path_matches_field_by_field_on_random_traces", fast_matches_reference},
     {"trace_paths/each_row_is_its_line_alone", rows_independent},
     {"trace_paths/long_texts_repeated_as_the_reference_reads_them", long_texts_repeat},
     {"trace_paths/straight_head_between_rows_the_steps_read", head_between_steps},
+    {"trace_paths/ignored_columns_on_the_fast_path", ignored_columns_fast},
     {NULL, NULL},
 };

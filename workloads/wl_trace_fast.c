@@ -273,7 +273,8 @@ static inline bool fast_field(wl_trace *t, fast_step *s, const unsigned char **p
     char *at = (char *)row + s->off;
     const unsigned char *p = *pp, *a = p;
     switch (s->op) {
-    case OP_SKIP:
+    case OP_SKIP: /* an ignored column: only its end */
+        p = field_end(t, p, 1);
         break;
     case OP_TEXT:
         if (s->kept_len >= sizeof s->sig && same_long_text(s, at, p)) { /* as on the step's last row */
