@@ -1,8 +1,9 @@
 /* test_trace_paths.c - the trace reader's fast path against its reference:
  * random traces of every documented column, in random subsets and orders,
  * read with and without wl_opts.field_by_field, give the same rows member
- * by member and the same first error; and each row is what its line alone
- * gives (nothing of an earlier row shows through the reader's one row).
+ * by member and the same first error, with columns left unread
+ * (wl_opts.unread) or not; and each row is what its line alone gives
+ * (nothing of an earlier row shows through the reader's one row).
  * SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -161,12 +162,19 @@ static size_t random_trace(char *out, size_t cap, int nrows)
     return len;
 }
 
+/* The columns compare_paths' readers leave unread, per row kind
+ * (wl_opts.unread); all zero: every column read. */
+static uint64_t unread_by_kind[WL_NKINDS];
+
 /* Reads path both ways: the same rows, the same end or the same error. */
 static long compare_paths(const char *path, long *rows_read, long *fast_rows)
 {
     gs_error ea = {0}, eb = {0};
-    wl_trace *a = wl_trace_open(path, &(wl_opts){.allow_extra_columns = true}, &ea);
-    wl_trace *b = wl_trace_open(path, &(wl_opts){.allow_extra_columns = true, .field_by_field = true}, &eb);
+    wl_opts oa = {.allow_extra_columns = true}, ob = {.allow_extra_columns = true, .field_by_field = true};
+    memcpy(oa.unread, unread_by_kind, sizeof oa.unread);
+    memcpy(ob.unread, unread_by_kind, sizeof ob.unread);
+    wl_trace *a = wl_trace_open(path, &oa, &ea);
+    wl_trace *b = wl_trace_open(path, &ob, &eb);
     long differ = 0;
     if (!a || !b) {
         differ += (a == NULL) != (b == NULL) || strcmp(ea.msg, eb.msg);
@@ -185,12 +193,36 @@ static long compare_paths(const char *path, long *rows_read, long *fast_rows)
     if (rca < 0 && rcb < 0)
         differ += strcmp(ea.msg, eb.msg) != 0;
     *fast_rows += a->fast_rows;
-    differ += b->fast_rows != 0;
+    differ += b->fast_rows != 0 || wl_trace_unread(a) != wl_trace_unread(b);
     if (differ)
         fprintf(stderr, "paths differ on %s: %d/%d, '%s' / '%s'\n", path, rca, rcb, ea.msg, eb.msg);
     wl_trace_close(a);
     wl_trace_close(b);
     return differ;
+}
+
+/* Columns left unread at random (on): each column in each kind's mask with
+ * probability 1/3, so that a header with `kind` leaves fewer unread; off:
+ * every column read. */
+static void random_unread(bool on)
+{
+    for (int k = 0; k < WL_NKINDS; k++) {
+        unread_by_kind[k] = 0;
+        for (int c = 0; on && c < C_NCOLS; c++)
+            unread_by_kind[k] |= pick(3) == 0 ? COL_BIT(c) : 0;
+    }
+}
+
+/* The columns a reader of path with unread_by_kind leaves unread. */
+static uint64_t header_unread(const char *path)
+{
+    gs_error e = {0};
+    wl_opts o = {.allow_extra_columns = true};
+    memcpy(o.unread, unread_by_kind, sizeof o.unread);
+    wl_trace *t = wl_trace_open(path, &o, &e);
+    uint64_t u = t ? wl_trace_unread(t) : 0;
+    wl_trace_close(t);
+    return u;
 }
 
 static void fast_matches_reference(void)
@@ -199,17 +231,23 @@ static void fast_matches_reference(void)
     size_t cap = 1 << 20;
     char *text = xmalloc(cap);
     long differ = 0, rows = 0, errors = 0, fast = 0, head_rows = 0, head_fast = 0;
+    long unread_traces = 0;
     for (int i = 0; i < TRACES; i++) {
         head_first = i % 4 == 0;
+        random_unread(i % 3 == 2);
         random_trace(text, cap, ROWS);
         long before = rows, fast_before = fast;
-        differ += compare_paths(tu_write_tmp(text), &rows, &fast);
+        const char *path = tu_write_tmp(text);
+        differ += compare_paths(path, &rows, &fast);
+        unread_traces += header_unread(path) != 0;
         errors += rows - before < ROWS;
         head_rows += head_first ? rows - before : 0;
         head_fast += head_first ? fast - fast_before : 0;
     }
+    random_unread(false);
     CHECK(head_fast > head_rows / 2); /* the straight head's layouts too */
     CHECK_EQ_INT(differ, 0);
+    CHECK(unread_traces > TRACES / 10); /* some traces were read with columns left unread */
     /* the traces reach far: most rows read, some traces end in an error */
     CHECK(rows > TRACES * ROWS / 4);
     CHECK(errors > TRACES / 10);
@@ -338,7 +376,56 @@ static void ignored_columns_fast(void)
     free(text);
 }
 
+/* Columns left unread (wl_opts.unread) read as ignored extra columns: a
+ * bad value there stops nothing, the row keeps the column's default and
+ * does not give it; with a kind column only the columns unread for every
+ * kind are; required columns are always read. */
+static void unread_columns_left_alone(void)
+{
+    const char *jobs = "id,submit,duration,gpus,tier,preemptible,tenant\n"
+                       "a,0,5,1,spot,yes,t\n"
+                       "b,1,5,2,any,1,u\n";
+    const char *kinds = "id,submit,duration,gpus,kind,tier,preemptible\n"
+                        "a,0,5,1,job,spot,yes\n";
+    uint64_t skip = WL_COL_BIT(WL_COL_TIER) | WL_COL_BIT(WL_COL_PREEMPTIBLE) | COL_BIT(C_ID);
+    for (int fbf = 0; fbf < 2; fbf++) {
+        wl_opts o = {.field_by_field = fbf};
+        o.unread[WL_KIND_JOB] = o.unread[WL_KIND_SESSION] = skip;
+        gs_error err = {0};
+        wl_trace *t = wl_trace_open(tu_write_tmp(jobs), &o, &err);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        CHECK(wl_trace_unread(t) == (WL_COL_BIT(WL_COL_TIER) | WL_COL_BIT(WL_COL_PREEMPTIBLE))); /* id: required */
+        CHECK_EQ_INT(wl_trace_column(t, "tier"), 0);
+        const wl_row *r;
+        int n = 0;
+        while (wl_trace_next(t, &r, &err) == 1) {
+            n++;
+            CHECK_EQ_INT(r->tier, -1);
+            CHECK_EQ_INT(r->preemptible, 0);
+            CHECK(!(t->given & (COL_BIT(C_TIER) | COL_BIT(C_PREEMPTIBLE))));
+            CHECK(!strcmp(r->tenant, n == 1 ? "t" : "u"));
+        }
+        CHECK_EQ_INT(n, 2);
+        wl_trace_close(t);
+        /* a kind column: service rows may come, whose mask keeps tier */
+        o.unread[WL_KIND_SERVICE] = o.unread[WL_KIND_REQUEST] = o.unread[WL_KIND_BURST] =
+            WL_COL_BIT(WL_COL_PREEMPTIBLE);
+        t = wl_trace_open(tu_write_tmp(kinds), &o, &err);
+        CHECK(t != NULL && wl_trace_unread(t) == WL_COL_BIT(WL_COL_PREEMPTIBLE));
+        CHECK(t && wl_trace_next(t, &r, &err) < 0 && strstr(err.msg, "column 6 ('tier')"));
+        wl_trace_close(t);
+    }
+    wl_trace *t = wl_trace_open(tu_write_tmp(jobs), &(wl_opts){0}, &(gs_error){0}); /* all read: the error */
+    gs_error err = {0};
+    const wl_row *r;
+    CHECK(t && wl_trace_next(t, &r, &err) < 0 && strstr(err.msg, "line 2, column 5 ('tier')"));
+    wl_trace_close(t);
+}
+
 const test_case tests_trace_paths[] = {
+    {"trace_paths/unread_columns_read_as_ignored_ones", unread_columns_left_alone},
     {"trace_paths/fast_path_matches_field_by_field_on_random_traces", fast_matches_reference},
     {"trace_paths/each_row_is_its_line_alone", rows_independent},
     {"trace_paths/long_texts_repeated_as_the_reference_reads_them", long_texts_repeat},

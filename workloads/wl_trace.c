@@ -275,6 +275,25 @@ static bool map_file(wl_trace *t)
     return true;
 }
 
+/* The columns the header just read leaves unread (wl_opts.unread): those
+ * of job rows' mask without a kind column, else those of every kind's;
+ * never a required column. */
+static uint64_t header_unread(const wl_trace *t, const wl_opts *opts)
+{
+    if (!opts)
+        return 0;
+    bool kinds = false;
+    for (int i = 0; i < t->nfields && !kinds; i++)
+        kinds = strcmp(field(t, i), wl_cols[C_KIND].name) == 0;
+    uint64_t unread = opts->unread[WL_KIND_JOB];
+    for (int k = 0; kinds && k < WL_NKINDS; k++)
+        unread &= opts->unread[k];
+    for (int c = 0; c < C_NCOLS; c++)
+        if (wl_cols[c].required)
+            unread &= ~COL_BIT(c);
+    return unread & (C_NCOLS < 64 ? (COL_BIT(C_NCOLS) - 1) : ~UINT64_C(0));
+}
+
 wl_trace *wl_open_header(const char *path, const wl_opts *opts, gs_error *err)
 {
     FILE *f = gs_open_input(path, "trace", err);
@@ -300,6 +319,7 @@ wl_trace *wl_open_header(const char *path, const wl_opts *opts, gs_error *err)
     }
     t->ncols_header = t->nfields;
     t->col_of = xmalloc((size_t)t->nfields * sizeof *t->col_of);
+    uint64_t unread = header_unread(t, opts);
     for (int i = 0; i < t->nfields; i++) {
         const char *name = field(t, i);
         int id = -1;
@@ -314,11 +334,15 @@ wl_trace *wl_open_header(const char *path, const wl_opts *opts, gs_error *err)
             wl_trace_close(t);
             return NULL;
         }
-        if (id >= 0 && t->has[id]) {
+        if (id >= 0 && (t->has[id] || (t->unread & COL_BIT(id)))) {
             gs_err(err, GS_EINPUT, "trace '%s' line %ld, column %d: duplicate column '%s'", path, t->rec_start,
                    i + 1, name);
             wl_trace_close(t);
             return NULL;
+        }
+        if (id >= 0 && (unread & COL_BIT(id))) { /* mapped as an ignored extra column */
+            t->unread |= COL_BIT(id);
+            id = -1;
         }
         if (id >= 0)
             t->has[id] = i + 1;
@@ -394,6 +418,10 @@ int wl_read_slow(wl_trace *t, gs_error *err)
 }
 
 long wl_trace_rows(const wl_trace *t) { return t->rows; }
+
+uint64_t wl_trace_unread(const wl_trace *t) { return t->unread; }
+
+const char *wl_col_name(int c) { return c >= 0 && c < C_NCOLS ? wl_cols[c].name : NULL; }
 
 int wl_trace_column(const wl_trace *t, const char *name)
 {

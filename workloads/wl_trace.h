@@ -18,6 +18,7 @@
  * held from its start for `duration`) and `burst` (activity inside a session:
  * never run as a job, handed to the time policies via pol_ops.row). */
 enum { WL_KIND_JOB = 0, WL_KIND_SERVICE = 1, WL_KIND_REQUEST = 2, WL_KIND_SESSION = 3, WL_KIND_BURST = 4 };
+#define WL_NKINDS 5
 /* Who wakes a burst: the user (unpredictable, at `submit`) or a schedule
  * known in advance (the burst is due at `due`, registered at `submit`). */
 enum { WL_WAKE_USER = 0, WL_WAKE_SCHEDULED = 1 };
@@ -28,6 +29,17 @@ enum { WL_TIER_ANY = 0, WL_TIER_NO_SPOT = 1 };
 /* A service's weight precision: the model's own, or bf16, fp8, fp4
  * (enum llm_dtype + 1). */
 enum { WL_DTYPE_NATIVE = 0, WL_DTYPE_BF16 = 1, WL_DTYPE_FP8 = 2, WL_DTYPE_FP4 = 3 };
+
+/* Columns as bits of a mask (wl_opts.unread): WL_COL_BIT(WL_COL_TIER). Named
+ * here are the columns a run may leave unread, those whose every reader
+ * says when it reads them (sim_module.columns_read, pol_ops.columns_read);
+ * the numbers are the column table's (workloads/wl_trace_cols.c). */
+#define WL_COL_BIT(c) (UINT64_C(1) << (c))
+enum {
+    WL_COL_GPUMEM = 5, WL_COL_GPUCORES = 6, WL_COL_PREEMPTIBLE = 9, WL_COL_CHECKPOINT_GIB = 10, WL_COL_TENANT = 11,
+    WL_COL_CPU = 13, WL_COL_MEM_GIB = 14, WL_COL_GPUMEM_PCT = 15, WL_COL_PARAMS_B = 35, WL_COL_TIME_LIMIT = 45,
+    WL_COL_TIER = 49
+};
 
 #define WL_ID_MAX 128
 /* The most GPUs one row may ask for (`gpus`): 2^20. */
@@ -117,6 +129,13 @@ typedef struct wl_trace wl_trace;
 typedef struct wl_opts {
     bool allow_extra_columns; /* ignore unknown columns instead of failing */
     bool field_by_field;      /* every line the field-by-field way: the reference the fast path is tested against */
+    /* Per row kind (WL_KIND_*), the columns (WL_COL_BIT) the caller reads
+     * nothing of in rows of that kind. A header column in the mask of every
+     * kind that may come (a header without `kind`: job rows only) is left
+     * unread, exactly as an ignored extra column: its values are never
+     * parsed or checked and never given (wl_trace_unread). The required
+     * columns (id, submit) are always read. All zero: every column read. */
+    uint64_t unread[WL_NKINDS];
 } wl_opts;
 
 /* Opens path and reads its header. NULL on error (GS_EINPUT in err). */
@@ -133,6 +152,11 @@ long wl_trace_rows(const wl_trace *t);
 /* The 1-based field of column name in the header; 0 when the header has
  * no such column (or name is none of the format's). O(columns). */
 int wl_trace_column(const wl_trace *t, const char *name);
+/* The header's columns left unread (wl_opts.unread), WL_COL_BIT bits. */
+uint64_t wl_trace_unread(const wl_trace *t);
+/* The name of column c (a bit number of WL_COL_BIT), or NULL when there is
+ * no such column. */
+const char *wl_col_name(int c);
 void wl_trace_close(wl_trace *t);
 
 /* Every member of *row at its column's default, as the reader leaves a

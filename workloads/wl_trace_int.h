@@ -32,6 +32,15 @@ enum col_id {
 /* a row's given columns are one bit each in a 64-bit mask */
 _Static_assert(C_NCOLS <= 64, "wl_trace.given is a uint64_t");
 #define COL_BIT(c) (UINT64_C(1) << (c))
+/* the public names of the columns a run may leave unread (wl_trace.h) */
+#define SAME_COL_(pub, c) ((int)(pub) == (int)(c))
+_Static_assert(SAME_COL_(WL_COL_GPUMEM, C_GPUMEM) && SAME_COL_(WL_COL_GPUCORES, C_GPUCORES) &&
+                   SAME_COL_(WL_COL_PREEMPTIBLE, C_PREEMPTIBLE) && SAME_COL_(WL_COL_CHECKPOINT_GIB, C_CHECKPOINT_GIB) &&
+                   SAME_COL_(WL_COL_TENANT, C_TENANT) && SAME_COL_(WL_COL_CPU, C_CPU) &&
+                   SAME_COL_(WL_COL_MEM_GIB, C_MEM_GIB) && SAME_COL_(WL_COL_GPUMEM_PCT, C_GPUMEM_PCT) &&
+                   SAME_COL_(WL_COL_PARAMS_B, C_PARAMS_B) && SAME_COL_(WL_COL_TIME_LIMIT, C_TIME_LIMIT) &&
+                   SAME_COL_(WL_COL_TIER, C_TIER),
+               "wl_trace.h's WL_COL_* are the column table's numbers");
 
 /* How a column's text becomes its value. */
 enum col_type {
@@ -158,11 +167,13 @@ struct wl_trace {
     const char **fld;
     int nfields, fields_cap;
     bool record_done;
-    /* header mapping: col_of[field index] = col_id or -1 (ignored extra);
-     * has[c] = 1-based field index of column c, 0 = absent */
+    /* header mapping: col_of[field index] = col_id or -1 (ignored extra,
+     * or left unread); has[c] = 1-based field index of column c, 0 = absent
+     * or unread; unread: the header's columns left unread (wl_opts.unread) */
     int *col_of;
     int ncols_header;
     int has[C_NCOLS];
+    uint64_t unread;
     /* the row handed out: every member of a column absent from the header
      * stays at its default (wl_row_init at open); every row writes each
      * header column's members, value or default, and the row's own */
