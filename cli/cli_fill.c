@@ -261,6 +261,7 @@ int cli_run_fill(sim_config *cfg, const gpu_catalog *cat, const cli_cluster_src 
     if (rc)
         return cli_fail(&err);
     fill_sum fs = {.nseeds = (int)(fo->seed_hi - fo->seed_lo + 1)};
+    cfg->check_all_columns = true; /* the rows placed are fill_rows_load's, every column read */
     cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "mode", "fill");
     rc = run_seeds(cfg, cat, src, fo, &rows, &fs, rep, &err);

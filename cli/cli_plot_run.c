@@ -198,6 +198,24 @@ static int latency_figure(plotter *pl, const char *dir, const cJSON *rep, const 
     return plot_figure(pl, dir, "fig_latency_cdf", "scripts/fig_latency_cdf.gp", defs, prefix, title, NULL);
 }
 
+/* The trace's columns the run left unread (inputs.unread_columns), if any:
+ * a note that their values were not checked. */
+static void unread_note(plotter *pl, const cJSON *in)
+{
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(in, "unread_columns"), *c;
+    if (!cJSON_IsArray(u) || cJSON_GetArraySize(u) == 0)
+        return;
+    h_raw(&pl->h, "<p class=note>columns this run does not read (their values not checked): ");
+    int n = 0;
+    cJSON_ArrayForEach(c, u)
+    {
+        if (n++)
+            h_raw(&pl->h, ", ");
+        h_esc(&pl->h, cJSON_IsString(c) ? c->valuestring : "?");
+    }
+    h_raw(&pl->h, "</p>\n");
+}
+
 int plot_run(plotter *pl, const char *dir, const cJSON *rep)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(rep, "inputs");
@@ -206,6 +224,7 @@ int plot_run(plotter *pl, const char *dir, const cJSON *rep)
     h_raw(&pl->h, "<h3>run: ");
     h_esc(&pl->h, title);
     h_raw(&pl->h, "</h3>\n");
+    unread_note(pl, in);
     int rc = time_figures(pl, dir, rep, title);
     if (rc == 0)
         rc = latency_figure(pl, dir, rep, title);

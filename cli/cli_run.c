@@ -200,6 +200,9 @@ static int run_options(int argc, char **argv, run_args *a, gs_error *err)
                  "outcome and reason)"},
         {.name = "allow-extra-columns", .kind = CLI_ARG_FLAG, .p = &cfg->allow_extra_columns,
          .help = "ignore unknown trace columns"},
+        {.name = "check-all-columns", .kind = CLI_ARG_FLAG, .p = &cfg->check_all_columns,
+         .help = "read and check every trace column, also those this run's configuration\n"
+                 "never reads (else left unread, named on stderr and in inputs.unread_columns)"},
         CLI_SHARED(CLI_OPT_MODELS, NULL),
         {.name = "mode", .arg = "run|fill", .kind = CLI_ARG_CHOICE, .choices = "run,fill", .p = &a->mode,
          .help = "fill: the fill-up experiment (FGD, ATC'23): tasks in seeded random order,\n"
@@ -340,6 +343,20 @@ static int run_report(sim *s, const run_clock *k, bool jobs_csv, const char *rep
     return rc;
 }
 
+/* One line on stderr naming the trace's columns the run leaves unread
+ * (sim_unread_columns), if any: their values were not checked. */
+static void note_unread(const sim *s, const char *trace)
+{
+    uint64_t unread = sim_unread_columns(s);
+    if (!unread)
+        return;
+    fprintf(stderr, "gpusim: %s: columns this run does not read (their values not checked): ", trace);
+    for (int c = 0, n = 0; c < 64; c++)
+        if (unread >> c & 1)
+            fprintf(stderr, "%s%s", n++ ? ", " : "", wl_col_name(c));
+    fputc('\n', stderr);
+}
+
 /* Runs the simulation into odir. Both files go to a temporary directory
  * beside odir, put in place as one unit at the end (gs_outdir.h): a failed
  * or interrupted run leaves nothing, and no reader sees the new report
@@ -386,6 +403,8 @@ static int run_sim(const run_args *a, const gpu_catalog *cat, sim_cluster *cl, c
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &k.c_loop);
     if (rc == 0 && (rc = sim_run(s)) != 0)
         *err = *sim_error(s);
+    if (rc == 0) /* after the run: a run stopped by an input error names that error alone */
+        note_unread(s, a->cfg.trace_path);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &k.c1);
     clock_gettime(CLOCK_MONOTONIC, &k.t1);
     if (prog.shown && prog.tty)

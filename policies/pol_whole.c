@@ -186,6 +186,17 @@ static const pol_space space = {
     .index = &space_index,
 };
 
+/* Of the optional columns, whole cards read the CPU, memory and GPU memory
+ * asks into a shape (shape_key) unless the run leaves them out of it
+ * (host_free); the core reads them where nodes limit CPU or memory. */
+static uint64_t whole_columns(const void *state, int kind)
+{
+    (void)kind;
+    return ((const whole_state *)state)->host_free
+               ? 0
+               : WL_COL_BIT(WL_COL_CPU) | WL_COL_BIT(WL_COL_MEM_GIB) | WL_COL_BIT(WL_COL_GPUMEM);
+}
+
 const pol_ops pol_whole = {
     .abi = POL_ABI,
     .name = "whole",
@@ -195,4 +206,5 @@ const pol_ops pol_whole = {
     .init = whole_init,
     .fini = whole_fini,
     .space = &space,
+    .columns_read = whole_columns,
 };

@@ -367,6 +367,43 @@ static int init_modules(sim *s, gs_error *err)
     return 0;
 }
 
+/* {==== the trace's columns ====} */
+
+/* Of SIM_COLS_DECLARED, the columns this run reads from rows of kind
+ * `kind`: the core's CPU and memory asks of placed work where a node
+ * limits either (a fit index; elsewhere every ask fits the host, and no
+ * reason names one), and what each module and policy says it reads (one
+ * that says nothing reads them all). */
+static uint64_t columns_read(const sim *s, int kind)
+{
+    uint64_t read = 0;
+    if (sim_kind_placed(kind) && s->cl->fit_slot)
+        read |= WL_COL_BIT(WL_COL_CPU) | WL_COL_BIT(WL_COL_MEM_GIB);
+    for (int m = 0; m < s->nmod; m++)
+        read |= s->mod[m]->columns_read ? s->mod[m]->columns_read(s->mst[m], kind) : SIM_COLS_DECLARED;
+    for (int p = 0; p < s->npol; p++)
+        read |= s->pol[p]->columns_read ? s->pol[p]->columns_read(s->pst[p], kind) : SIM_COLS_DECLARED;
+    return read & SIM_COLS_DECLARED;
+}
+
+/* The trace opened, its header read, the columns no layer reads left
+ * unread (unless check_all_columns), and what the header's class and
+ * observed_start columns turn on. */
+static int open_trace(sim *s, gs_error *err)
+{
+    wl_opts o = {.allow_extra_columns = s->cfg->allow_extra_columns};
+    for (int k = 0; k < WL_NKINDS && !s->cfg->check_all_columns; k++)
+        o.unread[k] = SIM_COLS_DECLARED & ~columns_read(s, k);
+    s->tr = wl_trace_open(s->cfg->trace_path, &o, err);
+    if (!s->tr)
+        return GS_EINPUT;
+    sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
+    s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
+    return 0;
+}
+
+uint64_t sim_unread_columns(const sim *s) { return s->tr ? wl_trace_unread(s->tr) : 0; }
+
 int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
                   const sim_module *const *modules, gs_error *err)
 {
@@ -409,13 +446,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         rc = sim_params_check(s, err);
     if (rc)
         return rc;
-    wl_opts o = {.allow_extra_columns = cfg->allow_extra_columns};
-    s->tr = wl_trace_open(cfg->trace_path, &o, err);
-    if (!s->tr)
-        return GS_EINPUT;
-    sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
     sim_observed_init(&s->observed);
-    s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
     /* the modules first: a policy may use one from its init() (place a
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
@@ -426,6 +457,9 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
         if (p == 0) /* before a time policy's init may place a task */
             queue_answers(s);
     }
+    /* the trace once every layer can say which columns it reads */
+    if ((rc = open_trace(s, err)) != 0)
+        return rc;
     sim_gang_init(cl); /* what jobs across nodes could ever get, once the policies withheld theirs */
     s->queue.host_blind = s->q_host == NULL;
     int look_ahead = space_of(s)->backfill ? space_of(s)->backfill(s->pst[0]) : 0;

@@ -49,11 +49,15 @@ typedef struct sim_observer {
 /* Installs a copy of o (NULL: none) for the rest of the run. */
 void sim_observe(sim *s, const sim_observer *o);
 
-/* Sets up a run with the engine's standard modules (sim_engine.c): opens
- * the trace, resolves and initialises the policies, checks every --set key
- * is a declared parameter. ts (may be NULL) receives the timeseries CSV.
+/* Sets up a run with the engine's standard modules (sim_engine.c):
+ * resolves and initialises the policies, checks every --set key is a
+ * declared parameter, opens the trace. ts (may be NULL) receives the timeseries CSV.
  * Returns 0, GS_EUSAGE or GS_EINPUT (message in err). */
 int sim_init(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts, gs_error *err);
+/* The trace's columns the run leaves unread (WL_COL_BIT bits): those of
+ * SIM_COLS_DECLARED no layer of this run reads, unless
+ * sim_config.check_all_columns. Their values are never parsed or checked. */
+uint64_t sim_unread_columns(const sim *s);
 /* sim_init with the given modules (NULL-terminated; sim_module.h). */
 int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_cluster *cl, FILE *ts,
                   const struct sim_module *const *modules, gs_error *err);

@@ -37,6 +37,9 @@ typedef struct sim_config {
     gs_time_us sample_us; /* timeseries step; 0: no timeseries */
     size_t ts_max_rows;   /* timeseries row cap; 0: SIM_TS_MAX_ROWS (sim_timeseries.h) */
     bool allow_extra_columns;
+    /* read every column, even those no layer of the run reads (else left
+     * unread: SIM_COLS_DECLARED, sim_unread_columns) */
+    bool check_all_columns;
     /* bounded work: the most events the trace may ask for through generated
      * rows, estimated before they are made (a service's rate x duration and
      * autoscaler ticks); past it the run is refused with the estimate.

@@ -311,6 +311,23 @@ static void el_fini(void *state)
     free(e);
 }
 
+/* Placed work's columns the elastic groups read: with spot pools the tier
+ * (el_admit) and the checkpoint's size (a notice's write); with node
+ * states the GPU memory ask (the pooled trigger's memory in use) and the
+ * checkpoint's size (a node that goes interrupts its jobs). */
+static uint64_t el_columns(const void *state, int kind)
+{
+    const el_state *e = state;
+    if (!e || !sim_kind_placed(kind))
+        return 0;
+    uint64_t ckpt = WL_COL_BIT(WL_COL_CHECKPOINT_GIB) | WL_COL_BIT(WL_COL_PARAMS_B), read = 0;
+    if (e->spot_pools)
+        read |= WL_COL_BIT(WL_COL_TIER) | ckpt;
+    if (e->states)
+        read |= WL_COL_BIT(WL_COL_GPUMEM) | WL_COL_BIT(WL_COL_GPUMEM_PCT) | ckpt;
+    return read;
+}
+
 const sim_module elastic_module = {
     .name = "elastic",
     .init = el_init,
@@ -321,6 +338,7 @@ const sim_module elastic_module = {
     .event_live = el_event_live,
     .event = el_event,
     .report = el_report,
+    .columns_read = el_columns,
 };
 
 void sim_elastic_reclaim(sim *s, int node)

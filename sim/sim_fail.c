@@ -343,6 +343,14 @@ static int fl_init(sim *s, int index, void **state, gs_error *err)
     return 0;
 }
 
+/* With failures on, placed work's checkpoint size decides its periodic
+ * writes and what an interruption loses. */
+static uint64_t fl_columns(const void *state, int kind)
+{
+    const sim_fail *x = state;
+    return sim_kind_placed(kind) && x->on ? WL_COL_BIT(WL_COL_CHECKPOINT_GIB) | WL_COL_BIT(WL_COL_PARAMS_B) : 0;
+}
+
 const sim_module fail_module = {
     .name = "failures",
     .params = fail_params,
@@ -354,4 +362,5 @@ const sim_module fail_module = {
     .event = fl_event,
     .report = fail_report,
     .params_quiet = fl_params_quiet,
+    .columns_read = fl_columns,
 };

@@ -526,6 +526,15 @@ static double hw_speed(void *state, sim *s, const job *j)
     return place_speed_in(s, state, j);
 }
 
+/* The hardware model reads ref_gpu, speedup, mem_bound and mig: none of
+ * the optional columns. */
+static uint64_t hw_columns(const void *state, int kind)
+{
+    (void)state;
+    (void)kind;
+    return 0;
+}
+
 const sim_module hw_module = {
     .name = "hardware",
     .params = hw_params,
@@ -534,4 +543,5 @@ const sim_module hw_module = {
     .admit = hw_admit,
     .speed = hw_speed,
     .report = hw_report,
+    .columns_read = hw_columns,
 };

@@ -93,6 +93,11 @@ typedef struct sim_module {
      * run (a mechanism that is off: other runs' reports stay as they were);
      * NULL: they are always listed. */
     bool (*params_quiet)(const void *state);
+    /* Of SIM_COLS_DECLARED (sim_policy.h), the columns the module reads
+     * from rows of kind `kind` (WL_KIND_*) in this run, asked once after
+     * every init() with its state (NULL when init made none). NULL: all of
+     * them. */
+    uint64_t (*columns_read)(const void *state, int kind);
 } sim_module;
 
 #define SIM_MAX_MODULES 8

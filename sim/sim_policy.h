@@ -35,8 +35,26 @@
  * (POL_CAP_GANG, POL_CAP_WHOLE, pol_space.gang_cards),
  * pol_space.reject_reason, node states (POL_CAP_NODES,
  * pol_space.node_changed). 8: pol_ops.failures_refused. 9: shape_key
- * takes the policy's state. */
-#define POL_ABI 9
+ * takes the policy's state. 10: pol_ops.columns_read. */
+#define POL_ABI 10
+
+/* The trace columns a layer reads only when it says so (sim_module and
+ * pol_ops .columns_read): the run leaves them unread when no layer does
+ * (wl_opts.unread; `run --check-all-columns` reads them all). The core
+ * reads every other column, and cpu and mem_gib of placed work
+ * (sim_kind_placed) where a node limits CPU or memory. */
+#define SIM_COLS_DECLARED                                                                                        \
+    (WL_COL_BIT(WL_COL_GPUMEM) | WL_COL_BIT(WL_COL_GPUCORES) | WL_COL_BIT(WL_COL_GPUMEM_PCT) |                  \
+     WL_COL_BIT(WL_COL_PREEMPTIBLE) | WL_COL_BIT(WL_COL_CHECKPOINT_GIB) | WL_COL_BIT(WL_COL_PARAMS_B) |        \
+     WL_COL_BIT(WL_COL_TENANT) | WL_COL_BIT(WL_COL_CPU) | WL_COL_BIT(WL_COL_MEM_GIB) |                          \
+     WL_COL_BIT(WL_COL_TIME_LIMIT) | WL_COL_BIT(WL_COL_TIER))
+/* Whether rows of kind `kind` become work the space policy places: jobs,
+ * sessions, and a service's replicas (their request is the service row's
+ * ask). What a layer reads of a request it reads of these kinds' rows. */
+static inline bool sim_kind_placed(int kind)
+{
+    return kind == WL_KIND_JOB || kind == WL_KIND_SESSION || kind == WL_KIND_SERVICE;
+}
 
 /* pol_space.caps bits. POL_CAP_ADMIT: the policy narrows every placement
  * to sim_admit_pools(s, j) (tenant quotas, and the core's reservation of
@@ -246,6 +264,11 @@ typedef struct pol_ops {
      * modelled with this policy: the core refuses such a run with this
      * reason. NULL: it is (a space policy needs POL_CAP_NODES too). */
     const char *failures_refused;
+    /* Optional: of SIM_COLS_DECLARED, the columns the policy reads from
+     * rows of kind `kind` (WL_KIND_*; its jobs' and tasks' requests, and
+     * what decides a figure, a reason or a class) in this run, asked once
+     * after init() with its state. NULL: all of them. */
+    uint64_t (*columns_read)(const void *state, int kind);
 } pol_ops;
 
 /* POL_TASK_*: an internal task the time policy made (sim_task_new with

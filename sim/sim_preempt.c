@@ -776,6 +776,24 @@ static void ext_report(const void *state, const sim *s, cJSON *root, int section
     sim_quota_report(sim_cluster_of(s), root);
 }
 
+/* The optional columns of placed work (jobs, sessions, service replicas)
+ * this layer reads: with preemption all
+ * it may (the preemptible flag, the checkpoint's size, and the asks its
+ * dry runs, victim shapes and wait list compare); with tenant quotas the
+ * tenant and its GPU memory ask; where runs may be interrupted (node states,
+ * sim_preempt_track_runs) the checkpoint's size. */
+static uint64_t ext_columns(const void *state, int kind)
+{
+    const sim_ext *x = state;
+    if (!sim_kind_placed(kind))
+        return 0;
+    uint64_t ckpt = WL_COL_BIT(WL_COL_CHECKPOINT_GIB) | WL_COL_BIT(WL_COL_PARAMS_B);
+    uint64_t read = x->preempt ? SIM_COLS_DECLARED & ~WL_COL_BIT(WL_COL_TIME_LIMIT) & ~WL_COL_BIT(WL_COL_TIER) : 0;
+    if (x->cl->quota)
+        read |= WL_COL_BIT(WL_COL_TENANT) | WL_COL_BIT(WL_COL_GPUMEM) | WL_COL_BIT(WL_COL_GPUMEM_PCT);
+    return read | (x->track_runs ? ckpt : 0);
+}
+
 const sim_module preempt_module = {
     .name = "priorities, quotas and preemption",
     .params = preempt_params,
@@ -790,4 +808,5 @@ const sim_module preempt_module = {
     .event_live = ext_event_live,
     .event = ext_event,
     .report = ext_report,
+    .columns_read = ext_columns,
 };

@@ -105,6 +105,13 @@ void sim_report_add_inputs(cJSON *r, const sim *s)
     cJSON_AddStringToObject(in, "trace", s->cfg->trace_path);
     cJSON_AddNumberToObject(in, "trace_rows",
                             (double)(s->arrived + s->bursts + s->not_arrived + s->module_rows));
+    uint64_t unread = sim_unread_columns(s);
+    if (unread) { /* columns no layer of this run reads: their values were not checked */
+        cJSON *u = cJSON_AddArrayToObject(in, "unread_columns");
+        for (int c = 0; c < 64; c++)
+            if (unread >> c & 1)
+                cJSON_AddItemToArray(u, cJSON_CreateString(wl_col_name(c)));
+    }
     cJSON_AddStringToObject(in, "policy", s->cfg->policy);
     cJSON *params = cJSON_AddObjectToObject(in, "params");
     for (int p = 0; p < s->npol; p++)

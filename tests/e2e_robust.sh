@@ -83,6 +83,47 @@ expect trace_nul_byte_line_column 3 "trace '$T/nul.csv' line 2, column 3: NUL by
 printf 'id,submit,duration,gpus,cpu\nj1,0,10,1,0x10\n' >"$T/hex.csv"
 expect trace_hex_number 3 "line 2, column 5 ('cpu'): expected a non-negative number of cores, found '0x10'" \
   "$G" run --trace "$T/hex.csv" --policy whole --out "$T/t3"
+# a column no layer of the run reads is left unread (its values not checked) and named; the shipped
+# cluster limits CPU (above: read), --gpus does not; --check-all-columns reads it as before
+expect trace_unread_column_runs 0 "columns this run does not read (their values not checked): cpu" \
+  "$G" run --trace "$T/hex.csv" --policy whole --gpus A100-SXM4-80GB:8 --out "$T/u1"
+if python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["inputs"]["unread_columns"] != ["cpu"])' \
+     "$T/u1/report.json" 2>/dev/null; then ok trace_unread_column_in_report
+else no trace_unread_column_in_report "$T/out"; fi
+if "$G" plot --no-svg "$T/u1" >"$T/msg" 2>&1 && grep -q "does not read (their values not checked): cpu" "$T/u1/report.html"; then
+  ok trace_unread_column_in_report_html
+else no trace_unread_column_in_report_html "$T/msg"; fi
+expect trace_check_all_columns_reads_it 3 "trace '$T/hex.csv' line 2, column 5 ('cpu'): expected a non-negative" \
+  "$G" run --trace "$T/hex.csv" --policy whole --gpus A100-SXM4-80GB:8 --check-all-columns --out "$T/u2"
+# preemptible: read when preemption is on, unread without it
+printf 'id,submit,duration,gpus,preemptible\nj1,0,10,1,yes\n' >"$T/pre.csv"
+expect trace_preemptible_unread_without_preemption 0 "not checked): preemptible" \
+  "$G" run --trace "$T/pre.csv" --policy whole --gpus A100-SXM4-80GB:8 --out "$T/u3"
+expect trace_preemptible_read_with_preemption 3 "line 2, column 5 ('preemptible'): expected 0 or 1, found 'yes'" \
+  "$G" run --trace "$T/pre.csv" --policy whole --gpus A100-SXM4-80GB:8 --set preempt=on --out "$T/u4"
+printf 'id,submit,duration,gpus,tenant,tier\nj1,0,10,1,a,spot\n' >"$T/tier.csv"
+expect trace_policy_that_says_nothing_reads_all 3 "column 6 ('tier'): expected any or no-spot" \
+  "$G" run --trace "$T/tier.csv" --policy vgpu --gpus A100-SXM4-80GB:8 --out "$T/u5"
+# a valid trace of every job column: the same report with every column read, but the field
+"$G" gen mmc --jobs 3000 --servers 16 --util 0.9 --seed 3 --out "$T/mmc.csv" >/dev/null 2>&1
+eval "$(sed -n '/^full_layout()/,/^}/p' scripts/bench_trace.sh)"
+full_layout <"$T/mmc.csv" >"$T/full.csv"
+"$G" run --trace "$T/full.csv" --policy whole --gpus A100-SXM4-80GB:16 --out "$T/u6" >/dev/null 2>&1
+"$G" run --trace "$T/full.csv" --policy whole --gpus A100-SXM4-80GB:16 --check-all-columns --out "$T/u7" >/dev/null 2>&1
+if python3 - "$T/u6/report.json" "$T/u7/report.json" >"$T/msg" 2>&1 <<'PY'
+import json, sys
+T = {"wall_s", "setup_s", "cpu_s", "events_per_s", "peak_rss_mib"}
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if k not in T}
+    return [strip(v) for v in o] if isinstance(o, list) else o
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+unread = a["inputs"].pop("unread_columns", [])
+assert "unread_columns" not in b["inputs"], b["inputs"]
+assert "preemptible" in unread and "tier" in unread, unread
+assert strip(a) == strip(b), "reports differ"
+PY
+then ok trace_unread_columns_change_no_figure; else no trace_unread_columns_change_no_figure "$T/msg"; fi
 printf 'id,submit,duration,gpus,util\nj1,0,10,1,nan\n' >"$T/nan.csv"
 expect trace_nan_number 3 "line 2, column 5 ('util')" "$G" run --trace "$T/nan.csv" --policy whole --out "$T/t4"
 expect trace_directory_named 3 "trace '$T' is a directory" "$G" run --trace "$T" --policy whole --out "$T/t5"

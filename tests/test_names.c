@@ -88,7 +88,9 @@ static void alternating_names(void)
     }
     tu_run r;
     audit a = {.r = &r};
-    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "A100-SXM4-80GB:8,H100-SXM5-80GB:8", 8, "whole", NULL, on_done,
+    /* preempt=on: a run that reads the tenant column (one priority: no job is preempted) */
+    static const char *const sets[] = {"preempt=on", NULL};
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "A100-SXM4-80GB:8,H100-SXM5-80GB:8", 8, "whole", sets, on_done,
                               &a),
                  0);
     CHECK_EQ_INT(a.done, ROWS);

@@ -480,9 +480,14 @@ static void bad_inputs(void)
     CHECK(run(&r, "id,submit,duration,gpus\na,0,1,1\n", "H100-SXM5-80GB:8", bad2, &rc) == NULL);
     CHECK_STR_HAS(r.err.msg, "min_runtime");
     tu_run_free(&r);
-    CHECK(run(&r, "id,submit,duration,gpus,params_b\na,0,1,1,-3\n", "H100-SXM5-80GB:8", NULL, &rc) == NULL);
+    static const char *const on[] = {"preempt=on", NULL}; /* a run that reads params_b (the checkpoint's size) */
+    CHECK(run(&r, "id,submit,duration,gpus,params_b\na,0,1,1,-3\n", "H100-SXM5-80GB:8", on, &rc) == NULL);
     CHECK_EQ_INT(r.rc, GS_EINPUT);
     CHECK_STR_HAS(r.err.msg, "line 2, column 5 ('params_b')");
+    tu_run_free(&r);
+    cJSON *rep = run(&r, "id,submit,duration,gpus,params_b\na,0,1,1,-3\n", "H100-SXM5-80GB:8", NULL, &rc);
+    CHECK(rep != NULL && sim_unread_columns(&r.s) == WL_COL_BIT(WL_COL_PARAMS_B)); /* no preemption: never read */
+    cJSON_Delete(rep);
     tu_run_free(&r);
     CHECK(run(&r, "id,submit,duration,gpus\na,0,1,1\n",
               "{\"nodes\": [{\"model\": \"H100-SXM5-80GB\", \"gpus\": 8}], \"tenants\": [{\"name\": \"a\", "

@@ -1031,6 +1031,20 @@ void svc_describe(const sim *s, int svc, svc_desc *out)
     out->end_us = v->end_us;
 }
 
+/* Of a service row: the card asks a replica is sized by (the memory each
+ * card gives it, its prefix cache) and params_b (the weights' size). The
+ * rest of its replica ask is read by the layers that place, charge or
+ * stop replicas, as of jobs (sim_kind_placed); a request row's columns
+ * are none of the optional ones. */
+static uint64_t svc_columns(const void *state, int kind)
+{
+    (void)state;
+    if (kind != WL_KIND_SERVICE)
+        return 0;
+    return WL_COL_BIT(WL_COL_GPUMEM) | WL_COL_BIT(WL_COL_GPUCORES) | WL_COL_BIT(WL_COL_GPUMEM_PCT) |
+           WL_COL_BIT(WL_COL_PARAMS_B);
+}
+
 const sim_module svc_module = {
     .name = "services",
     .params = svc_params,
@@ -1048,4 +1062,5 @@ const sim_module svc_module = {
     .prefetch = svc_prefetch,
     .replicas = svc_replicas,
     .report = svc_report,
+    .columns_read = svc_columns,
 };
