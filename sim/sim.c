@@ -416,6 +416,8 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
     sim_observed_init(&s->observed);
     s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
+    if (wl_trace_column(s->tr, "observed_start") > 0) /* until a row leaves it empty */
+        sim_observed_share(&s->observed, &s->queue_s);
     /* the modules first: a policy may use one from its init() (place a
      * task, sim_admit_pools) */
     if ((rc = init_modules(s, err)) != 0)
@@ -1324,14 +1326,29 @@ static inline void size_arrive(sim *s, int c)
     s->size_arrived[c]++;
 }
 
+/* The first arrival without an observed start, j, ends the observed
+ * figures' sharing of the run's queue sketch: every job in flight that has
+ * not started arrived with one, and is marked (sim_observed_unshare). */
+static __attribute__((noinline, cold)) void observed_unshare(sim *s, const job *j)
+{
+    sim_observed_unshare(&s->observed);
+    for (uint32_t slot = 0; slot < s->nslots; slot++) {
+        const job *w = sim_slot_job(s, slot);
+        if (w != j && w->state < JOB_DONE && !w->started && !w->internal)
+            sim_observed_mark(&s->observed, slot);
+    }
+}
+
 /* An arrival's class and observed queue (sim.row_extras), before it may
  * start. 0, or GS_EINPUT in the run's error (a class too many). */
 static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row *row)
 {
     if (s->classes.on && sim_class_arrived(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err) != 0)
         return GS_EINPUT;
-    sim_observed_arrived(&s->observed, j->slot,
-                         row->observed_start_us >= 0 ? gs_us_to_s(row->observed_start_us - row->submit_us) : -1);
+    double observed_queue_s = row->observed_start_us >= 0 ? gs_us_to_s(row->observed_start_us - row->submit_us) : -1;
+    if (observed_queue_s < 0 && s->observed.shared)
+        observed_unshare(s, j);
+    sim_observed_arrived(&s->observed, j->slot, observed_queue_s);
     return 0;
 }
 
