@@ -211,7 +211,32 @@ job_more *sim_job_more_kept(struct sim *s, job *j)
         j->more = s->more_pool[--s->more_n];
         sim_job_more_reset(j->more);
     }
-    return j->more ? j->more : sim_job_more(j);
+    return sim_job_more(j); /* touched */
+}
+
+/* A fresh record at its defaults, for more_for_row (out of line: the
+ * records kept serve most rows). */
+static __attribute__((noinline)) job_more *more_new(void)
+{
+    job_more *m = xmalloc(sizeof *m);
+    sim_job_more_reset(m);
+    return m;
+}
+
+/* The record row r's rare columns go into (req_of_row writes them all):
+ * the job's own (a task's), else one kept from an ended job, reset in
+ * full only when touched: an untouched one differs from the defaults in
+ * the row's members and ref alone (job_more), the first rewritten, the
+ * second cleared here. Left untouched. */
+static inline job_more *more_for_row(sim *s, job *j)
+{
+    if (j->more)
+        return j->more;
+    job_more *m = s->more_n ? s->more_pool[--s->more_n] : more_new();
+    if (m->touched)
+        sim_job_more_reset(m);
+    m->ref = NULL;
+    return j->more = m;
 }
 
 /* The run's copy of name text, by the reader's number sym (interned on
@@ -240,7 +265,7 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
         r->comm >= 0 || r->time_limit_us > 0) {
-        job_more *m = sim_job_more_kept(s, j);
+        job_more *m = more_for_row(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;

@@ -38,6 +38,7 @@ job_more *sim_job_more(job *j)
         j->more = xmalloc(sizeof *j->more);
         sim_job_more_reset(j->more);
     }
+    j->more->touched = true; /* its caller may write any member */
     return j->more;
 }
 
