@@ -155,8 +155,28 @@ static void memory_follows_values(void)
     sim_sketch_free(&sk); /* twice is harmless */
 }
 
-/* sim_sketch_bucket against its definition: the smallest i with
- * x / SK_MIN <= g^i, over values across the whole range and at bounds. */
+/* The bucket of x by its definition: the smallest i with x / SK_MIN <=
+ * g^i (bound[i]), by binary search; 0 for x / SK_MIN <= 1. */
+static int bucket_by_definition(const double *bound, double x)
+{
+    double q = x / SK_MIN;
+    if (!(q > 1.0))
+        return 0;
+    int lo = 1, hi = SK_NBUCKETS - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (q <= bound[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* sim_sketch_bucket against its definition, over values across the whole
+ * range, at every bound and a few ulps either side (where the division's
+ * rounding decides), and at the edges of the cells of x it looks up
+ * (2^e (1 + k / 128), an ulp either side). */
 static void bucket_is_definition(void)
 {
     gsl_rng *r = gs_rng_new(5, 9);
@@ -173,23 +193,24 @@ static void bucket_is_definition(void)
         } else { /* log-uniform over 1e-9 .. 1e14 */
             x = pow(10.0, -9.0 + 23.0 * gsl_rng_uniform(r));
         }
-        double q = x / SK_MIN;
-        int b = sim_sketch_bucket(x);
-        int want = 0;
-        if (q > 1.0) { /* binary search over the bounds, each pow(g, i) */
-            int lo = 1, hi = SK_NBUCKETS - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (q <= bound[mid])
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
-            want = lo;
-        }
-        if (b != want)
+        if (sim_sketch_bucket(x) != bucket_by_definition(bound, x))
             bad++;
     }
+    CHECK(bad == 0);
+    for (int i = 0; i < SK_NBUCKETS; i++) { /* every bound, 3 ulps either side */
+        double x = bound[i] * SK_MIN;
+        for (int s = 0; s < 3; s++)
+            x = nextafter(x, 0);
+        for (int s = 0; s < 7; s++, x = nextafter(x, INFINITY))
+            bad += sim_sketch_bucket(x) != bucket_by_definition(bound, x);
+    }
+    for (int e = -22; e <= 46; e++) /* the cells' edges, past both ends of their range */
+        for (int k = 0; k < 128; k++) {
+            double x = ldexp(1.0 + k / 128.0, e);
+            bad += sim_sketch_bucket(x) != bucket_by_definition(bound, x);
+            bad += sim_sketch_bucket(nextafter(x, 0)) != bucket_by_definition(bound, nextafter(x, 0));
+            bad += sim_sketch_bucket(nextafter(x, INFINITY)) != bucket_by_definition(bound, nextafter(x, INFINITY));
+        }
     CHECK(bad == 0);
     CHECK(sim_sketch_bucket(0.0) == -1 && sim_sketch_bucket(-1.0) == -1);
     CHECK(sim_sketch_bucket(1e300) == SK_NBUCKETS - 1);
