@@ -253,8 +253,9 @@ static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text
 
 /* The job's request from row r: the columns jobs use, names interned, the
  * id copied (see job_req in sim_job.h); the rare columns out of line only
- * when the row gives one. */
-static void req_of_row(sim *s, job *j, const wl_row *r)
+ * when the row gives one. mig: the row's mig name, interned (checked by
+ * the caller). */
+static void req_of_row(sim *s, job *j, const wl_row *r, const char *mig)
 {
     job_req *q = &j->req;
     sim_str_drop(&s->strs, q->id);
@@ -262,7 +263,7 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     q->id = sim_str_id(&s->strs, r->id);
     /* most rows name neither: no call for an empty one */
     q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
-    q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
+    q->mig = mig;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
         r->comm >= 0 || r->time_limit_us > 0) {
         job_more *m = more_for_row(s, j);
@@ -1125,7 +1126,7 @@ job *sim_task_new(sim *s, int owner)
 
 void sim_task_set_row(sim *s, job *j, const wl_row *r)
 {
-    req_of_row(s, j, r);
+    req_of_row(s, j, r, r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none);
     j->pools = sim_cluster_all_pools(s->cl);
     if (r->gpu_model[0]) /* names were checked when the service row was read */
         j->pools = sim_cluster_model_mask(s->cl, s->cat, r->gpu_model, NULL);
@@ -1316,6 +1317,29 @@ static int check_mig(sim *s, const wl_row *r)
                   r->mig_col, r->mig);
 }
 
+/* mig_of for a name not kept yet: checked, then interned and kept; NULL
+ * after the input error. */
+static __attribute__((noinline)) const char *mig_new(sim *s, const wl_row *r)
+{
+    if (check_mig(s, r) != 0)
+        return NULL;
+    const char *p = sim_str_intern(&s->strs, r->mig);
+    sim_symmap_put(&s->sym_mig, r->mig_sym, (uint64_t)(uintptr_t)p);
+    return p;
+}
+
+/* Row r's mig name checked (check_mig) and interned: one lookup for a name
+ * kept on an earlier row. NULL after the input error. */
+static inline const char *mig_of(sim *s, const wl_row *r)
+{
+    uint64_t v;
+    if (!r->mig[0])
+        return sim_str_none;
+    if (sim_symmap_get(&s->sym_mig, r->mig_sym, &v))
+        return (const char *)(uintptr_t)v;
+    return mig_new(s, r);
+}
+
 /* j was not admitted: none of its models is in the cluster (asked: its
  * pools before admission), or its tenant's quota never admits it. */
 static __attribute__((noinline)) void reject_unadmitted(sim *s, job *j, uint64_t asked)
@@ -1393,10 +1417,11 @@ static inline bool spans_nodes(const sim *s, const job *j)
 
 int sim_submit_row(sim *s, const wl_row *row)
 {
-    if (check_mig(s, row) != 0)
+    const char *mig = mig_of(s, row);
+    if (!mig)
         return -1;
     job *j = job_new(s);
-    req_of_row(s, j, row);
+    req_of_row(s, j, row, mig);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
     if (resolve_models(s, row, &j->pools) != 0 ||
