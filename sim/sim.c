@@ -226,8 +226,8 @@ static __attribute__((noinline)) job_more *more_new(void)
 /* The record row r's rare columns go into (req_of_row writes them all):
  * the job's own (a task's), else one kept from an ended job, reset in
  * full only when touched: an untouched one differs from the defaults in
- * the row's members and ref alone (job_more), the first rewritten, the
- * second cleared here. Left untouched. */
+ * the row's members, ref and hw_on_ref alone (job_more), the first
+ * rewritten, the others cleared here. Left untouched. */
 static inline job_more *more_for_row(sim *s, job *j)
 {
     if (j->more)
@@ -236,6 +236,7 @@ static inline job_more *more_for_row(sim *s, job *j)
     if (m->touched)
         sim_job_more_reset(m);
     m->ref = NULL;
+    m->hw_on_ref = -1;
     return j->more = m;
 }
 

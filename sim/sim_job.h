@@ -153,9 +153,14 @@ typedef struct job_more {
     void *owner;
     int prefer_node;
     int cost_holder; /* internal tasks: who pays for its cards (sim_cost.h), -1: not known yet */
-    /* a member beside the row's columns and ref may differ from its
-     * default: a full reset before the record serves another job */
+    /* a member beside the row's columns, ref and hw_on_ref may differ
+     * from its default: a full reset before the record serves another job */
     bool touched;
+    /* set with ref by hw_admit (sim_hw.c): placed on a whole card of the
+     * run's reference model, an untouched record's job runs at 1 there and
+     * adds this (0 or 1) to the starts a speedup table decided; -1: not
+     * known, the record is asked in full */
+    int8_t hw_on_ref;
 } job_more;
 
 typedef struct job {
