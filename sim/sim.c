@@ -1390,17 +1390,26 @@ static __attribute__((noinline, cold)) void observed_unshare(sim *s, const job *
     }
 }
 
+/* sim_class_arrived_new, out of line: the name's first job (or no class) */
+static __attribute__((noinline)) int class_new(sim *s, job *j, const wl_row *row)
+{
+    return sim_class_arrived_new(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err);
+}
+
 /* An arrival's class and observed queue (sim.row_extras), before it may
  * start. 0, or GS_EINPUT in the run's error (a class too many). Inline,
  * as started_extras. */
 static inline int arrived_extras(sim *s, job *j, const wl_row *row)
 {
-    if (s->classes.on && sim_class_arrived(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err) != 0)
+    if (s->classes.on && !sim_class_arrived(&s->classes, j, row) && class_new(s, j, row) != 0)
         return GS_EINPUT;
-    double observed_queue_s = row->observed_start_us >= 0 ? gs_us_to_s(row->observed_start_us - row->submit_us) : -1;
-    if (observed_queue_s < 0 && s->observed.shared)
-        observed_unshare(s, j);
-    sim_observed_arrived(&s->observed, j->slot, observed_queue_s);
+    if (row->observed_start_us >= 0) /* the reader checks it is not before submit */
+        sim_observed_arrived_at(&s->observed, j->slot, gs_us_to_s(row->observed_start_us - row->submit_us));
+    else {
+        if (s->observed.shared)
+            observed_unshare(s, j);
+        sim_observed_arrived(&s->observed, j->slot, -1);
+    }
     return 0;
 }
 

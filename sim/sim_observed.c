@@ -47,11 +47,11 @@ void sim_observed_unshare(sim_observed *o)
 
 void sim_observed_report(const sim_observed *o, cJSON *jobs)
 {
-    if (!o->arrived)
+    if (!o->observed_s.n)
         return;
     const sim_sketch *simulated = o->shared ? o->run_queue_s : &o->simulated_s;
     cJSON *q = cJSON_AddObjectToObject(jobs, "queue_vs_observed");
-    cJSON_AddNumberToObject(q, "jobs", (double)o->arrived);
+    cJSON_AddNumberToObject(q, "jobs", (double)o->observed_s.n);
     cJSON_AddNumberToObject(q, "started", (double)simulated->n);
     sim_report_add_stats(q, "observed_s", &o->observed_s);
     sim_report_add_stats(q, "simulated_s", simulated);

@@ -23,8 +23,7 @@
 typedef struct sim_observed {
     sim_sketch observed_s, simulated_s;
     unsigned char *waiting; /* [cap]: the job in this slot arrived with an observed start and has not started */
-    uint32_t cap;
-    long arrived;           /* jobs that arrived with an observed start */
+    uint32_t cap;           /* the jobs that arrived with one are observed_s's count */
     /* while shared (sim_observed_share), simulated_s is this sketch, the
      * run's queue times: nothing is counted apart, no slot is marked */
     const sim_sketch *run_queue_s;
@@ -53,17 +52,19 @@ static inline void sim_observed_mark(sim_observed *o, uint32_t slot)
         sim_observed_grow(o, slot);
     o->waiting[slot] = 1;
 }
+/* sim_observed_arrived for an observed start (observed_queue_s >= 0) */
+static inline void sim_observed_arrived_at(sim_observed *o, uint32_t slot, double observed_queue_s)
+{
+    sim_sketch_add(&o->observed_s, observed_queue_s);
+    if (!o->shared)
+        sim_observed_mark(o, slot);
+}
 static inline void sim_observed_arrived(sim_observed *o, uint32_t slot, double observed_queue_s)
 {
-    bool has = !(observed_queue_s < 0);
-    if (has) {
-        o->arrived++;
-        sim_sketch_add(&o->observed_s, observed_queue_s);
-    }
-    if (slot < o->cap)
-        o->waiting[slot] = has; /* cleared for a slot reused by a job without one */
-    else if (has && !o->shared)
-        sim_observed_mark(o, slot);
+    if (!(observed_queue_s < 0))
+        sim_observed_arrived_at(o, slot, observed_queue_s);
+    else if (slot < o->cap)
+        o->waiting[slot] = 0; /* cleared for a slot reused by a job without one */
 }
 /* The job in slot starts for the first time, queue_s after its submit, a
  * value of sketch bucket `bucket` (sim_sketch_bucket: the run's queue_s
