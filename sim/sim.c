@@ -254,9 +254,9 @@ static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text
 
 /* The job's request from row r: the columns jobs use, names interned, the
  * id copied (see job_req in sim_job.h); the rare columns out of line only
- * when the row gives one. mig: the row's mig name, interned (checked by
- * the caller). */
-static void req_of_row(sim *s, job *j, const wl_row *r, const char *mig)
+ * when the row gives one. nm: the row's mig, ref_gpu and speedup names,
+ * interned (mig checked by the caller). */
+static void req_of_row(sim *s, job *j, const wl_row *r, const struct sim_row_names *nm)
 {
     job_req *q = &j->req;
     sim_str_drop(&s->strs, q->id);
@@ -264,7 +264,7 @@ static void req_of_row(sim *s, job *j, const wl_row *r, const char *mig)
     q->id = sim_str_id(&s->strs, r->id);
     /* most rows name neither: no call for an empty one */
     q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
-    q->mig = mig;
+    q->mig = nm->mig;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
         r->comm >= 0 || r->time_limit_us > 0) {
         job_more *m = more_for_row(s, j);
@@ -273,9 +273,16 @@ static void req_of_row(sim *s, job *j, const wl_row *r, const char *mig)
         m->mem_bound = r->mem_bound;
         m->comm = r->comm;
         m->time_limit_us = r->time_limit_us > 0 ? r->time_limit_us : -1;
-        m->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
-        m->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
+        m->ref_gpu = nm->ref_gpu;
+        m->speedup = nm->speedup;
     }
+}
+
+/* Row r's ref_gpu and speedup names, interned (by their name numbers) */
+static void rare_names(sim *s, const wl_row *r, struct sim_row_names *nm)
+{
+    nm->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
+    nm->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
 }
 
 void sim_job_set_id(sim *s, job *j, const char *id)
@@ -413,6 +420,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->heap.reclaim = heap_reclaim;
     s->heap.reclaim_ud = s;
     s->free_head = NO_SLOT;
+    memset(s->names_key, 0xff, sizeof s->names_key); /* row_names: no row matches yet */
     sim_strtab_init(&s->strs);
     sim_queue_init(&s->queue);
     sim_sketch_init(&s->queue_s);
@@ -1127,7 +1135,9 @@ job *sim_task_new(sim *s, int owner)
 
 void sim_task_set_row(sim *s, job *j, const wl_row *r)
 {
-    req_of_row(s, j, r, r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none);
+    struct sim_row_names nm = {.mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none};
+    rare_names(s, r, &nm);
+    req_of_row(s, j, r, &nm);
     j->pools = sim_cluster_all_pools(s->cl);
     if (r->gpu_model[0]) /* names were checked when the service row was read */
         j->pools = sim_cluster_model_mask(s->cl, s->cat, r->gpu_model, NULL);
@@ -1425,17 +1435,52 @@ static inline bool spans_nodes(const sim *s, const job *j)
     return n > s->gpn_floor && sim_gang_spans(s->cl, j);
 }
 
-int sim_submit_row(sim *s, const wl_row *row)
+/* Row r's names resolved into s->names: mig checked and interned, the
+ * pools gpu_model allows, ref_gpu and speedup interned. kept: r is the
+ * reader's (a name number for every name it gives): its numbers become
+ * the key a later row is matched on; else no row matches. 0, or -1 after
+ * an input error (mig, gpu_model). */
+static __attribute__((noinline)) int names_new(sim *s, const wl_row *r, bool kept)
 {
-    const char *mig = mig_of(s, row);
-    if (!mig)
+    memset(s->names_key, 0xff, sizeof s->names_key); /* no match while unresolved */
+    struct sim_row_names *nm = &s->names;
+    if (!(nm->mig = mig_of(s, r)) || resolve_models(s, r, &nm->pools) != 0)
+        return -1;
+    rare_names(s, r, nm);
+    if (kept)
+        memcpy(s->names_key, &r->mig_sym, sizeof s->names_key);
+    return 0;
+}
+
+_Static_assert(offsetof(wl_row, gpu_model_sym) == offsetof(wl_row, mig_sym) + 4 &&
+                   offsetof(wl_row, ref_gpu_sym) == offsetof(wl_row, mig_sym) + 8 &&
+                   offsetof(wl_row, speedup_sym) == offsetof(wl_row, mig_sym) + 12,
+               "row_names reads the four name numbers as one key");
+
+/* Row r's names (names_new): a reader row naming the same mig, gpu_model,
+ * ref_gpu and speedup as the last one resolved -- most rows of a trace,
+ * whose four columns are one text or none -- takes its answers, without
+ * a lookup. NULL after an input error. The key is unset at the start (no
+ * name number is all ones: the reader counts names from 1). */
+static inline const struct sim_row_names *row_names(sim *s, const wl_row *r, bool from_reader)
+{
+    if (from_reader && memcmp(&r->mig_sym, s->names_key, sizeof s->names_key) == 0)
+        return &s->names;
+    return names_new(s, r, from_reader) == 0 ? &s->names : NULL;
+}
+
+/* sim_submit_row; from_reader: row is the trace reader's (row_names) */
+static inline __attribute__((always_inline)) int submit_row(sim *s, const wl_row *row, bool from_reader)
+{
+    const struct sim_row_names *nm = row_names(s, row, from_reader);
+    if (!nm)
         return -1;
     job *j = job_new(s);
-    req_of_row(s, j, row, mig);
+    req_of_row(s, j, row, nm);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, row, &j->pools) != 0 ||
-        (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0)) {
+    j->pools = nm->pools;
+    if (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0) {
         s->arrived--;
         job_free(s, j);
         return -1;
@@ -1469,6 +1514,8 @@ int sim_submit_row(sim *s, const wl_row *row)
         EACH_MODULE(s, arrived, s, j); /* a request left queued may preempt */
     return state;
 }
+
+int sim_submit_row(sim *s, const wl_row *row) { return submit_row(s, row, false); }
 
 /* a row that is not a job (a burst of a session) goes to the time
  * policies; without one it is only counted. */
@@ -1507,7 +1554,7 @@ static int on_arrival(sim *s)
             schedule_arrival(s);
         return rc;
     }
-    if (sim_submit_row(s, s->next_row) < 0)
+    if (submit_row(s, s->next_row, true) < 0)
         return GS_EINPUT;
     int rc = read_next(s);
     if (rc == 0)
