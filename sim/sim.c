@@ -257,7 +257,8 @@ static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text
  * when the row gives one. nm: the row's mig, ref_gpu and speedup names,
  * interned (mig checked by the caller). Inline in both callers: as a call
  * it costs the arrival its fields' stores twice over. */
-static inline __attribute__((always_inline)) void req_of_row(sim *s, job *j, const wl_row *r, const struct sim_row_names *nm)
+static inline __attribute__((always_inline)) void req_of_row(sim *s, job *j, const wl_row *r,
+                                                              const struct sim_row_names *nm)
 {
     job_req *q = &j->req;
     sim_str_drop(&s->strs, q->id);
