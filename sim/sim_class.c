@@ -37,8 +37,8 @@ static int class_index(sim_classes *k, const char *name)
     sim_class_fig *f = &k->c[k->n];
     memset(f, 0, sizeof *f);
     f->name = name;
-    sim_sketch_init(&f->queue_s);
-    sim_sketch_init(&f->jct_s);
+    sim_sketch_init_wide(&f->queue_s); /* counted by sim_sketch_count_wide */
+    sim_sketch_init_wide(&f->jct_s);
     return (int)k->n++;
 }
 

@@ -76,11 +76,11 @@ int sim_class_arrived_new(sim_classes *k, sim_strtab *strs, job *j, const wl_row
  * (bucket: the value's sketch bucket, sim_sketch_bucket). O(1). */
 static inline void sim_class_started(sim_classes *k, const job *j, double queue_s, int bucket)
 {
-    sim_sketch_count(&k->c[j->req.cls].queue_s, queue_s, bucket);
+    sim_sketch_count_wide(&k->c[j->req.cls].queue_s, queue_s, bucket);
 }
 static inline void sim_class_done(sim_classes *k, const job *j, double jct_s, int bucket)
 {
-    sim_sketch_count(&k->c[j->req.cls].jct_s, jct_s, bucket);
+    sim_sketch_count_wide(&k->c[j->req.cls].jct_s, jct_s, bucket);
 }
 /* jobs.class {NAME: {arrivals, completed, queue_s, jct_s}}, only when on. */
 void sim_classes_report(const sim_classes *k, cJSON *jobs);

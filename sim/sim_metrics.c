@@ -144,6 +144,14 @@ void sim_sketch_init(sim_sketch *s)
     pthread_once(&sk_bound_once, sk_bound_init);
 }
 
+void sim_sketch_init_wide(sim_sketch *s)
+{
+    sim_sketch_init(s);
+    s->page = xcalloc(SK_NPAGES, sizeof *s->page);
+    s->plo = 0;
+    s->npage = SK_NPAGES;
+}
+
 void sim_sketch_free(sim_sketch *s)
 {
     for (int i = 0; i < s->npage; i++)

@@ -80,6 +80,34 @@ static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
     c[b % SK_PAGE]++;
 }
 
+/* Pages a table spanning every bucket holds */
+#define SK_NPAGES ((SK_NBUCKETS + SK_PAGE - 1) / SK_PAGE)
+/* An empty sketch whose page table spans every bucket from the start
+ * (SK_NPAGES pointers, ~550 bytes; pages still come with their first
+ * value), for sim_sketch_count_wide. For a few sketches that live as long
+ * as the run and take a value or two a job (the per-class figures). */
+void sim_sketch_init_wide(sim_sketch *s);
+/* sim_sketch_count for a sketch made by sim_sketch_init_wide (and not
+ * freed since): the page is found without the table's range test. */
+static inline void sim_sketch_count_wide(sim_sketch *s, double x, int bucket)
+{
+    s->n++;
+    s->sum += x;
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+    if (bucket < 0) {
+        s->zeros++;
+        return;
+    }
+    unsigned b = (unsigned)bucket;
+    uint64_t *c = s->page[b / SK_PAGE];
+    if (!c)
+        c = sim_sketch_page(s, (int)(b / SK_PAGE));
+    c[b % SK_PAGE]++;
+}
+
 /* Adds x. Inline for the value added last (its bucket remembered: a
  * slowdown of exactly 1, a queue time of 0), several times a job: the
  * counts and one counter, without a call. */

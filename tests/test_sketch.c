@@ -131,6 +131,29 @@ static void paged_equals_dense(void)
     gs_rng_free(r);
 }
 
+/* A wide sketch (its table spans every bucket) counts as a paged one: the
+ * same figures, value for value, over zeros and values across the range. */
+static void wide_equals_paged(void)
+{
+    gsl_rng *r = gs_rng_new(3, 11);
+    sim_sketch paged, wide;
+    sim_sketch_init(&paged);
+    sim_sketch_init_wide(&wide);
+    for (int i = 0; i < 20000; i++) {
+        double x = i % 5 == 0 ? 0.0 : gsl_ran_lognormal(r, -2.0, 6.0);
+        int b = sim_sketch_bucket(x);
+        sim_sketch_add_at(&paged, x, b);
+        sim_sketch_count_wide(&wide, x, b);
+    }
+    CHECK(paged.n == wide.n && paged.zeros == wide.zeros && paged.sum == wide.sum && paged.min == wide.min &&
+          paged.max == wide.max);
+    for (double q = 0.0; q <= 1.0; q += 0.0005)
+        CHECK(sim_sketch_quantile(&paged, q) == sim_sketch_quantile(&wide, q));
+    sim_sketch_free(&paged);
+    sim_sketch_free(&wide);
+    gs_rng_free(r);
+}
+
 static void memory_follows_values(void)
 {
     sim_sketch sk;
@@ -222,6 +245,7 @@ const test_case tests_sketch[] = {
     {"sketch/bucket_is_its_definition", bucket_is_definition},
     {"sketch/paged_counters_equal_dense_array", paged_equals_dense},
     {"sketch/memory_follows_values", memory_follows_values},
+    {"sketch/wide_table_counts_as_paged", wide_equals_paged},
     {"sketch/exponential_vs_exact_sort", exp_tail},
     {"sketch/lognormal_heavy_tail_vs_exact_sort", lognormal_tail},
     {"sketch/half_zeros_vs_exact_sort", zeros},
