@@ -20,22 +20,11 @@ static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
  * bucket of its lowest value, or the next one, is the bucket of any value
  * in it. 64 exponents x 128 cells x 2 bytes = 16 KB, for every r below 2^64
  * (past the last bound, ~7.8e18); the rest (and NaN) take the search. */
-#define SK_CELL_BITS 7
-#define SK_NCELLS (64 << SK_CELL_BITS)
 static uint16_t sk_cell[SK_NCELLS];
 
-/* The same cells over x itself, so that an add needs no division: x split
- * by its exponent (from 2^SK_XCELL_E0, just under SK_MIN) and top mantissa
- * bits; sk_xcell[c] is the bucket of cell c's lowest value, and
- * sk_xbound[i] the largest x whose x / SK_MIN is still <= g^i (found once
- * by stepping one ulp at a time: the division rounds, so it is not
- * g^i SK_MIN itself). x / SK_MIN rounds monotonically, so x is past bucket
- * i's bound exactly when x > sk_xbound[i]; a cell spans under a bucket's
- * ratio, so its values lie in its lowest value's bucket or the next. The
- * last bucket has no bound (+inf): values past it stay there. */
-#define SK_XCELL_E0 (-20)
-static uint16_t sk_xcell[SK_NCELLS];
-static double sk_xbound[SK_NBUCKETS];
+/* The same cells over x itself (sim_sketch_bucket_ready, in the header) */
+uint16_t sim_sketch_xcell[SK_NCELLS];
+double sim_sketch_xbound[SK_NBUCKETS];
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
  * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
@@ -81,7 +70,7 @@ static long sk_index(double r);
 
 /* The bucket of x by the definition (x / SK_MIN, then the r cells): for
  * the x cells' table, and for values outside it (x <= 0: -1). */
-static int sk_bucket_slow(double x) { return x <= 0 ? -1 : (int)sk_index(x / SK_MIN); }
+int sim_sketch_bucket_slow(double x) { return x <= 0 ? -1 : (int)sk_index(x / SK_MIN); }
 
 static void sk_bound_init(void)
 {
@@ -91,10 +80,10 @@ static void sk_bound_init(void)
         sk_cell[c] = (uint16_t)sk_search(ldexp(1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS),
                                                c >> SK_CELL_BITS));
     for (int i = 0; i < SK_NBUCKETS - 1; i++)
-        sk_xbound[i] = sk_xbound_of(sk_bound[i]);
-    sk_xbound[SK_NBUCKETS - 1] = INFINITY;
+        sim_sketch_xbound[i] = sk_xbound_of(sk_bound[i]);
+    sim_sketch_xbound[SK_NBUCKETS - 1] = INFINITY;
     for (int c = 0; c < SK_NCELLS; c++)
-        sk_xcell[c] = (uint16_t)sk_bucket_slow(ldexp(
+        sim_sketch_xcell[c] = (uint16_t)sim_sketch_bucket_slow(ldexp(
             1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS), (c >> SK_CELL_BITS) + SK_XCELL_E0));
 }
 
@@ -116,20 +105,6 @@ static long sk_index(double r)
     return i + ((i < SK_NBUCKETS - 1) & (r > sk_bound[i]));
 }
 
-/* The bucket of x (-1 for x <= 0) without the division: its x cell's
- * bucket, or the next one past that bucket's bound (see sk_xcell). x <= 0,
- * NaN and values outside the cells (below 2^SK_XCELL_E0, from 2^44 on)
- * fall outside the unsigned range and take the definition. */
-static inline int sk_bucket(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    uint64_t c = (b >> (52 - SK_CELL_BITS)) - ((uint64_t)(1023 + SK_XCELL_E0) << SK_CELL_BITS);
-    if (c >= SK_NCELLS)
-        return sk_bucket_slow(x);
-    int i = sk_xcell[c];
-    return i + (x > sk_xbound[i]);
-}
 
 void sim_sketch_init(sim_sketch *s)
 {
@@ -183,7 +158,7 @@ size_t sim_sketch_bytes(const sim_sketch *s)
 int sim_sketch_bucket(double x)
 {
     pthread_once(&sk_bound_once, sk_bound_init);
-    return sk_bucket(x);
+    return sim_sketch_bucket_ready(x);
 }
 
 /* The counters of page p, made (and the table widened to reach it) when
@@ -231,7 +206,7 @@ void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sim_sketch_count(s
 
 void sim_sketch_add_new(sim_sketch *s, double x)
 {
-    s->last_bucket = sk_bucket(x);
+    s->last_bucket = sim_sketch_bucket_ready(x); /* s is initialised: the tables are made */
     s->last_x = x;
     sim_sketch_count(s, x, s->last_bucket);
 }

@@ -52,10 +52,12 @@ static inline void sim_observed_mark(sim_observed *o, uint32_t slot)
         sim_observed_grow(o, slot);
     o->waiting[slot] = 1;
 }
-/* sim_observed_arrived for an observed start (observed_queue_s >= 0) */
+/* sim_observed_arrived for an observed start (observed_queue_s >= 0): a
+ * new value most rows, counted inline with its bucket (o's sketches are
+ * initialised: the tables are made) */
 static inline void sim_observed_arrived_at(sim_observed *o, uint32_t slot, double observed_queue_s)
 {
-    sim_sketch_add(&o->observed_s, observed_queue_s);
+    sim_sketch_count(&o->observed_s, observed_queue_s, sim_sketch_bucket_ready(observed_queue_s));
     if (!o->shared)
         sim_observed_mark(o, slot);
 }
