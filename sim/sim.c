@@ -115,29 +115,15 @@ static inline int cost_holder(sim *s, job *j);
 static inline void alloc_add(sim *s, job *j, int pool, double dv);
 static const sim_queue_host *host_room_of(const sim *s);
 
-/* An ending job's job_more, kept for the next job that needs one
- * (sim_job_more_kept): no allocation a row. Out of line: most jobs have none. */
-__attribute__((noinline)) static void more_keep(sim *s, job *j)
-{
-    if (s->more_n == s->more_cap) {
-        s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
-        s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
-    }
-    s->more_pool[s->more_n++] = j->more;
-    j->more = NULL;
-}
-
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    if (j->more) {
-        if (s->more_n < s->more_cap) { /* more_keep without its growth */
-            s->more_pool[s->more_n++] = j->more;
-            j->more = NULL;
-        } else
-            more_keep(s, j);
+    if (j->more) { /* kept for the next job that needs one: no allocation a row */
+        j->more->kept_next = s->more_kept;
+        s->more_kept = j->more;
+        j->more = NULL;
     }
     j->gen++;
     j->done_tok++;
@@ -207,8 +193,9 @@ void sim_event_voided(sim *s)
 
 job_more *sim_job_more_kept(struct sim *s, job *j)
 {
-    if (!j->more && s->more_n) {
-        j->more = s->more_pool[--s->more_n];
+    if (!j->more && s->more_kept) {
+        j->more = s->more_kept;
+        s->more_kept = j->more->kept_next;
         sim_job_more_reset(j->more);
     }
     return sim_job_more(j); /* touched */
@@ -232,7 +219,11 @@ static inline job_more *more_for_row(sim *s, job *j)
 {
     if (j->more)
         return j->more;
-    job_more *m = s->more_n ? s->more_pool[--s->more_n] : more_new();
+    job_more *m = s->more_kept;
+    if (m)
+        s->more_kept = m->kept_next;
+    else
+        m = more_new();
     if (m->touched)
         sim_job_more_reset(m);
     m->ref = NULL;
@@ -1782,11 +1773,11 @@ void sim_free(sim *s)
     s->tr = NULL;
     s->next_row = NULL;
     sim_strtab_free(&s->strs); /* after the slots: their ids live here */
-    for (size_t i = 0; i < s->more_n; i++)
-        free(s->more_pool[i]);
-    free(s->more_pool);
-    s->more_pool = NULL;
-    s->more_n = s->more_cap = 0;
+    while (s->more_kept) {
+        job_more *next = s->more_kept->kept_next;
+        free(s->more_kept);
+        s->more_kept = next;
+    }
     sim_symmap_free(&s->sym_pools);
     sim_symmap_free(&s->sym_tenant);
     sim_symmap_free(&s->sym_mig);

@@ -161,6 +161,7 @@ typedef struct job_more {
      * adds this (0 or 1) to the starts a speedup table decided; -1: not
      * known, the record is asked in full */
     int8_t hw_on_ref;
+    struct job_more *kept_next; /* while kept for another job (sim.more_kept): the one kept before */
 } job_more;
 
 typedef struct job {

@@ -76,9 +76,9 @@ struct sim {
         const char *mig, *ref_gpu, *speedup; /* interned; "" when not given */
         uint64_t pools;                      /* the pools its gpu_model allows */
     } names;
-    /* job_more records of ended jobs, handed to the next job that needs one */
-    job_more **more_pool;
-    size_t more_n, more_cap;
+    /* job_more records of ended jobs, handed to the next job that needs
+     * one: the last kept, linked by kept_next */
+    job_more *more_kept;
 
     /* policies: [0] is the space policy */
     const pol_ops *pol[SIM_MAX_POLICIES];
