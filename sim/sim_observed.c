@@ -10,7 +10,7 @@
 void sim_observed_init(sim_observed *o)
 {
     memset(o, 0, sizeof *o);
-    sim_sketch_init(&o->observed_s);
+    sim_sketch_init_wide(&o->observed_s); /* counted by sim_sketch_count_wide, most arrivals */
     sim_sketch_init(&o->simulated_s);
 }
 

@@ -21,7 +21,7 @@
 #include "sim_metrics.h"
 
 typedef struct sim_observed {
-    sim_sketch observed_s, simulated_s;
+    sim_sketch observed_s, simulated_s; /* observed_s: a table over every bucket (sim_sketch_init_wide) */
     unsigned char *waiting; /* [cap]: the job in this slot arrived with an observed start and has not started */
     uint32_t cap;           /* the jobs that arrived with one are observed_s's count */
     /* while shared (sim_observed_share), simulated_s is this sketch, the
@@ -57,7 +57,7 @@ static inline void sim_observed_mark(sim_observed *o, uint32_t slot)
  * initialised: the tables are made) */
 static inline void sim_observed_arrived_at(sim_observed *o, uint32_t slot, double observed_queue_s)
 {
-    sim_sketch_count(&o->observed_s, observed_queue_s, sim_sketch_bucket_ready(observed_queue_s));
+    sim_sketch_count_wide(&o->observed_s, observed_queue_s, sim_sketch_bucket_ready(observed_queue_s));
     if (!o->shared)
         sim_observed_mark(o, slot);
 }
