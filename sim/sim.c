@@ -115,29 +115,15 @@ static inline int cost_holder(sim *s, job *j);
 static inline void alloc_add(sim *s, job *j, int pool, double dv);
 static const sim_queue_host *host_room_of(const sim *s);
 
-/* An ending job's job_more, kept for the next job that needs one
- * (sim_job_more_kept): no allocation a row. Out of line: most jobs have none. */
-__attribute__((noinline)) static void more_keep(sim *s, job *j)
-{
-    if (s->more_n == s->more_cap) {
-        s->more_cap = s->more_cap ? 2 * s->more_cap : 64;
-        s->more_pool = xrealloc(s->more_pool, s->more_cap * sizeof *s->more_pool);
-    }
-    s->more_pool[s->more_n++] = j->more;
-    j->more = NULL;
-}
-
 static void job_free(sim *s, job *j)
 {
     sim_job_drop_gpus(j);
     sim_str_drop(&s->strs, j->req.id);
     j->req.id = sim_str_none;
-    if (j->more) {
-        if (s->more_n < s->more_cap) { /* more_keep without its growth */
-            s->more_pool[s->more_n++] = j->more;
-            j->more = NULL;
-        } else
-            more_keep(s, j);
+    if (j->more) { /* kept for the next job that needs one: no allocation a row */
+        j->more->kept_next = s->more_kept;
+        s->more_kept = j->more;
+        j->more = NULL;
     }
     j->gen++;
     j->done_tok++;
@@ -207,11 +193,42 @@ void sim_event_voided(sim *s)
 
 job_more *sim_job_more_kept(struct sim *s, job *j)
 {
-    if (!j->more && s->more_n) {
-        j->more = s->more_pool[--s->more_n];
+    if (!j->more && s->more_kept) {
+        j->more = s->more_kept;
+        s->more_kept = j->more->kept_next;
         sim_job_more_reset(j->more);
     }
-    return j->more ? j->more : sim_job_more(j);
+    return sim_job_more(j); /* touched */
+}
+
+/* A fresh record at its defaults, for more_for_row (out of line: the
+ * records kept serve most rows). */
+static __attribute__((noinline)) job_more *more_new(void)
+{
+    job_more *m = xmalloc(sizeof *m);
+    sim_job_more_reset(m);
+    return m;
+}
+
+/* The record row r's rare columns go into (req_of_row writes them all):
+ * the job's own (a task's), else one kept from an ended job, reset in
+ * full only when touched: an untouched one differs from the defaults in
+ * the row's members, ref and hw_on_ref alone (job_more), the first
+ * rewritten, the others cleared here. Left untouched. */
+static inline job_more *more_for_row(sim *s, job *j)
+{
+    if (j->more)
+        return j->more;
+    job_more *m = s->more_kept;
+    if (m)
+        s->more_kept = m->kept_next;
+    else
+        m = more_new();
+    if (m->touched)
+        sim_job_more_reset(m);
+    m->ref = NULL;
+    m->hw_on_ref = -1;
+    return j->more = m;
 }
 
 /* The run's copy of name text, by the reader's number sym (interned on
@@ -228,8 +245,11 @@ static const char *name_of(sim *s, sim_symmap *m, uint32_t sym, const char *text
 
 /* The job's request from row r: the columns jobs use, names interned, the
  * id copied (see job_req in sim_job.h); the rare columns out of line only
- * when the row gives one. */
-static void req_of_row(sim *s, job *j, const wl_row *r)
+ * when the row gives one. nm: the row's mig, ref_gpu and speedup names,
+ * interned (mig checked by the caller). Inline in both callers: as a call
+ * it costs the arrival its fields' stores twice over. */
+static inline __attribute__((always_inline)) void req_of_row(sim *s, job *j, const wl_row *r,
+                                                              const struct sim_row_names *nm)
 {
     job_req *q = &j->req;
     sim_str_drop(&s->strs, q->id);
@@ -237,18 +257,25 @@ static void req_of_row(sim *s, job *j, const wl_row *r)
     q->id = sim_str_id(&s->strs, r->id);
     /* most rows name neither: no call for an empty one */
     q->tenant = r->tenant[0] ? name_of(s, &s->sym_tenant, r->tenant_sym, r->tenant) : sim_str_none;
-    q->mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none;
+    q->mig = nm->mig;
     if (r->checkpoint_gib >= 0 || r->params_b >= 0 || r->mem_bound >= 0 || r->ref_gpu[0] || r->speedup[0] ||
         r->comm >= 0 || r->time_limit_us > 0) {
-        job_more *m = sim_job_more_kept(s, j);
+        job_more *m = more_for_row(s, j);
         m->checkpoint_gib = r->checkpoint_gib;
         m->params_b = r->params_b;
         m->mem_bound = r->mem_bound;
         m->comm = r->comm;
         m->time_limit_us = r->time_limit_us > 0 ? r->time_limit_us : -1;
-        m->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
-        m->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
+        m->ref_gpu = nm->ref_gpu;
+        m->speedup = nm->speedup;
     }
+}
+
+/* Row r's ref_gpu and speedup names, interned (by their name numbers) */
+static void rare_names(sim *s, const wl_row *r, struct sim_row_names *nm)
+{
+    nm->ref_gpu = r->ref_gpu[0] ? name_of(s, &s->sym_ref_gpu, r->ref_gpu_sym, r->ref_gpu) : sim_str_none;
+    nm->speedup = r->speedup[0] ? name_of(s, &s->sym_speedup, r->speedup_sym, r->speedup) : sim_str_none;
 }
 
 void sim_job_set_id(sim *s, job *j, const char *id)
@@ -399,6 +426,8 @@ static int open_trace(sim *s, gs_error *err)
         return GS_EINPUT;
     sim_classes_init(&s->classes, wl_trace_column(s->tr, "class"));
     s->row_extras = s->classes.on || wl_trace_column(s->tr, "observed_start") > 0;
+    if (wl_trace_column(s->tr, "observed_start") > 0) /* until a row leaves it empty */
+        sim_observed_share(&s->observed, &s->queue_s);
     return 0;
 }
 
@@ -423,6 +452,7 @@ int sim_init_with(sim *s, const sim_config *cfg, const gpu_catalog *cat, sim_clu
     s->heap.reclaim = heap_reclaim;
     s->heap.reclaim_ud = s;
     s->free_head = NO_SLOT;
+    memset(s->names_key, 0xff, sizeof s->names_key); /* row_names: no row matches yet */
     sim_strtab_init(&s->strs);
     sim_queue_init(&s->queue);
     sim_sketch_init(&s->queue_s);
@@ -871,8 +901,9 @@ static void schedule_done(sim *s, job *j)
 /* A job's first start beyond the run's figures, when the trace has a
  * class or observed_start column (sim.row_extras): its class's queue
  * time, its observed queue's. The value and its bucket are the run's
- * sketch's last ones, found once for all. */
-static __attribute__((noinline)) void started_extras(sim *s, const job *j)
+ * sketch's last ones, found once for all. Inline behind the flag's test:
+ * a call would cost more than its counts (the plain run measures the same). */
+static inline void started_extras(sim *s, const job *j)
 {
     if (s->classes.on)
         sim_class_started(&s->classes, j, s->queue_s.last_x, s->queue_s.last_bucket);
@@ -880,7 +911,7 @@ static __attribute__((noinline)) void started_extras(sim *s, const job *j)
 }
 
 /* Its completion, likewise (the run's jct_s just took the value). */
-static __attribute__((noinline)) void done_extras(sim *s, const job *j)
+static inline void done_extras(sim *s, const job *j)
 {
     if (s->classes.on)
         sim_class_done(&s->classes, j, s->jct_s.last_x, s->jct_s.last_bucket);
@@ -1131,7 +1162,9 @@ job *sim_task_new(sim *s, int owner)
 
 void sim_task_set_row(sim *s, job *j, const wl_row *r)
 {
-    req_of_row(s, j, r);
+    struct sim_row_names nm = {.mig = r->mig[0] ? name_of(s, &s->sym_mig, r->mig_sym, r->mig) : sim_str_none};
+    rare_names(s, r, &nm);
+    req_of_row(s, j, r, &nm);
     j->pools = sim_cluster_all_pools(s->cl);
     if (r->gpu_model[0]) /* names were checked when the service row was read */
         j->pools = sim_cluster_model_mask(s->cl, s->cat, r->gpu_model, NULL);
@@ -1322,6 +1355,29 @@ static int check_mig(sim *s, const wl_row *r)
                   r->mig_col, r->mig);
 }
 
+/* mig_of for a name not kept yet: checked, then interned and kept; NULL
+ * after the input error. */
+static __attribute__((noinline)) const char *mig_new(sim *s, const wl_row *r)
+{
+    if (check_mig(s, r) != 0)
+        return NULL;
+    const char *p = sim_str_intern(&s->strs, r->mig);
+    sim_symmap_put(&s->sym_mig, r->mig_sym, (uint64_t)(uintptr_t)p);
+    return p;
+}
+
+/* Row r's mig name checked (check_mig) and interned: one lookup for a name
+ * kept on an earlier row. NULL after the input error. */
+static inline const char *mig_of(sim *s, const wl_row *r)
+{
+    uint64_t v;
+    if (!r->mig[0])
+        return sim_str_none;
+    if (sim_symmap_get(&s->sym_mig, r->mig_sym, &v))
+        return (const char *)(uintptr_t)v;
+    return mig_new(s, r);
+}
+
 /* j was not admitted: none of its models is in the cluster (asked: its
  * pools before admission), or its tenant's quota never admits it. */
 static __attribute__((noinline)) void reject_unadmitted(sim *s, job *j, uint64_t asked)
@@ -1358,14 +1414,39 @@ static inline void size_arrive(sim *s, int c)
     s->size_arrived[c]++;
 }
 
-/* An arrival's class and observed queue (sim.row_extras), before it may
- * start. 0, or GS_EINPUT in the run's error (a class too many). */
-static __attribute__((noinline)) int arrived_extras(sim *s, job *j, const wl_row *row)
+/* The first arrival without an observed start, j, ends the observed
+ * figures' sharing of the run's queue sketch: every job in flight that has
+ * not started arrived with one, and is marked (sim_observed_unshare). */
+static __attribute__((noinline, cold)) void observed_unshare(sim *s, const job *j)
 {
-    if (s->classes.on && sim_class_arrived(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err) != 0)
+    sim_observed_unshare(&s->observed);
+    for (uint32_t slot = 0; slot < s->nslots; slot++) {
+        const job *w = sim_slot_job(s, slot);
+        if (w != j && w->state < JOB_DONE && !w->started && !w->internal)
+            sim_observed_mark(&s->observed, slot);
+    }
+}
+
+/* sim_class_arrived_new, out of line: the name's first job (or no class) */
+static __attribute__((noinline)) int class_new(sim *s, job *j, const wl_row *row)
+{
+    return sim_class_arrived_new(&s->classes, &s->strs, j, row, s->cfg->trace_path, &s->err);
+}
+
+/* An arrival's class and observed queue (sim.row_extras), before it may
+ * start. 0, or GS_EINPUT in the run's error (a class too many). Inline,
+ * as started_extras. */
+static inline int arrived_extras(sim *s, job *j, const wl_row *row)
+{
+    if (s->classes.on && !sim_class_arrived(&s->classes, j, row) && class_new(s, j, row) != 0)
         return GS_EINPUT;
-    sim_observed_arrived(&s->observed, j->slot,
-                         row->observed_start_us >= 0 ? gs_us_to_s(row->observed_start_us - row->submit_us) : -1);
+    if (row->observed_start_us >= 0) /* the reader checks it is not before submit */
+        sim_observed_arrived_at(&s->observed, j->slot, gs_us_to_s(row->observed_start_us - row->submit_us));
+    else {
+        if (s->observed.shared)
+            observed_unshare(s, j);
+        sim_observed_arrived(&s->observed, j->slot, -1);
+    }
     return 0;
 }
 
@@ -1381,16 +1462,52 @@ static inline bool spans_nodes(const sim *s, const job *j)
     return n > s->gpn_floor && sim_gang_spans(s->cl, j);
 }
 
-int sim_submit_row(sim *s, const wl_row *row)
+/* Row r's names resolved into s->names: mig checked and interned, the
+ * pools gpu_model allows, ref_gpu and speedup interned. kept: r is the
+ * reader's (a name number for every name it gives): its numbers become
+ * the key a later row is matched on; else no row matches. 0, or -1 after
+ * an input error (mig, gpu_model). */
+static __attribute__((noinline)) int names_new(sim *s, const wl_row *r, bool kept)
 {
-    if (check_mig(s, row) != 0)
+    memset(s->names_key, 0xff, sizeof s->names_key); /* no match while unresolved */
+    struct sim_row_names *nm = &s->names;
+    if (!(nm->mig = mig_of(s, r)) || resolve_models(s, r, &nm->pools) != 0)
+        return -1;
+    rare_names(s, r, nm);
+    if (kept)
+        memcpy(s->names_key, &r->mig_sym, sizeof s->names_key);
+    return 0;
+}
+
+_Static_assert(offsetof(wl_row, gpu_model_sym) == offsetof(wl_row, mig_sym) + 4 &&
+                   offsetof(wl_row, ref_gpu_sym) == offsetof(wl_row, mig_sym) + 8 &&
+                   offsetof(wl_row, speedup_sym) == offsetof(wl_row, mig_sym) + 12,
+               "row_names reads the four name numbers as one key");
+
+/* Row r's names (names_new): a reader row naming the same mig, gpu_model,
+ * ref_gpu and speedup as the last one resolved -- most rows of a trace,
+ * whose four columns are one text or none -- takes its answers, without
+ * a lookup. NULL after an input error. The key is unset at the start (no
+ * name number is all ones: the reader counts names from 1). */
+static inline const struct sim_row_names *row_names(sim *s, const wl_row *r, bool from_reader)
+{
+    if (from_reader && memcmp(&r->mig_sym, s->names_key, sizeof s->names_key) == 0)
+        return &s->names;
+    return names_new(s, r, from_reader) == 0 ? &s->names : NULL;
+}
+
+/* sim_submit_row; from_reader: row is the trace reader's (row_names) */
+static inline __attribute__((always_inline)) int submit_row(sim *s, const wl_row *row, bool from_reader)
+{
+    const struct sim_row_names *nm = row_names(s, row, from_reader);
+    if (!nm)
         return -1;
     job *j = job_new(s);
-    req_of_row(s, j, row);
+    req_of_row(s, j, row, nm);
     j->arrival_no = s->arrived++;
     j->work_left_us = (double)j->req.dur_us;
-    if (resolve_models(s, row, &j->pools) != 0 ||
-        (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0)) {
+    j->pools = nm->pools;
+    if (__builtin_expect(s->row_extras, 0) && arrived_extras(s, j, row) != 0) {
         s->arrived--;
         job_free(s, j);
         return -1;
@@ -1424,6 +1541,8 @@ int sim_submit_row(sim *s, const wl_row *row)
         EACH_MODULE(s, arrived, s, j); /* a request left queued may preempt */
     return state;
 }
+
+int sim_submit_row(sim *s, const wl_row *row) { return submit_row(s, row, false); }
 
 /* a row that is not a job (a burst of a session) goes to the time
  * policies; without one it is only counted. */
@@ -1462,7 +1581,7 @@ static int on_arrival(sim *s)
             schedule_arrival(s);
         return rc;
     }
-    if (sim_submit_row(s, s->next_row) < 0)
+    if (submit_row(s, s->next_row, true) < 0)
         return GS_EINPUT;
     int rc = read_next(s);
     if (rc == 0)
@@ -1688,11 +1807,11 @@ void sim_free(sim *s)
     s->tr = NULL;
     s->next_row = NULL;
     sim_strtab_free(&s->strs); /* after the slots: their ids live here */
-    for (size_t i = 0; i < s->more_n; i++)
-        free(s->more_pool[i]);
-    free(s->more_pool);
-    s->more_pool = NULL;
-    s->more_n = s->more_cap = 0;
+    while (s->more_kept) {
+        job_more *next = s->more_kept->kept_next;
+        free(s->more_kept);
+        s->more_kept = next;
+    }
     sim_symmap_free(&s->sym_pools);
     sim_symmap_free(&s->sym_tenant);
     sim_symmap_free(&s->sym_mig);

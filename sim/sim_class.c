@@ -20,7 +20,7 @@ void sim_classes_free(sim_classes *k)
         sim_sketch_free(&k->c[i].jct_s);
     }
     free(k->c);
-    sim_symmap_free(&k->by_sym);
+    free(k->by_sym);
     memset(k, 0, sizeof *k);
 }
 
@@ -37,29 +37,45 @@ static int class_index(sim_classes *k, const char *name)
     sim_class_fig *f = &k->c[k->n];
     memset(f, 0, sizeof *f);
     f->name = name;
-    sim_sketch_init(&f->queue_s);
-    sim_sketch_init(&f->jct_s);
+    sim_sketch_init_wide(&f->queue_s); /* counted by sim_sketch_count_wide */
+    sim_sketch_init_wide(&f->jct_s);
     return (int)k->n++;
+}
+
+/* Class index i kept for name number sym (0: nothing kept). */
+static void by_sym_put(sim_classes *k, uint32_t sym, int i)
+{
+    if (sym == 0)
+        return;
+    if (sym >= k->nsym) {
+        uint32_t n = k->nsym ? k->nsym : 16;
+        while (n <= sym)
+            n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
+        k->by_sym = xrealloc(k->by_sym, (size_t)n * sizeof *k->by_sym);
+        for (uint32_t s = k->nsym; s < n; s++)
+            k->by_sym[s] = SIM_CLASS_UNSEEN;
+        k->nsym = n;
+    }
+    k->by_sym[sym] = (uint16_t)i;
 }
 
 /* The index of row r's class, added when new: -1 past SIM_CLASS_MAX. */
 static int class_of_row(sim_classes *k, sim_strtab *strs, const wl_row *r)
 {
-    uint64_t ix;
-    if (sim_symmap_get(&k->by_sym, r->class_sym, &ix))
-        return (int)ix;
-    if (!r->job_class[0] && k->none >= 0) /* no class: its index kept apart (name number 0 has no map entry) */
+    if (r->class_sym < k->nsym && k->by_sym[r->class_sym] != SIM_CLASS_UNSEEN)
+        return k->by_sym[r->class_sym];
+    if (!r->job_class[0] && k->none >= 0) /* no class: its index kept apart (name number 0 has no entry) */
         return k->none;
     /* a name's first job, or a row built by hand (no name number) */
     int i = class_index(k, sim_str_intern(strs, r->job_class[0] ? r->job_class : SIM_CLASS_NONE));
     if (i >= 0 && !r->job_class[0])
         k->none = i;
     if (i >= 0)
-        sim_symmap_put(&k->by_sym, r->class_sym, (uint64_t)i);
+        by_sym_put(k, r->class_sym, i);
     return i;
 }
 
-/* sim_class_arrived's way for a row whose name number has no answer kept */
+/* sim_class_arrived for any row */
 int sim_class_arrived_new(sim_classes *k, sim_strtab *strs, job *j, const wl_row *r, const char *trace,
                           gs_error *err)
 {
@@ -81,7 +97,7 @@ void sim_classes_report(const sim_classes *k, cJSON *jobs)
     for (uint32_t i = 0; i < k->n; i++) {
         cJSON *c = cJSON_AddObjectToObject(o, k->c[i].name);
         cJSON_AddNumberToObject(c, "arrivals", (double)k->c[i].arrived);
-        cJSON_AddNumberToObject(c, "completed", (double)k->c[i].completed);
+        cJSON_AddNumberToObject(c, "completed", (double)k->c[i].jct_s.n);
         sim_report_add_stats(c, "queue_s", &k->c[i].queue_s);
         sim_report_add_stats(c, "jct_s", &k->c[i].jct_s);
     }

@@ -53,6 +53,7 @@ typedef struct hw_state {
      * and the model the first names (NULL: none) */
     const char *ok_ref_gpu, *ok_speedup;
     const gpu_model *ok_ref;
+    int8_t ok_on_ref; /* and job_more.hw_on_ref for the pair */
     /* speeds by a speedup table, kept per distinct inputs (speed_memo);
      * the last table asked about the reference model's own card, and
      * whether it lists that model (on_ref_card) */
@@ -290,6 +291,8 @@ static __attribute__((noinline)) bool admit_names(hw_state *h, sim *s, job *j, c
     h->ok_ref_gpu = ref_gpu;
     h->ok_speedup = speedup;
     h->ok_ref = ref;
+    h->ok_on_ref = ref && ref != h->ref ? -1 : speedup[0] ? table_factor(h, speedup, h->ref) > 0 : 0;
+    j->more->hw_on_ref = h->ok_on_ref;
     return true;
 }
 
@@ -306,8 +309,8 @@ static bool hw_admit(void *state, sim *s, job *j)
     const char *ref_gpu = job_req_ref_gpu(j), *speedup = job_req_speedup(j);
     if (ref_gpu != h->ok_ref_gpu || speedup != h->ok_speedup)
         return admit_names(h, s, j, ref_gpu, speedup);
-    if (h->ok_ref)
-        j->more->ref = h->ok_ref;
+    j->more->ref = h->ok_ref;
+    j->more->hw_on_ref = h->ok_on_ref;
     return true;
 }
 
@@ -411,7 +414,7 @@ static double demand_share(const job *j, double share)
     return u > 0 && u < share ? 1.0 : u > 0 ? share / u : share;
 }
 
-static double place_speed_in(sim *s, hw_state *h, const job *j)
+static __attribute__((noinline)) double place_speed_in(sim *s, hw_state *h, const job *j)
 {
     if (j->req.kind != WL_KIND_JOB || j->node < 0)
         return 1.0; /* sessions hold for wall-clock time */
@@ -494,12 +497,17 @@ static __attribute__((noinline)) bool ref_table_ask(hw_state *h, const char *tab
  * and it holds no slice: a speedup table gives it the factor over itself,
  * else no figure is needed (speed_of's answers; a util of (0, 1] does not
  * slow a whole card). The table's answer counts in by_table when it lists
- * the model (the last table asked is kept: most rows name one). */
+ * the model (the last table asked is kept: most rows name one). An
+ * untouched record holds no slice: its admission's answer stands. */
 static inline bool on_ref_card(hw_state *h, const job *j)
 {
     const job_more *x = j->more;
     if (!x)
         return true;
+    if (!x->touched && x->hw_on_ref >= 0) {
+        h->by_table += (uint64_t)x->hw_on_ref;
+        return true;
+    }
     if ((x->ref && x->ref != h->ref) || x->slice_c != 1 || x->slice_m != 1)
         return false;
     if (x->speedup[0])

@@ -20,7 +20,8 @@ static const job_more more_none = {
     .checkpoint_gib = -1, .params_b = -1, .mem_bound = -1, .comm = -1, .time_limit_us = -1,
     .ref_gpu = sim_str_none, .speedup = sim_str_none, .slice_c = 1, .slice_m = 1,
     .prefer_node = -1,  /* no preferred node */
-    .cost_holder = -1}; /* found at its first change of allocation */
+    .cost_holder = -1,  /* found at its first change of allocation */
+    .hw_on_ref = -1};
 
 void sim_job_more_reset(job_more *m)
 {
@@ -38,6 +39,7 @@ job_more *sim_job_more(job *j)
         j->more = xmalloc(sizeof *j->more);
         sim_job_more_reset(j->more);
     }
+    j->more->touched = true; /* its caller may write any member */
     return j->more;
 }
 

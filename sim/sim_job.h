@@ -120,7 +120,12 @@ static inline void job_req_numbers(job_req *q, const wl_row *r)
 }
 
 /* A job's rarely used state, allocated on first need (sim_job_more) and
- * freed with the job, so a plain job pays one pointer for all of it. */
+ * freed with the job, so a plain job pays one pointer for all of it.
+ * Members are written only through a record from sim_job_more or
+ * sim_job_more_kept, which mark it touched; the core's own fill from a
+ * row's rare columns (and the reference card hw_admit sets) leaves it
+ * untouched, so a record handed on to another row's job needs no reset
+ * of the rest. */
 typedef struct job_more {
     /* the request's rare columns (< 0: not given) */
     double checkpoint_gib, params_b, mem_bound;
@@ -148,6 +153,15 @@ typedef struct job_more {
     void *owner;
     int prefer_node;
     int cost_holder; /* internal tasks: who pays for its cards (sim_cost.h), -1: not known yet */
+    /* a member beside the row's columns, ref and hw_on_ref may differ
+     * from its default: a full reset before the record serves another job */
+    bool touched;
+    /* set with ref by hw_admit (sim_hw.c): placed on a whole card of the
+     * run's reference model, an untouched record's job runs at 1 there and
+     * adds this (0 or 1) to the starts a speedup table decided; -1: not
+     * known, the record is asked in full */
+    int8_t hw_on_ref;
+    struct job_more *kept_next; /* while kept for another job (sim.more_kept): the one kept before */
 } job_more;
 
 typedef struct job {
@@ -256,7 +270,8 @@ static inline void sim_job_drop_gpus(job *j)
     j->ngpu_ids = 0;
 }
 
-/* The job's out-of-line state, allocated (defaults set) on first use. */
+/* The job's out-of-line state, allocated (defaults set) on first use;
+ * marked touched. */
 job_more *sim_job_more(job *j);
 /* *m at its defaults (a record handed on to another job). */
 void sim_job_more_reset(job_more *m);

@@ -20,9 +20,11 @@ static pthread_once_t sk_bound_once = PTHREAD_ONCE_INIT;
  * bucket of its lowest value, or the next one, is the bucket of any value
  * in it. 64 exponents x 128 cells x 2 bytes = 16 KB, for every r below 2^64
  * (past the last bound, ~7.8e18); the rest (and NaN) take the search. */
-#define SK_CELL_BITS 7
-#define SK_NCELLS (64 << SK_CELL_BITS)
 static uint16_t sk_cell[SK_NCELLS];
+
+/* The same cells over x itself (sim_sketch_bucket_ready, in the header) */
+uint16_t sim_sketch_xcell[SK_NCELLS];
+double sim_sketch_xbound[SK_NBUCKETS];
 
 /* Index of the bucket holding r = x / SK_MIN > 0: the smallest i with
  * r <= g^i. ln r comes from r's exponent and mantissa (read from its bits:
@@ -53,6 +55,23 @@ static long sk_search(double r)
     return i;
 }
 
+/* The largest x with x / SK_MIN <= bound (bound >= 1). */
+static double sk_xbound_of(double bound)
+{
+    double x = bound * SK_MIN;
+    while (x / SK_MIN > bound)
+        x = nextafter(x, 0);
+    while (nextafter(x, INFINITY) / SK_MIN <= bound)
+        x = nextafter(x, INFINITY);
+    return x;
+}
+
+static long sk_index(double r);
+
+/* The bucket of x by the definition (x / SK_MIN, then the r cells): for
+ * the x cells' table, and for values outside it (x <= 0: -1). */
+int sim_sketch_bucket_slow(double x) { return x <= 0 ? -1 : (int)sk_index(x / SK_MIN); }
+
 static void sk_bound_init(void)
 {
     for (int i = 0; i < SK_NBUCKETS; i++)
@@ -60,6 +79,12 @@ static void sk_bound_init(void)
     for (int c = 0; c < SK_NCELLS; c++) /* the lowest value of cell c: 2^e (1 + k / 128) */
         sk_cell[c] = (uint16_t)sk_search(ldexp(1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS),
                                                c >> SK_CELL_BITS));
+    for (int i = 0; i < SK_NBUCKETS - 1; i++)
+        sim_sketch_xbound[i] = sk_xbound_of(sk_bound[i]);
+    sim_sketch_xbound[SK_NBUCKETS - 1] = INFINITY;
+    for (int c = 0; c < SK_NCELLS; c++)
+        sim_sketch_xcell[c] = (uint16_t)sim_sketch_bucket_slow(ldexp(
+            1.0 + (double)(c & ((1 << SK_CELL_BITS) - 1)) / (1 << SK_CELL_BITS), (c >> SK_CELL_BITS) + SK_XCELL_E0));
 }
 
 /* The same answer as sk_search: the cell's bucket, or the next one when r
@@ -80,6 +105,7 @@ static long sk_index(double r)
     return i + ((i < SK_NBUCKETS - 1) & (r > sk_bound[i]));
 }
 
+
 void sim_sketch_init(sim_sketch *s)
 {
     s->n = s->zeros = 0;
@@ -91,6 +117,14 @@ void sim_sketch_init(sim_sketch *s)
     s->last_x = 0; /* x <= 0: bucket -1 */
     s->last_bucket = -1;
     pthread_once(&sk_bound_once, sk_bound_init);
+}
+
+void sim_sketch_init_wide(sim_sketch *s)
+{
+    sim_sketch_init(s);
+    s->page = xcalloc(SK_NPAGES, sizeof *s->page);
+    s->plo = 0;
+    s->npage = SK_NPAGES;
 }
 
 void sim_sketch_free(sim_sketch *s)
@@ -123,10 +157,8 @@ size_t sim_sketch_bytes(const sim_sketch *s)
 
 int sim_sketch_bucket(double x)
 {
-    if (x <= 0)
-        return -1;
     pthread_once(&sk_bound_once, sk_bound_init);
-    return (int)sk_index(x / SK_MIN);
+    return sim_sketch_bucket_ready(x);
 }
 
 /* The counters of page p, made (and the table widened to reach it) when
@@ -174,7 +206,7 @@ void sim_sketch_add_at(sim_sketch *s, double x, int bucket) { sim_sketch_count(s
 
 void sim_sketch_add_new(sim_sketch *s, double x)
 {
-    s->last_bucket = x <= 0 ? -1 : (int)sk_index(x / SK_MIN);
+    s->last_bucket = sim_sketch_bucket_ready(x); /* s is initialised: the tables are made */
     s->last_x = x;
     sim_sketch_count(s, x, s->last_bucket);
 }

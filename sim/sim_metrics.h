@@ -21,6 +21,7 @@
 #define GPUSIM_SIM_METRICS_H
 
 #include <cJSON.h>
+#include <string.h>
 
 #include "../base/gs.h"
 
@@ -42,7 +43,8 @@ typedef struct sim_sketch {
     int last_bucket;
 } sim_sketch;
 
-/* An empty sketch; allocates nothing (cannot fail). */
+/* An empty sketch; allocates nothing (cannot fail). The first one made
+ * makes the bucket tables (once a process). */
 void sim_sketch_init(sim_sketch *s);
 /* Frees its pages; the sketch is then empty and may be used again. */
 void sim_sketch_free(sim_sketch *s);
@@ -53,6 +55,38 @@ void sim_sketch_reset(sim_sketch *s);
  * sketches is placed once: sim_sketch_add_at(s, x, sim_sketch_bucket(x)) is
  * sim_sketch_add(s, x). */
 int sim_sketch_bucket(double x);
+
+/* Cells of x, so that finding a bucket needs no division: x split by its
+ * exponent (from 2^SK_XCELL_E0, just under SK_MIN, over 64 exponents) and
+ * top SK_CELL_BITS mantissa bits, a cell spanning a ratio of at most
+ * 1.008, under a bucket's: its values lie in the bucket of its lowest
+ * value (sim_sketch_xcell[c]) or the next. sim_sketch_xbound[i] is the
+ * largest x whose x / SK_MIN is still <= g^i (found once by stepping an
+ * ulp at a time: the division rounds, so it is not g^i SK_MIN itself);
+ * x / SK_MIN rounds monotonically, so x is past bucket i's bound exactly
+ * when x > sim_sketch_xbound[i]. The last bucket's is +inf. Made with the
+ * first sketch (sim_sketch_init), read-only afterwards. */
+#define SK_CELL_BITS 7
+#define SK_NCELLS (64 << SK_CELL_BITS)
+#define SK_XCELL_E0 (-20)
+extern uint16_t sim_sketch_xcell[SK_NCELLS];
+extern double sim_sketch_xbound[SK_NBUCKETS];
+/* The bucket of x by the definition (x / SK_MIN; -1 for x <= 0) */
+int sim_sketch_bucket_slow(double x);
+/* sim_sketch_bucket, inline, where a sketch has been initialised (the
+ * tables are made): x's cell's bucket, or the next one past that bucket's
+ * bound. x <= 0, NaN and values outside the cells (below 2^SK_XCELL_E0,
+ * from 2^44 on) fall outside the unsigned range and take the definition. */
+static inline int sim_sketch_bucket_ready(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    uint64_t c = (b >> (52 - SK_CELL_BITS)) - ((uint64_t)(1023 + SK_XCELL_E0) << SK_CELL_BITS);
+    if (c >= SK_NCELLS)
+        return sim_sketch_bucket_slow(x);
+    int i = sim_sketch_xcell[c];
+    return i + (x > sim_sketch_xbound[i]);
+}
 void sim_sketch_add_at(sim_sketch *s, double x, int bucket);
 /* sim_sketch_add's part for a value other than the last one: its bucket
  * found, remembered and added to. */
@@ -77,6 +111,34 @@ static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
     }
     unsigned b = (unsigned)bucket, p = b / SK_PAGE, k = p - (unsigned)s->plo;
     uint64_t *c = k < (unsigned)s->npage && s->page[k] ? s->page[k] : sim_sketch_page(s, (int)p);
+    c[b % SK_PAGE]++;
+}
+
+/* Pages a table spanning every bucket holds */
+#define SK_NPAGES ((SK_NBUCKETS + SK_PAGE - 1) / SK_PAGE)
+/* An empty sketch whose page table spans every bucket from the start
+ * (SK_NPAGES pointers, ~550 bytes; pages still come with their first
+ * value), for sim_sketch_count_wide. For a few sketches that live as long
+ * as the run and take a value or two a job (the per-class figures). */
+void sim_sketch_init_wide(sim_sketch *s);
+/* sim_sketch_count for a sketch made by sim_sketch_init_wide (and not
+ * freed since): the page is found without the table's range test. */
+static inline void sim_sketch_count_wide(sim_sketch *s, double x, int bucket)
+{
+    s->n++;
+    s->sum += x;
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+    if (bucket < 0) {
+        s->zeros++;
+        return;
+    }
+    unsigned b = (unsigned)bucket;
+    uint64_t *c = s->page[b / SK_PAGE];
+    if (!c)
+        c = sim_sketch_page(s, (int)(b / SK_PAGE));
     c[b % SK_PAGE]++;
 }
 

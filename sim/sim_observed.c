@@ -10,7 +10,7 @@
 void sim_observed_init(sim_observed *o)
 {
     memset(o, 0, sizeof *o);
-    sim_sketch_init(&o->observed_s);
+    sim_sketch_init_wide(&o->observed_s); /* counted by sim_sketch_count_wide, most arrivals */
     sim_sketch_init(&o->simulated_s);
 }
 
@@ -32,15 +32,29 @@ void sim_observed_grow(sim_observed *o, uint32_t slot)
     o->cap = cap;
 }
 
+void sim_observed_share(sim_observed *o, const sim_sketch *run_queue_s)
+{
+    o->run_queue_s = run_queue_s;
+    o->shared = true;
+}
+
+void sim_observed_unshare(sim_observed *o)
+{
+    if (o->shared)
+        sim_sketch_copy(&o->simulated_s, o->run_queue_s);
+    o->shared = false;
+}
+
 void sim_observed_report(const sim_observed *o, cJSON *jobs)
 {
-    if (!o->arrived)
+    if (!o->observed_s.n)
         return;
+    const sim_sketch *simulated = o->shared ? o->run_queue_s : &o->simulated_s;
     cJSON *q = cJSON_AddObjectToObject(jobs, "queue_vs_observed");
-    cJSON_AddNumberToObject(q, "jobs", (double)o->arrived);
-    cJSON_AddNumberToObject(q, "started", (double)o->simulated_s.n);
+    cJSON_AddNumberToObject(q, "jobs", (double)o->observed_s.n);
+    cJSON_AddNumberToObject(q, "started", (double)simulated->n);
     sim_report_add_stats(q, "observed_s", &o->observed_s);
-    sim_report_add_stats(q, "simulated_s", &o->simulated_s);
+    sim_report_add_stats(q, "simulated_s", simulated);
 }
 
 /* As the summary's other statistic rows: "-" in each column of an empty

@@ -68,9 +68,17 @@ struct sim {
     /* names resolved once, by the reader's name numbers (sim_symmap.h):
      * gpu_model -> pools, and the interned tenant, mig, ref_gpu, speedup */
     sim_symmap sym_pools, sym_tenant, sym_mig, sym_ref_gpu, sym_speedup;
-    /* job_more records of ended jobs, handed to the next job that needs one */
-    job_more **more_pool;
-    size_t more_n, more_cap;
+    /* the last reader row's mig, gpu_model, ref_gpu and speedup name
+     * numbers (adjacent in wl_row) and what they resolved to: a row naming
+     * the same four takes the answers without a lookup (sim.c row_names) */
+    uint32_t names_key[4];
+    struct sim_row_names {
+        const char *mig, *ref_gpu, *speedup; /* interned; "" when not given */
+        uint64_t pools;                      /* the pools its gpu_model allows */
+    } names;
+    /* job_more records of ended jobs, handed to the next job that needs
+     * one: the last kept, linked by kept_next */
+    job_more *more_kept;
 
     /* policies: [0] is the space policy */
     const pol_ops *pol[SIM_MAX_POLICIES];

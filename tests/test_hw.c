@@ -302,6 +302,45 @@ static void admitted_pair_kept(void)
     tu_run_free(&r);
 }
 
+/* a names A100 as its reference and runs on an H100 (faster than its 10
+ * s); b, after it, gives only a checkpoint column and takes a's record
+ * (untouched: not reset in full), yet has no reference of its own: 10 s. */
+static void record_handed_on_drops_ref(void)
+{
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,ref_gpu,checkpoint_gib\n"
+                                               "a,0,10,1,A100-SXM4-80GB,\nb,20,10,1,,5\n"),
+                              "H100-SXM5-80GB:1", 8, "whole", NULL, NULL, NULL),
+                 0);
+    CHECK_EQ_INT(r.s.completed, 2);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 30, 0, 1e-6);
+    tu_run_free(&r);
+}
+
+/* Starts on the run's reference card: a and b name it and a table that
+ * lists it (b the pair admitted last: its admission's answer), c names
+ * another reference through the same table (twice as fast: 5 s), d gives
+ * only a checkpoint. Three starts by the table, one scaled. */
+static void on_ref_card_by_admission(void)
+{
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,ref_gpu,speedup,checkpoint_gib\n"
+                                               "a,0,10,1,H100-SXM5-80GB,H100-SXM5-80GB:1|A100-SXM4-80GB:0.5,\n"
+                                               "b,0,10,1,H100-SXM5-80GB,H100-SXM5-80GB:1|A100-SXM4-80GB:0.5,\n"
+                                               "c,0,10,1,A100-SXM4-80GB,H100-SXM5-80GB:1|A100-SXM4-80GB:0.5,\n"
+                                               "d,0,10,1,,,3\n"),
+                              "H100-SXM5-80GB:1", 8, "whole", NULL, NULL, NULL),
+                 0);
+    CHECK_NEAR(gs_us_to_s(r.s.now), 35, 0, 1e-6);
+    cJSON *rep = cJSON_CreateObject();
+    r.s.mod[0]->report(r.s.mst[0], &r.s, rep, SIM_REPORT_GPU);
+    char *txt = cJSON_PrintUnformatted(rep);
+    CHECK_STR_HAS(txt, "\"placements\":4,\"placements_scaled\":1,\"placements_by_speedup_table\":3");
+    free(txt);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 const test_case tests_hw[] = {
     {"hw/roofline_tflops_and_bandwidth_ratios", roofline_ratios},
     {"hw/speedup_table_overrides", speedup_table},
@@ -311,5 +350,7 @@ const test_case tests_hw[] = {
     {"hw/mmc_scaled_service_times_erlang_c", mmc_scaled},
     {"hw/bad_names_and_figures_relied_on", bad_names_and_report},
     {"hw/admitted_pair_kept_bad_names_still_errors", admitted_pair_kept},
+    {"hw/record_handed_on_drops_its_reference", record_handed_on_drops_ref},
+    {"hw/on_ref_card_answered_at_admission", on_ref_card_by_admission},
     {NULL, NULL},
 };

@@ -62,6 +62,60 @@ static void absent(void)
     sim_observed_free(&o);
 }
 
+/* Shared with a run's queue sketch while every arrival has an observed
+ * start, then apart from the first arrival without one: the job still
+ * waiting then is marked by hand (as the run marks its jobs in flight). */
+static void shared_then_apart(void)
+{
+    sim_sketch run_q;
+    sim_sketch_init(&run_q);
+    sim_observed o;
+    sim_observed_init(&o);
+    sim_observed_share(&o, &run_q);
+    sim_observed_arrived(&o, 1, 10);
+    sim_observed_arrived(&o, 2, 20);
+    sim_sketch_add(&run_q, 5); /* the run starts slot 1 after 5 s */
+    sim_observed_started(&o, 1, 5);
+    CHECK(o.waiting == NULL); /* nothing kept per slot while shared */
+    sim_observed_unshare(&o);
+    sim_observed_mark(&o, 2); /* slot 2 has not started */
+    sim_observed_arrived(&o, 3, -1);
+    sim_sketch_add(&run_q, 7);
+    sim_observed_started(&o, 2, 7);
+    sim_sketch_add(&run_q, 9); /* slot 3: the run's figures only */
+    sim_observed_started(&o, 3, 9);
+    cJSON *jobs = cJSON_CreateObject();
+    sim_observed_report(&o, jobs);
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(jobs, "queue_vs_observed");
+    CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "jobs")), 2);
+    CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "started")), 2);
+    CHECK_NEAR(get(q, "simulated_s", "mean"), 6, 0, 1e-9);
+    CHECK_NEAR(get(q, "simulated_s", "max"), 7, 0, 1e-9);
+    CHECK_NEAR(get(q, "observed_s", "mean"), 15, 0, 1e-9);
+    cJSON_Delete(jobs);
+    sim_observed_free(&o);
+    sim_sketch_free(&run_q);
+}
+
+/* Every row with an observed start: the figures are the run's queue
+ * times (shared, never copied). */
+static void every_row(void)
+{
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,observed_start\n"
+                                               "a,0,10,1,0\nb,0,10,1,50\nc,5,10,1,7\n"),
+                              "H100-SXM5-80GB:1", 1, "whole", NULL, NULL, NULL), 0);
+    cJSON *rep = sim_report_build(&r.s, 0, 0);
+    cJSON *jobs = cJSON_GetObjectItemCaseSensitive(rep, "jobs");
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(jobs, "queue_vs_observed");
+    CHECK_EQ_INT(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "started")), 3);
+    CHECK_NEAR(get(q, "simulated_s", "mean"), (0 + 10 + 15) / 3.0, 0, 1e-9);
+    CHECK_NEAR(get(q, "simulated_s", "p99"), get(jobs, "queue_s", "p99"), 0, 0);
+    CHECK_NEAR(get(q, "observed_s", "mean"), (0 + 50 + 2) / 3.0, 0, 1e-9);
+    cJSON_Delete(rep);
+    tu_run_free(&r);
+}
+
 /* One GPU, fifo, 10 s jobs (queue times in seconds):
  *   a  t=0  observed start 0    runs 0-10   simulated queue 0
  *   b  t=0  observed 50         runs 10-20  10
@@ -127,6 +181,8 @@ static void none_started(void)
 const test_case tests_observed[] = {
     {"observed_queue_figures", figures},
     {"observed_queue_absent", absent},
+    {"observed_queue_shared_then_apart", shared_then_apart},
+    {"observed_queue_every_row", every_row},
     {"observed_queue_through_a_run", through_a_run},
     {"observed_queue_none_started", none_started},
     {NULL, NULL},

@@ -150,6 +150,38 @@ static void hand_timeline(void)
     tu_run_free(&r);
 }
 
+/* The record of V's rare columns, touched by the preemption layer (its run
+ * and its preemption counted there), is handed on to W's row (a
+ * checkpoint column, after V ended): reset in full, W counts no
+ * preemption of V's. */
+typedef struct mores {
+    const job_more *rec[2];
+    uint32_t preemptions[2];
+} mores;
+static void more_at_end(void *ud, const job *j)
+{
+    mores *m = ud;
+    int i = j->req.id[0] == 'W';
+    if (j->req.id[0] == 'H')
+        return;
+    m->rec[i] = j->more;
+    m->preemptions[i] = j->more ? j->more->preemptions : 99;
+}
+
+static void record_reset_for_next_row(void)
+{
+    tu_run r;
+    mores m = {{NULL, NULL}, {0, 0}};
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp("id,submit,duration,gpus,priority,preemptible,checkpoint_gib\n"
+                                               "V,0,1000,8,0,1," CKPT "\nH,150,50,8,10,0,\nW,2000,10,1,0,0,1\n"),
+                              "H100-SXM5-80GB:8", 8, "whole", base_sets, more_at_end, &m),
+                 0);
+    CHECK_EQ_INT(m.preemptions[0], 1);
+    CHECK(m.rec[1] == m.rec[0]); /* W's record was V's */
+    CHECK_EQ_INT(m.preemptions[1], 0);
+    tu_run_free(&r);
+}
+
 /* The same preemption when the write at preemption cannot complete: with
  * ckpt_write_limit=10 the 20 s write is cut at 10 s (V is killed at grace 30
  * + 10 = 190) and V falls back to its periodic checkpoint at 120 (880 s
@@ -542,6 +574,7 @@ const test_case tests_preempt[] = {
     {"preempt/quiet_run_drops_start_stop_hooks_second_priority_brings_them_back", quiet_hooks_dropped_then_back},
     {"preempt/hand_timeline_checkpoint_write_read_lost_work", hand_timeline},
     {"preempt/hand_timeline_write_cut_falls_back_to_periodic", hand_timeline_write_cut},
+    {"preempt/victims_record_reset_for_the_next_row", record_reset_for_next_row},
     {"preempt/not_before_min_runtime_then_when_eligible", not_before_min_runtime},
     {"preempt/no_equal_higher_or_non_preemptible_victim", no_ineligible_victims},
     {"preempt/no_checkpoint_loses_everything", no_checkpoint_loses_all},

@@ -131,6 +131,29 @@ static void paged_equals_dense(void)
     gs_rng_free(r);
 }
 
+/* A wide sketch (its table spans every bucket) counts as a paged one: the
+ * same figures, value for value, over zeros and values across the range. */
+static void wide_equals_paged(void)
+{
+    gsl_rng *r = gs_rng_new(3, 11);
+    sim_sketch paged, wide;
+    sim_sketch_init(&paged);
+    sim_sketch_init_wide(&wide);
+    for (int i = 0; i < 20000; i++) {
+        double x = i % 5 == 0 ? 0.0 : gsl_ran_lognormal(r, -2.0, 6.0);
+        int b = sim_sketch_bucket(x);
+        sim_sketch_add_at(&paged, x, b);
+        sim_sketch_count_wide(&wide, x, b);
+    }
+    CHECK(paged.n == wide.n && paged.zeros == wide.zeros && paged.sum == wide.sum && paged.min == wide.min &&
+          paged.max == wide.max);
+    for (double q = 0.0; q <= 1.0; q += 0.0005)
+        CHECK(sim_sketch_quantile(&paged, q) == sim_sketch_quantile(&wide, q));
+    sim_sketch_free(&paged);
+    sim_sketch_free(&wide);
+    gs_rng_free(r);
+}
+
 static void memory_follows_values(void)
 {
     sim_sketch sk;
@@ -155,8 +178,28 @@ static void memory_follows_values(void)
     sim_sketch_free(&sk); /* twice is harmless */
 }
 
-/* sim_sketch_bucket against its definition: the smallest i with
- * x / SK_MIN <= g^i, over values across the whole range and at bounds. */
+/* The bucket of x by its definition: the smallest i with x / SK_MIN <=
+ * g^i (bound[i]), by binary search; 0 for x / SK_MIN <= 1. */
+static int bucket_by_definition(const double *bound, double x)
+{
+    double q = x / SK_MIN;
+    if (!(q > 1.0))
+        return 0;
+    int lo = 1, hi = SK_NBUCKETS - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (q <= bound[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* sim_sketch_bucket against its definition, over values across the whole
+ * range, at every bound and a few ulps either side (where the division's
+ * rounding decides), and at the edges of the cells of x it looks up
+ * (2^e (1 + k / 128), an ulp either side). */
 static void bucket_is_definition(void)
 {
     gsl_rng *r = gs_rng_new(5, 9);
@@ -173,23 +216,24 @@ static void bucket_is_definition(void)
         } else { /* log-uniform over 1e-9 .. 1e14 */
             x = pow(10.0, -9.0 + 23.0 * gsl_rng_uniform(r));
         }
-        double q = x / SK_MIN;
-        int b = sim_sketch_bucket(x);
-        int want = 0;
-        if (q > 1.0) { /* binary search over the bounds, each pow(g, i) */
-            int lo = 1, hi = SK_NBUCKETS - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (q <= bound[mid])
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
-            want = lo;
-        }
-        if (b != want)
+        if (sim_sketch_bucket(x) != bucket_by_definition(bound, x))
             bad++;
     }
+    CHECK(bad == 0);
+    for (int i = 0; i < SK_NBUCKETS; i++) { /* every bound, 3 ulps either side */
+        double x = bound[i] * SK_MIN;
+        for (int s = 0; s < 3; s++)
+            x = nextafter(x, 0);
+        for (int s = 0; s < 7; s++, x = nextafter(x, INFINITY))
+            bad += sim_sketch_bucket(x) != bucket_by_definition(bound, x);
+    }
+    for (int e = -22; e <= 46; e++) /* the cells' edges, past both ends of their range */
+        for (int k = 0; k < 128; k++) {
+            double x = ldexp(1.0 + k / 128.0, e);
+            bad += sim_sketch_bucket(x) != bucket_by_definition(bound, x);
+            bad += sim_sketch_bucket(nextafter(x, 0)) != bucket_by_definition(bound, nextafter(x, 0));
+            bad += sim_sketch_bucket(nextafter(x, INFINITY)) != bucket_by_definition(bound, nextafter(x, INFINITY));
+        }
     CHECK(bad == 0);
     CHECK(sim_sketch_bucket(0.0) == -1 && sim_sketch_bucket(-1.0) == -1);
     CHECK(sim_sketch_bucket(1e300) == SK_NBUCKETS - 1);
@@ -201,6 +245,7 @@ const test_case tests_sketch[] = {
     {"sketch/bucket_is_its_definition", bucket_is_definition},
     {"sketch/paged_counters_equal_dense_array", paged_equals_dense},
     {"sketch/memory_follows_values", memory_follows_values},
+    {"sketch/wide_table_counts_as_paged", wide_equals_paged},
     {"sketch/exponential_vs_exact_sort", exp_tail},
     {"sketch/lognormal_heavy_tail_vs_exact_sort", lognormal_tail},
     {"sketch/half_zeros_vs_exact_sort", zeros},

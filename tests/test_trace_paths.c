@@ -424,6 +424,41 @@ static void unread_columns_left_alone(void)
     wl_trace_close(t);
 }
 
+/* The generated layout with ignored columns after it (the straight path's
+ * count of their commas): fields empty, short, longer than sixteen bytes,
+ * quoted, with a CR or a stray byte after gpus, one field too many or too
+ * few, lines ending at the file's end: rows, ends and errors as the
+ * field-by-field path's, most rows by the fast path. */
+static void generated_layout_ignored_rest(void)
+{
+    static const char *const v[] = {"", "x", "a b", "0.5", "a-field-longer-than-sixteen-bytes", "\"q,uoted\"", "c\rr",
+                                    "y,z", "0123456789abcdef", "0123456789abcde", "0123456789abcdefg"};
+    enum { NV = sizeof v / sizeof *v, TRACES = 200 };
+    size_t cap = 1 << 16;
+    char *text = xmalloc(cap);
+    long differ = 0, rows = 0, fast = 0;
+    for (int i = 0; i < TRACES; i++) {
+        int extra = 1 + (int)pick(9), nrows = 1 + (int)pick(40);
+        size_t len = (size_t)snprintf(text, cap, "id,submit,duration,gpus");
+        for (int c = 0; c < extra; c++)
+            len += (size_t)snprintf(text + len, cap - len, ",x%d", c);
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+        for (int r = 0; r < nrows; r++) {
+            bool odd = pick(12) == 0; /* a stray byte after gpus, or no field at all */
+            len += (size_t)snprintf(text + len, cap - len, "r%d,%d,5,%d%s", r, r, 1 + r % 4, odd ? "x" : "");
+            for (int c = 0; c < extra; c++)
+                len += (size_t)snprintf(text + len, cap - len, ",%s", v[pick(20) ? pick(5) : pick(NV)]);
+            bool last = r == nrows - 1 && pick(2);
+            len += (size_t)snprintf(text + len, cap - len, "%s", last ? "" : pick(8) ? "\n" : "\r\n");
+        }
+        differ += compare_paths(tu_write_tmp(text), &rows, &fast);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(rows > TRACES * 5);
+    CHECK(fast > rows / 2);
+    free(text);
+}
+
 const test_case tests_trace_paths[] = {
     {"trace_paths/unread_columns_read_as_ignored_ones", unread_columns_left_alone},
     {"trace_paths/fast_path_matches_field_by_field_on_random_traces", fast_matches_reference},
@@ -431,5 +466,6 @@ const test_case tests_trace_paths[] = {
     {"trace_paths/long_texts_repeated_as_the_reference_reads_them", long_texts_repeat},
     {"trace_paths/straight_head_between_rows_the_steps_read", head_between_steps},
     {"trace_paths/ignored_columns_on_the_fast_path", ignored_columns_fast},
+    {"trace_paths/generated_layout_then_ignored_columns", generated_layout_ignored_rest},
     {NULL, NULL},
 };

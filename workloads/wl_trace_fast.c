@@ -16,6 +16,9 @@
  * ignored columns) has a straight-line path of its own. O(line length).
  * SPDX-License-Identifier: MIT */
 #include "wl_trace_names.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Bytes that end a field's scan: bit 1 for any field (the comma, the line
  * end, and what only libcsv or split_plain handle: a quote, a CR, a NUL),
@@ -550,6 +553,44 @@ static bool plan_row(wl_trace *t)
     return true;
 }
 
+/* The ignored fields of the generated layout after gpus at p: exactly n
+ * of them, each after a comma, none holding a byte that ends a field but
+ * the comma (stop_at bit 1). The byte that ends the last, or NULL: the
+ * commas before the first other such byte counted, sixteen bytes at a time
+ * where SSE2 and the block allow. */
+static inline const unsigned char *ignored_rest(const wl_trace *t, const unsigned char *p, int n)
+{
+    if (n == 0)
+        return p;
+    if (*p != ',')
+        return NULL;
+#if defined(__SSE2__)
+    const unsigned char *lim = (const unsigned char *)t->blk + t->blk_cap - 16;
+    const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"');
+    const __m128i cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+    for (; p <= lim; p += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, comma));
+        __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, quote)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, zero)));
+        unsigned stop = (unsigned)_mm_movemask_epi8(other);
+        unsigned at = stop ? (unsigned)__builtin_ctz(stop) : 16; /* the first other stop byte ends the last field */
+        for (commas &= (1u << at) - 1; commas; commas &= commas - 1) /* no popcount in x86-64's base set */
+            n--;
+        if (stop || n < 0)
+            return stop && n == 0 ? p + at : NULL;
+    }
+#else
+    (void)t;
+#endif
+    for (;; p++) /* the block's last bytes, byte by byte: the NUL after them stops */
+        if (*p == ',') {
+            if (--n < 0)
+                return NULL;
+        } else if (stop_at[*p] & 1)
+            return n == 0 ? p : NULL;
+}
+
 /* The generated layout, in straight lines: the row's only members that
  * can change are these four columns' (the others are absent: at their
  * defaults). All four given, on a job row, break no row rule but the
@@ -566,11 +607,8 @@ static bool std_row(wl_trace *t)
     if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
         *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus))
         return false;
-    for (int i = 4; i < t->ncols_header; i++) {
-        if (*p++ != ',')
-            return false;
-        p = field_end(t, p, 1);
-    }
+    if (!(p = ignored_rest(t, p, t->ncols_header - 4)))
+        return false;
     const unsigned char *next = line_end(p);
     if (!next || submit_us < t->last_submit_us)
         return false;
