@@ -447,8 +447,8 @@ static void run_units_hint(const char *trace, bool allow_extra_columns)
     struct stat st;
     trace_facts tf;
     gs_error e2;
-    if (stat(trace, &st) != 0 || !S_ISREG(st.st_mode) || trace_facts_read(trace, RUN_HINT_ROWS, allow_extra_columns,
-                                                                           &tf, &e2) != 0)
+    if (stat(trace, &st) != 0 || !S_ISREG(st.st_mode) ||
+        trace_facts_read_durations(trace, RUN_HINT_ROWS, allow_extra_columns, &tf, &e2) != 0)
         return;
     char hint[600];
     trace_facts_units_hint(&tf, trace, hint, sizeof hint);

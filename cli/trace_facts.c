@@ -113,12 +113,11 @@ static void take_row(trace_facts *f, const wl_row *r, double *durs)
     }
 }
 
-int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, trace_facts *out, gs_error *err)
+static int read_facts(const char *path, long max_rows, const wl_opts *o, trace_facts *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->dur_median_s = NAN;
-    wl_opts o = {.allow_extra_columns = allow_extra_columns};
-    wl_trace *t = wl_trace_open(path, &o, err);
+    wl_trace *t = wl_trace_open(path, o, err);
     if (!t)
         return err->code;
     out->has_class = wl_trace_column(t, "class") > 0;
@@ -143,6 +142,22 @@ int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, 
         return err->code;
     }
     return 0;
+}
+
+int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, trace_facts *out, gs_error *err)
+{
+    return read_facts(path, max_rows, &(wl_opts){.allow_extra_columns = allow_extra_columns}, out, err);
+}
+
+int trace_facts_read_durations(const char *path, long max_rows, bool allow_extra_columns, trace_facts *out,
+                               gs_error *err)
+{
+    wl_opts o = {.allow_extra_columns = allow_extra_columns};
+    for (int k = 0; k < WL_NKINDS; k++)
+        o.unread[k] = wl_cols_but_durations();
+    if (read_facts(path, max_rows, &o, out, err) == 0)
+        return 0;
+    return trace_facts_read(path, max_rows, allow_extra_columns, out, err); /* a row needs more to be read */
 }
 
 void trace_facts_free(trace_facts *f)

@@ -54,6 +54,10 @@ typedef struct trace_facts {
 /* Reads path (the first max_rows rows; 0: all) into out. 0, or GS_EINPUT
  * (the reader's message: file, line, column); out is freed on failure. */
 int trace_facts_read(const char *path, long max_rows, bool allow_extra_columns, trace_facts *out, gs_error *err);
+/* trace_facts_read for the job durations alone (dur_median_s, dur_sampled):
+ * the other columns left unread, read after all only where that fails. */
+int trace_facts_read_durations(const char *path, long max_rows, bool allow_extra_columns, trace_facts *out,
+                               gs_error *err);
 void trace_facts_free(trace_facts *f);
 /* The service with that id, or NULL. O(1) expected. */
 const trace_service *trace_facts_service(const trace_facts *f, const char *id);

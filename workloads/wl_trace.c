@@ -421,6 +421,11 @@ long wl_trace_rows(const wl_trace *t) { return t->rows; }
 
 uint64_t wl_trace_unread(const wl_trace *t) { return t->unread; }
 
+uint64_t wl_cols_but_durations(void)
+{
+    return (C_NCOLS < 64 ? COL_BIT(C_NCOLS) - 1 : ~UINT64_C(0)) & ~(COL_BIT(C_KIND) | COL_BIT(C_DURATION) | COL_BIT(C_GPUS));
+}
+
 const char *wl_col_name(int c) { return c >= 0 && c < C_NCOLS ? wl_cols[c].name : NULL; }
 
 int wl_trace_column(const wl_trace *t, const char *name)

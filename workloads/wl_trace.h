@@ -154,6 +154,9 @@ long wl_trace_rows(const wl_trace *t);
 int wl_trace_column(const wl_trace *t, const char *name);
 /* The header's columns left unread (wl_opts.unread), WL_COL_BIT bits. */
 uint64_t wl_trace_unread(const wl_trace *t);
+/* Every column but kind, duration and gpus: a mask for a look at job
+ * durations alone (the required columns are read all the same). */
+uint64_t wl_cols_but_durations(void);
 /* The name of column c (a bit number of WL_COL_BIT), or NULL when there is
  * no such column. */
 const char *wl_col_name(int c);
