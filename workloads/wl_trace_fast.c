@@ -96,6 +96,9 @@ static void fast_plan(wl_trace *t)
                          .off = col->off, .size = col->size, .col_off = col->col_off, .sym_off = col->sym_off,
                          .id = c, .bit = COL_BIT(c), .lo = col->lo, .hi = col->hi, .col = col};
     }
+    for (int i = t->ncols_header - 2; i >= 0; i--) /* a run of ignored columns, skipped as one from its first */
+        if (t->fast[i].op == OP_SKIP && t->fast[i + 1].op == OP_SKIP)
+            t->fast[i].skip_more = (uint16_t)(t->fast[i + 1].skip_more + 1);
     fast_forget(t);
     t->fast_ok = t->ncols_header > 0;
     t->fast_std = t->ncols_header >= 4 && t->col_of[0] == C_ID && t->col_of[1] == C_SUBMIT &&
@@ -268,6 +271,53 @@ static inline int fast_choice(const char *const *names, const unsigned char *a, 
     return -1;
 }
 
+/* The end of the n-th of the fields from p on (n >= 1, ignored ones: no
+ * value read): the n-th byte that ends a field (stop_at bit 1), when the
+ * ones before it are commas; NULL when one is not (the line ends sooner,
+ * or holds a byte only the field-by-field path reads). Sixteen bytes at a
+ * time where SSE2 and the block allow (those of commas only counted, the
+ * others a field a bit); the block's last bytes one by one, up to the NUL
+ * after them at the latest. */
+static inline const unsigned char *skip_fields(const wl_trace *t, const unsigned char *p, unsigned n)
+{
+#if defined(__SSE2__)
+    const unsigned char *lim = (const unsigned char *)t->blk + t->blk_cap - 16;
+    const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"');
+    const __m128i cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+    for (; p <= lim; p += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, comma));
+        __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, quote)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, zero)));
+        unsigned others = (unsigned)_mm_movemask_epi8(other), k = 0;
+        if (!others && n > 4) { /* commas alone, and many fields to go: counted, passed while fewer than n */
+            for (unsigned c = commas; c; c &= c - 1)
+                k++;
+            if (k < n) {
+                n -= k;
+                continue;
+            }
+        }
+        for (unsigned stops = commas | others; stops; stops &= stops - 1) {
+            unsigned at = (unsigned)__builtin_ctz(stops);
+            if (--n == 0)
+                return p + at;
+            if (!(commas >> at & 1))
+                return NULL;
+        }
+    }
+#else
+    (void)t;
+#endif
+    for (;; p++)
+        if (stop_at[*p] & 1) {
+            if (--n == 0)
+                return p;
+            if (*p != ',')
+                return NULL;
+        }
+}
+
 /* One non-empty field at *pp into row by step s (no blank at its start:
  * every parser declines one); *pp is left at the byte that ends it. */
 static inline bool fast_field(wl_trace *t, fast_step *s, const unsigned char **pp, const unsigned char *end,
@@ -276,8 +326,9 @@ static inline bool fast_field(wl_trace *t, fast_step *s, const unsigned char **p
     char *at = (char *)row + s->off;
     const unsigned char *p = *pp, *a = p;
     switch (s->op) {
-    case OP_SKIP: /* an ignored column: only its end */
-        p = field_end(t, p, 1);
+    case OP_SKIP: /* ignored columns (1 + skip_more of them in a row): only their ends */
+        if (!(p = skip_fields(t, p, 1u + s->skip_more)))
+            return false;
         break;
     case OP_TEXT:
         if (s->kept_len >= sizeof s->sig && same_long_text(s, at, p)) { /* as on the step's last row */
@@ -526,13 +577,16 @@ static bool plan_row(wl_trace *t)
             p += s->sig_len;       /* 0 for a NUL matching no signature: the row ends there */
             s->sig_misses = 0;
             given |= s->bit;
-        } else if (fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) { /* an ignored one skipped */
-            remember_field(s, a, (size_t)(p - a));
+        } else if (fast_field(t, s, &p, end, row, (int)(s - t->fast) + 1)) {
+            if (__builtin_expect(s->skip_more, 0)) /* ignored columns skipped as one: never a signature */
+                s += s->skip_more;
+            else
+                remember_field(s, a, (size_t)(p - a));
             given |= s->bit; /* 0 for an ignored column */
         } else {
             no_signature(s);
             s->kept_len = 0;
-            if (!(stop_at[*p] & 1) || s->required) /* not empty: declined; or a required column's error */
+            if (!(stop_at[*p] & 1) || s->required || !s->col) /* not empty: declined; or a required column's error */
                 return false;
             wl_col_default(s->col, row); /* empty: not given */
         }
@@ -553,44 +607,6 @@ static bool plan_row(wl_trace *t)
     return true;
 }
 
-/* The ignored fields of the generated layout after gpus at p: exactly n
- * of them, each after a comma, none holding a byte that ends a field but
- * the comma (stop_at bit 1). The byte that ends the last, or NULL: the
- * commas before the first other such byte counted, sixteen bytes at a time
- * where SSE2 and the block allow. */
-static inline const unsigned char *ignored_rest(const wl_trace *t, const unsigned char *p, int n)
-{
-    if (n == 0)
-        return p;
-    if (*p != ',')
-        return NULL;
-#if defined(__SSE2__)
-    const unsigned char *lim = (const unsigned char *)t->blk + t->blk_cap - 16;
-    const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"');
-    const __m128i cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
-    for (; p <= lim; p += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-        unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, comma));
-        __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, quote)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, zero)));
-        unsigned stop = (unsigned)_mm_movemask_epi8(other);
-        unsigned at = stop ? (unsigned)__builtin_ctz(stop) : 16; /* the first other stop byte ends the last field */
-        for (commas &= (1u << at) - 1; commas; commas &= commas - 1) /* no popcount in x86-64's base set */
-            n--;
-        if (stop || n < 0)
-            return stop && n == 0 ? p + at : NULL;
-    }
-#else
-    (void)t;
-#endif
-    for (;; p++) /* the block's last bytes, byte by byte: the NUL after them stops */
-        if (*p == ',') {
-            if (--n < 0)
-                return NULL;
-        } else if (stop_at[*p] & 1)
-            return n == 0 ? p : NULL;
-}
-
 /* The generated layout, in straight lines: the row's only members that
  * can change are these four columns' (the others are absent: at their
  * defaults). All four given, on a job row, break no row rule but the
@@ -607,7 +623,7 @@ static bool std_row(wl_trace *t)
     if (!std_id(t, &p, &id, &id_len, sizeof row->id) || *p++ != ',' || !gs_num_seconds_prefix(&p, end, &submit_us) ||
         *p++ != ',' || !gs_num_seconds_prefix(&p, end, &dur_us) || *p++ != ',' || !std_gpus(&p, &gpus))
         return false;
-    if (!(p = ignored_rest(t, p, t->ncols_header - 4)))
+    if (t->ncols_header > 4 && (*p++ != ',' || !(p = skip_fields(t, p, (unsigned)t->ncols_header - 4))))
         return false;
     const unsigned char *next = line_end(p);
     if (!next || submit_us < t->last_submit_us)

@@ -118,6 +118,7 @@ typedef struct wl_names {
 enum fast_op { OP_SKIP, OP_TEXT, OP_SECONDS, OP_INT, OP_INT64, OP_NUM, OP_CHOICE, OP_CHOICE_TEXT, OP_IDS };
 typedef struct fast_step {
     uint8_t op;        /* enum fast_op; OP_SKIP: an ignored extra column */
+    uint16_t skip_more; /* OP_SKIP: how many ignored ones follow it at once */
     bool required, lo_open, list;
     uint16_t off, size, col_off, sym_off;
     int id;            /* its enum col_id, or -1 */
