@@ -399,13 +399,16 @@ static int init_modules(sim *s, gs_error *err)
 /* Of SIM_COLS_DECLARED, the columns this run reads from rows of kind
  * `kind`: the core's CPU and memory asks of placed work where a node
  * limits either (a fit index; elsewhere every ask fits the host, and no
- * reason names one), and what each module and policy says it reads (one
+ * reason names one), time limits under backfilling, and what each module
+ * and policy says it reads (one
  * that says nothing reads them all). */
 static uint64_t columns_read(const sim *s, int kind)
 {
     uint64_t read = 0;
     if (sim_kind_placed(kind) && s->cl->fit_slot)
         read |= WL_COL_BIT(WL_COL_CPU) | WL_COL_BIT(WL_COL_MEM_GIB);
+    if (sim_kind_placed(kind) && space_of(s)->backfill && space_of(s)->backfill(s->pst[0]) > 0)
+        read |= WL_COL_BIT(WL_COL_TIME_LIMIT); /* what backfilling plans with */
     for (int m = 0; m < s->nmod; m++)
         read |= s->mod[m]->columns_read ? s->mod[m]->columns_read(s->mst[m], kind) : SIM_COLS_DECLARED;
     for (int p = 0; p < s->npol; p++)

@@ -49,10 +49,12 @@ struct sim_bf {
     uint64_t backfilled, reservations;
 };
 
-/* A request's time limit: what the reservation plans with. Its duration
- * (work at full speed) until the trace gives one; work with no end (an
- * internal task) has none. */
-static gs_time_us limit_us(const job *j) { return j->internal ? BF_NEVER : j->req.dur_us; }
+/* A request's time limit: what the reservation plans with (Slurm's
+ * backfill plans with --time, not with how long a job will really run):
+ * the trace's time_limit, else its duration (work at full speed); work
+ * with no end (an internal task) has none. A job still running past its
+ * limit is planned to end at once (no job is stopped at its limit). */
+static gs_time_us limit_us(const job *j) { return j->internal ? BF_NEVER : job_req_time_limit_us(j); }
 
 static gs_time_us end_after(gs_time_us now, gs_time_us limit)
 {

@@ -303,6 +303,50 @@ static void test_hand_across_nodes(void)
     CHECK_EQ_INT(st.at[2], S(202));
 }
 
+/* Start times of j1..j3 on one node of 8 GPUs under backfill: j1 6 GPUs
+ * for 100 s, j2 8 GPUs for 50 s, j3 2 GPUs for j3_dur_s, with time limits
+ * (seconds; "" not given: the duration). */
+static void run_limits(const char *j1_limit, int j3_dur_s, const char *j3_limit, starts *st)
+{
+    char trace[512];
+    snprintf(trace, sizeof trace, "id,submit,duration,gpus,time_limit\nj1,0,100,6,%s\nj2,1,50,8,\nj3,2,%d,2,%s\n",
+             j1_limit, j3_dur_s, j3_limit);
+    const char *sets[] = {"queue=backfill", NULL};
+    memset(st, 0xff, sizeof *st);
+    tu_run r;
+    CHECK_EQ_INT(tu_run_trace(&r, tu_write_tmp(trace), "H100-SXM5-80GB:8", 8, "whole", sets, on_done, st), 0);
+    CHECK_EQ_INT(r.s.completed, 3);
+    tu_run_free(&r);
+}
+
+/* Backfill plans with the limits users ask, not with the run times: D, A
+ * with j3 asking 120 s for its 50 (it could end by j2's reservation at 100,
+ * but its limit says 122): it waits for j2, 100..150. E, B with j1 asking
+ * 300 s for its 100: j2's reservation is planned at 300, so j3 (200 s, by
+ * 202) backfills at 2, and j2, when j1 really ends at 100, finds 6 GPUs
+ * free, not 8: it starts when j3 ends, at 202. */
+static void test_hand_time_limits(void)
+{
+    starts st;
+    run_limits("", 50, "120", &st); /* D */
+    CHECK_EQ_INT(st.at[2], S(100));
+    CHECK_EQ_INT(st.at[3], S(150));
+    run_limits("", 50, "60", &st); /* A's outcome with a limit that fits */
+    CHECK_EQ_INT(st.at[3], S(2));
+    run_limits("300", 200, "", &st); /* E */
+    CHECK_EQ_INT(st.at[3], S(2));
+    CHECK_EQ_INT(st.at[2], S(202));
+    /* what backfilling plans with is read (a bad limit stops the run); skip leaves it unread */
+    const char *bad = tu_write_tmp("id,submit,duration,gpus,time_limit\nj1,0,100,6,soon\n");
+    const char *bf[] = {"queue=backfill", NULL}, *sk[] = {"queue=skip", NULL};
+    tu_run r;
+    CHECK(tu_run_trace(&r, bad, "H100-SXM5-80GB:8", 8, "whole", bf, NULL, NULL) != 0 &&
+          strstr(r.err.msg, "time_limit"));
+    tu_run_free(&r);
+    CHECK_EQ_INT(tu_run_trace(&r, bad, "H100-SXM5-80GB:8", 8, "whole", sk, NULL, NULL), 0);
+    tu_run_free(&r);
+}
+
 const test_case tests_backfill[] = {
     {"backfill_examples_run", test_examples_run},
     {"backfill_index_brute", test_index_brute},
@@ -311,5 +355,6 @@ const test_case tests_backfill[] = {
     {"backfill_hand_long_job_must_not", test_hand_long_job_must_not},
     {"backfill_hand_long_job_on_extra_gpus", test_hand_long_job_on_extra_gpus},
     {"backfill_hand_across_nodes", test_hand_across_nodes},
+    {"backfill_hand_time_limits", test_hand_time_limits},
     {NULL, NULL},
 };

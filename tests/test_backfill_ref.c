@@ -207,16 +207,16 @@ static char *trace_text(const ref_job *jobs, int n, bool limits)
  * node_gpus 0: one node of `units` GPUs, a unit a GPU; else `units` nodes
  * of node_gpus GPUs, a unit a whole node (a job of k units asks k x
  * node_gpus GPUs: whole nodes, across nodes when k > 1). */
-static int compare(int n, int units, int node_gpus, double load, uint64_t seed)
+static int compare(int n, int units, int node_gpus, double load, uint64_t seed, bool limits)
 {
     ref_job *jobs = malloc((size_t)n * sizeof *jobs);
     int scale = node_gpus ? node_gpus : 1;
     make_trace(jobs, n, units, node_gpus ? 64 / node_gpus : units, load, seed);
-    for (int i = 0; i < n; i++)
-        jobs[i].limit = jobs[i].run; /* the trace gives no time limit yet: it is the duration */
+    for (int i = 0; i < n && !limits; i++)
+        jobs[i].limit = jobs[i].run; /* no time_limit column: the limit is the duration */
     for (int i = 0; i < n; i++)
         jobs[i].k *= scale;
-    char *text = trace_text(jobs, n, false);
+    char *text = trace_text(jobs, n, limits);
     for (int i = 0; i < n; i++)
         jobs[i].k /= scale;
     ref_sim r = {.j = jobs, .n = n, .units = units};
@@ -253,7 +253,7 @@ static int compare(int n, int units, int node_gpus, double load, uint64_t seed)
 static void test_ref_one_node(void)
 {
     for (uint64_t seed = 1; seed <= 4; seed++)
-        CHECK_EQ_INT(compare(10000, 64, 0, seed % 2 ? 0.85 : 0.95, seed), 0);
+        CHECK_EQ_INT(compare(10000, 64, 0, seed % 2 ? 0.85 : 0.95, seed, false), 0);
 }
 
 /* Whole-node jobs of 1..8 nodes of 8 GPUs on 32 nodes: gangs of 16..64
@@ -261,11 +261,23 @@ static void test_ref_one_node(void)
 static void test_ref_whole_nodes(void)
 {
     for (uint64_t seed = 11; seed <= 14; seed++)
-        CHECK_EQ_INT(compare(10000, 32, 8, seed % 2 ? 0.85 : 0.95, seed), 0);
+        CHECK_EQ_INT(compare(10000, 32, 8, seed % 2 ? 0.85 : 0.95, seed, false), 0);
+}
+
+/* The trace's time_limit (run x 1..4, as users over-ask): reservations and
+ * backfills planned by it, not by the run time, job by job as the
+ * reference's, on one node and on whole nodes. */
+static void test_ref_time_limits(void)
+{
+    for (uint64_t seed = 21; seed <= 24; seed++)
+        CHECK_EQ_INT(compare(10000, 64, 0, seed % 2 ? 0.85 : 0.95, seed, true), 0);
+    for (uint64_t seed = 31; seed <= 34; seed++)
+        CHECK_EQ_INT(compare(10000, 32, 8, seed % 2 ? 0.85 : 0.95, seed, true), 0);
 }
 
 const test_case tests_backfill_ref[] = {
     {"backfill_ref_one_node", test_ref_one_node},
     {"backfill_ref_whole_nodes", test_ref_whole_nodes},
+    {"backfill_ref_time_limits", test_ref_time_limits},
     {NULL, NULL},
 };
