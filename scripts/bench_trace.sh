@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench_trace.sh - `make bench`: the trace readers, printed (never asserted in tests).
 #  1. columns: one M/M/16 replay (TRACE_JOBS, default 300,000 jobs at load 0.8, whole on 16 A100s)
-#     written eight ways, from the generator's four columns through the issue's layouts and one with
-#     two ignored columns (--allow-extra-columns) to every job column workloads/README.md documents, in its order and reversed: sim.cpu_s (the event loop, the
-#     reading of the trace included), best of BENCH_REPS rounds (default 5; each round runs every
+#     written nine ways, from the generator's four columns through layouts users write, one with two
+#     ignored columns (--allow-extra-columns), every job column workloads/README.md documents in its
+#     order and reversed, to those bytes with all but four columns ignored (what the bytes alone cost):
+#     sim.cpu_s (the event loop, the reading of the trace included), best of BENCH_REPS rounds (default 5; each round runs every
 #     layout once), and the ratio to the four columns (goal: within 1.3x). Every layout replays the
 #     same jobs (the columns added change no figure of `whole` on one model), checked by their mean wait.
 #     Beside it the reader alone (bench_reader: the rows read, no simulation), best of the same rounds,
@@ -78,7 +79,7 @@ while [ "$r" -lt "$REPS" ]; do
   r=$((r + 1))
   for l in $LAYOUTS; do
     "$GS" run --trace "$B-$l.csv" --policy whole --gpus "$MODEL:16" --sample-s 0 --out "$D/trace-cols-run" --json \
-      --allow-extra-columns >"$D/trace-cols.json"
+      --allow-extra-columns >"$D/trace-cols.json" 2>/dev/null # the unread-columns notice
     c=$(val cpu_s "$D/trace-cols.json")
     eval "b=\$best_$l"
     if [ -z "$b" ] || awk -v a="$b" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then eval "best_$l=$c"; fi
@@ -193,7 +194,7 @@ for n in $((150000 * X)) $((600000 * X)); do
   i=0
   while [ "$i" -lt "$R3" ]; do
     i=$((i + 1))
-    "$GS" run --trace "$F" --policy whole --gpus "$MODEL:16" --sample-s 0 --out "$D/trace-full-run" --json >"$D/tf.json"
+    "$GS" run --trace "$F" --policy whole --gpus "$MODEL:16" --sample-s 0 --out "$D/trace-full-run" --json >"$D/tf.json" 2>/dev/null
     c=$(val cpu_s "$D/tf.json")
     if [ -z "$bc" ] || awk -v a="$bc" -v c="$c" 'BEGIN {exit !(c + 0 < a + 0)}'; then bc=$c; rss=$(val peak_rss_mib "$D/tf.json"); fi
   done
