@@ -94,10 +94,8 @@ void sim_sketch_add_new(sim_sketch *s, double x);
 /* The counters of page p, made when the first value lands there (cold). */
 uint64_t *sim_sketch_page(sim_sketch *s, int p);
 
-/* Counts x into its bucket (< 0: the zeros): the one body of every add,
- * inlined into each; the hot path is a few loads and stores (bucket >= 0
- * is split as unsigned: no sign fix-ups). */
-static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
+/* x in the count, sum and range (sim_sketch_count and _wide alike). */
+static inline void sim_sketch_note(sim_sketch *s, double x)
 {
     s->n++;
     s->sum += x;
@@ -105,6 +103,14 @@ static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
         s->min = x;
     if (x > s->max)
         s->max = x;
+}
+
+/* Counts x into its bucket (< 0: the zeros): the one body of every add,
+ * inlined into each; the hot path is a few loads and stores (bucket >= 0
+ * is split as unsigned: no sign fix-ups). */
+static inline void sim_sketch_count(sim_sketch *s, double x, int bucket)
+{
+    sim_sketch_note(s, x);
     if (bucket < 0) {
         s->zeros++;
         return;
@@ -125,12 +131,7 @@ void sim_sketch_init_wide(sim_sketch *s);
  * freed since): the page is found without the table's range test. */
 static inline void sim_sketch_count_wide(sim_sketch *s, double x, int bucket)
 {
-    s->n++;
-    s->sum += x;
-    if (x < s->min)
-        s->min = x;
-    if (x > s->max)
-        s->max = x;
+    sim_sketch_note(s, x);
     if (bucket < 0) {
         s->zeros++;
         return;
